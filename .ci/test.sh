@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration, browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
+bash .ci/system-packages.sh
+npm run typecheck
+npm run lint
+npm run docs:check
+npm run build
+npm run test:unit
+npm run test:e2e

@@ -1,0 +1,15 @@
+// GET, PUT /api/v1/domains/<domain>: the domain record (domain administrator only).
+import { domainForAdmin } from "@/lib/server/access";
+import { toDomainRecord, updateDomain } from "@/lib/server/domains";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
+
+export const GET = withApi(({ db, principal, params }) =>
+  ok(toDomainRecord(domainForAdmin(db, principal, params.domain!))),
+);
+
+export const PUT = withApi(async ({ db, principal, params, body }) => {
+  const domain = domainForAdmin(db, principal, params.domain!);
+  return ok(toDomainRecord(updateDomain(db, domain, await body())));
+});
+
+export { methodNotAllowed as POST, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

@@ -1,0 +1,38 @@
+// GET, POST, PUT, DELETE /api/v1/mailinglists/<domain>/<name>[,<name>...] (domain administrator only).
+import { domainForAdmin } from "@/lib/server/access";
+import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
+import {
+  createMailingList,
+  deleteMailingLists,
+  getListOrThrow,
+  listRecord,
+  updateMailingLists,
+} from "@/lib/server/mailing-lists";
+import { parseNames } from "@/lib/server/names";
+
+export const GET = withApi(({ db, principal, params }) => {
+  const [name] = parseNames(params.name!, "list", false);
+  const domain = domainForAdmin(db, principal, params.domain!);
+  return ok(listRecord(db, domain, getListOrThrow(db, domain, name!)));
+});
+
+export const POST = withApi(async ({ db, principal, params, body }) => {
+  const [name] = parseNames(params.name!, "list", false);
+  const domain = domainForAdmin(db, principal, params.domain!);
+  return ok(listRecord(db, domain, createMailingList(db, domain, name!, await body())), 201);
+});
+
+export const PUT = withApi(async ({ db, principal, params, body }) => {
+  const names = parseNames(params.name!, "list");
+  const domain = domainForAdmin(db, principal, params.domain!);
+  const rows = updateMailingLists(db, domain, names, await body());
+  return names.length === 1 ? ok(listRecord(db, domain, rows[0]!)) : noContent();
+});
+
+export const DELETE = withApi(({ db, principal, params }) => {
+  const names = parseNames(params.name!, "list");
+  deleteMailingLists(db, domainForAdmin(db, principal, params.domain!), names);
+  return noContent();
+});
+
+export { methodNotAllowed as PATCH };

@@ -1,0 +1,45 @@
+// The one database connection of a process: opened on first use, tuned, migrated, then cached on globalThis
+// (Next's dev server reloads modules; a second connection per reload would leak file handles).
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import { runMigrations } from "./migrate";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+interface Cached {
+  path: string;
+  db: Db;
+}
+const globalForDb = globalThis as unknown as { __mailDb?: Cached };
+
+export function databasePath(): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.env.DATABASE_PATH ?? "data/mail.db");
+}
+
+/** Opens (and creates, and migrates) the SQLite file at `file`. */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  // WAL lets readers (and the mail server's lookups) run beside one writer; the busy timeout makes a writer
+  // wait for another instead of failing at once.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  const db: Db = drizzle(sqlite, { schema });
+  runMigrations(db);
+  return db;
+}
+
+/** The process-wide connection for DATABASE_PATH. */
+export function getDb(): Db {
+  const file = databasePath();
+  const cached = globalForDb.__mailDb;
+  if (cached && cached.path === file) return cached.db;
+  const db = openDatabase(file);
+  globalForDb.__mailDb = { path: file, db };
+  return db;
+}

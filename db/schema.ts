@@ -1,0 +1,197 @@
+// Drizzle schema of the mail database: tables, then their types.
+// List-valued fields that the API only ever reads and writes whole (forwards, the anti-spam lists) are JSON
+// arrays in a text column; members of mailing lists are rows, because they are searched and expanded one by one.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const jsonList = (name: string) =>
+  text(name, { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`);
+
+/** The five anti-spam address lists shared by domains and accounts. */
+const spamLists = () => ({
+  spamWhiteList: jsonList("spam_white_list"),
+  spamBlackList: jsonList("spam_black_list"),
+  spamGreylistWhitelist: jsonList("spam_greylist_whitelist"),
+  spamSpfWhitelist: jsonList("spam_spf_whitelist"),
+  spamRblWhitelist: jsonList("spam_rbl_whitelist"),
+});
+
+export const domains = sqliteTable("domains", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  catchallType: integer("catchall_type").notNull().default(0),
+  catchallAddress: text("catchall_address").notNull().default(""),
+  spamEnabled: integer("spam_enabled").notNull().default(1),
+  ...spamLists(),
+  spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
+  spamSpfEnabled: integer("spam_spf_enabled").notNull().default(-1),
+  spamGreylistEnabled: integer("spam_greylist_enabled").notNull().default(-1),
+  accountLimit: integer("account_limit").notNull().default(1000),
+  aliasLimit: integer("alias_limit").notNull().default(1000),
+  mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
+  capacityLimit: integer("capacity_limit").notNull().default(102400),
+  // Usage counters, kept current by triggers (see the custom migration) so reading a domain costs no scan.
+  accountCount: integer("account_count").notNull().default(0),
+  aliasCount: integer("alias_count").notNull().default(0),
+  mailinglistCount: integer("mailinglist_count").notNull().default(0),
+  capacitySum: integer("capacity_sum").notNull().default(0),
+  createdAt: text("created_at").notNull().default(sql`(date('now'))`),
+});
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    description: text("description").notNull().default(""),
+    // Lowercased "name\u0001description" (Unicode-aware, done in JS) that the list search matches against.
+    searchKey: text("search_key").notNull().default(""),
+    capacity: integer("capacity").notNull().default(1024),
+    usageBytes: integer("usage_bytes").notNull().default(0),
+    usageMessages: integer("usage_messages").notNull().default(0),
+    usagePercent: integer("usage_percent")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`(CASE WHEN capacity > 0 THEN usage_bytes * 100 / (capacity * 1048576) ELSE 0 END)`,
+        { mode: "stored" },
+      ),
+    // scrypt of the SHA-1 hex digest of the password: what /api/v1 verifies against.
+    passwordHash: text("password_hash").notNull(),
+    usageNotificationLevel: integer("usage_notification_level").notNull().default(90),
+    expirationDate: text("expiration_date").notNull().default(""),
+    creationDate: text("creation_date").notNull().default(sql`(date('now'))`),
+    lastAuthDate: text("last_auth_date").notNull().default(""),
+    lastAuthIp: text("last_auth_ip").notNull().default(""),
+    keepMail: integer("keep_mail").notNull().default(1),
+    forwards: jsonList("forwards"),
+    forwardLimit: integer("forward_limit").notNull().default(3),
+    aliasLimit: integer("alias_limit").notNull().default(10),
+    aliasCreationPriv: integer("alias_creation_priv").notNull().default(0),
+    inboxDeleteAfter: integer("inbox_delete_after").notNull().default(0),
+    trashDeleteAfter: integer("trash_delete_after").notNull().default(30),
+    spamEnabled: integer("spam_enabled").notNull().default(1),
+    spamRule: text("spam_rule").notNull().default("move"),
+    spamHits: real("spam_hits").notNull().default(5),
+    spamDeleteAfter: integer("spam_delete_after").notNull().default(30),
+    ...spamLists(),
+    spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
+    spamSpfEnabled: integer("spam_spf_enabled").notNull().default(-1),
+    spamGreylistEnabled: integer("spam_greylist_enabled").notNull().default(-1),
+    smsPhoneNumber1: text("sms_phone_number_1").notNull().default(""),
+    smsPhoneNumber2: text("sms_phone_number_2").notNull().default(""),
+    smsLogin1: text("sms_login_1").notNull().default(""),
+    smsLogin2: text("sms_login_2").notNull().default(""),
+    smsPassword1: text("sms_password_1").notNull().default(""),
+    smsPassword2: text("sms_password_2").notNull().default(""),
+    smsOperator1: integer("sms_operator_1").notNull().default(0),
+    smsOperator2: integer("sms_operator_2").notNull().default(0),
+    smsSendTo: integer("sms_send_to").notNull().default(0),
+    smsCnt: integer("sms_cnt").notNull().default(0),
+    autoresponderMode: integer("autoresponder_mode").notNull().default(0),
+    autoresponderStartDate: text("autoresponder_start_date").notNull().default(""),
+    autoresponderEndDate: text("autoresponder_end_date").notNull().default(""),
+    autoresponderBody: text("autoresponder_body").notNull().default(""),
+    blocked: integer("blocked").notNull().default(0),
+    extraRules: integer("extra_rules").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("accounts_domain_name").on(t.domainId, t.name),
+    uniqueIndex("accounts_email").on(t.email),
+    // One index per sortable column of the account list, each ending in name for a stable order.
+    index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name),
+    index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name),
+    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name),
+    index("accounts_sort_capacity").on(t.domainId, t.capacity, t.name),
+    index("accounts_sort_description").on(t.domainId, t.description, t.name),
+    index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name),
+    index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
+  ],
+);
+
+export const aliases = sqliteTable(
+  "aliases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    target: text("target").notNull(),
+    searchKey: text("search_key").notNull().default(""),
+  },
+  (t) => [
+    uniqueIndex("aliases_domain_name").on(t.domainId, t.name),
+    uniqueIndex("aliases_email").on(t.email),
+    index("aliases_sort_target").on(t.domainId, t.target, t.name),
+    index("aliases_target").on(t.target),
+  ],
+);
+
+export const mailingLists = sqliteTable(
+  "mailing_lists",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    description: text("description").notNull().default(""),
+    searchKey: text("search_key").notNull().default(""),
+    privacyMode: integer("privacy_mode").notNull().default(0),
+    replytoMode: integer("replyto_mode").notNull().default(0),
+    replytoEmail: text("replyto_email").notNull().default(""),
+    replytoCatchall: integer("replyto_catchall").notNull().default(0),
+    confirmUrl: text("confirm_url").notNull().default(""),
+    autosubscribeEnabled: integer("autosubscribe_enabled").notNull().default(0),
+    subscribeRequestMailBody: text("subscribe_request_mail_body").notNull(),
+    subscribeRequestMailSubject: text("subscribe_request_mail_subject").notNull(),
+    unsubscribeRequestMailBody: text("unsubscribe_request_mail_body").notNull(),
+    unsubscribeRequestMailSubject: text("unsubscribe_request_mail_subject").notNull(),
+    subscribeMailBody: text("subscribe_mail_body").notNull(),
+    subscribeMailSubject: text("subscribe_mail_subject").notNull(),
+    unsubscribeMailBody: text("unsubscribe_mail_body").notNull(),
+    unsubscribeMailSubject: text("unsubscribe_mail_subject").notNull(),
+  },
+  (t) => [
+    uniqueIndex("mailing_lists_domain_name").on(t.domainId, t.name),
+    uniqueIndex("mailing_lists_email").on(t.email),
+    index("mailing_lists_sort_description").on(t.domainId, t.description, t.name),
+    index("mailing_lists_sort_privacy").on(t.domainId, t.privacyMode, t.name),
+    index("mailing_lists_sort_replyto").on(t.domainId, t.replytoMode, t.name),
+    index("mailing_lists_sort_autosubscribe").on(t.domainId, t.autosubscribeEnabled, t.name),
+  ],
+);
+
+export const listMembers = sqliteTable(
+  "list_members",
+  {
+    listId: integer("list_id")
+      .notNull()
+      .references(() => mailingLists.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["subscriber", "moderator"] }).notNull(),
+    address: text("address").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.role, t.address] })],
+);
+
+export type DomainRow = typeof domains.$inferSelect;
+export type AccountRow = typeof accounts.$inferSelect;
+export type NewAccountRow = typeof accounts.$inferInsert;
+export type AliasRow = typeof aliases.$inferSelect;
+export type MailingListRow = typeof mailingLists.$inferSelect;
+export type ListMemberRow = typeof listMembers.$inferSelect;

@@ -1,0 +1,47 @@
+// `demo`: a domain to try the panel and the API with, and the logins to use.
+import type { Db } from "@/db/client";
+import { createAccount, recordUsage } from "@/lib/server/accounts";
+import { createAlias } from "@/lib/server/aliases";
+import { findDomain } from "@/lib/server/domains";
+import { createMailingList } from "@/lib/server/mailing-lists";
+import { addDomain } from "./commands";
+
+export const DEMO_DOMAIN = "demo.example.com";
+export const DEMO_POSTMASTER_PASSWORD = "Demo-admin1";
+export const DEMO_USER_PASSWORD = "Demo-user1";
+
+const PEOPLE = [
+  ["anna.kowalska", "Anna Kowalska, księgowość", 2048, 612],
+  ["jan.nowak", "Jan Nowak, sprzedaż", 1024, 310],
+  ["piotr.wisniewski", "Piotr Wiśniewski, IT", 4096, 3900],
+  ["maria.wojcik", "Maria Wójcik, kadry", 1024, 95],
+  ["biuro", "Skrzynka biura", 8192, 5200],
+  ["faktury", "Faktury przychodzące", 2048, 1800],
+] as const;
+
+export function seedDemo(db: Db): string {
+  if (findDomain(db, DEMO_DOMAIN)) return logins("The demo domain already exists.");
+  const domain = addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {});
+  for (const [name, description, capacity, usedMb] of PEOPLE) {
+    createAccount(db, domain, name, { password: DEMO_USER_PASSWORD, description, capacity });
+    recordUsage(db, `${name}@${DEMO_DOMAIN}`, usedMb * 1024 * 1024, Math.round(usedMb * 12));
+  }
+  createAlias(db, domain, "kontakt", { target: `biuro@${DEMO_DOMAIN}` });
+  createAlias(db, domain, "info", { target: `biuro@${DEMO_DOMAIN}` });
+  createAlias(db, domain, "ania", { target: `anna.kowalska@${DEMO_DOMAIN}` });
+  createMailingList(db, domain, "wszyscy", {
+    description: "Wszyscy pracownicy",
+    accounts: PEOPLE.map(([name]) => `${name}@${DEMO_DOMAIN}`),
+    moderators: [`biuro@${DEMO_DOMAIN}`],
+  });
+  createMailingList(db, domain, "ogloszenia", { description: "Ogłoszenia firmowe", privacy_mode: 1 });
+  return logins(`Demo domain ${DEMO_DOMAIN} created.`);
+}
+
+function logins(headline: string): string {
+  return [
+    headline,
+    `  Domain administrator: postmaster@${DEMO_DOMAIN}  password: ${DEMO_POSTMASTER_PASSWORD}`,
+    `  Ordinary account:     jan.nowak@${DEMO_DOMAIN}  password: ${DEMO_USER_PASSWORD}`,
+  ].join("\n");
+}

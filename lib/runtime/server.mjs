@@ -1,0 +1,26 @@
+// `npm start`: Next's production server behind a tiny http server that tells route handlers the TCP peer address.
+// Route handlers cannot see the socket, and Next passes client-sent forwarding headers through; so every incoming
+// value of the trusted header is overwritten from the socket here, and a client cannot choose it.
+import http from "node:http";
+import next from "next";
+
+const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+
+const app = next({ dev: false, hostname, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer((req, res) => {
+  req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+  void handle(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  console.log(`mail-admin listening on http://${hostname}:${port}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

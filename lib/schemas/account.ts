@@ -1,0 +1,114 @@
+// The account resource: writable fields with their rules, restricted fields, and the list's sortable fields.
+import { z } from "zod";
+import {
+  addressList,
+  flag,
+  int,
+  isEmail,
+  oneOf,
+  optionalDate,
+  passwordSchema,
+  spamList,
+  triState,
+} from "./common";
+import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
+
+const SMS_OPERATORS = [0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51] as const;
+const smsPhone = () =>
+  z.string().trim().toLowerCase().refine((s) => s === "" || /^\+?\d{6,15}$/.test(s) || isEmail(s));
+const smsText = () => z.string().max(64);
+
+export const accountFields = {
+  description: { schema: z.string().max(48), error: "invalidDescription" },
+  capacity: { schema: int(1, 1048576), error: "invalidCapacity" },
+  // "" keeps the password unchanged (a record read with GET carries "").
+  password: { schema: z.union([z.literal(""), passwordSchema()]), error: "invalidPassword" },
+  password_retype: { schema: z.string().max(100), error: "passwordMismatch" },
+  usage_notification_level: { schema: int(0, 100), error: "invalidNotificationLevel" },
+  expiration_date: { schema: optionalDate(), error: "invalidExpirationDate" },
+  keep_mail: { schema: flag(), error: "invalidFlag" },
+  forwards: { schema: addressList(isEmail, 50), error: "invalidForward" },
+  forward_limit: { schema: int(0, 1000), error: "invalidPerAccountLimit" },
+  aliases: { schema: addressList(isEmail, 1000), error: "invalidAliases" },
+  alias_limit: { schema: int(0, 1000), error: "invalidPerAccountLimit" },
+  inbox_delete_after: { schema: int(0, 3650), error: "invalidDeleteAfter" },
+  trash_delete_after: { schema: int(0, 3650), error: "invalidDeleteAfter" },
+  spam_enabled: { schema: flag(), error: "invalidSpamEnabled" },
+  spam_rule: { schema: z.enum(["tag", "move"]), error: "invalidSpamRule" },
+  spam_hits: {
+    schema: z
+      .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)])
+      .refine((v) => [2, 5, 7, 9].includes(v)),
+    error: "invalidSpamHits",
+  },
+  spam_delete_after: { schema: int(0, 3650), error: "invalidDeleteAfter" },
+  spam_white_list: { schema: spamList(), error: "invalidSpamListEntry" },
+  spam_black_list: { schema: spamList(), error: "invalidSpamListEntry" },
+  spam_greylist_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
+  spam_spf_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
+  spam_rbl_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
+  spam_rbl_enabled: { schema: triState(), error: "invalidSpamSwitch" },
+  spam_spf_enabled: { schema: triState(), error: "invalidSpamSwitch" },
+  spam_greylist_enabled: { schema: triState(), error: "invalidSpamSwitch" },
+  sms_phone_number_1: { schema: smsPhone(), error: "invalidSmsText" },
+  sms_phone_number_2: { schema: smsPhone(), error: "invalidSmsText" },
+  sms_login_1: { schema: smsText(), error: "invalidSmsText" },
+  sms_login_2: { schema: smsText(), error: "invalidSmsText" },
+  sms_password_1: { schema: smsText(), error: "invalidSmsText" },
+  sms_password_2: { schema: smsText(), error: "invalidSmsText" },
+  sms_operator_1: { schema: oneOf(SMS_OPERATORS), error: "invalidSmsOption" },
+  sms_operator_2: { schema: oneOf(SMS_OPERATORS), error: "invalidSmsOption" },
+  sms_send_to: { schema: int(0, 1), error: "invalidSmsOption" },
+  sms_cnt: { schema: int(0, 3), error: "invalidSmsOption" },
+  autoresponder_mode: { schema: flag(), error: "invalidAutoresponderMode" },
+  autoresponder_start_date: { schema: optionalDate(), error: "invalidAutoresponder" },
+  autoresponder_end_date: { schema: optionalDate(), error: "invalidAutoresponder" },
+  autoresponder_body: { schema: z.string().max(10000), error: "invalidAutoresponder" },
+  blocked: { schema: flag(), error: "invalidFlag" },
+} as const satisfies FieldSpecs;
+
+/** Fields only a domain administrator may change (contract §7). */
+export const RESTRICTED_ACCOUNT_FIELDS = [
+  "description",
+  "capacity",
+  "expiration_date",
+  "forward_limit",
+  "alias_limit",
+  "blocked",
+] as const;
+
+/** Fields of the account record that a PUT ignores, so a record read with GET can be sent back whole. */
+export const READ_ONLY_ACCOUNT_FIELDS = [
+  "name",
+  "domain",
+  "email",
+  "usage",
+  "creation_date",
+  "last_auth_date",
+  "last_auth_ip",
+  "forward_email_1",
+  "forward_email_2",
+  "forward_email_3",
+  "alias_creation_priv",
+  "extra_rules",
+  "spam_rbl_default",
+  "spam_spf_default",
+  "spam_greylist_default",
+] as const;
+
+export const accountUpdateSchema = objectSchema(accountFields);
+export type AccountUpdate = FieldValues<typeof accountFields>;
+
+/** Sortable fields of the account list: every field of the summary item (contract §6). */
+export const ACCOUNT_SORT_FIELDS = [
+  "name",
+  "email",
+  "domain",
+  "creation_date",
+  "expiration_date",
+  "last_auth_date",
+  "capacity",
+  "description",
+  "blocked",
+  "usage",
+] as const;

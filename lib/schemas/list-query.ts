@@ -1,0 +1,29 @@
+// Query parameters of the three list endpoints (contract §6).
+import { z } from "zod";
+
+export const listQuerySchema = (sortFields: readonly [string, ...string[]]) =>
+  z.object({
+    page: z.string().regex(/^\d{1,9}$/).transform(Number).optional(),
+    size: z
+      .string()
+      .regex(/^\d{1,4}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(1000))
+      .optional(),
+    search: z.string().max(100).optional(),
+    sort: z.enum(sortFields).optional(),
+    sort_dir: z.enum(["asc", "desc"]).optional(),
+  });
+
+export interface ListQuery {
+  page: number;
+  size: number;
+  search: string;
+  sort: string;
+  sortDir: "asc" | "desc";
+}
+
+export interface ListEnvelope<T> {
+  result_info: { total: number; fetched: number; page_size: number; page: number };
+  result_data: Record<string, T>;
+}

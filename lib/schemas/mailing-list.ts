@@ -1,0 +1,72 @@
+// The mailing-list resource: fields with their rules, the Polish default templates, and sortable fields.
+import { z } from "zod";
+import { addressList, flag, int, isEmail } from "./common";
+import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
+
+/** Placeholder replaced by the confirmation link in the two request templates. */
+export const CONFIRM_LINK = "{{confirm_link}}";
+
+const subject = () => z.string().max(255);
+const body = () => z.string().max(10000);
+const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK));
+
+export const mailingListFields = {
+  description: { schema: z.string().max(255), error: "invalidListText" },
+  privacy_mode: { schema: int(0, 2), error: "invalidListOption" },
+  replyto_mode: { schema: int(0, 2), error: "invalidListOption" },
+  replyto_email: {
+    schema: z.string().trim().refine((s) => s === "" || (s === s.toLowerCase() && isEmail(s))),
+    error: "invalidListOption",
+  },
+  replyto_catchall: { schema: flag(), error: "invalidListOption" },
+  confirm_url: {
+    schema: z.string().max(2000).refine((s) => s === "" || /^https?:\/\/[^\s]+$/.test(s)),
+    error: "invalidListOption",
+  },
+  autosubscribe_enabled: { schema: flag(), error: "invalidListOption" },
+  subscribe_request_mail_body: { schema: requestBody(), error: "invalidListText" },
+  subscribe_request_mail_subject: { schema: subject(), error: "invalidListText" },
+  unsubscribe_request_mail_body: { schema: requestBody(), error: "invalidListText" },
+  unsubscribe_request_mail_subject: { schema: subject(), error: "invalidListText" },
+  subscribe_mail_body: { schema: body(), error: "invalidListText" },
+  subscribe_mail_subject: { schema: subject(), error: "invalidListText" },
+  unsubscribe_mail_body: { schema: body(), error: "invalidListText" },
+  unsubscribe_mail_subject: { schema: subject(), error: "invalidListText" },
+  accounts: { schema: addressList(isEmail, 100000), error: "invalidListOption" },
+  moderators: { schema: addressList(isEmail, 1000), error: "invalidListOption" },
+} as const satisfies FieldSpecs;
+
+export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
+export const mailingListSchema = objectSchema(mailingListFields);
+export type MailingListInput = FieldValues<typeof mailingListFields>;
+
+export const LIST_SORT_FIELDS = [
+  "name",
+  "email",
+  "domain",
+  "description",
+  "privacy_mode",
+  "replyto_mode",
+  "autosubscribe_enabled",
+] as const;
+
+/** Default Polish templates, used when a list is created without them. {{list}} is the list address. */
+export const DEFAULT_LIST_TEMPLATES = {
+  subscribe_request_mail_subject: "Potwierdź zapis na listę {{list}}",
+  subscribe_request_mail_body:
+    "Dzień dobry,\n\notrzymaliśmy prośbę o zapisanie tego adresu na listę dyskusyjną {{list}}.\n" +
+    `Aby potwierdzić zapis, otwórz link:\n${CONFIRM_LINK}\n\n` +
+    "Jeśli to nie Ty, zignoruj tę wiadomość.",
+  unsubscribe_request_mail_subject: "Potwierdź wypisanie z listy {{list}}",
+  unsubscribe_request_mail_body:
+    "Dzień dobry,\n\notrzymaliśmy prośbę o wypisanie tego adresu z listy dyskusyjnej {{list}}.\n" +
+    `Aby potwierdzić wypisanie, otwórz link:\n${CONFIRM_LINK}\n\n` +
+    "Jeśli to nie Ty, zignoruj tę wiadomość.",
+  subscribe_mail_subject: "Witamy na liście {{list}}",
+  subscribe_mail_body:
+    "Dzień dobry,\n\nTwój adres został zapisany na listę dyskusyjną {{list}}.\n" +
+    "Wiadomości do wszystkich uczestników wysyłaj na adres {{list}}.",
+  unsubscribe_mail_subject: "Wypisano z listy {{list}}",
+  unsubscribe_mail_body:
+    "Dzień dobry,\n\nTwój adres został wypisany z listy dyskusyjnej {{list}}.\nNie będziesz już otrzymywać jej wiadomości.",
+} as const;

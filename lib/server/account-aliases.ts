@@ -1,0 +1,42 @@
+import "server-only";
+// The `aliases` field of an account: the set of alias records of its domain that point at it (contract §7).
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { apiError } from "@/lib/errors/api-error";
+import { isAccountName } from "@/lib/schemas/common";
+import { searchKey } from "./list-page";
+import { nameHolder } from "./names";
+
+/** Replaces the aliases pointing at `account` with `emails` (full addresses in the account's domain). */
+export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow, emails: string[], byAdmin: boolean) {
+  const suffix = `@${domain.name}`;
+  const names = emails.map((e) => (e.endsWith(suffix) ? e.slice(0, -suffix.length) : ""));
+  const bad = emails.find((e, i) => !isAccountName(names[i]!));
+  if (bad !== undefined) throw apiError("invalidAliases", "aliases", { address: bad });
+  if (!byAdmin && names.length > account.aliasLimit) {
+    throw apiError("invalidAliases", "aliases", { alias_limit: account.aliasLimit });
+  }
+  const current = db
+    .select({ name: aliases.name })
+    .from(aliases)
+    .where(eq(aliases.target, account.email))
+    .all()
+    .map((a) => a.name);
+  const removed = current.filter((n) => !names.includes(n));
+  const added = names.filter((n) => !current.includes(n));
+  if (removed.length) {
+    db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed))).run();
+  }
+  for (const name of added) {
+    const holder = nameHolder(db, domain.id, name);
+    if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, taken_by: holder });
+  }
+  const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+  if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
+  if (added.length) {
+    db.insert(aliases)
+      .values(added.map((name) => ({ domainId: domain.id, name, email: `${name}${suffix}`, target: account.email, searchKey: searchKey(name, account.email) })))
+      .run();
+  }
+}

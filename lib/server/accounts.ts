@@ -1,0 +1,331 @@
+import "server-only";
+// Mail accounts: the record, the list, create, change (one or many names, atomically) and delete.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { ApiError, apiError } from "@/lib/errors/api-error";
+import {
+  accountFields,
+  ACCOUNT_SORT_FIELDS,
+  READ_ONLY_ACCOUNT_FIELDS,
+  RESTRICTED_ACCOUNT_FIELDS,
+  type AccountUpdate,
+} from "@/lib/schemas/account";
+import { parseFields } from "@/lib/schemas/fields";
+import { setAccountAliases } from "./account-aliases";
+import type { Principal } from "./auth";
+import { isAdminOf } from "./access";
+import { listPage, parseListQuery, searchKey } from "./list-page";
+import { assertNameFree, withNameChildren } from "./names";
+import { hashDigest, sha1Hex } from "./password";
+import { prepared } from "./prepared";
+
+const statements = prepared((db) => ({
+  byName: db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
+    .prepare(),
+  aliasesOf: db
+    .select({ email: aliases.email })
+    .from(aliases)
+    .where(eq(aliases.target, sql.placeholder("target")))
+    .orderBy(aliases.name)
+    .prepare(),
+}));
+
+export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]) {
+  return {
+    name: a.name,
+    domain: domain.name,
+    email: a.email,
+    description: a.description,
+    capacity: a.capacity,
+    usage: a.usagePercent,
+    password: "",
+    password_retype: "",
+    usage_notification_level: a.usageNotificationLevel,
+    expiration_date: a.expirationDate,
+    creation_date: a.creationDate,
+    last_auth_date: a.lastAuthDate,
+    last_auth_ip: a.lastAuthIp,
+    keep_mail: a.keepMail,
+    forwards: a.forwards,
+    forward_email_1: a.forwards[0] ?? "",
+    forward_email_2: a.forwards[1] ?? "",
+    forward_email_3: a.forwards[2] ?? "",
+    forward_limit: a.forwardLimit,
+    aliases: aliasEmails,
+    alias_limit: a.aliasLimit,
+    alias_creation_priv: a.aliasCreationPriv,
+    inbox_delete_after: a.inboxDeleteAfter,
+    trash_delete_after: a.trashDeleteAfter,
+    spam_enabled: a.spamEnabled,
+    spam_rule: a.spamRule,
+    spam_hits: a.spamHits,
+    spam_delete_after: a.spamDeleteAfter,
+    spam_white_list: a.spamWhiteList,
+    spam_black_list: a.spamBlackList,
+    spam_greylist_whitelist: a.spamGreylistWhitelist,
+    spam_spf_whitelist: a.spamSpfWhitelist,
+    spam_rbl_whitelist: a.spamRblWhitelist,
+    spam_rbl_enabled: a.spamRblEnabled,
+    spam_spf_enabled: a.spamSpfEnabled,
+    spam_greylist_enabled: a.spamGreylistEnabled,
+    spam_rbl_default: domain.spamRblEnabled,
+    spam_spf_default: domain.spamSpfEnabled,
+    spam_greylist_default: domain.spamGreylistEnabled,
+    sms_phone_number_1: a.smsPhoneNumber1,
+    sms_phone_number_2: a.smsPhoneNumber2,
+    sms_login_1: a.smsLogin1,
+    sms_login_2: a.smsLogin2,
+    sms_password_1: a.smsPassword1,
+    sms_password_2: a.smsPassword2,
+    sms_operator_1: a.smsOperator1,
+    sms_operator_2: a.smsOperator2,
+    sms_send_to: a.smsSendTo,
+    sms_cnt: a.smsCnt,
+    autoresponder_mode: a.autoresponderMode,
+    autoresponder_start_date: a.autoresponderStartDate,
+    autoresponder_end_date: a.autoresponderEndDate,
+    autoresponder_body: a.autoresponderBody,
+    blocked: a.blocked,
+    extra_rules: a.extraRules,
+  };
+}
+export type AccountRecord = ReturnType<typeof toAccountRecord>;
+
+export function findAccount(db: Db, domain: DomainRow, name: string): AccountRow | undefined {
+  return statements(db).byName.get({ domainId: domain.id, name });
+}
+
+export function getAccountOrThrow(db: Db, domain: DomainRow, name: string): AccountRow {
+  const row = findAccount(db, domain, name);
+  if (!row) throw apiError("recordNotFound", name, { resource: "account" });
+  return row;
+}
+
+export function accountRecord(db: Db, domain: DomainRow, row: AccountRow): AccountRecord {
+  const aliasEmails = statements(db).aliasesOf.all({ target: row.email }).map((a) => a.email);
+  return toAccountRecord(row, domain, aliasEmails);
+}
+
+interface SummaryRow {
+  name: string;
+  email: string;
+  creation_date: string;
+  expiration_date: string;
+  last_auth_date: string;
+  capacity: number;
+  description: string;
+  blocked: number;
+  usage_percent: number;
+}
+
+export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) {
+  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS);
+  return listPage<SummaryRow>(
+    db,
+    {
+      table: "accounts",
+      columns:
+        "name, email, creation_date, expiration_date, last_auth_date, capacity, description, blocked, usage_percent",
+      sortColumns: {
+        name: "name",
+        email: "name",
+        domain: "name",
+        creation_date: "creation_date",
+        expiration_date: "expiration_date",
+        last_auth_date: "last_auth_date",
+        capacity: "capacity",
+        description: "description",
+        blocked: "blocked",
+        usage: "usage_percent",
+      },
+      toItem: (r) => ({
+        email: r.email,
+        creation_date: r.creation_date,
+        expiration_date: r.expiration_date,
+        last_auth_date: r.last_auth_date,
+        capacity: String(r.capacity),
+        description: r.description,
+        blocked: String(r.blocked),
+        name: r.name,
+        domain: domain.name,
+        usage: `${r.usage_percent}%`,
+      }),
+    },
+    domain.id,
+    q,
+  );
+}
+
+// --- writes ---
+// better-sqlite3 has one connection per process: statements on `db` inside db.transaction() run in that transaction.
+
+const camel = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** Fields stored in a column of the same (camel-cased) name. */
+const COLUMN_FIELDS = Object.keys(accountFields).filter(
+  (f) => !["password", "password_retype", "aliases"].includes(f),
+) as (keyof AccountUpdate)[];
+
+function columnValues(input: AccountUpdate): Partial<AccountRow> {
+  const values: Record<string, unknown> = {};
+  for (const field of COLUMN_FIELDS) if (input[field] !== undefined) values[camel(field)] = input[field];
+  return values;
+}
+
+/** Password and its retype: the new scrypt hash, or undefined when unchanged. */
+function passwordHashOf(input: AccountUpdate, required: boolean): string | undefined {
+  const password = input.password ?? "";
+  if (password === "") {
+    if (required) throw apiError("invalidPassword", "password");
+    return undefined;
+  }
+  if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
+  return hashDigest(sha1Hex(password));
+}
+
+/** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
+function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean): void {
+  if (input.forwards) {
+    if (input.forwards.includes(merged.email)) throw apiError("invalidForward", "forwards");
+    if (!byAdmin && input.forwards.length > merged.forwardLimit) {
+      throw apiError("tooManyForwards", "forwards", { forward_limit: merged.forwardLimit });
+    }
+  }
+  const { autoresponderStartDate: start, autoresponderEndDate: end } = merged;
+  if (start && end && end < start) throw apiError("invalidAutoresponder", "autoresponder_end_date");
+}
+
+function checkRestricted(row: AccountRow, input: AccountUpdate): void {
+  for (const field of RESTRICTED_ACCOUNT_FIELDS) {
+    const value = input[field];
+    if (value !== undefined && value !== row[camel(field) as keyof AccountRow]) throw apiError("restrictedField", field);
+  }
+}
+
+function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
+  const today = new Date().toISOString().slice(0, 10);
+  if (row.name !== "postmaster") return;
+  if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
+  if (input.expiration_date && input.expiration_date < today) throw apiError("postmasterProtected", "expiration_date");
+}
+
+function checkCapacity(db: Db, domainId: number, before: number): void {
+  const d = db.select().from(domains).where(eq(domains.id, domainId)).get()!;
+  if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
+    throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, requested: d.capacitySum });
+  }
+}
+
+/** POST emails/<domain>/<name> (domain administrator). */
+export function createAccount(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AccountRow {
+  const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
+  const passwordHash = passwordHashOf(input, true)!;
+  return db.transaction(
+    () => {
+      assertNameFree(db, domain.id, name);
+      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
+      const email = `${name}@${domain.name}`;
+      const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash };
+      values.searchKey = searchKey(name, values.description ?? "");
+      const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
+      checkAgainstRecord(draft, input, true);
+      const row = db.insert(accounts).values(values).returning().get();
+      checkCapacity(db, domain.id, d.capacitySum);
+      if (input.aliases) setAccountAliases(db, domain, row, input.aliases, true);
+      return row;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * PUT emails/<domain>/<names>: the same change to every named account, all or nothing. For several names the
+ * error carries one child per failing name (contract §3).
+ */
+export function updateAccounts(
+  db: Db,
+  principal: Principal,
+  domain: DomainRow,
+  names: string[],
+  body: Record<string, unknown>,
+): AccountRow[] {
+  const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
+  const byAdmin = isAdminOf(principal, domain.name);
+  const passwordHash = passwordHashOf(input, false);
+  const values = columnValues(input);
+  if (passwordHash) values.passwordHash = passwordHash;
+  return db.transaction(
+    () => {
+      const before = db.select().from(domains).where(eq(domains.id, domain.id)).get()!.capacitySum;
+      const failures: ApiError[] = [];
+      const updated: AccountRow[] = [];
+      for (const name of names) {
+        try {
+          const row = getAccountOrThrow(db, domain, name);
+          if (!byAdmin) checkRestricted(row, input);
+          checkPostmaster(row, input);
+          const merged = { ...row, ...values };
+          checkAgainstRecord(merged, input, byAdmin);
+          if (values.description !== undefined) values.searchKey = searchKey(name, values.description);
+          const next =
+            Object.keys(values).length > 0
+              ? db.update(accounts).set(values).where(eq(accounts.id, row.id)).returning().get()
+              : row;
+          if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
+          updated.push(next);
+        } catch (err) {
+          if (!(err instanceof ApiError) || names.length === 1) throw err;
+          failures.push(new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } }));
+        }
+      }
+      if (failures.length) throw withNameChildren(failures);
+      checkCapacity(db, domain.id, before);
+      return updated;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */
+export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void {
+  db.transaction(
+    () => {
+      const failures: ApiError[] = [];
+      const rows: AccountRow[] = [];
+      for (const name of names) {
+        const row = findAccount(db, domain, name);
+        if (!row) failures.push(apiError("recordNotFound", name, { resource: "account" }));
+        else if (row.name === "postmaster") failures.push(apiError("postmasterProtected", name));
+        else rows.push(row);
+      }
+      if (failures.length) throw names.length === 1 ? failures[0]! : withNameChildren(failures);
+      const emails = rows.map((r) => r.email);
+      for (let i = 0; i < emails.length; i += 500) {
+        const chunk = emails.slice(i, i + 500);
+        db.delete(aliases).where(inArray(aliases.target, chunk)).run();
+        db.delete(accounts).where(inArray(accounts.email, chunk)).run();
+      }
+      // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
+      if (domain.catchallType === 1 && emails.includes(domain.catchallAddress)) {
+        db.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id)).run();
+      }
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** `usage report`: what the mail server's quota accounting says is stored in a mailbox. */
+export function recordUsage(db: Db, email: string, bytes: number, messages?: number): AccountRow {
+  const row = db
+    .update(accounts)
+    .set({ usageBytes: bytes, ...(messages === undefined ? {} : { usageMessages: messages }) })
+    .where(eq(accounts.email, email))
+    .returning()
+    .get();
+  if (!row) throw apiError("recordNotFound", email, { resource: "account" });
+  return row;
+}

@@ -1,0 +1,113 @@
+import "server-only";
+// Aliases: an address of the domain that delivers to another address (contract §2 endpoints).
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { aliases, domains, type AliasRow, type DomainRow } from "@/db/schema";
+import type { ApiError} from "@/lib/errors/api-error";
+import { apiError } from "@/lib/errors/api-error";
+import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
+import { parseFields } from "@/lib/schemas/fields";
+import { listPage, parseListQuery, searchKey } from "./list-page";
+import { assertNameFree, withNameChildren } from "./names";
+import { prepared } from "./prepared";
+
+const statements = prepared((db) => ({
+  byName: db
+    .select()
+    .from(aliases)
+    .where(and(eq(aliases.domainId, sql.placeholder("domainId")), eq(aliases.name, sql.placeholder("name"))))
+    .prepare(),
+}));
+
+export const toAliasRecord = (a: AliasRow, domain: DomainRow) => ({
+  name: a.name,
+  domain: domain.name,
+  email: a.email,
+  target: a.target,
+});
+
+export function getAliasOrThrow(db: Db, domain: DomainRow, name: string): AliasRow {
+  const row = statements(db).byName.get({ domainId: domain.id, name });
+  if (!row) throw apiError("recordNotFound", name, { resource: "alias" });
+  return row;
+}
+
+export function listAliases(db: Db, domain: DomainRow, query: URLSearchParams) {
+  return listPage<AliasRow>(
+    db,
+    {
+      table: "aliases",
+      columns: "name, email, target",
+      sortColumns: { name: "name", email: "name", domain: "name", target: "target" },
+      toItem: (r) => toAliasRecord(r, domain),
+    },
+    domain.id,
+    parseListQuery(query, ALIAS_SORT_FIELDS),
+  );
+}
+
+/** The target from a body: required, a valid address, and not the alias itself (500.368). */
+function targetOf(body: Record<string, unknown>, email: string): string {
+  const { target } = parseFields(body, aliasFields, READ_ONLY_ALIAS_FIELDS);
+  if (target === undefined || target === email) throw apiError("invalidAliasTarget", "target");
+  return target;
+}
+
+export function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AliasRow {
+  const email = `${name}@${domain.name}`;
+  const target = targetOf(body, email);
+  return db.transaction(
+    () => {
+      assertNameFree(db, domain.id, name);
+      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
+      return db
+        .insert(aliases)
+        .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
+        .returning()
+        .get();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Checks that every name exists; one child error per missing name when several were named. */
+function requireAll(db: Db, domain: DomainRow, names: string[]): AliasRow[] {
+  const rows: AliasRow[] = [];
+  const missing: ApiError[] = [];
+  for (const name of names) {
+    const row = statements(db).byName.get({ domainId: domain.id, name });
+    if (row) rows.push(row);
+    else missing.push(apiError("recordNotFound", name, { resource: "alias" }));
+  }
+  if (missing.length) throw names.length === 1 ? missing[0]! : withNameChildren(missing);
+  return rows;
+}
+
+export function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): AliasRow[] {
+  const emails = names.map((n) => `${n}@${domain.name}`);
+  const target = targetOf(body, "");
+  if (emails.includes(target)) throw apiError("invalidAliasTarget", "target");
+  return db.transaction(
+    () =>
+      requireAll(db, domain, names).map((row) =>
+        db
+          .update(aliases)
+          .set({ target, searchKey: searchKey(row.name, target) })
+          .where(eq(aliases.id, row.id))
+          .returning()
+          .get(),
+      ),
+    { behavior: "immediate" },
+  );
+}
+
+export function deleteAliases(db: Db, domain: DomainRow, names: string[]): void {
+  db.transaction(
+    () => {
+      requireAll(db, domain, names);
+      db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names))).run();
+    },
+    { behavior: "immediate" },
+  );
+}

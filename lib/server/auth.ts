@@ -1,0 +1,92 @@
+import "server-only";
+// Who is calling: HTTP Basic with the SHA-1 hex digest of the password, checked against the stored scrypt hash.
+// A bounded cache of verified (address, digest) pairs keeps repeated calls from paying scrypt; an entry is only
+// honoured while the stored hash is the one it was verified against, so a password change drops it everywhere.
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, domains, type AccountRow } from "@/db/schema";
+import { ApiError, apiError } from "@/lib/errors/api-error";
+import { env } from "./env";
+import { verifyDigest } from "./password";
+import { prepared } from "./prepared";
+import { failureGate } from "./login-throttle";
+
+export interface Principal {
+  account: AccountRow;
+  domain: string;
+  isPostmaster: boolean;
+}
+
+const verified = new Map<string, string>(); // "email\0digest" -> password_hash it was verified against
+
+function remember(key: string, hash: string) {
+  const max = env().AUTH_CACHE_SIZE;
+  if (max === 0) return;
+  verified.delete(key);
+  verified.set(key, hash);
+  if (verified.size > max) verified.delete(verified.keys().next().value!);
+}
+
+const statements = prepared((db) => ({
+  byEmail: db
+    .select({ account: accounts, domain: domains.name })
+    .from(accounts)
+    .innerJoin(domains, eq(domains.id, accounts.domainId))
+    .where(eq(accounts.email, sql.placeholder("email")))
+    .prepare(),
+  touch: db
+    .update(accounts)
+    .set({ lastAuthDate: sql`${sql.placeholder("date")}`, lastAuthIp: sql`${sql.placeholder("ip")}` })
+    .where(eq(accounts.id, sql.placeholder("id")))
+    .prepare(),
+}));
+
+/** Parses `Basic base64(email:digest)`; null when absent or malformed. */
+export function parseBasic(header: string | null): { email: string; digest: string } | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon <= 0) return null;
+  return { email: decoded.slice(0, colon).trim().toLowerCase(), digest: decoded.slice(colon + 1).trim().toLowerCase() };
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** Blocked, or past its expiration date: refused at login whatever the password. */
+export function isLoginRefused(account: AccountRow, now = today()): boolean {
+  return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
+}
+
+/**
+ * Verifies credentials for a client address and records the login. `via` is what last_auth_ip shows
+ * (the client address for API calls).
+ */
+export function authenticate(db: Db, creds: { email: string; digest: string }, clientIp: string): Principal {
+  const gate = failureGate(clientIp, creds.email);
+  if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
+
+  const row = statements(db).byEmail.get({ email: creds.email });
+  const key = `${creds.email}\0${creds.digest}`;
+  const ok =
+    !!row &&
+    /^[0-9a-f]{40}$/.test(creds.digest) &&
+    (verified.get(key) === row.account.passwordHash || verifyDigest(creds.digest, row.account.passwordHash));
+  if (!row || !ok) {
+    gate.fail();
+    throw apiError("badCredentials");
+  }
+  gate.succeed();
+  remember(key, row.account.passwordHash);
+  const now = today();
+  if (isLoginRefused(row.account, now)) throw apiError("badCredentials");
+
+  // Written only when it changes, so a busy API client does not turn every read into a write.
+  if (row.account.lastAuthDate !== now || row.account.lastAuthIp !== clientIp) {
+    statements(db).touch.run({ id: row.account.id, date: now, ip: clientIp });
+    row.account.lastAuthDate = now;
+    row.account.lastAuthIp = clientIp;
+  }
+  return { account: row.account, domain: row.domain, isPostmaster: row.account.name === "postmaster" };
+}

@@ -1,0 +1,135 @@
+import "server-only";
+// Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, domains, type DomainRow } from "@/db/schema";
+import { apiError } from "@/lib/errors/api-error";
+import { isDomainName, isEmail } from "@/lib/schemas/common";
+import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainUpdate } from "@/lib/schemas/domain";
+import { parseFields } from "@/lib/schemas/fields";
+import { env } from "./env";
+import { prepared } from "./prepared";
+
+const statements = prepared((db) => ({
+  byName: db.select().from(domains).where(eq(domains.name, sql.placeholder("name"))).prepare(),
+  accountByEmail: db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, sql.placeholder("email")))
+    .prepare(),
+}));
+
+export function findDomain(db: Db, name: string): DomainRow | undefined {
+  return statements(db).byName.get({ name });
+}
+
+/** The domain named in a path: 500.363 when the name is malformed, 404.1 when it is not served here. */
+export function getDomainOrThrow(db: Db, name: string): DomainRow {
+  if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
+  const row = findDomain(db, name);
+  if (!row) throw apiError("domainNotFound", "domain");
+  return row;
+}
+
+export function toDomainRecord(d: DomainRow) {
+  const e = env();
+  return {
+    name: d.name,
+    domain: d.name,
+    catchall_type: d.catchallType,
+    catchall_address: d.catchallAddress,
+    spam_enabled: d.spamEnabled,
+    spam_white_list: d.spamWhiteList,
+    spam_black_list: d.spamBlackList,
+    spam_greylist_whitelist: d.spamGreylistWhitelist,
+    spam_spf_whitelist: d.spamSpfWhitelist,
+    spam_rbl_whitelist: d.spamRblWhitelist,
+    spam_rbl_enabled: d.spamRblEnabled,
+    spam_spf_enabled: d.spamSpfEnabled,
+    spam_greylist_enabled: d.spamGreylistEnabled,
+    spam_rbl_default: e.SPAM_RBL_DEFAULT,
+    spam_spf_default: e.SPAM_SPF_DEFAULT,
+    spam_greylist_default: e.SPAM_GREYLIST_DEFAULT,
+    account_limit: String(d.accountLimit),
+    alias_limit: String(d.aliasLimit),
+    mailinglist_limit: String(d.mailinglistLimit),
+    capacity_limit: String(d.capacityLimit),
+    account_limit_usage: String(d.accountCount),
+    alias_limit_usage: String(d.aliasCount),
+    mailinglist_limit_usage: String(d.mailinglistCount),
+    capacity_limit_usage: String(d.capacitySum),
+  };
+}
+export type DomainRecord = ReturnType<typeof toDomainRecord>;
+
+/** Checks the catchall address against its type (500.362). */
+function checkCatchall(db: Db, domain: DomainRow, type: number, address: string): void {
+  const at = address.lastIndexOf("@");
+  const addressDomain = address.slice(at + 1);
+  const accountExists = () => !!statements(db).accountByEmail.get({ email: address });
+  const valid =
+    type === 0
+      ? address === ""
+      : type === 1
+        ? isEmail(address) && addressDomain === domain.name && accountExists()
+        : type === 2
+          ? isEmail(address) && addressDomain !== domain.name && (!findDomain(db, addressDomain) || accountExists())
+          : isDomainName(address) && address !== domain.name;
+  if (!valid) throw apiError("invalidCatchallAddress", "catchall_address", { catchall_type: type });
+}
+
+/** PUT domains/<domain>: validates the body and applies it. */
+export function updateDomain(db: Db, domain: DomainRow, body: Record<string, unknown>): DomainRow {
+  const input: DomainUpdate = parseFields(body, domainFields, READ_ONLY_DOMAIN_FIELDS);
+  const type = input.catchall_type ?? domain.catchallType;
+  // Switching to "no catchall" without naming an address clears the old one.
+  const address = input.catchall_address ?? (type === 0 ? "" : domain.catchallAddress);
+  if (input.catchall_type !== undefined || input.catchall_address !== undefined) checkCatchall(db, domain, type, address);
+  const [row] = db
+    .update(domains)
+    .set({
+      catchallType: type,
+      catchallAddress: address,
+      spamEnabled: input.spam_enabled,
+      spamWhiteList: input.spam_white_list,
+      spamBlackList: input.spam_black_list,
+      spamGreylistWhitelist: input.spam_greylist_whitelist,
+      spamSpfWhitelist: input.spam_spf_whitelist,
+      spamRblWhitelist: input.spam_rbl_whitelist,
+      spamRblEnabled: input.spam_rbl_enabled,
+      spamSpfEnabled: input.spam_spf_enabled,
+      spamGreylistEnabled: input.spam_greylist_enabled,
+    })
+    .where(eq(domains.id, domain.id))
+    .returning()
+    .all();
+  return row!;
+}
+
+// --- operator side (CLI) ---
+
+export interface DomainLimits {
+  accountLimit?: number;
+  aliasLimit?: number;
+  mailinglistLimit?: number;
+  capacityLimit?: number;
+}
+
+export function listDomains(db: Db): DomainRow[] {
+  return db.select().from(domains).orderBy(domains.name).all();
+}
+
+export function insertDomain(db: Db, name: string, limits: DomainLimits): DomainRow {
+  if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
+  if (findDomain(db, name)) throw apiError("nameTaken", "domain");
+  return db.insert(domains).values({ name, ...limits }).returning().get();
+}
+
+export function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): DomainRow {
+  if (Object.keys(limits).length === 0) return domain;
+  return db.update(domains).set(limits).where(eq(domains.id, domain.id)).returning().get();
+}
+
+export function removeDomain(db: Db, domain: DomainRow): void {
+  db.delete(domains).where(eq(domains.id, domain.id)).run();
+}

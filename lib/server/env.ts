@@ -1,0 +1,24 @@
+import "server-only";
+// The one place that reads process.env for the service, validated once at first use.
+import { z } from "zod";
+
+const envSchema = z.object({
+  ALLOWED_CLIENT_IPS: z.string().optional(),
+  // The server-wide values of the three anti-spam mechanisms (returned as spam_*_default of a domain).
+  SPAM_RBL_DEFAULT: z.enum(["0", "1"]).default("1"),
+  SPAM_SPF_DEFAULT: z.enum(["0", "1"]).default("1"),
+  SPAM_GREYLIST_DEFAULT: z.enum(["0", "1"]).default("1"),
+  AUTH_CACHE_SIZE: z.coerce.number().int().min(0).default(10000),
+  AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  AUTH_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  // scrypt cost; tests and synthetic benchmark data may lower it, production keeps the default.
+  SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
+});
+
+export type Env = z.infer<typeof envSchema>;
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= envSchema.parse(process.env);
+  return cached;
+}

@@ -1,0 +1,30 @@
+import "server-only";
+// What the API verifies against: a salted scrypt hash of the SHA-1 hex digest of the password (contract §7).
+// The clear password is never stored; the digest alone is never stored either.
+import crypto from "node:crypto";
+import { env } from "./env";
+
+export const sha1Hex = (password: string) => crypto.createHash("sha1").update(password, "utf8").digest("hex");
+
+const KEY_LENGTH = 32;
+
+/** `scrypt$N$salt$hash` of a SHA-1 hex digest. */
+export function hashDigest(digest: string, cost = env().SCRYPT_COST): string {
+  const salt = crypto.randomBytes(16);
+  const hash = crypto.scryptSync(digest.toLowerCase(), salt, KEY_LENGTH, { N: cost, maxmem: 256 * cost * 8 });
+  return `scrypt$${cost}$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+export function verifyDigest(digest: string, stored: string): boolean {
+  const [scheme, costText, saltText, hashText] = stored.split("$");
+  if (scheme !== "scrypt" || !costText || !saltText || !hashText) return false;
+  const cost = Number(costText);
+  const expected = Buffer.from(hashText, "base64");
+  const actual = crypto.scryptSync(digest.toLowerCase(), Buffer.from(saltText, "base64"), expected.length, {
+    N: cost,
+    maxmem: 256 * cost * 8,
+  });
+  return crypto.timingSafeEqual(actual, expected);
+}
+
+export const hashPassword = (password: string) => hashDigest(sha1Hex(password));
