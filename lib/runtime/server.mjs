@@ -12,8 +12,19 @@ const app = next({ dev: false, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
+/** A stray "%" that starts no escape would make Next answer a plain-text 500; escape it so the API sees it literally. */
+function escapeStrayPercents(url) {
+  try {
+    decodeURIComponent(url);
+    return url;
+  } catch {
+    return url.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replace(/%([89A-Fa-f][0-9A-Fa-f])/g, "%25$1");
+  }
+}
+
 const server = http.createServer((req, res) => {
   req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+  if (req.url) req.url = escapeStrayPercents(req.url);
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
