@@ -1,0 +1,171 @@
+"use client";
+// Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useState } from "react";
+import { DEFAULT_PAGE_SIZE, type ListFilters } from "@/lib/client/hooks/list-params";
+import { Button, Select, Skeleton, TextField } from "@/components";
+import { useT, type Messages } from "@/lib/i18n";
+import { focusRing } from "./ui";
+
+const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy"> = {
+  pl: {
+    search: "Szukaj",
+    page: "Strona {page} z {pages} · {total} pozycji",
+    prev: "Poprzednia",
+    next: "Następna",
+    rows: "Wierszy na stronie",
+    sortBy: "Sortuj według: {col}",
+  },
+  en: {
+    search: "Search",
+    page: "Page {page} of {pages} · {total} items",
+    prev: "Previous",
+    next: "Next",
+    rows: "Rows per page",
+    sortBy: "Sort by: {col}",
+  },
+};
+
+const SIZES = [25, 50, 100, 200];
+
+export function useListFilters(sortFields: readonly string[]) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const sort = params.get("sort") ?? "";
+  const size = Number(params.get("size"));
+  const filters: ListFilters = {
+    page: Math.max(0, Number(params.get("page")) || 0),
+    size: SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
+    search: params.get("search") ?? "",
+    sort: sortFields.includes(sort) ? sort : "name",
+    dir: params.get("dir") === "desc" ? "desc" : "asc",
+  };
+  /** Changes the URL; `replace` for keystrokes of the search box, a new history entry otherwise. */
+  const update = (patch: Partial<ListFilters>, replace = false) => {
+    const next = { ...filters, ...patch };
+    const q = new URLSearchParams();
+    if (next.search) q.set("search", next.search);
+    if (next.sort !== "name") q.set("sort", next.sort);
+    if (next.dir !== "asc") q.set("dir", next.dir);
+    if (next.size !== DEFAULT_PAGE_SIZE) q.set("size", String(next.size));
+    if (next.page) q.set("page", String(next.page));
+    const url = q.size ? `${pathname}?${q}` : pathname;
+    if (replace) router.replace(url, { scroll: false });
+    else router.push(url, { scroll: false });
+  };
+  return { filters, update };
+}
+
+export function SearchBox({ value, onChange, label }: { value: string; onChange: (v: string) => void; label?: string }) {
+  const t = useT(messages);
+  const [text, setText] = useState(value);
+  // A new value from the URL (back button) replaces what is typed.
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onChange(text), 300);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
+  return (
+    <TextField
+      className="w-full max-w-xs"
+      label={label ?? t("search")}
+      type="search"
+      value={text}
+      maxLength={100}
+      onChange={(e) => setText(e.target.value)}
+    />
+  );
+}
+
+export function SortHeader({
+  field,
+  label,
+  filters,
+  onSort,
+  className = "",
+}: {
+  field: string;
+  label: string;
+  filters: ListFilters;
+  onSort: (field: string, dir: "asc" | "desc") => void;
+  className?: string;
+}) {
+  const t = useT(messages);
+  const active = filters.sort === field;
+  const nextDir = active && filters.dir === "asc" ? "desc" : "asc";
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (filters.dir === "asc" ? "ascending" : "descending") : undefined}
+      className={`px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 ${className}`}
+    >
+      <button
+        type="button"
+        className={`inline-flex items-center gap-1 rounded ${focusRing}`}
+        onClick={() => onSort(field, nextDir)}
+        title={t("sortBy", { col: label })}
+      >
+        {label}
+        <span aria-hidden="true" className="inline-block w-3">
+          {active ? (filters.dir === "asc" ? "▲" : "▼") : ""}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+export function Pager({
+  filters,
+  total,
+  onChange,
+}: {
+  filters: ListFilters;
+  total: number;
+  onChange: (patch: Partial<ListFilters>) => void;
+}) {
+  const t = useT(messages);
+  const pages = Math.max(1, Math.ceil(total / filters.size));
+  return (
+    <nav aria-label="pagination" className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
+      <p aria-live="polite">{t("page", { page: filters.page + 1, pages, total })}</p>
+      <div className="flex items-center gap-2">
+        <Select
+          className="flex items-center gap-2 [&_label]:mb-0"
+          label={t("rows")}
+          value={filters.size}
+          options={SIZES.map((s) => ({ value: s, label: String(s) }))}
+          onChange={(e) => onChange({ size: Number(e.target.value), page: 0 })}
+        />
+        <Button variant="secondary" disabled={filters.page === 0} onClick={() => onChange({ page: filters.page - 1 })}>
+          {t("prev")}
+        </Button>
+        <Button
+          variant="secondary"
+          disabled={filters.page + 1 >= pages}
+          onClick={() => onChange({ page: filters.page + 1 })}
+        >
+          {t("next")}
+        </Button>
+      </div>
+    </nav>
+  );
+}
+
+/** Placeholder rows of the table's final height while the first page loads (no jump when data arrives). */
+export function SkeletonRows({ rows, cols }: { rows: number; cols: number }) {
+  return (
+    <>
+      {Array.from({ length: rows }, (_, i) => (
+        <tr key={i} aria-hidden="true" className="h-11 border-t border-gray-200">
+          {Array.from({ length: cols }, (_, j) => (
+            <td key={j} className="px-2">
+              <Skeleton className="h-3 w-full" />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </>
+  );
+}
