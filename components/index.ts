@@ -1,0 +1,10 @@
+// Shared UI of the panel: import from "@/components" or from the file itself.
+export { Alert, type AlertTone } from "./alert";
+export { Button, type ButtonProps, type ButtonVariant } from "./button";
+export { Card, type CardProps } from "./card";
+export { Checkbox, type CheckboxProps } from "./checkbox";
+export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog";
+export { Select, type SelectOption, type SelectProps } from "./select";
+export { Skeleton, SkeletonLines, Spinner } from "./spinner";
+export { TextArea, TextField, type TextAreaProps, type TextFieldProps } from "./text-field";
+export { UsageBar, type UsageBarProps } from "./usage-bar";
