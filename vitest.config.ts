@@ -8,8 +8,16 @@ export default defineConfig({
     conditions: ["react-server"],
   },
   test: {
-    include: ["lib/**/*.test.ts", "e2e/api/**/*.test.ts", "db/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "db/**/*.test.ts"] } },
+      // The API integration tests call production servers started by their global setup (needs a build in
+      // NEXT_DIST_DIR or .next); a separate project so that unit-test runs do not start them.
+      {
+        extends: true,
+        test: { name: "api", include: ["e2e/api/**/*.test.ts"], globalSetup: ["e2e/api/global-setup.ts"] },
+      },
+    ],
   },
 });
