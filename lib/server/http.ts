@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
+import { isPanelCall } from "./panel-call";
 
 export interface ApiContext {
   req: Request;
@@ -58,16 +59,17 @@ async function respond(
   let result: ApiResult;
   try {
     const peer = req.headers.get(PEER_ADDRESS_HEADER);
-    if (!isClientAllowed(peer)) throw apiError("clientAddressDenied");
+    // The panel's in-process calls come from signed-in browser users, to whom the client address rule does not apply.
+    if (!isPanelCall(req) && !isClientAllowed(peer)) throw apiError("clientAddressDenied");
     if (callback !== null && !CALLBACK_RE.test(callback)) throw apiError("invalidCallback", "callback");
     if (callback !== null && req.method !== "GET") throw apiError("jsonpGetOnly", "callback");
     const db = getDb();
-    const params = flattenParams(await route.params);
+    const params = flattenParams((await route?.params) ?? {});
     let principal: Principal | undefined;
     if (needsAuth) {
       const creds = parseBasic(req.headers.get("authorization"));
       if (!creds) throw apiError("missingCredentials");
-      principal = authenticate(db, creds, normalizeIp(peer!));
+      principal = authenticate(db, creds, normalizeIp(peer ?? ""));
     }
     result = await handler({ req, db, params, query, principal: principal!, body: () => readJsonObject(req) });
   } catch (err) {
