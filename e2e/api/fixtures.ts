@@ -1,0 +1,27 @@
+// The domains each test database is seeded with. Every test file works in domains of its own, so the files can
+// run in parallel against one server without seeing each other's changes.
+export const PM_PASSWORD = "Postmaster-1";
+
+interface SeedDomain {
+  name: string;
+  limits?: string[];
+}
+
+export const DOMAINS = {
+  main: [
+    { name: "acl.example.com" },
+    { name: "other.example.com" },
+    // A capacity limit far above any one account, so capacity's own upper bound (1048576 MB) can be tested.
+    { name: "val.example.com", limits: ["--capacity-limit", "100000000"] },
+    { name: "multi.example.com" },
+    {
+      name: "limits.example.com",
+      limits: ["--account-limit", "3", "--alias-limit", "2", "--mailinglist-limit", "1", "--capacity-limit", "3000"],
+    },
+    { name: "own.example.com" },
+    { name: "sec.example.com" },
+    { name: "wrap.example.com" },
+  ],
+  fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
+  isolated: [{ name: "iso.example.com" }],
+} satisfies Record<string, SeedDomain[]>;
