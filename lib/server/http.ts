@@ -64,7 +64,7 @@ async function respond(
     if (callback !== null && !CALLBACK_RE.test(callback)) throw apiError("invalidCallback", "callback");
     if (callback !== null && req.method !== "GET") throw apiError("jsonpGetOnly", "callback");
     const db = getDb();
-    const params = flattenParams(await route.params);
+    const params = flattenParams((await route?.params) ?? {});
     let principal: Principal | undefined;
     if (needsAuth) {
       const creds = parseBasic(req.headers.get("authorization"));
