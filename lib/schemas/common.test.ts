@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { isAccountName, isDomainName, isEmail, isIsoDate, isListName, passwordProblems } from "./common";
+
+describe("account names (contract §8)", () => {
+  it.each(["ab", "a1", "jan.nowak", "jan_nowak", "jan-nowak", "a".repeat(32), "007", "a.b-c_d"])("accepts %s", (n) =>
+    expect(isAccountName(n)).toBe(true),
+  );
+  it.each(["a", "a".repeat(33), "Jan", ".jan", "jan.", "jan..nowak", "jan._nowak", "jan/nowak", "jan nowak", "ąb", ""])(
+    "refuses %s",
+    (n) => expect(isAccountName(n)).toBe(false),
+  );
+});
+
+describe("list names", () => {
+  it.each(["ab", "dev/team", "a.b-c", "x".repeat(32)])("accepts %s", (n) => expect(isListName(n)).toBe(true));
+  it.each(["a", "x".repeat(33), "dev//team", "a_b", "/ab", "ab-", "a./b"])("refuses %s", (n) =>
+    expect(isListName(n)).toBe(false),
+  );
+});
+
+describe("domains and addresses", () => {
+  it.each(["example.com", "a.b.example.pl", "xn--bcher-kva.example", "x-1.io"])("domain %s", (d) =>
+    expect(isDomainName(d)).toBe(true),
+  );
+  it.each(["localhost", "Example.com", "-a.com", "a-.com", "a..com", "a.c", `${"a".repeat(64)}.com`])("not domain %s", (d) =>
+    expect(isDomainName(d)).toBe(false),
+  );
+  it("addresses", () => {
+    expect(isEmail("jan.nowak@example.com")).toBe(true);
+    expect(isEmail("a+tag@example.com")).toBe(true);
+    expect(isEmail("@example.com")).toBe(false);
+    expect(isEmail("a..b@example.com")).toBe(false);
+    expect(isEmail("a@b@example.com")).toBe(false);
+    expect(isEmail(`${"a".repeat(65)}@example.com`)).toBe(false);
+  });
+});
+
+describe("dates", () => {
+  it("accepts real days only", () => {
+    expect(isIsoDate("2024-02-29")).toBe(true);
+    expect(isIsoDate("2023-02-29")).toBe(false);
+    expect(isIsoDate("2024-13-01")).toBe(false);
+    expect(isIsoDate("2024-1-01")).toBe(false);
+  });
+});
+
+describe("password rule", () => {
+  it.each([
+    ["abc12", ["length"]],
+    ["abc123", []],
+    ["abcdefghijklm1x", []],
+    ["abcdefghijklm1xy", ["length"]],
+    ["abcdef", ["digitOrSpecial"]],
+    ["123456", ["letter"]],
+    ["abcde!", []],
+    ["abcde$", ["digitOrSpecial", "characters"]],
+    ["abc 123", ["characters"]],
+  ] as const)("%s", (pw, problems) => expect(passwordProblems(pw)).toEqual(problems));
+});
