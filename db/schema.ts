@@ -69,6 +69,13 @@ export const accounts = sqliteTable(
       ),
     // scrypt of the SHA-1 hex digest of the password: what /api/v1 verifies against.
     passwordHash: text("password_hash").notNull(),
+    // "{SHA512-CRYPT}$6$..." of the password: what Dovecot verifies for mail logins (see docs/mail-server.md).
+    mailPasswordHash: text("mail_password_hash").notNull().default(""),
+    // When `mailserver housekeeping` last delivered the usage warning (ISO timestamp), for the once-per-24-h rule.
+    usageWarnedAt: text("usage_warned_at").notNull().default(""),
+    // Bumped by triggers whenever the autoresponder's inputs change: the data ID of the generated Sieve script,
+    // so Dovecot recompiles it (see the mail_sieve_scripts view).
+    sieveVersion: integer("sieve_version").notNull().default(0),
     usageNotificationLevel: integer("usage_notification_level").notNull().default(90),
     expirationDate: text("expiration_date").notNull().default(""),
     creationDate: text("creation_date").notNull().default(sql`(date('now'))`),
@@ -188,6 +195,16 @@ export const listMembers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.listId, t.role, t.address] })],
 );
+
+/**
+ * Mailbox usage as Dovecot's quota_clone plugin writes it through its SQL dict (one row per user, upserted);
+ * a trigger copies it into accounts.usage_bytes / usage_messages, which the API's `usage` reads.
+ */
+export const mailQuota = sqliteTable("mail_quota", {
+  username: text("username").primaryKey(),
+  bytes: integer("bytes").notNull().default(0),
+  messages: integer("messages").notNull().default(0),
+});
 
 export type DomainRow = typeof domains.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
