@@ -3,12 +3,11 @@ import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, domains, type AliasRow, type DomainRow } from "@/db/schema";
-import type { ApiError} from "@/lib/errors/api-error";
 import { apiError } from "@/lib/errors/api-error";
 import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
-import { assertNameFree, withNameChildren } from "./names";
+import { assertNameFree, findAllOrThrow } from "./names";
 import { prepared } from "./prepared";
 
 const statements = prepared((db) => ({
@@ -71,18 +70,8 @@ export function createAlias(db: Db, domain: DomainRow, name: string, body: Recor
   );
 }
 
-/** Checks that every name exists; one child error per missing name when several were named. */
-function requireAll(db: Db, domain: DomainRow, names: string[]): AliasRow[] {
-  const rows: AliasRow[] = [];
-  const missing: ApiError[] = [];
-  for (const name of names) {
-    const row = statements(db).byName.get({ domainId: domain.id, name });
-    if (row) rows.push(row);
-    else missing.push(apiError("recordNotFound", name, { resource: "alias" }));
-  }
-  if (missing.length) throw names.length === 1 ? missing[0]! : withNameChildren(missing);
-  return rows;
-}
+const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
+  findAllOrThrow(names, (name) => statements(db).byName.get({ domainId: domain.id, name }), "alias");
 
 export function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): AliasRow[] {
   const emails = names.map((n) => `${n}@${domain.name}`);

@@ -3,7 +3,6 @@ import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { domains, listMembers, mailingLists, type DomainRow, type MailingListRow } from "@/db/schema";
-import type { ApiError} from "@/lib/errors/api-error";
 import { apiError } from "@/lib/errors/api-error";
 import { parseFields } from "@/lib/schemas/fields";
 import {
@@ -14,7 +13,7 @@ import {
   type MailingListInput,
 } from "@/lib/schemas/mailing-list";
 import { listPage, parseListQuery, searchKey } from "./list-page";
-import { assertNameFree, withNameChildren } from "./names";
+import { assertNameFree, findAllOrThrow } from "./names";
 import { prepared } from "./prepared";
 
 type Role = "subscriber" | "moderator";
@@ -183,17 +182,8 @@ export function createMailingList(db: Db, domain: DomainRow, name: string, body:
   );
 }
 
-function requireAll(db: Db, domain: DomainRow, names: string[]): MailingListRow[] {
-  const rows: MailingListRow[] = [];
-  const missing: ApiError[] = [];
-  for (const name of names) {
-    const row = statements(db).byName.get({ domainId: domain.id, name });
-    if (row) rows.push(row);
-    else missing.push(apiError("recordNotFound", name, { resource: "mailinglist" }));
-  }
-  if (missing.length) throw names.length === 1 ? missing[0]! : withNameChildren(missing);
-  return rows;
-}
+const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
+  findAllOrThrow(names, (name) => statements(db).byName.get({ domainId: domain.id, name }), "mailinglist");
 
 export function updateMailingLists(
   db: Db,

@@ -48,4 +48,23 @@ export function assertNameFree(db: Db, domainId: number, name: string): void {
   if (holder) throw apiError("nameTaken", name, { taken_by: holder });
 }
 
+/**
+ * Looks up every named record; 404.2 for a missing one, with one child per missing name when several were named.
+ */
+export function findAllOrThrow<Row>(
+  names: string[],
+  find: (name: string) => Row | undefined,
+  resource: "account" | "alias" | "mailinglist",
+): Row[] {
+  const rows: Row[] = [];
+  const missing: ApiError[] = [];
+  for (const name of names) {
+    const row = find(name);
+    if (row) rows.push(row);
+    else missing.push(apiError("recordNotFound", name, { resource }));
+  }
+  if (missing.length) throw names.length === 1 ? missing[0]! : withNameChildren(missing);
+  return rows;
+}
+
 export { firstWithChildren };
