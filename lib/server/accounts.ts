@@ -18,6 +18,7 @@ import { isAdminOf } from "./access";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
 import { hashDigest, sha1Hex } from "./password";
+import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { prepared } from "./prepared";
 
 const statements = prepared((db) => ({
@@ -223,13 +224,14 @@ function checkCapacity(db: Db, domainId: number, before: number): void {
 export function createAccount(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AccountRow {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const passwordHash = passwordHashOf(input, true)!;
+  const mailHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
       const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
       if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
       const email = `${name}@${domain.name}`;
-      const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash };
+      const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash, mailPasswordHash: mailHash };
       values.searchKey = searchKey(name, values.description ?? "");
       const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
       checkAgainstRecord(draft, input, true);
@@ -258,6 +260,8 @@ export function updateAccounts(
   const passwordHash = passwordHashOf(input, false);
   const values = columnValues(input);
   if (passwordHash) values.passwordHash = passwordHash;
+  // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.
+  if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
       const before = db.select().from(domains).where(eq(domains.id, domain.id)).get()!.capacitySum;
