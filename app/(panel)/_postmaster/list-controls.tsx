@@ -1,7 +1,7 @@
 "use client";
 // Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DEFAULT_PAGE_SIZE, type ListFilters } from "@/lib/client/hooks/list-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
@@ -60,13 +60,18 @@ export function useListFilters(sortFields: readonly string[]) {
 export function SearchBox({ value, onChange, label }: { value: string; onChange: (v: string) => void; label?: string }) {
   const t = useT(messages);
   const [text, setText] = useState(value);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
   // A new value from the URL (back button) replaces what is typed.
   useEffect(() => setText(value), [value]);
+  // The list is asked for once typing pauses, not on every keystroke.
   useEffect(() => {
     if (text === value) return;
-    const timer = setTimeout(() => onChange(text), 300);
+    const timer = setTimeout(() => onChangeRef.current(text), 300);
     return () => clearTimeout(timer);
-  }, [text, value, onChange]);
+  }, [text, value]);
   return (
     <TextField
       className="w-full max-w-xs"

@@ -16,6 +16,7 @@ export const linesToList = (text: unknown): unknown =>
         .map((s) => s.trim())
         .filter(Boolean)
     : text;
+const flagToNumber = (v: unknown): unknown => (typeof v === "boolean" ? Number(v) : v);
 export const listToLines = (list: unknown): string => (Array.isArray(list) ? list.join("\n") : "");
 
 /**
@@ -31,7 +32,8 @@ export function fieldSpecResolver<T extends FieldValues>(
   const shape: Record<string, z.ZodType> = {};
   for (const f of fields) {
     const spec = specs[f];
-    if (spec) shape[f] = lines.includes(f) ? z.preprocess(linesToList, spec.schema) : spec.schema;
+    // Check boxes give booleans where the API's flags are 0/1.
+    if (spec) shape[f] = z.preprocess(lines.includes(f) ? linesToList : flagToNumber, spec.schema);
   }
   Object.assign(shape, extra);
   const inner = zodResolver(z.object(shape)) as unknown as Resolver<T>;
@@ -68,4 +70,19 @@ export function applyApiError<T extends FieldValues>(
 export function apiErrorText(err: unknown): string {
   if (err instanceof PanelApiError) return `${err.body.message} (${err.body.code})`;
   return err instanceof Error ? err.message : String(err);
+}
+
+/** A record as form values: arrays as lines, `flags` as check-box booleans, everything else as text. */
+export function recordToForm(
+  record: Record<string, unknown>,
+  fields: readonly string[],
+  lines: readonly string[] = [],
+  flags: readonly string[] = [],
+): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const f of fields) {
+    const v = record[f];
+    out[f] = lines.includes(f) ? listToLines(v) : flags.includes(f) ? Number(v) === 1 : String(v ?? "");
+  }
+  return out;
 }

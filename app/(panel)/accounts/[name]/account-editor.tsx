@@ -1,0 +1,233 @@
+"use client";
+// The account editor: every writable field of the record, grouped, checked with the API's own field rules;
+// an API error lands on the field its `source` names.
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { useForm, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
+import { PanelApiError } from "@/lib/client/api";
+import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
+import { useDomainName } from "@/lib/client/hooks/session";
+import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { useT } from "@/lib/i18n";
+import { accountFields } from "@/lib/schemas/account";
+import { TriStateSelect } from "../../_postmaster/tri-state";
+import { linkClass } from "../../_postmaster/ui";
+import { editorMessages } from "./messages";
+
+const LINES = ["forwards", "aliases", "spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
+const FLAGS = ["blocked", "keep_mail", "spam_enabled", "autoresponder_mode"] as const;
+const FIELDS = Object.keys(accountFields) as (keyof typeof accountFields)[];
+const SPAM_LISTS = LINES.slice(2);
+const OPERATORS = [11, 12, 13, 21, 22, 23, 31, 32, 33, 51];
+
+type Values = Record<string, string | boolean>;
+const resolver = fieldSpecResolver<Values>(accountFields, FIELDS, LINES);
+
+export function AccountEditor({ name }: { name: string }) {
+  const t = useT(editorMessages);
+  const domain = useDomainName();
+  const account = useAccount(domain, name);
+
+  if (account.isError) {
+    const missing = account.error instanceof PanelApiError && account.error.status === 404;
+    return (
+      <div className="space-y-4">
+        <BackLink />
+        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: apiErrorText(account.error) })}</Alert>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <BackLink />
+      <h1 className="text-2xl font-semibold text-gray-900">{t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
+      {account.data && domain ? <EditorForm domain={domain} record={account.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
+    </div>
+  );
+}
+
+function BackLink() {
+  const t = useT(editorMessages);
+  return (
+    <Link href="/accounts" className={`${linkClass} text-sm`}>
+      {t("back")}
+    </Link>
+  );
+}
+
+function EditorForm({ domain, record }: { domain: string; record: AccountRecord }) {
+  const t = useT(editorMessages);
+  const save = useUpdateAccounts(domain);
+  const defaults = useMemo(() => recordToForm(record, FIELDS, LINES, FLAGS), [record]);
+  const { register, handleSubmit, setError, reset, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const { errors } = formState;
+  useEffect(() => reset(defaults), [defaults, reset]);
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setStatus(null);
+      try {
+        await save.mutateAsync({ names: [record.name], body: values });
+        setStatus({ ok: true, text: t("saved") });
+      } catch (err) {
+        const rest = applyApiError(err, setError, FIELDS);
+        setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
+      }
+    },
+    () => setStatus({ ok: false, text: t("fixFields") }),
+  );
+
+  const err = (f: string) => (errors as FieldErrors<Values>)[f]?.message;
+  const text = (f: string, props: Record<string, unknown> = {}) => (
+    <TextField label={t(f as never)} error={err(f)} {...props} {...register(f)} />
+  );
+  const usage = Number(record.usage) || 0;
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+      <Card title={t("general")} description={t("generalDesc")}>
+        <dl className="mb-4 grid gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="text-gray-700">{t("email")}</dt>
+            <dd className="font-medium break-all">{record.email}</dd>
+          </div>
+          <div>
+            <dt className="text-gray-700">{t("createdOn")}</dt>
+            <dd>{String(record.creation_date ?? "")}</dd>
+          </div>
+          <div>
+            <dt className="text-gray-700">{t("lastLogin")}</dt>
+            <dd>
+              {record.last_auth_date ? `${String(record.last_auth_date)} (${String(record.last_auth_ip ?? "")})` : t("never")}
+            </dd>
+          </div>
+        </dl>
+        <div className="mb-4">
+          <UsageBar label={t("usage")} value={usage} valueText={`${usage}% · ${String(record.capacity)} MB`} />
+        </div>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {text("description", { maxLength: 48 })}
+          {text("capacity", { inputMode: "numeric" })}
+          {text("expiration_date", { type: "date", hint: t("expirationHint") })}
+          {text("usage_notification_level", { inputMode: "numeric" })}
+          {text("inbox_delete_after", { inputMode: "numeric", hint: t("daysHint") })}
+          {text("trash_delete_after", { inputMode: "numeric", hint: t("daysHint") })}
+          {text("forward_limit", { inputMode: "numeric" })}
+          {text("alias_limit", { inputMode: "numeric" })}
+          <Checkbox label={t("blocked")} hint={t("blockedHint")} error={err("blocked")} {...register("blocked")} />
+        </div>
+      </Card>
+
+      <Card title={t("passwordGroup")} description={t("passwordDesc")}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {text("password", { type: "password", autoComplete: "new-password", hint: t("passwordHint") })}
+          {text("password_retype", { type: "password", autoComplete: "new-password" })}
+        </div>
+      </Card>
+
+      <Card title={t("forwarding")} description={t("forwardingDesc")}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextArea label={t("forwards")} hint={t("forwardsHint")} error={err("forwards")} {...register("forwards")} />
+          <TextArea label={t("aliases")} hint={t("aliasesHint")} error={err("aliases")} {...register("aliases")} />
+          <Checkbox label={t("keep_mail")} error={err("keep_mail")} {...register("keep_mail")} />
+        </div>
+      </Card>
+
+      <Card title={t("autoresponder")} description={t("autoresponderDesc")}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Checkbox className="sm:col-span-2" label={t("autoresponder_mode")} error={err("autoresponder_mode")} {...register("autoresponder_mode")} />
+          {text("autoresponder_start_date", { type: "date", hint: t("dateHint") })}
+          {text("autoresponder_end_date", { type: "date", hint: t("dateHint") })}
+          <TextArea className="sm:col-span-2" rows={5} label={t("autoresponder_body")} error={err("autoresponder_body")} {...register("autoresponder_body")} />
+        </div>
+      </Card>
+
+      <Card title={t("antispam")} description={t("antispamDesc")}>
+        <SpamFields record={record} register={register} err={err} />
+      </Card>
+
+      <Card title={t("sms")} description={t("smsDesc")}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {[1, 2].map((n) => (
+            <fieldset key={n} className="space-y-3 rounded border border-gray-200 p-3">
+              <legend className="px-1 text-sm font-semibold">{t("number", { n })}</legend>
+              <TextField label={t("phone", { n })} hint={t("phoneHint")} inputMode="tel" error={err(`sms_phone_number_${n}`)} {...register(`sms_phone_number_${n}`)} />
+              <Select
+                label={t("operator", { n })}
+                error={err(`sms_operator_${n}`)}
+                options={[{ value: "0", label: t("operatorAuto") }, ...OPERATORS.map((o) => ({ value: String(o), label: String(o) }))]}
+                {...register(`sms_operator_${n}`)}
+              />
+              <TextField label={t("smsLogin", { n })} autoComplete="off" error={err(`sms_login_${n}`)} {...register(`sms_login_${n}`)} />
+              <TextField label={t("smsPassword", { n })} type="password" autoComplete="off" error={err(`sms_password_${n}`)} {...register(`sms_password_${n}`)} />
+            </fieldset>
+          ))}
+          <Select
+            label={t("sms_send_to")}
+            error={err("sms_send_to")}
+            options={[{ value: "0", label: t("sendGateway") }, { value: "1", label: t("sendMail") }]}
+            {...register("sms_send_to")}
+          />
+          <Select
+            label={t("sms_cnt")}
+            error={err("sms_cnt")}
+            options={[0, 1, 2, 3].map((c) => ({ value: String(c), label: t(`cnt${c}` as "cnt0") }))}
+            {...register("sms_cnt")}
+          />
+        </div>
+      </Card>
+
+      <div className="sticky bottom-0 flex flex-wrap items-center gap-3 border-t border-gray-300 bg-white/95 py-3">
+        <Button type="submit" loading={formState.isSubmitting}>
+          {t("save")}
+        </Button>
+        {formState.isDirty && !status && <span className="text-sm text-gray-700">{t("unsaved")}</span>}
+        {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
+      </div>
+    </form>
+  );
+}
+
+function SpamFields({
+  record,
+  register,
+  err,
+}: {
+  record: AccountRecord;
+  register: UseFormRegister<Values>;
+  err: (f: string) => string | undefined;
+}) {
+  const t = useT(editorMessages);
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <Checkbox className="sm:col-span-2" label={t("spam_enabled")} error={err("spam_enabled")} {...register("spam_enabled")} />
+      <Select
+        label={t("spam_rule")}
+        error={err("spam_rule")}
+        options={[{ value: "tag", label: t("ruleTag") }, { value: "move", label: t("ruleMove") }]}
+        {...register("spam_rule")}
+      />
+      <Select
+        label={t("spam_hits")}
+        error={err("spam_hits")}
+        options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
+        {...register("spam_hits")}
+      />
+      <TextField label={t("spam_delete_after")} hint={t("spamDeleteHint")} inputMode="numeric" error={err("spam_delete_after")} {...register("spam_delete_after")} />
+      {(["rbl", "spf", "greylist"] as const).map((m) => (
+        <TriStateSelect
+          key={m}
+          label={t(`spam_${m}_enabled`)}
+          defaultValue={record[`spam_${m}_default`]}
+          error={err(`spam_${m}_enabled`)}
+          registration={register(`spam_${m}_enabled`)}
+        />
+      ))}
+      {SPAM_LISTS.map((f) => (
+        <TextArea key={f} label={t(f)} hint={t("listHint")} error={err(f)} {...register(f)} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+"use client";
+// The account table. Only the requested page is ever fetched (a domain may hold 100,000 accounts); the previous
+// page stays on screen while the next loads, and skeleton rows keep the table's height on the first load.
+import Link from "next/link";
+import { useCallback, useMemo, useState } from "react";
+import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { useAccountList, useDeleteAccounts } from "@/lib/client/hooks/accounts";
+import { sortedRows } from "@/lib/client/hooks/list-params";
+import { useDomainName } from "@/lib/client/hooks/session";
+import { apiErrorText } from "@/lib/client/hooks/use-field-form";
+import { useT } from "@/lib/i18n";
+import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
+import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { Meter } from "../_postmaster/meter";
+import { focusRing, linkClass } from "../_postmaster/ui";
+import { BulkActions } from "./bulk-actions";
+import { CreateAccountForm } from "./create-account-form";
+import { accountMessages } from "./messages";
+
+const COLS = 9;
+
+export function AccountsTable() {
+  const t = useT(accountMessages);
+  const domain = useDomainName();
+  const { filters, update } = useListFilters(ACCOUNT_SORT_FIELDS);
+  const list = useAccountList(domain, filters);
+  const remove = useDeleteAccounts(domain);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [toDelete, setToDelete] = useState<string[] | null>(null);
+  const [notice, setNotice] = useState("");
+
+  const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
+  const total = list.data?.result_info.total ?? 0;
+  const change = useCallback(
+    (patch: Parameters<typeof update>[0], replace = false) => {
+      setSelected(new Set());
+      update(patch, replace);
+    },
+    [update],
+  );
+  const onSearch = useCallback((search: string) => change({ search, page: 0 }, true), [change]);
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.name));
+
+  const toggle = (name: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await remove.mutateAsync(toDelete);
+      setNotice(t("deleted", { names: toDelete.join(", ") }));
+      setSelected(new Set());
+      setToDelete(null);
+    } catch {
+      // the dialog shows remove.error
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="text-2xl font-semibold text-gray-900">{t("title")}</h1>
+        <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
+      </header>
+
+      <Card title={t("createTitle")} level={2}>
+        {domain && (
+          <CreateAccountForm
+            domain={domain}
+            onDone={(email) => setNotice(t("created_ok", { email }))}
+          />
+        )}
+      </Card>
+
+      {notice && <Alert tone="success">{notice}</Alert>}
+
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <SearchBox value={filters.search} onChange={onSearch} />
+      </div>
+
+      {selected.size > 0 && domain && (
+        <BulkActions
+          domain={domain}
+          names={[...selected]}
+          onDelete={() => setToDelete([...selected])}
+          onClear={() => setSelected(new Set())}
+        />
+      )}
+
+      {list.isError && (
+        <Alert tone="error">
+          {t("loadFailed", { error: apiErrorText(list.error) })}{" "}
+          <Button variant="ghost" onClick={() => void list.refetch()}>
+            {t("retry")}
+          </Button>
+        </Alert>
+      )}
+
+      <div className="overflow-x-auto rounded-lg border border-gray-300 bg-white">
+        <table className="w-full min-w-[640px] border-collapse text-sm" aria-busy={list.isFetching}>
+          <caption className="sr-only">{t("title")}</caption>
+          <thead className="bg-gray-50">
+            <tr>
+              <th scope="col" className="w-10 px-2 py-2">
+                <input
+                  type="checkbox"
+                  aria-label={t("selectAll")}
+                  className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                  checked={allSelected}
+                  disabled={rows.length === 0}
+                  onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.name)))}
+                />
+              </th>
+              <SortHeader field="name" label={t("name")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <SortHeader field="description" label={t("description")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <SortHeader field="capacity" label={t("capacity")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} className="text-right" />
+              <SortHeader field="usage" label={t("usage")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} className="w-40" />
+              <SortHeader field="blocked" label={t("blocked")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <SortHeader field="creation_date" label={t("created")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <SortHeader field="expiration_date" label={t("expires")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <SortHeader field="last_auth_date" label={t("lastLogin")} filters={filters} onSort={(sort, dir) => change({ sort, dir, page: 0 })} />
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800">
+                <span className="sr-only">{t("actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined}>
+            {!list.data && !list.isError && <SkeletonRows rows={Math.min(filters.size, 10)} cols={COLS + 1} />}
+            {list.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={COLS + 1} className="px-3 py-8 text-center text-gray-700">
+                  {filters.search ? t("emptySearch", { search: filters.search }) : t("empty")}
+                </td>
+              </tr>
+            )}
+            {rows.map((r) => {
+              const usage = Number(String(r.usage).replace("%", "")) || 0;
+              return (
+                <tr key={r.name} className="h-11 border-t border-gray-200 hover:bg-gray-50">
+                  <td className="px-2">
+                    <input
+                      type="checkbox"
+                      aria-label={t("selectRow", { name: r.email })}
+                      className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                      checked={selected.has(r.name)}
+                      onChange={() => toggle(r.name)}
+                    />
+                  </td>
+                  <td className="px-2 font-medium">
+                    <Link href={`/accounts/${encodeURIComponent(r.name)}`} className={linkClass} aria-label={t("edit", { name: r.email })}>
+                      {r.name}
+                    </Link>
+                  </td>
+                  <td className="max-w-56 truncate px-2" title={r.description}>
+                    {r.description}
+                  </td>
+                  <td className="px-2 text-right tabular-nums">{r.capacity}</td>
+                  <td className="px-2">
+                    <Meter label={`${t("usage")} ${r.name}`} value={usage} max={100} text={`${usage}%`} />
+                  </td>
+                  <td className="px-2">
+                    {r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")}
+                  </td>
+                  <td className="px-2 tabular-nums">{r.creation_date}</td>
+                  <td className="px-2 tabular-nums">{r.expiration_date || "—"}</td>
+                  <td className="px-2 tabular-nums">{r.last_auth_date || "—"}</td>
+                  <td className="px-2 text-right">
+                    {r.name !== "postmaster" && (
+                      <Button variant="ghost" className="min-h-8 px-2" onClick={() => setToDelete([r.name])} aria-label={`${t("delete")} ${r.email}`}>
+                        {t("delete")}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <Pager filters={filters} total={total} onChange={(patch) => change(patch)} />
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        danger
+        title={t("delete")}
+        description={
+          toDelete?.length === 1
+            ? t("confirmDelete", { name: toDelete[0]! })
+            : t("confirmDeleteMany", { n: toDelete?.length ?? 0, names: (toDelete ?? []).join(", ") })
+        }
+        confirmLabel={t("delete")}
+        pending={remove.isPending}
+        error={remove.error ? apiErrorText(remove.error) : undefined}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => {
+          remove.reset();
+          setToDelete(null);
+        }}
+      />
+    </div>
+  );
+}

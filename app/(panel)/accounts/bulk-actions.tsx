@@ -1,0 +1,114 @@
+"use client";
+// Changes the selected accounts together with one multi-name PUT: all of them change or none does, and each
+// failing name's error is listed.
+import { useState } from "react";
+import { Alert, Button, TextField } from "@/components";
+import { PanelApiError } from "@/lib/client/api";
+import { useUpdateAccounts } from "@/lib/client/hooks/accounts";
+import { apiErrorText } from "@/lib/client/hooks/use-field-form";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { useT } from "@/lib/i18n";
+import { accountFields } from "@/lib/schemas/account";
+import { accountMessages } from "./messages";
+
+export function BulkActions({
+  domain,
+  names,
+  onDelete,
+  onClear,
+}: {
+  domain: string;
+  names: string[];
+  onDelete: () => void;
+  onClear: () => void;
+}) {
+  const t = useT(accountMessages);
+  const update = useUpdateAccounts(domain);
+  const [capacity, setCapacity] = useState("");
+  const [capacityError, setCapacityError] = useState("");
+  const [result, setResult] = useState<{ ok: boolean; text: string; children?: string[] } | null>(null);
+
+  const apply = async (body: Record<string, unknown>) => {
+    setResult(null);
+    try {
+      await update.mutateAsync({ names, body });
+      setResult({ ok: true, text: t("bulkDone", { n: names.length }) });
+    } catch (err) {
+      const children =
+        err instanceof PanelApiError
+          ? err.body.children?.map((c) => `${c.source ?? ""}: ${c.message} (${c.code})`)
+          : undefined;
+      setResult({ ok: false, text: t("bulkFailed", { error: apiErrorText(err) }), children });
+    }
+  };
+
+  const applyCapacity = () => {
+    const parsed = accountFields.capacity.schema.safeParse(capacity);
+    if (!parsed.success) {
+      setCapacityError(errorCatalog.invalidCapacity.message);
+      return;
+    }
+    setCapacityError("");
+    void apply({ capacity: parsed.data });
+  };
+
+  return (
+    <section aria-label={t("selected", { n: names.length })} className="space-y-2 rounded-md border border-blue-300 bg-blue-50 p-3">
+      <div className="flex flex-wrap items-end gap-2">
+        <p className="mr-2 self-center text-sm font-semibold" aria-live="polite">
+          {t("selected", { n: names.length })}
+        </p>
+        <Button variant="secondary" disabled={update.isPending} onClick={() => void apply({ blocked: 1 })}>
+          {t("block")}
+        </Button>
+        <Button variant="secondary" disabled={update.isPending} onClick={() => void apply({ blocked: 0 })}>
+          {t("unblock")}
+        </Button>
+        <Button variant="secondary" disabled={update.isPending} onClick={() => void apply({ spam_enabled: 1 })}>
+          {t("spamOn")}
+        </Button>
+        <Button variant="secondary" disabled={update.isPending} onClick={() => void apply({ spam_enabled: 0 })}>
+          {t("spamOff")}
+        </Button>
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            applyCapacity();
+          }}
+        >
+          <TextField
+            className="w-36"
+            label={t("bulkCapacity")}
+            inputMode="numeric"
+            value={capacity}
+            error={capacityError}
+            onChange={(e) => setCapacity(e.target.value)}
+          />
+          <Button type="submit" variant="secondary" disabled={update.isPending}>
+            {t("setCapacity")}
+          </Button>
+        </form>
+        <Button variant="danger" disabled={update.isPending} onClick={onDelete}>
+          {t("deleteSelected")}
+        </Button>
+        <Button variant="ghost" onClick={onClear}>
+          {t("clearSelection")}
+        </Button>
+      </div>
+      {update.isPending && <p className="text-sm" role="status">{t("updating")}</p>}
+      {result && (
+        <Alert tone={result.ok ? "success" : "error"}>
+          {result.text}
+          {result.children && (
+            <ul className="mt-1 list-disc pl-5">
+              {result.children.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          )}
+        </Alert>
+      )}
+    </section>
+  );
+}
