@@ -1,0 +1,62 @@
+import "server-only";
+// The wrapper of the panel's own endpoints (/api/panel/**): same-origin check for mutating requests, the session
+// lookup, and JSON error answers. Errors of the service itself pass through unchanged (they come from /api/v1's
+// handlers); only "no session" is the panel's own answer, a 401 without WWW-Authenticate so browsers never show a
+// Basic-auth prompt.
+import { toApiError } from "./http";
+import { getSession, readSessionId, type Session } from "./session";
+import { PEER_ADDRESS_HEADER, normalizeIp } from "./client-address";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+
+/**
+ * The panel's "sign in again" answer. Not in lib/errors/catalog.ts on purpose: that catalog is the /api/v1
+ * contract, and no /api/v1 request can produce this.
+ */
+export const noSession = (headers: Record<string, string> = {}) =>
+  json({ code: "401.1", message: "Sesja wygasła lub nie istnieje. Zaloguj się ponownie.", category: "authorization" }, 401, headers);
+
+const crossOrigin = () =>
+  json({ code: "403.2", message: "Żądanie spoza panelu zostało odrzucone.", category: "authorization" }, 403);
+
+/** The origin the browser used to reach us: scheme of the request, host from the Host header. */
+export function ownOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const proto = req.headers.get("x-forwarded-proto") === "https" ? "https:" : url.protocol;
+  return `${proto}//${req.headers.get("host") ?? url.host}`;
+}
+
+/** CSRF defence on top of SameSite=Strict: a mutating request must say it comes from our own origin. */
+export function isSameOrigin(req: Request): boolean {
+  if (!MUTATING.has(req.method)) return true;
+  const origin = req.headers.get("origin");
+  return !!origin && origin === ownOrigin(req);
+}
+
+export const clientIp = (req: Request) => normalizeIp(req.headers.get(PEER_ADDRESS_HEADER) ?? "");
+
+interface PanelContext {
+  req: Request;
+  session: Session | null;
+  /** Dynamic segments of the route ({} for static routes, which Next calls without a context). */
+  params: Record<string, string | string[]>;
+}
+
+/** Wraps a panel endpoint; `needsSession` answers 401 before the handler runs when there is no live session. */
+export function withPanel(handler: (ctx: PanelContext) => Promise<Response> | Response, needsSession = true) {
+  return async (req: Request, route?: { params?: Promise<Record<string, string | string[]>> }) => {
+    try {
+      if (!isSameOrigin(req)) return crossOrigin();
+      const session = getSession(readSessionId(req));
+      if (needsSession && !session) return noSession();
+      return await handler({ req, session, params: (await route?.params) ?? {} });
+    } catch (err) {
+      const error = toApiError(err);
+      return json(error.toBody(), error.status);
+    }
+  };
+}
