@@ -33,7 +33,7 @@ export function fieldSpecResolver<T extends FieldValues>(
   for (const f of fields) {
     const spec = specs[f];
     // Check boxes give booleans where the API's flags are 0/1.
-    if (spec) shape[f] = z.preprocess(lines.includes(f) ? linesToList : flagToNumber, spec.schema);
+    if (spec) shape[f] = z.preprocess(lines.includes(f) ? linesToList : flagToNumber, spec.schema.optional());
   }
   Object.assign(shape, extra);
   const inner = zodResolver(z.object(shape)) as unknown as Resolver<T>;
