@@ -1,0 +1,104 @@
+"use client";
+// Creating an alias, and changing one alias's target in place; both checked with the alias field rules.
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Alert, Button, TextField } from "@/components";
+import { useSaveAlias, type AliasItem } from "@/lib/client/hooks/aliases";
+import { applyApiError, fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { useT } from "@/lib/i18n";
+import { aliasFields } from "@/lib/schemas/alias";
+import { isAccountName } from "@/lib/schemas/common";
+import { aliasMessages } from "./messages";
+
+interface Values {
+  name: string;
+  target: string;
+}
+const createResolver = fieldSpecResolver<Values>(aliasFields, ["target"], [], {
+  name: z.string().trim().toLowerCase().refine(isAccountName, errorCatalog.invalidAccountName.message),
+});
+const targetResolver = fieldSpecResolver<Values>(aliasFields, ["target"]);
+
+export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
+  const t = useT(aliasMessages);
+  const save = useSaveAlias(domain);
+  const [formError, setFormError] = useState("");
+  const { register, handleSubmit, setError, reset, formState } = useForm<Values>({
+    resolver: createResolver,
+    defaultValues: { name: "", target: "" },
+  });
+  const onSubmit = handleSubmit(async ({ name, target }) => {
+    setFormError("");
+    try {
+      const alias = await save.mutateAsync({ name, target, create: true });
+      reset();
+      onDone(alias.email);
+    } catch (err) {
+      setFormError(applyApiError(err, setError, ["name", "target"]));
+    }
+  });
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+      <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
+      <TextField label={t("target")} hint={t("targetHint")} type="email" autoComplete="off" error={formState.errors.target?.message} {...register("target")} />
+      <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>
+        {t("create")}
+      </Button>
+      {formError && <Alert tone="error" className="sm:col-span-3">{formError}</Alert>}
+    </form>
+  );
+}
+
+export function EditTargetForm({
+  domain,
+  alias,
+  onDone,
+  onCancel,
+}: {
+  domain: string;
+  alias: AliasItem;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const t = useT(aliasMessages);
+  const save = useSaveAlias(domain);
+  const [formError, setFormError] = useState("");
+  const { register, handleSubmit, setError, formState } = useForm<Values>({
+    resolver: targetResolver,
+    defaultValues: { name: alias.name, target: alias.target },
+  });
+  const onSubmit = handleSubmit(async ({ target }) => {
+    setFormError("");
+    try {
+      await save.mutateAsync({ name: alias.name, target, create: false });
+      onDone();
+    } catch (err) {
+      setFormError(applyApiError(err, setError, ["target"]));
+    }
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => void onSubmit(e)}
+      onKeyDown={(e) => e.key === "Escape" && onCancel()}
+      className="flex flex-wrap items-start gap-2"
+    >
+      <TextField
+        className="min-w-48 flex-1 [&_label]:sr-only"
+        label={t("newTarget", { email: alias.email })}
+        type="email"
+        autoFocus
+        error={formState.errors.target?.message ?? (formError || undefined)}
+        {...register("target")}
+      />
+      <Button type="submit" loading={formState.isSubmitting}>
+        {t("save")}
+      </Button>
+      <Button variant="secondary" onClick={onCancel}>
+        {t("cancel")}
+      </Button>
+    </form>
+  );
+}

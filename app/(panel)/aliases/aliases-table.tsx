@@ -1,0 +1,131 @@
+"use client";
+// The alias table: one page fetched at a time, sorted and searched on the server, edited in place.
+import { useCallback, useMemo, useState } from "react";
+import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { useAliasList, useDeleteAliases, type AliasItem } from "@/lib/client/hooks/aliases";
+import { sortedRows } from "@/lib/client/hooks/list-params";
+import { useDomainName } from "@/lib/client/hooks/session";
+import { apiErrorText } from "@/lib/client/hooks/use-field-form";
+import { useT } from "@/lib/i18n";
+import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
+import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { CreateAliasForm, EditTargetForm } from "./alias-forms";
+import { aliasMessages } from "./messages";
+
+export function AliasesTable() {
+  const t = useT(aliasMessages);
+  const domain = useDomainName();
+  const { filters, update } = useListFilters(ALIAS_SORT_FIELDS);
+  const list = useAliasList(domain, filters);
+  const remove = useDeleteAliases(domain);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<AliasItem | null>(null);
+  const [notice, setNotice] = useState("");
+  const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
+  const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
+  const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await remove.mutateAsync([toDelete.name]);
+      setNotice(t("deleted", { email: toDelete.email }));
+      setToDelete(null);
+    } catch {
+      // shown in the dialog
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="text-2xl font-semibold text-gray-900">{t("title")}</h1>
+        <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
+      </header>
+      <Card title={t("createTitle")}>
+        {domain && <CreateAliasForm domain={domain} onDone={(email) => setNotice(t("created", { email }))} />}
+      </Card>
+      {notice && <Alert tone="success">{notice}</Alert>}
+      <SearchBox value={filters.search} onChange={onSearch} />
+      {list.isError && (
+        <Alert tone="error">
+          {t("loadFailed", { error: apiErrorText(list.error) })}{" "}
+          <Button variant="ghost" onClick={() => void list.refetch()}>
+            {t("retry")}
+          </Button>
+        </Alert>
+      )}
+      <div className="overflow-x-auto rounded-lg border border-gray-300 bg-white">
+        <table className="w-full min-w-[480px] border-collapse text-sm" aria-busy={list.isFetching}>
+          <caption className="sr-only">{t("title")}</caption>
+          <thead className="bg-gray-50">
+            <tr>
+              <SortHeader field="name" label={t("name")} filters={filters} onSort={onSort} />
+              <SortHeader field="target" label={t("target")} filters={filters} onSort={onSort} />
+              <th scope="col" className="px-2 py-2">
+                <span className="sr-only">{t("actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined}>
+            {!list.data && !list.isError && <SkeletonRows rows={Math.min(filters.size, 8)} cols={3} />}
+            {list.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={3} className="px-3 py-8 text-center text-gray-700">
+                  {filters.search ? t("emptySearch", { search: filters.search }) : t("empty")}
+                </td>
+              </tr>
+            )}
+            {rows.map((a) => (
+              <tr key={a.name} className="h-11 border-t border-gray-200">
+                <td className="px-2 font-medium break-all">{a.email}</td>
+                <td className="px-2 break-all">
+                  {editing === a.name && domain ? (
+                    <EditTargetForm
+                      domain={domain}
+                      alias={a}
+                      onCancel={() => setEditing(null)}
+                      onDone={() => {
+                        setEditing(null);
+                        setNotice(t("updated", { email: a.email }));
+                      }}
+                    />
+                  ) : (
+                    a.target
+                  )}
+                </td>
+                <td className="px-2 text-right whitespace-nowrap">
+                  {editing !== a.name && (
+                    <>
+                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
+                        {t("edit")}
+                      </Button>
+                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${a.email}`} onClick={() => setToDelete(a)}>
+                        {t("delete")}
+                      </Button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager filters={filters} total={list.data?.result_info.total ?? 0} onChange={(patch) => update(patch)} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        danger
+        title={t("delete")}
+        description={toDelete ? t("confirmDelete", { email: toDelete.email }) : undefined}
+        confirmLabel={t("delete")}
+        pending={remove.isPending}
+        error={remove.error ? apiErrorText(remove.error) : undefined}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => {
+          remove.reset();
+          setToDelete(null);
+        }}
+      />
+    </div>
+  );
+}
