@@ -12,6 +12,7 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/domains";
+import { MAILSERVER_USAGE, runMailServerCommand } from "@/lib/mailserver/commands";
 import { intOption, parseArgs, stringOption, type Args } from "./args";
 import { seedDemo } from "./demo";
 
@@ -22,6 +23,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>
   domain set-limits <domain> [--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB]
   domain remove <domain> --yes
   usage report <email> --bytes N [--messages N]
+${MAILSERVER_USAGE}
   demo`;
 
 function limitsOf(args: Args): DomainLimits {
@@ -82,6 +84,9 @@ export function runCommand(db: Db, argv: string[]): string {
       const row = recordUsage(db, need(target, "<email>").toLowerCase(), bytes, intOption(args, "messages"));
       return `${row.email}: ${row.usageBytes} bytes, ${row.usagePercent}% of ${row.capacity} MB`;
     }
+    case "mailserver config":
+    case "mailserver housekeeping":
+      return runMailServerCommand(db, action!, args);
     case "demo":
       return seedDemo(db);
     default:
