@@ -1,0 +1,134 @@
+"use client";
+// Address + password. The browser turns the password into its SHA-1 hex digest (Web Crypto) and posts only that:
+// the clear password never leaves the page, and the digest is kept by the server in the session, not here.
+import { useState, type FormEvent } from "react";
+import { Alert, Button, TextField } from "@/components";
+import { LanguageSwitch } from "@/components/language-switch";
+import { useT, type Messages } from "@/lib/i18n";
+
+export type LoginNotice = "expired" | "logout";
+
+type Key =
+  | "title" | "email" | "password" | "submit" | "submitting" | "expired" | "logout" | "wrong" | "blocked" | "expiredAccount"
+  | "locked" | "lockedNoTime" | "network" | "server" | "missing";
+
+const messages: Messages<Key> = {
+  pl: {
+    title: "Logowanie do panelu poczty",
+    email: "Adres e-mail",
+    password: "Hasło",
+    submit: "Zaloguj",
+    submitting: "Logowanie…",
+    expired: "Sesja wygasła. Zaloguj się ponownie.",
+    logout: "Wylogowano.",
+    wrong: "Nieprawidłowy adres lub hasło. Sprawdź je i spróbuj ponownie.",
+    blocked: "To konto jest zablokowane. Skontaktuj się z administratorem domeny.",
+    expiredAccount: "Ważność tego konta wygasła. Skontaktuj się z administratorem domeny.",
+    locked: "Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za {n} s.",
+    lockedNoTime: "Zbyt wiele nieudanych prób logowania. Spróbuj ponownie później.",
+    network: "Brak połączenia z serwerem. Sprawdź połączenie i spróbuj ponownie.",
+    server: "Serwer nie mógł obsłużyć logowania. Spróbuj ponownie za chwilę.",
+    missing: "Podaj adres e-mail i hasło.",
+  },
+  en: {
+    title: "Sign in to the mail panel",
+    email: "Email address",
+    password: "Password",
+    submit: "Sign in",
+    submitting: "Signing in…",
+    expired: "Your session has expired. Please sign in again.",
+    logout: "You have been signed out.",
+    wrong: "Wrong address or password. Check them and try again.",
+    blocked: "This account is blocked. Contact your domain administrator.",
+    expiredAccount: "This account has expired. Contact your domain administrator.",
+    locked: "Too many failed sign-in attempts. Try again in {n} s.",
+    lockedNoTime: "Too many failed sign-in attempts. Try again later.",
+    network: "Cannot reach the server. Check your connection and try again.",
+    server: "The server could not process the sign-in. Try again in a moment.",
+    missing: "Enter your email address and password.",
+  },
+};
+
+async function sha1Hex(text: string): Promise<string> {
+  const bytes = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+interface ErrorAnswer {
+  code?: string;
+  message?: string;
+  attributes?: { reason?: string; retry_after?: number };
+}
+
+export function LoginForm({ notice }: { notice: LoginNotice | null }) {
+  const t = useT(messages);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  function explain(status: number, body: ErrorAnswer | null): string {
+    if (status === 403 && body?.attributes?.retry_after !== undefined) return t("locked", { n: body.attributes.retry_after });
+    if (status === 403 && body?.attributes?.reason === "blocked") return t("blocked");
+    if (status === 403 && body?.attributes?.reason === "expired") return t("expiredAccount");
+    if (status === 403) return t("wrong");
+    return t("server");
+  }
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" ? value : "";
+    };
+    const email = field("email").trim().toLowerCase();
+    const password = field("password");
+    if (!email || !password) return setError(t("missing"));
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/panel/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        credentials: "same-origin",
+        body: JSON.stringify({ email, digest: await sha1Hex(password) }),
+      });
+      const body = (await res.json().catch(() => null)) as (ErrorAnswer & { isPostmaster?: boolean }) | null;
+      if (res.ok) {
+        window.location.assign(body?.isPostmaster ? "/accounts" : "/me");
+        return;
+      }
+      setError(explain(res.status, body));
+    } catch {
+      setError(t("network"));
+    }
+    setBusy(false);
+  }
+
+  return (
+    <div className="w-full max-w-sm">
+      <div className="mb-4 flex justify-end">
+        <LanguageSwitch />
+      </div>
+      <div className="rounded-lg border border-gray-300 bg-white p-6 shadow-sm">
+        <h1 className="mb-4 text-xl font-semibold text-gray-900">{t("title")}</h1>
+        {notice && !error && (
+          <Alert tone={notice === "expired" ? "warning" : "info"} className="mb-4">
+            {t(notice)}
+          </Alert>
+        )}
+        {error && (
+          <Alert tone="error" className="mb-4">
+            {error}
+          </Alert>
+        )}
+        <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+          <TextField label={t("email")} name="email" type="email" autoComplete="username" required autoCapitalize="none" spellCheck={false} />
+          <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required />
+          <Button type="submit" loading={busy} className="w-full">
+            {busy ? t("submitting") : t("submit")}
+          </Button>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+// /login: the sign-in form. A live session goes straight to its landing page.
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { currentSession, landingPage } from "@/lib/server/page-session";
+import { LoginForm, type LoginNotice } from "./login-form";
+
+export const metadata: Metadata = { title: "Logowanie" };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await currentSession();
+  if (session) redirect(landingPage(session));
+  const reason = (await searchParams).reason;
+  const notice: LoginNotice | null = reason === "expired" || reason === "logout" ? reason : null;
+  return (
+    <main className="flex min-h-screen items-start justify-center px-4 py-12 sm:items-center">
+      <LoginForm notice={notice} />
+    </main>
+  );
+}

@@ -1,0 +1,116 @@
+"use client";
+// Header, navigation (the postmaster's five sections, or just "My account"), the signed-in address, the language
+// switch and logout. Seeds the session query so pages that ask for it (lib/client/hooks/session.ts) need no fetch.
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState, type ReactNode } from "react";
+import { LanguageSwitch } from "@/components/language-switch";
+import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
+import { useT, type Messages } from "@/lib/i18n";
+
+const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
+  pl: {
+    product: "Panel poczty",
+    nav: "Nawigacja główna",
+    domain: "Domena",
+    accounts: "Konta",
+    aliases: "Aliasy",
+    lists: "Listy",
+    me: "Moje konto",
+    signedInAs: "Zalogowano jako",
+    logout: "Wyloguj",
+    loggingOut: "Wylogowywanie…",
+    skip: "Przejdź do treści",
+  },
+  en: {
+    product: "Mail panel",
+    nav: "Main navigation",
+    domain: "Domain",
+    accounts: "Accounts",
+    aliases: "Aliases",
+    lists: "Lists",
+    me: "My account",
+    signedInAs: "Signed in as",
+    logout: "Log out",
+    loggingOut: "Logging out…",
+    skip: "Skip to content",
+  },
+};
+
+type NavKey = "domain" | "accounts" | "aliases" | "lists" | "me";
+const POSTMASTER_NAV: [NavKey, string][] = [
+  ["domain", "/domain"],
+  ["accounts", "/accounts"],
+  ["aliases", "/aliases"],
+  ["lists", "/lists"],
+  ["me", "/me"],
+];
+const USER_NAV: [NavKey, string][] = [["me", "/me"]];
+
+export function PanelShell({ session, children }: { session: PanelSession; children: ReactNode }) {
+  const t = useT(messages);
+  const pathname = usePathname();
+  const queryClient = useQueryClient();
+  useState(() => queryClient.setQueryData(sessionKeys.all, session));
+  const [leaving, setLeaving] = useState(false);
+
+  async function logout() {
+    setLeaving(true);
+    await fetch("/api/panel/session", { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
+    queryClient.clear();
+    window.location.assign("/login?reason=logout");
+  }
+
+  const nav = session.isPostmaster ? POSTMASTER_NAV : USER_NAV;
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+        {t("skip")}
+      </a>
+      <header className="border-b border-gray-300 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
+          <Link href={session.isPostmaster ? "/accounts" : "/me"} className="text-lg font-semibold text-gray-900">
+            {t("product")}
+          </Link>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+            <span className="break-all text-gray-700">
+              <span className="sr-only">{t("signedInAs")} </span>
+              {session.email}
+            </span>
+            <LanguageSwitch />
+            <button
+              type="button"
+              onClick={() => void logout()}
+              disabled={leaving}
+              className="rounded-md border border-gray-400 px-3 py-1 font-medium text-gray-900 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+            >
+              {leaving ? t("loggingOut") : t("logout")}
+            </button>
+          </div>
+        </div>
+        <nav aria-label={t("nav")} className="mx-auto max-w-6xl px-4">
+          <ul className="flex gap-1 overflow-x-auto">
+            {nav.map(([key, href]) => {
+              const current = pathname === href || pathname.startsWith(`${href}/`);
+              return (
+                <li key={href}>
+                  <Link
+                    href={href}
+                    aria-current={current ? "page" : undefined}
+                    className={`inline-block whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-blue-700 ${
+                      current ? "border-blue-700 text-blue-800" : "border-transparent text-gray-700 hover:text-gray-900"
+                    }`}
+                  >
+                    {t(key)}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+    </div>
+  );
+}
