@@ -1,0 +1,171 @@
+"use client";
+// The mailing-list editor: settings, subscribers, moderators and the eight templates, checked with the list
+// field rules; an API error lands on the field its `source` names.
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
+import { useForm, type FieldErrors } from "react-hook-form";
+import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
+import { PanelApiError } from "@/lib/client/api";
+import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
+import { useDomainName } from "@/lib/client/hooks/session";
+import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { useT } from "@/lib/i18n";
+import { DEFAULT_LIST_TEMPLATES, mailingListFields } from "@/lib/schemas/mailing-list";
+import { linkClass } from "../../_postmaster/ui";
+import { listEditorMessages } from "./messages";
+import { MemberEditor } from "./member-editor";
+
+const FLAGS = ["replyto_catchall", "autosubscribe_enabled"] as const;
+const MEMBERS = ["accounts", "moderators"] as const;
+const FIELDS = Object.keys(mailingListFields);
+const SCALARS = FIELDS.filter((f) => !(MEMBERS as readonly string[]).includes(f));
+const TEMPLATES = ["subscribe_request", "unsubscribe_request", "subscribe", "unsubscribe"] as const;
+
+type Values = Record<string, string | boolean | string[]>;
+const resolver = fieldSpecResolver<Values>(mailingListFields, FIELDS);
+
+export function ListEditor({ name }: { name: string }) {
+  const t = useT(listEditorMessages);
+  const domain = useDomainName();
+  const list = useMailingList(domain, name);
+  const justCreated = useSearchParams().get("created") === "1";
+  const back = (
+    <Link href="/lists" className={`${linkClass} text-sm`}>
+      {t("back")}
+    </Link>
+  );
+  if (list.isError) {
+    const missing = list.error instanceof PanelApiError && list.error.status === 404;
+    return (
+      <div className="space-y-4">
+        {back}
+        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: apiErrorText(list.error) })}</Alert>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {back}
+      <h1 className="text-2xl font-semibold text-gray-900">{t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
+      {justCreated && <Alert tone="success">{t("created")}</Alert>}
+      {list.data && domain ? <EditorForm domain={domain} record={list.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
+    </div>
+  );
+}
+
+function EditorForm({ domain, record }: { domain: string; record: MailingListRecord }) {
+  const t = useT(listEditorMessages);
+  const save = useSaveMailingList(domain);
+  const defaults = useMemo<Values>(
+    () => ({ ...recordToForm(record, SCALARS, [], FLAGS), accounts: record.accounts ?? [], moderators: record.moderators ?? [] }),
+    [record],
+  );
+  const { register, handleSubmit, setError, reset, watch, setValue, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => reset(defaults), [defaults, reset]);
+  const errors = formState.errors as FieldErrors<Values>;
+  const err = (f: string) => errors[f]?.message as string | undefined;
+  const replyto = String(watch("replyto_mode"));
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setStatus(null);
+      try {
+        await save.mutateAsync({ name: record.name, body: values, create: false });
+        setStatus({ ok: true, text: t("saved") });
+      } catch (e) {
+        const rest = applyApiError(e, setError, FIELDS);
+        setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
+      }
+    },
+    () => setStatus({ ok: false, text: t("fixFields") }),
+  );
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+      <Card title={t("settings")} description={t("settingsDesc")}>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextField className="sm:col-span-2" label={t("description")} hint={t("descriptionHint")} maxLength={255} error={err("description")} {...register("description")} />
+          <Select
+            label={t("privacy_mode")}
+            hint={t("privacyHint")}
+            error={err("privacy_mode")}
+            options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`privacy${v}`) }))}
+            {...register("privacy_mode")}
+          />
+          <Select
+            label={t("replyto_mode")}
+            error={err("replyto_mode")}
+            options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`replyto${v}`) }))}
+            {...register("replyto_mode")}
+          />
+          <TextField
+            label={t("replyto_email")}
+            hint={t("replytoEmailHint")}
+            type="email"
+            required={replyto === "2"}
+            error={err("replyto_email")}
+            {...register("replyto_email")}
+          />
+          <TextField label={t("confirm_url")} hint={t("confirmUrlHint")} type="url" error={err("confirm_url")} {...register("confirm_url")} />
+          <Checkbox label={t("replyto_catchall")} hint={t("replytoCatchallHint")} error={err("replyto_catchall")} {...register("replyto_catchall")} />
+          <Checkbox label={t("autosubscribe_enabled")} hint={t("autosubscribeHint")} error={err("autosubscribe_enabled")} {...register("autosubscribe_enabled")} />
+        </div>
+      </Card>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        {MEMBERS.map((m) => (
+          <Card key={m} title={t(m === "accounts" ? "subscribers" : "moderators")} description={t(m === "accounts" ? "subscribersDesc" : "moderatorsDesc")}>
+            <MemberEditor
+              what={t(m === "accounts" ? "subscribers" : "moderators")}
+              values={(watch(m) as string[] | undefined) ?? []}
+              onChange={(next) => setValue(m, next, { shouldDirty: true })}
+              error={err(m)}
+            />
+          </Card>
+        ))}
+      </div>
+
+      <Card title={t("templates")} description={t("templatesDesc")}>
+        <div className="space-y-6">
+          {TEMPLATES.map((tpl) => {
+            const which = t(tpl);
+            const subject = `${tpl}_mail_subject` as keyof typeof DEFAULT_LIST_TEMPLATES;
+            const body = `${tpl}_mail_body` as keyof typeof DEFAULT_LIST_TEMPLATES;
+            return (
+              <fieldset key={tpl} className="space-y-2">
+                <legend className="text-base font-semibold">{which}</legend>
+                <TextField label={t("subject", { which })} maxLength={255} error={err(subject)} {...register(subject)} />
+                <TextArea
+                  label={t("body", { which })}
+                  rows={6}
+                  hint={tpl.endsWith("_request") ? t("confirmLinkHint") : undefined}
+                  error={err(body)}
+                  {...register(body)}
+                />
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    setValue(subject, DEFAULT_LIST_TEMPLATES[subject], { shouldDirty: true });
+                    setValue(body, DEFAULT_LIST_TEMPLATES[body], { shouldDirty: true });
+                  }}
+                >
+                  {t("restore", { which })}
+                </Button>
+              </fieldset>
+            );
+          })}
+        </div>
+      </Card>
+
+      <div className="sticky bottom-0 flex flex-wrap items-center gap-3 border-t border-gray-300 bg-white/95 py-3">
+        <Button type="submit" loading={formState.isSubmitting}>
+          {t("save")}
+        </Button>
+        {formState.isDirty && !status && <span className="text-sm text-gray-700">{t("unsaved")}</span>}
+        {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,132 @@
+"use client";
+// Subscribers or moderators of a list: add one or paste many (each checked as an address), filter, remove.
+// Large lists show the first matches only, so a list of thousands stays quick to render.
+import { useId, useMemo, useState } from "react";
+import { Button, TextArea, TextField } from "@/components";
+import { useT, type Messages } from "@/lib/i18n";
+import { isEmail } from "@/lib/schemas/common";
+
+const SHOWN = 200;
+
+const messages: Messages<
+  "add" | "paste" | "pasteHint" | "filter" | "remove" | "count" | "more" | "invalid" | "added" | "none" | "removeAll"
+> = {
+  pl: {
+    add: "Dodaj",
+    paste: "Dodaj adresy: {what}",
+    pasteHint: "Jeden lub wiele adresów, w wierszach albo oddzielonych przecinkami lub spacjami.",
+    filter: "Filtruj: {what}",
+    remove: "Usuń {address}",
+    count: "{n} adresów",
+    more: "Pokazano {shown} z {n}. Zawęź filtr, aby zobaczyć resztę.",
+    invalid: "Pominięto nieprawidłowe adresy: {list}",
+    added: "Dodano: {n}.",
+    none: "Brak adresów.",
+    removeAll: "Usuń wszystkie pasujące",
+  },
+  en: {
+    add: "Add",
+    paste: "Add addresses: {what}",
+    pasteHint: "One or many addresses, one a line or separated by commas or spaces.",
+    filter: "Filter: {what}",
+    remove: "Remove {address}",
+    count: "{n} addresses",
+    more: "Showing {shown} of {n}. Narrow the filter to see the rest.",
+    invalid: "Skipped invalid addresses: {list}",
+    added: "Added: {n}.",
+    none: "No addresses.",
+    removeAll: "Remove all matching",
+  },
+};
+
+export function MemberEditor({
+  what,
+  values,
+  onChange,
+  error,
+}: {
+  what: string;
+  values: string[];
+  onChange: (next: string[]) => void;
+  error?: string;
+}) {
+  const t = useT(messages);
+  const [text, setText] = useState("");
+  const [filter, setFilter] = useState("");
+  const [report, setReport] = useState("");
+  const statusId = useId();
+  const matching = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    return f ? values.filter((v) => v.includes(f)) : values;
+  }, [values, filter]);
+
+  const add = () => {
+    const entries = text.split(/[\s,;]+/).map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const bad = entries.filter((e) => !isEmail(e));
+    const present = new Set(values);
+    const fresh = [...new Set(entries.filter((e) => isEmail(e) && !present.has(e)))];
+    if (fresh.length) onChange([...values, ...fresh]);
+    setText(bad.join("\n"));
+    setReport([t("added", { n: fresh.length }), bad.length ? t("invalid", { list: bad.join(", ") }) : ""].join(" "));
+  };
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <TextArea
+          className="flex-1"
+          rows={2}
+          label={t("paste", { what })}
+          hint={t("pasteHint")}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              add();
+            }
+          }}
+        />
+        <Button variant="secondary" onClick={add} disabled={!text.trim()} className="sm:mb-7">
+          {t("add")}
+        </Button>
+      </div>
+      <p id={statusId} role="status" className="min-h-5 text-sm text-gray-800">
+        {report}
+      </p>
+      {error && <p className="text-sm font-medium text-red-800">{error}</p>}
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <TextField className="w-full max-w-xs" type="search" label={t("filter", { what })} value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <p className="text-sm text-gray-700">{t("count", { n: values.length })}</p>
+      </div>
+      {matching.length === 0 ? (
+        <p className="text-sm text-gray-700">{t("none")}</p>
+      ) : (
+        <ul className="max-h-80 divide-y divide-gray-200 overflow-y-auto rounded border border-gray-300" aria-label={what}>
+          {matching.slice(0, SHOWN).map((address) => (
+            <li key={address} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
+              <span className="break-all">{address}</span>
+              <Button
+                variant="ghost"
+                className="min-h-8 shrink-0 px-2"
+                aria-label={t("remove", { address })}
+                onClick={() => onChange(values.filter((v) => v !== address))}
+              >
+                ×
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {matching.length > SHOWN && <p className="text-sm text-gray-700">{t("more", { shown: SHOWN, n: matching.length })}</p>}
+      {filter && matching.length > 0 && (
+        <Button variant="ghost" onClick={() => {
+            const gone = new Set(matching);
+            onChange(values.filter((v) => !gone.has(v)));
+          }}>
+          {t("removeAll")}
+        </Button>
+      )}
+    </div>
+  );
+}

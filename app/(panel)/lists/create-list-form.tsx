@@ -1,0 +1,52 @@
+"use client";
+// Creates a mailing list (name and description; the templates get their defaults) and opens its editor.
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Alert, Button, TextField } from "@/components";
+import { useSaveMailingList } from "@/lib/client/hooks/mailing-lists";
+import { applyApiError, fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { useT } from "@/lib/i18n";
+import { isListName } from "@/lib/schemas/common";
+import { mailingListFields } from "@/lib/schemas/mailing-list";
+import { listMessages } from "./messages";
+
+interface Values {
+  name: string;
+  description: string;
+}
+const resolver = fieldSpecResolver<Values>(mailingListFields, ["description"], [], {
+  name: z.string().trim().toLowerCase().refine(isListName, errorCatalog.invalidListName.message),
+});
+
+export function CreateListForm({ domain }: { domain: string }) {
+  const t = useT(listMessages);
+  const router = useRouter();
+  const save = useSaveMailingList(domain);
+  const [formError, setFormError] = useState("");
+  const { register, handleSubmit, setError, formState } = useForm<Values>({
+    resolver,
+    defaultValues: { name: "", description: "" },
+  });
+  const onSubmit = handleSubmit(async ({ name, description }) => {
+    setFormError("");
+    try {
+      const list = await save.mutateAsync({ name, body: { description }, create: true });
+      router.push(`/lists/${encodeURIComponent(list.name)}?created=1`);
+    } catch (err) {
+      setFormError(applyApiError(err, setError, ["name", "description"]));
+    }
+  });
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+      <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
+      <TextField label={t("description")} maxLength={255} error={formState.errors.description?.message} {...register("description")} />
+      <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>
+        {t("create")}
+      </Button>
+      {formError && <Alert tone="error" className="sm:col-span-3">{formError}</Alert>}
+    </form>
+  );
+}
