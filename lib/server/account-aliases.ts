@@ -14,9 +14,6 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
   const names = emails.map((e) => (e.endsWith(suffix) ? e.slice(0, -suffix.length) : ""));
   const bad = emails.find((e, i) => !isAccountName(names[i]!));
   if (bad !== undefined) throw apiError("invalidAliases", "aliases", { address: bad });
-  if (!byAdmin && names.length > account.aliasLimit) {
-    throw apiError("invalidAliases", "aliases", { alias_limit: account.aliasLimit });
-  }
   const current = db
     .select({ name: aliases.name })
     .from(aliases)
@@ -25,6 +22,11 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
     .map((a) => a.name);
   const removed = current.filter((n) => !names.includes(n));
   const added = names.filter((n) => !current.includes(n));
+  // Only adding counts against the owner's limit: the set sent back unchanged (or shrunk) is accepted even when
+  // the administrator gave the account more than alias_limit.
+  if (!byAdmin && added.length > 0 && names.length > account.aliasLimit) {
+    throw apiError("invalidAliases", "aliases", { alias_limit: account.aliasLimit });
+  }
   if (removed.length) {
     db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed))).run();
   }

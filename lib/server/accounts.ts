@@ -188,10 +188,13 @@ function passwordHashOf(input: AccountUpdate, required: boolean): string | undef
 }
 
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
-function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean): void {
+function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean, stored: string[] = []): void {
   if (input.forwards) {
     if (input.forwards.includes(merged.email)) throw apiError("invalidForward", "forwards");
-    if (!byAdmin && input.forwards.length > merged.forwardLimit) {
+    // The stored list sent back unchanged (a GET record written back whole) is not the owner setting forwards,
+    // even when the administrator set more than forward_limit.
+    const unchanged = input.forwards.length === stored.length && input.forwards.every((f, i) => f === stored[i]);
+    if (!byAdmin && !unchanged && input.forwards.length > merged.forwardLimit) {
       throw apiError("tooManyForwards", "forwards", { forward_limit: merged.forwardLimit });
     }
   }
@@ -273,7 +276,7 @@ export function updateAccounts(
           if (!byAdmin) checkRestricted(row, input);
           checkPostmaster(row, input);
           const merged = { ...row, ...values };
-          checkAgainstRecord(merged, input, byAdmin);
+          checkAgainstRecord(merged, input, byAdmin, row.forwards);
           if (values.description !== undefined) values.searchKey = searchKey(name, values.description);
           const next =
             Object.keys(values).length > 0
