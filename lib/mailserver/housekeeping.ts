@@ -1,0 +1,94 @@
+import "server-only";
+// `mailserver housekeeping`, run daily from cron: expunges messages past each account's *_delete_after days with
+// doveadm, then delivers the usage warning to accounts at or above usage_notification_level, at most once per 24 h.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts } from "@/db/schema";
+import { MAILBOXES } from "./mailboxes";
+import { usageWarningMessage } from "./usage-warning";
+
+export interface HousekeepingOptions {
+  /** The doveadm command, with any global options (for example ["doveadm", "-c", "/etc/dovecot/dovecot.conf"]). */
+  doveadm: string[];
+  now?: Date;
+}
+
+export interface HousekeepingReport {
+  /** One line per doveadm expunge run: mailbox, days, number of accounts. */
+  expunged: string[];
+  warned: string[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Which date counts: the inbox by arrival (`before`: received date), Trash and Spam by when the message was put
+ * there (`savedbefore`), so a years-old message moved to Trash today still gets its full trash_delete_after days.
+ */
+const RULES = [
+  { mailbox: MAILBOXES.inbox, column: accounts.inboxDeleteAfter, search: "before" },
+  { mailbox: MAILBOXES.trash, column: accounts.trashDeleteAfter, search: "savedbefore" },
+  { mailbox: MAILBOXES.spam, column: accounts.spamDeleteAfter, search: "savedbefore" },
+] as const;
+
+function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
+  const [command, ...global] = o.doveadm;
+  execFileSync(command!, [...global, ...args], { input, stdio: ["pipe", "pipe", "pipe"], timeout: 600_000 });
+}
+
+/** One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. */
+function expungeOld(db: Db, o: HousekeepingOptions): string[] {
+  const done: string[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
+  try {
+    for (const rule of RULES) {
+      const groups = db
+        .select({ days: rule.column, users: sql<string>`group_concat(${accounts.email}, char(10))` })
+        .from(accounts)
+        .where(gt(rule.column, 0))
+        .groupBy(rule.column)
+        .all();
+      for (const { days, users } of groups) {
+        const file = path.join(dir, `${rule.mailbox}-${days}`);
+        fs.writeFileSync(file, `${users}\n`);
+        doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
+        done.push(`${rule.mailbox}: ${rule.search} ${days}d, ${users.split("\n").length} account(s)`);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return done;
+}
+
+/** Accounts at or above their level whose last warning is older than 24 h get one (usage_notification_level 0: never). */
+function warnUsage(db: Db, o: HousekeepingOptions): string[] {
+  const now = o.now ?? new Date();
+  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+  const due = db
+    .select()
+    .from(accounts)
+    .where(
+      and(
+        gt(accounts.usageNotificationLevel, 0),
+        sql`${accounts.usagePercent} >= ${accounts.usageNotificationLevel}`,
+        sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`,
+      ),
+    )
+    .all();
+  const warned: string[] = [];
+  for (const account of due) {
+    doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
+    db.update(accounts).set({ usageWarnedAt: now.toISOString() }).where(eq(accounts.id, account.id)).run();
+    warned.push(`${account.email}: ${account.usagePercent}%`);
+  }
+  return warned;
+}
+
+export function runHousekeeping(db: Db, o: HousekeepingOptions): HousekeepingReport {
+  return { expunged: expungeOld(db, o), warned: warnUsage(db, o) };
+}
