@@ -9,10 +9,10 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
   ref?: Ref<HTMLInputElement>;
 }
 
-export function Checkbox({ label, hint, error, id, className = "", ref, ...input }: CheckboxProps) {
+export function Checkbox({ label, hint, error, id, className = "", ref, "aria-describedby": extraDescribedBy, ...input }: CheckboxProps) {
   const autoId = useId();
   const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error);
+  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
   return (
     <div className={className}>
       <div className="flex items-start gap-2">

@@ -1,10 +1,11 @@
 // Label, hint and error pieces shared by the form controls, so every control wires aria-describedby the same way.
 import type { ReactNode } from "react";
 
-export function fieldIds(id: string, hint?: ReactNode, error?: string) {
+/** Ids of the hint and error, and the control's aria-describedby (plus any ids the caller adds, e.g. a rule list). */
+export function fieldIds(id: string, hint?: ReactNode, error?: string, extra?: string) {
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const describedBy = [hintId, errorId, extra].filter(Boolean).join(" ") || undefined;
   return { hintId, errorId, describedBy };
 }
 

@@ -15,10 +15,10 @@ export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement
   ref?: Ref<HTMLSelectElement>;
 }
 
-export function Select({ label, options, hint, error, id, className = "", ref, ...select }: SelectProps) {
+export function Select({ label, options, hint, error, id, className = "", ref, "aria-describedby": extraDescribedBy, ...select }: SelectProps) {
   const autoId = useId();
   const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error);
+  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
   return (
     <div className={className}>
       <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>

@@ -14,10 +14,10 @@ export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTM
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, id, className = "", ref, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, id, className = "", ref, "aria-describedby": extraDescribedBy, ...input }: TextFieldProps) {
   const autoId = useId();
   const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error);
+  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
   return (
     <div className={className}>
       <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>
@@ -39,10 +39,10 @@ export interface TextAreaProps extends FieldProps, Omit<TextareaHTMLAttributes<H
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-export function TextArea({ label, hint, error, id, className = "", rows = 4, ref, ...textarea }: TextAreaProps) {
+export function TextArea({ label, hint, error, id, className = "", rows = 4, ref, "aria-describedby": extraDescribedBy, ...textarea }: TextAreaProps) {
   const autoId = useId();
   const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error);
+  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
   return (
     <div className={className}>
       <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>

@@ -1,0 +1,63 @@
+"use client";
+// Forwarding: up to forward_limit addresses (set by the domain administrator), and whether to keep a copy.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { Button, Card, Checkbox, TextArea } from "@/components";
+import { useT } from "@/lib/i18n";
+import { accountFields } from "@/lib/schemas/account";
+import { meMessages } from "./messages";
+import { SaveStatus } from "./save-status";
+import { errorText, useSection } from "./use-section";
+import { lines, type MyAccountRecord } from "./use-my-account";
+
+const FIELDS = ["forwards", "keep_mail"] as const;
+
+const schemaFor = (limit: number) =>
+  z.object({
+    // The service's own rule for the entries, then the account's own limit (a separate message says so).
+    forwards: z
+      .string()
+      .transform(lines)
+      .pipe(accountFields.forwards.schema)
+      .refine((xs) => xs.length <= limit, { params: { tooMany: true } }),
+    // The check box gives a boolean where the API takes 0/1.
+    keep_mail: z.preprocess((v) => (typeof v === "boolean" ? Number(v) : v), accountFields.keep_mail.schema),
+  });
+
+export function ForwardsForm({ record }: { record: MyAccountRecord }) {
+  const t = useT(meMessages);
+  const limit = record.forward_limit;
+  const schema = useMemo(() => schemaFor(limit), [limit]);
+  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { forwards: record.forwards.join("\n"), keep_mail: record.keep_mail === 1 },
+  });
+  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
+  const errors = form.formState.errors;
+  const count = lines(String(useWatch({ control: form.control, name: "forwards" }) ?? "")).length;
+  const forwardsExplanation = count > limit ? t("fwTooMany", { n: limit }) : t("fwInvalid");
+  return (
+    <Card title={t("fwTitle")} description={t("fwDesc")}>
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {limit === 0 && record.forwards.length === 0 ? (
+          <p className="text-sm text-gray-800">{t("fwNoneAllowed")}</p>
+        ) : (
+          <TextArea
+            label={t("fwList")}
+            hint={t("fwHint", { n: limit })}
+            rows={Math.min(Math.max(limit, 2), 6)}
+            autoCapitalize="none"
+            spellCheck={false}
+            error={errorText(errors.forwards, forwardsExplanation)}
+            {...form.register("forwards")}
+          />
+        )}
+        <Checkbox label={t("fwKeep")} hint={t("fwKeepHint")} error={errorText(errors.keep_mail, t("saveFailed"))} {...form.register("keep_mail")} />
+        <SaveStatus saved={status.saved} error={status.error} />
+        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+"use client";
+// The "My account" page body: loads the record once, then shows the read-only facts and the four editable sections.
+import { Alert, Button, SkeletonLines } from "@/components";
+import { useT } from "@/lib/i18n";
+import { AccountInfo } from "./account-info";
+import { AutoresponderForm } from "./autoresponder-form";
+import { ForwardsForm } from "./forwards-form";
+import { meMessages } from "./messages";
+import { PasswordForm } from "./password-form";
+import { SpamListsForm } from "./spam-lists-form";
+import { useMyAccount } from "./use-my-account";
+
+export function MyAccount({ domain, name }: { domain: string; name: string }) {
+  const t = useT(meMessages);
+  const query = useMyAccount(domain, name);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-gray-900">
+        {t("title")} <span className="block break-all text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
+      </h1>
+      {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}
+      {query.isError && (
+        <Alert tone="error" title={t("loadFailed")}>
+          <p>{query.error.message}</p>
+          <Button variant="secondary" className="mt-2" onClick={() => void query.refetch()}>
+            {t("retry")}
+          </Button>
+        </Alert>
+      )}
+      {query.data && (
+        <>
+          <AccountInfo record={query.data} />
+          <AutoresponderForm record={query.data} />
+          <ForwardsForm record={query.data} />
+          <PasswordForm record={query.data} />
+          <SpamListsForm record={query.data} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+// The five anti-spam lists of the account, one address or domain a line.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Button, Card, TextArea } from "@/components";
+import { useT } from "@/lib/i18n";
+import { accountFields } from "@/lib/schemas/account";
+import { meMessages } from "./messages";
+import { SaveStatus } from "./save-status";
+import { errorText, useSection } from "./use-section";
+import { lines, type MyAccountRecord } from "./use-my-account";
+
+const FIELDS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
+type SpamField = (typeof FIELDS)[number];
+
+const asLines = (field: SpamField) => z.string().transform(lines).pipe(accountFields[field].schema);
+const schema = z.object(Object.fromEntries(FIELDS.map((f) => [f, asLines(f)])) as { [K in SpamField]: ReturnType<typeof asLines> });
+
+export function SpamListsForm({ record }: { record: MyAccountRecord }) {
+  const t = useT(meMessages);
+  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: Object.fromEntries(FIELDS.map((f) => [f, record[f].join("\n")])) as Record<SpamField, string>,
+  });
+  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
+  const errors = form.formState.errors;
+  return (
+    <Card title={t("spamTitle")} description={t("spamDesc")}>
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <div className="grid gap-4 md:grid-cols-2">
+          {FIELDS.map((f) => (
+            <TextArea
+              key={f}
+              label={t(f)}
+              hint={t("spamHint")}
+              rows={4}
+              autoCapitalize="none"
+              spellCheck={false}
+              error={errorText(errors[f], t("spamInvalid"))}
+              {...form.register(f)}
+            />
+          ))}
+        </div>
+        <SaveStatus saved={status.saved} error={status.error} />
+        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+      </form>
+    </Card>
+  );
+}
