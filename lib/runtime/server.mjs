@@ -22,7 +22,9 @@ function escapeStrayPercents(url) {
   }
 }
 
-const server = http.createServer((req, res) => {
+// A PUT or DELETE may name up to 1,000 accounts of up to 32 characters in its path (contract §3): ~33 kB of
+// request line, over Node's default 16 kB header limit (which answers 431).
+const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
   req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
   if (req.url) req.url = escapeStrayPercents(req.url);
   void handle(req, res);
