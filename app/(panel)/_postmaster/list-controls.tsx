@@ -65,7 +65,11 @@ export function SearchBox({ value, onChange, label }: { value: string; onChange:
     onChangeRef.current = onChange;
   });
   // A new value from the URL (back button) replaces what is typed.
-  useEffect(() => setText(value), [value]);
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+  }
   // The list is asked for once typing pauses, not on every keystroke.
   useEffect(() => {
     if (text === value) return;

@@ -2,9 +2,10 @@
 // Domain settings: catchall with each type's rule explained, anti-spam switches showing the server default,
 // the five address lists (one entry a line, each checked with the API's rule), and the limits as bars.
 import { useEffect, useMemo, useState } from "react";
-import { useForm, type FieldErrors } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
+import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
@@ -51,12 +52,12 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
   const t = useT(domainMessages);
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
-  const { register, handleSubmit, setError, reset, watch, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const { register, handleSubmit, setError, reset, control, formState } = useForm<Values>({ resolver, defaultValues: defaults });
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
-  const errors = formState.errors as FieldErrors<Values>;
+  const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
-  const type = String(watch("catchall_type") ?? "0") as "0" | "1" | "2" | "3";
+  const type = asText(useWatch({ control, name: "catchall_type" })) as "0" | "1" | "2" | "3";
 
   const onSubmit = handleSubmit(
     async (values) => {

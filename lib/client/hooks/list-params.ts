@@ -33,10 +33,13 @@ export function sortedRows<T extends Record<string, unknown>>(env: ListEnvelope<
   return rows.sort((a, b) => sign * (compareValues(a[key], b[key]) || compareValues(a.name, b.name)));
 }
 
+/** A scalar field as text; anything else (absent, object) as "". */
+export const asText = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+
 /** Numbers (usage carries a % suffix) by value; text in code-point order, like SQLite's BINARY collation. */
 function compareValues(a: unknown, b: unknown): number {
-  const sa = String(a ?? "");
-  const sb = String(b ?? "");
+  const sa = asText(a);
+  const sb = asText(b);
   const na = Number(sa.replace(/%$/, ""));
   const nb = Number(sb.replace(/%$/, ""));
   if (sa !== "" && sb !== "" && Number.isFinite(na) && Number.isFinite(nb)) return na - nb;

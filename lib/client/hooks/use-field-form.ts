@@ -7,6 +7,7 @@ import { z } from "zod";
 import { PanelApiError } from "@/lib/client/api";
 import { errorCatalog } from "@/lib/errors/catalog";
 import type { FieldSpecs } from "@/lib/schemas/fields";
+import { asText } from "./list-params";
 
 /** Text areas edit array fields one entry a line; blank lines are dropped. */
 export const linesToList = (text: unknown): unknown =>
@@ -82,7 +83,7 @@ export function recordToForm(
   const out: Record<string, string | boolean> = {};
   for (const f of fields) {
     const v = record[f];
-    out[f] = lines.includes(f) ? listToLines(v) : flags.includes(f) ? Number(v) === 1 : String(v ?? "");
+    out[f] = lines.includes(f) ? listToLines(v) : flags.includes(f) ? Number(v) === 1 : asText(v);
   }
   return out;
 }

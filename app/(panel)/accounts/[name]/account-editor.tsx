@@ -3,10 +3,11 @@
 // an API error lands on the field its `source` names.
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
-import { useForm, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { useForm, type UseFormRegister } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
+import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
@@ -79,7 +80,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
     () => setStatus({ ok: false, text: t("fixFields") }),
   );
 
-  const err = (f: string) => (errors as FieldErrors<Values>)[f]?.message;
+  const err = (f: string) => (errors)[f]?.message;
   const text = (f: string, props: Record<string, unknown> = {}) => (
     <TextField label={t(f as never)} error={err(f)} {...props} {...register(f)} />
   );
@@ -95,17 +96,17 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           </div>
           <div>
             <dt className="text-gray-700">{t("createdOn")}</dt>
-            <dd>{String(record.creation_date ?? "")}</dd>
+            <dd>{asText(record.creation_date)}</dd>
           </div>
           <div>
             <dt className="text-gray-700">{t("lastLogin")}</dt>
             <dd>
-              {record.last_auth_date ? `${String(record.last_auth_date)} (${String(record.last_auth_ip ?? "")})` : t("never")}
+              {record.last_auth_date ? `${asText(record.last_auth_date)} (${asText(record.last_auth_ip)})` : t("never")}
             </dd>
           </div>
         </dl>
         <div className="mb-4">
-          <UsageBar label={t("usage")} value={usage} valueText={`${usage}% · ${String(record.capacity)} MB`} />
+          <UsageBar label={t("usage")} value={usage} valueText={`${usage}% · ${asText(record.capacity)} MB`} />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           {text("description", { maxLength: 48 })}

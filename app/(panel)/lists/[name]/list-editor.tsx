@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
-import { useForm, type FieldErrors } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
@@ -61,12 +61,13 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
     () => ({ ...recordToForm(record, SCALARS, [], FLAGS), accounts: record.accounts ?? [], moderators: record.moderators ?? [] }),
     [record],
   );
-  const { register, handleSubmit, setError, reset, watch, setValue, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const { register, handleSubmit, setError, reset, control, setValue, formState } = useForm<Values>({ resolver, defaultValues: defaults });
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
-  const errors = formState.errors as FieldErrors<Values>;
-  const err = (f: string) => errors[f]?.message as string | undefined;
-  const replyto = String(watch("replyto_mode"));
+  const errors = formState.errors;
+  const err = (f: string) => errors[f]?.message;
+  const replyto = useWatch({ control, name: "replyto_mode" });
+  const members = { accounts: useWatch({ control, name: "accounts" }), moderators: useWatch({ control, name: "moderators" }) };
 
   const onSubmit = handleSubmit(
     async (values) => {
@@ -119,7 +120,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
           <Card key={m} title={t(m === "accounts" ? "subscribers" : "moderators")} description={t(m === "accounts" ? "subscribersDesc" : "moderatorsDesc")}>
             <MemberEditor
               what={t(m === "accounts" ? "subscribers" : "moderators")}
-              values={(watch(m) as string[] | undefined) ?? []}
+              values={Array.isArray(members[m]) ? members[m] : []}
               onChange={(next) => setValue(m, next, { shouldDirty: true })}
               error={err(m)}
             />
