@@ -9,4 +9,5 @@ npm run lint
 npm run docs:check
 npm run build
 npm run test:unit
+npm run bench -- --quick
 npm run test:e2e
