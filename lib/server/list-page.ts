@@ -1,6 +1,21 @@
 import "server-only";
 // The paged, searched, sorted list behind GET emails|aliases|mailinglists/<domain> (contract §6).
 // Everything happens in SQL on the (domain_id, <column>, name) indexes; statements are prepared once per shape.
+//
+// Scale (bench/, issue 4): on a domain of 100,000 accounts nothing here may cost a scan of the domain per request.
+// - The unfiltered total is the domain's usage counter (kept by triggers), not a count.
+// - A search of 3+ characters on a table with a trigram index (accounts_search, migration 0004) finds its rows in
+//   that index; the index's rowid is domain_id * 2^32 + id, so "in this domain" is a rowid range inside the index
+//   and the total is counted there without reading a row. The phrase match of the trigram index with
+//   case_sensitive 1 is exactly "search_key contains the search" (both sides are lowercased in JS), the same
+//   meaning as the LIKE below; list-page.test.ts checks the two agree.
+// - The page is then read one of two ways, whichever costs fewer row reads: few matches -> read just those rows
+//   and sort them; many matches -> walk the sort index in order and keep the entries whose id is a match, which
+//   stops after offset + size hits (no row is read for the entries skipped).
+// - Shorter searches (and tables without the index) fall back to LIKE, over the narrow (domain_id, search_key)
+//   index where there is one.
+// - Totals are remembered until the database changes (this connection's total_changes() or another connection's
+//   commit, PRAGMA data_version), so paging through one search counts it once.
 import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
@@ -39,36 +54,170 @@ export function parseListQuery(query: URLSearchParams, sortFields: readonly [str
 /** What `search` matches: the searchable texts of a record, lowercased (Unicode-aware) and kept apart. */
 export const searchKey = (...parts: string[]) => parts.join("\u0001").toLowerCase();
 
+/** Per table: the domains column counting its rows, and its trigram index (see migrations 0001 and 0004). */
+const TABLES: Record<string, { counter?: string; trigramIndex?: string; searchIndex?: string }> = {
+  accounts: { counter: "account_count", trigramIndex: "accounts_search", searchIndex: "accounts_domain_search" },
+  aliases: { counter: "alias_count" },
+  mailing_lists: { counter: "mailinglist_count" },
+};
+
+/** The trigram index's rowid of a row: its domain in the high 32 bits (ids stay far below 2^32). */
+export const DOMAIN_SPAN = 2 ** 32;
+/** Shorter searches have no trigram to look up. */
+const MIN_TRIGRAM_SEARCH = 3;
+/** Relative costs of the two ways to read a page (measured: a row read ~30x an index entry). */
+const ROW_COST = 30;
+const ENTRY_COST = 1;
+
+/** An FTS5 phrase matching `text` literally (double quotes doubled). */
+export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type Stmt = Statement<unknown[]>;
-const cache = new WeakMap<Db, Map<string, Stmt>>();
+interface Cache {
+  statements: Map<string, Stmt>;
+  sortIndexes: Map<string, string | null>;
+  totals: Map<string, number>;
+  generation: string;
+}
+const caches = new WeakMap<Db, Cache>();
+const MAX_TOTALS = 500;
 
-function statement(db: Db, key: string, text: string): Stmt {
-  let byKey = cache.get(db);
-  if (!byKey) cache.set(db, (byKey = new Map<string, Stmt>()));
-  let stmt = byKey.get(key);
-  if (!stmt) byKey.set(key, (stmt = db.$client.prepare(text)));
+function cacheOf(db: Db): Cache {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = { statements: new Map(), sortIndexes: new Map(), totals: new Map(), generation: "" }));
+  return c;
+}
+
+function statement(db: Db, text: string): Stmt {
+  const { statements } = cacheOf(db);
+  let stmt = statements.get(text);
+  if (!stmt) statements.set(text, (stmt = db.$client.prepare(text)));
   return stmt;
 }
 
+/** The index of `table` on (domain_id, column[, name]) that serves ORDER BY column, name; null when none. */
+function sortIndex(db: Db, table: string, column: string): string | null {
+  const { sortIndexes } = cacheOf(db);
+  const key = `${table}:${column}`;
+  let name = sortIndexes.get(key);
+  if (name === undefined) {
+    const wanted = column === "name" ? ["domain_id", "name"] : ["domain_id", column, "name"];
+    const indexes = db.$client.prepare(`SELECT name FROM pragma_index_list(?)`).all(table) as { name: string }[];
+    name =
+      indexes.find(({ name: idx }) => {
+        const cols = (db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(idx) as {
+          name: string;
+        }[]).map((c) => c.name);
+        return wanted.every((w, i) => cols[i] === w);
+      })?.name ?? null;
+    sortIndexes.set(key, name);
+  }
+  return name;
+}
+
+/** Remembers a total until the database changes. */
+function cachedTotal(db: Db, key: string, count: () => number): number {
+  const cache = cacheOf(db);
+  const { v, c } = statement(db, "SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c").get() as {
+    v: number;
+    c: number;
+  };
+  const generation = `${v}:${c}`;
+  if (generation !== cache.generation) {
+    cache.totals.clear();
+    cache.generation = generation;
+  }
+  let total = cache.totals.get(key);
+  if (total === undefined) {
+    total = count();
+    if (cache.totals.size >= MAX_TOTALS) cache.totals.delete(cache.totals.keys().next().value!);
+    cache.totals.set(key, total);
+  }
+  return total;
+}
+
 export function listPage<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery): ListEnvelope<unknown> {
+  const { table } = spec;
+  const info = TABLES[table] ?? {};
   const column = spec.sortColumns[q.sort] ?? "name";
   const dir = q.sortDir === "desc" ? "DESC" : "ASC";
-  const filter = q.search ? "domain_id = ? AND search_key LIKE ? ESCAPE '\\'" : "domain_id = ?";
-  const args: unknown[] = q.search ? [domainId, `%${escapeLike(q.search)}%`] : [domainId];
-  const shape = `${spec.table}:${column}:${dir}:${q.search ? 1 : 0}`;
-  const total = (
-    statement(db, `count:${shape}`, `SELECT count(*) AS n FROM ${spec.table} WHERE ${filter}`).get(...args) as {
-      n: number;
+  const orderBy = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT ? OFFSET ?`;
+  const byIndex = () => {
+    const idx = sortIndex(db, table, column);
+    return idx ? `INDEXED BY ${idx}` : "";
+  };
+  const offset = q.page * q.size;
+  const domainRows = () =>
+    info.counter
+      ? (statement(db, `SELECT ${info.counter} AS n FROM domains WHERE id = ?`).get(domainId) as { n: number }).n
+      : (statement(db, `SELECT count(*) AS n FROM ${table} WHERE domain_id = ?`).get(domainId) as { n: number }).n;
+
+  let total: number;
+  let rows: Row[] = [];
+  if (!q.search) {
+    total = domainRows();
+    if (offset < total) {
+      rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE domain_id = ? ${orderBy}`).all(
+        domainId,
+        q.size,
+        offset,
+      ) as Row[];
     }
-  ).n;
-  const rows = statement(
-    db,
-    `page:${shape}`,
-    `SELECT ${spec.columns} FROM ${spec.table} WHERE ${filter}
-     ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT ? OFFSET ?`,
-  ).all(...args, q.size, q.page * q.size) as Row[];
+  } else if (info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH) {
+    const fts = info.trigramIndex;
+    const phrase = ftsPhrase(q.search);
+    const low = domainId * DOMAIN_SPAN;
+    const high = low + DOMAIN_SPAN - 1;
+    const matches = `SELECT rowid - ? FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
+    total = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
+      (
+        statement(db, `SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`).get(
+          phrase,
+          low,
+          high,
+        ) as { n: number }
+      ).n,
+    );
+    if (offset < total) {
+      // Reading the matching rows costs total row reads; walking the sort index costs the entries passed on the
+      // way to the last hit (about (offset + size) / share of matches) plus the rows of the page.
+      const readMatches = total * ROW_COST;
+      const walk = ((offset + q.size) * domainRows() * ENTRY_COST) / total + q.size * ROW_COST;
+      rows = (
+        readMatches <= walk
+          ? statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches}) ${orderBy}`).all(
+              low,
+              phrase,
+              low,
+              high,
+              q.size,
+              offset,
+            )
+          : // "+id": the id test must filter the walk, not pick the rows to read.
+            statement(
+              db,
+              `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE domain_id = ? AND +id IN (${matches}) ${orderBy}`,
+            ).all(domainId, low, phrase, low, high, q.size, offset)
+      ) as Row[];
+    }
+  } else {
+    const like = `%${escapeLike(q.search)}%`;
+    const filter = "domain_id = ? AND search_key LIKE ? ESCAPE '\\'";
+    const narrow = info.searchIndex ? `INDEXED BY ${info.searchIndex}` : "";
+    total = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
+      (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n,
+    );
+    if (offset < total) {
+      const readMatches = total * ROW_COST;
+      const walk = ((offset + q.size) * domainRows() * ROW_COST) / total;
+      rows = (
+        readMatches <= walk
+          ? statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT id FROM ${table} ${narrow} WHERE ${filter}) ${orderBy}`)
+          : statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`)
+      ).all(domainId, like, q.size, offset) as Row[];
+    }
+  }
   const data: Record<string, unknown> = {};
   for (const row of rows) data[(row as { name: string }).name] = spec.toItem(row);
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };

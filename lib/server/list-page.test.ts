@@ -1,0 +1,125 @@
+// listPage answers exactly what the plain definition says (contract §6: case-insensitive substring search over
+// the search key, sort with name as tie-break, page of size): whichever way it reads the page (trigram index,
+// sort-index walk, narrow-index scan) and with totals remembered between writes.
+import fc from "fast-check";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { listPage, searchKey, type ListSpec } from "./list-page";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+interface Row {
+  name: string;
+  capacity: number;
+  description: string;
+  search_key: string;
+}
+
+const spec: ListSpec<Row> = {
+  table: "accounts",
+  columns: "name, capacity, description, search_key",
+  sortColumns: { name: "name", capacity: "capacity", description: "description" },
+  toItem: (r) => r,
+};
+
+const WORDS = ["Anna", "ann", "Łódź", "łódka", "ŻÓŁW", "kowal", "Kowalska", "50%", "a_b", 'q"x', "zz", "ß", "İstanbul", "x"];
+let dir: string;
+let db: Db;
+const domainIds: number[] = [];
+
+/** The definition: every row of the domain whose search key contains the lowercased search, sorted, sliced. */
+function expected(domainId: number, search: string, column: string, desc: boolean, page: number, size: number) {
+  const rows = db.$client
+    .prepare(`SELECT name, capacity, description, search_key FROM accounts WHERE domain_id = ?`)
+    .all(domainId) as Row[];
+  const hits = rows.filter((r) => r.search_key.includes(search));
+  const key = (r: Row) => r[column as keyof Row];
+  hits.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    const c = x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    return desc ? -c : c;
+  });
+  return { total: hits.length, names: hits.slice(page * size, page * size + size).map((r) => r.name) };
+}
+
+function insertAccount(domainId: number, name: string, description: string, capacity: number) {
+  db.$client
+    .prepare(
+      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
+       VALUES (?, ?, ?, ?, ?, ?, 'x')`,
+    )
+    .run(domainId, name, `${name}@d${domainId}.pl`, description, searchKey(name, description), capacity);
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "list-page-"));
+  db = openDatabase(path.join(dir, "list.db"));
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (const [i, count] of [300, 40].entries()) {
+    const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES (?)`).run(`d${i}.pl`).lastInsertRowid);
+    domainIds.push(id);
+    for (let n = 0; n < count; n++) {
+      const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+      insertAccount(id, `u${n}.${i}`, words.join(" "), [512, 1024, 2048][n % 3]!);
+    }
+  }
+});
+
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number) => {
+  const got = listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size });
+  const want = expected(domainId, search, column, desc, page, size);
+  expect(got.result_info.total).toBe(want.total);
+  expect(Object.keys(got.result_data)).toEqual(want.names);
+};
+
+describe("listPage", () => {
+  it("matches the definition for any search, sort, direction and page", () => {
+    const searches = [...WORDS.map((w) => w.toLowerCase()), "", "a", "ł", "an", "ód", "owal", "nna", "%", "_", '"', "a b", "xyz"];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...domainIds),
+        fc.oneof(fc.constantFrom(...searches), fc.string({ minLength: 1, maxLength: 4 })),
+        fc.constantFrom("name", "capacity", "description"),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 1, max: 60 }),
+        (domainId, search, column, desc, page, size) => check(domainId, search.toLowerCase(), column, desc, page, size),
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("stays correct after writes (the search index and the remembered totals follow them)", () => {
+    const [big] = domainIds;
+    check(big!, "kowal", "name", false, 0, 50);
+    insertAccount(big!, "nowy.kowal", "Nowy", 512);
+    check(big!, "kowal", "name", false, 0, 50);
+    db.$client.prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'nowy.kowal'`).run(
+      searchKey("nowy.kowal", "inny"),
+    );
+    check(big!, "inny", "capacity", true, 0, 50);
+    check(big!, "kowal", "name", false, 0, 50);
+    db.$client.prepare(`DELETE FROM accounts WHERE name = 'nowy.kowal'`).run();
+    check(big!, "kowal", "name", false, 0, 50);
+    check(big!, "inny", "name", false, 0, 50);
+  });
+
+  it("sees a write made by another connection", () => {
+    const [big] = domainIds;
+    check(big!, "łódka", "name", false, 0, 10);
+    const other = openDatabase(path.join(dir, "list.db"));
+    other.$client.prepare(`DELETE FROM accounts WHERE domain_id = ? AND search_key LIKE '%łódka%'`).run(big);
+    other.$client.close();
+    check(big!, "łódka", "name", false, 0, 10);
+  });
+});
