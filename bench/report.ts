@@ -1,0 +1,95 @@
+// The bench's output: the table on stdout, bench/results.json (with `targets`) and bench/RESULTS.md.
+import fs from "node:fs";
+import path from "node:path";
+
+export interface Row {
+  name: string;
+  group: string;
+  pair?: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  peakRssMb: number;
+}
+
+export interface Target {
+  name: string;
+  value: number;
+  limit: number;
+  unit: string;
+  met: boolean;
+}
+
+export interface Report {
+  quick: boolean;
+  date: string;
+  cores: number;
+  cpu: string;
+  node: string;
+  runs: number;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  seed: Record<string, number>;
+  ratios: { accountToEmptyHandler: number; accountToBaseline: number };
+  pairs: { pair: string; rps: number; p50: number; p99: number }[];
+  rows: Row[];
+  targets: Target[];
+}
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+
+export function table(report: Report): string {
+  const lines = [
+    "| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...report.rows.map(
+      (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.peakRssMb.toFixed(0)} |`,
+    ),
+  ];
+  return lines.join("\n");
+}
+
+export function targetsTable(targets: Target[]): string {
+  return [
+    "| Target | value | limit | met |",
+    "|---|---:|---:|:---:|",
+    ...targets.map((t) => `| ${t.name} | ${t.value} | ${t.limit} ${t.unit} | ${t.met ? "yes" : "**no**"} |`),
+  ].join("\n");
+}
+
+export function writeReport(dir: string, report: Report): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const pairs = [
+    "| List query | 10k req/s ÷ 100k req/s | 100k p50 ÷ 10k p50 | 100k p99 ÷ 10k p99 |",
+    "|---|---:|---:|---:|",
+    ...report.pairs.map((p) => `| ${p.pair} | ${p.rps.toFixed(2)} | ${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} |`),
+  ].join("\n");
+  const md = [
+    `# Benchmark results${report.quick ? " (quick mode: small data, short runs)" : ""}`,
+    "",
+    `${report.date.slice(0, 16).replace("T", " ")} UTC, ${report.cores} cores (${report.cpu}), Node ${report.node}. ` +
+      `Each figure is the median of ${report.runs} run(s) of ${report.seconds} s after a ${report.warmup} s warm-up, ` +
+      `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); the machine was shared with other work.`,
+    "",
+    `Data: ${Object.entries(report.seed).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    "",
+    table(report),
+    "",
+    `GET one account: ${(report.ratios.accountToEmptyHandler * 100).toFixed(0)}% of the empty route handler's throughput, ` +
+      `${(report.ratios.accountToBaseline * 100).toFixed(0)}% of the bare node:http baseline doing the same work.`,
+    "",
+    "## 100k vs 10k accounts",
+    "",
+    pairs,
+    "",
+    "## Targets",
+    "",
+    targetsTable(report.targets),
+    "",
+  ].join("\n");
+  fs.writeFileSync(path.join(dir, "RESULTS.md"), md);
+  process.stdout.write(`\n${md}\n`);
+}

@@ -1,0 +1,244 @@
+// `npm run bench [-- --quick]` (issue 4): seeds a fresh database, starts the production server and a bare
+// node:http baseline on it, loads each endpoint with autocannon (warm-up, then a fixed time; the whole list of
+// scenarios is repeated and each figure is the median over the repetitions), checks the targets, and writes
+// bench/results.json and bench/RESULTS.md. --quick: small data and short runs, so CI keeps the harness alive.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { measure, median, peakRssMb, type Load, type Sample } from "./load";
+import { writeReport, type Row, type Target } from "./report";
+import { accountNames, ADMIN_PASSWORD, BIG_DOMAIN, FULL_LIST, FULL_SIZES, MID_DOMAIN, QUICK_SIZES, seed } from "./seed";
+
+const quick = process.argv.includes("--quick");
+const root = path.resolve(import.meta.dirname, "..");
+const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+const appPort = Number(process.env.BENCH_PORT ?? 3500);
+const basePort = appPort + 1;
+const settings = quick
+  ? { sizes: QUICK_SIZES, warmup: 0.3, seconds: 0.7, runs: 1, putManyRuns: 2, file: "bench/data/quick.db" }
+  : { sizes: FULL_SIZES, warmup: 1, seconds: 3, runs: 3, putManyRuns: 5, file: "bench/data/bench.db" };
+const CONNECTIONS = 4;
+
+const digest = crypto.createHash("sha1").update(ADMIN_PASSWORD).digest("hex");
+const auth = (domain: string) => ({
+  authorization: `Basic ${Buffer.from(`postmaster@${domain}:${digest}`).toString("base64")}`,
+});
+
+function log(message: string) {
+  process.stdout.write(`${message}\n`);
+}
+
+async function waitFor(url: string, child: ChildProcess, seconds = 60): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url}: server did not start in ${seconds}s`);
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  return child;
+}
+
+interface Scenario {
+  name: string;
+  group: "server" | "list100k" | "list10k" | "baseline" | "write";
+  /** Names the 100k/10k pair this list scenario belongs to. */
+  pair?: string;
+  load: Load;
+  onBaseline?: boolean;
+}
+
+function listScenarios(domain: string, size: "100k" | "10k", terms: string[]): Scenario[] {
+  const base = `http://127.0.0.1:${appPort}/api/v1/emails/${domain}`;
+  const group = size === "100k" ? "list100k" : "list10k";
+  const make = (label: string, query: string, nextPath?: () => string): Scenario => ({
+    name: `list ${size}: ${label}`,
+    group,
+    pair: label,
+    load: { url: `${base}?${query}`, headers: auth(domain), connections: CONNECTIONS, nextPath },
+  });
+  const sorts = ["name", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked", "usage"];
+  let next = 0;
+  const cold = () => `/api/v1/emails/${domain}?search=${encodeURIComponent(terms[next++ % terms.length]!)}&sort=capacity`;
+  const all = [
+    make("no search", ""),
+    ...sorts.map((s) => make(`search "kowal", sort=${s}`, `search=kowal&sort=${s}`)),
+    make(`search "kowal", sort=description desc`, "search=kowal&sort=description&sort_dir=desc"),
+    make(`search "nowak12" (few hits), sort=usage desc`, "search=nowak12&sort=usage&sort_dir=desc"),
+    make(`search "ann" (3 chars), sort=name desc`, "search=ann&sort_dir=desc"),
+    make(`search "zi" (2 chars, no trigram), sort=name`, "search=zi"),
+    make("search, a new term each request (total not cached)", "", cold),
+    make("page 150 (offset 7,500), sort=last_auth_date", "page=150&sort=last_auth_date"),
+  ];
+  if (quick) return all.filter((_, i) => i === 1 || i === 12 || i === all.length - 2);
+  return all;
+}
+
+/** Terms of 4-6 characters taken from real names and descriptions, so each matches a different set. */
+function coldTerms(names: string[]): string[] {
+  const terms = new Set<string>();
+  for (const n of names) {
+    const stem = n.replace(/[0-9]+$/, "");
+    const at = Math.floor(stem.length / 3);
+    terms.add(stem.slice(at, at + 4 + (n.length % 3)));
+    if (terms.size >= 2_000) break;
+  }
+  return [...terms];
+}
+
+async function putMany(names: string[]): Promise<{ times: number[]; atomic: boolean }> {
+  const url = (list: string[]) => `http://127.0.0.1:${appPort}/api/v1/emails/${BIG_DOMAIN}/${list.join(",")}`;
+  const put = (list: string[], description: string) =>
+    fetch(url(list), { method: "PUT", headers: { ...auth(BIG_DOMAIN), "content-type": "application/json" }, body: JSON.stringify({ description }) });
+  const times: number[] = [];
+  for (let i = 0; i < settings.putManyRuns; i++) {
+    const started = performance.now();
+    const res = await put(names, `Zmiana zbiorcza ${i}`);
+    await res.arrayBuffer();
+    times.push(performance.now() - started);
+    if (res.status !== 204) throw new Error(`PUT of ${names.length} names: ${res.status}`);
+  }
+  // Atomic: one missing name among 1,000 must leave the other 999 untouched.
+  const description = async () =>
+    ((await (await fetch(url([names[0]!]), { headers: auth(BIG_DOMAIN) })).json()) as { description: string }).description;
+  const before = await description();
+  const failed = await put([...names.slice(0, -1), "nie-ma-takiego-konta"], "Nie powinno się zapisać");
+  await failed.arrayBuffer();
+  const after = await description();
+  const atomic = failed.status >= 400 && before === after && after !== "Nie powinno się zapisać";
+  return { times, atomic };
+}
+
+async function main() {
+  const file = path.join(root, settings.file);
+  log(`Seeding ${file} (${quick ? "quick" : "full"}) ...`);
+  const seeded = seed(file, settings.sizes);
+  log(`Seeded ${seeded.accounts} accounts, ${seeded.listMembers} list members in ${seeded.seconds.toFixed(1)} s`);
+
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
+    log(`No production build in ${distDir}: building ...`);
+    const built = spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: distDir } });
+    if (built.status !== 0) throw new Error("next build failed");
+  }
+
+  const env = { DATABASE_PATH: file, NEXT_DIST_DIR: distDir, NODE_ENV: "production", HOST: "127.0.0.1" };
+  const app = start(["lib/runtime/server.mjs"], { ...env, PORT: String(appPort) });
+  const baseline = start(["--conditions=react-server", "--import", "tsx", "bench/baseline-server.ts"], { ...env, PORT: String(basePort) });
+  const stopAll = () => [app, baseline].forEach((c) => c.exitCode === null && c.kill("SIGTERM"));
+  process.on("exit", stopAll);
+  try {
+    await waitFor(`http://127.0.0.1:${appPort}/api/health`, app);
+    await waitFor(`http://127.0.0.1:${basePort}/`, baseline);
+
+    const [someone] = accountNames(file, BIG_DOMAIN, 1);
+    const many = accountNames(file, BIG_DOMAIN, 1000);
+    const accountPath = `/api/v1/emails/${BIG_DOMAIN}/${someone}`;
+    const scenarios: Scenario[] = [
+      { name: "empty route handler (GET /api/health)", group: "server", load: { url: `http://127.0.0.1:${appPort}/api/health`, connections: CONNECTIONS } },
+      { name: "GET one account (auth)", group: "server", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: "baseline node:http: GET one account (auth)", group: "baseline", onBaseline: true, load: { url: `http://127.0.0.1:${basePort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: "GET domain (100k accounts)", group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/domains/${BIG_DOMAIN}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: `GET mailing list (${settings.sizes.maxSubscribers} subscribers)`, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/mailinglists/${BIG_DOMAIN}/${FULL_LIST}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: "PUT one account", group: "write", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, method: "PUT", headers: { ...auth(BIG_DOMAIN), "content-type": "application/json" }, body: JSON.stringify({ description: "Zmieniony opis" }), connections: CONNECTIONS } },
+      ...listScenarios(BIG_DOMAIN, "100k", coldTerms(many)),
+      ...listScenarios(MID_DOMAIN, "10k", coldTerms(many)),
+    ];
+
+    // Each scenario must answer 2xx before it is measured.
+    for (const s of scenarios) {
+      const url = new URL(s.load.nextPath ? `${new URL(s.load.url).origin}${s.load.nextPath()}` : s.load.url);
+      const res = await fetch(url, { method: s.load.method ?? "GET", headers: s.load.headers, body: s.load.body });
+      await res.arrayBuffer();
+      if (res.status >= 300) throw new Error(`${s.name}: ${res.status} from ${url}`);
+    }
+
+    const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
+    for (let run = 1; run <= settings.runs; run++) {
+      for (const s of scenarios) {
+        const sample = await measure(s.load, settings.warmup, settings.seconds, (s.onBaseline ? baseline : app).pid!);
+        samples.get(s.name)!.push(sample);
+        log(`run ${run}/${settings.runs}  ${s.name.padEnd(58)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  errors ${sample.errors}`);
+      }
+    }
+    const put = await putMany(many);
+    log(`PUT ${many.length} names: ${put.times.map((t) => t.toFixed(0)).join(", ")} ms; atomic: ${put.atomic}`);
+
+    const rows: Row[] = scenarios.map((s) => {
+      const xs = samples.get(s.name)!;
+      return {
+        name: s.name,
+        group: s.group,
+        pair: s.pair,
+        rps: median(xs.map((x) => x.rps)),
+        p50: median(xs.map((x) => x.p50)),
+        p99: median(xs.map((x) => x.p99)),
+        errors: xs.reduce((n, x) => n + x.errors, 0),
+        peakRssMb: Math.max(...xs.map((x) => x.peakRssMb)),
+      };
+    });
+    const sortedPut = [...put.times].sort((a, b) => a - b);
+    rows.push({
+      name: `PUT ${many.length} names in one request (sequential, ${put.times.length}x)`,
+      group: "write",
+      rps: 1000 / median(put.times),
+      p50: median(put.times),
+      p99: sortedPut[sortedPut.length - 1]!,
+      errors: 0,
+      peakRssMb: peakRssMb(app.pid!),
+    });
+    const rps = (name: string) => rows.find((r) => r.name === name)!.rps;
+    const accountRatio = rps("GET one account (auth)") / rps("empty route handler (GET /api/health)");
+    const baselineRatio = rps("GET one account (auth)") / rps("baseline node:http: GET one account (auth)");
+    const list100k = rows.filter((r) => r.group === "list100k");
+    const pairs = list100k.map((big) => {
+      const mid = rows.find((r) => r.group === "list10k" && r.pair === big.pair)!;
+      return { pair: big.pair!, rps: mid.rps / big.rps, p50: big.p50 / mid.p50, p99: big.p99 / mid.p99 };
+    });
+    const worstPair = pairs.reduce((w, p) => (Math.max(p.rps, p.p50) > Math.max(w.rps, w.p50) ? p : w));
+    const peak = Math.max(peakRssMb(app.pid!), ...rows.filter((r) => r.group !== "baseline").map((r) => r.peakRssMb));
+    const target = (name: string, value: number, limit: number, unit: string, met: boolean): Target => ({ name, value: Number(value.toFixed(3)), limit, unit, met });
+    const targets: Target[] = [
+      target("GET one account / empty route handler throughput", accountRatio, 0.7, "ratio (min)", accountRatio >= 0.7),
+      target("List on 100k accounts (search, any sort, 4 connections): worst p99", Math.max(...list100k.map((r) => r.p99)), 25, "ms (max)", list100k.every((r) => r.p99 < 25)),
+      target(`List 100k vs 10k: worst of req/s ratio and p50 ratio (${worstPair.pair})`, Math.max(worstPair.rps, worstPair.p50), 1.5, "x (max)", pairs.every((p) => p.rps <= 1.5 && p.p50 <= 1.5)),
+      target("PUT 1,000 names: slowest", sortedPut[sortedPut.length - 1]!, 500, "ms (max)", sortedPut[sortedPut.length - 1]! < 500),
+      target("PUT 1,000 names: atomic (a missing name changes nothing)", put.atomic ? 1 : 0, 1, "bool", put.atomic),
+      target("Server peak RSS under load", peak, 300, "MB (max)", peak < 300),
+    ];
+    if (!quick) targets.push(target("Seeding 100,000 accounts (and the rest)", seeded.seconds, 60, "s (max)", seeded.seconds < 60));
+
+    // Quick runs write next to their data (git-ignored): the committed results come from a full run.
+    writeReport(path.join(root, quick ? "bench/data" : "bench"), {
+      quick,
+      date: new Date().toISOString(),
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? "",
+      node: process.version,
+      runs: settings.runs,
+      seconds: settings.seconds,
+      warmup: settings.warmup,
+      connections: CONNECTIONS,
+      seed: { ...settings.sizes, seconds: Number(seeded.seconds.toFixed(1)), accounts: seeded.accounts, listMembers: seeded.listMembers },
+      ratios: { accountToEmptyHandler: accountRatio, accountToBaseline: baselineRatio },
+      pairs,
+      rows,
+      targets,
+    });
+    if (quick && !targets.every((t) => t.met)) log("(quick mode: targets are reported, not enforced)");
+  } finally {
+    stopAll();
+  }
+}
+
+await main();
