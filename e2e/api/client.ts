@@ -76,7 +76,7 @@ export function expectErrorBody(body: unknown, key: ErrorKey, source?: string): 
 /** Asserts an error response: the HTTP status of the catalog entry and its JSON body. */
 export function expectError(res: ApiResponse, key: ErrorKey, source?: string): void {
   expect(res.headers.get("content-type"), res.text).toMatch(/^application\/json/);
-  expect({ status: res.status, body: res.json }).toMatchObject({
+  expect({ status: res.status, body: res.json as unknown }).toMatchObject({
     status: errorCatalog[key].status,
     body: { code: errorCatalog[key].code },
   });

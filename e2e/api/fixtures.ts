@@ -2,12 +2,12 @@
 // run in parallel against one server without seeing each other's changes.
 export const PM_PASSWORD = "Postmaster-1";
 
-interface SeedDomain {
+export interface SeedDomain {
   name: string;
   limits?: string[];
 }
 
-export const DOMAINS = {
+export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
   main: [
     { name: "acl.example.com" },
     { name: "other.example.com" },
@@ -24,4 +24,4 @@ export const DOMAINS = {
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],
-} satisfies Record<string, SeedDomain[]>;
+};

@@ -136,11 +136,17 @@ export default async function setup(project: TestProject) {
     }),
   ]);
 
-  const servers = await Promise.all([
+  const started = await Promise.allSettled([
     startServer("main", port, { ...baseEnv, DATABASE_PATH: db("main") }, dir),
     startServer("fuzz", port + 1, { ...baseEnv, DATABASE_PATH: db("fuzz") }, dir),
     startServer("isolated", port + 2, { ...baseEnv, DATABASE_PATH: db("isolated"), ALLOWED_CLIENT_IPS: "127.0.0.1" }, dir),
   ]);
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await Promise.all(servers.map(stop));
+    throw failed.reason;
+  }
 
   const seenFile = path.join(dir, "asserted-errors.tsv");
   project.provide("mainBase", `http://127.0.0.1:${port}/api/v1`);

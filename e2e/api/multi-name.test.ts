@@ -1,0 +1,157 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON */
+// Multi-name PUT and DELETE (contract §3): atomic, 204 on success, and on failure one child error per failing name
+// with `source` set to that name, while nothing at all was changed.
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createAccount, expectError, expectStatus, postmaster } from "./client";
+
+const D = "multi.example.com";
+const admin = postmaster(D);
+
+const get = async (path: string) => (await api("GET", path, { auth: admin })).json as Record<string, unknown>;
+const children = (body: { children?: { code: string; source: string }[] }) =>
+  (body.children ?? []).map((c) => [c.code, c.source]);
+
+beforeAll(async () => {
+  for (const name of ["m1", "m2", "m3", "d1", "d2", "d3"]) await createAccount(D, name);
+  for (const name of ["a1", "a2", "a3"]) {
+    expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target: `m1@${D}` } }), 201);
+  }
+  for (const name of ["l1", "l2", "l3"]) expectStatus(await api("POST", `mailinglists/${D}/${name}`, { auth: admin, body: {} }), 201);
+});
+
+describe("accounts", () => {
+  it("PUT of several names changes all of them and answers 204 with an empty body", async () => {
+    const res = await api("PUT", `emails/${D}/m1,m2,m3`, { auth: admin, body: { description: "Zespół A" } });
+    expectStatus(res, 204);
+    expect(res.text).toBe("");
+    for (const n of ["m1", "m2", "m3"]) expect((await get(`emails/${D}/${n}`)).description).toBe("Zespół A");
+  });
+
+  it("one missing name: 404.2 with a child naming it, and no account changed", async () => {
+    const res = await api("PUT", `emails/${D}/m1,ghost,m2,ghost2`, { auth: admin, body: { description: "Zmiana" } });
+    expectError(res, "recordNotFound", "ghost");
+    expect(children(res.json)).toEqual([["404.2", "ghost"], ["404.2", "ghost2"]]);
+    for (const n of ["m1", "m2"]) expect((await get(`emails/${D}/${n}`)).description).toBe("Zespół A");
+  });
+
+  it("one name failing a rule (blocking postmaster): 403.2 child for it, the others untouched", async () => {
+    const res = await api("PUT", `emails/${D}/m1,postmaster,m2`, { auth: admin, body: { blocked: 1 } });
+    expectError(res, "postmasterProtected", "postmaster");
+    expect(children(res.json)).toEqual([["403.2", "postmaster"]]);
+    for (const n of ["m1", "m2"]) expect((await get(`emails/${D}/${n}`)).blocked).toBe(0);
+  });
+
+  it("a field error applies to the whole request before any name is touched", async () => {
+    const res = await api("PUT", `emails/${D}/m1,m2`, { auth: admin, body: { description: "ok", capacity: 0 } });
+    expectError(res, "invalidCapacity", "capacity");
+    expect((await get(`emails/${D}/m1`)).description).toBe("Zespół A");
+  });
+
+  it("DELETE with one missing name deletes nothing; then all named are deleted with their aliases", async () => {
+    const bad = await api("DELETE", `emails/${D}/d1,nobody,d2`, { auth: admin });
+    expectError(bad, "recordNotFound", "nobody");
+    expect(children(bad.json)).toEqual([["404.2", "nobody"]]);
+    for (const n of ["d1", "d2"]) expectStatus(await api("GET", `emails/${D}/${n}`, { auth: admin }), 200);
+
+    const withPostmaster = await api("DELETE", `emails/${D}/d1,postmaster`, { auth: admin });
+    expectError(withPostmaster, "postmasterProtected", "postmaster");
+    expectStatus(await api("GET", `emails/${D}/d1`, { auth: admin }), 200);
+
+    expectStatus(await api("POST", `aliases/${D}/to-d1`, { auth: admin, body: { target: `d1@${D}` } }), 201);
+    const before = await get(`domains/${D}`);
+    const ok = await api("DELETE", `emails/${D}/d1,d2,d3`, { auth: admin });
+    expectStatus(ok, 204);
+    expect(ok.text).toBe("");
+    for (const n of ["d1", "d2", "d3"]) expectError(await api("GET", `emails/${D}/${n}`, { auth: admin }), "recordNotFound", n);
+    expectError(await api("GET", `aliases/${D}/to-d1`, { auth: admin }), "recordNotFound", "to-d1");
+    const after = await get(`domains/${D}`);
+    expect(Number(after.account_limit_usage)).toBe(Number(before.account_limit_usage) - 3);
+    expect(Number(after.alias_limit_usage)).toBe(Number(before.alias_limit_usage) - 1);
+    expect(Number(after.capacity_limit_usage)).toBe(Number(before.capacity_limit_usage) - 3);
+  });
+
+  it("a single-name PUT answers the full record, not 204", async () => {
+    const res = await api("PUT", `emails/${D}/m3`, { auth: admin, body: { keep_mail: 0 } });
+    expectStatus(res, 200);
+    expect(res.json).toMatchObject({ name: "m3", keep_mail: 0 });
+  });
+});
+
+describe("aliases", () => {
+  it("PUT several: 204 and every target changed; one missing: nothing changed", async () => {
+    expectStatus(await api("PUT", `aliases/${D}/a1,a2`, { auth: admin, body: { target: `m2@${D}` } }), 204);
+    for (const n of ["a1", "a2"]) expect((await get(`aliases/${D}/${n}`)).target).toBe(`m2@${D}`);
+    const bad = await api("PUT", `aliases/${D}/a1,zz,a2`, { auth: admin, body: { target: `m3@${D}` } });
+    expectError(bad, "recordNotFound", "zz");
+    expect(children(bad.json)).toEqual([["404.2", "zz"]]);
+    for (const n of ["a1", "a2"]) expect((await get(`aliases/${D}/${n}`)).target).toBe(`m2@${D}`);
+  });
+
+  it("an alias cannot point at itself, even among several", async () => {
+    const res = await api("PUT", `aliases/${D}/a1,a2`, { auth: admin, body: { target: `a2@${D}` } });
+    expectError(res, "invalidAliasTarget", "target");
+  });
+
+  it("DELETE several is all or nothing", async () => {
+    expectError(await api("DELETE", `aliases/${D}/a1,zz`, { auth: admin }), "recordNotFound", "zz");
+    expectStatus(await api("GET", `aliases/${D}/a1`, { auth: admin }), 200);
+    expectStatus(await api("DELETE", `aliases/${D}/a1,a2`, { auth: admin }), 204);
+    expectError(await api("GET", `aliases/${D}/a2`, { auth: admin }), "recordNotFound", "a2");
+  });
+});
+
+describe("mailing lists", () => {
+  it("PUT several: 204 and all changed; one missing: nothing changed", async () => {
+    expectStatus(await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body: { privacy_mode: 1, accounts: [`m1@${D}`] } }), 204);
+    for (const n of ["l1", "l2"]) expect(await get(`mailinglists/${D}/${n}`)).toMatchObject({ privacy_mode: 1, accounts: [`m1@${D}`] });
+    const bad = await api("PUT", `mailinglists/${D}/l1,nolist,l2`, { auth: admin, body: { privacy_mode: 2 } });
+    expectError(bad, "recordNotFound", "nolist");
+    expect(children(bad.json)).toEqual([["404.2", "nolist"]]);
+    for (const n of ["l1", "l2"]) expect((await get(`mailinglists/${D}/${n}`)).privacy_mode).toBe(1);
+  });
+
+  it("a rule failing for one list (reply-to mode 2 without an address) changes none", async () => {
+    expectStatus(await api("PUT", `mailinglists/${D}/l1`, { auth: admin, body: { replyto_email: "r@example.org" } }), 200);
+    const res = await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body: { replyto_mode: 2 } });
+    expectError(res, "invalidListOption", "replyto_email");
+    expect((await get(`mailinglists/${D}/l1`)).replyto_mode).toBe(0);
+  });
+
+  it("DELETE several is all or nothing", async () => {
+    expectError(await api("DELETE", `mailinglists/${D}/l1,nolist`, { auth: admin }), "recordNotFound", "nolist");
+    expectStatus(await api("GET", `mailinglists/${D}/l1`, { auth: admin }), 200);
+    expectStatus(await api("DELETE", `mailinglists/${D}/l1,l3`, { auth: admin }), 204);
+    expectError(await api("GET", `mailinglists/${D}/l3`, { auth: admin }), "recordNotFound", "l3");
+  });
+});
+
+describe("the name list itself", () => {
+  it.each([
+    ["m1,,m2", "name"],
+    [",m1", "name"],
+    ["m1,", "name"],
+    ["m1,m1", "name"],
+  ])("%j is refused with 500.131", async (names, source) => {
+    expectError(await api("PUT", `emails/${D}/${names}`, { auth: admin, body: {} }), "invalidNameList", source);
+    expectError(await api("DELETE", `aliases/${D}/${names}`, { auth: admin }), "invalidNameList", source);
+  });
+
+  it("1000 names are accepted (all missing: 404.2 with 1000 children), 1001 are refused", async () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `n${i}`).join(",");
+    const thousand = await api("DELETE", `mailinglists/${D}/${names(1000)}`, { auth: admin });
+    expectError(thousand, "recordNotFound", "n0");
+    expect(thousand.json.children).toHaveLength(1000);
+    expectError(await api("DELETE", `mailinglists/${D}/${names(1001)}`, { auth: admin }), "invalidNameList", "name");
+  });
+
+  it("several names on GET or POST are refused", async () => {
+    expectError(await api("GET", `emails/${D}/m1,m2`, { auth: admin }), "invalidNameList", "name");
+    expectError(await api("POST", `mailinglists/${D}/x1,x2`, { auth: admin, body: {} }), "invalidNameList", "name");
+  });
+
+  it("invalid names among several: one child per invalid name", async () => {
+    const res = await api("PUT", `emails/${D}/m1,Bad,x..y`, { auth: admin, body: {} });
+    expectError(res, "invalidAccountName", "Bad");
+    expect(children(res.json)).toEqual([["500.301", "Bad"], ["500.301", "x..y"]]);
+  });
+});

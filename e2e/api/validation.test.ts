@@ -1,0 +1,399 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- response bodies are untyped JSON */
+// Each validation rule at its boundary, on both sides: the value just inside is accepted, the value just outside
+// is refused with the catalog code, naming the field (or the name) in `source`.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ErrorKey } from "@/lib/errors/catalog";
+import { api, createAccount, expectError, expectStatus, postmaster } from "./client";
+
+const D = "val.example.com";
+const admin = postmaster(D);
+const OK = "ok" as const;
+type Outcome = typeof OK | ErrorKey;
+
+const s = (n: number, c = "a") => c.repeat(n);
+
+beforeAll(async () => {
+  await createAccount(D, "jan", { password: "Jan-pass1" });
+  expectStatus(await api("POST", `mailinglists/${D}/lista`, { auth: admin, body: {} }), 201);
+  // Not pointing at jan: a PUT of jan's `aliases` replaces the aliases that point at jan.
+  expectStatus(await api("POST", `aliases/${D}/alias1`, { auth: admin, body: { target: "ext@example.org" } }), 201);
+});
+
+/** PUT one field and check the outcome; an accepted value must then read back (normalized where noted). */
+async function putField(path: string, field: string, value: unknown, outcome: Outcome, readBack?: unknown) {
+  const res = await api("PUT", path, { auth: admin, body: { [field]: value } });
+  if (outcome === OK) {
+    expectStatus(res, 200);
+    expect(res.json[field]).toEqual(readBack === undefined ? value : readBack);
+  } else {
+    expectError(res, outcome, field);
+  }
+}
+
+describe("account names (POST emails/<domain>/<name>)", () => {
+  const cases: [string, Outcome][] = [
+    ["ab", OK],
+    ["a", "invalidAccountName"],
+    [s(32, "b"), OK],
+    [s(33, "c"), "invalidAccountName"],
+    ["a.b", OK],
+    ["a-b", OK],
+    ["a_b", OK],
+    ["a.b-c_d", OK],
+    ["1234", OK],
+    ["a..b", "invalidAccountName"],
+    ["a.-b", "invalidAccountName"],
+    [".ab", "invalidAccountName"],
+    ["ab.", "invalidAccountName"],
+    ["-ab", "invalidAccountName"],
+    ["ab_", "invalidAccountName"],
+    ["Ab", "invalidAccountName"],
+    ["a+b", "invalidAccountName"],
+    ["a b", "invalidAccountName"],
+    ["żółw", "invalidAccountName"],
+    ["a@b", "invalidAccountName"],
+  ];
+  it.each(cases)("%j -> %s", async (name, outcome) => {
+    const res = await api("POST", `emails/${D}/${encodeURIComponent(name)}`, {
+      auth: admin,
+      body: { password: "Secret-123", capacity: 1 },
+    });
+    if (outcome === OK) {
+      expectStatus(res, 201);
+      expect(res.json.email).toBe(`${name}@${D}`);
+    } else expectError(res, outcome, name);
+  });
+
+  it("GET with an invalid name is 500.301, not 404", async () => {
+    expectError(await api("GET", `emails/${D}/a..b`, { auth: admin }), "invalidAccountName", "a..b");
+  });
+});
+
+describe("mailing list names (POST mailinglists/<domain>/<name>)", () => {
+  const cases: [string, Outcome][] = [
+    ["li", OK],
+    ["l", "invalidListName"],
+    [s(32, "m"), OK],
+    [s(33, "n"), "invalidListName"],
+    ["a/b", OK],
+    ["a.b-c/d", OK],
+    ["a//b", "invalidListName"],
+    ["a/.b", "invalidListName"],
+    ["/ab", "invalidListName"],
+    ["ab/", "invalidListName"],
+    ["a_b", "invalidListName"],
+    ["Lista", "invalidListName"],
+  ];
+  it.each(cases)("%j -> %s", async (name, outcome) => {
+    const res = await api("POST", `mailinglists/${D}/${encodeURIComponent(name)}`, { auth: admin, body: {} });
+    if (outcome === OK) {
+      expectStatus(res, 201);
+      expect(res.json.name).toBe(name);
+      const back = await api("GET", `mailinglists/${D}/${encodeURIComponent(name)}`, { auth: admin });
+      expectStatus(back, 200);
+    } else expectError(res, outcome, name);
+  });
+});
+
+describe("account fields (PUT emails/<domain>/jan)", () => {
+  const path = `emails/${D}/jan`;
+  const cases: [string, unknown, Outcome, unknown?][] = [
+    ["description", s(48), OK],
+    ["description", s(49), "invalidDescription"],
+    ["description", "", OK],
+    ["description", 5, "invalidDescription"],
+    ["capacity", 1, OK],
+    ["capacity", 1048576, OK],
+    ["capacity", 1048577, "invalidCapacity"],
+    ["capacity", 0, "invalidCapacity"],
+    ["capacity", "", "invalidCapacity"],
+    ["capacity", "2048", OK, 2048],
+    ["capacity", 1.5, "invalidCapacity"],
+    ["capacity", null, "invalidCapacity"],
+    ["usage_notification_level", 0, OK],
+    ["usage_notification_level", 100, OK],
+    ["usage_notification_level", 101, "invalidNotificationLevel"],
+    ["usage_notification_level", -1, "invalidNotificationLevel"],
+    ["expiration_date", "2030-12-31", OK],
+    ["expiration_date", "", OK],
+    ["expiration_date", "2028-02-29", OK],
+    ["expiration_date", "2027-02-29", "invalidExpirationDate"],
+    ["expiration_date", "2030-13-01", "invalidExpirationDate"],
+    ["expiration_date", "2030-1-01", "invalidExpirationDate"],
+    ["expiration_date", "31.12.2030", "invalidExpirationDate"],
+    ["keep_mail", 0, OK],
+    ["keep_mail", 1, OK],
+    ["keep_mail", 2, "invalidFlag"],
+    ["blocked", 0, OK],
+    ["blocked", -1, "invalidFlag"],
+    ["forwards", ["a@example.org", "b@example.org"], OK],
+    ["forwards", [], OK],
+    ["forwards", ["A@Example.org"], OK, ["a@example.org"]],
+    ["forwards", ["not-an-address"], "invalidForward"],
+    ["forwards", ["a@example.org", "a@example.org"], "invalidForward"],
+    ["forwards", [`jan@${D}`], "invalidForward"],
+    ["forwards", "a@example.org", "invalidForward"],
+    ["forwards", Array.from({ length: 50 }, (_, i) => `f${i}@example.org`), OK],
+    ["forwards", Array.from({ length: 51 }, (_, i) => `f${i}@example.org`), "invalidForward"],
+    ["forward_limit", 0, OK],
+    ["forward_limit", 1000, OK],
+    ["forward_limit", 1001, "invalidPerAccountLimit"],
+    ["alias_limit", 1000, OK],
+    ["alias_limit", -1, "invalidPerAccountLimit"],
+    ["aliases", [`jan.alias@${D}`], OK],
+    ["aliases", ["jan.alias@example.org"], "invalidAliases"],
+    ["aliases", [`bad..name@${D}`], "invalidAliases"],
+    ["aliases", "x", "invalidAliases"],
+    ["inbox_delete_after", 0, OK],
+    ["inbox_delete_after", 3650, OK],
+    ["inbox_delete_after", 3651, "invalidDeleteAfter"],
+    ["trash_delete_after", -1, "invalidDeleteAfter"],
+    ["spam_delete_after", 3651, "invalidDeleteAfter"],
+    ["spam_enabled", 0, OK],
+    ["spam_enabled", 2, "invalidSpamEnabled"],
+    ["spam_rule", "tag", OK],
+    ["spam_rule", "move", OK],
+    ["spam_rule", "delete", "invalidSpamRule"],
+    ["spam_rule", "TAG", "invalidSpamRule"],
+    ["spam_hits", 2, OK],
+    ["spam_hits", 9, OK],
+    ["spam_hits", "7", OK, 7],
+    ["spam_hits", 5.0, OK, 5],
+    ["spam_hits", 3, "invalidSpamHits"],
+    ["spam_hits", 10, "invalidSpamHits"],
+    ["spam_white_list", ["example.org", "user@example.org"], OK],
+    ["spam_white_list", ["not valid"], "invalidSpamListEntry"],
+    ["spam_black_list", [1], "invalidSpamListEntry"],
+    ["spam_greylist_whitelist", true, "invalidSpamListEntry"],
+    ["spam_spf_whitelist", ["example"], "invalidSpamListEntry"],
+    ["spam_rbl_whitelist", Array.from({ length: 1000 }, (_, i) => `d${i}.example.org`), OK],
+    ["spam_rbl_whitelist", Array.from({ length: 1001 }, (_, i) => `d${i}.example.org`), "invalidSpamListEntry"],
+    ["spam_rbl_enabled", -1, OK],
+    ["spam_spf_enabled", 1, OK],
+    ["spam_greylist_enabled", 0, OK],
+    ["spam_greylist_enabled", 2, "invalidSpamSwitch"],
+    ["spam_rbl_enabled", -2, "invalidSpamSwitch"],
+    ["sms_phone_number_1", "+48600100200", OK],
+    ["sms_phone_number_1", "123456", OK],
+    ["sms_phone_number_1", "12345", "invalidSmsText"],
+    ["sms_phone_number_2", "sms@example.org", OK],
+    ["sms_phone_number_2", "call me", "invalidSmsText"],
+    ["sms_login_1", s(64), OK],
+    ["sms_login_1", s(65), "invalidSmsText"],
+    ["sms_password_2", s(65), "invalidSmsText"],
+    ...[0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51].map((v) => ["sms_operator_1", v, OK] as [string, unknown, Outcome]),
+    ...[1, 10, 14, 20, 24, 34, 50, 52].map((v) => ["sms_operator_2", v, "invalidSmsOption"] as [string, unknown, Outcome]),
+    ["sms_send_to", 1, OK],
+    ["sms_send_to", 2, "invalidSmsOption"],
+    ["sms_cnt", 3, OK],
+    ["sms_cnt", 4, "invalidSmsOption"],
+    ["autoresponder_mode", 1, OK],
+    ["autoresponder_mode", 2, "invalidAutoresponderMode"],
+    ["autoresponder_start_date", "2030-01-01", OK],
+    ["autoresponder_start_date", "2030-02-30", "invalidAutoresponder"],
+    ["autoresponder_body", s(10000), OK],
+    ["autoresponder_body", s(10001), "invalidAutoresponder"],
+  ];
+  it.each(cases)("%s = %j -> %s", (field, value, outcome, readBack) => putField(path, field, value, outcome, readBack));
+
+  it("autoresponder end date before its start date is refused, equal is accepted", async () => {
+    const body = { autoresponder_start_date: "2030-05-10", autoresponder_end_date: "2030-05-09" };
+    expectError(await api("PUT", path, { auth: admin, body }), "invalidAutoresponder", "autoresponder_end_date");
+    const same = { autoresponder_start_date: "2030-05-10", autoresponder_end_date: "2030-05-10" };
+    expectStatus(await api("PUT", path, { auth: admin, body: same }), 200);
+  });
+
+  it("several bad fields: the first in source, every one in children", async () => {
+    const res = await api("PUT", path, { auth: admin, body: { description: s(49), capacity: 0, spam_rule: "x" } });
+    expectError(res, "invalidDescription", "description");
+    expect(res.json.children.map((c: { code: string; source: string }) => [c.code, c.source])).toEqual([
+      ["500.302", "description"],
+      ["500.303", "capacity"],
+      ["500.322", "spam_rule"],
+    ]);
+  });
+});
+
+describe("passwords", () => {
+  const cases: [string, Outcome][] = [
+    ["abcd1", "invalidPassword"],
+    ["abcde1", OK],
+    ["abcdefghijklm12", OK],
+    ["abcdefghijklm123", "invalidPassword"],
+    ["abcdefgh", "invalidPassword"],
+    ["12345678", "invalidPassword"],
+    ["!@#$%^&*", "invalidPassword"],
+    ["abcdef~", OK],
+    ["abc:[]{}", OK],
+    ["abcd12$", "invalidPassword"],
+    ["abcd12 ", "invalidPassword"],
+    ["zażółć1", "invalidPassword"],
+    ["abc\"12", "invalidPassword"],
+  ];
+  it.each(cases)("%j -> %s (and the new password logs in)", async (password, outcome) => {
+    const res = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password } });
+    if (outcome !== OK) return expectError(res, outcome, "password");
+    expectStatus(res, 200);
+    expect(res.json.password).toBe("");
+    const me = await api("GET", `emails/${D}/jan`, { auth: { email: `jan@${D}`, password } });
+    expectStatus(me, 200);
+  });
+
+  it("password_retype must equal password when not empty", async () => {
+    const bad = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "Jan-pass2", password_retype: "Jan-pass3" } });
+    expectError(bad, "passwordMismatch", "password_retype");
+    const ok = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "Jan-pass2", password_retype: "Jan-pass2" } });
+    expectStatus(ok, 200);
+  });
+
+  it("POST of an account needs a password", async () => {
+    expectError(await api("POST", `emails/${D}/nopass`, { auth: admin, body: {} }), "invalidPassword", "password");
+    expectError(await api("POST", `emails/${D}/nopass`, { auth: admin, body: { password: "" } }), "invalidPassword", "password");
+  });
+});
+
+describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
+  const path = `mailinglists/${D}/lista`;
+  const cases: [string, unknown, Outcome][] = [
+    ["description", s(255), OK],
+    ["description", s(256), "invalidListText"],
+    ...(["subscribe_request_mail_subject", "unsubscribe_request_mail_subject", "subscribe_mail_subject", "unsubscribe_mail_subject"].flatMap(
+      (f) => [[f, s(255), OK], [f, s(256), "invalidListText"]] as [string, unknown, Outcome][],
+    )),
+    ["subscribe_mail_body", s(10000), OK],
+    ["unsubscribe_mail_body", s(10001), "invalidListText"],
+    ["subscribe_request_mail_body", "Kliknij {{confirm_link}}", OK],
+    ["subscribe_request_mail_body", "Kliknij tutaj", "invalidListText"],
+    ["unsubscribe_request_mail_body", "bez linku", "invalidListText"],
+    ["privacy_mode", 0, OK],
+    ["privacy_mode", 2, OK],
+    ["privacy_mode", 3, "invalidListOption"],
+    ["replyto_mode", 1, OK],
+    ["replyto_mode", -1, "invalidListOption"],
+    ["replyto_email", "reply@example.org", OK],
+    ["replyto_email", "Reply@example.org", "invalidListOption"],
+    ["replyto_email", "nope", "invalidListOption"],
+    ["replyto_catchall", 1, OK],
+    ["replyto_catchall", 2, "invalidListOption"],
+    ["confirm_url", "https://example.org/confirm", OK],
+    ["confirm_url", "", OK],
+    ["confirm_url", "ftp://example.org/x", "invalidListOption"],
+    ["autosubscribe_enabled", 1, OK],
+    ["autosubscribe_enabled", 5, "invalidListOption"],
+    ["accounts", ["a@example.org", `jan@${D}`], OK],
+    ["accounts", ["a@example.org", "a@example.org"], "invalidListOption"],
+    ["moderators", ["not an address"], "invalidListOption"],
+  ];
+  it.each(cases)("%s = %j -> %s", (field, value, outcome) => putField(path, field, value, outcome));
+
+  it("replyto_mode 2 needs a reply-to address", async () => {
+    expectStatus(await api("PUT", path, { auth: admin, body: { replyto_email: "" } }), 200);
+    expectError(await api("PUT", path, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
+    const ok = await api("PUT", path, { auth: admin, body: { replyto_mode: 2, replyto_email: "r@example.org" } });
+    expectStatus(ok, 200);
+  });
+});
+
+describe("domain fields (PUT domains/<domain>)", () => {
+  const path = `domains/${D}`;
+  it.each([
+    ["spam_white_list", ["good.example.org"], OK],
+    ["spam_black_list", ["bad@"], "invalidSpamListEntry"],
+    ["spam_enabled", 0, OK],
+    ["spam_enabled", "yes", "invalidSpamEnabled"],
+    ["spam_spf_enabled", 1, OK],
+    ["spam_spf_enabled", 3, "invalidSpamSwitch"],
+    ["catchall_type", 4, "invalidCatchallType"],
+    ["catchall_type", -1, "invalidCatchallType"],
+  ] as [string, unknown, Outcome][])("%s = %j -> %s", (field, value, outcome) => putField(path, field, value, outcome));
+
+  it.each([
+    [1, `jan@${D}`, OK],
+    [1, `ghost@${D}`, "invalidCatchallAddress"],
+    [1, "jan@example.org", "invalidCatchallAddress"],
+    [2, "someone@example.org", OK],
+    [2, `jan@${D}`, "invalidCatchallAddress"],
+    [2, "ghost@acl.example.com", "invalidCatchallAddress"],
+    [3, "example.org", OK],
+    [3, D, "invalidCatchallAddress"],
+    [3, "not a domain", "invalidCatchallAddress"],
+    [0, "", OK],
+    [0, "jan@example.org", "invalidCatchallAddress"],
+  ] as [number, string, Outcome][])("catchall_type %d with %j -> %s", async (type, address, outcome) => {
+    const res = await api("PUT", path, { auth: admin, body: { catchall_type: type, catchall_address: address } });
+    if (outcome === OK) {
+      expectStatus(res, 200);
+      expect(res.json).toMatchObject({ catchall_type: type, catchall_address: address });
+    } else expectError(res, outcome, "catchall_address");
+  });
+
+  it("read-only fields are ignored (a GET record sent back whole is accepted)", async () => {
+    const record = (await api("GET", path, { auth: admin })).json as Record<string, unknown>;
+    const res = await api("PUT", path, { auth: admin, body: { ...record, account_limit: "999999", spam_enabled: 1 } });
+    expectStatus(res, 200);
+    expect(res.json).toEqual({ ...record, spam_enabled: 1 });
+  });
+});
+
+describe("alias target", () => {
+  it.each([
+    [{ target: "x@example.org" }, OK],
+    [{ target: "X@Example.ORG" }, OK],
+    [{}, "invalidAliasTarget"],
+    [{ target: "" }, "invalidAliasTarget"],
+    [{ target: "nope" }, "invalidAliasTarget"],
+    [{ target: `alias1@${D}` }, "invalidAliasTarget"],
+    [{ target: 42 }, "invalidAliasTarget"],
+  ] as [object, Outcome][])("%j -> %s", async (body, outcome) => {
+    const res = await api("PUT", `aliases/${D}/alias1`, { auth: admin, body });
+    if (outcome === OK) {
+      expectStatus(res, 200);
+      expect(res.json.target).toBe("x@example.org");
+    } else expectError(res, outcome, "target");
+  });
+});
+
+describe("list query parameters (GET emails|aliases|mailinglists/<domain>)", () => {
+  const cases: [string, Outcome][] = [
+    ["size=1", OK],
+    ["size=1000", OK],
+    ["size=1001", "invalidQuery"],
+    ["size=0", "invalidQuery"],
+    ["size=-1", "invalidQuery"],
+    ["size=abc", "invalidQuery"],
+    ["size=", "invalidQuery"],
+    ["page=0", OK],
+    ["page=999999", OK],
+    ["page=-1", "invalidQuery"],
+    ["page=1.5", "invalidQuery"],
+    ["sort_dir=asc", OK],
+    ["sort_dir=desc", OK],
+    ["sort_dir=up", "invalidQuery"],
+    ["sort_dir=DESC", "invalidQuery"],
+    ["sort=name", OK],
+    ["sort=password", "invalidQuery"],
+    [`search=${s(100)}`, OK],
+    [`search=${s(101)}`, "invalidQuery"],
+  ];
+  for (const resource of ["emails", "aliases", "mailinglists"]) {
+    it.each(cases)(`${resource}?%s -> %s`, async (query, outcome) => {
+      const res = await api("GET", `${resource}/${D}?${query}`, { auth: admin });
+      if (outcome === OK) {
+        expectStatus(res, 200);
+        expect(res.json.result_info.fetched).toBe(Object.keys(res.json.result_data as object).length);
+      } else expectError(res, outcome, query.split("=")[0]);
+    });
+  }
+
+  it.each([
+    ["emails", ["name", "email", "domain", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked", "usage"]],
+    ["aliases", ["name", "email", "domain", "target"]],
+    ["mailinglists", ["name", "email", "domain", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"]],
+  ])("%s sorts by every summary field", async (resource, fields) => {
+    for (const field of fields) {
+      for (const dir of ["asc", "desc"]) {
+        expectStatus(await api("GET", `${resource}/${D}?sort=${field}&sort_dir=${dir}`, { auth: admin }), 200);
+      }
+    }
+  });
+});
