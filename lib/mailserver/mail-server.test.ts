@@ -1,0 +1,294 @@
+// The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
+// `mailserver config` writes, against a database changed only through the services and the CLI.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { runCommand } from "@/lib/cli/commands";
+import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/accounts";
+import { createAlias } from "@/lib/server/aliases";
+import type { Principal } from "@/lib/server/auth";
+import { getDomainOrThrow, updateDomain } from "@/lib/server/domains";
+import { createMailingList } from "@/lib/server/mailing-lists";
+import { runHousekeeping } from "./housekeeping";
+import {
+  dovecotConf,
+  imapAppend,
+  MAIL_OWNER,
+  mailTestLayout,
+  maildirFiles,
+  missingMailPackages,
+  openDatabaseFiles,
+  PORTS,
+  postmapQuery,
+  prepareLayout,
+  queuedCount,
+  readMessages,
+  run,
+  smtpSend,
+  startDovecot,
+  startPostfix,
+  stopDovecot,
+  stopPostfix,
+  waitFor,
+  type MailTestLayout,
+} from "./testing/mail-daemons";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+const missing = missingMailPackages();
+if (missing.length) {
+  console.warn(`mail-server tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`);
+}
+
+const A = "alpha.test";
+const PASSWORD = { postmaster: "Admin-pass1", jan: "Jan-pass1", janNew: "Jan-new-2", other: "Other-pw1" };
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+let l: MailTestLayout;
+let db: Db;
+let postmaster: Principal;
+
+const cli = (...argv: string[]) => runCommand(db, argv);
+const domain = (name: string) => getDomainOrThrow(db, name);
+const setAccount = (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, domain(A), [name], body);
+const doveadm = (...args: string[]) => run("doveadm", ["-c", dovecotConf(l), ...args]);
+
+function authOk(user: string, password: string): boolean {
+  try {
+    // no-penalty: repeated failures from one client would otherwise be slowed down by seconds each (anvil).
+    return doveadm("auth", "test", "-x", "no-penalty", user, password).includes("auth succeeded");
+  } catch {
+    return false;
+  }
+}
+
+function message(from: string, to: string, subject: string, body = "Treść testowa.\n") {
+  return `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}.${Date.now()}@client.test>\nDate: ${new Date().toUTCString()}\n\n${body}`;
+}
+
+const hasSubject = (email: string, subject: string, folder = "") =>
+  readMessages(l, email, folder).some((m) => m.includes(`Subject: ${subject}`));
+
+/** Waits until Postfix's queue is empty and LMTP has finished (the delivery, and any Sieve reply it caused). */
+async function settle() {
+  await waitFor("an empty queue", () => queuedCount(l) === 0);
+  await new Promise((r) => setTimeout(r, 1000));
+  await waitFor("an empty queue", () => queuedCount(l) === 0);
+}
+
+function seed() {
+  cli("domain", "add", A, "--postmaster-password", PASSWORD.postmaster);
+  for (const d of ["beta.test", "gamma.test", "delta.test"]) cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster);
+  const alpha = domain(A);
+  postmaster = { account: getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
+  createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });
+  createAccount(db, alpha, "anna", { password: PASSWORD.other, capacity: 2048, forwards: [`ewa@${A}`], keep_mail: 1 });
+  createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
+  createAccount(db, alpha, "ewa", { password: PASSWORD.other });
+  createAccount(db, alpha, "catchall", { password: PASSWORD.other });
+  createAccount(db, alpha, "gone", { password: PASSWORD.other });
+  createAccount(db, alpha, "zablokowany", { password: PASSWORD.other, blocked: 1, forwards: [`ewa@${A}`], keep_mail: 0 });
+  createAccount(db, alpha, "wygasly", { password: PASSWORD.other, expiration_date: "2020-01-01" });
+  createAlias(db, alpha, "kontakt", { target: `jan@${A}` });
+  createMailingList(db, alpha, "wszyscy", { privacy_mode: 0, accounts: [`jan@${A}`, `ewa@${A}`], moderators: [`anna@${A}`] });
+  createMailingList(db, alpha, "ogloszenia", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`anna@${A}`] });
+  updateDomain(db, alpha, { catchall_type: 1, catchall_address: `catchall@${A}` });
+  updateDomain(db, domain("beta.test"), { catchall_type: 2, catchall_address: `jan@${A}` });
+  updateDomain(db, domain("gamma.test"), { catchall_type: 3, catchall_address: A });
+}
+
+describe.skipIf(missing.length > 0)("mail server on the panel's database", () => {
+  beforeAll(() => {
+    l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-mail-")));
+    prepareLayout(l);
+    process.env.DATABASE_PATH = l.db;
+    db = openDatabase(l.db);
+    seed();
+    cli(
+      "mailserver", "config", "--out", l.conf, "--maildir-root", l.vmail,
+      "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
+      "--lmtp", `lmtp:inet:127.0.0.1:${PORTS.lmtp}`,
+    );
+    openDatabaseFiles(l);
+    startDovecot(l);
+    startPostfix(l);
+  });
+
+  afterAll(() => {
+    if (!l) return;
+    stopPostfix(l);
+    stopDovecot(l);
+    db?.$client.close();
+    if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(l.root, { recursive: true, force: true });
+  });
+
+  describe("postmap -q on the generated lookup tables", () => {
+    const alias = (key: string) => postmapQuery(l, "virtual-alias-maps", key)?.split(",").sort().join(",");
+
+    it("knows the hosted domains and nothing else", () => {
+      expect(postmapQuery(l, "virtual-mailbox-domains", A)).toBe(A);
+      expect(postmapQuery(l, "virtual-mailbox-domains", "gamma.test")).toBe("gamma.test");
+      expect(postmapQuery(l, "virtual-mailbox-domains", "unknown.test")).toBeUndefined();
+    });
+
+    it("gives every account a mailbox, and aliases none", () => {
+      expect(postmapQuery(l, "virtual-mailbox-maps", `jan@${A}`)).toBe(`${A}/jan/`);
+      expect(postmapQuery(l, "virtual-mailbox-maps", `zablokowany@${A}`)).toBe(`${A}/zablokowany/`);
+      expect(postmapQuery(l, "virtual-mailbox-maps", `kontakt@${A}`)).toBeUndefined();
+    });
+
+    it("resolves accounts, an alias, forwards with and without keep_mail, and a blocked account's forward", () => {
+      expect(alias(`jan@${A}`)).toBe(`jan@${A}`);
+      expect(alias(`kontakt@${A}`)).toBe(`jan@${A}`);
+      expect(alias(`anna@${A}`)).toBe(`anna@${A},ewa@${A}`);
+      expect(alias(`piotr@${A}`)).toBe(`ewa@${A}`);
+      expect(alias(`zablokowany@${A}`)).toBe(`zablokowany@${A}`);
+    });
+
+    it("answers each catchall type", () => {
+      expect(alias(`@${A}`)).toBe(`catchall@${A}`); // 1: an account of the domain
+      expect(alias("@beta.test")).toBe(`jan@${A}`); // 2: an account elsewhere
+      expect(alias("@gamma.test")).toBe(`@${A}`); // 3: the same name in another domain
+      expect(alias("@delta.test")).toBeUndefined(); // 0: none
+    });
+
+    it("expands an open list to its subscribers and a moderated one to its moderators", () => {
+      expect(alias(`wszyscy@${A}`)).toBe(`ewa@${A},jan@${A}`);
+      expect(alias(`ogloszenia@${A}`)).toBe(`anna@${A}`);
+    });
+
+    it("answers nothing for a deleted account", () => {
+      expect(postmapQuery(l, "virtual-mailbox-maps", `gone@${A}`)).toBe(`${A}/gone/`);
+      deleteAccounts(db, domain(A), ["gone"]);
+      expect(postmapQuery(l, "virtual-mailbox-maps", `gone@${A}`)).toBeUndefined();
+      expect(postmapQuery(l, "virtual-alias-maps", `gone@${A}`)).toBeUndefined();
+    });
+  });
+
+  describe("Dovecot logins and users", () => {
+    it("accepts a password set through the service and refuses the old one", () => {
+      expect(authOk(`jan@${A}`, PASSWORD.jan)).toBe(true);
+      setAccount("jan", { password: PASSWORD.janNew, password_retype: PASSWORD.janNew });
+      expect(authOk(`jan@${A}`, PASSWORD.janNew)).toBe(true);
+      expect(authOk(`jan@${A}`, PASSWORD.jan)).toBe(false);
+    });
+
+    it("refuses blocked and expired accounts with their right password", () => {
+      expect(authOk(`zablokowany@${A}`, PASSWORD.other)).toBe(false);
+      expect(authOk(`wygasly@${A}`, PASSWORD.other)).toBe(false);
+      expect(authOk(`ewa@${A}`, PASSWORD.other)).toBe(true);
+    });
+
+    it("shows the quota from capacity", () => {
+      expect(doveadm("user", "-f", "quota_rule", `jan@${A}`).trim()).toBe("*:storage=1M");
+      expect(doveadm("user", "-f", "quota_rule", `anna@${A}`).trim()).toBe("*:storage=2048M");
+      setAccount("ewa", { capacity: 300 });
+      expect(doveadm("user", "-f", "quota_rule", `ewa@${A}`).trim()).toBe("*:storage=300M");
+    });
+  });
+
+  describe("SMTP delivery through Postfix into Dovecot's maildirs", () => {
+    it("delivers to an account, an alias, forwards, catchalls and an open list", async () => {
+      const send = (to: string, subject: string) => smtpSend("sender@outside.test", [to], message("sender@outside.test", to, subject));
+      await send(`jan@${A}`, "to-account");
+      await send(`kontakt@${A}`, "to-alias");
+      await send(`anna@${A}`, "to-forward-keep");
+      await send(`piotr@${A}`, "to-forward-only");
+      await send(`nobody@${A}`, "to-catchall-1");
+      await send("nobody@beta.test", "to-catchall-2");
+      await send("jan@gamma.test", "to-catchall-3");
+      await send(`wszyscy@${A}`, "to-open-list");
+      await settle();
+
+      expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
+      expect(hasSubject(`jan@${A}`, "to-alias")).toBe(true);
+      expect(hasSubject(`anna@${A}`, "to-forward-keep")).toBe(true);
+      expect(hasSubject(`ewa@${A}`, "to-forward-keep")).toBe(true);
+      expect(hasSubject(`ewa@${A}`, "to-forward-only")).toBe(true);
+      expect(maildirFiles(l, `piotr@${A}`)).toHaveLength(0);
+      expect(hasSubject(`catchall@${A}`, "to-catchall-1")).toBe(true);
+      expect(hasSubject(`jan@${A}`, "to-catchall-2")).toBe(true);
+      expect(hasSubject(`jan@${A}`, "to-catchall-3")).toBe(true);
+      expect(hasSubject(`jan@${A}`, "to-open-list")).toBe(true);
+      expect(hasSubject(`ewa@${A}`, "to-open-list")).toBe(true);
+    });
+
+    it("refuses an unknown address in a domain without catchall during the SMTP dialogue", async () => {
+      await expect(smtpSend("sender@outside.test", ["nobody@delta.test"], message("a@b.test", "nobody@delta.test", "x"))).rejects.toThrow(/550/);
+    });
+
+    it("keeps delivering to a blocked account but not its forward", async () => {
+      await smtpSend("sender@outside.test", [`zablokowany@${A}`], message("sender@outside.test", `zablokowany@${A}`, "to-blocked"));
+      await settle();
+      expect(hasSubject(`zablokowany@${A}`, "to-blocked")).toBe(true);
+      expect(hasSubject(`ewa@${A}`, "to-blocked")).toBe(false);
+    });
+
+    it("writes the stored size back to the usage the API reports", async () => {
+      const big = `${"Duża wiadomość, linia wypełniająca.\n".repeat(8000)}`;
+      await smtpSend("sender@outside.test", [`jan@${A}`], message("sender@outside.test", `jan@${A}`, "big-one", big));
+      await settle();
+      // Dovecot counts the message size with CRLF line ends (quota_vsizes): the file's bytes plus one per bare LF.
+      const stored = maildirFiles(l, `jan@${A}`)
+        .map((f) => fs.readFileSync(f))
+        .reduce((sum, buf) => sum + buf.length + (buf.toString("latin1").match(/(?<!\r)\n/g)?.length ?? 0), 0);
+      const row = await waitFor("quota write-back", () => {
+        const r = getAccountOrThrow(db, domain(A), "jan");
+        return r.usageBytes === stored && r;
+      });
+      const record = accountRecord(db, domain(A), row);
+      expect(record.usage).toBe(Math.floor((stored * 100) / 1048576));
+      expect(record.usage).toBeGreaterThanOrEqual(20);
+    });
+  });
+
+  describe("autoresponder as a Sieve vacation script", () => {
+    it("replies inside its dates, once per sender, and not outside them", async () => {
+      setAccount("ewa", { autoresponder_mode: 1, autoresponder_start_date: day(-1), autoresponder_end_date: day(1), autoresponder_body: "Jestem na urlopie \"do jutra\"." });
+      const reply = (to: string) => readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m));
+
+      await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-1"));
+      await settle();
+      expect(hasSubject(`ewa@${A}`, "vacation-1")).toBe(true);
+      await waitFor("the vacation reply", () => reply(`jan@${A}`).length === 1);
+      expect(reply(`jan@${A}`)[0]).toContain('Jestem na urlopie "do jutra".');
+
+      await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-2"));
+      await settle();
+      expect(hasSubject(`ewa@${A}`, "vacation-2")).toBe(true);
+      expect(reply(`jan@${A}`)).toHaveLength(1);
+
+      setAccount("ewa", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
+      await smtpSend(`catchall@${A}`, [`ewa@${A}`], message(`catchall@${A}`, `ewa@${A}`, "vacation-3"));
+      await settle();
+      expect(hasSubject(`ewa@${A}`, "vacation-3")).toBe(true);
+      expect(reply(`catchall@${A}`)).toHaveLength(0);
+    });
+  });
+
+  describe("housekeeping", () => {
+    const warnings = () => readMessages(l, `jan@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+
+    it("expunges an old inbox message, keeps new ones, and warns about usage once per 24 h", async () => {
+      const old = new Date(Date.now() - 60 * 86_400_000);
+      await imapAppend(`jan@${A}`, PASSWORD.janNew, "INBOX", old, message("old@outside.test", `jan@${A}`, "old-one"));
+      expect(hasSubject(`jan@${A}`, "old-one")).toBe(true);
+
+      const output = cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
+      expect(output).toMatch(/expunge INBOX: before 30d, 1 account/);
+      expect(hasSubject(`jan@${A}`, "old-one")).toBe(false);
+      expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
+      expect(warnings()).toHaveLength(1);
+      expect(output).toContain(`warned jan@${A}`);
+
+      cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
+      expect(warnings()).toHaveLength(1);
+
+      runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
+      expect(warnings()).toHaveLength(2);
+    });
+  });
+});
