@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: Chromium for the panel's browser tests. Idempotent; needs root.
+# Debian packages the test suite needs: Chromium for the panel's browser tests; Postfix and Dovecot for the
+# mail-server tests (lib/mailserver). Idempotent; needs root.
 set -euo pipefail
-packages=(chromium)
+packages=(chromium postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "Please install: ${missing[*]} (apt-get install -y ${missing[*]})" >&2; exit 1; fi
   apt-get update -qq
+  # Postfix's installer asks for a mail configuration: the tests run their own instance, so none.
+  echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+  export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
