@@ -41,7 +41,10 @@ export function useListFilters(sortFields: readonly string[]) {
     sort: sortFields.includes(sort) ? sort : "name",
     dir: params.get("dir") === "desc" ? "desc" : "asc",
   };
-  /** Changes the URL; `replace` for keystrokes of the search box, a new history entry otherwise. */
+  /**
+   * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
+   * one instead, so that Back leaves the search rather than stepping through its keystrokes.
+   */
   const update = (patch: Partial<ListFilters>, replace = false) => {
     const next = { ...filters, ...patch };
     const q = new URLSearchParams();
@@ -51,7 +54,7 @@ export function useListFilters(sortFields: readonly string[]) {
     if (next.size !== DEFAULT_PAGE_SIZE) q.set("size", String(next.size));
     if (next.page) q.set("page", String(next.page));
     const url = q.size ? `${pathname}?${q}` : pathname;
-    if (replace) router.replace(url, { scroll: false });
+    if (replace && filters.search) router.replace(url, { scroll: false });
     else router.push(url, { scroll: false });
   };
   return { filters, update };

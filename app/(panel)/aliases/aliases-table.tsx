@@ -55,7 +55,7 @@ export function AliasesTable() {
           </Button>
         </Alert>
       )}
-      <div className="overflow-x-auto rounded-lg border border-gray-300 bg-white">
+      <div className="relative overflow-x-auto rounded-lg border border-gray-300 bg-white">
         <table className="w-full min-w-[480px] border-collapse text-sm" aria-busy={list.isFetching}>
           <caption className="sr-only">{t("title")}</caption>
           <thead className="bg-gray-50">

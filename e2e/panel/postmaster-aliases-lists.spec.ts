@@ -1,0 +1,84 @@
+// The postmaster creates, retargets and deletes an alias, and creates a mailing list with subscribers.
+import { DEMO, expect, test } from "./fixtures";
+
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+test.beforeEach(async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+});
+
+test("creates an alias, changes its target and deletes it", async ({ page }) => {
+  const name = unique("alias");
+  await page.goto("/aliases");
+  await expect(page.getByRole("heading", { level: 1, name: "Aliasy" })).toBeVisible();
+  await page.getByLabel("Alias", { exact: true }).fill(name);
+  await page.getByLabel("Cel", { exact: true }).fill(`biuro@${DEMO.domain}`);
+  await page.getByRole("button", { name: "Utwórz alias" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Utworzono alias ${name}@${DEMO.domain}.` })).toBeVisible();
+
+  await page.getByLabel("Szukaj").fill(name);
+  const row = page.getByRole("row").filter({ hasText: `${name}@${DEMO.domain}` });
+  await expect(row).toContainText(`biuro@${DEMO.domain}`);
+  await row.getByRole("button", { name: /Zmień cel/ }).click();
+  const target = page.getByLabel(`Nowy cel aliasu ${name}@${DEMO.domain}`);
+  await expect(target).toBeFocused();
+  await target.fill("to nie adres");
+  await target.press("Enter");
+  await expect(target).toHaveAttribute("aria-invalid", "true");
+  await target.fill(`faktury@${DEMO.domain}`);
+  await target.press("Enter");
+  await expect(row).toContainText(`faktury@${DEMO.domain}`);
+
+  await row.getByRole("button", { name: /Usuń/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Usuń" }).click();
+  await expect(page.getByText(`Żaden alias nie pasuje do „${name}”`)).toBeVisible();
+});
+
+test("refuses an alias whose name is taken", async ({ page }) => {
+  await page.goto("/aliases");
+  await page.getByLabel("Alias", { exact: true }).fill("biuro");
+  await page.getByLabel("Cel", { exact: true }).fill(`faktury@${DEMO.domain}`);
+  await page.getByRole("button", { name: "Utwórz alias" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "409.1" })).toBeVisible();
+});
+
+test("creates a mailing list with subscribers and a moderator", async ({ page }) => {
+  const name = unique("lista");
+  await page.goto("/lists");
+  await expect(page.getByRole("heading", { level: 1, name: "Listy dyskusyjne" })).toBeVisible();
+  await page.getByLabel("Lista", { exact: true }).fill(name);
+  await page.getByLabel("Opis", { exact: true }).fill("Lista z testu E2E");
+  await page.getByRole("button", { name: "Utwórz listę" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Lista ${name}@${DEMO.domain}` })).toBeVisible();
+
+  await page
+    .getByLabel("Dodaj adresy: Subskrybenci")
+    .fill(`anna.kowalska@${DEMO.domain}, jan.nowak@${DEMO.domain}\nklient@example.org\nzły adres@`);
+  await page.getByRole("button", { name: "Dodaj" }).first().click();
+  await expect(page.getByText("Dodano: 3.")).toBeVisible();
+  await expect(page.getByText(/Pominięto nieprawidłowe adresy/)).toBeVisible();
+  await page.getByLabel("Dodaj adresy: Moderatorzy").fill(`biuro@${DEMO.domain}`);
+  await page.getByRole("button", { name: "Dodaj" }).nth(1).click();
+  await page.getByRole("button", { name: "Usuń klient@example.org" }).click();
+  await page.getByLabel("Kto może pisać na listę").selectOption("2");
+  await page.getByRole("button", { name: "Zapisz listę" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Zapisano listę." })).toBeVisible();
+
+  await page.reload();
+  const subscribers = page.getByRole("list", { name: "Subskrybenci" });
+  await expect(subscribers.getByRole("listitem")).toHaveCount(2);
+  await expect(subscribers).toContainText(`jan.nowak@${DEMO.domain}`);
+  await expect(page.getByRole("list", { name: "Moderatorzy" })).toContainText(`biuro@${DEMO.domain}`);
+  await expect(page.getByLabel("Kto może pisać na listę")).toHaveValue("2");
+  await expect(page.getByLabel("Temat: Potwierdzenie zapisu")).toHaveValue("Witamy na liście {{list}}");
+});
+
+test("a request template without the confirmation link is refused on its field", async ({ page }) => {
+  await page.goto("/lists/wszyscy");
+  const body = page.getByLabel("Treść: Prośba o potwierdzenie zapisu");
+  await body.fill("Brak linku");
+  await page.getByRole("button", { name: "Zapisz listę" }).click();
+  await expect(body).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("button", { name: "Przywróć domyślny: Prośba o potwierdzenie zapisu" }).click();
+  await expect(body).toHaveValue(/\{\{confirm_link\}\}/);
+});

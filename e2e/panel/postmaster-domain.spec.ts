@@ -1,0 +1,54 @@
+// The postmaster changes the domain's catchall and anti-spam lists; rules are checked in the browser with the
+// API's own schema, and what only the server knows (does the account exist?) comes back onto its field.
+import { DEMO, expect, test } from "./fixtures";
+
+test.describe("domain settings", () => {
+  test.beforeEach(async ({ page, loginAs }) => {
+    await loginAs(page, "postmaster");
+    await page.goto("/domain");
+    await expect(page.getByRole("heading", { level: 1, name: "Ustawienia domeny" })).toBeVisible();
+  });
+
+  test("changes the catchall to an account of the domain and keeps it", async ({ page }) => {
+    const type = page.getByLabel("Rodzaj konta domyślnego");
+    await type.selectOption("1");
+    await expect(page.getByText("Poczta trafia na istniejące konto w tej domenie")).toBeVisible();
+    const address = page.getByLabel("Adres konta domyślnego");
+    await address.fill(`biuro@${DEMO.domain}`);
+    await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Zapisano ustawienia domeny." })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByLabel("Rodzaj konta domyślnego")).toHaveValue("1");
+    await expect(page.getByLabel("Adres konta domyślnego")).toHaveValue(`biuro@${DEMO.domain}`);
+  });
+
+  test("puts the server's catchall error on the address field", async ({ page }) => {
+    await page.getByLabel("Rodzaj konta domyślnego").selectOption("1");
+    await page.getByLabel("Adres konta domyślnego").fill(`nie-ma-takiego@${DEMO.domain}`);
+    await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
+    const address = page.getByLabel("Adres konta domyślnego");
+    await expect(address).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByRole("alert").filter({ hasText: "Popraw zaznaczone pola" })).toBeVisible();
+  });
+
+  test("checks every list entry before saving", async ({ page }) => {
+    const white = page.getByLabel("Biała lista (zawsze przyjmuj)");
+    await white.fill("partner.pl\nto nie jest adres");
+    await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
+    await expect(white).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Lista antyspamowa może zawierać tylko poprawne adresy e-mail lub domeny.")).toBeVisible();
+
+    await white.fill("partner.pl\njan@partner.pl");
+    await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Zapisano ustawienia domeny." })).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Biała lista (zawsze przyjmuj)")).toHaveValue("partner.pl\njan@partner.pl");
+  });
+
+  test("shows the limits with their usage", async ({ page }) => {
+    const accounts = page.getByRole("progressbar", { name: "Konta" });
+    await expect(accounts).toBeVisible();
+    await expect(accounts).toHaveAttribute("aria-valuetext", /^\d+ \/ \d+$/);
+  });
+});
