@@ -163,6 +163,7 @@ async function main() {
       if (res.status >= 300) throw new Error(`${s.name}: ${res.status} from ${url}`);
     }
 
+    const loadAtStart = os.loadavg();
     const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
     for (let run = 1; run <= settings.runs; run++) {
       for (const s of scenarios) {
@@ -225,6 +226,7 @@ async function main() {
       cores: os.cpus().length,
       cpu: os.cpus()[0]?.model ?? "",
       node: process.version,
+      load: { start: loadAtStart, end: os.loadavg() },
       runs: settings.runs,
       seconds: settings.seconds,
       warmup: settings.warmup,
