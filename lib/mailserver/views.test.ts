@@ -1,0 +1,100 @@
+// The SQL side of the mail-server integration, without the daemons: what the views answer and what the triggers
+// keep current, for changes made through the services.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { addDomain } from "@/lib/cli/commands";
+import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/accounts";
+import { createAlias } from "@/lib/server/aliases";
+import type { Principal } from "@/lib/server/auth";
+import { getDomainOrThrow } from "@/lib/server/domains";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+const D = "views.test";
+let dir: string;
+let db: Db;
+let admin: Principal;
+
+const all = <T>(query: string, ...params: unknown[]) => db.$client.prepare(query).all(...params) as T[];
+const script = (email: string) =>
+  all<{ id: string; script: string }>("SELECT id, script FROM mail_sieve_scripts WHERE username = ?", email)[0];
+const change = (name: string, body: Record<string, unknown>) => updateAccounts(db, admin, getDomainOrThrow(db, D), [name], body);
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-views-"));
+  db = openDatabase(path.join(dir, "mail.db"));
+  const domain = addDomain(db, D, "Admin-pass1", {});
+  admin = { account: getAccountOrThrow(db, domain, "postmaster"), domain: D, isPostmaster: true };
+  createAccount(db, domain, "ola", { password: "Ola-pass1" });
+});
+
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("mail_sieve_scripts", () => {
+  it("has no script while the autoresponder is off", () => {
+    expect(script(`ola@${D}`)).toBeUndefined();
+  });
+
+  it("builds a vacation script limited to the dates, with the body quoted for Sieve", () => {
+    change("ola", {
+      autoresponder_mode: 1,
+      autoresponder_start_date: "2026-07-01",
+      autoresponder_end_date: "2026-07-14",
+      autoresponder_body: 'Urlop \\ "do 14.07".',
+    });
+    const s = script(`ola@${D}`)!;
+    expect(s.script).toContain('require ["vacation", "date", "relational"];');
+    expect(s.script).toContain('allof(currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14")');
+    expect(s.script).toContain(':days 14 :handle "autoresponder 2026-07-01 2026-07-14"');
+    expect(s.script).toContain('"Urlop \\\\ \\"do 14.07\\"."');
+  });
+
+  it("gets a new data ID on every change, aliases included, and none for unrelated fields", () => {
+    const first = script(`ola@${D}`)!.id;
+    change("ola", { description: "bez wpływu" });
+    expect(script(`ola@${D}`)!.id).toBe(first);
+    change("ola", { autoresponder_body: "Inna treść" });
+    const second = script(`ola@${D}`)!.id;
+    expect(second).not.toBe(first);
+    createAlias(db, getDomainOrThrow(db, D), "aleksandra", { target: `ola@${D}` });
+    expect(script(`ola@${D}`)!.id).not.toBe(second);
+    expect(script(`ola@${D}`)!.script).toContain(`:addresses ["aleksandra@${D}"]`);
+  });
+
+  it("is permanent without dates and suspended while the account is blocked", () => {
+    change("ola", { autoresponder_start_date: "", autoresponder_end_date: "" });
+    expect(script(`ola@${D}`)!.script).toMatch(/^if true \{$/m);
+    expect(script(`ola@${D}`)!.script).toContain(":days 7 ");
+    change("ola", { blocked: 1 });
+    expect(script(`ola@${D}`)).toBeUndefined();
+  });
+});
+
+describe("mail_quota", () => {
+  it("copies what Dovecot's dict upserts into the usage the API reports", () => {
+    const upsert = db.$client.prepare(
+      "INSERT INTO mail_quota (username, bytes) VALUES (?, ?) ON CONFLICT (username) DO UPDATE SET bytes = excluded.bytes",
+    );
+    upsert.run(`ola@${D}`, 256 * 1048576);
+    upsert.run(`ola@${D}`, 512 * 1048576);
+    const domain = getDomainOrThrow(db, D);
+    expect(accountRecord(db, domain, getAccountOrThrow(db, domain, "ola")).usage).toBe(50);
+  });
+});
+
+describe("mail_passdb", () => {
+  it("serves the SHA512-CRYPT hash of accounts that may log in", () => {
+    change("ola", { blocked: 0 });
+    const [row] = all<{ password: string }>("SELECT password FROM mail_passdb WHERE user = ?", `ola@${D}`);
+    expect(row?.password).toMatch(/^\{SHA512-CRYPT\}\$6\$/);
+    change("ola", { expiration_date: "2020-01-01" });
+    expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `ola@${D}`)).toHaveLength(0);
+  });
+});
