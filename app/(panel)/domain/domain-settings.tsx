@@ -25,7 +25,7 @@ export function DomainSettings() {
   return (
     <div className="space-y-4">
       <header>
-        <h1 className="text-2xl font-semibold text-gray-900">{t("title")}</h1>
+        <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title")}</h1>
         <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
       </header>
       {record.isError && (

@@ -42,7 +42,7 @@ export function AccountEditor({ name }: { name: string }) {
   return (
     <div className="space-y-4">
       <BackLink />
-      <h1 className="text-2xl font-semibold text-gray-900">{t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
+      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
       {account.data && domain ? <EditorForm domain={domain} record={account.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
     </div>
   );

@@ -47,7 +47,7 @@ export function ListEditor({ name }: { name: string }) {
   return (
     <div className="space-y-4">
       {back}
-      <h1 className="text-2xl font-semibold text-gray-900">{t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
+      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
       {justCreated && <Alert tone="success">{t("created")}</Alert>}
       {list.data && domain ? <EditorForm domain={domain} record={list.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
     </div>
