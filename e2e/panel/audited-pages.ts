@@ -1,0 +1,30 @@
+// Every panel page that a11y.spec.ts scans with axe and screenshots at 1280 px and 375 px.
+// To add a page, append one entry: its name (file names of the screenshots), path, who signs in, and optionally
+// what shows that it finished loading (by default: no element is aria-busy any more).
+import type { Page } from "@playwright/test";
+import type { DemoRole } from "./fixtures";
+
+export interface AuditedPage {
+  name: string;
+  path: string;
+  /** null: viewed signed out. */
+  role: DemoRole | null;
+  ready?: (page: Page) => Promise<void>;
+}
+
+export const AUDITED_PAGES: AuditedPage[] = [
+  { name: "login", path: "/login", role: null },
+  { name: "login-expired", path: "/login?reason=expired", role: null },
+  {
+    name: "me",
+    path: "/me",
+    role: "user",
+    ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
+  },
+  {
+    name: "me-postmaster",
+    path: "/me",
+    role: "postmaster",
+    ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
+  },
+];

@@ -1,0 +1,156 @@
+// Signing in and out of the panel: Polish messages, the session cookie, logout, and expired or absent sessions.
+import type { Page } from "@playwright/test";
+import { DEMO, expect, loginAs, originOf, sha1Hex, test } from "./fixtures";
+
+/** The login form's own alert (Next's route announcer is an empty role="alert" too). */
+const formAlert = (page: Page) => page.locator("main [role=alert]");
+
+async function fillLogin(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Adres e-mail").fill(email);
+  await page.getByLabel("Hasło").fill(password);
+  await page.getByRole("button", { name: "Zaloguj" }).click();
+}
+
+test("a wrong password is refused with a Polish message, and only the digest is sent", async ({ page }) => {
+  const posted: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/panel/session") && r.method() === "POST") posted.push(r.postData() ?? "");
+  });
+  await fillLogin(page, DEMO.user.email, "Zle-haslo9");
+  await expect(formAlert(page)).toContainText("Nieprawidłowy adres lub hasło");
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.locator("html").getAttribute("lang")).toBe("pl");
+  expect(posted).toHaveLength(1);
+  expect(posted[0]).not.toContain("Zle-haslo9");
+  expect(JSON.parse(posted[0]!)).toEqual({ email: DEMO.user.email, digest: sha1Hex("Zle-haslo9") });
+});
+
+test("an ordinary account lands on /me; the session is an httpOnly SameSite=Strict cookie and the digest stays on the server", async ({ page, context }) => {
+  await fillLogin(page, DEMO.user.email, DEMO.user.password);
+  await expect(page).toHaveURL(/\/me$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Moje konto");
+  await expect(page.getByRole("navigation", { name: "Nawigacja główna" }).getByRole("link")).toHaveText(["Moje konto"]);
+
+  const cookie = (await context.cookies()).find((c) => c.name === "mailadmin_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", secure: false });
+  expect(Buffer.from(cookie!.value, "base64url")).toHaveLength(32);
+
+  const digest = sha1Hex(DEMO.user.password);
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  expect(stored).not.toContain(digest);
+  expect(await page.content()).not.toContain(digest);
+  const session = await page.request.get("/api/panel/session");
+  expect(await session.json()).toEqual({ email: DEMO.user.email, domain: DEMO.domain, isPostmaster: false });
+});
+
+test("the postmaster lands on /accounts with the five sections in the navigation", async ({ page }) => {
+  await fillLogin(page, DEMO.postmaster.email, DEMO.postmaster.password);
+  await expect(page).toHaveURL(/\/accounts$/);
+  await expect(page.getByRole("navigation", { name: "Nawigacja główna" }).getByRole("link")).toHaveText([
+    "Domena",
+    "Konta",
+    "Aliasy",
+    "Listy",
+    "Moje konto",
+  ]);
+});
+
+test("logout ends the session: the old cookie no longer works", async ({ page, playwright, baseURL }) => {
+  await loginAs(page, "user");
+  const old = (await page.context().cookies()).find((c) => c.name === "mailadmin_session")!.value;
+  await page.getByRole("button", { name: "Wyloguj" }).click();
+  await expect(page).toHaveURL(/\/login\?reason=logout$/);
+  await expect(page.getByRole("status").filter({ hasText: "Wylogowano." })).toBeVisible();
+
+  const stranger = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `mailadmin_session=${old}` } });
+  const session = await stranger.get("/api/panel/session");
+  expect(session.status()).toBe(401);
+  expect(session.headers()["www-authenticate"]).toBeUndefined();
+  const data = await stranger.get(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`);
+  expect(data.status()).toBe(401);
+  expect((await data.json()) as unknown).toMatchObject({ code: "401.1", category: "authorization" });
+  const pageAnswer = await stranger.get("/me", { maxRedirects: 0 });
+  expect(pageAnswer.status()).toBe(307);
+  expect(pageAnswer.headers().location).toContain("/login?reason=expired");
+  await stranger.dispose();
+});
+
+test("without a session a panel page redirects to the login page; with a dead one it says the session expired", async ({ page, context, baseURL }) => {
+  await page.goto("/me");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
+
+  await context.addCookies([{ name: "mailadmin_session", value: "x".repeat(43), url: baseURL! }]);
+  await page.goto("/me");
+  await expect(page).toHaveURL(/\/login\?reason=expired$/);
+  await expect(page.getByText("Sesja wygasła. Zaloguj się ponownie.")).toBeVisible();
+});
+
+test("a session that ends while a page is open sends the user to the login page with the notice", async ({ page }) => {
+  await loginAs(page, "user");
+  await expect(page.getByRole("heading", { name: "Autoresponder" })).toBeVisible();
+  await page.request.delete("/api/panel/session", { headers: { origin: originOf(page) } });
+  // The open page does not know yet; its next API call gets 401 and leads to the login page.
+  await page.getByRole("button", { name: "Zapisz" }).first().click();
+  await expect(page).toHaveURL(/\/login\?reason=expired$/);
+  await expect(page.getByText("Sesja wygasła. Zaloguj się ponownie.")).toBeVisible();
+});
+
+test("a blocked account gets its own message", async ({ page, playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
+  expect((await admin.post("/api/panel/session", { data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) } })).status()).toBe(200);
+  const blocked = await admin.put(`/api/panel/v1/emails/${DEMO.domain}/maria.wojcik`, { data: { blocked: 1 } });
+  expect(blocked.status()).toBe(200);
+  try {
+    await fillLogin(page, `maria.wojcik@${DEMO.domain}`, DEMO.user.password);
+    await expect(formAlert(page)).toContainText("To konto jest zablokowane");
+    await fillLogin(page, `maria.wojcik@${DEMO.domain}`, "Zle-haslo9");
+    await expect(formAlert(page)).toContainText("Nieprawidłowy adres lub hasło");
+  } finally {
+    await admin.put(`/api/panel/v1/emails/${DEMO.domain}/maria.wojcik`, { data: { blocked: 0 } });
+    await admin.dispose();
+  }
+});
+
+test("repeated failures lock the login and say when to retry", async ({ page }) => {
+  const email = `faktury@${DEMO.domain}`;
+  await page.goto("/login");
+  for (let i = 0; i < 6; i++) {
+    await page.getByLabel("Adres e-mail").fill(email);
+    await page.getByLabel("Hasło").fill(`Zle-haslo${i}`);
+    await page.getByRole("button", { name: "Zaloguj" }).click();
+    await expect(page.getByRole("button", { name: "Zaloguj" })).toBeEnabled();
+  }
+  await expect(formAlert(page)).toContainText(/Zbyt wiele nieudanych prób logowania\. Spróbuj ponownie za \d+ s\./);
+});
+
+test("mutating requests from another origin are refused", async ({ page, baseURL }) => {
+  const login = await page.request.post("/api/panel/session", {
+    data: { email: DEMO.user.email, digest: sha1Hex(DEMO.user.password) },
+    headers: { origin: "https://evil.example" },
+  });
+  expect(login.status()).toBe(403);
+  await loginAs(page, "user");
+  const put = await page.request.put(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`, {
+    data: { autoresponder_body: "x" },
+    headers: { origin: "https://evil.example" },
+  });
+  expect(put.status()).toBe(403);
+  const noOrigin = await page.request.fetch(`${baseURL}/api/panel/session`, { method: "DELETE" });
+  expect(noOrigin.status()).toBe(403);
+  expect((await page.request.get("/api/panel/session")).status()).toBe(200);
+});
+
+test("the language switch turns the panel English and back", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: /English/ }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to the mail panel" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.getByLabel("Email address").fill(DEMO.user.email);
+  await page.getByLabel("Password").fill("Zle-haslo9");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(formAlert(page)).toContainText("Wrong address or password");
+  await page.getByRole("button", { name: /Polski/ }).click();
+  await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
+});
