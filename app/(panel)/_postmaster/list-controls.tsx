@@ -1,6 +1,6 @@
 "use client";
 // Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { DEFAULT_PAGE_SIZE, type ListFilters } from "@/lib/client/hooks/list-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
@@ -30,7 +30,6 @@ const SIZES = [25, 50, 100, 200];
 
 export function useListFilters(sortFields: readonly string[]) {
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const sort = params.get("sort") ?? "";
   const size = Number(params.get("size"));
@@ -54,8 +53,10 @@ export function useListFilters(sortFields: readonly string[]) {
     if (next.size !== DEFAULT_PAGE_SIZE) q.set("size", String(next.size));
     if (next.page) q.set("page", String(next.page));
     const url = q.size ? `${pathname}?${q}` : pathname;
-    if (replace && filters.search) router.replace(url, { scroll: false });
-    else router.push(url, { scroll: false });
+    // The native history API: Next.js syncs useSearchParams with it and skips the server round trip that
+    // router.push would make for a page that only changes its query.
+    if (replace && filters.search) window.history.replaceState(null, "", url);
+    else window.history.pushState(null, "", url);
   };
   return { filters, update };
 }
@@ -142,9 +143,9 @@ export function Pager({
   return (
     <nav aria-label="pagination" className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <p aria-live="polite">{t("page", { page: filters.page + 1, pages, total })}</p>
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <Select
-          className="flex items-center gap-2 [&_label]:mb-0"
+          className="flex items-center gap-2 whitespace-nowrap [&_label]:mb-0 [&_select]:w-20"
           label={t("rows")}
           value={filters.size}
           options={SIZES.map((s) => ({ value: s, label: String(s) }))}

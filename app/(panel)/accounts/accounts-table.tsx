@@ -102,8 +102,21 @@ export function AccountsTable() {
       )}
 
       <div className="relative overflow-x-auto rounded-lg border border-gray-300 bg-white">
-        <table className="w-full min-w-[640px] border-collapse text-sm" aria-busy={list.isFetching}>
+        {/* Fixed column widths: new rows never move the columns (no layout jump between pages or sorts). */}
+        <table className="w-full min-w-[1040px] table-fixed border-collapse text-sm" aria-busy={list.isFetching}>
           <caption className="sr-only">{t("title")}</caption>
+          <colgroup>
+            <col className="w-10" />
+            <col className="w-[17%]" />
+            <col />
+            <col className="w-24" />
+            <col className="w-36" />
+            <col className="w-28" />
+            <col className="w-28" />
+            <col className="w-28" />
+            <col className="w-32" />
+            <col className="w-20" />
+          </colgroup>
           <thead className="bg-gray-50">
             <tr>
               <th scope="col" className="w-10 px-2 py-2">
@@ -151,7 +164,7 @@ export function AccountsTable() {
                       onChange={() => toggle(r.name)}
                     />
                   </td>
-                  <td className="px-2 font-medium">
+                  <td className="truncate px-2 font-medium">
                     <Link href={`/accounts/${encodeURIComponent(r.name)}`} className={linkClass} aria-label={t("edit", { name: r.email })}>
                       {r.name}
                     </Link>
