@@ -9,11 +9,11 @@ import "server-only";
 //   and the total is counted there without reading a row. The phrase match of the trigram index with
 //   case_sensitive 1 is exactly "search_key contains the search" (both sides are lowercased in JS), the same
 //   meaning as the LIKE below; list-page.test.ts checks the two agree.
-// - The page is then read one of two ways, whichever costs fewer row reads: few matches -> read just those rows
-//   and sort them; many matches -> walk the sort index in order and keep the entries whose id is a match, which
-//   stops after offset + size hits (no row is read for the entries skipped).
-// - Shorter searches (and tables without the index) fall back to LIKE, over the narrow (domain_id, search_key)
-//   index where there is one.
+// - The page is then read one of two ways, whichever reads fewer rows: many matches -> walk the sort index in
+//   order, testing each row, which stops after offset + size hits; few matches -> read just the matching rows
+//   (their ids come from the trigram index) and sort them.
+// - Shorter searches (and tables without a trigram index) have no index to look matches up in: their total is a
+//   LIKE over the narrow (domain_id, search_key) index where there is one (a scan, but of short entries).
 // - Totals are remembered until the database changes (this connection's total_changes() or another connection's
 //   commit, PRAGMA data_version), so paging through one search counts it once.
 import type { Statement } from "better-sqlite3";
@@ -30,6 +30,9 @@ export interface ListSpec<Row> {
   toItem: (row: Row) => unknown;
 }
 
+// Built once per list kind: building a zod schema costs far more than using it (about 1 ms per request).
+const schemas = new WeakMap<readonly string[], ReturnType<typeof listQuerySchema>>();
+
 /** Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. */
 export function parseListQuery(query: URLSearchParams, sortFields: readonly [string, ...string[]]): ListQuery {
   const raw: Record<string, string> = {};
@@ -37,7 +40,9 @@ export function parseListQuery(query: URLSearchParams, sortFields: readonly [str
     const value = query.get(key);
     if (value !== null) raw[key] = value;
   }
-  const parsed = listQuerySchema(sortFields).safeParse(raw);
+  let schema = schemas.get(sortFields);
+  if (!schema) schemas.set(sortFields, (schema = listQuerySchema(sortFields)));
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
   return {
@@ -65,9 +70,8 @@ const TABLES: Record<string, { counter?: string; trigramIndex?: string; searchIn
 export const DOMAIN_SPAN = 2 ** 32;
 /** Shorter searches have no trigram to look up. */
 const MIN_TRIGRAM_SEARCH = 3;
-/** Relative costs of the two ways to read a page (measured: a row read ~30x an index entry). */
-const ROW_COST = 30;
-const ENTRY_COST = 1;
+/** A row read while collecting and sorting the matches costs about this many rows read by the walk (measured). */
+const MATCH_READ_COST = 2;
 
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
@@ -164,58 +168,45 @@ export function listPage<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: 
         offset,
       ) as Row[];
     }
-  } else if (info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH) {
-    const fts = info.trigramIndex;
-    const phrase = ftsPhrase(q.search);
-    const low = domainId * DOMAIN_SPAN;
-    const high = low + DOMAIN_SPAN - 1;
-    const matches = `SELECT rowid - ? FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
-    total = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
-      (
-        statement(db, `SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`).get(
-          phrase,
-          low,
-          high,
-        ) as { n: number }
-      ).n,
-    );
-    if (offset < total) {
-      // Reading the matching rows costs total row reads; walking the sort index costs the entries passed on the
-      // way to the last hit (about (offset + size) / share of matches) plus the rows of the page.
-      const readMatches = total * ROW_COST;
-      const walk = ((offset + q.size) * domainRows() * ENTRY_COST) / total + q.size * ROW_COST;
-      rows = (
-        readMatches <= walk
-          ? statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches}) ${orderBy}`).all(
-              low,
-              phrase,
-              low,
-              high,
-              q.size,
-              offset,
-            )
-          : // "+id": the id test must filter the walk, not pick the rows to read.
-            statement(
-              db,
-              `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE domain_id = ? AND +id IN (${matches}) ${orderBy}`,
-            ).all(domainId, low, phrase, low, high, q.size, offset)
-      ) as Row[];
-    }
   } else {
     const like = `%${escapeLike(q.search)}%`;
     const filter = "domain_id = ? AND search_key LIKE ? ESCAPE '\\'";
     const narrow = info.searchIndex ? `INDEXED BY ${info.searchIndex}` : "";
+    const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
+    const low = domainId * DOMAIN_SPAN;
+    const high = low + DOMAIN_SPAN - 1;
     total = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
-      (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n,
+      trigram
+        ? (statement(db, `SELECT count(*) AS n FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`).get(
+            ftsPhrase(q.search),
+            low,
+            high,
+          ) as { n: number }).n
+        : (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n,
     );
     if (offset < total) {
-      const readMatches = total * ROW_COST;
-      const walk = ((offset + q.size) * domainRows() * ROW_COST) / total;
-      rows = (
-        readMatches <= walk
-          ? statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT id FROM ${table} ${narrow} WHERE ${filter}) ${orderBy}`)
-          : statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`)
-      ).all(domainId, like, q.size, offset) as Row[];
+      // Walking the sort index reads about (offset + size) / (share of matches) rows and stops; reading the
+      // matches reads `total` rows (found in the trigram index, or in the narrow index) and sorts them.
+      const walked = ((offset + q.size) * domainRows()) / total;
+      if (walked <= total * MATCH_READ_COST) {
+        rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`).all(
+          domainId,
+          like,
+          q.size,
+          offset,
+        ) as Row[];
+      } else if (trigram) {
+        rows = statement(
+          db,
+          `SELECT ${spec.columns} FROM ${table} WHERE id IN
+             (SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?) ${orderBy}`,
+        ).all(low, ftsPhrase(q.search), low, high, q.size, offset) as Row[];
+      } else {
+        rows = statement(
+          db,
+          `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT id FROM ${table} ${narrow} WHERE ${filter}) ${orderBy}`,
+        ).all(domainId, like, q.size, offset) as Row[];
+      }
     }
   }
   const data: Record<string, unknown> = {};
