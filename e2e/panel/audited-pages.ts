@@ -27,4 +27,21 @@ export const AUDITED_PAGES: AuditedPage[] = [
     role: "postmaster",
     ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
   },
+  // The postmaster's pages (app/(panel)/domain, accounts, aliases, lists).
+  { name: "postmaster-domain", path: "/domain", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor() },
+  { name: "postmaster-accounts", path: "/accounts", role: "postmaster", ready: (page) => page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor() },
+  {
+    name: "postmaster-account-editor",
+    path: "/accounts/anna.kowalska",
+    role: "postmaster",
+    ready: (page) => page.getByRole("button", { name: "Zapisz zmiany" }).waitFor(),
+  },
+  { name: "postmaster-aliases", path: "/aliases", role: "postmaster", ready: (page) => page.getByRole("cell", { name: /^kontakt@/ }).waitFor() },
+  { name: "postmaster-lists", path: "/lists", role: "postmaster", ready: (page) => page.getByRole("link", { name: /wszyscy@/ }).waitFor() },
+  {
+    name: "postmaster-list-editor",
+    path: "/lists/wszyscy",
+    role: "postmaster",
+    ready: (page) => page.getByRole("button", { name: "Zapisz listę" }).waitFor(),
+  },
 ];
