@@ -96,6 +96,8 @@ function checkCatalogCoverage(seenFile: string): void {
   }
   const missing = Object.keys(errorCatalog).filter((k) => !keys.has(k));
   if (missing.length) {
+    // Vitest only logs errors thrown by a global teardown; the exit code is what makes CI fail.
+    process.exitCode = 1;
     throw new Error(`[api tests] catalog errors never asserted by any test: ${missing.join(", ")}`);
   }
   console.log(`[api tests] all ${Object.keys(errorCatalog).length} catalog errors asserted`);
