@@ -21,6 +21,7 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "own.example.com" },
     { name: "sec.example.com" },
     { name: "wrap.example.com" },
+    { name: "list.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

@@ -87,11 +87,11 @@ function stop(server: Server): Promise<void> {
 function checkCatalogCoverage(seenFile: string): void {
   const lines = fs.existsSync(seenFile) ? fs.readFileSync(seenFile, "utf8").split("\n").filter(Boolean) : [];
   const files = new Set(lines.map((l) => l.split("\t")[0]));
-  const keys = new Set(lines.map((l) => l.split("\t")[1]));
+  const keys = new Set(lines.map((l) => l.split("\t")[1]).filter((k) => k !== "-"));
   const testFiles = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith(".test.ts"));
   const missingFiles = testFiles.filter((f) => !files.has(f));
   if (missingFiles.length) {
-    console.warn(`[api tests] catalog coverage not checked: no assertions recorded from ${missingFiles.join(", ")}`);
+    console.warn(`[api tests] catalog coverage not checked (partial run): ${missingFiles.join(", ")} did not run`);
     return;
   }
   const missing = Object.keys(errorCatalog).filter((k) => !keys.has(k));

@@ -1,0 +1,64 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped JSON */
+// What the list endpoints return for page, size, sort, sort_dir and search (contract §6).
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createAccount, expectStatus, postmaster } from "./client";
+
+const D = "list.example.com";
+const admin = postmaster(D);
+const keys = async (query: string, resource = "emails") => {
+  const res = await api("GET", `${resource}/${D}?${query}`, { auth: admin });
+  expectStatus(res, 200);
+  return { names: Object.keys(res.json.result_data as object), info: res.json.result_info };
+};
+
+beforeAll(async () => {
+  await createAccount(D, "anna", { description: "Księgowość", capacity: 40 });
+  await createAccount(D, "bartek", { description: "Sprzedaż", capacity: 30 });
+  await createAccount(D, "celina", { description: "", capacity: 20 });
+  await createAccount(D, "dawid", { description: "Dział IT", capacity: 10 });
+  for (const [name, target] of [["kontakt", `anna@${D}`], ["faktury", "biuro@zewnetrzna.example.org"]]) {
+    expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target } }), 201);
+  }
+  for (const [name, description] of [["zarzad", "Zarząd spółki"], ["wszyscy", "Wszyscy pracownicy"]]) {
+    expectStatus(await api("POST", `mailinglists/${D}/${name}`, { auth: admin, body: { description } }), 201);
+  }
+});
+
+describe("sorting and paging", () => {
+  it("sorts by name ascending by default", async () => {
+    expect((await keys("")).names).toEqual(["anna", "bartek", "celina", "dawid", "postmaster"]);
+  });
+
+  it("sorts by a summary field in either direction", async () => {
+    expect((await keys("sort=capacity&sort_dir=desc")).names).toEqual(["postmaster", "anna", "bartek", "celina", "dawid"]);
+    expect((await keys("sort=capacity")).names).toEqual(["dawid", "celina", "bartek", "anna", "postmaster"]);
+    expect((await keys("sort=target", "aliases")).names).toEqual(["kontakt", "faktury"]);
+    expect((await keys("sort=description&sort_dir=desc", "mailinglists")).names).toEqual(["zarzad", "wszyscy"]);
+  });
+
+  it("pages from 0 with size rows; total counts every match", async () => {
+    expect(await keys("size=2")).toEqual({ names: ["anna", "bartek"], info: { total: 5, fetched: 2, page_size: 2, page: 0 } });
+    expect(await keys("size=2&page=2")).toEqual({ names: ["postmaster"], info: { total: 5, fetched: 1, page_size: 2, page: 2 } });
+    expect(await keys("size=2&page=3")).toEqual({ names: [], info: { total: 5, fetched: 0, page_size: 2, page: 3 } });
+  });
+});
+
+describe("search", () => {
+  it("matches the name or the description, case-insensitively (also Polish letters)", async () => {
+    expect((await keys(`search=${encodeURIComponent("KSIĘG")}`)).names).toEqual(["anna"]);
+    expect((await keys(`search=${encodeURIComponent("sprzedaż")}`)).names).toEqual(["bartek"]);
+    expect((await keys("search=DAW")).names).toEqual(["dawid"]);
+    expect((await keys("search=a&size=1")).info.total).toBe(5);
+  });
+
+  it("treats % and _ literally", async () => {
+    expect((await keys("search=%25")).names).toEqual([]);
+    expect((await keys("search=_")).names).toEqual([]);
+  });
+
+  it("matches aliases by name or target, lists by name or description", async () => {
+    expect((await keys("search=zewnetrzna", "aliases")).names).toEqual(["faktury"]);
+    expect((await keys("search=KONT", "aliases")).names).toEqual(["kontakt"]);
+    expect((await keys(`search=${encodeURIComponent("spółki")}`, "mailinglists")).names).toEqual(["zarzad"]);
+  });
+});
