@@ -36,6 +36,13 @@ export interface Report {
   seed: Record<string, number>;
   ratios: { accountToEmptyHandler: number; accountToBaseline: number };
   pairs: { pair: string; rps: number; p50: number; p99: number }[];
+  panel: {
+    tableVisibleMs: number[];
+    tableVisibleMedianMs: number;
+    js: { page: string; transferredKb: number; gzipKb: number; files: number }[];
+    lighthouse: number | null;
+    lighthouseError?: string;
+  } | null;
   rows: Row[];
   targets: Target[];
 }
@@ -89,6 +96,20 @@ export function writeReport(dir: string, report: Report): void {
     "",
     pairs,
     "",
+    ...(report.panel
+      ? [
+          "## Panel (Chromium, signed in as the postmaster of the 100k domain)",
+          "",
+          `Account table: first data row in the DOM ${report.panel.tableVisibleMs.map((t) => t.toFixed(0)).join(", ")} ms after navigation ` +
+            `(fresh browser context each time; median ${report.panel.tableVisibleMedianMs.toFixed(0)} ms). ` +
+            `Lighthouse 12 (mobile preset) performance of /accounts: ${report.panel.lighthouse ?? `not measured (${report.panel.lighthouseError})`}.`,
+          "",
+          "| Page | JS files | JS transferred kB | JS gzipped kB |",
+          "|---|---:|---:|---:|",
+          ...report.panel.js.map((p) => `| ${p.page} | ${p.files} | ${p.transferredKb.toFixed(0)} | ${p.gzipKb.toFixed(0)} |`),
+          "",
+        ]
+      : ["Panel: not measured in this run (quick mode, --no-panel, or no Chromium).", ""]),
     "## Targets",
     "",
     targetsTable(report.targets),

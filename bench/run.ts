@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measure, median, peakRssMb, type Load, type Sample } from "./load";
+import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
 import { writeReport, type Row, type Target } from "./report";
 import { accountNames, ADMIN_PASSWORD, BIG_DOMAIN, FULL_LIST, FULL_SIZES, MID_DOMAIN, QUICK_SIZES, seed } from "./seed";
 
@@ -59,11 +60,15 @@ interface Scenario {
   onBaseline?: boolean;
 }
 
+/** "100k" for 100,000. */
+const short = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
 function listScenarios(domain: string, size: "100k" | "10k", terms: string[]): Scenario[] {
   const base = `http://127.0.0.1:${appPort}/api/v1/emails/${domain}`;
   const group = size === "100k" ? "list100k" : "list10k";
+  const accounts = size === "100k" ? settings.sizes.bigAccounts : settings.sizes.midAccounts;
   const make = (label: string, query: string, nextPath?: () => string): Scenario => ({
-    name: `list ${size}: ${label}`,
+    name: `list ${short(accounts)}: ${label}`,
     group,
     pair: label,
     load: { url: `${base}?${query}`, headers: auth(domain), connections: CONNECTIONS, nextPath },
@@ -137,6 +142,12 @@ async function main() {
   const baseline = start(["--conditions=react-server", "--import", "tsx", "bench/baseline-server.ts"], { ...env, PORT: String(basePort) });
   const stopAll = () => [app, baseline].forEach((c) => c.exitCode === null && c.kill("SIGTERM"));
   process.on("exit", stopAll);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      stopAll();
+      process.exit(130);
+    });
+  }
   try {
     await waitFor(`http://127.0.0.1:${appPort}/api/health`, app);
     await waitFor(`http://127.0.0.1:${basePort}/`, baseline);
@@ -148,7 +159,7 @@ async function main() {
       { name: "empty route handler (GET /api/health)", group: "server", load: { url: `http://127.0.0.1:${appPort}/api/health`, connections: CONNECTIONS } },
       { name: "GET one account (auth)", group: "server", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: "baseline node:http: GET one account (auth)", group: "baseline", onBaseline: true, load: { url: `http://127.0.0.1:${basePort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
-      { name: "GET domain (100k accounts)", group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/domains/${BIG_DOMAIN}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: `GET domain (${short(settings.sizes.bigAccounts)} accounts)`, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/domains/${BIG_DOMAIN}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: `GET mailing list (${settings.sizes.maxSubscribers} subscribers)`, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/mailinglists/${BIG_DOMAIN}/${FULL_LIST}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: "PUT one account", group: "write", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, method: "PUT", headers: { ...auth(BIG_DOMAIN), "content-type": "application/json" }, body: JSON.stringify({ description: "Zmieniony opis" }), connections: CONNECTIONS } },
       ...listScenarios(BIG_DOMAIN, "100k", coldTerms(many)),
@@ -174,6 +185,14 @@ async function main() {
     }
     const put = await putMany(many);
     log(`PUT ${many.length} names: ${put.times.map((t) => t.toFixed(0)).join(", ")} ms; atomic: ${put.atomic}`);
+
+    // The panel in a browser: full runs only (Chromium and Lighthouse take longer than the whole quick run).
+    let panel: PanelResult | null = null;
+    if ((!quick || process.argv.includes("--panel")) && !process.argv.includes("--no-panel") && fs.existsSync(CHROMIUM)) {
+      log("Panel: account table in Chromium, JavaScript per page, Lighthouse ...");
+      panel = await measurePanel(`http://127.0.0.1:${appPort}`, `postmaster@${BIG_DOMAIN}`, ADMIN_PASSWORD, 5);
+      log(`Panel: table visible ${panel.tableVisibleMs.map((t) => t.toFixed(0)).join(", ")} ms; Lighthouse ${panel.lighthouse ?? panel.lighthouseError}`);
+    }
 
     const rows: Row[] = scenarios.map((s) => {
       const xs = samples.get(s.name)!;
@@ -218,6 +237,14 @@ async function main() {
       target("Server peak RSS under load", peak, 300, "MB (max)", peak < 300),
     ];
     if (!quick) targets.push(target("Seeding 100,000 accounts (and the rest)", seeded.seconds, 60, "s (max)", seeded.seconds < 60));
+    if (panel) {
+      const worstJs = panel.js.reduce((w, p) => (p.gzipKb > w.gzipKb ? p : w));
+      targets.push(
+        target("Panel: account table rows visible after navigation (100k domain, median)", panel.tableVisibleMedianMs, 1000, "ms (max)", panel.tableVisibleMedianMs < 1000),
+        target(`Panel: JavaScript on first load, worst page (${worstJs.page}), gzipped`, worstJs.gzipKb, 250, "kB (max)", worstJs.gzipKb < 250),
+        target("Panel: Lighthouse 12 mobile performance, account table", panel.lighthouse ?? 0, 90, "score (min)", (panel.lighthouse ?? 0) >= 90),
+      );
+    }
 
     // Quick runs write next to their data (git-ignored): the committed results come from a full run.
     writeReport(path.join(root, quick ? "bench/data" : "bench"), {
@@ -234,6 +261,7 @@ async function main() {
       seed: { ...settings.sizes, seconds: Number(seeded.seconds.toFixed(1)), accounts: seeded.accounts, listMembers: seeded.listMembers },
       ratios: { accountToEmptyHandler: accountRatio, accountToBaseline: baselineRatio },
       pairs,
+      panel,
       rows,
       targets,
     });

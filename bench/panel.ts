@@ -1,0 +1,112 @@
+// The panel's side of the bench (issue 4): Debian's Chromium through Playwright, signed in as the postmaster of
+// the 100k-account domain.
+// - Account table: milliseconds from navigation start until the first data row is in the DOM (a fresh browser
+//   context each time, so the JavaScript is fetched too), median of several.
+// - JavaScript on the first load of each panel page: bytes as transferred, and gzipped (computed here from the
+//   bodies, so the figure does not depend on whether the server compressed them).
+// - Lighthouse 12 (mobile preset, its default) performance score of the account table.
+import { chromium, type Browser, type BrowserContext } from "@playwright/test";
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { median } from "./load";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PAGES = ["/accounts", "/aliases", "/lists", "/domain", "/me"];
+/** A data row of the account table: it links to the account's editor. Skeleton rows have no link. */
+const DATA_ROW = 'table tbody tr a[href^="/accounts/"]';
+
+export interface PanelResult {
+  tableVisibleMs: number[];
+  tableVisibleMedianMs: number;
+  js: { page: string; transferredKb: number; gzipKb: number; files: number }[];
+  lighthouse: number | null;
+  lighthouseError?: string;
+}
+
+async function signedInContext(browser: Browser, base: string, email: string, password: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: base });
+  const digest = crypto.createHash("sha1").update(password).digest("hex");
+  const res = await context.request.post("/api/panel/session", { data: { email, digest }, headers: { origin: base } });
+  if (!res.ok()) throw new Error(`panel sign-in: ${res.status()} ${await res.text()}`);
+  return context;
+}
+
+async function cookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+}
+
+async function lighthouseScore(url: string, cookie: string): Promise<number> {
+  const { launch } = await import("chrome-launcher");
+  const { default: lighthouse } = await import("lighthouse");
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance"],
+      extraHeaders: { cookie },
+    });
+    return Math.round((result?.lhr.categories.performance?.score ?? 0) * 100);
+  } finally {
+    chrome.kill();
+  }
+}
+
+export async function measurePanel(base: string, email: string, password: string, runs: number): Promise<PanelResult> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  try {
+    const tableVisibleMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const context = await signedInContext(browser, base, email, password);
+      const page = await context.newPage();
+      await page.goto("/accounts", { waitUntil: "commit" });
+      const handle = await page.waitForFunction(
+        (selector) => (document.querySelector(selector) ? performance.now() : null),
+        DATA_ROW,
+        { polling: "raf", timeout: 30_000 },
+      );
+      tableVisibleMs.push((await handle.jsonValue()) as number);
+      await context.close();
+    }
+
+    const js: PanelResult["js"] = [];
+    for (const path of PAGES) {
+      const context = await signedInContext(browser, base, email, password);
+      const page = await context.newPage();
+      const scripts: Promise<{ transferred: number; gzip: number }>[] = [];
+      page.on("response", (response) => {
+        if (response.request().resourceType() !== "script") return;
+        scripts.push(
+          (async () => {
+            const [sizes, body] = await Promise.all([response.request().sizes(), response.body()]);
+            return { transferred: sizes.responseBodySize, gzip: zlib.gzipSync(body).length };
+          })(),
+        );
+      });
+      await page.goto(path, { waitUntil: "networkidle" });
+      const sizes = await Promise.all(scripts);
+      js.push({
+        page: path,
+        transferredKb: sizes.reduce((n, s) => n + s.transferred, 0) / 1024,
+        gzipKb: sizes.reduce((n, s) => n + s.gzip, 0) / 1024,
+        files: sizes.length,
+      });
+      await context.close();
+    }
+
+    let lighthouse: number | null = null;
+    let lighthouseError: string | undefined;
+    try {
+      const context = await signedInContext(browser, base, email, password);
+      const cookie = await cookieOf(context);
+      await context.close();
+      lighthouse = await lighthouseScore(`${base}/accounts`, cookie);
+    } catch (err) {
+      lighthouseError = err instanceof Error ? err.message : String(err);
+    }
+    return { tableVisibleMs, tableVisibleMedianMs: median(tableVisibleMs), js, lighthouse, lighthouseError };
+  } finally {
+    await browser.close();
+  }
+}
