@@ -11,8 +11,7 @@ type Key =
   | "aliases" | "aliasesHint" | "autoresponder_mode" | "autoresponder_start_date" | "autoresponder_end_date"
   | "dateHint" | "autoresponder_body" | "spam_enabled" | "spam_rule" | "ruleTag" | "ruleMove" | "spam_hits"
   | "hits2" | "hits5" | "hits7" | "hits9" | "spam_delete_after" | "spamDeleteHint" | "spam_rbl_enabled"
-  | "spam_spf_enabled" | "spam_greylist_enabled" | "triDefault" | "triOn" | "triOff" | "serverOn" | "serverOff"
-  | "serverGlobal" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist" | "spam_spf_whitelist"
+  | "spam_spf_enabled" | "spam_greylist_enabled" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist" | "spam_spf_whitelist"
   | "spam_rbl_whitelist" | "listHint" | "phone" | "smsLogin" | "smsPassword" | "operator" | "operatorAuto"
   | "phoneHint" | "sms_send_to" | "sendGateway" | "sendMail" | "sms_cnt" | "cnt0" | "cnt1" | "cnt2" | "cnt3"
   | "number";
@@ -85,12 +84,6 @@ export const editorMessages: Messages<Key> = {
     spam_rbl_enabled: "RBL (czarne listy serwerów)",
     spam_spf_enabled: "SPF",
     spam_greylist_enabled: "Greylisting",
-    triDefault: "Domyślnie ({value})",
-    triOn: "Włączony",
-    triOff: "Wyłączony",
-    serverOn: "teraz włączony",
-    serverOff: "teraz wyłączony",
-    serverGlobal: "ustawienie serwera",
     spam_white_list: "Biała lista",
     spam_black_list: "Czarna lista",
     spam_greylist_whitelist: "Wyjątki greylistingu",
@@ -180,12 +173,6 @@ export const editorMessages: Messages<Key> = {
     spam_rbl_enabled: "RBL (blackhole lists)",
     spam_spf_enabled: "SPF",
     spam_greylist_enabled: "Greylisting",
-    triDefault: "Default ({value})",
-    triOn: "On",
-    triOff: "Off",
-    serverOn: "currently on",
-    serverOff: "currently off",
-    serverGlobal: "server setting",
     spam_white_list: "White list",
     spam_black_list: "Black list",
     spam_greylist_whitelist: "Greylisting exceptions",
