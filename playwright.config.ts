@@ -57,6 +57,8 @@ export default defineConfig({
       DATABASE_PATH: process.env.PANEL_E2E_DB,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
       NEXT_TELEMETRY_DISABLED: "1",
+      // No test client may call /api/v1 directly (192.0.2.1 is TEST-NET): the panel must work without the rule.
+      ALLOWED_CLIENT_IPS: "192.0.2.1",
     },
   },
 });

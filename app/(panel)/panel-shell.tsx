@@ -55,13 +55,6 @@ export function PanelShell({ session, children }: { session: PanelSession; child
   useState(() => queryClient.setQueryData(sessionKeys.all, session));
   const [leaving, setLeaving] = useState(false);
 
-  async function logout() {
-    setLeaving(true);
-    await fetch("/api/panel/session", { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
-    queryClient.clear();
-    window.location.assign("/login?reason=logout");
-  }
-
   const nav = session.isPostmaster ? POSTMASTER_NAV : USER_NAV;
   return (
     <div className="min-h-screen">
@@ -79,14 +72,16 @@ export function PanelShell({ session, children }: { session: PanelSession; child
               {session.email}
             </span>
             <LanguageSwitch />
-            <button
-              type="button"
-              onClick={() => void logout()}
-              disabled={leaving}
-              className="rounded-md border border-gray-400 px-3 py-1 font-medium text-gray-900 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
-            >
-              {leaving ? t("loggingOut") : t("logout")}
-            </button>
+            {/* A plain form: logging out works even before the page's JavaScript has loaded. */}
+            <form method="post" action="/api/panel/session/logout" onSubmit={() => setLeaving(true)}>
+              <button
+                type="submit"
+                aria-disabled={leaving || undefined}
+                className="rounded-md border border-gray-400 px-3 py-1 font-medium text-gray-900 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+              >
+                {leaving ? t("loggingOut") : t("logout")}
+              </button>
+            </form>
           </div>
         </div>
         <nav aria-label={t("nav")} className="mx-auto max-w-6xl px-4">

@@ -154,3 +154,18 @@ test("the language switch turns the panel English and back", async ({ page }) =>
   await page.getByRole("button", { name: /Polski/ }).click();
   await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
 });
+
+test("the client address rule of /api/v1 does not apply to panel users, and still applies to /api/v1", async ({ page, playwright, baseURL }) => {
+  // The test server allows no client address (ALLOWED_CLIENT_IPS in playwright.config.ts).
+  const basic = Buffer.from(`${DEMO.user.email}:${sha1Hex(DEMO.user.password)}`).toString("base64");
+  const direct = await playwright.request.newContext({ baseURL });
+  const forgeries: Record<string, string>[] = [{}, { "x-mailadmin-panel-call": "0".repeat(64) }];
+  for (const forged of forgeries) {
+    const res = await direct.get(`/api/v1/emails/${DEMO.domain}/jan.nowak`, { headers: { authorization: `Basic ${basic}`, ...forged } });
+    expect(res.status()).toBe(403);
+    expect(await res.json()).toMatchObject({ code: "403.3" });
+  }
+  await direct.dispose();
+  await loginAs(page, "user");
+  expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`)).status()).toBe(200);
+});

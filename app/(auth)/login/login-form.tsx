@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from "react";
 import { Alert, Button, TextField } from "@/components";
 import { LanguageSwitch } from "@/components/language-switch";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { useT, type Messages } from "@/lib/i18n";
 
 export type LoginNotice = "expired" | "logout";
@@ -64,6 +65,7 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
   const t = useT(messages);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   function explain(status: number, body: ErrorAnswer | null): string {
     if (status === 403 && body?.attributes?.retry_after !== undefined) return t("locked", { n: body.attributes.retry_after });
@@ -121,10 +123,10 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
             {error}
           </Alert>
         )}
-        <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <form method="post" onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
           <TextField label={t("email")} name="email" type="email" autoComplete="username" required autoCapitalize="none" spellCheck={false} />
           <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required />
-          <Button type="submit" loading={busy} className="w-full">
+          <Button type="submit" loading={busy} disabled={!hydrated} className="w-full">
             {busy ? t("submitting") : t("submit")}
           </Button>
         </form>
