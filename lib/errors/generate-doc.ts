@@ -7,7 +7,7 @@ const file = path.join(process.cwd(), "docs", "errors.md");
 
 export function renderErrorsDoc(): string {
   const rows = Object.entries(errorCatalog)
-    .map(([key, e]) => `| ${e.code} | ${e.status} | ${e.category} | \`${key}\` | ${e.message} | ${e.condition.replaceAll("|", "\\|")} |`)
+    .map(([key, e]) => `| ${e.code} | ${e.status} | ${e.category} | \`${key}\` | ${e.message} | ${e.messageEn} | ${e.condition.replaceAll("|", "\\|")} |`)
     .join("\n");
   return `# API errors
 
@@ -18,8 +18,8 @@ Every error body is \`{"code", "message", "category"}\`, plus \`source\` (the fi
 and \`children\` (one error per failing name of a multi-name request) where useful. Validation errors answer with
 HTTP 500, as the specification requires.
 
-| code | HTTP | category | key | message (Polish, as sent) | raised when |
-|---|---|---|---|---|---|
+| code | HTTP | category | key | message (Polish, as sent) | English text (panel only) | raised when |
+|---|---|---|---|---|---|---|
 ${rows}
 
 Codes that the specification lists but this service never sends: 500, 500.101, 500.112, 500.116-500.120,
