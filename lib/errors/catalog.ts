@@ -46,6 +46,8 @@ export const errorCatalog = {
   nameTaken: entry("409.1", "resource_existing", "Ten adres jest już zajęty w domenie (konto, alias lub lista).", "This address is already taken in the domain (account, alias or list).", "Creating an account, alias or list whose name is already an account, alias or list of the domain."),
   // --- request format ---
   invalidJson: entry("400.1", "internal", "Treść żądania nie jest poprawnym dokumentem JSON.", "The request body is not a valid JSON document.", "The body is not valid JSON."),
+  // Sent by lib/runtime/server.mjs itself (the request never reaches Next); e2e/api/protocol.test.ts keeps both equal.
+  malformedRequest: entry("400.1", "internal", "Nieprawidłowe żądanie HTTP (błędny wiersz żądania lub nagłówek).", "Invalid HTTP request (bad request line or header).", "The request line or a header is not valid HTTP, e.g. raw non-ASCII bytes in the URL (percent-encode them)."),
   invalidCallback: entry("400.2", "internal", "Nieprawidłowa nazwa funkcji callback (JSONP).", "Invalid callback function name (JSONP).", "`callback` does not match ^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$."),
   methodNotAllowed: entry("405.1", "internal", "Ta metoda HTTP nie jest obsługiwana dla tego zasobu.", "This HTTP method is not supported for this resource.", "The method is not defined for the path."),
   jsonpGetOnly: entry("501.1", "internal", "JSONP obsługuje wyłącznie żądania GET.", "JSONP supports GET requests only.", "`callback` given on a method other than GET."),

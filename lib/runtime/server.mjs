@@ -30,6 +30,20 @@ const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
+// Node's HTTP parser refuses malformed requests (say, raw UTF-8 in the URL) before Next sees them, with an empty
+// body; answer with the API's JSON error instead (catalog key malformedRequest).
+const MALFORMED = JSON.stringify({
+  code: "400.1",
+  message: "Nieprawidłowe żądanie HTTP (błędny wiersz żądania lub nagłówek).",
+  category: "internal",
+});
+server.on("clientError", (err, socket) => {
+  if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+  socket.end(
+    "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n" +
+      `Content-Length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${MALFORMED}`,
+  );
+});
 server.listen(port, hostname, () => {
   console.log(`mail-admin listening on http://${hostname}:${port}`);
 });
