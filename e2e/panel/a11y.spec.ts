@@ -16,10 +16,18 @@ for (const audited of AUDITED_PAGES) {
       await page.goto(audited.path);
       if (audited.ready) await audited.ready(page);
       await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
+      // Measured before the full-page screenshot, which resizes the viewport while it captures.
+      const overflow = await page.evaluate(() => {
+        const by = document.documentElement.scrollWidth - window.innerWidth;
+        // What sticks out, so a failure says where to look.
+        const culprits = [...document.querySelectorAll("body *")]
+          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[class*=overflow-x-auto]"))
+          .slice(0, 5)
+          .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").split(" ").slice(0, 4).join(".")}`);
+        return { by, culprits };
+      });
+      expect(overflow.by, `horizontal scroll at ${width} px: ${overflow.culprits.join(", ")}`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${audited.name}-${width}.png`), fullPage: true });
-
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `horizontal scroll at ${width} px`).toBeLessThanOrEqual(0);
 
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       const serious = results.violations

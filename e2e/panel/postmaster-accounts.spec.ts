@@ -24,6 +24,9 @@ test.describe("accounts", () => {
   test.beforeEach(async ({ page, loginAs }) => {
     await loginAs(page, "postmaster");
     await expect(page.getByRole("heading", { level: 1, name: "Konta pocztowe" })).toBeVisible();
+    // The heading is server-rendered; the first rows come from the browser's own query, so once they show the page
+    // is hydrated and typing into the search box reaches React (typing earlier was lost: a flaky search test).
+    await expect(rowOf(page, "anna.kowalska")).toHaveCount(1);
   });
 
   test("creates an account, finds it by search and the back button restores the list", async ({ page }) => {
