@@ -27,6 +27,9 @@ export interface Report {
   cores: number;
   cpu: string;
   node: string;
+  /** Scheduling priority the bench (and the servers it started) ran at. */
+  nice: number;
+  serverCommand: string;
   /** os.loadavg() (1, 5, 15 min) when the measuring started and ended: other work on the machine skews figures. */
   load: { start: number[]; end: number[] };
   runs: number;
@@ -81,7 +84,8 @@ export function writeReport(dir: string, report: Report): void {
     "",
     `${report.date.slice(0, 16).replace("T", " ")} UTC, ${report.cores} cores (${report.cpu}), Node ${report.node}. ` +
       `Each figure is the median of ${report.runs} run(s) of ${report.seconds} s after a ${report.warmup} s warm-up, ` +
-      `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts). Load average (1/5/15 min) ` +
+      `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); server: \`${report.serverCommand}\`` +
+      `${report.nice !== 0 ? `, bench and servers at nice ${report.nice}` : ""}. Load average (1/5/15 min) ` +
       `${report.load.start.map((x) => x.toFixed(1)).join("/")} at the start, ${report.load.end.map((x) => x.toFixed(1)).join("/")} ` +
       `at the end: the machine was shared with other work, so absolute figures are pessimistic and ratios are steadier.`,
     "",
