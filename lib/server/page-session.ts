@@ -28,5 +28,12 @@ export async function requireSession(): Promise<PageSession> {
   redirect(hadCookie ? "/login?reason=expired" : "/login");
 }
 
+/** The session of a domain administrator; an ordinary account is sent to its own page, anyone else to the login. */
+export async function requirePostmaster(): Promise<PageSession> {
+  const session = await requireSession();
+  if (!session.isPostmaster) redirect(landingPage(session));
+  return session;
+}
+
 /** Where a signed-in account starts: the postmaster's account table, or an ordinary account's own settings. */
 export const landingPage = (s: SessionInfo) => (s.isPostmaster ? "/accounts" : "/me");
