@@ -27,7 +27,7 @@ export const AUDITED_PAGES: AuditedPage[] = [
     role: "postmaster",
     ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
   },
-  // The postmaster's pages (app/(panel)/domain, accounts, aliases, lists).
+  // The postmaster's pages (app/(panel)/(postmaster)/domain, accounts, aliases, lists).
   { name: "postmaster-domain", path: "/domain", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor() },
   { name: "postmaster-accounts", path: "/accounts", role: "postmaster", ready: (page) => page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor() },
   {
