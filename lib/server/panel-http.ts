@@ -3,6 +3,7 @@ import "server-only";
 // lookup, and JSON error answers. Errors of the service itself pass through unchanged (they come from /api/v1's
 // handlers); only "no session" is the panel's own answer, a 401 without WWW-Authenticate so browsers never show a
 // Basic-auth prompt.
+import { panelErrors } from "@/lib/errors/panel-errors";
 import { toApiError } from "./http";
 import { getSession, readSessionId, type Session } from "./session";
 import { PEER_ADDRESS_HEADER, normalizeIp } from "./client-address";
@@ -13,15 +14,13 @@ const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 
-/**
- * The panel's "sign in again" answer. Not in lib/errors/catalog.ts on purpose: that catalog is the /api/v1
- * contract, and no /api/v1 request can produce this.
- */
-export const noSession = (headers: Record<string, string> = {}) =>
-  json({ code: "401.1", message: "Sesja wygasła lub nie istnieje. Zaloguj się ponownie.", category: "authorization" }, 401, headers);
+const panelError = ({ code, message, category, status }: (typeof panelErrors)[keyof typeof panelErrors], headers: Record<string, string> = {}) =>
+  json({ code, message, category }, status, headers);
 
-const crossOrigin = () =>
-  json({ code: "403.2", message: "Żądanie spoza panelu zostało odrzucone.", category: "authorization" }, 403);
+/** The panel's "sign in again" answer (lib/errors/panel-errors.ts says why it is not in the v1 catalog). */
+export const noSession = (headers: Record<string, string> = {}) => panelError(panelErrors.noSession, headers);
+
+const crossOrigin = () => panelError(panelErrors.crossOrigin);
 
 /** The origin the browser used to reach us: scheme of the request, host from the Host header. */
 export function ownOrigin(req: Request): string {
