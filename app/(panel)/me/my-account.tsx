@@ -1,6 +1,7 @@
 "use client";
 // The "My account" page body: loads the record once, then shows the read-only facts and the four editable sections.
 import { Alert, Button, SkeletonLines } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
 import { AccountInfo } from "./account-info";
 import { AutoresponderForm } from "./autoresponder-form";
@@ -13,6 +14,7 @@ import { useMyAccount } from "./use-my-account";
 export function MyAccount({ domain, name }: { domain: string; name: string }) {
   const t = useT(meMessages);
   const query = useMyAccount(domain, name);
+  const errorText = useErrorText();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">
@@ -21,7 +23,7 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
       {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}
       {query.isError && (
         <Alert tone="error" title={t("loadFailed")}>
-          <p>{query.error.message}</p>
+          <p>{errorText.failure(query.error)}</p>
           <Button variant="secondary" className="mt-2" onClick={() => void query.refetch()}>
             {t("retry")}
           </Button>

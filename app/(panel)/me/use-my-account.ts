@@ -1,8 +1,8 @@
 "use client";
-// The signed-in account's record: read it, save a subset of its fields, and put API errors onto form fields.
+// The signed-in account's record: read it and save a subset of its fields (API errors go onto form fields with
+// placeApiError of lib/client/hooks/use-field-form.ts, the same rule as the postmaster's forms).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { panelFetch, PanelApiError } from "@/lib/client/api";
+import { panelFetch } from "@/lib/client/api";
 import { accountKeys } from "@/lib/client/hooks/accounts";
 
 /** The fields of the account record this page shows. */
@@ -52,21 +52,6 @@ export function useSaveMyAccount(domain: string, name: string) {
       void qc.invalidateQueries({ queryKey: accountKeys.lists() });
     },
   });
-}
-
-/**
- * Puts each error of a failed save on the field its `source` names (the API's Polish message). Returns the
- * message for what could not be placed on a field, or null when everything landed on fields.
- */
-export function placeApiError<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]): string | null {
-  if (!(err instanceof PanelApiError)) return err instanceof Error ? err.message : String(err);
-  const errors = err.body.children?.length ? err.body.children : [err.body];
-  const unplaced: string[] = [];
-  for (const e of errors) {
-    if (e.source && fields.includes(e.source)) setError(e.source as Path<T>, { type: "server", message: e.message }, { shouldFocus: true });
-    else unplaced.push(e.message);
-  }
-  return unplaced.length ? unplaced.join(" ") : null;
 }
 
 /** A textarea's lines as a list: trimmed, blank lines dropped. */

@@ -3,7 +3,9 @@
 // its own feedback, so a mistake in one never blocks the others.
 import { useState } from "react";
 import type { FieldError, FieldValues, UseFormReturn } from "react-hook-form";
-import { placeApiError, useSaveMyAccount } from "./use-my-account";
+import { placeApiError } from "@/lib/client/hooks/use-field-form";
+import { useLocale } from "@/lib/i18n";
+import { useSaveMyAccount } from "./use-my-account";
 
 export interface SectionStatus {
   saved: boolean;
@@ -19,6 +21,7 @@ export function useSection<TIn extends FieldValues, TOut extends FieldValues>(
   onSaved?: () => void,
 ) {
   const save = useSaveMyAccount(who.domain, who.name);
+  const locale = useLocale();
   const [status, setStatus] = useState<SectionStatus>({ saved: false, error: null });
   const onSubmit = form.handleSubmit(
     async (values) => {
@@ -28,7 +31,7 @@ export function useSection<TIn extends FieldValues, TOut extends FieldValues>(
         setStatus({ saved: true, error: null });
         onSaved?.();
       } catch (err) {
-        setStatus({ saved: false, error: placeApiError(err, form.setError, fields) ?? "" });
+        setStatus({ saved: false, error: placeApiError(err, form.setError, fields, locale) ?? "" });
       }
     },
     () => setStatus({ saved: false, error: "" }),

@@ -1,13 +1,20 @@
 "use client";
-// Forms over a resource's field specs (lib/schemas/*): the same zod rules as the API, the same Polish messages
-// as its error catalog, and an API error placed on the field its `source` names.
+// Forms over a resource's field specs (lib/schemas/*): the same zod rules as the API, the same messages as its error
+// catalog (in the page's language), and an API error placed on the field its `source` names.
 import { zodResolver } from "@hookform/resolvers/zod";
-import type { FieldValues, Resolver, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
 import { z } from "zod";
 import { PanelApiError } from "@/lib/client/api";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { catalogText, errorBodyText, failureText } from "@/lib/client/error-text";
+import type { ErrorBody } from "@/lib/errors/api-error";
+import type { Locale } from "@/lib/i18n";
 import type { FieldSpecs } from "@/lib/schemas/fields";
 import { asText } from "./list-params";
+
+/** What a form passes as useForm's `context` so the resolver speaks the page's language: `{ locale }`. */
+export interface FieldFormContext {
+  locale: Locale;
+}
 
 /** Text areas edit array fields one entry a line; blank lines are dropped. */
 export const linesToList = (text: unknown): unknown =>
@@ -22,55 +29,57 @@ export const listToLines = (list: unknown): string => (Array.isArray(list) ? lis
 
 /**
  * A resolver for the chosen fields of a spec. `lines` names the array fields edited as text, one entry a line.
- * `extra` adds form-only fields (e.g. the name of a record being created) with their own schemas.
+ * `extra` adds form-only fields (e.g. the name of a record being created) with their own schemas and catalog errors.
+ * Pass `context: { locale }` (FieldFormContext) to useForm; without it the messages are Polish.
  */
 export function fieldSpecResolver<T extends FieldValues>(
   specs: FieldSpecs,
   fields: readonly string[],
   lines: readonly string[] = [],
-  extra: Record<string, z.ZodType> = {},
-): Resolver<T> {
+  extra: FieldSpecs = {},
+): Resolver<T, FieldFormContext> {
+  const all: FieldSpecs = { ...specs, ...extra };
   const shape: Record<string, z.ZodType> = {};
   for (const f of fields) {
     const spec = specs[f];
     // Check boxes give booleans where the API's flags are 0/1.
     if (spec) shape[f] = z.preprocess(lines.includes(f) ? linesToList : flagToNumber, spec.schema.optional());
   }
-  Object.assign(shape, extra);
-  const inner = zodResolver(z.object(shape)) as unknown as Resolver<T>;
-  // Every failing field shows its catalog message (the API's Polish text), whatever zod's own wording is.
+  for (const [f, spec] of Object.entries(extra)) shape[f] = spec.schema;
+  const inner = zodResolver(z.object(shape)) as unknown as Resolver<T, FieldFormContext>;
+  // Every failing field shows its catalog message (the API's own text for that rule), whatever zod's wording is.
   return async (values, context, options) => {
     const result = await inner(values, context, options);
     for (const [field, error] of Object.entries(result.errors)) {
-      const spec = specs[field];
-      if (spec && error && typeof error === "object") (error as { message?: string }).message = errorCatalog[spec.error].message;
+      const spec = all[field];
+      if (spec && error && typeof error === "object") (error as { message?: string }).message = catalogText(spec.error, context?.locale ?? "pl");
     }
     return result;
   };
 }
 
-/** What to tell the user about a failed save; field errors go onto their fields, the rest is returned. */
-export function applyApiError<T extends FieldValues>(
+/**
+ * Puts each error of a failed save on the field its `source` names, in the page's language, and focuses the first.
+ * Returns the text of what could not be placed on a field (with its code), or null when everything landed on fields.
+ * `children` (one error per failing field or name) are placed one by one; without children the error itself is.
+ */
+export function placeApiError<T extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<T>,
-  knownFields: readonly string[],
-): string {
-  if (!(err instanceof PanelApiError)) return err instanceof Error ? err.message : String(err);
-  const bodies = err.body.children?.length ? err.body.children : [err.body];
-  let placed = 0;
-  for (const b of bodies) {
-    if (b.source && knownFields.includes(b.source)) {
-      setError(b.source as never, { type: "server", message: b.message });
-      placed++;
-    }
+  fields: readonly string[],
+  locale: Locale,
+): string | null {
+  if (!(err instanceof PanelApiError)) return failureText(err, locale);
+  const errors: ErrorBody[] = err.body.children?.length ? err.body.children : [err.body];
+  const unplaced: string[] = [];
+  let focused = false;
+  for (const e of errors) {
+    if (e.source && fields.includes(e.source)) {
+      setError(e.source as Path<T>, { type: "server", message: errorBodyText(e, locale) }, { shouldFocus: !focused });
+      focused = true;
+    } else unplaced.push(`${errorBodyText(e, locale)} (${e.code})`);
   }
-  return placed === bodies.length ? "" : `${err.body.message} (${err.body.code})`;
-}
-
-/** The API message with its code, for errors not tied to a form field. */
-export function apiErrorText(err: unknown): string {
-  if (err instanceof PanelApiError) return `${err.body.message} (${err.body.code})`;
-  return err instanceof Error ? err.message : String(err);
+  return unplaced.length ? unplaced.join(" ") : null;
 }
 
 /** A record as form values: arrays as lines, `flags` as check-box booleans, everything else as text. */

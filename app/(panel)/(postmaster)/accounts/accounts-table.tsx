@@ -4,10 +4,10 @@
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccountList, useDeleteAccounts } from "@/lib/client/hooks/accounts";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { apiErrorText } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
@@ -21,6 +21,7 @@ const COLS = 9;
 
 export function AccountsTable() {
   const t = useT(accountMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const { filters, update } = useListFilters(ACCOUNT_SORT_FIELDS);
   const list = useAccountList(domain, filters);
@@ -94,7 +95,7 @@ export function AccountsTable() {
 
       {list.isError && (
         <Alert tone="error">
-          {t("loadFailed", { error: apiErrorText(list.error) })}{" "}
+          {t("loadFailed", { error: errorText.failure(list.error) })}{" "}
           <Button variant="ghost" onClick={() => void list.refetch()}>
             {t("retry")}
           </Button>
@@ -208,7 +209,7 @@ export function AccountsTable() {
         }
         confirmLabel={t("delete")}
         pending={remove.isPending}
-        error={remove.error ? apiErrorText(remove.error) : undefined}
+        error={remove.error ? errorText.failure(remove.error) : undefined}
         onConfirm={() => void confirmDelete()}
         onCancel={() => {
           remove.reset();

@@ -4,9 +4,8 @@
 import { useState } from "react";
 import { Alert, Button, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useUpdateAccounts } from "@/lib/client/hooks/accounts";
-import { apiErrorText } from "@/lib/client/hooks/use-field-form";
-import { errorCatalog } from "@/lib/errors/catalog";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
 import { accountMessages } from "./messages";
@@ -23,6 +22,7 @@ export function BulkActions({
   onClear: () => void;
 }) {
   const t = useT(accountMessages);
+  const errorText = useErrorText();
   const update = useUpdateAccounts(domain);
   const [capacity, setCapacity] = useState("");
   const [capacityError, setCapacityError] = useState("");
@@ -36,16 +36,16 @@ export function BulkActions({
     } catch (err) {
       const children =
         err instanceof PanelApiError
-          ? err.body.children?.map((c) => `${c.source ?? ""}: ${c.message} (${c.code})`)
+          ? err.body.children?.map((c) => `${c.source ?? ""}: ${errorText.body(c)} (${c.code})`)
           : undefined;
-      setResult({ ok: false, text: t("bulkFailed", { error: apiErrorText(err) }), children });
+      setResult({ ok: false, text: t("bulkFailed", { error: errorText.failure(err) }), children });
     }
   };
 
   const applyCapacity = () => {
     const parsed = accountFields.capacity.schema.safeParse(capacity);
     if (!parsed.success) {
-      setCapacityError(errorCatalog.invalidCapacity.message);
+      setCapacityError(errorText.catalog("invalidCapacity"));
       return;
     }
     setCapacityError("");

@@ -4,9 +4,10 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { useCreateAccount } from "@/lib/client/hooks/accounts";
-import { applyApiError, fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
 import { isAccountName, passwordSchema } from "@/lib/schemas/common";
@@ -20,17 +21,20 @@ interface CreateValues {
 }
 const FIELDS = ["name", "password", "description", "capacity"] as const;
 const resolver = fieldSpecResolver<CreateValues>(accountFields, ["description", "capacity"], [], {
-  name: z.string().trim().toLowerCase().refine(isAccountName, errorCatalog.invalidAccountName.message),
+  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
   // Required on create: the spec's "" (keep unchanged) does not apply.
-  password: passwordSchema(),
+  password: { schema: passwordSchema(), error: "invalidPassword" },
 });
 
 export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
   const t = useT(accountMessages);
+  const errorText = useErrorText();
+  const hydrated = useHydrated();
   const create = useCreateAccount(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, reset, formState } = useForm<CreateValues>({
+  const { register, handleSubmit, setError, reset, formState } = useForm<CreateValues, FieldFormContext>({
     resolver,
+    context: { locale: errorText.locale },
     defaultValues: { name: "", password: "", description: "", capacity: "1024" },
   });
   const { errors } = formState;
@@ -41,7 +45,7 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
       reset();
       onDone(record.email);
     } catch (err) {
-      setFormError(applyApiError(err, setError, FIELDS));
+      setFormError(placeApiError(err, setError, FIELDS, errorText.locale) ?? "");
     }
   });
   return (
@@ -71,7 +75,8 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
       />
       {formError && <Alert tone="error" className="sm:col-span-2 lg:col-span-4">{formError}</Alert>}
       <div className="sm:col-span-2 lg:col-span-4">
-        <Button type="submit" loading={formState.isSubmitting}>
+        {/* Not before hydration: a native submit would put the password in the URL (lib/client/use-hydrated.ts). */}
+        <Button type="submit" loading={formState.isSubmitting} disabled={!hydrated}>
           {t("create")}
         </Button>
       </div>

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useSaveAlias, type AliasItem } from "@/lib/client/hooks/aliases";
-import { applyApiError, fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { aliasFields } from "@/lib/schemas/alias";
 import { isAccountName } from "@/lib/schemas/common";
@@ -17,15 +17,17 @@ interface Values {
   target: string;
 }
 const createResolver = fieldSpecResolver<Values>(aliasFields, ["target"], [], {
-  name: z.string().trim().toLowerCase().refine(isAccountName, errorCatalog.invalidAccountName.message),
+  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
 });
 const targetResolver = fieldSpecResolver<Values>(aliasFields, ["target"]);
 
 export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
   const t = useT(aliasMessages);
+  const errorText = useErrorText();
   const save = useSaveAlias(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, reset, formState } = useForm<Values>({
+  const { register, handleSubmit, setError, reset, formState } = useForm<Values, FieldFormContext>({
+    context: { locale: errorText.locale },
     resolver: createResolver,
     defaultValues: { name: "", target: "" },
   });
@@ -36,7 +38,7 @@ export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (e
       reset();
       onDone(alias.email);
     } catch (err) {
-      setFormError(applyApiError(err, setError, ["name", "target"]));
+      setFormError(placeApiError(err, setError, ["name", "target"], errorText.locale) ?? "");
     }
   });
   return (
@@ -63,9 +65,11 @@ export function EditTargetForm({
   onCancel: () => void;
 }) {
   const t = useT(aliasMessages);
+  const errorText = useErrorText();
   const save = useSaveAlias(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, formState } = useForm<Values>({
+  const { register, handleSubmit, setError, formState } = useForm<Values, FieldFormContext>({
+    context: { locale: errorText.locale },
     resolver: targetResolver,
     defaultValues: { name: alias.name, target: alias.target },
   });
@@ -75,7 +79,7 @@ export function EditTargetForm({
       await save.mutateAsync({ name: alias.name, target, create: false });
       onDone();
     } catch (err) {
-      setFormError(applyApiError(err, setError, ["target"]));
+      setFormError(placeApiError(err, setError, ["target"], errorText.locale) ?? "");
     }
   });
   return (

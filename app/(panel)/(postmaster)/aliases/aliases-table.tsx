@@ -2,10 +2,10 @@
 // The alias table: one page fetched at a time, sorted and searched on the server, edited in place.
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAliasList, useDeleteAliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { apiErrorText } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
@@ -14,6 +14,7 @@ import { aliasMessages } from "./messages";
 
 export function AliasesTable() {
   const t = useT(aliasMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const { filters, update } = useListFilters(ALIAS_SORT_FIELDS);
   const list = useAliasList(domain, filters);
@@ -49,7 +50,7 @@ export function AliasesTable() {
       <SearchBox value={filters.search} onChange={onSearch} />
       {list.isError && (
         <Alert tone="error">
-          {t("loadFailed", { error: apiErrorText(list.error) })}{" "}
+          {t("loadFailed", { error: errorText.failure(list.error) })}{" "}
           <Button variant="ghost" onClick={() => void list.refetch()}>
             {t("retry")}
           </Button>
@@ -119,7 +120,7 @@ export function AliasesTable() {
         description={toDelete ? t("confirmDelete", { email: toDelete.email }) : undefined}
         confirmLabel={t("delete")}
         pending={remove.isPending}
-        error={remove.error ? apiErrorText(remove.error) : undefined}
+        error={remove.error ? errorText.failure(remove.error) : undefined}
         onConfirm={() => void confirmDelete()}
         onCancel={() => {
           remove.reset();

@@ -4,10 +4,11 @@
 import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
 import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
 import { TriStateSelect } from "../_postmaster/tri-state";
@@ -20,6 +21,7 @@ const resolver = fieldSpecResolver<Values>(domainFields, FIELDS, LISTS);
 
 export function DomainSettings() {
   const t = useT(domainMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const record = useDomain(domain);
   return (
@@ -30,7 +32,7 @@ export function DomainSettings() {
       </header>
       {record.isError && (
         <Alert tone="error">
-          {t("loadFailed", { error: apiErrorText(record.error) })}{" "}
+          {t("loadFailed", { error: errorText.failure(record.error) })}{" "}
           <Button variant="ghost" onClick={() => void record.refetch()}>
             {t("retry")}
           </Button>
@@ -50,9 +52,10 @@ export function DomainSettings() {
 
 function SettingsForm({ domain, record }: { domain: string; record: DomainRecord }) {
   const t = useT(domainMessages);
+  const errorText = useErrorText();
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
-  const { register, handleSubmit, setError, reset, control, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const { register, handleSubmit, setError, reset, control, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
   const errors = formState.errors;
@@ -68,7 +71,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
         await save.mutateAsync(body);
         setStatus({ ok: true, text: t("saved") });
       } catch (e) {
-        const rest = applyApiError(e, setError, FIELDS);
+        const rest = placeApiError(e, setError, FIELDS, errorText.locale);
         setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
       }
     },

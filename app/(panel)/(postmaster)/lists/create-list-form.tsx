@@ -5,9 +5,9 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useSaveMailingList } from "@/lib/client/hooks/mailing-lists";
-import { applyApiError, fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { isListName } from "@/lib/schemas/common";
 import { mailingListFields } from "@/lib/schemas/mailing-list";
@@ -18,15 +18,17 @@ interface Values {
   description: string;
 }
 const resolver = fieldSpecResolver<Values>(mailingListFields, ["description"], [], {
-  name: z.string().trim().toLowerCase().refine(isListName, errorCatalog.invalidListName.message),
+  name: { schema: z.string().trim().toLowerCase().refine(isListName), error: "invalidListName" },
 });
 
 export function CreateListForm({ domain }: { domain: string }) {
   const t = useT(listMessages);
+  const errorText = useErrorText();
   const router = useRouter();
   const save = useSaveMailingList(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, formState } = useForm<Values>({
+  const { register, handleSubmit, setError, formState } = useForm<Values, FieldFormContext>({
+    context: { locale: errorText.locale },
     resolver,
     defaultValues: { name: "", description: "" },
   });
@@ -36,7 +38,7 @@ export function CreateListForm({ domain }: { domain: string }) {
       const list = await save.mutateAsync({ name, body: { description }, create: true });
       router.push(`/lists/${encodeURIComponent(list.name)}?created=1`);
     } catch (err) {
-      setFormError(applyApiError(err, setError, ["name", "description"]));
+      setFormError(placeApiError(err, setError, ["name", "description"], errorText.locale) ?? "");
     }
   });
   return (

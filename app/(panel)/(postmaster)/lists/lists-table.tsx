@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDeleteMailingLists, useMailingListList, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { apiErrorText } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
@@ -16,6 +16,7 @@ import { listMessages } from "./messages";
 
 export function ListsTable() {
   const t = useT(listMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const { filters, update } = useListFilters(LIST_SORT_FIELDS);
   const list = useMailingListList(domain, filters);
@@ -48,7 +49,7 @@ export function ListsTable() {
       <SearchBox value={filters.search} onChange={onSearch} />
       {list.isError && (
         <Alert tone="error">
-          {t("loadFailed", { error: apiErrorText(list.error) })}{" "}
+          {t("loadFailed", { error: errorText.failure(list.error) })}{" "}
           <Button variant="ghost" onClick={() => void list.refetch()}>
             {t("retry")}
           </Button>
@@ -109,7 +110,7 @@ export function ListsTable() {
         description={toDelete ? t("confirmDelete", { email: toDelete.email }) : undefined}
         confirmLabel={t("delete")}
         pending={remove.isPending}
-        error={remove.error ? apiErrorText(remove.error) : undefined}
+        error={remove.error ? errorText.failure(remove.error) : undefined}
         onConfirm={() => void confirmDelete()}
         onCancel={() => {
           remove.reset();

@@ -6,10 +6,11 @@ import { useEffect, useMemo, useState } from "react";
 import { useForm, type UseFormRegister } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
 import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
 import { TriStateSelect } from "../../_postmaster/tri-state";
@@ -27,6 +28,7 @@ const resolver = fieldSpecResolver<Values>(accountFields, FIELDS, LINES);
 
 export function AccountEditor({ name }: { name: string }) {
   const t = useT(editorMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const account = useAccount(domain, name);
 
@@ -35,7 +37,7 @@ export function AccountEditor({ name }: { name: string }) {
     return (
       <div className="space-y-4">
         <BackLink />
-        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: apiErrorText(account.error) })}</Alert>
+        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(account.error) })}</Alert>
       </div>
     );
   }
@@ -59,9 +61,10 @@ function BackLink() {
 
 function EditorForm({ domain, record }: { domain: string; record: AccountRecord }) {
   const t = useT(editorMessages);
+  const errorText = useErrorText();
   const save = useUpdateAccounts(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LINES, FLAGS), [record]);
-  const { register, handleSubmit, setError, reset, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const { register, handleSubmit, setError, reset, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const { errors } = formState;
   useEffect(() => reset(defaults), [defaults, reset]);
@@ -73,7 +76,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         await save.mutateAsync({ names: [record.name], body: values });
         setStatus({ ok: true, text: t("saved") });
       } catch (err) {
-        const rest = applyApiError(err, setError, FIELDS);
+        const rest = placeApiError(err, setError, FIELDS, errorText.locale);
         setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
       }
     },

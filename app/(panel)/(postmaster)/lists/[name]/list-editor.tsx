@@ -7,9 +7,10 @@ import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { applyApiError, apiErrorText, fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { DEFAULT_LIST_TEMPLATES, mailingListFields } from "@/lib/schemas/mailing-list";
 import { linkClass } from "../../_postmaster/ui";
@@ -27,6 +28,7 @@ const resolver = fieldSpecResolver<Values>(mailingListFields, FIELDS);
 
 export function ListEditor({ name }: { name: string }) {
   const t = useT(listEditorMessages);
+  const errorText = useErrorText();
   const domain = useDomainName();
   const list = useMailingList(domain, name);
   const justCreated = useSearchParams().get("created") === "1";
@@ -40,7 +42,7 @@ export function ListEditor({ name }: { name: string }) {
     return (
       <div className="space-y-4">
         {back}
-        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: apiErrorText(list.error) })}</Alert>
+        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(list.error) })}</Alert>
       </div>
     );
   }
@@ -56,12 +58,13 @@ export function ListEditor({ name }: { name: string }) {
 
 function EditorForm({ domain, record }: { domain: string; record: MailingListRecord }) {
   const t = useT(listEditorMessages);
+  const errorText = useErrorText();
   const save = useSaveMailingList(domain);
   const defaults = useMemo<Values>(
     () => ({ ...recordToForm(record, SCALARS, [], FLAGS), accounts: record.accounts ?? [], moderators: record.moderators ?? [] }),
     [record],
   );
-  const { register, handleSubmit, setError, reset, control, setValue, formState } = useForm<Values>({ resolver, defaultValues: defaults });
+  const { register, handleSubmit, setError, reset, control, setValue, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
   const errors = formState.errors;
@@ -76,7 +79,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
         await save.mutateAsync({ name: record.name, body: values, create: false });
         setStatus({ ok: true, text: t("saved") });
       } catch (e) {
-        const rest = applyApiError(e, setError, FIELDS);
+        const rest = placeApiError(e, setError, FIELDS, errorText.locale);
         setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
       }
     },

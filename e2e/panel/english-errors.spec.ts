@@ -1,0 +1,46 @@
+// In English the panel shows English error texts: the API still answers in Polish, and the panel shows the error
+// catalog's English text of the same entry (lib/client/error-text.ts), both for the server's errors placed on a
+// field and for the panel's own checks that mirror an API rule.
+import { errorCatalog } from "@/lib/errors/catalog";
+import { DEMO, expect, test } from "./fixtures";
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await context.addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+});
+
+test("a server error on the domain page lands on its field in English", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await page.goto("/domain");
+  await expect(page.getByRole("heading", { level: 1, name: "Domain settings" })).toBeVisible();
+  await page.getByLabel("Kind of default account").selectOption("1");
+  const address = page.getByLabel("Default account address");
+  await address.fill(`nie-ma-takiego@${DEMO.domain}`);
+  const answer = page.waitForResponse((r) => r.url().includes("/api/panel/v1/domains/") && r.request().method() === "PUT");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  // The API itself still speaks Polish...
+  expect(((await (await answer).json()) as { message: string }).message).toBe(errorCatalog.invalidCatchallAddress.message);
+  // ...and the panel shows the English text on the field.
+  await expect(address).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(errorCatalog.invalidCatchallAddress.messageEn)).toBeVisible();
+  await expect(page.getByText(errorCatalog.invalidCatchallAddress.message)).toHaveCount(0);
+});
+
+test("the account form's own checks use the catalog's English text", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await expect(page.getByRole("heading", { level: 1, name: "Mail accounts" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /anna\.kowalska@/ })).toHaveCount(1);
+  await page.getByLabel("Name", { exact: true }).fill("Zła Nazwa");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(errorCatalog.invalidAccountName.messageEn)).toBeVisible();
+  await expect(page.getByText(errorCatalog.invalidPassword.messageEn)).toBeVisible();
+});
+
+test("an error that is not on a field (a name already taken) shows in English with its code", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await page.goto("/aliases");
+  await expect(page.getByRole("cell", { name: /^kontakt@/ })).toBeVisible();
+  await page.getByLabel("Alias", { exact: true }).fill("biuro");
+  await page.getByLabel("Target", { exact: true }).fill(`faktury@${DEMO.domain}`);
+  await page.getByRole("button", { name: "Create alias" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: `${errorCatalog.nameTaken.messageEn} (409.1)` })).toBeVisible();
+});
