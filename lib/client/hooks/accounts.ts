@@ -31,10 +31,24 @@ export const accountKeys = {
   detail: (domain: string, name: string) => [...accountKeys.all, "detail", domain, name] as const,
 };
 
-export function useAccountList(domain: string | undefined, filters: ListFilters) {
+/** A page of the list rendered by the server component, with the domain and filters it was read for. */
+export interface InitialAccountPage {
+  domain: string;
+  query: string;
+  data: ListEnvelope<AccountSummary>;
+  /** Server time of the read (ms), so react-query's staleTime counts from when the data was current. */
+  at: number;
+}
+
+export function useAccountList(domain: string | undefined, filters: ListFilters, initial?: InitialAccountPage) {
+  const query = listQueryString(filters);
+  // The server's page seeds exactly the query it was read for; any other page, sort or search is fetched.
+  const seed = initial && initial.domain === domain && initial.query === query ? initial : undefined;
   return useQuery({
     queryKey: accountKeys.list({ ...filters, domain: domain ?? "" }),
-    queryFn: () => panelFetch<ListEnvelope<AccountSummary>>(`emails/${domain}?${listQueryString(filters)}`),
+    queryFn: () => panelFetch<ListEnvelope<AccountSummary>>(`emails/${domain}?${query}`),
+    initialData: seed?.data,
+    initialDataUpdatedAt: seed?.at,
     enabled: !!domain,
     // The previous page stays on screen while the next one loads: no empty table, no layout jump.
     placeholderData: keepPreviousData,

@@ -2,7 +2,7 @@
 // order of result_data's keys cannot be trusted (contract §6). And the form helpers' text <-> list conversion.
 import { describe, expect, it } from "vitest";
 import type { ListEnvelope } from "@/lib/schemas/list-query";
-import { listQueryString, sortedRows, type ListFilters } from "./list-params";
+import { DEFAULT_PAGE_SIZE, filtersFromUrl, listQueryString, sortedRows, type ListFilters } from "./list-params";
 import { linesToList, listToLines, recordToForm } from "./use-field-form";
 
 const filters = (sort: string, dir: "asc" | "desc"): ListFilters => ({ page: 0, size: 50, search: "", sort, dir });
@@ -58,6 +58,18 @@ describe("list query and form conversions", () => {
       blocked: true,
       capacity: "500",
       description: "",
+    });
+  });
+});
+
+describe("filtersFromUrl", () => {
+  const fields = ["name", "capacity"] as const;
+  it("reads the URL's filters and falls back to the defaults for anything unknown", () => {
+    expect(filtersFromUrl(new URLSearchParams("search=ab&sort=capacity&dir=desc&size=100&page=3"), fields)).toEqual({
+      page: 3, size: 100, search: "ab", sort: "capacity", dir: "desc",
+    });
+    expect(filtersFromUrl(new URLSearchParams("sort=password&dir=up&size=7&page=-2"), fields)).toEqual({
+      page: 0, size: DEFAULT_PAGE_SIZE, search: "", sort: "name", dir: "asc",
     });
   });
 });

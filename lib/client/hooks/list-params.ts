@@ -10,6 +10,24 @@ export interface ListFilters {
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
+/** The page sizes the pager offers; any other size in the URL means the default. */
+export const PAGE_SIZES = [25, 50, 100, 200];
+
+/**
+ * The list's filters from the page URL's query (?search, sort, dir, size, page). One rule for the browser
+ * (useSearchParams) and the server component that renders the first page, so both ask for the same page.
+ */
+export function filtersFromUrl(params: { get(key: string): string | null }, sortFields: readonly string[]): ListFilters {
+  const sort = params.get("sort") ?? "";
+  const size = Number(params.get("size"));
+  return {
+    page: Math.max(0, Number(params.get("page")) || 0),
+    size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
+    search: params.get("search") ?? "",
+    sort: sortFields.includes(sort) ? sort : "name",
+    dir: params.get("dir") === "desc" ? "desc" : "asc",
+  };
+}
 
 export function listQueryString(f: ListFilters): string {
   const q = new URLSearchParams({

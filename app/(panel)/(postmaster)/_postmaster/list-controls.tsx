@@ -2,7 +2,7 @@
 // Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { DEFAULT_PAGE_SIZE, type ListFilters } from "@/lib/client/hooks/list-params";
+import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type ListFilters } from "@/lib/client/hooks/list-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
 import { focusRing } from "./ui";
@@ -26,20 +26,10 @@ const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy"
   },
 };
 
-const SIZES = [25, 50, 100, 200];
-
 export function useListFilters(sortFields: readonly string[]) {
   const params = useSearchParams();
   const pathname = usePathname();
-  const sort = params.get("sort") ?? "";
-  const size = Number(params.get("size"));
-  const filters: ListFilters = {
-    page: Math.max(0, Number(params.get("page")) || 0),
-    size: SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
-    search: params.get("search") ?? "",
-    sort: sortFields.includes(sort) ? sort : "name",
-    dir: params.get("dir") === "desc" ? "desc" : "asc",
-  };
+  const filters = filtersFromUrl(params, sortFields);
   /**
    * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
    * one instead, so that Back leaves the search rather than stepping through its keystrokes.
@@ -148,7 +138,7 @@ export function Pager({
           className="flex items-center gap-2 whitespace-nowrap [&_label]:mb-0 [&_select]:w-20"
           label={t("rows")}
           value={filters.size}
-          options={SIZES.map((s) => ({ value: s, label: String(s) }))}
+          options={PAGE_SIZES.map((s) => ({ value: s, label: String(s) }))}
           onChange={(e) => onChange({ size: Number(e.target.value), page: 0 })}
         />
         <Button variant="secondary" disabled={filters.page === 0} onClick={() => onChange({ page: filters.page - 1 })}>

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { useAccountList, useDeleteAccounts } from "@/lib/client/hooks/accounts";
+import { useAccountList, useDeleteAccounts, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
@@ -19,12 +19,13 @@ import { accountMessages } from "./messages";
 
 const COLS = 9;
 
-export function AccountsTable() {
+/** `initial`: the page the server read for the URL it rendered (absent if the API would refuse that query). */
+export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const t = useT(accountMessages);
   const errorText = useErrorText();
   const domain = useDomainName();
   const { filters, update } = useListFilters(ACCOUNT_SORT_FIELDS);
-  const list = useAccountList(domain, filters);
+  const list = useAccountList(domain, filters, initial);
   const remove = useDeleteAccounts(domain);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [toDelete, setToDelete] = useState<string[] | null>(null);

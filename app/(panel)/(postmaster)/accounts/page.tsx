@@ -1,11 +1,40 @@
-// /accounts: the postmaster's account table (search, sort and paging live in the URL).
-import { Suspense } from "react";
+// /accounts: the postmaster's account table (search, sort and paging live in the URL). The page the URL asks for
+// is read here, on the server, by the same listAccounts the API answers with, and handed to the table's query, so
+// the first rows are in the HTML instead of waiting for the JavaScript and a second request.
+import { getDb } from "@/db/client";
+import { ApiError } from "@/lib/errors/api-error";
+import { filtersFromUrl, listQueryString } from "@/lib/client/hooks/list-params";
+import type { AccountSummary, InitialAccountPage } from "@/lib/client/hooks/accounts";
+import type { ListEnvelope } from "@/lib/schemas/list-query";
+import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
+import { listAccounts } from "@/lib/server/accounts";
+import { getDomainOrThrow } from "@/lib/server/domains";
+import { requirePostmaster } from "@/lib/server/page-session";
 import { AccountsTable } from "./accounts-table";
 
-export default function AccountsPage() {
-  return (
-    <Suspense>
-      <AccountsTable />
-    </Suspense>
-  );
+type SearchParams = Record<string, string | string[] | undefined>;
+
+export default async function AccountsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const session = await requirePostmaster();
+  const url = new URLSearchParams();
+  for (const [key, value] of Object.entries(await searchParams)) {
+    // useSearchParams().get() answers the first value of a repeated key; so does this.
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) url.set(key, first);
+  }
+  const query = listQueryString(filtersFromUrl(url, ACCOUNT_SORT_FIELDS));
+  return <AccountsTable initial={firstPage(session.domain, query)} />;
+}
+
+function firstPage(domain: string, query: string): InitialAccountPage | undefined {
+  try {
+    const db = getDb();
+    const data = listAccounts(db, getDomainOrThrow(db, domain), new URLSearchParams(query));
+    // Exactly what the browser would get from the BFF: the JSON of the API's answer.
+    return { domain, query, data: JSON.parse(JSON.stringify(data)) as ListEnvelope<AccountSummary>, at: Date.now() };
+  } catch (err) {
+    // A query the API refuses (or a domain removed meanwhile): the table fetches it and shows the API's error.
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  }
 }
