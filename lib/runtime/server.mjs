@@ -1,6 +1,7 @@
 // `npm start`: Next's production server behind a tiny http server that tells route handlers the TCP peer address.
 // Route handlers cannot see the socket, and Next passes client-sent forwarding headers through; so every incoming
 // value of the trusted header is overwritten from the socket here, and a client cannot choose it.
+import { Buffer } from "node:buffer";
 import http from "node:http";
 import next from "next";
 
