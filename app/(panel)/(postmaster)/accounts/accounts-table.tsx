@@ -12,6 +12,7 @@ import { useT } from "@/lib/i18n";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
 import { Meter } from "../_postmaster/meter";
+import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { focusRing, linkClass } from "../_postmaster/ui";
 import { BulkActions } from "./bulk-actions";
 import { CreateAccountForm } from "./create-account-form";
@@ -65,10 +66,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
 
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title")}</h1>
-        <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
-      </header>
+      <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
 
       <Card title={t("createTitle")} level={2}>
         {domain && (
@@ -95,12 +93,11 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       )}
 
       {list.isError && (
-        <Alert tone="error">
-          {t("loadFailed", { error: errorText.failure(list.error) })}{" "}
-          <Button variant="ghost" onClick={() => void list.refetch()}>
-            {t("retry")}
-          </Button>
-        </Alert>
+        <LoadFailedAlert
+          text={t("loadFailed", { error: errorText.failure(list.error) })}
+          retryLabel={t("retry")}
+          onRetry={() => void list.refetch()}
+        />
       )}
 
       <div className="relative overflow-x-auto rounded-lg border border-gray-300 bg-white">

@@ -11,6 +11,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
+import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { TriStateSelect } from "../_postmaster/tri-state";
 import { domainMessages } from "./messages";
 
@@ -26,17 +27,13 @@ export function DomainSettings() {
   const record = useDomain(domain);
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title")}</h1>
-        <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
-      </header>
+      <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       {record.isError && (
-        <Alert tone="error">
-          {t("loadFailed", { error: errorText.failure(record.error) })}{" "}
-          <Button variant="ghost" onClick={() => void record.refetch()}>
-            {t("retry")}
-          </Button>
-        </Alert>
+        <LoadFailedAlert
+          text={t("loadFailed", { error: errorText.failure(record.error) })}
+          retryLabel={t("retry")}
+          onRetry={() => void record.refetch()}
+        />
       )}
       {record.data && domain ? (
         <>

@@ -10,6 +10,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { linkClass } from "../_postmaster/ui";
 import { CreateListForm } from "./create-list-form";
 import { listMessages } from "./messages";
@@ -40,20 +41,16 @@ export function ListsTable() {
 
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title")}</h1>
-        <p className="text-sm text-gray-700">{t("intro", { domain: domain ?? "…" })}</p>
-      </header>
+      <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>{domain && <CreateListForm domain={domain} />}</Card>
       {notice && <Alert tone="success">{notice}</Alert>}
       <SearchBox value={filters.search} onChange={onSearch} />
       {list.isError && (
-        <Alert tone="error">
-          {t("loadFailed", { error: errorText.failure(list.error) })}{" "}
-          <Button variant="ghost" onClick={() => void list.refetch()}>
-            {t("retry")}
-          </Button>
-        </Alert>
+        <LoadFailedAlert
+          text={t("loadFailed", { error: errorText.failure(list.error) })}
+          retryLabel={t("retry")}
+          onRetry={() => void list.refetch()}
+        />
       )}
       <div className="relative overflow-x-auto rounded-lg border border-gray-300 bg-white">
         <table className="w-full min-w-[640px] border-collapse text-sm" aria-busy={list.isFetching}>
