@@ -1,5 +1,5 @@
 // Label, hint and error pieces shared by the form controls, so every control wires aria-describedby the same way.
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 
 /** Ids of the hint and error, and the control's aria-describedby (plus any ids the caller adds, e.g. a rule list). */
 export function fieldIds(id: string, hint?: ReactNode, error?: string, extra?: string) {
@@ -23,3 +23,47 @@ export const controlClass = (invalid: boolean) =>
   `block w-full rounded-md border bg-white px-3 py-2 text-base text-gray-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 disabled:bg-gray-100 disabled:text-gray-700 read-only:bg-gray-50 ${
     invalid ? "border-red-700" : "border-gray-500"
   }`;
+
+/** What a control needs from its Field: its id and the aria attributes tying it to the hint and error. */
+export interface ControlProps {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  className: string;
+}
+
+/** The label, hint and error around one control; `children` renders the control with the props it is given. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  describedBy: extra,
+  className = "",
+  children,
+}: {
+  id?: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  describedBy?: string;
+  className?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const autoId = useId();
+  const fieldId = id ?? autoId;
+  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extra);
+  return (
+    <div className={className}>
+      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>
+      {children({
+        id: fieldId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+        className: controlClass(!!error),
+      })}
+      <FieldHint id={hintId}>{hint}</FieldHint>
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}

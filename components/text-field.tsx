@@ -1,7 +1,7 @@
 // A labelled text input (or textarea) with hint and error wired to aria-describedby / aria-invalid.
 // Works with react-hook-form's register(): name, onChange, onBlur and ref pass straight through.
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from "react";
-import { controlClass, FieldError, FieldHint, fieldIds } from "./field-parts";
+import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from "react";
+import { Field } from "./field-parts";
 
 interface FieldProps {
   label: ReactNode;
@@ -14,24 +14,11 @@ export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTM
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, id, className = "", ref, "aria-describedby": extraDescribedBy, ...input }: TextFieldProps) {
-  const autoId = useId();
-  const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
+export function TextField({ label, hint, error, id, className, ref, "aria-describedby": extra, ...input }: TextFieldProps) {
   return (
-    <div className={className}>
-      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>
-      <input
-        id={fieldId}
-        ref={ref}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={controlClass(!!error)}
-        {...input}
-      />
-      <FieldHint id={hintId}>{hint}</FieldHint>
-      <FieldError id={errorId} message={error} />
-    </div>
+    <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
+      {(control) => <input ref={ref} {...control} {...input} />}
+    </Field>
   );
 }
 
@@ -39,24 +26,10 @@ export interface TextAreaProps extends FieldProps, Omit<TextareaHTMLAttributes<H
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-export function TextArea({ label, hint, error, id, className = "", rows = 4, ref, "aria-describedby": extraDescribedBy, ...textarea }: TextAreaProps) {
-  const autoId = useId();
-  const fieldId = id ?? autoId;
-  const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
+export function TextArea({ label, hint, error, id, className, rows = 4, ref, "aria-describedby": extra, ...textarea }: TextAreaProps) {
   return (
-    <div className={className}>
-      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>
-      <textarea
-        id={fieldId}
-        ref={ref}
-        rows={rows}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={controlClass(!!error)}
-        {...textarea}
-      />
-      <FieldHint id={hintId}>{hint}</FieldHint>
-      <FieldError id={errorId} message={error} />
-    </div>
+    <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
+      {(control) => <textarea ref={ref} rows={rows} {...control} {...textarea} />}
+    </Field>
   );
 }
