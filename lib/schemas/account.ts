@@ -99,16 +99,5 @@ export const READ_ONLY_ACCOUNT_FIELDS = [
 export const accountUpdateSchema = objectSchema(accountFields);
 export type AccountUpdate = FieldValues<typeof accountFields>;
 
-/** Sortable fields of the account list: every field of the summary item (contract §6). */
-export const ACCOUNT_SORT_FIELDS = [
-  "name",
-  "email",
-  "domain",
-  "creation_date",
-  "expiration_date",
-  "last_auth_date",
-  "capacity",
-  "description",
-  "blocked",
-  "usage",
-] as const;
+// Re-exported from a zod-free module: the account table imports it in the browser without pulling in zod.
+export { ACCOUNT_SORT_FIELDS } from "./account-sort";

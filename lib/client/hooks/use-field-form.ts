@@ -1,31 +1,17 @@
 "use client";
 // Forms over a resource's field specs (lib/schemas/*): the same zod rules as the API, the same messages as its error
-// catalog (in the page's language), and an API error placed on the field its `source` names.
+// catalog (in the page's language). The zod-free helpers live in ./field-form (a page can load zod lazily, only
+// when a form is first validated); they are re-exported here.
 import { zodResolver } from "@hookform/resolvers/zod";
-import type { FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Resolver } from "react-hook-form";
 import { z } from "zod";
-import { PanelApiError } from "@/lib/client/api";
-import { catalogText, errorBodyText, failureText } from "@/lib/client/error-text";
-import type { ErrorBody } from "@/lib/errors/api-error";
-import type { Locale } from "@/lib/i18n";
+import { catalogText } from "@/lib/client/error-text";
 import type { FieldSpecs } from "@/lib/schemas/fields";
-import { asText } from "./list-params";
+import { linesToList, type FieldFormContext } from "./field-form";
 
-/** What a form passes as useForm's `context` so the resolver speaks the page's language: `{ locale }`. */
-export interface FieldFormContext {
-  locale: Locale;
-}
+export { lazyResolver, linesToList, listToLines, placeApiError, recordToForm, type FieldFormContext } from "./field-form";
 
-/** Text areas edit array fields one entry a line; blank lines are dropped. */
-export const linesToList = (text: unknown): unknown =>
-  typeof text === "string"
-    ? text
-        .split(/[\n,;]+/)
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : text;
 const flagToNumber = (v: unknown): unknown => (typeof v === "boolean" ? Number(v) : v);
-export const listToLines = (list: unknown): string => (Array.isArray(list) ? list.join("\n") : "");
 
 /**
  * A resolver for the chosen fields of a spec. `lines` names the array fields edited as text, one entry a line.
@@ -56,43 +42,4 @@ export function fieldSpecResolver<T extends FieldValues>(
     }
     return result;
   };
-}
-
-/**
- * Puts each error of a failed save on the field its `source` names, in the page's language, and focuses the first.
- * Returns the text of what could not be placed on a field (with its code), or null when everything landed on fields.
- * `children` (one error per failing field or name) are placed one by one; without children the error itself is.
- */
-export function placeApiError<T extends FieldValues>(
-  err: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly string[],
-  locale: Locale,
-): string | null {
-  if (!(err instanceof PanelApiError)) return failureText(err, locale);
-  const errors: ErrorBody[] = err.body.children?.length ? err.body.children : [err.body];
-  const unplaced: string[] = [];
-  let focused = false;
-  for (const e of errors) {
-    if (e.source && fields.includes(e.source)) {
-      setError(e.source as Path<T>, { type: "server", message: errorBodyText(e, locale) }, { shouldFocus: !focused });
-      focused = true;
-    } else unplaced.push(`${errorBodyText(e, locale)} (${e.code})`);
-  }
-  return unplaced.length ? unplaced.join(" ") : null;
-}
-
-/** A record as form values: arrays as lines, `flags` as check-box booleans, everything else as text. */
-export function recordToForm(
-  record: Record<string, unknown>,
-  fields: readonly string[],
-  lines: readonly string[] = [],
-  flags: readonly string[] = [],
-): Record<string, string | boolean> {
-  const out: Record<string, string | boolean> = {};
-  for (const f of fields) {
-    const v = record[f];
-    out[f] = lines.includes(f) ? listToLines(v) : flags.includes(f) ? Number(v) === 1 : asText(v);
-  }
-  return out;
 }

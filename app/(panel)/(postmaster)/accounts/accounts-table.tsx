@@ -9,7 +9,7 @@ import { useAccountList, useDeleteAccounts, type InitialAccountPage } from "@/li
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
-import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
+import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account-sort";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
 import { Meter } from "../_postmaster/meter";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";

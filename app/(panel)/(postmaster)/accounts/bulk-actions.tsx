@@ -1,13 +1,12 @@
 "use client";
 // Changes the selected accounts together with one multi-name PUT: all of them change or none does, and each
 // failing name's error is listed.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Alert, Button, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useUpdateAccounts } from "@/lib/client/hooks/accounts";
 import { useT } from "@/lib/i18n";
-import { accountFields } from "@/lib/schemas/account";
 import { accountMessages } from "./messages";
 
 export function BulkActions({
@@ -27,6 +26,10 @@ export function BulkActions({
   const [capacity, setCapacity] = useState("");
   const [capacityError, setCapacityError] = useState("");
   const [result, setResult] = useState<{ ok: boolean; text: string; children?: string[] } | null>(null);
+  // This bar appears once rows are selected: fetch the capacity rule now, so that "set capacity" answers at once.
+  useEffect(() => {
+    void import("./create-account-schema").catch(() => undefined);
+  }, []);
 
   const apply = async (body: Record<string, unknown>) => {
     setResult(null);
@@ -42,14 +45,16 @@ export function BulkActions({
     }
   };
 
-  const applyCapacity = () => {
-    const parsed = accountFields.capacity.schema.safeParse(capacity);
+  const applyCapacity = async () => {
+    // The capacity rule comes with zod, loaded only when it is first needed (not on the table's first load).
+    const { parseCapacity } = await import("./create-account-schema");
+    const parsed = parseCapacity(capacity);
     if (!parsed.success) {
       setCapacityError(errorText.catalog("invalidCapacity"));
       return;
     }
     setCapacityError("");
-    void apply({ capacity: parsed.data });
+    await apply({ capacity: parsed.data });
   };
 
   return (
@@ -74,7 +79,7 @@ export function BulkActions({
           className="flex items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
-            applyCapacity();
+            void applyCapacity();
           }}
         >
           <TextField

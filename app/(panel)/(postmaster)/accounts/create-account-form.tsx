@@ -2,29 +2,19 @@
 // Creates an account: name, password, description, capacity, checked with the API's own rules.
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { useCreateAccount } from "@/lib/client/hooks/accounts";
-import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { lazyResolver, placeApiError, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useT } from "@/lib/i18n";
-import { accountFields } from "@/lib/schemas/account";
-import { isAccountName, passwordSchema } from "@/lib/schemas/common";
+import type { CreateValues } from "./create-account-schema";
 import { accountMessages } from "./messages";
 
-interface CreateValues {
-  name: string;
-  password: string;
-  description: string;
-  capacity: string;
-}
 const FIELDS = ["name", "password", "description", "capacity"] as const;
-const resolver = fieldSpecResolver<CreateValues>(accountFields, ["description", "capacity"], [], {
-  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
-  // Required on create: the spec's "" (keep unchanged) does not apply.
-  password: { schema: passwordSchema(), error: "invalidPassword" },
-});
+// zod (~50 kB gzipped) is imported on the first submit, or as soon as the form gets focus: not on the table's first
+// load. The rules are the same ones the API applies.
+const resolver = lazyResolver<CreateValues>(() => import("./create-account-schema").then((m) => m.createAccountResolver));
 
 export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
   const t = useT(accountMessages);
@@ -49,7 +39,7 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
     }
   });
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <form noValidate onSubmit={(e) => void onSubmit(e)} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
       <TextField
         label={t("name")}
         hint={`${t("nameHint")} @${domain}`}
