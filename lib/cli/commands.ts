@@ -12,6 +12,7 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/domains";
+import { optimizeSearchIndex } from "@/lib/server/search-index";
 import { MAILSERVER_USAGE, runMailServerCommand } from "@/lib/mailserver/commands";
 import { intOption, parseArgs, stringOption, type Args } from "./args";
 import { seedDemo } from "./demo";
@@ -23,6 +24,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>
   domain set-limits <domain> [--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB]
   domain remove <domain> --yes
   usage report <email> --bytes N [--messages N]
+  db optimize            (daily from cron, and after a bulk load: merges the search index)
 ${MAILSERVER_USAGE}
   demo`;
 
@@ -87,6 +89,8 @@ export function runCommand(db: Db, argv: string[]): string {
     case "mailserver config":
     case "mailserver housekeeping":
       return runMailServerCommand(db, action!, args);
+    case "db optimize":
+      return `Search index merged in ${optimizeSearchIndex(db).ms.toFixed(0)} ms.`;
     case "demo":
       return seedDemo(db);
     default:

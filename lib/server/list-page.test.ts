@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { listPage, searchKey, type ListSpec } from "./list-page";
+import { optimizeSearchIndex } from "./search-index";
+import { cheapestPlan, listPage, searchKey, type ListPlan, type ListSpec } from "./list-page";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -75,8 +76,8 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number) => {
-  const got = listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size });
+const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number, plan?: ListPlan) => {
+  const got = listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size }, plan);
   const want = expected(domainId, search, column, desc, page, size);
   expect(got.result_info.total).toBe(want.total);
   expect(Object.keys(got.result_data)).toEqual(want.names);
@@ -99,6 +100,31 @@ describe("listPage", () => {
     );
   });
 
+  it("reads the same page whichever plan it is forced to use", () => {
+    const searches = ["kowal", "ann", "łódka", "owal", "nna", "a b", "xyz", "an", "ł", ""];
+    fc.assert(
+      fc.property(
+        fc.constantFrom<ListPlan>("walk", "walkMatchSet", "sortMatches"),
+        fc.constantFrom(...domainIds),
+        fc.oneof(fc.constantFrom(...searches), fc.string({ minLength: 1, maxLength: 4 })),
+        fc.constantFrom("name", "capacity", "description"),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 1, max: 60 }),
+        (plan, domainId, search, column, desc, page, size) => check(domainId, search.toLowerCase(), column, desc, page, size, plan),
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it("picks the plan its cost model expects to be cheapest", () => {
+    // 100,000 rows: half of them match -> walk 100 rows; 50 match -> read the 50; 3,000 match -> walk the index (without a match set: 1,000 -> read them).
+    expect(cheapestPlan(50, 100_000, 50_000, true)).toBe("walk");
+    expect(cheapestPlan(50, 100_000, 50, true)).toBe("sortMatches");
+    expect(cheapestPlan(50, 100_000, 3_000, true)).toBe("walkMatchSet");
+    expect(cheapestPlan(50, 100_000, 1_000, false)).toBe("sortMatches");
+  });
+
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {
     const [big] = domainIds;
     check(big!, "kowal", "name", false, 0, 50);
@@ -112,6 +138,16 @@ describe("listPage", () => {
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'nowy.kowal'`).run();
     check(big!, "kowal", "name", false, 0, 50);
     check(big!, "inny", "name", false, 0, 50);
+  });
+
+  it("answers the same after the search index is merged (db optimize) and written again", () => {
+    const [big] = domainIds;
+    optimizeSearchIndex(db);
+    for (const search of ["kowal", "ann", "owal", "łódka"]) check(big!, search, "name", false, 0, 50, "sortMatches");
+    insertAccount(big!, "po.scaleniu", "Kowalska", 1024);
+    check(big!, "kowal", "capacity", false, 0, 50, "walkMatchSet");
+    db.$client.prepare(`DELETE FROM accounts WHERE name = 'po.scaleniu'`).run();
+    check(big!, "kowal", "capacity", false, 0, 50, "walkMatchSet");
   });
 
   it("sees a write made by another connection", () => {
