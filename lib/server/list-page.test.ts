@@ -150,6 +150,17 @@ describe("listPage", () => {
     check(big!, "kowal", "capacity", false, 0, 50, "walkMatchSet");
   });
 
+  it("pages on from a remembered deep page, and forgets it after a write", () => {
+    const [big] = domainIds;
+    for (const [column, desc] of [["capacity", true], ["name", false], ["description", false]] as const) {
+      for (const page of [4, 6, 5, 9, 4]) check(big!, "", column, desc, page, 20);
+      insertAccount(big!, "aaa.wstawione", "Wstawione", 4096);
+      check(big!, "", column, desc, 5, 20);
+      db.$client.prepare(`DELETE FROM accounts WHERE name = 'aaa.wstawione'`).run();
+      check(big!, "", column, desc, 9, 20);
+    }
+  });
+
   it("sees a write made by another connection", () => {
     const [big] = domainIds;
     check(big!, "łódka", "name", false, 0, 10);
