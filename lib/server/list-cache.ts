@@ -17,12 +17,12 @@ export interface PageMark {
 interface Cache {
   statements: Map<string, Stmt>;
   sortIndexes: Map<string, string | null>;
-  totals: Map<string, number>;
+  totals: Map<string, CountedTotal>;
   marks: Map<string, PageMark[]>;
   generation: string;
 }
 const caches = new WeakMap<Db, Cache>();
-const MAX_TOTALS = 500;
+export const MAX_TOTALS = 500;
 const MAX_MARKED_ORDERINGS = 200;
 const MAX_MARKS_PER_ORDERING = 64;
 
@@ -84,11 +84,21 @@ export function sortIndex(db: Db, table: string, column: string): string | null 
   return name;
 }
 
+/** A total, and how long counting it took (what reading the same matches again costs, for choosing a plan). */
+export interface CountedTotal {
+  n: number;
+  ms: number;
+}
+
 /** Remembers a total until the database changes. */
-export function cachedTotal(db: Db, key: string, count: () => number): number {
+export function cachedTotal(db: Db, key: string, count: () => number): CountedTotal {
   const cache = freshCache(db);
   let total = cache.totals.get(key);
-  if (total === undefined) remember(cache.totals, MAX_TOTALS, key, (total = count()));
+  if (total === undefined) {
+    const started = performance.now();
+    const n = count();
+    remember(cache.totals, MAX_TOTALS, key, (total = { n, ms: performance.now() - started }));
+  }
   return total;
 }
 

@@ -118,11 +118,14 @@ describe("listPage", () => {
   });
 
   it("picks the plan its cost model expects to be cheapest", () => {
-    // 100,000 rows: half of them match -> walk 100 rows; 50 match -> read the 50; 3,000 match -> walk the index (without a match set: 1,000 -> read them).
-    expect(cheapestPlan(50, 100_000, 50_000, true)).toBe("walk");
-    expect(cheapestPlan(50, 100_000, 50, true)).toBe("sortMatches");
-    expect(cheapestPlan(50, 100_000, 3_000, true)).toBe("walkMatchSet");
-    expect(cheapestPlan(50, 100_000, 1_000, false)).toBe("sortMatches");
+    // 100,000 rows, matches found in 0.5 ms: half of them match -> walk 100 rows; 50 match -> read the 50;
+    // 3,000 match -> walk the index against the match set (without one, 2,000 matches: read them).
+    expect(cheapestPlan(50, 100_000, 50_000, 500, true)).toBe("walk");
+    expect(cheapestPlan(50, 100_000, 50, 500, true)).toBe("sortMatches");
+    expect(cheapestPlan(50, 100_000, 3_000, 500, true)).toBe("walkMatchSet");
+    expect(cheapestPlan(50, 100_000, 2_000, 500, false)).toBe("sortMatches");
+    // The same 3,000 matches behind trigrams that took 10 ms to read: walking 1,667 rows is cheaper.
+    expect(cheapestPlan(50, 100_000, 3_000, 10_000, true)).toBe("walk");
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

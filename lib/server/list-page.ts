@@ -124,21 +124,30 @@ function unfilteredPage<Row>(
 export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
 
 /**
- * Microseconds per unit of work, measured on the 114,000-account bench data (a least-squares fit over 400 searches
- * with the search index merged): a walked row 2-4 (the row is read to test it), a walked index entry tested
- * against the match set 0.07 plus 0.25 per match to build the set and 0.4 ms to open the trigram index, and 1.8
- * per matching row read and sorted. Walks assume the matches are spread evenly over the sort order.
+ * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
+ * test it), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a
+ * matching row read and sorted 1.5. Finding the matches again costs what counting them did (timed when counted:
+ * the trigram index reads the whole doclist of each trigram, so a dense trigram costs even in a small domain).
+ * Walks assume the matches are spread evenly over the sort order.
  */
-const COST_US = { walkedRow: 3, setEntry: 0.07, setMatch: 0.25, setOpen: 400, sortedMatch: 1.8 };
+const COST_US = { walkedRow: 3, setEntry: 0.07, setMatch: 0.15, sortedMatch: 1.5 };
 
-/** The plan expected to read least for a page ending at `needed` among `total` matches of `domainRows` rows. */
-export function cheapestPlan(needed: number, domainRows: number, total: number, canUseMatchSet: boolean): ListPlan {
+/** The plan expected to cost least for a page ending at `needed` among `total` matches of `domainRows` rows. */
+export function cheapestPlan(
+  needed: number,
+  domainRows: number,
+  total: number,
+  findMatchesUs: number,
+  canUseMatchSet: boolean,
+): ListPlan {
   const walked = Math.min(domainRows, (needed * domainRows) / total);
   const costs: [ListPlan, number][] = [
     ["walk", COST_US.walkedRow * walked],
-    ["sortMatches", COST_US.sortedMatch * total],
+    ["sortMatches", findMatchesUs + COST_US.sortedMatch * total],
   ];
-  if (canUseMatchSet) costs.push(["walkMatchSet", COST_US.setEntry * walked + COST_US.setMatch * total + COST_US.setOpen]);
+  if (canUseMatchSet) {
+    costs.push(["walkMatchSet", findMatchesUs + COST_US.setMatch * total + COST_US.setEntry * walked]);
+  }
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }
 
@@ -178,7 +187,7 @@ export function listPage<Row>(
     const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
     const low = domainId * DOMAIN_SPAN;
     const high = low + DOMAIN_SPAN - 1;
-    total = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
+    const counted = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
       trigram
         ? (statement(db, `SELECT count(*) AS n FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`).get(
             ftsPhrase(q.search),
@@ -187,8 +196,10 @@ export function listPage<Row>(
           ) as { n: number }).n
         : (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n,
     );
+    total = counted.n;
     if (offset < total) {
-      const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, !!trigram && !!sortIndex(db, table, column));
+      const canUseMatchSet = !!trigram && !!sortIndex(db, table, column);
+      const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, counted.ms * 1000, canUseMatchSet);
       if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`).all(
           domainId,
