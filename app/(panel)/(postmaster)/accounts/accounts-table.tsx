@@ -164,7 +164,14 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
                     />
                   </td>
                   <td className="truncate px-2 font-medium">
-                    <Link href={`/accounts/${encodeURIComponent(r.name)}`} className={linkClass} aria-label={t("edit", { name: r.email })}>
+                    {/* No prefetch: a page shows up to 200 rows, and prefetching each visible editor costs the server a
+                        render and the browser a parse right after load for pages that are rarely all opened. */}
+                    <Link
+                      href={`/accounts/${encodeURIComponent(r.name)}`}
+                      prefetch={false}
+                      className={linkClass}
+                      aria-label={t("edit", { name: r.email })}
+                    >
                       {r.name}
                     </Link>
                   </td>
