@@ -32,6 +32,11 @@ export interface Report {
   serverCommand: string;
   /** os.loadavg() (1, 5, 15 min) when the measuring started and ended: other work on the machine skews figures. */
   load: { start: number[]; end: number[] };
+  /**
+   * Milliseconds a fixed CPU-bound loop took at the start and the end (cpuProbeMs in run.ts): the same code on this
+   * virtual machine has taken from about 460 to 630 ms, so absolute figures move with the host's load.
+   */
+  cpuProbeMs?: { start: number; end: number };
   runs: number;
   seconds: number;
   warmup: number;
@@ -89,7 +94,8 @@ export function writeReport(dir: string, report: Report): void {
       `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); server: \`${report.serverCommand}\`` +
       `${report.nice !== 0 ? `, bench and servers at nice ${report.nice}` : ""}. Load average (1/5/15 min) ` +
       `${report.load.start.map((x) => x.toFixed(1)).join("/")} at the start, ${report.load.end.map((x) => x.toFixed(1)).join("/")} ` +
-      `at the end: the machine was shared with other work, so absolute figures are pessimistic and ratios are steadier.`,
+      `at the end${report.cpuProbeMs ? `; CPU probe (a fixed loop) ${report.cpuProbeMs.start.toFixed(0)} ms at the start, ${report.cpuProbeMs.end.toFixed(0)} ms at the end (about 460 on a quiet host)` : ""}: ` +
+      `absolute figures move with the host's load; the ratios against the baselines measured in the same run are steadier.`,
     "",
     `Data: ${Object.entries(report.seed).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",

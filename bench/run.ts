@@ -32,6 +32,15 @@ const auth = (domain: string) => ({
   authorization: `Basic ${Buffer.from(`postmaster@${domain}:${digest}`).toString("base64")}`,
 });
 
+/** How long a fixed CPU-bound loop takes here: shows how fast the (shared, virtual) host is right now. */
+function cpuProbeMs(): number {
+  const started = performance.now();
+  let x = 0;
+  for (let i = 0; i < 3e8; i++) x += i % 7;
+  if (x < 0) log("unreachable"); // keeps the loop from being optimised away
+  return performance.now() - started;
+}
+
 function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
@@ -187,6 +196,7 @@ async function main() {
     }
 
     const loadAtStart = os.loadavg();
+    const probeAtStart = cpuProbeMs();
     const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
     for (let run = 1; run <= settings.runs; run++) {
       for (const s of scenarios) {
@@ -268,6 +278,7 @@ async function main() {
       nice: os.getPriority(),
       serverCommand: `node ${startArgs.join(" ")}`,
       load: { start: loadAtStart, end: os.loadavg() },
+      cpuProbeMs: { start: probeAtStart, end: cpuProbeMs() },
       runs: settings.runs,
       seconds: settings.seconds,
       warmup: settings.warmup,
