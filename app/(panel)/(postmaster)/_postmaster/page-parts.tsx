@@ -1,5 +1,5 @@
-// Pieces every postmaster page repeats: the page heading with its intro line, and the "could not load" alert
-// with a retry button. Texts come from each page's own messages, so the wording stays per page.
+// Pieces every postmaster page repeats: the page heading with its intro line, the "could not load" alert
+// with a retry button, and the save row under an editor form. Texts come from each page's own messages, so the wording stays per page.
 import { Alert, Button } from "@/components";
 
 export function PageHeader({ title, intro }: { title: string; intro: string }) {
@@ -19,5 +19,32 @@ export function LoadFailedAlert({ text, retryLabel, onRetry }: { text: string; r
         {retryLabel}
       </Button>
     </Alert>
+  );
+}
+
+/** The outcome of the last save, as the editors keep it. */
+export type SaveStatus = { ok: boolean; text: string } | null;
+
+/** The save row under an editor form: the button, "unsaved changes" while dirty, then the outcome of the save. */
+export function SaveBar(props: {
+  saveLabel: string;
+  unsavedLabel: string;
+  submitting: boolean;
+  dirty: boolean;
+  status: SaveStatus;
+  /** Long editors keep the row on screen while scrolling. */
+  sticky?: boolean;
+}) {
+  const { status } = props;
+  return (
+    <div
+      className={`flex flex-wrap items-center gap-3${props.sticky ? " sticky bottom-0 border-t border-gray-300 bg-white/95 py-3" : ""}`}
+    >
+      <Button type="submit" loading={props.submitting}>
+        {props.saveLabel}
+      </Button>
+      {props.dirty && !status && <span className="text-sm text-gray-700">{props.unsavedLabel}</span>}
+      {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
+    </div>
   );
 }

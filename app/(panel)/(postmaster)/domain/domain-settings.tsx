@@ -3,7 +3,7 @@
 // the five address lists (one entry a line, each checked with the API's rule), and the limits as bars.
 import { useEffect, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
+import { Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
 import { asText } from "@/lib/client/hooks/list-params";
@@ -11,7 +11,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
-import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
+import { LoadFailedAlert, PageHeader, SaveBar, type SaveStatus } from "../_postmaster/page-parts";
 import { TriStateSelect } from "../_postmaster/tri-state";
 import { domainMessages } from "./messages";
 
@@ -53,7 +53,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
   const { register, handleSubmit, setError, reset, control, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<SaveStatus>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
   const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
@@ -123,13 +123,13 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
         </div>
       </Card>
 
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" loading={formState.isSubmitting}>
-          {t("save")}
-        </Button>
-        {formState.isDirty && !status && <span className="text-sm text-gray-700">{t("unsaved")}</span>}
-        {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
-      </div>
+      <SaveBar
+        saveLabel={t("save")}
+        unsavedLabel={t("unsaved")}
+        submitting={formState.isSubmitting}
+        dirty={formState.isDirty}
+        status={status}
+      />
     </form>
   );
 }

@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { useForm, type UseFormRegister } from "react-hook-form";
-import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
+import { Alert, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
@@ -13,6 +13,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
+import { SaveBar, type SaveStatus } from "../../_postmaster/page-parts";
 import { TriStateSelect } from "../../_postmaster/tri-state";
 import { linkClass } from "../../_postmaster/ui";
 import { editorMessages } from "./messages";
@@ -65,7 +66,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
   const save = useUpdateAccounts(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LINES, FLAGS), [record]);
   const { register, handleSubmit, setError, reset, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<SaveStatus>(null);
   const { errors } = formState;
   useEffect(() => reset(defaults), [defaults, reset]);
 
@@ -183,13 +184,13 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         </div>
       </Card>
 
-      <div className="sticky bottom-0 flex flex-wrap items-center gap-3 border-t border-gray-300 bg-white/95 py-3">
-        <Button type="submit" loading={formState.isSubmitting}>
-          {t("save")}
-        </Button>
-        {formState.isDirty && !status && <span className="text-sm text-gray-700">{t("unsaved")}</span>}
-        {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
-      </div>
+      <SaveBar
+        saveLabel={t("save")}
+        unsavedLabel={t("unsaved")}
+        submitting={formState.isSubmitting}
+        dirty={formState.isDirty}
+        status={status} sticky
+      />
     </form>
   );
 }

@@ -13,6 +13,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { DEFAULT_LIST_TEMPLATES, mailingListFields } from "@/lib/schemas/mailing-list";
+import { SaveBar, type SaveStatus } from "../../_postmaster/page-parts";
 import { linkClass } from "../../_postmaster/ui";
 import { listEditorMessages } from "./messages";
 import { MemberEditor } from "./member-editor";
@@ -65,7 +66,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
     [record],
   );
   const { register, handleSubmit, setError, reset, control, setValue, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<SaveStatus>(null);
   useEffect(() => reset(defaults), [defaults, reset]);
   const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
@@ -163,13 +164,13 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
         </div>
       </Card>
 
-      <div className="sticky bottom-0 flex flex-wrap items-center gap-3 border-t border-gray-300 bg-white/95 py-3">
-        <Button type="submit" loading={formState.isSubmitting}>
-          {t("save")}
-        </Button>
-        {formState.isDirty && !status && <span className="text-sm text-gray-700">{t("unsaved")}</span>}
-        {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
-      </div>
+      <SaveBar
+        saveLabel={t("save")}
+        unsavedLabel={t("unsaved")}
+        submitting={formState.isSubmitting}
+        dirty={formState.isDirty}
+        status={status} sticky
+      />
     </form>
   );
 }
