@@ -1,7 +1,7 @@
 "use client";
 // The alias table: one page fetched at a time, sorted and searched on the server, edited in place.
 import { useCallback, useMemo, useState } from "react";
-import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAliasList, useDeleteAliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { sortedRows } from "@/lib/client/hooks/list-params";
@@ -9,6 +9,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { useDeleteOne } from "../_postmaster/delete-one";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { CreateAliasForm, EditTargetForm } from "./alias-forms";
 import { aliasMessages } from "./messages";
@@ -21,22 +22,16 @@ export function AliasesTable() {
   const list = useAliasList(domain, filters);
   const remove = useDeleteAliases(domain);
   const [editing, setEditing] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<AliasItem | null>(null);
   const [notice, setNotice] = useState("");
   const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await remove.mutateAsync([toDelete.name]);
-      setNotice(t("deleted", { email: toDelete.email }));
-      setToDelete(null);
-    } catch {
-      // shown in the dialog
-    }
-  };
+  const deletion = useDeleteOne<AliasItem>(
+    remove,
+    { delete: t("delete"), confirm: (email) => t("confirmDelete", { email }), deleted: (email) => t("deleted", { email }) },
+    setNotice,
+  );
 
   return (
     <div className="space-y-4">
@@ -98,7 +93,7 @@ export function AliasesTable() {
                       <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
                         {t("edit")}
                       </Button>
-                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${a.email}`} onClick={() => setToDelete(a)}>
+                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${a.email}`} onClick={() => deletion.ask(a)}>
                         {t("delete")}
                       </Button>
                     </>
@@ -110,20 +105,7 @@ export function AliasesTable() {
         </table>
       </div>
       <Pager filters={filters} total={list.data?.result_info.total ?? 0} onChange={(patch) => update(patch)} />
-      <ConfirmDialog
-        open={toDelete !== null}
-        danger
-        title={t("delete")}
-        description={toDelete ? t("confirmDelete", { email: toDelete.email }) : undefined}
-        confirmLabel={t("delete")}
-        pending={remove.isPending}
-        error={remove.error ? errorText.failure(remove.error) : undefined}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => {
-          remove.reset();
-          setToDelete(null);
-        }}
-      />
+      {deletion.dialog}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // The mailing-list table: one page fetched at a time, sorted and searched on the server.
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
-import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDeleteMailingLists, useMailingListList, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
@@ -10,6 +10,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { useDeleteOne } from "../_postmaster/delete-one";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { linkClass } from "../_postmaster/ui";
 import { CreateListForm } from "./create-list-form";
@@ -22,22 +23,16 @@ export function ListsTable() {
   const { filters, update } = useListFilters(LIST_SORT_FIELDS);
   const list = useMailingListList(domain, filters);
   const remove = useDeleteMailingLists(domain);
-  const [toDelete, setToDelete] = useState<MailingListSummary | null>(null);
   const [notice, setNotice] = useState("");
   const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await remove.mutateAsync([toDelete.name]);
-      setNotice(t("deleted", { email: toDelete.email }));
-      setToDelete(null);
-    } catch {
-      // shown in the dialog
-    }
-  };
+  const deletion = useDeleteOne<MailingListSummary>(
+    remove,
+    { delete: t("delete"), confirm: (email) => t("confirmDelete", { email }), deleted: (email) => t("deleted", { email }) },
+    setNotice,
+  );
 
   return (
     <div className="space-y-4">
@@ -90,7 +85,7 @@ export function ListsTable() {
                 <td className="px-2">{t(`replyto${l.replyto_mode}` as "replyto0")}</td>
                 <td className="px-2">{l.autosubscribe_enabled === "1" ? t("yes") : t("no")}</td>
                 <td className="px-2 text-right">
-                  <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${l.email}`} onClick={() => setToDelete(l)}>
+                  <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${l.email}`} onClick={() => deletion.ask(l)}>
                     {t("delete")}
                   </Button>
                 </td>
@@ -100,20 +95,7 @@ export function ListsTable() {
         </table>
       </div>
       <Pager filters={filters} total={list.data?.result_info.total ?? 0} onChange={(patch) => update(patch)} />
-      <ConfirmDialog
-        open={toDelete !== null}
-        danger
-        title={t("delete")}
-        description={toDelete ? t("confirmDelete", { email: toDelete.email }) : undefined}
-        confirmLabel={t("delete")}
-        pending={remove.isPending}
-        error={remove.error ? errorText.failure(remove.error) : undefined}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => {
-          remove.reset();
-          setToDelete(null);
-        }}
-      />
+      {deletion.dialog}
     </div>
   );
 }
