@@ -106,3 +106,15 @@ describe("limits of limits.example.com", () => {
     expect(list.json.result_data.a1).toMatchObject({ usage: "50%", capacity: "900", blocked: "0" });
   });
 });
+
+// The API remembers callers and domains between calls while the database is unchanged (lib/server/db-generation.ts);
+// a change the operator makes from the CLI, in another process, must still show in the very next call.
+describe("the operator's changes from the CLI", () => {
+  it("show in the next call: a new limit, then the domain's removal", async () => {
+    expectStatus(await api("GET", `domains/${D}`, { auth: admin }), 200);
+    cli("domain", "set-limits", D, "--alias-limit", "7");
+    expect((await api("GET", `domains/${D}`, { auth: admin })).json).toMatchObject({ alias_limit: "7" });
+    cli("domain", "remove", D, "--yes");
+    expectError(await api("GET", `domains/${D}`, { auth: admin }), "badCredentials");
+  });
+});

@@ -13,7 +13,7 @@ import {
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
-import type { Principal } from "./auth";
+import { today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
@@ -210,10 +210,9 @@ function checkRestricted(row: AccountRow, input: AccountUpdate): void {
 }
 
 function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
-  const today = new Date().toISOString().slice(0, 10);
   if (row.name !== "postmaster") return;
   if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
-  if (input.expiration_date && input.expiration_date < today) throw apiError("postmasterProtected", "expiration_date");
+  if (input.expiration_date && input.expiration_date < today()) throw apiError("postmasterProtected", "expiration_date");
 }
 
 function checkCapacity(db: Db, domainId: number, before: number): void {

@@ -8,6 +8,10 @@ import { env } from "./env";
 export const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
 
 let cachedList: net.BlockList | undefined;
+// Answers by peer address: a client keeps calling from the same few addresses, and BlockList.check() builds a
+// SocketAddress per call.
+const answers = new Map<string, boolean>();
+const MAX_ANSWERS = 1000;
 
 function defaultRules(): string[] {
   const own = Object.values(os.networkInterfaces())
@@ -37,6 +41,16 @@ export function normalizeIp(ip: string): string {
 
 export function isClientAllowed(ip: string | null | undefined): boolean {
   if (!ip) return false;
+  let allowed = answers.get(ip);
+  if (allowed === undefined) {
+    allowed = checkAddress(ip);
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    answers.set(ip, allowed);
+  }
+  return allowed;
+}
+
+function checkAddress(ip: string): boolean {
   const address = normalizeIp(ip);
   const type = net.isIPv6(address) ? "ipv6" : net.isIPv4(address) ? "ipv4" : null;
   if (!type) return false;

@@ -7,6 +7,7 @@ import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
 import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainUpdate } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
+import { UntilChangedCache } from "./db-generation";
 import { env } from "./env";
 import { prepared } from "./prepared";
 
@@ -19,12 +20,18 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function findDomain(db: Db, name: string): DomainRow | undefined {
-  return statements(db).byName.get({ name });
+// Nearly every request names a domain in its path; its row is reused while the database is unchanged.
+const domainsByName = new UntilChangedCache<Readonly<DomainRow>>(1000);
+
+export function findDomain(db: Db, name: string): Readonly<DomainRow> | undefined {
+  return domainsByName.get(db, name, () => {
+    const row = statements(db).byName.get({ name });
+    return row && Object.freeze(row);
+  });
 }
 
 /** The domain named in a path: 500.363 when the name is malformed, 404.1 when it is not served here. */
-export function getDomainOrThrow(db: Db, name: string): DomainRow {
+export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
   const row = findDomain(db, name);
   if (!row) throw apiError("domainNotFound", "domain");

@@ -1,9 +1,10 @@
 import "server-only";
 // What list-page.ts keeps between requests, per database connection: prepared statements, which index serves
-// which sort, and facts that hold until the database changes (another connection's commit moves PRAGMA
-// data_version, this connection's writes move total_changes()): the total of a search, and where deep pages start.
+// which sort, and facts that hold until the database changes (db-generation.ts): the total of a search, and where
+// deep pages start.
 import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
+import { dbGeneration } from "./db-generation";
 
 type Stmt = Statement<unknown[]>;
 
@@ -35,18 +36,14 @@ function cacheOf(db: Db): Cache {
   return c;
 }
 
-/** The cache, emptied of what a change to the database may have made wrong. */
+/** The cache, emptied of what a change to the database may have made wrong (and of everything inside a transaction). */
 function freshCache(db: Db): Cache {
   const cache = cacheOf(db);
-  const { v, c } = statement(db, "SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c").get() as {
-    v: number;
-    c: number;
-  };
-  const generation = `${v}:${c}`;
-  if (generation !== cache.generation) {
+  const generation = dbGeneration(db);
+  if (generation === null || generation !== cache.generation) {
     cache.totals.clear();
     cache.marks.clear();
-    cache.generation = generation;
+    cache.generation = generation ?? "";
   }
   return cache;
 }
