@@ -10,7 +10,8 @@ import * as schema from "./schema";
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 interface Cached {
-  path: string;
+  /** DATABASE_PATH as set when the connection was opened (resolving it on every call costs more than a lookup). */
+  setting: string | undefined;
   db: Db;
 }
 const globalForDb = globalThis as unknown as { __mailDb?: Cached };
@@ -36,10 +37,9 @@ export function openDatabase(file: string): Db {
 
 /** The process-wide connection for DATABASE_PATH. */
 export function getDb(): Db {
-  const file = databasePath();
   const cached = globalForDb.__mailDb;
-  if (cached && cached.path === file) return cached.db;
-  const db = openDatabase(file);
-  globalForDb.__mailDb = { path: file, db };
+  if (cached && cached.setting === process.env.DATABASE_PATH) return cached.db;
+  const db = openDatabase(databasePath());
+  globalForDb.__mailDb = { setting: process.env.DATABASE_PATH, db };
   return db;
 }

@@ -46,9 +46,27 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
+export interface Credentials {
+  email: string;
+  digest: string;
+}
+// Parsed by value: a program sends the same header on every call.
+const parsedHeaders = new Map<string, Credentials | null>();
+const MAX_PARSED_HEADERS = 1000;
+
 /** Parses `Basic base64(email:digest)`; null when absent or malformed. */
-export function parseBasic(header: string | null): { email: string; digest: string } | null {
+export function parseBasic(header: string | null): Readonly<Credentials> | null {
   if (!header) return null;
+  let creds = parsedHeaders.get(header);
+  if (creds === undefined) {
+    creds = decodeBasic(header);
+    if (parsedHeaders.size >= MAX_PARSED_HEADERS) parsedHeaders.clear();
+    parsedHeaders.set(header, creds && Object.freeze(creds));
+  }
+  return creds;
+}
+
+function decodeBasic(header: string): Credentials | null {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) return null;
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
@@ -82,7 +100,7 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
  * Verifies credentials for a client address and records the login. `via` is what last_auth_ip shows
  * (the client address for API calls).
  */
-export function authenticate(db: Db, creds: { email: string; digest: string }, clientIp: string): Principal {
+export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: string): Principal {
   const gate = failureGate(clientIp, creds.email);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 
