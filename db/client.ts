@@ -30,6 +30,10 @@ export function openDatabase(file: string): Db {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
+  // 16 MB of page cache instead of SQLite's 2 MB: a searched list page walks a few hundred rows scattered over the
+  // table, and with 2 MB paging through one search re-read them from the OS on every request (bench: search "ann"
+  // on 100,000 accounts 2.7 -> 0.7 ms per page, in-process). Adds at most 16 MB to the server's memory.
+  sqlite.pragma("cache_size = -16384");
   const db: Db = drizzle(sqlite, { schema });
   runMigrations(db);
   return db;
