@@ -4,7 +4,7 @@ import "server-only";
 // deep pages start.
 import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
-import { dbGeneration } from "./db-generation";
+import { UntilChangedCache } from "./db-generation";
 
 type Stmt = Statement<unknown[]>;
 
@@ -18,40 +18,20 @@ export interface PageMark {
 interface Cache {
   statements: Map<string, Stmt>;
   sortIndexes: Map<string, string | null>;
-  totals: Map<string, CountedTotal>;
-  marks: Map<string, PageMark[]>;
-  generation: string;
 }
 const caches = new WeakMap<Db, Cache>();
 export const MAX_TOTALS = 500;
-const MAX_MARKED_ORDERINGS = 200;
 const MAX_MARKS_PER_ORDERING = 64;
+const totals = new UntilChangedCache<CountedTotal>(MAX_TOTALS);
+const marks = new UntilChangedCache<PageMark[]>(200);
 
 function cacheOf(db: Db): Cache {
   let c = caches.get(db);
   if (!c) {
-    c = { statements: new Map(), sortIndexes: new Map(), totals: new Map(), marks: new Map(), generation: "" };
+    c = { statements: new Map(), sortIndexes: new Map() };
     caches.set(db, c);
   }
   return c;
-}
-
-/** The cache, emptied of what a change to the database may have made wrong (and of everything inside a transaction). */
-function freshCache(db: Db): Cache {
-  const cache = cacheOf(db);
-  const generation = dbGeneration(db);
-  if (generation === null || generation !== cache.generation) {
-    cache.totals.clear();
-    cache.marks.clear();
-    cache.generation = generation ?? "";
-  }
-  return cache;
-}
-
-/** Inserts into a bounded map, dropping the oldest entry when full. */
-function remember<V>(map: Map<string, V>, max: number, key: string, value: V) {
-  if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }
 
 export function statement(db: Db, text: string): Stmt {
@@ -89,31 +69,26 @@ export interface CountedTotal {
 
 /** Remembers a total until the database changes. */
 export function cachedTotal(db: Db, key: string, count: () => number): CountedTotal {
-  const cache = freshCache(db);
-  let total = cache.totals.get(key);
-  if (total === undefined) {
+  return totals.get(db, key, () => {
     const started = performance.now();
     const n = count();
-    remember(cache.totals, MAX_TOTALS, key, (total = { n, ms: performance.now() - started }));
-  }
-  return total;
+    return { n, ms: performance.now() - started };
+  })!;
 }
 
 /** The nearest remembered mark at or before `offset` of an ordering, while the database is unchanged. */
 export function markBefore(db: Db, ordering: string, offset: number): PageMark | undefined {
   let best: PageMark | undefined;
-  for (const mark of freshCache(db).marks.get(ordering) ?? []) {
+  for (const mark of marks.get(db, ordering, () => undefined) ?? []) {
     if (mark.offset <= offset && (!best || mark.offset > best.offset)) best = mark;
   }
   return best;
 }
 
-/** Remembers where the row at `mark.offset` of an ordering is (called after reading a page, so no staleness check). */
+/** Remembers where the row at `mark.offset` of an ordering is, until the database changes. */
 export function rememberMark(db: Db, ordering: string, mark: PageMark) {
-  const { marks } = cacheOf(db);
-  const list = marks.get(ordering) ?? [];
+  const list = marks.get(db, ordering, () => [])!;
   if (list.some((m) => m.offset === mark.offset)) return;
   if (list.length >= MAX_MARKS_PER_ORDERING) list.shift();
   list.push(mark);
-  remember(marks, MAX_MARKED_ORDERINGS, ordering, list);
 }
