@@ -6,6 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type AccountRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
+import { setBounded } from "./bounded-map";
 import { UntilChangedCache } from "./db-generation";
 import { env } from "./env";
 import { verifyDigest } from "./password";
@@ -27,9 +28,7 @@ const callers = new UntilChangedCache<CallerRow>(1000);
 function remember(key: string, hash: string) {
   const max = env().AUTH_CACHE_SIZE;
   if (max === 0) return;
-  verified.delete(key);
-  verified.set(key, hash);
-  if (verified.size > max) verified.delete(verified.keys().next().value!);
+  setBounded(verified, max, key, hash);
 }
 
 const statements = prepared((db) => ({
@@ -60,8 +59,7 @@ export function parseBasic(header: string | null): Readonly<Credentials> | null 
   let creds = parsedHeaders.get(header);
   if (creds === undefined) {
     creds = decodeBasic(header);
-    if (parsedHeaders.size >= MAX_PARSED_HEADERS) parsedHeaders.clear();
-    parsedHeaders.set(header, creds && Object.freeze(creds));
+    setBounded(parsedHeaders, MAX_PARSED_HEADERS, header, creds && Object.freeze(creds));
   }
   return creds;
 }

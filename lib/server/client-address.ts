@@ -2,6 +2,7 @@ import "server-only";
 // The client address rule of contract §1: which TCP peers may call /api/v1.
 import net from "node:net";
 import os from "node:os";
+import { setBounded } from "./bounded-map";
 import { env } from "./env";
 
 /** Header that the custom server (lib/runtime/server.ts) overwrites with the socket's peer address. */
@@ -44,8 +45,7 @@ export function isClientAllowed(ip: string | null | undefined): boolean {
   let allowed = answers.get(ip);
   if (allowed === undefined) {
     allowed = checkAddress(ip);
-    if (answers.size >= MAX_ANSWERS) answers.clear();
-    answers.set(ip, allowed);
+    setBounded(answers, MAX_ANSWERS, ip, allowed);
   }
   return allowed;
 }

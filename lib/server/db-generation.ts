@@ -5,6 +5,7 @@ import "server-only";
 // would leave the stamp moved but make a value read in between wrong.
 import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
+import { setBounded } from "./bounded-map";
 
 interface Stamps {
   dataVersion: Statement<[], number>;
@@ -52,8 +53,7 @@ export class UntilChangedCache<V> {
     if (value === undefined) {
       value = read();
       if (value === undefined) return value;
-      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, value);
+      setBounded(this.entries, this.max, key, value);
     }
     return value;
   }

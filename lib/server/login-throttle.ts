@@ -1,6 +1,7 @@
 import "server-only";
 // Repeated failed logins for one account from one client address lock that pair out for a while; during the
 // lock the password is not even checked, so guessing costs the attacker time and costs us no scrypt.
+import { setBounded } from "./bounded-map";
 import { env } from "./env";
 
 interface Entry {
@@ -33,9 +34,7 @@ export function failureGate(ip: string, email: string, now = Date.now()) {
         e.lockouts += 1;
         e.failures = 0;
       }
-      entries.delete(key);
-      entries.set(key, e);
-      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      setBounded(entries, MAX_ENTRIES, key, e);
     },
     succeed() {
       if (entry) entries.delete(key);
