@@ -3,7 +3,7 @@
 // page stays on screen while the next loads, and skeleton rows keep the table's height on the first load.
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
-import { Alert, Button, Card, ConfirmDialog } from "@/components";
+import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccountList, useDeleteAccounts, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { sortedRows } from "@/lib/client/hooks/list-params";
@@ -11,6 +11,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account-sort";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
+import { useConfirmedDelete } from "../_postmaster/confirmed-delete";
 import { Meter } from "../_postmaster/meter";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { focusRing, linkClass } from "../_postmaster/ui";
@@ -29,7 +30,6 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const list = useAccountList(domain, filters, initial);
   const remove = useDeleteAccounts(domain);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [toDelete, setToDelete] = useState<string[] | null>(null);
   const [notice, setNotice] = useState("");
 
   const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
@@ -52,17 +52,21 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       return next;
     });
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await remove.mutateAsync(toDelete);
-      setNotice(t("deleted", { names: toDelete.join(", ") }));
+  const deletion = useConfirmedDelete(
+    remove,
+    {
+      delete: t("delete"),
+      confirm: (names) =>
+        names.length === 1
+          ? t("confirmDelete", { name: names[0]! })
+          : t("confirmDeleteMany", { n: names.length, names: names.join(", ") }),
+      deleted: (names) => t("deleted", { names: names.join(", ") }),
+    },
+    (deleted) => {
+      setNotice(deleted);
       setSelected(new Set());
-      setToDelete(null);
-    } catch {
-      // the dialog shows remove.error
-    }
-  };
+    },
+  );
 
   return (
     <div className="space-y-4">
@@ -87,7 +91,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         <BulkActions
           domain={domain}
           names={[...selected]}
-          onDelete={() => setToDelete([...selected])}
+          onDelete={() => deletion.ask([...selected])}
           onClear={() => setSelected(new Set())}
         />
       )}
@@ -190,7 +194,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
                   <td className="px-2 tabular-nums">{r.last_auth_date || "—"}</td>
                   <td className="px-2 text-right">
                     {r.name !== "postmaster" && (
-                      <Button variant="ghost" className="min-h-8 px-2" onClick={() => setToDelete([r.name])} aria-label={`${t("delete")} ${r.email}`}>
+                      <Button variant="ghost" className="min-h-8 px-2" onClick={() => deletion.ask([r.name])} aria-label={`${t("delete")} ${r.email}`}>
                         {t("delete")}
                       </Button>
                     )}
@@ -203,24 +207,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       </div>
       <Pager filters={filters} total={total} onChange={(patch) => change(patch)} />
 
-      <ConfirmDialog
-        open={toDelete !== null}
-        danger
-        title={t("delete")}
-        description={
-          toDelete?.length === 1
-            ? t("confirmDelete", { name: toDelete[0]! })
-            : t("confirmDeleteMany", { n: toDelete?.length ?? 0, names: (toDelete ?? []).join(", ") })
-        }
-        confirmLabel={t("delete")}
-        pending={remove.isPending}
-        error={remove.error ? errorText.failure(remove.error) : undefined}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => {
-          remove.reset();
-          setToDelete(null);
-        }}
-      />
+      {deletion.dialog}
     </div>
   );
 }

@@ -3,13 +3,13 @@
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { useAliasList, useDeleteAliases, type AliasItem } from "@/lib/client/hooks/aliases";
+import { useAliasList, useDeleteAliases } from "@/lib/client/hooks/aliases";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
-import { useDeleteOne } from "../_postmaster/delete-one";
+import { useConfirmedDelete } from "../_postmaster/confirmed-delete";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { CreateAliasForm, EditTargetForm } from "./alias-forms";
 import { aliasMessages } from "./messages";
@@ -27,9 +27,14 @@ export function AliasesTable() {
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
-  const deletion = useDeleteOne<AliasItem>(
+  const emailOf = (names: string[]) => `${names[0]}@${domain}`;
+  const deletion = useConfirmedDelete(
     remove,
-    { delete: t("delete"), confirm: (email) => t("confirmDelete", { email }), deleted: (email) => t("deleted", { email }) },
+    {
+      delete: t("delete"),
+      confirm: (names) => t("confirmDelete", { email: emailOf(names) }),
+      deleted: (names) => t("deleted", { email: emailOf(names) }),
+    },
     setNotice,
   );
 
@@ -93,7 +98,7 @@ export function AliasesTable() {
                       <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
                         {t("edit")}
                       </Button>
-                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${a.email}`} onClick={() => deletion.ask(a)}>
+                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${a.email}`} onClick={() => deletion.ask([a.name])}>
                         {t("delete")}
                       </Button>
                     </>

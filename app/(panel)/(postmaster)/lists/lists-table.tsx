@@ -5,12 +5,12 @@ import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { sortedRows } from "@/lib/client/hooks/list-params";
-import { useDeleteMailingLists, useMailingListList, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
+import { useDeleteMailingLists, useMailingListList } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
-import { useDeleteOne } from "../_postmaster/delete-one";
+import { useConfirmedDelete } from "../_postmaster/confirmed-delete";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { linkClass } from "../_postmaster/ui";
 import { CreateListForm } from "./create-list-form";
@@ -28,9 +28,14 @@ export function ListsTable() {
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
-  const deletion = useDeleteOne<MailingListSummary>(
+  const emailOf = (names: string[]) => `${names[0]}@${domain}`;
+  const deletion = useConfirmedDelete(
     remove,
-    { delete: t("delete"), confirm: (email) => t("confirmDelete", { email }), deleted: (email) => t("deleted", { email }) },
+    {
+      delete: t("delete"),
+      confirm: (names) => t("confirmDelete", { email: emailOf(names) }),
+      deleted: (names) => t("deleted", { email: emailOf(names) }),
+    },
     setNotice,
   );
 
@@ -85,7 +90,7 @@ export function ListsTable() {
                 <td className="px-2">{t(`replyto${l.replyto_mode}` as "replyto0")}</td>
                 <td className="px-2">{l.autosubscribe_enabled === "1" ? t("yes") : t("no")}</td>
                 <td className="px-2 text-right">
-                  <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${l.email}`} onClick={() => deletion.ask(l)}>
+                  <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${l.email}`} onClick={() => deletion.ask([l.name])}>
                     {t("delete")}
                   </Button>
                 </td>

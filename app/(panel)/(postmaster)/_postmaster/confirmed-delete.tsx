@@ -1,6 +1,6 @@
 "use client";
-// Deleting one row of a table (an alias, a mailing list) after a confirmation: the row asked about, the dialog
-// with the API's error if the delete fails, and the notice once it is gone.
+// Deleting rows of a table (accounts, aliases, mailing lists) after a confirmation: which names are asked about,
+// the dialog with the API's error if the delete fails, and the notice once they are gone.
 import { useState, type ReactNode } from "react";
 import { ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
@@ -15,24 +15,24 @@ interface DeleteMutation {
 
 interface DeleteTexts {
   delete: string;
-  confirm: (email: string) => string;
-  deleted: (email: string) => string;
+  confirm: (names: string[]) => string;
+  deleted: (names: string[]) => string;
 }
 
-export function useDeleteOne<Item extends { name: string; email: string }>(
+export function useConfirmedDelete(
   remove: DeleteMutation,
   texts: DeleteTexts,
   onDeleted: (notice: string) => void,
-): { ask: (item: Item) => void; dialog: ReactNode } {
+): { ask: (names: string[]) => void; dialog: ReactNode } {
   const errorText = useErrorText();
-  const [item, setItem] = useState<Item | null>(null);
+  const [names, setNames] = useState<string[] | null>(null);
 
   const confirm = async () => {
-    if (!item) return;
+    if (!names) return;
     try {
-      await remove.mutateAsync([item.name]);
-      onDeleted(texts.deleted(item.email));
-      setItem(null);
+      await remove.mutateAsync(names);
+      onDeleted(texts.deleted(names));
+      setNames(null);
     } catch {
       // shown in the dialog
     }
@@ -40,19 +40,19 @@ export function useDeleteOne<Item extends { name: string; email: string }>(
 
   const dialog = (
     <ConfirmDialog
-      open={item !== null}
+      open={names !== null}
       danger
       title={texts.delete}
-      description={item ? texts.confirm(item.email) : undefined}
+      description={names ? texts.confirm(names) : undefined}
       confirmLabel={texts.delete}
       pending={remove.isPending}
       error={remove.error ? errorText.failure(remove.error) : undefined}
       onConfirm={() => void confirm()}
       onCancel={() => {
         remove.reset();
-        setItem(null);
+        setNames(null);
       }}
     />
   );
-  return { ask: setItem, dialog };
+  return { ask: setNames, dialog };
 }
