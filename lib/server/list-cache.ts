@@ -17,7 +17,7 @@ export interface PageMark {
 
 interface Cache {
   statements: Map<string, Stmt>;
-  sortIndexes: Map<string, string | null>;
+  sortIndexes: Map<string, SortIndex | null>;
 }
 const caches = new WeakMap<Db, Cache>();
 export const MAX_TOTALS = 500;
@@ -41,24 +41,39 @@ export function statement(db: Db, text: string): Stmt {
   return stmt;
 }
 
-/** The index of `table` on (domain_id, column[, name]) that serves ORDER BY column, name; null when none. */
-export function sortIndex(db: Db, table: string, column: string): string | null {
+/** An index of a table that serves ORDER BY column, name within a domain. */
+export interface SortIndex {
+  name: string;
+  /** It also holds search_key, so a walk can test the search on the index entry without reading the row. */
+  covering: boolean;
+}
+
+/**
+ * The index of `table` on (domain_id, column[, name], ...) that serves ORDER BY column, name; null when none. When
+ * several do (the name order has the unique index and the covering one), a search takes the covering one and a
+ * plain page the narrowest.
+ */
+export function sortIndex(db: Db, table: string, column: string, searching: boolean): SortIndex | null {
   const { sortIndexes } = cacheOf(db);
-  const key = `${table}:${column}`;
-  let name = sortIndexes.get(key);
-  if (name === undefined) {
+  const key = `${table}:${column}:${searching}`;
+  let found = sortIndexes.get(key);
+  if (found === undefined) {
     const wanted = column === "name" ? ["domain_id", "name"] : ["domain_id", column, "name"];
     const indexes = db.$client.prepare(`SELECT name FROM pragma_index_list(?)`).all(table) as { name: string }[];
-    name =
-      indexes.find(({ name: idx }) => {
-        const cols = (db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(idx) as {
+    const candidates = indexes
+      .map(({ name }) => ({
+        name,
+        columns: (db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(name) as {
           name: string;
-        }[]).map((c) => c.name);
-        return wanted.every((w, i) => cols[i] === w);
-      })?.name ?? null;
-    sortIndexes.set(key, name);
+        }[]).map((c) => c.name),
+      }))
+      .filter(({ columns }) => wanted.every((w, i) => columns[i] === w))
+      .map(({ name, columns }) => ({ name, width: columns.length, covering: columns.includes("search_key") }))
+      .sort((a, b) => (searching ? Number(b.covering) - Number(a.covering) : 0) || a.width - b.width);
+    found = candidates[0] ? { name: candidates[0].name, covering: candidates[0].covering } : null;
+    sortIndexes.set(key, found);
   }
-  return name;
+  return found;
 }
 
 /** A total, and how long counting it took (what reading the same matches again costs, for choosing a plan). */

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
+import { sortIndex } from "./list-cache";
 import { cheapestPlan, listPage, searchKey, type ListPlan, type ListSpec } from "./list-page";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
@@ -102,14 +103,43 @@ describe("listPage", () => {
   });
 
   it("picks the plan its cost model expects to be cheapest", () => {
+    const rowWalk = { matchSet: true, covering: false };
     // 100,000 rows, matches found in 0.5 ms: half of them match -> walk 100 rows; 50 match -> read the 50;
     // 3,000 match -> walk the index against the match set (without one, 2,000 matches: read them).
-    expect(cheapestPlan(50, 100_000, 50_000, 500, true)).toBe("walk");
-    expect(cheapestPlan(50, 100_000, 50, 500, true)).toBe("sortMatches");
-    expect(cheapestPlan(50, 100_000, 3_000, 500, true)).toBe("walkMatchSet");
-    expect(cheapestPlan(50, 100_000, 2_000, 500, false)).toBe("sortMatches");
+    expect(cheapestPlan(50, 100_000, 50_000, 500, rowWalk)).toBe("walk");
+    expect(cheapestPlan(50, 100_000, 50, 500, rowWalk)).toBe("sortMatches");
+    expect(cheapestPlan(50, 100_000, 3_000, 500, rowWalk)).toBe("walkMatchSet");
+    expect(cheapestPlan(50, 100_000, 2_000, 500, { matchSet: false, covering: false })).toBe("sortMatches");
     // The same 3,000 matches behind trigrams that took 10 ms to read: walking 1,667 rows is cheaper.
-    expect(cheapestPlan(50, 100_000, 3_000, 10_000, true)).toBe("walk");
+    expect(cheapestPlan(50, 100_000, 3_000, 10_000, rowWalk)).toBe("walk");
+    // A covering sort index tests the search on its entries: walking 1,667 of them beats finding 3,000 matches.
+    expect(cheapestPlan(50, 100_000, 3_000, 500, { matchSet: true, covering: true })).toBe("walk");
+    // ... but not 100,000 of them for 50 matches whose ids are already at hand.
+    expect(cheapestPlan(50, 100_000, 50, 5, { matchSet: true, covering: true })).toBe("sortMatches");
+  });
+
+  it("walks a search on the covering sort index, and a plain page on the narrowest", () => {
+    expect(sortIndex(db, "accounts", "name", true)).toEqual({ name: "accounts_domain_name_search", covering: true });
+    expect(sortIndex(db, "accounts", "name", false)).toEqual({ name: "accounts_domain_name", covering: false });
+    expect(sortIndex(db, "accounts", "capacity", true)).toEqual({ name: "accounts_sort_capacity", covering: true });
+    expect(sortIndex(db, "aliases", "name", true)?.covering).toBe(false);
+  });
+
+  it("pages a new search from the match ids it counted, by every plan", () => {
+    const [big, small] = domainIds;
+    const touch = () => db.$client.prepare(`UPDATE domains SET name = name WHERE id = ?`).run(big);
+    for (const plan of [undefined, "walk", "walkMatchSet", "sortMatches"] as const) {
+      for (const [domainId, search, column, desc, page] of [
+        [big!, "kowal", "capacity", false, 0],
+        [big!, "ann", "name", true, 2],
+        [big!, "łódka", "description", false, 1],
+        [small!, "owal", "capacity", true, 0],
+        [big!, "nie ma", "name", false, 0],
+      ] as const) {
+        touch(); // forgets the remembered totals, so the search is new again
+        check(domainId, search, column, desc, page, 7, plan);
+      }
+    }
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

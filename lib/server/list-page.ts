@@ -5,16 +5,17 @@ import "server-only";
 // Scale (bench/, issue 4): on a domain of 100,000 accounts nothing here may cost a scan of the domain per request.
 // - The unfiltered total is the domain's usage counter (kept by triggers), not a count.
 // - A search of 3+ characters on a table with a trigram index (accounts_search, migration 0004) finds its rows in
-//   that index; the index's rowid is domain_id * 2^32 + id, so "in this domain" is a rowid range inside the index
-//   and the total is counted there without reading a row. The phrase match of the trigram index with
-//   case_sensitive 1 is exactly "search_key contains the search" (both sides are lowercased in JS), the same
-//   meaning as the LIKE below; list-page.test.ts checks the two agree.
+//   that index; the index's rowid is domain_id * 2^32 + id, so "in this domain" is a rowid range inside the index.
+//   A new search reads the ids of its matches there once, for its total and its page alike, without reading a
+//   row. The phrase match of the trigram index with case_sensitive 1 is exactly "search_key contains the search"
+//   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
 // - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
-//   very many matches -> walk the sort index testing each row, which stops after offset + size hits; few matches
-//   -> read just the matching rows (ids from the trigram index) and sort them; in between -> walk the sort index
-//   without reading rows, testing ids against the set of matching ids, then read only the page's rows.
+//   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (the
+//   accounts' sort indexes end in search_key, migration 0006, so the test reads the index entry, not the row);
+//   few matches -> read just the matching rows and sort them; in between -> walk the sort index testing ids
+//   against the set of matching ids, then read only the page's rows.
 // - Shorter searches (and tables without a trigram index) have no index to look matches up in: their total is a
-//   LIKE over the narrow (domain_id, search_key) index where there is one (a scan, but of short entries).
+//   LIKE over the (domain_id, name, search_key) index where there is one (a scan, but of short entries).
 // - Totals are remembered until the database changes (this connection's total_changes() or another connection's
 //   commit, PRAGMA data_version), so paging through one search counts it once; so are the sort keys where deep
 //   unfiltered pages start (list-cache.ts), so paging on from a deep page does not walk from the start again.
@@ -63,7 +64,7 @@ export const searchKey = (...parts: string[]) => parts.join("\u0001").toLowerCas
 
 /** Per table: the domains column counting its rows, and its trigram index (see migrations 0001 and 0004). */
 const TABLES: Record<string, { counter?: string; trigramIndex?: string; searchIndex?: string }> = {
-  accounts: { counter: "account_count", trigramIndex: "accounts_search", searchIndex: "accounts_domain_search" },
+  accounts: { counter: "account_count", trigramIndex: "accounts_search", searchIndex: "accounts_domain_name_search" },
   aliases: { counter: "alias_count" },
   mailing_lists: { counter: "mailinglist_count" },
 };
@@ -90,8 +91,8 @@ function unfilteredPage<Row>(
   p: { column: string; dir: "ASC" | "DESC"; order: string; offset: number; size: number },
 ): Row[] {
   const { table } = spec;
-  const idx = sortIndex(db, table, p.column);
-  const index = idx ? `INDEXED BY ${idx}` : "";
+  const idx = sortIndex(db, table, p.column, false);
+  const index = idx ? `INDEXED BY ${idx.name}` : "";
   if (p.offset === 0) {
     return statement(db, `SELECT ${spec.columns} FROM ${table} ${index} WHERE domain_id = ? ${p.order} LIMIT ?`).all(
       domainId,
@@ -125,12 +126,19 @@ export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
 
 /**
  * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
- * test it), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a
- * matching row read and sorted 1.5. Finding the matches again costs what counting them did (timed when counted:
- * the trigram index reads the whole doclist of each trigram, so a dense trigram costs even in a small domain).
- * Walks assume the matches are spread evenly over the sort order.
+ * test it), a walked entry of a covering sort index 0.12 (the search is tested on the entry; only hits read their
+ * row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
+ * row read and sorted 1.5, a match id handed back to SQLite 0.1. Finding the matches again costs what counting
+ * them did (timed when counted: the trigram index reads the whole doclist of each trigram, so a dense trigram
+ * costs even in a small domain). Walks assume the matches are spread evenly over the sort order.
  */
-const COST_US = { walkedRow: 3, setEntry: 0.07, setMatch: 0.15, sortedMatch: 1.5 };
+const COST_US = { walkedRow: 3, walkedEntry: 0.12, setEntry: 0.07, setMatch: 0.15, sortedMatch: 1.5, passedMatch: 0.1 };
+
+/** What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one. */
+export interface SortIndexUse {
+  matchSet: boolean;
+  covering: boolean;
+}
 
 /** The plan expected to cost least for a page ending at `needed` among `total` matches of `domainRows` rows. */
 export function cheapestPlan(
@@ -138,14 +146,14 @@ export function cheapestPlan(
   domainRows: number,
   total: number,
   findMatchesUs: number,
-  canUseMatchSet: boolean,
+  index: SortIndexUse,
 ): ListPlan {
   const walked = Math.min(domainRows, (needed * domainRows) / total);
   const costs: [ListPlan, number][] = [
-    ["walk", COST_US.walkedRow * walked],
+    ["walk", (index.covering ? COST_US.walkedEntry : COST_US.walkedRow) * walked],
     ["sortMatches", findMatchesUs + COST_US.sortedMatch * total],
   ];
-  if (canUseMatchSet) {
+  if (index.matchSet) {
     costs.push(["walkMatchSet", findMatchesUs + COST_US.setMatch * total + COST_US.setEntry * walked]);
   }
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
@@ -166,8 +174,8 @@ export function listPage<Row>(
   const order = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
   const orderBy = `${order} LIMIT ? OFFSET ?`;
   const byIndex = () => {
-    const idx = sortIndex(db, table, column);
-    return idx ? `INDEXED BY ${idx}` : "";
+    const idx = sortIndex(db, table, column, true);
+    return idx ? `INDEXED BY ${idx.name}` : "";
   };
   const offset = q.page * q.size;
   const domainRows = () =>
@@ -187,19 +195,32 @@ export function listPage<Row>(
     const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
     const low = domainId * DOMAIN_SPAN;
     const high = low + DOMAIN_SPAN - 1;
-    const counted = cachedTotal(db, `${table}:${domainId}:${q.search}`, () =>
-      trigram
-        ? (statement(db, `SELECT count(*) AS n FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`).get(
-            ftsPhrase(q.search),
-            low,
-            high,
-          ) as { n: number }).n
-        : (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n,
-    );
+    const phrase = ftsPhrase(q.search);
+    // A new search's matches are read once, for its total and its page alike; a remembered total's page finds them
+    // in the trigram index again.
+    let matchIds: number[] | undefined;
+    const counted = cachedTotal(db, `${table}:${domainId}:${q.search}`, () => {
+      if (!trigram) {
+        return (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n;
+      }
+      matchIds = statement(db, `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`)
+        .pluck()
+        .all(low, phrase, low, high) as number[];
+      return matchIds.length;
+    });
     total = counted.n;
     if (offset < total) {
-      const canUseMatchSet = !!trigram && !!sortIndex(db, table, column);
-      const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, counted.ms * 1000, canUseMatchSet);
+      const idx = sortIndex(db, table, column, true);
+      const findMatchesUs = matchIds ? COST_US.passedMatch * total : counted.ms * 1000;
+      const plan =
+        forcePlan ??
+        cheapestPlan(offset + q.size, domainRows(), total, findMatchesUs, { matchSet: !!trigram && !!idx, covering: !!idx?.covering });
+      // Where the matching ids come from: the ones just read, or the trigram index again.
+      const matches = !trigram
+        ? null
+        : matchIds
+          ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
+          : { sql: `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`, args: [low, phrase, low, high] };
       if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`).all(
           domainId,
@@ -207,20 +228,19 @@ export function listPage<Row>(
           q.size,
           offset,
         ) as Row[];
-      } else if (plan === "walkMatchSet" && trigram) {
+      } else if (plan === "walkMatchSet" && matches) {
         rows = statement(
           db,
           `SELECT ${spec.columns} FROM ${table} WHERE id IN
-             (SELECT id FROM ${table} ${byIndex()} WHERE domain_id = ? AND id IN
-               (SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?) ${orderBy})
+             (SELECT id FROM ${table} ${byIndex()} WHERE domain_id = ? AND id IN (${matches.sql}) ${orderBy})
            ${order}`,
-        ).all(domainId, low, ftsPhrase(q.search), low, high, q.size, offset) as Row[];
-      } else if (trigram) {
-        rows = statement(
-          db,
-          `SELECT ${spec.columns} FROM ${table} WHERE id IN
-             (SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?) ${orderBy}`,
-        ).all(low, ftsPhrase(q.search), low, high, q.size, offset) as Row[];
+        ).all(domainId, ...matches.args, q.size, offset) as Row[];
+      } else if (matches) {
+        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches.sql}) ${orderBy}`).all(
+          ...matches.args,
+          q.size,
+          offset,
+        ) as Row[];
       } else {
         rows = statement(
           db,
