@@ -116,15 +116,14 @@ export const accounts = sqliteTable(
   (t) => [
     uniqueIndex("accounts_domain_name").on(t.domainId, t.name),
     uniqueIndex("accounts_email").on(t.email),
-    // One index per sortable column of the account list, each ending in name for a stable order, then search_key so
-    // a searched walk tests index entries instead of reading rows (migration 0006).
-    index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name, t.searchKey),
-    index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name, t.searchKey),
-    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name, t.searchKey),
-    index("accounts_sort_capacity").on(t.domainId, t.capacity, t.name, t.searchKey),
-    index("accounts_sort_description").on(t.domainId, t.description, t.name, t.searchKey),
-    index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name, t.searchKey),
-    index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name, t.searchKey),
+    // One index per sortable column of the account list, each ending in name for a stable order.
+    index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name),
+    index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name),
+    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name),
+    index("accounts_sort_capacity").on(t.domainId, t.capacity, t.name),
+    index("accounts_sort_description").on(t.domainId, t.description, t.name),
+    index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name),
+    index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
   ],
 );
 

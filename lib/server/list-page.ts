@@ -10,8 +10,9 @@ import "server-only";
 //   row. The phrase match of the trigram index with case_sensitive 1 is exactly "search_key contains the search"
 //   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
 // - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
-//   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (the
-//   accounts' sort indexes end in search_key, migration 0006, so the test reads the index entry, not the row);
+//   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
+//   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry,
+//   not the row);
 //   few matches -> read just the matching rows and sort them; in between -> walk the sort index testing ids
 //   against the set of matching ids, then read only the page's rows.
 // - Shorter searches (and tables without a trigram index) have no index to look matches up in: their total is a
@@ -126,8 +127,7 @@ export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
 
 /**
  * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
- * test it), a walked entry of a covering sort index 0.12 (the search is tested on the entry; only hits read their
- * row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
+ * test it), a walked entry of a covering index 0.12 (the search is tested on the entry; only hits read their row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
  * row read and sorted 1.5, a match id handed back to SQLite 0.1. Finding the matches again costs what counting
  * them did (timed when counted: the trigram index reads the whole doclist of each trigram, so a dense trigram
  * costs even in a small domain). Walks assume the matches are spread evenly over the sort order.
