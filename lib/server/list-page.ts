@@ -11,10 +11,9 @@ import "server-only";
 //   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
 // - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
 //   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
-//   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry,
-//   not the row);
-//   few matches -> read just the matching rows and sort them; in between -> walk the sort index testing ids
-//   against the set of matching ids, then read only the page's rows.
+//   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry, not
+//   the row); few matches -> read just the matching rows and sort them; in between -> walk the sort index testing
+//   ids against the set of matching ids, then read only the page's rows.
 // - Shorter searches (and tables without a trigram index) have no index to look matches up in: their total is a
 //   LIKE over the (domain_id, name, search_key) index where there is one (a scan, but of short entries).
 // - Totals are remembered until the database changes (this connection's total_changes() or another connection's
@@ -127,7 +126,8 @@ export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
 
 /**
  * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
- * test it), a walked entry of a covering index 0.12 (the search is tested on the entry; only hits read their row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
+ * test it), a walked entry of a covering index 0.12 (the search is tested on the entry; only hits read their
+ * row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
  * row read and sorted 1.5, a match id handed back to SQLite 0.1. Finding the matches again costs what counting
  * them did (timed when counted: the trigram index reads the whole doclist of each trigram, so a dense trigram
  * costs even in a small domain). Walks assume the matches are spread evenly over the sort order.
@@ -196,6 +196,8 @@ export function listPage<Row>(
     const low = domainId * DOMAIN_SPAN;
     const high = low + DOMAIN_SPAN - 1;
     const phrase = ftsPhrase(q.search);
+    // The ids of the matches in this domain, from the trigram index (args: low, phrase, low, high).
+    const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`;
     // A new search's matches are read once, for its total and its page alike; a remembered total's page finds them
     // in the trigram index again.
     let matchIds: number[] | undefined;
@@ -203,24 +205,21 @@ export function listPage<Row>(
       if (!trigram) {
         return (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n;
       }
-      matchIds = statement(db, `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`)
-        .pluck()
-        .all(low, phrase, low, high) as number[];
+      matchIds = statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
       return matchIds.length;
     });
     total = counted.n;
     if (offset < total) {
       const idx = sortIndex(db, table, column, true);
       const findMatchesUs = matchIds ? COST_US.passedMatch * total : counted.ms * 1000;
-      const plan =
-        forcePlan ??
-        cheapestPlan(offset + q.size, domainRows(), total, findMatchesUs, { matchSet: !!trigram && !!idx, covering: !!idx?.covering });
+      const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
+      const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, findMatchesUs, use);
       // Where the matching ids come from: the ones just read, or the trigram index again.
       const matches = !trigram
         ? null
         : matchIds
           ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
-          : { sql: `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`, args: [low, phrase, low, high] };
+          : { sql: ftsIds, args: [low, phrase, low, high] };
       if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`).all(
           domainId,
