@@ -3,32 +3,19 @@ import "server-only";
 // totals). Another connection's commit (the CLI, the mail server) moves PRAGMA data_version; this connection's
 // own writes move total_changes(). Nothing is reused or kept inside a transaction: a write that is rolled back
 // would leave the stamp moved but make a value read in between wrong.
-import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { setBounded } from "./bounded-map";
+import { prepared } from "./prepared";
 
-interface Stamps {
-  dataVersion: Statement<[], number>;
-  totalChanges: Statement<[], number>;
-}
-const stamps = new WeakMap<Db, Stamps>();
-
-function stampsOf(db: Db): Stamps {
-  let s = stamps.get(db);
-  if (!s) {
-    s = {
-      dataVersion: db.$client.prepare<[], number>("PRAGMA data_version").pluck(),
-      totalChanges: db.$client.prepare<[], number>("SELECT total_changes()").pluck(),
-    };
-    stamps.set(db, s);
-  }
-  return s;
-}
+const stamps = prepared((db) => ({
+  dataVersion: db.$client.prepare<[], number>("PRAGMA data_version").pluck(),
+  totalChanges: db.$client.prepare<[], number>("SELECT total_changes()").pluck(),
+}));
 
 /** A stamp that differs whenever the database may have changed since it was taken; null inside a transaction. */
 export function dbGeneration(db: Db): string | null {
   if (db.$client.inTransaction) return null;
-  const s = stampsOf(db);
+  const s = stamps(db);
   return `${s.dataVersion.get()!}:${s.totalChanges.get()!}`;
 }
 

@@ -5,6 +5,7 @@ import "server-only";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { UntilChangedCache } from "./db-generation";
+import { prepared } from "./prepared";
 
 type Stmt = Statement<unknown[]>;
 
@@ -19,20 +20,12 @@ interface Cache {
   statements: Map<string, Stmt>;
   sortIndexes: Map<string, SortIndex | null>;
 }
-const caches = new WeakMap<Db, Cache>();
 export const MAX_TOTALS = 500;
 const MAX_MARKS_PER_ORDERING = 64;
 const totals = new UntilChangedCache<CountedTotal>(MAX_TOTALS);
 const marks = new UntilChangedCache<PageMark[]>(200);
 
-function cacheOf(db: Db): Cache {
-  let c = caches.get(db);
-  if (!c) {
-    c = { statements: new Map(), sortIndexes: new Map() };
-    caches.set(db, c);
-  }
-  return c;
-}
+const cacheOf = prepared((): Cache => ({ statements: new Map(), sortIndexes: new Map() }));
 
 export function statement(db: Db, text: string): Stmt {
   const { statements } = cacheOf(db);
