@@ -173,10 +173,6 @@ export function listPage<Row>(
   const dir = q.sortDir === "desc" ? "DESC" : "ASC";
   const order = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
   const orderBy = `${order} LIMIT ? OFFSET ?`;
-  const byIndex = () => {
-    const idx = sortIndex(db, table, column, true);
-    return idx ? `INDEXED BY ${idx.name}` : "";
-  };
   const offset = q.page * q.size;
   const domainRows = () =>
     info.counter
@@ -211,6 +207,7 @@ export function listPage<Row>(
     total = counted.n;
     if (offset < total) {
       const idx = sortIndex(db, table, column, true);
+      const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
       const findMatchesUs = matchIds ? COST_US.passedMatch * total : counted.ms * 1000;
       const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
       const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, findMatchesUs, use);
@@ -221,7 +218,7 @@ export function listPage<Row>(
           ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
           : { sql: ftsIds, args: [low, phrase, low, high] };
       if (plan === "walk") {
-        rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex()} WHERE ${filter} ${orderBy}`).all(
+        rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
           domainId,
           like,
           q.size,
@@ -231,7 +228,7 @@ export function listPage<Row>(
         rows = statement(
           db,
           `SELECT ${spec.columns} FROM ${table} WHERE id IN
-             (SELECT id FROM ${table} ${byIndex()} WHERE domain_id = ? AND id IN (${matches.sql}) ${orderBy})
+             (SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${orderBy})
            ${order}`,
         ).all(domainId, ...matches.args, q.size, offset) as Row[];
       } else if (matches) {
