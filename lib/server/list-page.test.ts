@@ -10,6 +10,7 @@ import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
 import { sortIndex } from "./list-cache";
 import { cheapestPlan, listPage, searchKey, type ListPlan, type ListSpec } from "./list-page";
+import { walkMatchIds } from "./match-walk";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -140,6 +141,32 @@ describe("listPage", () => {
         check(domainId, search, column, desc, page, 7, plan);
       }
     }
+  });
+
+  it("walks on past batches that hold too few hits (matches bunched at one end of the sort order)", () => {
+    const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('bunched.pl')`).run().lastInsertRowid);
+    // 400 accounts; the 20 with the largest capacity match. The walk expects a hit every 20 entries, so in
+    // ascending order its first batches (64, then 128 entries) find none and it reads on.
+    for (let n = 0; n < 400; n++) insertAccount(id, `b${n}`, n >= 380 ? "zzkoniec" : "zwykle", 1000 + n);
+    for (const plan of [undefined, "walkMatchSet"] as const) {
+      for (const desc of [false, true]) for (const page of [0, 1, 3, 4]) check(id, "zzkoniec", "capacity", desc, page, 5, plan);
+      check(id, "zzkoniec", "name", false, 0, 50, plan);
+    }
+    // Batches of any size, hits on their first and last entries included (every other account matches too): each
+    // hit is found once, in order.
+    const rows = db.$client.prepare(`SELECT id, capacity FROM accounts WHERE domain_id = ? ORDER BY capacity`).all(id) as {
+      id: number;
+      capacity: number;
+    }[];
+    const matching = rows.filter((r) => r.capacity >= 1380 || r.capacity % 2 === 0).map((r) => r.id);
+    const ascending = [...matching].sort((a, b) => a - b);
+    const walk = { table: "accounts", index: "accounts_sort_capacity", column: "capacity", dir: "ASC", domainId: id } as const;
+    for (const expectedEntries of [1, 2, 63, 64, 65, 100, 1000]) {
+      for (const needed of [1, 22, 64, matching.length, matching.length + 5]) {
+        expect(walkMatchIds(db, walk, ascending, needed, expectedEntries)).toEqual(matching.slice(0, needed));
+      }
+    }
+    expect(walkMatchIds(db, { ...walk, dir: "DESC" }, ascending, 30, 1)).toEqual([...matching].reverse().slice(0, 30));
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

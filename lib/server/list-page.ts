@@ -23,6 +23,7 @@ import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { cachedTotal, markBefore, rememberMark, sortIndex, statement } from "./list-cache";
+import { walkMatchIds } from "./match-walk";
 
 export interface ListSpec<Row> {
   table: string;
@@ -119,20 +120,20 @@ function unfilteredPage<Row>(
 /**
  * How a searched page is read. `walk`: the sort index in order, testing each row's search key, until offset + size
  * hits. `walkMatchSet`: the sort index in order again, but reading only the index (no row) and testing each id
- * against the set of matching ids from the trigram index. `sortMatches`: read every matching row (ids from the
- * trigram index, or from the narrow index without one) and sort them.
+ * against the ids of the matches from the trigram index (match-walk.ts). `sortMatches`: read every matching row
+ * (ids from the trigram index, or from the narrow index without one) and sort them.
  */
 export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
 
 /**
  * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
  * test it), a walked entry of a covering index 0.12 (the search is tested on the entry; only hits read their
- * row), a walked index entry tested against the match set 0.07 and each match put into the set 0.15, a matching
- * row read and sorted 1.5, a match id handed back to SQLite 0.1. Finding the matches again costs what counting
- * them did (timed when counted: the trigram index reads the whole doclist of each trigram, so a dense trigram
- * costs even in a small domain). Walks assume the matches are spread evenly over the sort order.
+ * row), a walked index entry's id tested in JS 0.2, a matching row read and sorted 1.5, a match id handed back to
+ * SQLite 0.1. Finding the matches again costs what counting them did (timed when counted: the trigram index reads
+ * the whole doclist of each trigram, so a dense trigram costs even in a small domain). Walks assume the matches
+ * are spread evenly over the sort order.
  */
-const COST_US = { walkedRow: 3, walkedEntry: 0.12, setEntry: 0.07, setMatch: 0.15, sortedMatch: 1.5, passedMatch: 0.1 };
+const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1.5, passedMatch: 0.1 };
 
 /** What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one. */
 export interface SortIndexUse {
@@ -140,22 +141,17 @@ export interface SortIndexUse {
   covering: boolean;
 }
 
-/** The plan expected to cost least for a page ending at `needed` among `total` matches of `domainRows` rows. */
-export function cheapestPlan(
-  needed: number,
-  domainRows: number,
-  total: number,
-  findMatchesUs: number,
-  index: SortIndexUse,
-): ListPlan {
+/**
+ * The plan expected to cost least for a page ending at `needed` among `total` matches of `domainRows` rows;
+ * `idsUs`: what having the matches' ids in hand costs (0 when a new search just read them).
+ */
+export function cheapestPlan(needed: number, domainRows: number, total: number, idsUs: number, index: SortIndexUse): ListPlan {
   const walked = Math.min(domainRows, (needed * domainRows) / total);
   const costs: [ListPlan, number][] = [
     ["walk", (index.covering ? COST_US.walkedEntry : COST_US.walkedRow) * walked],
-    ["sortMatches", findMatchesUs + COST_US.sortedMatch * total],
+    ["sortMatches", idsUs + (COST_US.passedMatch + COST_US.sortedMatch) * total],
   ];
-  if (index.matchSet) {
-    costs.push(["walkMatchSet", findMatchesUs + COST_US.setMatch * total + COST_US.setEntry * walked]);
-  }
+  if (index.matchSet) costs.push(["walkMatchSet", idsUs + COST_US.walkedId * walked]);
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }
 
@@ -192,8 +188,9 @@ export function listPage<Row>(
     const low = domainId * DOMAIN_SPAN;
     const high = low + DOMAIN_SPAN - 1;
     const phrase = ftsPhrase(q.search);
-    // The ids of the matches in this domain, from the trigram index (args: low, phrase, low, high).
-    const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`;
+    // The ids of the matches in this domain, ascending, from the trigram index (args: low, phrase, low, high).
+    const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`;
+    const readMatchIds = () => statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
     // A new search's matches are read once, for its total and its page alike; a remembered total's page finds them
     // in the trigram index again.
     let matchIds: number[] | undefined;
@@ -201,22 +198,16 @@ export function listPage<Row>(
       if (!trigram) {
         return (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n;
       }
-      matchIds = statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
+      matchIds = readMatchIds();
       return matchIds.length;
     });
     total = counted.n;
     if (offset < total) {
       const idx = sortIndex(db, table, column, true);
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
-      const findMatchesUs = matchIds ? COST_US.passedMatch * total : counted.ms * 1000;
       const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
-      const plan = forcePlan ?? cheapestPlan(offset + q.size, domainRows(), total, findMatchesUs, use);
-      // Where the matching ids come from: the ones just read, or the trigram index again.
-      const matches = !trigram
-        ? null
-        : matchIds
-          ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
-          : { sql: ftsIds, args: [low, phrase, low, high] };
+      const rowsInDomain = domainRows();
+      const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, matchIds ? 0 : counted.ms * 1000, use);
       if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
           domainId,
@@ -224,14 +215,18 @@ export function listPage<Row>(
           q.size,
           offset,
         ) as Row[];
-      } else if (plan === "walkMatchSet" && matches) {
-        rows = statement(
-          db,
-          `SELECT ${spec.columns} FROM ${table} WHERE id IN
-             (SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${orderBy})
-           ${order}`,
-        ).all(domainId, ...matches.args, q.size, offset) as Row[];
-      } else if (matches) {
+      } else if (plan === "walkMatchSet" && trigram && idx) {
+        const needed = offset + q.size;
+        const walk = { table, index: idx.name, column, dir, domainId } as const;
+        const hits = walkMatchIds(db, walk, matchIds ?? readMatchIds(), needed, ((needed * rowsInDomain) / total) * 1.25);
+        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
+          JSON.stringify(hits.slice(offset)),
+        ) as Row[];
+      } else if (trigram) {
+        // The matching ids: the ones just read, or the trigram index again.
+        const matches = matchIds
+          ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
+          : { sql: ftsIds, args: [low, phrase, low, high] };
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches.sql}) ${orderBy}`).all(
           ...matches.args,
           q.size,

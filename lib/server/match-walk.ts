@@ -1,0 +1,69 @@
+import "server-only";
+// The walkMatchSet plan of list-page.ts: walk a domain's sort index in order and keep the entries whose id is among
+// a search's matches, until the page's last hit. The ids cross to JS and are tested here, against the matches' ids
+// in ascending order (a binary search), instead of in SQL against a set built from them: on the 114,000-account
+// bench data SQLite spent about 0.2 µs per match building that set (1-2 ms for a term with 5,000-11,000 matches,
+// issue 4), while an entry's id reaches JS in about 0.2 µs and a dense term's page walks a few hundred entries.
+import type { Db } from "@/db/client";
+import { statement } from "./list-cache";
+
+/** Whether `id` is in `ascendingIds`. */
+export function hasId(ascendingIds: readonly number[], id: number): boolean {
+  let low = 0;
+  let high = ascendingIds.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = ascendingIds[middle]!;
+    if (value === id) return true;
+    if (value < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/** One ordering of one domain's rows: ORDER BY column dir, name dir on `index`. */
+export interface SortWalk {
+  table: string;
+  index: string;
+  column: string;
+  dir: "ASC" | "DESC";
+  domainId: number;
+}
+
+/** Fewer entries than this are never asked for at once (a statement step costs more than a few entries). */
+const MIN_BATCH = 64;
+
+/**
+ * The ids of the first `needed` entries of the ordering that are in `ascendingIds` (fewer if the domain has
+ * fewer). Reads `expectedEntries` entries first, then twice as many each time, each batch starting after the
+ * sort key of the previous batch's last entry.
+ */
+export function walkMatchIds(
+  db: Db,
+  walk: SortWalk,
+  ascendingIds: readonly number[],
+  needed: number,
+  expectedEntries: number,
+): number[] {
+  const { table, index, column, dir } = walk;
+  const order = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
+  const cmp = dir === "ASC" ? ">" : "<";
+  const after = column === "name" ? `AND name ${cmp} ?` : `AND (${column}, name) ${cmp} (?, ?)`;
+  const firstBatch = statement(db, `SELECT id FROM ${table} INDEXED BY ${index} WHERE domain_id = ? ${order} LIMIT ?`);
+  const nextBatch = statement(db, `SELECT id FROM ${table} INDEXED BY ${index} WHERE domain_id = ? ${after} ${order} LIMIT ?`);
+  const keyOf = statement(db, `SELECT ${column} AS key, name FROM ${table} WHERE id = ?`);
+
+  const hits: number[] = [];
+  let batch = Math.max(MIN_BATCH, Math.ceil(expectedEntries));
+  let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
+  for (;;) {
+    for (const id of ids) {
+      if (hasId(ascendingIds, id) && hits.push(id) === needed) return hits;
+    }
+    if (ids.length < batch) return hits;
+    const last = keyOf.get(ids[ids.length - 1]) as { key: unknown; name: string };
+    const from = column === "name" ? [last.name] : [last.key, last.name];
+    batch *= 2;
+    ids = nextBatch.pluck().all(walk.domainId, ...from, batch) as number[];
+  }
+}
