@@ -160,13 +160,21 @@ describe("listPage", () => {
     }[];
     const matching = rows.filter((r) => r.capacity >= 1380 || r.capacity % 2 === 0).map((r) => r.id);
     const ascending = [...matching].sort((a, b) => a - b);
-    const walk = { table: "accounts", index: "accounts_sort_capacity", column: "capacity", dir: "ASC", domainId: id } as const;
+    const order = (dir: string) => `ORDER BY capacity ${dir}, name ${dir}`;
+    const walk = {
+      table: "accounts",
+      index: "accounts_sort_capacity",
+      column: "capacity",
+      dir: "ASC",
+      order: order("ASC"),
+      domainId: id,
+    } as const;
     for (const expectedEntries of [1, 2, 63, 64, 65, 100, 1000]) {
       for (const needed of [1, 22, 64, matching.length, matching.length + 5]) {
         expect(walkMatchIds(db, walk, ascending, needed, expectedEntries)).toEqual(matching.slice(0, needed));
       }
     }
-    expect(walkMatchIds(db, { ...walk, dir: "DESC" }, ascending, 30, 1)).toEqual([...matching].reverse().slice(0, 30));
+    expect(walkMatchIds(db, { ...walk, dir: "DESC", order: order("DESC") }, ascending, 30, 1)).toEqual([...matching].reverse().slice(0, 30));
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

@@ -21,12 +21,13 @@ export function hasId(ascendingIds: readonly number[], id: number): boolean {
   return false;
 }
 
-/** One ordering of one domain's rows: ORDER BY column dir, name dir on `index`. */
+/** One ordering of one domain's rows on `index`: `order` is its ORDER BY column dir[, name dir]. */
 export interface SortWalk {
   table: string;
   index: string;
   column: string;
   dir: "ASC" | "DESC";
+  order: string;
   domainId: number;
 }
 
@@ -45,8 +46,7 @@ export function walkMatchIds(
   needed: number,
   expectedEntries: number,
 ): number[] {
-  const { table, index, column, dir } = walk;
-  const order = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
+  const { table, index, column, dir, order } = walk;
   const cmp = dir === "ASC" ? ">" : "<";
   const after = column === "name" ? `AND name ${cmp} ?` : `AND (${column}, name) ${cmp} (?, ?)`;
   const firstBatch = statement(db, `SELECT id FROM ${table} INDEXED BY ${index} WHERE domain_id = ? ${order} LIMIT ?`);
