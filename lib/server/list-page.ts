@@ -218,7 +218,7 @@ export function listPage<Row>(
       } else if (plan === "walkMatchSet" && trigram && idx) {
         const needed = offset + q.size;
         const walk = { table, index: idx.name, column, dir, order, domainId } as const;
-        const hits = walkMatchIds(db, walk, matchIds ?? readMatchIds(), needed, ((needed * rowsInDomain) / total) * 1.25);
+        const hits = walkMatchIds(db, walk, matchIds ?? readMatchIds(), needed, (needed * rowsInDomain) / total);
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
           JSON.stringify(hits.slice(offset)),
         ) as Row[];

@@ -33,11 +33,14 @@ export interface SortWalk {
 
 /** Fewer entries than this are never asked for at once (a statement step costs more than a few entries). */
 const MIN_BATCH = 64;
+/** The first batch reads a quarter more than expected, so that one batch usually holds the page. */
+const FIRST_BATCH_SLACK = 1.25;
 
 /**
  * The ids of the first `needed` entries of the ordering that are in `ascendingIds` (fewer if the domain has
- * fewer). Reads `expectedEntries` entries first, then twice as many each time, each batch starting after the
- * sort key of the previous batch's last entry.
+ * fewer). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
+ * more than that first, then twice as many each time, each batch starting after the sort key of the previous
+ * batch's last entry.
  */
 export function walkMatchIds(
   db: Db,
@@ -54,7 +57,7 @@ export function walkMatchIds(
   const keyOf = statement(db, `SELECT ${column} AS key, name FROM ${table} WHERE id = ?`);
 
   const hits: number[] = [];
-  let batch = Math.max(MIN_BATCH, Math.ceil(expectedEntries));
+  let batch = Math.max(MIN_BATCH, Math.ceil(expectedEntries * FIRST_BATCH_SLACK));
   let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
   for (;;) {
     for (const id of ids) {
