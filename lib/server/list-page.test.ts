@@ -1,6 +1,7 @@
 // listPage answers exactly what the plain definition says (contract §6: case-insensitive substring search over
 // the search key, sort with name as tie-break, page of size): whichever way it reads the page (trigram index,
-// sort-index walk, narrow-index scan) and with totals remembered between writes.
+// sort-index walk, narrow-index scan) and with totals remembered between writes. Every test runs twice: with the
+// matches found in the trigram index, and in the substring table held for the domain (held-search.ts).
 import fc from "fast-check";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +11,8 @@ import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
 import { sortIndex } from "./list-cache";
 import { cheapestPlan, listPage, searchKey, type ListPlan, type ListSpec } from "./list-page";
-import { walkMatchIds } from "./match-walk";
+import { hasId, walkMatchIds } from "./match-walk";
+import { holdDomainsFrom } from "./held-search";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -32,7 +34,7 @@ const spec: ListSpec<Row> = {
 const WORDS = ["Anna", "ann", "Łódź", "łódka", "ŻÓŁW", "kowal", "Kowalska", "50%", "a_b", 'q"x', "zz", "ß", "İstanbul", "x"];
 let dir: string;
 let db: Db;
-const domainIds: number[] = [];
+let domainIds: number[] = [];
 
 /** The definition: every row of the domain whose search key contains the lowercased search, sorted, sliced. */
 function expected(domainId: number, search: string, column: string, desc: boolean, page: number, size: number) {
@@ -58,7 +60,8 @@ function insertAccount(domainId: number, name: string, description: string, capa
     .run(domainId, name, `${name}@d${domainId}.pl`, description, searchKey(name, description), capacity);
 }
 
-beforeAll(() => {
+function createDatabase() {
+  domainIds = [];
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "list-page-"));
   db = openDatabase(path.join(dir, "list.db"));
   let seed = 7;
@@ -71,12 +74,7 @@ beforeAll(() => {
       insertAccount(id, `u${n}.${i}`, words.join(" "), [512, 1024, 2048][n % 3]!);
     }
   }
-});
-
-afterAll(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+}
 
 const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number, plan?: ListPlan) => {
   const got = listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size }, plan);
@@ -85,7 +83,20 @@ const check = (domainId: number, search: string, column: string, desc: boolean, 
   expect(Object.keys(got.result_data)).toEqual(want.names);
 };
 
-describe("listPage", () => {
+describe.each([
+  { matchesFrom: "the trigram index", holdFrom: Infinity },
+  { matchesFrom: "a held substring table", holdFrom: 1 },
+])("listPage, matches from $matchesFrom", ({ holdFrom }) => {
+  beforeAll(() => {
+    holdDomainsFrom(holdFrom);
+    createDatabase();
+  });
+  afterAll(() => {
+    holdDomainsFrom(2_000);
+    db.$client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("matches the definition for any search, sort, direction and page, by the chosen plan or any forced one", () => {
     const searches = [...WORDS.map((w) => w.toLowerCase()), "", "a", "ł", "an", "ód", "owal", "nna", "%", "_", '"', "a b", "xyz"];
     fc.assert(
@@ -171,10 +182,10 @@ describe("listPage", () => {
     } as const;
     for (const expectedEntries of [1, 2, 63, 64, 65, 100, 1000]) {
       for (const needed of [1, 22, 64, matching.length, matching.length + 5]) {
-        expect(walkMatchIds(db, walk, ascending, needed, expectedEntries)).toEqual(matching.slice(0, needed));
+        expect(walkMatchIds(db, walk, (id) => hasId(ascending, id), needed, expectedEntries)).toEqual(matching.slice(0, needed));
       }
     }
-    expect(walkMatchIds(db, { ...walk, dir: "DESC", order: order("DESC") }, ascending, 30, 1)).toEqual([...matching].reverse().slice(0, 30));
+    expect(walkMatchIds(db, { ...walk, dir: "DESC", order: order("DESC") }, (id) => hasId(ascending, id), 30, 1)).toEqual([...matching].reverse().slice(0, 30));
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

@@ -23,7 +23,8 @@ import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { cachedTotal, markBefore, rememberMark, sortIndex, statement } from "./list-cache";
-import { walkMatchIds } from "./match-walk";
+import { heldSearch } from "./held-search";
+import { hasId, walkMatchIds } from "./match-walk";
 
 export interface ListSpec<Row> {
   table: string;
@@ -191,10 +192,13 @@ export function listPage<Row>(
     // The ids of the matches in this domain, ascending, from the trigram index (args: low, phrase, low, high).
     const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`;
     const readMatchIds = () => statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
-    // A new search's matches are read once, for its total and its page alike; a remembered total's page finds them
-    // in the trigram index again.
+    // A large domain's matches are found in the substring table held for it (held-search.ts); otherwise a new
+    // search's matches are read from the trigram index once, for its total and its page alike, and a remembered
+    // total's page finds them there again.
+    const held = trigram ? heldSearch(db, domainId, domainRows(), q.search) : null;
     let matchIds: number[] | undefined;
     const counted = cachedTotal(db, `${table}:${domainId}:${q.search}`, () => {
+      if (held) return held.count();
       if (!trigram) {
         return (statement(db, `SELECT count(*) AS n FROM ${table} ${narrow} WHERE ${filter}`).get(domainId, like) as { n: number }).n;
       }
@@ -207,7 +211,8 @@ export function listPage<Row>(
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
       const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
       const rowsInDomain = domainRows();
-      const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, matchIds ? 0 : counted.ms * 1000, use);
+      const idsUs = held || matchIds ? 0 : counted.ms * 1000;
+      const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, idsUs, use);
       if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
           domainId,
@@ -218,14 +223,17 @@ export function listPage<Row>(
       } else if (plan === "walkMatchSet" && trigram && idx) {
         const needed = offset + q.size;
         const walk = { table, index: idx.name, column, dir, order, domainId } as const;
-        const hits = walkMatchIds(db, walk, matchIds ?? readMatchIds(), needed, (needed * rowsInDomain) / total);
+        const ids = held ? null : (matchIds ?? readMatchIds());
+        const isMatch = held ? (id: number) => held.has(id) : (id: number) => hasId(ids!, id);
+        const hits = walkMatchIds(db, walk, isMatch, needed, (needed * rowsInDomain) / total);
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
           JSON.stringify(hits.slice(offset)),
         ) as Row[];
       } else if (trigram) {
-        // The matching ids: the ones just read, or the trigram index again.
-        const matches = matchIds
-          ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(matchIds)] }
+        // The matching ids: the held table's, the ones just read, or the trigram index again.
+        const ids = held ? held.ids() : matchIds;
+        const matches = ids
+          ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(ids)] }
           : { sql: ftsIds, args: [low, phrase, low, high] };
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches.sql}) ${orderBy}`).all(
           ...matches.args,

@@ -37,15 +37,14 @@ const MIN_BATCH = 64;
 const FIRST_BATCH_SLACK = 1.25;
 
 /**
- * The ids of the first `needed` entries of the ordering that are in `ascendingIds` (fewer if the domain has
- * fewer). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
+ * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
  * more than that first, then twice as many each time, each batch starting after the sort key of the previous
  * batch's last entry.
  */
 export function walkMatchIds(
   db: Db,
   walk: SortWalk,
-  ascendingIds: readonly number[],
+  isMatch: (id: number) => boolean,
   needed: number,
   expectedEntries: number,
 ): number[] {
@@ -61,7 +60,7 @@ export function walkMatchIds(
   let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
   for (;;) {
     for (const id of ids) {
-      if (hasId(ascendingIds, id) && hits.push(id) === needed) return hits;
+      if (isMatch(id) && hits.push(id) === needed) return hits;
     }
     if (ids.length < batch) return hits;
     const last = keyOf.get(ids[ids.length - 1]) as { key: unknown; name: string };

@@ -1,0 +1,168 @@
+import "server-only";
+// The substring tables (substring-table.ts) this server process holds for its large domains, kept current with
+// every write to the database, its own and other processes' (the CLI, the mail server).
+//
+// - A table is built from the domain's search keys the first time a domain of MIN_HELD_ROWS+ accounts is searched
+//   (about 1 s for the 100,000-account bench domain, 0.1 s for 10,000; the request that builds it waits).
+// - Writes reach it through the change log (migration 0007): whenever the database has changed (db-generation.ts),
+//   the entries after the last one applied are read, and each changed account's current key goes into the
+//   table's `changed` map, which overrides the table's own entry for that id. A table with too many changes, or
+//   one that missed log entries, is dropped and built again on its next search.
+// - Inside a transaction nothing is held or applied (a rolled-back write would leave the table wrong); the caller
+//   searches the trigram index instead, as for small domains.
+import type { Db } from "@/db/client";
+import { dbGeneration } from "./db-generation";
+import { prepared } from "./prepared";
+import { SubstringTable, type TableSearch } from "./substring-table";
+
+/** Smaller domains search the trigram index: a search there costs well under a millisecond anyway. */
+let minHeldRows = 2_000;
+/** Keys held over all domains (about 300 bytes each); the least recently searched domain goes first. */
+const MAX_HELD_KEYS = 300_000;
+/** A table is rebuilt once this share of its keys has changed (each changed key is tested on every search). */
+const REBUILD_SHARE = 1 / 16;
+
+/** For tests: hold domains from this many accounts on. */
+export function holdDomainsFrom(rows: number): void {
+  minHeldRows = rows;
+}
+
+interface Held {
+  table: SubstringTable;
+  /** Keys changed since the build, by id: the current key, or null when the account left the domain. */
+  changed: Map<number, string | null>;
+  lastUsed: number;
+}
+
+interface Holdings {
+  domains: Map<number, Held>;
+  /** The last change log entry applied. */
+  seq: number;
+  /** The database generation the tables are current for. */
+  generation: string | null;
+}
+
+const holdings = new WeakMap<Db, Holdings>();
+let uses = 0;
+
+const statements = prepared((db) => ({
+  lastSeq: db.$client.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM account_search_changes").pluck(),
+  changesAfter: db.$client.prepare<[number], { seq: number; id: number }>(
+    "SELECT seq, account_id AS id FROM account_search_changes WHERE seq > ? ORDER BY seq",
+  ),
+  account: db.$client.prepare<[number], { domainId: number; key: string }>(
+    "SELECT domain_id AS domainId, search_key AS key FROM accounts WHERE id = ?",
+  ),
+  domainKeys: db.$client
+    .prepare<[number], [number, string]>("SELECT id, search_key FROM accounts WHERE domain_id = ? ORDER BY id")
+    .raw(),
+}));
+
+/** A search's matches among the keys held for a domain, its changed keys included. */
+export interface HeldMatches {
+  count(): number;
+  /** Ascending. */
+  ids(): number[];
+  has(id: number): boolean;
+}
+
+/**
+ * The matches of `text` (lowercased, 3+ UTF-16 units) in a domain of `rowsInDomain` accounts, from the table held
+ * for it (built now if need be); null where no table is held: small domains, and inside a transaction.
+ */
+export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text: string): HeldMatches | null {
+  if (rowsInDomain < minHeldRows) return null;
+  const generation = dbGeneration(db);
+  if (generation === null) return null;
+  let state = holdings.get(db);
+  if (!state) holdings.set(db, (state = { domains: new Map(), seq: 0, generation: null }));
+  if (generation !== state.generation) applyChanges(db, state, generation);
+  let held = state.domains.get(domainId);
+  if (!held) {
+    const built = build(db, state, domainId);
+    if (!built) return null;
+    held = built;
+  }
+  held.lastUsed = ++uses;
+  return matches(held, held.table.search(text), text);
+}
+
+function matches(held: Held, search: TableSearch, text: string): HeldMatches {
+  const changedHits: number[] = [];
+  for (const [id, key] of held.changed) if (key !== null && key.includes(text)) changedHits.push(id);
+  changedHits.sort((a, b) => a - b);
+  return {
+    count: () => search.count() + changedHits.length,
+    ids: () => mergeAscending(search.ids(), changedHits),
+    has: (id) => {
+      const key = held.changed.get(id);
+      return key === undefined ? search.has(id) : key !== null && key.includes(text);
+    },
+  };
+}
+
+function mergeAscending(a: number[], b: number[]): number[] {
+  if (b.length === 0) return a;
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) merged.push(j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!);
+  return merged;
+}
+
+/** Brings every held table up to the change log; drops the ones that cannot be brought up (see above). */
+function applyChanges(db: Db, state: Holdings, generation: string): void {
+  const s = statements(db);
+  state.generation = generation;
+  if (state.domains.size === 0) {
+    // Nothing held yet: the next table is built from the present, so the log's past is not needed.
+    state.seq = s.lastSeq.get()!;
+    return;
+  }
+  const entries = s.changesAfter.all(state.seq);
+  if (entries.length === 0) return;
+  const missed = entries[0]!.seq !== state.seq + 1;
+  state.seq = entries[entries.length - 1]!.seq;
+  if (missed) {
+    state.domains.clear();
+    return;
+  }
+  const ids = new Set(entries.map((e) => e.id));
+  for (const id of ids) {
+    const now = s.account.get(id);
+    for (const [domainId, held] of state.domains) {
+      if (now?.domainId === domainId) held.changed.set(id, now.key);
+      else if (held.changed.has(id) || held.table.slotOf(id) >= 0) held.changed.set(id, null);
+      else continue;
+      held.table.markStale(id);
+    }
+  }
+  for (const [domainId, held] of state.domains) {
+    if (held.changed.size > held.table.size * REBUILD_SHARE) state.domains.delete(domainId);
+  }
+}
+
+/**
+ * Builds the domain's table from one snapshot of its keys, making room for it first. The snapshot is at least as
+ * new as the log entries applied so far (state.seq); entries after those that it already holds are applied to it
+ * again later, which changes nothing: an applied entry sets the account's current key.
+ */
+function build(db: Db, state: Holdings, domainId: number): Held | null {
+  const s = statements(db);
+  const rows = s.domainKeys.all(domainId);
+  const ids = new Int32Array(rows.length);
+  const keys = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) [ids[i], keys[i]] = rows[i]!;
+  const table = SubstringTable.build(ids, keys);
+  if (!table) return null;
+  let heldKeys = table.size;
+  for (const h of state.domains.values()) heldKeys += h.table.size;
+  for (const [id, h] of [...state.domains].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) {
+    if (heldKeys <= MAX_HELD_KEYS) break;
+    state.domains.delete(id);
+    heldKeys -= h.table.size;
+  }
+  const held: Held = { table, changed: new Map(), lastUsed: 0 };
+  state.domains.set(domainId, held);
+  return held;
+}

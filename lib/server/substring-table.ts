@@ -1,0 +1,290 @@
+// A substring index over one domain's search keys, held in memory (held-search.ts keeps it current with writes).
+//
+// Why: FTS5 answers a phrase by reading the whole doclist of each of its trigrams, over every domain, so a search
+// cost grew with its number of matches, and a dense term cost a small domain as much as a big one. On the
+// 114,000-account bench data a new term with 11,018 matches ("kowal") cost 3.5 ms to count and 1.6 ms more to hand
+// its ids to JS (issue 4).
+//
+// How: a suffix array cut at DEPTH units. Every position of every key that has 3+ units left is one entry, and the
+// entries are sorted by the key's next DEPTH units, the key's end sorting first. The entries that start with a
+// search are then one range, found by two binary searches, whatever the number of matches; a search longer than
+// DEPTH gets the range of its first DEPTH units, and each entry in it is checked for the rest. Counting is a pass
+// over the range that counts each key once. A substring of UTF-16 units is a substring of characters too, so a
+// match is exactly "search_key contains the search", the meaning of the LIKE and of the FTS5 phrase in
+// list-page.ts (substring-table.test.ts checks the three against each other).
+//
+// Layout: the keys' UTF-16 units, renumbered 1..K in ascending order (codes, one byte each while a domain's keys
+// use at most 255 distinct units), one after another with a 0 after each key. Slot i is the key of ids[i], ids
+// ascending. An entry is slot << offsetBits | offset, so the key of an entry costs no lookup.
+
+/** Units each entry is sorted by; longer searches check the rest of each entry in their range. */
+const DEPTH = 6;
+/** Searches are at least this long (list-page.ts sends shorter ones elsewhere); shorter tails get no entry. */
+export const MIN_SEARCH_UNITS = 3;
+
+/** A search prepared against one table: its units as the table's codes. */
+export interface TableSearch {
+  /** How many keys (not marked stale) contain the text. */
+  count(): number;
+  /** The ids, ascending, of the keys (not marked stale) that contain the text. */
+  ids(): number[];
+  /** Whether the key of `id`, as built, contains the text (false for an id not held or marked stale). */
+  has(id: number): boolean;
+}
+
+const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], has: () => false };
+
+export class SubstringTable {
+  /** Per slot: the query that last counted it (so a key with the search twice counts once). */
+  private readonly countedBy: Int32Array;
+  private query = 0;
+  /** Slots whose key has changed since the build (held-search.ts holds their current keys). */
+  private readonly stale: Uint8Array;
+
+  private constructor(
+    /** Ascending ids: slot i is ids[i]. */
+    private readonly ids: Int32Array,
+    /** Code of each unit (0 for units no key has). */
+    private readonly codeOf: Uint16Array,
+    /** The keys' codes, each key followed by a 0 (and DEPTH more 0s at the end). */
+    private readonly codes: Uint8Array | Uint16Array,
+    /** Where the key of each slot starts in `codes`. */
+    private readonly keyStart: Int32Array,
+    private readonly entries: Int32Array,
+    private readonly offsetBits: number,
+  ) {
+    this.countedBy = new Int32Array(ids.length);
+    this.stale = new Uint8Array(ids.length);
+  }
+
+  /** Builds the table; `ids` must ascend and `keys[i]` belong to `ids[i]`. Null if an entry would not fit 31 bits. */
+  static build(ids: Int32Array, keys: readonly string[]): SubstringTable | null {
+    const keyStart = new Int32Array(keys.length);
+    let longest = 0;
+    let entryCount = 0;
+    let length = 0;
+    const codeOf = new Uint16Array(65536);
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot]!;
+      keyStart[slot] = length;
+      length += key.length + 1;
+      longest = Math.max(longest, key.length);
+      entryCount += Math.max(0, key.length - MIN_SEARCH_UNITS + 1);
+      for (let i = 0; i < key.length; i++) codeOf[key.charCodeAt(i)] = 1;
+    }
+    const offsetBits = Math.max(1, Math.ceil(Math.log2(longest + 1)));
+    if (keys.length > 2 ** (31 - offsetBits)) return null;
+    let kinds = 0;
+    for (let unit = 0; unit < 65536; unit++) if (codeOf[unit]) codeOf[unit] = ++kinds;
+
+    const codes = kinds < 256 ? new Uint8Array(length + DEPTH) : new Uint16Array(length + DEPTH);
+    const entries = new Int32Array(entryCount);
+    for (let slot = 0, e = 0; slot < keys.length; slot++) {
+      const key = keys[slot]!;
+      const at = keyStart[slot]!;
+      for (let i = 0; i < key.length; i++) codes[at + i] = codeOf[key.charCodeAt(i)]!;
+      for (let offset = 0; offset + MIN_SEARCH_UNITS <= key.length; offset++) entries[e++] = (slot << offsetBits) | offset;
+    }
+    sortEntries(entries, codes, keyStart, offsetBits, kinds);
+    return new SubstringTable(ids, codeOf, codes, keyStart, entries, offsetBits);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.stale];
+    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+  }
+
+  /** The slot of `id`, or -1. */
+  slotOf(id: number): number {
+    const ids = this.ids;
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const value = ids[middle]!;
+      if (value === id) return middle;
+      if (value < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** Marks the key of `id` as changed since the build: it no longer counts or matches here. */
+  markStale(id: number): void {
+    const slot = this.slotOf(id);
+    if (slot >= 0) this.stale[slot] = 1;
+  }
+
+  /** `text` (at least MIN_SEARCH_UNITS units) prepared for count, ids and has. */
+  search(text: string): TableSearch {
+    if (text.length < MIN_SEARCH_UNITS) throw new Error(`a search of ${text.length} units has no entries`);
+    const wanted = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      wanted[i] = this.codeOf[text.charCodeAt(i)]!;
+      if (wanted[i] === 0) return NO_MATCH; // a unit no key has
+    }
+    return {
+      count: () => {
+        let found = 0;
+        this.eachKeyContaining(wanted, () => found++);
+        return found;
+      },
+      ids: () => {
+        const slots: number[] = [];
+        this.eachKeyContaining(wanted, (slot) => slots.push(slot));
+        slots.sort((a, b) => a - b);
+        return slots.map((slot) => this.ids[slot]!);
+      },
+      has: (id) => this.keyContains(this.slotOf(id), wanted),
+    };
+  }
+
+  private keyContains(slot: number, wanted: Uint16Array): boolean {
+    if (slot < 0 || this.stale[slot]) return false;
+    const codes = this.codes;
+    const first = wanted[0]!;
+    for (let at = this.keyStart[slot]!; codes[at] !== 0; at++) {
+      if (codes[at] !== first) continue;
+      let i = 1;
+      while (i < wanted.length && codes[at + i] === wanted[i]) i++;
+      if (i === wanted.length) return true;
+    }
+    return false;
+  }
+
+  /** Calls `found` once with the slot of each key (not marked stale) that contains `wanted`. */
+  private eachKeyContaining(wanted: Uint16Array, found: (slot: number) => void): void {
+    const [from, to] = this.range(wanted);
+    if (from === to) return;
+    if (this.query === 0x7fffffff) {
+      this.countedBy.fill(0);
+      this.query = 0;
+    }
+    const query = ++this.query;
+    const { entries, countedBy, stale, offsetBits } = this;
+    const checkRest = wanted.length > DEPTH;
+    for (let i = from; i < to; i++) {
+      const entry = entries[i]!;
+      const slot = entry >>> offsetBits;
+      if (countedBy[slot] === query || stale[slot]) continue;
+      if (checkRest && this.compare(entry, wanted, DEPTH, wanted.length) !== 0) continue;
+      countedBy[slot] = query;
+      found(slot);
+    }
+  }
+
+  /** Entries [from, to) whose first min(DEPTH, length) units are the wanted ones. */
+  private range(wanted: Uint16Array): [number, number] {
+    const depth = Math.min(DEPTH, wanted.length);
+    // The first entry not below the text, then the first entry above it.
+    const firstNot = (above: boolean) => {
+      let low = 0;
+      let high = this.entries.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        const c = this.compare(this.entries[middle]!, wanted, 0, depth);
+        if (c < 0 || (above && c === 0)) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    };
+    return [firstNot(false), firstNot(true)];
+  }
+
+  /** The entry's units [from, to) against the wanted ones: negative if they sort before, 0 if equal. */
+  private compare(entry: number, wanted: Uint16Array, from: number, to: number): number {
+    const at = this.keyStart[entry >>> this.offsetBits]! + (entry & ((1 << this.offsetBits) - 1));
+    for (let i = from; i < to; i++) {
+      const d = this.codes[at + i]! - wanted[i]!;
+      if (d !== 0) return d; // the key's end (0) sorts first, and no wanted unit is 0
+    }
+    return 0;
+  }
+}
+
+/** Entries of one sort step below this many are sorted by insertion. */
+const SMALL_RANGE = 24;
+
+/**
+ * Sorts the entries by their first DEPTH codes, most significant first: a stable counting sort on the first code
+ * (or the first two, for a large range), then each group of equal codes again on the next. The entries start in
+ * the order of their position, and each step keeps that order inside a group, so each step reads the codes in
+ * ascending memory order (sorting least significant first read them at random: 4.2 s for the bench's 100,000
+ * keys; one code per step: about 1 s).
+ */
+function sortEntries(
+  entries: Int32Array,
+  codes: Uint8Array | Uint16Array,
+  keyStart: Int32Array,
+  offsetBits: number,
+  kinds: number,
+): void {
+  const mask = (1 << offsetBits) - 1;
+  const codeAt = (entry: number, depth: number) => codes[keyStart[entry >>> offsetBits]! + (entry & mask) + depth]!;
+  const radix = kinds + 1;
+  const ends = new Int32Array(radix * radix);
+  const spare = new Int32Array(entries.length);
+  // The group each entry of a step goes to, found once (in the counting pass) instead of twice.
+  const digits = new Int32Array(entries.length);
+  const todo: number[] = [0, entries.length, 0];
+  while (todo.length > 0) {
+    const depth = todo.pop()!;
+    const to = todo.pop()!;
+    const from = todo.pop()!;
+    if (to - from < SMALL_RANGE) {
+      insertionSort(entries, from, to, (a, b) => {
+        for (let d = depth; d < DEPTH; d++) {
+          const x = codeAt(a, d);
+          const y = codeAt(b, d);
+          if (x !== y || x === 0) return x - y;
+        }
+        return 0;
+      });
+      continue;
+    }
+    // Two codes at once where the range is large enough to pay for radix^2 counters; after a key's end (code 0)
+    // the second code is 0 too, so every entry whose key ended is in one group.
+    const two = depth + 2 <= DEPTH && to - from >= 4 * radix * radix;
+    const groups = two ? radix * radix : radix;
+    ends.fill(0, 0, groups);
+    for (let i = from; i < to; i++) {
+      const entry = entries[i]!;
+      const first = codeAt(entry, depth);
+      const digit = !two ? first : first === 0 ? 0 : first * radix + codeAt(entry, depth + 1);
+      digits[i] = digit;
+      ends[digit]!++;
+    }
+    for (let g = 0, at = from; g < groups; g++) {
+      const n = ends[g]!;
+      ends[g] = at;
+      at += n;
+    }
+    // ends[g] is now where group g starts; placing each entry moves it on, so afterwards it is where g ends.
+    for (let i = from; i < to; i++) spare[ends[digits[i]!]!++] = entries[i]!;
+    entries.set(spare.subarray(from, to), from);
+    const next = depth + (two ? 2 : 1);
+    if (next === DEPTH) continue;
+    // Groups whose key ended (the first, and with two codes every multiple of radix) are in order already.
+    for (let g = 1; g < groups; g++) {
+      const groupFrom = ends[g - 1]!;
+      if (ends[g]! - groupFrom > 1 && (!two || g % radix !== 0)) todo.push(groupFrom, ends[g]!, next);
+    }
+  }
+}
+
+function insertionSort(a: Int32Array, from: number, to: number, compare: (x: number, y: number) => number): void {
+  for (let i = from + 1; i < to; i++) {
+    const value = a[i]!;
+    let j = i - 1;
+    while (j >= from && compare(a[j]!, value) > 0) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = value;
+  }
+}
