@@ -40,6 +40,11 @@ export class SubstringTable {
   private query = 0;
   /** Slots whose key has changed since the build (held-search.ts holds their current keys). */
   private readonly stale: Uint8Array;
+  /**
+   * slotById[id - ids[0]] is the slot of id (or -1), where the ids are dense enough (a walk asks for the slot of
+   * every entry it passes); else slotOf searches the ids.
+   */
+  private readonly slotById: Int32Array | null;
 
   private constructor(
     /** Ascending ids: slot i is ids[i]. */
@@ -55,6 +60,9 @@ export class SubstringTable {
   ) {
     this.countedBy = new Int32Array(ids.length);
     this.stale = new Uint8Array(ids.length);
+    const span = ids.length === 0 ? 0 : ids[ids.length - 1]! - ids[0]! + 1;
+    this.slotById = span <= 4 * ids.length ? new Int32Array(span).fill(-1) : null;
+    for (let slot = 0; this.slotById && slot < ids.length; slot++) this.slotById[ids[slot]! - ids[0]!] = slot;
   }
 
   /** Builds the table; `ids` must ascend and `keys[i]` belong to `ids[i]`. Null if an entry would not fit 31 bits. */
@@ -95,13 +103,17 @@ export class SubstringTable {
 
   /** Bytes held. */
   get bytes(): number {
-    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.stale];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.stale, this.slotById];
+    return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
   }
 
   /** The slot of `id`, or -1. */
   slotOf(id: number): number {
     const ids = this.ids;
+    if (this.slotById) {
+      const slot = this.slotById[id - ids[0]!];
+      return slot === undefined ? -1 : slot;
+    }
     let low = 0;
     let high = ids.length - 1;
     while (low <= high) {
@@ -128,44 +140,46 @@ export class SubstringTable {
       wanted[i] = this.codeOf[text.charCodeAt(i)]!;
       if (wanted[i] === 0) return NO_MATCH; // a unit no key has
     }
+    // One pass over the search's range stamps every matching key's slot in countedBy with this query's number;
+    // has() then reads the stamp. Another search's pass overwrites stamps, so a search passes again if one ran.
+    let stamp = 0;
+    let found = 0;
+    const pass = () => {
+      if (stamp !== 0 && stamp === this.query) return;
+      found = 0;
+      stamp = this.eachKeyContaining(wanted, () => found++);
+    };
     return {
       count: () => {
-        let found = 0;
-        this.eachKeyContaining(wanted, () => found++);
+        pass();
         return found;
       },
       ids: () => {
         const slots: number[] = [];
-        this.eachKeyContaining(wanted, (slot) => slots.push(slot));
+        stamp = this.eachKeyContaining(wanted, (slot) => slots.push(slot));
+        found = slots.length;
         slots.sort((a, b) => a - b);
         return slots.map((slot) => this.ids[slot]!);
       },
-      has: (id) => this.keyContains(this.slotOf(id), wanted),
+      has: (id) => {
+        pass();
+        const slot = this.slotOf(id);
+        return slot >= 0 && this.countedBy[slot] === stamp;
+      },
     };
   }
 
-  private keyContains(slot: number, wanted: Uint16Array): boolean {
-    if (slot < 0 || this.stale[slot]) return false;
-    const codes = this.codes;
-    const first = wanted[0]!;
-    for (let at = this.keyStart[slot]!; codes[at] !== 0; at++) {
-      if (codes[at] !== first) continue;
-      let i = 1;
-      while (i < wanted.length && codes[at + i] === wanted[i]) i++;
-      if (i === wanted.length) return true;
-    }
-    return false;
-  }
-
-  /** Calls `found` once with the slot of each key (not marked stale) that contains `wanted`. */
-  private eachKeyContaining(wanted: Uint16Array, found: (slot: number) => void): void {
-    const [from, to] = this.range(wanted);
-    if (from === to) return;
+  /**
+   * Calls `found` once with the slot of each key (not marked stale) that contains `wanted`, and stamps those slots
+   * in countedBy with the number it returns.
+   */
+  private eachKeyContaining(wanted: Uint16Array, found: (slot: number) => void): number {
     if (this.query === 0x7fffffff) {
       this.countedBy.fill(0);
       this.query = 0;
     }
     const query = ++this.query;
+    const [from, to] = this.range(wanted);
     const { entries, countedBy, stale, offsetBits } = this;
     const checkRest = wanted.length > DEPTH;
     for (let i = from; i < to; i++) {
@@ -176,6 +190,7 @@ export class SubstringTable {
       countedBy[slot] = query;
       found(slot);
     }
+    return query;
   }
 
   /** Entries [from, to) whose first min(DEPTH, length) units are the wanted ones. */

@@ -1,0 +1,91 @@
+// The held substring tables follow every write, also one they could not apply one by one: an account moved to
+// another domain, more changes than the table takes before it is rebuilt, and log entries pruned before this
+// process read them (it must rebuild, not answer from a stale table). Inside a transaction nothing is held.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { heldSearch, holdDomainsFrom } from "./held-search";
+import { searchKey } from "./list-page";
+
+vi.mock("server-only", () => ({}));
+
+let dir: string;
+let db: Db;
+let other: Db;
+const domains: number[] = [];
+
+function add(to: Db, domainId: number, name: string, description: string) {
+  to.$client
+    .prepare(`INSERT INTO accounts (domain_id, name, email, description, search_key, password_hash) VALUES (?, ?, ?, ?, ?, 'x')`)
+    .run(domainId, name, `${name}@d${domainId}.pl`, description, searchKey(name, description));
+}
+
+/** What the held table answers against the definition, for the domain and the search. */
+function expectAgrees(domainId: number, text: string) {
+  const want = (
+    db.$client.prepare(`SELECT id, search_key AS k FROM accounts WHERE domain_id = ? ORDER BY id`).all(domainId) as { id: number; k: string }[]
+  ).filter((r) => r.k.includes(text)).map((r) => r.id);
+  const held = heldSearch(db, domainId, 1_000_000, text)!;
+  expect(held.count()).toBe(want.length);
+  expect(held.ids()).toEqual(want);
+  for (const id of want) expect(held.has(id)).toBe(true);
+}
+
+beforeAll(() => {
+  holdDomainsFrom(1);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "held-search-"));
+  db = openDatabase(path.join(dir, "held.db"));
+  other = openDatabase(path.join(dir, "held.db"));
+  for (const name of ["a.pl", "b.pl"]) {
+    domains.push(Number(db.$client.prepare(`INSERT INTO domains (name) VALUES (?)`).run(name).lastInsertRowid));
+  }
+  for (let n = 0; n < 200; n++) add(db, domains[n % 2]!, `user${n}`, n % 3 === 0 ? "Kowalska" : "Nowak");
+});
+
+afterAll(() => {
+  holdDomainsFrom(2_000);
+  db.$client.close();
+  other.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("heldSearch", () => {
+  it("follows another connection's inserts, changes, deletes and moves between domains", () => {
+    const [a, b] = domains as [number, number];
+    expectAgrees(a, "kowal");
+    expectAgrees(b, "kowal");
+    add(other, a, "nowy.kowal", "");
+    other.$client.prepare(`UPDATE accounts SET search_key = ? WHERE name = 'user0'`).run(searchKey("user0", "inna"));
+    other.$client.prepare(`DELETE FROM accounts WHERE name = 'user3'`).run();
+    other.$client.prepare(`UPDATE accounts SET domain_id = ? WHERE name = 'user6'`).run(b);
+    for (const text of ["kowal", "inna", "user6", "nowak"]) {
+      expectAgrees(a, text);
+      expectAgrees(b, text);
+    }
+  });
+
+  it("rebuilds after more changes than it applies one by one, and after missing pruned log entries", () => {
+    const [a] = domains as [number];
+    expectAgrees(a, "kowal");
+    const rename = other.$client.prepare(`UPDATE accounts SET search_key = ? WHERE name = ?`);
+    for (let n = 0; n < 200; n += 2) rename.run(searchKey(`user${n}`, "Kowalczyk"), `user${n}`);
+    expectAgrees(a, "kowal");
+    expectAgrees(a, "czyk");
+    // Entries this process has not read yet are pruned away (as after 100,000 newer ones).
+    rename.run(searchKey("user2", "Zielinska"), "user2");
+    other.$client.prepare(`DELETE FROM account_search_changes`).run();
+    rename.run(searchKey("user4", "Zielinska"), "user4");
+    expectAgrees(a, "zielin");
+    expectAgrees(a, "czyk");
+  });
+
+  it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {
+    const [a] = domains as [number];
+    db.$client.transaction(() => expect(heldSearch(db, a, 1_000_000, "kowal")).toBeNull())();
+    holdDomainsFrom(1_000);
+    expect(heldSearch(db, a, 999, "kowal")).toBeNull();
+    holdDomainsFrom(1);
+  });
+});
