@@ -13,7 +13,10 @@ function check(keys: string[], texts: string[], staleEvery = 0) {
   const ids = Int32Array.from(keys, (_, i) => 10 + i * 3);
   const table = SubstringTable.build(ids, keys)!;
   const stale = new Set<number>();
-  if (staleEvery) for (let i = 0; i < ids.length; i += staleEvery) (table.markStale(ids[i]!), stale.add(ids[i]!));
+  for (let i = 0; staleEvery && i < ids.length; i += staleEvery) {
+    table.markStale(ids[i]!);
+    stale.add(ids[i]!);
+  }
   for (const text of texts) {
     const want = naive(ids, keys, text, stale);
     const search = table.search(text);
