@@ -9,6 +9,9 @@ import "server-only";
 //   A new search reads the ids of its matches there once, for its total and its page alike, without reading a
 //   row. The phrase match of the trigram index with case_sensitive 1 is exactly "search_key contains the search"
 //   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
+// - Domains of 2,000+ accounts find their matches in a substring table the server holds instead (held-search.ts:
+//   a count costs a pass over the matching range, not over every domain's doclists); list-page.test.ts runs every
+//   test both ways.
 // - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
 //   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
 //   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry, not
