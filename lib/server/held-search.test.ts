@@ -33,6 +33,19 @@ function expectAgrees(domainId: number, text: string) {
   for (const id of want) expect(held.has(id)).toBe(true);
 }
 
+/** The held page against SQLite's own ORDER BY, for every held column and both directions. */
+function expectPages(domainId: number, text: string) {
+  for (const column of ["name", "description", "capacity", "last_auth_date", "usage_percent", "blocked"]) {
+    for (const dir of ["ASC", "DESC"]) {
+      const want = db.$client
+        .prepare(`SELECT id FROM accounts WHERE domain_id = ? AND instr(search_key, ?) > 0 ORDER BY ${column} ${dir}, name ${dir} LIMIT 12`)
+        .pluck()
+        .all(domainId, text);
+      expect(heldSearch(db, domainId, 1_000_000, text)!.page(column, dir === "DESC", 0, 12)).toEqual(want);
+    }
+  }
+}
+
 beforeAll(() => {
   holdDomainsFrom(1);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "held-search-"));
@@ -79,6 +92,19 @@ describe("heldSearch", () => {
     rename.run(searchKey("user4", "Zielinska"), "user4");
     expectAgrees(a, "zielin");
     expectAgrees(a, "czyk");
+  });
+
+  it("orders pages by the current sort values after another connection changes them", () => {
+    const [a] = domains as [number];
+    expectPages(a, "user");
+    const update = other.$client.prepare(
+      `UPDATE accounts SET capacity = ?, last_auth_date = ?, usage_bytes = ?, blocked = ? WHERE name = ?`,
+    );
+    for (let n = 0; n < 60; n += 4) update.run(5000 - n, `2026-01-${String(n % 28 + 1).padStart(2, "0")}`, n * 1048576, n % 2, `user${n}`);
+    // A description whose search key stays the same (only its case changes).
+    other.$client.prepare(`UPDATE accounts SET description = 'KOWALSKA' WHERE name = 'user10'`).run();
+    expectPages(a, "user");
+    expectPages(a, "kowal");
   });
 
   it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {

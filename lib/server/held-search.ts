@@ -13,6 +13,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { dbGeneration } from "./db-generation";
 import { prepared } from "./prepared";
+import { HELD_SORT_COLUMNS, HeldOrder, type SortRow } from "./held-order";
 import { SubstringTable, type TableSearch } from "./substring-table";
 
 /** Smaller domains search the trigram index: a search there costs well under a millisecond anyway. */
@@ -27,10 +28,18 @@ export function holdDomainsFrom(rows: number): void {
   minHeldRows = rows;
 }
 
+/** An account whose search key changed since the build, or that was added: its current key and sort values. */
+interface ChangedRow {
+  key: string;
+  row: SortRow;
+}
+
 interface Held {
   table: SubstringTable;
-  /** Keys changed since the build, by id: the current key, or null when the account left the domain. */
-  changed: Map<number, string | null>;
+  /** The sort values of the table's slots. */
+  order: HeldOrder;
+  /** Accounts whose search key changed since the build, by id: current values, or null once out of the domain. */
+  changed: Map<number, ChangedRow | null>;
   lastUsed: number;
 }
 
@@ -45,16 +54,20 @@ interface Holdings {
 const holdings = new WeakMap<Db, Holdings>();
 let uses = 0;
 
+const SORT_COLUMNS = HELD_SORT_COLUMNS.join(", ");
+
 const statements = prepared((db) => ({
   lastSeq: db.$client.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM account_search_changes").pluck(),
   changesAfter: db.$client.prepare<[number], { seq: number; id: number }>(
     "SELECT seq, account_id AS id FROM account_search_changes WHERE seq > ? ORDER BY seq",
   ),
-  account: db.$client.prepare<[number], { domainId: number; key: string }>(
-    "SELECT domain_id AS domainId, search_key AS key FROM accounts WHERE id = ?",
-  ),
-  domainKeys: db.$client
-    .prepare<[number], [number, string]>("SELECT id, search_key FROM accounts WHERE domain_id = ? ORDER BY id")
+  account: db.$client
+    .prepare<[number], [number, string, ...SortRow]>(`SELECT domain_id, search_key, ${SORT_COLUMNS} FROM accounts WHERE id = ?`)
+    .raw(),
+  domainRows: db.$client
+    .prepare<[number], [number, string, ...SortRow]>(
+      `SELECT id, search_key, ${SORT_COLUMNS} FROM accounts WHERE domain_id = ? ORDER BY id`,
+    )
     .raw(),
 }));
 
@@ -64,6 +77,11 @@ export interface HeldMatches {
   /** Ascending. */
   ids(): number[];
   has(id: number): boolean;
+  /**
+   * The ids of page [offset, offset + size) in order of `column`, then name (descending if `desc`); null for a
+   * column that is not held.
+   */
+  page(column: string, desc: boolean, offset: number, size: number): number[] | null;
 }
 
 /**
@@ -88,15 +106,20 @@ export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text:
 }
 
 function matches(held: Held, search: TableSearch, text: string): HeldMatches {
-  const changedHits: number[] = [];
-  for (const [id, key] of held.changed) if (key !== null && key.includes(text)) changedHits.push(id);
-  changedHits.sort((a, b) => a - b);
+  const changedHits: { id: number; row: SortRow }[] = [];
+  for (const [id, changed] of held.changed) if (changed?.key.includes(text)) changedHits.push({ id, row: changed.row });
+  changedHits.sort((a, b) => a.id - b.id);
   return {
     count: () => search.count() + changedHits.length,
-    ids: () => mergeAscending(search.ids(), changedHits),
+    ids: () => mergeAscending(search.ids(), changedHits.map((hit) => hit.id)),
     has: (id) => {
-      const key = held.changed.get(id);
-      return key === undefined ? search.has(id) : key !== null && key.includes(text);
+      const changed = held.changed.get(id);
+      return changed === undefined ? search.has(id) : !!changed?.key.includes(text);
+    },
+    page: (column, desc, offset, size) => {
+      const index = (HELD_SORT_COLUMNS as readonly string[]).indexOf(column);
+      if (index < 0) return null;
+      return held.order.page(held.table.ids, { slots: search.slots(), changed: changedHits }, index, desc, offset, size);
     },
   };
 }
@@ -131,8 +154,13 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
   for (const id of ids) {
     const now = s.account.get(id);
     for (const [domainId, held] of state.domains) {
-      if (now?.domainId === domainId) held.changed.set(id, now.key);
-      else if (held.changed.has(id) || held.table.slotOf(id) >= 0) held.changed.set(id, null);
+      const slot = held.table.slotOf(id);
+      if (now?.[0] === domainId) {
+        const [, key, ...row] = now;
+        // Same key as built: only dates or numbers changed, and they change in place.
+        if (slot >= 0 && !held.changed.has(id) && held.table.keyIs(slot, key) && held.order.update(slot, row)) continue;
+        held.changed.set(id, { key, row });
+      } else if (held.changed.has(id) || slot >= 0) held.changed.set(id, null);
       else continue;
       held.table.markStale(id);
     }
@@ -149,12 +177,14 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
  */
 function build(db: Db, state: Holdings, domainId: number): Held | null {
   const s = statements(db);
-  const rows = s.domainKeys.all(domainId);
-  const ids = new Int32Array(rows.length);
-  const keys = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) [ids[i], keys[i]] = rows[i]!;
-  const table = SubstringTable.build(ids, keys);
-  if (!table) return null;
+  const rows = s.domainRows.all(domainId);
+  const ids = Int32Array.from(rows, (r) => r[0]);
+  const table = SubstringTable.build(
+    ids,
+    rows.map((r) => r[1]),
+  );
+  const order = HeldOrder.build(rows.map((r) => r.slice(2)));
+  if (!table || !order) return null;
   let heldKeys = table.size;
   for (const h of state.domains.values()) heldKeys += h.table.size;
   for (const [id, h] of [...state.domains].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) {
@@ -162,7 +192,7 @@ function build(db: Db, state: Holdings, domainId: number): Held | null {
     state.domains.delete(id);
     heldKeys -= h.table.size;
   }
-  const held: Held = { table, changed: new Map(), lastUsed: 0 };
+  const held: Held = { table, order, changed: new Map(), lastUsed: 0 };
   state.domains.set(domainId, held);
   return held;
 }

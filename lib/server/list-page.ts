@@ -214,9 +214,16 @@ export function listPage<Row>(
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
       const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
       const rowsInDomain = domainRows();
+      // A held domain picks its page in memory (held-order.ts) and reads just the page's rows; the plans below
+      // stay for tests that force one, and for columns that are not held.
+      const pageIds = held && !forcePlan ? held.page(column, dir === "DESC", offset, q.size) : null;
       const idsUs = held || matchIds ? 0 : counted.ms * 1000;
       const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, idsUs, use);
-      if (plan === "walk") {
+      if (pageIds) {
+        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
+          JSON.stringify(pageIds),
+        ) as Row[];
+      } else if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
           domainId,
           like,

@@ -28,11 +28,13 @@ export interface TableSearch {
   count(): number;
   /** The ids, ascending, of the keys (not marked stale) that contain the text. */
   ids(): number[];
+  /** The slots of the keys (not marked stale) that contain the text, in no particular order. */
+  slots(): number[];
   /** Whether the key of `id`, as built, contains the text (false for an id not held or marked stale). */
   has(id: number): boolean;
 }
 
-const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], has: () => false };
+const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], slots: () => [], has: () => false };
 
 export class SubstringTable {
   /** Per slot: the query that last counted it (so a key with the search twice counts once). */
@@ -48,7 +50,7 @@ export class SubstringTable {
 
   private constructor(
     /** Ascending ids: slot i is ids[i]. */
-    private readonly ids: Int32Array,
+    readonly ids: Int32Array,
     /** Code of each unit (0 for units no key has). */
     private readonly codeOf: Uint16Array,
     /** The keys' codes, each key followed by a 0 (and DEPTH more 0s at the end). */
@@ -126,6 +128,14 @@ export class SubstringTable {
     return -1;
   }
 
+  /** Whether the key of `slot` (not marked stale) is `key`. */
+  keyIs(slot: number, key: string): boolean {
+    if (this.stale[slot]) return false;
+    const at = this.keyStart[slot]!;
+    for (let i = 0; i < key.length; i++) if (this.codes[at + i] !== this.codeOf[key.charCodeAt(i)]) return false;
+    return this.codes[at + key.length] === 0;
+  }
+
   /** Marks the key of `id` as changed since the build: it no longer counts or matches here. */
   markStale(id: number): void {
     const slot = this.slotOf(id);
@@ -140,6 +150,7 @@ export class SubstringTable {
       wanted[i] = this.codeOf[text.charCodeAt(i)]!;
       if (wanted[i] === 0) return NO_MATCH; // a unit no key has
     }
+    const ids = this.ids;
     // One pass over the search's range stamps every matching key's slot in countedBy with this query's number;
     // has() then reads the stamp. Another search's pass overwrites stamps, so a search passes again if one ran.
     let stamp = 0;
@@ -149,18 +160,21 @@ export class SubstringTable {
       found = 0;
       stamp = this.eachKeyContaining(wanted, () => found++);
     };
+    const slots = () => {
+      const list: number[] = [];
+      stamp = this.eachKeyContaining(wanted, (slot) => list.push(slot));
+      found = list.length;
+      return list;
+    };
     return {
       count: () => {
         pass();
         return found;
       },
-      ids: () => {
-        const slots: number[] = [];
-        stamp = this.eachKeyContaining(wanted, (slot) => slots.push(slot));
-        found = slots.length;
-        slots.sort((a, b) => a - b);
-        return slots.map((slot) => this.ids[slot]!);
-      },
+      slots,
+      ids: () => slots()
+        .sort((a, b) => a - b)
+        .map((slot) => ids[slot]!),
       has: (id) => {
         pass();
         const slot = this.slotOf(id);
