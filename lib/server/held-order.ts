@@ -69,13 +69,17 @@ class TextColumn {
 
   compare(a: number, b: number): number {
     const { units, starts } = this;
-    const [x, xEnd, y, yEnd] = [starts[a]!, starts[a + 1]!, starts[b]!, starts[b + 1]!];
-    const length = Math.min(xEnd - x, yEnd - y);
+    const x = starts[a]!;
+    const y = starts[b]!;
+    const xLength = starts[a + 1]! - x;
+    const yLength = starts[b + 1]! - y;
+    const length = Math.min(xLength, yLength);
     for (let i = 0; i < length; i++) {
-      const d = units[x + i]! - units[y + i]!;
-      if (d !== 0) return codePointRank(units[x + i]!) - codePointRank(units[y + i]!);
+      const u = units[x + i]!;
+      const v = units[y + i]!;
+      if (u !== v) return codePointRank(u) - codePointRank(v);
     }
-    return xEnd - x - (yEnd - y);
+    return xLength - yLength;
   }
 }
 
@@ -138,11 +142,12 @@ export class HeldOrder {
     const numberOf = (c: Candidate, i: number) => (c >= 0 ? this.numbers[i]![c]! : (changed(c)[NUMBERS[i]!] as number));
     const date = DATES.indexOf(column);
     const number = NUMBERS.indexOf(column);
+    const numbers = this.numbers[number];
     const byColumn: (a: Candidate, b: Candidate) => number = TEXTS.includes(column)
       ? (a, b) => compareTexts(a, b, column)
       : date >= 0
         ? (a, b) => compareText(dateOf(a, date), dateOf(b, date))
-        : (a, b) => numberOf(a, number) - numberOf(b, number);
+        : (a, b) => (a >= 0 && b >= 0 ? numbers![a]! - numbers![b]! : numberOf(a, number) - numberOf(b, number));
     const sign = desc ? -1 : 1;
     const compare = (a: Candidate, b: Candidate) => sign * (byColumn(a, b) || (column === 0 ? 0 : compareTexts(a, b, 0)));
 
