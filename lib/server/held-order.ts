@@ -11,6 +11,8 @@
 // the account a changed row in held-search.ts), dates as numbers of distinct strings, numbers in Float64Arrays.
 // Numbers and dates change in place when the log reports a change of them.
 
+import { TextListBuilder, type TextList } from "./text-list";
+
 /** The sortable columns of the accounts list (accounts.ts), in the order of a SortRow's values. */
 export const HELD_SORT_COLUMNS = [
   "name",
@@ -44,43 +46,20 @@ export function compareText(a: string, b: string): number {
 /** Surrogates (code points above U+FFFF) sort after U+E000-FFFF in code point order. */
 const codePointRank = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit);
 
-/** Many strings in one array of UTF-16 units. */
-class TextColumn {
-  private readonly units: Uint16Array;
-  private readonly starts: Int32Array;
-
-  constructor(texts: readonly string[]) {
-    this.starts = new Int32Array(texts.length + 1);
-    for (let i = 0; i < texts.length; i++) this.starts[i + 1] = this.starts[i]! + texts[i]!.length;
-    this.units = new Uint16Array(this.starts[texts.length]!);
-    for (let i = 0; i < texts.length; i++) {
-      const text = texts[i]!;
-      for (let j = 0, at = this.starts[i]!; j < text.length; j++) this.units[at + j] = text.charCodeAt(j);
-    }
+/** Text i and text j of a list, in code point order. */
+function compareInList(list: TextList, i: number, j: number): number {
+  const { units, starts } = list;
+  const x = starts[i]!;
+  const y = starts[j]!;
+  const xLength = starts[i + 1]! - x;
+  const yLength = starts[j + 1]! - y;
+  const length = Math.min(xLength, yLength);
+  for (let k = 0; k < length; k++) {
+    const u = units[x + k]!;
+    const v = units[y + k]!;
+    if (u !== v) return codePointRank(u) - codePointRank(v);
   }
-
-  get bytes(): number {
-    return this.units.byteLength + this.starts.byteLength;
-  }
-
-  text(i: number): string {
-    return String.fromCharCode(...this.units.subarray(this.starts[i], this.starts[i + 1]));
-  }
-
-  compare(a: number, b: number): number {
-    const { units, starts } = this;
-    const x = starts[a]!;
-    const y = starts[b]!;
-    const xLength = starts[a + 1]! - x;
-    const yLength = starts[b + 1]! - y;
-    const length = Math.min(xLength, yLength);
-    for (let i = 0; i < length; i++) {
-      const u = units[x + i]!;
-      const v = units[y + i]!;
-      if (u !== v) return codePointRank(u) - codePointRank(v);
-    }
-    return xLength - yLength;
-  }
+  return xLength - yLength;
 }
 
 /** A candidate of a page: a held slot (0, 1, ...) or a changed row, by its place in the changed list (-1, -2, ...). */
@@ -94,24 +73,13 @@ export interface PageCandidates {
 }
 
 export class HeldOrder {
-  private readonly texts: TextColumn[];
-  /** Per date column, each slot's date as a number of `dates`. */
-  private readonly dateIds: Int32Array[];
-  private readonly dates: string[] = [];
-  private readonly dateId = new Map<string, number>();
-  private readonly numbers: Float64Array[];
-
-  private constructor(rows: readonly SortRow[]) {
-    this.texts = TEXTS.map((c) => new TextColumn(rows.map((r) => r[c] as string)));
-    this.dateIds = DATES.map((c) => Int32Array.from(rows, (r) => this.idOfDate(r[c] as string)));
-    this.numbers = NUMBERS.map((c) => Float64Array.from(rows, (r) => r[c] as number));
-  }
-
-  /** Null if a value is not of its column's type (text, or a number), which the schema makes impossible. */
-  static build(rows: readonly SortRow[]): HeldOrder | null {
-    for (const row of rows) if (!wellTyped(row)) return null;
-    return new HeldOrder(rows);
-  }
+  constructor(
+    private readonly texts: TextList[],
+    /** Per date column, each slot's date as its place in `dates`. */
+    private readonly dateIds: Int32Array[],
+    private readonly dates: Dates,
+    private readonly numbers: Float64Array[],
+  ) {}
 
   get bytes(): number {
     const arrays = [...this.dateIds, ...this.numbers];
@@ -124,7 +92,7 @@ export class HeldOrder {
    */
   update(slot: number, row: SortRow): boolean {
     if (!wellTyped(row) || TEXTS.some((c) => this.texts[c]!.text(slot) !== row[c])) return false;
-    DATES.forEach((c, i) => (this.dateIds[i]![slot] = this.idOfDate(row[c] as string)));
+    DATES.forEach((c, i) => (this.dateIds[i]![slot] = this.dates.idOf(row[c] as string)));
     NUMBERS.forEach((c, i) => (this.numbers[i]![slot] = row[c] as number));
     return true;
   }
@@ -137,8 +105,8 @@ export class HeldOrder {
     const changed = (c: Candidate) => candidates.changed[-c - 1]!.row;
     const text = (c: Candidate, col: number) => (c >= 0 ? this.texts[col]!.text(c) : (changed(c)[col] as string));
     const compareTexts = (a: Candidate, b: Candidate, col: number) =>
-      a >= 0 && b >= 0 ? this.texts[col]!.compare(a, b) : compareText(text(a, col), text(b, col));
-    const dateOf = (c: Candidate, i: number) => (c >= 0 ? this.dates[this.dateIds[i]![c]!]! : (changed(c)[DATES[i]!] as string));
+      a >= 0 && b >= 0 ? compareInList(this.texts[col]!, a, b) : compareText(text(a, col), text(b, col));
+    const dateOf = (c: Candidate, i: number) => (c >= 0 ? this.dates.text(this.dateIds[i]![c]!) : (changed(c)[DATES[i]!] as string));
     const numberOf = (c: Candidate, i: number) => (c >= 0 ? this.numbers[i]![c]! : (changed(c)[NUMBERS[i]!] as number));
     const date = DATES.indexOf(column);
     const number = NUMBERS.indexOf(column);
@@ -167,14 +135,52 @@ export class HeldOrder {
     heap.sort(compare);
     return heap.slice(offset).map((c) => (c >= 0 ? ids[c]! : candidates.changed[-c - 1]!.id));
   }
+}
 
-  private idOfDate(date: string): number {
-    let id = this.dateId.get(date);
+/** The distinct dates, numbered in order of first sight (few: days, not accounts). */
+class Dates {
+  private readonly texts: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  idOf(date: string): number {
+    let id = this.ids.get(date);
     if (id === undefined) {
-      id = this.dates.push(date) - 1;
-      this.dateId.set(date, id);
+      id = this.texts.push(date) - 1;
+      this.ids.set(date, id);
     }
     return id;
+  }
+
+  text(id: number): string {
+    return this.texts[id]!;
+  }
+}
+
+/** Collects a HeldOrder account by account, in slot order. */
+export class HeldOrderBuilder {
+  private readonly texts = TEXTS.map(() => new TextListBuilder());
+  private readonly dates = new Dates();
+  private readonly dateIds: number[][] = DATES.map(() => []);
+  private readonly numbers: number[][] = NUMBERS.map(() => []);
+  private wellTyped = true;
+
+  add(row: SortRow): void {
+    if (!wellTyped(row)) this.wellTyped = false;
+    if (!this.wellTyped) return;
+    TEXTS.forEach((c, i) => this.texts[i]!.add(row[c] as string));
+    DATES.forEach((c, i) => this.dateIds[i]!.push(this.dates.idOf(row[c] as string)));
+    NUMBERS.forEach((c, i) => this.numbers[i]!.push(row[c] as number));
+  }
+
+  /** Null if a value was not of its column's type (text, or a number), which the schema rules out. */
+  finish(): HeldOrder | null {
+    if (!this.wellTyped) return null;
+    return new HeldOrder(
+      this.texts.map((t) => t.finish()),
+      this.dateIds.map((ids) => Int32Array.from(ids)),
+      this.dates,
+      this.numbers.map((values) => Float64Array.from(values)),
+    );
   }
 }
 

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SubstringTable } from "./substring-table";
+import { TextList } from "./text-list";
 
 function naive(ids: Int32Array, keys: string[], text: string, stale: Set<number>): number[] {
   return [...ids].filter((id, slot) => !stale.has(id) && keys[slot]!.includes(text));
@@ -11,7 +12,7 @@ function naive(ids: Int32Array, keys: string[], text: string, stale: Set<number>
 
 function check(keys: string[], texts: string[], staleEvery = 0) {
   const ids = Int32Array.from(keys, (_, i) => 10 + i * 3);
-  const table = SubstringTable.build(ids, keys)!;
+  const table = SubstringTable.build(ids, TextList.of(keys))!;
   const stale = new Set<number>();
   for (let i = 0; staleEvery && i < ids.length; i += staleEvery) {
     table.markStale(ids[i]!);

@@ -17,6 +17,8 @@
 // use at most 255 distinct units), one after another with a 0 after each key. Slot i is the key of ids[i], ids
 // ascending. An entry is slot << offsetBits | offset, so the key of an entry costs no lookup.
 
+import type { TextList } from "./text-list";
+
 /** Units each entry is sorted by; longer searches check the rest of each entry in their range. */
 const DEPTH = 6;
 /** Searches are at least this long (list-page.ts sends shorter ones elsewhere); shorter tails get no entry. */
@@ -67,35 +69,34 @@ export class SubstringTable {
     for (let slot = 0; this.slotById && slot < ids.length; slot++) this.slotById[ids[slot]! - ids[0]!] = slot;
   }
 
-  /** Builds the table; `ids` must ascend and `keys[i]` belong to `ids[i]`. Null if an entry would not fit 31 bits. */
-  static build(ids: Int32Array, keys: readonly string[]): SubstringTable | null {
+  /** Builds the table; `ids` must ascend and `keys.text(i)` belong to `ids[i]`. Null if an entry would not fit. */
+  static build(ids: Int32Array, keys: TextList): SubstringTable | null {
+    const { units, starts } = keys;
     const keyStart = new Int32Array(keys.length);
     let longest = 0;
     let entryCount = 0;
-    let length = 0;
     const codeOf = new Uint16Array(65536);
+    for (let i = 0; i < units.length; i++) codeOf[units[i]!] = 1;
     for (let slot = 0; slot < keys.length; slot++) {
-      const key = keys[slot]!;
-      keyStart[slot] = length;
-      length += key.length + 1;
-      longest = Math.max(longest, key.length);
-      entryCount += Math.max(0, key.length - MIN_SEARCH_UNITS + 1);
-      for (let i = 0; i < key.length; i++) codeOf[key.charCodeAt(i)] = 1;
+      const length = keys.lengthOf(slot);
+      keyStart[slot] = starts[slot]! + slot; // each key is followed by a 0
+      longest = Math.max(longest, length);
+      entryCount += Math.max(0, length - MIN_SEARCH_UNITS + 1);
     }
     const offsetBits = Math.max(1, Math.ceil(Math.log2(longest + 1)));
     if (keys.length > 2 ** (31 - offsetBits)) return null;
     let kinds = 0;
     for (let unit = 0; unit < 65536; unit++) if (codeOf[unit]) codeOf[unit] = ++kinds;
+    if (kinds > 65535) return null; // codes are 16 bits, and 0 is the key's end
 
+    const length = units.length + keys.length;
     const codes = kinds < 256 ? new Uint8Array(length + DEPTH) : new Uint16Array(length + DEPTH);
-    const entries = new Int32Array(entryCount);
-    for (let slot = 0, e = 0; slot < keys.length; slot++) {
-      const key = keys[slot]!;
+    for (let slot = 0; slot < keys.length; slot++) {
+      const from = starts[slot]!;
       const at = keyStart[slot]!;
-      for (let i = 0; i < key.length; i++) codes[at + i] = codeOf[key.charCodeAt(i)]!;
-      for (let offset = 0; offset + MIN_SEARCH_UNITS <= key.length; offset++) entries[e++] = (slot << offsetBits) | offset;
+      for (let i = 0; i < keys.lengthOf(slot); i++) codes[at + i] = codeOf[units[from + i]!]!;
     }
-    sortEntries(entries, codes, keyStart, offsetBits, kinds);
+    const entries = sortEntries(entryCount, codes, keyStart, keys, offsetBits, kinds);
     return new SubstringTable(ids, codeOf, codes, keyStart, entries, offsetBits);
   }
 
@@ -240,27 +241,57 @@ export class SubstringTable {
 const SMALL_RANGE = 24;
 
 /**
- * Sorts the entries by their first DEPTH codes, most significant first: a stable counting sort on the first code
- * (or the first two, for a large range), then each group of equal codes again on the next. The entries start in
- * the order of their position, and each step keeps that order inside a group, so each step reads the codes in
- * ascending memory order (sorting least significant first read them at random: 4.2 s for the bench's 100,000
- * keys; one code per step: about 1 s).
+ * The entries sorted by their first DEPTH codes, most significant first: placed by their first two codes as they
+ * are listed (in order of position), then each group of equal codes sorted on by a stable counting sort on the
+ * next code (or the next two, for a large group), and so on. Each step keeps the order of position inside a group,
+ * so it reads the codes in ascending memory order (sorting least significant first read them at random: 4.2 s for
+ * the bench's 100,000 keys, against about 0.8 s), and needs spare room only for the largest group, not for all
+ * entries.
  */
 function sortEntries(
-  entries: Int32Array,
+  entryCount: number,
   codes: Uint8Array | Uint16Array,
   keyStart: Int32Array,
+  keys: TextList,
   offsetBits: number,
   kinds: number,
-): void {
+): Int32Array {
   const mask = (1 << offsetBits) - 1;
   const codeAt = (entry: number, depth: number) => codes[keyStart[entry >>> offsetBits]! + (entry & mask) + depth]!;
   const radix = kinds + 1;
-  const ends = new Int32Array(radix * radix);
-  const spare = new Int32Array(entries.length);
+  // Placing by the first two codes (every entry has 3+ units, so neither is the key's end).
+  const firstTwo = radix * radix <= 1 << 22;
+  const groupOf = (at: number) => (firstTwo ? codes[at]! * radix + codes[at + 1]! : codes[at]!);
+  const groupEnds = new Int32Array(firstTwo ? radix * radix : radix);
+  const eachEntry = (visit: (entry: number, at: number) => void) => {
+    for (let slot = 0; slot < keys.length; slot++) {
+      const last = keys.lengthOf(slot) - MIN_SEARCH_UNITS;
+      for (let offset = 0; offset <= last; offset++) visit((slot << offsetBits) | offset, keyStart[slot]! + offset);
+    }
+  };
+  eachEntry((_, at) => groupEnds[groupOf(at)]!++);
+  let largest = 0;
+  for (let g = 0, at = 0; g < groupEnds.length; g++) {
+    const n = groupEnds[g]!;
+    largest = Math.max(largest, n);
+    groupEnds[g] = at;
+    at += n;
+  }
+  const entries = new Int32Array(entryCount);
+  eachEntry((entry, at) => (entries[groupEnds[groupOf(at)]!++] = entry));
+  // groupEnds[g] is now where group g ends.
+  const todo: number[] = [];
+  const next = firstTwo ? 2 : 1;
+  for (let g = 0, from = 0; g < groupEnds.length; from = groupEnds[g++]!) {
+    if (groupEnds[g]! - from > 1 && next < DEPTH) todo.push(from, groupEnds[g]!, next);
+  }
+
+  // Steps on two codes at once only where radix^2 counters stay small (a domain's keys use some 50-100 units).
+  const pairs = radix * radix <= 1 << 16;
+  const ends = new Int32Array(pairs ? radix * radix : radix);
+  const spare = new Int32Array(largest);
   // The group each entry of a step goes to, found once (in the counting pass) instead of twice.
-  const digits = new Int32Array(entries.length);
-  const todo: number[] = [0, entries.length, 0];
+  const digits = new Uint16Array(largest);
   while (todo.length > 0) {
     const depth = todo.pop()!;
     const to = todo.pop()!;
@@ -278,32 +309,34 @@ function sortEntries(
     }
     // Two codes at once where the range is large enough to pay for radix^2 counters; after a key's end (code 0)
     // the second code is 0 too, so every entry whose key ended is in one group.
-    const two = depth + 2 <= DEPTH && to - from >= 4 * radix * radix;
+    const two = pairs && depth + 2 <= DEPTH && to - from >= 4 * radix * radix;
     const groups = two ? radix * radix : radix;
     ends.fill(0, 0, groups);
     for (let i = from; i < to; i++) {
       const entry = entries[i]!;
       const first = codeAt(entry, depth);
       const digit = !two ? first : first === 0 ? 0 : first * radix + codeAt(entry, depth + 1);
-      digits[i] = digit;
+      digits[i - from] = digit;
       ends[digit]!++;
     }
-    for (let g = 0, at = from; g < groups; g++) {
+    for (let g = 0, at = 0; g < groups; g++) {
       const n = ends[g]!;
       ends[g] = at;
       at += n;
     }
-    // ends[g] is now where group g starts; placing each entry moves it on, so afterwards it is where g ends.
-    for (let i = from; i < to; i++) spare[ends[digits[i]!]!++] = entries[i]!;
-    entries.set(spare.subarray(from, to), from);
-    const next = depth + (two ? 2 : 1);
-    if (next === DEPTH) continue;
+    // ends[g] is now where group g starts (from `from`); placing each entry moves it on, so afterwards it is
+    // where g ends.
+    for (let i = from; i < to; i++) spare[ends[digits[i - from]!]!++] = entries[i]!;
+    entries.set(spare.subarray(0, to - from), from);
+    const deeper = depth + (two ? 2 : 1);
+    if (deeper === DEPTH) continue;
     // Groups whose key ended (the first, and with two codes every multiple of radix) are in order already.
     for (let g = 1; g < groups; g++) {
       const groupFrom = ends[g - 1]!;
-      if (ends[g]! - groupFrom > 1 && (!two || g % radix !== 0)) todo.push(groupFrom, ends[g]!, next);
+      if (ends[g]! - groupFrom > 1 && (!two || g % radix !== 0)) todo.push(from + groupFrom, from + ends[g]!, deeper);
     }
   }
+  return entries;
 }
 
 function insertionSort(a: Int32Array, from: number, to: number, compare: (x: number, y: number) => number): void {

@@ -1,0 +1,60 @@
+// Many strings as UTF-16 units in one array: what the held tables keep of their accounts' texts (search keys,
+// names, descriptions; held-search.ts). No JS object per string for the garbage collector to trace, and built one
+// string at a time, so a build does not hold an array of 100,000 strings at its peak either.
+
+export class TextList {
+  constructor(
+    /** Text i is units[starts[i] .. starts[i + 1]). */
+    readonly units: Uint16Array,
+    readonly starts: Int32Array,
+  ) {}
+
+  static of(texts: Iterable<string>): TextList {
+    const builder = new TextListBuilder();
+    for (const text of texts) builder.add(text);
+    return builder.finish();
+  }
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  get bytes(): number {
+    return this.units.byteLength + this.starts.byteLength;
+  }
+
+  lengthOf(i: number): number {
+    return this.starts[i + 1]! - this.starts[i]!;
+  }
+
+  text(i: number): string {
+    return String.fromCharCode(...this.units.subarray(this.starts[i]!, this.starts[i + 1]!));
+  }
+}
+
+export class TextListBuilder {
+  private units = new Uint16Array(1 << 16);
+  private used = 0;
+  private starts = new Int32Array(1 << 12);
+  private count = 0;
+
+  add(text: string): void {
+    if (this.used + text.length > this.units.length) {
+      const grown = new Uint16Array(Math.max(this.units.length * 2, this.used + text.length));
+      grown.set(this.units.subarray(0, this.used));
+      this.units = grown;
+    }
+    if (this.count + 2 > this.starts.length) {
+      const grown = new Int32Array(this.starts.length * 2);
+      grown.set(this.starts);
+      this.starts = grown;
+    }
+    for (let i = 0; i < text.length; i++) this.units[this.used + i] = text.charCodeAt(i);
+    this.used += text.length;
+    this.starts[++this.count] = this.used;
+  }
+
+  finish(): TextList {
+    return new TextList(this.units.slice(0, this.used), this.starts.slice(0, this.count + 1));
+  }
+}
