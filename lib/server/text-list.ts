@@ -28,7 +28,7 @@ export class TextList {
   }
 
   text(i: number): string {
-    return String.fromCharCode(...this.units.subarray(this.starts[i]!, this.starts[i + 1]!));
+    return String.fromCharCode(...this.units.subarray(this.starts[i], this.starts[i + 1]));
   }
 }
 
