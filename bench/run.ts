@@ -21,10 +21,10 @@ const basePort = appPort + 1;
 const settings = quick
   ? { sizes: QUICK_SIZES, warmup: 0.3, seconds: 0.7, runs: 1, putManyRuns: 2, file: "bench/data/quick.db" }
   : { sizes: FULL_SIZES, warmup: 1, seconds: 2, runs: 5, putManyRuns: 7, file: "bench/data/bench.db" };
-/** The server is started exactly as `npm start` starts it (same node flags). */
-const startArgs = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .slice(1);
+/** The server is started exactly as `npm start` starts it: same environment settings before `node`, same flags. */
+const startTokens = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const startEnv = Object.fromEntries(startTokens.slice(0, startTokens.indexOf("node")).map((t) => t.split("=", 2) as [string, string]));
+const startArgs = startTokens.slice(startTokens.indexOf("node") + 1);
 const CONNECTIONS = 4;
 
 const digest = crypto.createHash("sha1").update(ADMIN_PASSWORD).digest("hex");
@@ -170,7 +170,7 @@ async function main() {
   }
 
   const env = { DATABASE_PATH: file, NEXT_DIST_DIR: distDir, NODE_ENV: "production", HOST: "127.0.0.1" };
-  const app = start(startArgs, { ...env, PORT: String(appPort) });
+  const app = start(startArgs, { ...env, ...startEnv, PORT: String(appPort) });
   const baseline = start(["--conditions=react-server", "--import", "tsx", "bench/baseline-server.ts"], { ...env, PORT: String(basePort) });
   const stopAll = () => [app, baseline].forEach((c) => c.exitCode === null && c.kill("SIGTERM"));
   process.on("exit", stopAll);
@@ -293,7 +293,7 @@ async function main() {
       cpu: os.cpus()[0]?.model ?? "",
       node: process.version,
       nice: os.getPriority(),
-      serverCommand: `node ${startArgs.join(" ")}`,
+      serverCommand: startTokens.join(" "),
       load: { start: loadAtStart, end: os.loadavg() },
       cpuProbeMs: { start: probeAtStart, end: cpuProbeMs() },
       runs: settings.runs,
