@@ -11,7 +11,7 @@
 // the account a changed row in held-search.ts), dates as numbers of distinct strings, numbers in Float64Arrays.
 // Numbers and dates change in place when the log reports a change of them.
 
-import { TextListBuilder, type TextList } from "./text-list";
+import { TextList, TextListBuilder } from "./text-list";
 
 /** The sortable columns of the accounts list (accounts.ts), in the order of a SortRow's values. */
 export const HELD_SORT_COLUMNS = [
@@ -75,6 +75,8 @@ export interface PageCandidates {
 export class HeldOrder {
   constructor(
     private readonly texts: TextList[],
+    /** Per text column, each slot's place in the column's order (equal texts, equal places). */
+    private readonly textRanks: Int32Array[],
     /** Per date column, each slot's date as its place in `dates`. */
     private readonly dateIds: Int32Array[],
     private readonly dates: Dates,
@@ -82,7 +84,7 @@ export class HeldOrder {
   ) {}
 
   get bytes(): number {
-    const arrays = [...this.dateIds, ...this.numbers];
+    const arrays = [...this.textRanks, ...this.dateIds, ...this.numbers];
     return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.texts.reduce((sum, t) => sum + t.bytes, 0);
   }
 
@@ -100,24 +102,29 @@ export class HeldOrder {
   /**
    * The ids of the candidates on page [offset, offset + size) in order of `column` (in HELD_SORT_COLUMNS), then
    * name, descending if `desc`. Keeps the best offset + size so far in a heap whose root is the worst of them.
+   * Two held slots compare by numbers alone (a text's or a date's place in its column's order); a changed row by
+   * its values.
    */
   page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number): number[] {
-    const changed = (c: Candidate) => candidates.changed[-c - 1]!.row;
-    const text = (c: Candidate, col: number) => (c >= 0 ? this.texts[col]!.text(c) : (changed(c)[col] as string));
-    const compareTexts = (a: Candidate, b: Candidate, col: number) =>
-      a >= 0 && b >= 0 ? compareInList(this.texts[col]!, a, b) : compareText(text(a, col), text(b, col));
-    const dateOf = (c: Candidate, i: number) => (c >= 0 ? this.dates.text(this.dateIds[i]![c]!) : (changed(c)[DATES[i]!] as string));
-    const numberOf = (c: Candidate, i: number) => (c >= 0 ? this.numbers[i]![c]! : (changed(c)[NUMBERS[i]!] as number));
+    const nameRank = this.textRanks[0]!;
     const date = DATES.indexOf(column);
     const number = NUMBERS.indexOf(column);
-    const numbers = this.numbers[number];
-    const byColumn: (a: Candidate, b: Candidate) => number = TEXTS.includes(column)
-      ? (a, b) => compareTexts(a, b, column)
-      : date >= 0
-        ? (a, b) => compareText(dateOf(a, date), dateOf(b, date))
-        : (a, b) => (a >= 0 && b >= 0 ? numbers![a]! - numbers![b]! : numberOf(a, number) - numberOf(b, number));
+    let heldCompare: (a: number, b: number) => number;
+    if (TEXTS.includes(column)) {
+      const rank = this.textRanks[column]!;
+      heldCompare = (a, b) => rank[a]! - rank[b]! || nameRank[a]! - nameRank[b]!;
+    } else if (date >= 0) {
+      const dateIds = this.dateIds[date]!;
+      const rank = this.dates.ranks();
+      heldCompare = (a, b) => rank[dateIds[a]!]! - rank[dateIds[b]!]! || nameRank[a]! - nameRank[b]!;
+    } else {
+      const values = this.numbers[number]!;
+      heldCompare = (a, b) => values[a]! - values[b]! || nameRank[a]! - nameRank[b]!;
+    }
+    const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : candidates.changed[-c - 1]!.row);
     const sign = desc ? -1 : 1;
-    const compare = (a: Candidate, b: Candidate) => sign * (byColumn(a, b) || (column === 0 ? 0 : compareTexts(a, b, 0)));
+    const compare = (a: Candidate, b: Candidate) =>
+      sign * (a >= 0 && b >= 0 ? heldCompare(a, b) : compareRows(valuesOf(a), valuesOf(b), column));
 
     const wanted = offset + size;
     const heap: Candidate[] = [];
@@ -135,6 +142,34 @@ export class HeldOrder {
     heap.sort(compare);
     return heap.slice(offset).map((c) => (c >= 0 ? ids[c]! : candidates.changed[-c - 1]!.id));
   }
+
+  /** A held slot's values (compared with a changed row's: rare, so built when asked). */
+  private row(slot: number): SortRow {
+    const row: SortRow = [];
+    TEXTS.forEach((c) => (row[c] = this.texts[c]!.text(slot)));
+    DATES.forEach((c, i) => (row[c] = this.dates.text(this.dateIds[i]![slot]!)));
+    NUMBERS.forEach((c, i) => (row[c] = this.numbers[i]![slot]!));
+    return row;
+  }
+}
+
+/** Two rows by `column`, then name (SQLite's order). */
+function compareRows(x: SortRow, y: SortRow, column: number): number {
+  const a = x[column]!;
+  const b = y[column]!;
+  const byColumn = typeof a === "number" && typeof b === "number" ? a - b : compareText(String(a), String(b));
+  return byColumn || (column === 0 ? 0 : compareText(x[0] as string, y[0] as string));
+}
+
+/** Each text's place in the list's order, equal texts sharing one. */
+function ranksOf(list: TextList): Int32Array {
+  const order = Array.from({ length: list.length }, (_, i) => i).sort((a, b) => compareInList(list, a, b));
+  const ranks = new Int32Array(list.length);
+  for (let i = 1; i < order.length; i++) {
+    const same = compareInList(list, order[i - 1]!, order[i]!) === 0;
+    ranks[order[i]!] = same ? ranks[order[i - 1]!]! : i;
+  }
+  return ranks;
 }
 
 /** The distinct dates, numbered in order of first sight (few: days, not accounts). */
@@ -154,6 +189,14 @@ class Dates {
   text(id: number): string {
     return this.texts[id]!;
   }
+
+  /** Each date's place in code point order, by id (computed again once new dates have come). */
+  ranks(): Int32Array {
+    if (this.ranked.length !== this.texts.length) this.ranked = ranksOf(TextList.of(this.texts));
+    return this.ranked;
+  }
+
+  private ranked: Int32Array = new Int32Array(0);
 }
 
 /** Collects a HeldOrder account by account, in slot order. */
@@ -175,8 +218,10 @@ export class HeldOrderBuilder {
   /** Null if a value was not of its column's type (text, or a number), which the schema rules out. */
   finish(): HeldOrder | null {
     if (!this.wellTyped) return null;
+    const texts = this.texts.map((t) => t.finish());
     return new HeldOrder(
-      this.texts.map((t) => t.finish()),
+      texts,
+      texts.map(ranksOf),
       this.dateIds.map((ids) => Int32Array.from(ids)),
       this.dates,
       this.numbers.map((values) => Float64Array.from(values)),

@@ -1,14 +1,17 @@
 import "server-only";
-// The substring tables (substring-table.ts) this server process holds for its large domains, kept current with
-// every write to the database, its own and other processes' (the CLI, the mail server).
+// What this server process holds in memory for its large domains to search them: a substring table of the search
+// keys (substring-table.ts) and the sort columns (held-order.ts), kept current with every write to the database,
+// its own and other processes' (the CLI, the mail server).
 //
-// - A table is built from the domain's search keys the first time a domain of MIN_HELD_ROWS+ accounts is searched
-//   (about 1 s for the 100,000-account bench domain, 0.1 s for 10,000; the request that builds it waits).
-// - Writes reach it through the change log (migration 0007): whenever the database has changed (db-generation.ts),
-//   the entries after the last one applied are read, and each changed account's current key goes into the
-//   table's `changed` map, which overrides the table's own entry for that id. A table with too many changes, or
-//   one that missed log entries, is dropped and built again on its next search.
-// - Inside a transaction nothing is held or applied (a rolled-back write would leave the table wrong); the caller
+// - They are built the first time a domain of minHeldRows+ accounts is searched (BUILD_NOTE); the request that
+//   builds them waits.
+// - Writes reach them through the change log (migrations 0007, 0008): whenever the database has changed
+//   (db-generation.ts), the entries after the last one applied are read and each changed account is read again.
+//   New dates and numbers are written in place; an account whose search key, name or description changed (or that
+//   was added) goes into the `changed` map, which overrides the held entry for that id. Tables with too many such
+//   accounts, or that missed log entries (pruned before this process read them), are dropped and built again on
+//   their next search.
+// - Inside a transaction nothing is held or applied (a rolled-back write would leave them wrong); the caller
 //   searches the trigram index instead, as for small domains.
 import type { Db } from "@/db/client";
 import { dbGeneration } from "./db-generation";
@@ -17,12 +20,18 @@ import { HELD_SORT_COLUMNS, HeldOrderBuilder, type HeldOrder, type SortRow } fro
 import { SubstringTable, type TableSearch } from "./substring-table";
 import { TextListBuilder } from "./text-list";
 
-/** Smaller domains search the trigram index: a search there costs well under a millisecond anyway. */
+/** Smaller domains search the trigram index: a search there costs about a millisecond or less anyway. */
 let minHeldRows = 2_000;
 /** Keys held over all domains (about 300 bytes each); the least recently searched domain goes first. */
 const MAX_HELD_KEYS = 300_000;
 /** A table is rebuilt once this share of its keys has changed (each changed key is tested on every search). */
 const REBUILD_SHARE = 1 / 16;
+
+/**
+ * Microseconds, measured on the bench data (list-page.ts's cost model): the page of a search picked among its
+ * matches by held-order.ts, per match and once; a pass over a search's matches (count(), or the stamps has() reads).
+ */
+export const HELD_COST_US = { heldPageMatch: 0.05, heldPageFixed: 30, heldPassMatch: 0.016 };
 
 /** For tests: hold domains from this many accounts on. */
 export function holdDomainsFrom(rows: number): void {

@@ -9,9 +9,10 @@ import "server-only";
 //   A new search reads the ids of its matches there once, for its total and its page alike, without reading a
 //   row. The phrase match of the trigram index with case_sensitive 1 is exactly "search_key contains the search"
 //   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
-// - Domains of 2,000+ accounts find their matches in a substring table the server holds instead (held-search.ts:
-//   a count costs a pass over the matching range, not over every domain's doclists); list-page.test.ts runs every
-//   test both ways.
+// - Domains of 2,000+ accounts search tables the server holds in memory instead (held-search.ts): a substring
+//   table finds the matches (a count costs a pass over the matching range, not over every domain's doclists) and
+//   the held sort columns pick the page among them (held-order.ts), so only the page's rows are read.
+//   list-page.test.ts runs every test both ways.
 // - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
 //   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
 //   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry, not
@@ -26,7 +27,7 @@ import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { cachedTotal, markBefore, rememberMark, sortIndex, statement } from "./list-cache";
-import { heldSearch } from "./held-search";
+import { HELD_COST_US, heldSearch } from "./held-search";
 import { hasId, walkMatchIds } from "./match-walk";
 
 export interface ListSpec<Row> {
@@ -124,10 +125,11 @@ function unfilteredPage<Row>(
 /**
  * How a searched page is read. `walk`: the sort index in order, testing each row's search key, until offset + size
  * hits. `walkMatchSet`: the sort index in order again, but reading only the index (no row) and testing each id
- * against the ids of the matches from the trigram index (match-walk.ts). `sortMatches`: read every matching row
- * (ids from the trigram index, or from the narrow index without one) and sort them.
+ * against the matches (match-walk.ts). `sortMatches`: read every matching row (ids from the trigram index or a held
+ * table, or from the narrow index without either) and sort them. `heldPage`: pick the page's ids among the
+ * matches by the held sort columns (held-order.ts), then read only the page's rows.
  */
-export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
+export type ListPlan = "walk" | "walkMatchSet" | "sortMatches" | "heldPage";
 
 /**
  * Microseconds per unit of work, measured on the 114,000-account bench data: a walked row 2-4 (the row is read to
@@ -137,12 +139,16 @@ export type ListPlan = "walk" | "walkMatchSet" | "sortMatches";
  * the whole doclist of each trigram, so a dense trigram costs even in a small domain). Walks assume the matches
  * are spread evenly over the sort order.
  */
-const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1.5, passedMatch: 0.1 };
+const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1.5, passedMatch: 0.1, ...HELD_COST_US };
 
-/** What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one. */
+/**
+ * What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one; and
+ * whether the domain's matches are held (held-search.ts), which makes the heldPage plan possible.
+ */
 export interface SortIndexUse {
   matchSet: boolean;
   covering: boolean;
+  held?: boolean;
 }
 
 /**
@@ -156,6 +162,7 @@ export function cheapestPlan(needed: number, domainRows: number, total: number, 
     ["sortMatches", idsUs + (COST_US.passedMatch + COST_US.sortedMatch) * total],
   ];
   if (index.matchSet) costs.push(["walkMatchSet", idsUs + COST_US.walkedId * walked]);
+  if (index.held) costs.push(["heldPage", COST_US.heldPageFixed + COST_US.heldPageMatch * total]);
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }
 
@@ -212,13 +219,12 @@ export function listPage<Row>(
     if (offset < total) {
       const idx = sortIndex(db, table, column, true);
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
-      const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering };
+      const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering, held: !!held };
       const rowsInDomain = domainRows();
-      // A held domain picks its page in memory (held-order.ts) and reads just the page's rows; the plans below
-      // stay for tests that force one, and for columns that are not held.
-      const pageIds = held && !forcePlan ? held.page(column, dir === "DESC", offset, q.size) : null;
-      const idsUs = held || matchIds ? 0 : counted.ms * 1000;
+      // Held matches cost a pass over their range to have in hand (the stamps has() reads, or the ids).
+      const idsUs = held ? COST_US.heldPassMatch * total : matchIds ? 0 : counted.ms * 1000;
       const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, idsUs, use);
+      const pageIds = plan === "heldPage" ? held?.page(column, dir === "DESC", offset, q.size) : null;
       if (pageIds) {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
           JSON.stringify(pageIds),
