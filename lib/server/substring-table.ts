@@ -30,18 +30,23 @@ export interface TableSearch {
   count(): number;
   /** The ids, ascending, of the keys (not marked stale) that contain the text. */
   ids(): number[];
-  /** The slots of the keys (not marked stale) that contain the text, in no particular order. */
-  slots(): number[];
+  /**
+   * The slots of the keys (not marked stale) that contain the text, in no particular order: a view of a list the
+   * next search of the table overwrites.
+   */
+  slots(): Int32Array;
   /** Whether the key of `id`, as built, contains the text (false for an id not held or marked stale). */
   has(id: number): boolean;
 }
 
-const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], slots: () => [], has: () => false };
+const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], slots: () => new Int32Array(0), has: () => false };
 
 export class SubstringTable {
   /** Per slot: the query that last counted it (so a key with the search twice counts once). */
   private readonly countedBy: Int32Array;
   private query = 0;
+  /** The slots the last search's pass found (a list reused by every search: no garbage per request). */
+  private readonly matched: Int32Array;
   /** Slots whose key has changed since the build (held-search.ts holds their current keys). */
   private readonly stale: Uint8Array;
   /**
@@ -63,6 +68,7 @@ export class SubstringTable {
     private readonly offsetBits: number,
   ) {
     this.countedBy = new Int32Array(ids.length);
+    this.matched = new Int32Array(ids.length);
     this.stale = new Uint8Array(ids.length);
     const span = ids.length === 0 ? 0 : ids[ids.length - 1]! - ids[0]! + 1;
     this.slotById = span <= 4 * ids.length ? new Int32Array(span).fill(-1) : null;
@@ -106,7 +112,7 @@ export class SubstringTable {
 
   /** Bytes held. */
   get bytes(): number {
-    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.stale, this.slotById];
+    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.matched, this.stale, this.slotById];
     return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
   }
 
@@ -152,20 +158,19 @@ export class SubstringTable {
       if (wanted[i] === 0) return NO_MATCH; // a unit no key has
     }
     const ids = this.ids;
-    // One pass over the search's range stamps every matching key's slot in countedBy with this query's number;
-    // has() then reads the stamp. Another search's pass overwrites stamps, so a search passes again if one ran.
+    // One pass over the search's range lists the matching keys' slots in `matched` and stamps them in countedBy
+    // with this query's number; has() reads the stamp, slots() the list. Another search's pass overwrites both, so
+    // a search passes again if one ran.
     let stamp = 0;
     let found = 0;
     const pass = () => {
       if (stamp !== 0 && stamp === this.query) return;
-      found = 0;
-      stamp = this.eachKeyContaining(wanted, () => found++);
+      found = this.passOver(wanted);
+      stamp = this.query;
     };
     const slots = () => {
-      const list: number[] = [];
-      stamp = this.eachKeyContaining(wanted, (slot) => list.push(slot));
-      found = list.length;
-      return list;
+      pass();
+      return this.matched.subarray(0, found);
     };
     return {
       count: () => {
@@ -173,7 +178,7 @@ export class SubstringTable {
         return found;
       },
       slots,
-      ids: () => slots()
+      ids: () => Array.from(slots())
         .sort((a, b) => a - b)
         .map((slot) => ids[slot]!),
       has: (id) => {
@@ -185,27 +190,28 @@ export class SubstringTable {
   }
 
   /**
-   * Calls `found` once with the slot of each key (not marked stale) that contains `wanted`, and stamps those slots
-   * in countedBy with the number it returns.
+   * Lists the slot of each key (not marked stale) that contains `wanted` once in `matched` (returning how many),
+   * and stamps those slots in countedBy with a new query number.
    */
-  private eachKeyContaining(wanted: Uint16Array, found: (slot: number) => void): number {
+  private passOver(wanted: Uint16Array): number {
     if (this.query === 0x7fffffff) {
       this.countedBy.fill(0);
       this.query = 0;
     }
     const query = ++this.query;
     const [from, to] = this.range(wanted);
-    const { entries, countedBy, stale, offsetBits } = this;
+    const { entries, countedBy, stale, offsetBits, matched } = this;
     const checkRest = wanted.length > DEPTH;
+    let found = 0;
     for (let i = from; i < to; i++) {
       const entry = entries[i]!;
       const slot = entry >>> offsetBits;
       if (countedBy[slot] === query || stale[slot]) continue;
       if (checkRest && this.compare(entry, wanted, DEPTH, wanted.length) !== 0) continue;
       countedBy[slot] = query;
-      found(slot);
+      matched[found++] = slot;
     }
-    return query;
+    return found;
   }
 
   /** Entries [from, to) whose first min(DEPTH, length) units are the wanted ones. */
