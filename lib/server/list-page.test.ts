@@ -197,6 +197,15 @@ describe.each([
       }
     }
     expect(walkMatchIds(db, { ...walk, dir: "DESC", order: order("DESC") }, (id) => hasId(ascending, id), 30, 1)).toEqual([...matching].reverse().slice(0, 30));
+    // With a budget: it gives up (null) after walking that many entries, never more, and answers within it.
+    const onlyBunched = new Set(rows.filter((r) => r.capacity >= 1380).map((r) => r.id));
+    for (const budget of [1, 64, 100, 379]) {
+      let tested = 0;
+      const isMatch = (id: number) => (tested++, onlyBunched.has(id));
+      expect(walkMatchIds(db, walk, isMatch, 5, 20, budget)).toBeNull();
+      expect(tested).toBeLessThanOrEqual(budget);
+    }
+    expect(walkMatchIds(db, walk, (id) => onlyBunched.has(id), 5, 20, 385)).toEqual([...onlyBunched].slice(0, 5));
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {

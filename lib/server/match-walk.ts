@@ -37,7 +37,8 @@ const MIN_BATCH = 64;
 const FIRST_BATCH_SLACK = 1.25;
 
 /**
- * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
+ * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer), or
+ * null once `maxEntries` entries have been walked without finding them (the caller has a cheaper way by then). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
  * more than that first, then twice as many each time, each batch starting after the sort key of the previous
  * batch's last entry.
  */
@@ -47,7 +48,8 @@ export function walkMatchIds(
   isMatch: (id: number) => boolean,
   needed: number,
   expectedEntries: number,
-): number[] {
+  maxEntries = Infinity,
+): number[] | null {
   const { table, index, column, dir, order } = walk;
   const cmp = dir === "ASC" ? ">" : "<";
   const after = column === "name" ? `AND name ${cmp} ?` : `AND (${column}, name) ${cmp} (?, ?)`;
@@ -56,16 +58,19 @@ export function walkMatchIds(
   const keyOf = statement(db, `SELECT ${column} AS key, name FROM ${table} WHERE id = ?`);
 
   const hits: number[] = [];
-  let batch = Math.max(MIN_BATCH, Math.ceil(expectedEntries * FIRST_BATCH_SLACK));
+  let batch = Math.min(maxEntries, Math.max(MIN_BATCH, Math.ceil(expectedEntries * FIRST_BATCH_SLACK)));
   let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
+  let walked = ids.length;
   for (;;) {
     for (const id of ids) {
       if (isMatch(id) && hits.push(id) === needed) return hits;
     }
     if (ids.length < batch) return hits;
+    if (walked >= maxEntries) return null;
     const last = keyOf.get(ids[ids.length - 1]) as { key: unknown; name: string };
     const from = column === "name" ? [last.name] : [last.key, last.name];
-    batch *= 2;
+    batch = Math.min(batch * 2, maxEntries - walked);
     ids = nextBatch.pluck().all(walk.domainId, ...from, batch) as number[];
+    walked += ids.length;
   }
 }
