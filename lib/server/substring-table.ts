@@ -17,6 +17,7 @@
 // use at most 255 distinct units), one after another with a 0 after each key. Slot i is the key of ids[i], ids
 // ascending. An entry is slot << offsetBits | offset, so the key of an entry costs no lookup.
 
+import { indexInAscending } from "./ascending";
 import type { TextList } from "./text-list";
 
 /** Units each entry is sorted by; longer searches check the rest of each entry in their range. */
@@ -123,16 +124,7 @@ export class SubstringTable {
       const slot = this.slotById[id - ids[0]!];
       return slot === undefined ? -1 : slot;
     }
-    let low = 0;
-    let high = ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const value = ids[middle]!;
-      if (value === id) return middle;
-      if (value < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
+    return indexInAscending(ids, id);
   }
 
   /** Whether the key of `slot` (not marked stale) is `key`. */
