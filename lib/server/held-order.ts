@@ -25,6 +25,9 @@ export const HELD_SORT_COLUMNS = [
   "usage_percent",
 ] as const;
 
+/** Whether `column` (an SQL column) is one of HELD_SORT_COLUMNS. */
+export const isHeldSortColumn = (column: string) => (HELD_SORT_COLUMNS as readonly string[]).includes(column);
+
 const TEXTS = [0, 1];
 const DATES = [2, 3, 4];
 const NUMBERS = [5, 6, 7];

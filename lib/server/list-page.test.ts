@@ -22,12 +22,14 @@ interface Row {
   capacity: number;
   description: string;
   search_key: string;
+  email: string;
 }
 
 const spec: ListSpec<Row> = {
   table: "accounts",
-  columns: "name, capacity, description, search_key",
-  sortColumns: { name: "name", capacity: "capacity", description: "description" },
+  columns: "name, capacity, description, search_key, email",
+  // email is no held sort column (held-order.ts): a held domain's page by it comes from the other plans.
+  sortColumns: { name: "name", capacity: "capacity", description: "description", email: "email" },
   toItem: (r) => r,
 };
 
@@ -43,7 +45,7 @@ const sqlCompare = (x: string | number, y: string | number) =>
 /** The definition: every row of the domain whose search key contains the lowercased search, sorted, sliced. */
 function expected(domainId: number, search: string, column: string, desc: boolean, page: number, size: number) {
   const rows = db.$client
-    .prepare(`SELECT name, capacity, description, search_key FROM accounts WHERE domain_id = ?`)
+    .prepare(`SELECT name, capacity, description, search_key, email FROM accounts WHERE domain_id = ?`)
     .all(domainId) as Row[];
   const hits = rows.filter((r) => r.search_key.includes(search));
   const key = (r: Row) => r[column as keyof Row];
@@ -108,7 +110,7 @@ describe.each([
         fc.constantFrom<ListPlan | undefined>(undefined, "walk", "walkMatchSet", "sortMatches", "heldPage"),
         fc.constantFrom(...domainIds),
         fc.oneof(fc.constantFrom(...searches), fc.string({ minLength: 1, maxLength: 4 })),
-        fc.constantFrom("name", "capacity", "description"),
+        fc.constantFrom("name", "capacity", "description", "email"),
         fc.boolean(),
         fc.integer({ min: 0, max: 12 }),
         fc.integer({ min: 1, max: 60 }),

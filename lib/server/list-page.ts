@@ -27,6 +27,7 @@ import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { cachedTotal, markBefore, rememberMark, sortIndex, statement } from "./list-cache";
+import { isHeldSortColumn } from "./held-order";
 import { HELD_COST_US, heldSearch } from "./held-search";
 import { hasId, walkMatchIds } from "./match-walk";
 
@@ -205,10 +206,17 @@ export function listPage<Row>(
     // The ids of the matches in this domain, ascending, from the trigram index (args: low, phrase, low, high).
     const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`;
     const readMatchIds = () => statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
+    const rowsByIds = (ids: number[]) =>
+      statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
+        JSON.stringify(ids),
+      ) as Row[];
+    const rowsInDomain = domainRows();
     // A large domain's matches are found in the substring table held for it (held-search.ts); otherwise a new
     // search's matches are read from the trigram index once, for its total and its page alike, and a remembered
     // total's page finds them there again.
-    const held = trigram ? heldSearch(db, domainId, domainRows(), q.search) : null;
+    const held = trigram ? heldSearch(db, domainId, rowsInDomain, q.search) : null;
+    // Picking the page in memory needs the sort column held too (held-order.ts).
+    const heldPage = held && isHeldSortColumn(column) ? () => held.page(column, dir === "DESC", offset, q.size)! : null;
     let matchIds: number[] | undefined;
     const counted = cachedTotal(db, `${table}:${domainId}:${q.search}`, () => {
       if (held) return held.count();
@@ -222,16 +230,12 @@ export function listPage<Row>(
     if (offset < total) {
       const idx = sortIndex(db, table, column, true);
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
-      const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering, held: !!held };
-      const rowsInDomain = domainRows();
+      const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering, held: !!heldPage };
       // Held matches cost a pass over their range to have in hand (the stamps has() reads, or the ids).
       const idsUs = held ? COST_US.heldPassMatch * total : matchIds ? 0 : counted.ms * 1000;
       const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, idsUs, use);
-      const pageIds = plan === "heldPage" ? held?.page(column, dir === "DESC", offset, q.size) : null;
-      if (pageIds) {
-        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
-          JSON.stringify(pageIds),
-        ) as Row[];
+      if (plan === "heldPage" && heldPage) {
+        rows = rowsByIds(heldPage());
       } else if (plan === "walk") {
         rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
           domainId,
@@ -248,12 +252,9 @@ export function listPage<Row>(
         // data, "kowal" by expiration_date walked ~3,000 entries instead of 455), a held domain stops walking once
         // the walk has cost half of what picking the page in memory would, and picks it there: at worst 1.5 times
         // the better plan. (Half rather than all of it: "kowal" by expiration_date 347 -> 375 req/s, A/B.)
-        const budget = held && !forcePlan ? Math.ceil((0.5 * heldPageUs(total)) / COST_US.walkedId) : Infinity;
+        const budget = heldPage && !forcePlan ? Math.ceil((0.5 * heldPageUs(total)) / COST_US.walkedId) : Infinity;
         const hits = walkMatchIds(db, walk, isMatch, needed, (needed * rowsInDomain) / total, budget);
-        const pageIds = hits ? hits.slice(offset) : held!.page(column, dir === "DESC", offset, q.size);
-        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
-          JSON.stringify(pageIds),
-        ) as Row[];
+        rows = rowsByIds(hits ? hits.slice(offset) : heldPage!());
       } else if (trigram) {
         // The matching ids: the held table's, the ones just read, or the trigram index again.
         const ids = held ? held.ids() : matchIds;
