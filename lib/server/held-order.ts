@@ -36,7 +36,7 @@ const NUMBERS = [5, 6, 7];
 export type SortRow = (string | number)[];
 
 /** Text in code point order (SQLite's BINARY collation on UTF-8): UTF-16 units compare so, except surrogates. */
-export function compareText(a: string, b: string): number {
+function compareText(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const x = a.charCodeAt(i);
@@ -85,11 +85,6 @@ export class HeldOrder {
     private readonly dates: Dates,
     private readonly numbers: Float64Array[],
   ) {}
-
-  get bytes(): number {
-    const arrays = [...this.textRanks, ...this.dateIds, ...this.numbers];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.texts.reduce((sum, t) => sum + t.bytes, 0);
-  }
 
   /**
    * Takes a slot's new dates and numbers; false (nothing taken) if its name or description changed (they are held

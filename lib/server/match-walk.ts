@@ -30,9 +30,10 @@ const FIRST_BATCH_SLACK = 1.25;
 
 /**
  * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer), or
- * null once `maxEntries` entries have been walked without finding them (the caller has a cheaper way by then). `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter
- * more than that first, then twice as many each time, each batch starting after the sort key of the previous
- * batch's last entry.
+ * null once `maxEntries` entries have been walked without finding them (the caller has a cheaper way by then).
+ * `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter more than
+ * that first, then twice as many each time, each batch starting after the sort key of the previous batch's last
+ * entry.
  */
 export function walkMatchIds(
   db: Db,

@@ -23,7 +23,7 @@ import type { TextList } from "./text-list";
 /** Units each entry is sorted by; longer searches check the rest of each entry in their range. */
 const DEPTH = 6;
 /** Searches are at least this long (list-page.ts sends shorter ones elsewhere); shorter tails get no entry. */
-export const MIN_SEARCH_UNITS = 3;
+const MIN_SEARCH_UNITS = 3;
 
 /** A search prepared against one table: its units as the table's codes. */
 export interface TableSearch {
@@ -109,12 +109,6 @@ export class SubstringTable {
 
   get size(): number {
     return this.ids.length;
-  }
-
-  /** Bytes held. */
-  get bytes(): number {
-    const arrays = [this.ids, this.codeOf, this.codes, this.keyStart, this.entries, this.countedBy, this.matched, this.stale, this.slotById];
-    return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
   }
 
   /** The slot of `id`, or -1. */

@@ -19,10 +19,6 @@ export class TextList {
     return this.starts.length - 1;
   }
 
-  get bytes(): number {
-    return this.units.byteLength + this.starts.byteLength;
-  }
-
   lengthOf(i: number): number {
     return this.starts[i + 1]! - this.starts[i]!;
   }
