@@ -11,6 +11,7 @@
 // the account a changed row in held-search.ts), dates as numbers of distinct strings, numbers in Float64Arrays.
 // Numbers and dates change in place when the log reports a change of them.
 
+import { smallestPairs } from "./smallest-pairs";
 import { TextList, TextListBuilder } from "./text-list";
 
 /** The sortable columns of the accounts list (accounts.ts), in the order of a SortRow's values. */
@@ -99,46 +100,38 @@ export class HeldOrder {
 
   /**
    * The ids of the candidates on page [offset, offset + size) in order of `column` (in HELD_SORT_COLUMNS), then
-   * name, descending if `desc`. Keeps the best offset + size so far in a heap whose root is the worst of them.
-   * Two held slots compare by numbers alone (a text's or a date's place in its column's order); a changed row by
-   * its values.
+   * name, descending if `desc`. The held slots become (value, name rank) number pairs, a text's or a date's value
+   * being its place in its column's order, negated for a descending page; smallest-pairs.ts picks the first
+   * offset + size of them. Changed rows, few, are then compared by their values with those.
    */
   page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number): number[] {
+    const { slots, changed } = candidates;
+    const n = slots.length;
+    const { values, names } = pairScratch(n);
+    const sign = desc ? -1 : 1;
     const nameRank = this.textRanks[0]!;
     const date = DATES.indexOf(column);
-    const number = NUMBERS.indexOf(column);
-    let heldCompare: (a: number, b: number) => number;
+    // One loop per kind of column, so that each reads its arrays directly.
     if (TEXTS.includes(column)) {
       const rank = this.textRanks[column]!;
-      heldCompare = (a, b) => rank[a]! - rank[b]! || nameRank[a]! - nameRank[b]!;
+      for (let i = 0; i < n; i++) values[i] = sign * rank[slots[i]!]!;
     } else if (date >= 0) {
       const dateIds = this.dateIds[date]!;
       const rank = this.dates.ranks();
-      heldCompare = (a, b) => rank[dateIds[a]!]! - rank[dateIds[b]!]! || nameRank[a]! - nameRank[b]!;
+      for (let i = 0; i < n; i++) values[i] = sign * rank[dateIds[slots[i]!]!]!;
     } else {
-      const values = this.numbers[number]!;
-      heldCompare = (a, b) => values[a]! - values[b]! || nameRank[a]! - nameRank[b]!;
+      const numbers = this.numbers[NUMBERS.indexOf(column)]!;
+      for (let i = 0; i < n; i++) values[i] = sign * numbers[slots[i]!]!;
     }
-    const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : candidates.changed[-c - 1]!.row);
-    const sign = desc ? -1 : 1;
-    const compare = (a: Candidate, b: Candidate) =>
-      sign * (a >= 0 && b >= 0 ? heldCompare(a, b) : compareRows(valuesOf(a), valuesOf(b), column));
-
+    for (let i = 0; i < n; i++) names[i] = sign * nameRank[slots[i]!]!;
     const wanted = offset + size;
-    const heap: Candidate[] = [];
-    const consider = (c: Candidate) => {
-      if (heap.length < wanted) {
-        heap.push(c);
-        siftUp(heap, heap.length - 1, compare);
-      } else if (compare(c, heap[0]!) < 0) {
-        heap[0] = c;
-        siftDown(heap, 0, compare);
-      }
-    };
-    for (let i = 0; i < candidates.slots.length; i++) consider(candidates.slots[i]!);
-    for (let i = 0; i < candidates.changed.length; i++) consider(-i - 1);
-    heap.sort(compare);
-    return heap.slice(offset).map((c) => (c >= 0 ? ids[c]! : candidates.changed[-c - 1]!.id));
+    let chosen: Candidate[] = Array.from(smallestPairs(values, names, n, wanted), (i) => slots[i]!);
+    if (changed.length > 0) {
+      const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : changed[-c - 1]!.row);
+      const byValues = (a: Candidate, b: Candidate) => sign * compareRows(valuesOf(a), valuesOf(b), column);
+      chosen = [...chosen, ...changed.map((_, i) => -i - 1)].sort(byValues).slice(0, wanted);
+    }
+    return chosen.slice(offset).map((c) => (c >= 0 ? ids[c]! : changed[-c - 1]!.id));
   }
 
   /** A held slot's values (compared with a changed row's: rare, so built when asked). */
@@ -231,25 +224,10 @@ function wellTyped(row: SortRow): boolean {
   return [...TEXTS, ...DATES].every((c) => typeof row[c] === "string") && NUMBERS.every((c) => typeof row[c] === "number");
 }
 
-/** Max-heap by `compare`: the worst kept candidate at the root. */
-function siftUp(heap: Candidate[], at: number, compare: (a: Candidate, b: Candidate) => number): void {
-  while (at > 0) {
-    const parent = (at - 1) >> 1;
-    if (compare(heap[at]!, heap[parent]!) <= 0) return;
-    [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
-    at = parent;
-  }
-}
+/** The pairs of a page, reused: grown to the largest search's match count, never shrunk. */
+let scratch = { values: new Float64Array(0), names: new Float64Array(0) };
 
-function siftDown(heap: Candidate[], at: number, compare: (a: Candidate, b: Candidate) => number): void {
-  for (;;) {
-    const left = 2 * at + 1;
-    const right = left + 1;
-    let largest = at;
-    if (left < heap.length && compare(heap[left]!, heap[largest]!) > 0) largest = left;
-    if (right < heap.length && compare(heap[right]!, heap[largest]!) > 0) largest = right;
-    if (largest === at) return;
-    [heap[at], heap[largest]] = [heap[largest]!, heap[at]!];
-    at = largest;
-  }
+function pairScratch(n: number): typeof scratch {
+  if (scratch.values.length < n) scratch = { values: new Float64Array(n * 1.25), names: new Float64Array(n * 1.25) };
+  return scratch;
 }
