@@ -48,6 +48,11 @@ export class SubstringTable {
   private query = 0;
   /** The slots the last search's pass found (a list reused by every search: no garbage per request). */
   private readonly matched: Int32Array;
+  /**
+   * The text of the last pass and what it found, while its stamps and list stand (no pass or markStale since): the
+   * same search again (the next page of a search, a panel's refetch) uses them instead of passing again.
+   */
+  private lastPass: { text: string; query: number; found: number } | null = null;
   /** Slots whose key has changed since the build (held-search.ts holds their current keys). */
   private readonly stale: Uint8Array;
   /**
@@ -133,6 +138,7 @@ export class SubstringTable {
   markStale(id: number): void {
     const slot = this.slotOf(id);
     if (slot >= 0) this.stale[slot] = 1;
+    this.lastPass = null;
   }
 
   /** `text` (at least MIN_SEARCH_UNITS units) prepared for count, ids and has. */
@@ -149,10 +155,13 @@ export class SubstringTable {
     // a search passes again if one ran.
     let stamp = 0;
     let found = 0;
+    const last = this.lastPass;
+    if (last?.text === text && last.query === this.query) ({ query: stamp, found } = last);
     const pass = () => {
       if (stamp !== 0 && stamp === this.query) return;
       found = this.passOver(wanted);
       stamp = this.query;
+      this.lastPass = { text, query: stamp, found };
     };
     const slots = () => {
       pass();
