@@ -25,14 +25,24 @@ export interface SortWalk {
 
 /** Fewer entries than this are never asked for at once (a statement step costs more than a few entries). */
 const MIN_BATCH = 64;
-/** The first batch reads a quarter more than expected, so that one batch usually holds the page. */
-const FIRST_BATCH_SLACK = 1.25;
+/** A batch reads a quarter more than expected, so that one batch usually holds the rest of the page. */
+const BATCH_SLACK = 1.25;
+
+/**
+ * How many entries to read next for `missing` more hits, `hits` having come in `walked` entries: a quarter more
+ * than the hit rate so far says (doubling instead read ~880 entries for the last few hits of "kowal" by
+ * expiration_date on the bench data, 0.2 µs each); twice as many as walked when nothing has hit yet.
+ */
+function nextBatchSize(missing: number, hits: number, walked: number): number {
+  const expected = hits === 0 ? 2 * walked : (missing * walked) / hits;
+  return Math.max(MIN_BATCH, Math.ceil(expected * BATCH_SLACK));
+}
 
 /**
  * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer), or
  * null once `maxEntries` entries have been walked without finding them (the caller has a cheaper way by then).
  * `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter more than
- * that first, then twice as many each time, each batch starting after the sort key of the previous batch's last
+ * that first, then as many as the hit rate so far asks for, each batch starting after the sort key of the previous batch's last
  * entry.
  */
 export function walkMatchIds(
@@ -51,7 +61,7 @@ export function walkMatchIds(
   const keyOf = statement(db, `SELECT ${column} AS key, name FROM ${table} WHERE id = ?`);
 
   const hits: number[] = [];
-  let batch = Math.min(maxEntries, Math.max(MIN_BATCH, Math.ceil(expectedEntries * FIRST_BATCH_SLACK)));
+  let batch = Math.min(maxEntries, Math.max(MIN_BATCH, Math.ceil(expectedEntries * BATCH_SLACK)));
   let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
   let walked = ids.length;
   for (;;) {
@@ -62,7 +72,7 @@ export function walkMatchIds(
     if (walked >= maxEntries) return null;
     const last = keyOf.get(ids[ids.length - 1]) as { key: unknown; name: string };
     const from = column === "name" ? [last.name] : [last.key, last.name];
-    batch = Math.min(batch * 2, maxEntries - walked);
+    batch = Math.min(nextBatchSize(needed - hits.length, hits.length, walked), maxEntries - walked);
     ids = nextBatch.pluck().all(walk.domainId, ...from, batch) as number[];
     walked += ids.length;
   }
