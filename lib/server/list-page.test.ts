@@ -134,11 +134,15 @@ describe.each([
     expect(cheapestPlan(50, 100_000, 3_000, 500, { matchSet: true, covering: true })).toBe("walk");
     // ... but not 100,000 of them for 50 matches whose ids are already at hand.
     expect(cheapestPlan(50, 100_000, 50, 5, { matchSet: true, covering: true })).toBe("sortMatches");
-    // Held matches (a pass over them: 0.016 µs each): 3,000 of them -> pick the page in memory (0.18 ms against a
-    // walk of 1,667 index entries); 11,000 -> walk 455 entries instead of picking among 11,000.
+    // Held matches: a walk only where expected to cost under a quarter of picking the page among them (0.011 µs
+    // a match). 3,000 or 11,000 matches -> pick in memory (33 or 121 µs against walks of 1,667 or 455 entries);
+    // 82,000 -> walk 61 entries (12 against 900 µs); without a sort index to walk, pick in memory.
     const held = { matchSet: true, covering: false, held: true };
     expect(cheapestPlan(50, 100_000, 3_000, 48, held)).toBe("heldPage");
-    expect(cheapestPlan(50, 100_000, 11_000, 176, held)).toBe("walkMatchSet");
+    expect(cheapestPlan(50, 100_000, 11_000, 176, held)).toBe("heldPage");
+    expect(cheapestPlan(50, 100_000, 82_000, 1_300, held)).toBe("walkMatchSet");
+    expect(cheapestPlan(50, 100_000, 82_000, 1_300, { ...held, matchSet: false })).toBe("heldPage");
+    expect(cheapestPlan(50, 100_000, 12, 1, { ...held, covering: true })).toBe("heldPage");
   });
 
   it("walks a search in name order on the covering index, and a plain page on the narrowest", () => {

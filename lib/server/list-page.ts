@@ -33,7 +33,7 @@ import { hasId, walkMatchIds } from "./match-walk";
 
 export interface ListSpec<Row> {
   table: string;
-  /** The summary columns to select. */
+  /** The summary columns to select: plain column names, comma-separated. */
   columns: string;
   /** Sortable API field -> SQL column. */
   sortColumns: Record<string, string>;
@@ -85,6 +85,25 @@ const MIN_TRIGRAM_SEARCH = 3;
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The names in a spec's `columns`, by that text (specs are built per request). */
+const columnNames = new Map<string, string[]>();
+
+/**
+ * The rows `sql` selects (`spec.columns`, in that order) as objects. Read as arrays and named here: better-sqlite3
+ * builds a row object one property at a time through V8's API, which cost a page of 50 accounts about 40 µs more
+ * than this (issue 4).
+ */
+function readRows<Row>(db: Db, spec: ListSpec<Row>, sql: string, args: unknown[]): Row[] {
+  let names = columnNames.get(spec.columns);
+  if (!names) columnNames.set(spec.columns, (names = spec.columns.split(",").map((c) => c.trim())));
+  const rows = statement(db, sql).raw().all(...args) as unknown[][];
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row as Row;
+  });
+}
+
 /**
  * A page of the whole list. Past the first page it steps over the skipped entries in the sort index alone and
  * reads only the page's rows (offset 50,000 on the bench data: 3.0 -> 2.2 ms), and it starts from the nearest
@@ -101,22 +120,24 @@ function unfilteredPage<Row>(
   const idx = sortIndex(db, table, p.column, false);
   const index = idx ? `INDEXED BY ${idx.name}` : "";
   if (p.offset === 0) {
-    return statement(db, `SELECT ${spec.columns} FROM ${table} ${index} WHERE domain_id = ? ${p.order} LIMIT ?`).all(
+    return readRows(db, spec, `SELECT ${spec.columns} FROM ${table} ${index} WHERE domain_id = ? ${p.order} LIMIT ?`, [
       domainId,
       p.size,
-    ) as Row[];
+    ]);
   }
   const ordering = `${table}:${domainId}:${p.column}:${p.dir}`;
   const mark = markBefore(db, ordering, p.offset);
   const cmp = p.dir === "ASC" ? ">=" : "<=";
   const from = !mark ? "" : p.column === "name" ? `AND name ${cmp} ?` : `AND (${p.column}, name) ${cmp} (?, ?)`;
   const fromArgs = !mark ? [] : p.column === "name" ? [mark.name] : [mark.key, mark.name];
-  const rows = statement(
+  const rows = readRows(
     db,
+    spec,
     `SELECT ${spec.columns} FROM ${table} WHERE id IN
        (SELECT id FROM ${table} ${index} WHERE domain_id = ? ${from} ${p.order} LIMIT ? OFFSET ?)
      ${p.order}`,
-  ).all(domainId, ...fromArgs, p.size, p.offset - (mark?.offset ?? 0)) as Row[];
+    [domainId, ...fromArgs, p.size, p.offset - (mark?.offset ?? 0)],
+  );
   const first = rows[0] as Record<string, unknown> | undefined;
   const key = first?.[p.column];
   if (first && key !== undefined && key !== null) rememberMark(db, ordering, { offset: p.offset, key, name: String(first.name) });
@@ -146,6 +167,20 @@ const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1
 const heldPageUs = (total: number) => COST_US.heldPageFixed + COST_US.heldPageMatch * total;
 
 /**
+ * Where the matches are held, a walk is taken only if expected to cost under this share of picking the page in
+ * memory, and given up (for the held page) once it has cost that much: the cost model expects the matches spread
+ * evenly over the sort order, and on the bench data they often are not. Forcing each plan on 244 searches of the
+ * 100k and 10k domains (every sort, both directions), walks took up to 90 times their expected entries ("na." by
+ * name: 13.5 ms against 0.57 ms for the held page); a held page every time came within 5% of the best plan each
+ * time in sum, and walking only this much cheaper within 2%, while keeping a walk for dense terms ("ski", 82,000
+ * matches: 18-90 µs against 0.9-1.3 ms).
+ */
+const HELD_WALK_SHARE = 0.25;
+
+/** The most entries a walk may read before the page is picked among the held matches instead. */
+const heldWalkBudget = (total: number) => Math.ceil((HELD_WALK_SHARE * heldPageUs(total)) / COST_US.walkedId);
+
+/**
  * What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one; and
  * whether the domain's matches are held (held-search.ts), which makes the heldPage plan possible.
  */
@@ -161,12 +196,16 @@ export interface SortIndexUse {
  */
 export function cheapestPlan(needed: number, domainRows: number, total: number, idsUs: number, index: SortIndexUse): ListPlan {
   const walked = Math.min(domainRows, (needed * domainRows) / total);
+  if (index.held) {
+    // Both plans pass over the matches (idsUs); reading and sorting them, or walking rows, never beats either.
+    const walk = index.matchSet && COST_US.walkedId * walked < HELD_WALK_SHARE * heldPageUs(total);
+    return walk ? "walkMatchSet" : "heldPage";
+  }
   const costs: [ListPlan, number][] = [
     ["walk", (index.covering ? COST_US.walkedEntry : COST_US.walkedRow) * walked],
     ["sortMatches", idsUs + (COST_US.passedMatch + COST_US.sortedMatch) * total],
   ];
   if (index.matchSet) costs.push(["walkMatchSet", idsUs + COST_US.walkedId * walked]);
-  if (index.held) costs.push(["heldPage", heldPageUs(total)]);
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }
 
@@ -207,9 +246,9 @@ export function listPage<Row>(
     const ftsIds = `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`;
     const readMatchIds = () => statement(db, ftsIds).pluck().all(low, phrase, low, high) as number[];
     const rowsByIds = (ids: number[]) =>
-      statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`).all(
+      readRows(db, spec, `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) ${order}`, [
         JSON.stringify(ids),
-      ) as Row[];
+      ]);
     const rowsInDomain = domainRows();
     // A large domain's matches are found in the substring table held for it (held-search.ts); otherwise a new
     // search's matches are read from the trigram index once, for its total and its page alike, and a remembered
@@ -237,22 +276,20 @@ export function listPage<Row>(
       if (plan === "heldPage" && heldPage) {
         rows = rowsByIds(heldPage());
       } else if (plan === "walk") {
-        rows = statement(db, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`).all(
+        rows = readRows(db, spec, `SELECT ${spec.columns} FROM ${table} ${byIndex} WHERE ${filter} ${orderBy}`, [
           domainId,
           like,
           q.size,
           offset,
-        ) as Row[];
+        ]);
       } else if (plan === "walkMatchSet" && trigram && idx) {
         const needed = offset + q.size;
         const walk = { table, index: idx.name, column, dir, order, domainId } as const;
         const ids = held ? null : (matchIds ?? readMatchIds());
         const isMatch = held ? (id: number) => held.has(id) : (id: number) => hasId(ids!, id);
-        // The cost model expects the matches spread evenly over the sort order; where they are bunched (on the bench
-        // data, "kowal" by expiration_date walked ~3,000 entries instead of 455), a held domain stops walking once
-        // the walk has cost half of what picking the page in memory would, and picks it there: at worst 1.5 times
-        // the better plan. (Half rather than all of it: "kowal" by expiration_date 347 -> 375 req/s, A/B.)
-        const budget = heldPage && !forcePlan ? Math.ceil((0.5 * heldPageUs(total)) / COST_US.walkedId) : Infinity;
+        // Where the matches are bunched in the sort order, a held domain's walk stops at its budget (forced or not,
+        // so that tests reach the fallback) and the page is picked in memory.
+        const budget = heldPage ? heldWalkBudget(total) : Infinity;
         const hits = walkMatchIds(db, walk, isMatch, needed, (needed * rowsInDomain) / total, budget);
         rows = rowsByIds(hits ? hits.slice(offset) : heldPage!());
       } else if (trigram) {
@@ -261,16 +298,18 @@ export function listPage<Row>(
         const matches = ids
           ? { sql: "SELECT value FROM json_each(?)", args: [JSON.stringify(ids)] }
           : { sql: ftsIds, args: [low, phrase, low, high] };
-        rows = statement(db, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches.sql}) ${orderBy}`).all(
+        rows = readRows(db, spec, `SELECT ${spec.columns} FROM ${table} WHERE id IN (${matches.sql}) ${orderBy}`, [
           ...matches.args,
           q.size,
           offset,
-        ) as Row[];
+        ]);
       } else {
-        rows = statement(
+        rows = readRows(
           db,
+          spec,
           `SELECT ${spec.columns} FROM ${table} WHERE id IN (SELECT id FROM ${table} ${narrow} WHERE ${filter}) ${orderBy}`,
-        ).all(domainId, like, q.size, offset) as Row[];
+          [domainId, like, q.size, offset],
+        );
       }
     }
   }
