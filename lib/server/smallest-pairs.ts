@@ -1,7 +1,8 @@
 // The k smallest of n number pairs, for held-order.ts's page: a search's matches as (sort value, name rank) pairs,
-// and the page is the first offset + size of them. Works on typed arrays with the comparison written out, because
-// this loop runs once per match of every searched page: with a compare function per candidate (the first version)
-// a match cost about 0.05 µs; this way about 0.01 µs (issue 4).
+// and the page is the first offset + size of them. This loop runs once per match of every searched page, so it
+// works on typed arrays with the comparison written out, and leaves no garbage. Measured in-process on the bench's
+// 100k domain, it costs what the first version (a heap of candidates with compare functions) did: 0.0136 against
+// 0.0146 µs a match, fitted over 12 terms and 8 sort columns (issue 4).
 
 /**
  * The indexes of the `k` smallest pairs (first[i], second[i]) for i < n, smallest first; pairs compare by first,
