@@ -72,11 +72,27 @@ type Candidate = number;
 export interface PageCandidates {
   /** Slots of the held rows that match. */
   slots: ArrayLike<number>;
+  /** Whether a held slot matches. */
+  hasSlot: (slot: number) => boolean;
   /** Matching accounts whose search key changed since the build (or that were added): id and current values. */
   changed: readonly { id: number; row: SortRow }[];
 }
 
+/** How a page's held slots are found: by walking the column's order, or by picking among all the matches. */
+export type HeldPageWay = "walk" | "pick";
+
+/**
+ * A column's order is dropped (and sorted again when next asked for) once this share of the slots has moved in it:
+ * each moved slot that matches is compared with the walk's finds on every page.
+ */
+const REORDER_SHARE = 1 / 16;
+
 export class HeldOrder {
+  /** Per column, the slots in order of (value, name rank), sorted when the column is first asked for. */
+  private readonly orders: (Int32Array | null)[] = HELD_SORT_COLUMNS.map(() => null);
+  /** Per column, the slots whose value has changed since its order was sorted: out of place in it. */
+  private readonly moved: Set<number>[] = HELD_SORT_COLUMNS.map(() => new Set());
+
   constructor(
     private readonly texts: TextList[],
     /** Per text column, each slot's place in the column's order (equal texts, equal places). */
@@ -87,25 +103,86 @@ export class HeldOrder {
     private readonly numbers: Float64Array[],
   ) {}
 
+  private get slotCount(): number {
+    return this.textRanks[0]!.length;
+  }
+
   /**
    * Takes a slot's new dates and numbers; false (nothing taken) if its name or description changed (they are held
    * as built) or a value is ill-typed.
    */
   update(slot: number, row: SortRow): boolean {
     if (!wellTyped(row) || TEXTS.some((c) => this.texts[c]!.text(slot) !== row[c])) return false;
-    DATES.forEach((c, i) => (this.dateIds[i]![slot] = this.dates.idOf(row[c] as string)));
-    NUMBERS.forEach((c, i) => (this.numbers[i]![slot] = row[c] as number));
+    DATES.forEach((c, i) => {
+      const id = this.dates.idOf(row[c] as string);
+      if (this.dateIds[i]![slot] !== id) this.move(c, slot);
+      this.dateIds[i]![slot] = id;
+    });
+    NUMBERS.forEach((c, i) => {
+      if (this.numbers[i]![slot] !== row[c]) this.move(c, slot);
+      this.numbers[i]![slot] = row[c] as number;
+    });
     return true;
+  }
+
+  private move(column: number, slot: number): void {
+    if (!this.orders[column]) return;
+    const moved = this.moved[column]!.add(slot);
+    if (moved.size > this.slotCount * REORDER_SHARE) {
+      this.orders[column] = null;
+      moved.clear();
+    }
   }
 
   /**
    * The ids of the candidates on page [offset, offset + size) in order of `column` (in HELD_SORT_COLUMNS), then
-   * name, descending if `desc`. The held slots become (value, name rank) number pairs, a text's or a date's value
-   * being its place in its column's order, negated for a descending page; smallest-pairs.ts picks the first
-   * offset + size of them. Changed rows, few, are then compared by their values with those.
+   * name, descending if `desc`. Where the page should end within as many entries of the column's order as there
+   * are matches, the order is walked (stopping after twice that many, if the matches are bunched further on);
+   * otherwise, and then, the page is picked among all the matches (smallest-pairs.ts). Changed rows, few, are then
+   * compared by their values with those. `way` is for tests.
    */
-  page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number): number[] {
+  page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number, way?: HeldPageWay): number[] {
     const { slots, changed } = candidates;
+    const wanted = offset + size;
+    const matches = slots.length;
+    const walk = way ? way === "walk" : (wanted * this.slotCount) / matches <= matches;
+    let chosen: Candidate[] =
+      (walk ? this.walk(candidates.hasSlot, column, desc, wanted, way ? Infinity : 2 * matches) : null) ??
+      this.pick(slots, column, desc, wanted);
+    if (changed.length > 0) {
+      const sign = desc ? -1 : 1;
+      const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : changed[-c - 1]!.row);
+      const byValues = (a: Candidate, b: Candidate) => sign * compareRows(valuesOf(a), valuesOf(b), column);
+      chosen = [...chosen, ...changed.map((_, i) => -i - 1)].sort(byValues).slice(0, wanted);
+    }
+    return chosen.slice(offset).map((c) => (c >= 0 ? ids[c]! : changed[-c - 1]!.id));
+  }
+
+  /**
+   * The first `wanted` matching slots in the column's order, from its end if `desc`; null once `budget` entries
+   * have been walked without finding them. Slots moved in the order since it was sorted are skipped there and
+   * compared with the finds instead.
+   */
+  private walk(hasSlot: (slot: number) => boolean, column: number, desc: boolean, wanted: number, budget: number): number[] | null {
+    const order = this.orderOf(column);
+    const moved = this.moved[column]!;
+    const found: number[] = [];
+    const n = order.length;
+    const entries = Math.min(n, budget);
+    for (let i = 0; i < entries && found.length < wanted; i++) {
+      const slot = order[desc ? n - 1 - i : i]!;
+      if (hasSlot(slot) && (moved.size === 0 || !moved.has(slot))) found.push(slot);
+    }
+    if (found.length < wanted && entries < n) return null;
+    if (moved.size === 0) return found;
+    return this.pick([...found, ...[...moved].filter(hasSlot)], column, desc, wanted);
+  }
+
+  /**
+   * The first `wanted` of `slots` in the column's order: each slot as a (value, name rank) pair, a text's or a date's
+   * value being its place in its column's order, negated for a descending page.
+   */
+  private pick(slots: ArrayLike<number>, column: number, desc: boolean, wanted: number): number[] {
     const n = slots.length;
     const { values, names } = pairScratch(n);
     const sign = desc ? -1 : 1;
@@ -124,14 +201,20 @@ export class HeldOrder {
       for (let i = 0; i < n; i++) values[i] = sign * numbers[slots[i]!]!;
     }
     for (let i = 0; i < n; i++) names[i] = sign * nameRank[slots[i]!]!;
-    const wanted = offset + size;
-    let chosen: Candidate[] = Array.from(smallestPairs(values, names, n, wanted), (i) => slots[i]!);
-    if (changed.length > 0) {
-      const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : changed[-c - 1]!.row);
-      const byValues = (a: Candidate, b: Candidate) => sign * compareRows(valuesOf(a), valuesOf(b), column);
-      chosen = [...chosen, ...changed.map((_, i) => -i - 1)].sort(byValues).slice(0, wanted);
+    return Array.from(smallestPairs(values, names, n, wanted), (i) => slots[i]!);
+  }
+
+  /** The column's order (see `orders`), sorted now if need be. */
+  private orderOf(column: number): Int32Array {
+    let order = this.orders[column];
+    if (!order) {
+      const all = new Int32Array(this.slotCount);
+      for (let slot = 0; slot < all.length; slot++) all[slot] = slot;
+      const sorted = this.pick(all, column, false, all.length);
+      this.orders[column] = order = Int32Array.from(sorted);
+      this.moved[column]!.clear();
     }
-    return chosen.slice(offset).map((c) => (c >= 0 ? ids[c]! : changed[-c - 1]!.id));
+    return order;
   }
 
   /** A held slot's values (compared with a changed row's: rare, so built when asked). */

@@ -28,13 +28,6 @@ const MAX_HELD_KEYS = 300_000;
 /** A table is rebuilt once this share of its keys has changed (each changed key is tested on every search). */
 const REBUILD_SHARE = 1 / 16;
 
-/**
- * Microseconds, measured on the bench data (list-page.ts's cost model): the page of a search picked among its
- * matches by held-order.ts, per match (0.0106 fitted over 1,220 forced pages of 50 to 82,000 matches) and once;
- * a pass over a search's matches (count(), or the stamps has() reads).
- */
-export const HELD_COST_US = { heldPageMatch: 0.011, heldPageFixed: 5, heldPassMatch: 0.016 };
-
 /** For tests: hold domains from this many accounts on. */
 export function holdDomainsFrom(rows: number): void {
   minHeldRows = rows;
@@ -131,7 +124,8 @@ function matches(held: Held, search: TableSearch, text: string): HeldMatches {
     page: (column, desc, offset, size) => {
       const index = (HELD_SORT_COLUMNS as readonly string[]).indexOf(column);
       if (index < 0) return null;
-      return held.order.page(held.table.ids, { slots: search.slots(), changed: changedHits }, index, desc, offset, size);
+      const candidates = { slots: search.slots(), hasSlot: (slot: number) => search.hasSlot(slot), changed: changedHits };
+      return held.order.page(held.table.ids, candidates, index, desc, offset, size);
     },
   };
 }

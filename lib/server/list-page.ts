@@ -11,9 +11,9 @@ import "server-only";
 //   (both sides are lowercased in JS), the same meaning as the LIKE below; list-page.test.ts checks the two agree.
 // - Domains of 2,000+ accounts search tables the server holds in memory instead (held-search.ts): a substring
 //   table finds the matches (a count costs a pass over the matching range, not over every domain's doclists) and
-//   the held sort columns pick the page among them (held-order.ts), so only the page's rows are read.
-//   list-page.test.ts runs every test both ways.
-// - The page is then read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
+//   the held sort columns find the page (held-order.ts: a walk of the column's held order, or a pick among the
+//   matches), so only the page's rows are read. list-page.test.ts runs every test both ways.
+// - Elsewhere the page is read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
 //   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
 //   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry, not
 //   the row); few matches -> read just the matching rows and sort them; in between -> walk the sort index testing
@@ -28,7 +28,7 @@ import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { cachedTotal, markBefore, rememberMark, sortIndex, statement } from "./list-cache";
 import { isHeldSortColumn } from "./held-order";
-import { HELD_COST_US, heldSearch } from "./held-search";
+import { heldSearch } from "./held-search";
 import { hasId, walkMatchIds } from "./match-walk";
 
 export interface ListSpec<Row> {
@@ -148,8 +148,8 @@ function unfilteredPage<Row>(
  * How a searched page is read. `walk`: the sort index in order, testing each row's search key, until offset + size
  * hits. `walkMatchSet`: the sort index in order again, but reading only the index (no row) and testing each id
  * against the matches (match-walk.ts). `sortMatches`: read every matching row (ids from the trigram index or a held
- * table, or from the narrow index without either) and sort them. `heldPage`: pick the page's ids among the
- * matches by the held sort columns (held-order.ts), then read only the page's rows.
+ * table, or from the narrow index without either) and sort them. `heldPage`: find the page's ids in memory by the
+ * held sort columns (held-order.ts), then read only the page's rows.
  */
 export type ListPlan = "walk" | "walkMatchSet" | "sortMatches" | "heldPage";
 
@@ -161,24 +161,7 @@ export type ListPlan = "walk" | "walkMatchSet" | "sortMatches" | "heldPage";
  * the whole doclist of each trigram, so a dense trigram costs even in a small domain). Walks assume the matches
  * are spread evenly over the sort order.
  */
-const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1.5, passedMatch: 0.1, ...HELD_COST_US };
-
-/** What picking a page among `total` held matches costs (held-order.ts). */
-const heldPageUs = (total: number) => COST_US.heldPageFixed + COST_US.heldPageMatch * total;
-
-/**
- * Where the matches are held, a walk is taken only if expected to cost under this share of picking the page in
- * memory, and given up (for the held page) once it has cost that much: the cost model expects the matches spread
- * evenly over the sort order, and on the bench data they often are not. Forcing each plan on 244 searches of the
- * 100k and 10k domains (every sort, both directions), walks took up to 90 times their expected entries ("na." by
- * name: 13.5 ms against 0.57 ms for the held page); a held page every time came within 5% of the best plan each
- * time in sum, and walking only this much cheaper within 2%, while keeping a walk for dense terms ("ski", 82,000
- * matches: 18-90 µs against 0.9-1.3 ms).
- */
-const HELD_WALK_SHARE = 0.25;
-
-/** The most entries a walk may read before the page is picked among the held matches instead. */
-const heldWalkBudget = (total: number) => Math.ceil((HELD_WALK_SHARE * heldPageUs(total)) / COST_US.walkedId);
+const COST_US = { walkedRow: 3, walkedEntry: 0.12, walkedId: 0.2, sortedMatch: 1.5, passedMatch: 0.1 };
 
 /**
  * What the sort index offers: a match-set walk needs one (and a trigram index), a cheap walk a covering one; and
@@ -196,11 +179,10 @@ export interface SortIndexUse {
  */
 export function cheapestPlan(needed: number, domainRows: number, total: number, idsUs: number, index: SortIndexUse): ListPlan {
   const walked = Math.min(domainRows, (needed * domainRows) / total);
-  if (index.held) {
-    // Both plans pass over the matches (idsUs); reading and sorting them, or walking rows, never beats either.
-    const walk = index.matchSet && COST_US.walkedId * walked < HELD_WALK_SHARE * heldPageUs(total);
-    return walk ? "walkMatchSet" : "heldPage";
-  }
+  // Held matches: the page is found in memory, walking the held order or picking among the matches (held-order.ts),
+  // for 3-130 µs on the bench's 100k domain however many match, where a walk of the sort index can take
+  // milliseconds (matches bunched in the sort order: "na." by name walked 90 times the entries it expected).
+  if (index.held) return "heldPage";
   const costs: [ListPlan, number][] = [
     ["walk", (index.covering ? COST_US.walkedEntry : COST_US.walkedRow) * walked],
     ["sortMatches", idsUs + (COST_US.passedMatch + COST_US.sortedMatch) * total],
@@ -270,8 +252,7 @@ export function listPage<Row>(
       const idx = sortIndex(db, table, column, true);
       const byIndex = idx ? `INDEXED BY ${idx.name}` : "";
       const use = { matchSet: !!trigram && !!idx, covering: !!idx?.covering, held: !!heldPage };
-      // Held matches cost a pass over their range to have in hand (the stamps has() reads, or the ids).
-      const idsUs = held ? COST_US.heldPassMatch * total : matchIds ? 0 : counted.ms * 1000;
+      const idsUs = matchIds ? 0 : counted.ms * 1000;
       const plan = forcePlan ?? cheapestPlan(offset + q.size, rowsInDomain, total, idsUs, use);
       if (plan === "heldPage" && heldPage) {
         rows = rowsByIds(heldPage());
@@ -287,11 +268,7 @@ export function listPage<Row>(
         const walk = { table, index: idx.name, column, dir, order, domainId } as const;
         const ids = held ? null : (matchIds ?? readMatchIds());
         const isMatch = held ? (id: number) => held.has(id) : (id: number) => hasId(ids!, id);
-        // Where the matches are bunched in the sort order, a held domain's walk stops at its budget (forced or not,
-        // so that tests reach the fallback) and the page is picked in memory.
-        const budget = heldPage ? heldWalkBudget(total) : Infinity;
-        const hits = walkMatchIds(db, walk, isMatch, needed, (needed * rowsInDomain) / total, budget);
-        rows = rowsByIds(hits ? hits.slice(offset) : heldPage!());
+        rows = rowsByIds(walkMatchIds(db, walk, isMatch, needed, (needed * rowsInDomain) / total).slice(offset));
       } else if (trigram) {
         // The matching ids: the held table's, the ones just read, or the trigram index again.
         const ids = held ? held.ids() : matchIds;

@@ -39,11 +39,10 @@ function nextBatchSize(missing: number, hits: number, walked: number): number {
 }
 
 /**
- * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer), or
- * null once `maxEntries` entries have been walked without finding them (the caller has a cheaper way by then).
+ * The ids of the first `needed` entries of the ordering that `isMatch` accepts (fewer if the domain has fewer).
  * `expectedEntries`: how many entries that should take, with the matches spread evenly. Reads a quarter more than
- * that first, then as many as the hit rate so far asks for, each batch starting after the sort key of the previous batch's last
- * entry.
+ * that first, then as many as the hit rate so far asks for, each batch starting after the sort key of the previous
+ * batch's last entry.
  */
 export function walkMatchIds(
   db: Db,
@@ -51,8 +50,7 @@ export function walkMatchIds(
   isMatch: (id: number) => boolean,
   needed: number,
   expectedEntries: number,
-  maxEntries = Infinity,
-): number[] | null {
+): number[] {
   const { table, index, column, dir, order } = walk;
   const cmp = dir === "ASC" ? ">" : "<";
   const after = column === "name" ? `AND name ${cmp} ?` : `AND (${column}, name) ${cmp} (?, ?)`;
@@ -61,7 +59,7 @@ export function walkMatchIds(
   const keyOf = statement(db, `SELECT ${column} AS key, name FROM ${table} WHERE id = ?`);
 
   const hits: number[] = [];
-  let batch = Math.min(maxEntries, Math.max(MIN_BATCH, Math.ceil(expectedEntries * BATCH_SLACK)));
+  let batch = Math.max(MIN_BATCH, Math.ceil(expectedEntries * BATCH_SLACK));
   let ids = firstBatch.pluck().all(walk.domainId, batch) as number[];
   let walked = ids.length;
   for (;;) {
@@ -69,10 +67,9 @@ export function walkMatchIds(
       if (isMatch(id) && hits.push(id) === needed) return hits;
     }
     if (ids.length < batch) return hits;
-    if (walked >= maxEntries) return null;
     const last = keyOf.get(ids[ids.length - 1]) as { key: unknown; name: string };
     const from = column === "name" ? [last.name] : [last.key, last.name];
-    batch = Math.min(nextBatchSize(needed - hits.length, hits.length, walked), maxEntries - walked);
+    batch = nextBatchSize(needed - hits.length, hits.length, walked);
     ids = nextBatch.pluck().all(walk.domainId, ...from, batch) as number[];
     walked += ids.length;
   }

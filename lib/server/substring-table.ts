@@ -36,11 +36,19 @@ export interface TableSearch {
    * next search of the table overwrites.
    */
   slots(): Int32Array;
+  /** Whether the key of `slot` (not marked stale) contains the text. */
+  hasSlot(slot: number): boolean;
   /** Whether the key of `id`, as built, contains the text (false for an id not held or marked stale). */
   has(id: number): boolean;
 }
 
-const NO_MATCH: TableSearch = { count: () => 0, ids: () => [], slots: () => new Int32Array(0), has: () => false };
+const NO_MATCH: TableSearch = {
+  count: () => 0,
+  ids: () => [],
+  slots: () => new Int32Array(0),
+  hasSlot: () => false,
+  has: () => false,
+};
 
 export class SubstringTable {
   /** Per slot: the query that last counted it (so a key with the search twice counts once). */
@@ -173,6 +181,10 @@ export class SubstringTable {
         return found;
       },
       slots,
+      hasSlot: (slot) => {
+        pass();
+        return this.countedBy[slot] === stamp;
+      },
       ids: () => Array.from(slots())
         .sort((a, b) => a - b)
         .map((slot) => ids[slot]!),
