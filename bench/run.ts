@@ -45,6 +45,17 @@ function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
 
+/** Waits until the server at `statusUrl` has no search table build under way. */
+async function waitForHeldTables(statusUrl: string, seconds = 120): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    const status = (await (await fetch(statusUrl)).json()) as { search_tables: { held: number; building: number } };
+    if (status.search_tables.building === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${statusUrl}: search tables still building after ${seconds}s`);
+}
+
 async function waitFor(url: string, child: ChildProcess, seconds = 60): Promise<void> {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
@@ -208,6 +219,10 @@ async function main() {
       await res.arrayBuffer();
       if (res.status >= 300) throw new Error(`${s.name}: ${res.status} from ${url}`);
     }
+
+    // Those requests started the builds of the large domains' search tables (lib/server/held-search.ts), which run
+    // in the background between requests: measure once they are held.
+    await waitForHeldTables(`http://127.0.0.1:${appPort}/api/status`);
 
     const loadAtStart = os.loadavg();
     const probeAtStart = cpuProbeMs();

@@ -12,6 +12,7 @@
 // Numbers and dates change in place when the log reports a change of them.
 
 import { smallestPairs } from "./smallest-pairs";
+import { finish, sortedIndexes } from "./steps";
 import { TextList, TextListBuilder } from "./text-list";
 
 /** The sortable columns of the accounts list (accounts.ts), in the order of a SortRow's values. */
@@ -235,9 +236,9 @@ function compareRows(x: SortRow, y: SortRow, column: number): number {
   return byColumn || (column === 0 ? 0 : compareText(x[0] as string, y[0] as string));
 }
 
-/** Each text's place in the list's order, equal texts sharing one. */
-function ranksOf(list: TextList): Int32Array {
-  const order = Array.from({ length: list.length }, (_, i) => i).sort((a, b) => compareInList(list, a, b));
+/** Each text's place in the list's order, equal texts sharing one; in steps (steps.ts). */
+function* ranking(list: TextList): Generator<void, Int32Array> {
+  const order = yield* sortedIndexes(list.length, (a, b) => compareInList(list, a, b));
   const ranks = new Int32Array(list.length);
   for (let i = 1; i < order.length; i++) {
     const same = compareInList(list, order[i - 1]!, order[i]!) === 0;
@@ -266,7 +267,7 @@ class Dates {
 
   /** Each date's place in code point order, by id (computed again once new dates have come). */
   ranks(): Int32Array {
-    if (this.ranked.length !== this.texts.length) this.ranked = ranksOf(TextList.of(this.texts));
+    if (this.ranked.length !== this.texts.length) this.ranked = finish(ranking(TextList.of(this.texts)));
     return this.ranked;
   }
 
@@ -291,11 +292,18 @@ export class HeldOrderBuilder {
 
   /** Null if a value was not of its column's type (text, or a number), which the schema rules out. */
   finish(): HeldOrder | null {
+    return finish(this.finishing());
+  }
+
+  /** finish() in steps (steps.ts). */
+  *finishing(): Generator<void, HeldOrder | null> {
     if (!this.wellTyped) return null;
     const texts = this.texts.map((t) => t.finish());
+    const textRanks: Int32Array[] = [];
+    for (const list of texts) textRanks.push(yield* ranking(list));
     return new HeldOrder(
       texts,
-      texts.map(ranksOf),
+      textRanks,
       this.dateIds.map((ids) => Int32Array.from(ids)),
       this.dates,
       this.numbers.map((values) => Float64Array.from(values)),

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { heldSearch, holdDomainsFrom } from "./held-search";
+import { heldBuildsDone, heldSearch, holdDomainsFrom } from "./held-search";
 import { searchKey } from "./list-page";
 
 vi.mock("server-only", () => ({}));
@@ -47,7 +47,7 @@ function expectPages(domainId: number, text: string) {
 }
 
 beforeAll(() => {
-  holdDomainsFrom(1);
+  holdDomainsFrom(1, { inline: true });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "held-search-"));
   db = openDatabase(path.join(dir, "held.db"));
   other = openDatabase(path.join(dir, "held.db"));
@@ -107,11 +107,36 @@ describe("heldSearch", () => {
     expectPages(a, "kowal");
   });
 
+  it("builds in slices between other work, and takes the writes made meanwhile", async () => {
+    const [, b] = domains as [number, number];
+    const c = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('c.pl')`).run().lastInsertRowid);
+    for (let n = 0; n < 300; n++) add(db, c, `c.user${n}`, n % 4 === 0 ? "Kowalska" : "Nowak");
+    // One step a slice, eight ids a read: the build takes many turns of the event loop.
+    holdDomainsFrom(1, { sliceMs: 0, idsARead: 8 });
+    expect(heldSearch(db, c, 1_000_000, "kowal")).toBeNull();
+    const rename = other.$client.prepare(`UPDATE accounts SET search_key = ?, capacity = ? WHERE name = ?`);
+    let turns = 0;
+    for (; heldSearch(db, c, 1_000_000, "kowal") === null; turns++) {
+      // Writes to rows the build has read, and to rows it has not read yet.
+      rename.run(searchKey(`c.user${turns % 300}`, `Zmiana${turns}`), 900 + turns, `c.user${turns % 300}`);
+      rename.run(searchKey(`c.user${299 - (turns % 300)}`, `Kowalczyk`), 2 * turns, `c.user${299 - (turns % 300)}`);
+      if (turns % 7 === 0) add(other, c, `c.new${turns}`, "Kowalewska");
+      if (turns % 11 === 0) other.$client.prepare(`UPDATE accounts SET domain_id = ? WHERE name = ?`).run(b, `c.user${turns}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await heldBuildsDone(db);
+    expect(turns).toBeGreaterThan(20);
+    holdDomainsFrom(1, { inline: true });
+    for (const text of ["kowal", "zmiana", "zmiana1", "nowak", "user"]) expectAgrees(c, text);
+    expectPages(c, "kowal");
+    expectPages(c, "user");
+  });
+
   it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {
     const [a] = domains as [number];
     db.$client.transaction(() => expect(heldSearch(db, a, 1_000_000, "kowal")).toBeNull())();
-    holdDomainsFrom(1_000);
+    holdDomainsFrom(1_000, { inline: true });
     expect(heldSearch(db, a, 999, "kowal")).toBeNull();
-    holdDomainsFrom(1);
+    holdDomainsFrom(1, { inline: true });
   });
 });

@@ -3,14 +3,15 @@ import "server-only";
 // keys (substring-table.ts) and the sort columns (held-order.ts), kept current with every write to the database,
 // its own and other processes' (the CLI, the mail server).
 //
-// - They are built the first time a domain of minHeldRows+ accounts is searched (1.5-2.1 s for the bench's
-//   100,000-account domain, 0.14-0.18 s for 10,000, in a fresh process); the request that builds them waits, and
-//   so does every other request of this process meanwhile.
+// - The first search of a domain of minHeldRows+ accounts starts building them (1.5-2.1 s of work for the bench's
+//   100,000-account domain, 0.14-0.18 s for 10,000). The build runs in the background, a slice of a few
+//   milliseconds between requests (steps.ts), and searches use the trigram index until it is done; then the writes
+//   logged since it began are applied to it. GET /api/status tells how many builds are under way.
 // - Writes reach them through the change log (migrations 0007, 0008): whenever the database has changed
 //   (db-generation.ts), the entries after the last one applied are read and each changed account is read again.
 //   New dates and numbers are written in place; an account whose search key, name or description changed (or that
 //   was added) goes into the `changed` map, which overrides the held entry for that id. Tables with too many such
-//   accounts, or that missed log entries (pruned before this process read them), are dropped and built again on
+//   accounts, or that missed log entries (pruned before this process read them), are dropped and built again after
 //   their next search.
 // - Inside a transaction nothing is held or applied (a rolled-back write would leave them wrong); the caller
 //   searches the trigram index instead, as for small domains.
@@ -28,9 +29,25 @@ const MAX_HELD_KEYS = 300_000;
 /** A table is rebuilt once this share of its keys has changed (each changed key is tested on every search). */
 const REBUILD_SHARE = 1 / 16;
 
-/** For tests: hold domains from this many accounts on. */
-export function holdDomainsFrom(rows: number): void {
+/** How a build runs (startBuilding): milliseconds a slice, ids a read; `inline` (tests): at once, to its end. */
+const PACE = { sliceMs: 8, idsARead: 4_096, inline: false };
+const pace = { ...PACE };
+
+/** For tests: hold domains from this many accounts on, building at this pace. */
+export function holdDomainsFrom(rows: number, buildPace: Partial<typeof PACE> = {}): void {
   minHeldRows = rows;
+  Object.assign(pace, PACE, buildPace);
+}
+
+/** How many domains `db` has tables held for, and how many builds are under way (GET /api/status). */
+export function heldTables(db: Db): { held: number; building: number } {
+  const state = holdings.get(db);
+  return { held: state?.domains.size ?? 0, building: state?.building.size ?? 0 };
+}
+
+/** For tests: resolves once no build is under way for `db`. */
+export async function heldBuildsDone(db: Db): Promise<void> {
+  while ((holdings.get(db)?.building.size ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** An account whose search key changed since the build, or that was added: its current key and sort values. */
@@ -50,6 +67,8 @@ interface Held {
 
 interface Holdings {
   domains: Map<number, Held>;
+  /** Builds under way, by domain: they run a slice at a time between requests. */
+  building: Map<number, Generator<void, Built | null>>;
   /** The last change log entry applied. */
   seq: number;
   /** The database generation the tables are current for. */
@@ -69,11 +88,13 @@ const statements = prepared((db) => ({
   account: db.$client
     .prepare<[number], [number, string, ...SortRow]>(`SELECT domain_id, search_key, ${SORT_COLUMNS} FROM accounts WHERE id = ?`)
     .raw(),
-  domainRows: db.$client
-    .prepare<[number], [number, string, ...SortRow]>(
-      `SELECT id, search_key, ${SORT_COLUMNS} FROM accounts WHERE domain_id = ? ORDER BY id`,
+  // A span of ids read by the rowid, so that each read costs at most IDS_A_READ rows whatever the domain.
+  domainRowsIn: db.$client
+    .prepare<[number, number, number], [number, string, ...SortRow]>(
+      `SELECT id, search_key, ${SORT_COLUMNS} FROM accounts NOT INDEXED WHERE id > ? AND id <= ? AND domain_id = ? ORDER BY id`,
     )
     .raw(),
+  lastId: db.$client.prepare<[], number>("SELECT coalesce(max(id), 0) FROM accounts").pluck(),
 }));
 
 /** A search's matches among the keys held for a domain, its changed keys included. */
@@ -98,13 +119,13 @@ export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text:
   const generation = dbGeneration(db);
   if (generation === null) return null;
   let state = holdings.get(db);
-  if (!state) holdings.set(db, (state = { domains: new Map(), seq: 0, generation: null }));
+  if (!state) holdings.set(db, (state = { domains: new Map(), building: new Map(), seq: 0, generation: null }));
   if (generation !== state.generation) applyChanges(db, state, generation);
   let held = state.domains.get(domainId);
   if (!held) {
-    const built = build(db, state, domainId);
-    if (!built) return null;
-    held = built;
+    startBuilding(db, state, domainId);
+    held = state.domains.get(domainId); // there already if built inline (tests)
+    if (!held) return null;
   }
   held.lastUsed = ++uses;
   return matches(held, held.table.search(text), text);
@@ -156,10 +177,18 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
     state.domains.clear();
     return;
   }
-  const ids = new Set(entries.map((e) => e.id));
+  applyTo(db, state.domains, new Set(entries.map((e) => e.id)));
+  for (const [domainId, held] of state.domains) {
+    if (held.changed.size > held.table.size * REBUILD_SHARE) state.domains.delete(domainId);
+  }
+}
+
+/** Brings `tables` up to the current state of the accounts `ids`. */
+function applyTo(db: Db, tables: Map<number, Held>, ids: Set<number>): void {
+  const s = statements(db);
   for (const id of ids) {
     const now = s.account.get(id);
-    for (const [domainId, held] of state.domains) {
+    for (const [domainId, held] of tables) {
       const slot = held.table.slotOf(id);
       if (now?.[0] === domainId) {
         const [, key, ...row] = now;
@@ -171,39 +200,103 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
       held.table.markStale(id);
     }
   }
-  for (const [domainId, held] of state.domains) {
-    if (held.changed.size > held.table.size * REBUILD_SHARE) state.domains.delete(domainId);
-  }
+}
+
+/** A domain's tables as built, and the last change log entry before their first read. */
+interface Built {
+  held: Held;
+  fromSeq: number;
 }
 
 /**
- * Builds the domain's table from one snapshot of its keys, making room for it first. The snapshot is at least as
- * new as the log entries applied so far (state.seq); entries after those that it already holds are applied to it
- * again later, which changes nothing: an applied entry sets the account's current key.
+ * Starts building the domain's tables in the background, unless under way: a slice of at most SLICE_MS at a time,
+ * each on its own turn of the event loop, so requests (searches of this domain among them, from the trigram index)
+ * are answered meanwhile. A build on the bench's 100,000-account domain is 1.5-2 s of work; at once, it held up
+ * every request of the server that long.
  */
-function build(db: Db, state: Holdings, domainId: number): Held | null {
+function startBuilding(db: Db, state: Holdings, domainId: number): void {
+  if (state.building.has(domainId)) return;
+  state.building.set(domainId, building(db, domainId));
+  const slice = () => {
+    const steps = state.building.get(domainId);
+    if (!steps) return;
+    // A transaction stays open across turns only if begun by hand (db.transaction() is synchronous): wait for it.
+    if (!db.$client.open || db.$client.inTransaction) {
+      if (db.$client.open) setImmediate(slice);
+      else state.building.delete(domainId);
+      return;
+    }
+    const until = pace.inline ? Infinity : performance.now() + pace.sliceMs;
+    try {
+      for (;;) {
+        const step = steps.next();
+        if (step.done) {
+          state.building.delete(domainId);
+          if (step.value) hold(db, state, domainId, step.value);
+          return;
+        }
+        if (performance.now() >= until) break;
+      }
+    } catch (error) {
+      // Searches go on from the trigram index; the next one starts again.
+      state.building.delete(domainId);
+      console.error("held-search: a build failed", error);
+      return;
+    }
+    setImmediate(slice);
+  };
+  if (pace.inline) slice();
+  else setImmediate(slice);
+}
+
+/**
+ * The domain's tables, in steps: its accounts read a span of ids at a time (an open cursor would keep the
+ * connection busy between slices), then sorted. Writes made meanwhile are applied when it is done (hold()).
+ */
+function* building(db: Db, domainId: number): Generator<void, Built | null> {
   const s = statements(db);
+  const fromSeq = s.lastSeq.get()!;
+  const lastId = s.lastId.get()!;
   // Row by row into typed arrays: arrays of strings, or an array per account, would triple what a build holds at
   // its peak (about 150 MB for the 100,000-account bench domain).
   const idList: number[] = [];
   const keys = new TextListBuilder();
   const sortValues = new HeldOrderBuilder();
-  for (const [id, key, ...values] of s.domainRows.iterate(domainId)) {
-    idList.push(id);
-    keys.add(key);
-    sortValues.add(values);
+  for (let after = 0; after < lastId; after += pace.idsARead) {
+    for (const [id, key, ...values] of s.domainRowsIn.all(after, after + pace.idsARead, domainId)) {
+      idList.push(id);
+      keys.add(key);
+      sortValues.add(values);
+    }
+    yield;
   }
-  const table = SubstringTable.build(Int32Array.from(idList), keys.finish());
-  const order = sortValues.finish();
+  const table = yield* SubstringTable.building(Int32Array.from(idList), keys.finish());
+  const order = yield* sortValues.finishing();
   if (!table || !order) return null;
-  let heldKeys = table.size;
+  return { held: { table, order, changed: new Map(), lastUsed: 0 }, fromSeq };
+}
+
+/**
+ * Holds a finished build: applies the writes logged since it began (it read some accounts before them, some
+ * after; applying an entry again changes nothing, as it sets the account's current values), then makes room for
+ * it. Dropped if the log has lost entries meanwhile, or too much changed: the next search starts again.
+ */
+function hold(db: Db, state: Holdings, domainId: number, { held, fromSeq }: Built): void {
+  const entries = statements(db).changesAfter.all(fromSeq);
+  if (entries.length > 0 && entries[0]!.seq !== fromSeq + 1) return;
+  applyTo(db, new Map([[domainId, held]]), new Set(entries.map((e) => e.id)));
+  if (held.changed.size > held.table.size * REBUILD_SHARE) return;
+  let heldKeys = held.table.size;
   for (const h of state.domains.values()) heldKeys += h.table.size;
   for (const [id, h] of [...state.domains].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) {
     if (heldKeys <= MAX_HELD_KEYS) break;
     state.domains.delete(id);
     heldKeys -= h.table.size;
   }
-  const held: Held = { table, order, changed: new Map(), lastUsed: 0 };
+  // The other tables are current up to state.seq, this one up to the log's end; the next search applies what
+  // follows state.seq to all of them.
+  if (state.domains.size === 0) state.seq = entries.at(-1)?.seq ?? fromSeq;
+  state.generation = null;
+  held.lastUsed = ++uses;
   state.domains.set(domainId, held);
-  return held;
 }

@@ -94,7 +94,7 @@ describe.each([
   { matchesFrom: "a held substring table", holdFrom: 1 },
 ])("listPage, matches from $matchesFrom", ({ holdFrom }) => {
   beforeAll(() => {
-    holdDomainsFrom(holdFrom);
+    holdDomainsFrom(holdFrom, { inline: true });
     createDatabase();
   });
   afterAll(() => {

@@ -18,6 +18,7 @@
 // ascending. An entry is slot << offsetBits | offset, so the key of an entry costs no lookup.
 
 import { indexInAscending } from "./ascending";
+import { finish } from "./steps";
 import type { TextList } from "./text-list";
 
 /** Units each entry is sorted by; longer searches check the rest of each entry in their range. */
@@ -91,6 +92,11 @@ export class SubstringTable {
 
   /** Builds the table; `ids` must ascend and `keys.text(i)` belong to `ids[i]`. Null if an entry would not fit. */
   static build(ids: Int32Array, keys: TextList): SubstringTable | null {
+    return finish(SubstringTable.building(ids, keys));
+  }
+
+  /** build() in steps: yields every few milliseconds of work, so that a server can answer requests in between. */
+  static *building(ids: Int32Array, keys: TextList): Generator<void, SubstringTable | null> {
     const { units, starts } = keys;
     const keyStart = new Int32Array(keys.length);
     let longest = 0;
@@ -115,8 +121,9 @@ export class SubstringTable {
       const from = starts[slot]!;
       const at = keyStart[slot]!;
       for (let i = 0; i < keys.lengthOf(slot); i++) codes[at + i] = codeOf[units[from + i]!]!;
+      if (slot % SLOTS_A_STEP === 0) yield;
     }
-    const entries = sortEntries(entryCount, codes, keyStart, keys, offsetBits, kinds);
+    const entries = yield* sortEntries(entryCount, codes, keyStart, keys, offsetBits, kinds);
     return new SubstringTable(ids, codeOf, codes, keyStart, entries, offsetBits);
   }
 
@@ -250,6 +257,10 @@ export class SubstringTable {
   }
 }
 
+/** How much of a build runs between two yields of building(): on the bench data, well under a millisecond. */
+const SLOTS_A_STEP = 1024;
+const ENTRIES_A_STEP = 16_384;
+
 /** Entries of one sort step below this many are sorted by insertion. */
 const SMALL_RANGE = 24;
 
@@ -261,14 +272,14 @@ const SMALL_RANGE = 24;
  * the bench's 100,000 keys, against about 0.8 s), and needs spare room only for the largest group, not for all
  * entries.
  */
-function sortEntries(
+function* sortEntries(
   entryCount: number,
   codes: Uint8Array | Uint16Array,
   keyStart: Int32Array,
   keys: TextList,
   offsetBits: number,
   kinds: number,
-): Int32Array {
+): Generator<void, Int32Array> {
   const mask = (1 << offsetBits) - 1;
   const codeAt = (entry: number, depth: number) => codes[keyStart[entry >>> offsetBits]! + (entry & mask) + depth]!;
   const radix = kinds + 1;
@@ -276,13 +287,14 @@ function sortEntries(
   const firstTwo = radix * radix <= 1 << 22;
   const groupOf = (at: number) => (firstTwo ? codes[at]! * radix + codes[at + 1]! : codes[at]!);
   const groupEnds = new Int32Array(firstTwo ? radix * radix : radix);
-  const eachEntry = (visit: (entry: number, at: number) => void) => {
+  function* eachEntry(visit: (entry: number, at: number) => void) {
     for (let slot = 0; slot < keys.length; slot++) {
       const last = keys.lengthOf(slot) - MIN_SEARCH_UNITS;
       for (let offset = 0; offset <= last; offset++) visit((slot << offsetBits) | offset, keyStart[slot]! + offset);
+      if (slot % SLOTS_A_STEP === 0) yield;
     }
-  };
-  eachEntry((_, at) => groupEnds[groupOf(at)]!++);
+  }
+  yield* eachEntry((_, at) => groupEnds[groupOf(at)]!++);
   let largest = 0;
   for (let g = 0, at = 0; g < groupEnds.length; g++) {
     const n = groupEnds[g]!;
@@ -291,7 +303,7 @@ function sortEntries(
     at += n;
   }
   const entries = new Int32Array(entryCount);
-  eachEntry((entry, at) => (entries[groupEnds[groupOf(at)]!++] = entry));
+  yield* eachEntry((entry, at) => (entries[groupEnds[groupOf(at)]!++] = entry));
   // groupEnds[g] is now where group g ends.
   const todo: number[] = [];
   const next = firstTwo ? 2 : 1;
@@ -305,10 +317,16 @@ function sortEntries(
   const spare = new Int32Array(largest);
   // The group each entry of a step goes to, found once (in the counting pass) instead of twice.
   const digits = new Uint16Array(largest);
+  let work = 0;
   while (todo.length > 0) {
     const depth = todo.pop()!;
     const to = todo.pop()!;
     const from = todo.pop()!;
+    work += to - from;
+    if (work >= ENTRIES_A_STEP) {
+      work = 0;
+      yield;
+    }
     if (to - from < SMALL_RANGE) {
       insertionSort(entries, from, to, (a, b) => {
         for (let d = depth; d < DEPTH; d++) {
