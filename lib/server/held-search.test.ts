@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { heldBuildsDone, heldSearch, holdDomainsFrom } from "./held-search";
+import { heldBuildsDone, heldSearch, heldTables, holdDomainsFrom } from "./held-search";
 import { searchKey } from "./list-page";
 
 vi.mock("server-only", () => ({}));
@@ -130,6 +130,21 @@ describe("heldSearch", () => {
     for (const text of ["kowal", "zmiana", "zmiana1", "nowak", "user"]) expectAgrees(c, text);
     expectPages(c, "kowal");
     expectPages(c, "user");
+  });
+
+  it("pauses a build while this connection has a transaction open by hand", async () => {
+    const d = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('d.pl')`).run().lastInsertRowid);
+    for (let n = 0; n < 40; n++) add(db, d, `d.user${n}`, "Kowalska");
+    holdDomainsFrom(1, { sliceMs: 0, idsARead: 8 });
+    expect(heldSearch(db, d, 1_000_000, "kowal")).toBeNull();
+    db.$client.exec("BEGIN");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heldTables(db).building).toBe(1);
+    db.$client.exec("COMMIT");
+    await heldBuildsDone(db);
+    expect(heldTables(db).building).toBe(0);
+    holdDomainsFrom(1, { inline: true });
+    expectAgrees(d, "kowal");
   });
 
   it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {

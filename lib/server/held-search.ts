@@ -209,7 +209,7 @@ interface Built {
 }
 
 /**
- * Starts building the domain's tables in the background, unless under way: a slice of at most SLICE_MS at a time,
+ * Starts building the domain's tables in the background, unless under way: a slice of about pace.sliceMs at a time,
  * each on its own turn of the event loop, so requests (searches of this domain among them, from the trigram index)
  * are answered meanwhile. A build on the bench's 100,000-account domain is 1.5-2 s of work; at once, it held up
  * every request of the server that long.
@@ -222,7 +222,7 @@ function startBuilding(db: Db, state: Holdings, domainId: number): void {
     if (!steps) return;
     // A transaction stays open across turns only if begun by hand (db.transaction() is synchronous): wait for it.
     if (!db.$client.open || db.$client.inTransaction) {
-      if (db.$client.open) setImmediate(slice);
+      if (db.$client.open) setTimeout(slice, 10);
       else state.building.delete(domainId);
       return;
     }
