@@ -16,7 +16,7 @@ describe("sortedIndexes", () => {
     );
   });
 
-  it("yields between merges on long input", () => {
+  it("yields within merges on long input", () => {
     const steps = sortedIndexes(100_000, (a, b) => (a % 1000) - (b % 1000));
     let yields = 0;
     let step = steps.next();
