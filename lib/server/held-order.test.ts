@@ -26,6 +26,14 @@ const number = fc.constantFrom(0, 1, 2.5, 1024, -3);
 const values = fc.tuple(text, date, date, date, number, number, number);
 const row = (name: string, v: [string, string, string, string, number, number, number]): SortRow => [name, ...v];
 
+/** `count` accounts u000, u001, ... (ids 1, 2, ...) whose capacity is their number. */
+function byCapacity(count: number) {
+  const builder = new HeldOrderBuilder();
+  const rows = Array.from({ length: count }, (_, i) => row(`u${String(i).padStart(3, "0")}`, ["", "", "", "", i, 0, 0]));
+  rows.forEach((r) => builder.add(r));
+  return { order: builder.finish()!, ids: Int32Array.from(rows, (_, i) => i + 1), rows };
+}
+
 describe("HeldOrder.page", () => {
   it("is SQLite's order by any column, either way, after values moved and with changed rows", () => {
     fc.assert(
@@ -64,11 +72,7 @@ describe("HeldOrder.page", () => {
   });
 
   it("walks past a bunch of non-matching entries, and picks once the walk's budget is spent", () => {
-    const builder = new HeldOrderBuilder();
-    const rows = Array.from({ length: 400 }, (_, i) => row(`u${String(i).padStart(3, "0")}`, ["", "", "", "", i, 0, 0]));
-    rows.forEach((r) => builder.add(r));
-    const order = builder.finish()!;
-    const ids = Int32Array.from(rows, (_, i) => i + 1);
+    const { order, ids, rows } = byCapacity(400);
     // The 100 largest capacities match. A page of 5 should take a walk of 20 entries, so it walks; in ascending
     // order it meets them only after 300 others, beyond its budget (twice the matches), so the page is picked.
     // Forced, the walk goes on and finds them; descending, it finds them at once.
@@ -81,17 +85,13 @@ describe("HeldOrder.page", () => {
   });
 
   it("takes a slot whose value moved out of its old place in the walked order", () => {
-    const builder = new HeldOrderBuilder();
-    const rows = Array.from({ length: 64 }, (_, i) => row(`u${String(i).padStart(2, "0")}`, ["", "", "", "", i, 0, 0]));
-    rows.forEach((r) => builder.add(r));
-    const order = builder.finish()!;
-    const ids = Int32Array.from(rows, (_, i) => i + 1);
+    const { order, ids, rows } = byCapacity(64);
     const all = { slots: rows.map((_, slot) => slot), hasSlot: () => true, changed: [] };
     expect(order.page(ids, all, 5, false, 0, 3, "walk")).toEqual([1, 2, 3]);
-    expect(order.update(0, row("u00", ["", "", "", "", 100, 0, 0]))).toBe(true);
-    expect(order.update(40, row("u40", ["", "", "", "", -1, 0, 0]))).toBe(true);
+    expect(order.update(0, row("u000", ["", "", "", "", 100, 0, 0]))).toBe(true);
+    expect(order.update(40, row("u040", ["", "", "", "", -1, 0, 0]))).toBe(true);
     // Moved a little: still on the page, once.
-    expect(order.update(2, row("u02", ["", "", "", "", 2.5, 0, 0]))).toBe(true);
+    expect(order.update(2, row("u002", ["", "", "", "", 2.5, 0, 0]))).toBe(true);
     expect(order.page(ids, all, 5, false, 0, 4, "walk")).toEqual([41, 2, 3, 4]);
     expect(order.page(ids, all, 5, true, 0, 2, "walk")).toEqual([1, 64]);
   });
