@@ -26,7 +26,7 @@ import { TextListBuilder } from "./text-list";
 let minHeldRows = 2_000;
 /** Keys held over all domains (about 300 bytes each); the least recently searched domain goes first. */
 const MAX_HELD_KEYS = 300_000;
-/** A table is rebuilt once this share of its keys has changed (each changed key is tested on every search). */
+/** A table is rebuilt once this share of its keys has changed (tooChanged). */
 const REBUILD_SHARE = 1 / 16;
 
 /** How a build runs (startBuilding): milliseconds a slice, ids a read; `inline` (tests): at once, to its end. */
@@ -171,17 +171,21 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
   }
   const entries = s.changesAfter.all(state.seq);
   if (entries.length === 0) return;
-  const missed = entries[0]!.seq !== state.seq + 1;
+  const missed = missedEntries(entries, state.seq);
   state.seq = entries[entries.length - 1]!.seq;
   if (missed) {
     state.domains.clear();
     return;
   }
   applyTo(db, state.domains, new Set(entries.map((e) => e.id)));
-  for (const [domainId, held] of state.domains) {
-    if (held.changed.size > held.table.size * REBUILD_SHARE) state.domains.delete(domainId);
-  }
+  for (const [domainId, held] of state.domains) if (tooChanged(held)) state.domains.delete(domainId);
 }
+
+/** Whether log entries after `seq` were pruned before `entries` (those after it) were read. */
+const missedEntries = (entries: { seq: number }[], seq: number) => entries.length > 0 && entries[0]!.seq !== seq + 1;
+
+/** Whether a table has too many changed keys to keep (each is tested on every search): it is built again. */
+const tooChanged = (held: Held) => held.changed.size > held.table.size * REBUILD_SHARE;
 
 /** Brings `tables` up to the current state of the accounts `ids`. */
 function applyTo(db: Db, tables: Map<number, Held>, ids: Set<number>): void {
@@ -283,9 +287,9 @@ function* building(db: Db, domainId: number): Generator<void, Built | null> {
  */
 function hold(db: Db, state: Holdings, domainId: number, { held, fromSeq }: Built): void {
   const entries = statements(db).changesAfter.all(fromSeq);
-  if (entries.length > 0 && entries[0]!.seq !== fromSeq + 1) return;
+  if (missedEntries(entries, fromSeq)) return;
   applyTo(db, new Map([[domainId, held]]), new Set(entries.map((e) => e.id)));
-  if (held.changed.size > held.table.size * REBUILD_SHARE) return;
+  if (tooChanged(held)) return;
   let heldKeys = held.table.size;
   for (const h of state.domains.values()) heldKeys += h.table.size;
   for (const [id, h] of [...state.domains].sort((a, b) => a[1].lastUsed - b[1].lastUsed)) {
