@@ -45,30 +45,35 @@ function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
 
-/** Waits until the server at `statusUrl` has no search table build under way. */
-async function waitForHeldTables(statusUrl: string, seconds = 120): Promise<void> {
+/** Polls `check` every 200 ms until it says yes; fails with `failure` after `seconds`. */
+async function waitUntil(check: () => Promise<boolean>, seconds: number, failure: string): Promise<void> {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
-    const status = (await (await fetch(statusUrl)).json()) as { search_tables: { held: number; building: number } };
-    if (status.search_tables.building === 0) return;
+    if (await check()) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${statusUrl}: search tables still building after ${seconds}s`);
+  throw new Error(failure);
+}
+
+/** Waits until the server at `statusUrl` has no search table build under way. */
+async function waitForHeldTables(statusUrl: string, seconds = 120): Promise<void> {
+  const noBuild = async () => {
+    const status = (await (await fetch(statusUrl)).json()) as { search_tables: { held: number; building: number } };
+    return status.search_tables.building === 0;
+  };
+  await waitUntil(noBuild, seconds, `${statusUrl}: search tables still building after ${seconds}s`);
 }
 
 async function waitFor(url: string, child: ChildProcess, seconds = 60): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
+  const answers = async () => {
     if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode}`);
     try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
+      return (await fetch(url)).status < 500;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url}: server did not start in ${seconds}s`);
+  };
+  await waitUntil(answers, seconds, `${url}: server did not start in ${seconds}s`);
 }
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
