@@ -1,10 +1,10 @@
 // A held page is SQLite's ORDER BY <column> <dir>, name <dir> over the matches, LIMIT size OFFSET offset: found by
 // walking the column's order or by picking among the matches, for any rows, matches, changed rows and pages, and
 // after values have changed in place (moved in an order sorted before), enough of them to have the order sorted
-// again.
+// again. Each entry carries the account's current values (a page's rows are built from them).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HELD_SORT_COLUMNS, HeldOrderBuilder, type HeldPageWay, type SortRow } from "./held-order";
+import { HELD_SORT_COLUMNS, HeldOrderBuilder, type HeldPageWay, type PageEntry, type SortRow } from "./held-order";
 
 /** SQLite's order of two values: numbers numerically, text by its UTF-8 bytes (BINARY collation). */
 function compareValues(a: string | number, b: string | number): number {
@@ -17,7 +17,7 @@ function expectedPage(rows: SortRow[], ids: number[], column: number, desc: bool
   const order = rows
     .map((row, i) => ({ row, id: ids[i]! }))
     .sort((x, y) => sign * (compareValues(x.row[column]!, y.row[column]!) || compareValues(x.row[0]!, y.row[0]!)));
-  return order.slice(offset, offset + size).map((r) => r.id);
+  return order.slice(offset, offset + size).map(({ id, row }) => ({ id, row }));
 }
 
 const text = fc.constantFrom("", "a", "b", "ą", "Zoe", "\uFFFD", "😀", "ab");
@@ -25,6 +25,8 @@ const date = fc.constantFrom("", "2024-01-01", "2025-06-30", "2026-11-22");
 const number = fc.constantFrom(0, 1, 2.5, 1024, -3);
 const values = fc.tuple(text, date, date, date, number, number, number);
 const row = (name: string, v: [string, string, string, string, number, number, number]): SortRow => [name, ...v];
+
+const idsOf = (entries: PageEntry[]) => entries.map((e) => e.id);
 
 /** `count` accounts u000, u001, ... (ids 1, 2, ...) whose capacity is their number. */
 function byCapacity(count: number) {
@@ -79,20 +81,20 @@ describe("HeldOrder.page", () => {
     const hasSlot = (slot: number) => slot >= 300;
     const slots = rows.map((_, slot) => slot).filter(hasSlot);
     for (const way of [undefined, "walk", "pick"] as const) {
-      expect(order.page(ids, { slots, hasSlot, changed: [] }, 5, false, 0, 5, way)).toEqual([301, 302, 303, 304, 305]);
-      expect(order.page(ids, { slots, hasSlot, changed: [] }, 5, true, 5, 3, way)).toEqual([395, 394, 393]);
+      expect(idsOf(order.page(ids, { slots, hasSlot, changed: [] }, 5, false, 0, 5, way))).toEqual([301, 302, 303, 304, 305]);
+      expect(idsOf(order.page(ids, { slots, hasSlot, changed: [] }, 5, true, 5, 3, way))).toEqual([395, 394, 393]);
     }
   });
 
   it("takes a slot whose value moved out of its old place in the walked order", () => {
     const { order, ids, rows } = byCapacity(64);
     const all = { slots: rows.map((_, slot) => slot), hasSlot: () => true, changed: [] };
-    expect(order.page(ids, all, 5, false, 0, 3, "walk")).toEqual([1, 2, 3]);
+    expect(idsOf(order.page(ids, all, 5, false, 0, 3, "walk"))).toEqual([1, 2, 3]);
     expect(order.update(0, row("u000", ["", "", "", "", 100, 0, 0]))).toBe(true);
     expect(order.update(40, row("u040", ["", "", "", "", -1, 0, 0]))).toBe(true);
     // Moved a little: still on the page, once.
     expect(order.update(2, row("u002", ["", "", "", "", 2.5, 0, 0]))).toBe(true);
-    expect(order.page(ids, all, 5, false, 0, 4, "walk")).toEqual([41, 2, 3, 4]);
-    expect(order.page(ids, all, 5, true, 0, 2, "walk")).toEqual([1, 64]);
+    expect(idsOf(order.page(ids, all, 5, false, 0, 4, "walk"))).toEqual([41, 2, 3, 4]);
+    expect(idsOf(order.page(ids, all, 5, true, 0, 2, "walk"))).toEqual([1, 64]);
   });
 });

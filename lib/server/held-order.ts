@@ -80,6 +80,12 @@ export interface PageCandidates {
   changed: readonly { id: number; row: SortRow }[];
 }
 
+/** An account on a page: its id and its values of HELD_SORT_COLUMNS. */
+export interface PageEntry {
+  id: number;
+  row: SortRow;
+}
+
 /** How a page's held slots are found: by walking the column's order, or by picking among all the matches. */
 export type HeldPageWay = "walk" | "pick";
 
@@ -137,13 +143,13 @@ export class HeldOrder {
   }
 
   /**
-   * The ids of the candidates on page [offset, offset + size) in order of `column` (in HELD_SORT_COLUMNS), then
-   * name, descending if `desc`. Where the page should end within as many entries of the column's order as there
+   * The candidates on page [offset, offset + size) in order of `column` (in HELD_SORT_COLUMNS), then name,
+   * descending if `desc`, with their values. Where the page should end within as many entries of the column's order as there
    * are matches, the order is walked (stopping after twice that many, if the matches are bunched further on);
    * otherwise, and then, the page is picked among all the matches (smallest-pairs.ts). Changed rows, few, are then
    * compared by their values with those. `way` is for tests.
    */
-  page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number, way?: HeldPageWay): number[] {
+  page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number, way?: HeldPageWay): PageEntry[] {
     const { slots, changed } = candidates;
     const wanted = offset + size;
     const matches = slots.length;
@@ -157,7 +163,7 @@ export class HeldOrder {
       const byValues = (a: Candidate, b: Candidate) => sign * compareRows(valuesOf(a), valuesOf(b), column);
       chosen = [...chosen, ...changed.map((_, i) => -i - 1)].sort(byValues).slice(0, wanted);
     }
-    return chosen.slice(offset).map((c) => (c >= 0 ? ids[c]! : changed[-c - 1]!.id));
+    return chosen.slice(offset).map((c) => (c >= 0 ? { id: ids[c]!, row: this.row(c) } : changed[-c - 1]!));
   }
 
   /**
@@ -219,12 +225,12 @@ export class HeldOrder {
     return order;
   }
 
-  /** A held slot's values (compared with a changed row's: rare, so built when asked). */
+  /** A held slot's values, as the database has them (a page's rows are built from them, not read). */
   private row(slot: number): SortRow {
     const row: SortRow = [];
-    TEXTS.forEach((c) => (row[c] = this.texts[c]!.text(slot)));
-    DATES.forEach((c, i) => (row[c] = this.dates.text(this.dateIds[i]![slot]!)));
-    NUMBERS.forEach((c, i) => (row[c] = this.numbers[i]![slot]!));
+    for (const c of TEXTS) row[c] = this.texts[c]!.text(slot);
+    for (let i = 0; i < DATES.length; i++) row[DATES[i]!] = this.dates.text(this.dateIds[i]![slot]!);
+    for (let i = 0; i < NUMBERS.length; i++) row[NUMBERS[i]!] = this.numbers[i]![slot]!;
     return row;
   }
 }

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { heldBuildsDone, heldSearch, heldTables, holdDomainsFrom } from "./held-search";
+import { HELD_ROW_COLUMNS, heldBuildsDone, heldSearch, heldTables, holdDomainsFrom, type HeldRow } from "./held-search";
 import { searchKey } from "./list-page";
 
 vi.mock("server-only", () => ({}));
@@ -16,10 +16,12 @@ let db: Db;
 let other: Db;
 const domains: number[] = [];
 
+/** Adds an account as POST does: its email is its name at its domain. */
 function add(to: Db, domainId: number, name: string, description: string) {
+  const domain = to.$client.prepare(`SELECT name FROM domains WHERE id = ?`).pluck().get(domainId) as string;
   to.$client
     .prepare(`INSERT INTO accounts (domain_id, name, email, description, search_key, password_hash) VALUES (?, ?, ?, ?, ?, 'x')`)
-    .run(domainId, name, `${name}@d${domainId}.pl`, description, searchKey(name, description));
+    .run(domainId, name, `${name}@${domain}`, description, searchKey(name, description));
 }
 
 /** What the held table answers against the definition, for the domain and the search. */
@@ -33,15 +35,22 @@ function expectAgrees(domainId: number, text: string) {
   for (const id of want) expect(held.has(id)).toBe(true);
 }
 
-/** The held page against SQLite's own ORDER BY, for every held column and both directions. */
-function expectPages(domainId: number, text: string) {
+/**
+ * The held page against SQLite's own ORDER BY, for every held column and both directions: its ids, and its rows
+ * as the database has them (or none, where `rows` is false: an email that is not name@domain).
+ */
+function expectPages(domainId: number, text: string, rows = true) {
   for (const column of ["name", "description", "capacity", "last_auth_date", "usage_percent", "blocked"]) {
     for (const dir of ["ASC", "DESC"]) {
       const want = db.$client
-        .prepare(`SELECT id FROM accounts WHERE domain_id = ? AND instr(search_key, ?) > 0 ORDER BY ${column} ${dir}, name ${dir} LIMIT 12`)
-        .pluck()
-        .all(domainId, text);
-      expect(heldSearch(db, domainId, 1_000_000, text)!.page(column, dir === "DESC", 0, 12)).toEqual(want);
+        .prepare(
+          `SELECT id, ${HELD_ROW_COLUMNS.join(", ")} FROM accounts WHERE domain_id = ? AND instr(search_key, ?) > 0
+           ORDER BY ${column} ${dir}, name ${dir} LIMIT 12`,
+        )
+        .all(domainId, text) as ({ id: number } & HeldRow)[];
+      const page = heldSearch(db, domainId, 1_000_000, text)!.page(column, dir === "DESC", 0, 12)!;
+      expect(page.ids).toEqual(want.map((r) => r.id));
+      expect(page.rows).toEqual(rows ? want.map(({ id: _, ...row }) => row) : null);
     }
   }
 }
@@ -150,6 +159,20 @@ describe("heldSearch", () => {
     expect(heldTables(db).building).toBe(0);
     holdDomainsFrom(1, { inline: true });
     expectAgrees(d, "kowal");
+  });
+
+  it("builds a page's rows from the held values only while every email is name@domain", () => {
+    const d = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('e.pl')`).run().lastInsertRowid);
+    for (let n = 0; n < 30; n++) add(db, d, `e.user${n}`, "Kowalska");
+    expectPages(d, "user");
+    // Another process writes an email that is not name@domain (POST never does): the page reads its rows again.
+    other.$client.prepare(`UPDATE accounts SET email = 'someone@elsewhere.pl' WHERE name = 'e.user7'`).run();
+    expectPages(d, "user", false);
+    // The same from the build on.
+    const f = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('f.pl')`).run().lastInsertRowid);
+    for (let n = 0; n < 30; n++) add(db, f, `f.user${n}`, "Kowalska");
+    db.$client.prepare(`UPDATE accounts SET email = 'f.user3@f.com.pl' WHERE name = 'f.user3'`).run();
+    expectPages(f, "user", false);
   });
 
   it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {

@@ -1,13 +1,14 @@
 import "server-only";
 // What this server process holds in memory for its large domains to search them: a substring table of the search
 // keys (substring-table.ts) and the sort columns (held-order.ts), kept current with every write to the database,
-// its own and other processes' (the CLI, the mail server).
+// its own and other processes' (the CLI, the mail server). They hold every column of a list row, so a page's
+// rows are built from them without reading the accounts (the email as name@domain, while every account's is).
 //
 // - The first search of a domain of minHeldRows+ accounts starts building them (1.5-2.1 s of work for the bench's
 //   100,000-account domain, 0.14-0.18 s for 10,000). The build runs in the background, a slice of a few
 //   milliseconds between requests (steps.ts), and searches use the trigram index until it is done; then the writes
 //   logged since it began are applied to it. GET /api/status tells how many builds are under way.
-// - Writes reach them through the change log (migrations 0007, 0008): whenever the database has changed
+// - Writes reach them through the change log (migrations 0007-0009): whenever the database has changed
 //   (db-generation.ts), the entries after the last one applied are read and each changed account is read again.
 //   New dates and numbers are written in place; an account whose search key, name or description changed (or that
 //   was added) goes into the `changed` map, which overrides the held entry for that id. Tables with too many such
@@ -18,7 +19,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { dbGeneration } from "./db-generation";
 import { prepared } from "./prepared";
-import { HELD_SORT_COLUMNS, HeldOrderBuilder, type HeldOrder, type SortRow } from "./held-order";
+import { HELD_SORT_COLUMNS, HeldOrderBuilder, type HeldOrder, type PageEntry, type SortRow } from "./held-order";
 import { SubstringTable, type TableSearch } from "./substring-table";
 import { TextListBuilder } from "./text-list";
 
@@ -62,6 +63,11 @@ interface Held {
   order: HeldOrder;
   /** Accounts whose search key changed since the build, by id: current values, or null once out of the domain. */
   changed: Map<number, ChangedRow | null>;
+  /**
+   * "@<domain>" while every account's email is its name followed by it (as POST makes it): then a page's rows are
+   * built from the held values alone. Null once one is not; its pages read their rows.
+   */
+  emailSuffix: string | null;
   lastUsed: number;
 }
 
@@ -86,12 +92,15 @@ const statements = prepared((db) => ({
     "SELECT seq, account_id AS id FROM account_search_changes WHERE seq > ? ORDER BY seq",
   ),
   account: db.$client
-    .prepare<[number], [number, string, ...SortRow]>(`SELECT domain_id, search_key, ${SORT_COLUMNS} FROM accounts WHERE id = ?`)
+    .prepare<[number], [number, string, string, ...SortRow]>(
+      `SELECT domain_id, search_key, email, ${SORT_COLUMNS} FROM accounts WHERE id = ?`,
+    )
     .raw(),
+  domainName: db.$client.prepare<[number], string>("SELECT name FROM domains WHERE id = ?").pluck(),
   // A span of ids read by the rowid, so that each read costs at most IDS_A_READ rows whatever the domain.
   domainRowsIn: db.$client
-    .prepare<[number, number, number], [number, string, ...SortRow]>(
-      `SELECT id, search_key, ${SORT_COLUMNS} FROM accounts NOT INDEXED WHERE id > ? AND id <= ? AND domain_id = ? ORDER BY id`,
+    .prepare<[number, number, number], [number, string, string, ...SortRow]>(
+      `SELECT id, search_key, email, ${SORT_COLUMNS} FROM accounts NOT INDEXED WHERE id > ? AND id <= ? AND domain_id = ? ORDER BY id`,
     )
     .raw(),
   lastId: db.$client.prepare<[], number>("SELECT coalesce(max(id), 0) FROM accounts").pluck(),
@@ -104,11 +113,15 @@ export interface HeldMatches {
   ids(): number[];
   has(id: number): boolean;
   /**
-   * The ids of page [offset, offset + size) in order of `column`, then name (descending if `desc`); null for a
-   * column that is not held.
+   * Page [offset, offset + size) in order of `column`, then name (descending if `desc`): its ids, and its rows
+   * (HELD_ROW_COLUMNS) unless an email is not name@domain; null for a column that is not held.
    */
-  page(column: string, desc: boolean, offset: number, size: number): number[] | null;
+  page(column: string, desc: boolean, offset: number, size: number): { ids: number[]; rows: HeldRow[] | null } | null;
 }
+
+/** The columns of an account a held page's rows have: its sort columns and its email. */
+export const HELD_ROW_COLUMNS: readonly string[] = [...HELD_SORT_COLUMNS, "email"];
+export type HeldRow = Record<string, string | number>;
 
 /**
  * The matches of `text` (lowercased, 3+ UTF-16 units) in a domain of `rowsInDomain` accounts, from the table held
@@ -146,9 +159,17 @@ function matches(held: Held, search: TableSearch, text: string): HeldMatches {
       const index = (HELD_SORT_COLUMNS as readonly string[]).indexOf(column);
       if (index < 0) return null;
       const candidates = { slots: search.slots(), hasSlot: (slot: number) => search.hasSlot(slot), changed: changedHits };
-      return held.order.page(held.table.ids, candidates, index, desc, offset, size);
+      const entries = held.order.page(held.table.ids, candidates, index, desc, offset, size);
+      const suffix = held.emailSuffix;
+      return { ids: entries.map((e) => e.id), rows: suffix === null ? null : entries.map((e) => heldRow(e, suffix)) };
     },
   };
+}
+
+function heldRow({ row }: PageEntry, emailSuffix: string): HeldRow {
+  const values: HeldRow = { email: `${row[0]}${emailSuffix}` };
+  for (let i = 0; i < HELD_SORT_COLUMNS.length; i++) values[HELD_SORT_COLUMNS[i]!] = row[i]!;
+  return values;
 }
 
 function mergeAscending(a: number[], b: number[]): number[] {
@@ -195,7 +216,8 @@ function applyTo(db: Db, tables: Map<number, Held>, ids: Set<number>): void {
     for (const [domainId, held] of tables) {
       const slot = held.table.slotOf(id);
       if (now?.[0] === domainId) {
-        const [, key, ...row] = now;
+        const [, key, email, ...row] = now;
+        if (held.emailSuffix !== null && email !== `${row[0]}${held.emailSuffix}`) held.emailSuffix = null;
         // Same key as built: only dates or numbers changed, and they change in place.
         if (slot >= 0 && !held.changed.has(id) && held.table.keyIs(slot, key) && held.order.update(slot, row)) continue;
         held.changed.set(id, { key, row });
@@ -261,13 +283,15 @@ function* building(db: Db, domainId: number): Generator<void, Built | null> {
   const s = statements(db);
   const fromSeq = s.lastSeq.get()!;
   const lastId = s.lastId.get()!;
+  let emailSuffix: string | null = `@${s.domainName.get(domainId)}`;
   // Row by row into typed arrays: arrays of strings, or an array per account, would triple what a build holds at
   // its peak (about 150 MB for the 100,000-account bench domain).
   const idList: number[] = [];
   const keys = new TextListBuilder();
   const sortValues = new HeldOrderBuilder();
   for (let after = 0; after < lastId; after += pace.idsARead) {
-    for (const [id, key, ...values] of s.domainRowsIn.all(after, after + pace.idsARead, domainId)) {
+    for (const [id, key, email, ...values] of s.domainRowsIn.all(after, after + pace.idsARead, domainId)) {
+      if (emailSuffix !== null && email !== `${values[0]}${emailSuffix}`) emailSuffix = null;
       idList.push(id);
       keys.add(key);
       sortValues.add(values);
@@ -277,7 +301,7 @@ function* building(db: Db, domainId: number): Generator<void, Built | null> {
   const table = yield* SubstringTable.building(Int32Array.from(idList), keys.finish());
   const order = yield* sortValues.finishing();
   if (!table || !order) return null;
-  return { held: { table, order, changed: new Map(), lastUsed: 0 }, fromSeq };
+  return { held: { table, order, changed: new Map(), emailSuffix, lastUsed: 0 }, fromSeq };
 }
 
 /**
