@@ -96,7 +96,8 @@ export function writeReport(dir: string, report: Report): void {
       `${report.load.start.map((x) => x.toFixed(1)).join("/")} at the start, ${report.load.end.map((x) => x.toFixed(1)).join("/")} ` +
       `at the end${report.cpuProbeMs ? `; CPU probe (a fixed loop) ${report.cpuProbeMs.start.toFixed(0)} ms at the start, ${report.cpuProbeMs.end.toFixed(0)} ms at the end (about 460 on a quiet host)` : ""}: ` +
       `absolute figures move with the host's load. Ratios (GET one account vs the empty handler, 100k vs 10k) are paired: ` +
-      `the two scenarios run back to back in each repetition, and the ratio is the median of the per-repetition ratios.`,
+      `in each repetition the two scenarios are measured in alternating halves (A B B A, ` +
+      `half the duration each), and the ratio is the median of the per-repetition ratios.`,
     "",
     `Data: ${Object.entries(report.seed).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",

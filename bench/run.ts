@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MAX_TOTALS } from "@/lib/server/list-cache";
-import { measure, median, peakRssMb, type Load, type Sample } from "./load";
+import { measure, measurePair, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
 import { writeReport, type Row, type Target } from "./report";
 import { accountNames, ADMIN_PASSWORD, BIG_DOMAIN, FULL_LIST, FULL_SIZES, MID_DOMAIN, QUICK_SIZES, seed } from "./seed";
@@ -19,7 +19,7 @@ const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const appPort = Number(process.env.BENCH_PORT ?? 3500);
 const basePort = appPort + 1;
 const settings = quick
-  ? { sizes: QUICK_SIZES, warmup: 0.3, seconds: 0.7, runs: 1, putManyRuns: 2, file: "bench/data/quick.db" }
+  ? { sizes: QUICK_SIZES, warmup: 1, seconds: 2, runs: 1, putManyRuns: 2, file: "bench/data/quick.db" }
   : { sizes: FULL_SIZES, warmup: 1, seconds: 2, runs: 5, putManyRuns: 7, file: "bench/data/bench.db" };
 /** The server is started exactly as `npm start` starts it: same environment settings before `node`, same flags. */
 const startTokens = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
@@ -89,6 +89,14 @@ interface Scenario {
   load: Load;
   onBaseline?: boolean;
 }
+
+const EMPTY_HANDLER = "empty route handler (GET /api/health)";
+const ONE_ACCOUNT = "GET one account (auth)";
+
+/** Whether the ratio of two scenarios is a target: then they are measured together (measurePair). */
+const comparedWith = (s: Scenario, next: Scenario) =>
+  (s.name === EMPTY_HANDLER && next.name === ONE_ACCOUNT) ||
+  (s.group === "list100k" && next.group === "list10k" && s.pair !== undefined && s.pair === next.pair);
 
 /** "100k" for 100,000. */
 const short = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
@@ -206,14 +214,14 @@ async function main() {
     if (!quick && cold.length <= MAX_TOTALS) throw new Error(`only ${cold.length} search terms: the server would remember their totals`);
     const accountPath = `/api/v1/emails/${BIG_DOMAIN}/${someone}`;
     const scenarios: Scenario[] = [
-      { name: "empty route handler (GET /api/health)", group: "server", load: { url: `http://127.0.0.1:${appPort}/api/health`, connections: CONNECTIONS } },
-      { name: "GET one account (auth)", group: "server", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
+      { name: EMPTY_HANDLER, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/health`, connections: CONNECTIONS } },
+      { name: ONE_ACCOUNT, group: "server", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: "baseline node:http: GET one account (auth)", group: "baseline", onBaseline: true, load: { url: `http://127.0.0.1:${basePort}${accountPath}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: `GET domain (${short(settings.sizes.bigAccounts)} accounts)`, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/domains/${BIG_DOMAIN}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: `GET mailing list (${settings.sizes.maxSubscribers} subscribers)`, group: "server", load: { url: `http://127.0.0.1:${appPort}/api/v1/mailinglists/${BIG_DOMAIN}/${FULL_LIST}`, headers: auth(BIG_DOMAIN), connections: CONNECTIONS } },
       { name: "PUT one account", group: "write", load: { url: `http://127.0.0.1:${appPort}${accountPath}`, method: "PUT", headers: { ...auth(BIG_DOMAIN), "content-type": "application/json" }, body: JSON.stringify({ description: "Zmieniony opis" }), connections: CONNECTIONS } },
-      // Each 100k list query runs right before its 10k counterpart, so the two figures of a pair share the host's
-      // load of that moment (this virtual machine's speed drifts by a third within minutes).
+      // Each 100k list query is measured together with its 10k counterpart (measurePair), so the two figures of a
+      // pair share the host's load of that moment (this virtual machine's speed drifts by a third within minutes).
       ...pairedLists(listScenarios(BIG_DOMAIN, "100k", cold), listScenarios(MID_DOMAIN, "10k", cold)),
     ];
 
@@ -233,10 +241,21 @@ async function main() {
     const probeAtStart = cpuProbeMs();
     const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
     for (let run = 1; run <= settings.runs; run++) {
-      for (const s of scenarios) {
-        const sample = await measure(s.load, settings.warmup, settings.seconds, (s.onBaseline ? baseline : app).pid!);
+      const record = (s: Scenario, sample: Sample) => {
         samples.get(s.name)!.push(sample);
         log(`run ${run}/${settings.runs}  ${s.name.padEnd(58)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  errors ${sample.errors}`);
+      };
+      for (let i = 0; i < scenarios.length; i++) {
+        const s = scenarios[i]!;
+        const next = scenarios[i + 1];
+        if (next && comparedWith(s, next)) {
+          const [a, b] = await measurePair(s.load, next.load, settings.warmup, settings.seconds, app.pid!);
+          record(s, a);
+          record(next, b);
+          i++;
+        } else {
+          record(s, await measure(s.load, settings.warmup, settings.seconds, (s.onBaseline ? baseline : app).pid!));
+        }
       }
     }
     const put = await putMany(many);
@@ -275,8 +294,8 @@ async function main() {
     });
     // Ratios are paired: per repetition, between two scenarios measured back to back, then the median.
     const of = (name: string) => samples.get(name)!;
-    const accountRatio = pairedRatio(of("GET one account (auth)"), of("empty route handler (GET /api/health)"), (x) => x.rps);
-    const baselineRatio = pairedRatio(of("GET one account (auth)"), of("baseline node:http: GET one account (auth)"), (x) => x.rps);
+    const accountRatio = pairedRatio(of(ONE_ACCOUNT), of(EMPTY_HANDLER), (x) => x.rps);
+    const baselineRatio = pairedRatio(of(ONE_ACCOUNT), of("baseline node:http: GET one account (auth)"), (x) => x.rps);
     const list100k = rows.filter((r) => r.group === "list100k");
     const pairs = scenarios.filter((s) => s.group === "list100k").flatMap((big) => {
       const mid = scenarios.find((s) => s.group === "list10k" && s.pair !== undefined && s.pair === big.pair);
