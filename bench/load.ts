@@ -86,10 +86,17 @@ interface Tally {
 const tally = (serverPid: number): Tally => ({ latencies: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid) });
 
 /**
+ * A pause before each measured run: the previous run's last requests (up to one per connection, dropped by
+ * autocannon when it stopped) are still being answered, and the new run's first requests would wait behind them.
+ */
+const SETTLE_MS = 50;
+
+/**
  * Runs `load` for `seconds` into `into`, sampling the server's memory every 100 ms. The time counted is the time
  * it took: autocannon runs whole seconds (0.7 runs for 1).
  */
 async function slice(load: Load, seconds: number, serverPid: number, into: Tally): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const timer = setInterval(() => (into.peakKb = Math.max(into.peakKb, rssKb(serverPid))), 100);
   try {
     const start = performance.now();
