@@ -202,6 +202,10 @@ function applyChanges(db: Db, state: Holdings, generation: string): void {
   for (const [domainId, held] of state.domains) if (tooChanged(held)) state.domains.delete(domainId);
 }
 
+/** `emailSuffix` (Held) after seeing an account's email: null once the email is not the name followed by it. */
+const suffixStill = (emailSuffix: string | null, email: string, row: SortRow) =>
+  emailSuffix !== null && email === `${row[0]}${emailSuffix}` ? emailSuffix : null;
+
 /** Whether log entries after `seq` were pruned before `entries` (those after it) were read. */
 const missedEntries = (entries: { seq: number }[], seq: number) => entries.length > 0 && entries[0]!.seq !== seq + 1;
 
@@ -217,7 +221,7 @@ function applyTo(db: Db, tables: Map<number, Held>, ids: Set<number>): void {
       const slot = held.table.slotOf(id);
       if (now?.[0] === domainId) {
         const [, key, email, ...row] = now;
-        if (held.emailSuffix !== null && email !== `${row[0]}${held.emailSuffix}`) held.emailSuffix = null;
+        held.emailSuffix = suffixStill(held.emailSuffix, email, row);
         // Same key as built: only dates or numbers changed, and they change in place.
         if (slot >= 0 && !held.changed.has(id) && held.table.keyIs(slot, key) && held.order.update(slot, row)) continue;
         held.changed.set(id, { key, row });
@@ -291,7 +295,7 @@ function* building(db: Db, domainId: number): Generator<void, Built | null> {
   const sortValues = new HeldOrderBuilder();
   for (let after = 0; after < lastId; after += pace.idsARead) {
     for (const [id, key, email, ...values] of s.domainRowsIn.all(after, after + pace.idsARead, domainId)) {
-      if (emailSuffix !== null && email !== `${values[0]}${emailSuffix}`) emailSuffix = null;
+      emailSuffix = suffixStill(emailSuffix, email, values);
       idList.push(id);
       keys.add(key);
       sortValues.add(values);
