@@ -71,19 +71,19 @@ function compareInList(list: TextList, i: number, j: number): number {
 /** A candidate of a page: a held slot (0, 1, ...) or a changed row, by its place in the changed list (-1, -2, ...). */
 type Candidate = number;
 
+/** An account on a page: its id and its values of HELD_SORT_COLUMNS. */
+export interface PageEntry {
+  id: number;
+  row: SortRow;
+}
+
 export interface PageCandidates {
   /** Slots of the held rows that match. */
   slots: ArrayLike<number>;
   /** Whether a held slot matches. */
   hasSlot: (slot: number) => boolean;
   /** Matching accounts whose search key changed since the build (or that were added): id and current values. */
-  changed: readonly { id: number; row: SortRow }[];
-}
-
-/** An account on a page: its id and its values of HELD_SORT_COLUMNS. */
-export interface PageEntry {
-  id: number;
-  row: SortRow;
+  changed: readonly PageEntry[];
 }
 
 /** How a page's held slots are found: by walking the column's order, or by picking among all the matches. */

@@ -145,7 +145,7 @@ export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text:
 }
 
 function matches(held: Held, search: TableSearch, text: string): HeldMatches {
-  const changedHits: { id: number; row: SortRow }[] = [];
+  const changedHits: PageEntry[] = [];
   for (const [id, changed] of held.changed) if (changed?.key.includes(text)) changedHits.push({ id, row: changed.row });
   changedHits.sort((a, b) => a.id - b.id);
   return {
