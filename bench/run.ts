@@ -93,10 +93,13 @@ interface Scenario {
 const EMPTY_HANDLER = "empty route handler (GET /api/health)";
 const ONE_ACCOUNT = "GET one account (auth)";
 
+/** Whether two list scenarios are the 100k and 10k sides of one query. */
+const samePair = (a: Scenario, b: Scenario) => a.pair !== undefined && a.pair === b.pair;
+
 /** Whether the ratio of two scenarios is a target: then they are measured together (measurePair). */
 const comparedWith = (s: Scenario, next: Scenario) =>
   (s.name === EMPTY_HANDLER && next.name === ONE_ACCOUNT) ||
-  (s.group === "list100k" && next.group === "list10k" && s.pair !== undefined && s.pair === next.pair);
+  (s.group === "list100k" && next.group === "list10k" && samePair(s, next));
 
 /** "100k" for 100,000. */
 const short = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
@@ -133,9 +136,9 @@ function listScenarios(domain: string, size: "100k" | "10k", terms: string[]): S
 /** The 100k scenarios, each followed by the 10k scenario of the same pair (if any). */
 function pairedLists(big: Scenario[], mid: Scenario[]): Scenario[] {
   return big.flatMap((b) => {
-    const m = mid.find((x) => x.pair !== undefined && x.pair === b.pair);
+    const m = mid.find((x) => samePair(x, b));
     return m ? [b, m] : [b];
-  }).concat(mid.filter((m) => !big.some((b) => b.pair !== undefined && b.pair === m.pair)));
+  }).concat(mid.filter((m) => !big.some((b) => samePair(b, m))));
 }
 
 /** The median over the repetitions of a/b, each repetition's two figures measured one right after the other. */
@@ -292,13 +295,13 @@ async function main() {
       errors: 0,
       peakRssMb: peakRssMb(app.pid!),
     });
-    // Ratios are paired: per repetition, between two scenarios measured back to back, then the median.
+    // Ratios are paired: per repetition, between two scenarios measured together (measurePair), then the median.
     const of = (name: string) => samples.get(name)!;
     const accountRatio = pairedRatio(of(ONE_ACCOUNT), of(EMPTY_HANDLER), (x) => x.rps);
     const baselineRatio = pairedRatio(of(ONE_ACCOUNT), of("baseline node:http: GET one account (auth)"), (x) => x.rps);
     const list100k = rows.filter((r) => r.group === "list100k");
     const pairs = scenarios.filter((s) => s.group === "list100k").flatMap((big) => {
-      const mid = scenarios.find((s) => s.group === "list10k" && s.pair !== undefined && s.pair === big.pair);
+      const mid = scenarios.find((s) => s.group === "list10k" && samePair(s, big));
       if (!mid) return [];
       const [b, m] = [of(big.name), of(mid.name)];
       return [{ pair: big.pair!, rps: pairedRatio(m, b, (x) => x.rps), p50: pairedRatio(b, m, (x) => x.p50), p99: pairedRatio(b, m, (x) => x.p99) }];
