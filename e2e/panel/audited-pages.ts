@@ -29,7 +29,17 @@ export const AUDITED_PAGES: AuditedPage[] = [
   },
   // The postmaster's pages (app/(panel)/(postmaster)/domain, accounts, aliases, lists).
   { name: "postmaster-domain", path: "/domain", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor() },
-  { name: "postmaster-accounts", path: "/accounts", role: "postmaster", ready: (page) => page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor() },
+  {
+    name: "postmaster-accounts",
+    path: "/accounts",
+    role: "postmaster",
+    // With the "New account" form open, so that axe checks the form too.
+    ready: async (page) => {
+      await page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor();
+      await page.getByRole("button", { name: "Nowe konto" }).click();
+      await page.getByRole("button", { name: "Utwórz konto" }).waitFor();
+    },
+  },
   {
     name: "postmaster-account-editor",
     path: "/accounts/anna.kowalska",

@@ -29,6 +29,7 @@ test("the account form's own checks use the catalog's English text", async ({ pa
   await loginAs(page, "postmaster");
   await expect(page.getByRole("heading", { level: 1, name: "Mail accounts" })).toBeVisible();
   await expect(page.getByRole("link", { name: /anna\.kowalska@/ })).toHaveCount(1);
+  await page.getByRole("button", { name: "New account" }).click();
   await page.getByLabel("Name", { exact: true }).fill("Zła Nazwa");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText(errorCatalog.invalidAccountName.messageEn)).toBeVisible();

@@ -4,7 +4,15 @@ import { DEMO, expect, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
+/** The form stays closed until "Nowe konto" opens it (its code loads then); it opens with the name field focused. */
+async function openCreateForm(page: Page) {
+  await page.getByRole("button", { name: "Nowe konto" }).click();
+  await expect(page.getByLabel("Nazwa", { exact: true })).toBeFocused();
+}
+
 async function createAccount(page: Page, name: string, description: string) {
+  // The form stays open after a create, for the next one.
+  if ((await page.getByLabel("Nazwa", { exact: true }).count()) === 0) await openCreateForm(page);
   await page.getByLabel("Nazwa", { exact: true }).fill(name);
   await page.getByLabel("Hasło", { exact: true }).fill("Haslo-123");
   await page.getByLabel("Opis", { exact: true }).fill(description);
@@ -41,11 +49,17 @@ test.describe("accounts", () => {
   });
 
   test("refuses an invalid name and password before asking the server", async ({ page }) => {
+    await openCreateForm(page);
     await page.getByLabel("Nazwa", { exact: true }).fill("Zła Nazwa");
     await page.getByLabel("Hasło", { exact: true }).fill("abc");
     await page.getByRole("button", { name: "Utwórz konto" }).click();
     await expect(page.getByText("Nieprawidłowa nazwa konta.")).toBeVisible();
     await expect(page.getByLabel("Hasło", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    const close = page.getByRole("button", { name: "Zamknij formularz" });
+    await expect(close).toHaveAttribute("aria-expanded", "true");
+    await close.click();
+    await expect(page.getByLabel("Nazwa", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Nowe konto" })).toHaveAttribute("aria-expanded", "false");
   });
 
   test("sorts by capacity, descending on the second click", async ({ page }) => {
@@ -64,8 +78,11 @@ test.describe("accounts", () => {
     const name = unique("edyt");
     await createAccount(page, name, "Przed zmianą");
     await search(page, name);
+    // Row links are plain <a> elements that the table navigates client-side: the page's JavaScript state survives.
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await rowOf(page, name).getByRole("link").click();
     await expect(page.getByRole("heading", { level: 1, name: `Konto ${name}@${DEMO.domain}` })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await page.getByLabel("Opis", { exact: true }).fill("Po zmianie");
     await page.getByLabel("Przekierowania", { exact: true }).fill(`biuro@${DEMO.domain}`);
     await page.getByLabel("Filtr antyspamowy włączony").check();

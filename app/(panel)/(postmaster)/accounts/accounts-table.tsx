@@ -1,13 +1,14 @@
 "use client";
 // The account table. Only the requested page is ever fetched (a domain may hold 100,000 accounts); the previous
 // page stays on screen while the next loads, and skeleton rows keep the table's height on the first load.
-import Link from "next/link";
+import dynamic from "next/dynamic";
 import { useCallback, useMemo, useState } from "react";
-import { Alert, Button, Card } from "@/components";
+import { Alert, Button, Card, Spinner } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccountList, useDeleteAccounts, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
+import { useLinkNavigation } from "@/lib/client/use-link-navigation";
 import { useT } from "@/lib/i18n";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account-sort";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "../_postmaster/list-controls";
@@ -16,10 +17,16 @@ import { Meter } from "../_postmaster/meter";
 import { LoadFailedAlert, PageHeader } from "../_postmaster/page-parts";
 import { focusRing, linkClass } from "../_postmaster/ui";
 import { BulkActions } from "./bulk-actions";
-import { CreateAccountForm } from "./create-account-form";
 import { accountMessages } from "./messages";
 
 const COLS = 9;
+const CREATE_FORM_ID = "create-account";
+// The form (and react-hook-form with it) loads when the postmaster opens it: creating an account is occasional, and
+// on the table's first load the form's code and hydration were a measurable share of the main-thread work (issue 4).
+const CreateAccountForm = dynamic(() => import("./create-account-form").then((m) => m.CreateAccountForm), {
+  ssr: false,
+  loading: () => <Spinner />,
+});
 
 /** `initial`: the page the server read for the URL it rendered (absent if the API would refuse that query). */
 export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
@@ -31,6 +38,8 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const remove = useDeleteAccounts(domain);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState("");
+  const [creating, setCreating] = useState(false);
+  const navigate = useLinkNavigation();
 
   const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
   const total = list.data?.result_info.total ?? 0;
@@ -72,19 +81,26 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
     <div className="space-y-4">
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
 
-      <Card title={t("createTitle")} level={2}>
-        {domain && (
-          <CreateAccountForm
-            domain={domain}
-            onDone={(email) => setNotice(t("created_ok", { email }))}
-          />
-        )}
-      </Card>
+      {creating && domain && (
+        <div id={CREATE_FORM_ID}>
+          <Card title={t("createTitle")} level={2}>
+            <CreateAccountForm domain={domain} onDone={(email) => setNotice(t("created_ok", { email }))} />
+          </Card>
+        </div>
+      )}
 
       {notice && <Alert tone="success">{notice}</Alert>}
 
       <div className="flex flex-wrap items-end justify-between gap-3">
         <SearchBox value={filters.search} onChange={onSearch} />
+        <Button
+          variant={creating ? "secondary" : "primary"}
+          aria-expanded={creating}
+          aria-controls={creating ? CREATE_FORM_ID : undefined}
+          onClick={() => setCreating((open) => !open)}
+        >
+          {creating ? t("closeCreate") : t("createTitle")}
+        </Button>
       </div>
 
       {selected.size > 0 && domain && (
@@ -145,7 +161,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
               </th>
             </tr>
           </thead>
-          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined}>
+          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined} onClick={navigate}>
             {!list.data && !list.isError && <SkeletonRows rows={Math.min(filters.size, 10)} cols={COLS + 1} />}
             {list.data && rows.length === 0 && (
               <tr>
@@ -168,16 +184,11 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
                     />
                   </td>
                   <td className="truncate px-2 font-medium">
-                    {/* No prefetch: a page shows up to 200 rows, and prefetching each visible editor costs the server a
-                        render and the browser a parse right after load for pages that are rarely all opened. */}
-                    <Link
-                      href={`/accounts/${encodeURIComponent(r.name)}`}
-                      prefetch={false}
-                      className={linkClass}
-                      aria-label={t("edit", { name: r.email })}
-                    >
+                    {/* A plain link, navigated client-side by the tbody's handler (useLinkNavigation) and never
+                        prefetched: a page shows up to 200 rows, rarely all opened. */}
+                    <a href={`/accounts/${encodeURIComponent(r.name)}`} className={linkClass} aria-label={t("edit", { name: r.email })}>
                       {r.name}
-                    </Link>
+                    </a>
                   </td>
                   <td className="max-w-56 truncate px-2" title={r.description}>
                     {r.description}

@@ -1,6 +1,6 @@
 "use client";
 // Creates an account: name, password, description, capacity, checked with the API's own rules.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
@@ -22,12 +22,14 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
   const hydrated = useHydrated();
   const create = useCreateAccount(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, reset, formState } = useForm<CreateValues, FieldFormContext>({
+  const { register, handleSubmit, setError, reset, setFocus, formState } = useForm<CreateValues, FieldFormContext>({
     resolver,
     context: { locale: errorText.locale },
     defaultValues: { name: "", password: "", description: "", capacity: "1024" },
   });
   const { errors } = formState;
+  // The form appears when the postmaster opens it (accounts-table.tsx): start typing the name at once.
+  useEffect(() => setFocus("name"), [setFocus]);
   const onSubmit = handleSubmit(async (values) => {
     setFormError("");
     try {

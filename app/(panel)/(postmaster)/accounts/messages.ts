@@ -6,7 +6,7 @@ type Key =
   | "selectAll" | "selectRow" | "selected" | "block" | "unblock" | "setCapacity" | "spamOn" | "spamOff"
   | "apply" | "bulkDone" | "bulkFailed" | "deleteSelected" | "confirmDelete" | "confirmDeleteMany" | "deleted"
   | "create" | "createTitle" | "password" | "passwordHint" | "created_ok" | "nameHint" | "capacityHint" | "cancel"
-  | "bulkCapacity" | "clearSelection" | "updating";
+  | "bulkCapacity" | "clearSelection" | "updating" | "closeCreate";
 
 export const accountMessages: Messages<Key> = {
   pl: {
@@ -25,7 +25,7 @@ export const accountMessages: Messages<Key> = {
     delete: "Usuń",
     yes: "tak",
     no: "nie",
-    empty: "Domena nie ma jeszcze kont. Utwórz pierwsze formularzem powyżej.",
+    empty: "Domena nie ma jeszcze kont. Utwórz pierwsze przyciskiem „Nowe konto”.",
     emptySearch: "Żadne konto nie pasuje do „{search}”. Zmień lub wyczyść wyszukiwanie.",
     loading: "Wczytywanie kont…",
     loadFailed: "Nie udało się wczytać kont: {error}",
@@ -47,6 +47,7 @@ export const accountMessages: Messages<Key> = {
     deleted: "Usunięto: {names}.",
     create: "Utwórz konto",
     createTitle: "Nowe konto",
+    closeCreate: "Zamknij formularz",
     password: "Hasło",
     passwordHint: "6-15 znaków, litera oraz cyfra lub znak specjalny.",
     created_ok: "Utworzono konto {email}.",
@@ -73,7 +74,7 @@ export const accountMessages: Messages<Key> = {
     delete: "Delete",
     yes: "yes",
     no: "no",
-    empty: "The domain has no accounts yet. Create the first one with the form above.",
+    empty: "The domain has no accounts yet. Create the first one with the “New account” button.",
     emptySearch: "No account matches “{search}”. Change or clear the search.",
     loading: "Loading accounts…",
     loadFailed: "The accounts could not be loaded: {error}",
@@ -95,6 +96,7 @@ export const accountMessages: Messages<Key> = {
     deleted: "Deleted: {names}.",
     create: "Create account",
     createTitle: "New account",
+    closeCreate: "Close the form",
     password: "Password",
     passwordHint: "6-15 characters, a letter and a digit or a special character.",
     created_ok: "Account {email} created.",
