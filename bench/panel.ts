@@ -9,6 +9,7 @@
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import { cpuTimes, stealPercent } from "./host";
 import { median } from "./load";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -41,6 +42,8 @@ export interface LighthouseRun {
   tbtMs: number;
   speedIndexMs: number;
   cls: number;
+  /** Percent of the machine's CPU time the hypervisor took for other guests during the run (bench/host.ts). */
+  stealPercent: number | null;
 }
 
 async function signedInContext(browser: Browser, base: string, email: string, password: string): Promise<BrowserContext> {
@@ -56,7 +59,7 @@ async function cookieOf(context: BrowserContext): Promise<string> {
 }
 
 /** One Lighthouse run in a fresh Chrome (no cache, no state from a previous run). */
-async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun> {
+async function lighthouseRun(url: string, cookie: string): Promise<Omit<LighthouseRun, "stealPercent">> {
   const { launch } = await import("chrome-launcher");
   const { default: lighthouse } = await import("lighthouse");
   const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
@@ -135,7 +138,9 @@ export async function measurePanel(base: string, email: string, password: string
         const context = await signedInContext(browser, base, email, password);
         const cookie = await cookieOf(context);
         await context.close();
-        lighthouseRuns.push(await lighthouseRun(`${base}/accounts`, cookie));
+        const before = cpuTimes();
+        const run = await lighthouseRun(`${base}/accounts`, cookie);
+        lighthouseRuns.push({ ...run, stealPercent: stealPercent(before, cpuTimes()) });
       } catch (err) {
         lighthouseErrors.push(err instanceof Error ? err.message : String(err));
       }

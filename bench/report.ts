@@ -37,6 +37,8 @@ export interface Report {
    * virtual machine has taken from about 460 to 630 ms, so absolute figures move with the host's load.
    */
   cpuProbeMs?: { start: number; end: number };
+  /** Share of the machine's CPU time taken by the hypervisor for other guests while measuring (/proc/stat). */
+  stealPercent?: { overall: number | null; perRun: (number | null)[] };
   runs: number;
   seconds: number;
   warmup: number;
@@ -50,7 +52,7 @@ export interface Report {
     js: { page: string; transferredKb: number; gzipKb: number; files: number }[];
     lighthouse: number | null;
     /** Absent in reports written before Lighthouse ran several times. */
-    lighthouseRuns?: { score: number; fcpMs: number; lcpMs: number; tbtMs: number; speedIndexMs: number; cls: number }[];
+    lighthouseRuns?: { score: number; fcpMs: number; lcpMs: number; tbtMs: number; speedIndexMs: number; cls: number; stealPercent?: number | null }[];
     lighthouseError?: string;
   } | null;
   rows: Row[];
@@ -94,7 +96,8 @@ export function writeReport(dir: string, report: Report): void {
       `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); server: \`${report.serverCommand}\`` +
       `${report.nice !== 0 ? `, bench and servers at nice ${report.nice}` : ""}. Load average (1/5/15 min) ` +
       `${report.load.start.map((x) => x.toFixed(1)).join("/")} at the start, ${report.load.end.map((x) => x.toFixed(1)).join("/")} ` +
-      `at the end${report.cpuProbeMs ? `; CPU probe (a fixed loop) ${report.cpuProbeMs.start.toFixed(0)} ms at the start, ${report.cpuProbeMs.end.toFixed(0)} ms at the end (about 460 on a quiet host)` : ""}: ` +
+      `at the end${report.cpuProbeMs ? `; CPU probe (a fixed loop) ${report.cpuProbeMs.start.toFixed(0)} ms at the start, ${report.cpuProbeMs.end.toFixed(0)} ms at the end (about 460 on a quiet host)` : ""}` +
+      `${report.stealPercent?.overall != null ? `; CPU time stolen by the hypervisor while measuring ${report.stealPercent.overall}% (per run: ${report.stealPercent.perRun.map((x) => x ?? "?").join(", ")})` : ""}: ` +
       `absolute figures move with the host's load. Ratios (GET one account vs the empty handler, 100k vs 10k) are paired: ` +
       `in each repetition the two scenarios are measured in alternating halves (A B B A, ` +
       `half the duration each), and the ratio is the median of the per-repetition ratios.`,
@@ -125,10 +128,10 @@ export function writeReport(dir: string, report: Report): void {
           "",
           ...(report.panel.lighthouseRuns?.length
             ? [
-                "| Lighthouse run | score | FCP ms | LCP ms | TBT ms | Speed Index ms | CLS |",
-                "|---|---:|---:|---:|---:|---:|---:|",
+                "| Lighthouse run | score | FCP ms | LCP ms | TBT ms | Speed Index ms | CLS | CPU stolen by the hypervisor % |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|",
                 ...report.panel.lighthouseRuns.map(
-                  (r, i) => `| ${i + 1} | ${r.score} | ${r.fcpMs} | ${r.lcpMs} | ${r.tbtMs} | ${r.speedIndexMs} | ${r.cls} |`,
+                  (r, i) => `| ${i + 1} | ${r.score} | ${r.fcpMs} | ${r.lcpMs} | ${r.tbtMs} | ${r.speedIndexMs} | ${r.cls} | ${r.stealPercent ?? "?"} |`,
                 ),
                 "",
               ]

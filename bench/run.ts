@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MAX_TOTALS } from "@/lib/server/list-cache";
+import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
 import { measure, measurePair, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
 import { writeReport, type Row, type Target } from "./report";
@@ -31,15 +32,6 @@ const digest = crypto.createHash("sha1").update(ADMIN_PASSWORD).digest("hex");
 const auth = (domain: string) => ({
   authorization: `Basic ${Buffer.from(`postmaster@${domain}:${digest}`).toString("base64")}`,
 });
-
-/** How long a fixed CPU-bound loop takes here: shows how fast the (shared, virtual) host is right now. */
-function cpuProbeMs(): number {
-  const started = performance.now();
-  let x = 0;
-  for (let i = 0; i < 3e8; i++) x += i % 7;
-  if (x < 0) log("unreachable"); // keeps the loop from being optimised away
-  return performance.now() - started;
-}
 
 function log(message: string) {
   process.stdout.write(`${message}\n`);
@@ -242,8 +234,11 @@ async function main() {
 
     const loadAtStart = os.loadavg();
     const probeAtStart = cpuProbeMs();
+    const cpuAtStart = cpuTimes();
+    const stealPerRun: (number | null)[] = [];
     const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
     for (let run = 1; run <= settings.runs; run++) {
+      const cpuAtRun = cpuTimes();
       const record = (s: Scenario, sample: Sample) => {
         samples.get(s.name)!.push(sample);
         log(`run ${run}/${settings.runs}  ${s.name.padEnd(58)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  errors ${sample.errors}`);
@@ -260,7 +255,10 @@ async function main() {
           record(s, await measure(s.load, settings.warmup, settings.seconds, (s.onBaseline ? baseline : app).pid!));
         }
       }
+      stealPerRun.push(stealPercent(cpuAtRun, cpuTimes()));
+      log(`run ${run}/${settings.runs}: CPU time stolen by the hypervisor ${stealPerRun.at(-1) ?? "unknown"}%`);
     }
+    const steal = { overall: stealPercent(cpuAtStart, cpuTimes()), perRun: stealPerRun };
     const put = await putMany(many);
     log(`PUT ${many.length} names: ${put.times.map((t) => t.toFixed(0)).join(", ")} ms; atomic: ${put.atomic}`);
 
@@ -338,6 +336,7 @@ async function main() {
       serverCommand: startTokens.join(" "),
       load: { start: loadAtStart, end: os.loadavg() },
       cpuProbeMs: { start: probeAtStart, end: cpuProbeMs() },
+      stealPercent: steal,
       runs: settings.runs,
       seconds: settings.seconds,
       warmup: settings.warmup,
