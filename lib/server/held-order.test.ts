@@ -97,4 +97,8 @@ describe("HeldOrder.page", () => {
     expect(idsOf(order.page(ids, all, 5, false, 0, 4, "walk"))).toEqual([41, 2, 3, 4]);
     expect(idsOf(order.page(ids, all, 5, true, 0, 2, "walk"))).toEqual([1, 64]);
   });
+
+  it("is built with every column's order sorted, so that no request sorts one", () => {
+    expect(byCapacity(40).order.heldOrders()).toBe(HELD_SORT_COLUMNS.length);
+  });
 });

@@ -1,5 +1,5 @@
 // Work done in steps: generators that yield every so often, so that a long computation can share the event loop
-// with requests. held-search.ts builds its tables this way (1.5-2 s of work for a 100,000-account domain), a few
+// with requests. held-search.ts builds its tables this way (2.2-2.4 s of work for a 100,000-account domain), a few
 // milliseconds at a time.
 
 /** Runs the steps to their end, for their result. */
