@@ -220,13 +220,17 @@ export class HeldOrder {
    * first walked a column, an order of the bench's 100,000 accounts held every request of the server up 50-90 ms.
    */
   *sortingOrders(): Generator<void> {
+    for (let column = 0; column < HELD_SORT_COLUMNS.length; column++) if (!this.orders[column]) yield* this.sortingOrder(column);
+  }
+
+  /** Sorts the column's order (see `orders`) and holds it, in steps. */
+  private *sortingOrder(column: number): Generator<void, Int32Array> {
+    const values = this.sortValues(column);
     const names = this.textRanks[0]!;
-    for (let column = 0; column < HELD_SORT_COLUMNS.length; column++) {
-      if (this.orders[column]) continue;
-      const values = this.sortValues(column);
-      this.orders[column] = yield* sortedIndexes(this.slotCount, (a, b) => values[a]! - values[b]! || names[a]! - names[b]!);
-      this.moved[column]!.clear();
-    }
+    const order = yield* sortedIndexes(this.slotCount, (a, b) => values[a]! - values[b]! || names[a]! - names[b]!);
+    this.orders[column] = order;
+    this.moved[column]!.clear();
+    return order;
   }
 
   /** How many columns' orders are held (for tests: a build holds them all). */
@@ -243,17 +247,9 @@ export class HeldOrder {
     return this.dateIds[date]!.map((id) => rank[id]!);
   }
 
-  /** The column's order (see `orders`), sorted now if need be. */
+  /** The column's order (see `orders`), sorted now if it was dropped. */
   private orderOf(column: number): Int32Array {
-    let order = this.orders[column];
-    if (!order) {
-      const all = new Int32Array(this.slotCount);
-      for (let slot = 0; slot < all.length; slot++) all[slot] = slot;
-      const sorted = this.pick(all, column, false, all.length);
-      this.orders[column] = order = Int32Array.from(sorted);
-      this.moved[column]!.clear();
-    }
-    return order;
+    return this.orders[column] ?? finish(this.sortingOrder(column));
   }
 
   /** A held slot's values, as the database has them (a page's rows are built from them, not read). */
