@@ -8,13 +8,13 @@
 // order, as UTF-8 bytes compare), then name (unique in a domain), both in the asked direction.
 //
 // Held without a JS object per account, so they add nothing for the garbage collector to trace: name and
-// description as UTF-16 units in one array each (they change only with the search key, and a changed key makes
+// description as one string each, sliced for a page's rows (they change only with the search key, and a changed key makes
 // the account a changed row in held-search.ts), dates as numbers of distinct strings, numbers in Float64Arrays.
 // Numbers and dates change in place when the log reports a change of them.
 
 import { smallestPairs } from "./smallest-pairs";
 import { finish, sortedIndexes } from "./steps";
-import { TextList, TextListBuilder } from "./text-list";
+import { type JoinedTexts, TextList, TextListBuilder } from "./text-list";
 
 /** The sortable columns of the accounts list (accounts.ts), in the order of a SortRow's values. */
 export const HELD_SORT_COLUMNS = [
@@ -105,7 +105,7 @@ export class HeldOrder {
   private readonly moved: Set<number>[] = HELD_SORT_COLUMNS.map(() => new Set());
 
   constructor(
-    private readonly texts: TextList[],
+    private readonly texts: JoinedTexts[],
     /** Per text column, each slot's place in the column's order (equal texts, equal places). */
     private readonly textRanks: Int32Array[],
     /** Per date column, each slot's date as its place in `dates`. */
@@ -311,7 +311,7 @@ class Dates {
 
 /** Collects a HeldOrder account by account, in slot order. */
 export class HeldOrderBuilder {
-  private readonly texts = TEXTS.map(() => new TextListBuilder());
+  private readonly texts = TEXTS.map(() => new TextListBuilder(true));
   private readonly dates = new Dates();
   private readonly dateIds: number[][] = DATES.map(() => []);
   private readonly numbers: number[][] = NUMBERS.map(() => []);
@@ -333,11 +333,11 @@ export class HeldOrderBuilder {
   /** finish() in steps (steps.ts). */
   *finishing(): Generator<void, HeldOrder | null> {
     if (!this.wellTyped) return null;
-    const texts = this.texts.map((t) => t.finish());
+    // Ranked by their units; held as joined strings, which a page's rows are sliced from.
     const textRanks: Int32Array[] = [];
-    for (const list of texts) textRanks.push(yield* ranking(list));
+    for (const builder of this.texts) textRanks.push(yield* ranking(builder.finish()));
     const order = new HeldOrder(
-      texts,
+      this.texts.map((builder) => builder.joined()),
       textRanks,
       this.dateIds.map((ids) => Int32Array.from(ids)),
       this.dates,

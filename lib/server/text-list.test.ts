@@ -2,7 +2,7 @@
 // one String.fromCharCode call takes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TextList } from "./text-list";
+import { TextList, TextListBuilder } from "./text-list";
 
 const units = (max: number) => fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: max }).map((u) => String.fromCharCode(...u));
 
@@ -21,6 +21,20 @@ describe("TextList", () => {
         });
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("JoinedTexts", () => {
+  it("gives back every text as added, across join groups", () => {
+    fc.assert(
+      fc.property(fc.array(units(12), { minLength: 1, maxLength: 3000 }), (texts) => {
+        const builder = new TextListBuilder(true);
+        for (const text of texts) builder.add(text);
+        const joined = builder.joined();
+        texts.forEach((text, i) => expect(joined.text(i)).toBe(text));
+      }),
+      { numRuns: 30 },
     );
   });
 });
