@@ -56,7 +56,7 @@ describe("HeldOrder.page", () => {
           const hasSlot = (slot: number) => slot % matchEvery === 0;
           const slots = rows.map((_, slot) => slot).filter(hasSlot);
           const changed = changedValues.map((v, i) => ({ id: 1000 + i, row: row(`c${i}`, v) }));
-          const pageOf = () => order.page(Int32Array.from(ids), { slots, hasSlot, changed }, column, desc, page * size, size, way);
+          const pageOf = () => order.page(Int32Array.from(ids), { count: slots.length, slots: () => slots, hasSlot, changed }, column, desc, page * size, size, way);
           pageOf(); // sorts the column's order, so that the updates below move slots in it
           for (const [at, v] of updates) {
             const slot = at % rows.length;
@@ -81,14 +81,14 @@ describe("HeldOrder.page", () => {
     const hasSlot = (slot: number) => slot >= 300;
     const slots = rows.map((_, slot) => slot).filter(hasSlot);
     for (const way of [undefined, "walk", "pick"] as const) {
-      expect(idsOf(order.page(ids, { slots, hasSlot, changed: [] }, 5, false, 0, 5, way))).toEqual([301, 302, 303, 304, 305]);
-      expect(idsOf(order.page(ids, { slots, hasSlot, changed: [] }, 5, true, 5, 3, way))).toEqual([395, 394, 393]);
+      expect(idsOf(order.page(ids, { count: slots.length, slots: () => slots, hasSlot, changed: [] }, 5, false, 0, 5, way))).toEqual([301, 302, 303, 304, 305]);
+      expect(idsOf(order.page(ids, { count: slots.length, slots: () => slots, hasSlot, changed: [] }, 5, true, 5, 3, way))).toEqual([395, 394, 393]);
     }
   });
 
   it("takes a slot whose value moved out of its old place in the walked order", () => {
     const { order, ids, rows } = byCapacity(64);
-    const all = { slots: rows.map((_, slot) => slot), hasSlot: () => true, changed: [] };
+    const all = { count: rows.length, slots: () => rows.map((_, slot) => slot), hasSlot: () => true, changed: [] };
     expect(idsOf(order.page(ids, all, 5, false, 0, 3, "walk"))).toEqual([1, 2, 3]);
     expect(order.update(0, row("u000", ["", "", "", "", 100, 0, 0]))).toBe(true);
     expect(order.update(40, row("u040", ["", "", "", "", -1, 0, 0]))).toBe(true);

@@ -78,12 +78,16 @@ export interface PageEntry {
 }
 
 export interface PageCandidates {
-  /** Slots of the held rows that match. */
-  slots: ArrayLike<number>;
+  /** How many held slots match. */
+  count: number;
+  /** The slots of the held rows that match (listed only where a page is picked among them). */
+  slots: () => ArrayLike<number>;
   /** Whether a held slot matches. */
   hasSlot: (slot: number) => boolean;
   /** Matching accounts whose search key changed since the build (or that were added): id and current values. */
   changed: readonly PageEntry[];
+  /** Whether every held slot matches (an unfiltered list): then a page of an order that is all in place is a stretch of it. */
+  everySlot?: boolean;
 }
 
 /** How a page's held slots are found: by walking the column's order, or by picking among all the matches. */
@@ -153,20 +157,35 @@ export class HeldOrder {
    * compared by their values with those. `way` is for tests.
    */
   page(ids: Int32Array, candidates: PageCandidates, column: number, desc: boolean, offset: number, size: number, way?: HeldPageWay): PageEntry[] {
-    const { slots, changed } = candidates;
+    const { count: matches, changed } = candidates;
+    const entry = (c: Candidate): PageEntry => (c >= 0 ? { id: ids[c]!, row: this.row(c) } : changed[-c - 1]!);
+    // Every slot on the list and none moved or changed: the page is where it stands in the order, at any depth.
+    if (candidates.everySlot && matches === this.slotCount && changed.length === 0 && !way) {
+      const stretch = this.stretch(column, desc, offset, size);
+      if (stretch) return stretch.map(entry);
+    }
     const wanted = offset + size;
-    const matches = slots.length;
     const walk = way ? way === "walk" : (wanted * this.slotCount) / matches <= matches;
     let chosen: Candidate[] =
       (walk ? this.walk(candidates.hasSlot, column, desc, wanted, way ? Infinity : 2 * matches) : null) ??
-      this.pick(slots, column, desc, wanted);
+      this.pick(candidates.slots(), column, desc, wanted);
     if (changed.length > 0) {
       const sign = desc ? -1 : 1;
       const valuesOf = (c: Candidate): SortRow => (c >= 0 ? this.row(c) : changed[-c - 1]!.row);
       const byValues = (a: Candidate, b: Candidate) => sign * compareRows(valuesOf(a), valuesOf(b), column);
       chosen = [...chosen, ...changed.map((_, i) => -i - 1)].sort(byValues).slice(0, wanted);
     }
-    return chosen.slice(offset).map((c) => (c >= 0 ? { id: ids[c]!, row: this.row(c) } : changed[-c - 1]!));
+    return chosen.slice(offset).map(entry);
+  }
+
+  /** Entries [offset, offset + size) of the column's order, from its end if `desc`; null if slots moved in it. */
+  private stretch(column: number, desc: boolean, offset: number, size: number): number[] | null {
+    const order = this.orderOf(column);
+    if (this.moved[column]!.size > 0) return null;
+    const n = order.length;
+    const found: number[] = [];
+    for (let i = offset; i < Math.min(n, offset + size); i++) found.push(order[desc ? n - 1 - i : i]!);
+    return found;
   }
 
   /**

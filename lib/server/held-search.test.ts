@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { HELD_ROW_COLUMNS, heldBuildsDone, heldSearch, heldTables, holdDomainsFrom, type HeldRow } from "./held-search";
+import { HELD_ROW_COLUMNS, heldBuildsDone, heldEverything, heldSearch, heldTables, holdDomainsFrom, type HeldRow } from "./held-search";
 import { searchKey } from "./list-page";
 
 vi.mock("server-only", () => ({}));
@@ -24,33 +24,40 @@ function add(to: Db, domainId: number, name: string, description: string) {
     .run(domainId, name, `${name}@${domain}`, description, searchKey(name, description));
 }
 
-/** What the held table answers against the definition, for the domain and the search. */
+/** The held matches of a search, or of the unfiltered list where `text` is "". */
+const held = (domainId: number, text: string) =>
+  text === "" ? heldEverything(db, domainId, 1_000_000) : heldSearch(db, domainId, 1_000_000, text);
+
+/** What the held table answers against the definition, for the domain and the search ("": every account). */
 function expectAgrees(domainId: number, text: string) {
   const want = (
     db.$client.prepare(`SELECT id, search_key AS k FROM accounts WHERE domain_id = ? ORDER BY id`).all(domainId) as { id: number; k: string }[]
   ).filter((r) => r.k.includes(text)).map((r) => r.id);
-  const held = heldSearch(db, domainId, 1_000_000, text)!;
-  expect(held.count()).toBe(want.length);
-  expect(held.ids()).toEqual(want);
-  for (const id of want) expect(held.has(id)).toBe(true);
+  const matches = held(domainId, text)!;
+  expect(matches.count()).toBe(want.length);
+  expect(matches.ids()).toEqual(want);
+  for (const id of want) expect(matches.has(id)).toBe(true);
 }
 
 /**
- * The held page against SQLite's own ORDER BY, for every held column and both directions: its ids, and its rows
- * as the database has them (or none, where `rows` is false: an email that is not name@domain).
+ * The held pages (the first, and one further on) against SQLite's own ORDER BY, for every held column and both
+ * directions: their ids, and their rows as the database has them (or none, where `rows` is false: an email that
+ * is not name@domain). `text` "": the unfiltered list.
  */
 function expectPages(domainId: number, text: string, rows = true) {
   for (const column of ["name", "description", "capacity", "last_auth_date", "usage_percent", "blocked"]) {
     for (const dir of ["ASC", "DESC"]) {
-      const want = db.$client
-        .prepare(
-          `SELECT id, ${HELD_ROW_COLUMNS.join(", ")} FROM accounts WHERE domain_id = ? AND instr(search_key, ?) > 0
-           ORDER BY ${column} ${dir}, name ${dir} LIMIT 12`,
-        )
-        .all(domainId, text) as ({ id: number } & HeldRow)[];
-      const page = heldSearch(db, domainId, 1_000_000, text)!.page(column, dir === "DESC", 0, 12)!;
-      expect(page.ids).toEqual(want.map((r) => r.id));
-      expect(page.rows).toEqual(rows ? want.map(({ id: _, ...row }) => row) : null);
+      for (const offset of [0, 17]) {
+        const want = db.$client
+          .prepare(
+            `SELECT id, ${HELD_ROW_COLUMNS.join(", ")} FROM accounts WHERE domain_id = ? AND instr(search_key, ?) > 0
+             ORDER BY ${column} ${dir}, name ${dir} LIMIT 12 OFFSET ?`,
+          )
+          .all(domainId, text, offset) as ({ id: number } & HeldRow)[];
+        const page = held(domainId, text)!.page(column, dir === "DESC", offset, 12)!;
+        expect(page.ids).toEqual(want.map((r) => r.id));
+        expect(page.rows).toEqual(rows ? want.map(({ id: _, ...row }) => row) : null);
+      }
     }
   }
 }
@@ -78,14 +85,18 @@ describe("heldSearch", () => {
     const [a, b] = domains as [number, number];
     expectAgrees(a, "kowal");
     expectAgrees(b, "kowal");
+    expectPages(a, "");
     add(other, a, "nowy.kowal", "");
     other.$client.prepare(`UPDATE accounts SET search_key = ? WHERE name = 'user0'`).run(searchKey("user0", "inna"));
     other.$client.prepare(`DELETE FROM accounts WHERE name = 'user3'`).run();
     other.$client.prepare(`UPDATE accounts SET domain_id = ? WHERE name = 'user6'`).run(b);
-    for (const text of ["kowal", "inna", "user6", "nowak"]) {
+    for (const text of ["kowal", "inna", "user6", "nowak", ""]) {
       expectAgrees(a, text);
       expectAgrees(b, text);
     }
+    expectPages(a, "");
+    // user6 moved in with its email at a.pl: b's pages read their rows.
+    expectPages(b, "", false);
   });
 
   it("rebuilds after more changes than it applies one by one, and after missing pruned log entries", () => {
@@ -114,6 +125,7 @@ describe("heldSearch", () => {
     other.$client.prepare(`UPDATE accounts SET description = 'KOWALSKA' WHERE name = 'user10'`).run();
     expectPages(a, "user");
     expectPages(a, "kowal");
+    expectPages(a, "");
   });
 
   it("builds in slices between other work, and takes the writes made meanwhile", async () => {
@@ -141,9 +153,10 @@ describe("heldSearch", () => {
     await heldBuildsDone(db);
     expect(writes).toBeGreaterThan(4);
     holdDomainsFrom(1, { inline: true });
-    for (const text of ["kowal", "zmiana", "zmiana4", "nowak", "user"]) expectAgrees(c, text);
+    for (const text of ["kowal", "zmiana", "zmiana4", "nowak", "user", ""]) expectAgrees(c, text);
     expectPages(c, "kowal");
     expectPages(c, "user");
+    expectPages(c, "");
   });
 
   it("pauses a build while this connection has a transaction open by hand", async () => {
@@ -168,6 +181,7 @@ describe("heldSearch", () => {
     // Another process writes an email that is not name@domain (POST never does): the page reads its rows again.
     other.$client.prepare(`UPDATE accounts SET email = 'someone@elsewhere.pl' WHERE name = 'e.user7'`).run();
     expectPages(d, "user", false);
+    expectPages(d, "", false);
     // The same from the build on.
     const f = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('f.pl')`).run().lastInsertRowid);
     for (let n = 0; n < 30; n++) add(db, f, `f.user${n}`, "Kowalska");

@@ -129,6 +129,21 @@ export type HeldRow = Record<string, string | number>;
  * for it (built now if need be); null where no table is held: small domains, and inside a transaction.
  */
 export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text: string): HeldMatches | null {
+  const held = heldFor(db, domainId, rowsInDomain);
+  return held && matches(held, held.table.search(text), text);
+}
+
+/**
+ * Every account of a domain of `rowsInDomain` accounts, from the tables held for it (built now if need be): its
+ * unfiltered list, paged in memory like a search's; null where no table is held, as for heldSearch.
+ */
+export function heldEverything(db: Db, domainId: number, rowsInDomain: number): HeldMatches | null {
+  const held = heldFor(db, domainId, rowsInDomain);
+  return held && matches(held, held.table.everything(), "", true);
+}
+
+/** The tables held for a domain, brought up to date with the database; null (a build started) where none are. */
+function heldFor(db: Db, domainId: number, rowsInDomain: number): Held | null {
   if (rowsInDomain < minHeldRows) return null;
   const generation = dbGeneration(db);
   if (generation === null) return null;
@@ -142,10 +157,11 @@ export function heldSearch(db: Db, domainId: number, rowsInDomain: number, text:
     if (!held) return null;
   }
   held.lastUsed = ++uses;
-  return matches(held, held.table.search(text), text);
+  return held;
 }
 
-function matches(held: Held, search: TableSearch, text: string): HeldMatches {
+/** `everySlot`: the search matches every held key not marked stale (heldEverything). */
+function matches(held: Held, search: TableSearch, text: string, everySlot = false): HeldMatches {
   const changedHits: PageEntry[] = [];
   for (const [id, changed] of held.changed) if (changed?.key.includes(text)) changedHits.push({ id, row: changed.row });
   changedHits.sort((a, b) => a.id - b.id);
@@ -159,7 +175,13 @@ function matches(held: Held, search: TableSearch, text: string): HeldMatches {
     page: (column, desc, offset, size) => {
       const index = (HELD_SORT_COLUMNS as readonly string[]).indexOf(column);
       if (index < 0) return null;
-      const candidates = { slots: search.slots(), hasSlot: (slot: number) => search.hasSlot(slot), changed: changedHits };
+      const candidates = {
+        count: search.count(),
+        slots: () => search.slots(),
+        hasSlot: (slot: number) => search.hasSlot(slot),
+        changed: changedHits,
+        everySlot,
+      };
       const entries = held.order.page(held.table.ids, candidates, index, desc, offset, size);
       const suffix = held.emailSuffix;
       return { ids: entries.map((e) => e.id), rows: suffix === null ? null : entries.map((e) => heldRow(e, suffix)) };

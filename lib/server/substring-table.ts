@@ -64,6 +64,7 @@ export class SubstringTable {
   private lastPass: { text: string; query: number; found: number } | null = null;
   /** Slots whose key has changed since the build (held-search.ts holds their current keys). */
   private readonly stale: Uint8Array;
+  private staleCount = 0;
   /**
    * slotById[id - ids[0]] is the slot of id (or -1), where the ids are dense enough (a walk asks for the slot of
    * every entry it passes); else slotOf searches the ids.
@@ -155,8 +156,32 @@ export class SubstringTable {
   /** Marks the key of `id` as changed since the build: it no longer counts or matches here. */
   markStale(id: number): void {
     const slot = this.slotOf(id);
-    if (slot >= 0) this.stale[slot] = 1;
+    if (slot >= 0 && !this.stale[slot]) {
+      this.stale[slot] = 1;
+      this.staleCount++;
+    }
     this.lastPass = null;
+  }
+
+  /** What every key (not marked stale) matches: the unfiltered list of a held domain. */
+  everything(): TableSearch {
+    const { ids, stale } = this;
+    const live = (slot: number) => stale[slot] === 0;
+    const slots = () => {
+      const list = new Int32Array(ids.length - this.staleCount);
+      for (let slot = 0, n = 0; slot < ids.length; slot++) if (live(slot)) list[n++] = slot;
+      return list;
+    };
+    return {
+      count: () => ids.length - this.staleCount,
+      slots,
+      hasSlot: live,
+      ids: () => Array.from(slots(), (slot) => ids[slot]!),
+      has: (id) => {
+        const slot = this.slotOf(id);
+        return slot >= 0 && live(slot);
+      },
+    };
   }
 
   /** `text` (at least MIN_SEARCH_UNITS units) prepared for count, ids and has. */
