@@ -12,8 +12,8 @@ import "server-only";
 // - Domains of 2,000+ accounts search tables the server holds in memory instead (held-search.ts): a substring
 //   table finds the matches (a count costs a pass over the matching range, not over every domain's doclists) and
 //   the held sort columns find the page (held-order.ts: a walk of the column's held order, or a pick among the
-//   matches), and the page's rows are built from the held values, not read. list-page.test.ts runs every test
-//   both ways.
+//   matches), and the page's rows are built from the held values, not read. Their unfiltered list is paged the
+//   same way (a stretch of the held order, at any depth). list-page.test.ts runs every test both ways.
 // - Elsewhere the page is read one of three ways (ListPlan), whichever a measured cost model expects to be cheapest:
 //   very many matches -> walk the sort index testing each entry, which stops after offset + size hits (in name
 //   order the accounts have an index ending in search_key, migration 0006, so the test reads the index entry, not
