@@ -189,6 +189,20 @@ describe("heldSearch", () => {
     expectPages(f, "user", false);
   });
 
+  it("leaves the unfiltered list to the sort index while many accounts have changed since the build", () => {
+    const g = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('g.pl')`).run().lastInsertRowid);
+    db.$client.transaction(() => {
+      for (let n = 0; n < 4_200; n++) add(db, g, `g.user${n}`, "Nowak");
+    })();
+    expect(heldEverything(db, g, 1_000_000)).not.toBeNull();
+    const rename = other.$client.prepare(`UPDATE accounts SET search_key = ? WHERE name = ?`);
+    for (let n = 0; n < 256; n++) rename.run(searchKey(`g.user${n}`, "Kowalska"), `g.user${n}`);
+    expectPages(g, "");
+    rename.run(searchKey("g.user256", "Kowalska"), "g.user256");
+    expect(heldEverything(db, g, 1_000_000)).toBeNull();
+    expectAgrees(g, "kowal"); // searches stay with the held table
+  });
+
   it("holds nothing inside a transaction, and small domains stay with the trigram index", () => {
     const [a] = domains as [number];
     db.$client.transaction(() => expect(heldSearch(db, a, 1_000_000, "kowal")).toBeNull())();
