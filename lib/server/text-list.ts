@@ -1,5 +1,5 @@
-// Many strings as UTF-16 units in one array: what the held tables keep of their accounts' texts (search keys,
-// names, descriptions; held-search.ts). No JS object per string for the garbage collector to trace, and built one
+// Many strings as UTF-16 units in one array: what the held tables build from their accounts' texts (search keys,
+// names, descriptions; held-search.ts), and JoinedTexts, which keeps names and descriptions after the build. No JS object per string for the garbage collector to trace, and built one
 // string at a time, so a build does not hold an array of 100,000 strings at its peak either.
 
 /** Units a String.fromCharCode call takes at most (arguments are bounded). */
@@ -26,9 +26,13 @@ export class TextList {
     return this.starts[i + 1]! - this.starts[i]!;
   }
 
+  /**
+   * Text i, copied out of the units. No request path reads texts this way any more (held pages slice JoinedTexts);
+   * text-list.test.ts reads the units back with it.
+   */
   text(i: number): string {
-    // apply, not spread: spreading a typed array iterates it, three times slower (a held page builds its rows'
-    // names and descriptions here); in chunks, as a call takes a bounded number of arguments.
+    // apply, not spread: spreading a typed array iterates it, three times slower; in chunks, as a call takes a
+    // bounded number of arguments.
     const end = this.starts[i + 1]!;
     let text = "";
     for (let at = this.starts[i]!; at < end; at += CHUNK) {
