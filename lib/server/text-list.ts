@@ -1,6 +1,7 @@
 // Many strings as UTF-16 units in one array: what the held tables build from their accounts' texts (search keys,
-// names, descriptions; held-search.ts), and JoinedTexts, which keeps names and descriptions after the build. No JS object per string for the garbage collector to trace, and built one
-// string at a time, so a build does not hold an array of 100,000 strings at its peak either.
+// names, descriptions; held-search.ts), and JoinedTexts, which keeps names and descriptions after the build. No JS
+// object per string for the garbage collector to trace, and built one string at a time, so a build does not hold
+// an array of 100,000 strings at its peak either.
 
 /** Units a String.fromCharCode call takes at most (arguments are bounded). */
 const CHUNK = 4096;
