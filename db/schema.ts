@@ -206,9 +206,46 @@ export const mailQuota = sqliteTable("mail_quota", {
   messages: integer("messages").notNull().default(0),
 });
 
+/**
+ * Panel sessions. The browser's cookie holds a random id; only its SHA-256 hash is kept here, with the account and
+ * the times, and nothing that authenticates (no digest, no password hash): a copy of this table signs nobody in.
+ * Times are epoch milliseconds.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    clientIp: text("client_ip").notNull(),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId)],
+);
+
+/**
+ * Failed logins, shared by every process: one row per (client address, account address) for the per-account lock,
+ * and one per client address with `email` = '' for the budget across accounts. Times are epoch milliseconds.
+ */
+export const loginThrottle = sqliteTable(
+  "login_throttle",
+  {
+    clientIp: text("client_ip").notNull(),
+    email: text("email").notNull(),
+    failures: integer("failures").notNull().default(0),
+    lockouts: integer("lockouts").notNull().default(0),
+    lockedUntil: integer("locked_until").notNull().default(0),
+    lastFailure: integer("last_failure").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientIp, t.email] })],
+);
+
 export type DomainRow = typeof domains.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;
 export type AliasRow = typeof aliases.$inferSelect;
 export type MailingListRow = typeof mailingLists.$inferSelect;
 export type ListMemberRow = typeof listMembers.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;

@@ -18,6 +18,7 @@ import { isAdminOf } from "./access";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
 import { hashDigest, sha1Hex } from "./password";
+import { endSessions } from "./session";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { prepared } from "./prepared";
 
@@ -290,6 +291,8 @@ export function updateAccounts(
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
           const next = update ? update.get({ id: row.id, searchKey: searchKey(name, values.description ?? "") }) : row;
           if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
+          // A new password ends the account's panel sessions everywhere, except the one that set it.
+          if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;

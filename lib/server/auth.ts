@@ -9,7 +9,7 @@ import { ApiError, apiError } from "@/lib/errors/api-error";
 import { setBounded } from "./bounded-map";
 import { UntilChangedCache } from "./db-generation";
 import { env } from "./env";
-import { verifyDigest } from "./password";
+import { hashDigest, verifyDigest } from "./password";
 import { prepared } from "./prepared";
 import { failureGate } from "./login-throttle";
 
@@ -17,6 +17,8 @@ export interface Principal {
   account: Readonly<AccountRow>;
   domain: string;
   isPostmaster: boolean;
+  /** Set when the caller is a panel session: the SHA-256 of its id (a password change keeps that session). */
+  sessionIdHash?: string;
 }
 
 const verified = new Map<string, string>(); // "email\0digest" -> password_hash it was verified against
@@ -94,12 +96,16 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
   return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
 }
 
+// What an unknown address is checked against: a hash of the same cost as the stored ones, so that a login for an
+// address that does not exist costs the same scrypt work as a wrong password (contract §9).
+let unknownAccountHash: string | undefined;
+const decoyHash = () => (unknownAccountHash ??= hashDigest("0".repeat(40)));
+
 /**
- * Verifies credentials for a client address and records the login. `via` is what last_auth_ip shows
- * (the client address for API calls).
+ * Verifies credentials for a client address and records the login (last_auth_ip shows the client address).
  */
 export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: string): Principal {
-  const gate = failureGate(clientIp, creds.email);
+  const gate = failureGate(db, clientIp, creds.email);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 
   const row = callers.get(db, creds.email, () => {
@@ -107,10 +113,11 @@ export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: str
     return found && Object.freeze({ account: Object.freeze(found.account), domain: found.domain });
   });
   const key = `${creds.email}\0${creds.digest}`;
+  const hash = row?.account.passwordHash ?? decoyHash();
   const ok =
-    !!row &&
-    /^[0-9a-f]{40}$/.test(creds.digest) &&
-    (verified.get(key) === row.account.passwordHash || verifyDigest(creds.digest, row.account.passwordHash));
+    (!!row && verified.get(key) === hash) ||
+    // Verified even when the digest is malformed or the account unknown, so that the answer takes as long.
+    (verifyDigest(creds.digest, hash) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
   if (!row || !ok) {
     gate.fail();
     throw apiError("badCredentials");

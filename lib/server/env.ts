@@ -11,6 +11,8 @@ const envSchema = z.object({
   AUTH_CACHE_SIZE: z.coerce.number().int().min(0).default(10000),
   AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   AUTH_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  // Failed logins from one client address, over all account addresses, before that address is locked.
+  AUTH_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   // scrypt cost; tests and synthetic benchmark data may lower it, production keeps the default.
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
 });

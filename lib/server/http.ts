@@ -1,12 +1,18 @@
 import "server-only";
-// The one wrapper of every /api/v1 handler: client address rule, envelope/JSONP, authentication, body parsing,
-// and the translation of any thrown error into the specified JSON error body. Nothing else builds error responses.
+// The one wrapper of every API handler, for both doors to the same handlers:
+//   /api/v1/...        HTTP Basic, under the client address rule, with the envelope and JSONP;
+//   /api/panel/v1/...  the panel's session cookie and an Origin check on changes, no client address rule (browser
+//                      users come from anywhere), plain JSON, and a 401 without WWW-Authenticate.
+// The panel's route files re-export the v1 handlers, so both doors run the same permission and validation rules.
+// It also reads bodies (at most 1 MiB, counted as they arrive) and turns any thrown error into the specified JSON
+// error body. Nothing else builds error responses.
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
+import { panelErrors } from "@/lib/errors/panel-errors";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
-import { isPanelCall } from "./panel-call";
+import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
 
 export interface ApiContext {
   req: Request;
@@ -14,31 +20,49 @@ export interface ApiContext {
   params: Record<string, string>;
   query: URLSearchParams;
   principal: Principal;
+  /** The client's address (the TCP peer, set by lib/runtime/server.mjs). */
+  clientIp: string;
   /** The request body as a JSON object ({} when empty). */
   body: () => Promise<Record<string, unknown>>;
+}
+
+/** What a panel session endpoint sees: the session's account when there is a live one. */
+export interface SessionContext extends Omit<ApiContext, "principal"> {
+  principal: Principal | null;
+  /** The id in the request's session cookie, live or not. */
+  sessionId: string | null;
 }
 
 export interface ApiResult {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
-type RouteContext = { params: Promise<Record<string, string | string[]>> };
+type RouteContext = { params: Promise<Record<string, string | string[]>> } | undefined;
+type Auth = "required" | "none" | "session";
 
 const CALLBACK_RE = /^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$/;
 const MAX_BODY_BYTES = 1024 * 1024;
+const PANEL_PREFIX = "/api/panel/";
+const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
-export const ok = (body: unknown, status = 200): ApiResult => ({ status, body });
-export const noContent = (): ApiResult => ({ status: 204, body: null });
+export const ok = (body: unknown, status = 200, headers?: Record<string, string>): ApiResult => ({ status, body, headers });
+export const noContent = (headers?: Record<string, string>): ApiResult => ({ status: 204, body: null, headers });
 
-/** Wraps a handler that needs an authenticated caller. */
+/** Wraps a handler that needs an authenticated caller (Basic under /api/v1, the session under /api/panel). */
 export function withApi(handler: (ctx: ApiContext) => ApiResult | Promise<ApiResult>) {
-  return (req: Request, route: RouteContext) => respond(req, route, handler, true);
+  return (req: Request, route: RouteContext) => respond(req, route, handler as Handler, "required");
 }
 
 /** Wraps a handler that answers without authentication (404.4, 405.1, the OpenAPI document). */
 export function withPublicApi(handler: (ctx: Omit<ApiContext, "principal">) => ApiResult | Promise<ApiResult>) {
-  return (req: Request, route: RouteContext) => respond(req, route, handler, false);
+  return (req: Request, route: RouteContext) => respond(req, route, handler as Handler, "none");
+}
+
+/** Wraps a panel endpoint about the session itself (sign-in, sign-out): the session is optional. */
+export function withPanelSession(handler: (ctx: SessionContext) => ApiResult | Promise<ApiResult>) {
+  return (req: Request, route: RouteContext) => respond(req, route, handler as Handler, "session");
 }
 
 /** Handler for a method the path does not define. */
@@ -46,32 +70,63 @@ export const methodNotAllowed = withPublicApi(() => {
   throw apiError("methodNotAllowed");
 });
 
-async function respond(
-  req: Request,
-  route: RouteContext,
-  handler: (ctx: ApiContext) => ApiResult | Promise<ApiResult>,
-  needsAuth: boolean,
-): Promise<Response> {
+type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
+
+/** The panel's own answers (lib/errors/panel-errors.ts says why they are not in the v1 catalog). */
+function panelAnswer(error: (typeof panelErrors)[keyof typeof panelErrors], headers?: Record<string, string>): ApiResult {
+  return { status: error.status, body: { code: error.code, message: error.message, category: error.category }, headers };
+}
+
+/** The "sign in again" answer; it also clears a cookie that no longer names a live session. */
+export const noSession = (req: Request) =>
+  panelAnswer(panelErrors.noSession, { "set-cookie": clearedSessionCookie(isHttps(req)) });
+
+/** The origin the browser used to reach us: scheme of the request, host from the Host header. */
+export function ownOrigin(req: Request): string {
   const url = new URL(req.url);
+  const proto = req.headers.get("x-forwarded-proto") === "https" ? "https:" : url.protocol;
+  return `${proto}//${req.headers.get("host") ?? url.host}`;
+}
+
+/** CSRF defence on top of SameSite=Strict: a mutating panel request must say it comes from our own origin. */
+export function isSameOrigin(req: Request): boolean {
+  if (!MUTATING.has(req.method)) return true;
+  const origin = req.headers.get("origin");
+  return !!origin && origin === ownOrigin(req);
+}
+
+async function respond(req: Request, route: RouteContext, handler: Handler, auth: Auth): Promise<Response> {
+  const url = new URL(req.url);
+  const panel = url.pathname.startsWith(PANEL_PREFIX);
   const query = url.searchParams;
-  const envelope = query.get("envelope") === "true";
-  const callback = query.get("callback");
+  // The envelope and JSONP are for API clients; the panel always speaks plain JSON.
+  const envelope = !panel && query.get("envelope") === "true";
+  const callback = panel ? null : query.get("callback");
+  const peer = req.headers.get(PEER_ADDRESS_HEADER);
   let result: ApiResult;
   try {
-    const peer = req.headers.get(PEER_ADDRESS_HEADER);
-    // The panel's in-process calls come from signed-in browser users, to whom the client address rule does not apply.
-    if (!isPanelCall(req) && !isClientAllowed(peer)) throw apiError("clientAddressDenied");
-    if (callback !== null && !CALLBACK_RE.test(callback)) throw apiError("invalidCallback", "callback");
-    if (callback !== null && req.method !== "GET") throw apiError("jsonpGetOnly", "callback");
+    if (panel) {
+      if (!isSameOrigin(req)) return format(panelAnswer(panelErrors.crossOrigin), false, null);
+    } else {
+      if (!isClientAllowed(peer)) throw apiError("clientAddressDenied");
+      if (callback !== null && !CALLBACK_RE.test(callback)) throw apiError("invalidCallback", "callback");
+      if (callback !== null && req.method !== "GET") throw apiError("jsonpGetOnly", "callback");
+    }
     const db = getDb();
     const params = flattenParams((await route?.params) ?? {});
-    let principal: Principal | undefined;
-    if (needsAuth) {
+    const clientIp = normalizeIp(peer ?? "");
+    let principal: Principal | null = null;
+    let sessionId: string | null = null;
+    if (panel && auth !== "none") {
+      sessionId = readSessionId(req);
+      principal = resolveSession(db, sessionId, clientIp)?.principal ?? null;
+      if (!principal && auth === "required") return format(noSession(req), false, null);
+    } else if (auth !== "none") {
       const creds = parseBasic(req.headers.get("authorization"));
       if (!creds) throw apiError("missingCredentials");
-      principal = authenticate(db, creds, normalizeIp(peer ?? ""));
+      principal = authenticate(db, creds, clientIp);
     }
-    result = await handler({ req, db, params, query, principal: principal!, body: () => readJsonObject(req) });
+    result = await handler({ req, db, params, query, principal, clientIp, sessionId, body: () => readJsonObject(req) });
   } catch (err) {
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };
@@ -86,10 +141,7 @@ function flattenParams(params: Record<string, string | string[]>): Record<string
 }
 
 async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
+  const text = await readBody(req);
   if (text.trim() === "") return {};
   let value: unknown;
   try {
@@ -101,11 +153,32 @@ async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The body as text, counted as it arrives: past 1 MiB (declared or chunked) it stops reading and throws 500.111.
+ * The rest is left unread; lib/runtime/server.mjs drains or closes the connection once the answer has gone out.
+ */
+async function readBody(req: Request): Promise<string> {
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    // Not cancelled: cancelling would destroy the socket before the answer could be written.
+    if (size > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return apiError("databaseBusy");
-  console.error("Unexpected error in /api/v1:", err);
+  console.error("Unexpected error in the API:", err);
   return apiError("unexpected");
 }
 
@@ -129,8 +202,11 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
       headers: JSON_HEADERS,
     });
   }
-  if (result.status === 204 || result.body === null) return new Response(null, { status: result.status });
-  return new Response(JSON.stringify(result.body), { status: result.status, headers: JSON_HEADERS });
+  if (result.status === 204 || result.body === null) {
+    return new Response(null, { status: result.status, headers: result.headers });
+  }
+  const headers = result.headers ? { ...JSON_HEADERS, ...result.headers } : JSON_HEADERS;
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
 }
 
 export type { ErrorBody };

@@ -1,24 +1,27 @@
 import "server-only";
-// The session as server components see it (panel layout and pages): the cookie, the in-memory session, and a
-// re-check of its credentials, so a blocked account or a password changed elsewhere ends it on the next page.
+// The session as server components see it (panel layout and pages): the cookie resolved to its account through
+// the sessions table, once per render (React cache), so a blocked account or a password changed elsewhere ends it
+// on the next page.
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { getDb } from "@/db/client";
 import { normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
-import { getSession, SESSION_COOKIE, sessionInfo, verifySession, type SessionInfo } from "./session";
+import { resolveSession, SESSION_COOKIE, sessionInfo, type SessionInfo } from "./session";
 
 export interface PageSession extends SessionInfo {
   /** The account name (the part before @). */
   name: string;
 }
 
-export async function currentSession(): Promise<PageSession | null> {
-  const session = getSession((await cookies()).get(SESSION_COOKIE)?.value);
-  if (!session) return null;
+export const currentSession = cache(async (): Promise<PageSession | null> => {
+  const id = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!id) return null;
   const ip = normalizeIp((await headers()).get(PEER_ADDRESS_HEADER) ?? "");
-  if (!verifySession(getDb(), session, ip)) return null;
-  return { ...sessionInfo(session), name: session.email.slice(0, session.email.lastIndexOf("@")) };
-}
+  const principal = resolveSession(getDb(), id, ip)?.principal;
+  if (!principal) return null;
+  return { ...sessionInfo(principal), name: principal.account.name };
+});
 
 /** The session, or a redirect to the login page (with the "session expired" notice when a cookie was there). */
 export async function requireSession(): Promise<PageSession> {

@@ -1,30 +1,21 @@
 import "server-only";
-// Panel sessions (backend-for-frontend). The browser holds only a random 256-bit id in an httpOnly, SameSite=Strict
-// cookie; the account address and the SHA-1 digest the BFF authenticates with stay here, server-side.
-//
-// Why in memory rather than a `sessions` table: the service runs as one Node process (lib/runtime/server.mjs), a
-// digest should not sit on disk next to the hashes it unlocks, and losing the sessions on a restart only means
-// signing in again. The Map lives on globalThis because Next may load this module once per route bundle.
-import { randomBytes } from "node:crypto";
+// Panel sessions (backend-for-frontend), in the `sessions` table so that every process sees the same ones and a
+// restart keeps them. The browser holds a random 256-bit id in an httpOnly, SameSite=Strict cookie; the table keeps
+// only its SHA-256 hash, the account and the times: nothing in it authenticates, so a leaked copy signs nobody in.
+// A session stands for its account only while the account may sign in: a blocked or expired account's sessions
+// end at their next use, and a password change deletes them (lib/server/accounts.ts).
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { authenticate, type Principal } from "./auth";
-import { sha1Hex } from "./password";
+import { accounts, domains, sessions } from "@/db/schema";
+import { isLoginRefused, type Principal } from "./auth";
+import { prepared } from "./prepared";
 
 export const SESSION_COOKIE = "mailadmin_session";
 export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
-const MAX_SESSIONS = 50_000;
-
-export interface Session {
-  id: string;
-  email: string;
-  domain: string;
-  isPostmaster: boolean;
-  /** SHA-1 hex digest of the password: what /api/v1 authenticates with. Never sent to the browser. */
-  digest: string;
-  createdAt: number;
-  lastSeenAt: number;
-}
+// last_seen_at is written at most once a minute per session, so that reading pages does not turn into writes.
+const TOUCH_EVERY_MS = 60 * 1000;
 
 /** What page JS may know about its session. */
 export interface SessionInfo {
@@ -33,74 +24,119 @@ export interface SessionInfo {
   isPostmaster: boolean;
 }
 
-const holder = globalThis as { __mailadminSessions?: Map<string, Session> };
-const sessions = (holder.__mailadminSessions ??= new Map<string, Session>());
+export interface ResolvedSession {
+  /** The SHA-256 hex of the cookie's id: the table's key. */
+  idHash: string;
+  principal: Principal;
+}
 
-const isExpired = (s: Session, now: number) =>
+export const hashSessionId = (id: string) => createHash("sha256").update(id).digest("hex");
+
+const statements = prepared((db) => ({
+  insert: db
+    .insert(sessions)
+    .values({
+      idHash: sql.placeholder("idHash"),
+      accountId: sql.placeholder("accountId"),
+      createdAt: sql.placeholder("now"),
+      lastSeenAt: sql.placeholder("now"),
+      clientIp: sql.placeholder("clientIp"),
+    })
+    .prepare(),
+  lookup: db
+    .select({ session: sessions, account: accounts, domain: domains.name })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .innerJoin(domains, eq(domains.id, accounts.domainId))
+    .where(eq(sessions.idHash, sql.placeholder("idHash")))
+    .prepare(),
+  touch: db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder("now")}`, clientIp: sql`${sql.placeholder("clientIp")}` })
+    .where(eq(sessions.idHash, sql.placeholder("idHash")))
+    .prepare(),
+  remove: db.delete(sessions).where(eq(sessions.idHash, sql.placeholder("idHash"))).prepare(),
+  removeOfAccount: db
+    .delete(sessions)
+    .where(and(eq(sessions.accountId, sql.placeholder("accountId")), ne(sessions.idHash, sql.placeholder("keep"))))
+    .prepare(),
+}));
+
+const isExpired = (s: { createdAt: number; lastSeenAt: number }, now: number) =>
   now - s.lastSeenAt > IDLE_TIMEOUT_MS || now - s.createdAt > ABSOLUTE_TIMEOUT_MS;
 
-function sweep(now: number) {
-  for (const [id, s] of sessions) if (isExpired(s, now)) sessions.delete(id);
-  // Still full (many live sessions): drop the oldest, Map keeps insertion order.
-  while (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-}
-
-export function createSession(principal: Principal, digest: string, now = Date.now()): Session {
-  sweep(now);
-  const session: Session = {
-    id: randomBytes(32).toString("base64url"),
-    email: principal.account.email,
-    domain: principal.domain,
-    isPostmaster: principal.isPostmaster,
-    digest,
-    createdAt: now,
-    lastSeenAt: now,
-  };
-  sessions.set(session.id, session);
-  return session;
-}
-
-/** The live session with this id, its idle timer restarted; null when unknown or expired. */
-export function getSession(id: string | undefined | null, now = Date.now()): Session | null {
-  if (!id) return null;
-  const session = sessions.get(id);
-  if (!session) return null;
-  if (isExpired(session, now)) {
-    sessions.delete(id);
-    return null;
-  }
-  session.lastSeenAt = now;
-  return session;
-}
-
-export function destroySession(id: string | undefined | null): void {
-  if (id) sessions.delete(id);
-}
-
-/** After the signed-in user changes their own password, the BFF keeps authenticating with the new digest. */
-export function replaceSessionDigest(session: Session, password: string): void {
-  session.digest = sha1Hex(password);
+/** Starts a session for a signed-in account; returns the id for the cookie (never stored). */
+export function createSession(db: Db, principal: Principal, clientIp: string, now = Date.now()): string {
+  const id = randomBytes(32).toString("base64url");
+  statements(db).insert.run({ idHash: hashSessionId(id), accountId: principal.account.id, now, clientIp });
+  return id;
 }
 
 /**
- * Re-checks a session's credentials with the service's own authentication (blocked, expired, password changed
- * elsewhere); a session whose credentials no longer pass is ended.
+ * The account behind a session id, with the idle timer restarted; null when the id is unknown, the session has
+ * expired (its row is deleted then), or the account may no longer sign in (all its sessions are deleted then).
  */
-export function verifySession(db: Db, session: Session, clientIp: string): Principal | null {
-  try {
-    return authenticate(db, { email: session.email, digest: session.digest }, clientIp);
-  } catch {
-    destroySession(session.id);
+export function resolveSession(
+  db: Db,
+  id: string | null | undefined,
+  clientIp: string,
+  now = Date.now(),
+): ResolvedSession | null {
+  if (!id) return null;
+  const idHash = hashSessionId(id);
+  const s = statements(db);
+  const found = s.lookup.get({ idHash });
+  if (!found) return null;
+  if (isExpired(found.session, now)) {
+    s.remove.run({ idHash });
     return null;
   }
+  if (isLoginRefused(found.account)) {
+    endSessions(db, found.account.id);
+    return null;
+  }
+  if (now - found.session.lastSeenAt >= TOUCH_EVERY_MS || found.session.clientIp !== clientIp) {
+    s.touch.run({ idHash, now, clientIp });
+  }
+  const principal: Principal = {
+    account: found.account,
+    domain: found.domain,
+    isPostmaster: found.account.name === "postmaster",
+    sessionIdHash: idHash,
+  };
+  return { idHash, principal };
 }
 
-export const sessionInfo = (s: Session): SessionInfo => ({ email: s.email, domain: s.domain, isPostmaster: s.isPostmaster });
+export function destroySession(db: Db, id: string | null | undefined): void {
+  if (id) statements(db).remove.run({ idHash: hashSessionId(id) });
+}
+
+/** Ends every session of an account except `keepIdHash` (the one that changed the password). */
+export function endSessions(db: Db, accountId: number, keepIdHash = ""): void {
+  statements(db).removeOfAccount.run({ accountId, keep: keepIdHash });
+}
+
+/** Deletes the sessions past their idle or absolute limit (`db optimize`); returns how many. */
+export function purgeExpiredSessions(db: Db, now = Date.now()): number {
+  return db
+    .delete(sessions)
+    .where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS)))
+    .run().changes;
+}
+
+export const sessionInfo = (p: Principal): SessionInfo => ({
+  email: p.account.email,
+  domain: p.domain,
+  isPostmaster: p.isPostmaster,
+});
 
 // --- cookies ---
 
 export function readSessionId(req: Request): string | null {
-  const header = req.headers.get("cookie");
+  return sessionIdFromCookieHeader(req.headers.get("cookie"));
+}
+
+export function sessionIdFromCookieHeader(header: string | null): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
