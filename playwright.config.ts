@@ -10,7 +10,8 @@ const PORT = Number(process.env.PANEL_E2E_PORT ?? 3310);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // One fresh database per run. The config is evaluated again in every worker; the environment carries the first
-// choice to them. The webServer starts before the global setup, which is fine: the server opens the file lazily.
+// choice to them. The webServer starts before the global setup and creates the file (empty, migrated); the setup
+// seeds it, and the server sees the new data at its next read.
 process.env.PANEL_E2E_DB ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-panel-e2e-")), "mail.db");
 
 export default defineConfig({
@@ -57,6 +58,9 @@ export default defineConfig({
       DATABASE_PATH: process.env.PANEL_E2E_DB,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
       NEXT_TELEMETRY_DISABLED: "1",
+      WORKERS: "1",
+      // Every test signs in from 127.0.0.1: the budget per client address must not lock the whole suite out.
+      AUTH_ADDRESS_MAX_FAILURES: "1000",
       // No test client may call /api/v1 directly (192.0.2.1 is TEST-NET): the panel must work without the rule.
       ALLOWED_CLIENT_IPS: "192.0.2.1",
     },

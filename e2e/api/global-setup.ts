@@ -25,9 +25,9 @@ declare module "vitest" {
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const NODE_TSX = ["--conditions=react-server", "--import", "tsx"];
+export const NODE_TSX = ["--conditions=react-server", "--import", "tsx"];
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+export function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
@@ -40,12 +40,12 @@ const addDomain = (name: string, limits: string[] = []) => [
   "domain", "add", name, "--postmaster-password", PM_PASSWORD, ...limits,
 ];
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   log: string;
 }
 
-async function startServer(name: string, port: number, env: NodeJS.ProcessEnv, logDir: string): Promise<Server> {
+export async function startServer(name: string, port: number, env: NodeJS.ProcessEnv, logDir: string): Promise<Server> {
   const log = path.join(logDir, `${name}.log`);
   const out = fs.openSync(log, "w");
   const child = spawn(process.execPath, ["lib/runtime/server.mjs"], {
@@ -71,7 +71,7 @@ async function startServer(name: string, port: number, env: NodeJS.ProcessEnv, l
   }
 }
 
-function stop(server: Server): Promise<void> {
+export function stop(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (server.child.exitCode !== null) return resolve();
     const timer = setTimeout(() => server.child.kill("SIGKILL"), 5000);
@@ -117,6 +117,9 @@ export default async function setup(project: TestProject) {
     SCRYPT_COST: "1024",
     AUTH_MAX_FAILURES: "10",
     AUTH_LOCKOUT_SECONDS: "60",
+    // Every test calls from 127.0.0.1; the budget per client address is tested on servers of its own (state.test.ts).
+    AUTH_ADDRESS_MAX_FAILURES: "1000000",
+    WORKERS: "1",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   // The main and fuzz servers use the default rule (loopback and the host's own addresses).

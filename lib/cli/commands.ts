@@ -13,6 +13,7 @@ import {
   type DomainLimits,
 } from "@/lib/server/domains";
 import { optimizeSearchIndex } from "@/lib/server/search-index";
+import { purgeExpiredLoginState } from "@/lib/server/session";
 import { MAILSERVER_USAGE, runMailServerCommand } from "@/lib/mailserver/commands";
 import { intOption, parseArgs, stringOption, type Args } from "./args";
 import { seedDemo } from "./demo";
@@ -27,6 +28,11 @@ export const USAGE = `Usage: npm run --silent cli -- <command>
   db optimize            (daily from cron, and after a bulk load: merges the search index)
 ${MAILSERVER_USAGE}
   demo`;
+
+function purgedLoginState(db: Db): string {
+  const purged = purgeExpiredLoginState(db);
+  return `expired sessions deleted: ${purged.sessions}, stale login-throttle rows deleted: ${purged.throttle}`;
+}
 
 function limitsOf(args: Args): DomainLimits {
   const limits: DomainLimits = {
@@ -90,7 +96,7 @@ export function runCommand(db: Db, argv: string[]): string {
     case "mailserver housekeeping":
       return runMailServerCommand(db, action!, args);
     case "db optimize":
-      return `Search index merged in ${optimizeSearchIndex(db).ms.toFixed(0)} ms.`;
+      return `Search index merged in ${optimizeSearchIndex(db).ms.toFixed(0)} ms; ${purgedLoginState(db)}.`;
     case "demo":
       return seedDemo(db);
     default:

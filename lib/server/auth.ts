@@ -96,15 +96,21 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
   return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
 }
 
-// What an unknown address is checked against: a hash of the same cost as the stored ones, so that a login for an
-// address that does not exist costs the same scrypt work as a wrong password (contract §9).
+// What an unknown address is checked against: a hash made like the stored ones (contract §9).
 let unknownAccountHash: string | undefined;
 const decoyHash = () => (unknownAccountHash ??= hashDigest("0".repeat(40)));
 
 /**
  * Verifies credentials for a client address and records the login (last_auth_ip shows the client address).
+ * `revealRefusal` (the panel's sign-in) adds why a blocked or expired account was refused, to a caller who has just
+ * proved its password; /api/v1 answers it like a wrong password.
  */
-export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: string): Principal {
+export function authenticate(
+  db: Db,
+  creds: Readonly<Credentials>,
+  clientIp: string,
+  { revealRefusal = false } = {},
+): Principal {
   const gate = failureGate(db, clientIp, creds.email);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 
@@ -113,10 +119,11 @@ export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: str
     return found && Object.freeze({ account: Object.freeze(found.account), domain: found.domain });
   });
   const key = `${creds.email}\0${creds.digest}`;
+  // An unknown address is checked against a decoy hash of the same cost, and a malformed digest is checked too, so
+  // that every failure costs one scrypt and the time taken tells nothing about which addresses exist.
   const hash = row?.account.passwordHash ?? decoyHash();
   const ok =
     (!!row && verified.get(key) === hash) ||
-    // Verified even when the digest is malformed or the account unknown, so that the answer takes as long.
     (verifyDigest(creds.digest, hash) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
   if (!row || !ok) {
     gate.fail();
@@ -125,7 +132,10 @@ export function authenticate(db: Db, creds: Readonly<Credentials>, clientIp: str
   gate.succeed();
   remember(key, row.account.passwordHash);
   const now = today();
-  if (isLoginRefused(row.account, now)) throw apiError("badCredentials");
+  if (isLoginRefused(row.account, now)) {
+    const reason = row.account.blocked === 1 ? "blocked" : "expired";
+    throw revealRefusal ? new ApiError("badCredentials", { attributes: { reason } }) : apiError("badCredentials");
+  }
 
   // Written only when it changes, so a busy API client does not turn every read into a write. The row may be
   // shared with later calls (see `callers`), so it is copied, never changed in place.

@@ -57,12 +57,12 @@ export function withApi(handler: (ctx: ApiContext) => ApiResult | Promise<ApiRes
 
 /** Wraps a handler that answers without authentication (404.4, 405.1, the OpenAPI document). */
 export function withPublicApi(handler: (ctx: Omit<ApiContext, "principal">) => ApiResult | Promise<ApiResult>) {
-  return (req: Request, route: RouteContext) => respond(req, route, handler as Handler, "none");
+  return (req: Request, route: RouteContext) => respond(req, route, handler, "none");
 }
 
 /** Wraps a panel endpoint about the session itself (sign-in, sign-out): the session is optional. */
 export function withPanelSession(handler: (ctx: SessionContext) => ApiResult | Promise<ApiResult>) {
-  return (req: Request, route: RouteContext) => respond(req, route, handler as Handler, "session");
+  return (req: Request, route: RouteContext) => respond(req, route, handler, "session");
 }
 
 /** Handler for a method the path does not define. */

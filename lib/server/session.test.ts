@@ -1,15 +1,25 @@
-// Panel sessions: idle and absolute expiry, logout, the cookie's attributes, and the panel-call secret.
-import { describe, expect, it, vi } from "vitest";
+// Panel sessions and the login throttle, on a real SQLite file opened twice (two connections stand for two server
+// processes): what the table keeps, idle and absolute expiry, sign-out, password change and block, the purge of
+// `db optimize`, and the cookie's attributes.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { addDomain } from "@/lib/cli/commands";
 import type { Principal } from "./auth";
-import { isPanelCall, PANEL_CALL_HEADER, panelCallToken } from "./panel-call";
+import { failureGate } from "./login-throttle";
 import {
   ABSOLUTE_TIMEOUT_MS,
   clearedSessionCookie,
   createSession,
   destroySession,
-  getSession,
+  endSessions,
   IDLE_TIMEOUT_MS,
+  purgeExpiredLoginState,
   readSessionId,
+  resolveSession,
   sessionCookie,
   sessionInfo,
 } from "./session";
@@ -17,50 +27,103 @@ import {
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
 
-const principal = {
-  account: { email: "jan@example.com" },
-  domain: "example.com",
-  isPostmaster: false,
-} as unknown as Principal;
-const DIGEST = "a".repeat(40);
+let dir: string;
+let db: Db;
+let other: Db;
+let principal: Principal;
+const IP = "192.0.2.1";
+
+beforeAll(() => {
+  // Read once per process (lib/server/env.ts): set before anything reads them.
+  Object.assign(process.env, { SCRYPT_COST: "1024", AUTH_MAX_FAILURES: "3", AUTH_ADDRESS_MAX_FAILURES: "5" });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "session-"));
+  db = openDatabase(path.join(dir, "t.db"));
+  other = openDatabase(path.join(dir, "t.db"));
+  addDomain(db, "example.com", "S3cret!pass", {});
+  const account = db.$client.prepare("SELECT * FROM accounts WHERE email = 'postmaster@example.com'").get();
+  principal = { account, domain: "example.com", isPostmaster: true } as unknown as Principal;
+});
+
+afterAll(() => {
+  db.$client.close();
+  other.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const rows = (conn: Db) => conn.$client.prepare("SELECT * FROM sessions").all() as Record<string, unknown>[];
 
 describe("panel sessions", () => {
-  it("gives a random 256-bit id and keeps the digest out of what the page sees", () => {
-    const a = createSession(principal, DIGEST);
-    const b = createSession(principal, DIGEST);
-    expect(Buffer.from(a.id, "base64url")).toHaveLength(32);
-    expect(a.id).not.toBe(b.id);
-    expect(sessionInfo(a)).toEqual({ email: "jan@example.com", domain: "example.com", isPostmaster: false });
-    expect(JSON.stringify(sessionInfo(a))).not.toContain(DIGEST);
+  it("give a random 256-bit id and keep only its SHA-256, with nothing that authenticates", () => {
+    const a = createSession(db, principal, IP);
+    const b = createSession(db, principal, IP);
+    expect(Buffer.from(a, "base64url")).toHaveLength(32);
+    expect(a).not.toBe(b);
+    const row = rows(db).find((r) => r.id_hash === createHash("sha256").update(a).digest("hex"));
+    expect(row).toBeDefined();
+    expect(Object.keys(row!).sort()).toEqual(["account_id", "client_ip", "created_at", "id_hash", "last_seen_at"]);
+    expect(JSON.stringify(rows(db))).not.toContain(a);
+    expect(sessionInfo(principal)).toEqual({ email: "postmaster@example.com", domain: "example.com", isPostmaster: true });
+    endSessions(db, principal.account.id);
   });
 
-  it("expires after 30 idle minutes, and each use restarts the idle timer", () => {
-    const t0 = 1_000_000;
-    const s = createSession(principal, DIGEST, t0);
+  it("are seen by another connection, and end there when signed out here", () => {
+    const id = createSession(db, principal, IP);
+    expect(resolveSession(other, id, IP)?.principal.account.email).toBe("postmaster@example.com");
+    destroySession(db, id);
+    expect(resolveSession(other, id, IP)).toBeNull();
+  });
+
+  it("expire after 30 idle minutes, each use restarting the idle timer; the row goes when met", () => {
+    const t0 = Date.now();
+    const id = createSession(db, principal, IP, t0);
     expect(IDLE_TIMEOUT_MS).toBe(30 * 60 * 1000);
-    expect(getSession(s.id, t0 + IDLE_TIMEOUT_MS - 1)).not.toBeNull();
-    expect(getSession(s.id, t0 + 2 * IDLE_TIMEOUT_MS - 2)).not.toBeNull();
-    expect(getSession(s.id, t0 + 3 * IDLE_TIMEOUT_MS)).toBeNull();
+    expect(resolveSession(db, id, IP, t0 + IDLE_TIMEOUT_MS - 1)).not.toBeNull();
+    expect(resolveSession(db, id, IP, t0 + 2 * IDLE_TIMEOUT_MS - 2)).not.toBeNull();
+    expect(resolveSession(db, id, IP, t0 + 3 * IDLE_TIMEOUT_MS)).toBeNull();
+    expect(rows(db)).toHaveLength(0);
     // Gone for good, even if asked about at an earlier time.
-    expect(getSession(s.id, t0)).toBeNull();
+    expect(resolveSession(db, id, IP, t0)).toBeNull();
   });
 
-  it("expires at the absolute limit however active it is", () => {
-    const t0 = 5_000_000;
-    const s = createSession(principal, DIGEST, t0);
-    for (let t = t0; t < t0 + ABSOLUTE_TIMEOUT_MS; t += IDLE_TIMEOUT_MS / 2) expect(getSession(s.id, t)).not.toBeNull();
-    expect(getSession(s.id, t0 + ABSOLUTE_TIMEOUT_MS + 1)).toBeNull();
+  it("expire at the absolute limit however active they are", () => {
+    const t0 = Date.now();
+    const id = createSession(db, principal, IP, t0);
+    for (let t = t0; t < t0 + ABSOLUTE_TIMEOUT_MS; t += IDLE_TIMEOUT_MS / 2) {
+      expect(resolveSession(db, id, IP, t)).not.toBeNull();
+    }
+    expect(resolveSession(db, id, IP, t0 + ABSOLUTE_TIMEOUT_MS + 1)).toBeNull();
+    expect(resolveSession(db, undefined, IP)).toBeNull();
+    expect(resolveSession(db, "unknown", IP)).toBeNull();
   });
 
-  it("ends at logout", () => {
-    const s = createSession(principal, DIGEST);
-    destroySession(s.id);
-    expect(getSession(s.id)).toBeNull();
-    expect(getSession(undefined)).toBeNull();
-    expect(getSession("unknown")).toBeNull();
+  it("end all but the keeper when the password changes", () => {
+    const keep = createSession(db, principal, IP);
+    const drop = createSession(db, principal, IP);
+    const kept = resolveSession(db, keep, IP)!;
+    endSessions(other, principal.account.id, kept.idHash);
+    expect(resolveSession(db, keep, IP)).not.toBeNull();
+    expect(resolveSession(db, drop, IP)).toBeNull();
+    endSessions(db, principal.account.id);
   });
 
-  it("sets an httpOnly SameSite=Strict cookie, Secure only over https, and reads it back", () => {
+  it("end for a blocked account on every connection", () => {
+    const id = createSession(db, principal, IP);
+    other.$client.prepare("UPDATE accounts SET blocked = 1 WHERE id = ?").run(principal.account.id);
+    expect(resolveSession(db, id, IP)).toBeNull();
+    expect(rows(db)).toHaveLength(0);
+    other.$client.prepare("UPDATE accounts SET blocked = 0 WHERE id = ?").run(principal.account.id);
+  });
+
+  it("are purged by db optimize once expired, and live ones are kept", () => {
+    const old = Date.now() - ABSOLUTE_TIMEOUT_MS - 1;
+    createSession(db, principal, IP, old);
+    const live = createSession(db, principal, IP);
+    expect(purgeExpiredLoginState(other).sessions).toBe(1);
+    expect(resolveSession(db, live, IP)).not.toBeNull();
+    endSessions(db, principal.account.id);
+  });
+
+  it("set an httpOnly SameSite=Strict cookie, Secure only over https, and read it back", () => {
     expect(sessionCookie("abc", false)).toBe("mailadmin_session=abc; Path=/; HttpOnly; SameSite=Strict");
     expect(sessionCookie("abc", true)).toContain("; Secure");
     expect(clearedSessionCookie(false)).toContain("Max-Age=0");
@@ -70,14 +133,26 @@ describe("panel sessions", () => {
   });
 });
 
-describe("panel calls", () => {
-  it("are recognised only with this process's secret", () => {
-    const call = (value?: string) =>
-      isPanelCall(new Request("http://x/", { headers: value === undefined ? {} : { [PANEL_CALL_HEADER]: value } }));
-    expect(call(panelCallToken())).toBe(true);
-    expect(call()).toBe(false);
-    expect(call("0".repeat(64))).toBe(false);
-    expect(call("not hex")).toBe(false);
-    expect(call(panelCallToken().slice(0, 62))).toBe(false);
+describe("login throttle", () => {
+  it("locks a (client address, account) pair for every connection, and a success clears only that pair", () => {
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) failureGate(db, "198.51.100.1", "a@example.com", now).fail();
+    expect(failureGate(other, "198.51.100.1", "a@example.com", now).lockedFor).toBeGreaterThan(0);
+    // Another account from the same address, and the same account from another address, are not locked.
+    expect(failureGate(other, "198.51.100.1", "b@example.com", now).lockedFor).toBe(0);
+    expect(failureGate(other, "198.51.100.2", "a@example.com", now).lockedFor).toBe(0);
+    // A lock is not purged while it lasts.
+    expect(purgeExpiredLoginState(db, now).throttle).toBe(0);
+    expect(failureGate(other, "198.51.100.1", "a@example.com", now + 1000).lockedFor).toBeGreaterThan(0);
+  });
+
+  it("locks a client address that fails over many accounts", () => {
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) failureGate(db, "198.51.100.3", `u${i}@example.com`, now).fail();
+    expect(failureGate(other, "198.51.100.3", "fresh@example.com", now).lockedFor).toBeGreaterThan(0);
+    expect(failureGate(other, "198.51.100.4", "fresh@example.com", now).lockedFor).toBe(0);
+    // Forgotten once the lock is over and the address has been quiet for 15 minutes.
+    expect(purgeExpiredLoginState(db, now + 16 * 60_000).throttle).toBeGreaterThan(0);
+    expect(failureGate(other, "198.51.100.3", "fresh@example.com", now + 16 * 60_000).lockedFor).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, sessions } from "@/db/schema";
 import { isLoginRefused, type Principal } from "./auth";
+import { purgeLoginThrottle } from "./login-throttle";
 import { prepared } from "./prepared";
 
 export const SESSION_COOKIE = "mailadmin_session";
@@ -116,12 +117,20 @@ export function endSessions(db: Db, accountId: number, keepIdHash = ""): void {
   statements(db).removeOfAccount.run({ accountId, keep: keepIdHash });
 }
 
-/** Deletes the sessions past their idle or absolute limit (`db optimize`); returns how many. */
+/** Deletes the sessions past their idle or absolute limit; returns how many. */
 export function purgeExpiredSessions(db: Db, now = Date.now()): number {
   return db
     .delete(sessions)
     .where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS)))
     .run().changes;
+}
+
+/**
+ * `db optimize`: deletes expired sessions and login-throttle rows that no longer lock or count anything (both are
+ * also deleted as they are met; this catches the ones never met again).
+ */
+export function purgeExpiredLoginState(db: Db, now = Date.now()): { sessions: number; throttle: number } {
+  return { sessions: purgeExpiredSessions(db, now), throttle: purgeLoginThrottle(db, now) };
 }
 
 export const sessionInfo = (p: Principal): SessionInfo => ({
