@@ -2,12 +2,13 @@
 // Next's production build behind a tiny http server that tells route handlers the TCP peer address. Route handlers
 // cannot see the socket, and Next passes client-sent forwarding headers through; so every incoming value of the
 // trusted header is overwritten from the socket here, in every worker, and a client cannot choose it.
-// The workers share the listening port (node:cluster) and the SQLite file; all state (sessions, login throttle,
-// data) lives in the database, so any worker may answer any request.
+// The workers share the primary's listening socket and the SQLite file; all state (sessions, login throttle, data)
+// lives in the database, so any worker may answer any request.
 import { Buffer } from "node:buffer";
 import { setTimeout } from "node:timers";
 import cluster from "node:cluster";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -30,40 +31,93 @@ async function runPrimary() {
   const count = workerCount();
   // Migrate once here, before any worker opens the file: workers migrating a fresh file at the same time would race.
   await migrateDatabase();
+
+  // The primary accepts every connection and hands it to a ready worker in turn. Not cluster's own round robin:
+  // that can hand a connection to a worker that has just died, and the client then waits forever. Here the primary
+  // keeps its copy of a socket until the worker says it has it; the sockets a dead worker never took go to another.
+  const ready = [];
+  const waiting = [];
+  const handedTo = new Map(); // worker id -> Map(socket number -> socket) not yet taken
+  let turn = 0;
+  let counter = 0;
   let stopping = false;
-  let listening = 0;
-  const started = new Set();
-  cluster.on("listening", (worker) => {
-    started.add(worker.id);
-    if (++listening === count) console.log(`mail-admin listening on http://${hostname}:${port} (${count} workers)`);
+  const drop = (worker) => {
+    const i = ready.indexOf(worker);
+    if (i >= 0) ready.splice(i, 1);
+  };
+  const dispatch = (socket) => {
+    if (socket.destroyed) return;
+    if (ready.length === 0) return void waiting.push(socket);
+    const worker = ready[turn++ % ready.length];
+    const id = ++counter;
+    handedTo.get(worker.id).set(id, socket);
+    worker.send({ connection: id }, socket, { keepOpen: true }, () => {});
+  };
+  const listener = net.createServer({ pauseOnConnect: true }, dispatch);
+  listener.on("error", (err) => {
+    console.error(`cannot listen on ${hostname}:${port}: ${err.message}`);
+    stop(1);
+  });
+
+  const everReady = new Set();
+  const live = new Set();
+  cluster.on("fork", (worker) => {
+    live.add(worker.id);
+    handedTo.set(worker.id, new Map());
+  });
+  cluster.on("message", (worker, message) => {
+    if (typeof message?.taken === "number") {
+      // The worker holds the connection now; the primary's copy of the descriptor goes.
+      handedTo.get(worker.id)?.get(message.taken)?.destroy();
+      handedTo.get(worker.id)?.delete(message.taken);
+      return;
+    }
+    if (message !== "ready") return;
+    ready.push(worker);
+    everReady.add(worker.id);
+    if (everReady.size === count && !listener.listening) {
+      listener.listen(port, hostname, () =>
+        console.log(`mail-admin listening on http://${hostname}:${port} (${count} workers)`),
+      );
+    }
+    for (const socket of waiting.splice(0)) dispatch(socket);
   });
   cluster.on("exit", (worker, code, signal) => {
-    if (stopping) return;
-    // One that never came up (port taken, bad build) would fail again: give up rather than fork in a loop.
-    if (!started.has(worker.id)) {
-      console.error(`worker ${worker.process.pid} exited (${signal ?? code}) before listening; stopping`);
-      stopping = true;
-      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
-      process.exitCode = 1;
+    drop(worker);
+    live.delete(worker.id);
+    const untaken = [...(handedTo.get(worker.id)?.values() ?? [])];
+    handedTo.delete(worker.id);
+    for (const socket of untaken) {
+      if (stopping) socket.destroy();
+      else dispatch(socket);
+    }
+    if (stopping) {
+      if (live.size === 0) process.exit(process.exitCode ?? 0);
       return;
+    }
+    // One that never came up (bad build, unreadable database) would fail again: give up rather than fork in a loop.
+    if (!everReady.has(worker.id)) {
+      console.error(`worker ${worker.process.pid} exited (${signal ?? code}) before it was ready; stopping`);
+      return stop(1);
     }
     // A worker that dies is replaced at once; the others go on answering meanwhile.
     console.error(`worker ${worker.process.pid} died (${signal ?? code}); starting another`);
     cluster.fork();
   });
-  for (let i = 0; i < count; i++) cluster.fork();
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.on(signal, () => {
-      // Graceful: each worker stops accepting, finishes the requests it holds, then exits.
-      stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      cluster.on("exit", () => {
-        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      });
-    });
+
+  /** Graceful: no new connections; each worker finishes the requests it holds, then exits. */
+  function stop(exitCode) {
+    if (exitCode) process.exitCode = exitCode;
+    if (stopping) return;
+    stopping = true;
+    listener.close();
+    for (const socket of waiting.splice(0)) socket.destroy();
+    if (live.size === 0) process.exit(process.exitCode ?? 0);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    setTimeout(() => process.exit(1), 10_000).unref();
   }
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
+  for (let i = 0; i < count; i++) cluster.fork();
 }
 
 async function migrateDatabase() {
@@ -89,11 +143,17 @@ async function runWorker() {
   await app.prepare();
   const handle = app.getRequestHandler();
 
+  let active = 0;
+  let stopping = false;
   // A PUT or DELETE may name up to 1,000 accounts of up to 32 characters in its path (contract §3): ~33 kB of
   // request line, over Node's default 16 kB header limit (which answers 431).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     if (req.url) req.url = escapeStrayPercents(req.url);
+    active++;
+    res.on("close", () => {
+      if (--active === 0 && stopping) process.exit(0);
+    });
     // A handler may answer before reading the whole body (over 1 MiB: 500.111, lib/server/http.ts). The rest is
     // never read: once the answer is out, the connection is closed instead of waiting for the body's end.
     res.on("finish", () => {
@@ -118,15 +178,24 @@ async function runWorker() {
         `Content-Length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${MALFORMED}`,
     );
   });
-  server.listen(port, hostname);
+
+  // Connections come from the primary (see runPrimary), already accepted.
+  process.on("message", (message, socket) => {
+    if (typeof message?.connection !== "number" || !socket) return;
+    process.send({ taken: message.connection });
+    server.emit("connection", socket);
+    socket.resume();
+  });
+  process.send("ready");
   // The primary is gone (killed with SIGKILL, say): nothing would replace or stop this worker any more.
   process.on("disconnect", () => process.exit(0));
 
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
-      server.close(() => process.exit(0));
-      // Idle keep-alive connections would hold close() open until their timeout.
+      stopping = true;
+      // Idle kept-alive connections are closed; the requests under way finish first.
       server.closeIdleConnections();
+      if (active === 0) process.exit(0);
       setTimeout(() => process.exit(0), 8000).unref();
     });
   }
