@@ -3,26 +3,12 @@
 // several at once, delete). Every write invalidates the whole ["accounts"] prefix.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
+import type { AccountRecord, AccountSummary } from "@/lib/schemas/account";
 import type { ListEnvelope } from "@/lib/schemas/list-query";
 import { listQueryString, type ListFilters } from "./list-params";
 
-/** The account list item: numbers as strings, usage with a % suffix. */
-export interface AccountSummary {
-  [key: string]: unknown;
-  name: string;
-  email: string;
-  domain: string;
-  description: string;
-  capacity: string;
-  usage: string;
-  blocked: string;
-  creation_date: string;
-  expiration_date: string;
-  last_auth_date: string;
-}
-
-/** The full account record as GET returns it. */
-export type AccountRecord = Record<string, unknown> & { name: string; email: string; usage: number | string };
+// The answers' shapes are the zod schemas of lib/schemas/account.ts (types only: no zod in the browser bundle).
+export type { AccountRecord, AccountSummary } from "@/lib/schemas/account";
 
 export const accountKeys = {
   all: ["accounts"] as const,

@@ -3,17 +3,14 @@
 // accounts too, since an account record lists the aliases pointing at it.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
+import type { AliasRecord } from "@/lib/schemas/alias";
 import type { ListEnvelope } from "@/lib/schemas/list-query";
 import { accountKeys } from "./accounts";
 import { listQueryString, type ListFilters } from "./list-params";
 
-export interface AliasItem {
-  [key: string]: unknown;
-  name: string;
-  domain: string;
-  email: string;
-  target: string;
-}
+/** The alias list item (the same shape as the record), from lib/schemas/alias.ts. */
+export type AliasItem = AliasRecord;
+export type { AliasRecord };
 
 export const aliasKeys = {
   all: ["aliases"] as const,

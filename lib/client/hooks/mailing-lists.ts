@@ -3,25 +3,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import type { ListEnvelope } from "@/lib/schemas/list-query";
+import type { MailingListRecord, MailingListSummary } from "@/lib/schemas/mailing-list";
 import { listQueryString, type ListFilters } from "./list-params";
 
-export interface MailingListSummary {
-  [key: string]: unknown;
-  name: string;
-  domain: string;
-  email: string;
-  description: string;
-  privacy_mode: string;
-  replyto_mode: string;
-  autosubscribe_enabled: string;
-}
-
-export type MailingListRecord = Record<string, unknown> & {
-  name: string;
-  email: string;
-  accounts: string[];
-  moderators: string[];
-};
+// The answers' shapes, from lib/schemas/mailing-list.ts.
+export type { MailingListRecord, MailingListSummary };
 
 export const mailingListKeys = {
   all: ["mailing-lists"] as const,
