@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MAX_TOTALS } from "@/lib/server/list-cache";
+import { MAX_TOTALS } from "@/lib/server/list-page";
 import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
 import { measure, measurePair, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
