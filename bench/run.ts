@@ -47,15 +47,6 @@ async function waitUntil(check: () => Promise<boolean>, seconds: number, failure
   throw new Error(failure);
 }
 
-/** Waits until the server at `statusUrl` has no search table build under way. */
-async function waitForHeldTables(statusUrl: string, seconds = 120): Promise<void> {
-  const noBuild = async () => {
-    const status = (await (await fetch(statusUrl)).json()) as { search_tables: { held: number; building: number } };
-    return status.search_tables.building === 0;
-  };
-  await waitUntil(noBuild, seconds, `${statusUrl}: search tables still building after ${seconds}s`);
-}
-
 async function waitFor(url: string, child: ChildProcess, seconds = 60): Promise<void> {
   const answers = async () => {
     if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode}`);
@@ -227,10 +218,6 @@ async function main() {
       await res.arrayBuffer();
       if (res.status >= 300) throw new Error(`${s.name}: ${res.status} from ${url}`);
     }
-
-    // Those requests started the builds of the large domains' search tables (lib/server/held-search.ts), which run
-    // in the background between requests: measure once they are held.
-    await waitForHeldTables(`http://127.0.0.1:${appPort}/api/status`);
 
     const loadAtStart = os.loadavg();
     const probeAtStart = cpuProbeMs();
