@@ -89,8 +89,9 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
   }
   for (const [name, o] of Object.entries(command.options ?? {})) {
     if (o.min !== undefined) intOption(command, parsed.values, name);
+    if (o.required) requiredOption(command, parsed.values, name);
   }
-  return { positionals: parsed.positionals, values: parsed.values as Parsed["values"] };
+  return { positionals: parsed.positionals, values: parsed.values };
 }
 
 /** parseArgs' messages run over several lines and suggest `--`; one line naming the option is enough. */
@@ -99,7 +100,10 @@ function describeParseError(err: unknown): string {
   const option = /'(-[^' ]+)/.exec(e.message ?? "")?.[1] ?? "";
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return /does not take an argument/.test(e.message ?? "") ? `${option} takes no value` : `${option} needs a value`;
+    if (/does not take an argument/.test(e.message ?? "")) return `${option} takes no value`;
+    // parseArgs will not take a value that starts with "-" after a space (it may be a forgotten value).
+    if (/ambiguous/.test(e.message ?? "")) return `${option} needs a value (one that starts with - is written ${option}=-...)`;
+    return `${option} needs a value`;
   }
   return (e.message ?? String(err)).split("\n")[0]!;
 }

@@ -163,7 +163,7 @@ export const TOP_HELP = overview(COMMANDS, `Usage: ${CLI} <command> [arguments] 
  * Runs one command line. `db` is the database or a function opening it (so `--help` and `db restore` never open
  * or create one). Throws UsageError for wrong usage, anything else for a failure.
  */
-export function runCommand(db: Db | (() => Db), argv: string[]): string | Promise<string> {
+export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<string> {
   const ctx = { db: typeof db === "function" ? db : () => db };
   const [first, second] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return TOP_HELP;
@@ -181,5 +181,5 @@ export function runCommand(db: Db | (() => Db), argv: string[]): string | Promis
   }
   const parsed = parseCommandArgs(command, argv.slice(command.name.split(" ").length));
   if (parsed === "help") return commandHelp(command);
-  return command.run(ctx, parsed);
+  return await command.run(ctx, parsed);
 }

@@ -60,7 +60,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
     notes:
       "Checks: the database (folder, file, -wal, -shm) open to the mail group; postmap -q (through Postfix's\n" +
       "proxymap) finds the account's domain, its mailbox and an alias; doveadm user and doveadm auth test for the\n" +
-      "account; the LMTP and auth sockets exist; quota_clone writes the account's usage back. Run it as root.",
+      "account; the LMTP and auth sockets accept connections; quota_clone writes the account's usage back (a marked\n" +
+      "message is saved into the account's inbox and expunged again). Run it as root.",
     example: `${CLI} mailserver check --account check@example.org --password 'Check-pass1'`,
     options: {
       account: { type: "string", value: "<email>", required: true, help: "an account to test with (required; a dedicated one is best)" },
@@ -73,8 +74,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "lmtp-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/dovecot-lmtp" },
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
     },
-    run(ctx, { values }) {
-      const results = runMailServerCheck(ctx.db(), {
+    async run(ctx, { values }) {
+      const results = await runMailServerCheck(ctx.db(), {
         databasePath: databasePath(),
         account: requiredOption(this, values, "account").toLowerCase(),
         password: requiredOption(this, values, "password"),

@@ -7,9 +7,12 @@ export class ToolError extends Error {
     readonly command: string,
     readonly status: number | null,
     readonly output: string,
+    readonly signal?: string,
   ) {
-    // One line: the CLI prints one line per failure.
-    super(`${command} failed (${status === null ? "killed" : `exit ${status}`}): ${output.trim().split("\n").filter(Boolean).join(" | ") || "no output"}`);
+    // One line: the CLI prints one line per failure. A crash's backtrace (doveadm's "Raw backtrace") says nothing
+    // to an operator; the lines before it do.
+    const lines = output.split("\n").map((l) => l.trim()).filter((l) => l && !/Raw backtrace/.test(l));
+    super(`${command} failed (${status !== null ? `exit ${status}` : `killed by ${signal ?? "a signal"}`}): ${lines.join(" | ") || "no output"}`);
   }
 }
 
@@ -17,10 +20,10 @@ export function runTool(command: string, args: string[], input?: string, timeout
   try {
     return execFileSync(command, args, { encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"], timeout: timeoutMs });
   } catch (err) {
-    const e = err as { status?: number | null; stderr?: string; stdout?: string; code?: string; message?: string };
+    const e = err as { status?: number | null; signal?: string | null; stderr?: string; stdout?: string; code?: string; message?: string };
     const shown = [command, ...args].join(" ");
     // Not started at all (ENOENT, EACCES): Node's own message is the reason.
-    if (e.code && typeof e.code === "string" && e.status == null) throw new ToolError(shown, null, `${e.code}: ${e.message ?? ""}`);
-    throw new ToolError(shown, e.status ?? null, e.stderr?.trim() ? e.stderr : (e.stdout ?? ""));
+    if (typeof e.code === "string" && e.status == null && !e.signal) throw new ToolError(shown, null, `${e.code}: ${e.message ?? ""}`);
+    throw new ToolError(shown, e.status ?? null, e.stderr?.trim() ? e.stderr : (e.stdout ?? ""), e.code === "ETIMEDOUT" ? `${e.signal} after the ${timeoutMs / 1000} s time limit` : (e.signal ?? undefined));
   }
 }
