@@ -21,9 +21,6 @@ const user = { email: `u1@${D}`, password: "User-pass1" };
 
 // --- the database digest ---
 const IGNORED_COLUMNS = new Set(["last_auth_date", "last_auth_ip"]);
-// The change log the server's held search tables follow (migrations 0007-0008): bookkeeping written by triggers,
-// like an index; a sign-in's last_auth_date (ignored above) adds an entry.
-const IGNORED_TABLES = new Set(["account_search_changes"]);
 // Failed logins are counted there (lib/server/login-throttle.ts): the one write a refusal is meant to make.
 const THROTTLE_TABLE = "login_throttle";
 let reader: Database.Database;
@@ -34,7 +31,7 @@ function digest(): string {
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .pluck()
     .all() as string[];
-  for (const table of tables.filter((t) => !IGNORED_TABLES.has(t) && t !== THROTTLE_TABLE)) {
+  for (const table of tables.filter((t) => t !== THROTTLE_TABLE)) {
     hash.update(`\n#${table}\n`);
     // Sorted serialized rows: some tables have no rowid, and the order of rows is no part of the state.
     const rows = (reader.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]).map((row) =>
