@@ -208,6 +208,17 @@ describe("listPage", () => {
     check(big!, "wersja", "name", false, 0, 10);
   });
 
+  it("keeps the totals of two database files apart, though their domain ids and versions agree", () => {
+    const [big] = domainIds;
+    check(big!, "kowal", "name", false, 0, 10);
+    const otherFile = openDatabase(path.join(dir, "other.db"));
+    const version = db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big);
+    otherFile.$client.prepare(`INSERT INTO domains (id, name, search_version) VALUES (?, 'inna.pl', ?)`).run(big, version);
+    const got = listPage(otherFile, spec, big!, { search: "kowal", sort: "name", sortDir: "asc", page: 0, size: 10 });
+    expect(got.result_info.total).toBe(0);
+    otherFile.$client.close();
+  });
+
   it("sees a write made by another connection", () => {
     const [big] = domainIds;
     check(big!, "łódka", "name", false, 0, 10);
