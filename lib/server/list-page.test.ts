@@ -124,6 +124,7 @@ describe("listPage", () => {
   it("walks a search in name order on the index holding the search key, other orders on their sort index", () => {
     expect(sortIndex(db, "accounts", "name")).toBe("accounts_domain_name");
     expect(sortIndex(db, "accounts", "capacity")).toBe("accounts_sort_capacity");
+    expect(sortIndex(db, "accounts", "usage_bytes")).toBe("accounts_sort_usage_bytes");
     expect(sortIndex(db, "aliases", "target")).toBe("aliases_sort_target");
     expect(sortIndex(db, "accounts", "email")).toBeNull();
   });
