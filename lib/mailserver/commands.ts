@@ -66,7 +66,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
     options: {
       account: { type: "string", value: "<email>", required: true, help: "an account to test with (required; a dedicated one is best)" },
       password: { type: "string", value: "<pw>", required: true, help: "its password (required)" },
-      alias: { type: "string", value: "<address>", help: "an alias to look up (default: one of the account's domain)" },
+      alias: { type: "string", value: "<address>", help: "an alias to look up (default: one of the account's domain, else the account's own entry)" },
       "config-dir": { type: "string", value: "<dir>", help: "the folder `mailserver config` wrote (default /etc/mailadmin)" },
       "db-group": { type: "string", value: "G", help: `the database's group (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
       "postfix-config": { type: "string", value: "<dir>", help: "Postfix's configuration folder (postmap -c; default Postfix's own)" },
