@@ -120,6 +120,11 @@ export function restoreDatabase(file: string, target: string): RestoreReport {
       `${target} is in use by process ${users.pids.join(", ")}: stop the service, Postfix and Dovecot first`,
     );
   }
+  // Another user's process (Postfix's proxymap, Dovecot's dict) could have it open unseen: replacing the file
+  // under it would leave it writing to the old one.
+  if (!users.complete) {
+    throw new Error(`cannot see every process's open files in /proc, so cannot tell whether ${target} is in use: run db restore as root`);
+  }
   const incoming = `${target}.restoring`;
   fs.copyFileSync(source, incoming);
   const fd = fs.openSync(incoming, "r+");
