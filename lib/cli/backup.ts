@@ -47,6 +47,7 @@ export function verifyDatabaseFile(file: string): void {
 export async function backupDatabase(source: Database.Database, file: string): Promise<BackupReport> {
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
+  if (!fs.existsSync(path.dirname(target))) throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
