@@ -1,5 +1,6 @@
 import "server-only";
 // The `mailserver` command group of the operator CLI.
+import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command } from "@/lib/cli/args";
@@ -75,6 +76,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
     },
     async run(ctx, { values }) {
+      if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
       const results = await runMailServerCheck(ctx.db(), {
         databasePath: databasePath(),
         account: requiredOption(this, values, "account").toLowerCase(),
