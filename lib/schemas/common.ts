@@ -33,8 +33,9 @@ export function isIsoDate(s: string): boolean {
 // Contract §9: one-line texts take no control characters (U+0000-U+001F, U+007F): a CR-LF in a subject or an SMS
 // login is header injection waiting to happen, a NUL breaks what the mail server generates from the row.
 // Multi-line texts take line breaks and tabs only, and store line breaks as LF, which a Sieve string carries.
-const CONTROL_RE = /[\u0000-\u001f\u007f]/;
-const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// Neither takes a lone UTF-16 surrogate: it has no UTF-8 form, so SQLite and Sieve would get U+FFFD instead.
+const CONTROL_RE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Cs}/u;
 
 const withoutControls = (forbidden: RegExp) => (s: string) => !forbidden.test(s);
 
