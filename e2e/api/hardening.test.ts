@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 // Contract §9 and issue 20, over real HTTP against the production server: what a hostile client got through when
 // the service was probed, each item now refused. The probe table in docs/security.md names these tests.
 //   enumeration  - a caller who does not administer a domain gets 403.2 whether the domain or record exists or not
@@ -324,6 +324,7 @@ describe("text fields: control characters (contract §9)", () => {
       const row = db.prepare("SELECT script FROM mail_sieve_scripts WHERE username = ?").get(`jan@${X}`) as { script: string };
       expect(row.script).toContain('"Urlop \\"do 14.07.\\" \\\\ C:\\\\temp\n\tkoniec";');
       // Only LF line breaks and tabs besides printable text; every quote inside the string escaped.
+      // eslint-disable-next-line no-control-regex -- looking for control characters
       expect(row.script).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\r]/);
       expect(row.script).not.toMatch(/\p{Cs}/u);
     } finally {

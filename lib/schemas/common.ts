@@ -34,7 +34,9 @@ export function isIsoDate(s: string): boolean {
 // login is header injection waiting to happen, a NUL breaks what the mail server generates from the row.
 // Multi-line texts take line breaks and tabs only, and store line breaks as LF, which a Sieve string carries.
 // Neither takes a lone UTF-16 surrogate: it has no UTF-8 form, so SQLite and Sieve would get U+FFFD instead.
+// eslint-disable-next-line no-control-regex -- control characters are what these patterns are about
 const CONTROL_RE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+// eslint-disable-next-line no-control-regex -- as above
 const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Cs}/u;
 
 const withoutControls = (forbidden: RegExp) => (s: string) => !forbidden.test(s);
