@@ -13,19 +13,30 @@ export class PanelApiError extends Error {
 }
 
 export async function panelFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const text = await panelFetchText(path, init);
+  return (text === "" ? undefined : JSON.parse(text)) as T;
+}
+
+/** The answer's body as text ("" for 204), or a PanelApiError for an error answer. */
+export async function panelFetchText(path: string, init: { method?: string; body?: unknown } = {}): Promise<string> {
   const res = await fetch(`/api/panel/v1/${path.replace(/^\//, "")}`, {
     method: init.method ?? "GET",
     headers: init.body === undefined ? undefined : { "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     credentials: "same-origin",
   });
-  if (res.status === 204) return undefined as T;
-  const data = (await res.json().catch(() => null)) as unknown;
+  if (res.status === 204) return "";
+  const text = await res.text().catch(() => "");
   if (!res.ok) {
-    const body = (data ?? { code: String(res.status), message: res.statusText, category: "internal" }) as ErrorBody;
-    throw new PanelApiError(res.status, body);
+    let body: ErrorBody | null = null;
+    try {
+      body = JSON.parse(text) as ErrorBody;
+    } catch {
+      // not JSON: described by the status below
+    }
+    throw new PanelApiError(res.status, body ?? { code: String(res.status), message: res.statusText, category: "internal" });
   }
-  return data as T;
+  return text;
 }
 
 /** react-query retry rule: never retry a 4xx or a validation answer, retry other failures twice. */

@@ -1,63 +1,15 @@
 "use client";
-// Aliases of the postmaster's domain: the paged list and the writes. Writes invalidate ["aliases"] and the
-// accounts too, since an account record lists the aliases pointing at it.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { panelFetch, retryRule } from "@/lib/client/api";
-import type { ListEnvelope } from "@/lib/schemas/list-query";
-import { accountKeys } from "./accounts";
-import { listQueryString, type ListFilters } from "./list-params";
+// Aliases of the postmaster's domain (hooks of resource.ts). An account record lists the aliases pointing at it,
+// so alias writes invalidate the accounts too.
+import { resourceHooks } from "./resource";
 
 export interface AliasItem {
-  [key: string]: unknown;
   name: string;
   domain: string;
   email: string;
   target: string;
 }
 
-export const aliasKeys = {
-  all: ["aliases"] as const,
-  lists: () => [...aliasKeys.all, "list"] as const,
-  list: (filters: ListFilters & { domain: string }) => [...aliasKeys.lists(), filters] as const,
-  detail: (domain: string, name: string) => [...aliasKeys.all, "detail", domain, name] as const,
-};
+export const aliases = resourceHooks<AliasItem, AliasItem>({ key: "aliases", path: "aliases", touches: ["accounts", "domain"] });
 
-export function useAliasList(domain: string | undefined, filters: ListFilters) {
-  return useQuery({
-    queryKey: aliasKeys.list({ ...filters, domain: domain ?? "" }),
-    queryFn: () => panelFetch<ListEnvelope<AliasItem>>(`aliases/${domain}?${listQueryString(filters)}`),
-    enabled: !!domain,
-    placeholderData: keepPreviousData,
-    retry: retryRule,
-  });
-}
-
-function useInvalidateAliases() {
-  const qc = useQueryClient();
-  return () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: aliasKeys.all }),
-      qc.invalidateQueries({ queryKey: accountKeys.all }),
-    ]);
-}
-
-export function useSaveAlias(domain: string | undefined) {
-  const invalidate = useInvalidateAliases();
-  return useMutation({
-    mutationFn: ({ name, target, create }: { name: string; target: string; create: boolean }) =>
-      panelFetch<AliasItem>(`aliases/${domain}/${encodeURIComponent(name)}`, {
-        method: create ? "POST" : "PUT",
-        body: { target },
-      }),
-    onSuccess: invalidate,
-  });
-}
-
-export function useDeleteAliases(domain: string | undefined) {
-  const invalidate = useInvalidateAliases();
-  return useMutation({
-    mutationFn: (names: string[]) =>
-      panelFetch<undefined>(`aliases/${domain}/${names.map(encodeURIComponent).join(",")}`, { method: "DELETE" }),
-    onSuccess: invalidate,
-  });
-}
+export const { keys: aliasKeys, useList: useAliasList, useSave: useSaveAlias, useDelete: useDeleteAliases } = aliases;

@@ -1,5 +1,4 @@
 // Paging, sorting and searching of the three list endpoints, as URL query text and back.
-import type { ListEnvelope } from "@/lib/schemas/list-query";
 
 export interface ListFilters {
   page: number;
@@ -42,33 +41,5 @@ export function listQueryString(f: ListFilters): string {
   return q.toString();
 }
 
-/** Summary fields that are numbers sent as strings (usage with a % suffix); every other field sorts as text. */
-const NUMERIC_FIELDS = new Set(["capacity", "usage", "blocked", "privacy_mode", "replyto_mode", "autosubscribe_enabled"]);
-
-/**
- * The rows of a page, ordered by the requested sort. JavaScript moves all-digit keys of result_data first,
- * so the server's order is lost in the object and is restored here (contract §6): the sort field, then the name
- * in the same direction, as the service does.
- */
-export function sortedRows<T extends Record<string, unknown>>(env: ListEnvelope<T>, f: ListFilters): T[] {
-  const rows = Object.values(env.result_data);
-  const numeric = NUMERIC_FIELDS.has(f.sort);
-  const sign = f.dir === "desc" ? -1 : 1;
-  return rows.sort((a, b) => sign * ((numeric ? compareNumbers(a[f.sort], b[f.sort]) : 0) || compareText(a, b, f.sort)));
-}
-
 /** A scalar field as text; anything else (absent, object) as "". */
 export const asText = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
-
-const toNumber = (v: unknown) => Number(asText(v).replace(/%$/, "")) || 0;
-const compareNumbers = (a: unknown, b: unknown) => toNumber(a) - toNumber(b);
-
-/** Code-point order, like SQLite's BINARY collation; ties broken by name. */
-function compareText(a: Record<string, unknown>, b: Record<string, unknown>, key: string): number {
-  for (const k of [key, "name"]) {
-    const sa = asText(a[k]);
-    const sb = asText(b[k]);
-    if (sa !== sb) return sa < sb ? -1 : 1;
-  }
-  return 0;
-}

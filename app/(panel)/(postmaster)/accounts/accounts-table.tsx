@@ -6,7 +6,6 @@ import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card, Spinner } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccountList, useDeleteAccounts, type InitialAccountPage } from "@/lib/client/hooks/accounts";
-import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
 import { useT } from "@/lib/i18n";
@@ -41,8 +40,8 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const [creating, setCreating] = useState(false);
   const navigate = useLinkNavigation();
 
-  const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
-  const total = list.data?.result_info.total ?? 0;
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
+  const total = list.data?.info.total ?? 0;
   const change = useCallback(
     (patch: Parameters<typeof update>[0], replace = false) => {
       setSelected(new Set());

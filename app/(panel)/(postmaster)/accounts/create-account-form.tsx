@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useHydrated } from "@/lib/client/use-hydrated";
-import { useCreateAccount } from "@/lib/client/hooks/accounts";
+import { useSaveAccount } from "@/lib/client/hooks/accounts";
 import { lazyResolver, placeApiError, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useT } from "@/lib/i18n";
 import type { CreateValues } from "./create-account-schema";
@@ -20,7 +20,7 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
   const t = useT(accountMessages);
   const errorText = useErrorText();
   const hydrated = useHydrated();
-  const create = useCreateAccount(domain);
+  const create = useSaveAccount(domain);
   const [formError, setFormError] = useState("");
   const { register, handleSubmit, setError, reset, setFocus, formState } = useForm<CreateValues, FieldFormContext>({
     resolver,
@@ -33,7 +33,8 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
   const onSubmit = handleSubmit(async (values) => {
     setFormError("");
     try {
-      const record = await create.mutateAsync(values as unknown as { name: string } & Record<string, unknown>);
+      const { name, ...body } = values;
+      const record = await create.mutateAsync({ name, body, create: true });
       reset();
       onDone(record.email);
     } catch (err) {

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { filtersFromUrl, listQueryString } from "@/lib/client/hooks/list-params";
 import type { AccountSummary, InitialAccountPage } from "@/lib/client/hooks/accounts";
-import type { ListEnvelope } from "@/lib/schemas/list-query";
+import { parseListPage } from "@/lib/client/list-page";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { listAccounts } from "@/lib/server/accounts";
 import { getDomainOrThrow } from "@/lib/server/domains";
@@ -31,7 +31,7 @@ function firstPage(domain: string, query: string): InitialAccountPage | undefine
     const db = getDb();
     const data = listAccounts(db, getDomainOrThrow(db, domain), new URLSearchParams(query));
     // Exactly what the browser would get from the BFF: the JSON of the API's answer.
-    return { domain, query, data: JSON.parse(JSON.stringify(data)) as ListEnvelope<AccountSummary>, at: Date.now() };
+    return { domain, query, data: parseListPage<AccountSummary>(JSON.stringify(data)), at: Date.now() };
   } catch (err) {
     // A query the API refuses (or a domain removed meanwhile): the table fetches it and shows the API's error.
     if (err instanceof ApiError) return undefined;

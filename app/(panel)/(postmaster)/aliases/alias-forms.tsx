@@ -34,7 +34,7 @@ export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (e
   const onSubmit = handleSubmit(async ({ name, target }) => {
     setFormError("");
     try {
-      const alias = await save.mutateAsync({ name, target, create: true });
+      const alias = await save.mutateAsync({ name, body: { target }, create: true });
       reset();
       onDone(alias.email);
     } catch (err) {
@@ -76,7 +76,7 @@ export function EditTargetForm({
   const onSubmit = handleSubmit(async ({ target }) => {
     setFormError("");
     try {
-      await save.mutateAsync({ name: alias.name, target, create: false });
+      await save.mutateAsync({ name: alias.name, body: { target } });
       onDone();
     } catch (err) {
       setFormError(placeApiError(err, setError, ["target"], errorText.locale) ?? "");

@@ -4,7 +4,6 @@ import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAliasList, useDeleteAliases } from "@/lib/client/hooks/aliases";
-import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
@@ -23,7 +22,7 @@ export function AliasesTable() {
   const remove = useDeleteAliases(domain);
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
-  const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
@@ -109,7 +108,7 @@ export function AliasesTable() {
           </tbody>
         </table>
       </div>
-      <Pager filters={filters} total={list.data?.result_info.total ?? 0} onChange={(patch) => update(patch)} />
+      <Pager filters={filters} total={list.data?.info.total ?? 0} onChange={(patch) => update(patch)} />
       {deletion.dialog}
     </div>
   );

@@ -4,7 +4,6 @@ import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { Alert, Button, Card } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { sortedRows } from "@/lib/client/hooks/list-params";
 import { useDeleteMailingLists, useMailingListList } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
@@ -24,7 +23,7 @@ export function ListsTable() {
   const list = useMailingListList(domain, filters);
   const remove = useDeleteMailingLists(domain);
   const [notice, setNotice] = useState("");
-  const rows = useMemo(() => (list.data ? sortedRows(list.data, filters) : []), [list.data, filters]);
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const onSearch = useCallback((search: string) => update({ search, page: 0 }, true), [update]);
   const onSort = (sort: string, dir: "asc" | "desc") => update({ sort, dir, page: 0 });
 
@@ -99,7 +98,7 @@ export function ListsTable() {
           </tbody>
         </table>
       </div>
-      <Pager filters={filters} total={list.data?.result_info.total ?? 0} onChange={(patch) => update(patch)} />
+      <Pager filters={filters} total={list.data?.info.total ?? 0} onChange={(patch) => update(patch)} />
       {deletion.dialog}
     </div>
   );
