@@ -24,8 +24,13 @@ interface Answer {
   text: string;
 }
 
-/** One raw request: the path exactly as generated, any method, any body. */
-function send(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+/**
+ * One raw request: the path as generated (no normalization of `//`, `\` or dot segments), any method, any body.
+ * Characters outside printable ASCII are percent-encoded as every HTTP client does (raw ones never reach Next: the
+ * custom server's clientError answers them, e2e/api/protocol.test.ts).
+ */
+function send(method: string, rawPath: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+  const path = rawPath.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
   return new Promise((resolve, reject) => {
     const url = new URL(origin());
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
