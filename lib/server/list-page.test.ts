@@ -112,13 +112,13 @@ describe("listPage", () => {
   });
 
   it("reads few matches and sorts them, and walks the sort index for many", () => {
-    // A page of 50 in 100,000 rows: a walk expects to read 50 * 100,000 / matches rows.
+    // A page of 50 in 100,000 rows: a walk expects to pass 50 * 100,000 / matches entries, a match costs ten.
     expect(planFor(35, 50, 100_000)).toBe("sortMatches");
-    expect(planFor(2_000, 50, 100_000)).toBe("sortMatches");
-    expect(planFor(2_300, 50, 100_000)).toBe("walkIndex");
+    expect(planFor(700, 50, 100_000)).toBe("sortMatches");
+    expect(planFor(720, 50, 100_000)).toBe("walkIndex");
     expect(planFor(11_000, 50, 100_000)).toBe("walkIndex");
     // Deeper pages walk further, so reading the matches wins up to more of them.
-    expect(planFor(11_000, 5_050, 100_000)).toBe("sortMatches");
+    expect(planFor(7_000, 5_050, 100_000)).toBe("sortMatches");
   });
 
   it("walks a search in name order on the index holding the search key, other orders on their sort index", () => {

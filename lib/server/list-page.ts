@@ -9,9 +9,8 @@ import "server-only";
 //   domain_id * 2^32 + id, so "in this domain" is a rowid range and counting reads no table row. Its phrase match
 //   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
 //   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
-// - A searched page is read one of two ways, by one rule: few matches, read them all and sort them; many, walk
-//   the sort index in order testing each row's search key, which stops after offset + size hits. "Few" means
-//   fewer than the rows such a walk expects to read, (offset + size) * rows / matches.
+// - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
+//   walk the sort index in order testing each entry, which stops after offset + size hits.
 // - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
 //   unchanged: the mail server's usage writes leave it, so paging through one search counts it once even then.
 import type { Statement } from "better-sqlite3";
@@ -75,11 +74,12 @@ const MIN_TRIGRAM_SEARCH = 3;
 export type ListPlan = "sortMatches" | "walkIndex";
 
 /**
- * Few matches, read them all and sort them (about 1.5 µs each); many, walk the sort index, which expects to read
- * (offset + size) * rows / matches rows before it has the page: whichever reads fewer rows.
+ * A walk expects to pass (offset + size) * rows / matches index entries before it has the page, if the matches are
+ * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (bench data,
+ * bench/README.md), so fewer matches than a tenth of that walk are read and sorted, more are walked.
  */
 export function planFor(matches: number, needed: number, rows: number): ListPlan {
-  return matches * matches <= needed * rows ? "sortMatches" : "walkIndex";
+  return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
 }
 
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
@@ -183,8 +183,13 @@ export function listPage<Row>(
       const plan = forcePlan ?? planFor(total, offset + q.size, rowsInDomain);
       if (plan === "sortMatches") {
         rows = readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [...matches.args, q.size, offset]);
+      } else if (trigram && !(column === "name" && info.searchIndex)) {
+        // Each entry's id is tested against the matches: SQLite reads them into a set (and a Bloom filter) once and
+        // reads a row only for a hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
+        rows = readRows(db, `SELECT ${columns} FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`, [domainId, ...matches.args, q.size, offset]);
       } else {
-        // In name order the index holding the search key is walked, so the test reads the entry, not the row.
+        // In name order the index holding the search key is walked, so the test reads the entry, not the row, and
+        // needs no set of the matches; without a trigram index the row's search key is tested.
         const walked = column === "name" && info.searchIndex ? `INDEXED BY ${info.searchIndex}` : byIndex;
         rows = readRows(db, `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`, [domainId, like, q.size, offset]);
       }
