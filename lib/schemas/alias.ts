@@ -1,4 +1,5 @@
 // The alias resource: its one writable field, and the list's sortable fields.
+import { z } from "zod";
 import { isEmail, text } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 

@@ -1,4 +1,5 @@
 // The domain resource: fields a domain administrator may change with PUT domains/<domain>.
+import { z } from "zod";
 import { int, flag, spamList, text, triState } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 

@@ -1,4 +1,5 @@
 // The mailing-list resource: fields with their rules, the Polish default templates, and sortable fields.
+import { z } from "zod";
 import { addressList, flag, int, isEmail, multilineText, text } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
