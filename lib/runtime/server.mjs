@@ -11,6 +11,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
 const port = Number(process.env.PORT ?? 3000);
@@ -149,7 +150,7 @@ async function runWorker() {
   // request line, over Node's default 16 kB header limit (which answers 431).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
-    if (req.url) req.url = escapeStrayPercents(req.url);
+    if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
     active++;
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);

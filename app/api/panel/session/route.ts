@@ -25,3 +25,4 @@ export const DELETE = withPanelSession(({ req, db, sessionId }) => {
   destroySession(db, sessionId);
   return noContent({ "set-cookie": clearedSessionCookie(isHttps(req)), "cache-control": "no-store" });
 });
+export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";

@@ -15,3 +15,4 @@ export const POST = withPanelSession(({ req, db, sessionId }) => {
     },
   };
 });
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
