@@ -155,12 +155,17 @@ async function runWorker() {
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);
     });
-    // A handler may answer before reading the whole body (over 1 MiB: 500.111, lib/server/http.ts). The rest is
-    // never read: once the answer is out, the connection is closed instead of waiting for the body's end.
+    // A handler may answer without reading the body, or stop reading it at 1 MiB (500.111, lib/server/http.ts).
+    // Once the answer is out, what is left is read and dropped so that the connection can carry the next request;
+    // past another 1 MiB the connection is closed instead of reading on.
     res.on("finish", () => {
       if (req.complete) return;
-      req.socket.end();
-      setTimeout(() => req.socket.destroy(), 5000).unref();
+      let dropped = 0;
+      req.on("data", (chunk) => {
+        dropped += chunk.length;
+        if (dropped > 1024 * 1024) req.socket.destroy();
+      });
+      req.resume();
     });
     void handle(req, res);
   });
