@@ -1,6 +1,7 @@
 "use client";
 // Accounts of the postmaster's domain (hooks of resource.ts). Deleting an account deletes the aliases pointing at
 // it and may switch off the catchall, so its writes invalidate the aliases and the domain too.
+import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account-sort";
 import { resourceHooks, type InitialListPage } from "./resource";
 
 /** The account list item: numbers as strings, usage with a % suffix, usage_bytes (contract §9) when served. */
@@ -27,6 +28,7 @@ export const accounts = resourceHooks<AccountSummary, AccountRecord>({
   key: "accounts",
   path: "emails",
   touches: ["aliases", "domain"],
+  sortFields: ACCOUNT_SORT_FIELDS,
 });
 
 export const {

@@ -1,5 +1,6 @@
 "use client";
 // Mailing lists of the postmaster's domain (hooks of resource.ts).
+import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { resourceHooks } from "./resource";
 
 export interface MailingListSummary {
@@ -23,6 +24,7 @@ export const mailingLists = resourceHooks<MailingListSummary, MailingListRecord>
   key: "mailing-lists",
   path: "mailinglists",
   touches: ["domain"],
+  sortFields: LIST_SORT_FIELDS,
 });
 
 export const {
