@@ -18,33 +18,45 @@ export interface Sample {
   rps: number;
   p50: number;
   p99: number;
+  /** The slowest response. */
+  max: number;
   errors: number;
   requests: number;
+  /** The largest resident set of any one process of the server (a cluster's primary or one of its workers). */
   peakRssMb: number;
 }
 
-/** Resident set size (kB) of a process and its descendants, from /proc. 0 when it is gone. */
-export function rssKb(pid: number): number {
+/** A process and its descendants (a cluster's primary and its workers), from /proc. */
+export function processTree(pid: number): number[] {
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    let kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const pids = [pid];
     for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
       const children = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
-      for (const child of children ? children.split(/\s+/) : []) kb += rssKb(Number(child));
+      for (const child of children ? children.split(/\s+/) : []) pids.push(...processTree(Number(child)));
     }
-    return kb;
+    return pids;
+  } catch {
+    return [];
+  }
+}
+
+/** A field (kB) of /proc/<pid>/status; 0 when the process is gone. */
+function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
   } catch {
     return 0;
   }
 }
 
-/** The kernel's own high-water mark of the process (VmHWM), in MB. */
+/** The resident set size (kB) of the largest process of the server's tree: the limit is per worker. */
+export function rssKb(pid: number): number {
+  return Math.max(0, ...processTree(pid).map((p) => statusKb(p, "VmRSS")));
+}
+
+/** The kernel's own high-water mark (VmHWM) of the largest process of the server's tree, in MB. */
 export function peakRssMb(pid: number): number {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
+  return Math.max(0, ...processTree(pid).map((p) => statusKb(p, "VmHWM"))) / 1024;
 }
 
 export const percentile = (sorted: number[], p: number) =>
@@ -115,6 +127,7 @@ function sampleOf(t: Tally, serverPid: number): Sample {
     rps: t.requests / t.seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? 0,
     errors: t.errors,
     requests: t.requests,
     peakRssMb: Math.max(t.peakKb, rssKb(serverPid)) / 1024,
@@ -138,17 +151,34 @@ const PAIR_ORDER = [0, 1, 1, 0];
  * machine's moves by a third within minutes) falls on both alike. Measured one after the other instead, one
  * repetition gave GET one account 1.16 times the empty handler's throughput and another 0.56.
  */
-export async function measurePair(a: Load, b: Load, warmupSeconds: number, seconds: number, serverPid: number): Promise<[Sample, Sample]> {
+export async function measurePair(
+  a: Load,
+  b: Load,
+  warmupSeconds: number,
+  seconds: number,
+  serverPid: number,
+  serverPidB = serverPid,
+): Promise<[Sample, Sample]> {
   if (warmupSeconds > 0) {
     await cannon(a, warmupSeconds);
     await cannon(b, warmupSeconds);
   }
   const sides = [
-    { load: a, t: tally(serverPid) },
-    { load: b, t: tally(serverPid) },
+    { load: a, pid: serverPid, t: tally(serverPid) },
+    { load: b, pid: serverPidB, t: tally(serverPidB) },
   ];
-  for (const i of PAIR_ORDER) await slice(sides[i]!.load, seconds / 2, serverPid, sides[i]!.t);
-  return [sampleOf(sides[0]!.t, serverPid), sampleOf(sides[1]!.t, serverPid)];
+  for (const i of PAIR_ORDER) await slice(sides[i]!.load, seconds / 2, sides[i]!.pid, sides[i]!.t);
+  return [sampleOf(sides[0]!.t, serverPid), sampleOf(sides[1]!.t, serverPidB)];
+}
+
+/** Runs `load` in slices of one second from now until `until` settles (an import by another process, say). */
+export async function measureUntil(load: Load, until: Promise<unknown>, serverPid: number): Promise<Sample> {
+  let settled = false;
+  const done = until.finally(() => (settled = true));
+  const t = tally(serverPid);
+  while (!settled) await slice(load, 1, serverPid, t);
+  await done;
+  return sampleOf(t, serverPid);
 }
 
 export const median = (xs: number[]) => {

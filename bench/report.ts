@@ -44,7 +44,13 @@ export interface Report {
   warmup: number;
   connections: number;
   seed: Record<string, number>;
-  ratios: { accountToEmptyHandler: number; accountToBaseline: number };
+  /** workersOn*: throughput with two workers over that with one (absent in reports before issue 19). */
+  ratios: { accountToEmptyHandler: number; accountToBaseline: number; workersOnAccount?: number; workersOnList?: number };
+  /** What the other processes wrote while the "under writes" and import scenarios ran (issue 19). */
+  conditions?: {
+    quotaWrites: { writes: number; seconds: number; perSecond: number };
+    import: { accounts: number; seconds: number; requests: number; slowestMs: number; errors: number };
+  };
   pairs: { pair: string; rps: number; p50: number; p99: number }[];
   panel: {
     tableVisibleMs: number[];
@@ -109,6 +115,20 @@ export function writeReport(dir: string, report: Report): void {
     `GET one account: ${(report.ratios.accountToEmptyHandler * 100).toFixed(0)}% of the empty route handler's throughput, ` +
       `${(report.ratios.accountToBaseline * 100).toFixed(0)}% of the bare node:http baseline doing the same work.`,
     "",
+    ...(report.conditions
+      ? [
+          "## Under writes, during an import, with two workers",
+          "",
+          `Under writes: another process upserted mail_quota ${report.conditions.quotaWrites.writes} times in ` +
+            `${report.conditions.quotaWrites.seconds.toFixed(0)} s (${report.conditions.quotaWrites.perSecond.toFixed(1)}/s) ` +
+            `while the "under writes" scenarios ran. Import: another process added ${report.conditions.import.accounts} accounts to the ` +
+            `big domain in ${report.conditions.import.seconds.toFixed(1)} s; ${report.conditions.import.requests} list requests ran meanwhile, ` +
+            `the slowest took ${ms(report.conditions.import.slowestMs)} ms (${report.conditions.import.errors} errors). ` +
+            `Two workers vs one (paired, ${report.rows.find((r) => r.group === "workers")?.name.match(/(\d+) connections/)?.[1] ?? "?"} connections): ` +
+            `GET one account ${report.ratios.workersOnAccount?.toFixed(2) ?? "?"}x, list page ${report.ratios.workersOnList?.toFixed(2) ?? "?"}x the throughput.`,
+          "",
+        ]
+      : []),
     "## 100k vs 10k accounts",
     "",
     pairs,

@@ -45,16 +45,16 @@ export const ADMIN_PASSWORD = "Bench-admin1";
 /** The list every run reads: it always has exactly maxSubscribers subscribers. */
 export const FULL_LIST = "lista-0";
 
-const FIRST = ["anna", "jan", "piotr", "katarzyna", "tomasz", "agnieszka", "marek", "ewa", "pawel", "magdalena",
+export const FIRST = ["anna", "jan", "piotr", "katarzyna", "tomasz", "agnieszka", "marek", "ewa", "pawel", "magdalena",
   "krzysztof", "joanna", "michal", "barbara", "andrzej", "zofia", "lukasz", "monika", "grzegorz", "aleksandra",
   "jakub", "natalia", "adam", "karolina", "marcin", "dorota", "wojciech", "beata", "rafal", "ola"];
-const LAST = ["nowak", "kowalski", "wisniewski", "wojcik", "kowalczyk", "kaminski", "lewandowski", "zielinski",
+export const LAST = ["nowak", "kowalski", "wisniewski", "wojcik", "kowalczyk", "kaminski", "lewandowski", "zielinski",
   "szymanski", "wozniak", "dabrowski", "kozlowski", "jankowski", "mazur", "kwiatkowski", "krawczyk", "piotrowski",
   "grabowski", "nowakowski", "pawlowski", "michalski", "nowicki", "adamczyk", "dudek", "zajac", "wieczorek",
   "jablonski", "krol", "majewski", "olszewski", "jaworski", "wrobel", "malinowski", "pawlak", "witkowski", "walczak"];
-const ROLE = ["Księgowość", "Dział IT", "Sprzedaż", "Marketing", "Zarząd", "Magazyn", "Obsługa klienta", "Kadry",
+export const ROLE = ["Księgowość", "Dział IT", "Sprzedaż", "Marketing", "Zarząd", "Magazyn", "Obsługa klienta", "Kadry",
   "Logistyka", "Serwis", "Dział prawny", "Zakupy", "Produkcja", "Recepcja", "Kontrola jakości"];
-const CITY = ["Warszawa", "Kraków", "Łódź", "Wrocław", "Poznań", "Gdańsk", "Szczecin", "Lublin", "Katowice", "Białystok"];
+export const CITY = ["Warszawa", "Kraków", "Łódź", "Wrocław", "Poznań", "Gdańsk", "Szczecin", "Lublin", "Katowice", "Białystok"];
 const CAPACITIES = [256, 512, 1024, 2048, 5120, 10240];
 const MB = 1024 * 1024;
 

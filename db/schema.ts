@@ -43,6 +43,9 @@ export const domains = sqliteTable("domains", {
   aliasCount: integer("alias_count").notNull().default(0),
   mailinglistCount: integer("mailinglist_count").notNull().default(0),
   capacitySum: integer("capacity_sum").notNull().default(0),
+  // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
+  // changes: a list total counted at one value holds while it stays (lib/server/list-page.ts).
+  searchVersion: integer("search_version").notNull().default(0),
   createdAt: text("created_at").notNull().default(sql`(date('now'))`),
 });
 

@@ -1,101 +1,83 @@
-// The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas the handlers and forms use.
+// The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas the handlers, the services' answers and
+// the panel's forms use. Every operation has an operationId and documents its error answers with the error schema,
+// so that generated clients work; `redocly lint` (recommended rules) checks the served document in e2e/api.
 import { z } from "zod";
-import { errorCatalog } from "./errors/catalog";
-import { accountUpdateSchema } from "./schemas/account";
-import { aliasSchema } from "./schemas/alias";
-import { domainUpdateSchema } from "./schemas/domain";
-import { mailingListSchema } from "./schemas/mailing-list";
+import { ACCOUNT_SORT_FIELDS, accountRecordSchema, accountSummarySchema, accountUpdateSchema } from "./schemas/account";
+import { ALIAS_SORT_FIELDS, aliasRecordSchema, aliasSchema, aliasSummarySchema } from "./schemas/alias";
+import { domainRecordSchema, domainUpdateSchema } from "./schemas/domain";
+import { errorBodySchema } from "./schemas/error";
+import { listEnvelopeSchema } from "./schemas/list-query";
+import { LIST_SORT_FIELDS, mailingListRecordSchema, mailingListSchema, mailingListSummarySchema } from "./schemas/mailing-list";
 
-const json = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-
-const str = z.string();
-const accountRecord = accountUpdateSchema.extend({
-  name: str,
-  domain: str,
-  email: str,
-  usage: z.int(),
-  creation_date: str,
-  last_auth_date: str,
-  last_auth_ip: str,
-  forward_email_1: str,
-  forward_email_2: str,
-  forward_email_3: str,
-  alias_creation_priv: z.int(),
-  extra_rules: z.int(),
-  spam_rbl_default: z.int(),
-  spam_spf_default: z.int(),
-  spam_greylist_default: z.int(),
-});
-const domainRecord = domainUpdateSchema.extend(
-  Object.fromEntries(
-    [
-      "spam_rbl_default",
-      "spam_spf_default",
-      "spam_greylist_default",
-      "account_limit",
-      "alias_limit",
-      "mailinglist_limit",
-      "capacity_limit",
-      "account_limit_usage",
-      "alias_limit_usage",
-      "mailinglist_limit_usage",
-      "capacity_limit_usage",
-    ].map((k) => [k, str]),
-  ),
-);
-const named = { name: str, domain: str, email: str };
-const errorBody = z.object({
-  code: str.describe(`One of: ${[...new Set(Object.values(errorCatalog).map((e) => e.code))].join(", ")}`),
-  message: str,
-  category: z.enum(["internal", "resource_missing", "resource_existing", "authorization", "validation"]),
-  source: str.optional(),
-  attributes: z.record(str, z.unknown()).optional(),
-  children: z.array(z.record(str, z.unknown())).optional(),
-});
-const listEnvelope = (item: z.ZodType) =>
-  z.object({
-    result_info: z.object({ total: z.int(), fetched: z.int(), page_size: z.int(), page: z.int() }),
-    result_data: z.record(str, item),
-  });
+// Request bodies are described as the API accepts them (numbers also as digit strings), answers as it sends them.
+const json = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
 
 const schemas = {
-  Error: json(errorBody),
-  Domain: json(domainRecord),
-  DomainUpdate: json(domainUpdateSchema),
-  Account: json(accountRecord),
-  AccountUpdate: json(accountUpdateSchema),
-  AccountList: json(
-    listEnvelope(z.object({ ...named, creation_date: str, expiration_date: str, last_auth_date: str, capacity: str, description: str, blocked: str, usage: str })),
-  ),
-  Alias: json(aliasSchema.extend(named)),
-  AliasInput: json(aliasSchema),
-  AliasList: json(listEnvelope(aliasSchema.extend(named))),
-  MailingList: json(mailingListSchema.extend(named)),
-  MailingListInput: json(mailingListSchema),
-  MailingListList: json(
-    listEnvelope(z.object({ ...named, description: str, privacy_mode: str, replyto_mode: str, autosubscribe_enabled: str })),
-  ),
+  Error: json(errorBodySchema, "output"),
+  Domain: json(domainRecordSchema, "output"),
+  DomainUpdate: json(domainUpdateSchema, "input"),
+  Account: json(accountRecordSchema, "output"),
+  AccountUpdate: json(accountUpdateSchema, "input"),
+  AccountList: json(listEnvelopeSchema(accountSummarySchema), "output"),
+  Alias: json(aliasRecordSchema, "output"),
+  AliasInput: json(aliasSchema, "input"),
+  AliasList: json(listEnvelopeSchema(aliasSummarySchema), "output"),
+  MailingList: json(mailingListRecordSchema, "output"),
+  MailingListInput: json(mailingListSchema, "input"),
+  MailingListList: json(listEnvelopeSchema(mailingListSummarySchema), "output"),
 };
+type SchemaName = keyof typeof schemas;
 
-const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
-const body = (name: keyof typeof schemas) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
-const reply = (status: string, name?: keyof typeof schemas) => ({
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+const body = (name: SchemaName) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
+
+// The error answers every operation may give (docs/errors.md lists the codes behind each status).
+const ERRORS = {
+  "400": "Malformed request: the body is not JSON (400.1), or a bad JSONP callback (400.2)",
+  "401": "No Basic Authorization header (401.1)",
+  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2); client address not allowed (403.3)",
+  "404": "The domain (404.1) or the named record (404.2) does not exist",
+  "405": "Method not allowed on the path (405.1)",
+  "500": "Validation failure (500.1xx, 500.3xx; `source` names the field) or an unexpected failure (500.100)",
+  "503": "The database is busy (503.1)",
+} as const;
+const NAME_TAKEN = { "409": "The name is already an account, alias or list of the domain (409.1)" } as const;
+/** Shared error answers, referenced by every operation as #/components/responses/E<status>. */
+const responses = Object.fromEntries(
+  Object.entries({ ...ERRORS, ...NAME_TAKEN }).map(([status, description]) => [
+    `E${status}`,
+    { description, content: { "application/json": { schema: ref("Error") } } },
+  ]),
+);
+const errorAnswers = (creates: boolean) =>
+  Object.fromEntries(
+    [...Object.keys(ERRORS), ...(creates ? ["409"] : [])].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }]),
+  );
+
+const reply = (status: "200" | "201" | "204", name?: SchemaName) => ({
   [status]: name
     ? { description: "OK", content: { "application/json": { schema: ref(name) } } }
     : { description: "No content" },
-  default: { description: "Error (see docs/errors.md)", content: { "application/json": { schema: ref("Error") } } },
+  ...errorAnswers(status === "201"),
 });
+
 const p = (name: string, description: string) => ({ name, in: "path", required: true, schema: { type: "string" }, description });
 const domainParam = p("domain", "Mail domain");
 const namesParam = p("name", "Name, or up to 1000 comma-separated names for PUT and DELETE");
-const listParams = [
-  { name: "page", in: "query", schema: { type: "integer", minimum: 0 } },
-  { name: "size", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
-  { name: "search", in: "query", schema: { type: "string", maxLength: 100 } },
-  { name: "sort", in: "query", schema: { type: "string" } },
-  { name: "sort_dir", in: "query", schema: { type: "string", enum: ["asc", "desc"] } },
+const listParams = (sortFields: readonly string[]) => [
+  { name: "page", in: "query", description: "Page number from 0", schema: { type: "integer", minimum: 0 } },
+  { name: "size", in: "query", description: "Items a page", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
+  { name: "search", in: "query", description: "Case-insensitive substring of the name and the descriptive text", schema: { type: "string", maxLength: 100 } },
+  { name: "sort", in: "query", description: "A field of the summary item", schema: { type: "string", enum: [...sortFields], default: "name" } },
+  { name: "sort_dir", in: "query", description: "Sort direction", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
 ];
+const op = (operationId: string, summary: string, tag: string, rest: Record<string, unknown>) => ({
+  operationId,
+  summary,
+  tags: [tag],
+  ...rest,
+});
 
 export function openApiDocument() {
   return {
@@ -108,45 +90,69 @@ export function openApiDocument() {
     },
     servers: [{ url: "/api" }],
     security: [{ basic: [] }],
-    components: { securitySchemes: { basic: { type: "http", scheme: "basic" } }, schemas },
+    tags: [
+      { name: "domains", description: "The domain's settings, limits and their usage" },
+      { name: "accounts", description: "Mail accounts" },
+      { name: "aliases", description: "Aliases: an address delivered to another" },
+      { name: "mailinglists", description: "Mailing lists with their subscribers, moderators and templates" },
+    ],
+    components: { securitySchemes: { basic: { type: "http", scheme: "basic" } }, schemas, responses },
     paths: {
       "/v1/domains/{domain}": {
         parameters: [domainParam],
-        get: { summary: "Domain record", responses: reply("200", "Domain") },
-        put: { summary: "Change domain settings", requestBody: body("DomainUpdate"), responses: reply("200", "Domain") },
+        get: op("getDomain", "Domain record", "domains", { responses: reply("200", "Domain") }),
+        put: op("updateDomain", "Change domain settings", "domains", { requestBody: body("DomainUpdate"), responses: reply("200", "Domain") }),
       },
       "/v1/emails/{domain}": {
         parameters: [domainParam],
-        get: { summary: "Account list", parameters: listParams, responses: reply("200", "AccountList") },
+        get: op("listAccounts", "Account list", "accounts", { parameters: listParams(ACCOUNT_SORT_FIELDS), responses: reply("200", "AccountList") }),
       },
       "/v1/emails/{domain}/{name}": {
         parameters: [domainParam, namesParam],
-        get: { summary: "Account record", responses: reply("200", "Account") },
-        post: { summary: "Create an account (password required)", requestBody: body("AccountUpdate"), responses: reply("201", "Account") },
-        put: { summary: "Change one account (200) or several atomically (204)", requestBody: body("AccountUpdate"), responses: reply("200", "Account") },
-        delete: { summary: "Delete accounts", responses: reply("204") },
+        get: op("getAccount", "Account record", "accounts", { responses: reply("200", "Account") }),
+        post: op("createAccount", "Create an account (password required)", "accounts", {
+          requestBody: body("AccountUpdate"),
+          responses: reply("201", "Account"),
+        }),
+        put: op("updateAccounts", "Change one account (200) or several atomically (204)", "accounts", {
+          requestBody: body("AccountUpdate"),
+          responses: { ...reply("200", "Account"), "204": { description: "Several names changed" } },
+        }),
+        delete: op("deleteAccounts", "Delete accounts (and the aliases pointing at them)", "accounts", { responses: reply("204") }),
       },
       "/v1/aliases/{domain}": {
         parameters: [domainParam],
-        get: { summary: "Alias list", parameters: listParams, responses: reply("200", "AliasList") },
+        get: op("listAliases", "Alias list", "aliases", { parameters: listParams(ALIAS_SORT_FIELDS), responses: reply("200", "AliasList") }),
       },
       "/v1/aliases/{domain}/{name}": {
         parameters: [domainParam, namesParam],
-        get: { summary: "Alias record", responses: reply("200", "Alias") },
-        post: { summary: "Create an alias", requestBody: body("AliasInput"), responses: reply("201", "Alias") },
-        put: { summary: "Change alias targets", requestBody: body("AliasInput"), responses: reply("200", "Alias") },
-        delete: { summary: "Delete aliases", responses: reply("204") },
+        get: op("getAlias", "Alias record", "aliases", { responses: reply("200", "Alias") }),
+        post: op("createAlias", "Create an alias", "aliases", { requestBody: body("AliasInput"), responses: reply("201", "Alias") }),
+        put: op("updateAliases", "Change alias targets (one: 200, several: 204)", "aliases", {
+          requestBody: body("AliasInput"),
+          responses: { ...reply("200", "Alias"), "204": { description: "Several names changed" } },
+        }),
+        delete: op("deleteAliases", "Delete aliases", "aliases", { responses: reply("204") }),
       },
       "/v1/mailinglists/{domain}": {
         parameters: [domainParam],
-        get: { summary: "Mailing-list list", parameters: listParams, responses: reply("200", "MailingListList") },
+        get: op("listMailingLists", "Mailing-list list", "mailinglists", {
+          parameters: listParams(LIST_SORT_FIELDS),
+          responses: reply("200", "MailingListList"),
+        }),
       },
       "/v1/mailinglists/{domain}/{name}": {
         parameters: [domainParam, namesParam],
-        get: { summary: "Mailing-list record", responses: reply("200", "MailingList") },
-        post: { summary: "Create a list", requestBody: body("MailingListInput"), responses: reply("201", "MailingList") },
-        put: { summary: "Change lists", requestBody: body("MailingListInput"), responses: reply("200", "MailingList") },
-        delete: { summary: "Delete lists", responses: reply("204") },
+        get: op("getMailingList", "Mailing-list record", "mailinglists", { responses: reply("200", "MailingList") }),
+        post: op("createMailingList", "Create a list", "mailinglists", {
+          requestBody: body("MailingListInput"),
+          responses: reply("201", "MailingList"),
+        }),
+        put: op("updateMailingLists", "Change lists (one: 200, several: 204)", "mailinglists", {
+          requestBody: body("MailingListInput"),
+          responses: { ...reply("200", "MailingList"), "204": { description: "Several names changed" } },
+        }),
+        delete: op("deleteMailingLists", "Delete lists", "mailinglists", { responses: reply("204") }),
       },
     },
   };

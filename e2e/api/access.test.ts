@@ -50,7 +50,7 @@ const DOMAIN_FIELDS = [
   "mailinglist_limit_usage", "capacity_limit_usage",
 ];
 const ACCOUNT_FIELDS = [
-  "name", "domain", "email", "description", "capacity", "usage", "password", "password_retype",
+  "name", "domain", "email", "description", "capacity", "usage", "usage_bytes", "password", "password_retype",
   "usage_notification_level", "expiration_date", "creation_date", "last_auth_date", "last_auth_ip", "keep_mail",
   "forwards", "forward_email_1", "forward_email_2", "forward_email_3", "forward_limit", "aliases", "alias_limit",
   "alias_creation_priv", "inbox_delete_after", "trash_delete_after", "spam_enabled", "spam_rule", "spam_hits",
@@ -104,7 +104,7 @@ const cases: Record<string, Case> = {
     expected: adminOnly(200),
     check: listEnvelope([
       "email", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked", "name",
-      "domain", "usage",
+      "domain", "usage", "usage_bytes",
     ]),
   },
   "GET emails/<domain>/<name>": {

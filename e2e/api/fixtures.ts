@@ -22,6 +22,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "sec.example.com" },
     { name: "wrap.example.com" },
     { name: "list.example.com" },
+    { name: "oas.example.com" },
+    { name: "backup.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

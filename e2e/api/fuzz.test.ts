@@ -21,9 +21,6 @@ const user = { email: `u1@${D}`, password: "User-pass1" };
 
 // --- the database digest ---
 const IGNORED_COLUMNS = new Set(["last_auth_date", "last_auth_ip"]);
-// The change log the server's held search tables follow (migrations 0007-0008): bookkeeping written by triggers,
-// like an index; a sign-in's last_auth_date (ignored above) adds an entry.
-const IGNORED_TABLES = new Set(["account_search_changes"]);
 let reader: Database.Database;
 
 function digest(): string {
@@ -32,7 +29,7 @@ function digest(): string {
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .pluck()
     .all() as string[];
-  for (const table of tables.filter((t) => !IGNORED_TABLES.has(t))) {
+  for (const table of tables) {
     hash.update(`\n#${table}\n`);
     // Sorted serialized rows: some tables have no rowid, and the order of rows is no part of the state.
     const rows = (reader.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]).map((row) =>

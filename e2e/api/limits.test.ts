@@ -43,6 +43,8 @@ describe("limits of limits.example.com", () => {
     expect(await usage()).toMatchObject({ accounts: "2", capacity: "2024" });
     const over = await api("POST", `emails/${D}/a2`, { auth: admin, body: { password: "Secret-123", capacity: 977 } });
     expectError(over, "capacityLimitReached", "capacity");
+    // The limit and the MB still free, so that the panel can say them.
+    expect(over.json.attributes).toEqual({ capacity_limit: 3000, free_mb: 976, requested: 3001 });
     expect(await usage()).toMatchObject({ accounts: "2", capacity: "2024" });
     await createAccount(D, "a2", { capacity: 976 });
     expect(await usage()).toMatchObject({ accounts: "3", capacity: "3000" });

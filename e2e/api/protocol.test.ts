@@ -24,15 +24,3 @@ describe("malformed HTTP", () => {
     expectErrorBody(JSON.parse(body!), "malformedRequest");
   });
 });
-
-describe("GET /api/status", () => {
-  it("answers JSON with the count of held search tables and of builds under way, without authentication", async () => {
-    const res = await fetch(`${new URL(inject("mainBase")).origin}/api/status`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    const body = (await res.json()) as { status: string; search_tables: { held: number; building: number } };
-    expect(body.status).toBe("ok");
-    expect(Object.keys(body.search_tables).sort()).toEqual(["building", "held"]);
-    expect(Number.isInteger(body.search_tables.held) && Number.isInteger(body.search_tables.building)).toBe(true);
-  });
-});

@@ -6,5 +6,5 @@ import { runCommand } from "@/lib/cli/commands";
 
 const commands = JSON.parse(process.argv[2] ?? "[]") as string[][];
 const db = getDb();
-for (const argv of commands) runCommand(db, argv);
+for (const argv of commands) await runCommand(db, argv);
 db.$client.close();

@@ -198,9 +198,23 @@ describe("account fields (PUT emails/<domain>/jan)", () => {
 
   it("autoresponder end date before its start date is refused, equal is accepted", async () => {
     const body = { autoresponder_start_date: "2030-05-10", autoresponder_end_date: "2030-05-09" };
-    expectError(await api("PUT", path, { auth: admin, body }), "invalidAutoresponder", "autoresponder_end_date");
+    const res = await api("PUT", path, { auth: admin, body });
+    expectError(res, "autoresponderEndBeforeStart", "autoresponder_end_date");
+    expect(res.json.attributes).toEqual({ start_date: "2030-05-10", end_date: "2030-05-09" });
     const same = { autoresponder_start_date: "2030-05-10", autoresponder_end_date: "2030-05-10" };
     expectStatus(await api("PUT", path, { auth: admin, body: same }), 200);
+  });
+
+  it("a bad list quotes its bad entries in attributes (invalid, duplicates) and names the limit it passed", async () => {
+    const bad = await api("PUT", path, { auth: admin, body: { forwards: ["ok@example.org", "not-an-address", "x@", "OK@example.org"] } });
+    expectError(bad, "invalidForward", "forwards");
+    expect(bad.json.attributes).toEqual({ invalid: ["not-an-address", "x@"], duplicates: ["ok@example.org"] });
+    const self = await api("PUT", path, { auth: admin, body: { forwards: [`jan@${D}`] } });
+    expectError(self, "invalidForward", "forwards");
+    expect(self.json.attributes).toEqual({ invalid: [`jan@${D}`] });
+    const many = await api("PUT", path, { auth: admin, body: { forwards: Array.from({ length: 51 }, (_, i) => `f${i}@example.org`) } });
+    expectError(many, "invalidForward", "forwards");
+    expect(many.json.attributes).toEqual({ max_entries: 50 });
   });
 
   it("several bad fields: the first in source, every one in children", async () => {
@@ -309,7 +323,7 @@ describe("domain fields (PUT domains/<domain>)", () => {
 
   it.each([
     [1, `jan@${D}`, OK],
-    [1, `ghost@${D}`, "invalidCatchallAddress"],
+    [1, `ghost@${D}`, "catchallAccountMissing"],
     [1, "jan@example.org", "invalidCatchallAddress"],
     [2, "someone@example.org", OK],
     [2, `jan@${D}`, "invalidCatchallAddress"],

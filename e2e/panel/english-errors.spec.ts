@@ -8,7 +8,7 @@ test.beforeEach(async ({ context, baseURL }) => {
   await context.addCookies([{ name: "locale", value: "en", url: baseURL! }]);
 });
 
-test("a server error on the domain page lands on its field in English", async ({ page, loginAs }) => {
+test("a server error on the domain page lands on its field in English (no such account)", async ({ page, loginAs }) => {
   await loginAs(page, "postmaster");
   await page.goto("/domain");
   await expect(page.getByRole("heading", { level: 1, name: "Domain settings" })).toBeVisible();
@@ -18,11 +18,11 @@ test("a server error on the domain page lands on its field in English", async ({
   const answer = page.waitForResponse((r) => r.url().includes("/api/panel/v1/domains/") && r.request().method() === "PUT");
   await page.getByRole("button", { name: "Save settings" }).click();
   // The API itself still speaks Polish...
-  expect(((await (await answer).json()) as { message: string }).message).toBe(errorCatalog.invalidCatchallAddress.message);
+  expect(((await (await answer).json()) as { message: string }).message).toBe(errorCatalog.catchallAccountMissing.message);
   // ...and the panel shows the English text on the field.
   await expect(address).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText(errorCatalog.invalidCatchallAddress.messageEn)).toBeVisible();
-  await expect(page.getByText(errorCatalog.invalidCatchallAddress.message)).toHaveCount(0);
+  await expect(page.getByText(errorCatalog.catchallAccountMissing.messageEn)).toBeVisible();
+  await expect(page.getByText(errorCatalog.catchallAccountMissing.message)).toHaveCount(0);
 });
 
 test("the account form's own checks use the catalog's English text", async ({ page, loginAs }) => {

@@ -1,37 +1,142 @@
-// A small argument parser: positionals and --flag value / --flag=value / --switch.
-export interface Args {
-  positional: string[];
-  options: Map<string, string | true>;
+// The CLI's command table and argument handling, on node:util's parseArgs in strict mode: every command declares
+// its options, so a misspelt option, a missing value or a bad number is refused (exit 2) instead of ignored.
+import { parseArgs } from "node:util";
+import type { Db } from "@/db/client";
+
+/** Wrong usage: the CLI prints the one-line message and exits with 2. */
+export class UsageError extends Error {}
+
+export interface OptionSpec {
+  type: "string" | "boolean";
+  /** Placeholder shown in the help, for string options (N, MB, <dir>...). */
+  value?: string;
+  help: string;
+  /** A whole number of at least `min` (checked by intOption). */
+  min?: number;
+  /** Shown without brackets in the usage line (the command checks it with requiredOption). */
+  required?: boolean;
 }
 
-export function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith("--")) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    if (eq > 0) options.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) options.set(arg.slice(2), argv[++i]!);
-    else options.set(arg.slice(2), true);
+export interface Parsed {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+export interface Context {
+  /** The database, opened (and migrated) on first use: `--help` and `db restore` never open it. */
+  db: () => Db;
+}
+
+export interface Command {
+  /** The words that select it, for example "domain add". */
+  name: string;
+  /** The positional arguments, for the usage line (`<domain>`, `[file]`); the ones in <> are required. */
+  args?: string[];
+  summary: string;
+  /** One example line, shown by --help. */
+  example: string;
+  options?: Record<string, OptionSpec>;
+  /** Longer notes for --help. */
+  notes?: string;
+  run(ctx: Context, parsed: Parsed): string | Promise<string>;
+}
+
+export const CLI = "npm run --silent cli --";
+
+export function usageLine(command: Command): string {
+  const options = Object.entries(command.options ?? {}).map(([name, o]) =>
+    o.type === "boolean" ? `[--${name}]` : o.required ? `--${name} ${o.value ?? "<value>"}` : `[--${name} ${o.value ?? "<value>"}]`,
+  );
+  return [CLI, command.name, ...(command.args ?? []), ...options].join(" ");
+}
+
+export function commandHelp(command: Command): string {
+  const width = Math.max(6, ...Object.entries(command.options ?? {}).map(([n, o]) => n.length + (o.value ? o.value.length + 1 : 0))) + 4;
+  const lines = [`Usage: ${usageLine(command)}`, "", command.summary];
+  if (command.notes) lines.push("", command.notes);
+  lines.push("", "Options:");
+  for (const [name, o] of Object.entries(command.options ?? {})) {
+    lines.push(`  ${`--${name}${o.type === "string" ? ` ${o.value ?? "<value>"}` : ""}`.padEnd(width)}${o.help}`);
   }
-  return { positional, options };
+  lines.push(`  ${"--help".padEnd(width)}this help`, "", "Example:", `  ${command.example}`);
+  return lines.join("\n");
 }
 
-export function intOption(args: Args, name: string, min = 0): number | undefined {
-  const value = args.options.get(name);
+/** Parses argv (the words after the command's name) against the command's options; UsageError on anything else. */
+export function parseCommandArgs(command: Command, argv: string[]): Parsed | "help" {
+  const options = Object.fromEntries(
+    Object.entries(command.options ?? {}).map(([name, o]) => [name, { type: o.type }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (err) {
+    throw new UsageError(`${command.name}: ${describeParseError(err)} (see --help)`);
+  }
+  if (parsed.values.help) return "help";
+  const wanted = command.args ?? [];
+  const required = wanted.filter((a) => a.startsWith("<")).length;
+  if (parsed.positionals.length < required) {
+    throw new UsageError(`${command.name}: missing ${wanted[parsed.positionals.length]} (usage: ${usageLine(command)})`);
+  }
+  if (parsed.positionals.length > wanted.length) {
+    throw new UsageError(`${command.name}: unexpected argument '${parsed.positionals[wanted.length]}' (see --help)`);
+  }
+  for (const [name, o] of Object.entries(command.options ?? {})) {
+    if (o.min !== undefined) intOption(command, parsed.values, name);
+    if (o.required) requiredOption(command, parsed.values, name);
+  }
+  return { positionals: parsed.positionals, values: parsed.values };
+}
+
+/** parseArgs' messages run over several lines and suggest `--`; one line naming the option is enough. */
+function describeParseError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const option = /'(-[^' ]+)/.exec(e.message ?? "")?.[1] ?? "";
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (/does not take an argument/.test(e.message ?? "")) return `${option} takes no value`;
+    // parseArgs will not take a value that starts with "-" after a space (it may be a forgotten value).
+    if (/ambiguous/.test(e.message ?? "")) return `${option} needs a value (one that starts with - is written ${option}=-...)`;
+    return `${option} needs a value`;
+  }
+  return (e.message ?? String(err)).split("\n")[0]!;
+}
+
+/** A whole-number option: undefined when absent, UsageError naming it when it is not a number of at least its min. */
+export function intOption(command: Command, values: Parsed["values"], name: string): number | undefined {
+  const value = values[name];
   if (value === undefined) return undefined;
-  if (value === true || !/^\d+$/.test(value) || Number(value) < min) {
-    throw new Error(`--${name} needs a whole number of at least ${min}`);
+  const min = command.options?.[name]?.min ?? 0;
+  if (typeof value !== "string" || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
+    throw new UsageError(`${command.name}: --${name} needs a whole number of at least ${min}, not '${String(value)}'`);
   }
   return Number(value);
 }
 
-export function stringOption(args: Args, name: string): string | undefined {
-  const value = args.options.get(name);
-  if (value === true) throw new Error(`--${name} needs a value`);
+export function stringOption(values: Parsed["values"], name: string): string | undefined {
+  const value = values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A required string option. */
+export function requiredOption(command: Command, values: Parsed["values"], name: string): string {
+  const value = stringOption(values, name);
+  if (!value) throw new UsageError(`${command.name}: --${name} is required (usage: ${usageLine(command)})`);
   return value;
+}
+
+/** A command that ran and found problems: `output` goes to stdout as usual, then the one-line error, exit 1. */
+export class FailedWithReport extends Error {
+  constructor(
+    readonly output: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -1,4 +1,5 @@
-// The operator's commands: domains and their limits, usage reports from the mail server, and demo data.
+// The operator's commands (contract §1): domains and their limits, usage reports, the database's upkeep and
+// backups, the mail-server wiring, and demo data. Each declares its options; `--help` works at every level.
 import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { passwordProblems } from "@/lib/schemas/common";
@@ -12,38 +13,29 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/domains";
-import { optimizeSearchIndex } from "@/lib/server/search-index";
-import { MAILSERVER_USAGE, runMailServerCommand } from "@/lib/mailserver/commands";
-import { intOption, parseArgs, stringOption, type Args } from "./args";
+import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
+import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
 
-export const USAGE = `Usage: npm run --silent cli -- <command>
-  domain add <domain> --postmaster-password <pw> [--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB]
-  domain list
-  domain show <domain>
-  domain set-limits <domain> [--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB]
-  domain remove <domain> --yes
-  usage report <email> --bytes N [--messages N]
-  db optimize            (daily from cron, and after a bulk load: merges the search index)
-${MAILSERVER_USAGE}
-  demo`;
+const LIMIT_OPTIONS: Record<string, OptionSpec> = {
+  "account-limit": { type: "string", value: "N", min: 0, help: "how many accounts the domain may have (default 1000)" },
+  "alias-limit": { type: "string", value: "N", min: 0, help: "how many aliases (default 1000)" },
+  "mailinglist-limit": { type: "string", value: "N", min: 0, help: "how many mailing lists (default 100)" },
+  "capacity-limit": { type: "string", value: "MB", min: 0, help: "the sum of the accounts' capacities in MB (default 102400)" },
+};
 
-function limitsOf(args: Args): DomainLimits {
+function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
   const limits: DomainLimits = {
-    accountLimit: intOption(args, "account-limit"),
-    aliasLimit: intOption(args, "alias-limit"),
-    mailinglistLimit: intOption(args, "mailinglist-limit"),
-    capacityLimit: intOption(args, "capacity-limit"),
+    accountLimit: intOption(command, values, "account-limit"),
+    aliasLimit: intOption(command, values, "alias-limit"),
+    mailinglistLimit: intOption(command, values, "mailinglist-limit"),
+    capacityLimit: intOption(command, values, "capacity-limit"),
   };
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 }
 
 const show = (value: unknown) => JSON.stringify(value, null, 2);
-
-function need(value: string | undefined, what: string): string {
-  if (!value) throw new Error(`missing ${what}\n${USAGE}`);
-  return value;
-}
 
 /** Adds a domain with its postmaster account, in one transaction. */
 export function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits) {
@@ -55,45 +47,139 @@ export function addDomain(db: Db, name: string, postmasterPassword: string, limi
   });
 }
 
-export function runCommand(db: Db, argv: string[]): string {
-  const args = parseArgs(argv);
-  const [group, action, target] = args.positional;
-  switch (`${group ?? ""} ${action ?? ""}`.trim()) {
-    case "domain add": {
-      const pw = need(stringOption(args, "postmaster-password"), "--postmaster-password");
-      const domain = addDomain(db, need(target, "<domain>"), pw, limitsOf(args));
+const DOMAIN_COMMANDS: Command[] = [
+  {
+    name: "domain add",
+    args: ["<domain>"],
+    summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
+    example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
+    options: {
+      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; 8+ characters, mixed)" },
+      ...LIMIT_OPTIONS,
+    },
+    run(ctx, { positionals, values }) {
+      const password = requiredOption(this, values, "postmaster-password");
+      const domain = addDomain(ctx.db(), positionals[0]!, password, limitsOf(this, values));
       return `Domain ${domain.name} added; log in as postmaster@${domain.name}.`;
-    }
-    case "domain list":
-      return listDomains(db)
+    },
+  },
+  {
+    name: "domain list",
+    summary: "Lists the hosted domains with their usage and limits.",
+    example: `${CLI} domain list`,
+    run: (ctx) =>
+      listDomains(ctx.db())
         .map((d) => `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`)
-        .join("\n");
-    case "domain show":
-      return show(toDomainRecord(getDomainOrThrow(db, need(target, "<domain>"))));
-    case "domain set-limits": {
-      const domain = getDomainOrThrow(db, need(target, "<domain>"));
-      return show(toDomainRecord(setDomainLimits(db, domain, limitsOf(args))));
-    }
-    case "domain remove": {
-      const domain = getDomainOrThrow(db, need(target, "<domain>"));
-      if (args.options.get("yes") !== true) throw new Error(`refusing to remove ${domain.name} without --yes`);
+        .join("\n"),
+  },
+  {
+    name: "domain show",
+    args: ["<domain>"],
+    summary: "Prints the domain's record (as GET /api/v1/domains/<domain> returns it).",
+    example: `${CLI} domain show example.org`,
+    run: (ctx, { positionals }) => show(toDomainRecord(getDomainOrThrow(ctx.db(), positionals[0]!))),
+  },
+  {
+    name: "domain set-limits",
+    args: ["<domain>"],
+    summary: "Changes the given limits of a domain; the others stay as they are.",
+    example: `${CLI} domain set-limits example.org --account-limit 200 --capacity-limit 204800`,
+    options: LIMIT_OPTIONS,
+    run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const domain = getDomainOrThrow(db, positionals[0]!);
+      return show(toDomainRecord(setDomainLimits(db, domain, limitsOf(this, values))));
+    },
+  },
+  {
+    name: "domain remove",
+    args: ["<domain>"],
+    summary: "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay).",
+    example: `${CLI} domain remove example.org --yes`,
+    options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
+    run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const domain = getDomainOrThrow(db, positionals[0]!);
+      if (values.yes !== true) throw new UsageError(`domain remove: refusing to remove ${domain.name} without --yes`);
       removeDomain(db, domain);
       return `Domain ${domain.name} removed with all its accounts, aliases and lists.`;
-    }
-    case "usage report": {
-      const bytes = intOption(args, "bytes");
-      if (bytes === undefined) throw new Error("--bytes is required");
-      const row = recordUsage(db, need(target, "<email>").toLowerCase(), bytes, intOption(args, "messages"));
+    },
+  },
+];
+
+const OTHER_COMMANDS: Command[] = [
+  {
+    name: "usage report",
+    args: ["<email>"],
+    summary: "Records a mailbox's usage by hand (Dovecot's quota_clone writes it back by itself; this is for other mail servers).",
+    example: `${CLI} usage report jan@example.org --bytes 536870912 --messages 1200`,
+    options: {
+      bytes: { type: "string", value: "N", min: 0, required: true, help: "bytes used (required)" },
+      messages: { type: "string", value: "N", min: 0, help: "number of messages" },
+    },
+    run(ctx, { positionals, values }) {
+      const bytes = intOption(this, values, "bytes");
+      if (bytes === undefined) throw new UsageError("usage report: --bytes is required");
+      const row = recordUsage(ctx.db(), positionals[0]!.toLowerCase(), bytes, intOption(this, values, "messages"));
       return `${row.email}: ${row.usageBytes} bytes, ${row.usagePercent}% of ${row.capacity} MB`;
+    },
+  },
+  {
+    name: "demo",
+    summary: "Seeds a demo domain with accounts, aliases and lists, and prints the logins.",
+    example: `${CLI} demo`,
+    run: (ctx) => seedDemo(ctx.db()),
+  },
+];
+
+export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS];
+
+const GROUPS: Record<string, string> = {
+  domain: "hosted domains and their limits",
+  usage: "mailbox usage",
+  db: "the database: search index upkeep, backup and restore",
+  mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
+  demo: "demo data",
+};
+
+function overview(commands: Command[], title: string): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return [
+    title,
+    "",
+    "Commands:",
+    ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    "",
+    `Every command takes --help. DATABASE_PATH names the database (default data/mail.db).`,
+    "",
+    "Example:",
+    `  ${commands[0]!.example}`,
+  ].join("\n");
+}
+
+export const TOP_HELP = overview(COMMANDS, `Usage: ${CLI} <command> [arguments] [--options]`);
+
+/**
+ * Runs one command line. `db` is the database or a function opening it (so `--help` and `db restore` never open
+ * or create one). Throws UsageError for wrong usage, anything else for a failure.
+ */
+export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<string> {
+  const ctx = { db: typeof db === "function" ? db : () => db };
+  const [first, second] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") return TOP_HELP;
+  const command = COMMANDS.find((c) => {
+    const words = c.name.split(" ");
+    return words.every((w, i) => argv[i] === w);
+  });
+  if (!command) {
+    const group = COMMANDS.filter((c) => c.name.split(" ")[0] === first);
+    if (!group.length) throw new UsageError(`unknown command '${first}' (see --help)`);
+    if (second === undefined || second === "--help" || second === "-h") {
+      return overview(group, `Usage: ${CLI} ${first} <${group.map((c) => c.name.split(" ")[1]).join("|")}> ...  (${GROUPS[first] ?? ""})`);
     }
-    case "mailserver config":
-    case "mailserver housekeeping":
-      return runMailServerCommand(db, action!, args);
-    case "db optimize":
-      return `Search index merged in ${optimizeSearchIndex(db).ms.toFixed(0)} ms.`;
-    case "demo":
-      return seedDemo(db);
-    default:
-      throw new Error(`unknown command: ${argv.join(" ") || "(none)"}\n${USAGE}`);
+    throw new UsageError(`unknown command '${first} ${second}' (see ${first} --help)`);
   }
+  const parsed = parseCommandArgs(command, argv.slice(command.name.split(" ").length));
+  if (parsed === "help") return commandHelp(command);
+  return await command.run(ctx, parsed);
 }

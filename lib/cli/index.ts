@@ -1,14 +1,17 @@
 // The operator CLI (contract §1): `npm run --silent cli -- <command>`. Exit 0 on success; on failure one line on
-// stderr and exit 1. Runs with the react-server condition so the server modules' `server-only` guard allows it.
+// stderr: exit 2 for wrong usage (unknown command or option, missing or bad value), 1 for anything else.
+// Runs with the react-server condition so the server modules' `server-only` guard allows it.
 import { getDb } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { FailedWithReport, UsageError } from "./args";
 import { runCommand } from "./commands";
 
 try {
-  const output = runCommand(getDb(), process.argv.slice(2));
+  const output = await runCommand(() => getDb(), process.argv.slice(2));
   if (output) console.log(output);
   process.exit(0);
 } catch (err) {
+  if (err instanceof FailedWithReport) console.log(err.output);
   const message =
     err instanceof ApiError
       ? `${err.message}${err.source ? ` (${err.source})` : ""} [${err.toBody().code}]`
@@ -16,5 +19,5 @@ try {
         ? err.message
         : String(err);
   console.error(`error: ${message.split("\n")[0]}`);
-  process.exit(1);
+  process.exit(err instanceof UsageError ? 2 : 1);
 }

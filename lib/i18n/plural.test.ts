@@ -1,19 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { countOf, type PluralForms } from "./plural";
+import { counted, countOf } from "./plural";
 
-const ACCOUNTS: PluralForms = {
-  pl: { one: "konto", few: "konta", many: "kont", other: "konta" },
-  en: { one: "account", other: "accounts" },
-};
+const FORWARDS = { one: "przekierowanie", few: "przekierowania", many: "przekierowań", other: "przekierowania" };
+
+describe("counted", () => {
+  it("picks the Polish form by Intl.PluralRules", () => {
+    expect([1, 2, 3, 4, 5, 12, 21, 22, 25, 104].map((n) => counted("pl", n, FORWARDS))).toEqual([
+      "1 przekierowanie",
+      "2 przekierowania",
+      "3 przekierowania",
+      "4 przekierowania",
+      "5 przekierowań",
+      "12 przekierowań",
+      "21 przekierowań",
+      "22 przekierowania",
+      "25 przekierowań",
+      "104 przekierowania",
+    ]);
+    expect(counted("pl", 0, FORWARDS)).toBe("0 przekierowań");
+  });
+  it("has one and other in English", () => {
+    const forms = { one: "forward", other: "forwards" };
+    expect([0, 1, 3].map((n) => counted("en", n, forms))).toEqual(["0 forwards", "1 forward", "3 forwards"]);
+  });
+});
 
 describe("countOf", () => {
-  it("picks the Polish form of each count", () => {
-    expect([1, 2, 4, 5, 10, 12, 22, 25, 0].map((n) => countOf("pl", n, ACCOUNTS))).toEqual([
-      "1 konto", "2 konta", "4 konta", "5 kont", "10 kont", "12 kont", "22 konta", "25 kont", "0 kont",
-    ]);
-    expect(countOf("pl", 1500, ACCOUNTS)).toBe("1500 kont");
-  });
-  it("picks the English form", () => {
-    expect([1, 2, 1500].map((n) => countOf("en", n, ACCOUNTS))).toEqual(["1 account", "2 accounts", "1,500 accounts"]);
+  const ACCOUNTS = { pl: { one: "konto", few: "konta", many: "kont", other: "konta" }, en: { one: "account", other: "accounts" } };
+  it("counts in the given language", () => {
+    expect([1, 2, 5, 10, 22, 1500].map((n) => countOf("pl", n, ACCOUNTS))).toEqual(["1 konto", "2 konta", "5 kont", "10 kont", "22 konta", "1500 kont"]);
+    expect(countOf("en", 1, ACCOUNTS)).toBe("1 account");
   });
 });

@@ -1,16 +1,30 @@
-// Counts in the panel's languages: Polish has three forms ("1 konto", "3 konta", "10 kont"), chosen by
-// Intl.PluralRules, never by hand-written rules or "konto(a)".
+// Counted nouns in the panel's language, chosen by Intl.PluralRules: Polish has three forms ("1 przekierowanie",
+// "3 przekierowania", "5 przekierowań"), English two. No React: error texts and components use it alike.
 import type { Locale } from "./index";
 
-/** The forms of one noun: Polish needs one, few and many; English one and other. */
-export type PluralForms = Record<Locale, Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
+/** The forms of one noun: `one`, `few` (Polish 2-4, 22-24 ...), `many` (Polish 5-21 ...), `other` (fractions, English plural). */
+export interface PluralForms {
+  one: string;
+  few?: string;
+  many?: string;
+  other: string;
+}
 
 const rules = new Map<Locale, Intl.PluralRules>();
 
-/** "10 kont": the count with the noun's form for it in `locale`. */
-export function countOf(locale: Locale, n: number, forms: PluralForms): string {
-  let rule = rules.get(locale);
-  if (!rule) rules.set(locale, (rule = new Intl.PluralRules(locale)));
-  const byLocale = forms[locale];
-  return `${n.toLocaleString(locale === "pl" ? "pl-PL" : "en-GB")} ${byLocale[rule.select(n)] ?? byLocale.other}`;
+/** The form of `forms` for the count `n` in `locale`. */
+export function pluralForm(locale: Locale, n: number, forms: PluralForms): string {
+  let r = rules.get(locale);
+  if (!r) rules.set(locale, (r = new Intl.PluralRules(locale)));
+  const category = r.select(n);
+  return (category === "one" ? forms.one : category === "few" ? forms.few : category === "many" ? forms.many : undefined) ?? forms.other;
 }
+
+/** "3 przekierowania": the count and its noun. */
+export const counted = (locale: Locale, n: number, forms: PluralForms) => `${n} ${pluralForm(locale, n, forms)}`;
+
+/** A noun's forms in each of the panel's languages. */
+export type Noun = Record<Locale, PluralForms>;
+
+/** "10 kont" / "10 accounts": the count and its noun in `locale`. */
+export const countOf = (locale: Locale, n: number, noun: Noun) => counted(locale, n, noun[locale]);

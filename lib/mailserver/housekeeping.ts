@@ -1,7 +1,6 @@
 import "server-only";
 // `mailserver housekeeping`, run daily from cron: expunges messages past each account's *_delete_after days with
 // doveadm, then delivers the usage warning to accounts at or above usage_notification_level, at most once per 24 h.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { MAILBOXES } from "./mailboxes";
+import { runTool } from "./run-tool";
 import { usageWarningMessage } from "./usage-warning";
 
 export interface HousekeepingOptions {
@@ -35,33 +35,34 @@ const RULES = [
   { mailbox: MAILBOXES.spam, column: accounts.spamDeleteAfter, search: "savedbefore" },
 ] as const;
 
+/** A failure throws the tool's own stderr (ToolError). */
 function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
   const [command, ...global] = o.doveadm;
-  execFileSync(command!, [...global, ...args], { input, stdio: ["pipe", "pipe", "pipe"], timeout: 600_000 });
+  runTool(command!, [...global, ...args], input);
 }
 
-/** One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. */
+/**
+ * One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. The user-list
+ * files are removed only after success: a failure names its file, and the operator can look at it.
+ */
 function expungeOld(db: Db, o: HousekeepingOptions): string[] {
   const done: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
-  try {
-    for (const rule of RULES) {
-      const groups = db
-        .select({ days: rule.column, users: sql<string>`group_concat(${accounts.email}, char(10))` })
-        .from(accounts)
-        .where(gt(rule.column, 0))
-        .groupBy(rule.column)
-        .all();
-      for (const { days, users } of groups) {
-        const file = path.join(dir, `${rule.mailbox}-${days}`);
-        fs.writeFileSync(file, `${users}\n`);
-        doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
-        done.push(`${rule.mailbox}: ${rule.search} ${days}d, ${users.split("\n").length} account(s)`);
-      }
+  for (const rule of RULES) {
+    const groups = db
+      .select({ days: rule.column, users: sql<string>`group_concat(${accounts.email}, char(10))` })
+      .from(accounts)
+      .where(gt(rule.column, 0))
+      .groupBy(rule.column)
+      .all();
+    for (const { days, users } of groups) {
+      const file = path.join(dir, `${rule.mailbox}-${days}`);
+      fs.writeFileSync(file, `${users}\n`);
+      doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
+      done.push(`${rule.mailbox}: ${rule.search} ${days}d, ${users.split("\n").length} account(s)`);
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
   }
+  fs.rmSync(dir, { recursive: true, force: true });
   return done;
 }
 

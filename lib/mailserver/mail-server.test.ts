@@ -1,5 +1,6 @@
 // The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
 // `mailserver config` writes, against a database changed only through the services and the CLI.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -79,9 +80,9 @@ async function settle() {
   await waitFor("an empty queue", () => queuedCount(l) === 0);
 }
 
-function seed() {
-  cli("domain", "add", A, "--postmaster-password", PASSWORD.postmaster);
-  for (const d of ["beta.test", "gamma.test", "delta.test"]) cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster);
+async function seed() {
+  await cli("domain", "add", A, "--postmaster-password", PASSWORD.postmaster);
+  for (const d of ["beta.test", "gamma.test", "delta.test"]) await cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster);
   const alpha = domain(A);
   postmaster = { account: getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
   createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });
@@ -101,13 +102,13 @@ function seed() {
 }
 
 describe.skipIf(missing.length > 0)("mail server on the panel's database", () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-mail-")));
     prepareLayout(l);
     process.env.DATABASE_PATH = l.db;
     db = openDatabase(l.db);
-    seed();
-    cli(
+    await seed();
+    await cli(
       "mailserver", "config", "--out", l.conf, "--maildir-root", l.vmail,
       "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
       "--lmtp", `lmtp:inet:127.0.0.1:${PORTS.lmtp}`,
@@ -216,6 +217,32 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(hasSubject(`ewa@${A}`, "to-open-list")).toBe(true);
     });
 
+    it("delivered through smtpd, cleanup and trivial-rewrite chrooted in the queue directory, as Debian runs them", () => {
+      const chroot = run("postconf", ["-c", l.postfix, "-F", "*/*/chroot"]);
+      for (const service of ["127.0.0.1:" + PORTS.smtp + "/inet", "cleanup/unix", "rewrite/unix"]) {
+        expect(chroot).toContain(`${service}/chroot = y`);
+      }
+      // The smtpd that took the mail above is still idle (max_idle): its root is the queue directory, where the
+      // database's path does not exist; the lookups went through proxymap.
+      const queue = fs.realpathSync(path.join(l.postfix, "queue"));
+      const smtpdRoots = fs
+        .readdirSync("/proc")
+        .filter((pid) => /^\d+$/.test(pid))
+        .flatMap((pid) => {
+          try {
+            const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+            const env = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+            const ours = cmd[0] === "smtpd" && env.includes(`MAIL_CONFIG=${l.postfix}`);
+            return ours ? [fs.readlinkSync(`/proc/${pid}/root`)] : [];
+          } catch {
+            return [];
+          }
+        });
+      expect(smtpdRoots.length).toBeGreaterThan(0);
+      expect(new Set(smtpdRoots)).toEqual(new Set([queue]));
+      expect(fs.existsSync(path.join(queue, l.db))).toBe(false);
+    });
+
     it("refuses an unknown address in a domain without catchall during the SMTP dialogue", async () => {
       await expect(smtpSend("sender@outside.test", ["nobody@delta.test"], message("a@b.test", "nobody@delta.test", "x"))).rejects.toThrow(/550/);
     });
@@ -277,18 +304,106 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await imapAppend(`jan@${A}`, PASSWORD.janNew, "INBOX", old, message("old@outside.test", `jan@${A}`, "old-one"));
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(true);
 
-      const output = cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
+      const output = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(output).toMatch(/expunge INBOX: before 30d, 1 account/);
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(false);
       expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
       expect(warnings()).toHaveLength(1);
       expect(output).toContain(`warned jan@${A}`);
 
-      cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
+      await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(warnings()).toHaveLength(1);
 
       runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
       expect(warnings()).toHaveLength(2);
+    });
+  });
+
+  describe("mailserver check", () => {
+    const checkArgs = () => [
+      "mailserver", "check", "--account", `ewa@${A}`, "--password", PASSWORD.other,
+      "--config-dir", l.conf, "--db-group", MAIL_OWNER.group, "--postfix-config", l.postfix,
+      "--dovecot-config", dovecotConf(l),
+      "--lmtp-socket", path.join(l.dovecot, "run", "lmtp"), "--auth-socket", path.join(l.dovecot, "run", "auth-client"),
+    ];
+    /** The real CLI in its own process: its stdout, stderr and exit status. */
+    const runCli = (args: string[]) => {
+      const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: l.db },
+        timeout: 120_000,
+      });
+      return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+    };
+    const lines = (stdout: string) => stdout.split("\n").filter((line) => /^[✓✗] /.test(line));
+
+    it("passes on the test installation, one ✓ line per check", () => {
+      const r = runCli(checkArgs());
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const found = lines(r.stdout);
+      expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
+        "database readable by the mail group",
+        "postmap finds the domain",
+        "postmap finds the mailbox",
+        "postmap finds an alias",
+        "doveadm user",
+        "doveadm auth test",
+        "LMTP socket",
+        "auth socket",
+        "quota_clone writes usage back",
+      ]);
+      expect(found.every((line) => line.startsWith("✓"))).toBe(true);
+      expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
+    });
+
+    it("fails naming the database file when the mail group cannot read it", () => {
+      fs.chmodSync(l.db, 0o600);
+      try {
+        const r = runCli(checkArgs());
+        expect(r.status).toBe(1);
+        expect(r.stderr).toMatch(/^error: \d of 9 checks failed\n$/);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed[0]).toBe(
+          `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
+        );
+      } finally {
+        fs.chmodSync(l.db, 0o666);
+      }
+    });
+
+    it("fails naming Dovecot's own error when Dovecot is stopped; housekeeping shows doveadm's stderr", async () => {
+      stopDovecot(l);
+      await waitFor("Dovecot to stop", () => !fs.existsSync(path.join(l.dovecot, "run", "master.pid")));
+      try {
+        const r = runCli(checkArgs());
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
+          "doveadm user",
+          "doveadm auth test",
+          "LMTP socket",
+          "auth socket",
+          "quota_clone writes usage back",
+        ]);
+        // doveadm's own words: it could not reach the auth service's socket.
+        expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);
+        expect(failed[2]).toMatch(/lmtp: (ECONNREFUSED|ENOENT)|lmtp does not exist/);
+
+        // The same failure in housekeeping: doveadm's stderr, and the user list it names is still there to read.
+        const err = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l)).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(err?.message).toMatch(/^doveadm -c \S+ expunge -F (\S+) .*failed \((exit \d+|killed by SIG\w+)\): .*auth-userdb/);
+        expect(err?.message).not.toContain("\n");
+        const listFile = /expunge -F (\S+)/.exec(err!.message)![1]!;
+        expect(fs.readFileSync(listFile, "utf8")).toContain(`jan@${A}`);
+        fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
+      } finally {
+        startDovecot(l);
+        await waitFor("Dovecot to answer", () => authOk(`ewa@${A}`, PASSWORD.other));
+      }
     });
   });
 });

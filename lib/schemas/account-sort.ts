@@ -12,4 +12,5 @@ export const ACCOUNT_SORT_FIELDS = [
   "description",
   "blocked",
   "usage",
+  "usage_bytes",
 ] as const;

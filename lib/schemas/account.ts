@@ -83,6 +83,7 @@ export const READ_ONLY_ACCOUNT_FIELDS = [
   "domain",
   "email",
   "usage",
+  "usage_bytes",
   "creation_date",
   "last_auth_date",
   "last_auth_ip",
@@ -101,3 +102,86 @@ export type AccountUpdate = FieldValues<typeof accountFields>;
 
 // Re-exported from a zod-free module: the account table imports it in the browser without pulling in zod.
 export { ACCOUNT_SORT_FIELDS } from "./account-sort";
+
+// --- answers ---
+// What the API sends back: the services build these types (lib/server/accounts.ts), the OpenAPI document describes
+// them, the panel's hooks read them, and e2e/api checks real answers against them.
+const str = z.string();
+const list = z.array(z.string());
+
+/** The account record (GET, POST, PUT of one name). `usage` is a percentage, `usage_bytes` what the mail server reports. */
+export const accountRecordSchema = z.object({
+  name: str,
+  domain: str,
+  email: str,
+  description: str,
+  capacity: z.int(),
+  usage: z.int(),
+  usage_bytes: z.int().min(0),
+  password: str,
+  password_retype: str,
+  usage_notification_level: z.int(),
+  expiration_date: str,
+  creation_date: str,
+  last_auth_date: str,
+  last_auth_ip: str,
+  keep_mail: z.int(),
+  forwards: list,
+  forward_email_1: str,
+  forward_email_2: str,
+  forward_email_3: str,
+  forward_limit: z.int(),
+  aliases: list,
+  alias_limit: z.int(),
+  alias_creation_priv: z.int(),
+  inbox_delete_after: z.int(),
+  trash_delete_after: z.int(),
+  spam_enabled: z.int(),
+  spam_rule: z.enum(["tag", "move"]),
+  spam_hits: z.number(),
+  spam_delete_after: z.int(),
+  spam_white_list: list,
+  spam_black_list: list,
+  spam_greylist_whitelist: list,
+  spam_spf_whitelist: list,
+  spam_rbl_whitelist: list,
+  spam_rbl_enabled: z.int(),
+  spam_spf_enabled: z.int(),
+  spam_greylist_enabled: z.int(),
+  spam_rbl_default: z.int(),
+  spam_spf_default: z.int(),
+  spam_greylist_default: z.int(),
+  sms_phone_number_1: str,
+  sms_phone_number_2: str,
+  sms_login_1: str,
+  sms_login_2: str,
+  sms_password_1: str,
+  sms_password_2: str,
+  sms_operator_1: z.int(),
+  sms_operator_2: z.int(),
+  sms_send_to: z.int(),
+  sms_cnt: z.int(),
+  autoresponder_mode: z.int(),
+  autoresponder_start_date: str,
+  autoresponder_end_date: str,
+  autoresponder_body: str,
+  blocked: z.int(),
+  extra_rules: z.int(),
+});
+export type AccountRecord = z.infer<typeof accountRecordSchema>;
+
+/** The account list's item: numbers as strings (specification), `usage` with a % suffix, `usage_bytes` digits. */
+export const accountSummarySchema = z.object({
+  email: str,
+  creation_date: str,
+  expiration_date: str,
+  last_auth_date: str,
+  capacity: str.regex(/^\d+$/),
+  description: str,
+  blocked: z.enum(["0", "1"]),
+  name: str,
+  domain: str,
+  usage: str.regex(/^\d+%$/),
+  usage_bytes: str.regex(/^\d+$/),
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;

@@ -12,3 +12,10 @@ export const aliasSchema = objectSchema(aliasFields);
 export type AliasInput = FieldValues<typeof aliasFields>;
 
 export const ALIAS_SORT_FIELDS = ["name", "email", "domain", "target"] as const;
+
+// --- answers (see lib/schemas/account.ts) ---
+/** The alias record; the list item is the same record. */
+export const aliasRecordSchema = z.object({ name: z.string(), domain: z.string(), email: z.string(), target: z.string() });
+export type AliasRecord = z.infer<typeof aliasRecordSchema>;
+export const aliasSummarySchema = aliasRecordSchema;
+export type AliasSummary = AliasRecord;

@@ -45,12 +45,28 @@ export const triState = () => oneOf([-1, 0, 1]);
 /** "" or a real YYYY-MM-DD date. */
 export const optionalDate = () => z.string().refine((s) => s === "" || isIsoDate(s));
 
-/** A list of distinct lowercase entries that each pass `check`, at most `max` long. Entries are trimmed and lowercased. */
+/**
+ * A list of distinct lowercase entries that each pass `check`, at most `max` long. Entries are trimmed and
+ * lowercased. A failing list's issue names the bad entries in `params` (`invalid`, `duplicates`), which the API
+ * sends as the error's attributes so that the panel can quote them.
+ */
 export const addressList = (check: (s: string) => boolean, max: number) =>
   z
     .array(z.string().transform((s) => s.trim().toLowerCase()))
     .max(max)
-    .refine((xs) => xs.every(check) && new Set(xs).size === xs.length);
+    .superRefine((xs, ctx) => {
+      const seen = new Set<string>();
+      const invalid: string[] = [];
+      const duplicates: string[] = [];
+      for (const x of xs) {
+        if (!check(x)) invalid.push(x);
+        else if (seen.has(x)) duplicates.push(x);
+        seen.add(x);
+      }
+      if (invalid.length || duplicates.length) {
+        ctx.addIssue({ code: "custom", message: "invalid entries", params: { invalid: invalid.slice(0, 20), duplicates: duplicates.slice(0, 20) } });
+      }
+    });
 
 export const spamList = () => addressList(isEmailOrDomain, 1000);
 

@@ -38,10 +38,22 @@ export function parseFields<F extends FieldSpecs>(
     }
     const parsed = spec.schema.safeParse(value);
     if (parsed.success) out[key] = parsed.data;
-    else errors.push(new ApiError(spec.error, { source: key }));
+    else errors.push(new ApiError(spec.error, { source: key, attributes: issueAttributes(parsed.error.issues) }));
   }
   if (errors.length) throw firstWithChildren(errors);
   return out as FieldValues<F>;
+}
+
+/** What a field's failure says beyond its code: the bad entries of a list, or the size limit it passed. */
+function issueAttributes(issues: z.core.$ZodIssue[]): Record<string, unknown> | undefined {
+  for (const issue of issues) {
+    if (issue.code === "custom" && issue.params) {
+      const out = Object.fromEntries(Object.entries(issue.params).filter(([, v]) => !Array.isArray(v) || v.length > 0));
+      if (Object.keys(out).length) return out;
+    }
+    if (issue.code === "too_big" && issue.origin === "array") return { max_entries: Number(issue.maximum) };
+  }
+  return undefined;
 }
 
 /** The first error, carrying all of them (itself included) as children when there are several. */

@@ -27,3 +27,10 @@ export interface ListEnvelope<T> {
   result_info: { total: number; fetched: number; page_size: number; page: number };
   result_data: Record<string, T>;
 }
+
+/** The list answer's envelope around `item`, the resource's summary item (for the OpenAPI document and tests). */
+export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    result_info: z.object({ total: z.int(), fetched: z.int(), page_size: z.int(), page: z.int() }),
+    result_data: z.record(z.string(), item),
+  });

@@ -70,3 +70,42 @@ export const DEFAULT_LIST_TEMPLATES = {
   unsubscribe_mail_body:
     "Dzień dobry,\n\nTwój adres został wypisany z listy dyskusyjnej {{list}}.\nNie będziesz już otrzymywać jej wiadomości.",
 } as const;
+
+// --- answers (see lib/schemas/account.ts) ---
+const str = z.string();
+/** The mailing-list record: every field, `accounts` the subscribers. */
+export const mailingListRecordSchema = z.object({
+  name: str,
+  domain: str,
+  email: str,
+  description: str,
+  privacy_mode: z.int(),
+  replyto_mode: z.int(),
+  replyto_email: str,
+  replyto_catchall: z.int(),
+  confirm_url: str,
+  autosubscribe_enabled: z.int(),
+  subscribe_request_mail_body: str,
+  subscribe_request_mail_subject: str,
+  unsubscribe_request_mail_body: str,
+  unsubscribe_request_mail_subject: str,
+  subscribe_mail_body: str,
+  subscribe_mail_subject: str,
+  unsubscribe_mail_body: str,
+  unsubscribe_mail_subject: str,
+  accounts: z.array(str),
+  moderators: z.array(str),
+});
+export type MailingListRecord = z.infer<typeof mailingListRecordSchema>;
+
+/** The list of lists' item: numbers as strings. */
+export const mailingListSummarySchema = z.object({
+  email: str,
+  description: str,
+  privacy_mode: str.regex(/^\d+$/),
+  replyto_mode: str.regex(/^\d+$/),
+  autosubscribe_enabled: str.regex(/^\d+$/),
+  name: str,
+  domain: str,
+});
+export type MailingListSummary = z.infer<typeof mailingListSummarySchema>;

@@ -9,6 +9,8 @@ import {
   ACCOUNT_SORT_FIELDS,
   READ_ONLY_ACCOUNT_FIELDS,
   RESTRICTED_ACCOUNT_FIELDS,
+  type AccountRecord,
+  type AccountSummary,
   type AccountUpdate,
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
@@ -35,7 +37,7 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]) {
+export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]): AccountRecord {
   return {
     name: a.name,
     domain: domain.name,
@@ -43,6 +45,7 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
     description: a.description,
     capacity: a.capacity,
     usage: a.usagePercent,
+    usage_bytes: a.usageBytes,
     password: "",
     password_retype: "",
     usage_notification_level: a.usageNotificationLevel,
@@ -62,7 +65,7 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
     inbox_delete_after: a.inboxDeleteAfter,
     trash_delete_after: a.trashDeleteAfter,
     spam_enabled: a.spamEnabled,
-    spam_rule: a.spamRule,
+    spam_rule: a.spamRule as AccountRecord["spam_rule"],
     spam_hits: a.spamHits,
     spam_delete_after: a.spamDeleteAfter,
     spam_white_list: a.spamWhiteList,
@@ -94,7 +97,7 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
     extra_rules: a.extraRules,
   };
 }
-export type AccountRecord = ReturnType<typeof toAccountRecord>;
+export type { AccountRecord };
 
 export function findAccount(db: Db, domain: DomainRow, name: string): AccountRow | undefined {
   return statements(db).byName.get({ domainId: domain.id, name });
@@ -121,6 +124,7 @@ interface SummaryRow {
   description: string;
   blocked: number;
   usage_percent: number;
+  usage_bytes: number;
 }
 
 export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) {
@@ -130,7 +134,7 @@ export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) 
     {
       table: "accounts",
       columns:
-        "name, email, creation_date, expiration_date, last_auth_date, capacity, description, blocked, usage_percent",
+        "name, email, creation_date, expiration_date, last_auth_date, capacity, description, blocked, usage_percent, usage_bytes",
       sortColumns: {
         name: "name",
         email: "name",
@@ -142,18 +146,20 @@ export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) 
         description: "description",
         blocked: "blocked",
         usage: "usage_percent",
+        usage_bytes: "usage_bytes",
       },
-      toItem: (r) => ({
+      toItem: (r): AccountSummary => ({
         email: r.email,
         creation_date: r.creation_date,
         expiration_date: r.expiration_date,
         last_auth_date: r.last_auth_date,
         capacity: String(r.capacity),
         description: r.description,
-        blocked: String(r.blocked),
+        blocked: String(r.blocked) as AccountSummary["blocked"],
         name: r.name,
         domain: domain.name,
         usage: `${r.usage_percent}%`,
+        usage_bytes: String(r.usage_bytes),
       }),
     },
     domain.id,
@@ -190,7 +196,7 @@ function passwordHashOf(input: AccountUpdate, required: boolean): string | undef
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
 function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean, stored: string[] = []): void {
   if (input.forwards) {
-    if (input.forwards.includes(merged.email)) throw apiError("invalidForward", "forwards");
+    if (input.forwards.includes(merged.email)) throw apiError("invalidForward", "forwards", { invalid: [merged.email] });
     // The stored list sent back unchanged (a GET record written back whole) is not the owner setting forwards,
     // even when the administrator set more than forward_limit.
     const unchanged = input.forwards.length === stored.length && input.forwards.every((f, i) => f === stored[i]);
@@ -199,7 +205,9 @@ function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: b
     }
   }
   const { autoresponderStartDate: start, autoresponderEndDate: end } = merged;
-  if (start && end && end < start) throw apiError("invalidAutoresponder", "autoresponder_end_date");
+  if (start && end && end < start) {
+    throw apiError("autoresponderEndBeforeStart", "autoresponder_end_date", { start_date: start, end_date: end });
+  }
 }
 
 function checkRestricted(row: AccountRow, input: AccountUpdate): void {
@@ -218,7 +226,8 @@ function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
 function checkCapacity(db: Db, domainId: number, before: number): void {
   const d = db.select().from(domains).where(eq(domains.id, domainId)).get()!;
   if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
-    throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, requested: d.capacitySum });
+    const free = Math.max(0, d.capacityLimit - before);
+    throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, free_mb: free, requested: d.capacitySum });
   }
 }
 

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, domains, type AliasRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
+import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
@@ -18,7 +18,7 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export const toAliasRecord = (a: AliasRow, domain: DomainRow) => ({
+export const toAliasRecord = (a: AliasRow, domain: DomainRow): AliasRecord => ({
   name: a.name,
   domain: domain.name,
   email: a.email,

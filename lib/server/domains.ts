@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { accounts, domains, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
-import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainUpdate } from "@/lib/schemas/domain";
+import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainRecord, type DomainUpdate } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { UntilChangedCache } from "./db-generation";
 import { env } from "./env";
@@ -38,7 +38,7 @@ export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
   return row;
 }
 
-export function toDomainRecord(d: DomainRow) {
+export function toDomainRecord(d: DomainRow): DomainRecord {
   const e = env();
   return {
     name: d.name,
@@ -67,7 +67,7 @@ export function toDomainRecord(d: DomainRow) {
     capacity_limit_usage: String(d.capacitySum),
   };
 }
-export type DomainRecord = ReturnType<typeof toDomainRecord>;
+export type { DomainRecord };
 
 /** Checks the catchall address against its type (500.362). */
 function checkCatchall(db: Db, domain: DomainRow, type: number, address: string): void {
@@ -82,6 +82,9 @@ function checkCatchall(db: Db, domain: DomainRow, type: number, address: string)
         : type === 2
           ? isEmail(address) && addressDomain !== domain.name && (!findDomain(db, addressDomain) || accountExists())
           : isDomainName(address) && address !== domain.name;
+  if (!valid && type === 1 && isEmail(address) && addressDomain === domain.name) {
+    throw apiError("catchallAccountMissing", "catchall_address", { catchall_type: type, address });
+  }
   if (!valid) throw apiError("invalidCatchallAddress", "catchall_address", { catchall_type: type });
 }
 

@@ -1,7 +1,7 @@
 // listPage answers exactly what the plain definition says (contract §6: case-insensitive substring search over
-// the search key, sort with name as tie-break, page of size): whichever way it reads the page (trigram index,
-// sort-index walk, narrow-index scan) and with totals remembered between writes. Every test runs twice: with the
-// matches found in the trigram index, and in the substring table held for the domain (held-search.ts).
+// the search key, sort with name as tie-break, page of size): whichever way it reads the page (the matches sorted,
+// or the sort index walked), with matches found in the trigram index or by LIKE, and with totals remembered
+// between writes.
 import fc from "fast-check";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,10 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
-import { sortIndex } from "./list-cache";
-import { cheapestPlan, listPage, searchKey, type ListPlan, type ListSpec } from "./list-page";
-import { hasId, walkMatchIds } from "./match-walk";
-import { holdDomainsFrom } from "./held-search";
+import { listPage, planFor, searchKey, sortIndex, type ListPlan, type ListSpec } from "./list-page";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -28,7 +25,6 @@ interface Row {
 const spec: ListSpec<Row> = {
   table: "accounts",
   columns: "name, capacity, description, search_key, email",
-  // email is no held sort column (held-order.ts): a held domain's page by it comes from the other plans.
   sortColumns: { name: "name", capacity: "capacity", description: "description", email: "email" },
   toItem: (r) => r,
 };
@@ -89,16 +85,11 @@ const check = (domainId: number, search: string, column: string, desc: boolean, 
   expect(Object.keys(got.result_data)).toEqual(want.names);
 };
 
-describe.each([
-  { matchesFrom: "the trigram index", holdFrom: Infinity },
-  { matchesFrom: "a held substring table", holdFrom: 1 },
-])("listPage, matches from $matchesFrom", ({ holdFrom }) => {
+describe("listPage", () => {
   beforeAll(() => {
-    holdDomainsFrom(holdFrom, { inline: true });
     createDatabase();
   });
   afterAll(() => {
-    holdDomainsFrom(2_000);
     db.$client.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -107,7 +98,7 @@ describe.each([
     const searches = [...WORDS.map((w) => w.toLowerCase()), "", "a", "ł", "an", "ód", "owal", "nna", "%", "_", '"', "a b", "xyz"];
     fc.assert(
       fc.property(
-        fc.constantFrom<ListPlan | undefined>(undefined, "walk", "walkMatchSet", "sortMatches", "heldPage"),
+        fc.constantFrom<ListPlan | undefined>(undefined, "walkIndex", "sortMatches"),
         fc.constantFrom(...domainIds),
         fc.oneof(fc.constantFrom(...searches), fc.string({ minLength: 1, maxLength: 4 })),
         fc.constantFrom("name", "capacity", "description", "email"),
@@ -120,36 +111,27 @@ describe.each([
     );
   });
 
-  it("picks the plan its cost model expects to be cheapest", () => {
-    const rowWalk = { matchSet: true, covering: false };
-    // 100,000 rows, matches found in 0.5 ms: half of them match -> walk 100 rows; 50 match -> read the 50;
-    // 3,000 match -> walk the index against the match set (without one, 2,000 matches: read them).
-    expect(cheapestPlan(50, 100_000, 50_000, 500, rowWalk)).toBe("walk");
-    expect(cheapestPlan(50, 100_000, 50, 500, rowWalk)).toBe("sortMatches");
-    expect(cheapestPlan(50, 100_000, 3_000, 500, rowWalk)).toBe("walkMatchSet");
-    expect(cheapestPlan(50, 100_000, 2_000, 500, { matchSet: false, covering: false })).toBe("sortMatches");
-    // The same 3,000 matches behind trigrams that took 10 ms to read: walking 1,667 rows is cheaper.
-    expect(cheapestPlan(50, 100_000, 3_000, 10_000, rowWalk)).toBe("walk");
-    // A covering sort index tests the search on its entries: walking 1,667 of them beats finding 3,000 matches.
-    expect(cheapestPlan(50, 100_000, 3_000, 500, { matchSet: true, covering: true })).toBe("walk");
-    // ... but not 100,000 of them for 50 matches whose ids are already at hand.
-    expect(cheapestPlan(50, 100_000, 50, 5, { matchSet: true, covering: true })).toBe("sortMatches");
-    // Held matches: the page is found in memory, however many match.
-    const held = { matchSet: true, covering: true, held: true };
-    for (const total of [12, 3_000, 82_000]) expect(cheapestPlan(50, 100_000, total, 1, held)).toBe("heldPage");
+  it("reads few matches and sorts them, and walks the sort index for many", () => {
+    // A page of 50 in 100,000 rows: a walk expects to pass 50 * 100,000 / matches entries, a match costs ten.
+    expect(planFor(35, 50, 100_000)).toBe("sortMatches");
+    expect(planFor(700, 50, 100_000)).toBe("sortMatches");
+    expect(planFor(720, 50, 100_000)).toBe("walkIndex");
+    expect(planFor(11_000, 50, 100_000)).toBe("walkIndex");
+    // Deeper pages walk further, so reading the matches wins up to more of them.
+    expect(planFor(7_000, 5_050, 100_000)).toBe("sortMatches");
   });
 
-  it("walks a search in name order on the covering index, and a plain page on the narrowest", () => {
-    expect(sortIndex(db, "accounts", "name", true)).toEqual({ name: "accounts_domain_name_search", covering: true });
-    expect(sortIndex(db, "accounts", "name", false)).toEqual({ name: "accounts_domain_name", covering: false });
-    expect(sortIndex(db, "accounts", "capacity", true)).toEqual({ name: "accounts_sort_capacity", covering: false });
-    expect(sortIndex(db, "aliases", "name", true)?.covering).toBe(false);
+  it("walks a search in name order on the index holding the search key, other orders on their sort index", () => {
+    expect(sortIndex(db, "accounts", "name")).toBe("accounts_domain_name");
+    expect(sortIndex(db, "accounts", "capacity")).toBe("accounts_sort_capacity");
+    expect(sortIndex(db, "aliases", "target")).toBe("aliases_sort_target");
+    expect(sortIndex(db, "accounts", "email")).toBeNull();
   });
 
-  it("pages a new search from the match ids it counted, by every plan", () => {
+  it("pages a new search, by either plan", () => {
     const [big, small] = domainIds;
-    const touch = () => db.$client.prepare(`UPDATE domains SET name = name WHERE id = ?`).run(big);
-    for (const plan of [undefined, "walk", "walkMatchSet", "sortMatches", "heldPage"] as const) {
+    const touch = () => db.$client.prepare(`UPDATE domains SET search_version = search_version + 1 WHERE id = ?`).run(big);
+    for (const plan of [undefined, "walkIndex", "sortMatches"] as const) {
       for (const [domainId, search, column, desc, page] of [
         [big!, "kowal", "capacity", false, 0],
         [big!, "ann", "name", true, 2],
@@ -165,38 +147,14 @@ describe.each([
     }
   });
 
-  it("walks on past batches that hold too few hits (matches bunched at one end of the sort order)", () => {
+  it("walks past matches bunched at one end of the sort order", () => {
     const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('bunched.pl')`).run().lastInsertRowid);
-    // 400 accounts; the 20 with the largest capacity match. The walk expects a hit every 20 entries, so in
-    // ascending order its first batches (64, then 128 entries) find none and it reads on.
+    // 400 accounts; the 20 with the largest capacity match.
     for (let n = 0; n < 400; n++) insertAccount(id, `b${n}`, n >= 380 ? "zzkoniec" : "zwykle", 1000 + n);
-    for (const plan of [undefined, "walkMatchSet"] as const) {
+    for (const plan of [undefined, "walkIndex", "sortMatches"] as const) {
       for (const desc of [false, true]) for (const page of [0, 1, 3, 4]) check(id, "zzkoniec", "capacity", desc, page, 5, plan);
       check(id, "zzkoniec", "name", false, 0, 50, plan);
     }
-    // Batches of any size, hits on their first and last entries included (every other account matches too): each
-    // hit is found once, in order.
-    const rows = db.$client.prepare(`SELECT id, capacity FROM accounts WHERE domain_id = ? ORDER BY capacity`).all(id) as {
-      id: number;
-      capacity: number;
-    }[];
-    const matching = rows.filter((r) => r.capacity >= 1380 || r.capacity % 2 === 0).map((r) => r.id);
-    const ascending = [...matching].sort((a, b) => a - b);
-    const order = (dir: string) => `ORDER BY capacity ${dir}, name ${dir}`;
-    const walk = {
-      table: "accounts",
-      index: "accounts_sort_capacity",
-      column: "capacity",
-      dir: "ASC",
-      order: order("ASC"),
-      domainId: id,
-    } as const;
-    for (const expectedEntries of [1, 2, 63, 64, 65, 100, 1000]) {
-      for (const needed of [1, 22, 64, matching.length, matching.length + 5]) {
-        expect(walkMatchIds(db, walk, (id) => hasId(ascending, id), needed, expectedEntries)).toEqual(matching.slice(0, needed));
-      }
-    }
-    expect(walkMatchIds(db, { ...walk, dir: "DESC", order: order("DESC") }, (id) => hasId(ascending, id), 30, 1)).toEqual([...matching].reverse().slice(0, 30));
   });
 
   it("stays correct after writes (the search index and the remembered totals follow them)", () => {
@@ -219,12 +177,12 @@ describe.each([
     optimizeSearchIndex(db);
     for (const search of ["kowal", "ann", "owal", "łódka"]) check(big!, search, "name", false, 0, 50, "sortMatches");
     insertAccount(big!, "po.scaleniu", "Kowalska", 1024);
-    check(big!, "kowal", "capacity", false, 0, 50, "walkMatchSet");
+    check(big!, "kowal", "capacity", false, 0, 50, "walkIndex");
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'po.scaleniu'`).run();
-    check(big!, "kowal", "capacity", false, 0, 50, "walkMatchSet");
+    check(big!, "kowal", "capacity", false, 0, 50, "sortMatches");
   });
 
-  it("pages on from a remembered deep page, and forgets it after a write", () => {
+  it("pages deep into the whole list, also after a write", () => {
     const [big] = domainIds;
     for (const [column, desc] of [["capacity", true], ["name", false], ["description", false]] as const) {
       for (const page of [4, 6, 5, 9, 4]) check(big!, "", column, desc, page, 20);
@@ -233,6 +191,21 @@ describe.each([
       db.$client.prepare(`DELETE FROM accounts WHERE name = 'aaa.wstawione'`).run();
       check(big!, "", column, desc, 9, 20);
     }
+  });
+
+  it("moves the domain's search_version when rows or search keys change, not when usage or sort values do", () => {
+    const [big] = domainIds;
+    const version = () => db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big) as number;
+    const before = version();
+    db.$client.prepare(`UPDATE accounts SET usage_bytes = usage_bytes + 1, capacity = capacity + 1 WHERE domain_id = ?`).run(big);
+    expect(version()).toBe(before);
+    insertAccount(big!, "wersja", "Opis", 512);
+    expect(version()).toBe(before + 1);
+    db.$client.prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'wersja'`).run(searchKey("wersja", "inny"));
+    expect(version()).toBe(before + 2);
+    db.$client.prepare(`DELETE FROM accounts WHERE name = 'wersja'`).run();
+    expect(version()).toBe(before + 3);
+    check(big!, "wersja", "name", false, 0, 10);
   });
 
   it("sees a write made by another connection", () => {

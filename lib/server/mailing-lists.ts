@@ -11,6 +11,8 @@ import {
   mailingListFields,
   READ_ONLY_LIST_FIELDS,
   type MailingListInput,
+  type MailingListRecord,
+  type MailingListSummary,
 } from "@/lib/schemas/mailing-list";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
@@ -32,7 +34,7 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]) {
+export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]): MailingListRecord {
   return {
     name: l.name,
     domain: domain.name,
@@ -56,7 +58,7 @@ export function toListRecord(l: MailingListRow, domain: DomainRow, members: { ad
     moderators: members.filter((m) => m.role === "moderator").map((m) => m.address),
   };
 }
-export type MailingListRecord = ReturnType<typeof toListRecord>;
+export type { MailingListRecord };
 
 export function getListOrThrow(db: Db, domain: DomainRow, name: string): MailingListRow {
   const row = statements(db).byName.get({ domainId: domain.id, name });
@@ -92,7 +94,7 @@ export function listMailingLists(db: Db, domain: DomainRow, query: URLSearchPara
         replyto_mode: "replyto_mode",
         autosubscribe_enabled: "autosubscribe_enabled",
       },
-      toItem: (r) => ({
+      toItem: (r): MailingListSummary => ({
         email: r.email,
         description: r.description,
         privacy_mode: String(r.privacy_mode),

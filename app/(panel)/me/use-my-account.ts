@@ -4,34 +4,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch } from "@/lib/client/api";
 import { accountKeys } from "@/lib/client/hooks/accounts";
+import type { AccountRecord } from "@/lib/schemas/account";
 
-/** The fields of the account record this page shows. */
-export interface MyAccountRecord {
-  name: string;
-  domain: string;
-  email: string;
-  description: string;
-  capacity: number;
-  usage: number;
-  expiration_date: string;
-  creation_date: string;
-  last_auth_date: string;
-  blocked: number;
-  keep_mail: number;
-  forwards: string[];
-  forward_limit: number;
-  aliases: string[];
-  alias_limit: number;
-  autoresponder_mode: number;
-  autoresponder_start_date: string;
-  autoresponder_end_date: string;
-  autoresponder_body: string;
-  spam_white_list: string[];
-  spam_black_list: string[];
-  spam_greylist_whitelist: string[];
-  spam_spf_whitelist: string[];
-  spam_rbl_whitelist: string[];
-}
+/** The account record (lib/schemas/account.ts), as this page reads and writes it. */
+export type MyAccountRecord = AccountRecord;
 
 const path = (domain: string, name: string) => `emails/${encodeURIComponent(domain)}/${encodeURIComponent(name)}`;
 

@@ -1,15 +1,13 @@
 "use client";
 // Aliases of the postmaster's domain (hooks of resource.ts). An account record lists the aliases pointing at it,
 // so alias writes invalidate the accounts too.
+import type { AliasRecord } from "@/lib/schemas/alias";
 import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias";
 import { resourceHooks } from "./resource";
 
-export interface AliasItem {
-  name: string;
-  domain: string;
-  email: string;
-  target: string;
-}
+/** The alias list item (the same shape as the record), from lib/schemas/alias.ts. */
+export type AliasItem = AliasRecord;
+export type { AliasRecord };
 
 export const aliases = resourceHooks<AliasItem, AliasItem>({
   key: "aliases",

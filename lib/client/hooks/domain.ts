@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
 
-export type DomainRecord = Record<string, unknown> & { name: string };
+import type { DomainRecord } from "@/lib/schemas/domain";
+
+export type { DomainRecord };
 
 export const domainKeys = {
   all: ["domain"] as const,

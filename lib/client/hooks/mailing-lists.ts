@@ -1,24 +1,11 @@
 "use client";
 // Mailing lists of the postmaster's domain (hooks of resource.ts).
+import type { MailingListRecord, MailingListSummary } from "@/lib/schemas/mailing-list";
 import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list";
 import { resourceHooks } from "./resource";
 
-export interface MailingListSummary {
-  name: string;
-  domain: string;
-  email: string;
-  description: string;
-  privacy_mode: string;
-  replyto_mode: string;
-  autosubscribe_enabled: string;
-}
-
-export type MailingListRecord = Record<string, unknown> & {
-  name: string;
-  email: string;
-  accounts: string[];
-  moderators: string[];
-};
+// The answers' shapes, from lib/schemas/mailing-list.ts.
+export type { MailingListRecord, MailingListSummary };
 
 export const mailingLists = resourceHooks<MailingListSummary, MailingListRecord>({
   key: "mailing-lists",

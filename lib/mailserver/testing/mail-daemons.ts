@@ -35,8 +35,14 @@ function launch(command: string, args: string[]): void {
   execFileSync(command, args, { stdio: "ignore", timeout: 60_000 });
 }
 
-export function run(command: string, args: string[], input?: string): string {
-  return execFileSync(command, args, { encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"], timeout: 60_000 });
+export function run(command: string, args: string[], input?: string, env?: Record<string, string>): string {
+  return execFileSync(command, args, {
+    encoding: "utf8",
+    input,
+    stdio: ["pipe", "pipe", "pipe"],
+    timeout: 60_000,
+    env: env ? { ...process.env, ...env } : undefined,
+  });
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
@@ -132,27 +138,32 @@ export function stopDovecot(l: MailTestLayout): void {
   }
 }
 
-const MASTER_CF = `127.0.0.1:${PORTS.smtp} inet n - n - - smtpd
-pickup unix n - n 60 1 pickup
-cleanup unix n - n - 0 cleanup
+/**
+ * master.cf with Debian's chroot column (/usr/share/postfix/master.cf.dist): smtpd, cleanup, trivial-rewrite, lmtp
+ * and the rest run chrooted in the queue directory, where the database's path does not exist; only proxymap (not
+ * chrooted) opens the lookup tables, which is why `mailserver config` writes them as proxy:sqlite: maps.
+ */
+const MASTER_CF = `127.0.0.1:${PORTS.smtp} inet n - y - - smtpd
+pickup unix n - y 60 1 pickup
+cleanup unix n - y - 0 cleanup
 qmgr unix n - n 300 1 qmgr
-rewrite unix - - n - - trivial-rewrite
-bounce unix - - n - 0 bounce
-defer unix - - n - 0 bounce
-trace unix - - n - 0 bounce
-verify unix - - n - 1 verify
-flush unix n - n 1000? 0 flush
+rewrite unix - - y - - trivial-rewrite
+bounce unix - - y - 0 bounce
+defer unix - - y - 0 bounce
+trace unix - - y - 0 bounce
+verify unix - - y - 1 verify
+flush unix n - y 1000? 0 flush
 proxymap unix - - n - - proxymap
 proxywrite unix - - n - 1 proxymap
-smtp unix - - n - - smtp
-relay unix - - n - - smtp
-showq unix n - n - - showq
-error unix - - n - - error
-retry unix - - n - - error
-discard unix - - n - - discard
-lmtp unix - - n - - lmtp
-anvil unix - - n - 1 anvil
-scache unix - - n - 1 scache
+smtp unix - - y - - smtp
+relay unix - - y - - smtp
+showq unix n - y - - showq
+error unix - - y - - error
+retry unix - - y - - error
+discard unix - - y - - discard
+lmtp unix - - y - - lmtp
+anvil unix - - y - 1 anvil
+scache unix - - y - 1 scache
 postlog unix-dgram n - n - 1 postlogd
 `;
 
@@ -187,6 +198,8 @@ export function startPostfix(l: MailTestLayout): void {
   fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
   fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
   run("chown", ["postfix", path.join(l.postfix, "data")]);
+  // What Debian's postfix.service runs before starting: copies /etc/resolv.conf, hosts, services... into the chroot.
+  run("/usr/lib/postfix/configure-instance.sh", ["-"], undefined, { MAIL_CONFIG: l.postfix });
   launch("postfix", ["-c", l.postfix, "start"]);
 }
 
@@ -198,10 +211,13 @@ export function stopPostfix(l: MailTestLayout): void {
   }
 }
 
-/** `postmap -q key table`: the answer, or undefined when the table has none (exit 1). */
+/**
+ * `postmap -q key proxy:sqlite:table`, as main.cf names the table: asked through the running instance's proxymap.
+ * The answer, or undefined when the table has none (exit 1).
+ */
 export function postmapQuery(l: MailTestLayout, table: string, key: string): string | undefined {
   try {
-    return run("postmap", ["-c", l.postfix, "-q", key, `sqlite:${path.join(l.conf, "postfix", `${table}.cf`)}`]).trim();
+    return run("postmap", ["-c", l.postfix, "-q", key, `proxy:sqlite:${path.join(l.conf, "postfix", `${table}.cf`)}`]).trim();
   } catch (err) {
     if ((err as { status?: number }).status === 1) return undefined;
     throw err;

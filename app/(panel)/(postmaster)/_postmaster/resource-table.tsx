@@ -13,7 +13,7 @@ import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
 import { useLocale, useT } from "@/lib/i18n";
-import { countOf, type PluralForms } from "@/lib/i18n/plural";
+import { countOf, type Noun } from "@/lib/i18n/plural";
 import { CHUNK_SIZE, chunked, matchingNames, type ChunkProgress } from "./bulk";
 import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "./list-controls";
 import { LoadFailedAlert } from "./page-parts";
@@ -54,7 +54,7 @@ export interface ResourceTableProps<R extends Row> {
   /** The resource's own texts: title (the caption), empty, emptySearch {search}, loadFailed {error}, and
    *  confirmDelete {email} (also as {name}) for one row. */
   t: (key: ResourceTextKey, vars?: Record<string, string>) => string;
-  noun: PluralForms;
+  noun: Noun;
   columns: Column<R>[];
   /** Rows with a delete button (the postmaster account has none; a bulk delete naming it is refused whole). */
   deletable?: (row: R) => boolean;

@@ -1,5 +1,5 @@
 import type { Messages } from "@/lib/i18n";
-import type { PluralForms } from "@/lib/i18n/plural";
+import type { Noun } from "@/lib/i18n/plural";
 
 type Key =
   | "title" | "intro" | "name" | "description" | "capacity" | "usage" | "usageOf" | "blocked" | "created" | "expires"
@@ -10,13 +10,13 @@ type Key =
   | "bulkCreate";
 
 /** "1 konto", "3 konta", "10 kont". */
-export const ACCOUNT_NOUN: PluralForms = {
+export const ACCOUNT_NOUN: Noun = {
   pl: { one: "konto", few: "konta", many: "kont", other: "konta" },
   en: { one: "account", other: "accounts" },
 };
 
 /** "1 alias", "3 aliasy", "10 aliasów". */
-export const ALIAS_NOUN: PluralForms = {
+export const ALIAS_NOUN: Noun = {
   pl: { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" },
   en: { one: "alias", other: "aliases" },
 };

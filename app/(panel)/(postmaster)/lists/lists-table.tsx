@@ -6,7 +6,7 @@ import { Alert, Card } from "@/components";
 import { mailingLists, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
-import type { PluralForms } from "@/lib/i18n/plural";
+import type { Noun } from "@/lib/i18n/plural";
 import { Address } from "../_postmaster/address";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
@@ -15,7 +15,7 @@ import { CreateListForm } from "./create-list-form";
 import { listMessages } from "./messages";
 
 /** "1 lista", "3 listy", "10 list". */
-const LIST_NOUN: PluralForms = {
+const LIST_NOUN: Noun = {
   pl: { one: "lista", few: "listy", many: "list", other: "listy" },
   en: { one: "list", other: "lists" },
 };

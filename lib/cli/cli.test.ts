@@ -1,0 +1,160 @@
+// The operator CLI's argument handling, for every command in the table: --help answers without touching the
+// database, and an unknown option, a missing value or a bad number is refused with exit 2 and one line naming it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { UsageError } from "./args";
+import { COMMANDS, runCommand } from "./commands";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+const noDb = () => {
+  throw new Error("the database was opened");
+};
+
+/** Runs argv against the table without a database; the usage error's message, or the output. */
+async function usage(argv: string[]): Promise<string> {
+  try {
+    await runCommand(noDb, argv);
+  } catch (err) {
+    if (err instanceof UsageError) return err.message;
+    throw err;
+  }
+  throw new Error(`no usage error for ${argv.join(" ")}`);
+}
+
+describe("every command", () => {
+  const groups = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]!))];
+
+  it("the table has the commands of the contract and issue 21", () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        "domain add", "domain list", "domain show", "domain set-limits", "domain remove", "usage report", "demo",
+        "db optimize", "db backup", "db restore", "mailserver config", "mailserver housekeeping", "mailserver check",
+      ]),
+    );
+  });
+
+  it.each(COMMANDS.map((c) => [c.name, c] as const))("%s --help: usage line, every option, an example", async (name, command) => {
+    for (const flag of ["--help", "-h"]) {
+      // Options before --help do not matter, even unknown ones are not needed: the help comes first.
+      const help = await runCommand(noDb, [...name.split(" "), flag]);
+      expect(help).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${name}( |$)`, "m"));
+      for (const option of Object.keys(command.options ?? {})) expect(help).toContain(`--${option}`);
+      expect(help).toMatch(/\nExample:\n {2}(\S+=\S+ )?npm run --silent cli -- /);
+      expect(help).toContain(`cli -- ${name}`);
+    }
+  });
+
+  it.each(COMMANDS.map((c) => [c.name] as const))("%s refuses an unknown option, naming it", async (name) => {
+    const message = await usage([...name.split(" "), "--no-such-option", "x"]);
+    expect(message).toBe(`${name}: unknown option --no-such-option (see --help)`);
+  });
+
+  it.each(COMMANDS.flatMap((c) => Object.entries(c.options ?? {}).filter(([, o]) => o.type === "string").map(([o]) => [c.name, o] as const)))(
+    "%s --%s without its value is refused, naming it",
+    async (name, option) => {
+      expect(await usage([...name.split(" "), `--${option}`])).toBe(`${name}: --${option} needs a value (see --help)`);
+    },
+  );
+
+  it.each(COMMANDS.flatMap((c) => Object.entries(c.options ?? {}).filter(([, o]) => o.min !== undefined).map(([o]) => [c.name, o] as const)))(
+    "%s --%s refuses a value that is not a whole number",
+    async (name, option) => {
+      const command = COMMANDS.find((c) => c.name === name)!;
+      const positionals = (command.args ?? []).filter((a) => a.startsWith("<")).map(() => "x@example.org");
+      // The other required options, valid, so that only the bad number is wrong.
+      const required = Object.entries(command.options ?? {})
+        .filter(([o, spec]) => spec.required && o !== option)
+        .flatMap(([o, spec]) => [`--${o}`, spec.min !== undefined ? "1" : "Valid-pass1"]);
+      for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1"]) {
+        expect(await usage([...name.split(" "), ...positionals, ...required, `--${option}=${bad}`])).toBe(
+          `${name}: --${option} needs a whole number of at least 0, not '${bad}'`,
+        );
+      }
+    },
+  );
+
+  it.each(COMMANDS.filter((c) => c.args?.some((a) => a.startsWith("<"))).map((c) => [c.name, c.args![0]!] as const))(
+    "%s without %s is refused",
+    async (name, arg) => {
+      expect(await usage(name.split(" "))).toMatch(new RegExp(`^${name}: missing ${arg} \\(usage: `));
+    },
+  );
+
+  it.each(groups.filter((g) => COMMANDS.some((c) => c.name.startsWith(`${g} `))).map((g) => [g] as const))(
+    "the group %s lists its commands, and refuses an unknown one",
+    async (group) => {
+      const help = await runCommand(noDb, [group, "--help"]);
+      for (const c of COMMANDS.filter((c) => c.name.startsWith(`${group} `))) expect(help).toContain(`  ${c.name} `);
+      expect(await runCommand(noDb, [group])).toBe(help);
+      expect(await usage([group, "nonsense"])).toBe(`unknown command '${group} nonsense' (see ${group} --help)`);
+    },
+  );
+
+  it("the top level lists every command; an unknown command is refused", async () => {
+    const help = await runCommand(noDb, ["--help"]);
+    for (const c of COMMANDS) expect(help).toContain(`  ${c.name} `);
+    expect(await runCommand(noDb, [])).toBe(help);
+    expect(await usage(["frobnicate"])).toBe("unknown command 'frobnicate' (see --help)");
+  });
+
+  it("a flag given a value, an extra argument and a missing required option are refused", async () => {
+    expect(await usage(["domain", "remove", "a.example", "--yes=no"])).toBe("domain remove: --yes takes no value (see --help)");
+    expect(await usage(["domain", "show", "a.example", "b.example"])).toBe("domain show: unexpected argument 'b.example' (see --help)");
+    expect(await usage(["domain", "add", "a.example"])).toMatch(/^domain add: --postmaster-password is required \(usage: /);
+    expect(await usage(["mailserver", "config", "--maildir-rot", "/srv/mail", "--out", "/tmp/x"])).toBe(
+      "mailserver config: unknown option --maildir-rot (see --help)",
+    );
+    expect(await usage(["domain", "add", "a.example", "--postmaster-password", "-dash-first1"])).toMatch(
+      /^domain add: --postmaster-password needs a value \(one that starts with - is written --postmaster-password=-\.\.\.\) \(see --help\)$/,
+    );
+  });
+});
+
+describe("the CLI process", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-cli-"));
+  const dbPath = path.join(dir, "mail.db");
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_PATH: dbPath },
+      timeout: 60_000,
+    });
+    return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+  };
+
+  it("--help exits 0 on stdout, and creates no database", () => {
+    const r = cli("mailserver", "housekeeping", "--help");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: npm run --silent cli -- mailserver housekeeping /);
+    expect(r.stderr).toBe("");
+    expect(fs.existsSync(dbPath)).toBe(false);
+  });
+
+  it("wrong usage exits 2 with one line on stderr naming the problem", () => {
+    for (const [args, message] of [
+      [["mailserver", "config", "--out", dir, "--maildir-rot", "/srv/mail"], "mailserver config: unknown option --maildir-rot (see --help)"],
+      [["domain", "add", "x.example", "--postmaster-password"], "domain add: --postmaster-password needs a value (see --help)"],
+      [["domain", "set-limits", "x.example", "--alias-limit", "many"], "domain set-limits: --alias-limit needs a whole number of at least 0, not 'many'"],
+      [["nonsense"], "unknown command 'nonsense' (see --help)"],
+    ] as const) {
+      const r = cli(...args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toBe(`error: ${message}\n`);
+      expect(r.stdout).toBe("");
+    }
+    expect(fs.existsSync(dbPath)).toBe(false);
+  });
+
+  it("a failure that is not wrong usage exits 1 with one line", () => {
+    const r = cli("domain", "show", "absent.example");
+    expect(r.status).toBe(1);
+    expect(r.stderr.split("\n")).toHaveLength(2);
+    expect(r.stderr).toMatch(/^error: .+\n$/);
+  });
+});

@@ -1,0 +1,85 @@
+// What an error's `attributes` say, as a sentence in the panel's language: the bad entries of a list (quoted),
+// the limit that was passed and the room still free, the account that does not exist. The API sends the facts
+// (lib/server fills `attributes`, docs/errors.md lists them); the catalog's message says which rule failed and this
+// says where. No server imports: the panel's client uses it (lib/client/error-text.ts).
+import type { Locale } from "@/lib/i18n";
+import { counted } from "@/lib/i18n/plural";
+
+type Attributes = Record<string, unknown>;
+
+const quote = (locale: Locale, items: unknown[]) =>
+  items.map((s) => (locale === "pl" ? `„${String(s)}”` : `"${String(s)}"`)).join(", ");
+const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null);
+const list = (v: unknown) => (Array.isArray(v) && v.length > 0 ? v : null);
+
+/** Pieces that several errors share. */
+const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
+  (a, l) => {
+    const bad = list(a.invalid);
+    return bad && (l === "pl" ? `Błędne wpisy: ${quote(l, bad)}.` : `Invalid entries: ${quote(l, bad)}.`);
+  },
+  (a, l) => {
+    const dup = list(a.duplicates);
+    return dup && (l === "pl" ? `Powtórzone wpisy: ${quote(l, dup)}.` : `Repeated entries: ${quote(l, dup)}.`);
+  },
+  (a, l) => {
+    const max = num(a.max_entries);
+    return max === null
+      ? null
+      : l === "pl"
+        ? `Najwyżej ${counted(l, max, { one: "wpis", few: "wpisy", many: "wpisów", other: "wpisu" })}.`
+        : `At most ${counted(l, max, { one: "entry", other: "entries" })}.`;
+  },
+  (a, l) => {
+    const n = num(a.forward_limit);
+    return n === null
+      ? null
+      : l === "pl"
+        ? `Najwyżej ${counted(l, n, { one: "przekierowanie", few: "przekierowania", many: "przekierowań", other: "przekierowania" })}.`
+        : `At most ${counted(l, n, { one: "forward", other: "forwards" })}.`;
+  },
+  (a, l) => {
+    const limit = num(a.capacity_limit);
+    const free = num(a.free_mb);
+    if (limit === null || free === null) return null;
+    return l === "pl" ? `Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.` : `Domain limit: ${limit} MB, still free: ${free} MB.`;
+  },
+  (a, l) => {
+    const n = num(a.account_limit);
+    return n === null ? null : l === "pl" ? `Limit domeny: ${counted(l, n, { one: "konto", few: "konta", many: "kont", other: "konta" })}.` : `Domain limit: ${counted(l, n, { one: "account", other: "accounts" })}.`;
+  },
+  (a, l) => {
+    const n = num(a.alias_limit);
+    return n === null ? null : l === "pl" ? `Limit: ${counted(l, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" })}.` : `Limit: ${counted(l, n, { one: "alias", other: "aliases" })}.`;
+  },
+  (a, l) => {
+    const n = num(a.mailinglist_limit);
+    return n === null ? null : l === "pl" ? `Limit domeny: ${counted(l, n, { one: "lista", few: "listy", many: "list", other: "listy" })}.` : `Domain limit: ${counted(l, n, { one: "list", other: "lists" })}.`;
+  },
+  (a, l) => {
+    // catchallAccountMissing: the address that is not an account.
+    if (a.catchall_type !== 1 || typeof a.address !== "string") return null;
+    return l === "pl" ? `Nie znaleziono konta ${quote(l, [a.address])}.` : `No account ${quote(l, [a.address])} was found.`;
+  },
+  (a, l) => {
+    if (typeof a.start_date !== "string" || typeof a.end_date !== "string") return null;
+    const d = (iso: string) => formatDate(iso, l);
+    return l === "pl" ? `Początek: ${d(a.start_date)}, koniec: ${d(a.end_date)}.` : `Start: ${d(a.start_date)}, end: ${d(a.end_date)}.`;
+  },
+];
+
+/** YYYY-MM-DD as the panel shows dates: DD.MM.RRRR in Polish, YYYY-MM-DD in English; anything else as is. */
+export function formatDate(iso: string, locale: Locale): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) return iso;
+  return locale === "pl" ? `${m[3]}.${m[2]}.${m[1]}` : iso;
+}
+
+/** The sentence(s) the attributes of an error add, or "" when they add nothing. */
+export function errorDetailText(attributes: Attributes | undefined, locale: Locale): string {
+  if (!attributes) return "";
+  return pieces
+    .map((p) => p(attributes, locale))
+    .filter(Boolean)
+    .join(" ");
+}

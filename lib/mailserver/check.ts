@@ -1,0 +1,213 @@
+import "server-only";
+// `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
+// themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
+// permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { runTool, ToolError } from "./run-tool";
+
+export interface CheckOptions {
+  databasePath: string;
+  /** The folder `mailserver config --out` wrote (its postfix/*.cf are the tables main.cf names). */
+  configDir: string;
+  /** The group Postfix and Dovecot share the database through. */
+  dbGroup: string;
+  /** The account to test with, and its password. */
+  account: string;
+  password: string;
+  /** An alias to look up; by default one of the account's domain (else any). */
+  alias?: string;
+  /** Postfix's configuration folder for postmap -c (default: Postfix's own default). */
+  postfixConfig?: string;
+  /** Dovecot's configuration file for doveadm -c. */
+  dovecotConfig?: string;
+  lmtpSocket: string;
+  authSocket: string;
+  /** How long to wait for quota_clone's write (ms). */
+  quotaWaitMs?: number;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  name: string;
+  detail: string;
+}
+
+type Check = () => { ok: boolean; detail: string } | Promise<{ ok: boolean; detail: string }>;
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Numeric gid of a group (getent group). */
+function groupOf(name: string): { gid: number } | undefined {
+  try {
+    const [, , gid] = runTool("getent", ["group", name], undefined, 10_000).trim().split(":");
+    return { gid: Number(gid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a user has the group, as primary or supplementary group (`id -G`). */
+function inGroup(user: string, gid: number): boolean {
+  try {
+    return runTool("id", ["-G", user], undefined, 10_000).trim().split(/\s+/).map(Number).includes(gid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The database folder, file, -wal and -shm must be readable and writable by the group (a WAL reader writes the
+ * -shm index, and creates -wal/-shm in the folder when they are missing), or by everyone. When the group is what
+ * grants it, postfix and dovecot must be in the group.
+ */
+function databaseAccess(o: CheckOptions): Check {
+  return () => {
+    const group = groupOf(o.dbGroup);
+    if (!group) return { ok: false, detail: `group ${o.dbGroup} does not exist (--db-group)` };
+    const problems: string[] = [];
+    let viaGroup = false;
+    const needs = (file: string, bits: number, what: string) => {
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(file);
+      } catch {
+        problems.push(`${file} is missing`);
+        return;
+      }
+      const mode = st.mode & 0o7777;
+      const byGroup = st.gid === group.gid && ((mode >> 3) & bits) === bits;
+      const byOthers = (mode & bits) === bits;
+      if (byGroup && !byOthers) viaGroup = true;
+      if (!byGroup && !byOthers) {
+        problems.push(`${file} (mode ${mode.toString(8).padStart(4, "0")}, gid ${st.gid}) is not ${what} by group ${o.dbGroup}`);
+      }
+    };
+    needs(path.dirname(o.databasePath), 7, "writable");
+    // This command has the database open, so -wal and -shm exist now (SQLite gives them the database's mode).
+    for (const suffix of ["", "-wal", "-shm"]) needs(o.databasePath + suffix, 6, "readable and writable");
+    const missing = viaGroup ? ["postfix", "dovecot"].filter((u) => !inGroup(u, group.gid)) : [];
+    if (missing.length) problems.push(`${missing.join(" and ")} not in group ${o.dbGroup} (usermod -aG ${o.dbGroup} <user>)`);
+    return problems.length
+      ? { ok: false, detail: problems.join("; ") }
+      : { ok: true, detail: `folder, file, -wal and -shm open to group ${o.dbGroup}` };
+  };
+}
+
+function postmap(o: CheckOptions, table: string, key: string): string | undefined {
+  const args = [...(o.postfixConfig ? ["-c", o.postfixConfig] : []), "-q", key, `proxy:sqlite:${path.join(o.configDir, "postfix", `${table}.cf`)}`];
+  try {
+    return runTool("postmap", args, undefined, 30_000).trim();
+  } catch (err) {
+    // Exit 1 without output: the key is not in the table; anything else (the proxymap's error) is the reason.
+    if (err instanceof ToolError && err.status === 1 && err.output.trim() === "") return undefined;
+    throw err;
+  }
+}
+
+function lookup(o: CheckOptions, table: string, key: string, expected?: string): Check {
+  return () => {
+    const found = postmap(o, table, key);
+    if (found === undefined) return { ok: false, detail: `postmap -q ${key} ${table}: not found` };
+    if (expected !== undefined && found !== expected) return { ok: false, detail: `postmap -q ${key} ${table}: '${found}', expected '${expected}'` };
+    return { ok: true, detail: `postmap -q ${key} ${table} -> ${found}` };
+  };
+}
+
+const doveadm = (o: CheckOptions, args: string[], input?: string) =>
+  runTool("doveadm", [...(o.dovecotConfig ? ["-c", o.dovecotConfig] : []), ...args], input, 30_000);
+
+/** The socket file exists and a daemon accepts connections on it (a stopped Dovecot leaves its socket files). */
+function socket(file: string, what: string): Check {
+  return async () => {
+    try {
+      if (!fs.statSync(file).isSocket()) return { ok: false, detail: `${file} is not a socket` };
+    } catch {
+      return { ok: false, detail: `${file} does not exist (${what})` };
+    }
+    return new Promise((resolve) => {
+      const client = net.connect(file);
+      client.setTimeout(5000, () => {
+        client.destroy();
+        resolve({ ok: false, detail: `${file}: no answer within 5 s` });
+      });
+      client.once("connect", () => {
+        client.destroy();
+        resolve({ ok: true, detail: `${file} accepts connections` });
+      });
+      client.once("error", (err: NodeJS.ErrnoException) => {
+        resolve({ ok: false, detail: `${file}: ${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}` });
+      });
+    });
+  };
+}
+
+/**
+ * Removes the account's usage row, then saves a marked message into its inbox and expunges it again with doveadm:
+ * both change the quota, so quota_clone must write the row again through the dict service (the account's usage
+ * columns keep their value meanwhile: only an insert or update of mail_quota copies into them).
+ */
+function quotaWriteBack(db: Db, o: CheckOptions): Check {
+  return () => {
+    const row = db.$client.prepare("SELECT bytes, messages FROM mail_quota WHERE username = ?");
+    db.$client.prepare("DELETE FROM mail_quota WHERE username = ?").run(o.account);
+    const token = `${process.pid}-${Date.now()}`;
+    const message = `From: <postmaster@localhost>\nSubject: mailserver check\nX-Mailadmin-Check: ${token}\n\nA test message of \`mailserver check\`, removed at once.\n`;
+    doveadm(o, ["save", "-u", o.account, "-m", "INBOX"], message);
+    doveadm(o, ["expunge", "-u", o.account, "mailbox", "INBOX", "header", "X-Mailadmin-Check", token]);
+    const end = Date.now() + (o.quotaWaitMs ?? 5000);
+    for (;;) {
+      const written = row.get(o.account) as { bytes: number; messages: number } | undefined;
+      if (written) return { ok: true, detail: `usage written back: ${written.bytes} bytes, ${written.messages} messages` };
+      if (Date.now() > end) return { ok: false, detail: `no usage row for ${o.account} after a doveadm save and expunge (quota_clone, dict service, database permissions?)` };
+      sleep(100);
+    }
+  };
+}
+
+function defaultAlias(db: Db, account: string): string | undefined {
+  const domain = account.slice(account.indexOf("@") + 1);
+  const pick = db.$client.prepare(
+    "SELECT a.name || '@' || d.name AS address FROM aliases a JOIN domains d ON d.id = a.domain_id ORDER BY d.name <> ?, a.id LIMIT 1",
+  );
+  return (pick.get(domain) as { address: string } | undefined)?.address;
+}
+
+export async function runMailServerCheck(db: Db, o: CheckOptions): Promise<CheckResult[]> {
+  const [name, domain] = o.account.split("@") as [string, string | undefined];
+  const alias = o.alias ?? defaultAlias(db, o.account);
+  const checks: [string, Check][] = [
+    ["database readable by the mail group", databaseAccess(o)],
+    ["postmap finds the domain", lookup(o, "virtual-mailbox-domains", domain ?? "", domain)],
+    ["postmap finds the mailbox", lookup(o, "virtual-mailbox-maps", o.account, `${domain}/${name}/`)],
+    [
+      "postmap finds an alias",
+      alias ? lookup(o, "virtual-alias-maps", alias) : () => ({ ok: false, detail: "no alias in the database to look up (create one or pass --alias)" }),
+    ],
+    ["doveadm user", () => ({ ok: true, detail: doveadm(o, ["user", "-f", "quota_rule", o.account]).trim() || "found" })],
+    [
+      "doveadm auth test",
+      () => {
+        const out = doveadm(o, ["auth", "test", "-x", "no-penalty", o.account, o.password]);
+        return /auth succeeded/.test(out) ? { ok: true, detail: "auth succeeded" } : { ok: false, detail: out.trim() };
+      },
+    ],
+    ["LMTP socket", socket(o.lmtpSocket, "Dovecot's service lmtp unix_listener")],
+    ["auth socket", socket(o.authSocket, "Dovecot's service auth unix_listener for Postfix's SASL")],
+    ["quota_clone writes usage back", quotaWriteBack(db, o)],
+  ];
+  const results: CheckResult[] = [];
+  for (const [label, check] of checks) {
+    try {
+      const { ok, detail } = await check();
+      results.push({ ok, name: label, detail });
+    } catch (err) {
+      results.push({ ok: false, name: label, detail: (err as Error).message });
+    }
+  }
+  return results;
+}
+
+export const formatCheck = (r: CheckResult) => `${r.ok ? "✓" : "✗"} ${r.name}: ${r.detail}`;
