@@ -269,16 +269,16 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
           <caption className="sr-only">{props.t("title")}</caption>
           <thead className="bg-gray-50">
             <tr>
-                <th scope="col" className="w-10 px-2 py-2">
-                  <input
-                    type="checkbox"
-                    aria-label={t("selectPage")}
-                    className={`h-5 w-5 accent-blue-700 ${focusRing}`}
-                    checked={pageAll}
-                    disabled={pageRows.length === 0}
-                    onChange={togglePage}
-                  />
-                </th>
+              <th scope="col" className="w-10 px-2 py-2">
+                <input
+                  type="checkbox"
+                  aria-label={t("selectPage")}
+                  className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                  checked={pageAll}
+                  disabled={pageRows.length === 0}
+                  onChange={togglePage}
+                />
+              </th>
               {columns.map((c) =>
                 c.sortable === false ? (
                   <th key={c.key} scope="col" className={`px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 ${cellClass(c)}`}>
@@ -304,15 +304,15 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             )}
             {rows.map((r) => (
               <tr key={r.name} className="border-t border-gray-200 align-top hover:bg-gray-50">
-                  <td className="px-2 py-2.5">
-                    <input
-                      type="checkbox"
-                      aria-label={t("selectRow", { name: r.email })}
-                      className={`h-5 w-5 accent-blue-700 ${focusRing}`}
-                      checked={isSelected(r.name)}
-                      onChange={() => toggle(r.name)}
-                    />
-                  </td>
+                <td className="px-2 py-2.5">
+                  <input
+                    type="checkbox"
+                    aria-label={t("selectRow", { name: r.email })}
+                    className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                    checked={isSelected(r.name)}
+                    onChange={() => toggle(r.name)}
+                  />
+                </td>
                 {columns.map((c) => (
                   <td key={c.key} className={`px-2 py-2.5 ${cellClass(c)}`}>
                     {c.cell(r)}

@@ -157,7 +157,7 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
         {rows && !results && !progress && (
           <>
             <p className="text-sm" role="status">
-              {t("previewSummary", { valid: count(valid), invalid: rows.length - valid })}
+              {t("previewSummary", { count: count(valid), invalid: rows.length - valid })}
             </p>
             <LinesTable
               caption={t("previewCaption")}

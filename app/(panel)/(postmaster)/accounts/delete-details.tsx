@@ -5,7 +5,6 @@ import { useQuery } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
 import { useDomain } from "@/lib/client/hooks/domain";
-import { asText } from "@/lib/client/hooks/list-params";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
 import { Address } from "../_postmaster/address";
@@ -28,10 +27,10 @@ export function AccountDeleteDetails({ domain, names }: { domain: string; names:
   if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
   if (!records.data || !domainRecord.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
 
-  const aliases = records.data.flatMap((r) => (Array.isArray(r.aliases) ? (r.aliases as string[]) : []));
+  const aliases = records.data.flatMap((r) => r.aliases);
   const emails = new Set(records.data.map((r) => r.email));
-  const catchall = asText(domainRecord.data.catchall_address);
-  const catchallOff = Number(domainRecord.data.catchall_type) === 1 && emails.has(catchall);
+  const catchall = domainRecord.data.catchall_address;
+  const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);
   if (aliases.length === 0 && !catchallOff) return <p className="mt-2">{t("deleteNothingElse")}</p>;
   return (
     <div className="mt-2 space-y-2">

@@ -18,32 +18,36 @@ export function AliasesTable() {
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
 
-  const target = (a: AliasItem) =>
-    editing === a.name && domain ? (
-      <EditTargetForm
-        domain={domain}
-        alias={a}
-        onCancel={() => setEditing(null)}
-        onDone={() => {
-          setEditing(null);
-          setNotice(t("updated", { email: a.email }));
-        }}
-      />
-    ) : (
-      <Address text={a.target} />
-    );
   const columns: Column<AliasItem>[] = [
     nameColumn(
       t("name"),
       "md:w-[40%]",
       (a) => (
-        <span className="font-medium">
-          <Address text={a.email} />
-        </span>
+        <>
+          <span className="font-medium">
+            <Address text={a.email} />
+          </span>
+          {/* The target is changed here, under the address, at every width. */}
+          {editing === a.name && domain && (
+            <EditTargetForm
+              domain={domain}
+              alias={a}
+              onCancel={() => setEditing(null)}
+              onDone={() => {
+                setEditing(null);
+                setNotice(t("updated", { email: a.email }));
+              }}
+            />
+          )}
+        </>
       ),
-      (a) => <div className="text-sm">→ {target(a)}</div>,
+      (a) => (
+        <p className="text-sm">
+          → <Address text={a.target} />
+        </p>
+      ),
     ),
-    { key: "target", label: t("target"), wide: true, cell: target },
+    { key: "target", label: t("target"), wide: true, cell: (a) => <Address text={a.target} /> },
   ];
 
   return (
