@@ -127,6 +127,7 @@ export const accounts = sqliteTable(
     index("accounts_sort_description").on(t.domainId, t.description, t.name),
     index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name),
     index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
+    index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name),
   ],
 );
 

@@ -49,3 +49,7 @@ CREATE TRIGGER mailing_lists_search_version_update AFTER UPDATE OF search_key, d
 WHEN NEW.search_key IS NOT OLD.search_key OR NEW.domain_id IS NOT OLD.domain_id BEGIN
   UPDATE domains SET search_version = search_version + 1 WHERE id IN (OLD.domain_id, NEW.domain_id);
 END;
+--> statement-breakpoint
+-- The list's usage_bytes sort (contract §6) walks this index like the other sort columns instead of sorting the
+-- whole domain.
+CREATE INDEX `accounts_sort_usage_bytes` ON `accounts` (`domain_id`,`usage_bytes`,`name`);

@@ -47,6 +47,7 @@ export function verifyDatabaseFile(file: string): void {
 export async function backupDatabase(source: Database.Database, file: string): Promise<BackupReport> {
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
+  if (!fs.existsSync(path.dirname(target))) throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
@@ -119,6 +120,11 @@ export function restoreDatabase(file: string, target: string): RestoreReport {
     throw new Error(
       `${target} is in use by process ${users.pids.join(", ")}: stop the service, Postfix and Dovecot first`,
     );
+  }
+  // Another user's process (Postfix's proxymap, Dovecot's dict) could have it open unseen: replacing the file
+  // under it would leave it writing to the old one.
+  if (!users.complete) {
+    throw new Error(`cannot see every process's open files in /proc, so cannot tell whether ${target} is in use: run db restore as root`);
   }
   const incoming = `${target}.restoring`;
   fs.copyFileSync(source, incoming);

@@ -151,6 +151,14 @@ describe("the CLI process", () => {
     expect(fs.existsSync(dbPath)).toBe(false);
   });
 
+  it("db backup of a missing database fails without creating one", () => {
+    const r = cli("db", "backup", path.join(dir, "copy.db"));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`error: ${dbPath} does not exist (DATABASE_PATH)\n`);
+    expect(fs.existsSync(dbPath)).toBe(false);
+    expect(fs.existsSync(path.join(dir, "copy.db"))).toBe(false);
+  });
+
   it("a failure that is not wrong usage exits 1 with one line", () => {
     const r = cli("domain", "show", "absent.example");
     expect(r.status).toBe(1);

@@ -1,4 +1,5 @@
 // The `db` command group: daily upkeep, online backup, and restore with the service stopped.
+import fs from "node:fs";
 import { databasePath } from "@/db/client";
 import { optimizeSearchIndex } from "@/lib/server/search-index";
 import { CLI, UsageError, type Command } from "./args";
@@ -22,6 +23,8 @@ export const DB_COMMANDS: Command[] = [
       "overwritten. docs/deploy.md has a daily systemd timer that keeps N days.",
     example: `${CLI} db backup /var/backups/mailadmin/mail-$(date +%F).db`,
     async run(ctx, { positionals }) {
+      // Opening a missing database would create an empty one, and back that up.
+      if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
       const report = await backupDatabase(ctx.db().$client, positionals[0]!);
       return `Backup written to ${report.file} (${report.bytes} bytes, ${report.ms.toFixed(0)} ms); integrity_check ok.`;
     },

@@ -17,7 +17,7 @@ export interface CheckOptions {
   /** The account to test with, and its password. */
   account: string;
   password: string;
-  /** An alias to look up; by default one of the account's domain (else any). */
+  /** An alias to look up; by default one of the account's domain, else any, else the account's own entry. */
   alias?: string;
   /** Postfix's configuration folder for postmap -c (default: Postfix's own default). */
   postfixConfig?: string;
@@ -182,10 +182,8 @@ export async function runMailServerCheck(db: Db, o: CheckOptions): Promise<Check
     ["database readable by the mail group", databaseAccess(o)],
     ["postmap finds the domain", lookup(o, "virtual-mailbox-domains", domain ?? "", domain)],
     ["postmap finds the mailbox", lookup(o, "virtual-mailbox-maps", o.account, `${domain}/${name}/`)],
-    [
-      "postmap finds an alias",
-      alias ? lookup(o, "virtual-alias-maps", alias) : () => ({ ok: false, detail: "no alias in the database to look up (create one or pass --alias)" }),
-    ],
+    // Without any alias, the account's own row of the table (every account maps to itself) is looked up.
+    ["postmap finds an alias", lookup(o, "virtual-alias-maps", alias ?? o.account)],
     ["doveadm user", () => ({ ok: true, detail: doveadm(o, ["user", "-f", "quota_rule", o.account]).trim() || "found" })],
     [
       "doveadm auth test",

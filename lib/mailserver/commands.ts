@@ -1,5 +1,6 @@
 import "server-only";
 // The `mailserver` command group of the operator CLI.
+import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command } from "@/lib/cli/args";
@@ -66,7 +67,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
     options: {
       account: { type: "string", value: "<email>", required: true, help: "an account to test with (required; a dedicated one is best)" },
       password: { type: "string", value: "<pw>", required: true, help: "its password (required)" },
-      alias: { type: "string", value: "<address>", help: "an alias to look up (default: one of the account's domain)" },
+      alias: { type: "string", value: "<address>", help: "an alias to look up (default: one of the account's domain, else the account's own entry)" },
       "config-dir": { type: "string", value: "<dir>", help: "the folder `mailserver config` wrote (default /etc/mailadmin)" },
       "db-group": { type: "string", value: "G", help: `the database's group (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
       "postfix-config": { type: "string", value: "<dir>", help: "Postfix's configuration folder (postmap -c; default Postfix's own)" },
@@ -75,6 +76,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
     },
     async run(ctx, { values }) {
+      if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
       const results = await runMailServerCheck(ctx.db(), {
         databasePath: databasePath(),
         account: requiredOption(this, values, "account").toLowerCase(),

@@ -1,6 +1,7 @@
 import "server-only";
-// `mailserver housekeeping`, run daily from cron: expunges messages past each account's *_delete_after days with
-// doveadm, then delivers the usage warning to accounts at or above usage_notification_level, at most once per 24 h.
+// `mailserver housekeeping`, run daily (systemd timer, docs/deploy.md): expunges messages past each account's
+// *_delete_after days with doveadm, then delivers the usage warning to accounts at or above usage_notification_level,
+// at most once per 24 h.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

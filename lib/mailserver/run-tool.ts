@@ -1,18 +1,19 @@
 // Runs an external tool (doveadm, postmap...) and, when it fails, reports the tool's own words: its stderr (or
-// stdout when stderr is empty) and exit status, not just "Command failed".
+// stdout when stderr is empty) and how it ended, not just "Command failed".
 import { execFileSync } from "node:child_process";
 
 export class ToolError extends Error {
   constructor(
     readonly command: string,
+    /** The exit status; null when the tool did not start or was killed (`ended` says which). */
     readonly status: number | null,
     readonly output: string,
-    readonly signal?: string,
+    ended?: string,
   ) {
     // One line: the CLI prints one line per failure. A crash's backtrace (doveadm's "Raw backtrace") says nothing
     // to an operator; the lines before it do.
     const lines = output.split("\n").map((l) => l.trim()).filter((l) => l && !/Raw backtrace/.test(l));
-    super(`${command} failed (${status !== null ? `exit ${status}` : `killed by ${signal ?? "a signal"}`}): ${lines.join(" | ") || "no output"}`);
+    super(`${command} failed (${ended ?? `exit ${status}`}): ${lines.join(" | ") || "no output"}`);
   }
 }
 
@@ -20,10 +21,15 @@ export function runTool(command: string, args: string[], input?: string, timeout
   try {
     return execFileSync(command, args, { encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"], timeout: timeoutMs });
   } catch (err) {
-    const e = err as { status?: number | null; signal?: string | null; stderr?: string; stdout?: string; code?: string; message?: string };
+    const e = err as { status?: number | null; signal?: string | null; stderr?: string; stdout?: string; code?: string };
     const shown = [command, ...args].join(" ");
-    // Not started at all (ENOENT, EACCES): Node's own message is the reason.
-    if (typeof e.code === "string" && e.status == null && !e.signal) throw new ToolError(shown, null, `${e.code}: ${e.message ?? ""}`);
-    throw new ToolError(shown, e.status ?? null, e.stderr?.trim() ? e.stderr : (e.stdout ?? ""), e.code === "ETIMEDOUT" ? `${e.signal} after the ${timeoutMs / 1000} s time limit` : (e.signal ?? undefined));
+    const output = e.stderr?.trim() ? e.stderr : (e.stdout ?? "");
+    if (e.signal) {
+      const ended = e.code === "ETIMEDOUT" ? `killed by ${e.signal} after the ${timeoutMs / 1000} s time limit` : `killed by ${e.signal}`;
+      throw new ToolError(shown, null, output, ended);
+    }
+    // Not started at all (ENOENT: not installed or not in PATH; EACCES): the system's reason.
+    if (e.status == null) throw new ToolError(shown, null, "", `not started: ${e.code ?? "unknown error"}`);
+    throw new ToolError(shown, e.status, output);
   }
 }

@@ -124,6 +124,7 @@ describe("listPage", () => {
   it("walks a search in name order on the index holding the search key, other orders on their sort index", () => {
     expect(sortIndex(db, "accounts", "name")).toBe("accounts_domain_name");
     expect(sortIndex(db, "accounts", "capacity")).toBe("accounts_sort_capacity");
+    expect(sortIndex(db, "accounts", "usage_bytes")).toBe("accounts_sort_usage_bytes");
     expect(sortIndex(db, "aliases", "target")).toBe("aliases_sort_target");
     expect(sortIndex(db, "accounts", "email")).toBeNull();
   });
@@ -206,6 +207,17 @@ describe("listPage", () => {
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'wersja'`).run();
     expect(version()).toBe(before + 3);
     check(big!, "wersja", "name", false, 0, 10);
+  });
+
+  it("keeps the totals of two database files apart, though their domain ids and versions agree", () => {
+    const [big] = domainIds;
+    check(big!, "kowal", "name", false, 0, 10);
+    const otherFile = openDatabase(path.join(dir, "other.db"));
+    const version = db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big);
+    otherFile.$client.prepare(`INSERT INTO domains (id, name, search_version) VALUES (?, 'inna.pl', ?)`).run(big, version);
+    const got = listPage(otherFile, spec, big!, { search: "kowal", sort: "name", sortDir: "asc", page: 0, size: 10 });
+    expect(got.result_info.total).toBe(0);
+    otherFile.$client.close();
   });
 
   it("sees a write made by another connection", () => {

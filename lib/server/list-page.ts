@@ -89,8 +89,10 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 interface PerConnection {
   statements: Map<string, Statement<unknown[]>>;
   sortIndexes: Map<string, string | null>;
+  /** Search totals by table, domain, search_version and search (per connection: domain ids are per file). */
+  totals: Map<string, number>;
 }
-const perConnection = prepared((): PerConnection => ({ statements: new Map(), sortIndexes: new Map() }));
+const perConnection = prepared((): PerConnection => ({ statements: new Map(), sortIndexes: new Map(), totals: new Map() }));
 
 /** Statements are prepared once per shape of query (the table, columns and order are part of its text). */
 function statement(db: Db, text: string): Statement<unknown[]> {
@@ -111,8 +113,9 @@ export function sortIndex(db: Db, table: string, column: string): string | null 
   if (found === undefined) {
     const wanted = column === "name" ? ["domain_id", "name"] : ["domain_id", column, "name"];
     const names = db.$client.prepare(`SELECT name FROM pragma_index_list(?)`).pluck().all(table) as string[];
+    const columnsOf = db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).pluck();
     const fitting = names
-      .map((name) => ({ name, columns: db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).pluck().all(name) as string[] }))
+      .map((name) => ({ name, columns: columnsOf.all(name) as string[] }))
       .filter(({ columns }) => wanted.every((w, i) => columns[i] === w))
       .sort((a, b) => a.columns.length - b.columns.length);
     found = fitting[0]?.name ?? null;
@@ -121,8 +124,7 @@ export function sortIndex(db: Db, table: string, column: string): string | null 
   return found;
 }
 
-/** Search totals by table, domain, search_version and search; a total read inside a transaction is not kept. */
-const totals = new Map<string, number>();
+/** How many search totals a connection remembers; one counted inside a transaction is not kept. */
 export const MAX_TOTALS = 1000;
 
 /** The rows `sql` selects (`spec.columns`, in that order). */
@@ -146,9 +148,9 @@ export function listPage<Row>(
   const offset = q.page * q.size;
   const index = sortIndex(db, table, column);
   const byIndex = index ? `INDEXED BY ${index}` : "";
-  const domain = statement(db, `SELECT ${info.counter} AS rows, search_version AS version FROM domains WHERE id = ?`).get(domainId) as
-    | { rows: number; version: number }
-    | undefined;
+  const domain = statement(db, `SELECT ${info.counter} AS rows, search_version AS version FROM domains WHERE id = ?`).get(
+    domainId,
+  ) as { rows: number; version: number } | undefined;
   const rowsInDomain = domain?.rows ?? 0;
 
   let total: number;
@@ -156,42 +158,63 @@ export function listPage<Row>(
   if (!q.search) {
     total = rowsInDomain;
     if (offset < total) {
-      rows = readRows(db, `SELECT ${columns} FROM ${table} ${byIndex} WHERE domain_id = ? ${order}`, [domainId, q.size, offset]);
+      const sql = `SELECT ${columns} FROM ${table} ${byIndex} WHERE domain_id = ? ${order}`;
+      rows = readRows(db, sql, [domainId, q.size, offset]);
     }
   } else {
     // The ids of the domain's matches, with the arguments of that query.
     const like = `%${escapeLike(q.search)}%`;
     const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
     const low = domainId * DOMAIN_SPAN;
+    const narrow = info.searchIndex ? `INDEXED BY ${info.searchIndex}` : "";
     const matches = trigram
-      ? { sql: `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`, args: [low, ftsPhrase(q.search), low, low + DOMAIN_SPAN - 1] }
+      ? {
+          sql: `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`,
+          args: [low, ftsPhrase(q.search), low, low + DOMAIN_SPAN - 1],
+        }
       : {
-          sql: `SELECT id FROM ${table} ${info.searchIndex ? `INDEXED BY ${info.searchIndex}` : ""} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\'`,
+          sql: `SELECT id FROM ${table} ${narrow} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\'`,
           args: [domainId, like],
         };
     const key = (version: number | undefined) => `${table}:${domainId}:${version}:${q.search}`;
+    const { totals } = perConnection(db);
     const counted = totals.get(key(domain?.version));
     if (counted !== undefined) {
       total = counted;
     } else {
       // The version is read again with the count, in one statement, so the two describe the same commit.
-      const fresh = statement(db, `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, (SELECT count(*) FROM (${matches.sql})) AS n`).get(domainId, ...matches.args) as { version: number | null; n: number };
+      const fresh = statement(
+        db,
+        `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, (SELECT count(*) FROM (${matches.sql})) AS n`,
+      ).get(domainId, ...matches.args) as { version: number | null; n: number };
       total = fresh.n;
       if (!db.$client.inTransaction && fresh.version !== null) setBounded(totals, MAX_TOTALS, key(fresh.version), total);
     }
     if (offset < total) {
       const plan = forcePlan ?? planFor(total, offset + q.size, rowsInDomain);
       if (plan === "sortMatches") {
-        rows = readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [...matches.args, q.size, offset]);
-      } else if (trigram && !(column === "name" && info.searchIndex)) {
+        rows = readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [
+          ...matches.args,
+          q.size,
+          offset,
+        ]);
+      } else if (trigram && !(column === "name" && narrow)) {
         // Each entry's id is tested against the matches: SQLite reads them into a set (and a Bloom filter) once and
         // reads a row only for a hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
-        rows = readRows(db, `SELECT ${columns} FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`, [domainId, ...matches.args, q.size, offset]);
+        rows = readRows(
+          db,
+          `SELECT ${columns} FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`,
+          [domainId, ...matches.args, q.size, offset],
+        );
       } else {
         // In name order the index holding the search key is walked, so the test reads the entry, not the row, and
         // needs no set of the matches; without a trigram index the row's search key is tested.
-        const walked = column === "name" && info.searchIndex ? `INDEXED BY ${info.searchIndex}` : byIndex;
-        rows = readRows(db, `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`, [domainId, like, q.size, offset]);
+        const walked = column === "name" && info.searchIndex ? narrow : byIndex;
+        rows = readRows(
+          db,
+          `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`,
+          [domainId, like, q.size, offset],
+        );
       }
     }
   }
