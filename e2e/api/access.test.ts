@@ -263,9 +263,9 @@ describe("refused writes change nothing", () => {
 
 describe("missing resources", () => {
   const admin = roles.admin;
-  it("404.1 for a domain not served here, 500.363 for a malformed domain", async () => {
-    expectError(await api("GET", "domains/nowhere.example.net", { auth: admin }), "domainNotFound", "domain");
-    expectError(await api("GET", "emails/nowhere.example.net/jan", { auth: admin }), "domainNotFound", "domain");
+  it("403.2 for a domain not served here (contract §9, e2e/api/hardening.test.ts), 500.363 for a malformed one", async () => {
+    expectError(await api("GET", "domains/nowhere.example.net", { auth: admin }), "forbidden");
+    expectError(await api("GET", "emails/nowhere.example.net/jan", { auth: admin }), "forbidden");
     expectError(await api("GET", "domains/ACL.example.com", { auth: admin }), "invalidDomainName", "domain");
     expectError(await api("GET", "mailinglists/no_domain", { auth: admin }), "invalidDomainName", "domain");
   });

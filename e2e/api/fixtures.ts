@@ -24,6 +24,10 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "list.example.com" },
     { name: "oas.example.com" },
     { name: "backup.example.com" },
+    // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.
+    { name: "hx.example.com" },
+    { name: "hy.example.com" },
+    { name: "panel.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

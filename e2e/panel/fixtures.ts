@@ -1,8 +1,10 @@
 // Typed fixtures of the panel's browser tests. `loginAs(page, role)` signs in through the panel's session endpoint
 // (the login form itself is covered by login.spec.ts), so the browser context holds the real session cookie, then
 // opens the role's landing page (/accounts or /me). Use it as `loginAs(page, "user")`, imported or as a fixture.
+// Every test also fails on a Content-Security-Policy violation that Chromium reports in the console of a page of
+// its browser context (the automatic `cspViolations` fixture; contexts a test opens itself call `watchCsp`).
 import { createHash } from "node:crypto";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 /** Logins seeded by the CLI `demo` command in the global setup. */
 export const DEMO = {
@@ -31,11 +33,33 @@ async function loginAs(page: Page, role: DemoRole): Promise<void> {
   await page.goto(who.landing);
 }
 
-export const test = base.extend<{ loginAs: typeof loginAs }>({
+/** Chromium's console text for anything the page's policy refused ("... violates the following Content Security Policy directive ..."). */
+const CSP_VIOLATION = /Content Security Policy/i;
+
+/** Collects, from now on, the CSP violations reported in the console of every page of `context`. */
+export function watchCsp(context: BrowserContext): string[] {
+  const violations: string[] = [];
+  context.on("console", (message) => {
+    if (CSP_VIOLATION.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
+  });
+  return violations;
+}
+
+export const test = base.extend<{ loginAs: typeof loginAs; cspViolations: string[] }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures must destructure their dependencies
   loginAs: async ({}, provide) => {
     await provide(loginAs);
   },
+  // Automatic: the panel must run entirely within its policy (issue 20). A test that provokes a violation on
+  // purpose empties the array after checking it.
+  cspViolations: [
+    async ({ context }, provide) => {
+      const violations = watchCsp(context);
+      await provide(violations);
+      expect(violations, "Content-Security-Policy violations reported in the console").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect, loginAs };

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AUDITED_PAGES } from "./audited-pages";
-import { DEMO, expect, originOf, sha1Hex, test } from "./fixtures";
+import { DEMO, expect, originOf, sha1Hex, test, watchCsp } from "./fixtures";
 
 const RESULTS = path.resolve(import.meta.dirname, "../../test-results/js-size.json");
 const LIMIT_BYTES = 250 * 1000;
@@ -30,6 +30,7 @@ test.describe.serial("first-load JavaScript", () => {
   for (const measured of PAGES) {
     test(`${measured.name} (${measured.path}) loads under 250 kB of gzipped JavaScript`, async ({ browser, baseURL }) => {
       const context = await browser.newContext({ baseURL, locale: "pl-PL" });
+      const cspViolations = watchCsp(context);
       try {
         const page = await context.newPage();
         if (measured.role) {
@@ -70,6 +71,7 @@ test.describe.serial("first-load JavaScript", () => {
         const raw = scripts.reduce((n, s) => n + s.decoded, 0);
         figures[measured.name] = { path: measured.path, gzipKB: +(gzip / 1000).toFixed(1), rawKB: +(raw / 1000).toFixed(1), scripts: scripts.length };
         expect(gzip, `${measured.path}: ${(gzip / 1000).toFixed(1)} kB gzipped`).toBeLessThan(LIMIT_BYTES);
+        expect(cspViolations, "Content-Security-Policy violations reported in the console").toEqual([]);
       } finally {
         await context.close();
       }

@@ -4,6 +4,7 @@
 import { Buffer } from "node:buffer";
 import http from "node:http";
 import next from "next";
+import { apiPathWithoutRedirect } from "./api-paths.mjs";
 import { CoalescingResponse } from "./coalescing-response.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
@@ -29,7 +30,7 @@ function escapeStrayPercents(url) {
 // CoalescingResponse: the headers leave with the first body write, one system call per API response instead of two.
 const server = http.createServer({ maxHeaderSize: 64 * 1024, ServerResponse: CoalescingResponse }, (req, res) => {
   req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
-  if (req.url) req.url = escapeStrayPercents(req.url);
+  if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

@@ -5,7 +5,9 @@ import {
   flag,
   int,
   isEmail,
+  multilineText,
   oneOf,
+  text,
   optionalDate,
   passwordSchema,
   spamList,
@@ -15,15 +17,15 @@ import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
 const SMS_OPERATORS = [0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51] as const;
 const smsPhone = () =>
-  z.string().trim().toLowerCase().refine((s) => s === "" || /^\+?\d{6,15}$/.test(s) || isEmail(s));
-const smsText = () => z.string().max(64);
+  text(254).trim().toLowerCase().refine((s) => s === "" || /^\+?\d{6,15}$/.test(s) || isEmail(s));
+const smsText = () => text(64);
 
 export const accountFields = {
-  description: { schema: z.string().max(48), error: "invalidDescription" },
+  description: { schema: text(48), error: "invalidDescription" },
   capacity: { schema: int(1, 1048576), error: "invalidCapacity" },
   // "" keeps the password unchanged (a record read with GET carries "").
   password: { schema: z.union([z.literal(""), passwordSchema()]), error: "invalidPassword" },
-  password_retype: { schema: z.string().max(100), error: "passwordMismatch" },
+  password_retype: { schema: text(100), error: "passwordMismatch" },
   usage_notification_level: { schema: int(0, 100), error: "invalidNotificationLevel" },
   expiration_date: { schema: optionalDate(), error: "invalidExpirationDate" },
   keep_mail: { schema: flag(), error: "invalidFlag" },
@@ -63,7 +65,7 @@ export const accountFields = {
   autoresponder_mode: { schema: flag(), error: "invalidAutoresponderMode" },
   autoresponder_start_date: { schema: optionalDate(), error: "invalidAutoresponder" },
   autoresponder_end_date: { schema: optionalDate(), error: "invalidAutoresponder" },
-  autoresponder_body: { schema: z.string().max(10000), error: "invalidAutoresponder" },
+  autoresponder_body: { schema: multilineText(10000), error: "invalidAutoresponder" },
   blocked: { schema: flag(), error: "invalidFlag" },
 } as const satisfies FieldSpecs;
 

@@ -1,10 +1,10 @@
 // The alias resource: its one writable field, and the list's sortable fields.
 import { z } from "zod";
-import { isEmail } from "./common";
+import { isEmail, text } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
 export const aliasFields = {
-  target: { schema: z.string().trim().toLowerCase().refine(isEmail), error: "invalidAliasTarget" },
+  target: { schema: text(254).trim().toLowerCase().refine(isEmail), error: "invalidAliasTarget" },
 } as const satisfies FieldSpecs;
 
 export const READ_ONLY_ALIAS_FIELDS = ["name", "domain", "email"] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAccountName, isDomainName, isEmail, isIsoDate, isListName, passwordProblems } from "./common";
+import { isAccountName, isDomainName, isEmail, isIsoDate, isListName, multilineText, passwordProblems, text } from "./common";
 
 describe("account names (contract §8)", () => {
   it.each(["ab", "a1", "jan.nowak", "jan_nowak", "jan-nowak", "a".repeat(32), "007", "a.b-c_d"])("accepts %s", (n) =>
@@ -56,4 +56,22 @@ describe("password rule", () => {
     ["abcde$", ["digitOrSpecial", "characters"]],
     ["abc 123", ["characters"]],
   ] as const)("%s", (pw, problems) => expect(passwordProblems(pw)).toEqual(problems));
+});
+
+describe("text fields (contract §9)", () => {
+  const one = text(100);
+  const multi = multilineText(100);
+  it.each(["", "Jan Nowak", "zażółć gęślą jaźń", "emoji 😀", "a\u0080b"])("one-line accepts %j", (s) =>
+    expect(one.safeParse(s).success).toBe(true),
+  );
+  it.each(["\u0000", "a\r\nBcc: evil@x.test", "\n", "\t", "\u001b[31m", "\u007f", "lone \ud800", "x".repeat(101)])(
+    "one-line refuses %j",
+    (s) => expect(one.safeParse(s).success).toBe(false),
+  );
+  it("multi-line takes line breaks and tabs, storing CR-LF and CR as LF", () => {
+    expect(multi.parse("a\r\nb\rc\n\td")).toBe("a\nb\nc\n\td");
+  });
+  it.each(["\u0000", "a\u000bb", "\u000c", "\u001f", "\u007f", "\udc00"])("multi-line refuses %j", (s) =>
+    expect(multi.safeParse(s).success).toBe(false),
+  );
 });

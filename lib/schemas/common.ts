@@ -30,6 +30,28 @@ export function isIsoDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+// Contract §9: one-line texts take no control characters (U+0000-U+001F, U+007F): a CR-LF in a subject or an SMS
+// login is header injection waiting to happen, a NUL breaks what the mail server generates from the row.
+// Multi-line texts take line breaks and tabs only, and store line breaks as LF, which a Sieve string carries.
+// Neither takes a lone UTF-16 surrogate: it has no UTF-8 form, so SQLite and Sieve would get U+FFFD instead.
+// eslint-disable-next-line no-control-regex -- control characters are what these patterns are about
+const CONTROL_RE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Cs}/u;
+
+const withoutControls = (forbidden: RegExp) => (s: string) => !forbidden.test(s);
+
+/** A one-line text of at most `max` characters: the rule of every free-text field but the multi-line ones. */
+export const text = (max: number) => z.string().max(max).refine(withoutControls(CONTROL_RE));
+
+/** A multi-line text (autoresponder, list templates): line breaks and tabs allowed, line breaks stored as LF. */
+export const multilineText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine(withoutControls(CONTROL_BUT_LINES_RE))
+    .transform((s) => s.replace(/\r\n?/g, "\n"));
+
 /** Integers arrive as JSON numbers or as digit strings (the API returns several numbers as strings). */
 export const int = (min: number, max: number) =>
   z
@@ -52,7 +74,7 @@ export const optionalDate = () => z.string().refine((s) => s === "" || isIsoDate
  */
 export const addressList = (check: (s: string) => boolean, max: number) =>
   z
-    .array(z.string().transform((s) => s.trim().toLowerCase()))
+    .array(text(1000).transform((s) => s.trim().toLowerCase()))
     .max(max)
     .superRefine((xs, ctx) => {
       const seen = new Set<string>();

@@ -1,11 +1,11 @@
 // The domain resource: fields a domain administrator may change with PUT domains/<domain>.
 import { z } from "zod";
-import { int, flag, spamList, triState } from "./common";
+import { int, flag, spamList, text, triState } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
 export const domainFields = {
   catchall_type: { schema: int(0, 3), error: "invalidCatchallType" },
-  catchall_address: { schema: z.string().trim().toLowerCase().max(254), error: "invalidCatchallAddress" },
+  catchall_address: { schema: text(254).trim().toLowerCase(), error: "invalidCatchallAddress" },
   spam_enabled: { schema: flag(), error: "invalidSpamEnabled" },
   spam_white_list: { schema: spamList(), error: "invalidSpamListEntry" },
   spam_black_list: { schema: spamList(), error: "invalidSpamListEntry" },

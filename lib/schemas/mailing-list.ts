@@ -1,26 +1,26 @@
 // The mailing-list resource: fields with their rules, the Polish default templates, and sortable fields.
 import { z } from "zod";
-import { addressList, flag, int, isEmail } from "./common";
+import { addressList, flag, int, isEmail, multilineText, text } from "./common";
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
 /** Placeholder replaced by the confirmation link in the two request templates. */
 export const CONFIRM_LINK = "{{confirm_link}}";
 
-const subject = () => z.string().max(255);
-const body = () => z.string().max(10000);
+const subject = () => text(255);
+const body = () => multilineText(10000);
 const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK));
 
 export const mailingListFields = {
-  description: { schema: z.string().max(255), error: "invalidListText" },
+  description: { schema: text(255), error: "invalidListText" },
   privacy_mode: { schema: int(0, 2), error: "invalidListOption" },
   replyto_mode: { schema: int(0, 2), error: "invalidListOption" },
   replyto_email: {
-    schema: z.string().trim().refine((s) => s === "" || (s === s.toLowerCase() && isEmail(s))),
+    schema: text(254).trim().refine((s) => s === "" || (s === s.toLowerCase() && isEmail(s))),
     error: "invalidListOption",
   },
   replyto_catchall: { schema: flag(), error: "invalidListOption" },
   confirm_url: {
-    schema: z.string().max(2000).refine((s) => s === "" || /^https?:\/\/[^\s]+$/.test(s)),
+    schema: text(2000).refine((s) => s === "" || /^https?:\/\/[^\s]+$/.test(s)),
     error: "invalidListOption",
   },
   autosubscribe_enabled: { schema: flag(), error: "invalidListOption" },

@@ -1,24 +1,35 @@
 import "server-only";
-// Who may touch what (specification "User groups and permissions", contract §7).
+// Who may touch what (specification "User groups and permissions", contracts §7 and §9). The caller's right to the
+// domain is settled before anything is looked up, so a caller who does not administer a domain gets 403.2 whether
+// or not the domain or the record exists: only its own administrator learns what is there (404.x).
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
+import { isDomainName } from "@/lib/schemas/common";
 import type { Principal } from "./auth";
 import { getDomainOrThrow } from "./domains";
 
 /** The domain of the path, which only its postmaster may administer. */
 export function domainForAdmin(db: Db, principal: Principal, domain: string): DomainRow {
-  const row = getDomainOrThrow(db, domain);
+  checkDomainSyntax(domain);
   if (!isAdminOf(principal, domain)) throw apiError("forbidden");
-  return row;
+  return getDomainOrThrow(db, domain);
 }
 
-/** The domain of the path, for reading or changing accounts: its postmaster, or an account naming only itself. */
+/**
+ * The domain of the path, for reading or changing accounts: its postmaster, or an ordinary account naming only
+ * itself. `names` may be the raw split of the path (checked here before the names' syntax is).
+ */
 export function domainForAccounts(db: Db, principal: Principal, domain: string, names: string[]): DomainRow {
-  const row = getDomainOrThrow(db, domain);
+  checkDomainSyntax(domain);
   const self = principal.domain === domain && names.length === 1 && names[0] === principal.account.name;
   if (!isAdminOf(principal, domain) && !self) throw apiError("forbidden");
-  return row;
+  return getDomainOrThrow(db, domain);
+}
+
+/** A malformed domain (500.363) names no domain at all, so refusing it tells nothing about what is hosted. */
+function checkDomainSyntax(domain: string): void {
+  if (!isDomainName(domain)) throw apiError("invalidDomainName", "domain");
 }
 
 export const isAdminOf = (principal: Principal, domain: string) =>

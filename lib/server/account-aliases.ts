@@ -17,7 +17,7 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
   const current = db
     .select({ name: aliases.name })
     .from(aliases)
-    .where(eq(aliases.target, account.email))
+    .where(and(eq(aliases.domainId, domain.id), eq(aliases.target, account.email)))
     .all()
     .map((a) => a.name);
   const removed = current.filter((n) => !names.includes(n));

@@ -29,10 +29,12 @@ const statements = prepared((db) => ({
     .from(accounts)
     .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
     .prepare(),
+  // Contract §7: only the account's own domain's aliases; other domains' aliases to it are not its administrator's
+  // business (and would not survive the record being sent back whole).
   aliasesOf: db
     .select({ email: aliases.email })
     .from(aliases)
-    .where(eq(aliases.target, sql.placeholder("target")))
+    .where(and(eq(aliases.domainId, sql.placeholder("domainId")), eq(aliases.target, sql.placeholder("target"))))
     .orderBy(aliases.name)
     .prepare(),
 }));
@@ -110,7 +112,7 @@ export function getAccountOrThrow(db: Db, domain: DomainRow, name: string): Acco
 }
 
 export function accountRecord(db: Db, domain: DomainRow, row: AccountRow): AccountRecord {
-  const aliasEmails = statements(db).aliasesOf.all({ target: row.email }).map((a) => a.email);
+  const aliasEmails = statements(db).aliasesOf.all({ domainId: domain.id, target: row.email }).map((a) => a.email);
   return toAccountRecord(row, domain, aliasEmails);
 }
 
@@ -329,7 +331,8 @@ export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void
       const emails = rows.map((r) => r.email);
       for (let i = 0; i < emails.length; i += 500) {
         const chunk = emails.slice(i, i + 500);
-        db.delete(aliases).where(inArray(aliases.target, chunk)).run();
+        // Contract §9: aliases of other domains that point here are never touched by this domain's administrator.
+        db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk))).run();
         db.delete(accounts).where(inArray(accounts.email, chunk)).run();
       }
       // A catchall that delivered to a deleted account would bounce everything: turn it off instead.

@@ -41,3 +41,4 @@ export const DELETE = withPanel(({ req, session }) => {
   destroySession(session?.id);
   return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(isHttps(req)), "cache-control": "no-store" } });
 }, false);
+export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";

@@ -10,3 +10,4 @@ export const POST = withPanel(({ req, session }) => {
     headers: { location: "/login?reason=logout", "set-cookie": clearedSessionCookie(isHttps(req)), "cache-control": "no-store" },
   });
 }, false);
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";

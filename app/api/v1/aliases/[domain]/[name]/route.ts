@@ -5,27 +5,27 @@ import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
 import { parseNames } from "@/lib/server/names";
 
 export const GET = withApi(({ db, principal, params }) => {
-  const [name] = parseNames(params.name!, "account", false);
   const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "account", false);
   return ok(toAliasRecord(getAliasOrThrow(db, domain, name!), domain));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const [name] = parseNames(params.name!, "account", false);
   const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "account", false);
   return ok(toAliasRecord(createAlias(db, domain, name!, await body()), domain), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const names = parseNames(params.name!, "account");
   const domain = domainForAdmin(db, principal, params.domain!);
+  const names = parseNames(params.name!, "account");
   const rows = updateAliases(db, domain, names, await body());
   return names.length === 1 ? ok(toAliasRecord(rows[0]!, domain)) : noContent();
 });
 
 export const DELETE = withApi(({ db, principal, params }) => {
-  const names = parseNames(params.name!, "account");
-  deleteAliases(db, domainForAdmin(db, principal, params.domain!), names);
+  const domain = domainForAdmin(db, principal, params.domain!);
+  deleteAliases(db, domain, parseNames(params.name!, "account"));
   return noContent();
 });
 

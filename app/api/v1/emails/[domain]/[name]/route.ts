@@ -11,8 +11,8 @@ import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
 import { parseNames } from "@/lib/server/names";
 
 export const GET = withApi(({ db, principal, params }) => {
+  const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const [name] = parseNames(params.name!, "account", false);
-  const domain = domainForAccounts(db, principal, params.domain!, [name!]);
   const row = name === principal.account.name && domain.id === principal.account.domainId
     ? principal.account
     : getAccountOrThrow(db, domain, name!);
@@ -20,22 +20,22 @@ export const GET = withApi(({ db, principal, params }) => {
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const [name] = parseNames(params.name!, "account", false);
   const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "account", false);
   const row = createAccount(db, domain, name!, await body());
   return ok(accountRecord(db, domain, row), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
+  const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const names = parseNames(params.name!, "account");
-  const domain = domainForAccounts(db, principal, params.domain!, names);
   const rows = updateAccounts(db, principal, domain, names, await body());
   return names.length === 1 ? ok(accountRecord(db, domain, rows[0]!)) : noContent();
 });
 
 export const DELETE = withApi(({ db, principal, params }) => {
-  const names = parseNames(params.name!, "account");
-  deleteAccounts(db, domainForAdmin(db, principal, params.domain!), names);
+  const domain = domainForAdmin(db, principal, params.domain!);
+  deleteAccounts(db, domain, parseNames(params.name!, "account"));
   return noContent();
 });
 

@@ -11,27 +11,27 @@ import {
 import { parseNames } from "@/lib/server/names";
 
 export const GET = withApi(({ db, principal, params }) => {
-  const [name] = parseNames(params.name!, "list", false);
   const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "list", false);
   return ok(listRecord(db, domain, getListOrThrow(db, domain, name!)));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const [name] = parseNames(params.name!, "list", false);
   const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "list", false);
   return ok(listRecord(db, domain, createMailingList(db, domain, name!, await body())), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const names = parseNames(params.name!, "list");
   const domain = domainForAdmin(db, principal, params.domain!);
+  const names = parseNames(params.name!, "list");
   const rows = updateMailingLists(db, domain, names, await body());
   return names.length === 1 ? ok(listRecord(db, domain, rows[0]!)) : noContent();
 });
 
 export const DELETE = withApi(({ db, principal, params }) => {
-  const names = parseNames(params.name!, "list");
-  deleteMailingLists(db, domainForAdmin(db, principal, params.domain!), names);
+  const domain = domainForAdmin(db, principal, params.domain!);
+  deleteMailingLists(db, domain, parseNames(params.name!, "list"));
   return noContent();
 });
 

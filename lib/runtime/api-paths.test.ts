@@ -1,0 +1,19 @@
+// Which raw request URLs the custom server hands to Next unchanged, and which it turns into the unknown-path route
+// (contract §9 "Paths": Next would answer them with a 308 to the collapsed path). Over HTTP: e2e/api/hardening.test.ts.
+import { describe, expect, it } from "vitest";
+import { UNKNOWN_API_PATH, UNKNOWN_PANEL_API_PATH, apiPathWithoutRedirect } from "./api-paths.mjs";
+
+describe("apiPathWithoutRedirect", () => {
+  it.each(["/api/v1/emails/x.test/jan", "/api/v1/emails/x.test/jan/", "/api/v1/emails/x.test/jan?q=a//b", "/login", "//login", "/a\\b"])(
+    "leaves %s alone",
+    (url) => expect(apiPathWithoutRedirect(url)).toBe(url),
+  );
+  it.each([
+    ["/api/v1/emails//x.test/jan", UNKNOWN_API_PATH],
+    ["//api/v1/emails/x.test/jan", UNKNOWN_API_PATH],
+    ["/api/v1\\emails", UNKNOWN_API_PATH],
+    ["/api/v1//?envelope=true", `${UNKNOWN_API_PATH}?envelope=true`],
+    ["/api/panel//session", UNKNOWN_PANEL_API_PATH],
+    ["/api/panel/v1/emails//x.test", UNKNOWN_PANEL_API_PATH],
+  ])("sends %s to %s", (url, expected) => expect(apiPathWithoutRedirect(url)).toBe(expected));
+});

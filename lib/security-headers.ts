@@ -1,0 +1,74 @@
+// The browser defences of every panel page (issue 20, applied by proxy.ts): a Content-Security-Policy whose scripts
+// are only the app's own (a fresh nonce per response, which Next puts on its scripts; 'strict-dynamic' lets those
+// load the app's chunks), no framing, no MIME sniffing, no referrer to other sites, no powerful browser features,
+// and HSTS when the request came over HTTPS. No server imports: proxy.ts runs before any route.
+
+/** Browser features the panel never uses, all denied (Permissions-Policy). */
+const DENIED_FEATURES = [
+  "accelerometer",
+  "autoplay",
+  "camera",
+  "display-capture",
+  "encrypted-media",
+  "fullscreen",
+  "geolocation",
+  "gyroscope",
+  "magnetometer",
+  "microphone",
+  "midi",
+  "payment",
+  "picture-in-picture",
+  "publickey-credentials-get",
+  "screen-wake-lock",
+  "usb",
+  "xr-spatial-tracking",
+];
+
+export const PERMISSIONS_POLICY = DENIED_FEATURES.map((f) => `${f}=()`).join(", ");
+export const HSTS = "max-age=63072000";
+
+/** A fresh nonce: 128 random bits, base64. */
+export function newNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * The policy of one page response. Style attributes stay allowed (`style-src-attr`): the usage bars set their
+ * width that way, and an attribute cannot run script; `<style>` elements and stylesheets need the nonce or 'self'.
+ */
+export function contentSecurityPolicy(nonce: string, https: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/** True when the browser reached us over HTTPS: directly, or through a TLS proxy that says so. */
+export function cameOverHttps(forwardedProto: string | null, urlProtocol: string): boolean {
+  const first = forwardedProto?.split(",")[0]?.trim().toLowerCase();
+  return first ? first === "https" : urlProtocol === "https:";
+}
+
+/** Every header of a page response but the policy itself. */
+export function pageHeaders(https: boolean): Record<string, string> {
+  return {
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "same-origin",
+    "permissions-policy": PERMISSIONS_POLICY,
+    "cross-origin-opener-policy": "same-origin",
+    ...(https ? { "strict-transport-security": HSTS } : {}),
+  };
+}

@@ -1,0 +1,30 @@
+// Next's proxy (formerly middleware), run before every panel page: the browser defences of lib/security-headers.ts.
+// Next reads the nonce from the request's Content-Security-Policy header and puts it on the scripts it renders,
+// which is why the panel's pages render per request. API routes and static files are not matched.
+import { NextResponse, type NextRequest } from "next/server";
+import { cameOverHttps, contentSecurityPolicy, newNonce, pageHeaders } from "@/lib/security-headers";
+
+export function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const https = cameOverHttps(request.headers.get("x-forwarded-proto"), request.nextUrl.protocol);
+  const policy = contentSecurityPolicy(nonce, https);
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("content-security-policy", policy);
+  for (const [name, value] of Object.entries(pageHeaders(https))) response.headers.set(name, value);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
+      // Prefetches of next/link fetch data, not a document: no policy to apply.
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};
