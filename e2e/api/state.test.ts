@@ -164,7 +164,15 @@ describe("two processes on one database", () => {
   it("a password change ends the account's other sessions, and keeps the one that made it", async () => {
     const mine = (await signIn(PORTS.a, JAN)).cookie!;
     const elsewhere = (await signIn(PORTS.b, JAN)).cookie!;
-    const changed = await panel(PORTS.b, "PUT", `/api/panel/v1/emails/${D}/jan`, mine, { password: "Jan-pass-2" });
+    // Through the record, the panel refuses it (the current password is asked for); the password page changes it.
+    const refused = await panel(PORTS.b, "PUT", `/api/panel/v1/emails/${D}/jan`, mine, { password: "Jan-pass-2" });
+    expect(refused.status).toBe(403);
+    expect(refused.json.source).toBe("password");
+    const changed = await panel(PORTS.b, "PUT", "/api/panel/password", mine, {
+      current_password: JAN.password,
+      password: "Jan-pass-2",
+      password_retype: "Jan-pass-2",
+    });
     expect(changed.status).toBe(200);
     JAN.password = "Jan-pass-2";
     expect((await whoAmI(PORTS.a, mine)).status).toBe(200);

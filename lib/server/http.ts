@@ -73,8 +73,25 @@ export const methodNotAllowed = withPublicApi(() => {
 type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
 
 /** The panel's own answers (lib/errors/panel-errors.ts says why they are not in the v1 catalog). */
-function panelAnswer(error: (typeof panelErrors)[keyof typeof panelErrors], headers?: Record<string, string>): ApiResult {
-  return { status: error.status, body: { code: error.code, message: error.message, category: error.category }, headers };
+function panelAnswer(
+  error: (typeof panelErrors)[keyof typeof panelErrors],
+  headers?: Record<string, string>,
+  source?: string,
+): ApiResult {
+  const body = { code: error.code, message: error.message, category: error.category, ...(source ? { source } : {}) };
+  return { status: error.status, body, headers };
+}
+
+/**
+ * A panel PUT of the signed-in account's own record: its body, read here, so that a new password is refused. The
+ * panel changes the owner's password only with the current one (PUT /api/panel/password), so that a session alone
+ * cannot take the account over.
+ */
+async function ownRecordBody(req: Request, principal: Principal, params: Record<string, string>) {
+  if (req.method !== "PUT" || !new URL(req.url).pathname.startsWith("/api/panel/v1/emails/")) return null;
+  if (`${params.name}@${params.domain}`.toLowerCase() !== principal.account.email) return null;
+  const body = await readJsonObject(req);
+  return { body, refused: typeof body.password === "string" && body.password !== "" };
 }
 
 /** The "sign in again" answer; it also clears a cookie that no longer names a live session. */
@@ -126,7 +143,13 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
       if (!creds) throw apiError("missingCredentials");
       principal = authenticate(db, creds, clientIp);
     }
-    result = await handler({ req, db, params, query, principal, clientIp, sessionId, body: () => readJsonObject(req) });
+    let body = () => readJsonObject(req);
+    if (panel && principal) {
+      const own = await ownRecordBody(req, principal, params);
+      if (own?.refused) return format(panelAnswer(panelErrors.currentPasswordRequired, undefined, "password"), false, null);
+      if (own) body = () => Promise.resolve(own.body);
+    }
+    result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
   } catch (err) {
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };

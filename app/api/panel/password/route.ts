@@ -1,0 +1,16 @@
+// PUT /api/panel/password {current_password, password, password_retype}: the signed-in account changes its own
+// password, proving the current one first (lib/server/own-password.ts). Answers the account record, or the
+// service's error with `source` naming the field at fault. The session that made the change stays signed in; the
+// account's other sessions end.
+import { panelErrors } from "@/lib/errors/panel-errors";
+import { ok, withApi } from "@/lib/server/http";
+import { changeOwnPassword } from "@/lib/server/own-password";
+
+export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
+  const result = changeOwnPassword(db, principal.account.email, clientIp, await body(), principal.sessionIdHash);
+  if (result === "wrongCurrent") {
+    const { code, message, category, status } = panelErrors.currentPasswordWrong;
+    return { status, body: { code, message, category, source: "current_password" } };
+  }
+  return ok(result);
+});
