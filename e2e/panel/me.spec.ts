@@ -10,9 +10,11 @@ const ownRecord = async (page: Page, name = "jan.nowak") =>
 test("the owner sets the autoresponder", async ({ page }) => {
   await loginAs(page, "user");
   const ar = section(page, "Autoresponder");
-  await ar.getByLabel("Autoresponder").selectOption({ label: "Włączony" });
-  await ar.getByLabel("Data początkowa").fill("2030-07-01");
-  await ar.getByLabel("Data końcowa").fill("2030-07-14");
+  await ar.getByLabel("Autoresponder włączony").check();
+  // The panel's date control: DD.MM.RRRR in Polish (the same control as in the administrator's account editor).
+  await expect(ar.getByLabel("Data początkowa")).toHaveAttribute("placeholder", "DD.MM.RRRR");
+  await ar.getByLabel("Data początkowa").fill("01.07.2030");
+  await ar.getByLabel("Data końcowa").fill("14.07.2030");
   await ar.getByLabel("Treść odpowiedzi").fill("Jestem na urlopie do 14 lipca.");
   await ar.getByRole("button", { name: "Zapisz" }).click();
   await expect(ar.getByRole("status")).toHaveText("Zapisano zmiany.");
@@ -31,12 +33,12 @@ test("the owner sets forwards up to the limit, with keep_mail", async ({ page })
   await loginAs(page, "user");
   const fw = section(page, "Przekierowania");
   const list = fw.getByLabel("Adresy przekierowań");
-  await expect(fw.getByText("Jeden adres w wierszu, najwyżej 3.")).toBeVisible();
+  await expect(fw.getByText("Jeden adres w wierszu, najwyżej 3 przekierowania.")).toBeVisible();
 
   // Over the limit: refused on the page, with a message that says what to do.
   await list.fill("a@example.com\nb@example.com\nc@example.com\nd@example.com");
   await fw.getByRole("button", { name: "Zapisz" }).click();
-  await expect(fw.getByText("Możesz ustawić najwyżej 3 przekierowań. Usuń nadmiarowe adresy.")).toBeVisible();
+  await expect(fw.getByText("Możesz ustawić najwyżej 3 przekierowania. Usuń nadmiarowe adresy.")).toBeVisible();
   await expect(list).toHaveAttribute("aria-invalid", "true");
 
   await list.fill("Jan.Private@Example.com\nbackup@example.org");
@@ -98,6 +100,7 @@ test("password change shows the rules live and keeps the session", async ({ page
   await expect(pw.getByText("Hasła nie są takie same.")).toBeVisible();
 
   await pw.getByLabel("Powtórz nowe hasło").fill("Nowe-haslo7");
+  await pw.getByLabel("Obecne hasło").fill(DEMO.user.password);
   await pw.getByRole("button", { name: "Zapisz" }).click();
   await expect(pw.getByRole("status")).toHaveText("Hasło zostało zmienione.");
   await expect(pw.getByLabel("Nowe hasło", { exact: true })).toHaveValue("");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { PanelApiError } from "./api";
-import { catalogText, errorBodyText, failureText } from "./error-text";
+import { catalogText, errorBodyText, errorCodes, failureText } from "./error-text";
 
 describe("errorBodyText", () => {
   it("keeps the API's Polish message in Polish", () => {
@@ -38,12 +38,34 @@ describe("errorBodyText", () => {
 });
 
 describe("failureText and catalogText", () => {
-  it("adds the code to an API error, in the chosen language", () => {
+  it("says an API error in the chosen language without its code; the codes are apart", () => {
     const { code, message, category, messageEn } = errorCatalog.nameTaken;
-    const err = new PanelApiError(409, { code, message, category });
-    expect(failureText(err, "en")).toBe(`${messageEn} (${code})`);
-    expect(failureText(err, "pl")).toBe(`${message} (${code})`);
+    const err = new PanelApiError(409, { code, message, category, source: "jan" });
+    expect(failureText(err, "en")).toBe(messageEn);
+    expect(failureText(err, "pl")).toBe(message);
+    expect(errorCodes(err)).toEqual(["409.1 jan"]);
     expect(failureText(new Error("offline"), "en")).toBe("offline");
+  });
+
+  it("adds what the attributes say: quoted entries, the capacity limit and the MB free, plural forms", () => {
+    const forward = errorCatalog.invalidForward;
+    const bad = { code: forward.code, message: forward.message, attributes: { invalid: ["zly adres", "x@"] } };
+    expect(errorBodyText(bad, "pl")).toBe(`${forward.message} Błędne wpisy: „zly adres”, „x@”.`);
+    expect(errorBodyText(bad, "en")).toBe(`${forward.messageEn} Invalid entries: "zly adres", "x@".`);
+    const cap = errorCatalog.capacityLimitReached;
+    const over = { code: cap.code, message: cap.message, attributes: { capacity_limit: 3000, free_mb: 76, requested: 3100 } };
+    expect(errorBodyText(over, "pl")).toBe(`${cap.message} Limit domeny: 3000 MB, wolne jeszcze: 76 MB.`);
+    const many = errorCatalog.tooManyForwards;
+    expect(errorBodyText({ code: many.code, message: many.message, attributes: { forward_limit: 3 } }, "pl")).toBe(
+      `${many.message} Najwyżej 3 przekierowania.`,
+    );
+    expect(errorBodyText({ code: many.code, message: many.message, attributes: { forward_limit: 5 } }, "pl")).toBe(
+      `${many.message} Najwyżej 5 przekierowań.`,
+    );
+    const dates = errorCatalog.autoresponderEndBeforeStart;
+    expect(errorBodyText({ code: dates.code, message: dates.message, attributes: { start_date: "2030-05-10", end_date: "2030-05-09" } }, "pl")).toBe(
+      `${dates.message} Początek: 10.05.2030, koniec: 09.05.2030.`,
+    );
   });
 
   it("reads a catalog message by key", () => {

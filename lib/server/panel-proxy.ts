@@ -6,8 +6,9 @@ import "server-only";
 import { apiError } from "@/lib/errors/api-error";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { PANEL_CALL_HEADER, panelCallToken } from "./panel-call";
-import { clearedSessionCookie, destroySession, isHttps, replaceSessionDigest, type Session } from "./session";
-import { noSession } from "./panel-http";
+import { panelErrors } from "@/lib/errors/panel-errors";
+import { clearedSessionCookie, destroySession, isHttps, type Session } from "./session";
+import { json, noSession } from "./panel-http";
 
 export type V1Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -29,6 +30,12 @@ export async function callV1(
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   if (hasBody && Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
   const bodyText = hasBody ? await req.text() : undefined;
+  // The owner's own password changes only with the current password (PUT /api/panel/password), so that a session
+  // alone cannot take the account over.
+  if (isOwnPasswordChange(req.method, session, params, path[0], bodyText)) {
+    const { code, message, category, status } = panelErrors.currentPasswordRequired;
+    return json({ code, message, category, source: "password" }, status);
+  }
 
   const headers = new Headers({
     authorization: `Basic ${Buffer.from(`${session.email}:${session.digest}`).toString("base64")}`,
@@ -49,9 +56,6 @@ export async function callV1(
       destroySession(session.id);
       return noSession({ "set-cookie": clearedSessionCookie(isHttps(req)) });
     }
-  }
-  if (res.ok && isOwnPasswordChange(req.method, session, params, path[0], bodyText)) {
-    replaceSessionDigest(session, (JSON.parse(bodyText!) as { password: string }).password);
   }
   return res;
 }

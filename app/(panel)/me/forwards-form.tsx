@@ -5,14 +5,21 @@ import { useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { Button, Card, Checkbox, TextArea } from "@/components";
-import { useT } from "@/lib/i18n";
+import { useLocale, useT, type Locale } from "@/lib/i18n";
+import { counted } from "@/lib/i18n/plural";
 import { accountFields } from "@/lib/schemas/account";
 import { meMessages } from "./messages";
-import { SaveStatus } from "./save-status";
+import { FormOutcome } from "../_editors/form-outcome";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
 
 const FIELDS = ["forwards", "keep_mail"] as const;
+
+/** "3 przekierowania", "5 przekierowań", "1 forward". */
+const forwardCount = (locale: Locale, n: number) =>
+  locale === "pl"
+    ? counted(locale, n, { one: "przekierowanie", few: "przekierowania", many: "przekierowań", other: "przekierowania" })
+    : counted(locale, n, { one: "forward", other: "forwards" });
 
 const schemaFor = (limit: number) =>
   z.object({
@@ -37,7 +44,8 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
   const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
   const errors = form.formState.errors;
   const count = lines(String(useWatch({ control: form.control, name: "forwards" }) ?? "")).length;
-  const forwardsExplanation = count > limit ? t("fwTooMany", { n: limit }) : t("fwInvalid");
+  const locale = useLocale();
+  const forwardsExplanation = count > limit ? t("fwTooMany", { n: forwardCount(locale, limit) }) : t("fwInvalid");
   return (
     <Card title={t("fwTitle")} description={t("fwDesc")}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -46,7 +54,7 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
         ) : (
           <TextArea
             label={t("fwList")}
-            hint={t("fwHint", { n: limit })}
+            hint={t("fwHint", { n: forwardCount(locale, limit) })}
             rows={Math.min(Math.max(limit, 2), 6)}
             autoCapitalize="none"
             spellCheck={false}
@@ -55,7 +63,7 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
           />
         )}
         <Checkbox label={t("fwKeep")} hint={t("fwKeepHint")} error={errorText(errors.keep_mail, t("saveFailed"))} {...form.register("keep_mail")} />
-        <SaveStatus saved={status.saved} error={status.error} />
+        <FormOutcome outcome={status} />
         <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
       </form>
     </Card>

@@ -7,7 +7,7 @@ export const meMessages: Messages<
   | "aliasLimit" | "aliases" | "none" | "created" | "lastLogin" | "blocked" | "yes" | "no" | "readOnlyNote"
   | "arTitle" | "arDesc" | "arMode" | "arOff" | "arOn" | "arStart" | "arEnd" | "arBody" | "arDateHint" | "invalidDate" | "tooLong"
   | "fwTitle" | "fwDesc" | "fwList" | "fwHint" | "fwKeep" | "fwKeepHint" | "fwInvalid" | "fwTooMany" | "fwNoneAllowed"
-  | "pwTitle" | "pwDesc" | "pwNew" | "pwRetype" | "pwRules" | "pwRuleOk" | "pwRuleBad" | "ruleLength" | "ruleLetter"
+  | "pwTitle" | "pwCurrent" | "pwCurrentMissing" | "pwDesc" | "pwNew" | "pwRetype" | "pwRules" | "pwRuleOk" | "pwRuleBad" | "ruleLength" | "ruleLetter"
   | "ruleDigitOrSpecial" | "ruleCharacters" | "pwInvalid" | "pwMismatch" | "pwChanged"
   | "spamTitle" | "spamDesc" | "spamHint" | "spamInvalid" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist"
   | "spam_spf_whitelist" | "spam_rbl_whitelist" | "sessionExpired" | "usageOf"
@@ -57,10 +57,12 @@ export const meMessages: Messages<
     fwKeep: "Zachowuj wiadomości na tym koncie",
     fwKeepHint: "Bez tej opcji wiadomości po przekierowaniu są usuwane ze skrzynki.",
     fwInvalid: "Każdy wiersz musi być poprawnym, niepowtarzającym się adresem e-mail, np. jan@example.com.",
-    fwTooMany: "Możesz ustawić najwyżej {n} przekierowań. Usuń nadmiarowe adresy.",
+    fwTooMany: "Możesz ustawić najwyżej {n}. Usuń nadmiarowe adresy.",
     fwNoneAllowed: "Administrator domeny nie zezwolił temu kontu na przekierowania.",
     pwTitle: "Zmiana hasła",
     pwDesc: "Po zmianie hasła pozostajesz zalogowany w panelu.",
+    pwCurrent: "Obecne hasło",
+    pwCurrentMissing: "Wpisz obecne hasło: bez niego hasła nie można zmienić.",
     pwNew: "Nowe hasło",
     pwRetype: "Powtórz nowe hasło",
     pwRules: "Wymagania dotyczące hasła",
@@ -130,10 +132,12 @@ export const meMessages: Messages<
     fwKeep: "Keep messages in this mailbox",
     fwKeepHint: "Without this option, forwarded messages are removed from the mailbox.",
     fwInvalid: "Each line must be a valid email address, e.g. jan@example.com, with no duplicates.",
-    fwTooMany: "You can set at most {n} forwarding addresses. Remove the extra ones.",
+    fwTooMany: "You can set at most {n}. Remove the extra ones.",
     fwNoneAllowed: "The domain administrator has not allowed forwarding for this account.",
     pwTitle: "Change password",
     pwDesc: "You stay signed in to the panel after the change.",
+    pwCurrent: "Current password",
+    pwCurrentMissing: "Enter the current password: the password cannot be changed without it.",
     pwNew: "New password",
     pwRetype: "Repeat the new password",
     pwRules: "Password requirements",

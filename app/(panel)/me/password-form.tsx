@@ -1,19 +1,26 @@
 "use client";
-// Password change, with the service's password rules checked live while typing (passwordProblems is the very
-// function the API validates with).
+// Password change: the current password first (the server checks it, lib/server/own-password.ts), then the new one
+// with the service's password rules checked live while typing (passwordProblems is the very function the API
+// validates with).
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { Button, Card, TextField } from "@/components";
+import { PanelApiError } from "@/lib/client/api";
+import { accountKeys } from "@/lib/client/hooks/accounts";
+import { useSaveForm } from "@/lib/client/hooks/use-save-form";
+import type { ErrorBody } from "@/lib/errors/api-error";
 import { useT } from "@/lib/i18n";
+import type { AccountRecord } from "@/lib/schemas/account";
 import { accountFields } from "@/lib/schemas/account";
 import { passwordProblems } from "@/lib/schemas/common";
 import { meMessages, type MeKey } from "./messages";
-import { SaveStatus } from "./save-status";
-import { errorText, useSection } from "./use-section";
+import { FormOutcome } from "../_editors/form-outcome";
+import { errorText } from "./use-section";
 import type { MyAccountRecord } from "./use-my-account";
 
-const FIELDS = ["password", "password_retype"] as const;
+const FIELDS = ["current_password", "password", "password_retype"] as const;
 const RULES: [ReturnType<typeof passwordProblems>[number], MeKey][] = [
   ["length", "ruleLength"],
   ["letter", "ruleLetter"],
@@ -23,21 +30,44 @@ const RULES: [ReturnType<typeof passwordProblems>[number], MeKey][] = [
 
 const schema = z
   .object({
+    current_password: z.string().min(1),
     // Here the password is required: an empty one would mean "unchanged" to the API.
     password: z.string().min(1).pipe(accountFields.password.schema),
     password_retype: accountFields.password_retype.schema,
   })
   .refine((v) => v.password === v.password_retype, { path: ["password_retype"] });
 
+const EMPTY = { current_password: "", password: "", password_retype: "" };
+
+/** PUT /api/panel/password: the panel's own endpoint (the v1 API has no current-password field). */
+async function changePassword(body: Record<string, string>): Promise<AccountRecord> {
+  const res = await fetch("/api/panel/password", {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const data = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) throw new PanelApiError(res.status, (data ?? { code: String(res.status), message: res.statusText, category: "internal" }) as ErrorBody);
+  return data as AccountRecord;
+}
+
 export function PasswordForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
+  const qc = useQueryClient();
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: { password: "", password_retype: "" },
+    defaultValues: EMPTY,
   });
-  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }), () =>
-    form.reset({ password: "", password_retype: "" }),
-  );
+  const { onSubmit, outcome: status, submitting: pending } = useSaveForm(form, {
+    fields: FIELDS,
+    save: (values) => changePassword(values),
+    onSaved: (saved) => {
+      form.reset(EMPTY);
+      qc.setQueryData(accountKeys.detail(record.domain, record.name), saved);
+    },
+    texts: { saved: t("pwChanged") },
+  });
   const errors = form.formState.errors;
   const password = useWatch({ control: form.control, name: "password" }) ?? "";
   const problems = passwordProblems(password);
@@ -45,6 +75,13 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
     <Card title={t("pwTitle")} description={t("pwDesc")}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <input type="text" name="username" autoComplete="username" value={record.email} readOnly hidden />
+        <TextField
+          type="password"
+          label={t("pwCurrent")}
+          autoComplete="current-password"
+          error={errorText(errors.current_password, t("pwCurrentMissing"))}
+          {...form.register("current_password")}
+        />
         <TextField
           type="password"
           label={t("pwNew")}
@@ -75,7 +112,7 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
           error={errorText(errors.password_retype, t("pwMismatch"))}
           {...form.register("password_retype")}
         />
-        <SaveStatus saved={status.saved} error={status.error} successText={t("pwChanged")} />
+        <FormOutcome outcome={status} />
         <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
       </form>
     </Card>

@@ -7,7 +7,7 @@ import { Button, Card, TextArea } from "@/components";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
 import { meMessages } from "./messages";
-import { SaveStatus } from "./save-status";
+import { FormOutcome } from "../_editors/form-outcome";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
 
@@ -42,7 +42,7 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
             />
           ))}
         </div>
-        <SaveStatus saved={status.saved} error={status.error} />
+        <FormOutcome outcome={status} />
         <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
       </form>
     </Card>

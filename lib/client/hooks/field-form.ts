@@ -4,7 +4,7 @@
 // whose form is only validated on submit does not ship zod in its first load.
 import type { FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
 import { PanelApiError } from "@/lib/client/api";
-import { errorBodyText, failureText } from "@/lib/client/error-text";
+import { errorBodyText, errorCodes, failureText } from "@/lib/client/error-text";
 import type { ErrorBody } from "@/lib/errors/api-error";
 import type { Locale } from "@/lib/i18n";
 import { asText } from "./list-params";
@@ -25,28 +25,52 @@ export const linesToList = (text: unknown): unknown =>
 export const listToLines = (list: unknown): string => (Array.isArray(list) ? list.join("\n") : "");
 
 /**
- * Puts each error of a failed save on the field its `source` names, in the page's language, and focuses the first.
- * Returns the text of what could not be placed on a field (with its code), or null when everything landed on fields.
+ * The form field an API error belongs to: the field its `source` names, or for a name already taken (409.1,
+ * whose `source` is the name itself) and a domain limit reached on creation, the form's `name` field.
+ */
+export function errorField(e: Pick<ErrorBody, "code" | "source">, fields: readonly string[]): string | null {
+  if (e.source && fields.includes(e.source)) return e.source;
+  if (e.code === "409.1" && fields.includes("name")) return "name";
+  return null;
+}
+
+/** What placing a failed save's errors left over: text for the form's alert (no codes), and the codes for support. */
+export interface PlacedErrors {
+  text: string | null;
+  codes: string[];
+}
+
+/**
+ * Puts each error of a failed save on its field (errorField), in the page's language, and focuses the first.
  * `children` (one error per failing field or name) are placed one by one; without children the error itself is.
  */
-export function placeApiError<T extends FieldValues>(
+export function placeApiErrors<T extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<T>,
   fields: readonly string[],
   locale: Locale,
-): string | null {
-  if (!(err instanceof PanelApiError)) return failureText(err, locale);
+): PlacedErrors {
+  if (!(err instanceof PanelApiError)) return { text: failureText(err, locale), codes: [] };
   const errors: ErrorBody[] = err.body.children?.length ? err.body.children : [err.body];
   const unplaced: string[] = [];
   let focused = false;
   for (const e of errors) {
-    if (e.source && fields.includes(e.source)) {
-      setError(e.source as Path<T>, { type: "server", message: errorBodyText(e, locale) }, { shouldFocus: !focused });
+    const field = errorField(e, fields);
+    if (field) {
+      setError(field as Path<T>, { type: "server", message: errorBodyText(e, locale) }, { shouldFocus: !focused });
       focused = true;
-    } else unplaced.push(`${errorBodyText(e, locale)} (${e.code})`);
+    } else unplaced.push(errorBodyText(e, locale));
   }
-  return unplaced.length ? unplaced.join(" ") : null;
+  return { text: unplaced.length ? unplaced.join(" ") : null, codes: errorCodes(err) };
 }
+
+/** placeApiErrors for callers that show only the text. */
+export const placeApiError = <T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly string[],
+  locale: Locale,
+): string | null => placeApiErrors(err, setError, fields, locale).text;
 
 /** A record as form values: arrays as lines, `flags` as check-box booleans, everything else as text. */
 export function recordToForm(

@@ -9,7 +9,7 @@ import { catalogText } from "@/lib/client/error-text";
 import type { FieldSpecs } from "@/lib/schemas/fields";
 import { linesToList, type FieldFormContext } from "./field-form";
 
-export { lazyResolver, linesToList, listToLines, placeApiError, recordToForm, type FieldFormContext } from "./field-form";
+export { lazyResolver, linesToList, listToLines, placeApiError, placeApiErrors, recordToForm, type FieldFormContext } from "./field-form";
 
 const flagToNumber = (v: unknown): unknown => (typeof v === "boolean" ? Number(v) : v);
 

@@ -1,6 +1,8 @@
 // Pieces every postmaster page repeats: the page heading with its intro line, the "could not load" alert
 // with a retry button, and the save row under an editor form. Texts come from each page's own messages, so the wording stays per page.
 import { Alert, Button } from "@/components";
+import type { SaveOutcome } from "@/lib/client/hooks/use-save-form";
+import { FormOutcome } from "../../_editors/form-outcome";
 
 export function PageHeader({ title, intro }: { title: string; intro: string }) {
   return (
@@ -22,16 +24,13 @@ export function LoadFailedAlert({ text, retryLabel, onRetry }: { text: string; r
   );
 }
 
-/** The outcome of the last save, as the editors keep it. */
-export type SaveStatus = { ok: boolean; text: string } | null;
-
 /** The save row under an editor form: the button, "unsaved changes" while dirty, then the outcome of the save. */
 export function SaveBar(props: {
   saveLabel: string;
   unsavedLabel: string;
   submitting: boolean;
   dirty: boolean;
-  status: SaveStatus;
+  status: SaveOutcome;
   /** Long editors keep the row on screen while scrolling. */
   sticky?: boolean;
 }) {
@@ -44,7 +43,7 @@ export function SaveBar(props: {
         {props.saveLabel}
       </Button>
       {props.dirty && !status && <span className="text-sm text-gray-700">{props.unsavedLabel}</span>}
-      {status && <Alert tone={status.ok ? "success" : "error"} className="flex-1">{status.text}</Alert>}
+      <FormOutcome outcome={status} className="flex-1" />
     </div>
   );
 }

@@ -1,15 +1,16 @@
 "use client";
 // Creating an alias, and changing one alias's target in place; both checked with the alias field rules.
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { Alert, Button, TextField } from "@/components";
+import { Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useSaveAlias, type AliasItem } from "@/lib/client/hooks/aliases";
-import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import { aliasFields } from "@/lib/schemas/alias";
 import { isAccountName } from "@/lib/schemas/common";
+import { FormOutcome } from "../../_editors/form-outcome";
 import { aliasMessages } from "./messages";
 
 interface Values {
@@ -25,30 +26,29 @@ export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (e
   const t = useT(aliasMessages);
   const errorText = useErrorText();
   const save = useSaveAlias(domain);
-  const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, reset, formState } = useForm<Values, FieldFormContext>({
+  const form = useForm<Values, FieldFormContext>({
     context: { locale: errorText.locale },
     resolver: createResolver,
     defaultValues: { name: "", target: "" },
   });
-  const onSubmit = handleSubmit(async ({ name, target }) => {
-    setFormError("");
-    try {
-      const alias = await save.mutateAsync({ name, body: { target }, create: true });
+  const { register, reset, formState } = form;
+  const { onSubmit, outcome, clearOutcome } = useSaveForm(form, {
+    fields: ["name", "target"],
+    save: ({ name, target }) => save.mutateAsync({ name, body: { target }, create: true }),
+    onSaved: (alias) => {
       reset();
+      clearOutcome();
       onDone(alias.email);
-    } catch (err) {
-      setFormError(placeApiError(err, setError, ["name", "target"], errorText.locale) ?? "");
-    }
+    },
   });
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+    <form noValidate onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
       <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
       <TextField label={t("target")} hint={t("targetHint")} type="email" autoComplete="off" error={formState.errors.target?.message} {...register("target")} />
       <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>
         {t("create")}
       </Button>
-      {formError && <Alert tone="error" className="sm:col-span-3">{formError}</Alert>}
+      {outcome && !outcome.ok && <FormOutcome outcome={outcome} className="sm:col-span-3" />}
     </form>
   );
 }
@@ -67,25 +67,23 @@ export function EditTargetForm({
   const t = useT(aliasMessages);
   const errorText = useErrorText();
   const save = useSaveAlias(domain);
-  const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, formState } = useForm<Values, FieldFormContext>({
+  const form = useForm<Values, FieldFormContext>({
     context: { locale: errorText.locale },
     resolver: targetResolver,
     defaultValues: { name: alias.name, target: alias.target },
   });
-  const onSubmit = handleSubmit(async ({ target }) => {
-    setFormError("");
-    try {
-      await save.mutateAsync({ name: alias.name, body: { target } });
-      onDone();
-    } catch (err) {
-      setFormError(placeApiError(err, setError, ["target"], errorText.locale) ?? "");
-    }
+  const { register, formState } = form;
+  const { onSubmit, outcome } = useSaveForm(form, {
+    fields: ["target"],
+    save: ({ target }) => save.mutateAsync({ name: alias.name, body: { target } }),
+    onSaved: () => onDone(),
   });
+  // What fits no field (say, the alias was deleted meanwhile) shows under the one field of this inline form.
+  const formError = outcome && !outcome.ok && !formState.errors.target ? outcome.text : "";
   return (
     <form
       noValidate
-      onSubmit={(e) => void onSubmit(e)}
+      onSubmit={onSubmit}
       onKeyDown={(e) => e.key === "Escape" && onCancel()}
       className="flex flex-wrap items-start gap-2"
     >

@@ -1,17 +1,18 @@
 "use client";
 // Domain settings: catchall with each type's rule explained, anti-spam switches showing the server default,
 // the five address lists (one entry a line, each checked with the API's rule), and the limits as bars.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
 import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
-import { LoadFailedAlert, PageHeader, SaveBar, type SaveStatus } from "../_postmaster/page-parts";
+import { LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
 import { TriStateSelect } from "../_postmaster/tri-state";
 import { domainMessages } from "./messages";
 
@@ -52,31 +53,21 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
   const errorText = useErrorText();
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
-  const { register, handleSubmit, setError, reset, control, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<SaveStatus>(null);
+  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
+  const { register, reset, control, formState } = form;
   useEffect(() => reset(defaults), [defaults, reset]);
+  const { onSubmit, outcome } = useSaveForm(form, {
+    fields: FIELDS,
+    // With no catchall the address means nothing: send it empty rather than a stale one.
+    save: (values) => save.mutateAsync(String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values),
+    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+  });
   const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
   const type = asText(useWatch({ control, name: "catchall_type" })) as "0" | "1" | "2" | "3";
 
-  const onSubmit = handleSubmit(
-    async (values) => {
-      setStatus(null);
-      // With no catchall the address means nothing: send it empty rather than a stale one.
-      const body = String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values;
-      try {
-        await save.mutateAsync(body);
-        setStatus({ ok: true, text: t("saved") });
-      } catch (e) {
-        const rest = placeApiError(e, setError, FIELDS, errorText.locale);
-        setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
-      }
-    },
-    () => setStatus({ ok: false, text: t("fixFields") }),
-  );
-
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+    <form noValidate onSubmit={onSubmit} className="space-y-4">
       <Card title={t("catchall")} description={t("catchallDesc")}>
         <div className="grid gap-3 sm:grid-cols-2">
           <Select
@@ -128,7 +119,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
         unsavedLabel={t("unsaved")}
         submitting={formState.isSubmitting}
         dirty={formState.isDirty}
-        status={status}
+        status={outcome}
       />
     </form>
   );

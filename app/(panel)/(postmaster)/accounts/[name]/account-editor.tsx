@@ -2,18 +2,22 @@
 // The account editor: every writable field of the record, grouped, checked with the API's own field rules;
 // an API error lands on the field its `source` names.
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
-import { useForm, type UseFormRegister } from "react-hook-form";
+import { useEffect, useMemo } from "react";
+import { useForm, useWatch, type UseFormRegister } from "react-hook-form";
 import { Alert, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
 import { asText } from "@/lib/client/hooks/list-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
-import { SaveBar, type SaveStatus } from "../../_postmaster/page-parts";
+import { AutoresponderFields, autoresponderProblems } from "../../../_editors/autoresponder-fields";
+import { DateField } from "../../../_editors/date-field";
+import { megabytes, todayIso } from "../../../_editors/format";
+import { SaveBar } from "../../_postmaster/page-parts";
 import { TriStateSelect } from "../../_postmaster/tri-state";
 import { linkClass } from "../../_postmaster/ui";
 import { editorMessages } from "./messages";
@@ -63,35 +67,31 @@ function BackLink() {
 function EditorForm({ domain, record }: { domain: string; record: AccountRecord }) {
   const t = useT(editorMessages);
   const errorText = useErrorText();
+  const locale = errorText.locale;
   const save = useUpdateAccounts(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LINES, FLAGS), [record]);
-  const { register, handleSubmit, setError, reset, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<SaveStatus>(null);
+  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale }, defaultValues: defaults });
+  const { register, reset, control, formState } = form;
   const { errors } = formState;
   useEffect(() => reset(defaults), [defaults, reset]);
+  const { onSubmit, outcome } = useSaveForm(form, {
+    fields: FIELDS,
+    save: (values) => save.mutateAsync({ names: [record.name], body: values }),
+    check: (values) => autoresponderProblems(values, locale),
+    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+  });
 
-  const onSubmit = handleSubmit(
-    async (values) => {
-      setStatus(null);
-      try {
-        await save.mutateAsync({ names: [record.name], body: values });
-        setStatus({ ok: true, text: t("saved") });
-      } catch (err) {
-        const rest = placeApiError(err, setError, FIELDS, errorText.locale);
-        setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
-      }
-    },
-    () => setStatus({ ok: false, text: t("fixFields") }),
-  );
-
-  const err = (f: string) => (errors)[f]?.message;
+  const err = (f: string) => errors[f]?.message;
   const text = (f: string, props: Record<string, unknown> = {}) => (
     <TextField label={t(f as never)} error={err(f)} {...props} {...register(f)} />
   );
   const usage = Number(record.usage) || 0;
+  const expiration = asText(useWatch({ control, name: "expiration_date" }));
+  // A past date is allowed (it blocks the account's logins at once), but said so before saving.
+  const expired = /^\d{4}-\d{2}-\d{2}$/.test(expiration) && expiration < todayIso();
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+    <form noValidate onSubmit={onSubmit} className="space-y-4">
       <Card title={t("general")} description={t("generalDesc")}>
         <dl className="mb-4 grid gap-3 text-sm sm:grid-cols-3">
           <div>
@@ -110,12 +110,19 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           </div>
         </dl>
         <div className="mb-4">
-          <UsageBar label={t("usage")} value={usage} valueText={`${usage}% · ${asText(record.capacity)} MB`} />
+          <UsageBar label={t("usage")} value={usage} valueText={t("usageOf", { used: megabytes(record.usage_bytes, locale), capacity: record.capacity, pct: usage })} />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           {text("description", { maxLength: 48 })}
           {text("capacity", { inputMode: "numeric" })}
-          {text("expiration_date", { type: "date", hint: t("expirationHint") })}
+          <DateField
+            control={control}
+            name="expiration_date"
+            label={t("expiration_date")}
+            hint={t("expirationHint")}
+            warning={expired ? t("expiredWarning") : undefined}
+            error={err("expiration_date")}
+          />
           {text("usage_notification_level", { inputMode: "numeric" })}
           {text("inbox_delete_after", { inputMode: "numeric", hint: t("daysHint") })}
           {text("trash_delete_after", { inputMode: "numeric", hint: t("daysHint") })}
@@ -141,12 +148,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
       </Card>
 
       <Card title={t("autoresponder")} description={t("autoresponderDesc")}>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Checkbox className="sm:col-span-2" label={t("autoresponder_mode")} error={err("autoresponder_mode")} {...register("autoresponder_mode")} />
-          {text("autoresponder_start_date", { type: "date", hint: t("dateHint") })}
-          {text("autoresponder_end_date", { type: "date", hint: t("dateHint") })}
-          <TextArea className="sm:col-span-2" rows={5} label={t("autoresponder_body")} error={err("autoresponder_body")} {...register("autoresponder_body")} />
-        </div>
+        <AutoresponderFields control={control} register={register} err={err} />
       </Card>
 
       <Card title={t("antispam")} description={t("antispamDesc")}>
@@ -189,7 +191,8 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         unsavedLabel={t("unsaved")}
         submitting={formState.isSubmitting}
         dirty={formState.isDirty}
-        status={status} sticky
+        status={outcome}
+        sticky
       />
     </form>
   );

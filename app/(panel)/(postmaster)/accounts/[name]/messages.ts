@@ -5,7 +5,7 @@ type Key =
   | "general" | "generalDesc" | "passwordGroup" | "passwordDesc" | "forwarding" | "forwardingDesc" | "autoresponder"
   | "autoresponderDesc" | "antispam" | "antispamDesc" | "sms" | "smsDesc" | "email" | "usage" | "createdOn"
   | "lastLogin" | "never"
-  | "description" | "capacity" | "expiration_date" | "expirationHint" | "blocked" | "blockedHint"
+  | "description" | "capacity" | "expiration_date" | "expirationHint" | "expiredWarning" | "usageOf" | "blocked" | "blockedHint"
   | "usage_notification_level" | "inbox_delete_after" | "trash_delete_after" | "daysHint" | "forward_limit"
   | "alias_limit" | "password" | "password_retype" | "passwordHint" | "forwards" | "forwardsHint" | "keep_mail"
   | "aliases" | "aliasesHint" | "autoresponder_mode" | "autoresponder_start_date" | "autoresponder_end_date"
@@ -49,6 +49,8 @@ export const editorMessages: Messages<Key> = {
     capacity: "Pojemność (MB)",
     expiration_date: "Data wygaśnięcia",
     expirationHint: "Puste: konto nie wygasa.",
+    expiredWarning: "Uwaga: ta data już minęła, więc po zapisaniu konto będzie wygasłe i nie zaloguje się.",
+    usageOf: "{used} MB z {capacity} MB ({pct}%)",
     blocked: "Konto zablokowane",
     blockedHint: "Zablokowane konto nie może się logować ani odbierać poczty.",
     usage_notification_level: "Ostrzeżenie o zajętości (%)",
@@ -138,6 +140,8 @@ export const editorMessages: Messages<Key> = {
     capacity: "Capacity (MB)",
     expiration_date: "Expiration date",
     expirationHint: "Empty: the account never expires.",
+    expiredWarning: "Note: this date has passed, so once saved the account is expired and cannot sign in.",
+    usageOf: "{used} MB of {capacity} MB ({pct}%)",
     blocked: "Account blocked",
     blockedHint: "A blocked account can neither log in nor receive mail.",
     usage_notification_level: "Usage warning level (%)",

@@ -3,17 +3,18 @@
 // field rules; an API error lands on the field its `source` names.
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { placeApiError, fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import { DEFAULT_LIST_TEMPLATES, mailingListFields } from "@/lib/schemas/mailing-list";
-import { SaveBar, type SaveStatus } from "../../_postmaster/page-parts";
+import { SaveBar } from "../../_postmaster/page-parts";
 import { linkClass } from "../../_postmaster/ui";
 import { listEditorMessages } from "./messages";
 import { MemberEditor } from "./member-editor";
@@ -65,30 +66,21 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
     () => ({ ...recordToForm(record, SCALARS, [], FLAGS), accounts: record.accounts ?? [], moderators: record.moderators ?? [] }),
     [record],
   );
-  const { register, handleSubmit, setError, reset, control, setValue, formState } = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
-  const [status, setStatus] = useState<SaveStatus>(null);
+  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
+  const { register, reset, control, setValue, formState } = form;
   useEffect(() => reset(defaults), [defaults, reset]);
+  const { onSubmit, outcome } = useSaveForm(form, {
+    fields: FIELDS,
+    save: (values) => save.mutateAsync({ name: record.name, body: values, create: false }),
+    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+  });
   const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
   const replyto = useWatch({ control, name: "replyto_mode" });
   const members = { accounts: useWatch({ control, name: "accounts" }), moderators: useWatch({ control, name: "moderators" }) };
 
-  const onSubmit = handleSubmit(
-    async (values) => {
-      setStatus(null);
-      try {
-        await save.mutateAsync({ name: record.name, body: values, create: false });
-        setStatus({ ok: true, text: t("saved") });
-      } catch (e) {
-        const rest = placeApiError(e, setError, FIELDS, errorText.locale);
-        setStatus({ ok: false, text: rest ? t("saveFailed", { error: rest }) : t("fixFields") });
-      }
-    },
-    () => setStatus({ ok: false, text: t("fixFields") }),
-  );
-
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+    <form noValidate onSubmit={onSubmit} className="space-y-4">
       <Card title={t("settings")} description={t("settingsDesc")}>
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField className="sm:col-span-2" label={t("description")} hint={t("descriptionHint")} maxLength={255} error={err("description")} {...register("description")} />
@@ -169,7 +161,8 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
         unsavedLabel={t("unsaved")}
         submitting={formState.isSubmitting}
         dirty={formState.isDirty}
-        status={status} sticky
+        status={outcome}
+        sticky
       />
     </form>
   );

@@ -1,0 +1,81 @@
+"use client";
+// The one date control of the panel: a text field in the panel's language (DD.MM.RRRR in Polish, YYYY-MM-DD in
+// English), never the browser's own date picker, whose format follows the browser's locale, not the panel's.
+// The form value stays YYYY-MM-DD (what the API takes), "" for no date; text that is no date is kept as typed
+// so that the form's rules refuse it.
+import { useState } from "react";
+import { useController, type Control, type FieldValues, type Path } from "react-hook-form";
+import { TextField } from "@/components";
+import { formatDate } from "@/lib/errors/details";
+import { useLocale, useT, type Locale } from "@/lib/i18n";
+import { editorSharedMessages } from "./messages";
+
+/** Typed text as YYYY-MM-DD: D.M.YYYY (also with / or -) or YYYY-MM-DD; "" stays ""; anything else as typed. */
+export function parseDate(text: string): string {
+  const s = text.trim();
+  if (s === "") return "";
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  const dmy = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(s);
+  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
+  if (!y || !m || !d) return s;
+  const out = `${y}-${m.padStart(2, "0")}-${d.padStart(2, "0")}`;
+  const date = new Date(`${out}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === out ? out : s;
+}
+
+const shown = (value: unknown, locale: Locale) => formatDate(typeof value === "string" ? value : "", locale);
+
+export function DateField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  hint,
+  error,
+  warning,
+}: {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  hint?: string;
+  /** The field's error; a rule failure of a value that is no date shows the format instead. */
+  error?: string;
+  /** Said under the field without marking it invalid (e.g. a date in the past). */
+  warning?: string;
+}) {
+  const t = useT(editorSharedMessages);
+  const locale = useLocale();
+  const {
+    field: { value, onChange, onBlur, name: fieldName, ref },
+  } = useController({ control, name });
+  const [text, setText] = useState(() => shown(value, locale));
+  const [textLocale, setTextLocale] = useState(locale);
+  // A value set from outside (a reset after saving) or a switch of language shows anew; what is being typed stays.
+  if (textLocale !== locale || (parseDate(text) !== value && shown(value, locale) !== text)) {
+    setTextLocale(locale);
+    setText(shown(value, locale));
+  }
+  const isDate = text.trim() === "" || /^\d{4}-\d{2}-\d{2}$/.test(parseDate(text));
+  return (
+    <TextField
+      label={label}
+      hint={[hint, t("dateFormat"), warning].filter(Boolean).join(" ")}
+      error={error ? (isDate ? error : t("dateInvalid")) : undefined}
+      inputMode="numeric"
+      autoComplete="off"
+      placeholder={locale === "pl" ? "DD.MM.RRRR" : "YYYY-MM-DD"}
+      name={fieldName}
+      ref={ref}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        onChange(parseDate(e.target.value));
+      }}
+      onBlur={() => {
+        // Tidy what was typed into the panel's format once the field is left.
+        const parsed = parseDate(text);
+        if (/^\d{4}-\d{2}-\d{2}$/.test(parsed)) setText(formatDate(parsed, locale));
+        onBlur();
+      }}
+    />
+  );
+}

@@ -1,0 +1,38 @@
+import "server-only";
+// The account owner's password change from the panel. A stolen panel session must not be enough to take the
+// account over, so the panel asks for the current password and this checks it the way a login is checked (the
+// same authentication, so a wrong one counts towards the login lockout). The v1 API needs no such step: every
+// v1 call carries the password's digest already.
+import type { Db } from "@/db/client";
+import { ApiError, apiError } from "@/lib/errors/api-error";
+import { authenticate } from "./auth";
+import { accountRecord, getAccountOrThrow, updateAccounts, type AccountRecord } from "./accounts";
+import { getDomainOrThrow } from "./domains";
+import { sha1Hex } from "./password";
+
+const FIELDS = ["current_password", "password", "password_retype"];
+
+/** The new record, or "wrongCurrent" when the current password is missing or wrong. */
+export function changeOwnPassword(
+  db: Db,
+  email: string,
+  clientIp: string,
+  body: Record<string, unknown>,
+): AccountRecord | "wrongCurrent" {
+  for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiError("unknownField", key);
+  const current = typeof body.current_password === "string" ? body.current_password : "";
+  if (current === "") return "wrongCurrent";
+  let principal;
+  try {
+    principal = authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
+  } catch (err) {
+    if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
+    throw err;
+  }
+  // Required here: an empty password would mean "unchanged" to the service.
+  if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
+  const domain = getDomainOrThrow(db, principal.domain);
+  const name = principal.account.name;
+  updateAccounts(db, principal, domain, [name], { password: body.password, password_retype: body.password_retype ?? "" });
+  return accountRecord(db, domain, getAccountOrThrow(db, domain, name));
+}
