@@ -25,3 +25,4 @@ export const PUT = withPanel(async ({ req, session }) => {
   replaceSessionDigest(session!, (body as { password: string }).password);
   return json(result);
 });
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
