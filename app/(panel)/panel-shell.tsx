@@ -85,7 +85,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
           </div>
         </div>
         <nav aria-label={t("nav")} className="mx-auto max-w-6xl px-4">
-          <ul className="flex gap-1 overflow-x-auto">
+          <ul className="flex flex-wrap gap-x-1">
             {nav.map(([key, href]) => {
               const current = pathname === href || pathname.startsWith(`${href}/`);
               return (
@@ -93,7 +93,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
                   <Link
                     href={href}
                     aria-current={current ? "page" : undefined}
-                    className={`inline-block whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-blue-700 ${
+                    className={`inline-block whitespace-nowrap border-b-2 px-2 py-2 text-sm sm:px-3 font-medium focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-blue-700 ${
                       current ? "border-blue-700 text-blue-800" : "border-transparent text-gray-700 hover:text-gray-900"
                     }`}
                   >

@@ -15,6 +15,15 @@ export const DEMO = {
 
 export type DemoRole = "postmaster" | "user";
 
+/** Domains the global setup adds for the table tests: one to import into, one with SEEDED_ACCOUNTS. */
+export const EXTRA_DOMAINS = {
+  import: { domain: "import.example.com", email: "postmaster@import.example.com", password: "Import-admin12" },
+  bulk: { domain: "bulk.example.com", email: "postmaster@bulk.example.com", password: "Bulk-admin123" },
+} as const;
+
+/** Accounts seeded into EXTRA_DOMAINS.bulk: user0001 … user1500. */
+export const SEEDED_ACCOUNTS = { prefix: "user", count: 1500 } as const;
+
 export const sha1Hex = (s: string) => createHash("sha1").update(s, "utf8").digest("hex");
 
 /** The Origin header a same-origin browser request carries (mutating BFF calls require it). */
@@ -23,13 +32,18 @@ export function originOf(page: Page): string {
   return new URL(page.url() === "about:blank" ? base! : page.url()).origin;
 }
 
-async function loginAs(page: Page, role: DemoRole): Promise<void> {
-  const who = DEMO[role];
+/** Signs the page's context in as any account (the session cookie lands in the context). */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
   const res = await page.request.post("/api/panel/session", {
-    data: { email: who.email, digest: sha1Hex(who.password) },
+    data: { email, digest: sha1Hex(password) },
     headers: { origin: originOf(page) },
   });
   expect(res.status(), await res.text()).toBe(200);
+}
+
+async function loginAs(page: Page, role: DemoRole): Promise<void> {
+  const who = DEMO[role];
+  await signIn(page, who.email, who.password);
   await page.goto(who.landing);
 }
 
@@ -62,4 +76,4 @@ export const test = base.extend<{ loginAs: typeof loginAs; cspViolations: string
   ],
 });
 
-export { expect, loginAs };
+export { expect, loginAs, signIn };

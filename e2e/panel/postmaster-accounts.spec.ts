@@ -105,15 +105,17 @@ test.describe("accounts", () => {
     for (const n of names) await createAccount(page, n, `Grupa ${tag}`);
     await search(page, tag);
     await expect(page.locator("tbody tr")).toHaveCount(2);
-    await page.getByLabel("Zaznacz wszystkie konta na tej stronie").check();
-    await expect(page.getByText("Zaznaczono: 2")).toBeVisible();
+    await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+    await expect(page.getByText("Zaznaczono: 2 konta")).toBeVisible();
     await page.getByRole("button", { name: "Zablokuj" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Zmieniono konta: 2." })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
     for (const n of names) await expect(rowOf(page, n).getByRole("cell", { name: "tak" })).toBeVisible();
 
     await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
     const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText("Usunąć 2 konta?");
     await expect(dialog).toContainText(names[0]!);
+    await expect(dialog).toContainText("Żaden alias nie wskazuje");
     await dialog.getByRole("button", { name: "Usuń" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByText(`Żadne konto nie pasuje do „${tag}”`)).toBeVisible();

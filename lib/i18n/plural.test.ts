@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counted } from "./plural";
+import { counted, countOf } from "./plural";
 
 const FORWARDS = { one: "przekierowanie", few: "przekierowania", many: "przekierowań", other: "przekierowania" };
 
@@ -22,5 +22,13 @@ describe("counted", () => {
   it("has one and other in English", () => {
     const forms = { one: "forward", other: "forwards" };
     expect([0, 1, 3].map((n) => counted("en", n, forms))).toEqual(["0 forwards", "1 forward", "3 forwards"]);
+  });
+});
+
+describe("countOf", () => {
+  const ACCOUNTS = { pl: { one: "konto", few: "konta", many: "kont", other: "konta" }, en: { one: "account", other: "accounts" } };
+  it("counts in the given language", () => {
+    expect([1, 2, 5, 10, 22, 1500].map((n) => countOf("pl", n, ACCOUNTS))).toEqual(["1 konto", "2 konta", "5 kont", "10 kont", "22 konta", "1500 kont"]);
+    expect(countOf("en", 1, ACCOUNTS)).toBe("1 account");
   });
 });

@@ -22,3 +22,9 @@ export function pluralForm(locale: Locale, n: number, forms: PluralForms): strin
 
 /** "3 przekierowania": the count and its noun. */
 export const counted = (locale: Locale, n: number, forms: PluralForms) => `${n} ${pluralForm(locale, n, forms)}`;
+
+/** A noun's forms in each of the panel's languages. */
+export type Noun = Record<Locale, PluralForms>;
+
+/** "10 kont" / "10 accounts": the count and its noun in `locale`. */
+export const countOf = (locale: Locale, n: number, noun: Noun) => counted(locale, n, noun[locale]);

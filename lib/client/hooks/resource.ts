@@ -15,6 +15,8 @@ export interface ResourceConfig {
   path: string;
   /** Key prefixes of other resources a write here changes. */
   touches?: readonly string[];
+  /** The list's sortable fields (lib/schemas). */
+  sortFields: readonly string[];
 }
 
 /** A page of the list rendered by a server component, with the domain and query it was read for. */
@@ -64,6 +66,11 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
     return panelFetchText(`${base(domain)}?${listQueryString(filters)}`).then((text) => parseListPage<Item>(text));
   }
 
+  /** POST (create) or PUT (update) of one record, outside react-query (bulk create invalidates once at the end). */
+  function saveOne(domain: string | undefined, { name, body, create = false }: SaveVariables): Promise<Rec> {
+    return panelFetch<Rec>(`${base(domain)}/${encodeURIComponent(name)}`, { method: create ? "POST" : "PUT", body });
+  }
+
   function useList(domain: string | undefined, filters: ListFilters, initial?: InitialListPage<Item>) {
     const query = listQueryString(filters);
     // The server's page seeds exactly the query it was read for; any other page, sort or search is fetched.
@@ -93,8 +100,7 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
   function useSave(domain: string | undefined) {
     const invalidate = useInvalidate();
     return useMutation({
-      mutationFn: ({ name, body, create = false }: SaveVariables) =>
-        panelFetch<Rec>(`${base(domain)}/${encodeURIComponent(name)}`, { method: create ? "POST" : "PUT", body }),
+      mutationFn: (variables: SaveVariables) => saveOne(domain, variables),
       onSuccess: invalidate,
     });
   }
@@ -119,7 +125,7 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
     });
   }
 
-  return { keys, fetchPage, useList, useDetail, useSave, useUpdate, useDelete, useInvalidate };
+  return { keys, sortFields: config.sortFields, fetchPage, saveOne, useList, useDetail, useSave, useUpdate, useDelete, useInvalidate };
 }
 
 export type ResourceHooks<Item extends { name: string }, Rec extends { name: string }> = ReturnType<

@@ -1,12 +1,25 @@
 import type { Messages } from "@/lib/i18n";
+import type { Noun } from "@/lib/i18n/plural";
 
 type Key =
-  | "title" | "intro" | "name" | "description" | "capacity" | "usage" | "blocked" | "created" | "expires" | "lastLogin"
-  | "actions" | "edit" | "delete" | "yes" | "no" | "empty" | "emptySearch" | "loading" | "loadFailed" | "retry"
-  | "selectAll" | "selectRow" | "selected" | "block" | "unblock" | "setCapacity" | "spamOn" | "spamOff"
-  | "apply" | "bulkDone" | "bulkFailed" | "deleteSelected" | "confirmDelete" | "confirmDeleteMany" | "deleted"
-  | "create" | "createTitle" | "password" | "passwordHint" | "created_ok" | "nameHint" | "capacityHint" | "cancel"
-  | "bulkCapacity" | "clearSelection" | "updating" | "closeCreate";
+  | "title" | "intro" | "name" | "description" | "capacity" | "usage" | "usageOf" | "blocked" | "created" | "expires"
+  | "lastLogin" | "edit" | "yes" | "no" | "empty" | "emptySearch" | "loading" | "loadFailed" | "block" | "unblock"
+  | "setCapacity" | "spamOn" | "spamOff" | "confirmDelete" | "create" | "createTitle" | "password" | "passwordHint"
+  | "created_ok" | "nameHint" | "capacityHint" | "cancel" | "bulkCapacity" | "closeCreate" | "badgeBlocked"
+  | "badgeExpired" | "deleteGoesToo" | "deleteChecking" | "deleteNothingElse" | "deleteAliases" | "deleteCatchall"
+  | "bulkCreate";
+
+/** "1 konto", "3 konta", "10 kont". */
+export const ACCOUNT_NOUN: Noun = {
+  pl: { one: "konto", few: "konta", many: "kont", other: "konta" },
+  en: { one: "account", other: "accounts" },
+};
+
+/** "1 alias", "3 aliasy", "10 aliasów". */
+export const ALIAS_NOUN: Noun = {
+  pl: { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" },
+  en: { one: "alias", other: "aliases" },
+};
 
 export const accountMessages: Messages<Key> = {
   pl: {
@@ -16,35 +29,24 @@ export const accountMessages: Messages<Key> = {
     description: "Opis",
     capacity: "Pojemność (MB)",
     usage: "Użycie",
+    usageOf: "{used} MB z {capacity} MB",
     blocked: "Zablokowane",
     created: "Utworzone",
     expires: "Wygasa",
     lastLogin: "Ostatnie logowanie",
-    actions: "Akcje",
     edit: "Edytuj {name}",
-    delete: "Usuń",
     yes: "tak",
     no: "nie",
     empty: "Domena nie ma jeszcze kont. Utwórz pierwsze przyciskiem „Nowe konto”.",
     emptySearch: "Żadne konto nie pasuje do „{search}”. Zmień lub wyczyść wyszukiwanie.",
     loading: "Wczytywanie kont…",
     loadFailed: "Nie udało się wczytać kont: {error}",
-    retry: "Spróbuj ponownie",
-    selectAll: "Zaznacz wszystkie konta na tej stronie",
-    selectRow: "Zaznacz {name}",
-    selected: "Zaznaczono: {n}",
     block: "Zablokuj",
     unblock: "Odblokuj",
     setCapacity: "Ustaw pojemność",
     spamOn: "Włącz antyspam",
     spamOff: "Wyłącz antyspam",
-    apply: "Zastosuj",
-    bulkDone: "Zmieniono konta: {n}.",
-    bulkFailed: "Nic nie zmieniono: {error}",
-    deleteSelected: "Usuń zaznaczone",
     confirmDelete: "Usunąć konto {name}? Poczta w skrzynce zostanie utracona. Tej operacji nie można cofnąć.",
-    confirmDeleteMany: "Usunąć {n} kont(a): {names}? Tej operacji nie można cofnąć.",
-    deleted: "Usunięto: {names}.",
     create: "Utwórz konto",
     createTitle: "Nowe konto",
     closeCreate: "Zamknij formularz",
@@ -55,8 +57,14 @@ export const accountMessages: Messages<Key> = {
     capacityHint: "W megabajtach.",
     cancel: "Anuluj",
     bulkCapacity: "Nowa pojemność (MB)",
-    clearSelection: "Odznacz",
-    updating: "Aktualizowanie…",
+    badgeBlocked: "zablokowane",
+    badgeExpired: "wygasło",
+    deleteGoesToo: "Razem z kontami znikną aliasy, które na nie wskazują, a catchall kierujący na któreś z nich zostanie wyłączony.",
+    deleteChecking: "Sprawdzanie, co zostanie usunięte razem z kontem…",
+    deleteNothingElse: "Żaden alias nie wskazuje na usuwane konta, a catchall ich nie dotyczy.",
+    deleteAliases: "Razem z kontem znikną wskazujące na nie aliasy ({count}):",
+    deleteCatchall: "Catchall kierujący pocztę na {address} zostanie wyłączony.",
+    bulkCreate: "Dodaj wiele kont",
   },
   en: {
     title: "Mail accounts",
@@ -65,35 +73,24 @@ export const accountMessages: Messages<Key> = {
     description: "Description",
     capacity: "Capacity (MB)",
     usage: "Usage",
+    usageOf: "{used} MB of {capacity} MB",
     blocked: "Blocked",
     created: "Created",
     expires: "Expires",
     lastLogin: "Last login",
-    actions: "Actions",
     edit: "Edit {name}",
-    delete: "Delete",
     yes: "yes",
     no: "no",
     empty: "The domain has no accounts yet. Create the first one with the “New account” button.",
     emptySearch: "No account matches “{search}”. Change or clear the search.",
     loading: "Loading accounts…",
     loadFailed: "The accounts could not be loaded: {error}",
-    retry: "Try again",
-    selectAll: "Select all accounts on this page",
-    selectRow: "Select {name}",
-    selected: "Selected: {n}",
     block: "Block",
     unblock: "Unblock",
     setCapacity: "Set capacity",
     spamOn: "Anti-spam on",
     spamOff: "Anti-spam off",
-    apply: "Apply",
-    bulkDone: "Accounts changed: {n}.",
-    bulkFailed: "Nothing was changed: {error}",
-    deleteSelected: "Delete selected",
     confirmDelete: "Delete the account {name}? Its mailbox is lost. This cannot be undone.",
-    confirmDeleteMany: "Delete {n} account(s): {names}? This cannot be undone.",
-    deleted: "Deleted: {names}.",
     create: "Create account",
     createTitle: "New account",
     closeCreate: "Close the form",
@@ -104,7 +101,13 @@ export const accountMessages: Messages<Key> = {
     capacityHint: "In megabytes.",
     cancel: "Cancel",
     bulkCapacity: "New capacity (MB)",
-    clearSelection: "Clear selection",
-    updating: "Updating…",
+    badgeBlocked: "blocked",
+    badgeExpired: "expired",
+    deleteGoesToo: "The aliases pointing at these accounts go with them, and a catchall delivering to one of them is switched off.",
+    deleteChecking: "Checking what goes with the account…",
+    deleteNothingElse: "No alias points at the accounts being deleted, and the catchall does not deliver to them.",
+    deleteAliases: "The aliases pointing at it go too ({count}):",
+    deleteCatchall: "The catchall delivering to {address} is switched off.",
+    bulkCreate: "Add many accounts",
   },
 };

@@ -1,0 +1,418 @@
+"use client";
+// The one table of the postmaster's resources (accounts, aliases, mailing lists): search, sort and paging in the
+// URL, rows in the service's order, a selection that survives paging and can extend to every row matching the
+// search, bulk changes and deletes sent in atomic chunks, and the delete dialog. Only the requested page is ever
+// fetched (a domain may hold 100,000 accounts); the previous page stays on screen while the next loads.
+//
+// Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
+// row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
+import { useCallback, useMemo, useState, type ReactNode } from "react";
+import { Alert, Button, ConfirmDialog } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
+import { useDomainName } from "@/lib/client/hooks/session";
+import { useLinkNavigation } from "@/lib/client/use-link-navigation";
+import { useLocale, useT } from "@/lib/i18n";
+import { countOf, type Noun } from "@/lib/i18n/plural";
+import { CHUNK_SIZE, chunked, matchingNames, type ChunkProgress } from "./bulk";
+import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "./list-controls";
+import { LoadFailedAlert } from "./page-parts";
+import { Progress } from "./progress";
+import { tableMessages } from "./table-messages";
+import { focusRing } from "./ui";
+
+export interface Column<Row> {
+  /** The sort field (when sortable) and the column's id. */
+  key: string;
+  label: string;
+  sortable?: boolean;
+  /** Hidden below the md breakpoint (the name cell shows what matters of it there). */
+  wide?: boolean;
+  /** Header and cell classes (width, alignment). */
+  className?: string;
+  cell: (row: Row) => ReactNode;
+}
+
+/** What bulk actions get: the names to change (resolved across pages when all matching are selected). */
+export interface BulkContext {
+  count: number;
+  /** Runs `apply` over the selected names in atomic chunks of at most 1,000, one after another. */
+  run: (apply: (names: string[]) => Promise<unknown>) => Promise<void>;
+  pending: boolean;
+}
+
+export type ResourceTextKey = "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete";
+
+interface Row {
+  name: string;
+  email: string;
+}
+
+export interface ResourceTableProps<R extends Row> {
+  resource: ResourceHooks<R, { name: string }>;
+  initial?: InitialListPage<R>;
+  /** The resource's own texts: title (the caption), empty, emptySearch {search}, loadFailed {error}, and
+   *  confirmDelete {email} (also as {name}) for one row. */
+  t: (key: ResourceTextKey, vars?: Record<string, string>) => string;
+  noun: Noun;
+  columns: Column<R>[];
+  /** Rows with a delete button (the postmaster account has none; a bulk delete naming it is refused whole). */
+  deletable?: (row: R) => boolean;
+  /** Buttons before "Delete" in a row. */
+  rowActions?: (row: R) => ReactNode;
+  /** Bulk actions of the selected rows besides delete. */
+  bulkActions?: (ctx: BulkContext) => ReactNode;
+  /** What else goes with the names being deleted (accounts: their aliases and the catchall). */
+  deleteDetails?: (names: string[]) => ReactNode;
+  /** Above the search box's row, beside it. */
+  toolbar?: ReactNode;
+  onNotice: (text: string) => void;
+  /** Row links are plain <a>s navigated by one handler (lib/client/use-link-navigation.ts). */
+  linkRows?: boolean;
+}
+
+/** Skeleton rows shown on the first load. */
+const SKELETON_ROWS = 8;
+
+export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
+  const { resource, columns, noun } = props;
+  const t = useT(tableMessages);
+  const locale = useLocale();
+  const errorText = useErrorText();
+  const domain = useDomainName();
+  const { filters, update } = useListFilters(resource.sortFields);
+  const list = resource.useList(domain, filters, props.initial);
+  const remove = resource.useDelete(domain);
+  const navigate = useLinkNavigation();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // "All N matching": every row the search finds, on every page, except the ones unticked since.
+  const [allMatching, setAllMatching] = useState<{ search: string; total: number; except: Set<string> } | null>(null);
+  const [progress, setProgress] = useState<ChunkProgress | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string; children?: string[] } | null>(null);
+  const [deleting, setDeleting] = useState<{ names: string[] | null; count: number } | null>(null);
+
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
+  const total = list.data?.info.total ?? 0;
+  const canDelete = (r: R) => props.deletable?.(r) ?? true;
+  const isSelected = (name: string) => (allMatching ? !allMatching.except.has(name) : selected.has(name));
+  const selectedCount = allMatching ? allMatching.total - allMatching.except.size : selected.size;
+  const pageRows = rows;
+  const pageAll = pageRows.length > 0 && pageRows.every((r) => isSelected(r.name));
+  const count = (n: number) => countOf(locale, n, noun);
+
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(null);
+  };
+  // Paging keeps the selection; a new search or sort starts a new one (it selects among other rows).
+  const change = useCallback(
+    (patch: Parameters<typeof update>[0], replace = false) => {
+      if (patch.search !== undefined || patch.sort !== undefined) {
+        setSelected(new Set());
+        setAllMatching(null);
+      }
+      update(patch, replace);
+    },
+    [update],
+  );
+  const onSearch = useCallback((search: string) => change({ search, page: 0 }, true), [change]);
+  const onSort = (sort: string, dir: "asc" | "desc") => change({ sort, dir, page: 0 });
+
+  const toggle = (name: string) => {
+    if (allMatching) {
+      const except = new Set(allMatching.except);
+      if (except.has(name)) except.delete(name);
+      else except.add(name);
+      setAllMatching({ ...allMatching, except });
+      return;
+    }
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  };
+  const togglePage = () => {
+    if (allMatching) {
+      const except = new Set(allMatching.except);
+      for (const r of pageRows) if (pageAll) except.add(r.name);
+      else except.delete(r.name);
+      setAllMatching({ ...allMatching, except });
+      return;
+    }
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const r of pageRows) if (pageAll) next.delete(r.name);
+      else next.add(r.name);
+      return next;
+    });
+  };
+
+  /** The selected names: read from the service, page by page, when all matching rows are selected. */
+  const resolveNames = async (): Promise<string[]> => {
+    if (!allMatching || !domain) return [...selected];
+    setProgress({ phase: "reading", done: 0, total: allMatching.total });
+    const names = await matchingNames(resource.fetchPage, domain, allMatching.search, (done) =>
+      setProgress({ phase: "reading", done, total: allMatching.total }),
+    );
+    return names.filter((n) => !allMatching.except.has(n));
+  };
+
+  /** Applies a change to the selected names in chunks; reports what was applied if a chunk fails. */
+  const runChunks = async (apply: (names: string[]) => Promise<unknown>): Promise<boolean> => {
+    setOutcome(null);
+    let done = 0;
+    let names: string[] = [];
+    try {
+      names = await resolveNames();
+      setProgress({ phase: "applying", done: 0, total: names.length });
+      for (const chunk of chunked(names, CHUNK_SIZE)) {
+        await apply(chunk);
+        done += chunk.length;
+        setProgress({ phase: "applying", done, total: names.length });
+      }
+      setOutcome({ ok: true, text: t("bulkDone", { count: count(done) }) });
+      return true;
+    } catch (err) {
+      const children = errorChildren(err, errorText.body);
+      const text = done > 0
+        ? t("bulkPartly", { done: count(done), rest: count(names.length - done), error: errorText.failure(err) })
+        : t("bulkFailed", { error: errorText.failure(err) });
+      setOutcome({ ok: false, text, children });
+      return false;
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const bulkContext: BulkContext = {
+    count: selectedCount,
+    pending: progress !== null,
+    run: async (apply) => {
+      await runChunks(apply);
+    },
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    const single = deleting.names;
+    if (single) {
+      try {
+        await remove.mutateAsync(single);
+        props.onNotice(t("deleted", { names: single.join(", ") }));
+        setDeleting(null);
+        setSelected((s) => new Set([...s].filter((n) => !single.includes(n))));
+      } catch {
+        // shown in the dialog
+      }
+      return;
+    }
+    setDeleting(null);
+    if (await runChunks((names) => remove.mutateAsync(names))) clearSelection();
+  };
+
+  const dialogNames = deleting?.names ?? (allMatching ? null : [...selected]);
+  const colCount = columns.length + 2;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <SearchBox value={filters.search} onChange={onSearch} />
+        {props.toolbar}
+      </div>
+
+      {selectedCount > 0 && (
+        <section aria-label={t("selectedLabel")} className="space-y-2 rounded-md border border-blue-300 bg-blue-50 p-3">
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="mr-2 text-sm font-semibold" aria-live="polite">
+              {allMatching ? t("selectedAll", { count: count(selectedCount) }) : t("selected", { count: count(selectedCount) })}
+            </p>
+            {!allMatching && total > selectedCount && (
+              <Button variant="secondary" onClick={() => setAllMatching({ search: filters.search, total, except: new Set() })}>
+                {t("selectAllMatching", { count: count(total) })}
+              </Button>
+            )}
+            <Button variant="ghost" onClick={clearSelection}>
+              {t("clearSelection")}
+            </Button>
+          </div>
+          <div className="flex flex-wrap items-end gap-2">
+            {props.bulkActions?.(bulkContext)}
+            <Button variant="danger" disabled={progress !== null} onClick={() => setDeleting({ names: null, count: selectedCount })}>
+              {t("deleteSelected")}
+            </Button>
+          </div>
+          {selectedCount > CHUNK_SIZE && <p className="text-sm text-gray-800">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
+          {progress && <Progress label={progress.phase === "reading" ? t("reading") : t("applying")} done={progress.done} total={progress.total} of={t("of")} />}
+        </section>
+      )}
+      {outcome && (
+        <Alert tone={outcome.ok ? "success" : "error"}>
+          {outcome.text}
+          {outcome.children && (
+            <ul className="mt-1 list-disc pl-5">
+              {outcome.children.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          )}
+        </Alert>
+      )}
+
+      {list.isError && (
+        <LoadFailedAlert text={props.t("loadFailed", { error: errorText.failure(list.error) })} retryLabel={t("retry")} onRetry={() => void list.refetch()} />
+      )}
+
+      <div className="relative rounded-lg border border-gray-300 bg-white">
+        <table className="w-full border-collapse text-sm md:table-fixed" aria-busy={list.isFetching}>
+          <caption className="sr-only">{props.t("title")}</caption>
+          <thead className="bg-gray-50">
+            <tr>
+              <th scope="col" className="w-10 px-2 py-2">
+                <input
+                  type="checkbox"
+                  aria-label={t("selectPage")}
+                  className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                  checked={pageAll}
+                  disabled={pageRows.length === 0}
+                  onChange={togglePage}
+                />
+              </th>
+              {columns.map((c) =>
+                c.sortable === false ? (
+                  <th key={c.key} scope="col" className={`px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 ${cellClass(c)}`}>
+                    {c.label}
+                  </th>
+                ) : (
+                  <SortHeader key={c.key} field={c.key} label={c.label} filters={filters} onSort={onSort} className={cellClass(c)} />
+                ),
+              )}
+              <th scope="col" className="w-24 px-2 py-2 md:w-44">
+                <span className="sr-only">{t("actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined} onClick={props.linkRows ? navigate : undefined}>
+            {!list.data && !list.isError && <SkeletonRows rows={Math.min(filters.size, SKELETON_ROWS)} cols={colCount} />}
+            {list.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={colCount} className="px-3 py-8 text-center text-gray-700">
+                  {filters.search ? props.t("emptySearch", { search: filters.search }) : props.t("empty")}
+                </td>
+              </tr>
+            )}
+            {rows.map((r) => (
+              <tr key={r.name} className="border-t border-gray-200 align-top hover:bg-gray-50">
+                <td className="px-2 py-2.5">
+                  <input
+                    type="checkbox"
+                    aria-label={t("selectRow", { name: r.email })}
+                    className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                    checked={isSelected(r.name)}
+                    onChange={() => toggle(r.name)}
+                  />
+                </td>
+                {columns.map((c) => (
+                  <td key={c.key} className={`px-2 py-2.5 ${cellClass(c)}`}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+                <td className="px-2 py-1.5 text-right">
+                  <div className="flex flex-col items-end gap-1 md:flex-row md:justify-end">
+                    {props.rowActions?.(r)}
+                    {canDelete(r) && (
+                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${r.email}`} onClick={() => setDeleting({ names: [r.name], count: 1 })}>
+                        {t("delete")}
+                      </Button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager filters={filters} total={total} onChange={(patch) => change(patch)} />
+
+      <ConfirmDialog
+        open={deleting !== null}
+        danger
+        title={t("delete")}
+        description={
+          deleting && (
+            <>
+              <p>
+                {deleting.names?.length === 1
+                  ? props.t("confirmDelete", { email: `${deleting.names[0]}@${domain ?? ""}`, name: `${deleting.names[0]}@${domain ?? ""}` })
+                  : t("confirmMany", { count: count(deleting.count) })}
+              </p>
+              {dialogNames && dialogNames.length > 1 && <NameList names={dialogNames} more={(n) => t("andMore", { n })} />}
+              {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
+              {dialogNames && props.deleteDetails?.(dialogNames)}
+            </>
+          )
+        }
+        confirmLabel={t("delete")}
+        pending={remove.isPending && deleting?.names !== null}
+        error={remove.error && deleting?.names ? errorText.failure(remove.error) : undefined}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => {
+          remove.reset();
+          setDeleting(null);
+        }}
+      />
+    </div>
+  );
+}
+
+/**
+ * The name column: the row's name (a link, badges), and below it on narrow screens the key facts of the columns
+ * hidden there, so a row reads whole at 375 px.
+ */
+export function nameColumn<R>(label: string, width: string, name: (r: R) => ReactNode, narrowFacts: (r: R) => ReactNode): Column<R> {
+  return {
+    key: "name",
+    label,
+    className: width,
+    cell: (r) => (
+      <div className="space-y-1">
+        {name(r)}
+        <div className="space-y-1 text-xs text-gray-800 md:hidden">{narrowFacts(r)}</div>
+      </div>
+    ),
+  };
+}
+
+/** A description column: wraps to two lines instead of being cut short. */
+export function descriptionColumn<R extends { description: string }>(label: string): Column<R> {
+  return {
+    key: "description",
+    label,
+    wide: true,
+    cell: (r) => (
+      <p className="line-clamp-2 break-words" title={r.description}>
+        {r.description}
+      </p>
+    ),
+  };
+}
+
+const cellClass = (c: { wide?: boolean; className?: string }) => `${c.wide ? "hidden md:table-cell " : ""}${c.className ?? ""}`;
+
+const NAMES_SHOWN = 10;
+
+function NameList({ names, more }: { names: string[]; more: (n: number) => string }) {
+  return (
+    <p className="mt-2 wrap-anywhere">
+      {names.slice(0, NAMES_SHOWN).join(", ")}
+      {names.length > NAMES_SHOWN && ` ${more(names.length - NAMES_SHOWN)}`}
+    </p>
+  );
+}
+
+/** One line per failing name of a multi-name answer ("name: reason"), without raw codes. */
+function errorChildren(err: unknown, body: (b: { code: string; message: string }) => string): string[] | undefined {
+  const children = (err as { body?: { children?: { source?: string; code: string; message: string }[] } }).body?.children;
+  return children?.map((c) => `${c.source ?? ""}: ${body(c)}`);
+}

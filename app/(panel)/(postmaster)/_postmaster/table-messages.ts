@@ -1,0 +1,56 @@
+// Texts of the shared resource table (resource-table.tsx). {count} is a count with its noun ("10 kont").
+import type { Messages } from "@/lib/i18n";
+
+type Key =
+  | "actions" | "delete" | "retry" | "selectPage" | "selectRow" | "selectedLabel" | "selected" | "selectedAll"
+  | "selectAllMatching" | "clearSelection" | "deleteSelected" | "chunksNote" | "reading" | "applying" | "of"
+  | "bulkDone" | "bulkFailed" | "bulkPartly" | "deleted" | "confirmMany" | "andMore";
+
+export const tableMessages: Messages<Key> = {
+  pl: {
+    actions: "Akcje",
+    delete: "Usuń",
+    retry: "Spróbuj ponownie",
+    selectPage: "Zaznacz wszystkie wiersze na tej stronie",
+    selectRow: "Zaznacz {name}",
+    selectedLabel: "Zaznaczone",
+    selected: "Zaznaczono: {count}",
+    selectedAll: "Zaznaczono wszystkie pasujące: {count}",
+    selectAllMatching: "Zaznacz wszystkie pasujące ({count})",
+    clearSelection: "Odznacz",
+    deleteSelected: "Usuń zaznaczone",
+    chunksNote: "Zmiany idą porcjami po najwyżej {size} nazw: każda porcja zmienia się w całości albo wcale, porcje jedna po drugiej.",
+    reading: "Odczytywanie zaznaczonych…",
+    applying: "Zapisywanie zmian…",
+    of: "z",
+    bulkDone: "Zmieniono: {count}.",
+    bulkFailed: "Nic nie zmieniono: {error}",
+    bulkPartly: "Zmieniono {done}; pozostałych {rest} nie zmieniono: {error}",
+    deleted: "Usunięto: {names}.",
+    confirmMany: "Usunąć {count}? Tej operacji nie można cofnąć.",
+    andMore: "i {n} innych",
+  },
+  en: {
+    actions: "Actions",
+    delete: "Delete",
+    retry: "Try again",
+    selectPage: "Select all rows on this page",
+    selectRow: "Select {name}",
+    selectedLabel: "Selected",
+    selected: "Selected: {count}",
+    selectedAll: "All matching selected: {count}",
+    selectAllMatching: "Select all matching ({count})",
+    clearSelection: "Clear selection",
+    deleteSelected: "Delete selected",
+    chunksNote: "Changes go in chunks of at most {size} names: each chunk changes entirely or not at all, one chunk after another.",
+    reading: "Reading the selection…",
+    applying: "Saving the changes…",
+    of: "of",
+    bulkDone: "Changed: {count}.",
+    bulkFailed: "Nothing was changed: {error}",
+    bulkPartly: "Changed {done}; the other {rest} were not changed: {error}",
+    deleted: "Deleted: {names}.",
+    confirmMany: "Delete {count}? This cannot be undone.",
+    andMore: "and {n} more",
+  },
+};

@@ -1,0 +1,73 @@
+// Texts of the bulk-create dialog (bulk-create.tsx). {count}, {created}, {failed}: counts with their noun.
+import type { Messages } from "@/lib/i18n";
+
+type Key =
+  | "title" | "format" | "lines" | "file" | "preview" | "previewSummary" | "previewCaption" | "line" | "name"
+  | "password" | "capacity" | "check" | "generated" | "given" | "ok" | "back" | "create" | "creating" | "of"
+  | "resultSummary" | "resultCaption" | "result" | "created" | "retry" | "download" | "downloadedOnce" | "close"
+  | "duplicateInInput";
+
+export const bulkCreateMessages: Messages<Key> = {
+  pl: {
+    title: "Dodaj wiele kont",
+    format:
+      "Jedno konto w wierszu: nazwa; hasło (puste: wygenerowane); pojemność w MB (pusta: 1024); opis. Pola oddziela średnik (albo przecinek), pierwszy wiersz z nazwami kolumn jest pomijany.",
+    lines: "Wiersze",
+    file: "…albo plik CSV",
+    preview: "Sprawdź",
+    previewSummary: "Do utworzenia: {count}. Wiersze z błędem: {invalid} (nie zostaną wysłane).",
+    previewCaption: "Podgląd wierszy",
+    line: "Wiersz",
+    name: "Nazwa",
+    password: "Hasło",
+    capacity: "Pojemność (MB)",
+    check: "Sprawdzenie",
+    generated: "wygenerowane",
+    given: "podane",
+    ok: "poprawny",
+    back: "Wróć do edycji",
+    create: "Utwórz {count}",
+    creating: "Tworzenie kont…",
+    of: "z",
+    resultSummary: "Utworzono: {created}. Nie utworzono: {failed}.",
+    resultCaption: "Wynik dla każdego wiersza",
+    result: "Wynik",
+    created: "utworzono",
+    retry: "Ponów nieudane",
+    download: "Pobierz wygenerowane hasła (CSV, {n})",
+    downloadedOnce: "Wygenerowane hasła pobrano; panel ich nie przechowuje i nie pokaże ponownie.",
+    close: "Zamknij",
+    duplicateInInput: "Ta nazwa wystąpiła już wcześniej w danych.",
+  },
+  en: {
+    title: "Add many accounts",
+    format:
+      "One account a line: name; password (empty: generated); capacity in MB (empty: 1024); description. Fields are separated by a semicolon (or a comma); a first line naming the columns is skipped.",
+    lines: "Lines",
+    file: "…or a CSV file",
+    preview: "Check",
+    previewSummary: "To create: {count}. Lines with an error: {invalid} (not sent).",
+    previewCaption: "Preview of the lines",
+    line: "Line",
+    name: "Name",
+    password: "Password",
+    capacity: "Capacity (MB)",
+    check: "Check",
+    generated: "generated",
+    given: "given",
+    ok: "valid",
+    back: "Back to editing",
+    create: "Create {count}",
+    creating: "Creating accounts…",
+    of: "of",
+    resultSummary: "Created: {created}. Not created: {failed}.",
+    resultCaption: "The result of each line",
+    result: "Result",
+    created: "created",
+    retry: "Retry the failed ones",
+    download: "Download the generated passwords (CSV, {n})",
+    downloadedOnce: "The generated passwords were downloaded; the panel does not keep them and will not show them again.",
+    close: "Close",
+    duplicateInInput: "This name already came earlier in the input.",
+  },
+};

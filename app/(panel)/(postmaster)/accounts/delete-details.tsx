@@ -1,0 +1,52 @@
+"use client";
+// What goes with accounts being deleted (contract §9): the aliases of the domain pointing at them are deleted,
+// and a catchall delivering to one of them is switched off. Read from the account records and the domain record.
+import { useQuery } from "@tanstack/react-query";
+import { panelFetch, retryRule } from "@/lib/client/api";
+import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
+import { useDomain } from "@/lib/client/hooks/domain";
+import { useLocale, useT } from "@/lib/i18n";
+import { countOf } from "@/lib/i18n/plural";
+import { Address } from "../_postmaster/address";
+import { ALIAS_NOUN, accountMessages } from "./messages";
+
+/** Records read for the dialog at most; for more names the dialog says what happens without listing it. */
+const MAX_READ = 20;
+
+export function AccountDeleteDetails({ domain, names }: { domain: string; names: string[] }) {
+  const t = useT(accountMessages);
+  const locale = useLocale();
+  const few = names.length <= MAX_READ;
+  const records = useQuery({
+    queryKey: [...accountKeys.all, "delete-details", domain, names],
+    queryFn: () => Promise.all(names.map((n) => panelFetch<AccountRecord>(`emails/${domain}/${encodeURIComponent(n)}`))),
+    enabled: few,
+    retry: retryRule,
+  });
+  const domainRecord = useDomain(domain);
+  if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
+  if (!records.data || !domainRecord.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+
+  const aliases = records.data.flatMap((r) => r.aliases);
+  const emails = new Set(records.data.map((r) => r.email));
+  const catchall = domainRecord.data.catchall_address;
+  const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);
+  if (aliases.length === 0 && !catchallOff) return <p className="mt-2">{t("deleteNothingElse")}</p>;
+  return (
+    <div className="mt-2 space-y-2">
+      {aliases.length > 0 && (
+        <div>
+          <p>{t("deleteAliases", { count: countOf(locale, aliases.length, ALIAS_NOUN) })}</p>
+          <ul className="mt-1 list-disc pl-5">
+            {aliases.map((a) => (
+              <li key={a}>
+                <Address text={a} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {catchallOff && <p>{t("deleteCatchall", { address: catchall })}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+// Bulk create's input rows: CSV splitting, header skipping, full addresses, generated passwords and row checks.
+import { describe, expect, it } from "vitest";
+import { generatePassword, parseRows, passwordsCsv, splitLine } from "./account-rows";
+
+describe("splitLine", () => {
+  it("splits on semicolons, or commas when a line has none, with CSV quotes", () => {
+    expect(splitLine("a;b;10;opis, z przecinkiem")).toEqual(["a", "b", "10", "opis, z przecinkiem"]);
+    expect(splitLine("a,b,10,opis")).toEqual(["a", "b", "10", "opis"]);
+    expect(splitLine('a;;;"Dział ""IT""; piętro 2"')).toEqual(["a", "", "", 'Dział "IT"; piętro 2']);
+  });
+});
+
+describe("parseRows", () => {
+  const fixed = () => "Gen3rated1";
+  it("skips a header and empty lines, takes full addresses of the domain, generates missing passwords", () => {
+    const rows = parseRows("name;password;capacity;description\n\nanna@d.pl;Haslo-123;500;Księgowość\njan;;;\n", "d.pl", fixed);
+    expect(rows).toEqual([
+      { line: 3, name: "anna", password: "Haslo-123", generated: false, capacity: 500, description: "Księgowość", problem: null },
+      { line: 4, name: "jan", password: "Gen3rated1", generated: true, capacity: 1024, description: "", problem: null },
+    ]);
+  });
+  it("marks each row with the first rule it breaks", () => {
+    const rows = parseRows("Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" + "x".repeat(49) + "\nok4\nok4", "d.pl", fixed);
+    expect(rows.map((r) => r.problem)).toEqual([
+      "invalidAccountName", "invalidPassword", "invalidCapacity", "invalidDescription", null, "duplicateInInput",
+    ]);
+  });
+});
+
+describe("generatePassword", () => {
+  it("always meets the password rules (a letter and a digit, 12 characters)", () => {
+    for (let i = 0; i < 200; i++) {
+      const pw = generatePassword();
+      expect(pw).toMatch(/^[a-zA-Z2-9]{12}$/);
+      expect(pw).toMatch(/[a-zA-Z]/);
+      expect(pw).toMatch(/\d/);
+    }
+  });
+});
+
+describe("passwordsCsv", () => {
+  it("writes address;password lines", () => {
+    expect(passwordsCsv([{ name: "jan", password: "Abc12345" }], "d.pl")).toBe("address;password\r\njan@d.pl;Abc12345\r\n");
+  });
+});

@@ -1,0 +1,102 @@
+// Bulk create's input: pasted lines or a CSV file, one account a line: name; password (empty: generate one);
+// capacity in MB (empty: the default); description. Fields are separated by ";" (or "," when a line has no ";"),
+// may be quoted ("a;b", with "" for a quote), and a first line naming the columns is skipped. Each row is checked
+// with the account's own rules before anything is sent. Loaded only with the bulk-create dialog.
+import { accountFields } from "@/lib/schemas/account";
+import { isAccountName, passwordSchema } from "@/lib/schemas/common";
+import type { ErrorKey } from "@/lib/errors/catalog";
+
+export const DEFAULT_CAPACITY = 1024;
+
+export interface BulkRow {
+  /** 1-based line of the input. */
+  line: number;
+  name: string;
+  password: string;
+  generated: boolean;
+  capacity: number;
+  description: string;
+  /** The first rule the row breaks, or null when it may be sent. */
+  problem: ErrorKey | "duplicateInInput" | null;
+}
+
+/** Splits one line into fields (quotes and doubled quotes as in CSV). */
+export function splitLine(line: string): string[] {
+  const sep = line.includes(";") ? ";" : ",";
+  const out: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field.trim() === "") {
+      quoted = true;
+      field = "";
+    } else if (c === sep) {
+      out.push(field.trim());
+      field = "";
+    } else field += c;
+  }
+  out.push(field.trim());
+  return out;
+}
+
+const HEADER_NAMES = new Set(["name", "nazwa", "login", "email", "konto", "account"]);
+
+/** A password of 12 characters from an unambiguous alphabet, with letters and digits (the password rules). */
+export function generatePassword(random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n))): string {
+  const letters = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+  const digits = "23456789";
+  const all = letters + digits;
+  for (;;) {
+    const r = random(12);
+    const pw = Array.from(r, (v) => all[v % all.length]).join("");
+    if (/[a-zA-Z]/.test(pw) && /\d/.test(pw)) return pw;
+  }
+}
+
+/** The rows of the input with their checks; `domain` lets a line give a full address of that domain. */
+export function parseRows(text: string, domain: string, generate: () => string = generatePassword): BulkRow[] {
+  const lines = text.split(/\r?\n/);
+  const rows: BulkRow[] = [];
+  const seen = new Set<string>();
+  lines.forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const fields = splitLine(raw);
+    if (rows.length === 0 && i === lines.findIndex((l) => l.trim() !== "") && HEADER_NAMES.has(fields[0]!.toLowerCase())) return;
+    let name = fields[0]!.toLowerCase();
+    if (name.endsWith(`@${domain}`)) name = name.slice(0, -domain.length - 1);
+    const given = fields[1] ?? "";
+    const password = given === "" ? generate() : given;
+    const capacityText = fields[2] ?? "";
+    const capacity = accountFields.capacity.schema.safeParse(capacityText === "" ? String(DEFAULT_CAPACITY) : capacityText);
+    const description = accountFields.description.schema.safeParse(fields.slice(3).join(fields.length > 4 ? ";" : ""));
+    let problem: BulkRow["problem"] = null;
+    if (!isAccountName(name)) problem = "invalidAccountName";
+    else if (seen.has(name)) problem = "duplicateInInput";
+    else if (!passwordSchema().safeParse(password).success) problem = "invalidPassword";
+    else if (!capacity.success) problem = "invalidCapacity";
+    else if (!description.success) problem = "invalidDescription";
+    seen.add(name);
+    rows.push({
+      line: i + 1,
+      name,
+      password,
+      generated: given === "",
+      capacity: capacity.success ? capacity.data : 0,
+      description: description.success ? description.data : "",
+      problem,
+    });
+  });
+  return rows;
+}
+
+/** The generated passwords as a CSV file's text (address;password), for the one download. */
+export function passwordsCsv(rows: { name: string; password: string }[], domain: string): string {
+  return ["address;password", ...rows.map((r) => `${r.name}@${domain};${r.password}`)].join("\r\n") + "\r\n";
+}
