@@ -36,8 +36,8 @@ const body = (name: SchemaName) => ({ required: true, content: { "application/js
 const ERRORS = {
   "400": "Malformed request: the body is not JSON (400.1), or a bad JSONP callback (400.2)",
   "401": "No Basic Authorization header (401.1)",
-  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2); client address not allowed (403.3)",
-  "404": "The domain (404.1) or the named record (404.2) does not exist",
+  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2, also for any domain the caller does not administer, hosted or not); client address not allowed (403.3)",
+  "404": "The named record does not exist (404.2; told only to the domain's administrator), or no such endpoint (404.4)",
   "405": "Method not allowed on the path (405.1)",
   "500": "Validation failure (500.1xx, 500.3xx; `source` names the field) or an unexpected failure (500.100)",
   "503": "The database is busy (503.1)",

@@ -18,3 +18,4 @@ export const PUT = withPanel(async ({ req, session }) => {
   replaceSessionDigest(session!, String(body.password));
   return json(result);
 });
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
