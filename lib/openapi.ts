@@ -36,8 +36,8 @@ const body = (name: SchemaName) => ({ required: true, content: { "application/js
 const ERRORS = {
   "400": "Malformed request: the body is not JSON (400.1), or a bad JSONP callback (400.2)",
   "401": "No Basic Authorization header (401.1)",
-  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2); client address not allowed (403.3)",
-  "404": "The domain (404.1) or the named record (404.2) does not exist",
+  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2, also for any domain the caller does not administer, hosted or not); client address not allowed (403.3)",
+  "404": "The named record does not exist (404.2; told only to the domain's administrator), or no such endpoint (404.4)",
   "405": "Method not allowed on the path (405.1)",
   "500": "Validation failure (500.1xx, 500.3xx; `source` names the field) or an unexpected failure (500.100)",
   "503": "The database is busy (503.1)",
@@ -79,6 +79,35 @@ const op = (operationId: string, summary: string, tag: string, rest: Record<stri
   ...rest,
 });
 
+/** The list path and the record path of one resource (accounts, aliases, mailing lists): the same five operations. */
+function resourcePaths(
+  path: string,
+  tag: string,
+  sortFields: readonly string[],
+  [record, input, list]: [SchemaName, SchemaName, SchemaName],
+  [one, many]: [string, string],
+  [listSummary, getSummary, createSummary, updateSummary, deleteSummary]: string[],
+) {
+  const r = { path, tag, sortFields, ids: { one, many } };
+  const summaries = { list: listSummary!, get: getSummary!, create: createSummary!, update: updateSummary!, delete: deleteSummary! };
+  return {
+    [`/v1/${r.path}/{domain}`]: {
+      parameters: [domainParam],
+      get: op(`list${r.ids.many}`, summaries.list, r.tag, { parameters: listParams(r.sortFields), responses: reply("200", list) }),
+    },
+    [`/v1/${r.path}/{domain}/{name}`]: {
+      parameters: [domainParam, namesParam],
+      get: op(`get${r.ids.one}`, summaries.get, r.tag, { responses: reply("200", record) }),
+      post: op(`create${r.ids.one}`, summaries.create, r.tag, { requestBody: body(input), responses: reply("201", record) }),
+      put: op(`update${r.ids.many}`, summaries.update, r.tag, {
+        requestBody: body(input),
+        responses: { ...reply("200", record), "204": { description: "Several names changed" } },
+      }),
+      delete: op(`delete${r.ids.many}`, summaries.delete, r.tag, { responses: reply("204") }),
+    },
+  };
+}
+
 export function openApiDocument() {
   return {
     openapi: "3.1.0",
@@ -103,57 +132,16 @@ export function openApiDocument() {
         get: op("getDomain", "Domain record", "domains", { responses: reply("200", "Domain") }),
         put: op("updateDomain", "Change domain settings", "domains", { requestBody: body("DomainUpdate"), responses: reply("200", "Domain") }),
       },
-      "/v1/emails/{domain}": {
-        parameters: [domainParam],
-        get: op("listAccounts", "Account list", "accounts", { parameters: listParams(ACCOUNT_SORT_FIELDS), responses: reply("200", "AccountList") }),
-      },
-      "/v1/emails/{domain}/{name}": {
-        parameters: [domainParam, namesParam],
-        get: op("getAccount", "Account record", "accounts", { responses: reply("200", "Account") }),
-        post: op("createAccount", "Create an account (password required)", "accounts", {
-          requestBody: body("AccountUpdate"),
-          responses: reply("201", "Account"),
-        }),
-        put: op("updateAccounts", "Change one account (200) or several atomically (204)", "accounts", {
-          requestBody: body("AccountUpdate"),
-          responses: { ...reply("200", "Account"), "204": { description: "Several names changed" } },
-        }),
-        delete: op("deleteAccounts", "Delete accounts (and the aliases pointing at them)", "accounts", { responses: reply("204") }),
-      },
-      "/v1/aliases/{domain}": {
-        parameters: [domainParam],
-        get: op("listAliases", "Alias list", "aliases", { parameters: listParams(ALIAS_SORT_FIELDS), responses: reply("200", "AliasList") }),
-      },
-      "/v1/aliases/{domain}/{name}": {
-        parameters: [domainParam, namesParam],
-        get: op("getAlias", "Alias record", "aliases", { responses: reply("200", "Alias") }),
-        post: op("createAlias", "Create an alias", "aliases", { requestBody: body("AliasInput"), responses: reply("201", "Alias") }),
-        put: op("updateAliases", "Change alias targets (one: 200, several: 204)", "aliases", {
-          requestBody: body("AliasInput"),
-          responses: { ...reply("200", "Alias"), "204": { description: "Several names changed" } },
-        }),
-        delete: op("deleteAliases", "Delete aliases", "aliases", { responses: reply("204") }),
-      },
-      "/v1/mailinglists/{domain}": {
-        parameters: [domainParam],
-        get: op("listMailingLists", "Mailing-list list", "mailinglists", {
-          parameters: listParams(LIST_SORT_FIELDS),
-          responses: reply("200", "MailingListList"),
-        }),
-      },
-      "/v1/mailinglists/{domain}/{name}": {
-        parameters: [domainParam, namesParam],
-        get: op("getMailingList", "Mailing-list record", "mailinglists", { responses: reply("200", "MailingList") }),
-        post: op("createMailingList", "Create a list", "mailinglists", {
-          requestBody: body("MailingListInput"),
-          responses: reply("201", "MailingList"),
-        }),
-        put: op("updateMailingLists", "Change lists (one: 200, several: 204)", "mailinglists", {
-          requestBody: body("MailingListInput"),
-          responses: { ...reply("200", "MailingList"), "204": { description: "Several names changed" } },
-        }),
-        delete: op("deleteMailingLists", "Delete lists", "mailinglists", { responses: reply("204") }),
-      },
+      ...resourcePaths("emails", "accounts", ACCOUNT_SORT_FIELDS, ["Account", "AccountUpdate", "AccountList"], ["Account", "Accounts"], [
+        "Account list", "Account record", "Create an account (password required)",
+        "Change one account (200) or several atomically (204)", "Delete accounts (and the aliases pointing at them)",
+      ]),
+      ...resourcePaths("aliases", "aliases", ALIAS_SORT_FIELDS, ["Alias", "AliasInput", "AliasList"], ["Alias", "Aliases"], [
+        "Alias list", "Alias record", "Create an alias", "Change alias targets (one: 200, several: 204)", "Delete aliases",
+      ]),
+      ...resourcePaths("mailinglists", "mailinglists", LIST_SORT_FIELDS, ["MailingList", "MailingListInput", "MailingListList"], ["MailingList", "MailingLists"], [
+        "Mailing-list list", "Mailing-list record", "Create a list", "Change lists (one: 200, several: 204)", "Delete lists",
+      ]),
     },
   };
 }

@@ -1,5 +1,6 @@
-// Property-based test of the panel's own endpoints (/api/panel/...: the session, the sign-out form, the passage to
-// the v1 API, and paths that are none of these) with random methods, paths, queries, bodies, cookies and origins.
+// Property-based test of the panel's own endpoints (/api/panel/...: the session, the sign-out form, the password
+// change, the passage to the v1 API, and paths that are none of these) with random methods, paths, queries, bodies,
+// cookies and origins.
 // Whatever is sent, the answer is JSON: a success, or an error of the v1 catalog or of the panel's own
 // (lib/errors/panel-errors.ts) with its status; never HTML, a stack trace, an empty 4xx/5xx, or 500.100.
 // The one non-JSON answer by design is the sign-out form's 303 to /login. Runs on the main server, in its own domain;
@@ -70,7 +71,7 @@ const v1Path = fc.oneof(
 );
 const path = fc.oneof(
   { weight: 8, arbitrary: v1Path.map((p) => `/api/panel/v1/${p}`) },
-  { weight: 3, arbitrary: fc.constantFrom("/api/panel/session", "/api/panel/session/", "/api/panel/session/logout", "/api/panel/session/x") },
+  { weight: 3, arbitrary: fc.constantFrom("/api/panel/session", "/api/panel/session/", "/api/panel/session/logout", "/api/panel/session/x", "/api/panel/password", "/api/panel/password/") },
   {
     weight: 2,
     arbitrary: fc
@@ -145,14 +146,15 @@ interface Case {
 
 const isSession = (p: string) => /^\/api\/panel\/session\/?$/.test(p);
 const isLogout = (p: string) => /^\/api\/panel\/session\/logout\/?$/.test(p);
+const isPassword = (p: string) => /^\/api\/panel\/password\/?$/.test(p);
 
 /** Requests that could sign the two sessions out, or count as a failed sign-in, are sent without a live cookie or made harmless. */
 function harmless(x: Case): Case {
   let { c, b } = x;
   // Signing out (DELETE session, the logout form) would end the live sessions the rest of the run uses.
   if ((isSession(x.p) && x.m === "DELETE") || isLogout(x.p)) c = c === "admin" || c === "user" ? "forged" : c;
-  // A sign-in attempt with an object body reaches the password check; keep those bodies non-objects.
-  if (isSession(x.p) && x.m === "POST" && b !== undefined && /^\s*\{/.test(b)) b = `[${b}]`;
+  // A sign-in or password change with an object body reaches the password check; keep those bodies non-objects.
+  if (((isSession(x.p) && x.m === "POST") || (isPassword(x.p) && x.m === "PUT")) && b !== undefined && /^\s*\{/.test(b)) b = `[${b}]`;
   return { ...x, c, b };
 }
 

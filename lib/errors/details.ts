@@ -3,7 +3,7 @@
 // (lib/server fills `attributes`, docs/errors.md lists them); the catalog's message says which rule failed and this
 // says where. No server imports: the panel's client uses it (lib/client/error-text.ts).
 import type { Locale } from "@/lib/i18n";
-import { counted } from "@/lib/i18n/plural";
+import { counted, type PluralForms } from "@/lib/i18n/plural";
 
 type Attributes = Record<string, unknown>;
 
@@ -11,6 +11,15 @@ const quote = (locale: Locale, items: unknown[]) =>
   items.map((s) => (locale === "pl" ? `„${String(s)}”` : `"${String(s)}"`)).join(", ");
 const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null);
 const list = (v: unknown) => (Array.isArray(v) && v.length > 0 ? v : null);
+
+/** "Limit domeny: 3 konta." from the count in attributes[key]. */
+function limitPiece(key: string, pl: string, plForms: PluralForms, en: string, enForms: PluralForms) {
+  return (a: Attributes, l: Locale): string | null => {
+    const n = num(a[key]);
+    if (n === null) return null;
+    return l === "pl" ? `${pl}: ${counted(l, n, plForms)}.` : `${en}: ${counted(l, n, enForms)}.`;
+  };
+}
 
 /** Pieces that several errors share. */
 const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
@@ -44,18 +53,9 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     if (limit === null || free === null) return null;
     return l === "pl" ? `Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.` : `Domain limit: ${limit} MB, still free: ${free} MB.`;
   },
-  (a, l) => {
-    const n = num(a.account_limit);
-    return n === null ? null : l === "pl" ? `Limit domeny: ${counted(l, n, { one: "konto", few: "konta", many: "kont", other: "konta" })}.` : `Domain limit: ${counted(l, n, { one: "account", other: "accounts" })}.`;
-  },
-  (a, l) => {
-    const n = num(a.alias_limit);
-    return n === null ? null : l === "pl" ? `Limit: ${counted(l, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" })}.` : `Limit: ${counted(l, n, { one: "alias", other: "aliases" })}.`;
-  },
-  (a, l) => {
-    const n = num(a.mailinglist_limit);
-    return n === null ? null : l === "pl" ? `Limit domeny: ${counted(l, n, { one: "lista", few: "listy", many: "list", other: "listy" })}.` : `Domain limit: ${counted(l, n, { one: "list", other: "lists" })}.`;
-  },
+  limitPiece("account_limit", "Limit domeny", { one: "konto", few: "konta", many: "kont", other: "konta" }, "Domain limit", { one: "account", other: "accounts" }),
+  limitPiece("alias_limit", "Limit", { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }, "Limit", { one: "alias", other: "aliases" }),
+  limitPiece("mailinglist_limit", "Limit domeny", { one: "lista", few: "listy", many: "list", other: "listy" }, "Domain limit", { one: "list", other: "lists" }),
   (a, l) => {
     // catchallAccountMissing: the address that is not an account.
     if (a.catchall_type !== 1 || typeof a.address !== "string") return null;

@@ -14,3 +14,4 @@ export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
   }
   return ok(result);
 });
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
