@@ -22,6 +22,7 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "sec.example.com" },
     { name: "wrap.example.com" },
     { name: "list.example.com" },
+    { name: "digits.example.com" },
     { name: "oas.example.com" },
     { name: "backup.example.com" },
     // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.

@@ -36,6 +36,18 @@ describe("sorting and paging", () => {
     expect((await keys("sort=description&sort_dir=desc", "mailinglists")).names).toEqual(["zarzad", "wszyscy"]);
   });
 
+  it("writes result_data in the requested order, all-digit names included", async () => {
+    const D2 = "digits.example.com";
+    for (const name of ["9", "10", "a1"]) await createAccount(D2, name);
+    const textOrder = async (query: string) => {
+      const res = await api("GET", `emails/${D2}?${query}`, { auth: postmaster(D2) });
+      expectStatus(res, 200);
+      return [...res.text.matchAll(/"([^"]+)":\{"email"/g)].map((m) => m[1]);
+    };
+    expect(await textOrder("")).toEqual(["10", "9", "a1", "postmaster"]);
+    expect(await textOrder("sort_dir=desc")).toEqual(["postmaster", "a1", "9", "10"]);
+  });
+
   it("pages from 0 with size rows; total counts every match", async () => {
     expect(await keys("size=2")).toEqual({ names: ["anna", "bartek"], info: { total: 5, fetched: 2, page_size: 2, page: 0 } });
     expect(await keys("size=2&page=2")).toEqual({ names: ["postmaster"], info: { total: 5, fetched: 1, page_size: 2, page: 2 } });

@@ -13,6 +13,7 @@ import { panelErrors } from "@/lib/errors/panel-errors";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
 import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
+import { toJson } from "./ordered-json";
 
 export interface ApiContext {
   req: Request;
@@ -209,7 +210,7 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache
 
 function format(result: ApiResult, envelope: boolean, callback: string | null): Response {
   if (callback !== null) {
-    const payload = JSON.stringify({ status: result.status, response: result.body ?? null });
+    const payload = `{"status":${result.status},"response":${toJson(result.body ?? null)}}`;
     return new Response(`/**/${callback}(${payload});`, {
       status: 200,
       headers: {
@@ -220,7 +221,7 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
     });
   }
   if (envelope) {
-    return new Response(JSON.stringify({ status: result.status, response: result.body ?? null }), {
+    return new Response(`{"status":${result.status},"response":${toJson(result.body ?? null)}}`, {
       status: 200,
       headers: JSON_HEADERS,
     });
@@ -229,7 +230,7 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
     return new Response(null, { status: result.status, headers: result.headers });
   }
   const headers = result.headers ? { ...JSON_HEADERS, ...result.headers } : JSON_HEADERS;
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+  return new Response(toJson(result.body), { status: result.status, headers });
 }
 
 export type { ErrorBody };

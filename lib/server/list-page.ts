@@ -18,6 +18,7 @@ import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { setBounded } from "./bounded-map";
+import { orderedRecord } from "./ordered-json";
 import { prepared } from "./prepared";
 
 export interface ListSpec<Row> {
@@ -218,8 +219,6 @@ export function listPage<Row>(
       }
     }
   }
-  // Without a prototype, an account named "__proto__" is a key like any other.
-  const data = Object.create(null) as Record<string, unknown>;
-  for (const row of rows) data[(row as { name: string }).name] = spec.toItem(row);
+  const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
 }

@@ -12,15 +12,6 @@ import { sha1Hex } from "./password";
 
 const FIELDS = ["current_password", "password", "password_retype"];
 
-/** The request's JSON object body (400.1 when not JSON, 500.110 when not an object). */
-export async function readPasswordChange(req: Request): Promise<Record<string, unknown>> {
-  const value: unknown = await req.json().catch(() => {
-    throw apiError("invalidJson");
-  });
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw apiError("bodyNotObject");
-  return value as Record<string, unknown>;
-}
-
 /** The new record, or "wrongCurrent" when the current password is missing or wrong. */
 export function changeOwnPassword(
   db: Db,

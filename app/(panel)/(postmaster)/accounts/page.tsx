@@ -10,6 +10,7 @@ import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { listAccounts } from "@/lib/server/accounts";
 import { getDomainOrThrow } from "@/lib/server/domains";
 import { requirePostmaster } from "@/lib/server/page-session";
+import { toJson } from "@/lib/server/ordered-json";
 import { AccountsTable } from "./accounts-table";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -31,7 +32,7 @@ function firstPage(domain: string, query: string): InitialAccountPage | undefine
     const db = getDb();
     const data = listAccounts(db, getDomainOrThrow(db, domain), new URLSearchParams(query));
     // Exactly what the browser would get from the BFF: the JSON of the API's answer.
-    return { domain, query, data: parseListPage<AccountSummary>(JSON.stringify(data)), at: Date.now() };
+    return { domain, query, data: parseListPage<AccountSummary>(toJson(data)), at: Date.now() };
   } catch (err) {
     // A query the API refuses (or a domain removed meanwhile): the table fetches it and shows the API's error.
     if (err instanceof ApiError) return undefined;
