@@ -38,14 +38,14 @@ describe("sorting and paging", () => {
 
   it("writes result_data in the requested order, all-digit names included", async () => {
     const D2 = "digits.example.com";
-    for (const name of ["9", "10", "a1"]) await createAccount(D2, name);
+    for (const name of ["99", "100", "a1"]) await createAccount(D2, name);
     const textOrder = async (query: string) => {
       const res = await api("GET", `emails/${D2}?${query}`, { auth: postmaster(D2) });
       expectStatus(res, 200);
       return [...res.text.matchAll(/"([^"]+)":\{"email"/g)].map((m) => m[1]);
     };
-    expect(await textOrder("")).toEqual(["10", "9", "a1", "postmaster"]);
-    expect(await textOrder("sort_dir=desc")).toEqual(["postmaster", "a1", "9", "10"]);
+    expect(await textOrder("")).toEqual(["100", "99", "a1", "postmaster"]);
+    expect(await textOrder("sort_dir=desc")).toEqual(["postmaster", "a1", "99", "100"]);
   });
 
   it("pages from 0 with size rows; total counts every match", async () => {

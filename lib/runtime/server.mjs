@@ -179,9 +179,11 @@ async function runWorker() {
   });
   server.on("clientError", (err, socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+    // An answer to HEAD has no body: a client would read one as garbage after the answer.
+    const head = Buffer.isBuffer(err.rawPacket) && err.rawPacket.toString("latin1", 0, 5) === "HEAD ";
     socket.end(
       "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n" +
-        `Content-Length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${MALFORMED}`,
+        `Content-Length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${head ? "" : MALFORMED}`,
     );
   });
 

@@ -47,6 +47,12 @@ const messages = {
   },
 };
 
+/** Asks before leaving a form with unsaved changes; the create forms, which do not save through useSaveForm, too. */
+export function useLeaveGuard(formState: { isDirty: boolean; isSubmitting: boolean }, enabled = true): void {
+  const t = useT(messages);
+  useUnsavedChangesGuard(enabled && formState.isDirty && !formState.isSubmitting, t("leave"));
+}
+
 export function useSaveForm<TIn extends FieldValues, TContext, TOut extends FieldValues, R = unknown>(
   form: UseFormReturn<TIn, TContext, TOut>,
   options: SaveFormOptions<TIn, TOut, R>,
@@ -55,7 +61,7 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
   const locale = useLocale();
   const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const { isDirty, isSubmitting } = form.formState;
-  useUnsavedChangesGuard(options.guard !== false && isDirty && !isSubmitting, t("leave"));
+  useLeaveGuard({ isDirty, isSubmitting }, options.guard !== false);
 
   const submit = form.handleSubmit(
     async (values) => {

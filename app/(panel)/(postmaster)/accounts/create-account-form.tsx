@@ -2,6 +2,7 @@
 // Creates an account: name, password, description, capacity, checked with the API's own rules.
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
+import { useLeaveGuard } from "@/lib/client/hooks/use-save-form";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useHydrated } from "@/lib/client/use-hydrated";
@@ -27,6 +28,7 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
     context: { locale: errorText.locale },
     defaultValues: { name: "", password: "", description: "", capacity: "1024" },
   });
+  useLeaveGuard(formState);
   const { errors } = formState;
   // The form appears when the postmaster opens it (accounts-table.tsx): start typing the name at once.
   useEffect(() => setFocus("name"), [setFocus]);

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { useLeaveGuard } from "@/lib/client/hooks/use-save-form";
 import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
@@ -32,6 +33,7 @@ export function CreateListForm({ domain }: { domain: string }) {
     resolver,
     defaultValues: { name: "", description: "" },
   });
+  useLeaveGuard(formState);
   const onSubmit = handleSubmit(async ({ name, description }) => {
     setFormError("");
     try {
