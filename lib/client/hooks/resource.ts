@@ -57,8 +57,13 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
 
   function useInvalidate() {
     const qc = useQueryClient();
-    return () =>
-      Promise.all([config.key, ...(config.touches ?? [])].map((k) => qc.invalidateQueries({ queryKey: [k] })));
+    return async () => {
+      const roots = [config.key, ...(config.touches ?? [])];
+      // A read under way may have started before the write, and react-query would hand out its answer as fresh
+      // (a first fetch of a new search is not restarted by invalidation): cancel such reads, then read again.
+      await Promise.all(roots.map((k) => qc.cancelQueries({ queryKey: [k] })));
+      await Promise.all(roots.map((k) => qc.invalidateQueries({ queryKey: [k] })));
+    };
   }
 
   /** Reads one page of the list; rows in the service's order. Without a domain (session loading) nothing is read. */
