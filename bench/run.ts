@@ -260,7 +260,7 @@ async function main() {
 
     const [someone] = accountNames(file, BIG_DOMAIN, 1);
     const many = accountNames(file, BIG_DOMAIN, 1000);
-    const cold = coldTerms(accountNames(file, BIG_DOMAIN, 5000));
+    const cold = coldTerms(accountNames(file, BIG_DOMAIN, 20_000));
     if (!quick && cold.length <= MAX_TOTALS) throw new Error(`only ${cold.length} search terms: the server would remember their totals`);
     const accountPath = `/api/v1/emails/${BIG_DOMAIN}/${someone}`;
     const big = listScenarios(BIG_DOMAIN, "100k", cold);

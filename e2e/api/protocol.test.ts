@@ -1,4 +1,5 @@
 // Requests that are not valid HTTP never reach Next: the custom server answers them with the catalog's JSON error.
+import http from "node:http";
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { expectErrorBody } from "./client";
@@ -22,5 +23,28 @@ describe("malformed HTTP", () => {
     expect(head).toMatch(/^HTTP\/1\.1 400/);
     expect(head).toMatch(/content-type: application\/json/i);
     expectErrorBody(JSON.parse(body!), "malformedRequest");
+  });
+});
+
+describe("kept-alive connections", () => {
+  // The workers get their connections from the primary, so http.Server does not set TCP_NODELAY on them itself;
+  // without it Nagle's algorithm and the client's delayed ACK hold every answer about 40 ms.
+  it("answer one request after another without the ~40 ms Nagle delay", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL("/api/health", inject("mainBase"));
+    const times: number[] = [];
+    try {
+      for (let i = 0; i < 21; i++) {
+        const started = performance.now();
+        await new Promise<void>((resolve, reject) => {
+          http.get(url, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject);
+        });
+        times.push(performance.now() - started);
+      }
+    } finally {
+      agent.destroy();
+    }
+    times.sort((a, b) => a - b);
+    expect(times[10]).toBeLessThan(30);
   });
 });

@@ -191,6 +191,9 @@ async function runWorker() {
   process.on("message", (message, socket) => {
     if (typeof message?.connection !== "number" || !socket) return;
     process.send({ taken: message.connection });
+    // http.Server sets TCP_NODELAY only on sockets it accepts itself; without it, Nagle's algorithm and the
+    // client's delayed ACK hold every answer ~40 ms.
+    socket.setNoDelay(true);
     server.emit("connection", socket);
     socket.resume();
   });
