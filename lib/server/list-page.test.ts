@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
-import { listPage, planFor, searchKey, sortIndex, type ListPlan, type ListSpec } from "./list-page";
+import { listPage, planFor, searchKey, sortIndex, walkTestFor, type ForcedPlan, type ListSpec } from "./list-page";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -78,7 +78,15 @@ function createDatabase() {
   }
 }
 
-const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number, plan?: ListPlan) => {
+/** The chosen plan, and each plan and walk test forced. */
+const PLANS: (ForcedPlan | undefined)[] = [
+  undefined,
+  { plan: "sortMatches" },
+  { plan: "walkIndex", walkTest: "searchKey" },
+  { plan: "walkIndex", walkTest: "matchIds" },
+];
+
+const check = (domainId: number, search: string, column: string, desc: boolean, page: number, size: number, plan?: ForcedPlan) => {
   const got = listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size }, plan);
   const want = expected(domainId, search, column, desc, page, size);
   expect(got.result_info.total).toBe(want.total);
@@ -98,7 +106,7 @@ describe("listPage", () => {
     const searches = [...WORDS.map((w) => w.toLowerCase()), "", "a", "ł", "an", "ód", "owal", "nna", "%", "_", '"', "a b", "xyz"];
     fc.assert(
       fc.property(
-        fc.constantFrom<ListPlan | undefined>(undefined, "walkIndex", "sortMatches"),
+        fc.constantFrom<ForcedPlan | undefined>(...PLANS),
         fc.constantFrom(...domainIds),
         fc.oneof(fc.constantFrom(...searches), fc.string({ minLength: 1, maxLength: 4 })),
         fc.constantFrom("name", "capacity", "description", "email"),
@@ -121,6 +129,13 @@ describe("listPage", () => {
     expect(planFor(7_000, 5_050, 100_000)).toBe("sortMatches");
   });
 
+  it("tests search keys on a short walk and ids against the matches on a long one", () => {
+    // 11,000 matches in 100,000 rows: the first page of 50 expects a walk of ~450 entries, page 100 of ~46,000.
+    expect(walkTestFor(11_000, 50, 100_000)).toBe("searchKey");
+    expect(walkTestFor(11_000, 5_050, 100_000)).toBe("matchIds");
+    expect(walkTestFor(1_000, 50, 100_000)).toBe("matchIds");
+  });
+
   it("walks a search in name order on the index holding the search key, other orders on their sort index", () => {
     expect(sortIndex(db, "accounts", "name")).toBe("accounts_domain_name");
     expect(sortIndex(db, "accounts", "capacity")).toBe("accounts_sort_capacity");
@@ -132,7 +147,7 @@ describe("listPage", () => {
   it("pages a new search, by either plan", () => {
     const [big, small] = domainIds;
     const touch = () => db.$client.prepare(`UPDATE domains SET search_version = search_version + 1 WHERE id = ?`).run(big);
-    for (const plan of [undefined, "walkIndex", "sortMatches"] as const) {
+    for (const plan of PLANS) {
       for (const [domainId, search, column, desc, page] of [
         [big!, "kowal", "capacity", false, 0],
         [big!, "ann", "name", true, 2],
@@ -152,7 +167,7 @@ describe("listPage", () => {
     const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('bunched.pl')`).run().lastInsertRowid);
     // 400 accounts; the 20 with the largest capacity match.
     for (let n = 0; n < 400; n++) insertAccount(id, `b${n}`, n >= 380 ? "zzkoniec" : "zwykle", 1000 + n);
-    for (const plan of [undefined, "walkIndex", "sortMatches"] as const) {
+    for (const plan of PLANS) {
       for (const desc of [false, true]) for (const page of [0, 1, 3, 4]) check(id, "zzkoniec", "capacity", desc, page, 5, plan);
       check(id, "zzkoniec", "name", false, 0, 50, plan);
     }
@@ -176,11 +191,11 @@ describe("listPage", () => {
   it("answers the same after the search index is merged (db optimize) and written again", () => {
     const [big] = domainIds;
     optimizeSearchIndex(db);
-    for (const search of ["kowal", "ann", "owal", "łódka"]) check(big!, search, "name", false, 0, 50, "sortMatches");
+    for (const search of ["kowal", "ann", "owal", "łódka"]) check(big!, search, "name", false, 0, 50, { plan: "sortMatches" });
     insertAccount(big!, "po.scaleniu", "Kowalska", 1024);
-    check(big!, "kowal", "capacity", false, 0, 50, "walkIndex");
+    for (const walkTest of ["searchKey", "matchIds"] as const) check(big!, "kowal", "capacity", false, 0, 50, { plan: "walkIndex", walkTest });
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'po.scaleniu'`).run();
-    check(big!, "kowal", "capacity", false, 0, 50, "sortMatches");
+    check(big!, "kowal", "capacity", false, 0, 50, { plan: "sortMatches" });
   });
 
   it("pages deep into the whole list, also after a write", () => {

@@ -10,7 +10,8 @@ import "server-only";
 //   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
 //   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
-//   walk the sort index in order testing each entry, which stops after offset + size hits.
+//   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
+//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor).
 // - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
 //   unchanged: the mail server's usage writes leave it, so paging through one search counts it once even then.
 import type { Statement } from "better-sqlite3";
@@ -83,6 +84,24 @@ export function planFor(matches: number, needed: number, rows: number): ListPlan
   return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
 }
 
+/** How a walk in an order other than name tests an entry: the row's search key, or its id among the matches. */
+export type WalkTest = "searchKey" | "matchIds";
+
+/**
+ * Testing a row's search key reads the row (about 2 µs); testing an id needs the set of all matches, built once
+ * from the trigram index (about 0.5 µs a match), then costs a tenth of a row read. So a walk expected to pass fewer
+ * entries than a quarter of the matches tests search keys, a longer one ids (bench/README.md).
+ */
+export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
+  return ((needed * rows) / matches) * 4 < matches ? "searchKey" : "matchIds";
+}
+
+/** Tests force a plan or a walk's test, to check each against the definition. */
+export interface ForcedPlan {
+  plan?: ListPlan;
+  walkTest?: WalkTest;
+}
+
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -133,13 +152,13 @@ function readRows<Row>(db: Db, sql: string, args: unknown[]): Row[] {
   return statement(db, sql).all(...args) as Row[];
 }
 
-/** `forcePlan` is for tests, which check both plans against the definition. */
+/** `force` is for tests, which check both plans and both walk tests against the definition. */
 export function listPage<Row>(
   db: Db,
   spec: ListSpec<Row>,
   domainId: number,
   q: ListQuery,
-  forcePlan?: ListPlan,
+  force: ForcedPlan = {},
 ): ListEnvelope<unknown> {
   const { table, columns } = spec;
   const info = TABLES[table]!;
@@ -192,14 +211,15 @@ export function listPage<Row>(
       if (!db.$client.inTransaction && fresh.version !== null) setBounded(totals, MAX_TOTALS, key(fresh.version), total);
     }
     if (offset < total) {
-      const plan = forcePlan ?? planFor(total, offset + q.size, rowsInDomain);
+      const plan = force.plan ?? planFor(total, offset + q.size, rowsInDomain);
+      const walkTest = force.walkTest ?? walkTestFor(total, offset + q.size, rowsInDomain);
       if (plan === "sortMatches") {
         rows = readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [
           ...matches.args,
           q.size,
           offset,
         ]);
-      } else if (trigram && !(column === "name" && narrow)) {
+      } else if (trigram && !(column === "name" && narrow) && walkTest === "matchIds") {
         // Each entry's id is tested against the matches: SQLite reads them into a set (and a Bloom filter) once and
         // reads a row only for a hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
         rows = readRows(
@@ -209,7 +229,7 @@ export function listPage<Row>(
         );
       } else {
         // In name order the index holding the search key is walked, so the test reads the entry, not the row, and
-        // needs no set of the matches; without a trigram index the row's search key is tested.
+        // needs no set of the matches; in other orders (a short walk, or no trigram index) the row's search key.
         const walked = column === "name" && info.searchIndex ? narrow : byIndex;
         rows = readRows(
           db,
