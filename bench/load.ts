@@ -2,6 +2,7 @@
 // rounds to whole milliseconds, too coarse for sub-millisecond requests) and the server's resident memory sampled
 // from /proc while the load runs.
 import autocannon from "autocannon";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 
 export interface Load {
@@ -12,6 +13,11 @@ export interface Load {
   /** A fresh path for every request (e.g. a different search term each time). */
   nextPath?: () => string;
   connections: number;
+  /**
+   * "wrk" runs the load from wrk (one C thread, a separate process) instead of autocannon in this process: for the
+   * workers comparison, where the generator must leave the two cores to the server (bench/README.md).
+   */
+  generator?: "wrk";
 }
 
 export interface Sample {
@@ -86,16 +92,62 @@ function cannon(load: Load, seconds: number, latencies?: number[]): Promise<auto
   });
 }
 
+/** What wrk reports of one run: its own latency percentiles (it keeps no per-response list for us). */
+interface WrkResult {
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** wrk's durations: "812.00us", "5.12ms", "1.02s", in ms. */
+function wrkMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) throw new Error(`wrk: unreadable duration "${text}"`);
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
+}
+
+function runWrk(load: Load, seconds: number): Promise<WrkResult> {
+  if ((load.method ?? "GET") !== "GET" || load.nextPath) throw new Error("wrk loads here are plain GETs");
+  const args = ["-t1", `-c${load.connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--latency"];
+  for (const [k, v] of Object.entries(load.headers ?? {})) args.push("-H", `${k}: ${v}`);
+  return new Promise((resolve, reject) => {
+    execFile("wrk", [...args, load.url], (err, out) => {
+      if (err) return reject(new Error(`wrk failed (apt-get install wrk): ${err.message}`));
+      const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+      const dur = (re: RegExp) => {
+        const m = re.exec(out);
+        if (!m) throw new Error(`wrk: no ${re} in its output:\n${out}`);
+        return wrkMs(m[1]!);
+      };
+      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      resolve({
+        requests: num(/(\d+) requests in/),
+        errors: num(/Non-2xx or 3xx responses: (\d+)/) + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+        p50: dur(/^\s+50%\s+(\S+)/m),
+        p99: dur(/^\s+99%\s+(\S+)/m),
+        max: dur(/^\s+Latency\s+\S+\s+\S+\s+(\S+)/m),
+      });
+    });
+  });
+}
+
 /** What the slices of one load measured so far. */
 interface Tally {
+  /** Every response time (autocannon), or each wrk slice's own figures. */
   latencies: number[];
+  wrk: WrkResult[];
   requests: number;
   errors: number;
   seconds: number;
   peakKb: number;
 }
 
-const tally = (serverPid: number): Tally => ({ latencies: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid) });
+const tally = (serverPid: number): Tally => ({ latencies: [], wrk: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid) });
+
+/** A warm-up: the load for `seconds`, nothing kept. */
+const warm = (load: Load, seconds: number) => (load.generator === "wrk" ? runWrk(load, seconds) : cannon(load, seconds));
 
 /**
  * A pause before each measured run: the previous run's last requests (up to one per connection, dropped by
@@ -112,6 +164,14 @@ async function slice(load: Load, seconds: number, serverPid: number, into: Tally
   const timer = setInterval(() => (into.peakKb = Math.max(into.peakKb, rssKb(serverPid))), 100);
   try {
     const start = performance.now();
+    if (load.generator === "wrk") {
+      const result = await runWrk(load, seconds);
+      into.seconds += (performance.now() - start) / 1000;
+      into.requests += result.requests;
+      into.errors += result.errors;
+      into.wrk.push(result);
+      return;
+    }
     const result = await cannon(load, seconds, into.latencies);
     into.seconds += (performance.now() - start) / 1000;
     into.requests += result.requests.total;
@@ -123,6 +183,18 @@ async function slice(load: Load, seconds: number, serverPid: number, into: Tally
 
 function sampleOf(t: Tally, serverPid: number): Sample {
   const latencies = [...t.latencies].sort((a, b) => a - b);
+  if (t.wrk.length > 0) {
+    // wrk's percentiles cannot be merged: the median of the slices' p50, the worst of their p99 and maxima.
+    return {
+      rps: t.requests / t.seconds,
+      p50: median(t.wrk.map((w) => w.p50)),
+      p99: Math.max(...t.wrk.map((w) => w.p99)),
+      max: Math.max(...t.wrk.map((w) => w.max)),
+      errors: t.errors,
+      requests: t.requests,
+      peakRssMb: Math.max(t.peakKb, rssKb(serverPid)) / 1024,
+    };
+  }
   return {
     rps: t.requests / t.seconds,
     p50: percentile(latencies, 50),
@@ -136,7 +208,7 @@ function sampleOf(t: Tally, serverPid: number): Sample {
 
 /** Warms up, then measures for `seconds` while sampling the server's memory every 100 ms. */
 export async function measure(load: Load, warmupSeconds: number, seconds: number, serverPid: number): Promise<Sample> {
-  if (warmupSeconds > 0) await cannon(load, warmupSeconds);
+  if (warmupSeconds > 0) await warm(load, warmupSeconds);
   const t = tally(serverPid);
   await slice(load, seconds, serverPid, t);
   return sampleOf(t, serverPid);
@@ -160,8 +232,8 @@ export async function measurePair(
   serverPidB = serverPid,
 ): Promise<[Sample, Sample]> {
   if (warmupSeconds > 0) {
-    await cannon(a, warmupSeconds);
-    await cannon(b, warmupSeconds);
+    await warm(a, warmupSeconds);
+    await warm(b, warmupSeconds);
   }
   const sides = [
     { load: a, pid: serverPid, t: tally(serverPid) },

@@ -120,7 +120,8 @@ const underWrites = (s: Scenario): Scenario => ({ ...s, name: `${s.name}${UNDER_
 
 /** A GET with one worker and the same with two (each its own server, both on the bench's database). */
 function workerPair(label: string, path: string, headers: Record<string, string>): Scenario[] {
-  const load = (port: number): Load => ({ url: `http://127.0.0.1:${port}${path}`, headers, connections: WORKER_CONNECTIONS });
+  // wrk, not autocannon in this process: two workers and autocannon on two cores left the workers short of CPU.
+  const load = (port: number): Load => ({ url: `http://127.0.0.1:${port}${path}`, headers, connections: WORKER_CONNECTIONS, generator: "wrk" });
   return [
     { name: `${label}, ${WORKER_CONNECTIONS} connections: 1 worker`, group: "workers", pair: label, load: load(appPort) },
     { name: `${label}, ${WORKER_CONNECTIONS} connections: 2 workers`, group: "workers", pair: label, load: load(twoWorkersPort), on: "twoWorkers" },

@@ -88,12 +88,13 @@ export function planFor(matches: number, needed: number, rows: number): ListPlan
 export type WalkTest = "searchKey" | "matchIds";
 
 /**
- * Testing a row's search key reads the row (about 2 µs); testing an id needs the set of all matches, built once
- * from the trigram index (about 0.5 µs a match), then costs a tenth of a row read. So a walk expected to pass fewer
- * entries than a quarter of the matches tests search keys, a longer one ids (bench/README.md).
+ * Testing a row's search key reads the row (about 2 µs). Testing an id needs the set of matches, built from the
+ * trigram index's entries for the whole file, not just this domain (5-35 ms on the bench data), then costs a tenth
+ * of a row read. So a walk expected to pass at most 3,000 entries tests search keys, a longer one ids
+ * (bench/README.md).
  */
 export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
-  return ((needed * rows) / matches) * 4 < matches ? "searchKey" : "matchIds";
+  return (needed * rows) / matches <= 3_000 ? "searchKey" : "matchIds";
 }
 
 /** Tests force a plan or a walk's test, to check each against the definition. */
