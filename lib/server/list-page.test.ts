@@ -120,13 +120,17 @@ describe("listPage", () => {
   });
 
   it("reads few matches and sorts them, and walks the sort index for many", () => {
-    // A page of 50 in 100,000 rows: a walk expects to pass 50 * 100,000 / matches entries, a match costs ten.
+    // Up to 5% of the rows are sorted: a walk may pass every row when the matches are bunched at the end.
     expect(planFor(35, 50, 100_000)).toBe("sortMatches");
-    expect(planFor(700, 50, 100_000)).toBe("sortMatches");
-    expect(planFor(720, 50, 100_000)).toBe("walkIndex");
+    expect(planFor(3_400, 50, 100_000)).toBe("sortMatches");
+    expect(planFor(5_000, 50, 100_000)).toBe("sortMatches");
+    expect(planFor(5_001, 50, 100_000)).toBe("walkIndex");
     expect(planFor(11_000, 50, 100_000)).toBe("walkIndex");
+    expect(planFor(500, 50, 10_000)).toBe("sortMatches");
+    expect(planFor(501, 50, 10_000)).toBe("walkIndex");
     // Deeper pages walk further, so reading the matches wins up to more of them.
     expect(planFor(7_000, 5_050, 100_000)).toBe("sortMatches");
+    expect(planFor(11_000, 5_050, 100_000)).toBe("walkIndex");
   });
 
   it("tests search keys on a short walk and ids against the matches on a long one", () => {
