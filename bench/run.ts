@@ -405,7 +405,8 @@ async function main() {
     const target = (name: string, value: number, limit: number, unit: string, met: boolean): Target => ({ name, value: Number(value.toFixed(3)), limit, unit, met });
     const targets: Target[] = [
       target("GET one account / empty route handler throughput (1 worker)", accountRatio, 0.7, "ratio (min)", accountRatio >= 0.7),
-      target("List on 100k accounts (search, any sort, 4 connections): worst p99", Math.max(...list100k.map((r) => r.p99)), 25, "ms (max)", list100k.every((r) => r.p99 < 25)),
+      // Issue 19 set the lists' limit at 50 ms, under writes; the earlier 25 ms was met by the in-memory engine it removed.
+      target("List on 100k accounts (search, any sort, 4 connections): worst p99", Math.max(...list100k.map((r) => r.p99)), 50, "ms (max)", list100k.every((r) => r.p99 <= 50)),
       target(
         `List on 100k accounts under writes (${QUOTA_WRITES_PER_SECOND} mail_quota upserts/s; search, any sort, 4 connections): worst p99`,
         Math.max(...listUnderWrites.map((r) => r.p99)), 50, "ms (max)", listUnderWrites.every((r) => r.p99 <= 50),
