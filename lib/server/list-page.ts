@@ -11,7 +11,8 @@ import "server-only";
 //   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
 //   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
-//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor).
+//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk that
+//   meets matches bunched at the end of the order stops at twice its expected length and reads the page that way.
 // - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
 //   unchanged: the mail server's usage writes leave it, so paging through one search counts it once even then.
 import type { Statement } from "better-sqlite3";
@@ -76,32 +77,33 @@ const MIN_TRIGRAM_SEARCH = 3;
 export type ListPlan = "sortMatches" | "walkIndex";
 
 /**
- * Sorting a match costs about as much as passing ten index entries (bench/README.md). A walk expects to pass
- * (offset + size) * rows / matches entries if the matches are spread over the order, but up to every row when they
- * are bunched at its end (a first name, in name order). So the matches are sorted when they are few against either:
- * at most 5% of the rows, or a tenth of the expected walk (deep pages).
+ * A walk expects to pass (offset + size) * rows / matches index entries before it has the page, if the matches are
+ * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (bench data,
+ * bench/README.md), so fewer matches than a tenth of that walk are read and sorted, more are walked.
  */
 export function planFor(matches: number, needed: number, rows: number): ListPlan {
-  return matches * 20 <= rows || matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
+  return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
 }
 
 /** How a walk in an order other than name tests an entry: the row's search key, or its id among the matches. */
 export type WalkTest = "searchKey" | "matchIds";
 
 /**
- * Testing a row's search key reads the row (about 2 µs). Testing an id needs the set of matches, built from the
- * trigram index's entries for the whole file, not just this domain (5-35 ms on the bench data), then costs a tenth
- * of a row read. So a walk expected to pass at most 3,000 entries tests search keys, a longer one ids
- * (bench/README.md).
+ * Testing a row's search key reads the row (2-6 µs, more when the rows are not in SQLite's cache). Testing an id
+ * needs the set of matches, built from the trigram index's entries for the whole file, not just this domain (3-35 ms
+ * on the bench data), then costs a tenth of a row read. So a walk expected to pass at most 1,000 entries tests
+ * search keys, a longer one ids (bench/README.md).
  */
 export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
-  return (needed * rows) / matches <= 3_000 ? "searchKey" : "matchIds";
+  return (needed * rows) / matches <= 1_000 ? "searchKey" : "matchIds";
 }
 
 /** Tests force a plan or a walk's test, to check each against the definition. */
 export interface ForcedPlan {
   plan?: ListPlan;
   walkTest?: WalkTest;
+  /** How many entries a search-key walk may pass before the page is read another way. */
+  walkBudget?: number;
 }
 
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
@@ -225,23 +227,43 @@ export function listPage<Row>(
           q.size,
           offset,
         ]);
-      } else if (trigram && !(column === "name" && narrow) && walkTest === "matchIds") {
-        // Each entry's id is tested against the matches: SQLite reads them into a set (and a Bloom filter) once and
-        // reads a row only for a hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
-        rows = readRows(
-          db,
-          rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`),
-          [domainId, ...matches.args, q.size, offset],
-        );
       } else {
-        // In name order the index holding the search key is walked, so the test reads the entry, not the row, and
-        // needs no set of the matches; in other orders (a short walk, or no trigram index) the row's search key.
-        const walked = column === "name" && info.searchIndex ? narrow : byIndex;
-        rows = readRows(
-          db,
-          `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`,
-          [domainId, like, q.size, offset],
-        );
+        // Entries are tested by id against the matches in orders other than name (a trigram search only); else by
+        // search key: in name order the index holding it is walked, so the test reads the entry, not the row.
+        const byIds = trigram && !(column === "name" && narrow);
+        const walkIds = () =>
+          readRows<Row>(
+            db,
+            rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`),
+            [domainId, ...matches.args, q.size, offset],
+          );
+        if (byIds && walkTest === "matchIds") {
+          // SQLite reads the matches into a set (and a Bloom filter) once and reads a row only for a hit, so a walk
+          // that goes far (matches bunched at the end of the order) stays cheap.
+          rows = walkIds();
+        } else {
+          // The expected length assumes the matches are spread over the order. Bunched at its end (a first name
+          // within each capacity) they would make a walk that reads rows read nearly every row, so that walk stops
+          // after twice the expected entries and the ids are tested instead. In name order an entry costs a tenth
+          // as much (no row is read), and sorting is no cheaper there, so that walk goes on (LIMIT -1: no limit).
+          const budget = force.walkBudget ?? (byIds ? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total) : -1);
+          const walked = column === "name" && info.searchIndex ? narrow : byIndex;
+          const keyColumns = column === "name" ? "name" : `${column}, name`;
+          // The inner walk yields its entries in index order; the outer test keeps that order for its LIMIT.
+          rows = readRows(
+            db,
+            rowsOf(
+              `SELECT id FROM (SELECT id, search_key, ${keyColumns} FROM ${table} ${walked} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
+                `WHERE search_key LIKE ? ESCAPE '\\' LIMIT ? OFFSET ?`,
+            ),
+            [domainId, budget, like, q.size, offset],
+          );
+          if (rows.length < Math.min(q.size, total - offset)) {
+            rows = byIds
+              ? walkIds()
+              : readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [...matches.args, q.size, offset]);
+          }
+        }
       }
     }
   }
