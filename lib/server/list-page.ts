@@ -11,8 +11,8 @@ import "server-only";
 //   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
 //   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
-//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk that
-//   meets matches bunched at the end of the order stops at twice its expected length and reads the page that way.
+//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk in an
+//   order other than name that meets matches bunched at its end stops at twice its expected length and tests ids.
 // - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
 //   unchanged: the mail server's usage writes leave it, so paging through one search counts it once even then.
 import type { Statement } from "better-sqlite3";
@@ -102,7 +102,7 @@ export function walkTestFor(matches: number, needed: number, rows: number): Walk
 export interface ForcedPlan {
   plan?: ListPlan;
   walkTest?: WalkTest;
-  /** How many entries a search-key walk may pass before the page is read another way. */
+  /** How many entries a search-key walk in an order other than name may pass before ids are tested instead. */
   walkBudget?: number;
 }
 
@@ -227,43 +227,43 @@ export function listPage<Row>(
           q.size,
           offset,
         ]);
-      } else {
-        // Entries are tested by id against the matches in orders other than name (a trigram search only); else by
-        // search key: in name order the index holding it is walked, so the test reads the entry, not the row.
-        const byIds = trigram && !(column === "name" && narrow);
+      } else if (trigram && !(column === "name" && narrow)) {
+        // In orders other than name a walk tests the row's search key (reading the row) or, when long, the entry's
+        // id against the matches: SQLite reads them into a set (and a Bloom filter) once and reads a row only for a
+        // hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
         const walkIds = () =>
           readRows<Row>(
             db,
             rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`),
             [domainId, ...matches.args, q.size, offset],
           );
-        if (byIds && walkTest === "matchIds") {
-          // SQLite reads the matches into a set (and a Bloom filter) once and reads a row only for a hit, so a walk
-          // that goes far (matches bunched at the end of the order) stays cheap.
+        if (walkTest === "matchIds") {
           rows = walkIds();
         } else {
           // The expected length assumes the matches are spread over the order. Bunched at its end (a first name
-          // within each capacity) they would make a walk that reads rows read nearly every row, so that walk stops
-          // after twice the expected entries and the ids are tested instead. In name order an entry costs a tenth
-          // as much (no row is read), and sorting is no cheaper there, so that walk goes on (LIMIT -1: no limit).
-          const budget = force.walkBudget ?? (byIds ? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total) : -1);
-          const walked = column === "name" && info.searchIndex ? narrow : byIndex;
-          const keyColumns = column === "name" ? "name" : `${column}, name`;
-          // The inner walk yields its entries in index order; the outer test keeps that order for its LIMIT.
+          // within each capacity) they would make this walk read nearly every row, so it stops after twice the
+          // expected entries (the LIMIT on the inner walk, whose index order the outer test keeps) and the ids are
+          // tested instead.
+          const budget = force.walkBudget ?? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total);
           rows = readRows(
             db,
             rowsOf(
-              `SELECT id FROM (SELECT id, search_key, ${keyColumns} FROM ${table} ${walked} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
+              `SELECT id FROM (SELECT id, search_key, ${column}, name FROM ${table} ${byIndex} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
                 `WHERE search_key LIKE ? ESCAPE '\\' LIMIT ? OFFSET ?`,
             ),
             [domainId, budget, like, q.size, offset],
           );
-          if (rows.length < Math.min(q.size, total - offset)) {
-            rows = byIds
-              ? walkIds()
-              : readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [...matches.args, q.size, offset]);
-          }
+          if (rows.length < Math.min(q.size, total - offset)) rows = walkIds();
         }
+      } else {
+        // In name order the index holding the search key is walked, so the test reads the entry, not the row (a
+        // tenth of the cost), and needs no set of the matches; a search too short for trigrams tests the row's key.
+        const walked = column === "name" && info.searchIndex ? narrow : byIndex;
+        rows = readRows(
+          db,
+          `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`,
+          [domainId, like, q.size, offset],
+        );
       }
     }
   }
