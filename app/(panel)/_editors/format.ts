@@ -1,12 +1,9 @@
 // Numbers and dates as the editors show them.
 import type { Locale } from "@/lib/i18n";
+import { formatMegabytes } from "@/lib/i18n/number";
 
-/** Bytes as MB (1 MB = 1,048,576 bytes, as capacity counts them), one decimal below 10 MB. */
-export function megabytes(bytes: unknown, locale: Locale): string {
-  const n = Number(bytes) || 0;
-  const mb = n / 1048576;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: mb > 0 && mb < 10 ? 1 : 0 }).format(mb);
-}
+/** Bytes (as the API sends them: a string or a number) as MB. */
+export const megabytes = (bytes: unknown, locale: Locale): string => formatMegabytes(Number(bytes) || 0, locale);
 
 /** Today as YYYY-MM-DD in the browser's time zone (expiration dates are calendar days). */
 export function todayIso(): string {
