@@ -242,14 +242,14 @@ export function listPage<Row>(
         } else {
           // The expected length assumes the matches are spread over the order. Bunched at its end (a first name
           // within each capacity) they would make this walk read nearly every row, so it stops after twice the
-          // expected entries (the LIMIT on the inner walk, whose index order the outer test keeps) and the ids are
-          // tested instead.
+          // expected entries (the LIMIT on the inner walk) and the ids are tested instead. The outer ORDER BY is
+          // the inner one's, which SQLite sees and does not sort again (SQL keeps no order out of a subquery).
           const budget = force.walkBudget ?? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total);
           rows = readRows(
             db,
             rowsOf(
               `SELECT id FROM (SELECT id, search_key, ${column}, name FROM ${table} ${byIndex} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
-                `WHERE search_key LIKE ? ESCAPE '\\' LIMIT ? OFFSET ?`,
+                `WHERE search_key LIKE ? ESCAPE '\\' ${order}`,
             ),
             [domainId, budget, like, q.size, offset],
           );
