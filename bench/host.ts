@@ -2,7 +2,7 @@
 // and have longer tails, the framework's own ones included, so the report shows these beside them.
 import fs from "node:fs";
 
-/** Milliseconds a fixed CPU-bound loop takes here: about 460 on a quiet host. */
+/** Milliseconds a fixed CPU-bound loop takes here: 340-630 on the hosts seen so far (bench/README.md). */
 export function cpuProbeMs(): number {
   const started = performance.now();
   let x = 0;
