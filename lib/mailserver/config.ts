@@ -4,6 +4,7 @@ import "server-only";
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";
+import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { MAILBOXES } from "./mailboxes";
 
 export interface MailServerConfigOptions {
@@ -19,6 +20,8 @@ export interface MailServerConfigOptions {
   dbGroup: string;
   /** Postfix's virtual_transport: where Dovecot's LMTP listens. */
   lmtp: string;
+  /** Rspamd, Redis and the policy service (lib/mailserver/antispam-config.ts). */
+  antispam?: AntispamOptions;
 }
 
 export const DEFAULT_CONFIG_OPTIONS = {
@@ -93,6 +96,7 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf"].map(table).join(" ")}`,
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
+      ...postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
       "",
     ].join("\n"),
   };
@@ -193,6 +197,7 @@ plugin {
   sieve = dict:proxy::mailadmin;name=autoresponder;bindir=~/sieve-bin
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
+${DOVECOT_SIEVE_BEFORE}
 }
 
 protocol lmtp {
@@ -231,10 +236,14 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
 | dovecot/dovecot-dict-sql.conf.ext | read by Dovecot's dict service from here: quota usage and Sieve scripts |
+| rspamd/local.d/*.conf, *.inc | copy into /etc/rspamd/local.d/: Redis, Rspamd only scoring (no actions), the score headers, the milter worker |
 
 Requirements on the host:
 
-- Packages: postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve.
+- Packages: postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve rspamd
+  redis-server.
+- The policy service runs: \`npm run --silent cli -- mailserver policy\` (systemd unit in docs/deploy.md), where
+  \`check_policy_service\` in the snippet points.
 - Dovecot's LMTP must listen where \`virtual_transport = ${o.lmtp}\` points (for the default, a
   \`unix_listener /var/spool/postfix/private/dovecot-lmtp\` in \`service lmtp\`, mode 0600, user postfix).
 - Mailboxes under ${o.maildirRoot}, owned by ${o.mailUser}:${o.mailGroup}.
@@ -249,7 +258,7 @@ Requirements on the host:
 
 /** All files, by path relative to the output folder. */
 export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string, string> {
-  return { ...postfixFiles(o), ...dovecotFiles(o), "README.md": readme(o) };
+  return { ...postfixFiles(o), ...dovecotFiles(o), ...rspamdLocalFiles(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS), "README.md": readme(o) };
 }
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
