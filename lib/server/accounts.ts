@@ -4,6 +4,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
+import { PanelError } from "@/lib/errors/panel-error";
+import { panelErrors } from "@/lib/errors/panel-errors";
 import {
   accountFields,
   ACCOUNT_SORT_FIELDS,
@@ -268,9 +270,24 @@ export function updateAccounts(
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
+  /** Set only by the panel's password change (lib/server/own-password.ts), which has checked the current one. */
+  { currentPasswordProven = false } = {},
 ): AccountRow[] {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const byAdmin = isAdminOf(principal, domain.name);
+  // A panel session alone never sets its own account's password, whatever the path and however many names it
+  // carries: the panel asks for the current password (PUT /api/panel/password), so a stolen session cannot take
+  // the account over. API callers (Basic) have just proved the password.
+  const ownName = principal.account.domainId === domain.id ? principal.account.name : null;
+  if (
+    principal.sessionIdHash &&
+    !currentPasswordProven &&
+    (input.password ?? "") !== "" &&
+    ownName !== null &&
+    names.some((n) => n.toLowerCase() === ownName)
+  ) {
+    throw new PanelError(panelErrors.currentPasswordRequired, "password");
+  }
   const passwordHash = passwordHashOf(input, false);
   const values = columnValues(input);
   if (passwordHash) values.passwordHash = passwordHash;

@@ -9,7 +9,9 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
+import type { CatalogEntry } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
+import { PanelError } from "@/lib/errors/panel-error";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
 import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
@@ -75,24 +77,12 @@ type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
 
 /** The panel's own answers (lib/errors/panel-errors.ts says why they are not in the v1 catalog). */
 function panelAnswer(
-  error: (typeof panelErrors)[keyof typeof panelErrors],
+  error: CatalogEntry,
   headers?: Record<string, string>,
   source?: string,
 ): ApiResult {
   const body = { code: error.code, message: error.message, category: error.category, ...(source ? { source } : {}) };
   return { status: error.status, body, headers };
-}
-
-/**
- * A panel PUT of the signed-in account's own record: its body, read here, so that a new password is refused. The
- * panel changes the owner's password only with the current one (PUT /api/panel/password), so that a session alone
- * cannot take the account over.
- */
-async function ownRecordBody(req: Request, principal: Principal, params: Record<string, string>) {
-  if (req.method !== "PUT" || !new URL(req.url).pathname.startsWith("/api/panel/v1/emails/")) return null;
-  if (`${params.name}@${params.domain}`.toLowerCase() !== principal.account.email) return null;
-  const body = await readJsonObject(req);
-  return { body, refused: typeof body.password === "string" && body.password !== "" };
 }
 
 /** The "sign in again" answer; it also clears a cookie that no longer names a live session. */
@@ -144,14 +134,10 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
       if (!creds) throw apiError("missingCredentials");
       principal = authenticate(db, creds, clientIp);
     }
-    let body = () => readJsonObject(req);
-    if (panel && principal) {
-      const own = await ownRecordBody(req, principal, params);
-      if (own?.refused) return format(panelAnswer(panelErrors.currentPasswordRequired, undefined, "password"), false, null);
-      if (own) body = () => Promise.resolve(own.body);
-    }
+    const body = () => readJsonObject(req);
     result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
   } catch (err) {
+    if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };
   }

@@ -35,6 +35,8 @@ export function changeOwnPassword(
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
   const domain = getDomainOrThrow(db, principal.domain);
   const name = principal.account.name;
-  updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], { password: body.password, password_retype: body.password_retype ?? "" });
+  updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], { password: body.password, password_retype: body.password_retype ?? "" }, {
+    currentPasswordProven: true,
+  });
   return accountRecord(db, domain, getAccountOrThrow(db, domain, name));
 }
