@@ -14,6 +14,7 @@ import path from "node:path";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
+const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
@@ -150,6 +151,9 @@ async function runWorker() {
   // request line, over Node's default 16 kB header limit (which answers 431).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    // X-Forwarded-For as it arrived (Next may add the peer to the header itself); trusted only from TRUSTED_PROXIES.
+    if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
+    else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
     if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
     active++;
     res.on("close", () => {

@@ -17,7 +17,7 @@ import {
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
-import { today, type Principal } from "./auth";
+import { isLoginRefused, today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
@@ -319,8 +319,10 @@ export function updateAccounts(
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
           const next = update ? update.get({ id: row.id, searchKey: searchKey(name, values.description ?? "") }) : row;
           if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
-          // A new password ends the account's panel sessions everywhere, except the one that set it.
-          if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
+          // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
+          // A new password ends them too, except the one that set it.
+          if (isLoginRefused(next)) endSessions(db, next.id);
+          else if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;

@@ -4,6 +4,9 @@ import { z } from "zod";
 
 const envSchema = z.object({
   ALLOWED_CLIENT_IPS: z.string().optional(),
+  // Reverse proxies (IPs and CIDRs) whose X-Forwarded-For names the client for throttling, sessions and
+  // last_auth_ip; empty by default (the TCP peer is the client). Never used by the /api/v1 client address rule.
+  TRUSTED_PROXIES: z.string().optional(),
   // The server-wide values of the three anti-spam mechanisms (returned as spam_*_default of a domain).
   SPAM_RBL_DEFAULT: z.enum(["0", "1"]).default("1"),
   SPAM_SPF_DEFAULT: z.enum(["0", "1"]).default("1"),

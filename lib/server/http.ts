@@ -13,8 +13,8 @@ import type { CatalogEntry } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { PanelError } from "@/lib/errors/panel-error";
 import { authenticate, parseBasic, type Principal } from "./auth";
-import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
-import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
+import { isClientAllowed, PEER_ADDRESS_HEADER, requestClientAddress } from "./client-address";
+import { clearedSessionCookie, isHttps, readSessionCookie, resolveSession } from "./session";
 import { toJson } from "./ordered-json";
 
 export interface ApiContext {
@@ -23,7 +23,7 @@ export interface ApiContext {
   params: Record<string, string>;
   query: URLSearchParams;
   principal: Principal;
-  /** The client's address (the TCP peer, set by lib/runtime/server.mjs). */
+  /** The client's address: the TCP peer, or behind a trusted proxy its X-Forwarded-For (lib/server/client-address.ts). */
   clientIp: string;
   /** The request body as a JSON object ({} when empty). */
   body: () => Promise<Record<string, unknown>>;
@@ -122,11 +122,14 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     }
     const db = getDb();
     const params = flattenParams((await route?.params) ?? {});
-    const clientIp = normalizeIp(peer ?? "");
+    const clientIp = requestClientAddress(req);
     let principal: Principal | null = null;
     let sessionId: string | null = null;
     if (panel && auth !== "none") {
-      sessionId = readSessionId(req);
+      const cookie = readSessionCookie(req);
+      // Several session cookies (one planted by a neighbour site, say): none of them is trusted.
+      if (cookie.several && auth === "required") return format(noSession(req), false, null);
+      sessionId = cookie.id;
       principal = resolveSession(db, sessionId, clientIp)?.principal ?? null;
       if (!principal && auth === "required") return format(noSession(req), false, null);
     } else if (auth !== "none") {
