@@ -21,7 +21,7 @@ import { isLoginRefused, today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
-import { hashDigest, sha1Hex } from "./password";
+import { hashDigest, hashDigestAsync, sha1Hex } from "./password";
 import { endSessions } from "./session";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { prepared } from "./prepared";
@@ -187,15 +187,29 @@ function columnValues(input: AccountUpdate): Partial<AccountRow> {
   return values;
 }
 
+/**
+ * The scrypt hash of a body's new password, computed off the event loop: request handlers pass it on to
+ * createAccount / updateAccounts, which then do not hash on the loop. Undefined when the body sets no password.
+ */
+export async function prehashPassword(body: Record<string, unknown>): Promise<Prehashed | undefined> {
+  const password = body.password;
+  if (typeof password !== "string" || password === "") return undefined;
+  return { password, hash: await hashDigestAsync(sha1Hex(password)) };
+}
+export interface Prehashed {
+  password: string;
+  hash: string;
+}
+
 /** Password and its retype: the new scrypt hash, or undefined when unchanged. */
-function passwordHashOf(input: AccountUpdate, required: boolean): string | undefined {
+function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
   const password = input.password ?? "";
   if (password === "") {
     if (required) throw apiError("invalidPassword", "password");
     return undefined;
   }
   if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
-  return hashDigest(sha1Hex(password));
+  return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
 }
 
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
@@ -237,9 +251,15 @@ function checkCapacity(db: Db, domainId: number, before: number): void {
 }
 
 /** POST emails/<domain>/<name> (domain administrator). */
-export function createAccount(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AccountRow {
+export function createAccount(
+  db: Db,
+  domain: DomainRow,
+  name: string,
+  body: Record<string, unknown>,
+  prehashed?: Prehashed,
+): AccountRow {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
-  const passwordHash = passwordHashOf(input, true)!;
+  const passwordHash = passwordHashOf(input, true, prehashed)!;
   const mailHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
@@ -271,7 +291,7 @@ export function updateAccounts(
   names: string[],
   body: Record<string, unknown>,
   /** Set only by the panel's password change (lib/server/own-password.ts), which has checked the current one. */
-  { currentPasswordProven = false } = {},
+  { currentPasswordProven = false, prehashed }: { currentPasswordProven?: boolean; prehashed?: Prehashed } = {},
 ): AccountRow[] {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const byAdmin = isAdminOf(principal, domain.name);
@@ -288,7 +308,7 @@ export function updateAccounts(
   ) {
     throw new PanelError(panelErrors.currentPasswordRequired, "password");
   }
-  const passwordHash = passwordHashOf(input, false);
+  const passwordHash = passwordHashOf(input, false, prehashed);
   const values = columnValues(input);
   if (passwordHash) values.passwordHash = passwordHash;
   // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.

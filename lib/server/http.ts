@@ -39,7 +39,7 @@ export interface SessionContext extends Omit<ApiContext, "principal"> {
 export interface ApiResult {
   status: number;
   body: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | Headers;
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> } | undefined;
@@ -50,7 +50,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const PANEL_PREFIX = "/api/panel/";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
-export const ok = (body: unknown, status = 200, headers?: Record<string, string>): ApiResult => ({ status, body, headers });
+export const ok = (body: unknown, status = 200, headers?: Record<string, string> | Headers): ApiResult => ({ status, body, headers });
 export const noContent = (headers?: Record<string, string>): ApiResult => ({ status: 204, body: null, headers });
 
 /** Wraps a handler that needs an authenticated caller (Basic under /api/v1, the session under /api/panel). */
@@ -135,7 +135,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     } else if (auth !== "none") {
       const creds = parseBasic(req.headers.get("authorization"));
       if (!creds) throw apiError("missingCredentials");
-      principal = authenticate(db, creds, clientIp);
+      principal = await authenticate(db, creds, clientIp);
     }
     const body = () => readJsonObject(req);
     result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
@@ -218,7 +218,11 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
   if (result.status === 204 || result.body === null) {
     return new Response(null, { status: result.status, headers: result.headers });
   }
-  const headers = result.headers ? { ...JSON_HEADERS, ...result.headers } : JSON_HEADERS;
+  let headers: HeadersInit = JSON_HEADERS;
+  if (result.headers instanceof Headers) {
+    headers = new Headers(result.headers);
+    for (const [k, v] of Object.entries(JSON_HEADERS)) if (!headers.has(k)) headers.set(k, v);
+  } else if (result.headers) headers = { ...JSON_HEADERS, ...result.headers };
   return new Response(toJson(result.body), { status: result.status, headers });
 }
 
