@@ -27,7 +27,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "backup.example.com" },
     // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.
     { name: "hx.example.com" },
-    { name: "hy.example.com" },
+    // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
+    { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },
     { name: "panel.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],

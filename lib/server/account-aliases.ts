@@ -1,8 +1,9 @@
 import "server-only";
 // The `aliases` field of an account: the set of alias records of its domain that point at it (contract §7).
+import { effectiveLimits } from "./customers";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { aliases, type AccountRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isAccountName } from "@/lib/schemas/common";
 import { searchKey } from "./list-page";
@@ -34,7 +35,7 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
     const holder = nameHolder(db, domain.id, name);
     if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, taken_by: holder });
   }
-  const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+  const d = effectiveLimits(db, domain);
   if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
   if (added.length) {
     db.insert(aliases)

@@ -19,6 +19,7 @@ import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
 import { isLoginRefused, today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
+import { effectiveLimits } from "./customers";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
 import { hashDigest, hashDigestAsync, sha1Hex } from "./password";
@@ -243,7 +244,7 @@ function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
 }
 
 function checkCapacity(db: Db, domainId: number, before: number): void {
-  const d = db.select().from(domains).where(eq(domains.id, domainId)).get()!;
+  const d = effectiveLimits(db, { id: domainId });
   if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
     const free = Math.max(0, d.capacityLimit - before);
     throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, free_mb: free, requested: d.capacitySum });
@@ -264,7 +265,7 @@ export function createAccount(
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
-      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      const d = effectiveLimits(db, domain);
       if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
       const email = `${name}@${domain.name}`;
       const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash, mailPasswordHash: mailHash };
@@ -315,7 +316,7 @@ export function updateAccounts(
   if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
-      const before = db.select().from(domains).where(eq(domains.id, domain.id)).get()!.capacitySum;
+      const before = effectiveLimits(db, domain).capacitySum;
       const failures: ApiError[] = [];
       const updated: AccountRow[] = [];
       // One prepared UPDATE for every name (only the id and the search key differ): building and preparing it
