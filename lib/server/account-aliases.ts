@@ -5,7 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AccountRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { isAccountName } from "@/lib/schemas/common";
+import { isAccountName, RESERVED_LOCAL_PARTS } from "@/lib/schemas/common";
 import { searchKey } from "./list-page";
 import { nameHolder } from "./names";
 
@@ -28,6 +28,10 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
   if (!byAdmin && added.length > 0 && names.length > account.aliasLimit) {
     throw apiError("invalidAliases", "aliases", { alias_limit: account.aliasLimit });
   }
+  // The operators' addresses (and what certificate authorities mail to prove domain control) are the
+  // administrator's to give.
+  const reserved = byAdmin ? undefined : added.find((n) => RESERVED_LOCAL_PARTS.includes(n));
+  if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
     db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed))).run();
   }
