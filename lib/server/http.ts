@@ -68,6 +68,13 @@ export function withPanelSession(handler: (ctx: SessionContext) => ApiResult | P
   return (req: Request, route: RouteContext) => respond(req, route, handler, "session");
 }
 
+/**
+ * Any other path under /api (not /api/v1, not the panel's): the JSON 404.4 instead of Next's HTML page. No client
+ * address rule: it serves nothing.
+ */
+export const unknownApiPath = (): Response =>
+  format({ status: 404, body: apiError("endpointNotFound").toBody() }, false, null);
+
 /** Handler for a method the path does not define. */
 export const methodNotAllowed = withPublicApi(() => {
   throw apiError("methodNotAllowed");
