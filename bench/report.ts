@@ -1,4 +1,5 @@
 // The bench's output: the table on stdout, bench/results.json (with `targets`) and bench/RESULTS.md.
+import type { BadSignInsResult } from "./bad-sign-ins";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -23,6 +24,8 @@ export interface Target {
 
 export interface Report {
   quick: boolean;
+  /** Issue 29: the real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
+  badSignIns?: BadSignInsResult;
   date: string;
   cores: number;
   cpu: string;
