@@ -13,6 +13,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "other.example.com" },
     // A capacity limit far above any one account, so capacity's own upper bound (1048576 MB) can be tested.
     { name: "val.example.com", limits: ["--capacity-limit", "100000000"] },
+    // Of val's customer: the only domain val's catchall types 2 and 3 may name (docs/customers.md).
+    { name: "val-sister.example.com", limits: ["--customer", "val.example.com"] },
     { name: "multi.example.com" },
     {
       name: "limits.example.com",
