@@ -30,13 +30,28 @@ export function verifyDigest(digest: string, stored: string): boolean {
 export const hashPassword = (password: string) => hashDigest(sha1Hex(password));
 
 // The same work on libuv's thread pool: what request handlers use, so that a sign-in never blocks the worker's
-// event loop (issue 29: bad sign-ins slowed everyone's requests 26x while scrypt ran on the loop).
-function scryptAsync(digest: string, salt: Buffer, length: number, cost: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    crypto.scrypt(digest.toLowerCase(), salt, length, { N: cost, maxmem: 256 * cost * 8 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
-  );
+// event loop (issue 29: bad sign-ins slowed everyone's requests 26x while scrypt ran on the loop). At most
+// SCRYPT_CONCURRENCY hashes run at once per process (1 by default), the others wait their turn: a flood of sign-ins
+// then takes one core per worker, not every core, and the requests of signed-in users keep theirs
+// (bench/bad-sign-ins.ts). Unknown and known addresses wait and cost alike.
+let running = 0;
+const queue: (() => void)[] = [];
+
+async function scryptAsync(digest: string, salt: Buffer, length: number, cost: number): Promise<Buffer> {
+  if (running >= env().SCRYPT_CONCURRENCY) await new Promise<void>((resolve) => queue.push(resolve));
+  else running++;
+  try {
+    return await new Promise<Buffer>((resolve, reject) =>
+      crypto.scrypt(digest.toLowerCase(), salt, length, { N: cost, maxmem: 256 * cost * 8 }, (err, key) =>
+        err ? reject(err) : resolve(key),
+      ),
+    );
+  } finally {
+    // The slot passes to the next in line (running stays the same), or is freed.
+    const next = queue.shift();
+    if (next) next();
+    else running--;
+  }
 }
 
 export async function hashDigestAsync(digest: string, cost = env().SCRYPT_COST): Promise<string> {
