@@ -104,6 +104,17 @@ function listTails(report: Report): string {
   );
 }
 
+export function badSignInsText(b: BadSignInsResult): string {
+  return (
+    `bench/bad-sign-ins.ts: one real user reading its account record (Basic, one kept-alive connection) in ` +
+    `${b.rounds.length} quiet and ${b.rounds.length} attacked windows of 2 s, alternating; during the attacked ones 4 clients sent ` +
+    `panel sign-ins for made-up addresses from rotating X-Forwarded-For addresses, back to back: ${b.badSignIns} in all ` +
+    `(${b.badSignInsPerSecond.toFixed(1)}/s, each one scrypt at the real cost). Real user's median ${ms(b.quietMedianMs)} ms quiet, ` +
+    `${ms(b.attackMedianMs)} ms attacked (slowest ${ms(b.quietMaxMs)} / ${ms(b.attackMaxMs)} ms); ratio ${b.ratio.toFixed(2)}x ` +
+    `(median of the rounds: ${b.rounds.join(", ")}).`
+  );
+}
+
 export function writeReport(dir: string, report: Report): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
@@ -182,6 +193,14 @@ export function writeReport(dir: string, report: Report): void {
           "",
         ]
       : ["Panel: not measured in this run (quick mode, --no-panel, or no Chromium).", ""]),
+    ...(report.badSignIns
+      ? [
+          "## A real user while 4 clients send bad sign-ins (issue 29)",
+          "",
+          badSignInsText(report.badSignIns),
+          "",
+        ]
+      : []),
     "## Targets",
     "",
     targetsTable(report.targets),
