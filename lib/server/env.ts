@@ -18,7 +18,8 @@ const envSchema = z.object({
   AUTH_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   // scrypt cost; tests and synthetic benchmark data may lower it, production keeps the default.
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
-  // scrypt hashes run at once per process (lib/server/password.ts): a flood of sign-ins takes no more cores.
+  // Threads hashing passwords per process, at the lowest CPU priority (lib/server/password.ts): a flood of sign-ins
+  // takes no more cores than this.
   SCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
