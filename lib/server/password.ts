@@ -30,11 +30,12 @@ export function verifyDigest(digest: string, stored: string): boolean {
 
 export const hashPassword = (password: string) => hashDigest(sha1Hex(password));
 
-// The same work off the event loop, for request handlers: a sign-in never blocks the worker's event loop (issue 29:
-// bad sign-ins slowed everyone's requests 26x while scrypt ran on the loop). The hashes run in SCRYPT_CONCURRENCY
-// worker threads (1 by default), each at the lowest CPU priority (nice 19 for that thread alone, Linux): a flood of
-// sign-ins then takes at most that many cores, and only what the rest of the server leaves over, so the requests of
-// signed-in users keep their speed (bench/bad-sign-ins.ts). Unknown and known addresses wait and cost alike.
+// Checking a password off the event loop, for sign-ins (anyone can ask for one, no credentials needed): a sign-in
+// never blocks the worker's event loop (issue 29: bad sign-ins slowed everyone's requests 26x while scrypt ran on
+// the loop). The checks run in SCRYPT_CONCURRENCY worker threads (1 by default), each at the lowest CPU priority
+// (nice 19 for that thread alone, Linux): a flood of sign-ins then takes at most that many cores, and only what the
+// rest of the server leaves over, so signed-in users keep their speed (bench/bad-sign-ins.ts). Unknown and known
+// addresses wait and cost alike.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const crypto = require("node:crypto");
@@ -104,9 +105,17 @@ function scryptAsync(digest: string, salt: Buffer, length: number, cost: number)
   });
 }
 
+/**
+ * A new password's hash, for an authenticated change (an administrator creating accounts, an owner's new
+ * password): off the event loop on libuv's pool at normal priority, since only signed-in callers can ask for it.
+ */
 export async function hashDigestAsync(digest: string, cost = env().SCRYPT_COST): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scryptAsync(digest, salt, KEY_LENGTH, cost);
+  const hash = await new Promise<Buffer>((resolve, reject) =>
+    crypto.scrypt(digest.toLowerCase(), salt, KEY_LENGTH, { N: cost, maxmem: 256 * cost * 8 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
   return `scrypt$${cost}$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
