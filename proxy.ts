@@ -16,15 +16,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Prefetches included (issue 29): a prefetched page is a page, with the same policy and headers; static files get
+// the baseline headers from lib/runtime/server.mjs.
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
-      // Prefetches of next/link fetch data, not a document: no policy to apply.
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

@@ -15,7 +15,7 @@ const port = Number(process.env.PORT ?? 3599);
 const ROUTE = /^\/api\/v1\/emails\/([^/?]+)\/([^/?]+)(?:\?.*)?$/;
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
-function answer(req: http.IncomingMessage): { status: number; body: unknown } {
+async function answer(req: http.IncomingMessage): Promise<{ status: number; body: unknown }> {
   try {
     const peer = req.socket.remoteAddress ?? "";
     if (!isClientAllowed(peer)) throw apiError("clientAddressDenied");
@@ -25,7 +25,7 @@ function answer(req: http.IncomingMessage): { status: number; body: unknown } {
     const db = getDb();
     const creds = parseBasic(req.headers.authorization ?? null);
     if (!creds) throw apiError("missingCredentials");
-    const principal = authenticate(db, creds, normalizeIp(peer));
+    const principal = await authenticate(db, creds, normalizeIp(peer));
     const domain = domainForAccounts(db, principal, domainName, [name]);
     const row =
       name === principal.account.name && domain.id === principal.account.domainId
@@ -40,8 +40,7 @@ function answer(req: http.IncomingMessage): { status: number; body: unknown } {
 
 getDb();
 const server = http.createServer((req, res) => {
-  const { status, body } = answer(req);
-  res.writeHead(status, JSON_HEADERS).end(JSON.stringify(body));
+  void answer(req).then(({ status, body }) => res.writeHead(status, JSON_HEADERS).end(JSON.stringify(body)));
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, "127.0.0.1", () => console.log(`baseline listening on http://127.0.0.1:${port}`));

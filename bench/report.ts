@@ -1,4 +1,5 @@
 // The bench's output: the table on stdout, bench/results.json (with `targets`) and bench/RESULTS.md.
+import type { BadSignInsResult } from "./bad-sign-ins";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -23,6 +24,8 @@ export interface Target {
 
 export interface Report {
   quick: boolean;
+  /** Issue 29: the real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
+  badSignIns?: BadSignInsResult;
   date: string;
   cores: number;
   cpu: string;
@@ -98,6 +101,17 @@ function listTails(report: Report): string {
   return (
     `Lists on the 100k domain, worst p99 and its multiple of the empty route handler's p99 (${ms(empty.p99)} ms): ` +
     `${part("quiet", "list100k")}, ${part("under writes", "underWrites")}.`
+  );
+}
+
+export function badSignInsText(b: BadSignInsResult): string {
+  return (
+    `bench/bad-sign-ins.ts: one real user reading its account record (Basic, one kept-alive connection) in ` +
+    `${b.rounds.length} quiet and ${b.rounds.length} attacked windows of 2 s, alternating; during the attacked ones 4 clients sent ` +
+    `panel sign-ins for made-up addresses from rotating X-Forwarded-For addresses, back to back: ${b.badSignIns} in all ` +
+    `(${b.badSignInsPerSecond.toFixed(1)}/s, each one scrypt at the real cost). Real user's median ${ms(b.quietMedianMs)} ms quiet, ` +
+    `${ms(b.attackMedianMs)} ms attacked (slowest ${ms(b.quietMaxMs)} / ${ms(b.attackMaxMs)} ms); ratio ${b.ratio.toFixed(2)}x ` +
+    `(median of the rounds: ${b.rounds.join(", ")}).`
   );
 }
 
@@ -179,6 +193,14 @@ export function writeReport(dir: string, report: Report): void {
           "",
         ]
       : ["Panel: not measured in this run (quick mode, --no-panel, or no Chromium).", ""]),
+    ...(report.badSignIns
+      ? [
+          "## A real user while 4 clients send bad sign-ins (issue 29)",
+          "",
+          badSignInsText(report.badSignIns),
+          "",
+        ]
+      : []),
     "## Targets",
     "",
     targetsTable(report.targets),

@@ -24,30 +24,50 @@ const spamLists = () => ({
   spamRblWhitelist: jsonList("spam_rbl_whitelist"),
 });
 
-export const domains = sqliteTable("domains", {
+/**
+ * A hosting customer: owns one or more domains (docs/customers.md). A limit set here is pooled: every domain of the
+ * customer answers it, with the usage summed over them all, instead of its own limit. NULL: per-domain limits.
+ */
+export const customers = sqliteTable("customers", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull().unique(),
-  catchallType: integer("catchall_type").notNull().default(0),
-  catchallAddress: text("catchall_address").notNull().default(""),
-  spamEnabled: integer("spam_enabled").notNull().default(1),
-  ...spamLists(),
-  spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
-  spamSpfEnabled: integer("spam_spf_enabled").notNull().default(-1),
-  spamGreylistEnabled: integer("spam_greylist_enabled").notNull().default(-1),
-  accountLimit: integer("account_limit").notNull().default(1000),
-  aliasLimit: integer("alias_limit").notNull().default(1000),
-  mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
-  capacityLimit: integer("capacity_limit").notNull().default(102400),
-  // Usage counters, kept current by triggers (see the custom migration) so reading a domain costs no scan.
-  accountCount: integer("account_count").notNull().default(0),
-  aliasCount: integer("alias_count").notNull().default(0),
-  mailinglistCount: integer("mailinglist_count").notNull().default(0),
-  capacitySum: integer("capacity_sum").notNull().default(0),
-  // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
-  // changes: a list total counted at one value holds while it stays (lib/server/list-page.ts).
-  searchVersion: integer("search_version").notNull().default(0),
+  name: text("name").notNull(),
+  accountLimit: integer("account_limit"),
+  aliasLimit: integer("alias_limit"),
+  mailinglistLimit: integer("mailinglist_limit"),
+  capacityLimit: integer("capacity_limit"),
   createdAt: text("created_at").notNull().default(sql`(date('now'))`),
 });
+
+export const domains = sqliteTable(
+  "domains",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull().unique(),
+    // Every domain has one (migration 0012 gave each existing domain a customer of its own).
+    customerId: integer("customer_id").references(() => customers.id),
+    catchallType: integer("catchall_type").notNull().default(0),
+    catchallAddress: text("catchall_address").notNull().default(""),
+    spamEnabled: integer("spam_enabled").notNull().default(1),
+    ...spamLists(),
+    spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
+    spamSpfEnabled: integer("spam_spf_enabled").notNull().default(-1),
+    spamGreylistEnabled: integer("spam_greylist_enabled").notNull().default(-1),
+    accountLimit: integer("account_limit").notNull().default(1000),
+    aliasLimit: integer("alias_limit").notNull().default(1000),
+    mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
+    capacityLimit: integer("capacity_limit").notNull().default(102400),
+    // Usage counters, kept current by triggers (see the custom migration) so reading a domain costs no scan.
+    accountCount: integer("account_count").notNull().default(0),
+    aliasCount: integer("alias_count").notNull().default(0),
+    mailinglistCount: integer("mailinglist_count").notNull().default(0),
+    capacitySum: integer("capacity_sum").notNull().default(0),
+    // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
+    // changes: a list total counted at one value holds while it stays (lib/server/list-page.ts).
+    searchVersion: integer("search_version").notNull().default(0),
+    createdAt: text("created_at").notNull().default(sql`(date('now'))`),
+  },
+  (t) => [index("domains_customer_idx").on(t.customerId)],
+);
 
 export const accounts = sqliteTable(
   "accounts",
@@ -246,6 +266,13 @@ export const loginThrottle = sqliteTable(
   (t) => [primaryKey({ columns: [t.clientIp, t.email] })],
 );
 
+/** Secrets of the service shared by every process (the device-cookie key), made at first use. */
+export const serverSecrets = sqliteTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
+export type CustomerRow = typeof customers.$inferSelect;
 export type DomainRow = typeof domains.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;

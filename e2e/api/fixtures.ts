@@ -13,6 +13,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "other.example.com" },
     // A capacity limit far above any one account, so capacity's own upper bound (1048576 MB) can be tested.
     { name: "val.example.com", limits: ["--capacity-limit", "100000000"] },
+    // Of val's customer: the only domain val's catchall types 2 and 3 may name (docs/customers.md).
+    { name: "val-sister.example.com", limits: ["--customer", "val.example.com"] },
     { name: "multi.example.com" },
     {
       name: "limits.example.com",
@@ -27,7 +29,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "backup.example.com" },
     // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.
     { name: "hx.example.com" },
-    { name: "hy.example.com" },
+    // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
+    { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },
     { name: "panel.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],

@@ -55,6 +55,8 @@ async function signIn(c: Creds): Promise<string> {
 const weird = fc.constantFrom("", "%", "%zz", "%00", "%2F", "%2C", "..x", "ü", "%C3%BC", "a%20b", ",", ",,", "<script>", "Ab", "x".repeat(300));
 const name = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom("u1", "u2", "a1", "l1", "ghost", "u1,u2", "u1,ghost", "new1", "new2") },
+  // Issue 29: the session's own account among other names (a password from a session must never reach it).
+  { weight: 2, arbitrary: fc.constantFrom("postmaster", "postmaster,u2", "u2,postmaster", "u1,postmaster,u2") },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map(encodeURIComponent) },
   { weight: 1, arbitrary: weird },
 );
@@ -79,6 +81,8 @@ const path = fc.oneof(
       .map((xs) => `/api/panel/${xs.join("/")}`),
   },
   { weight: 1, arbitrary: fc.constantFrom("/api/panel", "/api/panel/", "//api/panel/v1/emails", "/api/panel//session", "/api/panel\\session") },
+  // Issue 29: paths under /api that match nothing answer JSON 404.4 too.
+  { weight: 1, arbitrary: fc.constantFrom("/api", "/api/", "/api/foo", "/api/v2/emails", "/api/health/x", "/api/v1x") },
 );
 const query = fc.oneof(
   { weight: 4, arbitrary: fc.constant("") },
@@ -92,11 +96,14 @@ const query = fc.oneof(
 );
 const fieldValue = fc.oneof(
   fc.constantFrom(0, 1, -1, "", "x\u0000y", "a\r\nBcc: evil@x.test", "\ud800", "2030-02-30", `u2@${D}`, "x@example.org", "Abc-1234", null, true, [], {}, ["not valid"]),
+  // Issue 29: bidirectional controls, reserved local parts, catchalls outside the customer.
+  fc.constantFrom("gpj\u202eexe", "a\u2066b", `admin@${D}`, [`webmaster@${D}`], [`abuse@${D}`, `u2x@${D}`], "postmaster@hy.example.com", "hy.example.com", 2, 3),
   fc.jsonValue({ maxDepth: 2 }),
   fc.string({ maxLength: 30 }),
 );
 const fieldName = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("description", "capacity", "password", "target", "privacy_mode", "autoresponder_body", "spam_enabled", "aliases", "forwards", "sms_login_1", "subscribe_mail_subject", "email", "digest", "__proto__", "constructor") },
+  { weight: 1, arbitrary: fc.constantFrom("catchall_type", "catchall_address", "password") },
   { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
 );
 const body = fc.oneof(
@@ -106,7 +113,7 @@ const body = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom("{", "[1,2", "nul", '{"a":1}}', "\u0000", "{\"email\":", "x".repeat(5000)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
 );
-const cookie = fc.constantFrom<"admin" | "user" | "none" | "garbage" | "forged" | "double">("admin", "admin", "admin", "user", "none", "garbage", "forged", "double");
+const cookie = fc.constantFrom<"admin" | "user" | "none" | "garbage" | "forged" | "double" | "tossed">("admin", "admin", "admin", "user", "none", "garbage", "forged", "double", "tossed");
 const originHeader = fc.constantFrom<"own" | "none" | "other" | "null">("own", "own", "own", "none", "other", "null");
 const method = fc.constantFrom("GET", "GET", "PUT", "PUT", "POST", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS");
 const contentType = fc.constantFrom<string | undefined>("application/json", "application/json", "text/plain", "application/x-www-form-urlencoded", undefined);
@@ -139,7 +146,7 @@ interface Case {
   p: string;
   q: string;
   b: string | undefined;
-  c: "admin" | "user" | "none" | "garbage" | "forged" | "double";
+  c: "admin" | "user" | "none" | "garbage" | "forged" | "double" | "tossed";
   o: "own" | "none" | "other" | "null";
   t: string | undefined;
 }
@@ -165,6 +172,8 @@ function headersOf(x: Case): Record<string, string> {
   else if (x.c === "garbage") h.cookie = "mailadmin_session=%%%; other=1";
   else if (x.c === "forged") h.cookie = `mailadmin_session=${"a".repeat(43)}`;
   else if (x.c === "double") h.cookie = `${cookies.user}; ${cookies.admin}`;
+  // A live session next to one planted under the other name (cookie tossing): refused like no session.
+  else if (x.c === "tossed") h.cookie = `__Host-mailadmin_session=${"b".repeat(43)}; ${cookies.admin}`;
   if (x.o === "own") h.origin = origin();
   else if (x.o === "other") h.origin = "https://evil.example";
   else if (x.o === "null") h.origin = "null";
@@ -260,6 +269,10 @@ describe("random requests to the panel's endpoints", () => {
     // Still serving, and the administrator's session still live (the run may have changed u1's password).
     const res = await send("GET", "/api/panel/session", { cookie: cookies.admin }, undefined);
     expect(res.status, res.text).toBe(200);
+    // The administrator's own password never changed through its session, whatever names the PUTs carried.
+    const auth = `Basic ${Buffer.from(`${admin.email}:${sha1Hex(admin.password)}`).toString("base64")}`;
+    const v1 = await send("GET", `/api/v1/domains/${D}`, { authorization: auth }, undefined);
+    expect(v1.status, v1.text).toBe(200);
   }, 180_000);
 
   it("reached deep enough: refusals of many kinds, and successes", () => {

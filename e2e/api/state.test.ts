@@ -261,16 +261,19 @@ describe("two processes on one database", () => {
 });
 
 describe("the budget of one client address", () => {
-  it("covers the panel's sign-in: failures over many addresses lock the client address out", async () => {
+  it("covers the panel's sign-in: past it failures are answered slowly, and the right password is never refused", async () => {
     for (let i = 0; i < 4; i++) {
       const res = await signIn(PORTS.budget, { email: `guess-${i}@${D}`, password: "Guess-1" });
       expect(res.status).toBe(403);
       expectErrorBody(res.json, "badCredentials");
     }
+    const t0 = performance.now();
+    const slow = await signIn(PORTS.budget, { email: `guess-x@${D}`, password: "Guess-1" });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
+    expectErrorBody(slow.json, "badCredentials");
     const right = await signIn(PORTS.budget, PM);
-    expect(right.status).toBe(403);
-    expectErrorBody(right.json, "tooManyFailures");
-    expectError(await api("GET", `domains/${D}`, { base: v1(PORTS.budget), auth: PM }), "tooManyFailures");
+    expect(right.status).toBe(200);
+    expectStatus(await api("GET", `domains/${D}`, { base: v1(PORTS.budget), auth: PM }), 200);
   });
 });
 

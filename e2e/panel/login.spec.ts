@@ -169,3 +169,30 @@ test("the client address rule of /api/v1 does not apply to panel users, and stil
   await loginAs(page, "user");
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`)).status()).toBe(200);
 });
+
+test("a browser that signed in before signs in while someone else's guesses lock the account (device cookie)", async ({ page, playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
+  expect((await admin.post("/api/panel/session", { data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) } })).status()).toBe(200);
+  const email = `device.owner@${DEMO.domain}`;
+  expect((await admin.post(`/api/panel/v1/emails/${DEMO.domain}/device.owner`, { data: { password: "Device-pass1", capacity: 1 } })).status()).toBe(201);
+  const attacker = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
+  try {
+    // The owner signs in once: the browser keeps a signed device cookie, httpOnly.
+    await fillLogin(page, email, "Device-pass1");
+    await expect(page).toHaveURL(/\/me$/);
+    const device = (await page.context().cookies()).find((c) => c.name === "mailadmin_device");
+    expect(device).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    await page.request.delete("/api/panel/session", { headers: { origin: originOf(page) } });
+    // Someone else guesses until the account locks.
+    for (let i = 0; i < 6; i++) await attacker.post("/api/panel/session", { data: { email, digest: sha1Hex(`Guess-${i}`) } });
+    const locked = await attacker.post("/api/panel/session", { data: { email, digest: sha1Hex("Device-pass1") } });
+    expect(locked.status()).toBe(403);
+    expect(await locked.text()).toContain("Zbyt wiele nieudanych prób");
+    // The owner's browser still gets in.
+    await fillLogin(page, email, "Device-pass1");
+    await expect(page).toHaveURL(/\/me$/);
+  } finally {
+    await admin.delete(`/api/panel/v1/emails/${DEMO.domain}/device.owner`);
+    await Promise.all([admin.dispose(), attacker.dispose()]);
+  }
+});

@@ -5,6 +5,15 @@ import { apiError } from "@/lib/errors/api-error";
 import { passwordProblems } from "@/lib/schemas/common";
 import { createAccount, recordUsage } from "@/lib/server/accounts";
 import {
+  customerReport,
+  getCustomerOrThrow,
+  isPooled,
+  listCustomers,
+  setCustomerLimits,
+  type CustomerLimits,
+} from "@/lib/server/customers";
+import {
+  findDomain,
   getDomainOrThrow,
   insertDomain,
   listDomains,
@@ -37,11 +46,11 @@ function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
 
 const show = (value: unknown) => JSON.stringify(value, null, 2);
 
-/** Adds a domain with its postmaster account, in one transaction. */
-export function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits) {
+/** Adds a domain with its postmaster account, in one transaction; of a new customer unless `customerId` names one. */
+export function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits, customerId?: number) {
   if (passwordProblems(postmasterPassword).length) throw apiError("invalidPassword", "--postmaster-password");
   return db.transaction(() => {
-    const domain = insertDomain(db, name, limits);
+    const domain = insertDomain(db, name, limits, customerId);
     createAccount(db, domain, "postmaster", { password: postmasterPassword, description: "Administrator domeny" });
     return getDomainOrThrow(db, name);
   });
@@ -55,12 +64,15 @@ const DOMAIN_COMMANDS: Command[] = [
     example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
     options: {
       "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; 8+ characters, mixed)" },
+      customer: { type: "string", value: "<id>", help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)" },
       ...LIMIT_OPTIONS,
     },
     run(ctx, { positionals, values }) {
       const password = requiredOption(this, values, "postmaster-password");
-      const domain = addDomain(ctx.db(), positionals[0]!, password, limitsOf(this, values));
-      return `Domain ${domain.name} added; log in as postmaster@${domain.name}.`;
+      const db = ctx.db();
+      const customer = customerOption(db, this, values);
+      const domain = addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
+      return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}.`;
     },
   },
   {
@@ -77,7 +89,10 @@ const DOMAIN_COMMANDS: Command[] = [
     args: ["<domain>"],
     summary: "Prints the domain's record (as GET /api/v1/domains/<domain> returns it).",
     example: `${CLI} domain show example.org`,
-    run: (ctx, { positionals }) => show(toDomainRecord(getDomainOrThrow(ctx.db(), positionals[0]!))),
+    run: (ctx, { positionals }) => {
+      const db = ctx.db();
+      return show(toDomainRecord(db, getDomainOrThrow(db, positionals[0]!)));
+    },
   },
   {
     name: "domain set-limits",
@@ -88,7 +103,7 @@ const DOMAIN_COMMANDS: Command[] = [
     run(ctx, { positionals, values }) {
       const db = ctx.db();
       const domain = getDomainOrThrow(db, positionals[0]!);
-      return show(toDomainRecord(setDomainLimits(db, domain, limitsOf(this, values))));
+      return show(toDomainRecord(db, setDomainLimits(db, domain, limitsOf(this, values))));
     },
   },
   {
@@ -103,6 +118,83 @@ const DOMAIN_COMMANDS: Command[] = [
       if (values.yes !== true) throw new UsageError(`domain remove: refusing to remove ${domain.name} without --yes`);
       removeDomain(db, domain);
       return `Domain ${domain.name} removed with all its accounts, aliases and lists.`;
+    },
+  },
+];
+
+/** `--customer <id>` (or a domain the customer owns), checked to exist; undefined when not given. */
+function customerOption(db: Db, command: Command, values: Parsed["values"]): number | undefined {
+  const value = values.customer;
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && /^\d+$/.test(value)) return getCustomerOrThrow(db, Number(value)).id;
+  if (typeof value === "string" && findDomain(db, value)) return findDomain(db, value)!.customerId ?? undefined;
+  throw new UsageError(`${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`);
+}
+
+const POOL_OPTIONS: Record<string, OptionSpec> = {
+  "account-limit": { type: "string", value: "N|none", help: "accounts over all the customer's domains (none: back to per-domain limits)" },
+  "alias-limit": { type: "string", value: "N|none", help: "aliases over all its domains" },
+  "mailinglist-limit": { type: "string", value: "N|none", help: "mailing lists over all its domains" },
+  "capacity-limit": { type: "string", value: "MB|none", help: "the sum of all its accounts' capacities in MB" },
+};
+
+function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimits {
+  const out: Record<string, number | null> = {};
+  for (const [option, key] of [
+    ["account-limit", "accountLimit"],
+    ["alias-limit", "aliasLimit"],
+    ["mailinglist-limit", "mailinglistLimit"],
+    ["capacity-limit", "capacityLimit"],
+  ] as const) {
+    if (values[option] === "none") out[key] = null;
+    else {
+      const n = intOption(command, values, option);
+      if (n !== undefined) out[key] = n;
+    }
+  }
+  return out;
+}
+
+function customerArg(db: Db, command: Command, text: string) {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${command.name}: <id> must be a customer id (see \`customer list\`), not '${text}'`);
+  return getCustomerOrThrow(db, Number(text));
+}
+
+const CUSTOMER_COMMANDS: Command[] = [
+  {
+    name: "customer list",
+    summary: "Lists the customers: id, name, pooled limits, domains.",
+    example: `${CLI} customer list`,
+    run: (ctx) =>
+      listCustomers(ctx.db())
+        .map((c) => {
+          const pool = isPooled(c)
+            ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
+            : "per-domain limits";
+          return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
+        })
+        .join("\n"),
+  },
+  {
+    name: "customer show",
+    args: ["<id>"],
+    summary: "Prints a customer: its pooled limits, the pool's usage and each of its domains.",
+    example: `${CLI} customer show 3`,
+    run(ctx, { positionals }) {
+      const db = ctx.db();
+      return show(customerReport(db, customerArg(db, this, positionals[0]!)));
+    },
+  },
+  {
+    name: "customer set-limits",
+    args: ["<id>"],
+    summary: "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
+    example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
+    options: POOL_OPTIONS,
+    run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const customer = customerArg(db, this, positionals[0]!);
+      return show(customerReport(db, setCustomerLimits(db, customer, poolLimitsOf(this, values))));
     },
   },
 ];
@@ -132,7 +224,7 @@ const OTHER_COMMANDS: Command[] = [
   },
 ];
 
-export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS];
+export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...CUSTOMER_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS];
 
 const GROUPS: Record<string, string> = {
   domain: "hosted domains and their limits",

@@ -42,6 +42,6 @@ export const panelErrors = {
     "403.2",
     "Własne hasło zmienisz w sekcji „Zmiana hasła” na stronie Moje konto, podając obecne hasło.",
     "Change your own password in the Password section of My account, giving the current password.",
-    "A panel PUT of the signed-in account's own record with a new password: the panel's password change asks for the current one (PUT /api/panel/password).",
+    "A panel PUT of accounts that names the signed-in account (alone or among other names, in any path) with a new password, refused by the accounts service as a whole: the panel's password change asks for the current one (PUT /api/panel/password).",
   ),
 } as const satisfies Record<string, CatalogEntry>;

@@ -79,7 +79,10 @@ async function settle() {
 
 async function seed() {
   await cli("domain", "add", A, "--postmaster-password", PASSWORD.postmaster);
-  for (const d of ["beta.test", "gamma.test", "delta.test"]) await cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster);
+  // Of A's customer: their catchalls of type 2 and 3 name A (docs/customers.md).
+  for (const d of ["beta.test", "gamma.test", "delta.test"]) {
+    await cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster, "--customer", A);
+  }
   const alpha = domain(A);
   postmaster = { account: getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
   createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });

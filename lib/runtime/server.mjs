@@ -14,6 +14,7 @@ import path from "node:path";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
+const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
@@ -149,7 +150,15 @@ async function runWorker() {
   // A PUT or DELETE may name up to 1,000 accounts of up to 32 characters in its path (contract §3): ~33 kB of
   // request line, over Node's default 16 kB header limit (which answers 431).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+    // An absolute-form target or another site's Host never reaches Next, which would build a redirect from it.
+    if (isForeignTarget(req)) return answerForeignTarget(req, res);
+    // What every answer outside /api carries even when no page renders it (static files, Next's own errors);
+    // pages overwrite them with their own (proxy.ts: the same, plus the policy with the page's nonce).
+    if (!isApiPath(pathOf(req.url))) for (const [name, value] of BASELINE_HEADERS) res.setHeader(name, value);
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    // X-Forwarded-For as it arrived (Next may add the peer to the header itself); trusted only from TRUSTED_PROXIES.
+    if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
+    else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
     if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
     active++;
     res.on("close", () => {
@@ -210,6 +219,54 @@ async function runWorker() {
       setTimeout(() => process.exit(0), 8000).unref();
     });
   }
+}
+
+// Contract §9 "Paths" and issue 29: nothing redirects to where a request says it is going. The server's own names
+// are SERVER_NAMES (comma-separated host names, as nginx's server_name; unset: any Host is taken as ours).
+const serverNames = (process.env.SERVER_NAMES ?? "")
+  .split(",")
+  .map((n) => n.trim().toLowerCase())
+  .filter(Boolean);
+const NOT_FOUND = JSON.stringify({ code: "404.4", message: "Nie ma takiego zasobu API.", category: "resource_missing" });
+// The panel's policy without a nonce (lib/security-headers.ts): no script runs from an answer that is not a page.
+const BASELINE_HEADERS = [
+  ["content-security-policy", "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"],
+  ["x-frame-options", "DENY"],
+  ["x-content-type-options", "nosniff"],
+  ["referrer-policy", "same-origin"],
+];
+
+const pathOf = (url) => (url ?? "/").split("?")[0];
+const isApiPath = (path) => path === "/api" || path.startsWith("/api/");
+
+function hostName(host) {
+  const h = (host ?? "").trim().toLowerCase();
+  return h.startsWith("[") ? h.slice(0, h.indexOf("]") + 1) : h.replace(/:\d+$/, "");
+}
+
+function isForeignTarget(req) {
+  if (!(req.url ?? "/").startsWith("/")) return true;
+  return serverNames.length > 0 && !serverNames.includes(hostName(req.headers.host));
+}
+
+/** /api paths: the JSON 404.4 of an unknown path; anything else: 400. Never a redirect. */
+function answerForeignTarget(req, res) {
+  let path = "/";
+  try {
+    path = new URL(req.url ?? "/", "http://placeholder.invalid").pathname;
+  } catch {
+    // "*" or garbage: not an API path
+  }
+  const api = isApiPath(path.replace(/\/\/+/g, "/"));
+  const body = req.method === "HEAD" ? "" : api ? NOT_FOUND : "Bad Request: this server answers only its own host names.\n";
+  res.writeHead(api ? 404 : 400, {
+    ...Object.fromEntries(BASELINE_HEADERS),
+    "content-type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "cache-control": "no-store",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+  req.resume();
 }
 
 /** A stray "%" that starts no escape would make Next answer a plain-text 500; escape it so the API sees it literally. */

@@ -64,7 +64,7 @@ describe("text fields (contract §9)", () => {
   it.each(["", "Jan Nowak", "zażółć gęślą jaźń", "emoji 😀", "a\u0080b"])("one-line accepts %j", (s) =>
     expect(one.safeParse(s).success).toBe(true),
   );
-  it.each(["\u0000", "a\r\nBcc: evil@x.test", "\n", "\t", "\u001b[31m", "\u007f", "lone \ud800", "x".repeat(101)])(
+  it.each(["\u0000", "a\r\nBcc: evil@x.test", "\n", "\t", "\u001b[31m", "\u007f", "lone \ud800", "x".repeat(101), "gpj\u202eexe", "\u202a", "\u202d", "\u2066x", "\u2069"])(
     "one-line refuses %j",
     (s) => expect(one.safeParse(s).success).toBe(false),
   );

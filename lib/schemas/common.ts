@@ -34,8 +34,10 @@ export function isIsoDate(s: string): boolean {
 // login is header injection waiting to happen, a NUL breaks what the mail server generates from the row.
 // Multi-line texts take line breaks and tabs only, and store line breaks as LF, which a Sieve string carries.
 // Neither takes a lone UTF-16 surrogate: it has no UTF-8 form, so SQLite and Sieve would get U+FFFD instead.
+// One-line texts also refuse the bidirectional embedding, override and isolate controls (U+202A-U+202E,
+// U+2066-U+2069): a right-to-left override makes a description or a subject read as something else (issue 29).
 // eslint-disable-next-line no-control-regex -- control characters are what these patterns are about
-const CONTROL_RE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+const CONTROL_RE = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]|\p{Cs}/u;
 // eslint-disable-next-line no-control-regex -- as above
 const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Cs}/u;
 
@@ -103,3 +105,20 @@ export function passwordProblems(pw: string): ("length" | "letter" | "digitOrSpe
   return problems;
 }
 export const passwordSchema = () => z.string().refine((s) => passwordProblems(s).length === 0);
+
+/**
+ * Local parts that mail to a domain's operators goes to, and that certificate authorities write to when they
+ * check domain control (CA/Browser Forum baseline requirements 3.2.2.4.4, RFC 2142): only the domain's
+ * administrator may make them aliases or accounts, never an ordinary account.
+ */
+export const RESERVED_LOCAL_PARTS: readonly string[] = [
+  "postmaster",
+  "abuse",
+  "admin",
+  "administrator",
+  "hostmaster",
+  "webmaster",
+  "root",
+  "ssladmin",
+  "security",
+];

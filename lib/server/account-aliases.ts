@@ -1,10 +1,11 @@
 import "server-only";
 // The `aliases` field of an account: the set of alias records of its domain that point at it (contract §7).
+import { effectiveLimits } from "./customers";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { aliases, type AccountRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { isAccountName } from "@/lib/schemas/common";
+import { isAccountName, RESERVED_LOCAL_PARTS } from "@/lib/schemas/common";
 import { searchKey } from "./list-page";
 import { nameHolder } from "./names";
 
@@ -27,6 +28,10 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
   if (!byAdmin && added.length > 0 && names.length > account.aliasLimit) {
     throw apiError("invalidAliases", "aliases", { alias_limit: account.aliasLimit });
   }
+  // The operators' addresses (and what certificate authorities mail to prove domain control) are the
+  // administrator's to give.
+  const reserved = byAdmin ? undefined : added.find((n) => RESERVED_LOCAL_PARTS.includes(n));
+  if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
     db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed))).run();
   }
@@ -34,7 +39,7 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
     const holder = nameHolder(db, domain.id, name);
     if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, taken_by: holder });
   }
-  const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+  const d = effectiveLimits(db, domain);
   if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
   if (added.length) {
     db.insert(aliases)

@@ -4,6 +4,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
+import { PanelError } from "@/lib/errors/panel-error";
+import { panelErrors } from "@/lib/errors/panel-errors";
 import {
   accountFields,
   ACCOUNT_SORT_FIELDS,
@@ -15,11 +17,12 @@ import {
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
-import { today, type Principal } from "./auth";
+import { isLoginRefused, today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
+import { effectiveLimits } from "./customers";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
-import { hashDigest, sha1Hex } from "./password";
+import { hashDigest, hashDigestAsync, sha1Hex } from "./password";
 import { endSessions } from "./session";
 import { env } from "./env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
@@ -190,15 +193,29 @@ function columnValues(input: AccountUpdate): Partial<AccountRow> {
   return values;
 }
 
+/**
+ * The scrypt hash of a body's new password, computed off the event loop: request handlers pass it on to
+ * createAccount / updateAccounts, which then do not hash on the loop. Undefined when the body sets no password.
+ */
+export async function prehashPassword(body: Record<string, unknown>): Promise<Prehashed | undefined> {
+  const password = body.password;
+  if (typeof password !== "string" || password === "") return undefined;
+  return { password, hash: await hashDigestAsync(sha1Hex(password)) };
+}
+export interface Prehashed {
+  password: string;
+  hash: string;
+}
+
 /** Password and its retype: the new scrypt hash, or undefined when unchanged. */
-function passwordHashOf(input: AccountUpdate, required: boolean): string | undefined {
+function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
   const password = input.password ?? "";
   if (password === "") {
     if (required) throw apiError("invalidPassword", "password");
     return undefined;
   }
   if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
-  return hashDigest(sha1Hex(password));
+  return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
 }
 
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
@@ -232,7 +249,7 @@ function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
 }
 
 function checkCapacity(db: Db, domainId: number, before: number): void {
-  const d = db.select().from(domains).where(eq(domains.id, domainId)).get()!;
+  const d = effectiveLimits(db, { id: domainId });
   if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
     const free = Math.max(0, d.capacityLimit - before);
     throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, free_mb: free, requested: d.capacitySum });
@@ -240,14 +257,20 @@ function checkCapacity(db: Db, domainId: number, before: number): void {
 }
 
 /** POST emails/<domain>/<name> (domain administrator). */
-export function createAccount(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AccountRow {
+export function createAccount(
+  db: Db,
+  domain: DomainRow,
+  name: string,
+  body: Record<string, unknown>,
+  prehashed?: Prehashed,
+): AccountRow {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
-  const passwordHash = passwordHashOf(input, true)!;
+  const passwordHash = passwordHashOf(input, true, prehashed)!;
   const mailHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
-      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      const d = effectiveLimits(db, domain);
       if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
       const email = `${name}@${domain.name}`;
       const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash, mailPasswordHash: mailHash };
@@ -273,17 +296,32 @@ export function updateAccounts(
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
+  /** Set only by the panel's password change (lib/server/own-password.ts), which has checked the current one. */
+  { currentPasswordProven = false, prehashed }: { currentPasswordProven?: boolean; prehashed?: Prehashed } = {},
 ): AccountRow[] {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const byAdmin = isAdminOf(principal, domain.name);
-  const passwordHash = passwordHashOf(input, false);
+  // A panel session alone never sets its own account's password, whatever the path and however many names it
+  // carries: the panel asks for the current password (PUT /api/panel/password), so a stolen session cannot take
+  // the account over. API callers (Basic) have just proved the password.
+  const ownName = principal.account.domainId === domain.id ? principal.account.name : null;
+  if (
+    principal.sessionIdHash &&
+    !currentPasswordProven &&
+    (input.password ?? "") !== "" &&
+    ownName !== null &&
+    names.some((n) => n.toLowerCase() === ownName)
+  ) {
+    throw new PanelError(panelErrors.currentPasswordRequired, "password");
+  }
+  const passwordHash = passwordHashOf(input, false, prehashed);
   const values = columnValues(input);
   if (passwordHash) values.passwordHash = passwordHash;
   // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.
   if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
   return db.transaction(
     () => {
-      const before = db.select().from(domains).where(eq(domains.id, domain.id)).get()!.capacitySum;
+      const before = effectiveLimits(db, domain).capacitySum;
       const failures: ApiError[] = [];
       const updated: AccountRow[] = [];
       // One prepared UPDATE for every name (only the id and the search key differ): building and preparing it
@@ -307,8 +345,10 @@ export function updateAccounts(
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
           const next = update ? update.get({ id: row.id, searchKey: searchKey(name, values.description ?? "") }) : row;
           if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
-          // A new password ends the account's panel sessions everywhere, except the one that set it.
-          if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
+          // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
+          // A new password ends them too, except the one that set it.
+          if (isLoginRefused(next)) endSessions(db, next.id);
+          else if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;

@@ -1,8 +1,9 @@
 import "server-only";
 // Aliases: an address of the domain that delivers to another address (contract §2 endpoints).
+import { effectiveLimits } from "./customers";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { aliases, domains, type AliasRow, type DomainRow } from "@/db/schema";
+import { aliases, type AliasRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
 import { parseFields } from "@/lib/schemas/fields";
@@ -58,7 +59,7 @@ export function createAlias(db: Db, domain: DomainRow, name: string, body: Recor
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
-      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      const d = effectiveLimits(db, domain);
       if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
       return db
         .insert(aliases)

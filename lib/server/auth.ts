@@ -9,7 +9,7 @@ import { ApiError, apiError } from "@/lib/errors/api-error";
 import { setBounded } from "./bounded-map";
 import { UntilChangedCache } from "./db-generation";
 import { env } from "./env";
-import { hashDigest, verifyDigest } from "./password";
+import { hashDigest, verifyDigestAsync } from "./password";
 import { prepared } from "./prepared";
 import { failureGate } from "./login-throttle";
 
@@ -105,13 +105,20 @@ const decoyHash = () => (unknownAccountHash ??= hashDigest("0".repeat(40)));
  * `revealRefusal` (the panel's sign-in) adds why a blocked or expired account was refused, to a caller who has just
  * proved its password; /api/v1 answers it like a wrong password.
  */
-export function authenticate(
+export async function authenticate(
   db: Db,
   creds: Readonly<Credentials>,
   clientIp: string,
-  { revealRefusal = false } = {},
-): Principal {
-  const gate = failureGate(db, clientIp, creds.email);
+  {
+    revealRefusal = false,
+    deviceId = null,
+  }: {
+    revealRefusal?: boolean;
+    /** The id of a genuine device cookie for this account (panel sign-in): exempt from the account's lock. */
+    deviceId?: string | null;
+  } = {},
+): Promise<Principal> {
+  const gate = failureGate(db, clientIp, creds.email, deviceId);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 
   const row = callers.get(db, creds.email, () => {
@@ -122,11 +129,14 @@ export function authenticate(
   // An unknown address is checked against a decoy hash of the same cost, and a malformed digest is checked too, so
   // that every failure costs one scrypt and the time taken tells nothing about which addresses exist.
   const hash = row?.account.passwordHash ?? decoyHash();
+  // scrypt runs on libuv's thread pool: a flood of bad sign-ins does not hold up other requests.
   const ok =
     (!!row && verified.get(key) === hash) ||
-    (verifyDigest(creds.digest, hash) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
+    ((await verifyDigestAsync(creds.digest, hash)) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
   if (!row || !ok) {
     gate.fail();
+    // An address past its budget is answered slowly; it is never refused a correct password.
+    if (gate.slowFailureMs > 0) await new Promise((r) => setTimeout(r, gate.slowFailureMs));
     throw apiError("badCredentials");
   }
   gate.succeed();

@@ -1,12 +1,16 @@
 import "server-only";
-// The client address rule of contract §1: which TCP peers may call /api/v1.
+// The client address rule of contract §1: which TCP peers may call /api/v1 (always the TCP peer: a forwarded
+// address never widens it). And the client address that throttling, sessions and last_auth_ip record: behind a
+// proxy named in TRUSTED_PROXIES, the rightmost X-Forwarded-For entry that is not itself a trusted proxy.
 import net from "node:net";
 import os from "node:os";
 import { setBounded } from "./bounded-map";
 import { env } from "./env";
 
-/** Header that the custom server (lib/runtime/server.ts) overwrites with the socket's peer address. */
+/** Header that the custom server (lib/runtime/server.mjs) overwrites with the socket's peer address. */
 export const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
+/** The request's own X-Forwarded-For as it arrived, copied by lib/runtime/server.mjs before Next adds to it. */
+export const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
 
 let cachedList: net.BlockList | undefined;
 // Answers by peer address: a client keeps calling from the same few addresses, and BlockList.check() builds a
@@ -22,13 +26,13 @@ function defaultRules(): string[] {
   return ["127.0.0.0/8", "::1", ...own];
 }
 
-function buildList(rules: string[]): net.BlockList {
+function buildList(rules: string[], setting = "ALLOWED_CLIENT_IPS"): net.BlockList {
   const list = new net.BlockList();
   for (const rule of rules) {
     const [address, prefix] = rule.trim().split("/");
     if (!address) continue;
     const type = net.isIPv6(address) ? "ipv6" : "ipv4";
-    if (!net.isIP(address)) throw new Error(`ALLOWED_CLIENT_IPS: not an IP address: ${rule}`);
+    if (!net.isIP(address)) throw new Error(`${setting}: not an IP address: ${rule}`);
     if (prefix !== undefined) list.addSubnet(address, Number(prefix), type);
     else list.addAddress(address, type);
   }
@@ -59,3 +63,38 @@ function checkAddress(ip: string): boolean {
   );
   return cachedList.check(address, type);
 }
+
+let trusted: net.BlockList | null | undefined;
+
+function isTrustedProxy(ip: string): boolean {
+  if (trusted === undefined) {
+    const rules = (env().TRUSTED_PROXIES ?? "").split(",").filter((r) => r.trim());
+    trusted = rules.length ? buildList(rules, "TRUSTED_PROXIES") : null;
+  }
+  if (!trusted) return false;
+  const type = net.isIPv6(ip) ? "ipv6" : net.isIPv4(ip) ? "ipv4" : null;
+  return !!type && trusted.check(ip, type);
+}
+
+/**
+ * The end client's address: the TCP peer, unless the peer is a trusted proxy; then the rightmost X-Forwarded-For
+ * entry that is not a trusted proxy (entries left of it were written by the client and prove nothing). A malformed
+ * entry stops the walk there: the proxy that appended it is the last one we can vouch for.
+ */
+export function clientAddress(peer: string | null | undefined, forwardedFor: string | null | undefined): string {
+  let address = normalizeIp(peer ?? "");
+  if (!forwardedFor || !isTrustedProxy(address)) return address;
+  const hops = forwardedFor.split(",").map((h) => normalizeIp(h.trim()));
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i]!;
+    if (!net.isIP(hop)) break;
+    address = hop;
+    if (!isTrustedProxy(hop)) break;
+  }
+  return address;
+}
+
+export function requestClientAddress(req: Request): string {
+  return clientAddress(req.headers.get(PEER_ADDRESS_HEADER), req.headers.get(FORWARDED_FOR_HEADER));
+}
+

@@ -8,6 +8,7 @@ import { isDomainName, isEmail } from "@/lib/schemas/common";
 import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainRecord, type DomainUpdate } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { UntilChangedCache } from "./db-generation";
+import { createCustomer, effectiveLimits, getCustomerOrThrow, sameCustomer } from "./customers";
 import { env } from "./env";
 import { prepared } from "./prepared";
 
@@ -38,8 +39,13 @@ export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
   return row;
 }
 
-export function toDomainRecord(d: DomainRow): DomainRecord {
+/**
+ * The domain's record. Limits and usage are those that bind: a customer's pooled limit and the usage summed over
+ * the customer's domains (lib/server/customers.ts), or the domain's own.
+ */
+export function toDomainRecord(db: Db, d: DomainRow): DomainRecord {
   const e = env();
+  const l = effectiveLimits(db, d);
   return {
     name: d.name,
     domain: d.name,
@@ -57,31 +63,39 @@ export function toDomainRecord(d: DomainRow): DomainRecord {
     spam_rbl_default: e.SPAM_RBL_DEFAULT,
     spam_spf_default: e.SPAM_SPF_DEFAULT,
     spam_greylist_default: e.SPAM_GREYLIST_DEFAULT,
-    account_limit: String(d.accountLimit),
-    alias_limit: String(d.aliasLimit),
-    mailinglist_limit: String(d.mailinglistLimit),
-    capacity_limit: String(d.capacityLimit),
-    account_limit_usage: String(d.accountCount),
-    alias_limit_usage: String(d.aliasCount),
-    mailinglist_limit_usage: String(d.mailinglistCount),
-    capacity_limit_usage: String(d.capacitySum),
+    account_limit: String(l.accountLimit),
+    alias_limit: String(l.aliasLimit),
+    mailinglist_limit: String(l.mailinglistLimit),
+    capacity_limit: String(l.capacityLimit),
+    account_limit_usage: String(l.accountCount),
+    alias_limit_usage: String(l.aliasCount),
+    mailinglist_limit_usage: String(l.mailinglistCount),
+    capacity_limit_usage: String(l.capacitySum),
   };
 }
 export type { DomainRecord };
 
-/** Checks the catchall address against its type (500.362). */
+/**
+ * Checks the catchall address against its type (500.362). Types 2 and 3 name another domain of the SAME customer
+ * (docs/customers.md): any other address, hosted or not, existing or not, gets the same 500.362, so a domain's
+ * administrator learns nothing about what exists outside the customer (contract §9).
+ */
 function checkCatchall(db: Db, domain: DomainRow, type: number, address: string): void {
   const at = address.lastIndexOf("@");
   const addressDomain = address.slice(at + 1);
   const accountExists = () => !!statements(db).accountByEmail.get({ email: address });
+  const ownCustomers = (name: string) => {
+    const other = findDomain(db, name);
+    return !!other && sameCustomer(other, domain);
+  };
   const valid =
     type === 0
       ? address === ""
       : type === 1
         ? isEmail(address) && addressDomain === domain.name && accountExists()
         : type === 2
-          ? isEmail(address) && addressDomain !== domain.name && (!findDomain(db, addressDomain) || accountExists())
-          : isDomainName(address) && address !== domain.name;
+          ? isEmail(address) && addressDomain !== domain.name && ownCustomers(addressDomain) && accountExists()
+          : isDomainName(address) && address !== domain.name && ownCustomers(address);
   if (!valid && type === 1 && isEmail(address) && addressDomain === domain.name) {
     throw apiError("catchallAccountMissing", "catchall_address", { catchall_type: type, address });
   }
@@ -129,10 +143,14 @@ export function listDomains(db: Db): DomainRow[] {
   return db.select().from(domains).orderBy(domains.name).all();
 }
 
-export function insertDomain(db: Db, name: string, limits: DomainLimits): DomainRow {
+/** A new domain of `customerId`'s customer, or of a new customer of its own named after the domain. */
+export function insertDomain(db: Db, name: string, limits: DomainLimits, customerId?: number): DomainRow {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
   if (findDomain(db, name)) throw apiError("nameTaken", "domain");
-  return db.insert(domains).values({ name, ...limits }).returning().get();
+  return db.transaction(() => {
+    const customer = customerId === undefined ? createCustomer(db, name).id : getCustomerOrThrow(db, customerId).id;
+    return db.insert(domains).values({ name, ...limits, customerId: customer }).returning().get();
+  });
 }
 
 export function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): DomainRow {

@@ -4,6 +4,9 @@ import { z } from "zod";
 
 const envSchema = z.object({
   ALLOWED_CLIENT_IPS: z.string().optional(),
+  // Reverse proxies (IPs and CIDRs) whose X-Forwarded-For names the client for throttling, sessions and
+  // last_auth_ip; empty by default (the TCP peer is the client). Never used by the /api/v1 client address rule.
+  TRUSTED_PROXIES: z.string().optional(),
   // The server-wide values of the three anti-spam mechanisms (returned as spam_*_default of a domain).
   SPAM_RBL_DEFAULT: z.enum(["0", "1"]).default("1"),
   SPAM_SPF_DEFAULT: z.enum(["0", "1"]).default("1"),
@@ -15,6 +18,9 @@ const envSchema = z.object({
   AUTH_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   // scrypt cost; tests and synthetic benchmark data may lower it, production keeps the default.
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
+  // Threads hashing passwords per process, at the lowest CPU priority (lib/server/password.ts): a flood of sign-ins
+  // takes no more cores than this.
+  SCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Env = z.infer<typeof envSchema>;

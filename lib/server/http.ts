@@ -9,10 +9,12 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
+import type { CatalogEntry } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
+import { PanelError } from "@/lib/errors/panel-error";
 import { authenticate, parseBasic, type Principal } from "./auth";
-import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
-import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
+import { isClientAllowed, PEER_ADDRESS_HEADER, requestClientAddress } from "./client-address";
+import { clearedSessionCookie, isHttps, readSessionCookie, resolveSession } from "./session";
 import { toJson } from "./ordered-json";
 
 export interface ApiContext {
@@ -21,7 +23,7 @@ export interface ApiContext {
   params: Record<string, string>;
   query: URLSearchParams;
   principal: Principal;
-  /** The client's address (the TCP peer, set by lib/runtime/server.mjs). */
+  /** The client's address: the TCP peer, or behind a trusted proxy its X-Forwarded-For (lib/server/client-address.ts). */
   clientIp: string;
   /** The request body as a JSON object ({} when empty). */
   body: () => Promise<Record<string, unknown>>;
@@ -37,7 +39,7 @@ export interface SessionContext extends Omit<ApiContext, "principal"> {
 export interface ApiResult {
   status: number;
   body: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | Headers;
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> } | undefined;
@@ -48,7 +50,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const PANEL_PREFIX = "/api/panel/";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
-export const ok = (body: unknown, status = 200, headers?: Record<string, string>): ApiResult => ({ status, body, headers });
+export const ok = (body: unknown, status = 200, headers?: Record<string, string> | Headers): ApiResult => ({ status, body, headers });
 export const noContent = (headers?: Record<string, string>): ApiResult => ({ status: 204, body: null, headers });
 
 /** Wraps a handler that needs an authenticated caller (Basic under /api/v1, the session under /api/panel). */
@@ -66,6 +68,13 @@ export function withPanelSession(handler: (ctx: SessionContext) => ApiResult | P
   return (req: Request, route: RouteContext) => respond(req, route, handler, "session");
 }
 
+/**
+ * Any other path under /api (not /api/v1, not the panel's): the JSON 404.4 instead of Next's HTML page. No client
+ * address rule: it serves nothing.
+ */
+export const unknownApiPath = (): Response =>
+  format({ status: 404, body: apiError("endpointNotFound").toBody() }, false, null);
+
 /** Handler for a method the path does not define. */
 export const methodNotAllowed = withPublicApi(() => {
   throw apiError("methodNotAllowed");
@@ -75,24 +84,12 @@ type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
 
 /** The panel's own answers (lib/errors/panel-errors.ts says why they are not in the v1 catalog). */
 function panelAnswer(
-  error: (typeof panelErrors)[keyof typeof panelErrors],
+  error: CatalogEntry,
   headers?: Record<string, string>,
   source?: string,
 ): ApiResult {
   const body = { code: error.code, message: error.message, category: error.category, ...(source ? { source } : {}) };
   return { status: error.status, body, headers };
-}
-
-/**
- * A panel PUT of the signed-in account's own record: its body, read here, so that a new password is refused. The
- * panel changes the owner's password only with the current one (PUT /api/panel/password), so that a session alone
- * cannot take the account over.
- */
-async function ownRecordBody(req: Request, principal: Principal, params: Record<string, string>) {
-  if (req.method !== "PUT" || !new URL(req.url).pathname.startsWith("/api/panel/v1/emails/")) return null;
-  if (`${params.name}@${params.domain}`.toLowerCase() !== principal.account.email) return null;
-  const body = await readJsonObject(req);
-  return { body, refused: typeof body.password === "string" && body.password !== "" };
 }
 
 /** The "sign in again" answer; it also clears a cookie that no longer names a live session. */
@@ -132,26 +129,25 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     }
     const db = getDb();
     const params = flattenParams((await route?.params) ?? {});
-    const clientIp = normalizeIp(peer ?? "");
+    const clientIp = requestClientAddress(req);
     let principal: Principal | null = null;
     let sessionId: string | null = null;
     if (panel && auth !== "none") {
-      sessionId = readSessionId(req);
+      const cookie = readSessionCookie(req);
+      // Several session cookies (one planted by a neighbour site, say): none of them is trusted.
+      if (cookie.several && auth === "required") return format(noSession(req), false, null);
+      sessionId = cookie.id;
       principal = resolveSession(db, sessionId, clientIp)?.principal ?? null;
       if (!principal && auth === "required") return format(noSession(req), false, null);
     } else if (auth !== "none") {
       const creds = parseBasic(req.headers.get("authorization"));
       if (!creds) throw apiError("missingCredentials");
-      principal = authenticate(db, creds, clientIp);
+      principal = await authenticate(db, creds, clientIp);
     }
-    let body = () => readJsonObject(req);
-    if (panel && principal) {
-      const own = await ownRecordBody(req, principal, params);
-      if (own?.refused) return format(panelAnswer(panelErrors.currentPasswordRequired, undefined, "password"), false, null);
-      if (own) body = () => Promise.resolve(own.body);
-    }
+    const body = () => readJsonObject(req);
     result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
   } catch (err) {
+    if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };
   }
@@ -229,7 +225,11 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
   if (result.status === 204 || result.body === null) {
     return new Response(null, { status: result.status, headers: result.headers });
   }
-  const headers = result.headers ? { ...JSON_HEADERS, ...result.headers } : JSON_HEADERS;
+  let headers: HeadersInit = JSON_HEADERS;
+  if (result.headers instanceof Headers) {
+    headers = new Headers(result.headers);
+    for (const [k, v] of Object.entries(JSON_HEADERS)) if (!headers.has(k)) headers.set(k, v);
+  } else if (result.headers) headers = { ...JSON_HEADERS, ...result.headers };
   return new Response(toJson(result.body), { status: result.status, headers });
 }
 

@@ -1,29 +1,41 @@
 import "server-only";
-// Failed logins, counted in the database so that every process sees the same locks and a restart forgets none.
-// Two budgets: per (client address, account address), AUTH_MAX_FAILURES before a lock; and per client address
-// across all account addresses (the row with email ''), AUTH_ADDRESS_MAX_FAILURES, so that guessing over many
-// addresses is throttled too. Each further lock of a row doubles, up to 15 minutes. During a lock the password is
-// not checked, so guessing costs the attacker time and costs us no scrypt. Rows are only ever removed once they no
-// longer lock anything (a success clears its pair; `purgeLoginThrottle` clears stale rows).
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+// Failed logins, counted in the database so that every process sees the same locks and a restart forgets none
+// (OWASP authentication and credential-stuffing guidance). Three kinds of row in `login_throttle`:
+//   account  (client_ip '*', email): failures for one account over ALL client addresses. AUTH_MAX_FAILURES lock
+//            the account for AUTH_LOCKOUT_SECONDS, doubling with each further lock up to 15 minutes; during the lock
+//            the password is not checked, so rotating addresses buys no guesses.
+//   address  (client_ip, email ''): failures from one client address over all accounts. Past
+//            AUTH_ADDRESS_MAX_FAILURES its failures are answered slowly (SLOW_FAILURE_MS); a correct password for
+//            an account that is not locked is never refused, so a shared address (a proxy, a NAT) locks nobody out.
+//   device   ('device:<id>', email): failures of one panel browser that has signed in to the account before
+//            (lib/server/device-cookie.ts). Such a browser is exempt from the account's lock and is locked only by
+//            its own failures, so an attacker cannot lock the real user out of the panel.
+// Rows are only ever removed once they no longer lock anything (a success clears its own rows; `purgeLoginThrottle`
+// clears stale rows).
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginThrottle } from "@/db/schema";
 import { env } from "./env";
 import { prepared } from "./prepared";
 
 const FORGET_AFTER_MS = 15 * 60_000;
-const ADDRESS = ""; // the email of the per-address row
+/** How long a failure from an address past its budget waits before it is answered. */
+export const SLOW_FAILURE_MS = 1000;
+const ACCOUNT = "*"; // client_ip of the per-account row
+const ADDRESS = ""; // email of the per-address row
 
 type Row = typeof loginThrottle.$inferSelect;
+type Key = { clientIp: string; email: string };
 
 const statements = prepared((db) => ({
   rows: db
     .select()
     .from(loginThrottle)
     .where(
-      and(
-        eq(loginThrottle.clientIp, sql.placeholder("ip")),
-        inArray(loginThrottle.email, [sql.placeholder("email"), ADDRESS]),
+      or(
+        and(eq(loginThrottle.clientIp, ACCOUNT), eq(loginThrottle.email, sql.placeholder("email"))),
+        and(eq(loginThrottle.clientIp, sql.placeholder("ip")), eq(loginThrottle.email, ADDRESS)),
+        and(eq(loginThrottle.clientIp, sql.placeholder("device")), eq(loginThrottle.email, sql.placeholder("email"))),
       ),
     )
     .prepare(),
@@ -54,7 +66,7 @@ const statements = prepared((db) => ({
 }));
 
 /** The row after one more failure at `now` (a row quiet for 15 minutes and unlocked starts afresh). */
-function failed(row: Row | undefined, key: { clientIp: string; email: string }, max: number, now: number): Row {
+function failed(row: Row | undefined, key: Key, max: number, now: number): Row {
   const fresh = !row || (row.lockedUntil <= now && now - row.lastFailure >= FORGET_AFTER_MS);
   const next: Row = fresh
     ? { ...key, failures: 0, lockouts: 0, lockedUntil: 0, lastFailure: now }
@@ -69,36 +81,55 @@ function failed(row: Row | undefined, key: { clientIp: string; email: string }, 
 }
 
 export interface FailureGate {
-  /** Seconds until the pair or the address may try again; 0 when neither is locked. */
+  /** Seconds until this sign-in may be tried: the account's lock, or the device's for a known device; 0 if none. */
   lockedFor: number;
+  /** How long a failure should wait before it is answered (the client address is past its budget); 0 if not. */
+  slowFailureMs: number;
   fail(): void;
   succeed(): void;
 }
 
-export function failureGate(db: Db, ip: string, typed: string, now = Date.now()): FailureGate {
-  // An empty address must not share the per-address row.
+const secondsUntil = (until: number, now: number) => (until > now ? Math.ceil((until - now) / 1000) : 0);
+
+/**
+ * The throttle state of one sign-in: `typed` is the account address as typed, `deviceId` the id of a valid device
+ * cookie for that same account (null for /api/v1 and for browsers without one).
+ */
+export function failureGate(db: Db, ip: string, typed: string, deviceId: string | null = null, now = Date.now()): FailureGate {
+  // An empty account address must not share the per-address row.
   const email = typed === ADDRESS ? "(none)" : typed;
-  const rows = statements(db).rows.all({ ip, email });
-  const lockedUntil = Math.max(0, ...rows.map((r) => r.lockedUntil));
+  const device = deviceId ? `device:${deviceId}` : "(no device)";
+  const params = { ip, email, device };
+  const find = (rows: Row[], key: Key) => rows.find((r) => r.clientIp === key.clientIp && r.email === key.email);
+  const accountKey = { clientIp: ACCOUNT, email };
+  const addressKey = { clientIp: ip, email: ADDRESS };
+  const deviceKey = { clientIp: device, email };
+  const rows = statements(db).rows.all(params);
+  const lock = deviceId ? find(rows, deviceKey) : find(rows, accountKey);
+  const address = find(rows, addressKey);
   return {
-    lockedFor: lockedUntil > now ? Math.ceil((lockedUntil - now) / 1000) : 0,
+    lockedFor: secondsUntil(lock?.lockedUntil ?? 0, now),
+    slowFailureMs: address && address.lockedUntil > now ? SLOW_FAILURE_MS : 0,
     fail() {
       // Read again inside an immediate transaction: two processes failing at once must both be counted.
       db.transaction(
         () => {
           const s = statements(db);
-          const current = s.rows.all({ ip, email });
-          const pair = current.find((r) => r.email === email);
-          const address = current.find((r) => r.email === ADDRESS);
-          s.upsert.run(failed(pair, { clientIp: ip, email }, env().AUTH_MAX_FAILURES, now));
-          s.upsert.run(failed(address, { clientIp: ip, email: ADDRESS }, env().AUTH_ADDRESS_MAX_FAILURES, now));
+          const current = s.rows.all(params);
+          const max = env().AUTH_MAX_FAILURES;
+          // A known device counts against itself only: its typos must not help an attacker lock the account.
+          if (deviceId) s.upsert.run(failed(find(current, deviceKey), deviceKey, max, now));
+          else s.upsert.run(failed(find(current, accountKey), accountKey, max, now));
+          s.upsert.run(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
         },
         { behavior: "immediate" },
       );
     },
     succeed() {
-      // The address budget is not reset: a guesser who also owns one account could otherwise refill it.
-      if (rows.some((r) => r.email === email)) statements(db).clear.run({ ip, email });
+      // The address budget is not reset: a guesser who also owns one account could otherwise refill it. A device's
+      // success does not reset the account's row either: the attack on it may be going on.
+      const key = deviceId ? deviceKey : accountKey;
+      if (find(rows, key)) statements(db).clear.run({ ip: key.clientIp, email: key.email });
     },
   };
 }

@@ -1,8 +1,9 @@
 import "server-only";
 // Mailing lists: the record with its subscribers and moderators, the list view, create, change and delete.
+import { effectiveLimits } from "./customers";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { domains, listMembers, mailingLists, type DomainRow, type MailingListRow } from "@/db/schema";
+import { listMembers, mailingLists, type DomainRow, type MailingListRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { parseFields } from "@/lib/schemas/fields";
 import {
@@ -153,7 +154,7 @@ export function createMailingList(db: Db, domain: DomainRow, name: string, body:
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
-      const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
+      const d = effectiveLimits(db, domain);
       if (d.mailinglistCount + 1 > d.mailinglistLimit) {
         throw apiError("mailinglistLimitReached", "name", { mailinglist_limit: d.mailinglistLimit });
       }

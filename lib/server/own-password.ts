@@ -6,27 +6,27 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { authenticate } from "./auth";
-import { accountRecord, getAccountOrThrow, updateAccounts, type AccountRecord } from "./accounts";
+import { accountRecord, getAccountOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "./accounts";
 import { getDomainOrThrow } from "./domains";
 import { sha1Hex } from "./password";
 
 const FIELDS = ["current_password", "password", "password_retype"];
 
 /** The new record, or "wrongCurrent" when the current password is missing or wrong. */
-export function changeOwnPassword(
+export async function changeOwnPassword(
   db: Db,
   email: string,
   clientIp: string,
   body: Record<string, unknown>,
   /** The panel session making the change: it is kept, the account's other sessions end. */
   sessionIdHash?: string,
-): AccountRecord | "wrongCurrent" {
+): Promise<AccountRecord | "wrongCurrent"> {
   for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiError("unknownField", key);
   const current = typeof body.current_password === "string" ? body.current_password : "";
   if (current === "") return "wrongCurrent";
   let principal;
   try {
-    principal = authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
+    principal = await authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
   } catch (err) {
     if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
     throw err;
@@ -35,6 +35,10 @@ export function changeOwnPassword(
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
   const domain = getDomainOrThrow(db, principal.domain);
   const name = principal.account.name;
-  updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], { password: body.password, password_retype: body.password_retype ?? "" });
+  const change = { password: body.password, password_retype: body.password_retype ?? "" };
+  updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], change, {
+    currentPasswordProven: true,
+    prehashed: await prehashPassword(change),
+  });
   return accountRecord(db, domain, getAccountOrThrow(db, domain, name));
 }

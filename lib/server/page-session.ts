@@ -2,22 +2,29 @@ import "server-only";
 // The session as server components see it (panel layout and pages): the cookie resolved to its account through
 // the sessions table, once per render (React cache), so a blocked account or a password changed elsewhere ends it
 // on the next page.
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
-import { resolveSession, SESSION_COOKIE, sessionInfo, type SessionInfo } from "./session";
+import { cameOverHttps } from "@/lib/security-headers";
+import { clientAddress, FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "./client-address";
+import { parseSessionCookies, resolveSession, sessionInfo, type SessionInfo } from "./session";
 
 export interface PageSession extends SessionInfo {
   /** The account name (the part before @). */
   name: string;
 }
 
+const pageCookie = async () => {
+  const h = await headers();
+  return parseSessionCookies(h.get("cookie"), cameOverHttps(h.get("x-forwarded-proto"), "http:"));
+};
+
 export const currentSession = cache(async (): Promise<PageSession | null> => {
-  const id = (await cookies()).get(SESSION_COOKIE)?.value;
+  const { id } = await pageCookie();
   if (!id) return null;
-  const ip = normalizeIp((await headers()).get(PEER_ADDRESS_HEADER) ?? "");
+  const h = await headers();
+  const ip = clientAddress(h.get(PEER_ADDRESS_HEADER), h.get(FORWARDED_FOR_HEADER));
   const principal = resolveSession(getDb(), id, ip)?.principal;
   if (!principal) return null;
   return { ...sessionInfo(principal), name: principal.account.name };
@@ -27,7 +34,8 @@ export const currentSession = cache(async (): Promise<PageSession | null> => {
 export async function requireSession(): Promise<PageSession> {
   const session = await currentSession();
   if (session) return session;
-  const hadCookie = (await cookies()).has(SESSION_COOKIE);
+  const c = await pageCookie();
+  const hadCookie = c.several || c.id !== null;
   redirect(hadCookie ? "/login?reason=expired" : "/login");
 }
 

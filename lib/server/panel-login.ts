@@ -4,6 +4,7 @@ import "server-only";
 // panel tells the user which it is, but only to someone who proved the password, so it leaks nothing new.
 import type { Db } from "@/db/client";
 import { authenticate, type Principal } from "./auth";
+import { deviceIdFor } from "./device-cookie";
 
 export interface LoginCredentials {
   email: string;
@@ -15,6 +16,8 @@ export function readCredentials(body: Record<string, unknown>): LoginCredentials
   return { email: text(body.email), digest: text(body.digest) };
 }
 
-export function panelLogin(db: Db, creds: LoginCredentials, clientIp: string): Principal {
-  return authenticate(db, creds, clientIp, { revealRefusal: true });
+/** Signs in; a genuine device cookie for the account exempts it from the account's lock (lib/server/device-cookie.ts). */
+export function panelLogin(db: Db, creds: LoginCredentials, clientIp: string, deviceToken: string | null): Promise<Principal> {
+  const deviceId = deviceIdFor(db, deviceToken, creds.email);
+  return authenticate(db, creds, clientIp, { revealRefusal: true, deviceId });
 }

@@ -18,6 +18,7 @@ import {
   endSessions,
   IDLE_TIMEOUT_MS,
   purgeExpiredLoginState,
+  parseSessionCookies,
   readSessionId,
   resolveSession,
   sessionCookie,
@@ -131,28 +132,52 @@ describe("panel sessions", () => {
     expect(readSessionId(req)).toBe("abc");
     expect(readSessionId(new Request("http://x/"))).toBeNull();
   });
+
+  it("are named __Host-mailadmin_session over https, and several session cookies are refused", () => {
+    expect(sessionCookie("abc", true)).toMatch(/^__Host-mailadmin_session=abc; Path=\/;/);
+    expect(parseSessionCookies("__Host-mailadmin_session=abc", true)).toEqual({ id: "abc", several: false });
+    // Over https the plain name (settable by a neighbour over http) is not a session.
+    expect(parseSessionCookies("mailadmin_session=abc", true)).toEqual({ id: null, several: false });
+    expect(parseSessionCookies("mailadmin_session=a; mailadmin_session=b", false)).toEqual({ id: null, several: true });
+    expect(parseSessionCookies("__Host-mailadmin_session=a; mailadmin_session=b", true).several).toBe(true);
+  });
+
+  it("are at most 20 per account: the 21st ends the oldest", () => {
+    const ids = Array.from({ length: 21 }, (_, i) => createSession(db, principal, IP, Date.now() - 1000 + i));
+    expect(resolveSession(db, ids[0], IP)).toBeNull();
+    expect(resolveSession(db, ids[1], IP)).not.toBeNull();
+    expect(resolveSession(db, ids[20], IP)).not.toBeNull();
+    endSessions(db, principal.account.id);
+  });
 });
 
 describe("login throttle", () => {
-  it("locks a (client address, account) pair for every connection, and a success clears only that pair", () => {
+  it("locks an account over every client address, and a success clears it", () => {
     const now = Date.now();
-    for (let i = 0; i < 3; i++) failureGate(db, "198.51.100.1", "a@example.com", now).fail();
-    expect(failureGate(other, "198.51.100.1", "a@example.com", now).lockedFor).toBeGreaterThan(0);
-    // Another account from the same address, and the same account from another address, are not locked.
-    expect(failureGate(other, "198.51.100.1", "b@example.com", now).lockedFor).toBe(0);
-    expect(failureGate(other, "198.51.100.2", "a@example.com", now).lockedFor).toBe(0);
+    // Three failures (AUTH_MAX_FAILURES here), each from another address: rotating addresses does not help.
+    for (let i = 0; i < 3; i++) failureGate(db, `198.51.100.${i + 1}`, "a@example.com", null, now).fail();
+    expect(failureGate(other, "198.51.100.9", "a@example.com", null, now).lockedFor).toBeGreaterThan(0);
+    // Another account is not locked.
+    expect(failureGate(other, "198.51.100.1", "b@example.com", null, now).lockedFor).toBe(0);
+    // A known device is exempt from the account's lock, and is locked by its own failures only.
+    expect(failureGate(other, "198.51.100.9", "a@example.com", "dev1", now).lockedFor).toBe(0);
+    for (let i = 0; i < 3; i++) failureGate(db, "198.51.100.9", "a@example.com", "dev1", now).fail();
+    expect(failureGate(other, "198.51.100.9", "a@example.com", "dev1", now).lockedFor).toBeGreaterThan(0);
+    expect(failureGate(other, "198.51.100.9", "a@example.com", "dev2", now).lockedFor).toBe(0);
     // A lock is not purged while it lasts.
     expect(purgeExpiredLoginState(db, now).throttle).toBe(0);
-    expect(failureGate(other, "198.51.100.1", "a@example.com", now + 1000).lockedFor).toBeGreaterThan(0);
+    expect(failureGate(other, "198.51.100.1", "a@example.com", null, now + 1000).lockedFor).toBeGreaterThan(0);
   });
 
-  it("locks a client address that fails over many accounts", () => {
+  it("slows, never locks, a client address that fails over many accounts", () => {
     const now = Date.now();
-    for (let i = 0; i < 5; i++) failureGate(db, "198.51.100.3", `u${i}@example.com`, now).fail();
-    expect(failureGate(other, "198.51.100.3", "fresh@example.com", now).lockedFor).toBeGreaterThan(0);
-    expect(failureGate(other, "198.51.100.4", "fresh@example.com", now).lockedFor).toBe(0);
+    for (let i = 0; i < 5; i++) failureGate(db, "198.51.100.3", `u${i}@example.com`, null, now).fail();
+    const gate = failureGate(other, "198.51.100.3", "fresh@example.com", null, now);
+    expect(gate.lockedFor).toBe(0);
+    expect(gate.slowFailureMs).toBeGreaterThan(0);
+    expect(failureGate(other, "198.51.100.4", "fresh@example.com", null, now).slowFailureMs).toBe(0);
     // Forgotten once the lock is over and the address has been quiet for 15 minutes.
     expect(purgeExpiredLoginState(db, now + 16 * 60_000).throttle).toBeGreaterThan(0);
-    expect(failureGate(other, "198.51.100.3", "fresh@example.com", now + 16 * 60_000).lockedFor).toBe(0);
+    expect(failureGate(other, "198.51.100.3", "fresh@example.com", null, now + 16 * 60_000).slowFailureMs).toBe(0);
   });
 });

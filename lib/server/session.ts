@@ -2,8 +2,11 @@ import "server-only";
 // Panel sessions (backend-for-frontend), in the `sessions` table so that every process sees the same ones and a
 // restart keeps them. The browser holds a random 256-bit id in an httpOnly, SameSite=Strict cookie; the table keeps
 // only its SHA-256 hash, the account and the times: nothing in it authenticates, so a leaked copy signs nobody in.
-// A session stands for its account only while the account may sign in: a blocked or expired account's sessions
-// end at their next use, and a password change deletes them (lib/server/accounts.ts).
+// A session stands for its account only while the account may sign in: blocking it, giving it a past expiration
+// date or a new password deletes its sessions at once (lib/server/accounts.ts), and one that expires by the
+// calendar ends at its next use. At most MAX_SESSIONS_PER_ACCOUNT live at once: a new one ends the oldest.
+// The cookie is `__Host-mailadmin_session` over HTTPS (no subdomain can set or shadow it), the plain name over
+// HTTP for local use; a request carrying more than one session cookie is refused (cookie tossing).
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -13,6 +16,8 @@ import { purgeLoginThrottle } from "./login-throttle";
 import { prepared } from "./prepared";
 
 export const SESSION_COOKIE = "mailadmin_session";
+export const SECURE_SESSION_COOKIE = "__Host-mailadmin_session";
+export const MAX_SESSIONS_PER_ACCOUNT = 20;
 export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 // last_seen_at is written at most once a minute per session, so that reading pages does not turn into writes.
@@ -56,6 +61,17 @@ const statements = prepared((db) => ({
     .set({ lastSeenAt: sql`${sql.placeholder("now")}`, clientIp: sql`${sql.placeholder("clientIp")}` })
     .where(eq(sessions.idHash, sql.placeholder("idHash")))
     .prepare(),
+  // Keeps the account's newest MAX_SESSIONS_PER_ACCOUNT sessions (ties broken by insertion order).
+  cap: db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.accountId, sql.placeholder("accountId")),
+        sql`${sessions.idHash} NOT IN (SELECT id_hash FROM sessions WHERE account_id = ${sql.placeholder("accountId")}
+          ORDER BY created_at DESC, rowid DESC LIMIT ${MAX_SESSIONS_PER_ACCOUNT})`,
+      ),
+    )
+    .prepare(),
   remove: db.delete(sessions).where(eq(sessions.idHash, sql.placeholder("idHash"))).prepare(),
   removeOfAccount: db
     .delete(sessions)
@@ -69,7 +85,14 @@ const isExpired = (s: { createdAt: number; lastSeenAt: number }, now: number) =>
 /** Starts a session for a signed-in account; returns the id for the cookie (never stored). */
 export function createSession(db: Db, principal: Principal, clientIp: string, now = Date.now()): string {
   const id = randomBytes(32).toString("base64url");
-  statements(db).insert.run({ idHash: hashSessionId(id), accountId: principal.account.id, now, clientIp });
+  const s = statements(db);
+  db.transaction(
+    () => {
+      s.insert.run({ idHash: hashSessionId(id), accountId: principal.account.id, now, clientIp });
+      s.cap.run({ accountId: principal.account.id });
+    },
+    { behavior: "immediate" },
+  );
   return id;
 }
 
@@ -141,17 +164,37 @@ export const sessionInfo = (p: Principal): SessionInfo => ({
 
 // --- cookies ---
 
-export function readSessionId(req: Request): string | null {
-  return sessionIdFromCookieHeader(req.headers.get("cookie"));
+export interface SessionCookie {
+  /** The id of the one session cookie of the request's scheme, or null. */
+  id: string | null;
+  /** More than one session cookie (of either name): the request is refused as if it had no session. */
+  several: boolean;
 }
 
-export function sessionIdFromCookieHeader(header: string | null): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
+export const sessionCookieName = (secure: boolean) => (secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
+
+export function readSessionCookie(req: Request): SessionCookie {
+  return parseSessionCookies(req.headers.get("cookie"), isHttps(req));
+}
+
+export function parseSessionCookies(header: string | null, secure: boolean): SessionCookie {
+  let count = 0;
+  let id: string | null = null;
+  const wanted = sessionCookieName(secure);
+  for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name !== SESSION_COOKIE && name !== SECURE_SESSION_COOKIE) continue;
+    count++;
+    if (name === wanted) id = part.slice(eq + 1).trim() || null;
   }
-  return null;
+  return count > 1 ? { id: null, several: true } : { id, several: false };
+}
+
+/** The session id of a request, or null (none, or several cookies). */
+export function readSessionId(req: Request): string | null {
+  return readSessionCookie(req).id;
 }
 
 /** https directly, or behind a TLS-terminating proxy that says so. */
@@ -161,9 +204,9 @@ export function isHttps(req: Request): boolean {
 
 export function sessionCookie(id: string, secure: boolean): string {
   // No Max-Age: a browser-session cookie; the server enforces idle and absolute expiry.
-  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+  return `${sessionCookieName(secure)}=${id}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+  return `${sessionCookieName(secure)}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }

@@ -7,7 +7,7 @@ import { ok, withApi } from "@/lib/server/http";
 import { changeOwnPassword } from "@/lib/server/own-password";
 
 export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
-  const result = changeOwnPassword(db, principal.account.email, clientIp, await body(), principal.sessionIdHash);
+  const result = await changeOwnPassword(db, principal.account.email, clientIp, await body(), principal.sessionIdHash);
   if (result === "wrongCurrent") {
     const { code, message, category, status } = panelErrors.currentPasswordWrong;
     return { status, body: { code, message, category, source: "current_password" } };

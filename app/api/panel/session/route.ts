@@ -1,6 +1,7 @@
 // POST /api/panel/session {email, digest}: sign in (same authentication and throttle as /api/v1), sets the cookie.
 // GET: the signed-in account {email, domain, isPostmaster}, or 401. DELETE: sign out.
 import { noContent, noSession, ok, withPanelSession } from "@/lib/server/http";
+import { deviceCookie, newDeviceToken, readDeviceToken } from "@/lib/server/device-cookie";
 import { panelLogin, readCredentials } from "@/lib/server/panel-login";
 import {
   clearedSessionCookie,
@@ -12,11 +13,16 @@ import {
 } from "@/lib/server/session";
 
 export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body }) => {
-  const principal = panelLogin(db, readCredentials(await body()), clientIp);
+  const secure = isHttps(req);
+  const principal = await panelLogin(db, readCredentials(await body()), clientIp, readDeviceToken(req, secure));
   // A fresh id at every sign-in, so an id planted before the login is worthless after it.
   destroySession(db, sessionId);
   const id = createSession(db, principal, clientIp);
-  return ok(sessionInfo(principal), 200, { "set-cookie": sessionCookie(id, isHttps(req)) });
+  // A (new) device cookie for this account: this browser's later sign-ins pass the account's lock.
+  const headers = new Headers();
+  headers.append("set-cookie", sessionCookie(id, secure));
+  headers.append("set-cookie", deviceCookie(newDeviceToken(db, principal.account.email), secure));
+  return ok(sessionInfo(principal), 200, headers);
 });
 
 export const GET = withPanelSession(({ req, principal }) => (principal ? ok(sessionInfo(principal)) : noSession(req)));

@@ -4,12 +4,12 @@ import { toDomainRecord, updateDomain } from "@/lib/server/domains";
 import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
 
 export const GET = withApi(({ db, principal, params }) =>
-  ok(toDomainRecord(domainForAdmin(db, principal, params.domain!))),
+  ok(toDomainRecord(db, domainForAdmin(db, principal, params.domain!))),
 );
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = domainForAdmin(db, principal, params.domain!);
-  return ok(toDomainRecord(updateDomain(db, domain, await body())));
+  return ok(toDomainRecord(db, updateDomain(db, domain, await body())));
 });
 
 export { methodNotAllowed as POST, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

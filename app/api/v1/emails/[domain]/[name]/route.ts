@@ -5,6 +5,7 @@ import {
   createAccount,
   deleteAccounts,
   getAccountOrThrow,
+  prehashPassword,
   updateAccounts,
 } from "@/lib/server/accounts";
 import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
@@ -22,14 +23,16 @@ export const GET = withApi(({ db, principal, params }) => {
 export const POST = withApi(async ({ db, principal, params, body }) => {
   const domain = domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "account", false);
-  const row = createAccount(db, domain, name!, await body());
+  const input = await body();
+  const row = createAccount(db, domain, name!, input, await prehashPassword(input));
   return ok(accountRecord(db, domain, row), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const names = parseNames(params.name!, "account");
-  const rows = updateAccounts(db, principal, domain, names, await body());
+  const input = await body();
+  const rows = updateAccounts(db, principal, domain, names, input, { prehashed: await prehashPassword(input) });
   return names.length === 1 ? ok(accountRecord(db, domain, rows[0]!)) : noContent();
 });
 

@@ -1,0 +1,135 @@
+import "server-only";
+// Customers (docs/customers.md): a customer owns one or more domains. It is the boundary between domains: catchall
+// types 2 and 3 may name only domains of the same customer. A limit set on the customer is pooled: each of its
+// domains answers the pool's limit and the usage summed over all of them, and creating beyond the pool is refused
+// as a domain's limit is; a limit left unset (NULL) stays per domain.
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
+import { prepared } from "./prepared";
+
+export interface CustomerLimits {
+  accountLimit?: number | null;
+  aliasLimit?: number | null;
+  mailinglistLimit?: number | null;
+  capacityLimit?: number | null;
+}
+
+/** A domain's limits and usage as they bind: its own, or its customer's pool for each pooled limit. */
+export interface EffectiveLimits {
+  accountLimit: number;
+  aliasLimit: number;
+  mailinglistLimit: number;
+  capacityLimit: number;
+  accountCount: number;
+  aliasCount: number;
+  mailinglistCount: number;
+  capacitySum: number;
+}
+
+const statements = prepared((db) => ({
+  byId: db.select().from(customers).where(eq(customers.id, sql.placeholder("id"))).prepare(),
+  domainById: db.select().from(domains).where(eq(domains.id, sql.placeholder("id"))).prepare(),
+  pool: db
+    .select({
+      accountCount: sql<number>`coalesce(sum(${domains.accountCount}), 0)`,
+      aliasCount: sql<number>`coalesce(sum(${domains.aliasCount}), 0)`,
+      mailinglistCount: sql<number>`coalesce(sum(${domains.mailinglistCount}), 0)`,
+      capacitySum: sql<number>`coalesce(sum(${domains.capacitySum}), 0)`,
+    })
+    .from(domains)
+    .where(eq(domains.customerId, sql.placeholder("customerId")))
+    .prepare(),
+}));
+
+export const findCustomer = (db: Db, id: number): CustomerRow | undefined => statements(db).byId.get({ id });
+
+export function getCustomerOrThrow(db: Db, id: number): CustomerRow {
+  const row = Number.isSafeInteger(id) ? findCustomer(db, id) : undefined;
+  if (!row) throw new Error(`no customer with id ${id}`);
+  return row;
+}
+
+export const isPooled = (c: CustomerRow) =>
+  c.accountLimit !== null || c.aliasLimit !== null || c.mailinglistLimit !== null || c.capacityLimit !== null;
+
+/** Limits and usage of a domain as they bind now (read fresh: call inside the write's transaction). */
+export function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): EffectiveLimits {
+  const s = statements(db);
+  const d = s.domainById.get({ id: domain.id })!;
+  const own: EffectiveLimits = {
+    accountLimit: d.accountLimit,
+    aliasLimit: d.aliasLimit,
+    mailinglistLimit: d.mailinglistLimit,
+    capacityLimit: d.capacityLimit,
+    accountCount: d.accountCount,
+    aliasCount: d.aliasCount,
+    mailinglistCount: d.mailinglistCount,
+    capacitySum: d.capacitySum,
+  };
+  const c = d.customerId === null ? undefined : s.byId.get({ id: d.customerId });
+  if (!c || !isPooled(c)) return own;
+  const pool = s.pool.get({ customerId: c.id })!;
+  const out = { ...own };
+  if (c.accountLimit !== null) Object.assign(out, { accountLimit: c.accountLimit, accountCount: pool.accountCount });
+  if (c.aliasLimit !== null) Object.assign(out, { aliasLimit: c.aliasLimit, aliasCount: pool.aliasCount });
+  if (c.mailinglistLimit !== null) {
+    Object.assign(out, { mailinglistLimit: c.mailinglistLimit, mailinglistCount: pool.mailinglistCount });
+  }
+  if (c.capacityLimit !== null) Object.assign(out, { capacityLimit: c.capacityLimit, capacitySum: pool.capacitySum });
+  return out;
+}
+
+/** True when both domains belong to the same customer. */
+export const sameCustomer = (a: Pick<DomainRow, "customerId">, b: Pick<DomainRow, "customerId">) =>
+  a.customerId !== null && a.customerId === b.customerId;
+
+// --- operator side (CLI) ---
+
+export function createCustomer(db: Db, name: string): CustomerRow {
+  return db.insert(customers).values({ name }).returning().get();
+}
+
+export function listCustomers(db: Db): (CustomerRow & { domains: string[] })[] {
+  const all = db.select().from(customers).orderBy(asc(customers.id)).all();
+  const owned = db.select({ name: domains.name, customerId: domains.customerId }).from(domains).orderBy(domains.name).all();
+  return all.map((c) => ({ ...c, domains: owned.filter((d) => d.customerId === c.id).map((d) => d.name) }));
+}
+
+/** Sets the given pooled limits; `null` returns a limit to per-domain. */
+export function setCustomerLimits(db: Db, customer: CustomerRow, limits: CustomerLimits): CustomerRow {
+  if (Object.keys(limits).length === 0) return customer;
+  return db.update(customers).set(limits).where(eq(customers.id, customer.id)).returning().get();
+}
+
+/** What `customer show` prints: the customer, its pool (when pooled) and each domain with its usage. */
+export function customerReport(db: Db, customer: CustomerRow) {
+  const owned = db.select().from(domains).where(eq(domains.customerId, customer.id)).orderBy(domains.name).all();
+  const pool = statements(db).pool.get({ customerId: customer.id })!;
+  const limit = (v: number | null) => (v === null ? "per domain" : v);
+  return {
+    id: customer.id,
+    name: customer.name,
+    created_at: customer.createdAt,
+    pooled: isPooled(customer),
+    limits: {
+      account_limit: limit(customer.accountLimit),
+      alias_limit: limit(customer.aliasLimit),
+      mailinglist_limit: limit(customer.mailinglistLimit),
+      capacity_limit: limit(customer.capacityLimit),
+    },
+    usage: {
+      accounts: pool.accountCount,
+      aliases: pool.aliasCount,
+      mailinglists: pool.mailinglistCount,
+      capacity: pool.capacitySum,
+    },
+    domains: owned.map((d) => ({
+      name: d.name,
+      accounts: d.accountCount,
+      aliases: d.aliasCount,
+      mailinglists: d.mailinglistCount,
+      capacity: d.capacitySum,
+    })),
+  };
+}

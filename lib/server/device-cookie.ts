@@ -1,0 +1,65 @@
+import "server-only";
+// Device cookies (OWASP "Slow Brute Force Protection Using Device Cookies"): a browser that has signed in to an
+// account gets a cookie naming that account and a random device id, signed with a key of the service. Its later
+// sign-ins to that account are exempt from the account's lock and throttled per device instead
+// (lib/server/login-throttle.ts), so an attacker guessing the password cannot lock the real user out of the panel.
+// The key lives in the database (server_secrets), made at first use, so every process signs and checks alike.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { serverSecrets } from "@/db/schema";
+
+export const DEVICE_COOKIE = "mailadmin_device";
+export const SECURE_DEVICE_COOKIE = "__Host-mailadmin_device";
+const MAX_AGE_SECONDS = 180 * 24 * 3600;
+const KEY_NAME = "device_cookie_key";
+
+const keys = new WeakMap<Db, Buffer>();
+
+function key(db: Db): Buffer {
+  let k = keys.get(db);
+  if (!k) {
+    db.insert(serverSecrets)
+      .values({ name: KEY_NAME, value: randomBytes(32).toString("base64") })
+      .onConflictDoNothing()
+      .run();
+    const row = db.select().from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME)).get()!;
+    k = Buffer.from(row.value, "base64");
+    keys.set(db, k);
+  }
+  return k;
+}
+
+const sign = (db: Db, email: string, id: string) =>
+  createHmac("sha256", key(db)).update(`${email}\n${id}`).digest("base64url");
+
+/** A new device cookie's value for an account that has just signed in. */
+export function newDeviceToken(db: Db, email: string): string {
+  const id = randomBytes(16).toString("base64url");
+  return `${Buffer.from(email).toString("base64url")}.${id}.${sign(db, email, id)}`;
+}
+
+/** The device id when the token is genuine and names this account; null otherwise. */
+export function deviceIdFor(db: Db, token: string | null, email: string): string | null {
+  if (!token) return null;
+  const [who, id, mac] = token.split(".");
+  if (!who || !id || !mac || Buffer.from(who, "base64url").toString() !== email) return null;
+  const expected = Buffer.from(sign(db, email, id));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
+}
+
+const cookieName = (secure: boolean) => (secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE);
+
+export function readDeviceToken(req: Request, secure: boolean): string | null {
+  const wanted = cookieName(secure);
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === wanted) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+export function deviceCookie(token: string, secure: boolean): string {
+  return `${cookieName(secure)}=${token}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+}

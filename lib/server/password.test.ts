@@ -1,0 +1,43 @@
+// Password hashing off the event loop (issue 29): the async hash and check agree with the synchronous ones, and run
+// in a thread at the lowest CPU priority, one at a time.
+import fs from "node:fs";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import * as password from "./password";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+beforeAll(() => {
+  // Read once per process at first use (lib/server/env.ts): set before anything reads it.
+  Object.assign(process.env, { SCRYPT_COST: "1024" });
+});
+
+/** The nice value of each thread of this process (/proc/self/task/<tid>/stat, field 19). */
+function threadNices(): number[] {
+  return fs.readdirSync("/proc/self/task").map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
+
+describe("password hashing off the event loop", () => {
+  it("agrees with the synchronous hash both ways, and refuses a wrong digest", async () => {
+    const digest = password.sha1Hex("Secret-123");
+    const asyncHash = await password.hashDigestAsync(digest);
+    expect(password.verifyDigest(digest, asyncHash)).toBe(true);
+    expect(await password.verifyDigestAsync(digest, password.hashDigest(digest))).toBe(true);
+    expect(await password.verifyDigestAsync(password.sha1Hex("Wrong-123"), asyncHash)).toBe(false);
+  });
+
+  it("runs in one thread at nice 19, and the event loop keeps turning meanwhile", async () => {
+    const digest = password.sha1Hex("Secret-123");
+    const stored = password.hashDigest(digest, 16384);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const results = await Promise.all(Array.from({ length: 4 }, () => password.verifyDigestAsync(digest, stored)));
+    clearInterval(timer);
+    expect(results).toEqual([true, true, true, true]);
+    expect(ticks).toBeGreaterThan(5);
+    expect(threadNices().filter((n) => n === 19)).toHaveLength(1);
+  });
+});
