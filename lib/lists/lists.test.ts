@@ -63,7 +63,15 @@ const post = (from: string, list: string, subject: string, extra = "", envelope 
 
 const withSubject = (email: string, subject: string) => readMessages(l, email).filter((m) => m.includes(subject));
 const received = (email: string, subject: string) => withSubject(email, subject).length > 0;
-const waitReceived = (email: string, subject: string) => waitFor(`${subject} for ${email}`, () => withSubject(email, subject)[0], 30_000);
+/** The first message whose decoded Subject contains `subject` (subjects with Polish letters are encoded words). */
+async function waitReceived(email: string, subject: string): Promise<string> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    for (const raw of readMessages(l, email)) if ((await simpleParser(raw)).subject?.includes(subject)) return raw;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${subject} for ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /** Waits until Postfix's queue is empty (the list service answers LMTP only after handing every copy over). */
 async function settle() {
@@ -153,6 +161,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
   afterAll(async () => {
     if (!l) return;
+    if (process.env.LIST_TEST_LOG) console.log(log.join("\n"));
     await service?.close();
     stopPostfix(l);
     stopDovecot(l);
@@ -271,11 +280,11 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       const subject = unique("headers");
       await post(at("obcy"), "otwarta", subject, "Reply-To: <elsewhere@outside.test>\nList-Id: <other.list.test>\nDKIM-Signature: v=1; a=rsa-sha256; d=x; b=abc\n");
       const raw = await waitReceived(at("jan"), subject);
-      expect(header(raw, "From")).toBe(`=?UTF-8?Q?Lista_otwarta_=C5=BC=C3=B3=C5=82=C4=87?= <${at("otwarta")}>`);
+      expect(header(raw, "From")).toMatch(new RegExp(`^Lista otwarta =\\?UTF-8\\?Q\\?\\S+\\?= <${at("otwarta")}>$`));
       expect((await simpleParser(raw)).from?.value[0]).toEqual({ name: "Lista otwarta żółć", address: at("otwarta") });
       expect(header(raw, "Reply-To")).toBe(`<${at("otwarta")}>`);
       expect(header(raw, "X-Original-From")).toBe(`Nadawca <${at("obcy")}>`);
-      expect(header(raw, "List-Id")).toBe(`=?UTF-8?Q?Lista_otwarta_=C5=BC=C3=B3=C5=82=C4=87?= <otwarta.${A}>`);
+      expect(header(raw, "List-Id")).toBe(`${header(raw, "From")!.replace(/<.*>$/, "")}<otwarta.${A}>`);
       expect(header(raw, "List-Post")).toBe(`<mailto:${at("otwarta")}>`);
       expect(header(raw, "List-Help")).toBe(`<${publicUrl()}/lists/otwarta%40${A}>`);
       expect(header(raw, "List-Unsubscribe")).toBe(`<mailto:${at("otwarta")}?subject=unsubscribe>, <${publicUrl()}/lists/otwarta%40${A}>`);
@@ -426,6 +435,6 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
     console.log(`10,000-subscriber post (~190 KB) handed to Postfix in ${seconds.toFixed(1)} s; peak RSS growth ${peakGrowthMb.toFixed(1)} MB`);
     expect(peakGrowthMb).toBeLessThan(100);
     // 20 sendmail calls of 500 recipients each, every one VERP.
-    expect(maillog().match(/from=<duza-bounces@alpha\.test>, size=\d+, nrcpt=500 /g)).toHaveLength(20);
+    await waitFor("20 submissions in the log", () => maillog().match(/from=<duza-bounces@alpha\.test>, size=\d+, nrcpt=500 /g)?.length === 20, 60_000);
   }, 600_000);
 });

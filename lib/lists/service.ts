@@ -299,30 +299,45 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
   server.on("error", (err) => o.log(`lmtp: ${err.message}`));
 
   let pumping: Promise<void> | undefined;
+  let again = false;
   let lastExpiry = 0;
-  const pump = () =>
-    (pumping ??= (async () => {
-      try {
-        for (;;) {
-          const posts = store.approved();
-          if (posts.length === 0) break;
-          for (const post of posts) {
-            const list = store.listById(post.listId);
-            if (list) await distribute(list, post.message);
-            store.deleteHeld(post.id);
-          }
-        }
-        if (Date.now() - lastExpiry > 60_000) {
-          lastExpiry = Date.now();
-          const expired = store.expire(Date.now() - o.heldDays * 86_400_000);
-          if (expired) o.log(`expired ${expired} held posts`);
-        }
-      } catch (err) {
-        o.log(`pump: ${(err as Error).message}`);
-      } finally {
-        pumping = undefined;
+  async function pumpOnce(): Promise<void> {
+    for (;;) {
+      const posts = store.approved();
+      if (posts.length === 0) break;
+      for (const post of posts) {
+        const list = store.listById(post.listId);
+        if (list) await distribute(list, post.message);
+        store.deleteHeld(post.id);
       }
-    })());
+    }
+    if (Date.now() - lastExpiry > 60_000) {
+      lastExpiry = Date.now();
+      const expired = store.expire(Date.now() - o.heldDays * 86_400_000);
+      if (expired) o.log(`expired ${expired} held posts`);
+    }
+  }
+  /** One pump at a time; a call during a run makes it run once more (an approval may have come in meanwhile). */
+  function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        try {
+          await pumpOnce();
+        } catch (err) {
+          o.log(`pump: ${(err as Error).message}`);
+        }
+      } while (again);
+    };
+    pumping = run().finally(() => {
+      pumping = undefined;
+    });
+    return pumping;
+  }
   const timer = setInterval(() => void pump(), o.pollMs);
 
   const pages = await startListPages({

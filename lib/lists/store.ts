@@ -32,7 +32,8 @@ function build(db: Db) {
     moderators: c.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = 'moderator' ORDER BY position").pluck(),
     addSubscriber: c.prepare(
       `INSERT OR IGNORE INTO list_members (list_id, role, address, position)
-       VALUES (?, 'subscriber', ?, (SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_id = ?1 AND role = 'subscriber'))`,
+       VALUES (@list, 'subscriber', @address,
+         (SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_id = @list AND role = 'subscriber'))`,
     ),
     removeSubscriber: c.prepare("DELETE FROM list_members WHERE list_id = ? AND role = 'subscriber' AND address = ?"),
     insertToken: c.prepare("INSERT INTO list_tokens (token_hash, list_id, action, address, expires_at) VALUES (?, ?, ?, ?, ?)"),
@@ -71,7 +72,7 @@ export function listStore(db: Db) {
     },
     subscribersAfter: (listId: number, after: string, limit: number) => st.subscribersAfter.all(listId, after, limit) as string[],
     moderators: (listId: number) => st.moderators.all(listId) as string[],
-    subscribe: (listId: number, address: string) => st.addSubscriber.run(listId, address, listId).changes > 0,
+    subscribe: (listId: number, address: string) => st.addSubscriber.run({ list: listId, address }).changes > 0,
     unsubscribe(listId: number, address: string): boolean {
       st.clearBounces.run(listId, address);
       return st.removeSubscriber.run(listId, address).changes > 0;
