@@ -237,7 +237,7 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     throw new Reply(550, "5.7.1 Only subscribers may post to this list");
   }
 
-  async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {
+  function handleBounce(list: ListRow, address: string, file: string): string {
     const head = Buffer.alloc(64 * 1024);
     const fd = fs.openSync(file, "r");
     const n = fs.readSync(fd, head, 0, head.length, 0);
@@ -253,7 +253,7 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     try {
       const target = parseTarget(store, rcpt);
       if (!target) return new Reply(550, "5.1.1 No such list");
-      return target.kind === "bounce" ? await handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
+      return target.kind === "bounce" ? handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
     } catch (err) {
       if (err instanceof Reply) return err;
       o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
@@ -286,7 +286,7 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
           const replies: (string | Reply)[] = [];
           for (const rcpt of session.envelope.rcptTo) replies.push(await handle(rcpt.address, file, from));
           fs.rm(file, { force: true }, () => {});
-          callback(null, replies as never);
+          callback(null, replies);
         })();
       });
     },

@@ -27,11 +27,15 @@ export function render(template: string, v: TemplateValues): string {
 
 /** The list's subject and body of one template, the default where the list's own is empty. */
 export function templateOf(
-  list: Record<string, unknown>,
+  list: Record<string, unknown> | object,
   name: TemplateName,
 ): { subject: string; body: string } {
   const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-  const subject = String(list[camel(`${name}_subject`)] ?? "") || DEFAULT_LIST_TEMPLATES[`${name}_subject`];
-  const body = String(list[camel(`${name}_body`)] ?? "") || DEFAULT_LIST_TEMPLATES[`${name}_body`];
+  const field = (key: string) => {
+    const value = (list as Record<string, unknown>)[camel(key)];
+    return typeof value === "string" ? value : "";
+  };
+  const subject = field(`${name}_subject`) || DEFAULT_LIST_TEMPLATES[`${name}_subject`];
+  const body = field(`${name}_body`) || DEFAULT_LIST_TEMPLATES[`${name}_body`];
   return { subject, body };
 }

@@ -30,3 +30,12 @@ export const listModerationSchema = z.object({
 });
 export type ListModeration = z.infer<typeof listModerationSchema>;
 export type HeldPost = z.infer<typeof heldPostSchema>;
+
+/** GET /api/v1/emails/<domain>/<name>/lists: the domain's lists the account is on. */
+export const accountListMembershipSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  subscriber: z.boolean(),
+  moderator: z.boolean(),
+});
+export type AccountListMembership = z.infer<typeof accountListMembershipSchema>;
