@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { pipeline, Readable, Transform } from "node:stream";
 import { Headers, Joiner, Splitter, type MimeChunk } from "mailsplit";
 import addressparser from "nodemailer/lib/addressparser";
-import { encodeWords } from "nodemailer/lib/mime-funcs";
+import mimeFuncs from "nodemailer/lib/mime-funcs";
 
 const MAX_HEAD = 1024 * 1024;
 
@@ -36,7 +36,7 @@ export function firstAddress(value: string): string {
 }
 
 /** A header value with non-ASCII text as MIME encoded words (a display name such as the list's description). */
-export const encodeHeaderText = (text: string) => encodeWords(text, "Q", 52);
+export const encodeHeaderText = (text: string) => mimeFuncs.encodeWords(text, "Q", 52);
 
 /** "Name" <address> with the name quoted or encoded as needed. */
 export function mailbox(name: string, address: string): string {
