@@ -52,7 +52,10 @@ let counter = 0;
 const unique = (what: string) => `${what}-${++counter}-${Date.now()}`;
 
 function message(from: string, to: string, subject: string, extra = "", body = "Treść testowa.\n") {
-  return `From: Nadawca <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}@client.test>\nDate: ${new Date().toUTCString()}\n${extra}\n${body}`;
+  return (
+    `From: Nadawca <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}@client.test>\n` +
+    `Date: ${new Date().toUTCString()}\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n${extra}\n${body}`
+  );
 }
 const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
   smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
