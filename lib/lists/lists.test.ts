@@ -2,7 +2,6 @@
 // configured by `mailserver config`, the list service as the sandbox's component listening on LMTP, mail sent
 // over SMTP to the MX port and read from the subscribers' maildirs.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -60,13 +59,15 @@ function message(from: string, to: string, subject: string, extra = "", body = "
 const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
   smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
 
-const withSubject = (email: string, subject: string) => readMessages(l, email).filter((m) => m.includes(subject));
+/** The inbox and the Spam folder (Rspamd may file a test message with odd headers as spam: still delivered). */
+const mailOf = (email: string) => [...readMessages(l, email), ...readMessages(l, email, "Spam")];
+const withSubject = (email: string, subject: string) => mailOf(email).filter((m) => m.includes(subject));
 const received = (email: string, subject: string) => withSubject(email, subject).length > 0;
 /** The first message whose decoded Subject contains `subject` (subjects with Polish letters are encoded words). */
 async function waitReceived(email: string, subject: string): Promise<string> {
   const end = Date.now() + 30_000;
   for (;;) {
-    for (const raw of readMessages(l, email)) if ((await simpleParser(raw)).subject?.includes(subject)) return raw;
+    for (const raw of mailOf(email)) if ((await simpleParser(raw)).subject?.includes(subject)) return raw;
     if (Date.now() > end) throw new Error(`timed out waiting for ${subject} for ${email}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -291,7 +292,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(body).toContain(`Adres ${at("piotr")} prosi o zapis na Zapisy pocztą. Kliknij: ${publicUrl()}/confirm/`);
       const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
       await settle();
-      expect(readMessages(l, at("jan")).some((m) => m.includes(marker))).toBe(false);
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
       expect(members("zapisy").accounts).not.toContain(at("piotr"));
 
       const scanned = await fetch(link);
@@ -353,7 +354,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       await smtpSend(l.ports.smtp, at("karol"), [at("bezzapisow")], message(at("karol"), at("bezzapisow"), "subscribe", "", `${marker}\n`));
       await waitFor("the refusal", () => readMessages(l, at("karol")).find((m) => /Undelivered Mail/.test(m) && m.includes("subscriptions by mail")), 30_000);
       await settle();
-      expect(readMessages(l, at("jan")).some((m) => m.includes(marker))).toBe(false);
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
     });
   });
 
@@ -365,7 +366,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
         return rows.length ? rows : undefined;
       }, 30_000);
       expect(bounces).toEqual([expect.objectContaining({ address: at("nikt"), count: 1 })]);
-      expect(bounces[0]!.last_reason).toMatch(/5\.1\.1.*[Uu]ser unknown/);
+      expect(bounces[0]!.last_reason).toMatch(/550 5\.1\.1 <nikt@alpha\.test>/);
     });
 
     it.each([
