@@ -81,8 +81,9 @@ export function postfixAntispamLines(o: AntispamOptions): string[] {
   return [
     "# Anti-spam (docs/mail-server.md): the policy service decides per recipient at RCPT (black and white lists,",
     "# SPF, RBL, greylisting); Rspamd scores the message as a milter. Both fail open: when one does not answer,",
-    "# mail is accepted unfiltered rather than lost (`mailserver check` reports them).",
-    `smtpd_recipient_restrictions = permit_sasl_authenticated, reject_unauth_destination, check_policy_service { ${o.policyService}, timeout=30s, default_action=DUNNO }`,
+    "# mail is accepted unfiltered rather than lost (`mailserver check` reports them). The host's own clients",
+    "# (mynetworks) and logged-in users are not filtered at RCPT.",
+    `smtpd_recipient_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination, check_policy_service { ${o.policyService}, timeout=30s, default_action=DUNNO }`,
     `smtpd_milters = ${o.rspamdMilter}`,
     "milter_default_action = accept",
     "milter_protocol = 6",
