@@ -10,6 +10,7 @@ import path from "node:path";
 import { MAX_TOTALS } from "@/lib/server/list-page";
 import { measureBadSignIns } from "./bad-sign-ins";
 import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
+import { measureListPut, type ListPutReport } from "./list-put";
 import { measure, measurePair, measureUntil, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
 import { writeReport, type Row, type Target } from "./report";
@@ -339,6 +340,25 @@ async function main() {
     const put = await putMany(many);
     log(`PUT ${many.length} names: ${put.times.map((t) => t.toFixed(0)).join(", ")} ms; atomic: ${put.atomic}`);
 
+    // Issue 31: PUTs of a 50,000-member list (3 at a time) while another domain's account is PUT.
+    const listMembers = quick ? 5_000 : 50_000;
+    const listPut: ListPutReport = await measureListPut(
+      {
+        base: `http://127.0.0.1:${appPort}`,
+        listDomain: BIG_DOMAIN,
+        listName: FULL_LIST,
+        listAuth: auth(BIG_DOMAIN),
+        otherDomain: MID_DOMAIN,
+        otherAccount: "postmaster",
+        otherAuth: auth(MID_DOMAIN),
+      },
+      listMembers,
+    );
+    log(
+      `PUT of a ${listMembers}-member list: ${listPut.listPutMs.map((t) => t.toFixed(0)).join(", ")} ms; ` +
+        `other domain's PUT meanwhile: p99 ${listPut.other.p99.toFixed(1)} ms, max ${listPut.other.max.toFixed(1)} ms`,
+    );
+
     // The panel in a browser: full runs only (Chromium and Lighthouse take longer than the whole quick run).
     let panel: PanelResult | null = null;
     if ((!quick || process.argv.includes("--panel")) && !process.argv.includes("--no-panel") && fs.existsSync(CHROMIUM)) {
@@ -426,6 +446,10 @@ async function main() {
       target(`List 100k vs 10k: worst of req/s ratio and p50 ratio (${worstPair.pair})`, Math.max(worstPair.rps, worstPair.p50), 1.5, "x (max)", pairs.every((p) => p.rps <= 1.5 && p.p50 <= 1.5)),
       target(`PUT 1,000 names: median of ${put.times.length} (slowest ${sortedPut[sortedPut.length - 1]!.toFixed(0)} ms)`, median(put.times), 500, "ms (max)", median(put.times) < 500),
       target("PUT 1,000 names: atomic (a missing name changes nothing)", put.atomic ? 1 : 0, 1, "bool", put.atomic),
+      target(
+        `Another domain's account PUT while a ${listPut.members}-member list is PUT (3 at a time): slowest`,
+        listPut.other.max, 250, "ms (max)", listPut.other.max <= 250,
+      ),
       target("Server peak RSS under load, per process (each worker)", peak, 300, "MB (max)", peak < 300),
       target(
         `Real user's median GET while 4 clients send bad sign-ins (${badSignIns.badSignInsPerSecond.toFixed(0)}/s) / quiet`,

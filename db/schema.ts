@@ -3,6 +3,7 @@
 // arrays in a text column; members of mailing lists are rows, because they are searched and expanded one by one.
 import { sql } from "drizzle-orm";
 import {
+  blob,
   index,
   integer,
   primaryKey,
@@ -217,7 +218,60 @@ export const listMembers = sqliteTable(
     address: text("address").notNull(),
     position: integer("position").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.role, t.address] })],
+  (t) => [primaryKey({ columns: [t.listId, t.role, t.address] }), index("list_members_address").on(t.address)],
+);
+
+/**
+ * The list service (lib/lists, docs/lists.md). Posts held for moderation, with the raw message; `status` moves
+ * from held to approved (the service sends it) or is deleted on reject or expiry. Times are epoch milliseconds.
+ */
+export const listHeldPosts = sqliteTable(
+  "list_held_posts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    listId: integer("list_id")
+      .notNull()
+      .references(() => mailingLists.id, { onDelete: "cascade" }),
+    sender: text("sender").notNull(),
+    subject: text("subject").notNull(),
+    size: integer("size").notNull(),
+    message: blob("message", { mode: "buffer" }).notNull(),
+    /** SHA-256 of the moderators' link token (the token itself is only in the notifications). */
+    tokenHash: text("token_hash").notNull(),
+    status: text("status", { enum: ["held", "approved"] }).notNull().default("held"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("list_held_posts_list").on(t.listId, t.createdAt), uniqueIndex("list_held_posts_token").on(t.tokenHash)],
+);
+
+/** Subscription and unsubscription confirmations: single use, stored hashed, expiring. */
+export const listTokens = sqliteTable(
+  "list_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    listId: integer("list_id")
+      .notNull()
+      .references(() => mailingLists.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["subscribe", "unsubscribe"] }).notNull(),
+    address: text("address").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("list_tokens_expiry").on(t.expiresAt)],
+);
+
+/** Bounces received at a list's VERP address, one row per list and subscriber. */
+export const listBounces = sqliteTable(
+  "list_bounces",
+  {
+    listId: integer("list_id")
+      .notNull()
+      .references(() => mailingLists.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    count: integer("count").notNull().default(0),
+    lastAt: integer("last_at").notNull(),
+    lastReason: text("last_reason").notNull().default(""),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.address] })],
 );
 
 /**
@@ -279,4 +333,5 @@ export type NewAccountRow = typeof accounts.$inferInsert;
 export type AliasRow = typeof aliases.$inferSelect;
 export type MailingListRow = typeof mailingLists.$inferSelect;
 export type ListMemberRow = typeof listMembers.$inferSelect;
+export type ListHeldPostRow = typeof listHeldPosts.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;

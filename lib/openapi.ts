@@ -7,6 +7,7 @@ import { ALIAS_SORT_FIELDS, aliasRecordSchema, aliasSchema, aliasSummarySchema }
 import { domainRecordSchema, domainUpdateSchema } from "./schemas/domain";
 import { errorBodySchema } from "./schemas/error";
 import { listEnvelopeSchema } from "./schemas/list-query";
+import { accountListMembershipSchema, listModerationActionSchema, listModerationSchema } from "./schemas/list-moderation";
 import { LIST_SORT_FIELDS, mailingListRecordSchema, mailingListSchema, mailingListSummarySchema } from "./schemas/mailing-list";
 
 // Request bodies are described as the API accepts them (numbers also as digit strings), answers as it sends them.
@@ -26,6 +27,9 @@ const schemas = {
   MailingList: json(mailingListRecordSchema, "output"),
   MailingListInput: json(mailingListSchema, "input"),
   MailingListList: json(listEnvelopeSchema(mailingListSummarySchema), "output"),
+  ListModeration: json(listModerationSchema, "output"),
+  ListModerationAction: json(listModerationActionSchema, "input"),
+  AccountListMemberships: json(z.array(accountListMembershipSchema), "output"),
 };
 type SchemaName = keyof typeof schemas;
 
@@ -142,6 +146,20 @@ export function openApiDocument() {
       ...resourcePaths("mailinglists", "mailinglists", LIST_SORT_FIELDS, ["MailingList", "MailingListInput", "MailingListList"], ["MailingList", "MailingLists"], [
         "Mailing-list list", "Mailing-list record", "Create a list", "Change lists (one: 200, several: 204)", "Delete lists",
       ]),
+      "/v1/mailinglists/{domain}/{name}/moderation": {
+        parameters: [domainParam, p("name", "The list's name")],
+        get: op("getListModeration", "Posts held for moderation and bounces of a list", "mailinglists", { responses: reply("200", "ListModeration") }),
+        post: op("moderateListPosts", "Approve (sent by the list service) or reject (deleted) held posts", "mailinglists", {
+          requestBody: body("ListModerationAction"),
+          responses: reply("200", "ListModeration"),
+        }),
+      },
+      "/v1/emails/{domain}/{name}/lists": {
+        parameters: [domainParam, p("name", "The account's name")],
+        get: op("getAccountLists", "The domain's lists the account is on (deleting it takes it off them)", "accounts", {
+          responses: reply("200", "AccountListMemberships"),
+        }),
+      },
     },
   };
 }

@@ -75,10 +75,11 @@ describe("the OpenAPI document", () => {
           const answer = doc.components.responses[ref.split("/").pop()!];
           expect(answer.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
         }
-        if (method === "post") expect(op.responses["409"]).toBeTruthy();
+        // Creating POSTs may find the name taken; the moderation POST (issue 31) creates nothing.
+        if (method === "post" && String(op.operationId).startsWith("create")) expect(op.responses["409"]).toBeTruthy();
       }
     }
-    expect(ids.length).toBe(17);
+    expect(ids.length).toBe(20);
     expect(new Set(ids).size).toBe(ids.length);
     expect(doc.components.schemas.Account.properties.usage_bytes).toMatchObject({ type: "integer" });
     expect(doc.components.schemas.AccountList.properties.result_data.additionalProperties.properties.usage_bytes).toMatchObject({ type: "string" });

@@ -22,6 +22,7 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/domains";
+import { LIST_COMMANDS } from "@/lib/lists/commands";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
 import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
 import { DB_COMMANDS } from "./db-commands";
@@ -224,13 +225,21 @@ const OTHER_COMMANDS: Command[] = [
   },
 ];
 
-export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...CUSTOMER_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS];
+export const COMMANDS: Command[] = [
+  ...DOMAIN_COMMANDS,
+  ...CUSTOMER_COMMANDS,
+  ...OTHER_COMMANDS,
+  ...DB_COMMANDS,
+  ...MAILSERVER_COMMANDS,
+  ...LIST_COMMANDS,
+];
 
 const GROUPS: Record<string, string> = {
   domain: "hosted domains and their limits",
   usage: "mailbox usage",
   db: "the database: search index upkeep, backup and restore",
   mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
+  lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
 };
 

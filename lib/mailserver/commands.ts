@@ -26,6 +26,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "mail-group": { type: "string", value: "G", help: `its group (default ${DEFAULT_CONFIG_OPTIONS.mailGroup})` },
       "db-group": { type: "string", value: "G", help: `group sharing the database with Postfix and Dovecot (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
       lmtp: { type: "string", value: "<transport>", help: `Postfix's virtual_transport (default ${DEFAULT_CONFIG_OPTIONS.lmtp})` },
+      "lists-lmtp": { type: "string", value: "<transport>", help: `where the list service listens (default ${DEFAULT_CONFIG_OPTIONS.listsLmtp}; \`lists serve\`)` },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -38,6 +39,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         mailGroup: option("mail-group", DEFAULT_CONFIG_OPTIONS.mailGroup),
         dbGroup: option("db-group", DEFAULT_CONFIG_OPTIONS.dbGroup),
         lmtp: option("lmtp", DEFAULT_CONFIG_OPTIONS.lmtp),
+        listsLmtp: option("lists-lmtp", DEFAULT_CONFIG_OPTIONS.listsLmtp),
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
     },

@@ -75,15 +75,18 @@ export const optionalDate = () => z.string().refine((s) => s === "" || isIsoDate
  * sends as the error's attributes so that the panel can quote them.
  */
 export const addressList = (check: (s: string) => boolean, max: number) =>
+  // One loop over the entries instead of a schema per entry: a list's 50,000 subscribers are checked in about
+  // 30 ms instead of 800 (bench/README.md, issue 31), with the same rules as text(1000) for each entry.
   z
-    .array(text(1000).transform((s) => s.trim().toLowerCase()))
+    .array(z.string())
     .max(max)
+    .transform((xs) => xs.map((s) => s.trim().toLowerCase()))
     .superRefine((xs, ctx) => {
       const seen = new Set<string>();
       const invalid: string[] = [];
       const duplicates: string[] = [];
       for (const x of xs) {
-        if (!check(x)) invalid.push(x);
+        if (x.length > 1000 || CONTROL_RE.test(x) || !check(x)) invalid.push(x);
         else if (seen.has(x)) duplicates.push(x);
         seen.add(x);
       }

@@ -2,7 +2,7 @@ import "server-only";
 // Mail accounts: the record, the list, create, change (one or many names, atomically) and delete.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts, aliases, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { accounts, aliases, domains, listMembers, mailingLists, type AccountRow, type DomainRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { PanelError } from "@/lib/errors/panel-error";
 import { panelErrors } from "@/lib/errors/panel-errors";
@@ -381,6 +381,15 @@ export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void
         const chunk = emails.slice(i, i + 500);
         // Contract §9: aliases of other domains that point here are never touched by this domain's administrator.
         db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk))).run();
+        // The account leaves the domain's lists, as subscriber and as moderator (lists of other domains are theirs).
+        db.delete(listMembers)
+          .where(
+            and(
+              inArray(listMembers.address, chunk),
+              inArray(listMembers.listId, db.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.domainId, domain.id))),
+            ),
+          )
+          .run();
         db.delete(accounts).where(inArray(accounts.email, chunk)).run();
       }
       // A catchall that delivered to a deleted account would bounce everything: turn it off instead.

@@ -35,6 +35,14 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
+/** Raw statements for members: a 50,000-member list is read and diffed without building an object per row. */
+const memberStatements = prepared((db) => ({
+  current: db.$client.prepare("SELECT address, position FROM list_members WHERE list_id = ? AND role = ?").raw(),
+  remove: db.$client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = ? AND address = ?"),
+  add: db.$client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)"),
+  ordered: db.$client.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position").pluck(),
+}));
+
 export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]): MailingListRecord {
   return {
     name: l.name,
@@ -68,7 +76,11 @@ export function getListOrThrow(db: Db, domain: DomainRow, name: string): Mailing
 }
 
 export function listRecord(db: Db, domain: DomainRow, row: MailingListRow): MailingListRecord {
-  return toListRecord(row, domain, statements(db).members.all({ listId: row.id }));
+  const st = memberStatements(db);
+  const record = toListRecord(row, domain, []);
+  record.accounts = st.ordered.all(row.id, "subscriber") as string[];
+  record.moderators = st.ordered.all(row.id, "moderator") as string[];
+  return record;
 }
 
 interface SummaryRow {
@@ -137,13 +149,25 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
   if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email");
 }
 
+/**
+ * Sets a role's members to `addresses`, writing only the difference: a PUT of a 50,000-member list that adds or
+ * removes a few addresses deletes and inserts those few rows, so the write lock is held for milliseconds
+ * (bench/README.md). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
+ * only reorders them changes nothing.)
+ */
 function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): void {
   if (addresses === undefined) return;
-  db.delete(listMembers).where(and(eq(listMembers.listId, listId), eq(listMembers.role, role))).run();
-  for (let i = 0; i < addresses.length; i += 1000) {
-    const chunk = addresses.slice(i, i + 1000).map((address, j) => ({ listId, role, address, position: i + j }));
-    db.insert(listMembers).values(chunk).run();
+  const st = memberStatements(db);
+  const current = st.current.all(listId, role) as [string, number][];
+  const wanted = new Set(addresses);
+  const have = new Set<string>();
+  let next = 0;
+  for (const [address, position] of current) {
+    have.add(address);
+    if (position >= next) next = position + 1;
+    if (!wanted.has(address)) st.remove.run(listId, role, address);
   }
+  for (const address of wanted) if (!have.has(address)) st.add.run(listId, role, address, next++);
 }
 
 export function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): MailingListRow {

@@ -94,7 +94,7 @@ export const SANDBOX_COMMANDS: Command[] = [
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
       dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
-      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+13 instead of free ports (0: free ports)" },
+      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+15 instead of free ports (0: free ports)" },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
     },
     async run(_ctx, { values }) {

@@ -8,6 +8,7 @@ import { openDatabase } from "@/db/client";
 import { Greylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy } from "../policy/spam-policy";
+import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
 import { startDnsServer } from "./dns-server";
 import { startOutboundSink } from "./outbound-sink";
 import { connects, Daemon, greets, httpAnswers } from "./processes";
@@ -182,6 +183,36 @@ const policy: SandboxComponent = {
     });
   },
   ready: () => Promise.resolve(true),
+};
+
+/** The list service (`lists serve`, docs/lists.md) in this process: LMTP for list addresses, its pages. */
+const lists: SandboxComponent = {
+  name: "lists",
+  packages: [],
+  async start(ctx) {
+    const db = openDatabase(ctx.options.databasePath);
+    const log = path.join(ctx.layout.logs, "lists.log");
+    const service = await startListService({
+      db,
+      lmtp: { host: "127.0.0.1", port: ctx.ports.lists_lmtp },
+      http: { host: "127.0.0.1", port: ctx.ports.lists_http },
+      publicUrl: `http://127.0.0.1:${ctx.ports.lists_http}`,
+      sendmail: "/usr/sbin/sendmail",
+      postfixConfig: ctx.layout.postfix,
+      spoolDir: path.join(ctx.layout.root, "lists-spool"),
+      batchSize: LIST_SERVICE_DEFAULTS.batchSize,
+      heldDays: LIST_SERVICE_DEFAULTS.heldDays,
+      tokenHours: LIST_SERVICE_DEFAULTS.tokenHours,
+      pollMs: 500,
+      log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+    });
+    ctx.listService = service;
+    return inProcess(async () => {
+      await service.close();
+      db.$client.close();
+    });
+  },
+  ready: (ctx) => greets(ctx.ports.lists_lmtp, /^220 /m),
 };
 
 const outbound: SandboxComponent = {
@@ -369,4 +400,4 @@ const postfix: SandboxComponent = {
     (await greets(ctx.ports.smtp, /^220 /m)) && (await greets(ctx.ports.submission, /^220 /m)) && (await greets(ctx.ports.internal, /^220 /m)),
 };
 
-export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, rspamd, policy, outbound, dovecot, postfix];
+export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, rspamd, policy, outbound, lists, dovecot, postfix];

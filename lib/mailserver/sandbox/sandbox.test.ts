@@ -79,6 +79,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(await greets(info.submission, /^220 /m)).toBe(true);
     expect(await greets(info.imap, /^\* OK/m)).toBe(true);
     expect(await greets(info.pop3, /^\+OK/m)).toBe(true);
+    expect(await greets(info.lists_lmtp, /^220 .*LMTP/m)).toBe(true); // the list service (docs/lists.md)
     // The MX does not relay for 127.0.0.1 (no mynetworks exemption); submission needs a login.
     const relay = await runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "a@outside.test", "--to", "b@elsewhere.test"]);
     expect(relay.status).toBe(1);

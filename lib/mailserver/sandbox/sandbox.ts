@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { ListService } from "@/lib/lists/service";
 import { writeMailServerConfig } from "../config";
 import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
 
@@ -45,6 +46,8 @@ export const SANDBOX_PORTS = [
   "rspamd_milter",
   "policy",
   "outbound",
+  "lists_lmtp",
+  "lists_http",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -88,6 +91,9 @@ export interface SandboxInfo {
   rspamd_controller: number;
   redis: number;
   policy: number;
+  /** The list service (docs/lists.md): its LMTP listener and its pages (PUBLIC_URL). */
+  lists_lmtp: number;
+  lists_url: string;
   dir: string;
   database: string;
   dovecot_config: string;
@@ -100,6 +106,8 @@ export interface SandboxContext {
   ports: Record<PortName, number>;
   greylistDelayS: number;
   log: (line: string) => void;
+  /** The running list service (set by its component), for tests that pump approved posts at once. */
+  listService?: ListService;
 }
 
 /** A sandbox error the CLI reports on one line with exit 2 (missing packages, not root). */
@@ -165,6 +173,10 @@ export class Sandbox {
   get ports() {
     return this.ctx.ports;
   }
+  /** The list service component's running service, when it runs. */
+  get listService() {
+    return this.ctx.listService;
+  }
 
   get info(): SandboxInfo {
     const { ports, layout } = this.ctx;
@@ -184,6 +196,8 @@ export class Sandbox {
       rspamd_controller: ports.rspamd_controller,
       redis: ports.redis,
       policy: ports.policy,
+      lists_lmtp: ports.lists_lmtp,
+      lists_url: `http://127.0.0.1:${ports.lists_http}`,
       dir: layout.root,
       database: this.ctx.options.databasePath,
       dovecot_config: layout.dovecotConf,
@@ -224,6 +238,7 @@ export class Sandbox {
       mailGroup: SANDBOX_MAIL_OWNER.group,
       dbGroup: SANDBOX_MAIL_OWNER.group,
       lmtp: `lmtp:inet:127.0.0.1:${ports.lmtp}`,
+      listsLmtp: `lmtp:inet:127.0.0.1:${ports.lists_lmtp}`,
       antispam: {
         rspamdMilter: `inet:127.0.0.1:${ports.rspamd_milter}`,
         rspamdController: `127.0.0.1:${ports.rspamd_controller}`,

@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
+import type { AccountListMembership } from "@/lib/schemas/list-moderation";
 import { useDomain } from "@/lib/client/hooks/domain";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
@@ -23,15 +24,23 @@ export function AccountDeleteDetails({ domain, names }: { domain: string; names:
     enabled: few,
     retry: retryRule,
   });
+  const memberships = useQuery({
+    queryKey: [...accountKeys.all, "delete-lists", domain, names],
+    queryFn: () =>
+      Promise.all(names.map((n) => panelFetch<AccountListMembership[]>(`emails/${domain}/${encodeURIComponent(n)}/lists`))),
+    enabled: few,
+    retry: retryRule,
+  });
   const domainRecord = useDomain(domain);
   if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
-  if (!records.data || !domainRecord.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+  if (!records.data || !domainRecord.data || !memberships.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
 
   const aliases = records.data.flatMap((r) => r.aliases);
   const emails = new Set(records.data.map((r) => r.email));
   const catchall = domainRecord.data.catchall_address;
   const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);
-  if (aliases.length === 0 && !catchallOff) return <p className="mt-2">{t("deleteNothingElse")}</p>;
+  const lists = [...new Set(memberships.data.flat().map((m) => m.email))].sort();
+  if (aliases.length === 0 && !catchallOff && lists.length === 0) return <p className="mt-2">{t("deleteNothingElse")}</p>;
   return (
     <div className="mt-2 space-y-2">
       {aliases.length > 0 && (
@@ -47,6 +56,18 @@ export function AccountDeleteDetails({ domain, names }: { domain: string; names:
         </div>
       )}
       {catchallOff && <p>{t("deleteCatchall", { address: catchall })}</p>}
+      {lists.length > 0 && (
+        <div>
+          <p>{t("deleteLists", { count: String(lists.length) })}</p>
+          <ul className="mt-1 list-disc pl-5" data-testid="delete-lists">
+            {lists.map((l) => (
+              <li key={l}>
+                <Address text={l} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

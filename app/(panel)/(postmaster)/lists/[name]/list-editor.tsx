@@ -18,6 +18,7 @@ import { SaveBar } from "../../_postmaster/page-parts";
 import { linkClass } from "../../_postmaster/ui";
 import { listEditorMessages } from "./messages";
 import { MemberEditor } from "./member-editor";
+import { ModerationPanel } from "./moderation-panel";
 
 const FLAGS = ["replyto_catchall", "autosubscribe_enabled"] as const;
 const MEMBERS = ["accounts", "moderators"] as const;
@@ -54,6 +55,7 @@ export function ListEditor({ name }: { name: string }) {
       <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
       {justCreated && <Alert tone="success">{t("created")}</Alert>}
       {list.data && domain ? <EditorForm domain={domain} record={list.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
+      {list.data && domain && <ModerationPanel domain={domain} name={list.data.name} />}
     </div>
   );
 }

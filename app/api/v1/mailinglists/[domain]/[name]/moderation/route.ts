@@ -1,0 +1,21 @@
+// GET, POST /api/v1/mailinglists/<domain>/<name>/moderation (domain administrator only): the list's held posts
+// and bounces; POST {"approve": [ids], "reject": [ids]} decides held posts (docs/lists.md).
+import { domainForAdmin } from "@/lib/server/access";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
+import { listModeration, moderateHeldPosts } from "@/lib/server/list-moderation";
+import { parseNames } from "@/lib/server/names";
+
+export const GET = withApi(({ db, principal, params }) => {
+  const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "list", false);
+  return ok(listModeration(db, domain, name!));
+});
+
+export const POST = withApi(async ({ db, principal, params, body }) => {
+  const domain = domainForAdmin(db, principal, params.domain!);
+  const [name] = parseNames(params.name!, "list", false);
+  moderateHeldPosts(db, domain, name!, await body());
+  return ok(listModeration(db, domain, name!));
+});
+
+export { methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

@@ -1,0 +1,90 @@
+// The list editor's held posts (approve, reject) and bounces, and the account delete dialog naming the lists the
+// account leaves. Held posts and bounces are written into the database the way the list service writes them
+// (lib/lists/store.ts); that an approved post is then sent is lib/lists/lists.test.ts's (real Postfix/Dovecot).
+import Database from "better-sqlite3";
+import { DEMO, expect, originOf, test } from "./fixtures";
+
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const dbFile = () => process.env.PANEL_E2E_DB!;
+
+function withDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(dbFile());
+  db.pragma("busy_timeout = 5000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+test.beforeEach(async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+});
+
+test("the list editor approves and rejects held posts and shows bounces", async ({ page }) => {
+  const name = unique("mod");
+  const created = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${name}`, {
+    data: { privacy_mode: 1, accounts: [`jan.nowak@${DEMO.domain}`] },
+    headers: { origin: originOf(page) },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const [keep, drop] = [unique("Prosba o zatwierdzenie "), unique("Spam do odrzucenia ")];
+  const ids = withDb((db) => {
+    const listId = db.prepare("SELECT id FROM mailing_lists WHERE email = ?").pluck().get(`${name}@${DEMO.domain}`) as number;
+    const hold = db.prepare(
+      "INSERT INTO list_held_posts (list_id, sender, subject, size, message, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    );
+    const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
+    const a = hold.pluck().get(listId, "obcy@example.net", keep, 3000, message(keep), `t-${keep}`, Date.now()) as number;
+    const b = hold.pluck().get(listId, "spamer@example.net", drop, 50_000, message(drop), `t-${drop}`, Date.now()) as number;
+    db.prepare("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)").run(
+      listId, `jan.nowak@${DEMO.domain}`, Date.now(), "smtp; 550 5.1.1 User unknown",
+    );
+    return { a, b };
+  });
+
+  await page.goto(`/lists/${name}`);
+  const held = page.getByTestId("held-posts");
+  await expect(held).toContainText(keep);
+  await expect(held).toContainText("obcy@example.net");
+  await expect(held).toContainText("49 KB");
+  await expect(page.getByTestId("list-bounces")).toContainText("550 5.1.1 User unknown");
+
+  await page.getByRole("button", { name: `Zatwierdź: ${keep}` }).click();
+  await expect(held.getByRole("row").filter({ hasText: keep })).toContainText("zatwierdzona, rozsyłanie");
+  expect(withDb((db) => db.prepare("SELECT status FROM list_held_posts WHERE id = ?").pluck().get(ids.a))).toBe("approved");
+
+  await page.getByRole("button", { name: `Odrzuć: ${drop}` }).click();
+  await expect(held).not.toContainText(drop);
+  expect(withDb((db) => db.prepare("SELECT count(*) FROM list_held_posts WHERE id = ?").pluck().get(ids.b))).toBe(0);
+});
+
+test("the account delete dialog names the lists the account leaves, and the delete takes it off them", async ({ page }) => {
+  const account = unique("odchodzi");
+  const email = `${account}@${DEMO.domain}`;
+  const origin = { origin: originOf(page) };
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${account}`, { data: { password: "Haslo-123", description: "Na listach" }, headers: origin });
+  expect(res.status(), await res.text()).toBe(201);
+  const [subscribed, moderated] = [unique("sub"), unique("mods")];
+  for (const [list, body] of [[subscribed, { accounts: [email] }], [moderated, { moderators: [email] }]] as const) {
+    const r = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, { data: body, headers: origin });
+    expect(r.status(), await r.text()).toBe(201);
+  }
+
+  await page.goto("/accounts");
+  await page.getByLabel("Szukaj").fill(account);
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("delete-lists")).toContainText(`${subscribed}@${DEMO.domain}`);
+  await expect(dialog.getByTestId("delete-lists")).toContainText(`${moderated}@${DEMO.domain}`);
+  await dialog.getByRole("button", { name: "Usuń" }).click();
+  await expect(dialog).toBeHidden();
+
+  for (const list of [subscribed, moderated]) {
+    const record = (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`)).json()) as { accounts: string[]; moderators: string[] };
+    expect(record.accounts).not.toContain(email);
+    expect(record.moderators).not.toContain(email);
+  }
+});

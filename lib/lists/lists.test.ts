@@ -1,0 +1,416 @@
+// Mailing lists end to end on the sandbox (lib/mailserver/sandbox): real Postfix, Dovecot, Rspamd and Redis
+// configured by `mailserver config`, the list service as the sandbox's component listening on LMTP, mail sent
+// over SMTP to the MX port and read from the subscribers' maildirs.
+import fs from "node:fs";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { runCommand } from "@/lib/cli/commands";
+import { createAccount, deleteAccounts } from "@/lib/server/accounts";
+import { getDomainOrThrow } from "@/lib/server/domains";
+import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/mailing-lists";
+import { approveHeldPosts, listModeration } from "@/lib/server/list-moderation";
+import {
+  missingMailPackages,
+  newMailTestRoot,
+  queuedCount,
+  readMessages,
+  run,
+  smtpSend,
+  startMailSystem,
+  waitFor,
+  type MailTestLayout,
+} from "@/lib/mailserver/testing/mail-daemons";
+import type { ListService } from "./service";
+import { listStore } from "./store";
+
+vi.mock("server-only", () => ({}));
+
+const missing = missingMailPackages();
+if (missing.length) console.warn(`list tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh)`);
+
+const A = "alpha.test";
+const at = (name: string) => `${name}@${A}`;
+const PW = "Test-pass1";
+
+let l: MailTestLayout;
+let db: Db;
+let service: ListService;
+let root: string;
+const publicUrl = () => l.sandbox.info.lists_url;
+/** The list service's log lines (the sandbox writes them to logs/lists.log). */
+const log = () => {
+  const file = path.join(l.logs, "lists.log");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").map((line) => line.replace(/^\S+ /, "")) : [];
+};
+
+const domain = () => getDomainOrThrow(db, A);
+let counter = 0;
+/** A unique subject, so each test looks only for its own messages. */
+const unique = (what: string) => `${what}-${++counter}-${Date.now()}`;
+
+function message(from: string, to: string, subject: string, extra = "", body = "Treść testowa.\n") {
+  return (
+    `From: Nadawca <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}@client.test>\n` +
+    `Date: ${new Date().toUTCString()}\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n${extra}\n${body}`
+  );
+}
+const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
+  smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
+
+/** The inbox and the Spam folder (Rspamd may file a test message with odd headers as spam: still delivered). */
+const mailOf = (email: string) => [...readMessages(l, email), ...readMessages(l, email, "Spam")];
+const withSubject = (email: string, subject: string) => mailOf(email).filter((m) => m.includes(subject));
+const received = (email: string, subject: string) => withSubject(email, subject).length > 0;
+/** The first message whose decoded Subject contains `subject` (subjects with Polish letters are encoded words). */
+async function waitReceived(email: string, subject: string): Promise<string> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    for (const raw of mailOf(email)) if ((await simpleParser(raw)).subject?.includes(subject)) return raw;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${subject} for ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Waits until Postfix's queue is empty (the list service answers LMTP only after handing every copy over). */
+async function settle() {
+  await waitFor("an empty queue", () => queuedCount(l) === 0, 60_000);
+  await new Promise((r) => setTimeout(r, 800));
+  await waitFor("an empty queue", () => queuedCount(l) === 0, 60_000);
+}
+
+const maillog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
+const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
+const text = async (raw: string) => (await simpleParser(raw)).text ?? "";
+const linkIn = async (raw: string, re: RegExp) => re.exec(await text(raw))?.[0] ?? "";
+const members = (list: string) => listRecord(db, domain(), getListOrThrow(db, domain(), list));
+
+async function seed() {
+  await runCommand(db, ["domain", "add", A, "--postmaster-password", PW]);
+  for (const name of ["jan", "ewa", "anna", "obcy", "marta", "piotr", "zofia", "karol"]) createAccount(db, domain(), name, { password: PW });
+  const subs = [at("jan"), at("ewa")];
+  const mods = [at("anna")];
+  const d = domain();
+  createMailingList(db, d, "otwarta", { privacy_mode: 0, description: "Lista otwarta żółć", accounts: subs, moderators: mods });
+  createMailingList(db, d, "moderowana", { privacy_mode: 1, description: "Moderowana", accounts: subs, moderators: mods });
+  createMailingList(db, d, "kierowana", {
+    privacy_mode: 1,
+    replyto_catchall: 1,
+    replyto_email: at("marta"),
+    accounts: [at("jan")],
+    moderators: mods,
+  });
+  createMailingList(db, d, "zamknieta", { privacy_mode: 2, accounts: subs, moderators: mods });
+  createMailingList(db, d, "odpowiedz1", { replyto_mode: 1, accounts: subs });
+  createMailingList(db, d, "odpowiedz2", { replyto_mode: 2, replyto_email: at("marta"), accounts: subs });
+  createMailingList(db, d, "zapisy", {
+    autosubscribe_enabled: 1,
+    accounts: [at("jan")],
+    subscribe_request_mail_subject: "Chcesz na {{list}}?",
+    subscribe_request_mail_body: "Adres {{address}} prosi o zapis na {{description}}. Kliknij: {{confirm_link}}",
+    subscribe_mail_subject: "Jesteś na {{list}}",
+    subscribe_mail_body: "Witaj {{address}} na {{description}}.",
+    unsubscribe_request_mail_subject: "Odchodzisz z {{list}}?",
+    unsubscribe_request_mail_body: "Potwierdź wypisanie {{address}}: {{confirm_link}}",
+    unsubscribe_mail_subject: "Żegnaj z {{list}}",
+    unsubscribe_mail_body: "Adres {{address}} wypisany.",
+    description: "Zapisy pocztą",
+  });
+  createMailingList(db, d, "domyslna", { autosubscribe_enabled: 1, accounts: [at("jan")] });
+  createMailingList(db, d, "zewnetrzna", { autosubscribe_enabled: 1, confirm_url: "https://www.example.test/potwierdz?lista=1" });
+  createMailingList(db, d, "bezzapisow", { accounts: [at("jan")] });
+  // An address of a hosted domain that does not exist: Postfix bounces the copy to the list's VERP address.
+  createMailingList(db, d, "odbicia", { accounts: [at("jan"), at("nikt")] });
+}
+
+describe.skipIf(missing.length > 0)("the list service with real Postfix and Dovecot", () => {
+  beforeAll(async () => {
+    root = newMailTestRoot("mailadmin-lists-");
+    process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
+    db = openDatabase(process.env.DATABASE_PATH);
+    await seed();
+    l = await startMailSystem(root);
+    service = l.sandbox.listService!;
+    // The big-list test's subscribers live in a domain whose mail Postfix throws away.
+    const transport = run("postconf", ["-c", l.postfix, "-h", "transport_maps"]).trim();
+    run("postconf", ["-c", l.postfix, "-e", `transport_maps = ${transport}, inline:{ sink.test=discard: }`]);
+    run("postfix", ["-c", l.postfix, "reload"]);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (process.env.LIST_TEST_LOG) console.log(log().join("\n"));
+    await l?.sandbox.stop();
+    db?.$client.close();
+    if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  describe("who may post", () => {
+    it("open list (0): an outsider, a subscriber and a moderator all reach every subscriber", async () => {
+      const subjects = { obcy: unique("open-outsider"), jan: unique("open-subscriber"), anna: unique("open-moderator") };
+      for (const [who, subject] of Object.entries(subjects)) await post(at(who), "otwarta", subject);
+      for (const subject of Object.values(subjects)) {
+        await waitReceived(at("jan"), subject);
+        await waitReceived(at("ewa"), subject);
+      }
+      await settle();
+      expect(received(at("anna"), subjects.obcy)).toBe(false); // a moderator is not a subscriber
+    });
+
+    it("moderated list (1): a moderator's post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
+      const direct = unique("mod-moderator");
+      const bySubscriber = unique("mod-subscriber");
+      const byOutsider = unique("mod-outsider");
+      await post(at("anna"), "moderowana", direct);
+      await post(at("jan"), "moderowana", bySubscriber);
+      await post(at("obcy"), "moderowana", byOutsider);
+      await waitReceived(at("ewa"), direct);
+      await waitReceived(at("anna"), `Do moderacji: ${bySubscriber}`);
+      await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
+      await settle();
+      expect(received(at("ewa"), bySubscriber)).toBe(false);
+      expect(received(at("jan"), byOutsider)).toBe(false);
+      const held = listModeration(db, domain(), "moderowana").held.map((h) => h.subject);
+      expect(held).toEqual(expect.arrayContaining([bySubscriber, byOutsider]));
+    });
+
+    it("moderated list with replyto_catchall: a subscriber's post goes to replyto_email only, an outsider's is held", async () => {
+      const bySubscriber = unique("catchall-subscriber");
+      const byOutsider = unique("catchall-outsider");
+      await post(at("jan"), "kierowana", bySubscriber);
+      await post(at("obcy"), "kierowana", byOutsider);
+      await waitReceived(at("marta"), bySubscriber);
+      await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
+      await settle();
+      expect(received(at("jan"), bySubscriber)).toBe(false);
+      expect(received(at("marta"), byOutsider)).toBe(false);
+    });
+
+    it("closed list (2): subscribers and moderators post; an outsider is refused with a bounce and nobody gets it", async () => {
+      const bySubscriber = unique("closed-subscriber");
+      const byModerator = unique("closed-moderator");
+      const byOutsider = unique("closed-outsider");
+      await post(at("ewa"), "zamknieta", bySubscriber);
+      await post(at("anna"), "zamknieta", byModerator);
+      await post(at("obcy"), "zamknieta", byOutsider);
+      await waitReceived(at("jan"), bySubscriber);
+      await waitReceived(at("jan"), byModerator);
+      const bounce = await waitFor("the outsider's bounce", () => readMessages(l, at("obcy")).find((m) => m.includes(byOutsider) && /Undelivered Mail/.test(m)), 30_000);
+      expect(bounce).toContain("Only subscribers may post to this list");
+      await settle();
+      expect(received(at("ewa"), byOutsider)).toBe(false);
+      expect(received(at("anna"), byOutsider)).toBe(false);
+      expect(listModeration(db, domain(), "zamknieta").held).toHaveLength(0);
+    });
+  });
+
+  describe("moderation", () => {
+    async function holdOne(what: string) {
+      const subject = unique(what);
+      await post(at("obcy"), "moderowana", subject);
+      const notice = await waitReceived(at("anna"), `Do moderacji: ${subject}`);
+      const body = await text(notice);
+      const approve = /http:\/\/\S+\/moderate\/\S+\?action=approve/.exec(body)![0];
+      const reject = /http:\/\/\S+\/moderate\/\S+\?action=reject/.exec(body)![0];
+      return { subject, approve, reject };
+    }
+
+    it("the moderator's approve link: a GET (a link scanner) only shows the button; the POST sends the post out", async () => {
+      const { subject, approve } = await holdOne("approve-link");
+      const page = await fetch(approve);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<button");
+      await service.pump();
+      await settle();
+      expect(received(at("jan"), subject)).toBe(false);
+      expect(listModeration(db, domain(), "moderowana").held.some((h) => h.subject === subject)).toBe(true);
+      const done = await fetch(approve.split("?")[0]!, { method: "POST", body: new URLSearchParams({ action: "approve" }) });
+      expect(done.status).toBe(200);
+      await waitReceived(at("jan"), subject);
+      await waitReceived(at("ewa"), subject);
+      expect(listModeration(db, domain(), "moderowana").held.some((h) => h.subject === subject)).toBe(false);
+      // Used up: the same link again is gone.
+      expect((await fetch(approve)).status).toBe(410);
+    });
+
+    it("the moderator's reject link deletes the post; nobody receives it", async () => {
+      const { subject, reject } = await holdOne("reject-link");
+      const done = await fetch(reject.split("?")[0]!, { method: "POST", body: new URLSearchParams({ action: "reject" }) });
+      expect(done.status).toBe(200);
+      await service.pump();
+      await settle();
+      expect(received(at("jan"), subject)).toBe(false);
+      expect(listModeration(db, domain(), "moderowana").held.some((h) => h.subject === subject)).toBe(false);
+    });
+
+    it("approval through the panel's service (the database) is picked up and sent", async () => {
+      const { subject } = await holdOne("approve-panel");
+      const id = listModeration(db, domain(), "moderowana").held.find((h) => h.subject === subject)!.id;
+      approveHeldPosts(db, domain(), "moderowana", [id]);
+      await waitReceived(at("ewa"), subject);
+    });
+  });
+
+  describe("headers of every copy", () => {
+    it("From is the list with its description, List-* headers, Precedence, the poster in X-Original-From, VERP envelope", async () => {
+      const subject = unique("headers");
+      await post(at("obcy"), "otwarta", subject, "Reply-To: <elsewhere@outside.test>\nList-Id: <other.list.test>\nDKIM-Signature: v=1; a=rsa-sha256; d=x; b=abc\n");
+      const raw = await waitReceived(at("jan"), subject);
+      expect(header(raw, "From")).toMatch(new RegExp(`^Lista otwarta =\\?UTF-8\\?Q\\?\\S+\\?= <${at("otwarta")}>$`));
+      expect((await simpleParser(raw)).from?.value[0]).toEqual({ name: "Lista otwarta żółć", address: at("otwarta") });
+      expect(header(raw, "Reply-To")).toBe(`<${at("otwarta")}>`);
+      expect(header(raw, "X-Original-From")).toBe(`Nadawca <${at("obcy")}>`);
+      expect(header(raw, "List-Id")).toBe(`${header(raw, "From")!.replace(/<.*>$/, "")}<otwarta.${A}>`);
+      expect(header(raw, "List-Post")).toBe(`<mailto:${at("otwarta")}>`);
+      expect(header(raw, "List-Help")).toBe(`<${publicUrl()}/lists/otwarta%40${A}>`);
+      expect(header(raw, "List-Unsubscribe")).toBe(`<mailto:${at("otwarta")}?subject=unsubscribe>, <${publicUrl()}/lists/otwarta%40${A}>`);
+      expect(header(raw, "Precedence")).toBe("list");
+      expect(header(raw, "Return-Path")).toBe(`<otwarta-bounces+jan=${A}@${A}>`);
+      expect(raw).not.toMatch(/^DKIM-Signature:/im);
+      expect(raw.match(/^List-Id:/gim)).toHaveLength(1);
+      expect(header(raw, "Subject")).toBe(subject);
+    });
+
+    it.each([
+      ["odpowiedz1", 1, `Nadawca <${at("obcy")}>`],
+      ["odpowiedz2", 2, `<${at("marta")}>`],
+      ["otwarta", 0, `<${at("otwarta")}>`],
+    ])("replyto_mode on %s (%i): Reply-To is %s", async (list, _mode, expected) => {
+      const subject = unique(`replyto-${list}`);
+      await post(at("obcy"), list, subject);
+      const raw = await waitReceived(at("ewa"), subject);
+      expect(header(raw, "Reply-To")).toBe(expected);
+    });
+  });
+
+  describe("subscription by mail", () => {
+    it("SUBSCRIBE with the list's templates: never broadcast; a scanner's GET subscribes nobody; the POST does, with the welcome", async () => {
+      const marker = unique("sub");
+      await smtpSend(l.ports.smtp, at("piotr"), [at("zapisy")], message(at("piotr"), at("zapisy"), "  SubScribe ", "", `${marker}\n`));
+      const request = await waitReceived(at("piotr"), `Chcesz na ${at("zapisy")}?`);
+      const body = await text(request);
+      expect(body).toContain(`Adres ${at("piotr")} prosi o zapis na Zapisy pocztą. Kliknij: ${publicUrl()}/confirm/`);
+      const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      await settle();
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+      expect(members("zapisy").accounts).not.toContain(at("piotr"));
+
+      const scanned = await fetch(link);
+      expect(scanned.status).toBe(200);
+      expect(await scanned.text()).toContain("Potwierdź zapis");
+      expect(members("zapisy").accounts).not.toContain(at("piotr"));
+
+      expect((await fetch(link, { method: "POST" })).status).toBe(200);
+      expect(members("zapisy").accounts).toContain(at("piotr"));
+      const welcome = await waitReceived(at("piotr"), `Jesteś na ${at("zapisy")}`);
+      expect(await text(welcome)).toContain(`Witaj ${at("piotr")} na Zapisy pocztą.`);
+      // Single use.
+      expect((await fetch(link, { method: "POST" })).status).toBe(410);
+    });
+
+    it("UNSUBSCRIBE with the list's templates", async () => {
+      await smtpSend(l.ports.smtp, at("jan"), [at("zapisy")], message(at("jan"), at("zapisy"), "unsubscribe"));
+      const request = await waitReceived(at("jan"), `Odchodzisz z ${at("zapisy")}?`);
+      const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      expect(members("zapisy").accounts).toContain(at("jan"));
+      expect((await fetch(link, { method: "POST" })).status).toBe(200);
+      expect(members("zapisy").accounts).not.toContain(at("jan"));
+      await waitReceived(at("jan"), `Żegnaj z ${at("zapisy")}`);
+    });
+
+    it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {
+      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "SUBSCRIBE"));
+      const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("domyslna")}`);
+      expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
+      await waitReceived(at("zofia"), `Witamy na liście ${at("domyslna")}`);
+      expect(members("domyslna").accounts).toContain(at("zofia"));
+      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "UNSUBSCRIBE"));
+      const again = await waitReceived(at("zofia"), `Potwierdź wypisanie z listy ${at("domyslna")}`);
+      expect((await fetch(await linkIn(again, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
+      await waitReceived(at("zofia"), `Wypisano z listy ${at("domyslna")}`);
+      expect(members("domyslna").accounts).not.toContain(at("zofia"));
+    });
+
+    it("confirm_url: the link is the list's own page with the token; its POST to this service confirms", async () => {
+      await smtpSend(l.ports.smtp, at("karol"), [at("zewnetrzna")], message(at("karol"), at("zewnetrzna"), "subscribe"));
+      const request = await waitReceived(at("karol"), `Potwierdź zapis na listę ${at("zewnetrzna")}`);
+      const link = await linkIn(request, /https:\/\/www\.example\.test\/potwierdz\?lista=1&token=[\w-]+/);
+      expect(link).not.toBe("");
+      const token = new URL(link).searchParams.get("token")!;
+      expect((await fetch(`${publicUrl()}/confirm`, { method: "POST", body: new URLSearchParams({ token }) })).status).toBe(200);
+      expect(members("zewnetrzna").accounts).toEqual([at("karol")]);
+    });
+
+    it("an expired token subscribes nobody", async () => {
+      const list = getListOrThrow(db, domain(), "domyslna");
+      const token = listStore(db).createToken(list.id, "subscribe", at("karol"), -1000);
+      expect((await fetch(`${publicUrl()}/confirm/${token}`)).status).toBe(410);
+      expect((await fetch(`${publicUrl()}/confirm/${token}`, { method: "POST" })).status).toBe(410);
+      expect(members("domyslna").accounts).not.toContain(at("karol"));
+    });
+
+    it("SUBSCRIBE to a list without autosubscribe is refused, not broadcast", async () => {
+      const marker = unique("nosub");
+      await smtpSend(l.ports.smtp, at("karol"), [at("bezzapisow")], message(at("karol"), at("bezzapisow"), "subscribe", "", `${marker}\n`));
+      await waitFor("the refusal", () => readMessages(l, at("karol")).find((m) => /Undelivered Mail/.test(m) && m.includes("subscriptions by mail")), 30_000);
+      await settle();
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+    });
+  });
+
+  describe("bounces and loops", () => {
+    it("a bounce comes back to the VERP address and is recorded for that subscriber", async () => {
+      await post(at("obcy"), "odbicia", unique("bounce"));
+      const bounces = await waitFor("the bounce row", () => {
+        const rows = listModeration(db, domain(), "odbicia").bounces;
+        return rows.length ? rows : undefined;
+      }, 30_000);
+      expect(bounces).toEqual([expect.objectContaining({ address: at("nikt"), count: 1 })]);
+      expect(bounces[0]!.last_reason).toMatch(/550 5\.1\.1 <nikt@alpha\.test>/);
+    });
+
+    it.each([
+      ["this list's List-Id", `List-Id: Lista <otwarta.${A}>\n`, "loop (this list's List-Id)", undefined],
+      ["Auto-Submitted", "Auto-Submitted: auto-replied\n", "Auto-Submitted", undefined],
+      ["a bounce address", "", "sent from a bounce address", `inna-bounces+x=y.test@${A}`],
+    ])("a message carrying %s is not sent to the list again", async (_what, extra, reason, envelope) => {
+      const subject = unique("loop");
+      await post(at("obcy"), "otwarta", subject, extra, envelope);
+      await waitFor("the discard in the log", () => maillog().includes(`Discarded: ${reason}`), 30_000);
+      await settle();
+      expect(received(at("jan"), subject)).toBe(false);
+      expect(received(at("ewa"), subject)).toBe(false);
+    });
+  });
+
+  it("deleting an account removes it from the domain's lists as subscriber and moderator", () => {
+    createAccount(db, domain(), "odchodzi", { password: PW });
+    updateMailingLists(db, domain(), ["otwarta", "moderowana"], { accounts: [at("jan"), at("ewa"), at("odchodzi")], moderators: [at("anna"), at("odchodzi")] });
+    deleteAccounts(db, domain(), ["odchodzi"]);
+    for (const list of ["otwarta", "moderowana"]) {
+      expect(members(list).accounts).toEqual([at("jan"), at("ewa")]);
+      expect(members(list).moderators).toEqual([at("anna")]);
+    }
+  });
+
+  it("a post to 10,000 subscribers is handed to Postfix in bounded memory", async () => {
+    const d = domain();
+    const accounts = Array.from({ length: 10_000 }, (_, i) => `s${String(i).padStart(5, "0")}@sink.test`);
+    createMailingList(db, d, "duza", { accounts });
+    const body = `${"Długa linia treści listu do wielu odbiorców. ".repeat(20)}\n`.repeat(200); // ~190 KB
+    const subject = unique("big");
+    const rss: number[] = [];
+    const before = process.memoryUsage().rss;
+    const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 50);
+    const start = Date.now();
+    await smtpSend(l.ports.smtp, at("obcy"), [at("duza")], message(at("obcy"), at("duza"), subject, "", body));
+    await waitFor("the big post handed over", () => log().find((x) => x === `${at("duza")}: distributed to 10000 subscribers`), 300_000);
+    const seconds = (Date.now() - start) / 1000;
+    clearInterval(sampler);
+    const peakGrowthMb = (Math.max(...rss, before) - before) / 1024 / 1024;
+    console.log(`10,000-subscriber post (~190 KB) handed to Postfix in ${seconds.toFixed(1)} s; peak RSS growth ${peakGrowthMb.toFixed(1)} MB`);
+    expect(peakGrowthMb).toBeLessThan(100);
+    // 20 sendmail calls of 500 recipients each, every one VERP.
+    await waitFor("20 submissions in the log", () => maillog().match(/from=<duza-bounces@alpha\.test>, size=\d+, nrcpt=500 /g)?.length === 20, 60_000);
+  }, 600_000);
+});

@@ -1,0 +1,89 @@
+import "server-only";
+// Reading and rewriting a spooled message with mailsplit: the root headers are parsed and rebuilt, the body is
+// streamed from the file untouched, so a copy never holds more than a chunk of the message in memory.
+import fs from "node:fs";
+import { pipeline, Readable, Transform } from "node:stream";
+import { Headers, Joiner, Splitter, type MimeChunk } from "mailsplit";
+import addressparser from "nodemailer/lib/addressparser";
+import mimeFuncs from "nodemailer/lib/mime-funcs";
+
+const MAX_HEAD = 1024 * 1024;
+
+/** The root headers of a spooled message (reads only as far as the end of the header block). */
+export function readHeaders(file: string): Promise<Headers> {
+  return new Promise((resolve, reject) => {
+    const input = fs.createReadStream(file);
+    const splitter = new Splitter({ ignoreEmbedded: true, maxHeadSize: MAX_HEAD });
+    let done = false;
+    splitter.on("data", (chunk: MimeChunk) => {
+      if (done || chunk.type !== "node") return;
+      done = true;
+      resolve(chunk.headers);
+      input.destroy();
+      splitter.destroy();
+    });
+    splitter.on("error", (err) => done || reject(err));
+    splitter.on("end", () => done || resolve(new Headers("")));
+    input.on("error", reject);
+    input.pipe(splitter);
+  });
+}
+
+/** The first mailbox of a header value (From, Reply-To), lowercased; "" when there is none. */
+export function firstAddress(value: string): string {
+  for (const a of addressparser(value, { flatten: true })) if (a.address) return a.address.trim().toLowerCase();
+  return "";
+}
+
+/** A header value with non-ASCII text as MIME encoded words (a display name such as the list's description). */
+export const encodeHeaderText = (text: string) => mimeFuncs.encodeWords(text, "Q", 52);
+
+/** "Name" <address> with the name quoted or encoded as needed. */
+export function mailbox(name: string, address: string): string {
+  if (!name) return `<${address}>`;
+  const encoded = encodeHeaderText(name);
+  return encoded !== name ? `${encoded} <${address}>` : `"${name.replace(/["\\]/g, "\\$&")}" <${address}>`;
+}
+
+/** Postfix's sendmail reads lines ended by LF: turn CRLF into LF across chunk borders. */
+class CrlfToLf extends Transform {
+  private pendingCr = false;
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null, data?: Buffer) => void) {
+    let data = this.pendingCr ? Buffer.concat([Buffer.from("\r"), chunk]) : chunk;
+    this.pendingCr = data.length > 0 && data[data.length - 1] === 0x0d;
+    if (this.pendingCr) data = data.subarray(0, data.length - 1);
+    cb(null, Buffer.from(data.toString("binary").replace(/\r\n/g, "\n"), "binary"));
+  }
+  override _flush(cb: (err?: Error | null, data?: Buffer) => void) {
+    cb(null, this.pendingCr ? Buffer.from("\r") : undefined);
+  }
+}
+
+/** The spooled message as a stream with its root headers changed by `rewrite`, LF line ends. */
+export function rewrittenStream(file: string | Buffer, rewrite: (headers: Headers) => void): Readable {
+  const input = typeof file === "string" ? fs.createReadStream(file) : bufferStream(file);
+  const splitter = new Splitter({ ignoreEmbedded: true, maxHeadSize: MAX_HEAD });
+  let rootSeen = false;
+  const edit = new Transform({
+    objectMode: true,
+    transform(chunk: MimeChunk, _enc, cb) {
+      if (chunk.type === "node" && !rootSeen) {
+        rootSeen = true;
+        rewrite(chunk.headers);
+      }
+      cb(null, chunk);
+    },
+  });
+  const out = new CrlfToLf();
+  pipeline(input, splitter, edit, new Joiner(), out, () => {});
+  return out;
+}
+
+/** A held message from the database, in 64 KB chunks like a file stream. */
+function bufferStream(buffer: Buffer): Readable {
+  return Readable.from(
+    (function* () {
+      for (let i = 0; i < buffer.length; i += 65536) yield buffer.subarray(i, i + 65536);
+    })(),
+  );
+}

@@ -1,0 +1,143 @@
+import "server-only";
+// The list service's web pages (PUBLIC_URL): a confirmation link and a moderator's link open a page with one
+// button, and only its POST acts, so a link scanner's GET changes nothing. The list's page (List-Help,
+// List-Unsubscribe) sends the same confirmation mail as SUBSCRIBE/UNSUBSCRIBE by mail.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ListRow, ListStore } from "./store";
+
+export interface PagesOptions {
+  host: string;
+  port: number;
+  store: ListStore;
+  peek(token: string): { list: ListRow; action: string; address: string } | undefined;
+  confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
+  moderation(token: string): { post: { sender: string; subject: string }; list: ListRow } | undefined;
+  moderate(token: string, action: "approve" | "reject"): Promise<boolean>;
+  requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string): Promise<boolean>;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${esc(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#111}button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box;margin:.25rem 0 .75rem}</style>
+</head><body><main><h1>${esc(title)}</h1>${body}</main></body></html>`;
+}
+
+const ACTIONS: Record<string, string> = {
+  subscribe: "Potwierdź zapis",
+  unsubscribe: "Potwierdź wypisanie",
+  approve: "Zatwierdź wiadomość",
+  reject: "Odrzuć wiadomość",
+};
+
+async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  let body = "";
+  for await (const chunk of req) {
+    body += String(chunk);
+    if (body.length > 10_000) break;
+  }
+  return new URLSearchParams(body);
+}
+
+export async function startListPages(o: PagesOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const send = (status: number, title: string, body: string) => {
+      res.writeHead(status, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        "Referrer-Policy": "no-referrer",
+      });
+      res.end(page(title, body));
+    };
+    const gone = () => send(410, "Link nieważny", "<p>Ten link wygasł albo został już użyty.</p>");
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+      const post = req.method === "POST";
+      const form = post ? await readForm(req) : new URLSearchParams();
+
+      // /confirm/<token>, or POST /confirm with token=... (a page of the list's own confirm_url posting here)
+      if (parts[0] === "confirm" && parts.length <= 2) {
+        const token = parts[1] ?? form.get("token") ?? url.searchParams.get("token") ?? "";
+        if (post) {
+          const done = await o.confirm(token);
+          if (!done) return gone();
+          const what = done.action === "subscribe" ? "zapisany na listę" : "wypisany z listy";
+          return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został ${what} ${esc(done.list.email)}.</p>`);
+        }
+        const t = o.peek(token);
+        if (!t) return gone();
+        const what = t.action === "subscribe" ? "zapisanie adresu" : "wypisanie adresu";
+        return send(
+          200,
+          ACTIONS[t.action]!,
+          `<p>Potwierdź ${what} <strong>${esc(t.address)}</strong> ${t.action === "subscribe" ? "na listę" : "z listy"} <strong>${esc(t.list.email)}</strong>.</p>
+<form method="post"><input type="hidden" name="token" value="${esc(token)}"><button type="submit">${ACTIONS[t.action]}</button></form>`,
+        );
+      }
+
+      // /moderate/<token>?action=approve|reject
+      if (parts[0] === "moderate" && parts.length === 2) {
+        const token = parts[1]!;
+        const action = (post ? form.get("action") : url.searchParams.get("action")) === "reject" ? "reject" : "approve";
+        if (post) {
+          if (!(await o.moderate(token, action))) return gone();
+          return send(200, "Gotowe", `<p>${action === "approve" ? "Wiadomość zatwierdzona: zostanie rozesłana." : "Wiadomość odrzucona."}</p>`);
+        }
+        const m = o.moderation(token);
+        if (!m) return gone();
+        return send(
+          200,
+          ACTIONS[action]!,
+          `<p>Lista <strong>${esc(m.list.email)}</strong>, nadawca <strong>${esc(m.post.sender)}</strong>, temat <strong>${esc(m.post.subject)}</strong>.</p>
+<form method="post"><input type="hidden" name="action" value="${action}"><button type="submit">${ACTIONS[action]}</button></form>`,
+        );
+      }
+
+      // /lists/<address>: the list's page (List-Help, List-Unsubscribe)
+      if (parts[0] === "lists" && parts.length === 2) {
+        const list = o.store.listByEmail(parts[1]!.toLowerCase());
+        if (!list) return send(404, "Nie ma takiej listy", "<p>Nie ma takiej listy.</p>");
+        if (post) {
+          const address = (form.get("address") ?? "").trim().toLowerCase();
+          const action = form.get("action") === "subscribe" ? "subscribe" : "unsubscribe";
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
+          if (!(await o.requestConfirmation(list, action, address))) {
+            return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+          }
+          return send(200, "Sprawdź pocztę", `<p>Wysłaliśmy na adres ${esc(address)} wiadomość z linkiem potwierdzającym.</p>`);
+        }
+        const buttons =
+          (list.autosubscribeEnabled ? `<button type="submit" name="action" value="subscribe">Zapisz</button> ` : "") +
+          `<button type="submit" name="action" value="unsubscribe">Wypisz</button>`;
+        return send(
+          200,
+          list.description || list.email,
+          `<p>Lista dyskusyjna <strong>${esc(list.email)}</strong>. Wiadomości do uczestników wysyłaj na ten adres.</p>
+<form method="post"><label for="address">Twój adres e-mail</label><input id="address" name="address" type="email" required>${buttons}</form>
+<p>Zapis i wypisanie działają też pocztą: wiadomość z tematem SUBSCRIBE lub UNSUBSCRIBE na adres listy.</p>`,
+        );
+      }
+      send(404, "Nie znaleziono", "<p>Nie ma takiej strony.</p>");
+    })().catch((err: Error) => {
+      if (!res.headersSent) send(500, "Błąd", "<p>Spróbuj ponownie za chwilę.</p>");
+      console.error(`list pages: ${err.message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

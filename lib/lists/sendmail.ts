@@ -1,0 +1,74 @@
+import "server-only";
+// Handing mail to Postfix: its sendmail(1) with the message on stdin. Copies of a post go in batches of
+// recipients with `-XV`, so Postfix gives every recipient its own VERP envelope sender
+// (<list>-bounces+<user>=<host>@<domain>) and a bounce says which subscriber it is about.
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import MailComposer from "nodemailer/lib/mail-composer";
+import { rewrittenStream } from "./message";
+
+export interface SendmailOptions {
+  /** The sendmail program (Postfix's; default /usr/sbin/sendmail). */
+  sendmail: string;
+  /** Postfix's configuration folder when it is not the default one (sendmail -C). */
+  postfixConfig?: string;
+}
+
+/** The list's bounce address; Postfix appends +<user>=<host> to its local part for each recipient (VERP). */
+export const bounceAddress = (list: { name: string; domain: string }) => `${list.name}-bounces@${list.domain}`;
+
+/** Pipes `message` into `sendmail -i [-XV] -f <from> -- <recipients>`; rejects with sendmail's stderr on failure. */
+export function sendmail(o: SendmailOptions, from: string, recipients: string[], message: Readable, verp: boolean): Promise<void> {
+  const args = [
+    ...(o.postfixConfig ? ["-C", o.postfixConfig] : []),
+    "-i",
+    ...(verp ? ["-XV"] : []),
+    "-f",
+    from,
+    "--",
+    ...recipients,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(o.sendmail, args, { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      if (stderr.length < 4000) stderr += d.toString();
+    });
+    child.on("error", reject);
+    child.stdin.on("error", () => {
+      // sendmail exited early: its exit status and stderr say why.
+    });
+    message.on("error", (err) => {
+      child.kill();
+      reject(err);
+    });
+    message.pipe(child.stdin);
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${o.sendmail} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`));
+    });
+  });
+}
+
+/** A message composed by the service itself (requests, welcomes, moderation notices), sent from the list. */
+export async function sendComposed(
+  o: SendmailOptions,
+  list: { name: string; domain: string; email: string },
+  fromName: string,
+  to: string,
+  subject: string,
+  text: string,
+): Promise<void> {
+  const mime = new MailComposer({
+    from: { name: fromName, address: list.email },
+    to,
+    subject,
+    text,
+    headers: { "Auto-Submitted": "auto-replied", Precedence: "list", "List-Id": `<${listIdOf(list)}>` },
+  }).compile();
+  const raw = await mime.build();
+  await sendmail(o, bounceAddress(list), [to], rewrittenStream(raw, () => {}), true);
+}
+
+/** RFC 2919 list identifier: <name>.<domain>. */
+export const listIdOf = (list: { name: string; domain: string }) => `${list.name}.${list.domain}`;

@@ -1,0 +1,388 @@
+import "server-only";
+// The list service (docs/lists.md): Postfix delivers mail for list addresses to its LMTP listener; it decides who
+// may post, holds posts for moderation, answers SUBSCRIBE/UNSUBSCRIBE, records bounces, and hands the copies back
+// to Postfix. Its small HTTP server serves the confirmation and moderation pages (PUBLIC_URL).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import type { Db } from "@/db/client";
+import type { Headers } from "mailsplit";
+import { firstAddress, mailbox, encodeHeaderText, readHeaders, rewrittenStream } from "./message";
+import { bounceAddress, listIdOf, sendComposed, sendmail, type SendmailOptions } from "./sendmail";
+import { listStore, sha256, newToken, type ListRow, type ListStore } from "./store";
+import { render, templateOf, type TemplateName } from "./templates";
+import { startListPages } from "./pages";
+
+export interface ListServiceOptions extends SendmailOptions {
+  db: Db;
+  /** LMTP listener (Postfix's transport for list addresses); port 0 picks a free one. */
+  lmtp: { host: string; port: number };
+  /** Confirmation and moderation pages; PUBLIC_URL is how the outside reaches them. */
+  http: { host: string; port: number };
+  publicUrl: string;
+  spoolDir: string;
+  /** Recipients per sendmail call. */
+  batchSize: number;
+  /** Held posts not approved within this many days are deleted. */
+  heldDays: number;
+  /** Confirmation links expire after this many hours. */
+  tokenHours: number;
+  /** How often approved posts are looked for (the panel approves through the database). */
+  pollMs: number;
+  log: (line: string) => void;
+}
+
+export const LIST_SERVICE_DEFAULTS = {
+  lmtp: { host: "127.0.0.1", port: 10024 },
+  http: { host: "127.0.0.1", port: 10025 },
+  sendmail: "/usr/sbin/sendmail",
+  batchSize: 500,
+  heldDays: 14,
+  tokenHours: 48,
+  pollMs: 2000,
+} as const;
+
+/** An LMTP answer for one recipient. */
+class Reply extends Error {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Target = { kind: "post"; list: ListRow } | { kind: "bounce"; list: ListRow; address: string };
+
+const BOUNCE_MARK = "-bounces+";
+
+/** A VERP bounce address names the subscriber: <list>-bounces+<user>=<host>@<domain>. */
+export function parseTarget(store: ListStore, address: string): Target | undefined {
+  const email = address.toLowerCase();
+  const list = store.listByEmail(email);
+  if (list) return { kind: "post", list };
+  const at = email.lastIndexOf("@");
+  const local = email.slice(0, at);
+  const mark = local.indexOf(BOUNCE_MARK);
+  if (at < 0 || mark <= 0) return undefined;
+  const bounceList = store.listByEmail(`${local.slice(0, mark)}${email.slice(at)}`);
+  const verp = local.slice(mark + BOUNCE_MARK.length);
+  const eq = verp.lastIndexOf("=");
+  if (!bounceList || eq <= 0) return undefined;
+  return { kind: "bounce", list: bounceList, address: `${verp.slice(0, eq)}@${verp.slice(eq + 1)}` };
+}
+
+/** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
+const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
+
+/** The headers of every copy (RFC 2369, 2919); the poster's own From goes into X-Original-From. */
+export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void {
+  const raw = (line: string | undefined) => (line ? line.slice(line.indexOf(":") + 1).trim() : "");
+  const originalFrom = raw(h.get("from")[0]);
+  for (const key of [
+    "from",
+    "reply-to",
+    "sender",
+    "list-id",
+    "list-post",
+    "list-help",
+    "list-unsubscribe",
+    "list-unsubscribe-post",
+    "list-subscribe",
+    "list-owner",
+    "list-archive",
+    "precedence",
+    "x-original-from",
+    "dkim-signature",
+    "return-path",
+    "errors-to",
+  ]) {
+    h.remove(key);
+  }
+  const name = list.description || list.email;
+  const page = `${publicUrl}/lists/${encodeURIComponent(list.email)}`;
+  const replyTo = list.replytoMode === 1 && originalFrom ? originalFrom : list.replytoMode === 2 ? `<${list.replytoEmail}>` : `<${list.email}>`;
+  const added: [string, string][] = [
+    ["From", mailbox(name, list.email)],
+    ["Reply-To", replyTo],
+    ["X-Original-From", originalFrom || "<>"],
+    ["List-Id", list.description ? `${encodeHeaderText(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
+    ["List-Post", `<mailto:${list.email}>`],
+    ["List-Help", `<${page}>`],
+    ["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`],
+    ["List-Unsubscribe", `<mailto:${list.email}?subject=unsubscribe>, <${page}>`],
+    ["Precedence", "list"],
+  ];
+  // Prepended in reverse so they appear in this order, above the message's own headers.
+  for (const [key, value] of added.reverse()) h.add(key, value);
+}
+
+export interface ListService {
+  lmtpPort: number;
+  httpPort: number;
+  /** Sends approved posts and expires old ones now (also runs every pollMs). */
+  pump(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startListService(o: ListServiceOptions): Promise<ListService> {
+  const store = listStore(o.db);
+  fs.mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
+
+  /** Copies to every subscriber, in batches, each streamed from the spool file or the held message. */
+  async function distribute(list: ListRow, source: string | Buffer): Promise<number> {
+    let after = "";
+    let sent = 0;
+    for (;;) {
+      const batch = store.subscribersAfter(list.id, after, o.batchSize);
+      if (batch.length === 0) break;
+      await sendmail(o, bounceAddress(list), batch, rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)), true);
+      sent += batch.length;
+      after = batch[batch.length - 1]!;
+    }
+    o.log(`${list.email}: distributed to ${sent} subscribers`);
+    return sent;
+  }
+
+  const values = (list: ListRow, address: string, link?: string) => ({
+    list: list.email,
+    description: list.description || list.email,
+    address,
+    confirm_link: link,
+  });
+
+  async function sendTemplate(list: ListRow, name: TemplateName, to: string, link?: string) {
+    const t = templateOf(list, name);
+    const v = values(list, to, link);
+    await sendComposed(o, list, list.description || list.email, to, render(t.subject, v), render(t.body, v));
+  }
+
+  function confirmLink(list: ListRow, token: string): string {
+    if (!list.confirmUrl) return `${o.publicUrl}/confirm/${token}`;
+    return `${list.confirmUrl}${list.confirmUrl.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+  }
+
+  /** SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address. */
+  async function requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string) {
+    const token = store.createToken(list.id, action, address, o.tokenHours * 3_600_000);
+    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, token));
+    o.log(`${list.email}: ${action} request sent to ${address}`);
+  }
+
+  /** A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. */
+  async function confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined> {
+    const t = store.takeToken(token);
+    const list = t && store.listById(t.listId);
+    if (!t || !list) return undefined;
+    if (t.action === "subscribe") store.subscribe(list.id, t.address);
+    else store.unsubscribe(list.id, t.address);
+    o.log(`${list.email}: ${t.address} ${t.action}d`);
+    await sendTemplate(list, t.action === "subscribe" ? "subscribe_mail" : "unsubscribe_mail", t.address);
+    return { list, action: t.action, address: t.address };
+  }
+
+  async function hold(list: ListRow, file: string, poster: string, subject: string): Promise<void> {
+    const token = newToken();
+    store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
+    const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
+    const text =
+      `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
+      `Temat: ${subject}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
+      `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
+      `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
+    for (const moderator of store.moderators(list.id)) {
+      await sendComposed(o, list, list.description || list.email, moderator, `Do moderacji: ${subject}`.slice(0, 200), text);
+    }
+    o.log(`${list.email}: post from ${poster} held for moderation`);
+  }
+
+  async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
+    const h = await readHeaders(file);
+    const id = `<${listIdOf(list)}>`;
+    if (h.get("list-id").some((line) => line.toLowerCase().includes(id))) return "2.0.0 Discarded: loop (this list's List-Id)";
+    const auto = h.getFirst("auto-submitted").toLowerCase();
+    if (auto && auto !== "no") return "2.0.0 Discarded: Auto-Submitted";
+    if (isBounceSender(envelopeFrom)) return "2.0.0 Discarded: sent from a bounce address";
+
+    const poster = firstAddress(h.getFirst("from")) || envelopeFrom.toLowerCase();
+    const subject = h.getFirst("subject");
+    const command = subject.trim().toLowerCase();
+    if (command === "subscribe") {
+      if (!list.autosubscribeEnabled) throw new Reply(550, "5.7.1 This list does not take subscriptions by mail");
+      await requestConfirmation(list, "subscribe", poster);
+      return "2.0.0 Subscription request sent for confirmation";
+    }
+    if (command === "unsubscribe") {
+      await requestConfirmation(list, "unsubscribe", poster);
+      return "2.0.0 Unsubscription request sent for confirmation";
+    }
+
+    const role = store.role(list.id, poster);
+    if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
+      const n = await distribute(list, file);
+      return `2.0.0 Distributed to ${n} subscribers`;
+    }
+    if (list.privacyMode === 1) {
+      if (role.subscriber && list.replytoCatchall === 1 && list.replytoEmail) {
+        await sendmail(o, bounceAddress(list), [list.replytoEmail], rewrittenStream(file, () => {}), true);
+        o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
+        return `2.0.0 Sent to ${list.replytoEmail}`;
+      }
+      await hold(list, file, poster, subject);
+      return "2.0.0 Held for moderation";
+    }
+    o.log(`${list.email}: post from ${poster} refused (closed list)`);
+    throw new Reply(550, "5.7.1 Only subscribers may post to this list");
+  }
+
+  function handleBounce(list: ListRow, address: string, file: string): string {
+    const head = Buffer.alloc(64 * 1024);
+    const fd = fs.openSync(file, "r");
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    fs.closeSync(fd);
+    const text = head.subarray(0, n).toString("utf8");
+    const reason = (/^Diagnostic-Code:\s*(.+)$/im.exec(text) ?? /^Status:\s*(.+)$/im.exec(text))?.[1]?.trim() ?? "";
+    store.recordBounce(list.id, address, reason.slice(0, 500));
+    o.log(`${list.email}: bounce recorded for ${address} (${reason})`);
+    return "2.0.0 Bounce recorded";
+  }
+
+  async function handle(rcpt: string, file: string, envelopeFrom: string): Promise<string | Reply> {
+    try {
+      const target = parseTarget(store, rcpt);
+      if (!target) return new Reply(550, "5.1.1 No such list");
+      return target.kind === "bounce" ? handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
+    } catch (err) {
+      if (err instanceof Reply) return err;
+      o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
+      return new Reply(451, "4.3.0 Temporary failure, try again later");
+    }
+  }
+
+  const server = new SMTPServer({
+    lmtp: true,
+    name: "mailadmin-lists",
+    banner: "mailadmin list service",
+    disabledCommands: ["AUTH", "STARTTLS"],
+    authOptional: true,
+    hideSTARTTLS: true,
+    logger: false,
+    // Postfix keeps idle LMTP connections for a few seconds; do not wait 30 s for them on shutdown.
+    closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      if (parseTarget(store, address.address)) callback();
+      else callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 }));
+    },
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const file = path.join(o.spoolDir, `${Date.now()}-${crypto.randomBytes(6).toString("hex")}.eml`);
+      const out = fs.createWriteStream(file, { mode: 0o600 });
+      stream.pipe(out);
+      out.on("error", (err) => callback(Object.assign(err, { responseCode: 451 })));
+      out.on("finish", () => {
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        void (async () => {
+          const replies: (string | Reply)[] = [];
+          for (const rcpt of session.envelope.rcptTo) replies.push(await handle(rcpt.address, file, from));
+          fs.rm(file, { force: true }, () => {});
+          callback(null, replies);
+        })();
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.lmtp.port, o.lmtp.host, () => resolve());
+  });
+  server.on("error", (err) => o.log(`lmtp: ${err.message}`));
+
+  let pumping: Promise<void> | undefined;
+  let again = false;
+  let lastExpiry = 0;
+  async function pumpOnce(): Promise<void> {
+    for (;;) {
+      const posts = store.approved();
+      if (posts.length === 0) break;
+      for (const post of posts) {
+        const list = store.listById(post.listId);
+        if (list) await distribute(list, post.message);
+        store.deleteHeld(post.id);
+      }
+    }
+    if (Date.now() - lastExpiry > 60_000) {
+      lastExpiry = Date.now();
+      const expired = store.expire(Date.now() - o.heldDays * 86_400_000);
+      if (expired) o.log(`expired ${expired} held posts`);
+    }
+  }
+  /** One pump at a time; a call during a run makes it run once more (an approval may have come in meanwhile). */
+  function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        try {
+          await pumpOnce();
+        } catch (err) {
+          o.log(`pump: ${(err as Error).message}`);
+        }
+      } while (again);
+    };
+    pumping = run().finally(() => {
+      pumping = undefined;
+    });
+    return pumping;
+  }
+  const timer = setInterval(() => void pump(), o.pollMs);
+
+  const pages = await startListPages({
+    host: o.http.host,
+    port: o.http.port,
+    store,
+    peek: (token) => {
+      const t = store.peekToken(token);
+      const list = t && store.listById(t.listId);
+      return t && list ? { list, action: t.action, address: t.address } : undefined;
+    },
+    confirm,
+    moderation: (token) => {
+      const post = store.heldByToken(token);
+      const list = post && store.listById(post.listId);
+      return post && list && post.status === "held" ? { post, list } : undefined;
+    },
+    moderate: async (token, action) => {
+      const post = store.heldByToken(token);
+      if (!post || post.status !== "held") return false;
+      if (action === "approve") {
+        store.approve(post.id);
+        await pump();
+      } else {
+        store.deleteHeld(post.id);
+      }
+      o.log(`held post ${post.id} ${action === "approve" ? "approved" : "rejected"} through the moderator's link`);
+      return true;
+    },
+    requestConfirmation: async (list, action, address) => {
+      if (action === "subscribe" && !list.autosubscribeEnabled) return false;
+      await requestConfirmation(list, action, address);
+      return true;
+    },
+  });
+
+  return {
+    lmtpPort: (server.server.address() as AddressInfo).port,
+    httpPort: pages.port,
+    pump,
+    async close() {
+      clearInterval(timer);
+      await pumping;
+      await pages.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// A list's moderation queue and bounce record (GET/POST /api/v1/mailinglists/<domain>/<name>/moderation).
+import { z } from "zod";
+
+const ids = z.array(z.int().min(1)).max(1000);
+/** The POST body: held posts to approve (the list service sends them) and to reject (deleted). */
+export const listModerationActionSchema = z.strictObject({ approve: ids.optional(), reject: ids.optional() });
+export type ListModerationAction = z.infer<typeof listModerationActionSchema>;
+
+export const heldPostSchema = z.object({
+  id: z.int(),
+  sender: z.string(),
+  subject: z.string(),
+  /** ISO 8601, when the list service received it. */
+  date: z.string(),
+  size: z.int(),
+  /** "held", or "approved" until the list service has sent it. */
+  status: z.enum(["held", "approved"]),
+});
+export const listBounceSchema = z.object({
+  address: z.string(),
+  count: z.int(),
+  last_at: z.string(),
+  last_reason: z.string(),
+});
+export const listModerationSchema = z.object({
+  held: z.array(heldPostSchema),
+  bounces: z.array(listBounceSchema),
+  /** Days a held post waits for a decision before the list service deletes it. */
+  held_days: z.int(),
+});
+export type ListModeration = z.infer<typeof listModerationSchema>;
+export type HeldPost = z.infer<typeof heldPostSchema>;
+
+/** GET /api/v1/emails/<domain>/<name>/lists: the domain's lists the account is on. */
+export const accountListMembershipSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  subscriber: z.boolean(),
+  moderator: z.boolean(),
+});
+export type AccountListMembership = z.infer<typeof accountListMembershipSchema>;

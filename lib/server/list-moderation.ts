@@ -1,0 +1,71 @@
+import "server-only";
+// A list's held posts and recorded bounces, for the panel's list editor. Approving only marks the post: the list
+// service (lib/lists) sends approved posts (it polls every 2 s), so the web process never hands mail to Postfix.
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { listBounces, listHeldPosts, type DomainRow } from "@/db/schema";
+import { apiError } from "@/lib/errors/api-error";
+import { listModerationActionSchema, type ListModeration } from "@/lib/schemas/list-moderation";
+import { getListOrThrow } from "./mailing-lists";
+
+/** How long a held post waits (LISTS_HELD_DAYS of the list service; the same default). */
+const heldDays = () => Number(process.env.LISTS_HELD_DAYS ?? 14) || 14;
+
+export function listModeration(db: Db, domain: DomainRow, name: string): ListModeration {
+  const list = getListOrThrow(db, domain, name);
+  const held = db
+    .select({
+      id: listHeldPosts.id,
+      sender: listHeldPosts.sender,
+      subject: listHeldPosts.subject,
+      size: listHeldPosts.size,
+      status: listHeldPosts.status,
+      createdAt: listHeldPosts.createdAt,
+    })
+    .from(listHeldPosts)
+    .where(eq(listHeldPosts.listId, list.id))
+    .orderBy(asc(listHeldPosts.createdAt), asc(listHeldPosts.id))
+    .limit(1000)
+    .all();
+  const bounces = db
+    .select()
+    .from(listBounces)
+    .where(eq(listBounces.listId, list.id))
+    .orderBy(desc(listBounces.lastAt))
+    .limit(1000)
+    .all();
+  return {
+    held: held.map((h) => ({ id: h.id, sender: h.sender, subject: h.subject, size: h.size, status: h.status, date: new Date(h.createdAt).toISOString() })),
+    bounces: bounces.map((b) => ({ address: b.address, count: b.count, last_at: new Date(b.lastAt).toISOString(), last_reason: b.lastReason })),
+    held_days: heldDays(),
+  };
+}
+
+export function approveHeldPosts(db: Db, domain: DomainRow, name: string, ids: number[]): void {
+  moderateHeldPosts(db, domain, name, { approve: ids });
+}
+
+/** Approve and reject held posts of one list; an id that is not a held post of this list fails the whole call. */
+export function moderateHeldPosts(db: Db, domain: DomainRow, name: string, body: unknown): void {
+  const parsed = listModerationActionSchema.safeParse(body);
+  if (!parsed.success) throw apiError("invalidListOption", "approve");
+  const { approve = [], reject = [] } = parsed.data;
+  db.transaction(
+    () => {
+      const list = getListOrThrow(db, domain, name);
+      const all = [...approve, ...reject];
+      const found = all.length
+        ? db
+            .select({ id: listHeldPosts.id })
+            .from(listHeldPosts)
+            .where(and(eq(listHeldPosts.listId, list.id), eq(listHeldPosts.status, "held"), inArray(listHeldPosts.id, all)))
+            .all()
+        : [];
+      const missing = all.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length) throw apiError("recordNotFound", String(missing[0]), { resource: "held post" });
+      if (approve.length) db.update(listHeldPosts).set({ status: "approved" }).where(inArray(listHeldPosts.id, approve)).run();
+      if (reject.length) db.delete(listHeldPosts).where(inArray(listHeldPosts.id, reject)).run();
+    },
+    { behavior: "immediate" },
+  );
+}
