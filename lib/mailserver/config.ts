@@ -4,9 +4,10 @@ import "server-only";
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";
+import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, type DeliveryConfigOptions } from "./config-delivery";
 import { MAILBOXES } from "./mailboxes";
 
-export interface MailServerConfigOptions {
+export interface MailServerConfigOptions extends Partial<Omit<DeliveryConfigOptions, "outDir" | "databasePath" | "mailUser">> {
   /** Where the files are written (absolute after resolution). */
   outDir: string;
   databasePath: string;
@@ -27,7 +28,16 @@ export const DEFAULT_CONFIG_OPTIONS = {
   mailGroup: "vmail",
   dbGroup: "mailadmin",
   lmtp: "lmtp:unix:private/dovecot-lmtp",
+  ...DEFAULT_DELIVERY_OPTIONS,
 } as const;
+
+const delivery = (o: MailServerConfigOptions): DeliveryConfigOptions => ({
+  ...DEFAULT_DELIVERY_OPTIONS,
+  ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+  outDir: o.outDir,
+  databasePath: o.databasePath,
+  mailUser: o.mailUser,
+});
 
 /** Postfix 3.7's default proxy_read_maps (`postconf -d proxy_read_maps`), so that setting it takes nothing away. */
 const PROXY_READ_MAPS_DEFAULT = [
@@ -90,10 +100,10 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `virtual_transport = ${o.lmtp}`,
       "# proxymap answers only for tables listed here. Postfix's default list already names the three parameters",
       "# above; repeating it with the tables spelt out keeps them allowed if another line of main.cf sets the list.",
-      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf"].map(table).join(" ")}`,
+      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf"].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
-      "",
+      postfixDeliverySnippet(delivery(o)),
     ].join("\n"),
   };
 }
@@ -196,11 +206,14 @@ plugin {
 }
 
 protocol lmtp {
-  mail_plugins = $mail_plugins sieve
+  # push_notification_lua: new mail in the inbox is reported to the mail event service (SMS notifications).
+  mail_plugins = $mail_plugins sieve mail_lua notify push_notification push_notification_lua
 }
 protocol imap {
   mail_plugins = $mail_plugins imap_quota
 }
+
+!include ${path.join(dir, "delivery.conf")}
 
 service dict {
   # The dict process writes to the database: it needs the database folder's group.
@@ -249,7 +262,7 @@ Requirements on the host:
 
 /** All files, by path relative to the output folder. */
 export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string, string> {
-  return { ...postfixFiles(o), ...dovecotFiles(o), "README.md": readme(o) };
+  return { ...postfixFiles(o), ...dovecotFiles(o), ...deliveryFiles(delivery(o)), "README.md": readme(o) };
 }
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
@@ -257,7 +270,8 @@ export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
+    fs.writeFileSync(file, content, { mode: rel.endsWith(".sh") ? 0o755 : 0o644 });
+    if (rel.endsWith(".sh")) fs.chmodSync(file, 0o755);
   }
   return Object.keys(files).map((rel) => path.join(o.outDir, rel));
 }
