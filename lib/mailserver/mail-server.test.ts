@@ -14,20 +14,20 @@ import { getDomainOrThrow, updateDomain } from "@/lib/server/domains";
 import { createMailingList } from "@/lib/server/mailing-lists";
 import { runHousekeeping } from "./housekeeping";
 import {
+  chooseMailPorts,
   dovecotConf,
-  imapAppend,
+  imapAppend as imapAppendOn,
   MAIL_OWNER,
   mailTestLayout,
   maildirFiles,
   missingMailPackages,
   openDatabaseFiles,
-  PORTS,
   postmapQuery,
   prepareLayout,
   queuedCount,
   readMessages,
   run,
-  smtpSend,
+  smtpSend as smtpSendOn,
   startDovecot,
   startPostfix,
   stopDovecot,
@@ -52,6 +52,9 @@ let l: MailTestLayout;
 let db: Db;
 let postmaster: Principal;
 
+const smtpSend = (from: string, to: string[], msg: string) => smtpSendOn(l.ports.smtp, from, to, msg);
+const imapAppend = (user: string, password: string, mailbox: string, date: Date, msg: string) =>
+  imapAppendOn(l.ports.imap, user, password, mailbox, date, msg);
 const cli = (...argv: string[]) => runCommand(db, argv);
 const domain = (name: string) => getDomainOrThrow(db, name);
 const setAccount = (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, domain(A), [name], body);
@@ -103,7 +106,7 @@ async function seed() {
 
 describe.skipIf(missing.length > 0)("mail server on the panel's database", () => {
   beforeAll(async () => {
-    l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-mail-")));
+    l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-mail-")), await chooseMailPorts());
     prepareLayout(l);
     process.env.DATABASE_PATH = l.db;
     db = openDatabase(l.db);
@@ -111,7 +114,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
     await cli(
       "mailserver", "config", "--out", l.conf, "--maildir-root", l.vmail,
       "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
-      "--lmtp", `lmtp:inet:127.0.0.1:${PORTS.lmtp}`,
+      "--lmtp", `lmtp:inet:127.0.0.1:${l.ports.lmtp}`,
     );
     openDatabaseFiles(l);
     startDovecot(l);
@@ -219,7 +222,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
 
     it("delivered through smtpd, cleanup and trivial-rewrite chrooted in the queue directory, as Debian runs them", () => {
       const chroot = run("postconf", ["-c", l.postfix, "-F", "*/*/chroot"]);
-      for (const service of ["127.0.0.1:" + PORTS.smtp + "/inet", "cleanup/unix", "rewrite/unix"]) {
+      for (const service of ["127.0.0.1:" + l.ports.smtp + "/inet", "cleanup/unix", "rewrite/unix"]) {
         expect(chroot).toContain(`${service}/chroot = y`);
       }
       // The smtpd that took the mail above is still idle (max_idle): its root is the queue directory, where the

@@ -26,7 +26,33 @@ export function missingMailPackages(): string[] {
   });
 }
 
-export const PORTS = { smtp: 13625, lmtp: 13624, imap: 13643 } as const;
+/** Ports the test daemons listen on, on 127.0.0.1. */
+export interface MailPorts {
+  smtp: number;
+  lmtp: number;
+  imap: number;
+}
+
+/**
+ * `count` distinct free TCP ports on 127.0.0.1, found by listening on port 0 (all held open together so that they
+ * differ, then released). Several engineers or CI jobs can run the mail tests at once this way.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => {
+      const server = net.createServer();
+      return new Promise<net.Server>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server)));
+    }),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+export async function chooseMailPorts(): Promise<MailPorts> {
+  const [smtp, lmtp, imap] = (await freePorts(3)) as [number, number, number];
+  return { smtp, lmtp, imap };
+}
 /** The unprivileged owner of the test mailboxes (exists on every Debian system). */
 export const MAIL_OWNER = { user: "nobody", group: "nogroup" } as const;
 
@@ -56,9 +82,10 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** The test folders: everything the daemons touch lives under `root`. */
-export function mailTestLayout(root: string) {
+export function mailTestLayout(root: string, ports: MailPorts) {
   return {
     root,
+    ports,
     db: path.join(root, "db", "mail.db"),
     conf: path.join(root, "conf"),
     vmail: path.join(root, "vmail"),
@@ -108,11 +135,11 @@ auth_failure_delay = 0
 default_internal_user = dovecot
 default_login_user = dovenull
 # Vacation replies go back through the test Postfix.
-submission_host = 127.0.0.1:${PORTS.smtp}
+submission_host = 127.0.0.1:${l.ports.smtp}
 service imap-login {
   inet_listener imap {
     address = 127.0.0.1
-    port = ${PORTS.imap}
+    port = ${l.ports.imap}
   }
   inet_listener imaps {
     port = 0
@@ -121,7 +148,7 @@ service imap-login {
 service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1
-    port = ${PORTS.lmtp}
+    port = ${l.ports.lmtp}
   }
 }
 !include ${l.conf}/dovecot/mailadmin.conf
@@ -143,7 +170,7 @@ export function stopDovecot(l: MailTestLayout): void {
  * and the rest run chrooted in the queue directory, where the database's path does not exist; only proxymap (not
  * chrooted) opens the lookup tables, which is why `mailserver config` writes them as proxy:sqlite: maps.
  */
-const MASTER_CF = `127.0.0.1:${PORTS.smtp} inet n - y - - smtpd
+const masterCf = (smtpPort: number) => `127.0.0.1:${smtpPort} inet n - y - - smtpd
 pickup unix n - y 60 1 pickup
 cleanup unix n - y - 0 cleanup
 qmgr unix n - n 300 1 qmgr
@@ -190,7 +217,7 @@ smtputf8_enable = no
 default_transport = error:no outside delivery in tests
 ${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
   fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
-  fs.writeFileSync(path.join(l.postfix, "master.cf"), MASTER_CF);
+  fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(l.ports.smtp));
 }
 
 export function startPostfix(l: MailTestLayout): void {
@@ -274,8 +301,8 @@ class LineSocket {
 }
 
 /** Sends one message over SMTP; throws on any non-2xx/3xx reply. */
-export async function smtpSend(from: string, to: string[], message: string): Promise<void> {
-  const s = await LineSocket.connect(PORTS.smtp);
+export async function smtpSend(port: number, from: string, to: string[], message: string): Promise<void> {
+  const s = await LineSocket.connect(port);
   const expect = async (code: RegExp) => {
     const reply = await s.until(/^\d{3} /);
     if (!code.test(reply.split("\r\n").at(-1)!)) throw new Error(`SMTP: ${reply}`);
@@ -302,8 +329,8 @@ export async function smtpSend(from: string, to: string[], message: string): Pro
 }
 
 /** IMAP APPEND with an explicit INTERNALDATE (how a message gets an old received date). */
-export async function imapAppend(user: string, password: string, mailbox: string, date: Date, message: string) {
-  const s = await LineSocket.connect(PORTS.imap);
+export async function imapAppend(port: number, user: string, password: string, mailbox: string, date: Date, message: string) {
+  const s = await LineSocket.connect(port);
   const tagged = async (tag: string) => {
     const reply = await s.until(new RegExp(`^${tag} `));
     if (!new RegExp(`^${tag} OK`, "m").test(reply)) throw new Error(`IMAP: ${reply}`);
