@@ -92,7 +92,7 @@ function dovecot_lua_notify_end_txn(ctx)
   for _, uid in ipairs(ctx.uids) do
     local req = client:request({ url = url, method = "POST" })
     req:add_header("content-type", "application/x-www-form-urlencoded")
-    req:set_payload("user=" .. enc(ctx.user) .. "&mailbox=INBOX&uid=" .. enc(uid))
+    req:set_payload("user=" .. enc(ctx.user) .. "&mailbox=INBOX&uid=" .. string.format("%d", uid))
     local ok, err = pcall(function() return req:submit() end)
     if not ok then dovecot.i_error("new-mail notification failed: " .. tostring(err)) end
   end

@@ -118,9 +118,14 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
             return reply(200, result);
           }
           case "/new-mail": {
+            // Answered at once: the delivery waits for this answer, and reading the message waits for nothing.
             const form = new URLSearchParams(text);
-            const result = await newMail(form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? "");
-            return reply(200, result);
+            reply(202, "accepted");
+            const what = `new-mail ${form.get("user")} ${form.get("mailbox")} uid ${form.get("uid")}`;
+            return newMail(form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? "").then(
+              (result) => log(`${what}: ${result}`),
+              (err: Error) => log(`${what}: ${err.message}`),
+            );
           }
           default:
             return reply(404, "not found");

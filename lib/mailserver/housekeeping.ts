@@ -122,7 +122,12 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
   const warned: string[] = [];
   for (const account of due) {
     if (!claimWarning(db, account.id, now)) continue;
-    doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
+    try {
+      doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
+    } catch (err) {
+      db.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)).run();
+      throw err;
+    }
     warned.push(`${account.email}: ${account.usagePercent}%`);
   }
   return warned;

@@ -16,6 +16,7 @@ import { runHousekeeping } from "./housekeeping";
 import {
   chooseMailPorts,
   dovecotConf,
+  freePorts,
   imapAppend as imapAppendOn,
   MAIL_OWNER,
   mailTestLayout,
@@ -111,10 +112,14 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
     process.env.DATABASE_PATH = l.db;
     db = openDatabase(l.db);
     await seed();
+    // Nothing listens on the events port here (delivery.test.ts runs `mailserver events`): Dovecot logs its failed
+    // reports and delivers as usual.
+    const [quotaStatus, events] = (await freePorts(2)) as [number, number];
     await cli(
       "mailserver", "config", "--out", l.conf, "--maildir-root", l.vmail,
       "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
-      "--lmtp", `lmtp:inet:127.0.0.1:${l.ports.lmtp}`,
+      "--lmtp", `lmtp:inet:127.0.0.1:${l.ports.lmtp}`, "--quota-status-port", String(quotaStatus),
+      "--events-url", `http://127.0.0.1:${events}`,
     );
     openDatabaseFiles(l);
     startDovecot(l);

@@ -116,7 +116,8 @@ export function dovecotConf(l: MailTestLayout): string {
   return path.join(l.dovecot, "dovecot.conf");
 }
 
-export function startDovecot(l: MailTestLayout): void {
+/** `extra`: more dovecot.conf lines, read after the generated configuration (listeners of other tests). */
+export function startDovecot(l: MailTestLayout, extra = ""): void {
   fs.mkdirSync(path.join(l.dovecot, "run"), { recursive: true });
   fs.mkdirSync(path.join(l.dovecot, "state"), { recursive: true });
   fs.writeFileSync(
@@ -152,6 +153,7 @@ service lmtp {
   }
 }
 !include ${l.conf}/dovecot/mailadmin.conf
+${extra}
 `,
   );
   launch("dovecot", ["-c", dovecotConf(l)]);
@@ -195,7 +197,8 @@ postlog unix-dgram n - n - 1 postlogd
 `;
 
 /** main.cf of the test instance: loopback only, no local delivery, then the generated snippet. */
-export function writePostfixConfig(l: MailTestLayout): void {
+/** `extra`: more main.cf lines after the generated snippet (later lines win). */
+export function writePostfixConfig(l: MailTestLayout, extra = ""): void {
   fs.mkdirSync(l.postfix, { recursive: true });
   const main = `compatibility_level = 3.6
 queue_directory = ${l.postfix}/queue
@@ -215,13 +218,15 @@ local_transport = error:no local delivery
 smtputf8_enable = no
 # Nothing leaves the machine: mail for outside domains stays queued.
 default_transport = error:no outside delivery in tests
-${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
+${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}
+${extra}
+`;
   fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
   fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(l.ports.smtp));
 }
 
-export function startPostfix(l: MailTestLayout): void {
-  writePostfixConfig(l);
+export function startPostfix(l: MailTestLayout, extra = ""): void {
+  writePostfixConfig(l, extra);
   fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
   fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
   run("chown", ["postfix", path.join(l.postfix, "data")]);
@@ -259,7 +264,7 @@ export function queuedCount(l: MailTestLayout): number {
 
 // --- line protocols ---
 
-class LineSocket {
+export class LineSocket {
   private buffer = "";
   private waiters: (() => void)[] = [];
   constructor(readonly socket: net.Socket) {
