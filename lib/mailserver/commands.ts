@@ -37,6 +37,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "srs-domain": { type: "string", value: "<domain>", help: "SRS rewrites senders to this domain (the host name in mydestination, or a hosted domain); none: no SRS" },
       "srs-forward": { type: "string", value: "<host:port>", help: `postsrsd's forward table (default ${DEFAULT_CONFIG_OPTIONS.srsForward})` },
       "srs-reverse": { type: "string", value: "<host:port>", help: `postsrsd's reverse table (default ${DEFAULT_CONFIG_OPTIONS.srsReverse})` },
+      "dkim-dir": { type: "string", value: "<dir>", help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -54,6 +55,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         srsDomain: option("srs-domain", DEFAULT_CONFIG_OPTIONS.srsDomain),
         srsForward: option("srs-forward", DEFAULT_CONFIG_OPTIONS.srsForward),
         srsReverse: option("srs-reverse", DEFAULT_CONFIG_OPTIONS.srsReverse),
+        dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
     },
@@ -85,6 +87,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
     options: {
       listen: { type: "string", value: "<host:port>", help: "default 127.0.0.1:10180 (what `mailserver config --events-url` points at)" },
       smtp: { type: "string", value: "<host:port>", help: "where e-mail notifications are submitted (default 127.0.0.1:25)" },
+      "dkim-dir": { type: "string", value: "<dir>", help: "where to keep Rspamd's DKIM keys from the database (default /var/lib/mailadmin/dkim)" },
+      "dkim-group": { type: "string", value: "G", help: "group that may read the keys (default _rspamd)" },
       "sms-config": { type: "string", value: "<file>", help: "the provider's SMS configuration (JSON; default SMS_CONFIG, else the built-in defaults)" },
       doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
       "dovecot-config": DOVECOT_CONFIG,
@@ -100,6 +104,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         transport: { smtp: { host: smtpHost, port: smtpPort } },
         host,
         port,
+        dkim: { dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"), group: stringOption(values, "dkim-group") ?? "_rspamd" },
       });
       console.log(`mail events listening on ${events.url}`);
       await new Promise<void>((resolve) => {

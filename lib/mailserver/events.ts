@@ -14,6 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { simpleParser, type AddressObject } from "mailparser";
 import type { Db } from "@/db/client";
 import { accounts, listMembers, mailingLists } from "@/db/schema";
+import { writeDkimFiles } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { recordMailLogin } from "./last-login";
 import type { SmsConfig } from "./sms/config";
@@ -29,6 +30,8 @@ export interface MailEventsOptions {
   transport: SmsTransport;
   host?: string;
   port?: number;
+  /** Keeps Rspamd's DKIM key files in step with dkim_keys (every dkim.intervalMs, 5 s by default). */
+  dkim?: { dir: string; group?: string; intervalMs?: number };
   /** How often the SMS worker looks for due rows (ms). */
   queueIntervalMs?: number;
   log?: (line: string) => void;
@@ -149,6 +152,19 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   };
   const kick = () => void pass();
   timer = setInterval(kick, o.queueIntervalMs ?? 15_000);
+  let dkimTimer: NodeJS.Timeout | undefined;
+  if (o.dkim) {
+    const { dir, group, intervalMs } = o.dkim;
+    const sync = () => {
+      try {
+        writeDkimFiles(o.db, dir, group);
+      } catch (err) {
+        log(`dkim keys: ${(err as Error).message}`);
+      }
+    };
+    sync();
+    dkimTimer = setInterval(sync, intervalMs ?? 5_000);
+  }
 
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -158,6 +174,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     drain: () => pass(),
     async close() {
       clearInterval(timer);
+      clearInterval(dkimTimer);
       timer = undefined;
       await running;
       await new Promise<void>((resolve) => server.close(() => resolve()));
