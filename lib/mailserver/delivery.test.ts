@@ -3,6 +3,7 @@
 // sender. Debian's Postfix, Dovecot and postsrsd, configured by `mailserver config`; the outside world (other
 // providers' SMTP servers, an SMS company's HTTP gateway) is a local stand-in speaking the real protocol.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -40,6 +41,14 @@ import {
   type MailTestLayout,
 } from "./testing/mail-daemons";
 import { startOutsideSmtp, startPostsrsd, startSmsGateway } from "./testing/outside-world";
+import { rspamdMilterLines, startRspamd } from "./testing/rspamd";
+import { currentDkimKey, dkimRecord } from "./dkim";
+// mailauth has no type declarations: its dkimVerify(message, { resolver }) -> { results: [{ status, ... }] }.
+const { dkimVerify } = createRequire(import.meta.url)("mailauth/lib/dkim/verify") as {
+  dkimVerify(input: Buffer, options: { resolver: (name: string, type: string) => Promise<string[][]> }): Promise<{
+    results: { signingDomain: string; selector: string; status: { result: string; comment?: string } }[];
+  }>;
+};
 
 vi.mock("server-only", () => ({}));
 process.env.SMS_SECRET_KEY = "a".repeat(64);
@@ -63,6 +72,7 @@ let outside: Awaited<ReturnType<typeof startOutsideSmtp>>;
 let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
 let postsrsd: { stop(): void };
 let extra: { pop3: number; sasl: number; quota: number; srsF: number; srsR: number };
+let rspamd: ReturnType<typeof startRspamd>;
 
 const cli = (...argv: string[]) => runCommand(db, argv);
 const alpha = () => getDomainOrThrow(db, A);
@@ -148,7 +158,7 @@ const smsRows = (name: string) => db.select().from(smsQueue).where(eq(smsQueue.a
 describe.skipIf(missing.length > 0)("delivery: logins, quota, usage warning, SMS, SRS (real daemons)", () => {
   beforeAll(async () => {
     l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-delivery-")), await chooseMailPorts());
-    const [pop3, sasl, quota, srsF, srsR] = (await freePorts(5)) as [number, number, number, number, number];
+    const [pop3, sasl, quota, srsF, srsR, milter, normal, controller] = (await freePorts(8)) as number[] as [number, number, number, number, number, number, number, number];
     extra = { pop3, sasl, quota, srsF, srsR };
     prepareLayout(l);
     process.env.DATABASE_PATH = l.db;
@@ -193,6 +203,7 @@ describe.skipIf(missing.length > 0)("delivery: logins, quota, usage warning, SMS
       }),
       transport: { smtp: { host: "127.0.0.1", port: l.ports.smtp } },
       queueIntervalMs: 200,
+      dkim: { dir: path.join(l.root, "dkim"), group: "_rspamd", intervalMs: 300 },
       log: (line) => { if (process.env.MAIL_EVENTS_LOG) console.log(line); },
     });
     await cli(
@@ -200,7 +211,9 @@ describe.skipIf(missing.length > 0)("delivery: logins, quota, usage warning, SMS
       "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
       "--lmtp", `lmtp:inet:127.0.0.1:${l.ports.lmtp}`, "--events-url", events.url, "--quota-status-port", String(quota),
       "--srs-domain", A, "--srs-forward", `127.0.0.1:${srsF}`, "--srs-reverse", `127.0.0.1:${srsR}`,
+      "--dkim-dir", path.join(l.root, "dkim"),
     );
+    rspamd = startRspamd(path.join(l.root, "rspamd"), { milter, normal, controller }, l.conf);
     openDatabaseFiles(l);
     postsrsd = startPostsrsd(path.join(l.root, "postsrsd"), A, srsF, srsR);
     startDovecot(l, `${process.env.DOVECOT_DEBUG ? "mail_debug = yes\nauth_debug = yes" : ""}
@@ -227,14 +240,17 @@ smtpd_sasl_type = dovecot
 smtpd_sasl_path = inet:127.0.0.1:${sasl}
 # The outside world: every other domain's MX is the test's SMTP catcher.
 default_transport = smtp:[127.0.0.1]:${outside.port}
-smtp_tls_security_level = none`);
-  }, 120_000);
+smtp_tls_security_level = none
+${rspamdMilterLines(milter)}`);
+    await rspamd.ready();
+  }, 240_000);
 
   afterAll(async () => {
     if (!l) return;
     stopPostfix(l);
     stopDovecot(l);
     postsrsd?.stop();
+    rspamd?.stop();
     await events?.close();
     await outside?.close();
     await gateway?.close();
@@ -420,6 +436,46 @@ smtp_tls_security_level = none`);
       await smtpSend(`jan@beta.test`, [`fwd@${A}`], message("jan@beta.test", `fwd@${A}`, "Z hostowanej"));
       const fwd = await waitFor("the forwarded copy", () => outside.mails.find((m) => m.raw.includes("Z hostowanej")), 20_000);
       expect(fwd.from).toBe("jan@beta.test");
+    });
+  });
+
+  describe("DKIM", () => {
+    const published = (domain: string) => async (name: string, type: string) => {
+      const key = currentDkimKey(db, getDomainOrThrow(db, domain).id)!;
+      const r = dkimRecord(domain, key);
+      if (type !== "TXT" || name !== r.name) throw Object.assign(new Error(`no ${type} ${name}`), { code: "ENOTFOUND" });
+      return [[r.value]];
+    };
+    async function sendSigned(subject: string) {
+      const t = nodemailer.createTransport({ host: "127.0.0.1", port: l.ports.smtp, secure: false, ignoreTLS: true, auth: { user: `jan@${A}`, pass: PW } });
+      try {
+        await t.sendMail({ from: `jan@${A}`, to: "odbiorca@outside.test", subject, text: "Podpisana wiadomość.\n" });
+      } finally {
+        t.close();
+      }
+      return waitFor("the signed message", () => outside.mails.find((m) => m.raw.includes(`Subject: ${subject}`)), 20_000);
+    }
+
+    it("mail from a hosted domain is signed by Rspamd with the domain's key and verifies against the published record", async () => {
+      const mail = await sendSigned("Podpis jeden");
+      expect(mail.raw).toMatch(/^DKIM-Signature:.*d=alpha\.test/m);
+      const { results } = await dkimVerify(Buffer.from(mail.raw), { resolver: published(A) });
+      expect(results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([[A, currentDkimKey(db, alpha().id)!.selector, "pass"]]);
+      // The same message changed after signing does not verify (the check can fail).
+      const tampered = mail.raw.replace("Podpisana", "Zmieniona");
+      expect((await dkimVerify(Buffer.from(tampered), { resolver: published(A) })).results[0]!.status.result).not.toBe("pass");
+    });
+
+    it("a rotated key signs within seconds, with no reload", async () => {
+      const before = currentDkimKey(db, alpha().id)!;
+      const out = await cli("domain", "dkim", "rotate", A);
+      const after = currentDkimKey(db, alpha().id)!;
+      expect(after.selector).not.toBe(before.selector);
+      expect(String(out)).toContain(`${after.selector}._domainkey.${A}`);
+      await sleep(3000);
+      const mail = await sendSigned("Podpis dwa");
+      const { results } = await dkimVerify(Buffer.from(mail.raw), { resolver: published(A) });
+      expect(results.map((r) => [r.selector, r.status.result])).toEqual([[after.selector, "pass"]]);
     });
   });
 });
