@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium for the panel's browser tests; Postfix and Dovecot for the
-# mail-server tests (lib/mailserver); wrk for the bench's workers comparison. Idempotent; needs root.
+# mail-server tests (lib/mailserver; dovecot-pop3d, postsrsd, rspamd and curl for lib/mailserver/delivery.test.ts);
+# wrk for the bench's workers comparison. Idempotent; needs root.
 set -euo pipefail
-packages=(chromium postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve wrk)
+packages=(chromium postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve wrk
+  dovecot-pop3d postsrsd rspamd curl)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -45,7 +45,7 @@ import { rspamdMilterLines, startRspamd } from "./testing/rspamd";
 import { currentDkimKey, dkimRecord } from "./dkim";
 // mailauth has no type declarations: its dkimVerify(message, { resolver }) -> { results: [{ status, ... }] }.
 const { dkimVerify } = createRequire(import.meta.url)("mailauth/lib/dkim/verify") as {
-  dkimVerify(input: Buffer, options: { resolver: (name: string, type: string) => Promise<string[][]> }): Promise<{
+  dkimVerify: (input: Buffer, options: { resolver: (name: string, type: string) => Promise<string[][]> }) => Promise<{
     results: { signingDomain: string; selector: string; status: { result: string; comment?: string } }[];
   }>;
 };
@@ -158,7 +158,7 @@ const smsRows = (name: string) => db.select().from(smsQueue).where(eq(smsQueue.a
 describe.skipIf(missing.length > 0)("delivery: logins, quota, usage warning, SMS, SRS (real daemons)", () => {
   beforeAll(async () => {
     l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-delivery-")), await chooseMailPorts());
-    const [pop3, sasl, quota, srsF, srsR, milter, normal, controller] = (await freePorts(8)) as number[] as [number, number, number, number, number, number, number, number];
+    const [pop3, sasl, quota, srsF, srsR, milter, normal, controller] = (await freePorts(8)) as [number, number, number, number, number, number, number, number];
     extra = { pop3, sasl, quota, srsF, srsR };
     prepareLayout(l);
     process.env.DATABASE_PATH = l.db;
@@ -250,12 +250,12 @@ ${rspamdMilterLines(milter)}`);
     stopPostfix(l);
     stopDovecot(l);
     postsrsd?.stop();
-    rspamd?.stop();
+    await rspamd?.stop();
     await events?.close();
     await outside?.close();
     await gateway?.close();
     db?.$client.close();
-    if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(l.root, { recursive: true, force: true });
+    if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(l.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 300 });
   });
 
   describe("last login from the mail server", () => {
@@ -348,7 +348,7 @@ ${rspamdMilterLines(milter)}`);
       // Sending the record back whole keeps the stored password.
       const { aliases: _aliases, ...back } = r;
       void _aliases;
-      set("smshttp", back as Record<string, unknown>);
+      set("smshttp", back);
       expect(decryptSmsPassword(row("smshttp").smsPassword1)).toBe("Bramka-tajne1");
     });
 
@@ -440,11 +440,11 @@ ${rspamdMilterLines(milter)}`);
   });
 
   describe("DKIM", () => {
-    const published = (domain: string) => async (name: string, type: string) => {
+    const published = (domain: string) => (name: string, type: string) => {
       const key = currentDkimKey(db, getDomainOrThrow(db, domain).id)!;
       const r = dkimRecord(domain, key);
-      if (type !== "TXT" || name !== r.name) throw Object.assign(new Error(`no ${type} ${name}`), { code: "ENOTFOUND" });
-      return [[r.value]];
+      if (type !== "TXT" || name !== r.name) return Promise.reject(Object.assign(new Error(`no ${type} ${name}`), { code: "ENOTFOUND" }));
+      return Promise.resolve([[r.value]]);
     };
     async function sendSigned(subject: string) {
       const t = nodemailer.createTransport({ host: "127.0.0.1", port: l.ports.smtp, secure: false, ignoreTLS: true, auth: { user: `jan@${A}`, pass: PW } });

@@ -110,7 +110,8 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
             // authentication; command=allow (before auth) is answered "allow" (status 0) as well.
             const data = JSON.parse(text || "{}") as Record<string, unknown>;
             if (url.searchParams.get("command") === "report" && data.success === true && data.policy_reject !== true) {
-              recordMailLogin(o.db, String(data.user || data.login || ""), String(data.remote ?? ""));
+              const str = (v: unknown) => (typeof v === "string" ? v : "");
+              recordMailLogin(o.db, str(data.user) || str(data.login), str(data.remote));
             }
             return reply(200, JSON.stringify({ status: 0, msg: "" }), "application/json");
           }

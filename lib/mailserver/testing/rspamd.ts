@@ -50,11 +50,20 @@ export function startRspamd(dir: string, ports: { milter: number; normal: number
       }
     },
     log: () => (fs.existsSync(path.join(dir, "log", "rspamd.log")) ? fs.readFileSync(path.join(dir, "log", "rspamd.log"), "utf8") : ""),
-    stop() {
+    /** SIGTERM, then waits (up to 10 s) until the main process is gone. */
+    async stop() {
       try {
         process.kill(child.pid!, "SIGTERM");
       } catch {
-        // not running
+        return; // not running
+      }
+      for (let i = 0; i < 50; i++) {
+        try {
+          process.kill(child.pid!, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 200));
       }
     },
   };
