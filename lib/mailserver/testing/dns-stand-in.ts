@@ -1,7 +1,6 @@
 // Test support: a loopback DNS server (UDP, RFC 1035 wire format) answering TXT questions from a table the test
 // fills, NXDOMAIN for the rest: the stand-in for the Internet's DNS when the panel asks whether a record is published.
 import dgram from "node:dgram";
-import type { AddressInfo } from "node:net";
 
 function readName(msg: Buffer, offset: number): { name: string; end: number } {
   const labels: string[] = [];
@@ -51,6 +50,6 @@ export async function startDnsStandIn() {
     socket.send(Buffer.concat([header, question, ...answers]), rinfo.port, rinfo.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  const port = (socket.address() as AddressInfo).port;
+  const port = (socket.address()).port;
   return { server: `127.0.0.1:${port}`, txt, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
 }
