@@ -6,9 +6,7 @@ import { databasePath } from "@/db/client";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command } from "@/lib/cli/args";
 import { formatCheck, runMailServerCheck } from "./check";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
-import { startMailEvents } from "./events";
 import { runHousekeeping } from "./housekeeping";
-import { loadSmsConfig } from "./sms/config";
 
 function splitHostPort(value: string): [string, number] {
   const i = value.lastIndexOf(":");
@@ -97,6 +95,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const config = stringOption(values, "dovecot-config");
       const [host, port] = splitHostPort(stringOption(values, "listen") ?? "127.0.0.1:10180");
       const [smtpHost, smtpPort] = splitHostPort(stringOption(values, "smtp") ?? "127.0.0.1:25");
+      // Loaded here: the other commands start faster without nodemailer and mailparser.
+      const { startMailEvents } = await import("./events");
+      const { loadSmsConfig } = await import("./sms/config");
       const events = await startMailEvents({
         db: ctx.db(),
         doveadm: [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])],
