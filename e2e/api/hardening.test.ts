@@ -321,7 +321,7 @@ describe("text fields: control characters (contract §9)", () => {
     expectStatus(await api("PUT", `emails/${X}/jan`, { auth: adminX, body: { autoresponder_mode: 1, autoresponder_body: body } }), 200);
     const db = new Database(inject("mainDbPath"), { readonly: true, fileMustExist: true });
     try {
-      const row = db.prepare("SELECT script FROM mail_sieve_scripts WHERE username = ?").get(`jan@${X}`) as { script: string };
+      const row = db.prepare("SELECT script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'").get(`jan@${X}`) as { script: string };
       expect(row.script).toContain('"Urlop \\"do 14.07.\\" \\\\ C:\\\\temp\n\tkoniec";');
       // Only LF line breaks and tabs besides printable text; every quote inside the string escaped.
       // eslint-disable-next-line no-control-regex -- looking for control characters

@@ -131,3 +131,33 @@ test("the anti-spam lists take one entry a line and reject bad entries on their 
     spam_black_list: ["spam.example.net"],
   });
 });
+
+test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days (issue 30)", async ({ page }) => {
+  await loginAs(page, "user");
+  const filter = section(page, "Filtr antyspamowy");
+  const days = filter.getByLabel("Usuwaj spam po (dniach)");
+  await days.fill("dużo");
+  await filter.getByRole("button", { name: "Zapisz" }).click();
+  await expect(days).toHaveAttribute("aria-invalid", "true");
+  await expect(filter.getByText("Podaj liczbę dni od 0 do 3650.")).toBeVisible();
+
+  await filter.getByLabel("Filtr antyspamowy włączony").uncheck();
+  await filter.getByLabel("Co robić ze spamem").selectOption("tag");
+  await filter.getByLabel("Czułość filtra").selectOption("2");
+  await days.fill("14");
+  await filter.getByRole("button", { name: "Zapisz" }).click();
+  await expect(filter.getByRole("status")).toHaveText("Zapisano zmiany.");
+  expect(await ownRecord(page)).toMatchObject({ spam_enabled: 0, spam_rule: "tag", spam_hits: 2, spam_delete_after: 14 });
+
+  await page.reload();
+  const again = section(page, "Filtr antyspamowy");
+  await expect(again.getByLabel("Filtr antyspamowy włączony")).not.toBeChecked();
+  await expect(again.getByLabel("Co robić ze spamem")).toHaveValue("tag");
+  await expect(again.getByLabel("Czułość filtra")).toHaveValue("2");
+  await again.getByLabel("Filtr antyspamowy włączony").check();
+  await again.getByLabel("Co robić ze spamem").selectOption("move");
+  await again.getByLabel("Czułość filtra").selectOption("5");
+  await again.getByRole("button", { name: "Zapisz" }).click();
+  await expect(again.getByRole("status")).toHaveText("Zapisano zmiany.");
+  expect(await ownRecord(page)).toMatchObject({ spam_enabled: 1, spam_rule: "move", spam_hits: 5, spam_delete_after: 14 });
+});

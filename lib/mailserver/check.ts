@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Db } from "@/db/client";
+import { policyAnswers, rspamdAnswers } from "./antispam-check";
 import { runTool, ToolError } from "./run-tool";
 
 export interface CheckOptions {
@@ -25,6 +26,9 @@ export interface CheckOptions {
   dovecotConfig?: string;
   lmtpSocket: string;
   authSocket: string;
+  /** Rspamd's controller and the policy service, host:port. */
+  rspamdController: string;
+  policyService: string;
   /** How long to wait for quota_clone's write (ms). */
   quotaWaitMs?: number;
 }
@@ -195,6 +199,8 @@ export async function runMailServerCheck(db: Db, o: CheckOptions): Promise<Check
     ["LMTP socket", socket(o.lmtpSocket, "Dovecot's service lmtp unix_listener")],
     ["auth socket", socket(o.authSocket, "Dovecot's service auth unix_listener for Postfix's SASL")],
     ["quota_clone writes usage back", quotaWriteBack(db, o)],
+    ["Rspamd answers", rspamdAnswers(o.rspamdController)],
+    ["policy service answers", policyAnswers(o.policyService)],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

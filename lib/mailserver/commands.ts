@@ -4,9 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command } from "@/lib/cli/args";
+import { DEFAULT_ANTISPAM_OPTIONS } from "./antispam-config";
 import { formatCheck, runMailServerCheck } from "./check";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
 import { runHousekeeping } from "./housekeeping";
+import { SANDBOX_COMMANDS } from "./sandbox/commands";
 
 function splitHostPort(value: string): [string, number] {
   const i = value.lastIndexOf(":");
@@ -18,6 +20,7 @@ function splitHostPort(value: string): [string, number] {
 const DOVECOT_CONFIG = { type: "string", value: "<file>", help: "Dovecot's configuration when it is not the default (doveadm -c)" } as const;
 
 export const MAILSERVER_COMMANDS: Command[] = [
+  ...SANDBOX_COMMANDS,
   {
     name: "mailserver config",
     summary: "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH).",
@@ -122,7 +125,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "Checks: the database (folder, file, -wal, -shm) open to the mail group; postmap -q (through Postfix's\n" +
       "proxymap) finds the account's domain, its mailbox and an alias; doveadm user and doveadm auth test for the\n" +
       "account; the LMTP and auth sockets accept connections; quota_clone writes the account's usage back (a marked\n" +
-      "message is saved into the account's inbox and expunged again). Run it as root.",
+      "message is saved into the account's inbox and expunged again); Rspamd's controller answers /ping and the policy\n" +
+      "service answers a request. Run it as root.",
     example: `${CLI} mailserver check --account check@example.org --password 'Check-pass1'`,
     options: {
       account: { type: "string", value: "<email>", required: true, help: "an account to test with (required; a dedicated one is best)" },
@@ -134,6 +138,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dovecot-config": DOVECOT_CONFIG,
       "lmtp-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/dovecot-lmtp" },
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
+      "rspamd-controller": { type: "string", value: "<host:port>", help: `Rspamd's controller (default ${DEFAULT_ANTISPAM_OPTIONS.rspamdController})` },
+      "policy-service": { type: "string", value: "<host:port>", help: `the policy service (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
     },
     async run(ctx, { values }) {
       if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
@@ -148,6 +154,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
         dovecotConfig: stringOption(values, "dovecot-config"),
         lmtpSocket: stringOption(values, "lmtp-socket") ?? "/var/spool/postfix/private/dovecot-lmtp",
         authSocket: stringOption(values, "auth-socket") ?? "/var/spool/postfix/private/auth",
+        rspamdController: stringOption(values, "rspamd-controller") ?? DEFAULT_ANTISPAM_OPTIONS.rspamdController,
+        policyService: stringOption(values, "policy-service") ?? DEFAULT_ANTISPAM_OPTIONS.policyService,
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

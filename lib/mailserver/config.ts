@@ -4,7 +4,8 @@ import "server-only";
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, type DeliveryConfigOptions } from "./config-delivery";
+import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, withQuotaStatus, type DeliveryConfigOptions } from "./config-delivery";
+import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { MAILBOXES } from "./mailboxes";
 
 export interface MailServerConfigOptions extends Partial<Omit<DeliveryConfigOptions, "outDir" | "databasePath" | "mailUser">> {
@@ -20,6 +21,8 @@ export interface MailServerConfigOptions extends Partial<Omit<DeliveryConfigOpti
   dbGroup: string;
   /** Postfix's virtual_transport: where Dovecot's LMTP listens. */
   lmtp: string;
+  /** Rspamd, Redis and the policy service (lib/mailserver/antispam-config.ts). */
+  antispam?: AntispamOptions;
 }
 
 export const DEFAULT_CONFIG_OPTIONS = {
@@ -103,6 +106,7 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf"].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
+      ...withQuotaStatus(postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS), delivery(o)),
       postfixDeliverySnippet(delivery(o)),
     ].join("\n"),
   };
@@ -204,6 +208,7 @@ plugin {
   sieve = dict:proxy::mailadmin;name=autoresponder;bindir=~/sieve-bin
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
+${DOVECOT_SIEVE_BEFORE}
 }
 
 protocol lmtp {
@@ -248,10 +253,14 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | dovecot/delivery.conf, quota-warning.sh, new-mail.lua | included by mailadmin.conf: auth policy report, quota-status, quota_warning and new-mail hooks to \`mailserver events\` |
 | postfix/srs-keep-sender.cf | read by Postfix from here when SRS is on: hosted senders keep their address |
 | rspamd/local.d/dkim_signing.conf | link into /etc/rspamd/local.d/: DKIM signing with the keys \`mailserver events\` writes |
+| rspamd/local.d/*.conf, *.inc | copy into /etc/rspamd/local.d/: Redis, Rspamd only scoring (no actions), the score headers, the milter worker |
 
 Requirements on the host:
 
-- Packages: postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve.
+- Packages: postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sqlite dovecot-sieve rspamd
+  redis-server.
+- The policy service runs: \`npm run --silent cli -- mailserver policy\` (systemd unit in docs/deploy.md), where
+  \`check_policy_service\` in the snippet points.
 - Dovecot's LMTP must listen where \`virtual_transport = ${o.lmtp}\` points (for the default, a
   \`unix_listener /var/spool/postfix/private/dovecot-lmtp\` in \`service lmtp\`, mode 0600, user postfix).
 - Mailboxes under ${o.maildirRoot}, owned by ${o.mailUser}:${o.mailGroup}.
@@ -266,7 +275,13 @@ Requirements on the host:
 
 /** All files, by path relative to the output folder. */
 export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string, string> {
-  return { ...postfixFiles(o), ...dovecotFiles(o), ...deliveryFiles(delivery(o)), "README.md": readme(o) };
+  return {
+    ...postfixFiles(o),
+    ...dovecotFiles(o),
+    ...rspamdLocalFiles(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
+    ...deliveryFiles(delivery(o)),
+    "README.md": readme(o),
+  };
 }
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {

@@ -39,7 +39,7 @@ import {
   stopPostfix,
   waitFor,
   type MailTestLayout,
-} from "./testing/mail-daemons";
+} from "./testing/delivery-daemons";
 import { startOutsideSmtp, startPostsrsd, startSmsGateway } from "./testing/outside-world";
 import { rspamdMilterLines, startRspamd } from "./testing/rspamd";
 import { currentDkimKey, dkimRecord } from "./dkim";

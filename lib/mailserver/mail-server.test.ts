@@ -1,8 +1,7 @@
 // The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
 // `mailserver config` writes, against a database changed only through the services and the CLI.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
@@ -14,25 +13,18 @@ import { getDomainOrThrow, updateDomain } from "@/lib/server/domains";
 import { createMailingList } from "@/lib/server/mailing-lists";
 import { runHousekeeping } from "./housekeeping";
 import {
-  chooseMailPorts,
   dovecotConf,
-  freePorts,
   imapAppend as imapAppendOn,
   MAIL_OWNER,
-  mailTestLayout,
   maildirFiles,
   missingMailPackages,
-  openDatabaseFiles,
+  newMailTestRoot,
   postmapQuery,
-  prepareLayout,
   queuedCount,
   readMessages,
   run,
   smtpSend as smtpSendOn,
-  startDovecot,
-  startPostfix,
-  stopDovecot,
-  stopPostfix,
+  startMailSystem,
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
@@ -71,7 +63,8 @@ function authOk(user: string, password: string): boolean {
 }
 
 function message(from: string, to: string, subject: string, body = "Treść testowa.\n") {
-  return `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}.${Date.now()}@client.test>\nDate: ${new Date().toUTCString()}\n\n${body}`;
+  // A well-formed message: Rspamd scores it about 0 (the spam filter itself is tested in antispam.test.ts).
+  return `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject.replace(/\W/g, "")}.${Date.now()}@client.test>\nDate: ${new Date().toUTCString()}\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n${body}`;
 }
 
 const hasSubject = (email: string, subject: string, folder = "") =>
@@ -107,32 +100,20 @@ async function seed() {
 
 describe.skipIf(missing.length > 0)("mail server on the panel's database", () => {
   beforeAll(async () => {
-    l = mailTestLayout(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-mail-")), await chooseMailPorts());
-    prepareLayout(l);
-    process.env.DATABASE_PATH = l.db;
-    db = openDatabase(l.db);
+    const root = newMailTestRoot("mailadmin-mail-");
+    process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
+    db = openDatabase(process.env.DATABASE_PATH);
     await seed();
-    // Nothing listens on the events port here (delivery.test.ts runs `mailserver events`): Dovecot logs its failed
-    // reports and delivers as usual.
-    const [quotaStatus, events] = (await freePorts(2)) as [number, number];
-    await cli(
-      "mailserver", "config", "--out", l.conf, "--maildir-root", l.vmail,
-      "--mail-user", MAIL_OWNER.user, "--mail-group", MAIL_OWNER.group, "--db-group", MAIL_OWNER.group,
-      "--lmtp", `lmtp:inet:127.0.0.1:${l.ports.lmtp}`, "--quota-status-port", String(quotaStatus),
-      "--events-url", `http://127.0.0.1:${events}`,
-    );
-    openDatabaseFiles(l);
-    startDovecot(l);
-    startPostfix(l);
-  });
+    // The whole mail system, as `mailserver sandbox` runs it: configured by `mailserver config`'s generator.
+    l = await startMailSystem(root);
+  }, 240_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     if (!l) return;
-    stopPostfix(l);
-    stopDovecot(l);
+    await l.sandbox.stop();
     db?.$client.close();
-    if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(l.root, { recursive: true, force: true });
-  });
+    if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(path.dirname(l.root), { recursive: true, force: true });
+  }, 60_000);
 
   describe("postmap -q on the generated lookup tables", () => {
     const alias = (key: string) => postmapQuery(l, "virtual-alias-maps", key)?.split(",").sort().join(",");
@@ -332,21 +313,29 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       "mailserver", "check", "--account", `ewa@${A}`, "--password", PASSWORD.other,
       "--config-dir", l.conf, "--db-group", MAIL_OWNER.group, "--postfix-config", l.postfix,
       "--dovecot-config", dovecotConf(l),
+      "--rspamd-controller", `127.0.0.1:${l.ports.rspamd_controller}`, "--policy-service", `127.0.0.1:${l.ports.policy}`,
       "--lmtp-socket", path.join(l.dovecot, "run", "lmtp"), "--auth-socket", path.join(l.dovecot, "run", "auth-client"),
     ];
-    /** The real CLI in its own process: its stdout, stderr and exit status. */
-    const runCli = (args: string[]) => {
-      const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
-        encoding: "utf8",
-        env: { ...process.env, DATABASE_PATH: l.db },
-        timeout: 120_000,
+    /**
+     * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
+     * runs in this process and must answer the CLI's check meanwhile.
+     */
+    const runCli = (args: string[]) =>
+      new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
+        const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+          env: { ...process.env, DATABASE_PATH: l.db },
+          timeout: 120_000,
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+        child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+        child.on("close", (status) => resolve({ stdout, stderr, status }));
       });
-      return { stdout: r.stdout, stderr: r.stderr, status: r.status };
-    };
     const lines = (stdout: string) => stdout.split("\n").filter((line) => /^[✓✗] /.test(line));
 
-    it("passes on the test installation, one ✓ line per check", () => {
-      const r = runCli(checkArgs());
+    it("passes on the test installation, one ✓ line per check", async () => {
+      const r = await runCli(checkArgs());
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       const found = lines(r.stdout);
@@ -360,17 +349,19 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         "LMTP socket",
         "auth socket",
         "quota_clone writes usage back",
+        "Rspamd answers",
+        "policy service answers",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
-    it("fails naming the database file when the mail group cannot read it", () => {
+    it("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
       try {
-        const r = runCli(checkArgs());
+        const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 9 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 11 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
@@ -381,10 +372,10 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
     });
 
     it("fails naming Dovecot's own error when Dovecot is stopped; housekeeping shows doveadm's stderr", async () => {
-      stopDovecot(l);
-      await waitFor("Dovecot to stop", () => !fs.existsSync(path.join(l.dovecot, "run", "master.pid")));
+      await l.sandbox.stopComponent("dovecot");
+      expect(fs.existsSync(path.join(l.dovecot, "run", "master.pid"))).toBe(false);
       try {
-        const r = runCli(checkArgs());
+        const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
@@ -409,7 +400,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         expect(fs.readFileSync(listFile, "utf8")).toContain(`jan@${A}`);
         fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
       } finally {
-        startDovecot(l);
+        await l.sandbox.startComponent("dovecot");
         await waitFor("Dovecot to answer", () => authOk(`ewa@${A}`, PASSWORD.other));
       }
     });

@@ -21,7 +21,7 @@ let admin: Principal;
 
 const all = <T>(query: string, ...params: unknown[]) => db.$client.prepare(query).all(...params) as T[];
 const script = (email: string) =>
-  all<{ id: string; script: string }>("SELECT id, script FROM mail_sieve_scripts WHERE username = ?", email)[0];
+  all<{ id: string; script: string }>("SELECT id, script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'", email)[0];
 const change = (name: string, body: Record<string, unknown>) => updateAccounts(db, admin, getDomainOrThrow(db, D), [name], body);
 
 beforeAll(() => {

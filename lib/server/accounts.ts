@@ -21,6 +21,7 @@ import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
 import { hashDigest, sha1Hex } from "./password";
 import { endSessions } from "./session";
+import { env } from "./env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { prepared } from "./prepared";
@@ -40,6 +41,8 @@ const statements = prepared((db) => ({
     .orderBy(aliases.name)
     .prepare(),
 }));
+
+const domainSwitch = (value: number, serverDefault: "0" | "1") => (value === 0 || value === 1 ? value : Number(serverDefault));
 
 export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]): AccountRecord {
   return {
@@ -80,9 +83,11 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
     spam_rbl_enabled: a.spamRblEnabled,
     spam_spf_enabled: a.spamSpfEnabled,
     spam_greylist_enabled: a.spamGreylistEnabled,
-    spam_rbl_default: domain.spamRblEnabled,
-    spam_spf_default: domain.spamSpfEnabled,
-    spam_greylist_default: domain.spamGreylistEnabled,
+    // What -1 means for this account: the domain's value, or where that is -1 too, the server's (the setting the
+    // policy service applies, lib/mailserver/policy/spam-policy.ts).
+    spam_rbl_default: domainSwitch(domain.spamRblEnabled, env().SPAM_RBL_DEFAULT),
+    spam_spf_default: domainSwitch(domain.spamSpfEnabled, env().SPAM_SPF_DEFAULT),
+    spam_greylist_default: domainSwitch(domain.spamGreylistEnabled, env().SPAM_GREYLIST_DEFAULT),
     sms_phone_number_1: a.smsPhoneNumber1,
     sms_phone_number_2: a.smsPhoneNumber2,
     sms_login_1: a.smsLogin1,

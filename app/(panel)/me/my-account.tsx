@@ -1,5 +1,5 @@
 "use client";
-// The "My account" page body: loads the record once, then shows the read-only facts and the four editable sections.
+// The "My account" page body: loads the record once, then shows the read-only facts and the five editable sections.
 import { Alert, Button, SkeletonLines } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
@@ -8,6 +8,7 @@ import { AutoresponderForm } from "./autoresponder-form";
 import { ForwardsForm } from "./forwards-form";
 import { meMessages } from "./messages";
 import { PasswordForm } from "./password-form";
+import { SpamFilterForm } from "./spam-filter-form";
 import { SpamListsForm } from "./spam-lists-form";
 import { useMyAccount } from "./use-my-account";
 
@@ -35,6 +36,7 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
           <AutoresponderForm record={query.data} />
           <ForwardsForm record={query.data} />
           <PasswordForm record={query.data} />
+          <SpamFilterForm record={query.data} />
           <SpamListsForm record={query.data} />
         </>
       )}

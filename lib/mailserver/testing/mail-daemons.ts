@@ -1,65 +1,21 @@
-// Test support: self-contained Postfix and Dovecot instances in a temp folder on loopback, configured by the
-// files `mailserver config` generates, plus the small SMTP and IMAP clients the tests talk to them with.
+// Test support: the whole mail system started by the sandbox (lib/mailserver/sandbox), on free ports in a temp
+// folder, configured by the files `mailserver config` generates, plus the small SMTP and IMAP clients the tests
+// talk to it with.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { SANDBOX_COMPONENTS } from "../sandbox/components";
+import { missingPackages, Sandbox, sandboxLayout, SANDBOX_MAIL_OWNER, type SandboxOptions } from "../sandbox/sandbox";
 
-export const MAIL_PACKAGES = [
-  "postfix",
-  "postfix-sqlite",
-  "dovecot-core",
-  "dovecot-imapd",
-  "dovecot-lmtpd",
-  "dovecot-sqlite",
-  "dovecot-sieve",
-];
-
-/** Debian packages of the list that are not installed (the tests skip, saying so, only for this reason). */
+/** Debian packages the sandbox needs that are not installed (the tests skip, saying so, only for this reason). */
 export function missingMailPackages(): string[] {
-  return MAIL_PACKAGES.filter((p) => {
-    try {
-      return !execFileSync("dpkg-query", ["-W", "-f=${Status}", p], { encoding: "utf8" }).includes("install ok installed");
-    } catch {
-      return true;
-    }
-  });
+  return missingPackages(SANDBOX_COMPONENTS.flatMap((c) => c.packages));
 }
 
-/** Ports the test daemons listen on, on 127.0.0.1. */
-export interface MailPorts {
-  smtp: number;
-  lmtp: number;
-  imap: number;
-}
-
-/**
- * `count` distinct free TCP ports on 127.0.0.1, found by listening on port 0 (all held open together so that they
- * differ, then released). Several engineers or CI jobs can run the mail tests at once this way.
- */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => {
-      const server = net.createServer();
-      return new Promise<net.Server>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server)));
-    }),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
-
-export async function chooseMailPorts(): Promise<MailPorts> {
-  const [smtp, lmtp, imap] = (await freePorts(3)) as [number, number, number];
-  return { smtp, lmtp, imap };
-}
 /** The unprivileged owner of the test mailboxes (exists on every Debian system). */
-export const MAIL_OWNER = { user: "nobody", group: "nogroup" } as const;
-
-/** Starts a daemon that forks into the background: its stdio must not be pipes we wait on. */
-function launch(command: string, args: string[]): void {
-  execFileSync(command, args, { stdio: "ignore", timeout: 60_000 });
-}
+export const MAIL_OWNER = SANDBOX_MAIL_OWNER;
 
 export function run(command: string, args: string[], input?: string, env?: Record<string, string>): string {
   return execFileSync(command, args, {
@@ -81,30 +37,35 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
 }
 
-/** The test folders: everything the daemons touch lives under `root`. */
-export function mailTestLayout(root: string, ports: MailPorts) {
+/** The test folders: the sandbox's layout plus the database (root/db/mail.db) and the ports. */
+export function mailTestLayout(root: string, sandbox?: Sandbox) {
   return {
-    root,
-    ports,
+    ...sandboxLayout(path.join(root, "sandbox")),
     db: path.join(root, "db", "mail.db"),
-    conf: path.join(root, "conf"),
-    vmail: path.join(root, "vmail"),
-    dovecot: path.join(root, "dovecot"),
-    postfix: path.join(root, "postfix"),
+    ports: sandbox?.ports ?? ({} as Sandbox["ports"]),
+    sandbox: sandbox!,
   };
 }
 export type MailTestLayout = ReturnType<typeof mailTestLayout>;
 
-/**
- * Folders and permissions. On a real host the database folder belongs to a group shared with postfix and dovecot
- * (docs/mail-server.md); here, without touching the system's groups, the throwaway folder is opened to all.
- */
-export function prepareLayout(l: MailTestLayout): void {
-  fs.chmodSync(l.root, 0o755);
-  fs.mkdirSync(path.dirname(l.db), { recursive: true, mode: 0o777 });
-  fs.chmodSync(path.dirname(l.db), 0o777);
-  fs.mkdirSync(l.vmail, { recursive: true });
-  run("chown", [`${MAIL_OWNER.user}:${MAIL_OWNER.group}`, l.vmail]);
+/** A temp folder for a test run, with the database's folder (mode 0755 so the daemons' users reach it). */
+export function newMailTestRoot(prefix: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(root, 0o755);
+  fs.mkdirSync(path.join(root, "db"), { recursive: true });
+  return root;
+}
+
+/** Starts the sandbox over root/db/mail.db (seed the database first); stop it with `l.sandbox.stop()`. */
+export async function startMailSystem(root: string, options: Partial<SandboxOptions> = {}): Promise<MailTestLayout> {
+  const sandbox = await Sandbox.start({
+    dir: path.join(root, "sandbox"),
+    databasePath: path.join(root, "db", "mail.db"),
+    greylistDelayS: 3,
+    defaults: { rbl: 1, spf: 1, greylist: 0 },
+    ...options,
+  });
+  return mailTestLayout(root, sandbox);
 }
 
 /** The database files (main, -wal, -shm) writable by the daemons' users. */
@@ -113,134 +74,7 @@ export function openDatabaseFiles(l: MailTestLayout): void {
 }
 
 export function dovecotConf(l: MailTestLayout): string {
-  return path.join(l.dovecot, "dovecot.conf");
-}
-
-/** `extra`: more dovecot.conf lines, read after the generated configuration (listeners of other tests). */
-export function startDovecot(l: MailTestLayout, extra = ""): void {
-  fs.mkdirSync(path.join(l.dovecot, "run"), { recursive: true });
-  fs.mkdirSync(path.join(l.dovecot, "state"), { recursive: true });
-  fs.writeFileSync(
-    dovecotConf(l),
-    `# Self-contained test instance around the generated mailadmin.conf.
-base_dir = ${l.dovecot}/run
-state_dir = ${l.dovecot}/state
-log_path = ${l.dovecot}/dovecot.log
-protocols = imap lmtp
-listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-# Refused logins answer at once (a production server keeps the default 2 s delay).
-auth_failure_delay = 0
-default_internal_user = dovecot
-default_login_user = dovenull
-# Vacation replies go back through the test Postfix.
-submission_host = 127.0.0.1:${l.ports.smtp}
-service imap-login {
-  inet_listener imap {
-    address = 127.0.0.1
-    port = ${l.ports.imap}
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-service lmtp {
-  inet_listener lmtp {
-    address = 127.0.0.1
-    port = ${l.ports.lmtp}
-  }
-}
-!include ${l.conf}/dovecot/mailadmin.conf
-${extra}
-`,
-  );
-  launch("dovecot", ["-c", dovecotConf(l)]);
-}
-
-export function stopDovecot(l: MailTestLayout): void {
-  try {
-    run("doveadm", ["-c", dovecotConf(l), "stop"]);
-  } catch {
-    // not running
-  }
-}
-
-/**
- * master.cf with Debian's chroot column (/usr/share/postfix/master.cf.dist): smtpd, cleanup, trivial-rewrite, lmtp
- * and the rest run chrooted in the queue directory, where the database's path does not exist; only proxymap (not
- * chrooted) opens the lookup tables, which is why `mailserver config` writes them as proxy:sqlite: maps.
- */
-const masterCf = (smtpPort: number) => `127.0.0.1:${smtpPort} inet n - y - - smtpd
-pickup unix n - y 60 1 pickup
-cleanup unix n - y - 0 cleanup
-qmgr unix n - n 300 1 qmgr
-rewrite unix - - y - - trivial-rewrite
-bounce unix - - y - 0 bounce
-defer unix - - y - 0 bounce
-trace unix - - y - 0 bounce
-verify unix - - y - 1 verify
-flush unix n - y 1000? 0 flush
-proxymap unix - - n - - proxymap
-proxywrite unix - - n - 1 proxymap
-smtp unix - - y - - smtp
-relay unix - - y - - smtp
-showq unix n - y - - showq
-error unix - - y - - error
-retry unix - - y - - error
-discard unix - - y - - discard
-lmtp unix - - y - - lmtp
-anvil unix - - y - 1 anvil
-scache unix - - y - 1 scache
-postlog unix-dgram n - n - 1 postlogd
-`;
-
-/** main.cf of the test instance: loopback only, no local delivery, then the generated snippet. */
-/** `extra`: more main.cf lines after the generated snippet (later lines win). */
-export function writePostfixConfig(l: MailTestLayout, extra = ""): void {
-  fs.mkdirSync(l.postfix, { recursive: true });
-  const main = `compatibility_level = 3.6
-queue_directory = ${l.postfix}/queue
-data_directory = ${l.postfix}/data
-maillog_file_prefixes = ${l.postfix}
-maillog_file = ${l.postfix}/maillog
-myhostname = mx.mailadmin.test
-mydomain = mailadmin.test
-myorigin = $myhostname
-mydestination =
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-alias_maps =
-alias_database =
-local_transport = error:no local delivery
-smtputf8_enable = no
-# Nothing leaves the machine: mail for outside domains stays queued.
-default_transport = error:no outside delivery in tests
-${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}
-${extra}
-`;
-  fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
-  fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(l.ports.smtp));
-}
-
-export function startPostfix(l: MailTestLayout, extra = ""): void {
-  writePostfixConfig(l, extra);
-  fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
-  fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
-  run("chown", ["postfix", path.join(l.postfix, "data")]);
-  // What Debian's postfix.service runs before starting: copies /etc/resolv.conf, hosts, services... into the chroot.
-  run("/usr/lib/postfix/configure-instance.sh", ["-"], undefined, { MAIL_CONFIG: l.postfix });
-  launch("postfix", ["-c", l.postfix, "start"]);
-}
-
-export function stopPostfix(l: MailTestLayout): void {
-  try {
-    run("postfix", ["-c", l.postfix, "stop"]);
-  } catch {
-    // not running
-  }
+  return l.dovecotConf;
 }
 
 /**
@@ -264,7 +98,7 @@ export function queuedCount(l: MailTestLayout): number {
 
 // --- line protocols ---
 
-export class LineSocket {
+class LineSocket {
   private buffer = "";
   private waiters: (() => void)[] = [];
   constructor(readonly socket: net.Socket) {
@@ -370,3 +204,33 @@ export function maildirFiles(l: MailTestLayout, email: string, folder = ""): str
 
 export const readMessages = (l: MailTestLayout, email: string, folder = "") =>
   maildirFiles(l, email, folder).map((f) => fs.readFileSync(f, "utf8"));
+
+export interface SmtpOutcome {
+  /** Recipients the server accepted the message for. */
+  accepted: string[];
+  /** Refused recipients with the reply code (5xx refused, 4xx deferred: greylisting). */
+  refused: { address: string; code: number; response: string }[];
+}
+
+/**
+ * Sends one message over SMTP (nodemailer) and reports per recipient what the server answered at RCPT, instead of
+ * throwing: how the anti-spam tests see refusals and deferrals.
+ */
+export async function smtpTry(port: number, from: string, to: string[], message: string): Promise<SmtpOutcome> {
+  const { default: nodemailer } = await import("nodemailer");
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, name: "client.mailadmin.test" });
+  type RcptError = { recipient?: string; responseCode?: number; response?: string };
+  const refusals = (errors: RcptError[] | undefined) =>
+    (errors ?? []).map((e) => ({ address: e.recipient ?? "", code: e.responseCode ?? 0, response: e.response ?? "" }));
+  try {
+    const info = await transport.sendMail({ envelope: { from, to }, raw: message.replace(/\r?\n/g, "\r\n") });
+    const asText = (a: unknown) => (typeof a === "string" ? a : (a as { address: string }).address);
+    return { accepted: info.accepted.map(asText), refused: refusals((info as unknown as { rejectedErrors?: RcptError[] }).rejectedErrors) };
+  } catch (err) {
+    const e = err as { code?: string; rejectedErrors?: RcptError[] };
+    if (e.code === "EENVELOPE" && e.rejectedErrors) return { accepted: [], refused: refusals(e.rejectedErrors) };
+    throw err;
+  } finally {
+    transport.close();
+  }
+}

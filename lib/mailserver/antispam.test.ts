@@ -1,0 +1,314 @@
+// Every anti-spam field in real mail (issue 30): the sandbox's Postfix, Rspamd (milter), policy service, Dovecot and
+// Sieve, configured by `mailserver config`, over a database changed only through the services the API calls. The
+// sandbox's Rspamd adds X-Sandbox-Spam-Score to a message's score; its DNS resolver serves the SPF and RBL records.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { runCommand } from "@/lib/cli/commands";
+import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/accounts";
+import type { Principal } from "@/lib/server/auth";
+import { getDomainOrThrow, toDomainRecord, updateDomain } from "@/lib/server/domains";
+import { spamDefaults } from "./sandbox/commands";
+import { writeDnsRecords } from "./sandbox/dns-server";
+import { SANDBOX_RBL_ZONE } from "./sandbox/sandbox";
+import {
+  missingMailPackages,
+  newMailTestRoot,
+  queuedCount,
+  readMessages,
+  smtpTry,
+  startMailSystem,
+  waitFor,
+  type MailTestLayout,
+  type SmtpOutcome,
+} from "./testing/mail-daemons";
+
+vi.mock("server-only", () => ({}));
+
+// The server's defaults: read by the API (spam_*_default) and by the sandbox's policy service alike.
+process.env.SPAM_GREYLIST_DEFAULT = "1";
+process.env.SPAM_SPF_DEFAULT = "1";
+process.env.SPAM_RBL_DEFAULT = "1";
+
+const missing = missingMailPackages();
+if (missing.length) console.warn(`anti-spam tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+
+/** Accounts filter; greylisting is off at the domain (its own tests use G). */
+const S = "spam.test";
+/** Greylisting: the domain says -1, so the server's default (1 in this sandbox) applies. */
+const G = "grey.test";
+/** spam_enabled 0 for the whole domain. */
+const OFF = "nofilter.test";
+const PW = "Spam-pass1";
+const LEVELS = [2, 5, 7, 9] as const;
+
+let l: MailTestLayout;
+let db: Db;
+/** The score Rspamd gives the test message without the sandbox header (a few tenths around 0). */
+let base = 0;
+let counter = 0;
+
+const domain = (name: string) => getDomainOrThrow(db, name);
+const admin = (d: string): Principal => ({ account: getAccountOrThrow(db, domain(d), "postmaster"), domain: d, isPostmaster: true });
+const setAccount = (d: string, name: string, body: Record<string, unknown>) => updateAccounts(db, admin(d), domain(d), [name], body);
+const setDomain = (d: string, body: Record<string, unknown>) => updateDomain(db, domain(d), body);
+
+/** A well-formed message; `score` (when given) is the total score Rspamd is to reach. */
+function message(from: string, to: string[], subject: string, score?: number) {
+  const extra = score === undefined ? "" : `X-Sandbox-Spam-Score: ${(score - base).toFixed(2)}\n`;
+  return (
+    `From: <${from}>\nTo: ${to.map((t) => `<${t}>`).join(", ")}\nSubject: ${subject}\n` +
+    `Message-ID: <${subject.replace(/\W/g, "")}.${Date.now()}.${counter++}@client.test>\nDate: ${new Date().toUTCString()}\n` +
+    `MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n${extra}\nA test message.\n`
+  );
+}
+
+const send = (from: string, to: string[], subject: string, score?: number): Promise<SmtpOutcome> =>
+  smtpTry(l.ports.smtp, from, to, message(from, to, subject, score));
+
+async function settle() {
+  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
+  await new Promise((r) => setTimeout(r, 700));
+  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
+}
+
+/** Where a subject landed for an account: "inbox", "spam", "both" or "none"; and the inbox copy's Subject line. */
+function landed(email: string, subject: string) {
+  const find = (folder: string) => readMessages(l, email, folder).find((m) => m.includes(`${subject}\n`) || m.includes(`${subject}\r\n`));
+  const inbox = find("");
+  const spam = find("Spam");
+  const where = inbox && spam ? "both" : inbox ? "inbox" : spam ? "spam" : "none";
+  return { where, subjectLine: /^Subject: (.*)$/m.exec(inbox ?? spam ?? "")?.[1] };
+}
+
+const codes = (o: SmtpOutcome) => Object.fromEntries(o.refused.map((r) => [r.address, r.code]));
+
+describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
+  beforeAll(async () => {
+    const root = newMailTestRoot("mailadmin-antispam-");
+    db = openDatabase(path.join(root, "db", "mail.db"));
+    for (const d of [S, G, OFF]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
+    setDomain(S, { spam_greylist_enabled: 0 });
+    setDomain(OFF, { spam_greylist_enabled: 0, spam_enabled: 0 });
+    for (const h of LEVELS) createAccount(db, domain(S), `h${h}`, { password: PW, spam_hits: h, spam_rule: "move" });
+    createAccount(db, domain(S), "tagger", { password: PW, spam_hits: 5, spam_rule: "tag" });
+    createAccount(db, domain(S), "mover", { password: PW, spam_hits: 5, spam_rule: "move" });
+    createAccount(db, domain(S), "nofilter", { password: PW, spam_enabled: 0, spam_hits: 2 });
+    createAccount(db, domain(S), "friendly", { password: PW, spam_hits: 2, spam_white_list: ["friend@outside.test", "trusted.test"] });
+    createAccount(db, domain(S), "picky", { password: PW, spam_black_list: ["pest@outside.test", "junk.test"] });
+    createAccount(db, domain(S), "plain", { password: PW });
+    createAccount(db, domain(S), "changing", { password: PW, spam_hits: 9 });
+    createAccount(db, domain(S), "spfoff", { password: PW, spam_spf_enabled: 0, spam_rbl_enabled: 0 });
+    createAccount(db, domain(S), "spfwhite", { password: PW, spam_spf_whitelist: ["spf-fail.test"], spam_rbl_whitelist: ["rblfriend@outside.test"] });
+    createAccount(db, domain(OFF), "anyone", { password: PW, spam_hits: 2 });
+    createAccount(db, domain(G), "inherits", { password: PW });
+    createAccount(db, domain(G), "greyoff", { password: PW, spam_greylist_enabled: 0 });
+    createAccount(db, domain(G), "greyon", { password: PW, spam_greylist_enabled: 1 });
+    createAccount(db, domain(G), "greywhite", { password: PW, spam_greylist_whitelist: ["outside.test"] });
+    createAccount(db, domain(S), "greyexplicit", { password: PW, spam_greylist_enabled: 1 });
+    l = await startMailSystem(root, { defaults: spamDefaults(), greylistDelayS: 3 });
+
+    // The base score of the test message, read from the headers Rspamd's milter wrote.
+    const probe = await send("probe@outside.test", [`nofilter@${S}`], "probe-base");
+    expect(probe.accepted).toEqual([`nofilter@${S}`]);
+    await settle();
+    const text = readMessages(l, `nofilter@${S}`).find((m) => m.includes("probe-base"))!;
+    base = Number(/^X-Spam-Score: (-?[\d.]+)$/m.exec(text)![1]);
+    expect(Math.abs(base)).toBeLessThan(1);
+  }, 240_000);
+
+  afterAll(async () => {
+    await l?.sandbox.stop();
+    db?.$client.close();
+    if (l && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(path.dirname(l.root), { recursive: true, force: true });
+  }, 60_000);
+
+  it("spam_hits 2, 5, 7, 9: a score just under each stays in the inbox, from the score on it is spam (one message, four accounts)", async () => {
+    const to = LEVELS.map((h) => `h${h}@${S}`);
+    const sent: { subject: string; score: number }[] = [];
+    for (const h of LEVELS) {
+      for (const score of [h - 0.1, h, h + 0.1]) {
+        const subject = `level-${h}-${score.toFixed(1)}`;
+        expect((await send("sender@outside.test", to, subject, score)).accepted).toHaveLength(4);
+        sent.push({ subject, score });
+      }
+    }
+    await settle();
+    for (const { subject, score } of sent) {
+      for (const h of LEVELS) {
+        expect({ subject, account: h, where: landed(`h${h}@${S}`, subject).where }).toEqual({
+          subject,
+          account: h,
+          where: score >= h - 1e-9 ? "spam" : "inbox",
+        });
+      }
+    }
+    // The score headers the Sieve script compares: hundredths, and readable.
+    const one = readMessages(l, `h2@${S}`, "Spam").find((m) => m.includes("level-5-5.1"))!;
+    expect(one).toMatch(/^X-Mailadmin-Spam-Centiscore: 510$/m);
+    expect(one).toMatch(/^X-Spam-Score: 5\.10$/m);
+  });
+
+  it("spam_rule tag puts [SPAM] into the subject in the inbox, move files into Spam; spam_enabled 0 does neither", async () => {
+    const to = [`tagger@${S}`, `mover@${S}`, `nofilter@${S}`];
+    await send("sender@outside.test", to, "rule-high", 12);
+    await send("sender@outside.test", to, "rule-low", 3);
+    await settle();
+    expect(landed(`tagger@${S}`, "rule-high")).toEqual({ where: "inbox", subjectLine: "[SPAM] rule-high" });
+    expect(landed(`mover@${S}`, "rule-high")).toEqual({ where: "spam", subjectLine: "rule-high" });
+    expect(landed(`nofilter@${S}`, "rule-high")).toEqual({ where: "inbox", subjectLine: "rule-high" });
+    expect(landed(`tagger@${S}`, "rule-low")).toEqual({ where: "inbox", subjectLine: "rule-low" });
+    expect(landed(`mover@${S}`, "rule-low").where).toBe("inbox");
+  });
+
+  it("spam_enabled 0 on the domain turns the filter off for its accounts", async () => {
+    await send("sender@outside.test", [`anyone@${OFF}`], "domain-off", 15);
+    await settle();
+    expect(landed(`anyone@${OFF}`, "domain-off").where).toBe("inbox");
+    setDomain(OFF, { spam_enabled: 1 });
+    await send("sender@outside.test", [`anyone@${OFF}`], "domain-on", 15);
+    await settle();
+    expect(landed(`anyone@${OFF}`, "domain-on").where).toBe("spam");
+  });
+
+  it("the white list (an address, a domain, and the domain's list) beats a high score", async () => {
+    setDomain(S, { spam_white_list: ["partner.test"] });
+    try {
+      await send("friend@outside.test", [`friendly@${S}`, `mover@${S}`], "white-address", 20);
+      await send("anyone@trusted.test", [`friendly@${S}`], "white-domain", 20);
+      await send("someone@partner.test", [`mover@${S}`], "white-domain-level", 20);
+      await send("stranger@outside.test", [`friendly@${S}`], "not-white", 20);
+      await settle();
+      expect(landed(`friendly@${S}`, "white-address").where).toBe("inbox");
+      // The same message to an account without that white list is spam: the verdict is per recipient.
+      expect(landed(`mover@${S}`, "white-address").where).toBe("spam");
+      expect(landed(`friendly@${S}`, "white-domain").where).toBe("inbox");
+      expect(landed(`mover@${S}`, "white-domain-level").where).toBe("inbox");
+      expect(landed(`friendly@${S}`, "not-white").where).toBe("spam");
+    } finally {
+      setDomain(S, { spam_white_list: [] });
+    }
+  });
+
+  it("the black list refuses an address and a domain at SMTP when every recipient refuses it, else skips only that recipient", async () => {
+    const alone = await send("pest@outside.test", [`picky@${S}`], "black-alone");
+    expect(alone.accepted).toEqual([]);
+    expect(codes(alone)[`picky@${S}`]).toBeGreaterThanOrEqual(500);
+    const byDomain = await send("bulk@junk.test", [`picky@${S}`], "black-domain");
+    expect(byDomain.accepted).toEqual([]);
+    const mixed = await send("pest@outside.test", [`picky@${S}`, `plain@${S}`], "black-mixed");
+    expect(mixed.accepted).toEqual([`plain@${S}`]);
+    expect(codes(mixed)[`picky@${S}`]).toBeGreaterThanOrEqual(500);
+    await settle();
+    expect(landed(`picky@${S}`, "black-mixed").where).toBe("none");
+    expect(landed(`plain@${S}`, "black-mixed").where).toBe("inbox");
+    expect(landed(`picky@${S}`, "black-alone").where).toBe("none");
+  });
+
+  it("the domain's black list (by domain and by address) applies to every account; the white list beats it", async () => {
+    setDomain(S, { spam_black_list: ["spammer.test", "nuisance@outside.test"] });
+    try {
+      const r = await send("x@spammer.test", [`plain@${S}`, `mover@${S}`], "domain-black");
+      expect(r.accepted).toEqual([]);
+      expect(Object.keys(codes(r)).sort()).toEqual([`mover@${S}`, `plain@${S}`]);
+      expect((await send("nuisance@outside.test", [`plain@${S}`], "domain-black-address")).accepted).toEqual([]);
+      setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
+      expect((await send("x@spammer.test", [`friendly@${S}`], "black-but-white")).accepted).toEqual([`friendly@${S}`]);
+    } finally {
+      setDomain(S, { spam_black_list: [] });
+    }
+  });
+
+  it("greylisting: on defers the first attempt with 4xx and accepts the retry after greylist_delay_s; off, inherited, white-listed", async () => {
+    const sender = `grey-${Date.now()}@outside.test`;
+    const first = await send(sender, [`greyon@${G}`, `greyoff@${G}`, `inherits@${G}`, `greywhite@${G}`], "grey-1");
+    // greyoff (0) and greywhite (sender's domain on its greylist white list) take it at once.
+    expect(first.accepted.sort()).toEqual([`greyoff@${G}`, `greywhite@${G}`]);
+    expect(codes(first)).toEqual({ [`greyon@${G}`]: 450, [`inherits@${G}`]: 450 });
+    // Too early: still deferred.
+    const early = await send(sender, [`greyon@${G}`, `inherits@${G}`], "grey-2");
+    expect(early.accepted).toEqual([]);
+    expect(codes(early)).toEqual({ [`greyon@${G}`]: 450, [`inherits@${G}`]: 450 });
+    await new Promise((r) => setTimeout(r, l.sandbox.info.greylist_delay_s * 1000 + 300));
+    const retry = await send(sender, [`greyon@${G}`, `inherits@${G}`], "grey-3");
+    expect(retry.accepted.sort()).toEqual([`greyon@${G}`, `inherits@${G}`]);
+    await settle();
+    expect(landed(`greyon@${G}`, "grey-3").where).toBe("inbox");
+    // In a domain with greylisting off (S), an account's own 1 still greylists; -1 there means off.
+    const other = await send(sender, [`greyexplicit@${S}`, `plain@${S}`], "grey-domain-off");
+    expect(other.accepted).toEqual([`plain@${S}`]);
+    expect(codes(other)).toEqual({ [`greyexplicit@${S}`]: 450 });
+  }, 30_000);
+
+  it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
+    setDomain(G, { spam_greylist_enabled: 0 });
+    const sender = `grey-dom-${Date.now()}@outside.test`;
+    expect((await send(sender, [`inherits@${G}`], "grey-dom-0")).accepted).toEqual([`inherits@${G}`]);
+    setDomain(G, { spam_greylist_enabled: 1 });
+    const sender2 = `grey-dom1-${Date.now()}@outside.test`;
+    expect(codes(await send(sender2, [`inherits@${G}`], "grey-dom-1"))).toEqual({ [`inherits@${G}`]: 450 });
+    setDomain(G, { spam_greylist_enabled: -1 });
+  });
+
+  it("SPF: a hard fail is refused; spam_spf_enabled 0 and the SPF white list let it through; a pass is accepted", async () => {
+    writeDnsRecords(l.dnsRecords, {
+      "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+      "spf-pass.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+    });
+    try {
+      const r = await send("someone@spf-fail.test", [`plain@${S}`, `spfoff@${S}`, `spfwhite@${S}`], "spf-fail");
+      expect(r.accepted.sort()).toEqual([`spfoff@${S}`, `spfwhite@${S}`]);
+      expect(codes(r)[`plain@${S}`]).toBeGreaterThanOrEqual(500);
+      expect(r.refused[0]!.response).toMatch(/SPF/);
+      expect((await send("someone@spf-pass.test", [`plain@${S}`], "spf-pass")).accepted).toEqual([`plain@${S}`]);
+      setDomain(S, { spam_spf_enabled: 0 });
+      expect((await send("someone@spf-fail.test", [`plain@${S}`], "spf-domain-off")).accepted).toEqual([`plain@${S}`]);
+    } finally {
+      setDomain(S, { spam_spf_enabled: -1 });
+      writeDnsRecords(l.dnsRecords, {});
+    }
+  });
+
+  it("RBL: a listed client is refused; spam_rbl_enabled 0 and the RBL white list let it through", async () => {
+    writeDnsRecords(l.dnsRecords, { [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] } });
+    try {
+      const r = await send("someone@outside.test", [`plain@${S}`, `spfoff@${S}`], "rbl-listed");
+      expect(r.accepted).toEqual([`spfoff@${S}`]);
+      expect(r.refused[0]!.response).toMatch(new RegExp(`listed in ${SANDBOX_RBL_ZONE.replace(/\./g, "\\.")}`));
+      expect((await send("rblfriend@outside.test", [`spfwhite@${S}`], "rbl-white")).accepted).toEqual([`spfwhite@${S}`]);
+    } finally {
+      writeDnsRecords(l.dnsRecords, {});
+    }
+    expect((await send("someone@outside.test", [`plain@${S}`], "rbl-unlisted")).accepted).toEqual([`plain@${S}`]);
+  });
+
+  it("a setting changed through the service the API calls applies to the next message, without any reload", async () => {
+    await send("sender@outside.test", [`changing@${S}`], "change-1", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-1").where).toBe("inbox");
+    setAccount(S, "changing", { spam_hits: 5 });
+    await send("sender@outside.test", [`changing@${S}`], "change-2", 6);
+    setAccount(S, "changing", { spam_black_list: ["sender@outside.test"] });
+    const refused = await send("sender@outside.test", [`changing@${S}`], "change-3", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-2").where).toBe("spam");
+    expect(refused.accepted).toEqual([]);
+    setAccount(S, "changing", { spam_black_list: [], spam_rule: "tag" });
+    await send("sender@outside.test", [`changing@${S}`], "change-4", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-4")).toEqual({ where: "inbox", subjectLine: "[SPAM] change-4" });
+  });
+
+  it("spam_*_default report what the policy service applies: the server's setting, and the domain's value for an account", () => {
+    const record = toDomainRecord(domain(G));
+    expect(record).toMatchObject({ spam_greylist_default: "1", spam_spf_default: "1", spam_rbl_default: "1" });
+    expect(spamDefaults()).toEqual({ greylist: 1, spf: 1, rbl: 1 });
+    setDomain(G, { spam_greylist_enabled: 0 });
+    const account = accountRecord(db, domain(G), getAccountOrThrow(db, domain(G), "inherits"));
+    expect(account.spam_greylist_default).toBe(0);
+    setDomain(G, { spam_greylist_enabled: -1 });
+    const again = accountRecord(db, domain(G), getAccountOrThrow(db, domain(G), "inherits"));
+    expect(again.spam_greylist_default).toBe(1);
+  });
+});

@@ -1,0 +1,59 @@
+// Postfix's policy delegation protocol (SMTPD_POLICY_README): one request is lines of name=value ending with an
+// empty line; the answer is "action=<access(5) action>" and an empty line. Connections are kept open by Postfix
+// and carry many requests.
+import net from "node:net";
+import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
+
+export interface PolicyServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startPolicyServer(
+  decide: (req: PolicyRequest) => Promise<PolicyAnswer>,
+  listen: { host: string; port: number },
+  log?: (line: string) => void,
+): Promise<PolicyServer> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    let buffer = "";
+    let chain = Promise.resolve();
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("utf8");
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const req: Record<string, string> = {};
+        for (const line of block.split("\n")) {
+          const eq = line.indexOf("=");
+          if (eq > 0) req[line.slice(0, eq)] = line.slice(eq + 1);
+        }
+        // Answers go back in request order.
+        chain = chain.then(async () => {
+          let answer: PolicyAnswer;
+          try {
+            answer = await decide(req);
+          } catch (err) {
+            // Fail open, like default_action=DUNNO when the service is unreachable.
+            log?.(`policy error: ${(err as Error).message}`);
+            answer = { action: "DUNNO", rule: "none" };
+          }
+          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient}>: ${answer.rule} ${answer.action}`);
+          if (!socket.destroyed) socket.write(`action=${answer.action}\n\n`);
+        });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(listen.port, listen.host, () => resolve()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,171 @@
+// The per-recipient anti-spam decisions Postfix asks for at RCPT TO (docs/mail-server.md, Anti-spam): white list,
+// black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
+// from the database at every request, so a change through the API applies to the next message.
+import dns from "node:dns";
+import { spf } from "mailauth/lib/spf/index.js";
+import type { Db } from "@/db/client";
+import type { Greylist } from "./greylist";
+
+export interface SpamDefaults {
+  rbl: 0 | 1;
+  spf: 0 | 1;
+  greylist: 0 | 1;
+}
+
+export interface PolicyOptions {
+  db: Db;
+  greylist: Greylist;
+  /** Seconds a new (client, sender, recipient) must wait before its retry is accepted. */
+  greylistDelayS: number;
+  /** DNS blocklists asked for the client's IPv4 address, for example zen.spamhaus.org. */
+  rblZones: string[];
+  /** The server's defaults (SPAM_*_DEFAULT), where domain and account say -1. */
+  defaults: SpamDefaults;
+  /** DNS servers ("127.0.0.1:5353"); the system's when empty. */
+  dnsServers?: string[];
+}
+
+/** What Postfix's policy delegation protocol sends (the attributes we use). */
+export interface PolicyRequest {
+  protocol_state?: string;
+  client_address?: string;
+  helo_name?: string;
+  sender?: string;
+  recipient?: string;
+  sasl_username?: string;
+}
+
+export interface PolicyAnswer {
+  /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
+  action: string;
+  /** Which rule decided, for logs and tests. */
+  rule: "none" | "authenticated" | "not-hosted" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+}
+
+interface Settings {
+  enabled: { rbl: number; spf: number; greylist: number };
+  white: string[];
+  black: string[];
+  greylistWhite: string[];
+  spfWhite: string[];
+  rblWhite: string[];
+}
+
+type Row = Record<string, string | number | null>;
+const list = (v: string | number | null | undefined): string[] => {
+  try {
+    const parsed = JSON.parse(typeof v === "string" ? v : "[]") as unknown;
+    return Array.isArray(parsed) ? parsed.map((x) => String(x).toLowerCase()) : [];
+  } catch {
+    return [];
+  }
+};
+
+const LIST_COLUMNS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"];
+const SWITCH_COLUMNS = ["spam_rbl_enabled", "spam_spf_enabled", "spam_greylist_enabled"];
+
+/** 1 or 0 from the account's value, else the domain's, else the server's default. */
+export function effectiveSwitch(account: number | undefined, domain: number, serverDefault: 0 | 1): 0 | 1 {
+  if (account === 0 || account === 1) return account;
+  if (domain === 0 || domain === 1) return domain;
+  return serverDefault;
+}
+
+/**
+ * The settings that apply to mail for `recipient`: its account's (lists added to the domain's, switches falling back
+ * to the domain's), or for an alias, list or catchall address of a hosted domain the domain's own. Undefined when
+ * the recipient's domain is not hosted here.
+ */
+function settingsFor(db: Db, recipient: string, defaults: SpamDefaults): Settings | undefined {
+  const domainName = recipient.slice(recipient.lastIndexOf("@") + 1);
+  const cols = [...LIST_COLUMNS, ...SWITCH_COLUMNS].join(", ");
+  const domain = db.$client.prepare(`SELECT id, ${cols} FROM domains WHERE name = ?`).get(domainName) as Row | undefined;
+  if (!domain) return undefined;
+  const account = db.$client.prepare(`SELECT ${cols} FROM accounts WHERE email = ? AND domain_id = ?`).get(recipient, domain.id) as
+    | Row
+    | undefined;
+  const both = (column: string) => [...list(domain[column]), ...(account ? list(account[column]) : [])];
+  const sw = (column: string, key: keyof SpamDefaults) =>
+    effectiveSwitch(account ? Number(account[column]) : undefined, Number(domain[column]), defaults[key]);
+  return {
+    enabled: { rbl: sw("spam_rbl_enabled", "rbl"), spf: sw("spam_spf_enabled", "spf"), greylist: sw("spam_greylist_enabled", "greylist") },
+    white: both("spam_white_list"),
+    black: both("spam_black_list"),
+    greylistWhite: both("spam_greylist_whitelist"),
+    spfWhite: both("spam_spf_whitelist"),
+    rblWhite: both("spam_rbl_whitelist"),
+  };
+}
+
+/** A list entry is an address (matches that sender) or a domain (matches every sender of that domain). */
+export function listMatches(entries: string[], sender: string): boolean {
+  if (!sender) return false;
+  const s = sender.toLowerCase();
+  const domain = s.slice(s.lastIndexOf("@") + 1);
+  return entries.some((e) => (e.includes("@") ? e === s : e === domain));
+}
+
+export class SpamPolicy {
+  private readonly resolver: dns.promises.Resolver;
+
+  constructor(private readonly o: PolicyOptions) {
+    this.resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
+    if (o.dnsServers?.length) this.resolver.setServers(o.dnsServers);
+  }
+
+  async decide(req: PolicyRequest): Promise<PolicyAnswer> {
+    if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
+    // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
+    if (req.sasl_username) return { action: "DUNNO", rule: "authenticated" };
+    const recipient = (req.recipient ?? "").toLowerCase();
+    const sender = (req.sender ?? "").toLowerCase();
+    const client = req.client_address ?? "";
+    const s = settingsFor(this.o.db, recipient, this.o.defaults);
+    if (!s) return { action: "DUNNO", rule: "not-hosted" };
+
+    if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
+    if (listMatches(s.black, sender)) {
+      return { action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`, rule: "black-list" };
+    }
+    if (s.enabled.spf && !listMatches(s.spfWhite, sender) && (await this.spfFails(sender, client, req.helo_name ?? ""))) {
+      return { action: `REJECT 5.7.23 <${sender}>: SPF of the sender's domain does not allow ${client} (hard fail)`, rule: "spf" };
+    }
+    if (s.enabled.rbl && !listMatches(s.rblWhite, sender)) {
+      const zone = await this.rblListing(client);
+      if (zone) return { action: `REJECT 5.7.1 client ${client} is listed in ${zone}`, rule: "rbl" };
+    }
+    if (s.enabled.greylist && !listMatches(s.greylistWhite, sender)) {
+      const wait = this.o.greylist.check(client, sender, recipient, this.o.greylistDelayS);
+      if (wait > 0) return { action: `DEFER 4.7.1 greylisted, try again in ${wait} s`, rule: "greylist" };
+      return { action: "DUNNO", rule: "greylist-passed" };
+    }
+    return { action: "DUNNO", rule: "none" };
+  }
+
+  private async spfFails(sender: string, ip: string, helo: string): Promise<boolean> {
+    if (!ip) return false;
+    const result = await spf({
+      sender: sender || `postmaster@${helo}`,
+      ip,
+      helo,
+      mta: "mailadmin-policy",
+      resolver: (name: string, type: string) => this.resolver.resolve(name, type) as Promise<never>,
+    });
+    return result.status.result === "fail";
+  }
+
+  /** The first zone that lists the client's IPv4 address (an A record in 127.0.0.0/8), or undefined. */
+  private async rblListing(ip: string): Promise<string | undefined> {
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return undefined;
+    const reversed = ip.split(".").reverse().join(".");
+    for (const zone of this.o.rblZones) {
+      try {
+        const answers = await this.resolver.resolve4(`${reversed}.${zone}`);
+        if (answers.some((a) => a.startsWith("127."))) return zone;
+      } catch {
+        // NXDOMAIN: not listed; a DNS failure counts as not listed (fail open)
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,160 @@
+import "server-only";
+// `mailserver sandbox`, `mailserver sandbox send` and `mailserver policy` of the operator CLI.
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { databasePath, openDatabase } from "@/db/client";
+import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
+import { env } from "@/lib/server/env";
+import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
+import { Greylist } from "../policy/greylist";
+import { startPolicyServer } from "../policy/policy-server";
+import { SpamPolicy, type SpamDefaults } from "../policy/spam-policy";
+import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
+
+/** The server's defaults of the three switches: the one setting the API reports as spam_*_default. */
+export function spamDefaults(): SpamDefaults {
+  const e = env();
+  return { rbl: e.SPAM_RBL_DEFAULT === "1" ? 1 : 0, spf: e.SPAM_SPF_DEFAULT === "1" ? 1 : 0, greylist: e.SPAM_GREYLIST_DEFAULT === "1" ? 1 : 0 };
+}
+
+/** Resolves on the first SIGTERM or SIGINT. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => () => {
+      process.off("SIGTERM", term);
+      process.off("SIGINT", int);
+      resolve(signal);
+    };
+    const term = on("SIGTERM");
+    const int = on("SIGINT");
+    process.on("SIGTERM", term);
+    process.on("SIGINT", int);
+  });
+}
+
+const hostPort = (value: string, what: string) => {
+  const m = /^(?:inet:)?([^:]+):(\d+)$/.exec(value);
+  if (!m) throw new UsageError(`${what}: expected host:port, got '${value}'`);
+  return { host: m[1]!, port: Number(m[2]) };
+};
+
+export const SANDBOX_COMMANDS: Command[] = [
+  {
+    name: "mailserver sandbox send",
+    summary: "Sends one message into a running sandbox (its MX port, or submission with --user/--password).",
+    notes: "Reads the ports from <dir>/sandbox.json. Prints the server's answer; exit 1 when the message is refused or deferred.",
+    example: `${CLI} mailserver sandbox send --dir /tmp/sandbox --from someone@example.net --to jan.nowak@demo.example.com --subject Hello`,
+    options: {
+      dir: { type: "string", value: "<dir>", required: true, help: "the sandbox's folder (required)" },
+      from: { type: "string", value: "<email>", required: true, help: "envelope and From: address (required)" },
+      to: { type: "string", value: "<email,...>", required: true, help: "recipients, comma-separated (required)" },
+      subject: { type: "string", value: "<text>", help: "the subject (default 'Sandbox test')" },
+      body: { type: "string", value: "<text>", help: "the text (default a line saying where it came from)" },
+      "spam-score": { type: "string", value: "N", help: "adds X-Sandbox-Spam-Score: N (the sandbox's Rspamd adds N to the score)" },
+      user: { type: "string", value: "<email>", help: "send through the submission port, logged in as this account" },
+      password: { type: "string", value: "<pw>", help: "its password" },
+    },
+    async run(_ctx, { values }) {
+      const dir = requiredOption(this, values, "dir");
+      const infoFile = sandboxLayout(dir).info;
+      if (!fs.existsSync(infoFile)) throw new Error(`${infoFile} does not exist: is the sandbox running there?`);
+      const info = JSON.parse(fs.readFileSync(infoFile, "utf8")) as SandboxInfo;
+      const user = stringOption(values, "user");
+      const score = stringOption(values, "spam-score");
+      if (score !== undefined && !Number.isFinite(Number(score))) throw new UsageError(`--spam-score: not a number: '${score}'`);
+      const transport = nodemailer.createTransport({
+        host: "127.0.0.1",
+        port: user ? info.submission : info.smtp,
+        secure: false,
+        ignoreTLS: true,
+        name: "client.sandbox.test",
+        auth: user ? { user, pass: stringOption(values, "password") ?? "" } : undefined,
+      });
+      const from = requiredOption(this, values, "from");
+      const result = await transport.sendMail({
+        from,
+        to: requiredOption(this, values, "to").split(",").map((s) => s.trim()),
+        subject: stringOption(values, "subject") ?? "Sandbox test",
+        text: stringOption(values, "body") ?? `Sent by \`mailserver sandbox send\` from ${from}.\n`,
+        headers: score !== undefined ? { "X-Sandbox-Spam-Score": score } : {},
+      });
+      const names = (list: (string | { address: string })[]) => list.map((a) => (typeof a === "string" ? a : a.address)).join(", ") || "none";
+      return `${result.response} (accepted: ${names(result.accepted)}; refused: ${names(result.rejected)})`;
+    },
+  },
+  {
+    name: "mailserver sandbox",
+    summary: "Runs the whole mail system (Postfix, Dovecot, Rspamd, Redis, policy service, DNS) privately on 127.0.0.1.",
+    notes:
+      "Configured by the same generator as `mailserver config`, over DATABASE_PATH, every file under <dir>. When\n" +
+      "everything answers it prints one JSON line (the ports, the outbound Maildir, greylist_delay_s...) and runs until\n" +
+      "SIGTERM or SIGINT, then stops everything it started. Mail for domains the database does not host lands in the\n" +
+      "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox.",
+    example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
+    options: {
+      dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
+      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+13 instead of free ports (0: free ports)" },
+      "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
+    },
+    async run(_ctx, { values }) {
+      const dir = path.resolve(requiredOption(this, values, "dir"));
+      const portBase = intOption(this, values, "port-base") || undefined;
+      const delay = intOption(this, values, "greylist-delay") ?? 3;
+      const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
+      let sandbox: Sandbox;
+      try {
+        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), portBase, greylistDelayS: delay, defaults: spamDefaults(), log });
+      } catch (err) {
+        if (err instanceof SandboxPrerequisiteError) throw new UsageError(err.message);
+        throw err;
+      }
+      process.stdout.write(`${JSON.stringify(sandbox.info)}\n`);
+      const signal = await untilSignal();
+      log(`${signal}: stopping`);
+      const guard = setTimeout(() => {
+        log("not stopped within 30 s");
+        process.exit(1);
+      }, 30_000);
+      await sandbox.stop();
+      clearTimeout(guard);
+      log("stopped");
+      return "";
+    },
+  },
+  {
+    name: "mailserver policy",
+    summary: "The policy service Postfix asks at RCPT: black and white lists, SPF, RBL, greylisting per recipient.",
+    notes:
+      "Reads each recipient's settings from the database at every request (a change applies to the next message).\n" +
+      "SPAM_RBL_DEFAULT, SPAM_SPF_DEFAULT and SPAM_GREYLIST_DEFAULT give the server's defaults, as they do for the API.",
+    example: `${CLI} mailserver policy --listen 127.0.0.1:10040 --state /var/lib/mailadmin/greylist.db`,
+    options: {
+      listen: { type: "string", value: "<host:port>", help: `where to listen (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
+      state: { type: "string", value: "<file>", help: "greylisting's state (default greylist.db beside the database)" },
+      "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 300)" },
+      "rbl-zones": { type: "string", value: "<zone,...>", help: "DNS blocklists (default zen.spamhaus.org)" },
+      dns: { type: "string", value: "<ip:port,...>", help: "DNS servers (default the system's)" },
+    },
+    async run(_ctx, { values }) {
+      const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
+      const db = openDatabase(databasePath());
+      const greylist = new Greylist(stringOption(values, "state") ?? path.join(path.dirname(databasePath()), "greylist.db"));
+      const policy = new SpamPolicy({
+        db,
+        greylist,
+        greylistDelayS: intOption(this, values, "greylist-delay") ?? 300,
+        rblZones: (stringOption(values, "rbl-zones") ?? "zen.spamhaus.org").split(",").map((z) => z.trim()).filter(Boolean),
+        defaults: spamDefaults(),
+        dnsServers: stringOption(values, "dns")?.split(",").map((s) => s.trim()),
+      });
+      const server = await startPolicyServer((req) => policy.decide(req), listen, (line) => process.stderr.write(`${line}\n`));
+      process.stderr.write(`policy service listening on ${listen.host}:${server.port}\n`);
+      await untilSignal();
+      await server.close();
+      greylist.close();
+      db.$client.close();
+      return "";
+    },
+  },
+];

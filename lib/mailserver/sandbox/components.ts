@@ -1,0 +1,403 @@
+// The sandbox's components, in start order (stopped in reverse). Each one: the Debian packages it needs, the files
+// it writes under the sandbox folder, how it starts, the probe that says it answers, and how it stops. To add a
+// service, append an entry (ports go into SANDBOX_PORTS in sandbox.ts).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { openDatabase } from "@/db/client";
+import { Greylist } from "../policy/greylist";
+import { startPolicyServer } from "../policy/policy-server";
+import { SpamPolicy } from "../policy/spam-policy";
+import { startDnsServer } from "./dns-server";
+import { startOutboundSink } from "./outbound-sink";
+import { connects, Daemon, greets, httpAnswers } from "./processes";
+import type { SandboxContext } from "./sandbox";
+
+/** The RBL zone the sandbox's policy service asks (its records go into the DNS file). */
+export const SANDBOX_RBL_ZONE = "rbl.sandbox.test";
+
+export interface Running {
+  stop(): Promise<void>;
+  /** Why it cannot become ready (it exited), checked while waiting. */
+  failed?(): string | undefined;
+}
+
+export interface SandboxComponent {
+  name: string;
+  packages: string[];
+  files?(ctx: SandboxContext): void;
+  start(ctx: SandboxContext): Running | Promise<Running>;
+  ready(ctx: SandboxContext): Promise<boolean>;
+  /** How long `ready` may take (default 30 s). */
+  readyTimeoutMs?: number;
+}
+
+const userId = (name: string) => Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
+const groupId = (name: string) => Number(execFileSync("getent", ["group", name], { encoding: "utf8" }).split(":")[2]);
+const logFile = (ctx: SandboxContext, name: string) => path.join(ctx.layout.logs, `${name}.log`);
+
+/** A foreground daemon as a component's running handle. */
+function daemonHandle(d: Daemon, stop?: () => Promise<void>): Running {
+  return {
+    stop: stop ?? (() => d.stop()),
+    failed: () => (d.running ? undefined : `exited (${d.exitCode}): ${d.tail()}`),
+  };
+}
+
+const inProcess = (close: () => Promise<void>): Running => ({ stop: close });
+
+/** The loopback DNS resolver whose records a test writes (SPF, RBL). */
+const dns: SandboxComponent = {
+  name: "dns",
+  packages: [],
+  async start(ctx) {
+    const server = await startDnsServer(ctx.layout.dnsRecords, ctx.ports.dns);
+    return inProcess(() => server.close());
+  },
+  ready: () => Promise.resolve(true),
+};
+
+const redis: SandboxComponent = {
+  name: "redis",
+  packages: ["redis-server"],
+  files(ctx) {
+    fs.mkdirSync(ctx.layout.redis, { recursive: true });
+    execFileSync("chown", ["redis:redis", ctx.layout.redis]);
+  },
+  start(ctx) {
+    const d = new Daemon(
+      "redis",
+      "redis-server",
+      ["--bind", "127.0.0.1", "--port", String(ctx.ports.redis), "--dir", ctx.layout.redis, "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""],
+      logFile(ctx, "redis"),
+      { uid: userId("redis"), gid: groupId("redis"), cwd: ctx.layout.redis },
+    );
+    return daemonHandle(d);
+  },
+  ready: (ctx) => greets(ctx.ports.redis, /\+PONG/, "PING\r\n"),
+};
+
+/** The sandbox-only Rspamd rule: X-Sandbox-Spam-Score adds its number to the score (never in production). */
+const SANDBOX_LUA = `-- Sandbox only (written by \`mailserver sandbox\`, never by \`mailserver config\`): the number in a message's
+-- X-Sandbox-Spam-Score header is added to its score, so a test can give a message any score.
+rspamd_config:register_symbol({
+  name = 'SANDBOX_SPAM_SCORE',
+  score = 1.0,
+  description = 'sandbox: score from X-Sandbox-Spam-Score',
+  group = 'sandbox',
+  callback = function(task)
+    local h = task:get_header('X-Sandbox-Spam-Score')
+    local n = h and tonumber(h)
+    if n then
+      task:insert_result('SANDBOX_SPAM_SCORE', n, h)
+    end
+  end,
+})
+`;
+
+/** Rspamd's compiled tables, kept between sandboxes (see the files step). */
+const RSPAMD_CACHE = "/var/tmp/mailadmin-rspamd-cache";
+
+const rspamd: SandboxComponent = {
+  name: "rspamd",
+  packages: ["rspamd"],
+  readyTimeoutMs: 180_000,
+  files(ctx) {
+    const base = ctx.layout.rspamd;
+    const confdir = path.join(base, "confdir");
+    for (const d of ["run", "db", "log", path.join("confdir", "override.d")]) fs.mkdirSync(path.join(base, d), { recursive: true });
+    for (const d of ["run", "db", "log"]) execFileSync("chown", ["_rspamd:_rspamd", path.join(base, d)]);
+    // local.d is what `mailserver config` generated; override.d only moves the instance onto its ports and resolver.
+    const localD = path.join(confdir, "local.d");
+    if (!fs.existsSync(localD)) fs.symlinkSync(path.join(ctx.layout.conf, "rspamd", "local.d"), localD);
+    const o = path.join(confdir, "override.d");
+    const p = ctx.ports;
+    fs.writeFileSync(path.join(o, "worker-normal.inc"), `bind_socket = "127.0.0.1:${p.rspamd_normal}";\ncount = 1;\n`);
+    fs.writeFileSync(path.join(o, "worker-controller.inc"), `bind_socket = "127.0.0.1:${p.rspamd_controller}";\ncount = 1;\n`);
+    fs.writeFileSync(
+      path.join(o, "worker-proxy.inc"),
+      `bind_socket = "127.0.0.1:${p.rspamd_milter}";\nmilter = yes;\ntimeout = 120s;\ncount = 1;\nupstream "local" {\n  default = yes;\n  self_scan = yes;\n}\n`,
+    );
+    fs.writeFileSync(path.join(o, "worker-fuzzy.inc"), `count = -1;\n`);
+    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver.
+    // Rspamd compiles its TLD and regexp tables (hyperscan) at start: 30-60 s the first time, then a few seconds
+    // from a cache shared by every sandbox of the host.
+    fs.mkdirSync(RSPAMD_CACHE, { recursive: true });
+    execFileSync("chown", ["_rspamd:_rspamd", RSPAMD_CACHE]);
+    fs.writeFileSync(
+      path.join(o, "options.inc"),
+      `local_addrs = [];\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
+    );
+    fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
+  },
+  start(ctx) {
+    const base = ctx.layout.rspamd;
+    const d = new Daemon(
+      "rspamd",
+      "rspamd",
+      [
+        "-f",
+        "-c",
+        "/etc/rspamd/rspamd.conf",
+        "-u",
+        "_rspamd",
+        "-g",
+        "_rspamd",
+        `--var=LOCAL_CONFDIR=${path.join(base, "confdir")}`,
+        `--var=RUNDIR=${path.join(base, "run")}`,
+        `--var=DBDIR=${path.join(base, "db")}`,
+        `--var=LOGDIR=${path.join(base, "log")}`,
+      ],
+      logFile(ctx, "rspamd"),
+    );
+    return daemonHandle(d);
+  },
+  ready: async (ctx) =>
+    (await httpAnswers(ctx.ports.rspamd_controller, "/ping", /pong/)) && (await connects(ctx.ports.rspamd_milter)),
+};
+
+/** The policy service Postfix asks at RCPT (the same code as `mailserver policy`), reading the database. */
+const policy: SandboxComponent = {
+  name: "policy",
+  packages: [],
+  async start(ctx) {
+    const db = openDatabase(ctx.options.databasePath);
+    const greylist = new Greylist(path.join(ctx.layout.policy, "greylist.db"));
+    const decider = new SpamPolicy({
+      db,
+      greylist,
+      greylistDelayS: ctx.greylistDelayS,
+      rblZones: [SANDBOX_RBL_ZONE],
+      defaults: ctx.options.defaults,
+      dnsServers: [`127.0.0.1:${ctx.ports.dns}`],
+    });
+    const log = path.join(ctx.layout.logs, "policy.log");
+    const server = await startPolicyServer((req) => decider.decide(req), { host: "127.0.0.1", port: ctx.ports.policy }, (line) =>
+      fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+    );
+    return inProcess(async () => {
+      await server.close();
+      greylist.close();
+      db.$client.close();
+    });
+  },
+  ready: () => Promise.resolve(true),
+};
+
+const outbound: SandboxComponent = {
+  name: "outbound",
+  packages: [],
+  async start(ctx) {
+    const sink = await startOutboundSink(ctx.layout.outbound, ctx.ports.outbound);
+    return inProcess(() => sink.close());
+  },
+  ready: (ctx) => greets(ctx.ports.outbound, /^220 /m),
+};
+
+export function writeDovecotConfig(ctx: SandboxContext): void {
+  const l = ctx.layout;
+  const p = ctx.ports;
+  fs.mkdirSync(path.join(l.dovecot, "run"), { recursive: true });
+  fs.mkdirSync(path.join(l.dovecot, "state"), { recursive: true });
+  fs.writeFileSync(
+    l.dovecotConf,
+    `# The sandbox's Dovecot instance around the generated mailadmin.conf.
+base_dir = ${l.dovecot}/run
+state_dir = ${l.dovecot}/state
+log_path = ${l.logs}/dovecot.log
+protocols = imap pop3 lmtp
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+# Refused logins answer at once (a production server keeps the default 2 s delay).
+auth_failure_delay = 0
+default_internal_user = dovecot
+default_login_user = dovenull
+# Vacation replies go to Postfix's internal port (a production host uses sendmail).
+submission_host = 127.0.0.1:${p.internal}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${p.imap}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service pop3-login {
+  inet_listener pop3 {
+    address = 127.0.0.1
+    port = ${p.pop3}
+  }
+  inet_listener pop3s {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = ${p.lmtp}
+  }
+}
+# SASL for Postfix's submission port.
+service auth {
+  inet_listener sasl {
+    address = 127.0.0.1
+    port = ${p.auth}
+  }
+}
+!include ${l.conf}/dovecot/mailadmin.conf
+`,
+  );
+}
+
+const dovecot: SandboxComponent = {
+  name: "dovecot",
+  packages: ["dovecot-core", "dovecot-imapd", "dovecot-pop3d", "dovecot-lmtpd", "dovecot-sqlite", "dovecot-sieve"],
+  files: writeDovecotConfig,
+  start(ctx) {
+    const d = new Daemon("dovecot", "dovecot", ["-F", "-c", ctx.layout.dovecotConf], logFile(ctx, "dovecot-master"));
+    return daemonHandle(d);
+  },
+  ready: async (ctx) =>
+    (await greets(ctx.ports.imap, /^\* OK/m)) && (await greets(ctx.ports.pop3, /^\+OK/m)) && (await greets(ctx.ports.lmtp, /^220 /m)),
+};
+
+/**
+ * master.cf with Debian's chroot column (/usr/share/postfix/master.cf.dist): smtpd, cleanup, trivial-rewrite, lmtp
+ * and the rest run chrooted in the queue directory, where the database's path does not exist; only proxymap (not
+ * chrooted) opens the lookup tables, which is why `mailserver config` writes them as proxy:sqlite: maps.
+ */
+function masterCf(ctx: SandboxContext): string {
+  const p = ctx.ports;
+  return `# The MX: clients are the Internet (no mynetworks), every filter applies.
+127.0.0.1:${p.smtp} inet n - y - - smtpd
+# Submission: SASL through Dovecot, authenticated users only.
+127.0.0.1:${p.submission} inet n - y - - smtpd
+  -o syslog_name=postfix/submission
+  -o smtpd_sasl_auth_enable=yes
+  -o smtpd_sasl_type=dovecot
+  -o smtpd_sasl_path=inet:127.0.0.1:${p.auth}
+  -o smtpd_tls_security_level=none
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_recipient_restrictions=permit_sasl_authenticated,reject
+# Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
+127.0.0.1:${p.internal} inet n - y - - smtpd
+  -o syslog_name=postfix/internal
+  -o mynetworks=127.0.0.0/8
+  -o smtpd_relay_restrictions=permit_mynetworks,reject
+  -o smtpd_recipient_restrictions=permit_mynetworks,reject
+  -o smtpd_milters=
+pickup unix n - y 60 1 pickup
+cleanup unix n - y - 0 cleanup
+qmgr unix n - n 300 1 qmgr
+rewrite unix - - y - - trivial-rewrite
+bounce unix - - y - 0 bounce
+defer unix - - y - 0 bounce
+trace unix - - y - 0 bounce
+verify unix - - y - 1 verify
+flush unix n - y 1000? 0 flush
+proxymap unix - - n - - proxymap
+proxywrite unix - - n - 1 proxymap
+smtp unix - - y - - smtp
+relay unix - - y - - smtp
+showq unix n - y - - showq
+error unix - - y - - error
+retry unix - - y - - error
+discard unix - - y - - discard
+lmtp unix - - y - - lmtp
+anvil unix - - y - 1 anvil
+scache unix - - y - 1 scache
+postlog unix-dgram n - n - 1 postlogd
+`;
+}
+
+export function writePostfixConfig(ctx: SandboxContext): void {
+  const l = ctx.layout;
+  fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
+  fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
+  execFileSync("chown", ["postfix", path.join(l.postfix, "data")]);
+  const main = `compatibility_level = 3.6
+queue_directory = ${l.postfix}/queue
+data_directory = ${l.postfix}/data
+maillog_file_prefixes = ${l.root}
+maillog_file = ${l.logs}/postfix.log
+myhostname = mx.sandbox.test
+mydomain = sandbox.test
+myorigin = $myhostname
+mydestination =
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+# The MX port treats 127.0.0.1 as the Internet: no client is exempt from the filters.
+mynetworks =
+alias_maps =
+alias_database =
+local_transport = error:no local delivery
+smtputf8_enable = no
+# Nothing leaves the machine: mail for domains the database does not host goes into the outbound Maildir.
+default_transport = lmtp:inet:127.0.0.1:${ctx.ports.outbound}
+relay_transport = $default_transport
+${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
+  fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
+  fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(ctx));
+}
+
+const postfix: SandboxComponent = {
+  name: "postfix",
+  packages: ["postfix", "postfix-sqlite"],
+  files(ctx) {
+    writePostfixConfig(ctx);
+    // What Debian's postfix.service runs before starting: copies /etc/resolv.conf, hosts, services... into the chroot.
+    execFileSync("/usr/lib/postfix/configure-instance.sh", ["-"], { env: { ...process.env, MAIL_CONFIG: ctx.layout.postfix }, stdio: "ignore" });
+  },
+  start(ctx) {
+    const dir = ctx.layout.postfix;
+    // start-fg: postfix-script keeps running while the master does, so the master stays our descendant.
+    const d = new Daemon("postfix", "postfix", ["-c", dir, "start-fg"], logFile(ctx, "postfix-master"));
+    return daemonHandle(d, async () => {
+      try {
+        execFileSync("postfix", ["-c", dir, "stop"], { stdio: "ignore", timeout: 20_000 });
+      } catch {
+        // not running any more
+      }
+      await d.stop(15_000);
+    });
+  },
+  ready: async (ctx) =>
+    (await greets(ctx.ports.smtp, /^220 /m)) && (await greets(ctx.ports.submission, /^220 /m)) && (await greets(ctx.ports.internal, /^220 /m)),
+};
+
+/**
+ * `mailserver events` in-process: last logins, the usage warning at delivery, SMS notifications (e-mail ones go
+ * through Postfix's internal port to the outbound Maildir; SMS_CONFIG may point the HTTP gateway at a test's
+ * receiver) and the DKIM key files Rspamd signs with. Started before Rspamd, so the keys exist when it loads.
+ */
+const events: SandboxComponent = {
+  name: "events",
+  packages: ["curl"],
+  async start(ctx) {
+    const db = openDatabase(ctx.options.databasePath);
+    const { startMailEvents } = await import("../events");
+    const { loadSmsConfig } = await import("../sms/config");
+    const log = path.join(ctx.layout.logs, "events.log");
+    const server = await startMailEvents({
+      db,
+      doveadm: ["doveadm", "-c", ctx.layout.dovecotConf],
+      sms: loadSmsConfig(process.env.SMS_CONFIG),
+      transport: { smtp: { host: "127.0.0.1", port: ctx.ports.internal } },
+      port: ctx.ports.events,
+      queueIntervalMs: 1000,
+      dkim: { dir: path.join(ctx.layout.root, "dkim"), group: "_rspamd", intervalMs: 1000 },
+      log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+    });
+    return inProcess(async () => {
+      await server.close();
+      db.$client.close();
+    });
+  },
+  ready: () => Promise.resolve(true),
+};
+
+export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, events, rspamd, policy, outbound, dovecot, postfix];

@@ -1,0 +1,114 @@
+// `mailserver sandbox` as an operator runs it: the real CLI in its own process, until SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase } from "@/db/client";
+import { runCommand } from "@/lib/cli/commands";
+import { missingMailPackages, newMailTestRoot, waitFor } from "../testing/mail-daemons";
+import { maildirNew } from "./outbound-sink";
+import { alive, descendants, greets } from "./processes";
+import { checkPrerequisites, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
+
+vi.mock("server-only", () => ({}));
+
+const missing = missingMailPackages();
+
+describe("sandbox prerequisites", () => {
+  it("names missing Debian packages with the apt-get line", () => {
+    const fake = { name: "x", packages: ["mailadmin-no-such-package"], start: () => ({ stop: () => Promise.resolve() }), ready: () => Promise.resolve(true) };
+    expect(() => checkPrerequisites([fake])).toThrow(SandboxPrerequisiteError);
+    expect(() => checkPrerequisites([fake])).toThrow(
+      "missing Debian packages: mailadmin-no-such-package (install them: apt-get install -y mailadmin-no-such-package)",
+    );
+  });
+
+  it("the CLI reports it on one line with exit 2", async () => {
+    const r = await runCli(["mailserver", "sandbox", "--dir", "/nonexistent/x"], { PATH: "/nonexistent" });
+    // Without dpkg-query on PATH every package counts as missing.
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: missing Debian packages: .*postfix.* \(install them: apt-get install -y .*\)\n$/);
+  });
+});
+
+function runCli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+      env: { ...process.env, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.on("close", (status) => resolve({ stdout, stderr, status }));
+  });
+}
+
+describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
+  let root: string;
+  let child: ChildProcess;
+  let info: SandboxInfo;
+  let stderr = "";
+  const dbPath = () => path.join(root, "db", "mail.db");
+
+  beforeAll(async () => {
+    root = newMailTestRoot("mailadmin-sandbox-");
+    const db = openDatabase(dbPath());
+    await runCommand(db, ["domain", "add", "sandbox-demo.test", "--postmaster-password", "Admin-pass1"]);
+    db.$client.close();
+    child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(root, "s")], {
+      env: { ...process.env, DATABASE_PATH: dbPath(), SPAM_GREYLIST_DEFAULT: "0" },
+    });
+    let stdout = "";
+    child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 200_000);
+    if (!stdout.includes("\n")) throw new Error(`sandbox exited: ${stderr}`);
+    expect(stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    info = JSON.parse(stdout) as SandboxInfo;
+  }, 240_000);
+
+  afterAll(() => {
+    if (child?.exitCode === null) child.kill("SIGKILL");
+    if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("prints the ports, the outbound Maildir and the greylisting delay; every port answers", async () => {
+    expect(info).toMatchObject({ outbound: path.join(root, "s", "outbound"), greylist_delay_s: 3, spf: true, rbl: true });
+    expect(await greets(info.smtp, /^220 /m)).toBe(true);
+    expect(await greets(info.submission, /^220 /m)).toBe(true);
+    expect(await greets(info.imap, /^\* OK/m)).toBe(true);
+    expect(await greets(info.pop3, /^\+OK/m)).toBe(true);
+    // The MX does not relay for 127.0.0.1 (no mynetworks exemption); submission needs a login.
+    const relay = await runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "a@outside.test", "--to", "b@elsewhere.test"]);
+    expect(relay.status).toBe(1);
+    expect(relay.stderr).toMatch(/Relay access denied/);
+  });
+
+  it("files mail for a domain it does not host into the outbound Maildir (send helper, submission with SASL)", async () => {
+    const r = await runCli([
+      "mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--user", "postmaster@sandbox-demo.test", "--password", "Admin-pass1",
+      "--from", "postmaster@sandbox-demo.test", "--to", "someone@elsewhere.test", "--subject", "leaves-the-sandbox",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^250 /);
+    const file = await waitFor("the outbound file", () => maildirNew(info.outbound)[0], 20_000);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain("X-Sandbox-Envelope-To: <someone@elsewhere.test>");
+    expect(text).toContain("Subject: leaves-the-sandbox");
+  });
+
+  it("stops everything within 30 s on SIGTERM and leaves no process behind", async () => {
+    const pids = descendants(child.pid!);
+    // Postfix's master and workers, Dovecot's, Rspamd's, Redis.
+    expect(pids.length).toBeGreaterThan(10);
+    const started = Date.now();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    const code = await exited;
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/sandbox: stopped\n$/);
+    expect(alive(pids)).toEqual([]);
+  }, 40_000);
+});

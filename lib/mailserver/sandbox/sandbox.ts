@@ -1,0 +1,276 @@
+// `mailserver sandbox`: the whole mail system as private instances on 127.0.0.1, configured by the same generator
+// as production (`mailserver config`) over the database at DATABASE_PATH, with every file under one folder. The
+// tests start it too (lib/mailserver/*.test.ts), so there is one way to run the mail system.
+//
+// The system is a list of components (./components.ts). Each names its Debian packages and ports, writes its
+// files, starts, says when it answers, and stops. A later service (the mailing-list LMTP service, SMS
+// notifications...) is one more entry in that list.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { writeMailServerConfig } from "../config";
+import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
+
+export { SANDBOX_RBL_ZONE };
+import { freePorts, waitUntil } from "./processes";
+
+export interface SandboxOptions {
+  dir: string;
+  databasePath: string;
+  /** Ports from here up, in the order of SANDBOX_PORTS; free ones when undefined. */
+  portBase?: number;
+  /** Greylisting's wait (seconds). */
+  greylistDelayS?: number;
+  /** The server's defaults of the three switches (SPAM_*_DEFAULT). */
+  defaults: { rbl: 0 | 1; spf: 0 | 1; greylist: 0 | 1 };
+  /** Components to run (default all). */
+  components?: SandboxComponent[];
+  /** Progress lines (stderr for the CLI). */
+  log?: (line: string) => void;
+}
+
+/** Every port the sandbox listens on; with --port-base N they are N, N+1... in this order. */
+export const SANDBOX_PORTS = [
+  "smtp",
+  "submission",
+  "internal",
+  "imap",
+  "pop3",
+  "lmtp",
+  "auth",
+  "dns",
+  "redis",
+  "rspamd_normal",
+  "rspamd_controller",
+  "rspamd_milter",
+  "policy",
+  "outbound",
+  "quota_status",
+  "events",
+] as const;
+export type PortName = (typeof SANDBOX_PORTS)[number];
+
+
+export function sandboxLayout(dir: string) {
+  const root = path.resolve(dir);
+  return {
+    root,
+    conf: path.join(root, "conf"),
+    postfix: path.join(root, "postfix"),
+    dovecot: path.join(root, "dovecot"),
+    dovecotConf: path.join(root, "dovecot", "dovecot.conf"),
+    rspamd: path.join(root, "rspamd"),
+    redis: path.join(root, "redis"),
+    policy: path.join(root, "policy"),
+    dnsRecords: path.join(root, "dns", "records.json"),
+    vmail: path.join(root, "vmail"),
+    outbound: path.join(root, "outbound"),
+    logs: path.join(root, "logs"),
+    info: path.join(root, "sandbox.json"),
+  };
+}
+export type SandboxLayout = ReturnType<typeof sandboxLayout>;
+
+/** The unprivileged owner of the sandbox's mailboxes (exists on every Debian system). */
+export const SANDBOX_MAIL_OWNER = { user: "nobody", group: "nogroup" } as const;
+
+export interface SandboxInfo {
+  smtp: number;
+  submission: number;
+  imap: number;
+  pop3: number;
+  lmtp: number;
+  outbound: string;
+  greylist_delay_s: number;
+  dns: number;
+  dns_records: string;
+  rbl_zones: string[];
+  spf: boolean;
+  rbl: boolean;
+  rspamd_controller: number;
+  redis: number;
+  policy: number;
+  dir: string;
+  database: string;
+  dovecot_config: string;
+  postfix_config: string;
+}
+
+export interface SandboxContext {
+  options: SandboxOptions;
+  layout: SandboxLayout;
+  ports: Record<PortName, number>;
+  greylistDelayS: number;
+  log: (line: string) => void;
+}
+
+/** A sandbox error the CLI reports on one line with exit 2 (missing packages, not root). */
+export class SandboxPrerequisiteError extends Error {}
+
+export function missingPackages(packages: string[]): string[] {
+  return [...new Set(packages)].filter((p) => {
+    try {
+      return !execFileSync("dpkg-query", ["-W", "-f=${Status}", p], { encoding: "utf8" }).includes("install ok installed");
+    } catch {
+      return true;
+    }
+  });
+}
+
+export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMPONENTS): void {
+  const missing = missingPackages(components.flatMap((c) => c.packages));
+  if (missing.length) {
+    throw new SandboxPrerequisiteError(
+      `missing Debian packages: ${missing.join(" ")} (install them: apt-get install -y ${missing.join(" ")})`,
+    );
+  }
+  if (process.getuid?.() !== 0) {
+    throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it with sudo)");
+  }
+}
+
+export class Sandbox {
+  private running = new Map<string, Running>();
+  readonly components: SandboxComponent[];
+
+  private constructor(readonly ctx: SandboxContext) {
+    this.components = ctx.options.components ?? SANDBOX_COMPONENTS;
+  }
+
+  static async start(options: SandboxOptions): Promise<Sandbox> {
+    const components = options.components ?? SANDBOX_COMPONENTS;
+    checkPrerequisites(components);
+    const layout = sandboxLayout(options.dir);
+    const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
+    const ports = Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])) as Record<PortName, number>;
+    const sandbox = new Sandbox({
+      options,
+      layout,
+      ports,
+      greylistDelayS: options.greylistDelayS ?? 3,
+      log: options.log ?? (() => {}),
+    });
+    try {
+      sandbox.prepare();
+      for (const c of sandbox.components) await sandbox.startComponent(c.name);
+      fs.writeFileSync(layout.info, `${JSON.stringify(sandbox.info)}\n`);
+    } catch (err) {
+      await sandbox.stop();
+      throw err;
+    }
+    return sandbox;
+  }
+
+  get layout() {
+    return this.ctx.layout;
+  }
+  get ports() {
+    return this.ctx.ports;
+  }
+
+  get info(): SandboxInfo {
+    const { ports, layout } = this.ctx;
+    return {
+      smtp: ports.smtp,
+      submission: ports.submission,
+      imap: ports.imap,
+      pop3: ports.pop3,
+      lmtp: ports.lmtp,
+      outbound: layout.outbound,
+      greylist_delay_s: this.ctx.greylistDelayS,
+      dns: ports.dns,
+      dns_records: layout.dnsRecords,
+      rbl_zones: [SANDBOX_RBL_ZONE],
+      spf: true,
+      rbl: true,
+      rspamd_controller: ports.rspamd_controller,
+      redis: ports.redis,
+      policy: ports.policy,
+      dir: layout.root,
+      database: this.ctx.options.databasePath,
+      dovecot_config: layout.dovecotConf,
+      postfix_config: layout.postfix,
+    };
+  }
+
+  /** Folders, permissions and the generated configuration every component reads. */
+  private prepare() {
+    const { layout: l, ports, options } = this.ctx;
+    // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database.
+    for (const target of [path.dirname(l.root), path.dirname(options.databasePath)]) {
+      for (let d = path.resolve(target); ; d = path.dirname(d)) {
+        if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) {
+          throw new SandboxPrerequisiteError(`${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`);
+        }
+        if (d === path.dirname(d)) break;
+      }
+    }
+    for (const d of [l.root, l.conf, l.logs, l.outbound, path.dirname(l.dnsRecords), l.policy]) fs.mkdirSync(d, { recursive: true });
+    fs.chmodSync(l.root, 0o755);
+    for (const sub of ["tmp", "new", "cur"]) fs.mkdirSync(path.join(l.outbound, sub), { recursive: true });
+    fs.mkdirSync(l.vmail, { recursive: true });
+    execFileSync("chown", [`${SANDBOX_MAIL_OWNER.user}:${SANDBOX_MAIL_OWNER.group}`, l.vmail]);
+    if (!fs.existsSync(l.dnsRecords)) fs.writeFileSync(l.dnsRecords, "{}\n");
+    // The daemons' users read (and Dovecot's dict writes) the database: a sandbox opens its folder and files to
+    // all local users instead of the group a production host sets up (docs/mail-server.md).
+    const dbDir = path.dirname(options.databasePath);
+    fs.chmodSync(dbDir, 0o777);
+    for (const suffix of ["", "-wal", "-shm"]) {
+      if (fs.existsSync(options.databasePath + suffix)) fs.chmodSync(options.databasePath + suffix, 0o666);
+    }
+    writeMailServerConfig({
+      outDir: l.conf,
+      databasePath: options.databasePath,
+      maildirRoot: l.vmail,
+      mailUser: SANDBOX_MAIL_OWNER.user,
+      mailGroup: SANDBOX_MAIL_OWNER.group,
+      dbGroup: SANDBOX_MAIL_OWNER.group,
+      lmtp: `lmtp:inet:127.0.0.1:${ports.lmtp}`,
+      // Issue 32: Dovecot's quota-status service, and the mail event service (the `events` component).
+      quotaStatusPort: ports.quota_status,
+      eventsUrl: `http://127.0.0.1:${ports.events}`,
+      dkimDir: path.join(l.root, "dkim"),
+      antispam: {
+        rspamdMilter: `inet:127.0.0.1:${ports.rspamd_milter}`,
+        rspamdController: `127.0.0.1:${ports.rspamd_controller}`,
+        policyService: `inet:127.0.0.1:${ports.policy}`,
+        redis: `127.0.0.1:${ports.redis}`,
+      },
+    });
+  }
+
+  private component(name: string): SandboxComponent {
+    const c = this.components.find((x) => x.name === name);
+    if (!c) throw new Error(`no sandbox component ${name}`);
+    return c;
+  }
+
+  /** Writes a component's files, starts it, and waits until it answers (30 s). */
+  async startComponent(name: string): Promise<void> {
+    const c = this.component(name);
+    this.ctx.log(`starting ${name}`);
+    c.files?.(this.ctx);
+    const r = await c.start(this.ctx);
+    this.running.set(name, r);
+    await waitUntil(`${name} did not start`, () => c.ready(this.ctx), c.readyTimeoutMs ?? 30_000, () => r.failed?.());
+  }
+
+  async stopComponent(name: string): Promise<void> {
+    const r = this.running.get(name);
+    if (!r) return;
+    this.running.delete(name);
+    this.ctx.log(`stopping ${name}`);
+    await r.stop();
+  }
+
+  /** Stops every running component, last started first. */
+  async stop(): Promise<void> {
+    for (const c of [...this.components].reverse()) {
+      try {
+        await this.stopComponent(c.name);
+      } catch (err) {
+        this.ctx.log(`stopping ${c.name} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+}
