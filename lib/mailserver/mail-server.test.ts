@@ -297,8 +297,10 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(output).toMatch(/expunge INBOX: before 30d, 1 account/);
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(false);
       expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
+      // The warning came with the delivery that reached the level (Dovecot's quota_warning -> the sandbox's mail
+      // event service, issue 32); housekeeping does not send another within 24 h.
       expect(warnings()).toHaveLength(1);
-      expect(output).toContain(`warned jan@${A}`);
+      expect(output).not.toContain(`warned jan@${A}`);
 
       await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(warnings()).toHaveLength(1);
