@@ -140,6 +140,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
       "rspamd-controller": { type: "string", value: "<host:port>", help: `Rspamd's controller (default ${DEFAULT_ANTISPAM_OPTIONS.rspamdController})` },
       "policy-service": { type: "string", value: "<host:port>", help: `the policy service (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
+      "quota-status": { type: "string", value: "<host:port>", help: `Dovecot's quota-status service (default 127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})` },
+      "events-url": { type: "string", value: "<url>", help: `\`mailserver events\` (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})` },
+      "dkim-dir": { type: "string", value: "<dir>", help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
     },
     async run(ctx, { values }) {
       if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
@@ -156,6 +159,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
         authSocket: stringOption(values, "auth-socket") ?? "/var/spool/postfix/private/auth",
         rspamdController: stringOption(values, "rspamd-controller") ?? DEFAULT_ANTISPAM_OPTIONS.rspamdController,
         policyService: stringOption(values, "policy-service") ?? DEFAULT_ANTISPAM_OPTIONS.policyService,
+        quotaStatus: stringOption(values, "quota-status") ?? `127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort}`,
+        eventsUrl: (stringOption(values, "events-url") ?? DEFAULT_CONFIG_OPTIONS.eventsUrl).replace(/\/+$/, ""),
+        dkimDir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

@@ -316,6 +316,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       "--config-dir", l.conf, "--db-group", MAIL_OWNER.group, "--postfix-config", l.postfix,
       "--dovecot-config", dovecotConf(l),
       "--rspamd-controller", `127.0.0.1:${l.ports.rspamd_controller}`, "--policy-service", `127.0.0.1:${l.ports.policy}`,
+      "--quota-status", `127.0.0.1:${l.ports.quota_status}`, "--events-url", `http://127.0.0.1:${l.ports.events}`,
+      "--dkim-dir", path.join(l.root, "dkim"),
       "--lmtp-socket", path.join(l.dovecot, "run", "lmtp"), "--auth-socket", path.join(l.dovecot, "run", "auth-client"),
     ];
     /**
@@ -353,6 +355,9 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         "quota_clone writes usage back",
         "Rspamd answers",
         "policy service answers",
+        "quota-status answers at RCPT",
+        "mail events service answers",
+        "DKIM key for the account's domain",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
