@@ -51,6 +51,8 @@ const { dkimVerify } = createRequire(import.meta.url)("mailauth/lib/dkim/verify"
 };
 
 vi.mock("server-only", () => ({}));
+// Deliveries, quota writes and Rspamd take seconds each, more on a busy host.
+vi.setConfig({ testTimeout: 120_000 });
 process.env.SMS_SECRET_KEY = "a".repeat(64);
 
 const missing = [...missingMailPackages(), ...["dovecot-pop3d", "postsrsd", "curl"].filter((p) => {
