@@ -327,6 +327,51 @@ export const serverSecrets = sqliteTable("server_secrets", {
 });
 
 export type CustomerRow = typeof customers.$inferSelect;
+// SMS notifications of new mail waiting to be sent, sent, or given up on (lib/mailserver/sms): filled by the mail
+// event service when Dovecot reports a delivery to an inbox, emptied by its queue worker with retries.
+export const smsQueue = sqliteTable(
+  "sms_queue",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    // 1 or 2: which sms_phone_number_N of the account.
+    slot: integer("slot").notNull(),
+    // "email" (an e-mail to the address in target) or "http" (the provider's SMS gateway, target is the number).
+    channel: text("channel").notNull(),
+    target: text("target").notNull(),
+    // The SMS texts, already flattened and cut to length, as a JSON array (one element per SMS).
+    parts: text("parts", { mode: "json" }).$type<string[]>().notNull(),
+    // pending, sent, failed (retries used up) or skipped (rate limit).
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error").notNull().default(""),
+    createdAt: text("created_at").notNull(),
+    sentAt: text("sent_at").notNull().default(""),
+  },
+  (t) => [index("sms_queue_due").on(t.status, t.nextAttemptAt), index("sms_queue_account").on(t.accountId, t.createdAt)],
+);
+
+// DKIM keys per domain (lib/mailserver/dkim.ts): the newest row of a domain signs; rspamd reads it from the
+// key files the event service keeps in step with this table.
+export const dkimKeys = sqliteTable(
+  "dkim_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    selector: text("selector").notNull(),
+    privateKey: text("private_key").notNull(),
+    // The base64 SubjectPublicKeyInfo: the p= of the TXT record.
+    publicKey: text("public_key").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
+);
+
 export type DomainRow = typeof domains.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;
@@ -335,3 +380,5 @@ export type MailingListRow = typeof mailingLists.$inferSelect;
 export type ListMemberRow = typeof listMembers.$inferSelect;
 export type ListHeldPostRow = typeof listHeldPosts.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type SmsQueueRow = typeof smsQueue.$inferSelect;
+export type DkimKeyRow = typeof dkimKeys.$inferSelect;

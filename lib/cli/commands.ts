@@ -23,6 +23,7 @@ import {
   type DomainLimits,
 } from "@/lib/server/domains";
 import { LIST_COMMANDS } from "@/lib/lists/commands";
+import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
 import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
 import { DB_COMMANDS } from "./db-commands";
@@ -53,6 +54,8 @@ export function addDomain(db: Db, name: string, postmasterPassword: string, limi
   return db.transaction(() => {
     const domain = insertDomain(db, name, limits, customerId);
     createAccount(db, domain, "postmaster", { password: postmasterPassword, description: "Administrator domeny" });
+    // Its DKIM key: `mailserver events` hands it to Rspamd; the TXT record to publish is in `domain dkim show`.
+    generateDkimKey(db, domain);
     return getDomainOrThrow(db, name);
   });
 }
@@ -105,6 +108,34 @@ const DOMAIN_COMMANDS: Command[] = [
       const db = ctx.db();
       const domain = getDomainOrThrow(db, positionals[0]!);
       return show(toDomainRecord(db, setDomainLimits(db, domain, limitsOf(this, values))));
+    },
+  },
+  {
+    name: "domain dkim show",
+    args: ["<domain>"],
+    summary: "Prints the DKIM TXT record to publish for the domain and whether DNS already holds it.",
+    notes: "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
+    example: `${CLI} domain dkim show example.org`,
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const domain = getDomainOrThrow(db, positionals[0]!);
+      const key = currentDkimKey(db, domain.id) ?? generateDkimKey(db, domain);
+      const record = dkimRecord(domain.name, key);
+      const dns = await checkDkimDns(record);
+      return `${record.name} TXT "${record.value}"\nDNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`;
+    },
+  },
+  {
+    name: "domain dkim rotate",
+    args: ["<domain>"],
+    summary: "Generates a new DKIM key (new selector) for the domain; it signs as soon as `mailserver events` writes it.",
+    notes: "Publish the new TXT record first if you can: mail signed with the new selector fails DKIM until DNS has it.\nThe old record may stay in DNS for a week, for mail still in transit.",
+    example: `${CLI} domain dkim rotate example.org`,
+    run(ctx, { positionals }) {
+      const db = ctx.db();
+      const domain = getDomainOrThrow(db, positionals[0]!);
+      const record = dkimRecord(domain.name, generateDkimKey(db, domain));
+      return `New DKIM key; publish:\n${record.name} TXT "${record.value}"`;
     },
   },
   {

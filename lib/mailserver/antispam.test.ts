@@ -301,7 +301,7 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
   });
 
   it("spam_*_default report what the policy service applies: the server's setting, and the domain's value for an account", () => {
-    const record = toDomainRecord(domain(G));
+    const record = toDomainRecord(db, domain(G));
     expect(record).toMatchObject({ spam_greylist_default: "1", spam_spf_default: "1", spam_rbl_default: "1" });
     expect(spamDefaults()).toEqual({ greylist: 1, spf: 1, rbl: 1 });
     setDomain(G, { spam_greylist_enabled: 0 });

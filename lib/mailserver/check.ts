@@ -1,4 +1,5 @@
 import "server-only";
+import { dkimFiles, eventsAnswer, quotaStatusAnswers } from "./delivery-check";
 // `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
 // themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
 // permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
@@ -29,6 +30,10 @@ export interface CheckOptions {
   /** Rspamd's controller and the policy service, host:port. */
   rspamdController: string;
   policyService: string;
+  /** Issue 32: Dovecot's quota-status (host:port), `mailserver events` (URL), the DKIM key folder. */
+  quotaStatus: string;
+  eventsUrl: string;
+  dkimDir: string;
   /** How long to wait for quota_clone's write (ms). */
   quotaWaitMs?: number;
 }
@@ -201,6 +206,9 @@ export async function runMailServerCheck(db: Db, o: CheckOptions): Promise<Check
     ["quota_clone writes usage back", quotaWriteBack(db, o)],
     ["Rspamd answers", rspamdAnswers(o.rspamdController)],
     ["policy service answers", policyAnswers(o.policyService)],
+    ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
+    ["mail events service answers", eventsAnswer(o.eventsUrl)],
+    ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "")],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

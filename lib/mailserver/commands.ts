@@ -10,6 +10,13 @@ import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
 import { runHousekeeping } from "./housekeeping";
 import { SANDBOX_COMMANDS } from "./sandbox/commands";
 
+function splitHostPort(value: string): [string, number] {
+  const i = value.lastIndexOf(":");
+  const port = Number(value.slice(i + 1));
+  if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
+  return [value.slice(0, i), port];
+}
+
 const DOVECOT_CONFIG = { type: "string", value: "<file>", help: "Dovecot's configuration when it is not the default (doveadm -c)" } as const;
 
 export const MAILSERVER_COMMANDS: Command[] = [
@@ -27,6 +34,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "db-group": { type: "string", value: "G", help: `group sharing the database with Postfix and Dovecot (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
       lmtp: { type: "string", value: "<transport>", help: `Postfix's virtual_transport (default ${DEFAULT_CONFIG_OPTIONS.lmtp})` },
       "lists-lmtp": { type: "string", value: "<transport>", help: `where the list service listens (default ${DEFAULT_CONFIG_OPTIONS.listsLmtp}; \`lists serve\`)` },
+      "events-url": { type: "string", value: "<url>", help: `where \`mailserver events\` listens (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})` },
+      "quota-status-port": { type: "string", value: "N", help: `loopback port of Dovecot's quota-status service (default ${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})` },
+      "srs-domain": { type: "string", value: "<domain>", help: "SRS rewrites senders to this domain (the host name in mydestination, or a hosted domain); none: no SRS" },
+      "srs-forward": { type: "string", value: "<host:port>", help: `postsrsd's forward table (default ${DEFAULT_CONFIG_OPTIONS.srsForward})` },
+      "srs-reverse": { type: "string", value: "<host:port>", help: `postsrsd's reverse table (default ${DEFAULT_CONFIG_OPTIONS.srsReverse})` },
+      "dkim-dir": { type: "string", value: "<dir>", help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -40,6 +53,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
         dbGroup: option("db-group", DEFAULT_CONFIG_OPTIONS.dbGroup),
         lmtp: option("lmtp", DEFAULT_CONFIG_OPTIONS.lmtp),
         listsLmtp: option("lists-lmtp", DEFAULT_CONFIG_OPTIONS.listsLmtp),
+        eventsUrl: option("events-url", DEFAULT_CONFIG_OPTIONS.eventsUrl).replace(/\/+$/, ""),
+        quotaStatusPort: Number(option("quota-status-port", String(DEFAULT_CONFIG_OPTIONS.quotaStatusPort))),
+        srsDomain: option("srs-domain", DEFAULT_CONFIG_OPTIONS.srsDomain),
+        srsForward: option("srs-forward", DEFAULT_CONFIG_OPTIONS.srsForward),
+        srsReverse: option("srs-reverse", DEFAULT_CONFIG_OPTIONS.srsReverse),
+        dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
     },
@@ -58,6 +77,47 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const doveadm = [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])];
       const report = runHousekeeping(ctx.db(), { doveadm });
       return [...report.expunged.map((l) => `expunge ${l}`), ...report.warned.map((l) => `warned ${l}`)].join("\n") || "nothing to do";
+    },
+  },
+  {
+    name: "mailserver events",
+    summary: "Runs the mail event service Dovecot calls (last login, usage warning at delivery, SMS notifications).",
+    notes:
+      "Long-running (systemd unit in docs/deploy.md); listens on loopback only. Runs doveadm (fetch, save), so it\n" +
+      "needs the right to use Dovecot's doveadm socket, like housekeeping. SMS_CONFIG names the provider's SMS\n" +
+      "configuration (docs/mail-server.md); e-mail notifications are submitted to the local Postfix (--smtp).",
+    example: `${CLI} mailserver events --listen 127.0.0.1:10180 --dovecot-config /etc/dovecot/dovecot.conf`,
+    options: {
+      listen: { type: "string", value: "<host:port>", help: "default 127.0.0.1:10180 (what `mailserver config --events-url` points at)" },
+      smtp: { type: "string", value: "<host:port>", help: "where e-mail notifications are submitted (default 127.0.0.1:25)" },
+      "dkim-dir": { type: "string", value: "<dir>", help: "where to keep Rspamd's DKIM keys from the database (default /var/lib/mailadmin/dkim)" },
+      "dkim-group": { type: "string", value: "G", help: "group that may read the keys (default _rspamd)" },
+      "sms-config": { type: "string", value: "<file>", help: "the provider's SMS configuration (JSON; default SMS_CONFIG, else the built-in defaults)" },
+      doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
+      "dovecot-config": DOVECOT_CONFIG,
+    },
+    async run(ctx, { values }) {
+      const config = stringOption(values, "dovecot-config");
+      const [host, port] = splitHostPort(stringOption(values, "listen") ?? "127.0.0.1:10180");
+      const [smtpHost, smtpPort] = splitHostPort(stringOption(values, "smtp") ?? "127.0.0.1:25");
+      // Loaded here: the other commands start faster without nodemailer and mailparser.
+      const { startMailEvents } = await import("./events");
+      const { loadSmsConfig } = await import("./sms/config");
+      const events = await startMailEvents({
+        db: ctx.db(),
+        doveadm: [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])],
+        sms: loadSmsConfig(stringOption(values, "sms-config") ?? process.env.SMS_CONFIG),
+        transport: { smtp: { host: smtpHost, port: smtpPort } },
+        host,
+        port,
+        dkim: { dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"), group: stringOption(values, "dkim-group") ?? "_rspamd" },
+      });
+      console.log(`mail events listening on ${events.url}`);
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
+      });
+      await events.close();
+      return "stopped";
     },
   },
   {
@@ -82,6 +142,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
       "rspamd-controller": { type: "string", value: "<host:port>", help: `Rspamd's controller (default ${DEFAULT_ANTISPAM_OPTIONS.rspamdController})` },
       "policy-service": { type: "string", value: "<host:port>", help: `the policy service (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
+      "quota-status": { type: "string", value: "<host:port>", help: `Dovecot's quota-status service (default 127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})` },
+      "events-url": { type: "string", value: "<url>", help: `\`mailserver events\` (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})` },
+      "dkim-dir": { type: "string", value: "<dir>", help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
     },
     async run(ctx, { values }) {
       if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
@@ -98,6 +161,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
         authSocket: stringOption(values, "auth-socket") ?? "/var/spool/postfix/private/auth",
         rspamdController: stringOption(values, "rspamd-controller") ?? DEFAULT_ANTISPAM_OPTIONS.rspamdController,
         policyService: stringOption(values, "policy-service") ?? DEFAULT_ANTISPAM_OPTIONS.policyService,
+        quotaStatus: stringOption(values, "quota-status") ?? `127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort}`,
+        eventsUrl: (stringOption(values, "events-url") ?? DEFAULT_CONFIG_OPTIONS.eventsUrl).replace(/\/+$/, ""),
+        dkimDir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

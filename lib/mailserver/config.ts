@@ -4,10 +4,11 @@ import "server-only";
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";
+import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, withQuotaStatus, type DeliveryConfigOptions } from "./config-delivery";
 import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { MAILBOXES } from "./mailboxes";
 
-export interface MailServerConfigOptions {
+export interface MailServerConfigOptions extends Partial<Omit<DeliveryConfigOptions, "outDir" | "databasePath" | "mailUser">> {
   /** Where the files are written (absolute after resolution). */
   outDir: string;
   databasePath: string;
@@ -33,7 +34,16 @@ export const DEFAULT_CONFIG_OPTIONS = {
   dbGroup: "mailadmin",
   lmtp: "lmtp:unix:private/dovecot-lmtp",
   listsLmtp: "lmtp:inet:127.0.0.1:10024",
+  ...DEFAULT_DELIVERY_OPTIONS,
 } as const;
+
+const delivery = (o: MailServerConfigOptions): DeliveryConfigOptions => ({
+  ...DEFAULT_DELIVERY_OPTIONS,
+  ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+  outDir: o.outDir,
+  databasePath: o.databasePath,
+  mailUser: o.mailUser,
+});
 
 /** Postfix 3.7's default proxy_read_maps (`postconf -d proxy_read_maps`), so that setting it takes nothing away. */
 const PROXY_READ_MAPS_DEFAULT = [
@@ -109,11 +119,11 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `transport_maps = ${table("list-transport.cf")}`,
       "# proxymap answers only for tables listed here. Postfix's default list already names the three parameters",
       "# above; repeating it with the tables spelt out keeps them allowed if another line of main.cf sets the list.",
-      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf", "list-addresses.cf", "list-transport.cf"].map(table).join(" ")}`,
+      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf", "list-addresses.cf", "list-transport.cf"].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
-      ...postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
-      "",
+      ...withQuotaStatus(postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS), delivery(o)),
+      postfixDeliverySnippet(delivery(o)),
     ].join("\n"),
   };
 }
@@ -144,7 +154,8 @@ function dovecotFiles(o: MailServerConfigOptions): Record<string, string> {
       "# mail_passdb holds only accounts that may log in: not blocked, not past expiration_date.",
       "password_query = SELECT user, password FROM mail_passdb WHERE user = '%u'",
       "# Every mailbox, blocked ones included (they still receive mail); the quota comes from capacity.",
-      "user_query = SELECT quota_rule FROM mail_userdb WHERE user = '%u'",
+      "# uid/gid spelt out so that services running as the mail user (quota-status) may look users up.",
+      `user_query = SELECT quota_rule, '${o.mailUser}' AS uid, '${o.mailGroup}' AS gid FROM mail_userdb WHERE user = '%u'`,
       "iterate_query = SELECT user FROM mail_userdb",
       "",
     ].join("\n"),
@@ -217,11 +228,14 @@ ${DOVECOT_SIEVE_BEFORE}
 }
 
 protocol lmtp {
-  mail_plugins = $mail_plugins sieve
+  # push_notification_lua: new mail in the inbox is reported to the mail event service (SMS notifications).
+  mail_plugins = $mail_plugins sieve mail_lua notify push_notification push_notification_lua
 }
 protocol imap {
   mail_plugins = $mail_plugins imap_quota
 }
+
+!include ${path.join(dir, "delivery.conf")}
 
 service dict {
   # The dict process writes to the database: it needs the database folder's group.
@@ -253,6 +267,9 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
 | dovecot/dovecot-dict-sql.conf.ext | read by Dovecot's dict service from here: quota usage and Sieve scripts |
+| dovecot/delivery.conf, quota-warning.sh, new-mail.lua | included by mailadmin.conf: auth policy report, quota-status, quota_warning and new-mail hooks to \`mailserver events\` |
+| postfix/srs-keep-sender.cf | read by Postfix from here when SRS is on: hosted senders keep their address |
+| rspamd/local.d/dkim_signing.conf | link into /etc/rspamd/local.d/: DKIM signing with the keys \`mailserver events\` writes |
 | rspamd/local.d/*.conf, *.inc | copy into /etc/rspamd/local.d/: Redis, Rspamd only scoring (no actions), the score headers, the milter worker |
 
 Requirements on the host:
@@ -275,7 +292,13 @@ Requirements on the host:
 
 /** All files, by path relative to the output folder. */
 export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string, string> {
-  return { ...postfixFiles(o), ...dovecotFiles(o), ...rspamdLocalFiles(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS), "README.md": readme(o) };
+  return {
+    ...postfixFiles(o),
+    ...dovecotFiles(o),
+    ...rspamdLocalFiles(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
+    ...deliveryFiles(delivery(o)),
+    "README.md": readme(o),
+  };
 }
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
@@ -283,7 +306,8 @@ export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
+    fs.writeFileSync(file, content, { mode: rel.endsWith(".sh") ? 0o755 : 0o644 });
+    if (rel.endsWith(".sh")) fs.chmodSync(file, 0o755);
   }
   return Object.keys(files).map((rel) => path.join(o.outDir, rel));
 }

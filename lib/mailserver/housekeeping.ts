@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts } from "@/db/schema";
+import { accounts, type AccountRow } from "@/db/schema";
 import { MAILBOXES } from "./mailboxes";
-import { runTool } from "./run-tool";
+import { runTool, runToolAsync } from "./run-tool";
 import { usageWarningMessage } from "./usage-warning";
 
 export interface HousekeepingOptions {
@@ -67,6 +67,43 @@ function expungeOld(db: Db, o: HousekeepingOptions): string[] {
   return done;
 }
 
+/**
+ * Claims the account's warning for now when its last one is older than 24 h: one UPDATE, so the delivery-time
+ * hook (`mailserver events`) and this daily run never both send one. The row as claimed, or undefined.
+ */
+function claimWarning(db: Db, accountId: number, now: Date): AccountRow | undefined {
+  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+  return db
+    .update(accounts)
+    .set({ usageWarnedAt: now.toISOString() })
+    .where(and(eq(accounts.id, accountId), sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`))
+    .returning()
+    .get();
+}
+
+/**
+ * At delivery: Dovecot's quota_warning reports that `user` crossed `level` percent (the generated configuration
+ * has one warning per percent, and Dovecot runs only the highest crossed). Warns when that reaches the account's
+ * usage_notification_level and no warning went out in the last 24 h.
+ */
+export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user: string, level: number, now = new Date()): Promise<string> {
+  const account = db.select().from(accounts).where(eq(accounts.email, user.toLowerCase())).get();
+  if (!account) return "unknown account";
+  if (account.usageNotificationLevel === 0 || !(level >= account.usageNotificationLevel)) return "below the account's level";
+  const claimed = claimWarning(db, account.id, now);
+  if (!claimed) return "already warned within 24 h";
+  const [command, ...global] = doveadmCommand;
+  const percent = Math.max(claimed.usagePercent, level);
+  try {
+    await runToolAsync(command!, [...global, "save", "-u", claimed.email, "-m", MAILBOXES.inbox], usageWarningMessage({ ...claimed, usagePercent: percent }, now));
+  } catch (err) {
+    // Not delivered: give the next crossing (or the daily run) its chance.
+    db.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)).run();
+    throw err;
+  }
+  return `warned at ${percent}%`;
+}
+
 /** Accounts at or above their level whose last warning is older than 24 h get one (usage_notification_level 0: never). */
 function warnUsage(db: Db, o: HousekeepingOptions): string[] {
   const now = o.now ?? new Date();
@@ -84,8 +121,13 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
     .all();
   const warned: string[] = [];
   for (const account of due) {
-    doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
-    db.update(accounts).set({ usageWarnedAt: now.toISOString() }).where(eq(accounts.id, account.id)).run();
+    if (!claimWarning(db, account.id, now)) continue;
+    try {
+      doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
+    } catch (err) {
+      db.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)).run();
+      throw err;
+    }
     warned.push(`${account.email}: ${account.usagePercent}%`);
   }
   return warned;

@@ -31,6 +31,8 @@ import {
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
+// `mailserver check` runs the CLI in its own process with 14 checks: tens of seconds on a busy host.
+vi.setConfig({ testTimeout: 90_000 });
 
 const missing = missingMailPackages();
 if (missing.length) {
@@ -303,8 +305,10 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(output).toMatch(/expunge INBOX: before 30d, 1 account/);
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(false);
       expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
+      // The warning came with the delivery that reached the level (Dovecot's quota_warning -> the sandbox's mail
+      // event service, issue 32); housekeeping does not send another within 24 h.
       expect(warnings()).toHaveLength(1);
-      expect(output).toContain(`warned jan@${A}`);
+      expect(output).not.toContain(`warned jan@${A}`);
 
       await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(warnings()).toHaveLength(1);
@@ -320,6 +324,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       "--config-dir", l.conf, "--db-group", MAIL_OWNER.group, "--postfix-config", l.postfix,
       "--dovecot-config", dovecotConf(l),
       "--rspamd-controller", `127.0.0.1:${l.ports.rspamd_controller}`, "--policy-service", `127.0.0.1:${l.ports.policy}`,
+      "--quota-status", `127.0.0.1:${l.ports.quota_status}`, "--events-url", `http://127.0.0.1:${l.ports.events}`,
+      "--dkim-dir", path.join(l.root, "dkim"),
       "--lmtp-socket", path.join(l.dovecot, "run", "lmtp"), "--auth-socket", path.join(l.dovecot, "run", "auth-client"),
     ];
     /**
@@ -357,6 +363,9 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         "quota_clone writes usage back",
         "Rspamd answers",
         "policy service answers",
+        "quota-status answers at RCPT",
+        "mail events service answers",
+        "DKIM key for the account's domain",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
@@ -367,7 +376,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 11 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 14 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
@@ -390,6 +399,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
           "LMTP socket",
           "auth socket",
           "quota_clone writes usage back",
+          "quota-status answers at RCPT",
         ]);
         // doveadm's own words: it could not reach the auth service's socket.
         expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);

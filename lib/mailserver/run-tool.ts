@@ -1,6 +1,6 @@
 // Runs an external tool (doveadm, postmap...) and, when it fails, reports the tool's own words: its stderr (or
 // stdout when stderr is empty) and how it ended, not just "Command failed".
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 
 export class ToolError extends Error {
   constructor(
@@ -32,4 +32,19 @@ export function runTool(command: string, args: string[], input?: string, timeout
     if (e.status == null) throw new ToolError(shown, null, "", `not started: ${e.code ?? "unknown error"}`);
     throw new ToolError(shown, e.status, output);
   }
+}
+
+/** runTool without blocking the event loop (the mail event service answers other requests meanwhile). */
+export function runToolAsync(command: string, args: string[], input?: string, timeoutMs = 120_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const shown = [command, ...args].join(" ");
+      const e = err as { code?: number | string; signal?: string | null };
+      if (e.signal) return reject(new ToolError(shown, null, stderr || stdout, `killed by ${e.signal}`));
+      if (typeof e.code !== "number") return reject(new ToolError(shown, null, "", `not started: ${e.code ?? "unknown error"}`));
+      reject(new ToolError(shown, e.code, stderr.trim() ? stderr : stdout));
+    });
+    child.stdin?.end(input ?? "");
+  });
 }

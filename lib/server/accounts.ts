@@ -26,6 +26,7 @@ import { hashDigest, hashDigestAsync, sha1Hex } from "./password";
 import { endSessions } from "./session";
 import { env } from "./env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
+import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { prepared } from "./prepared";
 
 const statements = prepared((db) => ({
@@ -94,8 +95,8 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
     sms_phone_number_2: a.smsPhoneNumber2,
     sms_login_1: a.smsLogin1,
     sms_login_2: a.smsLogin2,
-    sms_password_1: a.smsPassword1,
-    sms_password_2: a.smsPassword2,
+    sms_password_1: "",
+    sms_password_2: "",
     sms_operator_1: a.smsOperator1,
     sms_operator_2: a.smsOperator2,
     sms_send_to: a.smsSendTo,
@@ -190,6 +191,11 @@ const COLUMN_FIELDS = Object.keys(accountFields).filter(
 function columnValues(input: AccountUpdate): Partial<AccountRow> {
   const values: Record<string, unknown> = {};
   for (const field of COLUMN_FIELDS) if (input[field] !== undefined) values[camel(field)] = input[field];
+  // SMS gateway passwords are stored encrypted and read back as "" (like password): "" leaves the stored one.
+  for (const key of ["smsPassword1", "smsPassword2"] as const) {
+    if (values[key] === "") delete values[key];
+    else if (typeof values[key] === "string") values[key] = encryptSmsPassword(values[key]);
+  }
   return values;
 }
 

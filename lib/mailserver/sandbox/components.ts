@@ -400,4 +400,35 @@ const postfix: SandboxComponent = {
     (await greets(ctx.ports.smtp, /^220 /m)) && (await greets(ctx.ports.submission, /^220 /m)) && (await greets(ctx.ports.internal, /^220 /m)),
 };
 
-export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, rspamd, policy, outbound, lists, dovecot, postfix];
+/**
+ * `mailserver events` in-process: last logins, the usage warning at delivery, SMS notifications (e-mail ones go
+ * through Postfix's internal port to the outbound Maildir; SMS_CONFIG may point the HTTP gateway at a test's
+ * receiver) and the DKIM key files Rspamd signs with. Started before Rspamd, so the keys exist when it loads.
+ */
+const events: SandboxComponent = {
+  name: "events",
+  packages: ["curl"],
+  async start(ctx) {
+    const db = openDatabase(ctx.options.databasePath);
+    const { startMailEvents } = await import("../events");
+    const { loadSmsConfig } = await import("../sms/config");
+    const log = path.join(ctx.layout.logs, "events.log");
+    const server = await startMailEvents({
+      db,
+      doveadm: ["doveadm", "-c", ctx.layout.dovecotConf],
+      sms: loadSmsConfig(process.env.SMS_CONFIG),
+      transport: { smtp: { host: "127.0.0.1", port: ctx.ports.internal } },
+      port: ctx.ports.events,
+      queueIntervalMs: 1000,
+      dkim: { dir: path.join(ctx.layout.root, "dkim"), group: "_rspamd", intervalMs: 1000 },
+      log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+    });
+    return inProcess(async () => {
+      await server.close();
+      db.$client.close();
+    });
+  },
+  ready: () => Promise.resolve(true),
+};
+
+export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, events, rspamd, policy, outbound, lists, dovecot, postfix];

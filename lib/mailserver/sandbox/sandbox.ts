@@ -48,6 +48,8 @@ export const SANDBOX_PORTS = [
   "outbound",
   "lists_lmtp",
   "lists_http",
+  "quota_status",
+  "events",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -239,6 +241,10 @@ export class Sandbox {
       dbGroup: SANDBOX_MAIL_OWNER.group,
       lmtp: `lmtp:inet:127.0.0.1:${ports.lmtp}`,
       listsLmtp: `lmtp:inet:127.0.0.1:${ports.lists_lmtp}`,
+      // Issue 32: Dovecot's quota-status service, and the mail event service (the `events` component).
+      quotaStatusPort: ports.quota_status,
+      eventsUrl: `http://127.0.0.1:${ports.events}`,
+      dkimDir: path.join(l.root, "dkim"),
       antispam: {
         rspamdMilter: `inet:127.0.0.1:${ports.rspamd_milter}`,
         rspamdController: `127.0.0.1:${ports.rspamd_controller}`,

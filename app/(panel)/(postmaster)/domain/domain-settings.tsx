@@ -14,6 +14,7 @@ import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
 import { LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
 import { TriStateSelect } from "../_postmaster/tri-state";
+import { DkimCard } from "./dkim-card";
 import { domainMessages } from "./messages";
 
 const LISTS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
@@ -39,6 +40,7 @@ export function DomainSettings() {
       {record.data && domain ? (
         <>
           <SettingsForm domain={domain} record={record.data} />
+          <DkimCard domain={domain} />
           <Limits record={record.data} />
         </>
       ) : (

@@ -21,6 +21,7 @@ import { SaveBar } from "../../_postmaster/page-parts";
 import { TriStateSelect } from "../../_postmaster/tri-state";
 import { linkClass } from "../../_postmaster/ui";
 import { editorMessages } from "./messages";
+import { SmsLog } from "./sms-log";
 
 const LINES = ["forwards", "aliases", "spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
 const FLAGS = ["blocked", "keep_mail", "spam_enabled", "autoresponder_mode"] as const;
@@ -184,6 +185,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
             {...register("sms_cnt")}
           />
         </div>
+        <SmsLog domain={domain} name={record.name} />
       </Card>
 
       <SaveBar

@@ -1,0 +1,61 @@
+"use client";
+// The domain's DKIM record to publish, and whether DNS already holds it.
+import { Alert, Card, SkeletonLines } from "@/components";
+import { useDkimStatus } from "@/lib/client/hooks/mail-status";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { useT, type Messages } from "@/lib/i18n";
+
+const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "failed" | "published" | "different" | "missing" | "error"> = {
+  pl: {
+    title: "Podpis DKIM",
+    desc: "Poczta wysyłana z domeny jest podpisywana kluczem DKIM. Opublikuj w DNS domeny poniższy rekord TXT.",
+    name: "Nazwa rekordu TXT",
+    value: "Wartość",
+    loading: "Sprawdzanie rekordu DKIM…",
+    failed: "Nie udało się wczytać rekordu DKIM: {error}",
+    published: "DNS zawiera ten rekord: podpisy są weryfikowalne.",
+    different: "DNS zawiera inny rekord pod tą nazwą ({detail}): zastąp go powyższym.",
+    missing: "DNS nie zawiera jeszcze tego rekordu: odbiorcy nie zweryfikują podpisu.",
+    error: "Nie udało się zapytać DNS ({detail}).",
+  },
+  en: {
+    title: "DKIM signature",
+    desc: "Mail sent from the domain is signed with a DKIM key. Publish the TXT record below in the domain's DNS.",
+    name: "TXT record name",
+    value: "Value",
+    loading: "Checking the DKIM record…",
+    failed: "Could not load the DKIM record: {error}",
+    published: "DNS holds this record: signatures can be verified.",
+    different: "DNS holds another record under this name ({detail}): replace it with the one above.",
+    missing: "DNS does not hold this record yet: recipients cannot verify the signature.",
+    error: "Could not ask DNS ({detail}).",
+  },
+};
+
+export function DkimCard({ domain }: { domain: string }) {
+  const t = useT(messages);
+  const errorText = useErrorText();
+  const status = useDkimStatus(domain);
+  return (
+    <Card title={t("title")} description={t("desc")}>
+      {status.isError && <Alert tone="error">{t("failed", { error: errorText.failure(status.error) })}</Alert>}
+      {status.data ? (
+        <div className="space-y-3">
+          <dl className="space-y-2 text-sm">
+            <div>
+              <dt className="font-semibold">{t("name")}</dt>
+              <dd className="break-all font-mono" data-testid="dkim-name">{status.data.name}</dd>
+            </div>
+            <div>
+              <dt className="font-semibold">{t("value")}</dt>
+              <dd className="break-all font-mono" data-testid="dkim-value">{status.data.value}</dd>
+            </div>
+          </dl>
+          <Alert tone={status.data.dns === "published" ? "success" : "warning"}>{t(status.data.dns, { detail: status.data.dns_detail })}</Alert>
+        </div>
+      ) : (
+        !status.isError && <SkeletonLines lines={3} label={t("loading")} />
+      )}
+    </Card>
+  );
+}

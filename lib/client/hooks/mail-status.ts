@@ -1,0 +1,65 @@
+"use client";
+// The mail server's side of the postmaster's pages (/api/panel/mail/...): the domain's DKIM record and its state
+// in DNS, and an account's latest SMS notifications.
+import { useQuery } from "@tanstack/react-query";
+import { PanelApiError, retryRule } from "@/lib/client/api";
+import type { ErrorBody } from "@/lib/errors/api-error";
+
+export interface DkimStatus {
+  selector: string;
+  name: string;
+  value: string;
+  dns: "published" | "different" | "missing" | "error";
+  dns_detail: string;
+}
+
+export interface SmsNotification {
+  created_at: string;
+  number: 1 | 2;
+  channel: string;
+  target: string;
+  /** pending, sent, failed or skipped. */
+  status: string;
+  attempts: number;
+  last_error: string;
+  sent_at: string;
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(`/api/panel/mail/${path}`, { credentials: "same-origin" });
+  const text = await res.text().catch(() => "");
+  if (!res.ok) {
+    let body: ErrorBody | null = null;
+    try {
+      body = JSON.parse(text) as ErrorBody;
+    } catch {
+      // not JSON
+    }
+    throw new PanelApiError(res.status, body ?? { code: String(res.status), message: res.statusText, category: "internal" });
+  }
+  return JSON.parse(text) as T;
+}
+
+export const mailStatusKeys = {
+  all: ["mail-status"] as const,
+  dkim: (domain: string) => [...mailStatusKeys.all, "dkim", domain] as const,
+  sms: (domain: string, name: string) => [...mailStatusKeys.all, "sms", domain, name] as const,
+};
+
+export function useDkimStatus(domain: string | undefined) {
+  return useQuery({
+    queryKey: mailStatusKeys.dkim(domain ?? ""),
+    queryFn: () => getJson<DkimStatus>(`dkim/${domain}`),
+    enabled: !!domain,
+    retry: retryRule,
+  });
+}
+
+export function useSmsNotifications(domain: string | undefined, name: string) {
+  return useQuery({
+    queryKey: mailStatusKeys.sms(domain ?? "", name),
+    queryFn: () => getJson<SmsNotification[]>(`sms/${domain}/${encodeURIComponent(name)}`),
+    enabled: !!domain,
+    retry: retryRule,
+  });
+}

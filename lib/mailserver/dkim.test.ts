@@ -1,0 +1,84 @@
+// DKIM keys, records and the DNS check, against a migrated database and a loopback DNS stand-in.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { addDomain, runCommand } from "@/lib/cli/commands";
+import { getAccountOrThrow } from "@/lib/server/accounts";
+import type { Principal } from "@/lib/server/auth";
+import { getDomainOrThrow } from "@/lib/server/domains";
+import { dkimStatus } from "@/lib/server/mail-status";
+import { checkDkimDns, currentDkimKey, dkimRecord, writeDkimFiles } from "./dkim";
+import { startDnsStandIn } from "./testing/dns-stand-in";
+
+vi.mock("server-only", () => ({}));
+
+let dir: string;
+let db: Db;
+let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-dkim-"));
+  db = openDatabase(path.join(dir, "mail.db"));
+  dns = await startDnsStandIn();
+  addDomain(db, "a.test", "Admin-pass1", {});
+  addDomain(db, "b.test", "Admin-pass1", {});
+});
+afterAll(async () => {
+  await dns.close();
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("DKIM keys", () => {
+  it("domain add generates a 2048-bit key whose record carries its public key", () => {
+    const key = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+    expect(key.selector).toMatch(/^mail\d{8}$/);
+    const pub = crypto.createPublicKey(key.privateKey);
+    expect(pub.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(dkimRecord("a.test", key)).toEqual({
+      selector: key.selector,
+      name: `${key.selector}._domainkey.a.test`,
+      value: `v=DKIM1; k=rsa; p=${pub.export({ type: "spki", format: "der" }).toString("base64")}`,
+    });
+  });
+
+  it("rotate makes a new selector that signs from then on; the key files follow", async () => {
+    const before = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+    await runCommand(db, ["domain", "dkim", "rotate", "a.test"]);
+    const after = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+    expect(after.selector).toBe(`${before.selector}a`);
+    const out = path.join(dir, "dkim");
+    writeDkimFiles(db, out);
+    const b = currentDkimKey(db, getDomainOrThrow(db, "b.test").id)!;
+    expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(`a.test ${after.selector}\nb.test ${b.selector}\n`);
+    expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([`a.test.${after.selector}.key`, `b.test.${b.selector}.key`]);
+    expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
+    expect(writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
+  });
+
+  it("the DNS check says missing, published or different, as the resolver answers", async () => {
+    const record = dkimRecord("b.test", currentDkimKey(db, getDomainOrThrow(db, "b.test").id)!);
+    expect((await checkDkimDns(record, dns.server)).state).toBe("missing");
+    dns.txt.set(record.name, [record.value]);
+    expect((await checkDkimDns(record, dns.server)).state).toBe("published");
+    dns.txt.set(record.name, ["v=DKIM1; k=rsa; p=AAAA"]);
+    expect(await checkDkimDns(record, dns.server)).toEqual({ state: "different", detail: "v=DKIM1; k=rsa; p=AAAA" });
+  });
+
+  it("the panel's status is the postmaster's only, with the record and the DNS state", async () => {
+    const a = getDomainOrThrow(db, "a.test");
+    const postmaster: Principal = { account: getAccountOrThrow(db, a, "postmaster"), domain: "a.test", isPostmaster: true };
+    const key = currentDkimKey(db, a.id)!;
+    dns.txt.set(`${key.selector}._domainkey.a.test`, [dkimRecord("a.test", key).value]);
+    process.env.DNS_RESOLVER = dns.server;
+    try {
+      expect(await dkimStatus(db, postmaster, "a.test")).toMatchObject({ selector: key.selector, dns: "published" });
+      await expect(dkimStatus(db, postmaster, "b.test")).rejects.toMatchObject({ key: "forbidden" });
+    } finally {
+      delete process.env.DNS_RESOLVER;
+    }
+  });
+});

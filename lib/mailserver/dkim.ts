@@ -1,0 +1,125 @@
+import "server-only";
+// DKIM per domain: an RSA key generated on `domain add` (and `domain dkim rotate`), kept in dkim_keys; the newest
+// key of a domain signs. Rspamd's dkim_signing reads the keys from files that `mailserver events` writes from the
+// table (a selector map and one key file per domain and selector): a new or rotated key takes effect within
+// seconds, with no reload (docs/mail-server.md, "DKIM").
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { Resolver } from "node:dns/promises";
+import path from "node:path";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { dkimKeys, domains, type DkimKeyRow, type DomainRow } from "@/db/schema";
+
+/** `mail<YYYYMMDD>`, with a letter added when the domain already has that selector (two rotations a day). */
+function newSelector(db: Db, domainId: number, now: Date): string {
+  const base = `mail${now.toISOString().slice(0, 10).replace(/-/g, "")}`;
+  const taken = new Set(db.select({ s: dkimKeys.selector }).from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).all().map((r) => r.s));
+  if (!taken.has(base)) return base;
+  for (let i = 0; i < 26; i++) if (!taken.has(base + String.fromCharCode(97 + i))) return base + String.fromCharCode(97 + i);
+  throw new Error("too many DKIM keys today");
+}
+
+/** A new 2048-bit RSA key for the domain; it signs from now on (the old row stays for the DNS overlap). */
+export function generateDkimKey(db: Db, domain: Pick<DomainRow, "id">, now = new Date()): DkimKeyRow {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return db
+    .insert(dkimKeys)
+    .values({
+      domainId: domain.id,
+      selector: newSelector(db, domain.id, now),
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+      createdAt: now.toISOString(),
+    })
+    .returning()
+    .get();
+}
+
+export function currentDkimKey(db: Db, domainId: number): DkimKeyRow | undefined {
+  return db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1).get();
+}
+
+export interface DkimRecord {
+  selector: string;
+  /** The DNS name of the TXT record. */
+  name: string;
+  /** Its value. */
+  value: string;
+}
+
+export function dkimRecord(domainName: string, key: Pick<DkimKeyRow, "selector" | "publicKey">): DkimRecord {
+  return { selector: key.selector, name: `${key.selector}._domainkey.${domainName}`, value: `v=DKIM1; k=rsa; p=${key.publicKey}` };
+}
+
+/**
+ * What DNS answers for the record: "published" (p= equal), "different" (a record with another key), "missing", or
+ * "error" (the resolver failed). DNS_RESOLVER (comma-separated host[:port]) names the resolver to ask; the system's
+ * otherwise.
+ */
+export async function checkDkimDns(record: DkimRecord, servers = process.env.DNS_RESOLVER): Promise<{ state: "published" | "different" | "missing" | "error"; detail: string }> {
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  if (servers) resolver.setServers(servers.split(",").map((s) => s.trim()).filter(Boolean));
+  try {
+    const txt = (await resolver.resolveTxt(record.name)).map((chunks) => chunks.join(""));
+    const p = (value: string) => /(?:^|;)\s*p=([^;\s]*)/.exec(value)?.[1] ?? "";
+    const want = p(record.value);
+    if (txt.some((t) => p(t) === want)) return { state: "published", detail: "" };
+    return txt.length ? { state: "different", detail: txt.join(" | ").slice(0, 300) } : { state: "missing", detail: "" };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOTFOUND" || code === "ENODATA") return { state: "missing", detail: "" };
+    return { state: "error", detail: `${code ?? ""} ${(err as Error).message}`.trim() };
+  }
+}
+
+/** The numeric id of a system group (Rspamd's, which must read the key files). */
+function groupId(group: string): number {
+  if (/^\d+$/.test(group)) return Number(group);
+  const line = execFileSync("getent", ["group", group], { encoding: "utf8" });
+  return Number(line.split(":")[2]);
+}
+
+/**
+ * Writes `<dir>/selectors.map` ("domain selector" per line, the current key of each domain) and
+ * `<dir>/keys/<domain>.<selector>.key`; removes key files of keys and domains that are gone. Unchanged files are
+ * not rewritten. Returns the number of files written or removed.
+ */
+export function writeDkimFiles(db: Db, dir: string, group?: string): number {
+  const gid = group ? groupId(group) : undefined;
+  const keysDir = path.join(dir, "keys");
+  fs.mkdirSync(keysDir, { recursive: true, mode: 0o750 });
+  if (gid !== undefined) for (const d of [dir, keysDir]) fs.chownSync(d, process.getuid?.() ?? 0, gid);
+  const current = db
+    .select({ domain: domains.name, selector: dkimKeys.selector, privateKey: dkimKeys.privateKey })
+    .from(dkimKeys)
+    .innerJoin(domains, eq(domains.id, dkimKeys.domainId))
+    .where(and(sql`${dkimKeys.id} = (SELECT max(k.id) FROM dkim_keys k WHERE k.domain_id = ${dkimKeys.domainId})`))
+    .orderBy(domains.name)
+    .all();
+  let changes = 0;
+  const write = (file: string, content: string, mode: number) => {
+    if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === content) return;
+    const tmp = `${file}.tmp${process.pid}`;
+    fs.writeFileSync(tmp, content, { mode });
+    if (gid !== undefined) fs.chownSync(tmp, process.getuid?.() ?? 0, gid);
+    fs.renameSync(tmp, file);
+    changes++;
+  };
+  const wanted = new Set<string>();
+  for (const k of current) {
+    const file = `${k.domain}.${k.selector}.key`;
+    wanted.add(file);
+    write(path.join(keysDir, file), k.privateKey, 0o640);
+  }
+  for (const file of fs.readdirSync(keysDir)) {
+    if (!wanted.has(file)) {
+      fs.rmSync(path.join(keysDir, file), { force: true });
+      changes++;
+    }
+  }
+  // The map last: a selector is announced only once its key file exists.
+  write(path.join(dir, "selectors.map"), current.map((k) => `${k.domain} ${k.selector}\n`).join(""), 0o644);
+  return changes;
+}

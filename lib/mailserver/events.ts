@@ -1,0 +1,184 @@
+import "server-only";
+// `mailserver events`: the small HTTP service (loopback only) that Dovecot calls while mail flows, so the panel's
+// records take effect at once instead of in the daily housekeeping run:
+//   POST /auth-policy   Dovecot's auth policy report after every authentication (IMAP, POP3, SMTP AUTH via
+//                       Dovecot SASL): last_auth_date / last_auth_ip
+//   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
+//   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
+// and the SMS queue's worker. Each request answers quickly; slow work (SMS gateways) happens in the worker.
+import { execFile } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
+import { and, eq } from "drizzle-orm";
+import { simpleParser, type AddressObject } from "mailparser";
+import type { Db } from "@/db/client";
+import { accounts, listMembers, mailingLists } from "@/db/schema";
+import { writeDkimFiles } from "./dkim";
+import { deliverUsageWarning } from "./housekeeping";
+import { recordMailLogin } from "./last-login";
+import type { SmsConfig } from "./sms/config";
+import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
+
+const exec = promisify(execFile);
+
+export interface MailEventsOptions {
+  db: Db;
+  /** The doveadm command with global options, as for housekeeping. */
+  doveadm: string[];
+  sms: SmsConfig;
+  transport: SmsTransport;
+  host?: string;
+  port?: number;
+  /** Keeps Rspamd's DKIM key files in step with dkim_keys (every dkim.intervalMs, 5 s by default). */
+  dkim?: { dir: string; group?: string; intervalMs?: number };
+  /** How often the SMS worker looks for due rows (ms). */
+  queueIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface MailEvents {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** Resolves when the worker has gone through the due rows once more (tests). */
+  drain(): Promise<void>;
+}
+
+async function body(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1_000_000) throw new Error("request too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const addresses = (a: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => (v.address ?? "").toLowerCase()));
+
+/**
+ * Mail to a moderated or closed list (privacy_mode 1, 2) reaches only its moderators, for them to approve
+ * (docs/mail-server.md): a message with such a list in To/Cc, the account one of its moderators and not itself
+ * addressed, is list traffic to moderate, not mail to announce by SMS.
+ */
+function onlyModerating(db: Db, accountEmail: string, recipients: string[]): boolean {
+  if (recipients.includes(accountEmail)) return false;
+  return recipients.some((address) => {
+    const list = db.select().from(mailingLists).where(eq(mailingLists.email, address)).get();
+    if (!list || list.privacyMode === 0) return false;
+    return !!db
+      .select()
+      .from(listMembers)
+      .where(and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)))
+      .get();
+  });
+}
+
+export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents> {
+  const log = o.log ?? ((line: string) => console.log(line));
+  const [doveadm, ...global] = o.doveadm;
+
+  async function newMail(user: string, mailbox: string, uid: string): Promise<string> {
+    if (mailbox !== "INBOX" || !/^\d+$/.test(uid)) return "not the inbox";
+    const account = o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase())).get();
+    if (!account) return "unknown account";
+    if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
+    const { stdout } = await exec(doveadm!, [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid], { maxBuffer: 64 * 1024 * 1024 });
+    const raw = stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, "");
+    const msg = await simpleParser(raw);
+    if (onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)])) return "list traffic to moderate";
+    const rows = enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });
+    kick();
+    return `queued ${rows.length}`;
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const reply = (status: number, text: string, type = "text/plain") => {
+      res.writeHead(status, { "content-type": type });
+      res.end(text);
+    };
+    if (req.method !== "POST") return reply(405, "POST only");
+    body(req)
+      .then(async (text) => {
+        switch (url.pathname) {
+          case "/auth-policy": {
+            // Dovecot sends {"login":..., "remote":..., "success":true, ...} with command=report after each
+            // authentication; command=allow (before auth) is answered "allow" (status 0) as well.
+            const data = JSON.parse(text || "{}") as Record<string, unknown>;
+            if (url.searchParams.get("command") === "report" && data.success === true && data.policy_reject !== true) {
+              const str = (v: unknown) => (typeof v === "string" ? v : "");
+              recordMailLogin(o.db, str(data.user) || str(data.login), str(data.remote));
+            }
+            return reply(200, JSON.stringify({ status: 0, msg: "" }), "application/json");
+          }
+          case "/quota-warning": {
+            const form = new URLSearchParams(text);
+            const result = await deliverUsageWarning(o.db, o.doveadm, form.get("user") ?? "", Number(form.get("level")));
+            log(`quota-warning ${form.get("user")} ${form.get("level")}%: ${result}`);
+            return reply(200, result);
+          }
+          case "/new-mail": {
+            // Answered at once: the delivery waits for this answer, and reading the message waits for nothing.
+            const form = new URLSearchParams(text);
+            reply(202, "accepted");
+            const what = `new-mail ${form.get("user")} ${form.get("mailbox")} uid ${form.get("uid")}`;
+            return newMail(form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? "").then(
+              (result) => log(`${what}: ${result}`),
+              (err: Error) => log(`${what}: ${err.message}`),
+            );
+          }
+          default:
+            return reply(404, "not found");
+        }
+      })
+      .catch((err: Error) => {
+        log(`mail events ${url.pathname}: ${err.message}`);
+        reply(500, err.message);
+      });
+  });
+
+  // The SMS worker: one pass at a time, every queueIntervalMs and right after a new row.
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const pass = () => {
+    running = running
+      .then(() => processSmsQueue(o.db, o.sms, o.transport))
+      .then(() => undefined)
+      .catch((err: Error) => log(`sms queue: ${err.message}`));
+    return running;
+  };
+  const kick = () => void pass();
+  timer = setInterval(kick, o.queueIntervalMs ?? 15_000);
+  let dkimTimer: NodeJS.Timeout | undefined;
+  if (o.dkim) {
+    const { dir, group, intervalMs } = o.dkim;
+    const sync = () => {
+      try {
+        writeDkimFiles(o.db, dir, group);
+      } catch (err) {
+        log(`dkim keys: ${(err as Error).message}`);
+      }
+    };
+    sync();
+    dkimTimer = setInterval(sync, intervalMs ?? 5_000);
+  }
+
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${o.host ?? "127.0.0.1"}:${port}`,
+    port,
+    drain: () => pass(),
+    async close() {
+      clearInterval(timer);
+      clearInterval(dkimTimer);
+      timer = undefined;
+      await running;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

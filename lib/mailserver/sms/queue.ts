@@ -1,0 +1,158 @@
+import "server-only";
+// The SMS notification queue (table sms_queue): a delivery to an inbox adds one row per configured number; the
+// worker of the mail event service sends due rows and retries failures with growing delays, so a slow or broken
+// gateway never delays mail delivery. A per-account hourly limit turns a flood into rows marked "skipped".
+import { and, asc, desc, eq, gte, lte, ne, sql } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Db } from "@/db/client";
+import { accounts, smsQueue, type AccountRow, type SmsQueueRow } from "@/db/schema";
+import { fill, isEmailTarget, normalizeNumber, operatorFor, type HttpGatewayConfig, type SmsConfig } from "./config";
+import { decryptSmsPassword } from "./secret";
+import { smsParts } from "./text";
+
+export interface NewMail {
+  subject: string;
+  body: string;
+}
+
+type Plan = Pick<SmsQueueRow, "channel" | "target" | "parts" | "status" | "lastError">;
+
+function plan(config: SmsConfig, account: AccountRow, number: string, operatorCode: number, mail: NewMail): Plan {
+  const parts = (max: number) => smsParts(mail.subject, mail.body, account.smsCnt, max);
+  if (isEmailTarget(number)) return { channel: "email", target: number, parts: parts(config.maxLength), status: "pending", lastError: "" };
+  const n = normalizeNumber(config, number);
+  const failed = (lastError: string): Plan => ({ channel: account.smsSendTo === 1 ? "email" : "http", target: number, parts: parts(config.maxLength), status: "failed", lastError });
+  if (!n) return failed(`${number} is neither a phone number nor an e-mail address`);
+  const operator = operatorFor(config, operatorCode, n.national);
+  const max = operator?.op.maxLength ?? config.maxLength;
+  if (account.smsSendTo === 1) {
+    if (!operator) return failed(`no operator known for ${number} (set sms_operator)`);
+    if (!operator.op.email) return failed(`operator ${operator.code} (${operator.op.name}) has no e-mail-to-SMS gateway configured`);
+    return { channel: "email", target: fill(operator.op.email, n), parts: parts(max), status: "pending", lastError: "" };
+  }
+  if (!(operator?.op.http ?? config.http)) return failed("no HTTP SMS gateway configured by the provider");
+  return { channel: "http", target: number, parts: parts(max), status: "pending", lastError: "" };
+}
+
+/** Rows for a message delivered to the account's inbox (none when no number is set). */
+export function enqueueNewMail(db: Db, config: SmsConfig, account: AccountRow, mail: NewMail, now = new Date()): SmsQueueRow[] {
+  const numbers = [
+    { slot: 1, number: account.smsPhoneNumber1.trim(), operator: account.smsOperator1 },
+    { slot: 2, number: account.smsPhoneNumber2.trim(), operator: account.smsOperator2 },
+  ].filter((n) => n.number !== "");
+  if (!numbers.length) return [];
+  return db.transaction(() => {
+    const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+    let recent = db
+      .select({ n: sql<number>`count(*)` })
+      .from(smsQueue)
+      .where(and(eq(smsQueue.accountId, account.id), gte(smsQueue.createdAt, hourAgo), ne(smsQueue.status, "skipped")))
+      .get()!.n;
+    return numbers.map(({ slot, number, operator }) => {
+      let p = plan(config, account, number, operator, mail);
+      if (p.status === "pending" && config.rateLimitPerHour > 0 && recent >= config.rateLimitPerHour) {
+        p = { ...p, status: "skipped", lastError: `rate limit: ${config.rateLimitPerHour} notifications per hour` };
+      }
+      if (p.status !== "skipped") recent++;
+      return db
+        .insert(smsQueue)
+        .values({ accountId: account.id, slot, ...p, nextAttemptAt: now.toISOString(), createdAt: now.toISOString() })
+        .returning()
+        .get();
+    });
+  });
+}
+
+export interface SmsTransport {
+  /** Where e-mail notifications are submitted (the local Postfix). */
+  smtp: { host: string; port: number };
+}
+
+async function sendHttp(gw: HttpGatewayConfig, values: Record<string, string>): Promise<void> {
+  const fields = Object.fromEntries(Object.entries(gw.fields).map(([k, v]) => [k, fill(v, values)]));
+  let url = fill(gw.url, values, encodeURIComponent);
+  const init: RequestInit = { method: gw.method, headers: { ...gw.headers }, signal: AbortSignal.timeout(gw.timeoutMs) };
+  if (gw.format === "query" || gw.method === "GET") {
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(fields)) u.searchParams.set(k, v);
+    url = u.toString();
+  } else if (gw.format === "json") {
+    init.body = JSON.stringify(fields);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  } else {
+    init.body = new URLSearchParams(fields).toString();
+    (init.headers as Record<string, string>)["content-type"] = "application/x-www-form-urlencoded";
+  }
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`gateway answered ${res.status}: ${text.slice(0, 200)}`);
+  if (gw.successMatch && !text.includes(gw.successMatch)) throw new Error(`gateway answered without "${gw.successMatch}": ${text.slice(0, 200)}`);
+}
+
+async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: SmsQueueRow): Promise<void> {
+  const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get();
+  if (!account) throw new Error("the account no longer exists");
+  const domain = account.email.slice(account.email.indexOf("@") + 1);
+  if (row.channel === "email") {
+    const mailer = nodemailer.createTransport({ host: transport.smtp.host, port: transport.smtp.port, secure: false, ignoreTLS: true });
+    try {
+      for (const [i, text] of row.parts.entries()) {
+        await mailer.sendMail({
+          from: fill(config.from, { domain }),
+          to: row.target,
+          subject: row.parts.length > 1 ? `${i + 1}/${row.parts.length}` : "",
+          text,
+          headers: { "Auto-Submitted": "auto-generated", "X-Mailadmin": "sms-notification" },
+          envelope: { from: fill(config.from, { domain }), to: [row.target] },
+        });
+      }
+    } finally {
+      mailer.close();
+    }
+    return;
+  }
+  const n = normalizeNumber(config, row.target);
+  if (!n) throw new Error(`${row.target} is not a phone number`);
+  const code = row.slot === 1 ? account.smsOperator1 : account.smsOperator2;
+  const gw = operatorFor(config, code, n.national)?.op.http ?? config.http;
+  if (!gw) throw new Error("no HTTP SMS gateway configured by the provider");
+  const login = row.slot === 1 ? account.smsLogin1 : account.smsLogin2;
+  const password = decryptSmsPassword(row.slot === 1 ? account.smsPassword1 : account.smsPassword2);
+  for (const text of row.parts) await sendHttp(gw, { ...n, number: n.national, login, password, text });
+}
+
+/** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
+export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsTransport, now = new Date()): Promise<number> {
+  const due = db
+    .select()
+    .from(smsQueue)
+    .where(and(eq(smsQueue.status, "pending"), lte(smsQueue.nextAttemptAt, now.toISOString())))
+    .orderBy(asc(smsQueue.nextAttemptAt))
+    .limit(50)
+    .all();
+  for (const row of due) {
+    const attempts = row.attempts + 1;
+    try {
+      await sendRow(db, config, transport, row);
+      db.update(smsQueue).set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" }).where(eq(smsQueue.id, row.id)).run();
+    } catch (err) {
+      const delays = config.retryDelaysSeconds;
+      const delay = delays[Math.min(attempts - 1, delays.length - 1)]! * 1000;
+      db.update(smsQueue)
+        .set({
+          attempts,
+          status: attempts >= config.maxAttempts ? "failed" : "pending",
+          nextAttemptAt: new Date(now.getTime() + delay).toISOString(),
+          lastError: (err as Error).message.slice(0, 500),
+        })
+        .where(eq(smsQueue.id, row.id))
+        .run();
+    }
+  }
+  return due.length;
+}
+
+/** The account's latest notifications (newest first), for the postmaster's account editor. */
+export function recentSmsNotifications(db: Db, accountId: number, limit = 10): SmsQueueRow[] {
+  return db.select().from(smsQueue).where(eq(smsQueue.accountId, accountId)).orderBy(desc(smsQueue.id)).limit(limit).all();
+}

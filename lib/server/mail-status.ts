@@ -1,0 +1,53 @@
+import "server-only";
+// What the mail server does with a domain's and an account's settings, for the postmaster's panel pages: the
+// domain's DKIM record and whether DNS holds it, and the account's latest SMS notifications with their failures.
+import type { Db } from "@/db/client";
+import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
+import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
+import { domainForAdmin } from "./access";
+import { getAccountOrThrow } from "./accounts";
+import type { Principal } from "./auth";
+
+export interface DkimStatus {
+  selector: string;
+  name: string;
+  value: string;
+  dns: "published" | "different" | "missing" | "error";
+  dns_detail: string;
+}
+
+/** The domain's DKIM TXT record (a key is made for a domain created before DKIM existed) and what DNS answers. */
+export async function dkimStatus(db: Db, principal: Principal, domainName: string): Promise<DkimStatus> {
+  const domain = domainForAdmin(db, principal, domainName);
+  const key = currentDkimKey(db, domain.id) ?? generateDkimKey(db, domain);
+  const record = dkimRecord(domain.name, key);
+  const dns = await checkDkimDns(record);
+  return { ...record, dns: dns.state, dns_detail: dns.detail };
+}
+
+export interface SmsNotification {
+  created_at: string;
+  number: 1 | 2;
+  channel: string;
+  target: string;
+  status: string;
+  attempts: number;
+  last_error: string;
+  sent_at: string;
+}
+
+/** The account's last ten notifications, newest first (postmaster only: targets are other people's numbers). */
+export function smsNotifications(db: Db, principal: Principal, domainName: string, name: string): SmsNotification[] {
+  const domain = domainForAdmin(db, principal, domainName);
+  const account = getAccountOrThrow(db, domain, name);
+  return recentSmsNotifications(db, account.id).map((r) => ({
+    created_at: r.createdAt,
+    number: r.slot === 2 ? 2 : 1,
+    channel: r.channel,
+    target: r.target,
+    status: r.status,
+    attempts: r.attempts,
+    last_error: r.lastError,
+    sent_at: r.sentAt,
+  }));
+}
