@@ -62,6 +62,11 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     return l === "pl" ? `Nie znaleziono konta ${quote(l, [a.address])}.` : `No account ${quote(l, [a.address])} was found.`;
   },
   (a, l) => {
+    // aliasTargetMissing / invalidAliasTarget: the target that was refused.
+    if (typeof a.target !== "string") return null;
+    return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;
+  },
+  (a, l) => {
     if (typeof a.start_date !== "string" || typeof a.end_date !== "string") return null;
     const d = (iso: string) => formatDate(iso, l);
     return l === "pl" ? `Początek: ${d(a.start_date)}, koniec: ${d(a.end_date)}.` : `Start: ${d(a.start_date)}, end: ${d(a.end_date)}.`;

@@ -131,7 +131,7 @@ interface SummaryRow {
 }
 
 export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) {
-  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS);
+  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
   return listPage<SummaryRow>(
     db,
     {

@@ -105,7 +105,7 @@ export function listMailingLists(db: Db, domain: DomainRow, query: URLSearchPara
       }),
     },
     domain.id,
-    parseListQuery(query, LIST_SORT_FIELDS),
+    parseListQuery(query, LIST_SORT_FIELDS, domain.name),
   );
 }
 

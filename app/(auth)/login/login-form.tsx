@@ -61,7 +61,8 @@ interface ErrorAnswer {
   attributes?: { reason?: string; retry_after?: number };
 }
 
-export function LoginForm({ notice }: { notice: LoginNotice | null }) {
+/** `next`: the page the sign-in was asked for (already checked to be a path of this site by the server). */
+export function LoginForm({ notice, next = null }: { notice: LoginNotice | null; next?: string | null }) {
   const t = useT(messages);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -96,7 +97,7 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
       });
       const body = (await res.json().catch(() => null)) as (ErrorAnswer & { isPostmaster?: boolean }) | null;
       if (res.ok) {
-        window.location.assign(body?.isPostmaster ? "/accounts" : "/me");
+        window.location.assign(next ?? (body?.isPostmaster ? "/accounts" : "/me"));
         return;
       }
       setError(explain(res.status, body));

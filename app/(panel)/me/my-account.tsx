@@ -6,12 +6,14 @@ import { useT } from "@/lib/i18n";
 import { AccountInfo } from "./account-info";
 import { AutoresponderForm } from "./autoresponder-form";
 import { ForwardsForm } from "./forwards-form";
+import { MyAliases } from "./my-aliases";
 import { meMessages } from "./messages";
 import { PasswordForm } from "./password-form";
 import { SpamListsForm } from "./spam-lists-form";
 import { useMyAccount } from "./use-my-account";
 
-export function MyAccount({ domain, name }: { domain: string; name: string }) {
+/** `denied`: the account was sent here from a domain administrator's page (said at the top). */
+export function MyAccount({ domain, name, denied = false }: { domain: string; name: string; denied?: boolean }) {
   const t = useT(meMessages);
   const query = useMyAccount(domain, name);
   const errorText = useErrorText();
@@ -20,6 +22,7 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
       <h1 className="text-2xl font-semibold text-gray-900">
         {t("title")} <span className="block break-all text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
       </h1>
+      {denied && <Alert tone="warning">{t("denied")}</Alert>}
       {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}
       {query.isError && (
         <Alert tone="error" title={t("loadFailed")}>
@@ -34,6 +37,7 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
           <AccountInfo record={query.data} />
           <AutoresponderForm record={query.data} />
           <ForwardsForm record={query.data} />
+          <MyAliases record={query.data} />
           <PasswordForm record={query.data} />
           <SpamListsForm record={query.data} />
         </>

@@ -16,7 +16,8 @@ export function Meter({ label, value, max, text }: { label: string; value: numbe
       >
         <div className={`h-full ${color}`} style={{ width: `${pct}%` }} />
       </div>
-      <span className="shrink-0 text-xs tabular-nums text-gray-800">{text}</span>
+      {/* The meter's aria-valuetext already says it: hidden from screen readers so the cell is read once. */}
+      <span aria-hidden="true" className="shrink-0 text-xs tabular-nums text-gray-800">{text}</span>
     </div>
   );
 }

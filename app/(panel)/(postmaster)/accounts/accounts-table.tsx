@@ -17,6 +17,7 @@ import { BulkActions } from "./bulk-actions";
 import { AccountDeleteDetails } from "./delete-details";
 import { ACCOUNT_NOUN, accountMessages } from "./messages";
 import { usageText } from "./usage";
+import { formatDate } from "@/lib/errors/details";
 
 const CREATE_FORM_ID = "create-account";
 // The form (and react-hook-form with it) loads when the postmaster opens it: creating an account is occasional, and
@@ -48,7 +49,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const columns: Column<AccountSummary>[] = [
     nameColumn(
       t("name"),
-      "md:w-[22%]",
+      "md:w-[20%]",
       (r) => (
         <>
           {/* A plain link, navigated client-side by the tbody's handler (useLinkNavigation) and never prefetched:
@@ -68,7 +69,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
     ),
     descriptionColumn(t("description")),
     { key: "capacity", label: t("capacity"), wide: true, className: "w-28 text-right tabular-nums", cell: (r) => r.capacity },
-    { key: "usage", label: t("usage"), wide: true, className: "w-48", cell: usage },
+    { key: "usage", label: t("usage"), wide: true, className: "w-44", cell: usage },
     {
       key: "blocked",
       label: t("blocked"),
@@ -76,15 +77,15 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       className: "w-28",
       cell: (r) => (r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")),
     },
-    { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => r.creation_date },
+    { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => formatDate(r.creation_date, locale) },
     {
       key: "expiration_date",
       label: t("expires"),
       wide: true,
       className: "w-28 tabular-nums",
-      cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date || "—"}</span>,
+      cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}</span>,
     },
-    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-32 tabular-nums", cell: (r) => r.last_auth_date || "—" },
+    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-32 tabular-nums", cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—") },
   ];
 
   return (
@@ -94,7 +95,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       {creating && domain && (
         <div id={CREATE_FORM_ID}>
           <Card title={t("createTitle")} level={2}>
-            <CreateAccountForm domain={domain} onDone={(email) => setNotice(t("created_ok", { email }))} />
+            <CreateAccountForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created_ok", { email }))} />
           </Card>
         </div>
       )}
@@ -105,6 +106,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       <ResourceTable resource={accounts} initial={initial} t={t} noun={ACCOUNT_NOUN} columns={columns}
         deletable={(r) => r.name !== "postmaster"}
         linkRows
+        actionsClassName="md:w-20"
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names) => domain && <AccountDeleteDetails domain={domain} names={names} />}
         onNotice={setNotice}

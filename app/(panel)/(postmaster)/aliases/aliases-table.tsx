@@ -54,7 +54,7 @@ export function AliasesTable() {
     <div className="space-y-4">
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>
-        {domain && <CreateAliasForm domain={domain} onDone={(email) => setNotice(t("created", { email }))} />}
+        {domain && <CreateAliasForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created", { email }))} />}
       </Card>
       {notice && <Alert tone="success">{notice}</Alert>}
       <ResourceTable resource={aliases} t={t} noun={ALIAS_NOUN} columns={columns}
