@@ -54,7 +54,7 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
     example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
     options: {
-      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; 8+ characters, mixed)" },
+      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)" },
       ...LIMIT_OPTIONS,
     },
     run(ctx, { positionals, values }) {

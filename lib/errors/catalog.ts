@@ -43,6 +43,7 @@ export const errorCatalog = {
   domainNotFound: entry("404.1", "resource_missing", "Domena nie istnieje.", "The domain does not exist.", "The domain is not served here. The API never answers it (contract §9: a caller who does not administer the domain in the path gets 403.2, hosted or not); the operator CLI does."),
   recordNotFound: entry("404.2", "resource_missing", "Wskazane konto, alias lub lista nie istnieje.", "The account, alias or list does not exist.", "The named account, alias or mailing list does not exist in the domain; `source` is the name."),
   endpointNotFound: entry("404.4", "resource_missing", "Nie ma takiego zasobu API.", "There is no such API resource.", "The path matches no endpoint of /api/v1."),
+  domainTaken: entry("409.1", "resource_existing", "Ta domena jest już obsługiwana na tym serwerze.", "This domain is already hosted on this server.", "Adding a domain (CLI `domain add`) that is already hosted."),
   nameTaken: entry("409.1", "resource_existing", "Ten adres jest już zajęty w domenie (konto, alias lub lista).", "This address is already taken in the domain (account, alias or list).", "Creating an account, alias or list whose name is already an account, alias or list of the domain."),
   // --- request format ---
   invalidJson: entry("400.1", "internal", "Treść żądania nie jest poprawnym dokumentem JSON.", "The request body is not a valid JSON document.", "The body is not valid JSON."),

@@ -131,7 +131,7 @@ export function listDomains(db: Db): DomainRow[] {
 
 export function insertDomain(db: Db, name: string, limits: DomainLimits): DomainRow {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
-  if (findDomain(db, name)) throw apiError("nameTaken", "domain");
+  if (findDomain(db, name)) throw apiError("domainTaken", "domain", { domain: name });
   return db.insert(domains).values({ name, ...limits }).returning().get();
 }
 

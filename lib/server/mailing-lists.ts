@@ -133,7 +133,7 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
 
 /** replyto_mode 2 needs an address to offer. */
 function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">): void {
-  if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email");
+  if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email", { required_for_replyto_mode: 2 });
 }
 
 function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): void {
