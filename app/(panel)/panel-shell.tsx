@@ -9,7 +9,7 @@ import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
+const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "audit" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
   pl: {
     product: "Panel poczty",
     nav: "Nawigacja główna",
@@ -17,6 +17,7 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
     accounts: "Konta",
     aliases: "Aliasy",
     lists: "Listy",
+    audit: "Dziennik",
     me: "Moje konto",
     signedInAs: "Zalogowano jako",
     logout: "Wyloguj",
@@ -30,6 +31,7 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
     accounts: "Accounts",
     aliases: "Aliases",
     lists: "Lists",
+    audit: "Audit log",
     me: "My account",
     signedInAs: "Signed in as",
     logout: "Log out",
@@ -38,12 +40,13 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
   },
 };
 
-type NavKey = "domain" | "accounts" | "aliases" | "lists" | "me";
+type NavKey = "domain" | "accounts" | "aliases" | "lists" | "audit" | "me";
 const POSTMASTER_NAV: [NavKey, string][] = [
   ["domain", "/domain"],
   ["accounts", "/accounts"],
   ["aliases", "/aliases"],
   ["lists", "/lists"],
+  ["audit", "/audit"],
   ["me", "/me"],
 ];
 const USER_NAV: [NavKey, string][] = [["me", "/me"]];

@@ -29,6 +29,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "hx.example.com" },
     { name: "hy.example.com" },
     { name: "panel.example.com" },
+    // e2e/api/alias-target.test.ts (issue 33).
+    { name: "target.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

@@ -7,6 +7,7 @@ import { apiError } from "@/lib/errors/api-error";
 import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
+import { recordChange } from "./audit";
 import { findDomain } from "./domains";
 import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
 import { prepared } from "./prepared";
@@ -73,6 +74,7 @@ export function createAlias(db: Db, domain: DomainRow, name: string, body: Recor
       assertTargetDelivers(db, target);
       const d = db.select().from(domains).where(eq(domains.id, domain.id)).get()!;
       if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
+      recordChange(db, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
       return db
         .insert(aliases)
         .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
@@ -93,7 +95,16 @@ export function updateAliases(db: Db, domain: DomainRow, names: string[], body: 
   return db.transaction(
     () => {
       assertTargetDelivers(db, target);
-      return requireAll(db, domain, names).map((row) =>
+      const rows = requireAll(db, domain, names);
+      const olds = [...new Set(rows.map((r) => r.target))];
+      recordChange(db, {
+        domain: domain.name,
+        action: "update",
+        resource: "alias",
+        names,
+        changes: olds.length === 1 && olds[0] === target ? {} : { target: olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target } },
+      });
+      return rows.map((row) =>
         db
           .update(aliases)
           .set({ target, searchKey: searchKey(row.name, target) })
@@ -109,7 +120,8 @@ export function updateAliases(db: Db, domain: DomainRow, names: string[], body: 
 export function deleteAliases(db: Db, domain: DomainRow, names: string[]): void {
   db.transaction(
     () => {
-      requireAll(db, domain, names);
+      const rows = requireAll(db, domain, names);
+      recordChange(db, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
       db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names))).run();
     },
     { behavior: "immediate" },

@@ -10,6 +10,7 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
 import { panelErrors } from "@/lib/errors/panel-errors";
+import { withAuditActor } from "./audit";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, normalizeIp, PEER_ADDRESS_HEADER } from "./client-address";
 import { clearedSessionCookie, isHttps, readSessionId, resolveSession } from "./session";
@@ -150,7 +151,11 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
       if (own?.refused) return format(panelAnswer(panelErrors.currentPasswordRequired, undefined, "password"), false, null);
       if (own) body = () => Promise.resolve(own.body);
     }
-    result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
+    const ctx = { req, db, params, query, principal, clientIp, sessionId, body };
+    // Who makes the changes of this request, for the audit log the services write (lib/server/audit.ts).
+    result = principal
+      ? await withAuditActor({ actor: principal.account.email, clientIp, via: panel ? "panel" : "api" }, () => handler(ctx))
+      : await handler(ctx);
   } catch (err) {
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };
@@ -226,6 +231,8 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
       headers: JSON_HEADERS,
     });
   }
+  // A streamed body (the panel's CSV export) goes out as it is, with its own headers.
+  if (result.body instanceof ReadableStream) return new Response(result.body, { status: result.status, headers: result.headers });
   if (result.status === 204 || result.body === null) {
     return new Response(null, { status: result.status, headers: result.headers });
   }

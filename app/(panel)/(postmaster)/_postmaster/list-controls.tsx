@@ -48,7 +48,7 @@ export function useListFilters(sortFields: readonly string[]) {
    * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
    * one instead, so that Back leaves the search rather than stepping through its keystrokes.
    */
-  const update = (patch: Partial<ListFilters>, replace = false) => {
+  const update = (patch: Partial<ListFilters>, replace: boolean | "always" = false) => {
     const next = { ...filters, ...patch };
     const q = new URLSearchParams();
     if (next.search) q.set("search", next.search);
@@ -59,7 +59,7 @@ export function useListFilters(sortFields: readonly string[]) {
     const url = q.size ? `${pathname}?${q}` : pathname;
     // The native history API: Next.js syncs useSearchParams with it and skips the server round trip that
     // router.push would make for a page that only changes its query.
-    if (replace && filters.search) window.history.replaceState(null, "", url);
+    if (replace === "always" || (replace && filters.search)) window.history.replaceState(null, "", url);
     else window.history.pushState(null, "", url);
   };
   return { filters, update };

@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { Alert, Button, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import type { ListFilters } from "@/lib/client/hooks/list-params";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
@@ -69,8 +70,8 @@ export interface ResourceTableProps<R extends Row> {
   onNotice: (text: string) => void;
   /** Row links are plain <a>s navigated by one handler (lib/client/use-link-navigation.ts). */
   linkRows?: boolean;
-  /** Beside the search box: what acts on the whole search (the CSV export). Gets the current search. */
-  searchTools?: (search: string) => ReactNode;
+  /** Beside the search box: what acts on everything the search matches (the CSV export). */
+  searchTools?: (filters: ListFilters) => ReactNode;
   /** The actions column's width from md up (default md:w-44: room for two buttons). */
   actionsClassName?: string;
 }
@@ -127,7 +128,11 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const lastPage = Math.max(0, Math.ceil(total / filters.size) - 1);
   const pastEnd = !!list.data && !list.isPlaceholderData && rows.length === 0 && total > 0 && filters.page > lastPage;
   useEffect(() => {
-    if (pastEnd) update({ page: lastPage }, true);
+    if (!pastEnd) return;
+    // On the next task: on a first load this effect runs before the router's own (a parent's), which is what
+    // makes Next see a history.replaceState.
+    const timer = setTimeout(() => update({ page: lastPage }, "always"), 0);
+    return () => clearTimeout(timer);
   }, [pastEnd, lastPage, update]);
 
   const toggle = (name: string) => {
@@ -240,7 +245,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             filters={filters}
             onSort={onSort}
           />
-          {props.searchTools?.(filters.search)}
+          {props.searchTools?.(filters)}
         </div>
         {props.toolbar}
       </div>

@@ -8,6 +8,7 @@ import { accounts, type AccountSummary, type InitialAccountPage } from "@/lib/cl
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLocale, useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
+import { ExportLinks } from "../_postmaster/export-links";
 import { Meter } from "../_postmaster/meter";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
@@ -107,6 +108,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         deletable={(r) => r.name !== "postmaster"}
         linkRows
         actionsClassName="md:w-20"
+        searchTools={(filters) => <ExportLinks resource="accounts" filters={filters} />}
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names) => domain && <AccountDeleteDetails domain={domain} names={names} />}
         onNotice={setNotice}

@@ -6,6 +6,7 @@ import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
+import { ExportLinks } from "../_postmaster/export-links";
 import { PageHeader } from "../_postmaster/page-parts";
 import { nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { ALIAS_NOUN } from "../accounts/messages";
@@ -66,6 +67,7 @@ export function AliasesTable() {
           )
         }
         onNotice={setNotice}
+        searchTools={(filters) => <ExportLinks resource="aliases" filters={filters} />}
       />
     </div>
   );
