@@ -15,6 +15,7 @@ import {
 } from "@/lib/server/domains";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
 import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import { AUDIT_COMMANDS } from "./audit-commands";
 import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
 
@@ -132,7 +133,7 @@ const OTHER_COMMANDS: Command[] = [
   },
 ];
 
-export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS];
+export const COMMANDS: Command[] = [...DOMAIN_COMMANDS, ...OTHER_COMMANDS, ...DB_COMMANDS, ...MAILSERVER_COMMANDS, ...AUDIT_COMMANDS];
 
 const GROUPS: Record<string, string> = {
   domain: "hosted domains and their limits",
@@ -140,6 +141,7 @@ const GROUPS: Record<string, string> = {
   db: "the database: search index upkeep, backup and restore",
   mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
   demo: "demo data",
+  audit: "the audit log of changes",
 };
 
 function overview(commands: Command[], title: string): string {

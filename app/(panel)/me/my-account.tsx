@@ -10,6 +10,7 @@ import { MyAliases } from "./my-aliases";
 import { meMessages } from "./messages";
 import { PasswordForm } from "./password-form";
 import { SpamListsForm } from "./spam-lists-form";
+import { TwoFactorSection } from "./two-factor";
 import { useMyAccount } from "./use-my-account";
 
 /** `denied`: the account was sent here from a domain administrator's page (said at the top). */
@@ -39,6 +40,7 @@ export function MyAccount({ domain, name, denied = false }: { domain: string; na
           <ForwardsForm record={query.data} />
           <MyAliases record={query.data} />
           <PasswordForm record={query.data} />
+          <TwoFactorSection />
           <SpamListsForm record={query.data} />
         </>
       )}

@@ -2,6 +2,7 @@
 // GET: the signed-in account {email, domain, isPostmaster}, or 401. DELETE: sign out.
 import { noContent, noSession, ok, withPanelSession } from "@/lib/server/http";
 import { panelLogin, readCredentials } from "@/lib/server/panel-login";
+import { secondStepAnswer } from "@/lib/server/totp-http";
 import {
   clearedSessionCookie,
   createSession,
@@ -13,6 +14,9 @@ import {
 
 export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body }) => {
   const principal = panelLogin(db, readCredentials(await body()), clientIp);
+  // Two-step sign-in (lib/server/totp.ts): the password was right; the code comes next, then the session.
+  const second = secondStepAnswer(db, req, principal, clientIp);
+  if (second) return second;
   // A fresh id at every sign-in, so an id planted before the login is worthless after it.
   destroySession(db, sessionId);
   const id = createSession(db, principal, clientIp);
