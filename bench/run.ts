@@ -11,6 +11,7 @@ import { MAX_TOTALS } from "@/lib/server/list-page";
 import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
 import { measure, measurePair, measureUntil, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
+import { checkPrerequisites } from "./prerequisites";
 import { writeReport, type Row, type Target } from "./report";
 import { accountNames, ADMIN_PASSWORD, BIG_DOMAIN, FULL_LIST, FULL_SIZES, MID_DOMAIN, QUICK_SIZES, seed } from "./seed";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
@@ -212,6 +213,8 @@ async function putMany(names: string[]): Promise<{ times: number[]; atomic: bool
 }
 
 async function main() {
+  // Before anything is seeded: a missing tool is named in one line, not found minutes later.
+  checkPrerequisites(CHROMIUM);
   const file = path.join(root, settings.file);
   log(`Seeding ${file} (${quick ? "quick" : "full"}) ...`);
   const seeded = seed(file, settings.sizes);
