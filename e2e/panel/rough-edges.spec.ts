@@ -92,7 +92,8 @@ test.describe("postmaster", () => {
       // The whole text is drawn inside the cell (not clipped to nothing).
       const fits = await cell.evaluate((td) => {
         const p = td.querySelector("p")!;
-        return p.scrollWidth <= td.clientWidth && p.getBoundingClientRect().width > 60;
+        // Not cut short either: a clamped line would make the paragraph's content taller than its box.
+        return p.scrollWidth <= td.clientWidth && p.getBoundingClientRect().width > 60 && p.scrollHeight <= p.clientHeight + 1;
       });
       expect(fits).toBe(true);
       await shot(page, `description-${width}`);

@@ -1,7 +1,8 @@
 // Issue 33, "a check that looks": the account, alias and list tables at 1280 and 1920 px, measured in the browser.
 // It fails when a visible column is narrower than its header's text (a word of the header sticks out of its cell,
-// or the column is too narrow to show it at all) or when two header cells, or a header's text and a neighbouring
-// cell, overlap. The description column of issue 33 (0 px wide, its header drawn over "Pojemność") fails both.
+// or the column is too narrow to show it at all), when two header cells, or a header's text and a neighbouring
+// cell, overlap, or when a row's cell content spills out of its cell (over the next column). The description
+// column of issue 33 (0 px wide, its header drawn over "Pojemność") fails all of these.
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -82,6 +83,13 @@ for (const table of TABLES) {
           problems.push(`"${h.text}" overlaps "${next.text}"`);
         }
       });
+      // The rows' cells: nothing drawn outside its cell (a usage text over the next column, a long word).
+      const spills = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLTableCellElement>("main table tbody tr:nth-child(-n+10) td")]
+          .filter((td) => getComputedStyle(td).display !== "none" && td.scrollWidth > td.clientWidth + 1)
+          .map((td) => `cell "${(td.textContent ?? "").trim().slice(0, 40)}" spills ${td.scrollWidth - td.clientWidth} px`),
+      );
+      problems.push(...spills);
       await page.screenshot({ path: path.join(SCREENSHOTS, `table-layout-${table.name}-${width}.png`), fullPage: true });
       expect(problems, JSON.stringify(headers, null, 1)).toEqual([]);
     });

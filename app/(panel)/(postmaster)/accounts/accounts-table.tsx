@@ -50,7 +50,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const columns: Column<AccountSummary>[] = [
     nameColumn(
       t("name"),
-      "md:w-[20%]",
+      "md:w-[18%]",
       (r) => (
         <>
           {/* A plain link, navigated client-side by the tbody's handler (useLinkNavigation) and never prefetched:
@@ -70,12 +70,12 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
     ),
     descriptionColumn(t("description")),
     { key: "capacity", label: t("capacity"), wide: true, className: "w-28 text-right tabular-nums", cell: (r) => r.capacity },
-    { key: "usage", label: t("usage"), wide: true, className: "w-44", cell: usage },
+    { key: "usage", label: t("usage"), wide: true, className: "w-36", cell: usage },
     {
       key: "blocked",
       label: t("blocked"),
       wide: true,
-      className: "w-28",
+      className: "w-24",
       cell: (r) => (r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")),
     },
     { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => formatDate(r.creation_date, locale) },
@@ -83,10 +83,10 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       key: "expiration_date",
       label: t("expires"),
       wide: true,
-      className: "w-28 tabular-nums",
+      className: "w-24 tabular-nums",
       cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}</span>,
     },
-    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-32 tabular-nums", cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—") },
+    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-28 tabular-nums", cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—") },
   ];
 
   return (
