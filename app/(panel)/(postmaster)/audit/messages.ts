@@ -72,6 +72,8 @@ export function changeText(change: unknown, locale: Locale): string {
     if (Array.isArray(c.removed) && c.removed.length) parts.push(`${t.removed}: ${c.removed.join(", ")}`);
     return parts.join("; ");
   }
+  // A created record's field: its value only.
+  if (c.old === null && !("old_values" in c)) return show(c.new, locale);
   const old = "old_values" in c ? `${t.various} (${(c.old_values as unknown[]).map((v) => show(v, locale)).join(", ")})` : show(c.old, locale);
   return `${old} → ${show(c.new, locale)}`;
 }
