@@ -12,7 +12,8 @@ test("an ordinary account opening a postmaster page is redirected to /me on the 
     expect(new URL(res.headers()["location"]!, "http://x").pathname, path).toBe("/me");
 
     await page.goto(path);
-    await expect(page).toHaveURL(/\/me$/);
+    // With the word why (issue 33).
+    await expect(page).toHaveURL(/\/me\?denied=1$/);
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Moje konto");
   }
 });

@@ -18,6 +18,8 @@ import { ACCOUNT_NOUN } from "./messages";
 
 type Result = { row: BulkRow; ok: true } | { row: BulkRow; ok: false; reason: string };
 
+/** Names per "which are taken?" request of the preview. */
+const TAKEN_BATCH = 200;
 /** Requests in flight at once: the server hashes each password (scrypt), so more would only queue. */
 const PARALLEL = 2;
 
@@ -55,8 +57,13 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
     setChecking(true);
     try {
       const names = parsed.filter((r) => !r.problem).map((r) => r.name);
-      const res = names.length ? await fetch(`/api/panel/taken-names?names=${names.map(encodeURIComponent).join(",")}`) : null;
-      const taken = res?.ok ? ((await res.json()) as { taken: { name: string }[] }).taken.map((t) => t.name) : [];
+      const taken: string[] = [];
+      // In batches: a URL of 1,000 names would pass the server's 16 kB header limit.
+      for (let i = 0; i < names.length; i += TAKEN_BATCH) {
+        const batch = names.slice(i, i + TAKEN_BATCH).map(encodeURIComponent).join(",");
+        const res = await fetch(`/api/panel/taken-names?names=${batch}`);
+        if (res.ok) taken.push(...((await res.json()) as { taken: { name: string }[] }).taken.map((t) => t.name));
+      }
       setRows(markTaken(parsed, taken));
     } catch {
       // The check is a courtesy: the server refuses a taken name anyway, per row, after sending.

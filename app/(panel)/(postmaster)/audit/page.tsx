@@ -65,10 +65,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           {t.find}
         </button>
       </form>
-      <div className="overflow-x-auto rounded-lg border border-gray-300 bg-white">
-        <table className="w-full border-collapse text-sm">
+      {/* Below md the rows stack (a block per entry), so 375 px needs no sideways scrolling. */}
+      <div className="rounded-lg border border-gray-300 bg-white">
+        <table className="block w-full border-collapse text-sm md:table md:table-fixed">
           <caption className="sr-only">{t.title}</caption>
-          <thead className="bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800">
+          <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 md:table-header-group">
             <tr>
               <th scope="col" className="w-44 px-2 py-2">{t.when}</th>
               <th scope="col" className="w-56 px-2 py-2">{t.who}</th>
@@ -76,7 +77,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               <th scope="col" className="px-2 py-2">{t.changes}</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className="block md:table-row-group">
             {shown.length === 0 && (
               <tr>
                 <td colSpan={4} className="px-3 py-8 text-center text-gray-700">
@@ -85,23 +86,23 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               </tr>
             )}
             {shown.map((e: AuditEntry) => (
-              <tr key={e.id} className="border-t border-gray-200 align-top">
-                <td className="px-2 py-2 tabular-nums">{time(e.at)}</td>
-                <td className="px-2 py-2 break-all">
+              <tr key={e.id} className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0">
+                <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">{time(e.at)}</td>
+                <td className="block px-2 py-1 break-all md:table-cell md:py-2">
                   {e.actor}
                   <span className="block text-xs text-gray-700">
                     {t.via[e.via as "api" | "panel" | "cli"] ?? e.via}
                     {e.clientIp ? ` · ${e.clientIp}` : ""}
                   </span>
                 </td>
-                <td className="px-2 py-2">
+                <td className="block px-2 py-1 md:table-cell md:py-2">
                   {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}: {t.resources[e.resource as "account"] ?? e.resource}
                   <span className="block break-all text-xs text-gray-800">
                     {e.names.slice(0, 5).join(", ")}
                     {e.names.length > 5 ? ` ${t.more.replace("{n}", String(e.names.length - 5))}` : ""}
                   </span>
                 </td>
-                <td className="px-2 py-2">
+                <td className="block px-2 py-1 md:table-cell md:py-2">
                   <ul className="space-y-0.5 break-words">
                     {Object.entries(e.changes).map(([field, change]) => (
                       <li key={field}>
