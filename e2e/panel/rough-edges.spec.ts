@@ -101,6 +101,7 @@ test.describe("postmaster", () => {
   }
 
   test("deleting the whole last page shows the page before it, and says 'Usunięto'; a stale page URL too", async ({ page }) => {
+    test.setTimeout(60_000);
     const prefix = unique("lp");
     await createAccounts(page, Array.from({ length: 26 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`));
     await openAccounts(page, `?search=${prefix}&page=1`);
@@ -170,6 +171,8 @@ test.describe("postmaster", () => {
   });
 
   test("errors name the entry and the reason: domain spam list, list template, reply-to", async ({ page }) => {
+    // Three pages and three saves: more than the default 30 s on a busy shared host.
+    test.setTimeout(60_000);
     await page.goto("/domain");
     const white = page.getByLabel("Biała lista (zawsze przyjmuj)");
     await white.fill("dobry.example.com\nzły wpis\n");
