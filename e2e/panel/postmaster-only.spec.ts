@@ -5,6 +5,8 @@ import { expect, loginAs, test } from "./fixtures";
 const POSTMASTER_PAGES = ["/domain", "/accounts", "/accounts/anna.kowalska", "/aliases", "/lists", "/lists/wszyscy"];
 
 test("an ordinary account opening a postmaster page is redirected to /me on the server", async ({ page }) => {
+  // Six pages opened in full: about 35 s on a busy shared 2-core host.
+  test.setTimeout(90_000);
   await loginAs(page, "user");
   for (const path of POSTMASTER_PAGES) {
     const res = await page.request.get(path, { maxRedirects: 0 });
