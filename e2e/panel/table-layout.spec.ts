@@ -31,7 +31,9 @@ function measureHeaders(page: Page): Promise<HeaderBox[]> {
       const style = getComputedStyle(th);
       if (style.display === "none" || th.getBoundingClientRect().width === 0 && th.textContent === "") continue;
       const text = (th.textContent ?? "").replace(/[▲▼]/g, "").trim();
-      if (!text || th.querySelector(".sr-only") && th.textContent!.trim() === th.querySelector(".sr-only")!.textContent!.trim()) continue;
+      // Headers with no visible text (the check box, the actions column's screen-reader label) have no words to fit.
+      const hidden = th.querySelector(".sr-only");
+      if (!text || (hidden && (th.textContent ?? "").trim() === (hidden.textContent ?? "").trim())) continue;
       const range = document.createRange();
       range.selectNodeContents(th);
       const rects = [...range.getClientRects()].filter((r) => r.width > 0);
