@@ -63,6 +63,8 @@ export default defineConfig({
       AUTH_ADDRESS_MAX_FAILURES: "1000",
       // No test client may call /api/v1 directly (192.0.2.1 is TEST-NET): the panel must work without the rule.
       ALLOWED_CLIENT_IPS: "192.0.2.1",
+      // Two-step sign-in's key for the secrets at rest (a fixed test key; production sets its own).
+      TOTP_ENCRYPTION_KEY: "5d1c3b0a9e8f7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817060504",
     },
   },
 });

@@ -2,7 +2,7 @@
 // Next reads the nonce from the request's Content-Security-Policy header and puts it on the scripts it renders,
 // which is why the panel's pages render per request. API routes and static files are not matched.
 import { NextResponse, type NextRequest } from "next/server";
-import { cameOverHttps, contentSecurityPolicy, newNonce, pageHeaders } from "@/lib/security-headers";
+import { cameOverHttps, contentSecurityPolicy, newNonce, PAGE_PATH_HEADER, pageHeaders } from "@/lib/security-headers";
 
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
@@ -10,6 +10,8 @@ export function proxy(request: NextRequest) {
   const policy = contentSecurityPolicy(nonce, https);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", policy);
+  // The page asked for, so that a sign-in it redirects to can come back to it (lib/server/page-session.ts).
+  requestHeaders.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", policy);
   for (const [name, value] of Object.entries(pageHeaders(https))) response.headers.set(name, value);

@@ -13,6 +13,7 @@ import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
 import { measureListPut, type ListPutReport } from "./list-put";
 import { measure, measurePair, measureUntil, median, peakRssMb, type Load, type Sample } from "./load";
 import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
+import { checkPrerequisites } from "./prerequisites";
 import { writeReport, type Row, type Target } from "./report";
 import { accountNames, ADMIN_PASSWORD, BIG_DOMAIN, FULL_LIST, FULL_SIZES, MID_DOMAIN, QUICK_SIZES, seed } from "./seed";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
@@ -214,6 +215,8 @@ async function putMany(names: string[]): Promise<{ times: number[]; atomic: bool
 }
 
 async function main() {
+  // Before anything is seeded: a missing tool is named in one line, not found minutes later.
+  checkPrerequisites(CHROMIUM);
   // Issue 29's scenario alone, on a server and database of its own (bench/bad-sign-ins.ts).
   if (process.argv.includes("--bad-sign-ins")) {
     const result = await measureBadSignIns({ root, port: appPort + 3, distDir, seconds: quick ? 4 : 20, log });

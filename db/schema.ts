@@ -371,6 +371,77 @@ export const dkimKeys = sqliteTable(
   },
   (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
 );
+// --- issue 33: the audit log and two-factor sign-in (tables of their own, migration 0016) ---
+
+/** One change made through the API, the panel or the CLI (lib/server/audit.ts). Passwords are never in it. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Unix time in ms. */
+    at: integer("at").notNull(),
+    /** The domain's name ("" for server-wide changes); kept as text so entries outlive a removed domain. */
+    domain: text("domain").notNull(),
+    /** Who: the signed-in or authenticated address, or "cli" for the operator's CLI. */
+    actor: text("actor").notNull(),
+    clientIp: text("client_ip").notNull().default(""),
+    /** "api", "panel" or "cli". */
+    via: text("via").notNull(),
+    /** "create", "update" or "delete". */
+    action: text("action").notNull(),
+    /** "domain", "account", "alias", "list", "account_security". */
+    resource: text("resource").notNull(),
+    names: text("names", { mode: "json" }).$type<string[]>().notNull(),
+    /** {field: {old, new}}; secrets appear as {changed: true} only. */
+    changes: text("changes", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** Lowercased actor, names and fields, for the log's search. */
+    searchText: text("search_text").notNull().default(""),
+  },
+  (t) => [index("audit_log_domain_at_idx").on(t.domain, t.at), index("audit_log_at_idx").on(t.at)],
+);
+
+/** An account's TOTP secret (AES-256-GCM, key from TOTP_ENCRYPTION_KEY); `enabledAt` 0 while set-up is unconfirmed. */
+export const accountTotp = sqliteTable("account_totp", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  enabledAt: integer("enabled_at").notNull().default(0),
+  /** The last accepted time step: a code is never accepted twice. */
+  lastStep: integer("last_step").notNull().default(0),
+});
+
+/** One-time recovery codes: their SHA-256 only. */
+export const totpRecoveryCodes = sqliteTable(
+  "totp_recovery_codes",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.codeHash] })],
+);
+
+/** A password accepted, the second step pending: the browser holds the id, this table its SHA-256. */
+export const loginChallenges = sqliteTable("login_challenges", {
+  idHash: text("id_hash").primaryKey(),
+  accountId: integer("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  clientIp: text("client_ip").notNull(),
+  createdAt: integer("created_at").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+});
+
+/** Per-domain sign-in policy set by the operator (`domain set --require-2fa`). */
+export const domainPolicies = sqliteTable("domain_policies", {
+  domainId: integer("domain_id")
+    .primaryKey()
+    .references(() => domains.id, { onDelete: "cascade" }),
+  require2fa: integer("require_2fa").notNull().default(0),
+});
 
 export type DomainRow = typeof domains.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;

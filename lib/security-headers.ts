@@ -72,3 +72,18 @@ export function pageHeaders(https: boolean): Record<string, string> {
     ...(https ? { "strict-transport-security": HSTS } : {}),
   };
 }
+
+/** Request header the proxy sets on every page request: the path and query asked for (never sent to the browser). */
+export const PAGE_PATH_HEADER = "x-panel-page-path";
+
+/**
+ * A `next` value safe to navigate to after sign-in: a path of this site (one leading slash, no scheme, no
+ * backslash, no control character), and not the login page itself. Anything else gives null (the landing page).
+ */
+export function safeNextPath(next: unknown): string | null {
+  if (typeof next !== "string" || next.length > 2000) return null;
+  // eslint-disable-next-line no-control-regex
+  if (!next.startsWith("/") || next.startsWith("//") || /[\\\u0000-\u001f]/.test(next)) return null;
+  if (next === "/login" || next.startsWith("/login?") || next.startsWith("/api/")) return null;
+  return next;
+}

@@ -9,7 +9,7 @@ import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
+const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "audit" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
   pl: {
     product: "Panel poczty",
     nav: "Nawigacja główna",
@@ -17,6 +17,7 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
     accounts: "Konta",
     aliases: "Aliasy",
     lists: "Listy",
+    audit: "Dziennik",
     me: "Moje konto",
     signedInAs: "Zalogowano jako",
     logout: "Wyloguj",
@@ -30,6 +31,7 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
     accounts: "Accounts",
     aliases: "Aliases",
     lists: "Lists",
+    audit: "Audit log",
     me: "My account",
     signedInAs: "Signed in as",
     logout: "Log out",
@@ -38,15 +40,18 @@ const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" |
   },
 };
 
-type NavKey = "domain" | "accounts" | "aliases" | "lists" | "me";
+type NavKey = "domain" | "accounts" | "aliases" | "lists" | "audit" | "me";
 const POSTMASTER_NAV: [NavKey, string][] = [
   ["domain", "/domain"],
   ["accounts", "/accounts"],
   ["aliases", "/aliases"],
   ["lists", "/lists"],
+  ["audit", "/audit"],
   ["me", "/me"],
 ];
 const USER_NAV: [NavKey, string][] = [["me", "/me"]];
+/** Table pages use the screen's width (up to 1536 px): their columns need it more than forms need short lines. */
+const WIDE_PAGES = ["/accounts", "/aliases", "/lists", "/audit"];
 
 export function PanelShell({ session, children }: { session: PanelSession; children: ReactNode }) {
   const t = useT(messages);
@@ -56,13 +61,14 @@ export function PanelShell({ session, children }: { session: PanelSession; child
   const [leaving, setLeaving] = useState(false);
 
   const nav = session.isPostmaster ? POSTMASTER_NAV : USER_NAV;
+  const width = WIDE_PAGES.includes(pathname) ? "max-w-[96rem]" : "max-w-6xl";
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         {t("skip")}
       </a>
       <header className="border-b border-gray-300 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
+        <div className={`mx-auto flex ${width} flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3`}>
           <Link href={session.isPostmaster ? "/accounts" : "/me"} className="text-lg font-semibold text-gray-900">
             {t("product")}
           </Link>
@@ -84,7 +90,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
             </form>
           </div>
         </div>
-        <nav aria-label={t("nav")} className="mx-auto max-w-6xl px-4">
+        <nav aria-label={t("nav")} className={`mx-auto ${width} px-4`}>
           <ul className="flex flex-wrap gap-x-1">
             {nav.map(([key, href]) => {
               const current = pathname === href || pathname.startsWith(`${href}/`);
@@ -105,7 +111,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
           </ul>
         </nav>
       </header>
-      <main id="main" className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <main id="main" className={`mx-auto ${width} px-4 py-6`}>{children}</main>
     </div>
   );
 }

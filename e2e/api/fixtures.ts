@@ -32,6 +32,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
     { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },
     { name: "panel.example.com" },
+    // e2e/api/alias-target.test.ts (issue 33).
+    { name: "target.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

@@ -54,4 +54,5 @@ export const AUDITED_PAGES: AuditedPage[] = [
     role: "postmaster",
     ready: (page) => page.getByRole("button", { name: "Zapisz listę" }).waitFor(),
   },
+  { name: "postmaster-audit", path: "/audit", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Dziennik zmian" }).waitFor() },
 ];

@@ -44,7 +44,7 @@ test("an ordinary account lands on /me; the session is an httpOnly SameSite=Stri
   expect(await session.json()).toEqual({ email: DEMO.user.email, domain: DEMO.domain, isPostmaster: false });
 });
 
-test("the postmaster lands on /accounts with the five sections in the navigation", async ({ page }) => {
+test("the postmaster lands on /accounts with the six sections in the navigation", async ({ page }) => {
   await fillLogin(page, DEMO.postmaster.email, DEMO.postmaster.password);
   await expect(page).toHaveURL(/\/accounts$/);
   await expect(page.getByRole("navigation", { name: "Nawigacja główna" }).getByRole("link")).toHaveText([
@@ -52,6 +52,7 @@ test("the postmaster lands on /accounts with the five sections in the navigation
     "Konta",
     "Aliasy",
     "Listy",
+    "Dziennik",
     "Moje konto",
   ]);
 });
@@ -78,12 +79,13 @@ test("logout ends the session: the old cookie no longer works", async ({ page, p
 
 test("without a session a panel page redirects to the login page; with a dead one it says the session expired", async ({ page, context, baseURL }) => {
   await page.goto("/me");
-  await expect(page).toHaveURL(/\/login$/);
+  // The page asked for rides along, to return to it after the sign-in (issue 33).
+  await expect(page).toHaveURL(/\/login\?next=%2Fme$/);
   await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
 
   await context.addCookies([{ name: "mailadmin_session", value: "x".repeat(43), url: baseURL! }]);
   await page.goto("/me");
-  await expect(page).toHaveURL(/\/login\?reason=expired$/);
+  await expect(page).toHaveURL(/\/login\?reason=expired&next=%2Fme$/);
   await expect(page.getByText("Sesja wygasła. Zaloguj się ponownie.")).toBeVisible();
 });
 

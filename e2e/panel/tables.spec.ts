@@ -17,8 +17,9 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
   await page.goto("/accounts");
   await expect(page.getByRole("link", { name: `Edytuj postmaster@${domain}` })).toBeVisible();
 
-  // 200 rows: every other one without a password (generated), and three bad ones: a name against the rules and a
-  // capacity that is no number (both caught in the preview), and the existing postmaster (refused by the server).
+  // 200 rows: every other one without a password (generated), and three bad ones: a name against the rules, a
+  // capacity that is no number, and the existing postmaster (all three caught in the preview, the last by asking
+  // the server which names are taken).
   const lines = ["nazwa;hasło;pojemność;opis"];
   for (let i = 1; i <= 197; i++) lines.push(`imp${String(i).padStart(3, "0")};${i % 2 ? "Haslo-123" : ""};10;Import ${i}`);
   lines.splice(50, 0, "Zła Nazwa;Haslo-123;10;zła");
@@ -31,9 +32,10 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
   await dialog.getByLabel("…albo plik CSV").setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n")) });
   await expect(dialog.getByLabel("Wiersze")).toHaveValue(/imp197/);
   await dialog.getByRole("button", { name: "Sprawdź" }).click();
-  await expect(dialog.getByText("Do utworzenia: 198 kont. Wiersze z błędem: 2")).toBeVisible();
+  await expect(dialog.getByText("Do utworzenia: 197 kont. Wiersze z błędem: 3")).toBeVisible();
+  await expect(dialog.getByRole("row").filter({ hasText: "postmaster" })).toContainText("jest już zajęty");
   await expect(dialog.getByRole("row").filter({ hasText: "Nieprawidłowa nazwa konta." })).toHaveCount(1);
-  await dialog.getByRole("button", { name: "Utwórz 198 kont" }).click();
+  await dialog.getByRole("button", { name: "Utwórz 197 kont" }).click();
   await expect(dialog.getByRole("progressbar", { name: "Tworzenie kont…" })).toBeVisible();
 
   await expect(dialog.getByText("Utworzono: 197 kont. Nie utworzono: 3 konta.")).toBeVisible({ timeout: 240_000 });

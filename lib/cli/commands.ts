@@ -26,6 +26,7 @@ import { LIST_COMMANDS } from "@/lib/lists/commands";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
 import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import { AUDIT_COMMANDS } from "./audit-commands";
 import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
 
@@ -67,7 +68,7 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
     example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
     options: {
-      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; 8+ characters, mixed)" },
+      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)" },
       customer: { type: "string", value: "<id>", help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)" },
       ...LIMIT_OPTIONS,
     },
@@ -263,6 +264,7 @@ export const COMMANDS: Command[] = [
   ...DB_COMMANDS,
   ...MAILSERVER_COMMANDS,
   ...LIST_COMMANDS,
+  ...AUDIT_COMMANDS,
 ];
 
 const GROUPS: Record<string, string> = {
@@ -272,6 +274,7 @@ const GROUPS: Record<string, string> = {
   mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
+  audit: "the audit log of changes",
 };
 
 function overview(commands: Command[], title: string): string {

@@ -100,3 +100,22 @@ export function parseRows(text: string, domain: string, generate: () => string =
 export function passwordsCsv(rows: { name: string; password: string }[], domain: string): string {
   return ["address;password", ...rows.map((r) => `${r.name}@${domain};${r.password}`)].join("\r\n") + "\r\n";
 }
+
+/** Rows whose name the domain already holds get the service's "name taken" problem (the first rule they break). */
+export function markTaken(rows: BulkRow[], taken: readonly string[]): BulkRow[] {
+  const set = new Set(taken);
+  return rows.map((r) => (!r.problem && set.has(r.name) ? { ...r, problem: "nameTaken" } : r));
+}
+
+/**
+ * A CSV file's text: UTF-8 (a BOM dropped) when the bytes are valid UTF-8, otherwise Windows-1250, which is what
+ * Excel saves "CSV" as on a Polish Windows. A file in some other 8-bit code page would come out as 1250's letters;
+ * the dialog says which encoding it used so the preview's descriptions get a look.
+ */
+export function decodeCsvFile(bytes: Uint8Array): { text: string; encoding: "utf-8" | "windows-1250" } {
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes), encoding: "utf-8" };
+  } catch {
+    return { text: new TextDecoder("windows-1250").decode(bytes), encoding: "windows-1250" };
+  }
+}

@@ -43,6 +43,7 @@ export const errorCatalog = {
   domainNotFound: entry("404.1", "resource_missing", "Domena nie istnieje.", "The domain does not exist.", "The domain is not served here. The API never answers it (contract §9: a caller who does not administer the domain in the path gets 403.2, hosted or not); the operator CLI does."),
   recordNotFound: entry("404.2", "resource_missing", "Wskazane konto, alias lub lista nie istnieje.", "The account, alias or list does not exist.", "The named account, alias or mailing list does not exist in the domain; `source` is the name."),
   endpointNotFound: entry("404.4", "resource_missing", "Nie ma takiego zasobu API.", "There is no such API resource.", "The path matches no endpoint of /api/v1."),
+  domainTaken: entry("409.1", "resource_existing", "Ta domena jest już obsługiwana na tym serwerze.", "This domain is already hosted on this server.", "Adding a domain (CLI `domain add`) that is already hosted."),
   nameTaken: entry("409.1", "resource_existing", "Ten adres jest już zajęty w domenie (konto, alias lub lista).", "This address is already taken in the domain (account, alias or list).", "Creating an account, alias or list whose name is already an account, alias or list of the domain."),
   // --- request format ---
   invalidJson: entry("400.1", "internal", "Treść żądania nie jest poprawnym dokumentem JSON.", "The request body is not a valid JSON document.", "The body is not valid JSON."),
@@ -96,7 +97,8 @@ export const errorCatalog = {
   aliasLimitReached: entry("500.365", "validation", "Osiągnięto limit aliasów w domenie.", "The domain's alias limit has been reached.", "Creating aliases would exceed the domain's alias_limit."),
   mailinglistLimitReached: entry("500.366", "validation", "Osiągnięto limit list dyskusyjnych w domenie.", "The domain's mailing list limit has been reached.", "Creating a list would exceed the domain's mailinglist_limit."),
   capacityLimitReached: entry("500.367", "validation", "Przekroczono limit pojemności domeny.", "The domain's capacity limit would be exceeded.", "Creating an account or raising capacity would make the sum of capacities exceed capacity_limit; `attributes` give capacity_limit, free_mb (MB not yet given to accounts before the change) and requested (the sum it would make)."),
-  invalidAliasTarget: entry("500.368", "validation", "Adres docelowy aliasu jest nieprawidłowy.", "The alias target address is invalid.", "target is missing, not a valid address, or the alias itself."),
+  invalidAliasTarget: entry("500.368", "validation", "Adres docelowy aliasu jest nieprawidłowy: podaj pełny adres (nazwa@domena), inny niż sam alias.", "The alias target address is invalid: give a full address (name@domain), other than the alias itself.", "target is missing, not a valid address, or the alias itself."),
+  aliasTargetMissing: entry("500.368", "validation", "Adres docelowy aliasu nie istnieje na tym serwerze.", "The alias target does not exist on this server.", "target is an address of a domain hosted here that is no account, alias or list of it; `attributes.target` names it."),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorKey = keyof typeof errorCatalog;

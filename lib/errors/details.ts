@@ -62,6 +62,30 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     return l === "pl" ? `Nie znaleziono konta ${quote(l, [a.address])}.` : `No account ${quote(l, [a.address])} was found.`;
   },
   (a, l) => {
+    // invalidListText: a request template without its placeholder.
+    if (typeof a.missing !== "string") return null;
+    return l === "pl" ? `Brakuje znacznika ${quote(l, [a.missing])}.` : `The placeholder ${quote(l, [a.missing])} is missing.`;
+  },
+  (a, l) => {
+    const max = num(a.max_length);
+    if (max === null) return null;
+    return l === "pl"
+      ? `Najwyżej ${counted(l, max, { one: "znak", few: "znaki", many: "znaków", other: "znaku" })}.`
+      : `At most ${counted(l, max, { one: "character", other: "characters" })}.`;
+  },
+  (a, l) => {
+    // invalidListOption on replyto_email: empty while replies go to that address.
+    if (a.required_for_replyto_mode === undefined) return null;
+    return l === "pl"
+      ? "Adres odpowiedzi jest wymagany, gdy odpowiedzi mają trafiać na wskazany adres."
+      : "The reply-to address is required when replies go to a given address.";
+  },
+  (a, l) => {
+    // aliasTargetMissing / invalidAliasTarget: the target that was refused.
+    if (typeof a.target !== "string") return null;
+    return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;
+  },
+  (a, l) => {
     if (typeof a.start_date !== "string" || typeof a.end_date !== "string") return null;
     const d = (iso: string) => formatDate(iso, l);
     return l === "pl" ? `Początek: ${d(a.start_date)}, koniec: ${d(a.end_date)}.` : `Start: ${d(a.start_date)}, end: ${d(a.end_date)}.`;

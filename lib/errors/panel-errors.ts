@@ -44,4 +44,30 @@ export const panelErrors = {
     "Change your own password in the Password section of My account, giving the current password.",
     "A panel PUT of accounts that names the signed-in account (alone or among other names, in any path) with a new password, refused by the accounts service as a whole: the panel's password change asks for the current one (PUT /api/panel/password).",
   ),
+  // --- two-step sign-in (lib/server/totp.ts) ---
+  twoFactorBadCode: entry(
+    "403.1",
+    "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",
+    "Wrong code. Enter the 6 digits from the app or one of the recovery codes.",
+    "The second step of the panel's sign-in, its set-up or its switching off got a code that is not the current TOTP code (or was used already) nor an unused recovery code.",
+  ),
+  twoFactorNoChallenge: entry(
+    "401.1",
+    "Czas na podanie kodu minął albo było zbyt wiele prób. Zaloguj się ponownie.",
+    "The time to enter the code is over, or there were too many tries. Please sign in again.",
+    "The second step of the sign-in without a live challenge (5 minutes, 5 tries, the same client address).",
+  ),
+  twoFactorRequired: entry(
+    "403.2",
+    "Operator serwera wymaga logowania dwuetapowego dla tego konta: nie można go wyłączyć.",
+    "The server's operator requires two-step sign-in for this account: it cannot be switched off.",
+    "Switching two-step sign-in off for a postmaster of a domain set with `domain set --require-2fa`.",
+  ),
+  twoFactorNotConfigured: entry(
+    "500.100",
+    "Logowanie dwuetapowe nie jest skonfigurowane na tym serwerze.",
+    "Two-step sign-in is not configured on this server.",
+    "TOTP_ENCRYPTION_KEY is not set to 32 bytes (64 hex digits or base64).",
+    "internal",
+  ),
 } as const satisfies Record<string, CatalogEntry>;

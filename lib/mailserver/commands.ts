@@ -76,7 +76,11 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const config = stringOption(values, "dovecot-config");
       const doveadm = [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])];
       const report = runHousekeeping(ctx.db(), { doveadm });
-      return [...report.expunged.map((l) => `expunge ${l}`), ...report.warned.map((l) => `warned ${l}`)].join("\n") || "nothing to do";
+      return [
+        ...report.expunged.map((l) => `expunge ${l}`),
+        ...report.warned.map((l) => `warned ${l}`),
+        ...(report.audit.deleted ? [`audit: ${report.audit.deleted} entries older than ${report.audit.days} days deleted`] : []),
+      ].join("\n") || "nothing to do";
     },
   },
   {

@@ -8,6 +8,8 @@ import path from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, type AccountRow } from "@/db/schema";
+import { trimAudit } from "@/lib/server/audit";
+import { env } from "@/lib/server/env";
 import { MAILBOXES } from "./mailboxes";
 import { runTool, runToolAsync } from "./run-tool";
 import { usageWarningMessage } from "./usage-warning";
@@ -22,6 +24,8 @@ export interface HousekeepingReport {
   /** One line per doveadm expunge run: mailbox, days, number of accounts. */
   expunged: string[];
   warned: string[];
+  /** Audit log entries older than AUDIT_RETENTION_DAYS, deleted. */
+  audit: { days: number; deleted: number };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -134,5 +138,6 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
 }
 
 export function runHousekeeping(db: Db, o: HousekeepingOptions): HousekeepingReport {
-  return { expunged: expungeOld(db, o), warned: warnUsage(db, o) };
+  const days = env().AUDIT_RETENTION_DAYS;
+  return { expunged: expungeOld(db, o), warned: warnUsage(db, o), audit: { days, deleted: trimAudit(db, days) } };
 }

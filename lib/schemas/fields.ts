@@ -45,13 +45,14 @@ export function parseFields<F extends FieldSpecs>(
 }
 
 /** What a field's failure says beyond its code: the bad entries of a list, or the size limit it passed. */
-function issueAttributes(issues: z.core.$ZodIssue[]): Record<string, unknown> | undefined {
+export function issueAttributes(issues: z.core.$ZodIssue[]): Record<string, unknown> | undefined {
   for (const issue of issues) {
     if (issue.code === "custom" && issue.params) {
       const out = Object.fromEntries(Object.entries(issue.params).filter(([, v]) => !Array.isArray(v) || v.length > 0));
       if (Object.keys(out).length) return out;
     }
     if (issue.code === "too_big" && issue.origin === "array") return { max_entries: Number(issue.maximum) };
+    if (issue.code === "too_big" && issue.origin === "string") return { max_length: Number(issue.maximum) };
   }
   return undefined;
 }

@@ -8,7 +8,8 @@ export const CONFIRM_LINK = "{{confirm_link}}";
 
 const subject = () => text(255);
 const body = () => multilineText(10000);
-const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK));
+// The error's attributes name what is missing (the panel quotes it).
+const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK), { params: { missing: CONFIRM_LINK } });
 
 export const mailingListFields = {
   description: { schema: text(255), error: "invalidListText" },

@@ -17,6 +17,7 @@ import {
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
+import { fieldChanges, recordChange } from "./audit";
 import { isLoginRefused, today, type Principal } from "./auth";
 import { isAdminOf } from "./access";
 import { effectiveLimits } from "./customers";
@@ -140,7 +141,7 @@ interface SummaryRow {
 }
 
 export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) {
-  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS);
+  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
   return listPage<SummaryRow>(
     db,
     {
@@ -180,6 +181,16 @@ export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) 
 }
 
 // --- writes ---
+
+/** The old values of the fields in `input` (API names), for the audit log. */
+function auditOld(db: Db, domain: DomainRow, row: AccountRow, input: AccountUpdate): Record<string, unknown> {
+  const old: Record<string, unknown> = {};
+  for (const field of Object.keys(input)) {
+    if (field === "aliases") old.aliases = statements(db).aliasesOf.all({ domainId: domain.id, target: row.email }).map((a) => a.email);
+    else old[field] = (row as Record<string, unknown>)[camel(field)];
+  }
+  return old;
+}
 // better-sqlite3 has one connection per process: statements on `db` inside db.transaction() run in that transaction.
 
 const camel = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -286,6 +297,7 @@ export function createAccount(
       const row = db.insert(accounts).values(values).returning().get();
       checkCapacity(db, domain.id, d.capacitySum);
       if (input.aliases) setAccountAliases(db, domain, row, input.aliases, true);
+      recordChange(db, { domain: domain.name, action: "create", resource: "account", names: [name], changes: fieldChanges(input, null) });
       return row;
     },
     { behavior: "immediate" },
@@ -330,6 +342,7 @@ export function updateAccounts(
       const before = effectiveLimits(db, domain).capacitySum;
       const failures: ApiError[] = [];
       const updated: AccountRow[] = [];
+      const olds: Record<string, unknown>[] = [];
       // One prepared UPDATE for every name (only the id and the search key differ): building and preparing it
       // per name was most of the cost of a 1,000-name PUT (bench/).
       const searchKeyParam = values.description !== undefined ? { searchKey: sql`${sql.placeholder("searchKey")}` } : {};
@@ -349,6 +362,7 @@ export function updateAccounts(
           checkPostmaster(row, input);
           const merged = { ...row, ...values };
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
+          olds.push(auditOld(db, domain, row, input));
           const next = update ? update.get({ id: row.id, searchKey: searchKey(name, values.description ?? "") }) : row;
           if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
           // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
@@ -363,6 +377,7 @@ export function updateAccounts(
       }
       if (failures.length) throw withNameChildren(failures);
       checkCapacity(db, domain.id, before);
+      recordChange(db, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
       return updated;
     },
     { behavior: "immediate" },
@@ -399,9 +414,17 @@ export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void
         db.delete(accounts).where(inArray(accounts.email, chunk)).run();
       }
       // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
-      if (domain.catchallType === 1 && emails.includes(domain.catchallAddress)) {
+      const catchallOff = domain.catchallType === 1 && emails.includes(domain.catchallAddress);
+      if (catchallOff) {
         db.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id)).run();
       }
+      recordChange(db, {
+        domain: domain.name,
+        action: "delete",
+        resource: "account",
+        names,
+        changes: catchallOff ? { catchall_type: { old: 1, new: 0 }, catchall_address: { old: domain.catchallAddress, new: "" } } : {},
+      });
     },
     { behavior: "immediate" },
   );

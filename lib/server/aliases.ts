@@ -8,7 +8,9 @@ import { apiError } from "@/lib/errors/api-error";
 import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
-import { assertNameFree, findAllOrThrow } from "./names";
+import { recordChange } from "./audit";
+import { findDomain } from "./domains";
+import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
 import { prepared } from "./prepared";
 
 const statements = prepared((db) => ({
@@ -42,15 +44,26 @@ export function listAliases(db: Db, domain: DomainRow, query: URLSearchParams) {
       toItem: (r) => toAliasRecord(r, domain),
     },
     domain.id,
-    parseListQuery(query, ALIAS_SORT_FIELDS),
+    parseListQuery(query, ALIAS_SORT_FIELDS, domain.name),
   );
 }
 
 /** The target from a body: required, a valid address, and not the alias itself (500.368). */
 function targetOf(body: Record<string, unknown>, email: string): string {
   const { target } = parseFields(body, aliasFields, READ_ONLY_ALIAS_FIELDS);
-  if (target === undefined || target === email) throw apiError("invalidAliasTarget", "target");
+  if (target === undefined || target === email) throw apiError("invalidAliasTarget", "target", target ? { target } : undefined);
   return target;
+}
+
+/**
+ * A target in a domain hosted here must be delivered by something: an account, alias or list of that domain (as
+ * the catchall's address must be an account). Mail to it would bounce otherwise. Checked inside the write's
+ * transaction, so a target deleted meanwhile is caught too. Other domains' addresses are not ours to check.
+ */
+function assertTargetDelivers(db: Db, target: string): void {
+  const at = target.lastIndexOf("@");
+  const hosted = findDomain(db, target.slice(at + 1));
+  if (hosted && !nameHolder(db, hosted.id, target.slice(0, at))) throw apiError("aliasTargetMissing", "target", { target });
 }
 
 export function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AliasRow {
@@ -59,8 +72,10 @@ export function createAlias(db: Db, domain: DomainRow, name: string, body: Recor
   return db.transaction(
     () => {
       assertNameFree(db, domain.id, name);
+      assertTargetDelivers(db, target);
       const d = effectiveLimits(db, domain);
       if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
+      recordChange(db, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
       return db
         .insert(aliases)
         .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
@@ -77,17 +92,28 @@ const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
 export function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): AliasRow[] {
   const emails = names.map((n) => `${n}@${domain.name}`);
   const target = targetOf(body, "");
-  if (emails.includes(target)) throw apiError("invalidAliasTarget", "target");
+  if (emails.includes(target)) throw apiError("invalidAliasTarget", "target", { target });
   return db.transaction(
-    () =>
-      requireAll(db, domain, names).map((row) =>
+    () => {
+      assertTargetDelivers(db, target);
+      const rows = requireAll(db, domain, names);
+      const olds = [...new Set(rows.map((r) => r.target))];
+      recordChange(db, {
+        domain: domain.name,
+        action: "update",
+        resource: "alias",
+        names,
+        changes: olds.length === 1 && olds[0] === target ? {} : { target: olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target } },
+      });
+      return rows.map((row) =>
         db
           .update(aliases)
           .set({ target, searchKey: searchKey(row.name, target) })
           .where(eq(aliases.id, row.id))
           .returning()
           .get(),
-      ),
+      );
+    },
     { behavior: "immediate" },
   );
 }
@@ -95,7 +121,8 @@ export function updateAliases(db: Db, domain: DomainRow, names: string[], body: 
 export function deleteAliases(db: Db, domain: DomainRow, names: string[]): void {
   db.transaction(
     () => {
-      requireAll(db, domain, names);
+      const rows = requireAll(db, domain, names);
+      recordChange(db, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
       db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names))).run();
     },
     { behavior: "immediate" },

@@ -7,6 +7,7 @@ import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
 import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainRecord, type DomainUpdate } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
+import { fieldChanges, recordChange } from "./audit";
 import { UntilChangedCache } from "./db-generation";
 import { createCustomer, effectiveLimits, getCustomerOrThrow, sameCustomer } from "./customers";
 import { env } from "./env";
@@ -109,6 +110,16 @@ export function updateDomain(db: Db, domain: DomainRow, body: Record<string, unk
   // Switching to "no catchall" without naming an address clears the old one.
   const address = input.catchall_address ?? (type === 0 ? "" : domain.catchallAddress);
   if (input.catchall_type !== undefined || input.catchall_address !== undefined) checkCatchall(db, domain, type, address);
+  const camel = (f: string) => f.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const full: Record<string, unknown> = { ...input, catchall_type: type, catchall_address: address };
+  const old = Object.fromEntries(Object.keys(full).map((f) => [f, (domain as Record<string, unknown>)[camel(f)]]));
+  return db.transaction(() => {
+    recordChange(db, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges(full, [old]) });
+    return updateDomainRow(db, domain, input, type, address);
+  });
+}
+
+function updateDomainRow(db: Db, domain: DomainRow, input: DomainUpdate, type: number, address: string): DomainRow {
   const [row] = db
     .update(domains)
     .set({
@@ -146,18 +157,26 @@ export function listDomains(db: Db): DomainRow[] {
 /** A new domain of `customerId`'s customer, or of a new customer of its own named after the domain. */
 export function insertDomain(db: Db, name: string, limits: DomainLimits, customerId?: number): DomainRow {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
-  if (findDomain(db, name)) throw apiError("nameTaken", "domain");
+  if (findDomain(db, name)) throw apiError("domainTaken", "domain", { domain: name });
   return db.transaction(() => {
     const customer = customerId === undefined ? createCustomer(db, name).id : getCustomerOrThrow(db, customerId).id;
+    recordChange(db, { domain: name, action: "create", resource: "domain", names: [name], changes: fieldChanges({ ...limits }, null) });
     return db.insert(domains).values({ name, ...limits, customerId: customer }).returning().get();
   });
 }
 
 export function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): DomainRow {
   if (Object.keys(limits).length === 0) return domain;
-  return db.update(domains).set(limits).where(eq(domains.id, domain.id)).returning().get();
+  const old = Object.fromEntries(Object.keys(limits).map((k) => [k, (domain as Record<string, unknown>)[k]]));
+  return db.transaction(() => {
+    recordChange(db, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges({ ...limits }, [old]) });
+    return db.update(domains).set(limits).where(eq(domains.id, domain.id)).returning().get();
+  });
 }
 
 export function removeDomain(db: Db, domain: DomainRow): void {
-  db.delete(domains).where(eq(domains.id, domain.id)).run();
+  db.transaction(() => {
+    recordChange(db, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
+    db.delete(domains).where(eq(domains.id, domain.id)).run();
+  });
 }

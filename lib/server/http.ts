@@ -12,6 +12,7 @@ import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
 import type { CatalogEntry } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { PanelError } from "@/lib/errors/panel-error";
+import { withAuditActor } from "./audit";
 import { authenticate, parseBasic, type Principal } from "./auth";
 import { isClientAllowed, PEER_ADDRESS_HEADER, requestClientAddress } from "./client-address";
 import { clearedSessionCookie, isHttps, readSessionCookie, resolveSession } from "./session";
@@ -145,7 +146,11 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
       principal = await authenticate(db, creds, clientIp);
     }
     const body = () => readJsonObject(req);
-    result = await handler({ req, db, params, query, principal, clientIp, sessionId, body });
+    const ctx = { req, db, params, query, principal, clientIp, sessionId, body };
+    // Who makes the changes of this request, for the audit log the services write (lib/server/audit.ts).
+    result = principal
+      ? await withAuditActor({ actor: principal.account.email, clientIp, via: panel ? "panel" : "api" }, () => handler(ctx))
+      : await handler(ctx);
   } catch (err) {
     if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
@@ -222,6 +227,8 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
       headers: JSON_HEADERS,
     });
   }
+  // A streamed body (the panel's CSV export) goes out as it is, with its own headers.
+  if (result.body instanceof ReadableStream) return new Response(result.body, { status: result.status, headers: result.headers });
   if (result.status === 204 || result.body === null) {
     return new Response(null, { status: result.status, headers: result.headers });
   }

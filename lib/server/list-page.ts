@@ -35,8 +35,16 @@ export interface ListSpec<Row> {
 // Built once per list kind: building a zod schema costs far more than using it (about 1 ms per request).
 const schemas = new WeakMap<readonly string[], ReturnType<typeof listQuerySchema>>();
 
-/** Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. */
-export function parseListQuery(query: URLSearchParams, sortFields: readonly [string, ...string[]]): ListQuery {
+/**
+ * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. With `domainName`, a search for a full
+ * address of that domain ("marta.krajewska@example.pl") searches its local part: the records' names are stored
+ * without the domain, and people paste whole addresses.
+ */
+export function parseListQuery(
+  query: URLSearchParams,
+  sortFields: readonly [string, ...string[]],
+  domainName?: string,
+): ListQuery {
   const raw: Record<string, string> = {};
   for (const key of ["page", "size", "search", "sort", "sort_dir"]) {
     const value = query.get(key);
@@ -47,12 +55,15 @@ export function parseListQuery(query: URLSearchParams, sortFields: readonly [str
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
+  // Control characters never occur in names or descriptions (the search key separates them with \u0001).
+  // eslint-disable-next-line no-control-regex
+  let search = (q.search ?? "").replace(/[\u0000-\u001f]/g, "").trim().toLowerCase();
+  const suffix = domainName ? `@${domainName}` : "";
+  if (suffix && search.length > suffix.length && search.endsWith(suffix)) search = search.slice(0, -suffix.length);
   return {
     page: q.page ?? 0,
     size: q.size ?? 50,
-    // Control characters never occur in names or descriptions (the search key separates them with \u0001).
-    // eslint-disable-next-line no-control-regex
-    search: (q.search ?? "").replace(/[\u0000-\u001f]/g, "").trim().toLowerCase(),
+    search,
     sort: q.sort ?? "name",
     sortDir: q.sort_dir ?? "asc",
   };

@@ -15,6 +15,7 @@ import {
   type MailingListRecord,
   type MailingListSummary,
 } from "@/lib/schemas/mailing-list";
+import { fieldChanges, recordChange } from "./audit";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
 import { prepared } from "./prepared";
@@ -118,7 +119,7 @@ export function listMailingLists(db: Db, domain: DomainRow, query: URLSearchPara
       }),
     },
     domain.id,
-    parseListQuery(query, LIST_SORT_FIELDS),
+    parseListQuery(query, LIST_SORT_FIELDS, domain.name),
   );
 }
 
@@ -144,9 +145,15 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
 }
 
+/** The old values of the fields of `input` (API names: the record's own), for the audit log. */
+function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Record<string, unknown> {
+  const record = listRecord(db, domain, row) as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(input).map((f) => [f, record[f]]));
+}
+
 /** replyto_mode 2 needs an address to offer. */
 function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">): void {
-  if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email");
+  if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email", { required_for_replyto_mode: 2 });
 }
 
 /**
@@ -203,6 +210,7 @@ export function createMailingList(db: Db, domain: DomainRow, name: string, body:
         .get();
       replaceMembers(db, row.id, "subscriber", input.accounts);
       replaceMembers(db, row.id, "moderator", input.moderators);
+      recordChange(db, { domain: domain.name, action: "create", resource: "list", names: [name], changes: fieldChanges(input, null) });
       return row;
     },
     { behavior: "immediate" },
@@ -221,8 +229,16 @@ export function updateMailingLists(
   const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   const values = columnValues(input);
   return db.transaction(
-    () =>
-      requireAll(db, domain, names).map((row) => {
+    () => {
+      const rows = requireAll(db, domain, names);
+      recordChange(db, {
+        domain: domain.name,
+        action: "update",
+        resource: "list",
+        names,
+        changes: fieldChanges(input, rows.map((r) => auditOld(db, domain, r, input))),
+      });
+      return rows.map((row) => {
         checkReplyTo({ ...row, ...values });
         const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
         const next =
@@ -232,7 +248,8 @@ export function updateMailingLists(
         replaceMembers(db, row.id, "subscriber", input.accounts);
         replaceMembers(db, row.id, "moderator", input.moderators);
         return next;
-      }),
+      });
+    },
     { behavior: "immediate" },
   );
 }
@@ -241,6 +258,7 @@ export function deleteMailingLists(db: Db, domain: DomainRow, names: string[]): 
   db.transaction(
     () => {
       requireAll(db, domain, names);
+      recordChange(db, { domain: domain.name, action: "delete", resource: "list", names });
       db.delete(mailingLists).where(and(eq(mailingLists.domainId, domain.id), inArray(mailingLists.name, names))).run();
     },
     { behavior: "immediate" },

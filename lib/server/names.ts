@@ -43,6 +43,17 @@ export function nameHolder(db: Db, domainId: number, name: string): string | und
   return namespace(db).get(domainId, name, domainId, name, domainId, name)?.kind;
 }
 
+/** The names of `names` (at most MAX_NAMES; empty ones skipped) the domain holds, with what holds each. */
+export function takenNames(db: Db, domainId: number, names: string[]): { name: string; taken_by: string }[] {
+  if (names.length > MAX_NAMES) throw apiError("invalidNameList", "names", { max: MAX_NAMES });
+  const out: { name: string; taken_by: string }[] = [];
+  for (const name of new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))) {
+    const holder = nameHolder(db, domainId, name);
+    if (holder) out.push({ name, taken_by: holder });
+  }
+  return out;
+}
+
 export function assertNameFree(db: Db, domainId: number, name: string): void {
   const holder = nameHolder(db, domainId, name);
   if (holder) throw apiError("nameTaken", name, { taken_by: holder });

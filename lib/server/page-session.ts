@@ -6,7 +6,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { cameOverHttps } from "@/lib/security-headers";
+import { cameOverHttps, PAGE_PATH_HEADER, safeNextPath } from "@/lib/security-headers";
 import { clientAddress, FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "./client-address";
 import { parseSessionCookies, resolveSession, sessionInfo, type SessionInfo } from "./session";
 
@@ -36,13 +36,19 @@ export async function requireSession(): Promise<PageSession> {
   if (session) return session;
   const c = await pageCookie();
   const hadCookie = c.several || c.id !== null;
-  redirect(hadCookie ? "/login?reason=expired" : "/login");
+  // Back to the page asked for after the sign-in (the proxy passes its path).
+  const asked = safeNextPath((await headers()).get(PAGE_PATH_HEADER));
+  const q = new URLSearchParams();
+  if (hadCookie) q.set("reason", "expired");
+  if (asked && asked !== "/") q.set("next", asked);
+  redirect(q.size ? `/login?${q}` : "/login");
 }
 
 /** The session of a domain administrator; an ordinary account is sent to its own page, anyone else to the login. */
 export async function requirePostmaster(): Promise<PageSession> {
   const session = await requireSession();
-  if (!session.isPostmaster) redirect(landingPage(session));
+  // Sent to its own page with the word why (/me shows it), rather than silently.
+  if (!session.isPostmaster) redirect("/me?denied=1");
   return session;
 }
 

@@ -6,6 +6,7 @@ import { Alert, Button, TextField } from "@/components";
 import { LanguageSwitch } from "@/components/language-switch";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { useT, type Messages } from "@/lib/i18n";
+import { SecondStep, type SecondStepKind } from "./second-step";
 
 export type LoginNotice = "expired" | "logout";
 
@@ -61,10 +62,13 @@ interface ErrorAnswer {
   attributes?: { reason?: string; retry_after?: number };
 }
 
-export function LoginForm({ notice }: { notice: LoginNotice | null }) {
+/** `next`: the page the sign-in was asked for (already checked to be a path of this site by the server). */
+export function LoginForm({ notice, next = null }: { notice: LoginNotice | null; next?: string | null }) {
   const t = useT(messages);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The password was right and the account has two-step sign-in: the code comes next (./second-step.tsx). */
+  const [second, setSecond] = useState<SecondStepKind | null>(null);
   const hydrated = useHydrated();
 
   function explain(status: number, body: ErrorAnswer | null): string {
@@ -94,9 +98,14 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
         credentials: "same-origin",
         body: JSON.stringify({ email, digest: await sha1Hex(password) }),
       });
-      const body = (await res.json().catch(() => null)) as (ErrorAnswer & { isPostmaster?: boolean }) | null;
+      const body = (await res.json().catch(() => null)) as (ErrorAnswer & { isPostmaster?: boolean; second_step?: SecondStepKind }) | null;
+      if (res.ok && body?.second_step) {
+        setSecond(body.second_step);
+        setBusy(false);
+        return;
+      }
       if (res.ok) {
-        window.location.assign(body?.isPostmaster ? "/accounts" : "/me");
+        window.location.assign(next ?? (body?.isPostmaster ? "/accounts" : "/me"));
         return;
       }
       setError(explain(res.status, body));
@@ -123,6 +132,9 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
             {error}
           </Alert>
         )}
+        {second ? (
+          <SecondStep kind={second} next={next} onRestart={() => setSecond(null)} />
+        ) : (
         <form method="post" onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
           <TextField label={t("email")} name="email" type="email" autoComplete="username" required autoCapitalize="none" spellCheck={false} />
           <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required />
@@ -130,6 +142,7 @@ export function LoginForm({ notice }: { notice: LoginNotice | null }) {
             {busy ? t("submitting") : t("submit")}
           </Button>
         </form>
+        )}
       </div>
     </div>
   );

@@ -1,26 +1,30 @@
 "use client";
 // The fields only the domain administrator may change, shown read-only (and never part of a save).
 import { Card, UsageBar } from "@/components";
-import { useT } from "@/lib/i18n";
+import { formatDate } from "@/lib/errors/details";
+import { useLocale, useT } from "@/lib/i18n";
+import { formatMegabytes, formatNumber } from "@/lib/i18n/number";
 import { meMessages } from "./messages";
 import type { MyAccountRecord } from "./use-my-account";
 
 export function AccountInfo({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
+  const locale = useLocale();
+  const date = (d: string) => (d ? formatDate(d, locale) : "");
   const rows: [string, string][] = [
     [t("description"), record.description || t("none")],
     [t("capacity"), `${record.capacity} MB`],
-    [t("expiration"), record.expiration_date || t("never")],
+    [t("expiration"), date(record.expiration_date) || t("never")],
     [t("forwardLimit"), String(record.forward_limit)],
     [t("aliasLimit"), String(record.alias_limit)],
     [t("aliases"), record.aliases.length ? record.aliases.join(", ") : t("none")],
-    [t("created"), record.creation_date || "—"],
-    [t("lastLogin"), record.last_auth_date || "—"],
+    [t("created"), date(record.creation_date) || "—"],
+    [t("lastLogin"), date(record.last_auth_date) || "—"],
   ];
   return (
     <Card title={t("infoTitle")} description={t("infoDesc")}>
       <div className="mb-4">
-        <UsageBar label={t("usage")} value={Number(record.usage)} valueText={t("usageOf", { p: record.usage, c: record.capacity })} />
+        <UsageBar label={t("usage")} value={Number(record.usage)} valueText={t("usageOf", { used: formatMegabytes(record.usage_bytes, locale), c: formatNumber(record.capacity, locale), p: record.usage })} />
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="account-info">
         {rows.map(([label, value]) => (

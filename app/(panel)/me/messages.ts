@@ -10,7 +10,7 @@ export const meMessages: Messages<
   | "pwTitle" | "pwCurrent" | "pwCurrentMissing" | "pwDesc" | "pwNew" | "pwRetype" | "pwRules" | "pwRuleOk" | "pwRuleBad" | "ruleLength" | "ruleLetter"
   | "ruleDigitOrSpecial" | "ruleCharacters" | "pwInvalid" | "pwMismatch" | "pwChanged"
   | "spamTitle" | "spamDesc" | "spamHint" | "spamInvalid" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist"
-  | "spam_spf_whitelist" | "spam_rbl_whitelist" | "sessionExpired" | "usageOf"
+  | "spam_spf_whitelist" | "spam_rbl_whitelist" | "sessionExpired" | "usageOf" | "denied"
   | "filterTitle" | "filterDesc" | "spam_enabled" | "spam_rule" | "ruleMove" | "ruleTag" | "spam_hits" | "hitsHint"
   | "hits2" | "hits5" | "hits7" | "hits9" | "spam_delete_after" | "spamDeleteHint" | "deleteAfterInvalid"
 > = {
@@ -102,7 +102,8 @@ export const meMessages: Messages<
     spam_spf_whitelist: "Wyjątki kontroli SPF",
     spam_rbl_whitelist: "Wyjątki list RBL",
     sessionExpired: "Sesja wygasła. Zaloguj się ponownie.",
-    usageOf: "{p}% z {c} MB",
+    usageOf: "{used} MB z {c} MB ({p}%)",
+    denied: "Ta strona jest tylko dla administratora domeny (postmaster). Otwarto zamiast niej ustawienia Twojego konta.",
   },
   en: {
     title: "My account",
@@ -192,7 +193,8 @@ export const meMessages: Messages<
     spam_spf_whitelist: "SPF check exceptions",
     spam_rbl_whitelist: "RBL exceptions",
     sessionExpired: "Your session has expired. Please sign in again.",
-    usageOf: "{p}% of {c} MB",
+    usageOf: "{used} MB of {c} MB ({p}%)",
+    denied: "That page is for the domain administrator (postmaster) only. Your own account's settings were opened instead.",
   },
 };
 

@@ -6,13 +6,16 @@ import { useT } from "@/lib/i18n";
 import { AccountInfo } from "./account-info";
 import { AutoresponderForm } from "./autoresponder-form";
 import { ForwardsForm } from "./forwards-form";
+import { MyAliases } from "./my-aliases";
 import { meMessages } from "./messages";
 import { PasswordForm } from "./password-form";
 import { SpamFilterForm } from "./spam-filter-form";
 import { SpamListsForm } from "./spam-lists-form";
+import { TwoFactorSection } from "./two-factor";
 import { useMyAccount } from "./use-my-account";
 
-export function MyAccount({ domain, name }: { domain: string; name: string }) {
+/** `denied`: the account was sent here from a domain administrator's page (said at the top). */
+export function MyAccount({ domain, name, denied = false }: { domain: string; name: string; denied?: boolean }) {
   const t = useT(meMessages);
   const query = useMyAccount(domain, name);
   const errorText = useErrorText();
@@ -21,6 +24,7 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
       <h1 className="text-2xl font-semibold text-gray-900">
         {t("title")} <span className="block break-all text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
       </h1>
+      {denied && <Alert tone="warning">{t("denied")}</Alert>}
       {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}
       {query.isError && (
         <Alert tone="error" title={t("loadFailed")}>
@@ -35,7 +39,9 @@ export function MyAccount({ domain, name }: { domain: string; name: string }) {
           <AccountInfo record={query.data} />
           <AutoresponderForm record={query.data} />
           <ForwardsForm record={query.data} />
+          <MyAliases record={query.data} />
           <PasswordForm record={query.data} />
+          <TwoFactorSection />
           <SpamFilterForm record={query.data} />
           <SpamListsForm record={query.data} />
         </>

@@ -5,7 +5,8 @@ import { MyAccount } from "./my-account";
 
 export const metadata: Metadata = { title: "Moje konto" };
 
-export default async function MePage() {
+export default async function MePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requireSession();
-  return <MyAccount domain={session.domain} name={session.name} />;
+  const denied = (await searchParams).denied === "1";
+  return <MyAccount domain={session.domain} name={session.name} denied={denied} />;
 }

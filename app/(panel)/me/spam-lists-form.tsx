@@ -4,7 +4,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button, Card, TextArea } from "@/components";
-import { useT } from "@/lib/i18n";
+import { errorDetailText } from "@/lib/errors/details";
+import { useLocale, useT } from "@/lib/i18n";
+import { issueAttributes } from "@/lib/schemas/fields";
 import { accountFields } from "@/lib/schemas/account";
 import { meMessages } from "./messages";
 import { FormOutcome } from "../_editors/form-outcome";
@@ -25,6 +27,13 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
   });
   const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
   const errors = form.formState.errors;
+  const locale = useLocale();
+  // The rule, then the lines that break it (quoted), as the API itself would say.
+  const explain = (f: SpamField) => {
+    const parsed = asLines(f).safeParse(form.getValues(f));
+    const detail = parsed.success ? "" : errorDetailText(issueAttributes(parsed.error.issues), locale);
+    return detail ? `${t("spamInvalid")} ${detail}` : t("spamInvalid");
+  };
   return (
     <Card title={t("spamTitle")} description={t("spamDesc")}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -37,7 +46,7 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
               rows={4}
               autoCapitalize="none"
               spellCheck={false}
-              error={errorText(errors[f], t("spamInvalid"))}
+              error={errorText(errors[f], errors[f] ? explain(f) : "")}
               {...form.register(f)}
             />
           ))}

@@ -6,7 +6,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldValues, Resolver } from "react-hook-form";
 import { z } from "zod";
 import { catalogText } from "@/lib/client/error-text";
-import type { FieldSpecs } from "@/lib/schemas/fields";
+import { errorDetailText } from "@/lib/errors/details";
+import { issueAttributes, type FieldSpecs } from "@/lib/schemas/fields";
 import { linesToList, type FieldFormContext } from "./field-form";
 
 export { lazyResolver, linesToList, listToLines, placeApiError, placeApiErrors, recordToForm, type FieldFormContext } from "./field-form";
@@ -33,12 +34,17 @@ export function fieldSpecResolver<T extends FieldValues>(
   }
   for (const [f, spec] of Object.entries(extra)) shape[f] = spec.schema;
   const inner = zodResolver(z.object(shape)) as unknown as Resolver<T, FieldFormContext>;
-  // Every failing field shows its catalog message (the API's own text for that rule), whatever zod's wording is.
+  // Every failing field shows its catalog message (the API's own text for that rule), whatever zod's wording is,
+  // and what the API would add to it: the bad lines quoted, the missing placeholder, the length allowed.
   return async (values, context, options) => {
     const result = await inner(values, context, options);
+    const locale = context?.locale ?? "pl";
     for (const [field, error] of Object.entries(result.errors)) {
       const spec = all[field];
-      if (spec && error && typeof error === "object") (error as { message?: string }).message = catalogText(spec.error, context?.locale ?? "pl");
+      if (!spec || !error || typeof error !== "object") continue;
+      const parsed = shape[field]?.safeParse((values as Record<string, unknown>)[field]);
+      const detail = parsed && !parsed.success ? errorDetailText(issueAttributes(parsed.error.issues), locale) : "";
+      (error as { message?: string }).message = [catalogText(spec.error, locale), detail].filter(Boolean).join(" ");
     }
     return result;
   };

@@ -4,13 +4,23 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type ListFilters } from "@/lib/client/hooks/list-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
-import { useT, type Messages } from "@/lib/i18n";
+import { useLocale, useT, type Messages } from "@/lib/i18n";
+import { countOf, type Noun } from "@/lib/i18n/plural";
 import { focusRing } from "./ui";
 
-const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy"> = {
+const ITEM_NOUN: Noun = {
+  pl: { one: "pozycja", few: "pozycje", many: "pozycji", other: "pozycji" },
+  en: { one: "item", other: "items" },
+};
+
+const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy" | "pager" | "sortField" | "asc" | "desc"> = {
   pl: {
     search: "Szukaj",
-    page: "Strona {page} z {pages} · {total} pozycji",
+    page: "Strona {page} z {pages} · {total}",
+    pager: "Stronicowanie",
+    sortField: "Sortuj według",
+    asc: "rosnąco",
+    desc: "malejąco",
     prev: "Poprzednia",
     next: "Następna",
     rows: "Wierszy na stronie",
@@ -18,7 +28,11 @@ const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy"
   },
   en: {
     search: "Search",
-    page: "Page {page} of {pages} · {total} items",
+    page: "Page {page} of {pages} · {total}",
+    pager: "Pagination",
+    sortField: "Sort by",
+    asc: "ascending",
+    desc: "descending",
     prev: "Previous",
     next: "Next",
     rows: "Rows per page",
@@ -34,7 +48,7 @@ export function useListFilters(sortFields: readonly string[]) {
    * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
    * one instead, so that Back leaves the search rather than stepping through its keystrokes.
    */
-  const update = (patch: Partial<ListFilters>, replace = false) => {
+  const update = (patch: Partial<ListFilters>, replace: boolean | "always" = false) => {
     const next = { ...filters, ...patch };
     const q = new URLSearchParams();
     if (next.search) q.set("search", next.search);
@@ -45,7 +59,7 @@ export function useListFilters(sortFields: readonly string[]) {
     const url = q.size ? `${pathname}?${q}` : pathname;
     // The native history API: Next.js syncs useSearchParams with it and skips the server round trip that
     // router.push would make for a page that only changes its query.
-    if (replace && filters.search) window.history.replaceState(null, "", url);
+    if (replace === "always" || (replace && filters.search)) window.history.replaceState(null, "", url);
     else window.history.pushState(null, "", url);
   };
   return { filters, update };
@@ -129,10 +143,11 @@ export function Pager({
   onChange: (patch: Partial<ListFilters>) => void;
 }) {
   const t = useT(messages);
+  const locale = useLocale();
   const pages = Math.max(1, Math.ceil(total / filters.size));
   return (
-    <nav aria-label="pagination" className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
-      <p aria-live="polite">{t("page", { page: filters.page + 1, pages, total })}</p>
+    <nav aria-label={t("pager")} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
+      <p aria-live="polite">{t("page", { page: Math.min(filters.page + 1, pages), pages, total: countOf(locale, total, ITEM_NOUN) })}</p>
       <div className="flex flex-wrap items-center gap-2">
         <Select
           className="flex items-center gap-2 whitespace-nowrap [&_label]:mb-0 [&_select]:w-20"
@@ -153,6 +168,37 @@ export function Pager({
         </Button>
       </div>
     </nav>
+  );
+}
+
+/**
+ * The sort control of narrow screens, where the table shows only its name column: one select of every sortable
+ * column and direction ("Pojemność, malejąco"), so a phone sorts by what a desktop sorts by.
+ */
+export function SortSelect({
+  fields,
+  filters,
+  onSort,
+}: {
+  fields: { key: string; label: string }[];
+  filters: ListFilters;
+  onSort: (field: string, dir: "asc" | "desc") => void;
+}) {
+  const t = useT(messages);
+  const options = fields.flatMap((f) =>
+    (["asc", "desc"] as const).map((dir) => ({ value: `${f.key}:${dir}`, label: `${f.label}, ${t(dir)}` })),
+  );
+  return (
+    <Select
+      className="w-full max-w-xs md:hidden"
+      label={t("sortField")}
+      value={`${filters.sort}:${filters.dir}`}
+      options={options}
+      onChange={(e) => {
+        const [field, dir] = e.target.value.split(":");
+        onSort(field!, dir === "desc" ? "desc" : "asc");
+      }}
+    />
   );
 }
 

@@ -1,10 +1,10 @@
 // A compact usage bar for table cells (the shared UsageBar carries its own label line, too tall for a row).
-/** Usage against a limit as a bar with its number beside it. */
+/** Usage against a limit as its number over a bar (stacked: "1 024 MB z 10 240 MB" beside a bar needed 190 px). */
 export function Meter({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
   const pct = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
   const color = pct >= 90 ? "bg-red-700" : pct >= 75 ? "bg-amber-600" : "bg-blue-700";
   return (
-    <div className="flex min-w-24 items-center gap-2">
+    <div className="flex min-w-24 flex-col-reverse gap-1">
       <div
         role="meter"
         aria-label={label}
@@ -12,11 +12,12 @@ export function Meter({ label, value, max, text }: { label: string; value: numbe
         aria-valuemax={max}
         aria-valuenow={Math.min(value, max)}
         aria-valuetext={text}
-        className="h-2 w-full min-w-16 overflow-hidden rounded bg-gray-200"
+        className="h-2 w-full overflow-hidden rounded bg-gray-200"
       >
         <div className={`h-full ${color}`} style={{ width: `${pct}%` }} />
       </div>
-      <span className="shrink-0 text-xs tabular-nums text-gray-800">{text}</span>
+      {/* The meter's aria-valuetext already says it: hidden from screen readers so the cell is read once. */}
+      <span aria-hidden="true" className="text-xs tabular-nums text-gray-800">{text}</span>
     </div>
   );
 }

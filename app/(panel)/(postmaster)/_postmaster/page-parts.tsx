@@ -1,5 +1,6 @@
 // Pieces every postmaster page repeats: the page heading with its intro line, the "could not load" alert
 // with a retry button, and the save row under an editor form. Texts come from each page's own messages, so the wording stays per page.
+import { useEffect, useRef } from "react";
 import { Alert, Button } from "@/components";
 import type { SaveOutcome } from "@/lib/client/hooks/use-save-form";
 import { FormOutcome } from "../../_editors/form-outcome";
@@ -34,10 +35,27 @@ export function SaveBar(props: {
   /** Long editors keep the row on screen while scrolling. */
   sticky?: boolean;
 }) {
-  const { status } = props;
+  const { status, sticky } = props;
+  const bar = useRef<HTMLDivElement>(null);
+  // A sticky bar must never hide the field being edited: when focus lands on a field under the bar (Tab, or an
+  // error's focus), the page scrolls it up above the bar, with a little room.
+  useEffect(() => {
+    const el = bar.current;
+    const form = el?.closest("form");
+    if (!sticky || !el || !form) return;
+    const onFocus = (e: FocusEvent) => {
+      const target = e.target as HTMLElement;
+      if (el.contains(target)) return;
+      const covered = target.getBoundingClientRect().bottom - el.getBoundingClientRect().top;
+      if (covered > -8) window.scrollBy({ top: covered + 16, behavior: "instant" });
+    };
+    form.addEventListener("focusin", onFocus);
+    return () => form.removeEventListener("focusin", onFocus);
+  }, [sticky]);
   return (
     <div
-      className={`flex flex-wrap items-center gap-3${props.sticky ? " sticky bottom-0 border-t border-gray-300 bg-white/95 py-3" : ""}`}
+      ref={bar}
+      className={`flex flex-wrap items-center gap-3${sticky ? " sticky bottom-0 z-10 border-t border-gray-300 bg-white py-3 shadow-[0_-2px_6px_rgba(0,0,0,0.08)]" : ""}`}
     >
       <Button type="submit" loading={props.submitting}>
         {props.saveLabel}

@@ -6,16 +6,17 @@
 //
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
 // row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
-import { useCallback, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { Alert, Button, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import type { ListFilters } from "@/lib/client/hooks/list-params";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
 import { CHUNK_SIZE, chunked, matchingNames, type ChunkProgress } from "./bulk";
-import { Pager, SearchBox, SkeletonRows, SortHeader, useListFilters } from "./list-controls";
+import { Pager, SearchBox, SkeletonRows, SortHeader, SortSelect, useListFilters } from "./list-controls";
 import { LoadFailedAlert } from "./page-parts";
 import { Progress } from "./progress";
 import { tableMessages } from "./table-messages";
@@ -69,6 +70,10 @@ export interface ResourceTableProps<R extends Row> {
   onNotice: (text: string) => void;
   /** Row links are plain <a>s navigated by one handler (lib/client/use-link-navigation.ts). */
   linkRows?: boolean;
+  /** Beside the search box: what acts on everything the search matches (the CSV export). */
+  searchTools?: (filters: ListFilters) => ReactNode;
+  /** The actions column's width from md up (default md:w-44: room for two buttons). */
+  actionsClassName?: string;
 }
 
 /** Skeleton rows shown on the first load. */
@@ -118,6 +123,18 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const onSearch = useCallback((search: string) => change({ search, page: 0 }, true), [change]);
   const onSort = (sort: string, dir: "asc" | "desc") => change({ sort, dir, page: 0 });
 
+  // A page past the last one (the whole last page deleted, or a stale link): show the last page that exists, in
+  // place of the URL's, instead of "nothing matches" under "page 2 of 1".
+  const lastPage = Math.max(0, Math.ceil(total / filters.size) - 1);
+  const pastEnd = !!list.data && !list.isPlaceholderData && rows.length === 0 && total > 0 && filters.page > lastPage;
+  useEffect(() => {
+    if (!pastEnd) return;
+    // On the next task: on a first load this effect runs before the router's own (a parent's), which is what
+    // makes Next see a history.replaceState.
+    const timer = setTimeout(() => update({ page: lastPage }, "always"), 0);
+    return () => clearTimeout(timer);
+  }, [pastEnd, lastPage, update]);
+
   const toggle = (name: string) => {
     if (allMatching) {
       const except = new Set(allMatching.except);
@@ -160,8 +177,10 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   };
 
   /** Applies a change to the selected names in chunks; reports what was applied if a chunk fails. */
-  const runChunks = async (apply: (names: string[]) => Promise<unknown>): Promise<boolean> => {
+  const runChunks = async (apply: (names: string[]) => Promise<unknown>, deleting = false): Promise<boolean> => {
     setOutcome(null);
+    // A new action's outcome replaces the page's earlier success banner, so no old "saved" stands beside an error.
+    props.onNotice("");
     let done = 0;
     let names: string[] = [];
     try {
@@ -172,13 +191,13 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
         done += chunk.length;
         setProgress({ phase: "applying", done, total: names.length });
       }
-      setOutcome({ ok: true, text: t("bulkDone", { count: count(done) }) });
+      setOutcome({ ok: true, text: t(deleting ? "bulkDeleted" : "bulkDone", { count: count(done) }) });
       return true;
     } catch (err) {
       const children = errorChildren(err, errorText.body);
       const text = done > 0
-        ? t("bulkPartly", { done: count(done), rest: count(names.length - done), error: errorText.failure(err) })
-        : t("bulkFailed", { error: errorText.failure(err) });
+        ? t(deleting ? "bulkPartlyDeleted" : "bulkPartly", { done: count(done), rest: count(names.length - done), error: errorText.failure(err) })
+        : t(deleting ? "bulkDeleteFailed" : "bulkFailed", { error: errorText.failure(err) });
       setOutcome({ ok: false, text, children });
       return false;
     } finally {
@@ -200,6 +219,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     if (single) {
       try {
         await remove.mutateAsync(single);
+        setOutcome(null);
         props.onNotice(t("deleted", { names: single.join(", ") }));
         setDeleting(null);
         setSelected((s) => new Set([...s].filter((n) => !single.includes(n))));
@@ -209,7 +229,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
       return;
     }
     setDeleting(null);
-    if (await runChunks((names) => remove.mutateAsync(names))) clearSelection();
+    if (await runChunks((names) => remove.mutateAsync(names), true)) clearSelection();
   };
 
   const dialogNames = deleting?.names ?? (allMatching ? null : [...selected]);
@@ -218,7 +238,15 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <SearchBox value={filters.search} onChange={onSearch} />
+        <div className="flex w-full flex-wrap items-end gap-3 md:w-auto">
+          <SearchBox value={filters.search} onChange={onSearch} />
+          <SortSelect
+            fields={columns.filter((c) => c.sortable !== false).map((c) => ({ key: c.key, label: c.label }))}
+            filters={filters}
+            onSort={onSort}
+          />
+          {props.searchTools?.(filters)}
+        </div>
         {props.toolbar}
       </div>
 
@@ -288,7 +316,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   <SortHeader key={c.key} field={c.key} label={c.label} filters={filters} onSort={onSort} className={cellClass(c)} />
                 ),
               )}
-              <th scope="col" className="w-24 px-2 py-2 md:w-44">
+              <th scope="col" className={`w-24 px-2 py-2 ${props.actionsClassName ?? "md:w-44"}`}>
                 <span className="sr-only">{t("actions")}</span>
               </th>
             </tr>

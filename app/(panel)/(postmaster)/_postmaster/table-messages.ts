@@ -4,7 +4,7 @@ import type { Messages } from "@/lib/i18n";
 type Key =
   | "actions" | "delete" | "retry" | "selectPage" | "selectRow" | "selectedLabel" | "selected" | "selectedAll"
   | "selectAllMatching" | "clearSelection" | "deleteSelected" | "chunksNote" | "reading" | "applying" | "of"
-  | "bulkDone" | "bulkFailed" | "bulkPartly" | "deleted" | "confirmMany" | "andMore";
+  | "bulkDone" | "bulkFailed" | "bulkPartly" | "bulkDeleted" | "bulkDeleteFailed" | "bulkPartlyDeleted" | "deleted" | "confirmMany" | "andMore";
 
 export const tableMessages: Messages<Key> = {
   pl: {
@@ -27,6 +27,9 @@ export const tableMessages: Messages<Key> = {
     bulkFailed: "Nic nie zmieniono: {error}",
     bulkPartly: "Zmieniono {done}; pozostałych {rest} nie zmieniono: {error}",
     deleted: "Usunięto: {names}.",
+    bulkDeleted: "Usunięto: {count}.",
+    bulkDeleteFailed: "Nic nie usunięto: {error}",
+    bulkPartlyDeleted: "Usunięto {done}; pozostałych {rest} nie usunięto: {error}",
     confirmMany: "Usunąć {count}? Tej operacji nie można cofnąć.",
     andMore: "i {n} innych",
   },
@@ -50,6 +53,9 @@ export const tableMessages: Messages<Key> = {
     bulkFailed: "Nothing was changed: {error}",
     bulkPartly: "Changed {done}; the other {rest} were not changed: {error}",
     deleted: "Deleted: {names}.",
+    bulkDeleted: "Deleted: {count}.",
+    bulkDeleteFailed: "Nothing was deleted: {error}",
+    bulkPartlyDeleted: "Deleted {done}; the other {rest} were not deleted: {error}",
     confirmMany: "Delete {count}? This cannot be undone.",
     andMore: "and {n} more",
   },

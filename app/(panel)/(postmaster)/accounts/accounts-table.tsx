@@ -8,6 +8,7 @@ import { accounts, type AccountSummary, type InitialAccountPage } from "@/lib/cl
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLocale, useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
+import { ExportLinks } from "../_postmaster/export-links";
 import { Meter } from "../_postmaster/meter";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
@@ -17,6 +18,7 @@ import { BulkActions } from "./bulk-actions";
 import { AccountDeleteDetails } from "./delete-details";
 import { ACCOUNT_NOUN, accountMessages } from "./messages";
 import { usageText } from "./usage";
+import { formatDate } from "@/lib/errors/details";
 
 const CREATE_FORM_ID = "create-account";
 // The form (and react-hook-form with it) loads when the postmaster opens it: creating an account is occasional, and
@@ -48,7 +50,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
   const columns: Column<AccountSummary>[] = [
     nameColumn(
       t("name"),
-      "md:w-[22%]",
+      "md:w-[18%]",
       (r) => (
         <>
           {/* A plain link, navigated client-side by the tbody's handler (useLinkNavigation) and never prefetched:
@@ -68,23 +70,23 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
     ),
     descriptionColumn(t("description")),
     { key: "capacity", label: t("capacity"), wide: true, className: "w-28 text-right tabular-nums", cell: (r) => r.capacity },
-    { key: "usage", label: t("usage"), wide: true, className: "w-48", cell: usage },
+    { key: "usage", label: t("usage"), wide: true, className: "w-36", cell: usage },
     {
       key: "blocked",
       label: t("blocked"),
       wide: true,
-      className: "w-28",
+      className: "w-24",
       cell: (r) => (r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")),
     },
-    { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => r.creation_date },
+    { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => formatDate(r.creation_date, locale) },
     {
       key: "expiration_date",
       label: t("expires"),
       wide: true,
-      className: "w-28 tabular-nums",
-      cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date || "—"}</span>,
+      className: "w-24 tabular-nums",
+      cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}</span>,
     },
-    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-32 tabular-nums", cell: (r) => r.last_auth_date || "—" },
+    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-28 tabular-nums", cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—") },
   ];
 
   return (
@@ -94,7 +96,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       {creating && domain && (
         <div id={CREATE_FORM_ID}>
           <Card title={t("createTitle")} level={2}>
-            <CreateAccountForm domain={domain} onDone={(email) => setNotice(t("created_ok", { email }))} />
+            <CreateAccountForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created_ok", { email }))} />
           </Card>
         </div>
       )}
@@ -105,6 +107,8 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       <ResourceTable resource={accounts} initial={initial} t={t} noun={ACCOUNT_NOUN} columns={columns}
         deletable={(r) => r.name !== "postmaster"}
         linkRows
+        actionsClassName="md:w-20"
+        searchTools={(filters) => <ExportLinks resource="accounts" filters={filters} />}
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names) => domain && <AccountDeleteDetails domain={domain} names={names} />}
         onNotice={setNotice}

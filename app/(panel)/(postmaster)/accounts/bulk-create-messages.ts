@@ -5,7 +5,7 @@ type Key =
   | "title" | "format" | "lines" | "file" | "preview" | "previewSummary" | "previewCaption" | "line" | "name"
   | "password" | "capacity" | "check" | "generated" | "given" | "ok" | "back" | "create" | "creating" | "of"
   | "resultSummary" | "resultCaption" | "result" | "created" | "retry" | "download" | "downloadedOnce" | "close"
-  | "duplicateInInput";
+  | "duplicateInInput" | "description" | "encoding1250" | "closeWarning" | "closeAnyway";
 
 export const bulkCreateMessages: Messages<Key> = {
   pl: {
@@ -38,6 +38,12 @@ export const bulkCreateMessages: Messages<Key> = {
     downloadedOnce: "Wygenerowane hasła pobrano; panel ich nie przechowuje i nie pokaże ponownie.",
     close: "Zamknij",
     duplicateInInput: "Ta nazwa wystąpiła już wcześniej w danych.",
+    description: "Opis",
+    encoding1250:
+      "Plik nie był zapisany w UTF-8; odczytano go jako Windows-1250 (tak zapisuje polski Excel). Sprawdź polskie litery w opisach poniżej.",
+    closeWarning:
+      "Wygenerowane hasła ({n}) nie zostały pobrane. Po zamknięciu znikną, a konta z nimi już istnieją. Pobierz je teraz.",
+    closeAnyway: "Zamknij bez pobierania",
   },
   en: {
     title: "Add many accounts",
@@ -69,5 +75,11 @@ export const bulkCreateMessages: Messages<Key> = {
     downloadedOnce: "The generated passwords were downloaded; the panel does not keep them and will not show them again.",
     close: "Close",
     duplicateInInput: "This name already came earlier in the input.",
+    description: "Description",
+    encoding1250:
+      "The file was not saved as UTF-8; it was read as Windows-1250 (what Polish Excel saves). Check the Polish letters in the descriptions below.",
+    closeWarning:
+      "The generated passwords ({n}) were not downloaded. Closing drops them, and the accounts already exist. Download them now.",
+    closeAnyway: "Close without downloading",
   },
 };

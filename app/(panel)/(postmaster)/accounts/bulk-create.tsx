@@ -13,11 +13,13 @@ import { countOf } from "@/lib/i18n/plural";
 import { Address } from "../_postmaster/address";
 import { Progress } from "../_postmaster/progress";
 import { bulkCreateMessages } from "./bulk-create-messages";
-import { parseRows, passwordsCsv, type BulkRow } from "@/lib/client/account-rows";
+import { decodeCsvFile, markTaken, parseRows, passwordsCsv, type BulkRow } from "@/lib/client/account-rows";
 import { ACCOUNT_NOUN } from "./messages";
 
 type Result = { row: BulkRow; ok: true } | { row: BulkRow; ok: false; reason: string };
 
+/** Names per "which are taken?" request of the preview. */
+const TAKEN_BATCH = 200;
 /** Requests in flight at once: the server hashes each password (scrypt), so more would only queue. */
 const PARALLEL = 2;
 
@@ -34,6 +36,11 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
   const [results, setResults] = useState<Result[] | null>(null);
   const [passwords, setPasswords] = useState<{ name: string; password: string }[]>([]);
   const [downloaded, setDownloaded] = useState(false);
+  /** The file's text was not UTF-8 and was read as Windows-1250 (what Polish Excel saves): said above the preview. */
+  const [encodingNote, setEncodingNote] = useState(false);
+  const [checking, setChecking] = useState(false);
+  /** Closing asked while generated passwords were not downloaded: the dialog asks first. */
+  const [confirmClose, setConfirmClose] = useState(false);
   const count = (n: number) => countOf(locale, n, ACCOUNT_NOUN);
 
   useEffect(() => {
@@ -44,7 +51,27 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
   const problemText = (p: NonNullable<BulkRow["problem"]>) =>
     p === "duplicateInInput" ? t("duplicateInInput") : errorText.catalog(p);
 
-  const preview = () => setRows(parseRows(text, domain));
+  /** The rows with their checks, then the names the domain already holds marked as taken (one request). */
+  const preview = async () => {
+    const parsed = parseRows(text, domain);
+    setChecking(true);
+    try {
+      const names = parsed.filter((r) => !r.problem).map((r) => r.name);
+      const taken: string[] = [];
+      // In batches: a URL of 1,000 names would pass the server's 16 kB header limit.
+      for (let i = 0; i < names.length; i += TAKEN_BATCH) {
+        const batch = names.slice(i, i + TAKEN_BATCH).map(encodeURIComponent).join(",");
+        const res = await fetch(`/api/panel/taken-names?names=${batch}`);
+        if (res.ok) taken.push(...((await res.json()) as { taken: { name: string }[] }).taken.map((t) => t.name));
+      }
+      setRows(markTaken(parsed, taken));
+    } catch {
+      // The check is a courtesy: the server refuses a taken name anyway, per row, after sending.
+      setRows(parsed);
+    } finally {
+      setChecking(false);
+    }
+  };
 
   const create = async (toCreate: BulkRow[], refused: Result[]) => {
     setProgress({ done: 0, total: toCreate.length });
@@ -106,8 +133,13 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
     setDownloaded(true);
   };
 
-  const close = () => {
+  const close = (force = false) => {
     if (progress) return;
+    // The passwords exist nowhere else: closing would lose them while the accounts exist.
+    if (!force && passwords.length > 0) {
+      setConfirmClose(true);
+      return;
+    }
     ref.current?.close();
     onClose();
   };
@@ -147,7 +179,12 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
                 className="block w-full text-sm"
                 onChange={(e) => {
                   const file = e.target.files?.[0];
-                  if (file) void file.text().then(setText);
+                  if (file)
+                    void file.arrayBuffer().then((buf) => {
+                      const decoded = decodeCsvFile(new Uint8Array(buf));
+                      setEncodingNote(decoded.encoding === "windows-1250");
+                      setText(decoded.text);
+                    });
                 }}
               />
             </div>
@@ -156,13 +193,14 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
 
         {rows && !results && !progress && (
           <>
+            {encodingNote && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-gray-900">{t("encoding1250")}</p>}
             <p className="text-sm" role="status">
               {t("previewSummary", { count: count(valid), invalid: rows.length - valid })}
             </p>
             <LinesTable
               caption={t("previewCaption")}
-              headers={[t("line"), t("name"), t("password"), t("capacity"), t("check")]}
-              narrowHidden={[2, 3]}
+              headers={[t("line"), t("name"), t("password"), t("capacity"), t("description"), t("check")]}
+              narrowHidden={[2, 3, 4]}
               rows={rows.map((r) => ({
                 line: r.line,
                 bad: r.problem !== null,
@@ -170,11 +208,34 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
                   <Address key="n" text={r.name} />,
                   r.generated ? t("generated") : t("given"),
                   r.capacity || "—",
+                  r.description || "—",
                   r.problem ? <span className="text-red-900">{problemText(r.problem)}</span> : t("ok"),
                 ],
               }))}
             />
           </>
+        )}
+
+        {confirmClose && passwords.length > 0 && (
+          <div role="alertdialog" aria-labelledby={`${titleId}-lose`} className="space-y-2 rounded border border-red-300 bg-red-50 p-3">
+            <p id={`${titleId}-lose`} className="text-sm font-semibold text-red-900">
+              {t("closeWarning", { n: passwords.length })}
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="primary"
+                onClick={() => {
+                  download();
+                  setConfirmClose(false);
+                }}
+              >
+                {t("download", { n: passwords.length })}
+              </Button>
+              <Button variant="danger" onClick={() => close(true)}>
+                {t("closeAnyway")}
+              </Button>
+            </div>
+          </div>
         )}
 
         {progress && <Progress label={t("creating")} done={progress.done} total={progress.total} of={t("of")} />}
@@ -199,7 +260,7 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
 
         <div className="flex flex-wrap justify-end gap-2">
           {!rows && (
-            <Button disabled={text.trim() === ""} onClick={preview}>
+            <Button disabled={text.trim() === ""} loading={checking} onClick={() => void preview()}>
               {t("preview")}
             </Button>
           )}
@@ -218,14 +279,19 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
               {t("retry")}
             </Button>
           )}
+          {/* While generated passwords wait for their one download, that is the main action and closing is not. */}
+          <Button
+            variant={results && passwords.length === 0 ? "primary" : results ? "secondary" : "ghost"}
+            disabled={progress !== null}
+            onClick={() => close()}
+          >
+            {t("close")}
+          </Button>
           {results && !progress && passwords.length > 0 && (
-            <Button variant="secondary" onClick={download}>
+            <Button variant="primary" onClick={download}>
               {t("download", { n: passwords.length })}
             </Button>
           )}
-          <Button variant={results ? "primary" : "ghost"} disabled={progress !== null} onClick={close}>
-            {t("close")}
-          </Button>
         </div>
       </div>
     </dialog>

@@ -17,7 +17,8 @@ const FIELDS = ["name", "password", "description", "capacity"] as const;
 // load. The rules are the same ones the API applies.
 const resolver = lazyResolver<CreateValues>(() => import("./create-account-schema").then((m) => m.createAccountResolver));
 
-export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
+/** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
+export function CreateAccountForm({ domain, onDone, onAttempt }: { domain: string; onDone: (email: string) => void; onAttempt?: () => void }) {
   const t = useT(accountMessages);
   const errorText = useErrorText();
   const hydrated = useHydrated();
@@ -34,17 +35,21 @@ export function CreateAccountForm({ domain, onDone }: { domain: string; onDone: 
   useEffect(() => setFocus("name"), [setFocus]);
   const onSubmit = handleSubmit(async (values) => {
     setFormError("");
+    onAttempt?.();
     try {
       const { name, ...body } = values;
       const record = await create.mutateAsync({ name, body, create: true });
-      reset();
+      reset({ name: "", password: "", description: "", capacity: "1024" });
       onDone(record.email);
     } catch (err) {
       setFormError(placeApiError(err, setError, FIELDS, errorText.locale) ?? "");
     }
   });
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <form noValidate onSubmit={(e) => {
+      onAttempt?.();
+      void onSubmit(e);
+    }} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
       <TextField
         label={t("name")}
         hint={`${t("nameHint")} @${domain}`}

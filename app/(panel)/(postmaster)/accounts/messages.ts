@@ -30,7 +30,7 @@ export const accountMessages: Messages<Key> = {
     capacity: "Pojemność (MB)",
     usage: "Użycie",
     usageOf: "{used} MB z {capacity} MB",
-    blocked: "Zablokowane",
+    blocked: "Blokada",
     created: "Utworzone",
     expires: "Wygasa",
     lastLogin: "Ostatnie logowanie",

@@ -22,7 +22,8 @@ const createResolver = fieldSpecResolver<Values>(aliasFields, ["target"], [], {
 });
 const targetResolver = fieldSpecResolver<Values>(aliasFields, ["target"]);
 
-export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (email: string) => void }) {
+/** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
+export function CreateAliasForm({ domain, onDone, onAttempt }: { domain: string; onDone: (email: string) => void; onAttempt?: () => void }) {
   const t = useT(aliasMessages);
   const errorText = useErrorText();
   const save = useSaveAlias(domain);
@@ -36,13 +37,22 @@ export function CreateAliasForm({ domain, onDone }: { domain: string; onDone: (e
     fields: ["name", "target"],
     save: ({ name, target }) => save.mutateAsync({ name, body: { target }, create: true }),
     onSaved: (alias) => {
-      reset();
+      // Empty again for the next alias (a bare reset() would restore what was just saved: the form's defaults
+      // became the saved values).
+      reset({ name: "", target: "" });
       clearOutcome();
       onDone(alias.email);
     },
   });
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+    <form
+      noValidate
+      onSubmit={(e) => {
+        onAttempt?.();
+        return onSubmit(e);
+      }}
+      className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+    >
       <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
       <TextField label={t("target")} hint={t("targetHint")} type="email" autoComplete="off" error={formState.errors.target?.message} {...register("target")} />
       <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>

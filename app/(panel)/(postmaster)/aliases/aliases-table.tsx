@@ -6,6 +6,7 @@ import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
+import { ExportLinks } from "../_postmaster/export-links";
 import { PageHeader } from "../_postmaster/page-parts";
 import { nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { ALIAS_NOUN } from "../accounts/messages";
@@ -54,7 +55,7 @@ export function AliasesTable() {
     <div className="space-y-4">
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>
-        {domain && <CreateAliasForm domain={domain} onDone={(email) => setNotice(t("created", { email }))} />}
+        {domain && <CreateAliasForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created", { email }))} />}
       </Card>
       {notice && <Alert tone="success">{notice}</Alert>}
       <ResourceTable resource={aliases} t={t} noun={ALIAS_NOUN} columns={columns}
@@ -66,6 +67,7 @@ export function AliasesTable() {
           )
         }
         onNotice={setNotice}
+        searchTools={(filters) => <ExportLinks resource="aliases" filters={filters} />}
       />
     </div>
   );

@@ -8,6 +8,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import type { Noun } from "@/lib/i18n/plural";
 import { Address } from "../_postmaster/address";
+import { ExportLinks } from "../_postmaster/export-links";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { linkClass } from "../_postmaster/ui";
@@ -62,6 +63,7 @@ export function ListsTable() {
       {notice && <Alert tone="success">{notice}</Alert>}
       <ResourceTable resource={mailingLists} t={t} noun={LIST_NOUN} columns={columns}
         onNotice={setNotice}
+        searchTools={(filters) => <ExportLinks resource="lists" filters={filters} />}
       />
     </div>
   );

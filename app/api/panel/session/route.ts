@@ -3,6 +3,7 @@
 import { noContent, noSession, ok, withPanelSession } from "@/lib/server/http";
 import { deviceCookie, newDeviceToken, readDeviceToken } from "@/lib/server/device-cookie";
 import { panelLogin, readCredentials } from "@/lib/server/panel-login";
+import { secondStepAnswer } from "@/lib/server/totp-http";
 import {
   clearedSessionCookie,
   createSession,
@@ -15,6 +16,9 @@ import {
 export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body }) => {
   const secure = isHttps(req);
   const principal = await panelLogin(db, readCredentials(await body()), clientIp, readDeviceToken(req, secure));
+  // Two-step sign-in (lib/server/totp.ts): the password was right; the code comes next, then the session.
+  const second = secondStepAnswer(db, req, principal, clientIp);
+  if (second) return second;
   // A fresh id at every sign-in, so an id planted before the login is worthless after it.
   destroySession(db, sessionId);
   const id = createSession(db, principal, clientIp);

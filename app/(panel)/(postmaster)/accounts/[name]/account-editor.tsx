@@ -27,7 +27,19 @@ const LINES = ["forwards", "aliases", "spam_white_list", "spam_black_list", "spa
 const FLAGS = ["blocked", "keep_mail", "spam_enabled", "autoresponder_mode"] as const;
 const FIELDS = Object.keys(accountFields) as (keyof typeof accountFields)[];
 const SPAM_LISTS = LINES.slice(2);
-const OPERATORS = [11, 12, 13, 21, 22, 23, 31, 32, 33, 51];
+/** The operator codes of the specification, labelled by brand (the mapping is ours: docs/panel.md). */
+const OPERATORS: [number, string][] = [
+  [11, "Plus"],
+  [12, "Plus (karta)"],
+  [13, "Plus Mix"],
+  [21, "T-Mobile"],
+  [22, "T-Mobile (karta)"],
+  [23, "Heyah"],
+  [31, "Orange"],
+  [32, "Orange (karta)"],
+  [33, "nju mobile"],
+  [51, "Play"],
+];
 
 type Values = Record<string, string | boolean>;
 const resolver = fieldSpecResolver<Values>(accountFields, FIELDS, LINES);
@@ -165,7 +177,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
               <Select
                 label={t("operator", { n })}
                 error={err(`sms_operator_${n}`)}
-                options={[{ value: "0", label: t("operatorAuto") }, ...OPERATORS.map((o) => ({ value: String(o), label: String(o) }))]}
+                options={[{ value: "0", label: t("operatorAuto") }, ...OPERATORS.map(([code, brand]) => ({ value: String(code), label: `${brand} (${code})` }))]}
                 {...register(`sms_operator_${n}`)}
               />
               <TextField label={t("smsLogin", { n })} autoComplete="off" error={err(`sms_login_${n}`)} {...register(`sms_login_${n}`)} />

@@ -3,10 +3,16 @@
 // Large lists show the first matches only, so a list of thousands stays quick to render.
 import { useId, useMemo, useState } from "react";
 import { Button, TextArea, TextField } from "@/components";
-import { useT, type Messages } from "@/lib/i18n";
+import { useLocale, useT, type Messages } from "@/lib/i18n";
+import { countOf, type Noun } from "@/lib/i18n/plural";
 import { isEmail } from "@/lib/schemas/common";
 
 const SHOWN = 200;
+/** "1 adres", "2 adresy", "5 adresów". */
+const ADDRESS_NOUN: Noun = {
+  pl: { one: "adres", few: "adresy", many: "adresów", other: "adresu" },
+  en: { one: "address", other: "addresses" },
+};
 
 const messages: Messages<
   "add" | "paste" | "pasteHint" | "filter" | "remove" | "count" | "more" | "invalid" | "added" | "none" | "removeAll"
@@ -17,7 +23,7 @@ const messages: Messages<
     pasteHint: "Jeden lub wiele adresów, w wierszach albo oddzielonych przecinkami lub spacjami.",
     filter: "Filtruj: {what}",
     remove: "Usuń {address}",
-    count: "{n} adresów",
+    count: "{n}",
     more: "Pokazano {shown} z {n}. Zawęź filtr, aby zobaczyć resztę.",
     invalid: "Pominięto nieprawidłowe adresy: {list}",
     added: "Dodano: {n}.",
@@ -30,7 +36,7 @@ const messages: Messages<
     pasteHint: "One or many addresses, one a line or separated by commas or spaces.",
     filter: "Filter: {what}",
     remove: "Remove {address}",
-    count: "{n} addresses",
+    count: "{n}",
     more: "Showing {shown} of {n}. Narrow the filter to see the rest.",
     invalid: "Skipped invalid addresses: {list}",
     added: "Added: {n}.",
@@ -51,6 +57,7 @@ export function MemberEditor({
   error?: string;
 }) {
   const t = useT(messages);
+  const locale = useLocale();
   const [text, setText] = useState("");
   const [filter, setFilter] = useState("");
   const [report, setReport] = useState("");
@@ -97,7 +104,7 @@ export function MemberEditor({
       {error && <p className="text-sm font-medium text-red-800">{error}</p>}
       <div className="flex flex-wrap items-end justify-between gap-2">
         <TextField className="w-full max-w-xs" type="search" label={t("filter", { what })} value={filter} onChange={(e) => setFilter(e.target.value)} />
-        <p className="text-sm text-gray-700">{t("count", { n: values.length })}</p>
+        <p className="text-sm text-gray-700">{t("count", { n: countOf(locale, values.length, ADDRESS_NOUN) })}</p>
       </div>
       {matching.length === 0 ? (
         <p className="text-sm text-gray-700">{t("none")}</p>

@@ -1,0 +1,128 @@
+// /audit: the domain's audit log for its postmaster (lib/server/audit.ts): who changed what, from which address and
+// when, newest first, with a search and paging in the URL. Rendered entirely on the server: a GET form and links,
+// no JavaScript of its own.
+import type { Metadata } from "next";
+import { getDb } from "@/db/client";
+import { formatDate } from "@/lib/errors/details";
+import { requestLocale } from "@/lib/i18n/server";
+import { listAudit, type AuditEntry } from "@/lib/server/audit";
+import { requirePostmaster } from "@/lib/server/page-session";
+import { auditMessages, changeText } from "./messages";
+
+export const metadata: Metadata = { title: "Dziennik zmian" };
+
+const PAGE_SIZE = 50;
+type SearchParams = Record<string, string | string[] | undefined>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const session = await requirePostmaster();
+  const locale = await requestLocale();
+  const t = auditMessages[locale];
+  const params = await searchParams;
+  const search = first(params.search).slice(0, 100);
+  const asked = Number(first(params.page) || "0");
+  const { total, entries } = listAudit(getDb(), { domain: session.domain, search, page: Number.isInteger(asked) && asked >= 0 ? asked : 0, size: PAGE_SIZE });
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(Number.isInteger(asked) && asked >= 0 ? asked : 0, pages - 1);
+  const shown = page === asked ? entries : listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE }).entries;
+  const link = (p: number) => {
+    const q = new URLSearchParams();
+    if (search) q.set("search", search);
+    if (p) q.set("page", String(p));
+    return q.size ? `/audit?${q}` : "/audit";
+  };
+  const time = (at: number) => {
+    const iso = new Date(at).toISOString();
+    return `${formatDate(iso.slice(0, 10), locale)} ${iso.slice(11, 19)} UTC`;
+  };
+  const button = "inline-flex min-h-10 items-center rounded-md border border-gray-400 bg-white px-3 text-sm font-medium text-gray-900 hover:bg-gray-100";
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="text-2xl font-semibold text-gray-900">{t.title}</h1>
+        <p className="text-sm text-gray-700">{t.intro.replace("{domain}", session.domain)}</p>
+      </header>
+      <form method="get" action="/audit" role="search" className="flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor="audit-search" className="mb-1 block text-sm font-medium text-gray-900">
+            {t.search}
+          </label>
+          <input
+            id="audit-search"
+            name="search"
+            type="search"
+            defaultValue={search}
+            maxLength={100}
+            aria-describedby="audit-search-hint"
+            className="block min-h-10 w-72 max-w-full rounded-md border border-gray-500 px-3 text-base"
+          />
+          <p id="audit-search-hint" className="mt-1 text-xs text-gray-700">
+            {t.searchHint}
+          </p>
+        </div>
+        <button type="submit" className={`${button} mb-5`}>
+          {t.find}
+        </button>
+      </form>
+      {/* Below md the rows stack (a block per entry), so 375 px needs no sideways scrolling. */}
+      <div className="rounded-lg border border-gray-300 bg-white">
+        <table className="block w-full border-collapse text-sm md:table md:table-fixed">
+          <caption className="sr-only">{t.title}</caption>
+          <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 md:table-header-group">
+            <tr>
+              <th scope="col" className="w-44 px-2 py-2">{t.when}</th>
+              <th scope="col" className="w-56 px-2 py-2">{t.who}</th>
+              <th scope="col" className="w-40 px-2 py-2">{t.what}</th>
+              <th scope="col" className="px-2 py-2">{t.changes}</th>
+            </tr>
+          </thead>
+          <tbody className="block md:table-row-group">
+            {shown.length === 0 && (
+              <tr>
+                <td colSpan={4} className="px-3 py-8 text-center text-gray-700">
+                  {search ? t.emptySearch.replace("{search}", search) : t.empty}
+                </td>
+              </tr>
+            )}
+            {shown.map((e: AuditEntry) => (
+              <tr key={e.id} className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0">
+                <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">{time(e.at)}</td>
+                <td className="block px-2 py-1 break-all md:table-cell md:py-2">
+                  {e.actor}
+                  <span className="block text-xs text-gray-700">
+                    {t.via[e.via as "api" | "panel" | "cli"] ?? e.via}
+                    {e.clientIp ? ` · ${e.clientIp}` : ""}
+                  </span>
+                </td>
+                <td className="block px-2 py-1 md:table-cell md:py-2">
+                  {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}: {t.resources[e.resource as "account"] ?? e.resource}
+                  <span className="block break-all text-xs text-gray-800">
+                    {e.names.slice(0, 5).join(", ")}
+                    {e.names.length > 5 ? ` ${t.more.replace("{n}", String(e.names.length - 5))}` : ""}
+                  </span>
+                </td>
+                <td className="block px-2 py-1 md:table-cell md:py-2">
+                  <ul className="space-y-0.5 break-words">
+                    {Object.entries(e.changes).map(([field, change]) => (
+                      <li key={field}>
+                        <span className="font-mono text-xs">{field}</span>: {changeText(change, locale)}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav aria-label={t.pager} className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <p>{t.page.replace("{page}", String(page + 1)).replace("{pages}", String(pages)).replace("{total}", String(total))}</p>
+        <div className="flex gap-2">
+          {page > 0 ? <a className={button} href={link(page - 1)}>{t.prev}</a> : <span className={`${button} opacity-50`} aria-disabled="true">{t.prev}</span>}
+          {page + 1 < pages ? <a className={button} href={link(page + 1)}>{t.next}</a> : <span className={`${button} opacity-50`} aria-disabled="true">{t.next}</span>}
+        </div>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+"use client";
+// "My aliases": the addresses of the domain that deliver to this account (the record's `aliases`), which the owner
+// may add and remove up to alias_limit (contract §7; the service checks the limit and the names). Each change
+// saves the whole set at once, as the API takes it.
+import { useId, useState, type FormEvent } from "react";
+import { Alert, Button, Card, TextField } from "@/components";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { useLocale, useT, type Messages } from "@/lib/i18n";
+import { counted } from "@/lib/i18n/plural";
+import { isAccountName } from "@/lib/schemas/common";
+import { useSaveMyAccount, type MyAccountRecord } from "./use-my-account";
+
+const messages: Messages<
+  "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
+> = {
+  pl: {
+    title: "Moje aliasy",
+    desc: "Dodatkowe adresy w domenie {domain}, z których poczta trafia do tej skrzynki. Możesz mieć ich najwyżej {limit}.",
+    none: "To konto nie ma jeszcze aliasów.",
+    name: "Nowy alias",
+    nameHint: "Sama nazwa przed @{domain}: małe litery, cyfry oraz . - _ (2-32 znaki).",
+    add: "Dodaj alias",
+    remove: "Usuń",
+    added: "Dodano alias {email}.",
+    removed: "Usunięto alias {email}.",
+    invalid: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
+    full: "Wykorzystano limit aliasów ({limit}). Usuń któryś, aby dodać nowy.",
+    noneAllowed: "Administrator domeny nie przydzielił temu kontu aliasów.",
+  },
+  en: {
+    title: "My aliases",
+    desc: "Extra addresses in {domain} whose mail reaches this mailbox. You may have at most {limit}.",
+    none: "This account has no aliases yet.",
+    name: "New alias",
+    nameHint: "Just the name before @{domain}: lowercase letters, digits and . - _ (2-32 characters).",
+    add: "Add alias",
+    remove: "Remove",
+    added: "Alias {email} added.",
+    removed: "Alias {email} removed.",
+    invalid: "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
+    full: "The alias limit ({limit}) is used up. Remove one to add another.",
+    noneAllowed: "The domain administrator has not granted this account any aliases.",
+  },
+};
+
+const aliasCount = (locale: "pl" | "en", n: number) =>
+  locale === "pl" ? counted(locale, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }) : counted(locale, n, { one: "alias", other: "aliases" });
+
+export function MyAliases({ record }: { record: MyAccountRecord }) {
+  const t = useT(messages);
+  const locale = useLocale();
+  const errorText = useErrorText();
+  const save = useSaveMyAccount(record.domain, record.name);
+  const inputId = useId();
+  const [name, setName] = useState("");
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const limit = record.alias_limit;
+  const suffix = `@${record.domain}`;
+  const full = record.aliases.length >= limit;
+
+  const apply = async (aliases: string[], done: string) => {
+    setOutcome(null);
+    try {
+      await save.mutateAsync({ aliases });
+      setOutcome({ ok: true, text: done });
+      return true;
+    } catch (err) {
+      setOutcome({ ok: false, text: errorText.failure(err) });
+      return false;
+    }
+  };
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    const n = name.trim().toLowerCase().replace(suffix, "");
+    if (!isAccountName(n)) {
+      setFieldError(t("invalid"));
+      setOutcome(null);
+      document.getElementById(inputId)?.focus();
+      return;
+    }
+    setFieldError(undefined);
+    const email = `${n}${suffix}`;
+    // A form that succeeded starts empty for the next alias.
+    if (await apply([...record.aliases, email], t("added", { email }))) setName("");
+  };
+
+  if (limit === 0 && record.aliases.length === 0) {
+    return (
+      <Card title={t("title")}>
+        <p className="text-sm text-gray-800">{t("noneAllowed")}</p>
+      </Card>
+    );
+  }
+  return (
+    <Card title={t("title")} description={t("desc", { domain: record.domain, limit: aliasCount(locale, limit) })}>
+      <div className="space-y-4">
+        {record.aliases.length === 0 ? (
+          <p className="text-sm text-gray-800">{t("none")}</p>
+        ) : (
+          <ul className="divide-y divide-gray-200 rounded border border-gray-300" aria-label={t("title")}>
+            {record.aliases.map((email) => (
+              <li key={email} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
+                <span className="break-all font-medium">{email}</span>
+                <Button
+                  variant="ghost"
+                  className="min-h-8 px-2"
+                  aria-label={`${t("remove")}: ${email}`}
+                  disabled={save.isPending}
+                  onClick={() => void apply(record.aliases.filter((a) => a !== email), t("removed", { email }))}
+                >
+                  {t("remove")}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {full ? (
+          <p className="text-sm text-gray-800">{t("full", { limit: aliasCount(locale, limit) })}</p>
+        ) : (
+          <form onSubmit={(e) => void add(e)} noValidate className="flex flex-wrap items-end gap-3">
+            <TextField
+              id={inputId}
+              className="w-full max-w-xs"
+              label={t("name")}
+              hint={t("nameHint", { domain: record.domain })}
+              value={name}
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={100}
+              error={fieldError}
+              onChange={(e) => setName(e.target.value)}
+            />
+            <Button type="submit" loading={save.isPending}>
+              {t("add")}
+            </Button>
+          </form>
+        )}
+        {outcome && (
+          <Alert tone={outcome.ok ? "success" : "error"}>
+            {outcome.text}
+          </Alert>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,18 @@
+// GET /api/panel/export/<accounts|aliases|lists>?search=&sort=&sort_dir=&encoding=utf-8|windows-1250: the records of
+// the postmaster's domain that the table's search matches, as a CSV download (lib/server/export.ts), streamed.
+import { domainForAdmin } from "@/lib/server/access";
+import { exportCsv, exportFileName, parseExportEncoding, parseExportResource } from "@/lib/server/export";
+import { ok, withApi } from "@/lib/server/http";
+
+export const GET = withApi(({ db, principal, params, query }) => {
+  const domain = domainForAdmin(db, principal, principal.domain);
+  const resource = parseExportResource(params.resource!);
+  const encoding = parseExportEncoding(query.get("encoding"));
+  return ok(exportCsv(db, domain, resource, query, encoding), 200, {
+    "content-type": `text/csv; charset=${encoding}`,
+    "content-disposition": `attachment; filename="${exportFileName(domain.name, resource)}"`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+});
+export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";

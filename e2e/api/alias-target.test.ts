@@ -1,0 +1,83 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
+// Issue 33: an alias may not point at a local mailbox that does not exist (the catchall refuses the same case), a
+// search for a full address finds the record, and the CLI names a duplicate domain as a domain.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { api, createAccount, expectError, expectStatus, postmaster, recordAsserted } from "./client";
+
+const D = "target.example.com";
+const admin = postmaster(D);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+/** The names of a list answer (result_data is keyed by name). */
+const names = (res: { json: unknown }) => Object.keys((res.json as { result_data: object }).result_data);
+
+beforeAll(async () => {
+  await createAccount(D, "marta.krajewska", { description: "Sekretariat" });
+  await createAccount(D, "gone");
+  expectStatus(await api("POST", `mailinglists/${D}/zespol`, { auth: admin, body: {} }), 201);
+});
+
+describe("alias targets in domains hosted here", () => {
+  it("refuses a target that is no account, alias or list of its (hosted) domain, naming it", async () => {
+    const res = await api("POST", `aliases/${D}/a1`, { auth: admin, body: { target: `nobody@${D}` } });
+    expectError(res, "aliasTargetMissing", "target");
+    expect(res.json.attributes).toEqual({ target: `nobody@${D}` });
+    // Another hosted domain is checked the same way.
+    expectError(await api("POST", `aliases/${D}/a1`, { auth: admin, body: { target: "nobody@other.example.com" } }), "aliasTargetMissing", "target");
+    expect((await api("GET", `aliases/${D}/a1`, { auth: admin })).status).toBe(404);
+  });
+
+  it("accepts an existing account, list or alias, and any address of a domain not hosted here", async () => {
+    for (const [name, target] of [
+      ["a2", `marta.krajewska@${D}`],
+      ["a3", `zespol@${D}`],
+      ["a4", `a2@${D}`],
+      ["a5", "someone@elsewhere.example.net"],
+    ]) {
+      expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target } }), 201);
+    }
+  });
+
+  it("refuses an alias to a just-deleted account, and a PUT onto it", async () => {
+    expectStatus(await api("DELETE", `emails/${D}/gone`, { auth: admin }), 204);
+    expectError(await api("POST", `aliases/${D}/a6`, { auth: admin, body: { target: `gone@${D}` } }), "aliasTargetMissing", "target");
+    expectError(await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `gone@${D}` } }), "aliasTargetMissing", "target");
+    expect((await api("GET", `aliases/${D}/a2`, { auth: admin })).json.target).toBe(`marta.krajewska@${D}`);
+  });
+
+  it("a target without @domain is refused with the reason in the message", async () => {
+    const res = await api("POST", `aliases/${D}/a7`, { auth: admin, body: { target: "marta.krajewska" } });
+    expectError(res, "invalidAliasTarget", "target");
+    expect(res.json.message).toMatch(/pełny adres/);
+  });
+});
+
+describe("search by full address", () => {
+  it("finds the account, alias and list by name@domain", async () => {
+    const accounts = await api("GET", `emails/${D}?search=${encodeURIComponent(`marta.krajewska@${D}`)}`, { auth: admin });
+    expect(names(accounts)).toEqual(["marta.krajewska"]);
+    const lists = await api("GET", `mailinglists/${D}?search=${encodeURIComponent(`zespol@${D}`)}`, { auth: admin });
+    expect(names(lists)).toEqual(["zespol"]);
+    const aliases = await api("GET", `aliases/${D}?search=${encodeURIComponent(`a4@${D}`)}`, { auth: admin });
+    expect(names(aliases)).toEqual(["a4"]);
+    // Another domain's address is searched as typed.
+    const none = await api("GET", `emails/${D}?search=${encodeURIComponent("marta.krajewska@other.example.com")}`, { auth: admin });
+    expect(names(none)).toEqual([]);
+  });
+});
+
+describe("CLI", () => {
+  it("a duplicate domain is named as a domain, not as an account, alias or list", () => {
+    const r = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "domain", "add", D, "--postmaster-password", "Abc-12345"],
+      { cwd: ROOT, env: { ...process.env, DATABASE_PATH: inject("mainDbPath") }, encoding: "utf8" },
+    );
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(errorCatalog.domainTaken.message);
+    expect(r.stderr).not.toMatch(/konto, alias lub lista/);
+    recordAsserted("domainTaken");
+  });
+});

@@ -1,0 +1,122 @@
+// Issue 33: the CSV export of a 1,500-account domain opened back as CSV, the search and Windows-1250 variants,
+// and the audit log entry of a bulk block (who, from where, the names, blocked 0 → 1), on the /audit page.
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `export-audit-${name}.png`), fullPage: true });
+
+/** A minimal RFC 4180 reader (";" separated, quoted fields with doubled quotes, CRLF): enough to read the file back. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ";") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i++;
+    } else field += c;
+  }
+  if (field !== "" || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+async function download(page: Page, link: string): Promise<Buffer> {
+  const wait = page.waitForEvent("download");
+  await page.getByRole("link", { name: link, exact: true }).click();
+  return fs.readFileSync(await (await wait).path());
+}
+
+test("exports all 1,500 accounts as UTF-8 CSV with a BOM, read back row for row", async ({ page }) => {
+  const bulk = EXTRA_DOMAINS.bulk;
+  await signIn(page, bulk.email, bulk.password);
+  await page.goto("/accounts");
+  await expect(page.getByRole("link", { name: /^Edytuj postmaster@/ })).toBeVisible();
+  const bytes = await download(page, "Eksport CSV");
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parseCsv(bytes.subarray(3).toString("utf8"));
+  expect(rows[0]).toEqual(["email", "description", "capacity", "usage_bytes", "usage", "blocked", "creation_date", "expiration_date", "last_auth_date"]);
+  const data = rows.slice(1);
+  expect(data).toHaveLength(SEEDED_ACCOUNTS.count + 1); // and the postmaster
+  const emails = data.map((r) => r[0]);
+  expect(new Set(emails).size).toBe(data.length);
+  for (const i of [1, 750, 1500]) expect(emails).toContain(`user${String(i).padStart(4, "0")}@${bulk.domain}`);
+  // The table's order (name ascending), and every row complete.
+  expect(emails).toEqual([...emails].sort());
+  expect(data.every((r) => r.length === 9)).toBe(true);
+  expect(data.find((r) => r[0] === `user0001@${bulk.domain}`)?.[1]).toBe("Konto z importu");
+  await shot(page, "accounts-toolbar");
+
+  // What the search matches, and nothing else: user01xx is 100 accounts.
+  await page.goto("/accounts?search=user01");
+  await expect(page.getByText(/· 100 pozycji/)).toBeVisible();
+  const searched = parseCsv((await download(page, "Eksport CSV")).subarray(3).toString("utf8")).slice(1);
+  expect(searched).toHaveLength(100);
+  expect(searched.every((r) => r[0]!.startsWith("user01"))).toBe(true);
+});
+
+test("Windows-1250 on request: Polish letters as Excel's code page has them, no BOM", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await page.goto("/accounts?search=ksi%C4%99gowo%C5%9B%C4%87");
+  await expect(page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ })).toBeVisible();
+  const bytes = await download(page, "CSV w Windows-1250");
+  expect(bytes[0]).toBe("e".charCodeAt(0));
+  const text = new TextDecoder("windows-1250").decode(bytes);
+  expect(text).toContain(`anna.kowalska@${DEMO.domain};Anna Kowalska, księgowość;2048;`);
+  // "ę" and "ś" are single bytes 0xEA and 0x9C there.
+  expect(bytes.includes(0xea) && bytes.includes(0x9c)).toBe(true);
+});
+
+test("a bulk block shows in the audit log: who, from where, which names, blocked 0 → 1", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  const stamp = Date.now().toString(36);
+  const names = [`aud${stamp}a`, `aud${stamp}b`];
+  for (const name of names) {
+    const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+      data: { password: "Haslo-123", capacity: 10 },
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto(`/accounts?search=aud${stamp}`);
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Zablokuj" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
+
+  await page.getByRole("link", { name: "Dziennik" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Dziennik zmian" })).toBeVisible();
+  await page.getByLabel("Szukaj w dzienniku").fill(`aud${stamp}`);
+  await page.getByRole("button", { name: "Szukaj", exact: true }).click();
+  const rows = page.getByRole("row").filter({ hasText: `aud${stamp}a` });
+  const block = rows.filter({ hasText: "zmiana: konto" });
+  await expect(block).toHaveCount(1);
+  await expect(block).toContainText(DEMO.postmaster.email);
+  await expect(block).toContainText("panel · 127.0.0.1");
+  await expect(block).toContainText(`${names[0]}, ${names[1]}`);
+  await expect(block).toContainText("blocked: 0 → 1");
+  // The creation is there too, with the password only as "changed".
+  const created = rows.filter({ hasText: "utworzenie: konto" });
+  await expect(created).toContainText("password: zmienione (wartość nie jest zapisywana)");
+  await expect(created).not.toContainText("Haslo-123");
+  await shot(page, "audit-bulk-block");
+});

@@ -1,0 +1,106 @@
+// Issue 33: two-step sign-in (TOTP, RFC 6238) of the panel: set-up on /me with the QR code and ten recovery codes,
+// then a sign-in with a code from the app, and one with a recovery code (used once only). /api/v1 Basic is not
+// affected: the same account still authenticates there with its password alone (the API tests' domain).
+import { createHmac } from "node:crypto";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { DEMO, expect, originOf, sha1Hex, test } from "./fixtures";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage: true });
+
+/** The app's side: RFC 6238 (SHA-1, 30 s, 6 digits) from the base32 key shown on the page. */
+function totp(base32: string, now = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of base32.replace(/=+$/, "")) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)));
+  const mac = createHmac("sha1", key).update(msg).digest();
+  const o = mac[19]! & 0xf;
+  return String((mac.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+async function signInWithForm(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Adres e-mail").fill(email);
+  await page.getByLabel("Hasło").fill(password);
+  await page.getByRole("button", { name: "Zaloguj" }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Wyloguj" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+test("set-up on /me, sign-in with a code, then with a recovery code (once)", async ({ page, loginAs }) => {
+  test.setTimeout(90_000);
+  const name = `tfa${Date.now().toString(36)}`;
+  const email = `${name}@${DEMO.domain}`;
+  const password = "Haslo-123";
+  await loginAs(page, "postmaster");
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+    data: { password, capacity: 10 },
+    headers: { origin: originOf(page) },
+  });
+  expect(res.status()).toBe(201);
+  await signOut(page);
+
+  // Set-up.
+  await signInWithForm(page, email, password);
+  await expect(page).toHaveURL(/\/me$/);
+  const section = page.getByRole("region", { name: "Logowanie dwuetapowe" });
+  await expect(section).toContainText("Wyłączone.");
+  await section.getByRole("button", { name: "Włącz logowanie dwuetapowe" }).click();
+  await expect(section.locator("svg path").first()).toBeVisible();
+  const secret = (await section.getByTestId("totp-secret").textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await section.getByLabel("Kod z aplikacji").fill("000000" === totp(secret) ? "111111" : "000000");
+  await section.getByRole("button", { name: "Potwierdź i włącz" }).click();
+  await expect(section.getByText("Nieprawidłowy kod")).toBeVisible();
+  await shot(page, "setup-qr");
+  await section.getByLabel("Kod z aplikacji").fill(totp(secret));
+  await section.getByRole("button", { name: "Potwierdź i włącz" }).click();
+  const codes = section.getByRole("list", { name: "Kody zapasowe" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const recovery = (await codes.allTextContents()).map((c) => c.trim());
+  expect(new Set(recovery).size).toBe(10);
+  await shot(page, "recovery-codes");
+  await section.getByRole("button", { name: "Zapisałem kody" }).click();
+  await expect(section).toContainText("Włączone.");
+  await expect(section).toContainText("Niewykorzystane kody zapasowe: 10.");
+  await signOut(page);
+
+  // The password alone no longer gives a session.
+  const direct = await page.request.post("/api/panel/session", { data: { email, digest: sha1Hex(password) }, headers: { origin: originOf(page) } });
+  expect(await direct.json()).toMatchObject({ second_step: "code" });
+  expect((await page.request.get("/api/panel/session")).status()).toBe(401);
+
+  // Sign-in with a code; a wrong one first. A code is never accepted twice, so wait for the next step.
+  await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 500));
+  await signInWithForm(page, email, password);
+  const code = page.getByLabel("Kod logowania dwuetapowego");
+  await expect(code).toBeVisible();
+  await code.fill("12345x");
+  await page.getByRole("button", { name: "Potwierdź" }).click();
+  await expect(page.getByText(/Nieprawidłowy kod/)).toBeVisible();
+  await shot(page, "login-code");
+  await code.fill(totp(secret));
+  await page.getByRole("button", { name: "Potwierdź" }).click();
+  await expect(page).toHaveURL(/\/me$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(email);
+  await signOut(page);
+
+  // Sign-in with a recovery code: works once.
+  await signInWithForm(page, email, password);
+  await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);
+  await page.getByRole("button", { name: "Potwierdź" }).click();
+  await expect(page).toHaveURL(/\/me$/);
+  await expect(page.getByRole("region", { name: "Logowanie dwuetapowe" })).toContainText("Niewykorzystane kody zapasowe: 9.");
+  await signOut(page);
+  await signInWithForm(page, email, password);
+  await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);
+  await page.getByRole("button", { name: "Potwierdź" }).click();
+  await expect(page.getByText(/Nieprawidłowy kod/)).toBeVisible();
+});

@@ -1,0 +1,64 @@
+// The operator's commands of issue 33: the audit log (`audit list`) and the per-domain sign-in policy
+// (`domain set --require-2fa`).
+import { getDomainOrThrow } from "@/lib/server/domains";
+import { listAudit } from "@/lib/server/audit";
+import { setRequire2fa } from "@/lib/server/totp";
+import { CLI, intOption, UsageError, type Command } from "./args";
+
+const line = (e: ReturnType<typeof listAudit>["entries"][number]) =>
+  [
+    new Date(e.at).toISOString(),
+    e.domain || "-",
+    e.actor,
+    e.clientIp || "-",
+    e.via,
+    `${e.action} ${e.resource}`,
+    e.names.length > 10 ? `${e.names.slice(0, 10).join(",")},… (${e.names.length})` : e.names.join(","),
+    JSON.stringify(e.changes),
+  ].join("\t");
+
+export const AUDIT_COMMANDS: Command[] = [
+  {
+    name: "audit list",
+    summary: "Prints the audit log, newest first: time, domain, who, client address, channel, action, names, changes.",
+    example: `${CLI} audit list --domain example.org --search jan --limit 20`,
+    notes: "Entries are kept AUDIT_RETENTION_DAYS days (default 365); `mailserver housekeeping` deletes older ones.\nPasswords and SMS passwords are never recorded, only that they changed.",
+    options: {
+      domain: { type: "string", value: "<domain>", help: "only this domain's entries" },
+      search: { type: "string", value: "<text>", help: "only entries whose actor, address, names or fields contain it" },
+      limit: { type: "string", value: "N", min: 0, help: "how many entries (default 50, at most 500; 0 means the default)" },
+      page: { type: "string", value: "N", min: 0, help: "which page of that many (default 0, the newest)" },
+      json: { type: "boolean", help: "one JSON object a line instead of tab-separated text" },
+    },
+    run(ctx, { values }) {
+      const { total, entries } = listAudit(ctx.db(), {
+        domain: typeof values.domain === "string" ? values.domain.toLowerCase() : undefined,
+        search: typeof values.search === "string" ? values.search : undefined,
+        size: intOption(this, values, "limit") || 50,
+        page: intOption(this, values, "page") ?? 0,
+      });
+      if (values.json === true) return entries.map((e) => JSON.stringify(e)).join("\n");
+      return entries.length ? [...entries.map(line), `(${entries.length} of ${total})`].join("\n") : `no entries (of ${total})`;
+    },
+  },
+  {
+    name: "domain set",
+    args: ["<domain>"],
+    summary: "Sets a domain's sign-in policy: --require-2fa makes its postmaster use two-step sign-in in the panel.",
+    example: `${CLI} domain set example.org --require-2fa`,
+    notes: "The postmaster is asked to set it up at the next sign-in and cannot switch it off. --no-require-2fa lifts it.",
+    options: {
+      "require-2fa": { type: "boolean", help: "require two-step sign-in (TOTP) of the domain's postmaster" },
+      "no-require-2fa": { type: "boolean", help: "stop requiring it (the postmaster may keep it on)" },
+    },
+    run(ctx, { positionals, values }) {
+      const on = values["require-2fa"] === true;
+      const off = values["no-require-2fa"] === true;
+      if (on === off) throw new UsageError("domain set: give exactly one of --require-2fa or --no-require-2fa (see --help)");
+      const db = ctx.db();
+      const domain = getDomainOrThrow(db, positionals[0]!);
+      setRequire2fa(db, domain.id, domain.name, on);
+      return `${domain.name}: two-step sign-in ${on ? "required" : "not required"} for postmaster@${domain.name}.`;
+    },
+  },
+];

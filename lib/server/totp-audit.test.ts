@@ -1,0 +1,128 @@
+// Two-step sign-in's rules and the audit log, on a real SQLite file: the operator's requirement, set-up with the
+// first code, no code accepted twice, recovery codes spent once, no switching off while required; and the audit
+// entries those and an account's changes leave (one per change, passwords never in them, CLI as the actor).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { addDomain } from "@/lib/cli/commands";
+import { createAccount, getAccountOrThrow, updateAccounts } from "./accounts";
+import { auditSince, listAudit, trimAudit, withAuditActor } from "./audit";
+import type { Principal } from "./auth";
+import { getDomainOrThrow } from "./domains";
+import {
+  base32Decode,
+  beginSetup,
+  confirmSetup,
+  disable,
+  secondStepNeeded,
+  setRequire2fa,
+  totpAt,
+  TwoFactorError,
+  twoFactorState,
+  verifySecondFactor,
+} from "./totp";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+let dir: string;
+let db: Db;
+const D = "example.com";
+
+beforeAll(() => {
+  Object.assign(process.env, { SCRYPT_COST: "1024", TOTP_ENCRYPTION_KEY: "0f".repeat(32) });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "totp-audit-"));
+  db = openDatabase(path.join(dir, "t.db"));
+  addDomain(db, D, "S3cret!pass", {});
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const postmaster = () => getAccountOrThrow(db, getDomainOrThrow(db, D), "postmaster");
+const reason = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof TwoFactorError ? err.reason : String(err);
+  }
+  return "accepted";
+};
+
+describe("two-step sign-in", () => {
+  it("required by the operator: set-up first, then codes; never the same code twice; recovery codes once", async () => {
+    expect(secondStepNeeded(db, postmaster())).toBe("none");
+    setRequire2fa(db, postmaster().domainId, D, true);
+    expect(secondStepNeeded(db, postmaster())).toBe("setup");
+
+    const t0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+    const setup = await beginSetup(db, postmaster());
+    expect(setup.qrSvg).toMatch(/^<svg[^>]*>.*<path/s);
+    expect(setup.uri).toContain(`secret=${setup.secret}`);
+    const stored = db.$client.prepare("SELECT secret FROM account_totp").pluck().get() as string;
+    expect(stored).not.toContain(setup.secret);
+    const key = base32Decode(setup.secret);
+    expect(reason(() => confirmSetup(db, postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0))).toBe("badCode");
+    const codes = confirmSetup(db, postmaster(), totpAt(key, t0), t0);
+    expect(codes).toHaveLength(10);
+    expect(secondStepNeeded(db, postmaster())).toBe("code");
+
+    // The set-up's code, or any earlier one, is spent; the next step's code works once.
+    expect(reason(() => verifySecondFactor(db, postmaster(), totpAt(key, t0), t0))).toBe("badCode");
+    expect(verifySecondFactor(db, postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)).toBe("totp");
+    expect(reason(() => verifySecondFactor(db, postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("badCode");
+    expect(verifySecondFactor(db, postmaster(), codes[0]!.toUpperCase(), t0)).toBe("recovery");
+    expect(reason(() => verifySecondFactor(db, postmaster(), codes[0]!, t0))).toBe("badCode");
+    expect(twoFactorState(db, postmaster())).toMatchObject({ enabled: true, required: true, recoveryLeft: 9 });
+
+    expect(reason(() => disable(db, postmaster(), codes[1]!, t0))).toBe("required");
+    setRequire2fa(db, postmaster().domainId, D, false);
+    disable(db, postmaster(), codes[1]!, t0);
+    expect(twoFactorState(db, postmaster())).toMatchObject({ enabled: false, recoveryLeft: 0 });
+  });
+});
+
+describe("audit log", () => {
+  it("records who changed what with old and new values, one entry per change, never a password", () => {
+    const since = Date.now() - 1;
+    const domain = getDomainOrThrow(db, D);
+    withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.7", via: "api" }, () => {
+      createAccount(db, domain, "ala", { password: "Tajne-haslo1", capacity: 10, sms_password_1: "SmsTajne1" });
+      createAccount(db, domain, "ola", { password: "Tajne-haslo2", capacity: 10 });
+    });
+    const principal = { account: postmaster(), domain: D, isPostmaster: true } as unknown as Principal;
+    withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.8", via: "panel" }, () => {
+      updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
+      // Unchanged: no entry.
+      updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
+      updateAccounts(db, principal, domain, ["ala"], { password: "Nowe-haslo3", password_retype: "Nowe-haslo3", capacity: 20 });
+    });
+    const entries = auditSince(db, since).reverse();
+    const all = JSON.stringify(entries);
+    for (const secret of ["Tajne-haslo1", "Tajne-haslo2", "SmsTajne1", "Nowe-haslo3"]) expect(all).not.toContain(secret);
+    expect(entries.map((e) => [e.action, e.resource, e.names.join(","), e.via, e.clientIp])).toEqual([
+      ["create", "account", "ala", "api", "192.0.2.7"],
+      ["create", "account", "ola", "api", "192.0.2.7"],
+      ["update", "account", "ala,ola", "panel", "192.0.2.8"],
+      ["update", "account", "ala", "panel", "192.0.2.8"],
+    ]);
+    expect(entries[0]!.changes).toMatchObject({ password: { changed: true }, sms_password_1: { changed: true }, capacity: { old: null, new: 10 } });
+    expect(entries[2]!.changes).toEqual({ blocked: { old: 0, new: 1 } });
+    expect(entries[3]!.changes).toEqual({ password: { changed: true }, capacity: { old: 10, new: 20 } });
+    expect(entries.every((e) => e.actor === `postmaster@${D}` && e.domain === D)).toBe(true);
+
+    // Outside a request: the operator's CLI. Search and paging; retention.
+    setRequire2fa(db, domain.id, D, true);
+    const [cli] = auditSince(db, Date.now() - 5_000).filter((e) => e.resource === "domain");
+    expect(cli).toMatchObject({ actor: "cli", via: "cli", changes: { require_2fa: { old: 0, new: 1 } } });
+    expect(listAudit(db, { domain: D, search: "ola" }).total).toBe(2);
+    expect(listAudit(db, { domain: D, search: "192.0.2.8", size: 1, page: 1 }).entries).toHaveLength(1);
+    expect(listAudit(db, { domain: "other.example", search: "ola" }).total).toBe(0);
+    const total = listAudit(db, {}).total;
+    expect(trimAudit(db, 1, Date.now() + 2 * 86_400_000)).toBe(total);
+    expect(listAudit(db, {}).total).toBe(0);
+  });
+});

@@ -1,0 +1,278 @@
+import "server-only";
+// Two-step sign-in to the panel (issue 33): TOTP (RFC 6238: HMAC-SHA-1, 30-second steps, 6 digits, the RFC 4226
+// truncation), a QR code of the otpauth:// URI for the phone's app (drawn by the `qrcode` package), and ten
+// one-time recovery codes. The /api/v1 Basic protocol is untouched: this is the panel's sign-in only.
+//
+// Storage: the secret encrypted with AES-256-GCM under TOTP_ENCRYPTION_KEY (never in the clear, so a copy of the
+// database alone does not give the codes); recovery codes as SHA-256 only. A code is accepted within one step of
+// the server's clock, and never twice (the last accepted step is kept). Sign-in: the password checked, a second
+// step pending is a `login_challenges` row whose id the browser holds in an httpOnly cookie for 5 minutes, 5
+// tries; then the session is created as before.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import QRCode from "qrcode";
+import type { Db } from "@/db/client";
+import { accounts, accountTotp, domainPolicies, domains, loginChallenges, totpRecoveryCodes, type AccountRow } from "@/db/schema";
+import { panelErrors } from "@/lib/errors/panel-errors";
+import { recordChange } from "./audit";
+import { env } from "./env";
+
+export const STEP_SECONDS = 30;
+const DIGITS = 6;
+const RECOVERY_CODES = 10;
+const CHALLENGE_TTL_MS = 5 * 60_000;
+const CHALLENGE_TRIES = 5;
+const ISSUER = "Panel poczty";
+
+// --- RFC 4648 base32 (the otpauth URI's secret) ---
+const B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+export function base32Encode(buf: Buffer): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of buf) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += B32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += B32[(value << (5 - bits)) & 31];
+  return out;
+}
+export function base32Decode(text: string): Buffer {
+  const clean = text.toUpperCase().replace(/[\s=]/g, "");
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const c of clean) {
+    const i = B32.indexOf(c);
+    if (i < 0) throw new Error("invalid base32");
+    value = (value << 5) | i;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** RFC 4226 HOTP of `counter` (RFC 6238 passes the time step). */
+export function hotp(secret: Buffer, counter: number, digits = DIGITS): string {
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac("sha1", secret).update(msg).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  const code = (mac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
+  return String(code).padStart(digits, "0");
+}
+
+export const timeStep = (now = Date.now()) => Math.floor(now / 1000 / STEP_SECONDS);
+export const totpAt = (secret: Buffer, now = Date.now()) => hotp(secret, timeStep(now));
+
+/** The step a code matches within one step of `now` (clock drift), or null. */
+export function matchStep(secret: Buffer, code: string, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const step = timeStep(now);
+  for (const s of [step, step - 1, step + 1]) {
+    if (timingSafeEqual(Buffer.from(hotp(secret, s)), Buffer.from(code))) return s;
+  }
+  return null;
+}
+
+// --- the secret at rest ---
+function key(): Buffer {
+  const raw = env().TOTP_ENCRYPTION_KEY ?? "";
+  const k = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
+  if (k.length !== 32) throw new TwoFactorError("notConfigured");
+  return k;
+}
+export function encryptSecret(secret: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const ct = Buffer.concat([cipher.update(secret), cipher.final()]);
+  return ["v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), ct.toString("base64")].join(".");
+}
+export function decryptSecret(stored: string): Buffer {
+  const [v, iv, tag, ct] = stored.split(".");
+  if (v !== "v1" || !iv || !tag || !ct) throw new Error("unknown TOTP secret format");
+  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64"));
+  decipher.setAuthTag(Buffer.from(tag, "base64"));
+  return Buffer.concat([decipher.update(Buffer.from(ct, "base64")), decipher.final()]);
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+/** A recovery code as typed: lowercase, no spaces or dashes. */
+const normalizeRecovery = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");
+
+/** The panel's 2FA failures (lib/errors/panel-errors.ts holds their bodies). */
+export class TwoFactorError extends Error {
+  constructor(readonly reason: "notConfigured" | "badCode" | "noChallenge" | "required" | "notSetUp") {
+    super(reason);
+  }
+}
+
+// --- state ---
+export interface TwoFactorState {
+  enabled: boolean;
+  /** The operator requires it of this account (postmasters of a domain with --require-2fa). */
+  required: boolean;
+  recoveryLeft: number;
+}
+
+const totpRow = (db: Db, accountId: number) => db.select().from(accountTotp).where(eq(accountTotp.accountId, accountId)).get();
+
+export function isRequired(db: Db, account: Pick<AccountRow, "name" | "domainId">): boolean {
+  if (account.name !== "postmaster") return false;
+  return db.select().from(domainPolicies).where(eq(domainPolicies.domainId, account.domainId)).get()?.require2fa === 1;
+}
+
+export function twoFactorState(db: Db, account: AccountRow): TwoFactorState {
+  const row = totpRow(db, account.id);
+  const left = db
+    .select({ usedAt: totpRecoveryCodes.usedAt })
+    .from(totpRecoveryCodes)
+    .where(eq(totpRecoveryCodes.accountId, account.id))
+    .all()
+    .filter((r) => r.usedAt === 0).length;
+  return { enabled: !!row && row.enabledAt > 0, required: isRequired(db, account), recoveryLeft: left };
+}
+
+/** Starts (or restarts) a set-up: a new secret, not yet enabled, and what the phone's app needs. */
+export async function beginSetup(db: Db, account: AccountRow): Promise<{ secret: string; uri: string; qrSvg: string }> {
+  const existing = totpRow(db, account.id);
+  if (existing && existing.enabledAt > 0) throw new TwoFactorError("badCode");
+  const secret = randomBytes(20);
+  const stored = encryptSecret(secret);
+  db.insert(accountTotp)
+    .values({ accountId: account.id, secret: stored, enabledAt: 0, lastStep: 0 })
+    .onConflictDoUpdate({ target: accountTotp.accountId, set: { secret: stored, enabledAt: 0, lastStep: 0 } })
+    .run();
+  const b32 = base32Encode(secret);
+  const label = encodeURIComponent(`${ISSUER}:${account.email}`);
+  const uri = `otpauth://totp/${label}?secret=${b32}&issuer=${encodeURIComponent(ISSUER)}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`;
+  const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret: b32, uri, qrSvg };
+}
+
+/** Confirms a set-up with a code from the app: enables it and answers the ten recovery codes (shown once). */
+export function confirmSetup(db: Db, account: AccountRow, code: string, now = Date.now()): string[] {
+  const row = totpRow(db, account.id);
+  if (!row || row.enabledAt > 0) throw new TwoFactorError("notSetUp");
+  const step = matchStep(decryptSecret(row.secret), code.trim(), now);
+  if (step === null) throw new TwoFactorError("badCode");
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const raw = base32Encode(randomBytes(7)).toLowerCase().slice(0, 10);
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  db.transaction(() => {
+    db.update(accountTotp).set({ enabledAt: now, lastStep: step }).where(eq(accountTotp.accountId, account.id)).run();
+    db.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id)).run();
+    db.insert(totpRecoveryCodes)
+      .values(codes.map((c) => ({ accountId: account.id, codeHash: sha256(normalizeRecovery(c)) })))
+      .run();
+    recordChange(db, { domain: domainName(db, account.domainId), action: "create", resource: "account_security", names: [account.name], changes: { totp: { old: "off", new: "on" } } });
+  });
+  return codes;
+}
+
+/** A code from the app (never the same step twice) or an unused recovery code (spent by this). */
+export function verifySecondFactor(db: Db, account: AccountRow, code: string, now = Date.now()): "totp" | "recovery" {
+  const row = totpRow(db, account.id);
+  if (!row || row.enabledAt === 0) throw new TwoFactorError("notSetUp");
+  const typed = code.trim();
+  if (/^\d{6}$/.test(typed)) {
+    const step = matchStep(decryptSecret(row.secret), typed, now);
+    if (step === null || step <= row.lastStep) throw new TwoFactorError("badCode");
+    db.update(accountTotp).set({ lastStep: step }).where(eq(accountTotp.accountId, account.id)).run();
+    return "totp";
+  }
+  const spent = db
+    .update(totpRecoveryCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(totpRecoveryCodes.accountId, account.id),
+        eq(totpRecoveryCodes.codeHash, sha256(normalizeRecovery(typed))),
+        eq(totpRecoveryCodes.usedAt, 0),
+      ),
+    )
+    .run().changes;
+  if (spent !== 1) throw new TwoFactorError("badCode");
+  return "recovery";
+}
+
+/** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
+export function disable(db: Db, account: AccountRow, code: string, now = Date.now()): void {
+  if (isRequired(db, account)) throw new TwoFactorError("required");
+  verifySecondFactor(db, account, code, now);
+  db.transaction(() => {
+    db.delete(accountTotp).where(eq(accountTotp.accountId, account.id)).run();
+    db.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id)).run();
+    recordChange(db, { domain: domainName(db, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+  });
+}
+
+const domainName = (db: Db, id: number) => db.select({ name: domains.name }).from(domains).where(eq(domains.id, id)).get()?.name ?? "";
+
+// --- the sign-in's second step ---
+export const CHALLENGE_COOKIE = "mail_panel_2fa";
+
+/** After the password: does this account need a second step, and is it set up (or must it set up now)? */
+export function secondStepNeeded(db: Db, account: AccountRow): "none" | "code" | "setup" {
+  const state = twoFactorState(db, account);
+  if (state.enabled) return "code";
+  return state.required ? "setup" : "none";
+}
+
+/** A pending second step; answers the id for the browser's cookie. */
+export function createChallenge(db: Db, account: AccountRow, clientIp: string, now = Date.now()): string {
+  db.delete(loginChallenges).where(lt(loginChallenges.createdAt, now - CHALLENGE_TTL_MS)).run();
+  const id = randomBytes(32).toString("base64url");
+  db.insert(loginChallenges).values({ idHash: sha256(id), accountId: account.id, clientIp, createdAt: now }).run();
+  return id;
+}
+
+/** The account of a live challenge from this client address, counting a try; null when there is none. */
+export function challengeAccount(db: Db, id: string | null, clientIp: string, now = Date.now()): AccountRow | null {
+  if (!id) return null;
+  const row = db.select().from(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).get();
+  if (!row || row.createdAt < now - CHALLENGE_TTL_MS || row.clientIp !== clientIp || row.attempts >= CHALLENGE_TRIES) return null;
+  db.update(loginChallenges).set({ attempts: row.attempts + 1 }).where(eq(loginChallenges.idHash, row.idHash)).run();
+  return db.select().from(accounts).where(eq(accounts.id, row.accountId)).get() ?? null;
+}
+
+export function endChallenge(db: Db, id: string | null): void {
+  if (id) db.delete(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).run();
+}
+
+export function challengeCookie(id: string, https: boolean): string {
+  return `${CHALLENGE_COOKIE}=${id}; Path=/api/panel/; HttpOnly; SameSite=Strict; Max-Age=${CHALLENGE_TTL_MS / 1000}${https ? "; Secure" : ""}`;
+}
+export const clearedChallengeCookie = (https: boolean) =>
+  `${CHALLENGE_COOKIE}=; Path=/api/panel/; HttpOnly; SameSite=Strict; Max-Age=0${https ? "; Secure" : ""}`;
+
+export function readChallengeId(req: Request): string | null {
+  const cookie = req.headers.get("cookie") ?? "";
+  for (const part of cookie.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === CHALLENGE_COOKIE) return v.join("=") || null;
+  }
+  return null;
+}
+
+/** The operator's switch (`domain set --require-2fa`). */
+export function setRequire2fa(db: Db, domainId: number, domain: string, on: boolean): void {
+  db.transaction(() => {
+    const old = db.select().from(domainPolicies).where(eq(domainPolicies.domainId, domainId)).get()?.require2fa ?? 0;
+    db.insert(domainPolicies)
+      .values({ domainId, require2fa: on ? 1 : 0 })
+      .onConflictDoUpdate({ target: domainPolicies.domainId, set: { require2fa: on ? 1 : 0 } })
+      .run();
+    recordChange(db, { domain, action: "update", resource: "domain", names: [domain], changes: old === (on ? 1 : 0) ? {} : { require_2fa: { old, new: on ? 1 : 0 } } });
+  });
+}
+
+export { panelErrors };
