@@ -32,7 +32,7 @@ let db: Db;
 const D = "example.com";
 
 beforeAll(() => {
-  Object.assign(process.env, { SCRYPT_COST: "1024", TOTP_ENCRYPTION_KEY: "0f".repeat(32) });
+  Object.assign(process.env, { SCRYPT_COST: "1024", TOTP_ENCRYPTION_KEY: "0f".repeat(32), SMS_SECRET_KEY: "1e".repeat(32) });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "totp-audit-"));
   db = openDatabase(path.join(dir, "t.db"));
   addDomain(db, D, "S3cret!pass", {});
