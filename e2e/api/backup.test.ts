@@ -98,7 +98,7 @@ describe("db backup while the service writes", () => {
     } finally {
       copy.close();
     }
-  });
+  }, 90_000); // 1,000 PUTs with their audit entries: 13 s on a quiet CI host, over 30 s on a shared one
 
   it("never overwrites an existing file", () => {
     const before = fs.readFileSync(file);
