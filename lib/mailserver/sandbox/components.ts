@@ -122,7 +122,8 @@ const rspamd: SandboxComponent = {
     );
     fs.writeFileSync(path.join(o, "worker-fuzzy.inc"), `count = -1;\n`);
     // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver. Maps
-    // (the DKIM selector map) are checked every second, so a new or rotated key signs within seconds.
+    // (the DKIM selector map) are checked every second (Debian: 5 min, files every 30 s), so a new or rotated key
+    // signs within seconds; Rspamd 3.4 in practice also rereads a changed local file at once without this.
     // Rspamd compiles its TLD and regexp tables (hyperscan) at start: 30-60 s the first time, then a few seconds
     // from a cache shared by every sandbox of the host.
     fs.mkdirSync(RSPAMD_CACHE, { recursive: true });
