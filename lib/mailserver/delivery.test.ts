@@ -387,6 +387,12 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       expect(back.raw).toContain("The mail could not be delivered.");
     });
 
+    it("mail from outside delivered here keeps its original sender (Return-Path, Sieve white lists): SRS only for mail leaving", async () => {
+      await smtpSend("ktos@far.test", [`jan@${A}`], message("ktos@far.test", `jan@${A}`, "Lokalnie"));
+      const copy = await waitFor("the local copy", () => readMessages(l, `jan@${A}`).find((m) => m.includes("Subject: Lokalnie")), 20_000);
+      expect(/^Return-Path: <([^>]*)>/m.exec(copy)?.[1]).toBe("ktos@far.test");
+    });
+
     it("a hosted domain's sender keeps its own address", async () => {
       await smtpSend(`jan@beta.test`, [`fwd@${A}`], message("jan@beta.test", `fwd@${A}`, "Z hostowanej"));
       const fwd = await waitFor("the forwarded copy", () => outbound().find((m) => m.raw.includes("Z hostowanej")), 20_000);

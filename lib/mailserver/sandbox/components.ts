@@ -343,6 +343,9 @@ error unix - - y - - error
 retry unix - - y - - error
 discard unix - - y - - discard
 lmtp unix - - y - - lmtp
+# Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept.
+outbound unix - - y - - lmtp
+  -o lmtp_generic_maps=
 anvil unix - - y - 1 anvil
 scache unix - - y - 1 scache
 postlog unix-dgram n - n - 1 postlogd
@@ -372,7 +375,7 @@ alias_database =
 local_transport = error:no local delivery
 smtputf8_enable = no
 # Nothing leaves the machine: mail for domains the database does not host goes into the outbound Maildir.
-default_transport = lmtp:inet:127.0.0.1:${ctx.ports.outbound}
+default_transport = outbound:inet:127.0.0.1:${ctx.ports.outbound}
 relay_transport = $default_transport
 ${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
   fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
