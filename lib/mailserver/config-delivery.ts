@@ -71,6 +71,9 @@ export function postfixDeliverySnippet(o: DeliveryConfigOptions): string {
           "sender_canonical_classes = envelope_sender",
           `recipient_canonical_maps = tcp:${o.srsReverse}`,
           "recipient_canonical_classes = envelope_recipient, header_recipient",
+          "# Canonical maps rewrite every sender, also of mail delivered here: the LMTP client (Dovecot, the list",
+          "# service) turns SRS senders back, so Sieve (white lists), Return-Path and lists see the original sender.",
+          `lmtp_generic_maps = tcp:${o.srsReverse}`,
         ]
       : []),
     "",

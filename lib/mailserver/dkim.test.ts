@@ -1,4 +1,4 @@
-// DKIM keys, records and the DNS check, against a migrated database and a loopback DNS stand-in.
+// DKIM keys, records and the DNS check, against a migrated database and the sandbox's loopback DNS server.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,18 +11,27 @@ import type { Principal } from "@/lib/server/auth";
 import { getDomainOrThrow } from "@/lib/server/domains";
 import { dkimStatus } from "@/lib/server/mail-status";
 import { checkDkimDns, currentDkimKey, dkimRecord, writeDkimFiles } from "./dkim";
-import { startDnsStandIn } from "./testing/dns-stand-in";
+import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from "./sandbox/dns-server";
 
 vi.mock("server-only", () => ({}));
 
 let dir: string;
 let db: Db;
-let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+let dnsServer: DnsServer;
+/** The sandbox's DNS server on a free port, its records file written through `txt.set`. */
+let dns: { server: string; txt: { set(name: string, values: string[]): void }; close(): Promise<void> };
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-dkim-"));
   db = openDatabase(path.join(dir, "mail.db"));
-  dns = await startDnsStandIn();
+  const records = path.join(dir, "records.json");
+  writeDnsRecords(records, {});
+  dnsServer = await startDnsServer(records, 0);
+  dns = {
+    server: `127.0.0.1:${dnsServer.port}`,
+    txt: { set: (name, values) => writeDnsRecords(records, { ...readDnsRecords(records), [name]: { TXT: values } }) },
+    close: () => dnsServer.close(),
+  };
   addDomain(db, "a.test", "Admin-pass1", {});
   addDomain(db, "b.test", "Admin-pass1", {});
 });

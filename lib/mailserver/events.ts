@@ -62,11 +62,11 @@ const addresses = (a: AddressObject | AddressObject[] | undefined) =>
 /**
  * Mail to a moderated or closed list (privacy_mode 1, 2) reaches only its moderators, for them to approve
  * (docs/mail-server.md): a message with such a list in To/Cc, the account one of its moderators and not itself
- * addressed, is list traffic to moderate, not mail to announce by SMS.
+ * addressed, is list traffic to moderate, not mail to announce by SMS. So is what the list service sends a moderator
+ * (lib/lists: the "Do moderacji" request, From the list's own address).
  */
-function onlyModerating(db: Db, accountEmail: string, recipients: string[]): boolean {
-  if (recipients.includes(accountEmail)) return false;
-  return recipients.some((address) => {
+function onlyModerating(db: Db, accountEmail: string, recipients: string[], senders: string[] = []): boolean {
+  const moderates = (address: string) => {
     const list = db.select().from(mailingLists).where(eq(mailingLists.email, address)).get();
     if (!list || list.privacyMode === 0) return false;
     return !!db
@@ -74,7 +74,10 @@ function onlyModerating(db: Db, accountEmail: string, recipients: string[]): boo
       .from(listMembers)
       .where(and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)))
       .get();
-  });
+  };
+  if (senders.some(moderates)) return true;
+  if (recipients.includes(accountEmail)) return false;
+  return recipients.some(moderates);
 }
 
 export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents> {
@@ -89,7 +92,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     const { stdout } = await exec(doveadm!, [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid], { maxBuffer: 64 * 1024 * 1024 });
     const raw = stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, "");
     const msg = await simpleParser(raw);
-    if (onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)])) return "list traffic to moderate";
+    if (onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from))) return "list traffic to moderate";
     const rows = enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });
     kick();
     return `queued ${rows.length}`;

@@ -94,8 +94,9 @@ export const SANDBOX_COMMANDS: Command[] = [
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
       dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
-      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+15 instead of free ports (0: free ports)" },
+      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+19 instead of free ports (0: free ports)" },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
+      "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
     },
     async run(_ctx, { values }) {
       const dir = path.resolve(requiredOption(this, values, "dir"));
@@ -104,7 +105,9 @@ export const SANDBOX_COMMANDS: Command[] = [
       const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
       let sandbox: Sandbox;
       try {
-        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), portBase, greylistDelayS: delay, defaults: spamDefaults(), log });
+        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), portBase, greylistDelayS: delay, defaults: spamDefaults(), log,
+          srsDomain: typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
+        });
       } catch (err) {
         if (err instanceof SandboxPrerequisiteError) throw new UsageError(err.message);
         throw err;

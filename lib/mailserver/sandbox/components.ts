@@ -2,6 +2,7 @@
 // it writes under the sandbox folder, how it starts, the probe that says it answers, and how it stops. To add a
 // service, append an entry (ports go into SANDBOX_PORTS in sandbox.ts).
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
@@ -120,14 +121,16 @@ const rspamd: SandboxComponent = {
       `bind_socket = "127.0.0.1:${p.rspamd_milter}";\nmilter = yes;\ntimeout = 120s;\ncount = 1;\nupstream "local" {\n  default = yes;\n  self_scan = yes;\n}\n`,
     );
     fs.writeFileSync(path.join(o, "worker-fuzzy.inc"), `count = -1;\n`);
-    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver.
+    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver. Maps
+    // (the DKIM selector map) are checked every second (Debian: 5 min, files every 30 s), so a new or rotated key
+    // signs within seconds; Rspamd 3.4 in practice also rereads a changed local file at once without this.
     // Rspamd compiles its TLD and regexp tables (hyperscan) at start: 30-60 s the first time, then a few seconds
     // from a cache shared by every sandbox of the host.
     fs.mkdirSync(RSPAMD_CACHE, { recursive: true });
     execFileSync("chown", ["_rspamd:_rspamd", RSPAMD_CACHE]);
     fs.writeFileSync(
       path.join(o, "options.inc"),
-      `local_addrs = [];\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
+      `local_addrs = [];\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
     );
     fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
   },
@@ -313,7 +316,8 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_tls_security_level=none
   -o smtpd_client_restrictions=permit_sasl_authenticated,reject
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
-  -o smtpd_recipient_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_recipient_restrictions=check_policy_service,inet:127.0.0.1:${p.quota_status},permit_sasl_authenticated,reject
+# (Dovecot's quota-status first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
 # Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
 127.0.0.1:${p.internal} inet n - y - - smtpd
   -o syslog_name=postfix/internal
@@ -339,6 +343,9 @@ error unix - - y - - error
 retry unix - - y - - error
 discard unix - - y - - discard
 lmtp unix - - y - - lmtp
+# Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept.
+outbound unix - - y - - lmtp
+  -o lmtp_generic_maps=
 anvil unix - - y - 1 anvil
 scache unix - - y - 1 scache
 postlog unix-dgram n - n - 1 postlogd
@@ -368,7 +375,7 @@ alias_database =
 local_transport = error:no local delivery
 smtputf8_enable = no
 # Nothing leaves the machine: mail for domains the database does not host goes into the outbound Maildir.
-default_transport = lmtp:inet:127.0.0.1:${ctx.ports.outbound}
+default_transport = outbound:inet:127.0.0.1:${ctx.ports.outbound}
 relay_transport = $default_transport
 ${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
   fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
@@ -431,4 +438,32 @@ const events: SandboxComponent = {
   ready: () => Promise.resolve(true),
 };
 
-export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, events, rspamd, policy, outbound, lists, dovecot, postfix];
+/**
+ * Debian's postsrsd (1.10: settings on the command line) for the sandbox's SRS domain, on two loopback ports, with
+ * its own secret under the sandbox folder; Postfix's sender/recipient_canonical_maps ask it (tcp: tables).
+ */
+const postsrsd: SandboxComponent = {
+  name: "postsrsd",
+  packages: ["postsrsd"],
+  files(ctx) {
+    const dir = path.join(ctx.layout.root, "postsrsd");
+    fs.mkdirSync(dir, { recursive: true });
+    const secret = path.join(dir, "postsrsd.secret");
+    if (!fs.existsSync(secret)) fs.writeFileSync(secret, `${crypto.randomBytes(24).toString("base64")}\n`, { mode: 0o600 });
+  },
+  start(ctx) {
+    const p = ctx.ports;
+    const secret = path.join(ctx.layout.root, "postsrsd", "postsrsd.secret");
+    // Reads the secret and binds as root, then runs as nobody.
+    const d = new Daemon(
+      "postsrsd",
+      "postsrsd",
+      [`-s${secret}`, `-d${ctx.srsDomain}`, "-l127.0.0.1", "-4", `-f${p.srs_forward}`, `-r${p.srs_reverse}`, "-unobody"],
+      logFile(ctx, "postsrsd"),
+    );
+    return daemonHandle(d);
+  },
+  ready: async (ctx) => (await connects(ctx.ports.srs_forward)) && (await connects(ctx.ports.srs_reverse)),
+};
+
+export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, events, rspamd, policy, outbound, lists, dovecot, postsrsd, postfix];

@@ -33,7 +33,8 @@ function answersFor(records: DnsRecords, name: string, type: string): dnsPacket.
   return values.map((value): dnsPacket.Answer => {
     switch (type) {
       case "TXT":
-        return { type: "TXT", name, ttl: 1, data: value };
+        // A TXT string holds at most 255 bytes: longer values (a DKIM key) go out as several strings of one record.
+        return { type: "TXT", name, ttl: 1, data: value.match(/[\s\S]{1,255}/g) ?? [""] };
       case "MX": {
         const [pref, exchange] = value.split(/\s+/);
         return { type: "MX", name, ttl: 1, data: { preference: Number(pref), exchange: exchange ?? "" } };

@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { openDatabase } from "@/db/client";
 import type { ListService } from "@/lib/lists/service";
 import { writeMailServerConfig } from "../config";
 import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   greylistDelayS?: number;
   /** The server's defaults of the three switches (SPAM_*_DEFAULT). */
   defaults: { rbl: 0 | 1; spf: 0 | 1; greylist: 0 | 1 };
+  /** SRS domain of the sandbox's postsrsd (default: the database's first hosted domain, else sandbox.test). */
+  srsDomain?: string;
   /** Components to run (default all). */
   components?: SandboxComponent[];
   /** Progress lines (stderr for the CLI). */
@@ -50,6 +53,8 @@ export const SANDBOX_PORTS = [
   "lists_http",
   "quota_status",
   "events",
+  "srs_forward",
+  "srs_reverse",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -100,6 +105,8 @@ export interface SandboxInfo {
   database: string;
   dovecot_config: string;
   postfix_config: string;
+  /** postsrsd's domain: forwards to other domains leave as SRS0=…@srs_domain. */
+  srs_domain: string;
 }
 
 export interface SandboxContext {
@@ -107,6 +114,8 @@ export interface SandboxContext {
   layout: SandboxLayout;
   ports: Record<PortName, number>;
   greylistDelayS: number;
+  /** The domain postsrsd rewrites senders into (SRS0=…@srsDomain). */
+  srsDomain: string;
   log: (line: string) => void;
   /** The running list service (set by its component), for tests that pump approved posts at once. */
   listService?: ListService;
@@ -137,6 +146,20 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
   }
 }
 
+/** The first domain the database hosts (by id), the sandbox's default SRS domain. */
+function firstHostedDomain(databasePath: string): string | undefined {
+  if (!fs.existsSync(databasePath)) return undefined;
+  const db = openDatabase(databasePath);
+  try {
+    const row = db.$client.prepare("SELECT domain FROM mail_domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
+    return row?.domain;
+  } catch {
+    return undefined;
+  } finally {
+    db.$client.close();
+  }
+}
+
 export class Sandbox {
   private running = new Map<string, Running>();
   readonly components: SandboxComponent[];
@@ -156,6 +179,7 @@ export class Sandbox {
       layout,
       ports,
       greylistDelayS: options.greylistDelayS ?? 3,
+      srsDomain: options.srsDomain ?? firstHostedDomain(options.databasePath) ?? "sandbox.test",
       log: options.log ?? (() => {}),
     });
     try {
@@ -204,6 +228,7 @@ export class Sandbox {
       database: this.ctx.options.databasePath,
       dovecot_config: layout.dovecotConf,
       postfix_config: layout.postfix,
+      srs_domain: this.ctx.srsDomain,
     };
   }
 
@@ -245,6 +270,10 @@ export class Sandbox {
       quotaStatusPort: ports.quota_status,
       eventsUrl: `http://127.0.0.1:${ports.events}`,
       dkimDir: path.join(l.root, "dkim"),
+      // SRS through the sandbox's postsrsd (the postsrsd component), as `mailserver config --srs-domain` writes it.
+      srsDomain: this.ctx.srsDomain,
+      srsForward: `127.0.0.1:${ports.srs_forward}`,
+      srsReverse: `127.0.0.1:${ports.srs_reverse}`,
       antispam: {
         rspamdMilter: `inet:127.0.0.1:${ports.rspamd_milter}`,
         rspamdController: `127.0.0.1:${ports.rspamd_controller}`,

@@ -98,7 +98,7 @@ export function queuedCount(l: MailTestLayout): number {
 
 // --- line protocols ---
 
-class LineSocket {
+export class LineSocket {
   private buffer = "";
   private waiters: (() => void)[] = [];
   constructor(readonly socket: net.Socket) {
