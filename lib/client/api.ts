@@ -17,9 +17,9 @@ export async function panelFetch<T>(path: string, init: { method?: string; body?
   return (text === "" ? undefined : JSON.parse(text)) as T;
 }
 
-/** The answer's body as text ("" for 204), or a PanelApiError for an error answer. */
-export async function panelFetchText(path: string, init: { method?: string; body?: unknown } = {}): Promise<string> {
-  const res = await fetch(`/api/panel/v1/${path.replace(/^\//, "")}`, {
+/** The answer's body as text ("" for 204) from any panel URL, or a PanelApiError for an error answer. */
+export async function panelRequestText(url: string, init: { method?: string; body?: unknown } = {}): Promise<string> {
+  const res = await fetch(url, {
     method: init.method ?? "GET",
     headers: init.body === undefined ? undefined : { "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -38,6 +38,10 @@ export async function panelFetchText(path: string, init: { method?: string; body
   }
   return text;
 }
+
+/** The answer's body as text ("" for 204) of a v1 path through the panel, or a PanelApiError. */
+export const panelFetchText = (path: string, init: { method?: string; body?: unknown } = {}) =>
+  panelRequestText(`/api/panel/v1/${path.replace(/^\//, "")}`, init);
 
 /** react-query retry rule: never retry a 4xx or a validation answer, retry other failures twice. */
 export const retryRule = (failureCount: number, error: unknown) =>

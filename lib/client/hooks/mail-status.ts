@@ -2,8 +2,7 @@
 // The mail server's side of the postmaster's pages (/api/panel/mail/...): the domain's DKIM record and its state
 // in DNS, and an account's latest SMS notifications.
 import { useQuery } from "@tanstack/react-query";
-import { PanelApiError, retryRule } from "@/lib/client/api";
-import type { ErrorBody } from "@/lib/errors/api-error";
+import { panelRequestText, retryRule } from "@/lib/client/api";
 
 export interface DkimStatus {
   selector: string;
@@ -26,18 +25,7 @@ export interface SmsNotification {
 }
 
 async function getJson<T>(path: string): Promise<T> {
-  const res = await fetch(`/api/panel/mail/${path}`, { credentials: "same-origin" });
-  const text = await res.text().catch(() => "");
-  if (!res.ok) {
-    let body: ErrorBody | null = null;
-    try {
-      body = JSON.parse(text) as ErrorBody;
-    } catch {
-      // not JSON
-    }
-    throw new PanelApiError(res.status, body ?? { code: String(res.status), message: res.statusText, category: "internal" });
-  }
-  return JSON.parse(text) as T;
+  return JSON.parse(await panelRequestText(`/api/panel/mail/${path}`)) as T;
 }
 
 export const mailStatusKeys = {
