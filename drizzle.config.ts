@@ -1,8 +1,9 @@
 import { defineConfig } from "drizzle-kit";
+import { databasePath } from "./lib/config.mjs";
 
 export default defineConfig({
   dialect: "sqlite",
   schema: "./db/schema.ts",
   out: "./db/migrations",
-  dbCredentials: { url: process.env.DATABASE_PATH ?? "data/mail.db" },
+  dbCredentials: { url: databasePath() },
 });

@@ -10,7 +10,7 @@ export function proxy(request: NextRequest) {
   const policy = contentSecurityPolicy(nonce, https);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", policy);
-  // The page asked for, so that a sign-in it redirects to can come back to it (lib/server/page-session.ts).
+  // The page asked for, so that a sign-in it redirects to can come back to it (lib/server/http/page-session.ts).
   requestHeaders.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", policy);

@@ -6,10 +6,10 @@
 import http from "node:http";
 import { getDb } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
-import { domainForAccounts } from "@/lib/server/access";
-import { accountRecord, getAccountOrThrow } from "@/lib/server/accounts";
-import { authenticate, parseBasic } from "@/lib/server/auth";
-import { isClientAllowed, normalizeIp } from "@/lib/server/client-address";
+import { domainForAccounts } from "@/lib/server/caller/access";
+import { accountRecord, getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { authenticate, parseBasic } from "@/lib/server/caller/auth";
+import { isClientAllowed, normalizeIp } from "@/lib/server/http/client-address";
 
 const port = Number(process.env.PORT ?? 3599);
 const ROUTE = /^\/api\/v1\/emails\/([^/?]+)\/([^/?]+)(?:\?.*)?$/;

@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
-import { searchKey } from "@/lib/server/list-page";
-import { hashPassword } from "@/lib/server/password";
-import { optimizeSearchIndex } from "@/lib/server/search-index";
+import { searchKey } from "@/lib/server/resources/list-page";
+import { hashPassword } from "@/lib/server/caller/password";
+import { optimizeSearchIndex } from "@/lib/server/resources/search-index";
 
 export interface SeedSizes {
   bigAccounts: number;

@@ -6,7 +6,7 @@
 //   writer.ts import <file> <count>  adds <count> accounts to the big domain, IMPORT_BATCH per transaction, as an
 //                                    import by another process would, reports and exits.
 import { openDatabase } from "@/db/client";
-import { searchKey } from "@/lib/server/list-page";
+import { searchKey } from "@/lib/server/resources/list-page";
 import { BIG_DOMAIN, CITY, FIRST, LAST, ROLE } from "./seed";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
 

@@ -4,21 +4,20 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
+import { databasePath, databaseSetting } from "../lib/config.mjs";
 import { runMigrations } from "./migrate";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 interface Cached {
-  /** DATABASE_PATH as set when the connection was opened (resolving it on every call costs more than a lookup). */
-  setting: string | undefined;
+  /** The database settings when the connection was opened (resolving the path on every call costs more than a lookup). */
+  setting: string;
   db: Db;
 }
 const globalForDb = globalThis as unknown as { __mailDb?: Cached };
 
-export function databasePath(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.DATABASE_PATH ?? "data/mail.db");
-}
+export { databasePath };
 
 /** Opens (and creates, and migrates) the SQLite file at `file`. */
 export function openDatabase(file: string): Db {
@@ -42,8 +41,9 @@ export function openDatabase(file: string): Db {
 /** The process-wide connection for DATABASE_PATH. */
 export function getDb(): Db {
   const cached = globalForDb.__mailDb;
-  if (cached && cached.setting === process.env.DATABASE_PATH) return cached.db;
+  const setting = databaseSetting();
+  if (cached && cached.setting === setting) return cached.db;
   const db = openDatabase(databasePath());
-  globalForDb.__mailDb = { setting: process.env.DATABASE_PATH, db };
+  globalForDb.__mailDb = { setting, db };
   return db;
 }

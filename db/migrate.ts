@@ -1,12 +1,10 @@
-// Applies the committed drizzle-kit migrations in db/migrations.
+// Applies the committed drizzle-kit migrations (the folder comes from lib/config.mjs).
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import path from "node:path";
-import type { Db } from "./client";
+import { migrationsFolder } from "../lib/config.mjs";
 
-export function migrationsFolder(): string {
-  return process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
-}
+export { migrationsFolder };
 
-export function runMigrations(db: Db): void {
+export function runMigrations(db: BetterSQLite3Database<Record<string, unknown>>): void {
   migrate(db, { migrationsFolder: migrationsFolder() });
 }

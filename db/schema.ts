@@ -63,7 +63,7 @@ export const domains = sqliteTable(
     mailinglistCount: integer("mailinglist_count").notNull().default(0),
     capacitySum: integer("capacity_sum").notNull().default(0),
     // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
-    // changes: a list total counted at one value holds while it stays (lib/server/list-page.ts).
+    // changes: a list total counted at one value holds while it stays (lib/server/resources/list-page.ts).
     searchVersion: integer("search_version").notNull().default(0),
     createdAt: text("created_at").notNull().default(sql`(date('now'))`),
   },
@@ -373,7 +373,7 @@ export const dkimKeys = sqliteTable(
 );
 // --- issue 33: the audit log and two-factor sign-in (tables of their own, migration 0016) ---
 
-/** One change made through the API, the panel or the CLI (lib/server/audit.ts). Passwords are never in it. */
+/** One change made through the API, the panel or the CLI (lib/server/resources/audit.ts). Passwords are never in it. */
 export const auditLog = sqliteTable(
   "audit_log",
   {

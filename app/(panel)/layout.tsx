@@ -1,7 +1,7 @@
 // The signed-in shell: every page under (panel) needs a live session (checked here, on the server; the BFF checks
 // it again on every data request).
 import type { ReactNode } from "react";
-import { requireSession } from "@/lib/server/page-session";
+import { requireSession } from "@/lib/server/http/page-session";
 import { PanelShell } from "./panel-shell";
 
 export default async function PanelLayout({ children }: { children: ReactNode }) {

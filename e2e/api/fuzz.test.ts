@@ -21,7 +21,7 @@ const user = { email: `u1@${D}`, password: "User-pass1" };
 
 // --- the database digest ---
 const IGNORED_COLUMNS = new Set(["last_auth_date", "last_auth_ip"]);
-// Failed logins are counted there (lib/server/login-throttle.ts): the one write a refusal is meant to make.
+// Failed logins are counted there (lib/server/caller/login-throttle.ts): the one write a refusal is meant to make.
 const THROTTLE_TABLE = "login_throttle";
 let reader: Database.Database;
 

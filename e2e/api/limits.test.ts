@@ -109,7 +109,7 @@ describe("limits of limits.example.com", () => {
   });
 });
 
-// The API remembers callers and domains between calls while the database is unchanged (lib/server/db-generation.ts);
+// The API remembers callers and domains between calls while the database is unchanged (lib/server/store/db-generation.ts);
 // a change the operator makes from the CLI, in another process, must still show in the very next call.
 describe("the operator's changes from the CLI", () => {
   it("show in the next call: a new limit, then the domain's removal", async () => {

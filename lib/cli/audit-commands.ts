@@ -1,8 +1,8 @@
 // The operator's commands of issue 33: the audit log (`audit list`) and the per-domain sign-in policy
 // (`domain set --require-2fa`).
-import { getDomainOrThrow } from "@/lib/server/domains";
-import { listAudit } from "@/lib/server/audit";
-import { setRequire2fa } from "@/lib/server/totp";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { listAudit } from "@/lib/server/resources/audit";
+import { setRequire2fa } from "@/lib/server/caller/totp";
 import { CLI, intOption, UsageError, type Command } from "./args";
 
 const line = (e: ReturnType<typeof listAudit>["entries"][number]) =>

@@ -1,9 +1,7 @@
 // The operator's commands (contract §1): domains and their limits, usage reports, the database's upkeep and
 // backups, the mail-server wiring, and demo data. Each declares its options; `--help` works at every level.
 import type { Db } from "@/db/client";
-import { apiError } from "@/lib/errors/api-error";
-import { passwordProblems } from "@/lib/schemas/common";
-import { createAccount, recordUsage } from "@/lib/server/accounts";
+import { recordUsage } from "@/lib/server/resources/accounts";
 import {
   customerReport,
   getCustomerOrThrow,
@@ -11,17 +9,16 @@ import {
   listCustomers,
   setCustomerLimits,
   type CustomerLimits,
-} from "@/lib/server/customers";
+} from "@/lib/server/resources/customers";
 import {
   findDomain,
   getDomainOrThrow,
-  insertDomain,
   listDomains,
   removeDomain,
   setDomainLimits,
   toDomainRecord,
   type DomainLimits,
-} from "@/lib/server/domains";
+} from "@/lib/server/resources/domains";
 import { LIST_COMMANDS } from "@/lib/lists/commands";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
@@ -29,6 +26,7 @@ import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageErr
 import { AUDIT_COMMANDS } from "./audit-commands";
 import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
+import { addDomain } from "@/lib/server/resources/new-domain";
 
 const LIMIT_OPTIONS: Record<string, OptionSpec> = {
   "account-limit": { type: "string", value: "N", min: 0, help: "how many accounts the domain may have (default 1000)" },
@@ -48,18 +46,6 @@ function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
 }
 
 const show = (value: unknown) => JSON.stringify(value, null, 2);
-
-/** Adds a domain with its postmaster account, in one transaction; of a new customer unless `customerId` names one. */
-export function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits, customerId?: number) {
-  if (passwordProblems(postmasterPassword).length) throw apiError("invalidPassword", "--postmaster-password");
-  return db.transaction(() => {
-    const domain = insertDomain(db, name, limits, customerId);
-    createAccount(db, domain, "postmaster", { password: postmasterPassword, description: "Administrator domeny" });
-    // Its DKIM key: `mailserver events` hands it to Rspamd; the TXT record to publish is in `domain dkim show`.
-    generateDkimKey(db, domain);
-    return getDomainOrThrow(db, name);
-  });
-}
 
 const DOMAIN_COMMANDS: Command[] = [
   {

@@ -1,8 +1,8 @@
 // The `db` command group: daily upkeep, online backup, and restore with the service stopped.
 import fs from "node:fs";
 import { databasePath } from "@/db/client";
-import { optimizeSearchIndex } from "@/lib/server/search-index";
-import { purgeExpiredLoginState } from "@/lib/server/session";
+import { optimizeSearchIndex } from "@/lib/server/resources/search-index";
+import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
 import { backupDatabase, restoreDatabase } from "./backup";
 

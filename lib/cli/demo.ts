@@ -1,10 +1,10 @@
 // `demo`: a domain to try the panel and the API with, and the logins to use.
 import type { Db } from "@/db/client";
-import { createAccount, recordUsage } from "@/lib/server/accounts";
-import { createAlias } from "@/lib/server/aliases";
-import { findDomain } from "@/lib/server/domains";
-import { createMailingList } from "@/lib/server/mailing-lists";
-import { addDomain } from "./commands";
+import { createAccount, recordUsage } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
+import { findDomain } from "@/lib/server/resources/domains";
+import { createMailingList } from "@/lib/server/resources/mailing-lists";
+import { addDomain } from "@/lib/server/resources/new-domain";
 
 export const DEMO_DOMAIN = "demo.example.com";
 export const DEMO_POSTMASTER_PASSWORD = "Demo-admin1";

@@ -1,5 +1,5 @@
 // A refusal that only a panel session can meet (lib/errors/panel-errors.ts): thrown by a service, formatted by the
-// one wrapper (lib/server/http.ts) like the catalog's errors.
+// one wrapper (lib/server/http/http.ts) like the catalog's errors.
 import type { CatalogEntry } from "./catalog";
 
 export class PanelError extends Error {

@@ -44,7 +44,7 @@ export const panelErrors = {
     "Change your own password in the Password section of My account, giving the current password.",
     "A panel PUT of accounts that names the signed-in account (alone or among other names, in any path) with a new password, refused by the accounts service as a whole: the panel's password change asks for the current one (PUT /api/panel/password).",
   ),
-  // --- two-step sign-in (lib/server/totp.ts) ---
+  // --- two-step sign-in (lib/server/caller/totp.ts) ---
   twoFactorBadCode: entry(
     "403.1",
     "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",

@@ -7,10 +7,10 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
-import { createAccount, deleteAccounts } from "@/lib/server/accounts";
-import { getDomainOrThrow } from "@/lib/server/domains";
-import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/mailing-lists";
-import { approveHeldPosts, listModeration } from "@/lib/server/list-moderation";
+import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/resources/mailing-lists";
+import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import {
   missingMailPackages,
   newMailTestRoot,

@@ -5,11 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { addDomain, runCommand } from "@/lib/cli/commands";
-import { getAccountOrThrow } from "@/lib/server/accounts";
-import type { Principal } from "@/lib/server/auth";
-import { getDomainOrThrow } from "@/lib/server/domains";
-import { dkimStatus } from "@/lib/server/mail-status";
+import { runCommand } from "@/lib/cli/commands";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import type { Principal } from "@/lib/server/caller/auth";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { dkimStatus } from "@/lib/server/resources/mail-status";
 import { checkDkimDns, currentDkimKey, dkimRecord, writeDkimFiles } from "./dkim";
 import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from "./sandbox/dns-server";
 

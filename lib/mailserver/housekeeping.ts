@@ -8,7 +8,7 @@ import path from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, type AccountRow } from "@/db/schema";
-import { trimAudit } from "@/lib/server/audit";
+import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
 import { MAILBOXES } from "./mailboxes";
 import { runTool, runToolAsync } from "./run-tool";

@@ -5,7 +5,7 @@ import "server-only";
 import { and, eq, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts } from "@/db/schema";
-import { today } from "@/lib/server/auth";
+import { today } from "@/lib/server/caller/auth";
 
 /** True when the row changed. Logins without a client address (doveadm auth test, local tools) are not recorded. */
 export function recordMailLogin(db: Db, user: string, ip: string, date = today()): boolean {

@@ -6,11 +6,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
-import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/accounts";
-import { createAlias } from "@/lib/server/aliases";
-import type { Principal } from "@/lib/server/auth";
-import { getDomainOrThrow, updateDomain } from "@/lib/server/domains";
-import { createMailingList } from "@/lib/server/mailing-lists";
+import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
+import type { Principal } from "@/lib/server/caller/auth";
+import { getDomainOrThrow, updateDomain } from "@/lib/server/resources/domains";
+import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { runHousekeeping } from "./housekeeping";
 import {
   dovecotConf,

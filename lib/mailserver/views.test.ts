@@ -5,11 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { addDomain } from "@/lib/cli/commands";
-import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/accounts";
-import { createAlias } from "@/lib/server/aliases";
-import type { Principal } from "@/lib/server/auth";
-import { getDomainOrThrow } from "@/lib/server/domains";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
+import type { Principal } from "@/lib/server/caller/auth";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));

@@ -11,19 +11,20 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { databasePath, migrationsFolder, serverHost, serverPort, workersSetting } from "../config.mjs";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
 const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? "0.0.0.0";
+const port = serverPort();
+const hostname = serverHost();
 
 if (cluster.isPrimary) await runPrimary();
 else await runWorker();
 
 function workerCount() {
-  const setting = process.env.WORKERS;
-  if (setting === undefined || setting === "") return os.availableParallelism();
+  const setting = workersSetting();
+  if (setting === undefined) return os.availableParallelism();
   const n = Number(setting);
   if (!Number.isInteger(n) || n < 1) throw new Error(`WORKERS must be a positive integer, got "${setting}"`);
   return n;
@@ -123,19 +124,17 @@ async function runPrimary() {
 }
 
 async function migrateDatabase() {
-  // Same file and folder rules as db/client.ts and db/migrate.ts (this file runs without TypeScript).
+  // The same file and folder as db/client.ts (both read lib/config.mjs).
   const { default: Database } = await import("better-sqlite3");
   const { drizzle } = await import("drizzle-orm/better-sqlite3");
   const { migrate } = await import("drizzle-orm/better-sqlite3/migrator");
   const fs = await import("node:fs");
-  const file = path.resolve(process.env.DATABASE_PATH ?? "data/mail.db");
+  const file = databasePath();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
-  migrate(drizzle(sqlite), {
-    migrationsFolder: process.env.MIGRATIONS_PATH ?? path.join(process.cwd(), "db", "migrations"),
-  });
+  migrate(drizzle(sqlite), { migrationsFolder: migrationsFolder() });
   sqlite.close();
 }
 
@@ -164,7 +163,7 @@ async function runWorker() {
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);
     });
-    // A handler may answer without reading the body, or stop reading it at 1 MiB (500.111, lib/server/http.ts).
+    // A handler may answer without reading the body, or stop reading it at 1 MiB (500.111, lib/server/http/http.ts).
     // Once the answer is out, what is left is read and dropped so that the connection can carry the next request;
     // past another 1 MiB the connection is closed instead of reading on.
     res.on("finish", () => {

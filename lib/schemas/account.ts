@@ -106,7 +106,7 @@ export type AccountUpdate = FieldValues<typeof accountFields>;
 export { ACCOUNT_SORT_FIELDS } from "./account-sort";
 
 // --- answers ---
-// What the API sends back: the services build these types (lib/server/accounts.ts), the OpenAPI document describes
+// What the API sends back: the services build these types (lib/server/resources/accounts.ts), the OpenAPI document describes
 // them, the panel's hooks read them, and e2e/api checks real answers against them.
 const str = z.string();
 const list = z.array(z.string());

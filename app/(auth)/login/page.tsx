@@ -1,7 +1,7 @@
 // /login: the sign-in form. A live session goes straight to its landing page.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentSession, landingPage } from "@/lib/server/page-session";
+import { currentSession, landingPage } from "@/lib/server/http/page-session";
 import { safeNextPath } from "@/lib/security-headers";
 import { LoginForm, type LoginNotice } from "./login-form";
 

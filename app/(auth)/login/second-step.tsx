@@ -1,5 +1,5 @@
 "use client";
-// The sign-in's second step (lib/server/totp.ts): the code from the phone's app or a recovery code; or, when the
+// The sign-in's second step (lib/server/caller/totp.ts): the code from the phone's app or a recovery code; or, when the
 // operator requires two-step sign-in and the account has none yet, its set-up first (QR code, the first code, the
 // recovery codes shown once), then on to the panel.
 import { useEffect, useId, useState, type FormEvent } from "react";

@@ -1,6 +1,6 @@
 // /me: the signed-in account's own settings (autoresponder, forwarding, password, anti-spam lists).
 import type { Metadata } from "next";
-import { requireSession } from "@/lib/server/page-session";
+import { requireSession } from "@/lib/server/http/page-session";
 import { MyAccount } from "./my-account";
 
 export const metadata: Metadata = { title: "Moje konto" };

@@ -1,5 +1,5 @@
 "use client";
-// Password change: the current password first (the server checks it, lib/server/own-password.ts), then the new one
+// Password change: the current password first (the server checks it, lib/server/caller/own-password.ts), then the new one
 // with the service's password rules checked live while typing (passwordProblems is the very function the API
 // validates with).
 import { zodResolver } from "@hookform/resolvers/zod";

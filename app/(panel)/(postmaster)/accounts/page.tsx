@@ -7,10 +7,10 @@ import { filtersFromUrl, listQueryString } from "@/lib/client/hooks/list-params"
 import type { AccountSummary, InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { parseListPage } from "@/lib/client/list-page";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
-import { listAccounts } from "@/lib/server/accounts";
-import { getDomainOrThrow } from "@/lib/server/domains";
-import { requirePostmaster } from "@/lib/server/page-session";
-import { toJson } from "@/lib/server/ordered-json";
+import { listAccounts } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { requirePostmaster } from "@/lib/server/http/page-session";
+import { toJson } from "@/lib/server/http/ordered-json";
 import { AccountsTable } from "./accounts-table";
 
 type SearchParams = Record<string, string | string[] | undefined>;

@@ -1,12 +1,12 @@
-// /audit: the domain's audit log for its postmaster (lib/server/audit.ts): who changed what, from which address and
+// /audit: the domain's audit log for its postmaster (lib/server/resources/audit.ts): who changed what, from which address and
 // when, newest first, with a search and paging in the URL. Rendered entirely on the server: a GET form and links,
 // no JavaScript of its own.
 import type { Metadata } from "next";
 import { getDb } from "@/db/client";
 import { formatDate } from "@/lib/errors/details";
 import { requestLocale } from "@/lib/i18n/server";
-import { listAudit, type AuditEntry } from "@/lib/server/audit";
-import { requirePostmaster } from "@/lib/server/page-session";
+import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
+import { requirePostmaster } from "@/lib/server/http/page-session";
 import { auditMessages, changeText } from "./messages";
 
 export const metadata: Metadata = { title: "Dziennik zmian" };

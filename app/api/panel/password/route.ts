@@ -1,10 +1,10 @@
 // PUT /api/panel/password {current_password, password, password_retype}: the signed-in account changes its own
-// password, proving the current one first (lib/server/own-password.ts). Answers the account record, or the
+// password, proving the current one first (lib/server/caller/own-password.ts). Answers the account record, or the
 // service's error with `source` naming the field at fault. The session that made the change stays signed in; the
 // account's other sessions end.
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { ok, withApi } from "@/lib/server/http";
-import { changeOwnPassword } from "@/lib/server/own-password";
+import { ok, withApi } from "@/lib/server/http/http";
+import { changeOwnPassword } from "@/lib/server/caller/own-password";
 
 export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
   const result = await changeOwnPassword(db, principal.account.email, clientIp, await body(), principal.sessionIdHash);
@@ -14,4 +14,4 @@ export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
   }
   return ok(result);
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

@@ -1,9 +1,9 @@
 // POST /api/panel/session {email, digest}: sign in (same authentication and throttle as /api/v1), sets the cookie.
 // GET: the signed-in account {email, domain, isPostmaster}, or 401. DELETE: sign out.
-import { noContent, noSession, ok, withPanelSession } from "@/lib/server/http";
-import { deviceCookie, newDeviceToken, readDeviceToken } from "@/lib/server/device-cookie";
-import { panelLogin, readCredentials } from "@/lib/server/panel-login";
-import { secondStepAnswer } from "@/lib/server/totp-http";
+import { noContent, noSession, ok, withPanelSession } from "@/lib/server/http/http";
+import { deviceCookie, newDeviceToken, readDeviceToken } from "@/lib/server/caller/device-cookie";
+import { panelLogin, readCredentials } from "@/lib/server/caller/panel-login";
+import { secondStepAnswer } from "@/lib/server/http/totp-http";
 import {
   clearedSessionCookie,
   createSession,
@@ -11,12 +11,12 @@ import {
   isHttps,
   sessionCookie,
   sessionInfo,
-} from "@/lib/server/session";
+} from "@/lib/server/caller/session";
 
 export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body }) => {
   const secure = isHttps(req);
   const principal = await panelLogin(db, readCredentials(await body()), clientIp, readDeviceToken(req, secure));
-  // Two-step sign-in (lib/server/totp.ts): the password was right; the code comes next, then the session.
+  // Two-step sign-in (lib/server/caller/totp.ts): the password was right; the code comes next, then the session.
   const second = secondStepAnswer(db, req, principal, clientIp);
   if (second) return second;
   // A fresh id at every sign-in, so an id planted before the login is worthless after it.
@@ -35,4 +35,4 @@ export const DELETE = withPanelSession(({ req, db, sessionId }) => {
   destroySession(db, sessionId);
   return noContent({ "set-cookie": clearedSessionCookie(isHttps(req)), "cache-control": "no-store" });
 });
-export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

@@ -1,11 +1,11 @@
-// Two-step sign-in of the signed-in account (the "Logowanie dwuetapowe" section of /me; lib/server/totp.ts).
+// Two-step sign-in of the signed-in account (the "Logowanie dwuetapowe" section of /me; lib/server/caller/totp.ts).
 // GET: {enabled, required, recovery_left}. POST: starts a set-up, answering {secret, uri, qr_svg}.
 // PUT {code}: confirms it with the app's code, answering the ten recovery codes once. DELETE {code}: switches it off.
-import { getAccountOrThrow } from "@/lib/server/accounts";
-import { getDomainOrThrow } from "@/lib/server/domains";
-import { noContent, ok, withApi, type ApiContext } from "@/lib/server/http";
-import { beginSetup, confirmSetup, disable, twoFactorState } from "@/lib/server/totp";
-import { twoFactorAnswer } from "@/lib/server/totp-http";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { noContent, ok, withApi, type ApiContext } from "@/lib/server/http/http";
+import { beginSetup, confirmSetup, disable, twoFactorState } from "@/lib/server/caller/totp";
+import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
 const me = ({ db, principal }: ApiContext) => getAccountOrThrow(db, getDomainOrThrow(db, principal.domain), principal.account.name);
 const codeOf = async (ctx: ApiContext) => {
@@ -43,4 +43,4 @@ export const DELETE = withApi(async (ctx) => {
     return twoFactorAnswer(err);
   }
 });
-export { panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

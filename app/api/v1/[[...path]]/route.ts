@@ -1,6 +1,6 @@
 // Any other path under /api/v1: the specified JSON 404.4 instead of Next's HTML page.
 import { apiError } from "@/lib/errors/api-error";
-import { withPublicApi } from "@/lib/server/http";
+import { withPublicApi } from "@/lib/server/http/http";
 
 const notFound = withPublicApi(() => {
   throw apiError("endpointNotFound");

@@ -1,6 +1,6 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document, built once from the zod schemas.
 import { openApiDocument } from "@/lib/openapi";
-import { methodNotAllowed, ok, withPublicApi } from "@/lib/server/http";
+import { methodNotAllowed, ok, withPublicApi } from "@/lib/server/http/http";
 
 const document = openApiDocument();
 

@@ -1,8 +1,8 @@
 // GET /api/panel/export/<accounts|aliases|lists>?search=&sort=&sort_dir=&encoding=utf-8|windows-1250: the records of
-// the postmaster's domain that the table's search matches, as a CSV download (lib/server/export.ts), streamed.
-import { domainForAdmin } from "@/lib/server/access";
-import { exportCsv, exportFileName, parseExportEncoding, parseExportResource } from "@/lib/server/export";
-import { ok, withApi } from "@/lib/server/http";
+// the postmaster's domain that the table's search matches, as a CSV download (lib/server/resources/export.ts), streamed.
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { exportCsv, exportFileName, parseExportEncoding, parseExportResource } from "@/lib/server/resources/export";
+import { ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(({ db, principal, params, query }) => {
   const domain = domainForAdmin(db, principal, principal.domain);
@@ -15,4 +15,4 @@ export const GET = withApi(({ db, principal, params, query }) => {
     "x-content-type-options": "nosniff",
   });
 });
-export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

@@ -1,7 +1,7 @@
 // POST /api/panel/session/logout: sign out from a plain HTML form (works before the page's JavaScript has loaded)
 // and land on the login page with the "signed out" notice. The same-origin check applies (forms send Origin).
-import { withPanelSession } from "@/lib/server/http";
-import { clearedSessionCookie, destroySession, isHttps } from "@/lib/server/session";
+import { withPanelSession } from "@/lib/server/http/http";
+import { clearedSessionCookie, destroySession, isHttps } from "@/lib/server/caller/session";
 
 export const POST = withPanelSession(({ req, db, sessionId }) => {
   destroySession(db, sessionId);
@@ -15,4 +15,4 @@ export const POST = withPanelSession(({ req, db, sessionId }) => {
     },
   };
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

@@ -6,9 +6,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { domains, type AccountRow } from "@/db/schema";
-import { ok, withPanelSession } from "@/lib/server/http";
-import { deviceCookie, newDeviceToken } from "@/lib/server/device-cookie";
-import { createSession, destroySession, isHttps, sessionCookie, sessionInfo } from "@/lib/server/session";
+import { ok, withPanelSession } from "@/lib/server/http/http";
+import { deviceCookie, newDeviceToken } from "@/lib/server/caller/device-cookie";
+import { createSession, destroySession, isHttps, sessionCookie, sessionInfo } from "@/lib/server/caller/session";
 import {
   beginSetup,
   challengeAccount,
@@ -18,8 +18,8 @@ import {
   secondStepNeeded,
   TwoFactorError,
   verifySecondFactor,
-} from "@/lib/server/totp";
-import { twoFactorAnswer } from "@/lib/server/totp-http";
+} from "@/lib/server/caller/totp";
+import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
 function principalOf(db: Db, account: AccountRow) {
   const domain = db.select({ name: domains.name }).from(domains).where(eq(domains.id, account.domainId)).get()!.name;
@@ -39,7 +39,7 @@ export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body
     endChallenge(db, id);
     const principal = principalOf(db, account);
     // As the first step does without a second one: a fresh session id, and the device cookie that lets this
-    // browser past the account's lock (lib/server/device-cookie.ts).
+    // browser past the account's lock (lib/server/caller/device-cookie.ts).
     destroySession(db, sessionId);
     const session = createSession(db, principal, clientIp);
     const secure = isHttps(req);
@@ -63,4 +63,4 @@ export const PUT = withPanelSession(async ({ req, db, clientIp }) => {
     return twoFactorAnswer(err);
   }
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as GET, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

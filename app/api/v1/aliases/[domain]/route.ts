@@ -1,7 +1,7 @@
 // GET /api/v1/aliases/<domain>: the paged alias list (domain administrator only).
-import { domainForAdmin } from "@/lib/server/access";
-import { listAliases } from "@/lib/server/aliases";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { listAliases } from "@/lib/server/resources/aliases";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(({ db, principal, params, query }) =>
   ok(listAliases(db, domainForAdmin(db, principal, params.domain!), query)),

@@ -1,7 +1,7 @@
 // GET, PUT /api/v1/domains/<domain>: the domain record (domain administrator only).
-import { domainForAdmin } from "@/lib/server/access";
-import { toDomainRecord, updateDomain } from "@/lib/server/domains";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { toDomainRecord, updateDomain } from "@/lib/server/resources/domains";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(({ db, principal, params }) =>
   ok(toDomainRecord(db, domainForAdmin(db, principal, params.domain!))),

@@ -1,7 +1,7 @@
 // GET /api/v1/emails/<domain>: the paged account list (domain administrator only).
-import { domainForAdmin } from "@/lib/server/access";
-import { listAccounts } from "@/lib/server/accounts";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { listAccounts } from "@/lib/server/resources/accounts";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(({ db, principal, params, query }) =>
   ok(listAccounts(db, domainForAdmin(db, principal, params.domain!), query)),

@@ -1,6 +1,6 @@
 // GET /api/panel/mail/dkim/<domain>: the domain's DKIM TXT record and whether DNS holds it (postmaster).
-import { ok, withApi } from "@/lib/server/http";
-import { dkimStatus } from "@/lib/server/mail-status";
+import { ok, withApi } from "@/lib/server/http/http";
+import { dkimStatus } from "@/lib/server/resources/mail-status";
 
 export const GET = withApi(async ({ db, principal, params }) => ok(await dkimStatus(db, principal, params.domain!)));
-export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

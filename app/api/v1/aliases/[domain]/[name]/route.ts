@@ -1,8 +1,8 @@
 // GET, POST, PUT, DELETE /api/v1/aliases/<domain>/<name>[,<name>...] (domain administrator only).
-import { domainForAdmin } from "@/lib/server/access";
-import { createAlias, deleteAliases, getAliasOrThrow, toAliasRecord, updateAliases } from "@/lib/server/aliases";
-import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
-import { parseNames } from "@/lib/server/names";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { createAlias, deleteAliases, getAliasOrThrow, toAliasRecord, updateAliases } from "@/lib/server/resources/aliases";
+import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
+import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(({ db, principal, params }) => {
   const domain = domainForAdmin(db, principal, params.domain!);

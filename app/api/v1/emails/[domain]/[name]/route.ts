@@ -1,5 +1,5 @@
 // GET, POST, PUT, DELETE /api/v1/emails/<domain>/<name>[,<name>...]: one account, or several for PUT and DELETE.
-import { domainForAccounts, domainForAdmin } from "@/lib/server/access";
+import { domainForAccounts, domainForAdmin } from "@/lib/server/caller/access";
 import {
   accountRecord,
   createAccount,
@@ -7,9 +7,9 @@ import {
   getAccountOrThrow,
   prehashPassword,
   updateAccounts,
-} from "@/lib/server/accounts";
-import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
-import { parseNames } from "@/lib/server/names";
+} from "@/lib/server/resources/accounts";
+import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
+import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(({ db, principal, params }) => {
   const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));

@@ -1,14 +1,14 @@
 // GET, POST, PUT, DELETE /api/v1/mailinglists/<domain>/<name>[,<name>...] (domain administrator only).
-import { domainForAdmin } from "@/lib/server/access";
-import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import {
   createMailingList,
   deleteMailingLists,
   getListOrThrow,
   listRecord,
   updateMailingLists,
-} from "@/lib/server/mailing-lists";
-import { parseNames } from "@/lib/server/names";
+} from "@/lib/server/resources/mailing-lists";
+import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(({ db, principal, params }) => {
   const domain = domainForAdmin(db, principal, params.domain!);

@@ -1,6 +1,6 @@
 // GET /api/panel/mail/sms/<domain>/<name>: the account's last SMS notifications, failures included (postmaster).
-import { ok, withApi } from "@/lib/server/http";
-import { smsNotifications } from "@/lib/server/mail-status";
+import { ok, withApi } from "@/lib/server/http/http";
+import { smsNotifications } from "@/lib/server/resources/mail-status";
 
 export const GET = withApi(({ db, principal, params }) => ok(smsNotifications(db, principal, params.domain!, params.name!)));
-export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/panel-fallback";
+export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

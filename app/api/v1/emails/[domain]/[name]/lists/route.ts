@@ -1,10 +1,10 @@
 // GET /api/v1/emails/<domain>/<name>/lists (domain administrator only): the domain's lists the account is on, as
 // subscriber or moderator; deleting the account takes it off them (the panel's delete dialog names them).
-import { domainForAdmin } from "@/lib/server/access";
-import { getAccountOrThrow } from "@/lib/server/accounts";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
-import { accountListMemberships } from "@/lib/server/list-memberships";
-import { parseNames } from "@/lib/server/names";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { accountListMemberships } from "@/lib/server/resources/list-memberships";
+import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(({ db, principal, params }) => {
   const domain = domainForAdmin(db, principal, params.domain!);

@@ -1,9 +1,9 @@
 // GET, POST /api/v1/mailinglists/<domain>/<name>/moderation (domain administrator only): the list's held posts
 // and bounces; POST {"approve": [ids], "reject": [ids]} decides held posts (docs/lists.md).
-import { domainForAdmin } from "@/lib/server/access";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http";
-import { listModeration, moderateHeldPosts } from "@/lib/server/list-moderation";
-import { parseNames } from "@/lib/server/names";
+import { domainForAdmin } from "@/lib/server/caller/access";
+import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { listModeration, moderateHeldPosts } from "@/lib/server/resources/list-moderation";
+import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(({ db, principal, params }) => {
   const domain = domainForAdmin(db, principal, params.domain!);

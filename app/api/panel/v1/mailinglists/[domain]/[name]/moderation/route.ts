@@ -1,3 +1,3 @@
 // /api/panel/v1/mailinglists/[domain]/[name]/moderation: the /api/v1 handlers themselves, signed in by the panel
-// session (lib/server/http.ts).
+// session (lib/server/http/http.ts).
 export * from "@/app/api/v1/mailinglists/[domain]/[name]/moderation/route";

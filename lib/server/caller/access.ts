@@ -7,7 +7,7 @@ import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isDomainName } from "@/lib/schemas/common";
 import type { Principal } from "./auth";
-import { getDomainOrThrow } from "./domains";
+import { getDomainOrThrow } from "../resources/domains";
 
 /** The domain of the path, which only its postmaster may administer. */
 export function domainForAdmin(db: Db, principal: Principal, domain: string): DomainRow {

@@ -18,7 +18,7 @@ import {
 import { fieldChanges, recordChange } from "./audit";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 type Role = "subscriber" | "moderator";
 

@@ -6,7 +6,7 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 export interface CustomerLimits {
   accountLimit?: number | null;

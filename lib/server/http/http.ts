@@ -12,10 +12,10 @@ import { ApiError, apiError, type ErrorBody } from "@/lib/errors/api-error";
 import type { CatalogEntry } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { PanelError } from "@/lib/errors/panel-error";
-import { withAuditActor } from "./audit";
-import { authenticate, parseBasic, type Principal } from "./auth";
+import { withAuditActor } from "../resources/audit";
+import { authenticate, parseBasic, type Principal } from "../caller/auth";
 import { isClientAllowed, PEER_ADDRESS_HEADER, requestClientAddress } from "./client-address";
-import { clearedSessionCookie, isHttps, readSessionCookie, resolveSession } from "./session";
+import { clearedSessionCookie, isHttps, readSessionCookie, resolveSession } from "../caller/session";
 import { toJson } from "./ordered-json";
 
 export interface ApiContext {
@@ -24,7 +24,7 @@ export interface ApiContext {
   params: Record<string, string>;
   query: URLSearchParams;
   principal: Principal;
-  /** The client's address: the TCP peer, or behind a trusted proxy its X-Forwarded-For (lib/server/client-address.ts). */
+  /** The client's address: the TCP peer, or behind a trusted proxy its X-Forwarded-For (lib/server/http/client-address.ts). */
   clientIp: string;
   /** The request body as a JSON object ({} when empty). */
   body: () => Promise<Record<string, unknown>>;
@@ -147,7 +147,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     }
     const body = () => readJsonObject(req);
     const ctx = { req, db, params, query, principal, clientIp, sessionId, body };
-    // Who makes the changes of this request, for the audit log the services write (lib/server/audit.ts).
+    // Who makes the changes of this request, for the audit log the services write (lib/server/resources/audit.ts).
     result = principal
       ? await withAuditActor({ actor: principal.account.email, clientIp, via: panel ? "panel" : "api" }, () => handler(ctx))
       : await handler(ctx);

@@ -1,4 +1,4 @@
-// The CSV export's encoding rules (lib/server/export.ts).
+// The CSV export's encoding rules (lib/server/resources/export.ts).
 import { describe, expect, it, vi } from "vitest";
 import { csvField, csvLine, encodeWindows1250 } from "./export";
 

@@ -14,8 +14,8 @@ import QRCode from "qrcode";
 import type { Db } from "@/db/client";
 import { accounts, accountTotp, domainPolicies, domains, loginChallenges, totpRecoveryCodes, type AccountRow } from "@/db/schema";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { recordChange } from "./audit";
-import { env } from "./env";
+import { recordChange } from "../resources/audit";
+import { env } from "../env";
 
 export const STEP_SECONDS = 30;
 const DIGITS = 6;

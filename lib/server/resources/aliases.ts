@@ -11,7 +11,7 @@ import { listPage, parseListQuery, searchKey } from "./list-page";
 import { recordChange } from "./audit";
 import { findDomain } from "./domains";
 import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
   byName: db

@@ -19,9 +19,9 @@ import type { Statement } from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
-import { setBounded } from "./bounded-map";
-import { orderedRecord } from "./ordered-json";
-import { prepared } from "./prepared";
+import { setBounded } from "../store/bounded-map";
+import { orderedRecord } from "../http/ordered-json";
+import { prepared } from "../store/prepared";
 
 export interface ListSpec<Row> {
   table: string;

@@ -4,9 +4,9 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
-import { domainForAdmin } from "./access";
+import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
-import type { Principal } from "./auth";
+import type { Principal } from "../caller/auth";
 
 export interface DkimStatus {
   selector: string;

@@ -16,7 +16,7 @@ export function readCredentials(body: Record<string, unknown>): LoginCredentials
   return { email: text(body.email), digest: text(body.digest) };
 }
 
-/** Signs in; a genuine device cookie for the account exempts it from the account's lock (lib/server/device-cookie.ts). */
+/** Signs in; a genuine device cookie for the account exempts it from the account's lock (lib/server/caller/device-cookie.ts). */
 export function panelLogin(db: Db, creds: LoginCredentials, clientIp: string, deviceToken: string | null): Promise<Principal> {
   const deviceId = deviceIdFor(db, deviceToken, creds.email);
   return authenticate(db, creds, clientIp, { revealRefusal: true, deviceId });

@@ -8,15 +8,15 @@ import "server-only";
 //            AUTH_ADDRESS_MAX_FAILURES its failures are answered slowly (SLOW_FAILURE_MS); a correct password for
 //            an account that is not locked is never refused, so a shared address (a proxy, a NAT) locks nobody out.
 //   device   ('device:<id>', email): failures of one panel browser that has signed in to the account before
-//            (lib/server/device-cookie.ts). Such a browser is exempt from the account's lock and is locked only by
+//            (lib/server/caller/device-cookie.ts). Such a browser is exempt from the account's lock and is locked only by
 //            its own failures, so an attacker cannot lock the real user out of the panel.
 // Rows are only ever removed once they no longer lock anything (a success clears its own rows; `purgeLoginThrottle`
 // clears stale rows).
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginThrottle } from "@/db/schema";
-import { env } from "./env";
-import { prepared } from "./prepared";
+import { env } from "../env";
+import { prepared } from "../store/prepared";
 
 const FORGET_AFTER_MS = 15 * 60_000;
 /** How long a failure from an address past its budget waits before it is answered. */

@@ -3,7 +3,7 @@ import "server-only";
 // The clear password is never stored; the digest alone is never stored either.
 import crypto from "node:crypto";
 import { Worker } from "node:worker_threads";
-import { env } from "./env";
+import { env } from "../env";
 
 export const sha1Hex = (password: string) => crypto.createHash("sha1").update(password, "utf8").digest("hex");
 

@@ -8,7 +8,7 @@ import { cache } from "react";
 import { getDb } from "@/db/client";
 import { cameOverHttps, PAGE_PATH_HEADER, safeNextPath } from "@/lib/security-headers";
 import { clientAddress, FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "./client-address";
-import { parseSessionCookies, resolveSession, sessionInfo, type SessionInfo } from "./session";
+import { parseSessionCookies, resolveSession, sessionInfo, type SessionInfo } from "../caller/session";
 
 export interface PageSession extends SessionInfo {
   /** The account name (the part before @). */

@@ -2,7 +2,7 @@ import "server-only";
 // The audit log (issue 33): every change made through the API, the panel or the CLI, written by the services
 // themselves inside the change's own transaction (so a refused or rolled-back change leaves no entry, and no
 // route can forget it). Who and from where come from the request's context, which the one API wrapper sets
-// (lib/server/http.ts: `withAuditActor`); a change outside any request is the operator's CLI.
+// (lib/server/http/http.ts: `withAuditActor`); a change outside any request is the operator's CLI.
 //
 // An entry holds the domain, the actor, the client address, the channel, the action, the resource, the names and
 // the fields changed with their old and new values. Secrets are never written: a password or SMS password appears

@@ -3,10 +3,10 @@ import "server-only";
 // password check succeeds: a second step instead of a session when the account needs one).
 import type { Db } from "@/db/client";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import type { Principal } from "./auth";
+import type { Principal } from "../caller/auth";
 import type { ApiResult } from "./http";
-import { isHttps } from "./session";
-import { challengeCookie, createChallenge, secondStepNeeded, TwoFactorError } from "./totp";
+import { isHttps } from "../caller/session";
+import { challengeCookie, createChallenge, secondStepNeeded, TwoFactorError } from "../caller/totp";
 
 /** The answer of a TwoFactorError; anything else is thrown on (the wrapper turns it into the API's error). */
 export function twoFactorAnswer(err: unknown): ApiResult {

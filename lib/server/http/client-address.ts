@@ -4,8 +4,8 @@ import "server-only";
 // proxy named in TRUSTED_PROXIES, the rightmost X-Forwarded-For entry that is not itself a trusted proxy.
 import net from "node:net";
 import os from "node:os";
-import { setBounded } from "./bounded-map";
-import { env } from "./env";
+import { setBounded } from "../store/bounded-map";
+import { env } from "../env";
 
 /** Header that the custom server (lib/runtime/server.mjs) overwrites with the socket's peer address. */
 export const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";

@@ -6,7 +6,7 @@ import { ApiError, apiError } from "@/lib/errors/api-error";
 import type { ErrorKey } from "@/lib/errors/catalog";
 import { isAccountName, isListName } from "@/lib/schemas/common";
 import { firstWithChildren } from "@/lib/schemas/fields";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 export const MAX_NAMES = 1000;
 

@@ -6,11 +6,11 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type AccountRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
-import { setBounded } from "./bounded-map";
-import { UntilChangedCache } from "./db-generation";
-import { env } from "./env";
+import { setBounded } from "../store/bounded-map";
+import { UntilChangedCache } from "../store/db-generation";
+import { env } from "../env";
 import { hashDigest, verifyDigestAsync } from "./password";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 import { failureGate } from "./login-throttle";
 
 export interface Principal {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { addDomain } from "@/lib/cli/commands";
+import { addDomain } from "@/lib/server/resources/new-domain";
 import type { Principal } from "./auth";
 import { failureGate } from "./login-throttle";
 import {

@@ -18,17 +18,17 @@ import {
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
 import { fieldChanges, recordChange } from "./audit";
-import { isLoginRefused, today, type Principal } from "./auth";
-import { isAdminOf } from "./access";
+import { isLoginRefused, today, type Principal } from "../caller/auth";
+import { isAdminOf } from "../caller/access";
 import { effectiveLimits } from "./customers";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, withNameChildren } from "./names";
-import { hashDigest, hashDigestAsync, sha1Hex } from "./password";
-import { endSessions } from "./session";
-import { env } from "./env";
+import { hashDigest, hashDigestAsync, sha1Hex } from "../caller/password";
+import { endSessions } from "../caller/session";
+import { env } from "../env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
   byName: db
@@ -314,7 +314,7 @@ export function updateAccounts(
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
-  /** Set only by the panel's password change (lib/server/own-password.ts), which has checked the current one. */
+  /** Set only by the panel's password change (lib/server/caller/own-password.ts), which has checked the current one. */
   { currentPasswordProven = false, prehashed }: { currentPasswordProven?: boolean; prehashed?: Prehashed } = {},
 ): AccountRow[] {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);

@@ -3,7 +3,7 @@ import "server-only";
 // restart keeps them. The browser holds a random 256-bit id in an httpOnly, SameSite=Strict cookie; the table keeps
 // only its SHA-256 hash, the account and the times: nothing in it authenticates, so a leaked copy signs nobody in.
 // A session stands for its account only while the account may sign in: blocking it, giving it a past expiration
-// date or a new password deletes its sessions at once (lib/server/accounts.ts), and one that expires by the
+// date or a new password deletes its sessions at once (lib/server/resources/accounts.ts), and one that expires by the
 // calendar ends at its next use. At most MAX_SESSIONS_PER_ACCOUNT live at once: a new one ends the oldest.
 // The cookie is `__Host-mailadmin_session` over HTTPS (no subdomain can set or shadow it), the plain name over
 // HTTP for local use; a request carrying more than one session cookie is refused (cookie tossing).
@@ -13,7 +13,7 @@ import type { Db } from "@/db/client";
 import { accounts, domains, sessions } from "@/db/schema";
 import { isLoginRefused, type Principal } from "./auth";
 import { purgeLoginThrottle } from "./login-throttle";
-import { prepared } from "./prepared";
+import { prepared } from "../store/prepared";
 
 export const SESSION_COOKIE = "mailadmin_session";
 export const SECURE_SESSION_COOKIE = "__Host-mailadmin_session";

@@ -2,7 +2,7 @@ import "server-only";
 // Device cookies (OWASP "Slow Brute Force Protection Using Device Cookies"): a browser that has signed in to an
 // account gets a cookie naming that account and a random device id, signed with a key of the service. Its later
 // sign-ins to that account are exempt from the account's lock and throttled per device instead
-// (lib/server/login-throttle.ts), so an attacker guessing the password cannot lock the real user out of the panel.
+// (lib/server/caller/login-throttle.ts), so an attacker guessing the password cannot lock the real user out of the panel.
 // The key lives in the database (server_secrets), made at first use, so every process signs and checks alike.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";

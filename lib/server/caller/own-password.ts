@@ -6,8 +6,8 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { authenticate } from "./auth";
-import { accountRecord, getAccountOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "./accounts";
-import { getDomainOrThrow } from "./domains";
+import { accountRecord, getAccountOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "../resources/accounts";
+import { getDomainOrThrow } from "../resources/domains";
 import { sha1Hex } from "./password";
 
 const FIELDS = ["current_password", "password", "password_retype"];

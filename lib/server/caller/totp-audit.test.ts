@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { addDomain } from "@/lib/cli/commands";
-import { createAccount, getAccountOrThrow, updateAccounts } from "./accounts";
-import { auditSince, listAudit, trimAudit, withAuditActor } from "./audit";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { createAccount, getAccountOrThrow, updateAccounts } from "../resources/accounts";
+import { auditSince, listAudit, trimAudit, withAuditActor } from "../resources/audit";
 import type { Principal } from "./auth";
-import { getDomainOrThrow } from "./domains";
+import { getDomainOrThrow } from "../resources/domains";
 import {
   base32Decode,
   beginSetup,

@@ -8,10 +8,10 @@ import { isDomainName, isEmail } from "@/lib/schemas/common";
 import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainRecord, type DomainUpdate } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { fieldChanges, recordChange } from "./audit";
-import { UntilChangedCache } from "./db-generation";
+import { UntilChangedCache } from "../store/db-generation";
 import { createCustomer, effectiveLimits, getCustomerOrThrow, sameCustomer } from "./customers";
-import { env } from "./env";
-import { prepared } from "./prepared";
+import { env } from "../env";
+import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
   byName: db.select().from(domains).where(eq(domains.name, sql.placeholder("name"))).prepare(),
@@ -42,7 +42,7 @@ export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
 
 /**
  * The domain's record. Limits and usage are those that bind: a customer's pooled limit and the usage summed over
- * the customer's domains (lib/server/customers.ts), or the domain's own.
+ * the customer's domains (lib/server/resources/customers.ts), or the domain's own.
  */
 export function toDomainRecord(db: Db, d: DomainRow): DomainRecord {
   const e = env();
