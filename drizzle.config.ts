@@ -3,7 +3,7 @@ import { databasePath } from "./lib/config.mjs";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./db/schema.ts",
-  out: "./db/migrations",
+  schema: "./db/sqlite/schema.ts",
+  out: "./db/sqlite/migrations",
   dbCredentials: { url: databasePath() },
 });

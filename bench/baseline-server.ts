@@ -26,12 +26,12 @@ async function answer(req: http.IncomingMessage): Promise<{ status: number; body
     const creds = parseBasic(req.headers.authorization ?? null);
     if (!creds) throw apiError("missingCredentials");
     const principal = await authenticate(db, creds, normalizeIp(peer));
-    const domain = domainForAccounts(db, principal, domainName, [name]);
+    const domain = await domainForAccounts(db, principal, domainName, [name]);
     const row =
       name === principal.account.name && domain.id === principal.account.domainId
         ? principal.account
-        : getAccountOrThrow(db, domain, name);
-    return { status: 200, body: accountRecord(db, domain, row) };
+        : await getAccountOrThrow(db, domain, name);
+    return { status: 200, body: await accountRecord(db, domain, row) };
   } catch (err) {
     const error = err instanceof ApiError ? err : apiError("unexpected");
     return { status: error.status, body: error.toBody() };

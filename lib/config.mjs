@@ -32,9 +32,9 @@ export function databaseSetting() {
   return `${process.env.DATABASE_URL ?? ""}\n${process.env.DATABASE_PATH ?? ""}`;
 }
 
-/** The committed drizzle-kit migrations: MIGRATIONS_PATH, or db/migrations under the working folder. */
+/** The committed drizzle-kit migrations of SQLite: MIGRATIONS_PATH, or db/sqlite/migrations under the working folder. */
 export function migrationsFolder() {
-  return process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
+  return process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "sqlite", "migrations");
 }
 
 /** The port `npm start` listens on (PORT, default 3000). */

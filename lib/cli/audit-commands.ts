@@ -5,7 +5,7 @@ import { listAudit } from "@/lib/server/resources/audit";
 import { setRequire2fa } from "@/lib/server/caller/totp";
 import { CLI, intOption, UsageError, type Command } from "./args";
 
-const line = (e: ReturnType<typeof listAudit>["entries"][number]) =>
+const line = (e: Awaited<ReturnType<typeof listAudit>>["entries"][number]) =>
   [
     new Date(e.at).toISOString(),
     e.domain || "-",
@@ -30,8 +30,8 @@ export const AUDIT_COMMANDS: Command[] = [
       page: { type: "string", value: "N", min: 0, help: "which page of that many (default 0, the newest)" },
       json: { type: "boolean", help: "one JSON object a line instead of tab-separated text" },
     },
-    run(ctx, { values }) {
-      const { total, entries } = listAudit(ctx.db(), {
+    async run(ctx, { values }) {
+      const { total, entries } = await listAudit(ctx.db(), {
         domain: typeof values.domain === "string" ? values.domain.toLowerCase() : undefined,
         search: typeof values.search === "string" ? values.search : undefined,
         size: intOption(this, values, "limit") || 50,
@@ -51,13 +51,13 @@ export const AUDIT_COMMANDS: Command[] = [
       "require-2fa": { type: "boolean", help: "require two-step sign-in (TOTP) of the domain's postmaster" },
       "no-require-2fa": { type: "boolean", help: "stop requiring it (the postmaster may keep it on)" },
     },
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const on = values["require-2fa"] === true;
       const off = values["no-require-2fa"] === true;
       if (on === off) throw new UsageError("domain set: give exactly one of --require-2fa or --no-require-2fa (see --help)");
       const db = ctx.db();
-      const domain = getDomainOrThrow(db, positionals[0]!);
-      setRequire2fa(db, domain.id, domain.name, on);
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      await setRequire2fa(db, domain.id, domain.name, on);
       return `${domain.name}: two-step sign-in ${on ? "required" : "not required"} for postmaster@${domain.name}.`;
     },
   },

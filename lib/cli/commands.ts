@@ -58,11 +58,11 @@ const DOMAIN_COMMANDS: Command[] = [
       customer: { type: "string", value: "<id>", help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)" },
       ...LIMIT_OPTIONS,
     },
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const password = requiredOption(this, values, "postmaster-password");
       const db = ctx.db();
-      const customer = customerOption(db, this, values);
-      const domain = addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
+      const customer = await customerOption(db, this, values);
+      const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
       return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}.`;
     },
   },
@@ -70,8 +70,8 @@ const DOMAIN_COMMANDS: Command[] = [
     name: "domain list",
     summary: "Lists the hosted domains with their usage and limits.",
     example: `${CLI} domain list`,
-    run: (ctx) =>
-      listDomains(ctx.db())
+    run: async (ctx) =>
+      (await listDomains(ctx.db()))
         .map((d) => `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`)
         .join("\n"),
   },
@@ -80,9 +80,9 @@ const DOMAIN_COMMANDS: Command[] = [
     args: ["<domain>"],
     summary: "Prints the domain's record (as GET /api/v1/domains/<domain> returns it).",
     example: `${CLI} domain show example.org`,
-    run: (ctx, { positionals }) => {
+    run: async (ctx, { positionals }) => {
       const db = ctx.db();
-      return show(toDomainRecord(db, getDomainOrThrow(db, positionals[0]!)));
+      return show(await toDomainRecord(db, await getDomainOrThrow(db, positionals[0]!)));
     },
   },
   {
@@ -91,10 +91,10 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Changes the given limits of a domain; the others stay as they are.",
     example: `${CLI} domain set-limits example.org --account-limit 200 --capacity-limit 204800`,
     options: LIMIT_OPTIONS,
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const db = ctx.db();
-      const domain = getDomainOrThrow(db, positionals[0]!);
-      return show(toDomainRecord(db, setDomainLimits(db, domain, limitsOf(this, values))));
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      return show(await toDomainRecord(db, await setDomainLimits(db, domain, limitsOf(this, values))));
     },
   },
   {
@@ -105,8 +105,8 @@ const DOMAIN_COMMANDS: Command[] = [
     example: `${CLI} domain dkim show example.org`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
-      const domain = getDomainOrThrow(db, positionals[0]!);
-      const key = currentDkimKey(db, domain.id) ?? generateDkimKey(db, domain);
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
       const record = dkimRecord(domain.name, key);
       const dns = await checkDkimDns(record);
       return `${record.name} TXT "${record.value}"\nDNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`;
@@ -118,10 +118,10 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Generates a new DKIM key (new selector) for the domain; it signs as soon as `mailserver events` writes it.",
     notes: "Publish the new TXT record first if you can: mail signed with the new selector fails DKIM until DNS has it.\nThe old record may stay in DNS for a week, for mail still in transit.",
     example: `${CLI} domain dkim rotate example.org`,
-    run(ctx, { positionals }) {
+    async run(ctx, { positionals }) {
       const db = ctx.db();
-      const domain = getDomainOrThrow(db, positionals[0]!);
-      const record = dkimRecord(domain.name, generateDkimKey(db, domain));
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      const record = dkimRecord(domain.name, await generateDkimKey(db, domain));
       return `New DKIM key; publish:\n${record.name} TXT "${record.value}"`;
     },
   },
@@ -131,22 +131,23 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay).",
     example: `${CLI} domain remove example.org --yes`,
     options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const db = ctx.db();
-      const domain = getDomainOrThrow(db, positionals[0]!);
+      const domain = await getDomainOrThrow(db, positionals[0]!);
       if (values.yes !== true) throw new UsageError(`domain remove: refusing to remove ${domain.name} without --yes`);
-      removeDomain(db, domain);
+      await removeDomain(db, domain);
       return `Domain ${domain.name} removed with all its accounts, aliases and lists.`;
     },
   },
 ];
 
 /** `--customer <id>` (or a domain the customer owns), checked to exist; undefined when not given. */
-function customerOption(db: Db, command: Command, values: Parsed["values"]): number | undefined {
+async function customerOption(db: Db, command: Command, values: Parsed["values"]): Promise<number | undefined> {
   const value = values.customer;
   if (value === undefined) return undefined;
-  if (typeof value === "string" && /^\d+$/.test(value)) return getCustomerOrThrow(db, Number(value)).id;
-  if (typeof value === "string" && findDomain(db, value)) return findDomain(db, value)!.customerId ?? undefined;
+  if (typeof value === "string" && /^\d+$/.test(value)) return (await getCustomerOrThrow(db, Number(value))).id;
+  const owned = typeof value === "string" ? await findDomain(db, value) : undefined;
+  if (owned) return owned.customerId ?? undefined;
   throw new UsageError(`${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`);
 }
 
@@ -184,8 +185,8 @@ const CUSTOMER_COMMANDS: Command[] = [
     name: "customer list",
     summary: "Lists the customers: id, name, pooled limits, domains.",
     example: `${CLI} customer list`,
-    run: (ctx) =>
-      listCustomers(ctx.db())
+    run: async (ctx) =>
+      (await listCustomers(ctx.db()))
         .map((c) => {
           const pool = isPooled(c)
             ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
@@ -199,9 +200,9 @@ const CUSTOMER_COMMANDS: Command[] = [
     args: ["<id>"],
     summary: "Prints a customer: its pooled limits, the pool's usage and each of its domains.",
     example: `${CLI} customer show 3`,
-    run(ctx, { positionals }) {
+    async run(ctx, { positionals }) {
       const db = ctx.db();
-      return show(customerReport(db, customerArg(db, this, positionals[0]!)));
+      return show(await customerReport(db, await customerArg(db, this, positionals[0]!)));
     },
   },
   {
@@ -210,10 +211,10 @@ const CUSTOMER_COMMANDS: Command[] = [
     summary: "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
     options: POOL_OPTIONS,
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const db = ctx.db();
-      const customer = customerArg(db, this, positionals[0]!);
-      return show(customerReport(db, setCustomerLimits(db, customer, poolLimitsOf(this, values))));
+      const customer = await customerArg(db, this, positionals[0]!);
+      return show(await customerReport(db, await setCustomerLimits(db, customer, poolLimitsOf(this, values))));
     },
   },
 ];
@@ -228,10 +229,10 @@ const OTHER_COMMANDS: Command[] = [
       bytes: { type: "string", value: "N", min: 0, required: true, help: "bytes used (required)" },
       messages: { type: "string", value: "N", min: 0, help: "number of messages" },
     },
-    run(ctx, { positionals, values }) {
+    async run(ctx, { positionals, values }) {
       const bytes = intOption(this, values, "bytes");
       if (bytes === undefined) throw new UsageError("usage report: --bytes is required");
-      const row = recordUsage(ctx.db(), positionals[0]!.toLowerCase(), bytes, intOption(this, values, "messages"));
+      const row = await recordUsage(ctx.db(), positionals[0]!.toLowerCase(), bytes, intOption(this, values, "messages"));
       return `${row.email}: ${row.usageBytes} bytes, ${row.usagePercent}% of ${row.capacity} MB`;
     },
   },

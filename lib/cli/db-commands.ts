@@ -12,9 +12,9 @@ export const DB_COMMANDS: Command[] = [
     summary: "Daily upkeep (systemd timer): merges the account search index, deletes expired sessions and login locks.",
     notes: "About 1 s per 100,000 accounts; readers are not blocked. Run it after a bulk load too.",
     example: `${CLI} db optimize`,
-    run(ctx) {
-      const merged = `Search index merged in ${optimizeSearchIndex(ctx.db()).ms.toFixed(0)} ms`;
-      const purged = purgeExpiredLoginState(ctx.db());
+    async run(ctx) {
+      const merged = `Search index merged in ${(await optimizeSearchIndex(ctx.db())).ms.toFixed(0)} ms`;
+      const purged = await purgeExpiredLoginState(ctx.db());
       return `${merged}; deleted ${purged.sessions} expired sessions and ${purged.throttle} stale login-throttle rows.`;
     },
   },

@@ -19,22 +19,22 @@ const PEOPLE = [
   ["faktury", "Faktury przychodzące", 2048, 1800],
 ] as const;
 
-export function seedDemo(db: Db): string {
-  if (findDomain(db, DEMO_DOMAIN)) return logins("The demo domain already exists.");
-  const domain = addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {});
+export async function seedDemo(db: Db): Promise<string> {
+  if (await findDomain(db, DEMO_DOMAIN)) return logins("The demo domain already exists.");
+  const domain = await addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {});
   for (const [name, description, capacity, usedMb] of PEOPLE) {
-    createAccount(db, domain, name, { password: DEMO_USER_PASSWORD, description, capacity });
-    recordUsage(db, `${name}@${DEMO_DOMAIN}`, usedMb * 1024 * 1024, Math.round(usedMb * 12));
+    await createAccount(db, domain, name, { password: DEMO_USER_PASSWORD, description, capacity });
+    await recordUsage(db, `${name}@${DEMO_DOMAIN}`, usedMb * 1024 * 1024, Math.round(usedMb * 12));
   }
-  createAlias(db, domain, "kontakt", { target: `biuro@${DEMO_DOMAIN}` });
-  createAlias(db, domain, "info", { target: `biuro@${DEMO_DOMAIN}` });
-  createAlias(db, domain, "ania", { target: `anna.kowalska@${DEMO_DOMAIN}` });
-  createMailingList(db, domain, "wszyscy", {
+  await createAlias(db, domain, "kontakt", { target: `biuro@${DEMO_DOMAIN}` });
+  await createAlias(db, domain, "info", { target: `biuro@${DEMO_DOMAIN}` });
+  await createAlias(db, domain, "ania", { target: `anna.kowalska@${DEMO_DOMAIN}` });
+  await createMailingList(db, domain, "wszyscy", {
     description: "Wszyscy pracownicy",
     accounts: PEOPLE.map(([name]) => `${name}@${DEMO_DOMAIN}`),
     moderators: [`biuro@${DEMO_DOMAIN}`],
   });
-  createMailingList(db, domain, "ogloszenia", { description: "Ogłoszenia firmowe", privacy_mode: 1 });
+  await createMailingList(db, domain, "ogloszenia", { description: "Ogłoszenia firmowe", privacy_mode: 1 });
   return logins(`Demo domain ${DEMO_DOMAIN} created.`);
 }
 

@@ -50,9 +50,9 @@ let base = 0;
 let counter = 0;
 
 const domain = (name: string) => getDomainOrThrow(db, name);
-const admin = (d: string): Principal => ({ account: getAccountOrThrow(db, domain(d), "postmaster"), domain: d, isPostmaster: true });
-const setAccount = (d: string, name: string, body: Record<string, unknown>) => updateAccounts(db, admin(d), domain(d), [name], body);
-const setDomain = (d: string, body: Record<string, unknown>) => updateDomain(db, domain(d), body);
+const admin = async (d: string): Promise<Principal> => ({ account: await getAccountOrThrow(db, await domain(d), "postmaster"), domain: d, isPostmaster: true });
+const setAccount = async (d: string, name: string, body: Record<string, unknown>) => updateAccounts(db, await admin(d), await domain(d), [name], body);
+const setDomain = async (d: string, body: Record<string, unknown>) => updateDomain(db, await domain(d), body);
 
 /** A well-formed message; `score` (when given) is the total score Rspamd is to reach. */
 function message(from: string, to: string[], subject: string, score?: number) {
@@ -89,24 +89,24 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     const root = newMailTestRoot("mailadmin-antispam-");
     db = openDatabase(path.join(root, "db", "mail.db"));
     for (const d of [S, G, OFF]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
-    setDomain(S, { spam_greylist_enabled: 0 });
-    setDomain(OFF, { spam_greylist_enabled: 0, spam_enabled: 0 });
-    for (const h of LEVELS) createAccount(db, domain(S), `h${h}`, { password: PW, spam_hits: h, spam_rule: "move" });
-    createAccount(db, domain(S), "tagger", { password: PW, spam_hits: 5, spam_rule: "tag" });
-    createAccount(db, domain(S), "mover", { password: PW, spam_hits: 5, spam_rule: "move" });
-    createAccount(db, domain(S), "nofilter", { password: PW, spam_enabled: 0, spam_hits: 2 });
-    createAccount(db, domain(S), "friendly", { password: PW, spam_hits: 2, spam_white_list: ["friend@outside.test", "trusted.test"] });
-    createAccount(db, domain(S), "picky", { password: PW, spam_black_list: ["pest@outside.test", "junk.test"] });
-    createAccount(db, domain(S), "plain", { password: PW });
-    createAccount(db, domain(S), "changing", { password: PW, spam_hits: 9 });
-    createAccount(db, domain(S), "spfoff", { password: PW, spam_spf_enabled: 0, spam_rbl_enabled: 0 });
-    createAccount(db, domain(S), "spfwhite", { password: PW, spam_spf_whitelist: ["spf-fail.test"], spam_rbl_whitelist: ["rblfriend@outside.test"] });
-    createAccount(db, domain(OFF), "anyone", { password: PW, spam_hits: 2 });
-    createAccount(db, domain(G), "inherits", { password: PW });
-    createAccount(db, domain(G), "greyoff", { password: PW, spam_greylist_enabled: 0 });
-    createAccount(db, domain(G), "greyon", { password: PW, spam_greylist_enabled: 1 });
-    createAccount(db, domain(G), "greywhite", { password: PW, spam_greylist_whitelist: ["outside.test"] });
-    createAccount(db, domain(S), "greyexplicit", { password: PW, spam_greylist_enabled: 1 });
+    await setDomain(S, { spam_greylist_enabled: 0 });
+    await setDomain(OFF, { spam_greylist_enabled: 0, spam_enabled: 0 });
+    for (const h of LEVELS) await createAccount(db, await domain(S), `h${h}`, { password: PW, spam_hits: h, spam_rule: "move" });
+    await createAccount(db, await domain(S), "tagger", { password: PW, spam_hits: 5, spam_rule: "tag" });
+    await createAccount(db, await domain(S), "mover", { password: PW, spam_hits: 5, spam_rule: "move" });
+    await createAccount(db, await domain(S), "nofilter", { password: PW, spam_enabled: 0, spam_hits: 2 });
+    await createAccount(db, await domain(S), "friendly", { password: PW, spam_hits: 2, spam_white_list: ["friend@outside.test", "trusted.test"] });
+    await createAccount(db, await domain(S), "picky", { password: PW, spam_black_list: ["pest@outside.test", "junk.test"] });
+    await createAccount(db, await domain(S), "plain", { password: PW });
+    await createAccount(db, await domain(S), "changing", { password: PW, spam_hits: 9 });
+    await createAccount(db, await domain(S), "spfoff", { password: PW, spam_spf_enabled: 0, spam_rbl_enabled: 0 });
+    await createAccount(db, await domain(S), "spfwhite", { password: PW, spam_spf_whitelist: ["spf-fail.test"], spam_rbl_whitelist: ["rblfriend@outside.test"] });
+    await createAccount(db, await domain(OFF), "anyone", { password: PW, spam_hits: 2 });
+    await createAccount(db, await domain(G), "inherits", { password: PW });
+    await createAccount(db, await domain(G), "greyoff", { password: PW, spam_greylist_enabled: 0 });
+    await createAccount(db, await domain(G), "greyon", { password: PW, spam_greylist_enabled: 1 });
+    await createAccount(db, await domain(G), "greywhite", { password: PW, spam_greylist_whitelist: ["outside.test"] });
+    await createAccount(db, await domain(S), "greyexplicit", { password: PW, spam_greylist_enabled: 1 });
     l = await startMailSystem(root, { defaults: spamDefaults(), greylistDelayS: 3 });
 
     // The base score of the test message, read from the headers Rspamd's milter wrote.
@@ -166,14 +166,14 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     await send("sender@outside.test", [`anyone@${OFF}`], "domain-off", 15);
     await settle();
     expect(landed(`anyone@${OFF}`, "domain-off").where).toBe("inbox");
-    setDomain(OFF, { spam_enabled: 1 });
+    await setDomain(OFF, { spam_enabled: 1 });
     await send("sender@outside.test", [`anyone@${OFF}`], "domain-on", 15);
     await settle();
     expect(landed(`anyone@${OFF}`, "domain-on").where).toBe("spam");
   });
 
   it("the white list (an address, a domain, and the domain's list) beats a high score", async () => {
-    setDomain(S, { spam_white_list: ["partner.test"] });
+    await setDomain(S, { spam_white_list: ["partner.test"] });
     try {
       await send("friend@outside.test", [`friendly@${S}`, `mover@${S}`], "white-address", 20);
       await send("anyone@trusted.test", [`friendly@${S}`], "white-domain", 20);
@@ -187,7 +187,7 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
       expect(landed(`mover@${S}`, "white-domain-level").where).toBe("inbox");
       expect(landed(`friendly@${S}`, "not-white").where).toBe("spam");
     } finally {
-      setDomain(S, { spam_white_list: [] });
+      await setDomain(S, { spam_white_list: [] });
     }
   });
 
@@ -207,16 +207,16 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
   });
 
   it("the domain's black list (by domain and by address) applies to every account; the white list beats it", async () => {
-    setDomain(S, { spam_black_list: ["spammer.test", "nuisance@outside.test"] });
+    await setDomain(S, { spam_black_list: ["spammer.test", "nuisance@outside.test"] });
     try {
       const r = await send("x@spammer.test", [`plain@${S}`, `mover@${S}`], "domain-black");
       expect(r.accepted).toEqual([]);
       expect(Object.keys(codes(r)).sort()).toEqual([`mover@${S}`, `plain@${S}`]);
       expect((await send("nuisance@outside.test", [`plain@${S}`], "domain-black-address")).accepted).toEqual([]);
-      setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
+      await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
       expect((await send("x@spammer.test", [`friendly@${S}`], "black-but-white")).accepted).toEqual([`friendly@${S}`]);
     } finally {
-      setDomain(S, { spam_black_list: [] });
+      await setDomain(S, { spam_black_list: [] });
     }
   });
 
@@ -242,13 +242,13 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
   }, 30_000);
 
   it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
-    setDomain(G, { spam_greylist_enabled: 0 });
+    await setDomain(G, { spam_greylist_enabled: 0 });
     const sender = `grey-dom-${Date.now()}@outside.test`;
     expect((await send(sender, [`inherits@${G}`], "grey-dom-0")).accepted).toEqual([`inherits@${G}`]);
-    setDomain(G, { spam_greylist_enabled: 1 });
+    await setDomain(G, { spam_greylist_enabled: 1 });
     const sender2 = `grey-dom1-${Date.now()}@outside.test`;
     expect(codes(await send(sender2, [`inherits@${G}`], "grey-dom-1"))).toEqual({ [`inherits@${G}`]: 450 });
-    setDomain(G, { spam_greylist_enabled: -1 });
+    await setDomain(G, { spam_greylist_enabled: -1 });
   });
 
   it("SPF: a hard fail is refused; spam_spf_enabled 0 and the SPF white list let it through; a pass is accepted", async () => {
@@ -262,10 +262,10 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
       expect(codes(r)[`plain@${S}`]).toBeGreaterThanOrEqual(500);
       expect(r.refused[0]!.response).toMatch(/SPF/);
       expect((await send("someone@spf-pass.test", [`plain@${S}`], "spf-pass")).accepted).toEqual([`plain@${S}`]);
-      setDomain(S, { spam_spf_enabled: 0 });
+      await setDomain(S, { spam_spf_enabled: 0 });
       expect((await send("someone@spf-fail.test", [`plain@${S}`], "spf-domain-off")).accepted).toEqual([`plain@${S}`]);
     } finally {
-      setDomain(S, { spam_spf_enabled: -1 });
+      await setDomain(S, { spam_spf_enabled: -1 });
       writeDnsRecords(l.dnsRecords, {});
     }
   });
@@ -287,28 +287,28 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     await send("sender@outside.test", [`changing@${S}`], "change-1", 6);
     await settle();
     expect(landed(`changing@${S}`, "change-1").where).toBe("inbox");
-    setAccount(S, "changing", { spam_hits: 5 });
+    await setAccount(S, "changing", { spam_hits: 5 });
     await send("sender@outside.test", [`changing@${S}`], "change-2", 6);
-    setAccount(S, "changing", { spam_black_list: ["sender@outside.test"] });
+    await setAccount(S, "changing", { spam_black_list: ["sender@outside.test"] });
     const refused = await send("sender@outside.test", [`changing@${S}`], "change-3", 6);
     await settle();
     expect(landed(`changing@${S}`, "change-2").where).toBe("spam");
     expect(refused.accepted).toEqual([]);
-    setAccount(S, "changing", { spam_black_list: [], spam_rule: "tag" });
+    await setAccount(S, "changing", { spam_black_list: [], spam_rule: "tag" });
     await send("sender@outside.test", [`changing@${S}`], "change-4", 6);
     await settle();
     expect(landed(`changing@${S}`, "change-4")).toEqual({ where: "inbox", subjectLine: "[SPAM] change-4" });
   });
 
-  it("spam_*_default report what the policy service applies: the server's setting, and the domain's value for an account", () => {
-    const record = toDomainRecord(db, domain(G));
+  it("spam_*_default report what the policy service applies: the server's setting, and the domain's value for an account", async () => {
+    const record = await toDomainRecord(db, await domain(G));
     expect(record).toMatchObject({ spam_greylist_default: "1", spam_spf_default: "1", spam_rbl_default: "1" });
     expect(spamDefaults()).toEqual({ greylist: 1, spf: 1, rbl: 1 });
-    setDomain(G, { spam_greylist_enabled: 0 });
-    const account = accountRecord(db, domain(G), getAccountOrThrow(db, domain(G), "inherits"));
+    await setDomain(G, { spam_greylist_enabled: 0 });
+    const account = await accountRecord(db, await domain(G), await getAccountOrThrow(db, await domain(G), "inherits"));
     expect(account.spam_greylist_default).toBe(0);
-    setDomain(G, { spam_greylist_enabled: -1 });
-    const again = accountRecord(db, domain(G), getAccountOrThrow(db, domain(G), "inherits"));
+    await setDomain(G, { spam_greylist_enabled: -1 });
+    const again = await accountRecord(db, await domain(G), await getAccountOrThrow(db, await domain(G), "inherits"));
     expect(again.spam_greylist_default).toBe(1);
   });
 });

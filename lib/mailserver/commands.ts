@@ -72,10 +72,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
       doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
       "dovecot-config": DOVECOT_CONFIG,
     },
-    run(ctx, { values }) {
+    async run(ctx, { values }) {
       const config = stringOption(values, "dovecot-config");
       const doveadm = [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])];
-      const report = runHousekeeping(ctx.db(), { doveadm });
+      const report = await runHousekeeping(ctx.db(), { doveadm });
       return [
         ...report.expunged.map((l) => `expunge ${l}`),
         ...report.warned.map((l) => `warned ${l}`),

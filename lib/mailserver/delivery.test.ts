@@ -60,7 +60,7 @@ let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
 const cli = (...argv: string[]) => runCommand(db, argv);
 const alpha = () => getDomainOrThrow(db, A);
 const row = (name: string) => db.select().from(accounts).where(eq(accounts.email, `${name}@${A}`)).get()!;
-const set = (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, alpha(), [name], body);
+const set = async (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, await alpha(), [name], body);
 const smtpSend = (from: string, to: string[], msg: string) => smtpSendOn(l.ports.smtp, from, to, msg);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -149,23 +149,23 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     db = openDatabase(dbPath);
     await cli("domain", "add", A, "--postmaster-password", "Admin-pass1");
     await cli("domain", "add", "beta.test", "--postmaster-password", "Admin-pass1");
-    postmaster = { account: getAccountOrThrow(db, alpha(), "postmaster"), domain: A, isPostmaster: true };
-    const d = alpha();
-    createAccount(db, d, "jan", { password: PW });
-    createAccount(db, d, "pelny", { password: PW, capacity: 1, usage_notification_level: 0 });
-    createAccount(db, d, "ola", { password: PW, capacity: 1, usage_notification_level: 50 });
-    createAccount(db, d, "fwd", { password: PW, forwards: ["daleko@outside.test"], keep_mail: 0 });
-    createAccount(db, d, "smsmail", { password: PW, sms_phone_number_1: "bramka@outside.test", sms_send_to: 1, sms_cnt: 1 });
-    createAccount(db, d, "smsop", { password: PW, sms_phone_number_1: "+48601234567", sms_operator_1: 21, sms_send_to: 1, sms_cnt: 0 });
-    createAccount(db, d, "smsauto", { password: PW, sms_phone_number_1: "601234567", sms_operator_1: 0, sms_send_to: 1, sms_cnt: 2 });
-    createAccount(db, d, "smshttp", {
+    postmaster = { account: await getAccountOrThrow(db, await alpha(), "postmaster"), domain: A, isPostmaster: true };
+    const d = await alpha();
+    await createAccount(db, d, "jan", { password: PW });
+    await createAccount(db, d, "pelny", { password: PW, capacity: 1, usage_notification_level: 0 });
+    await createAccount(db, d, "ola", { password: PW, capacity: 1, usage_notification_level: 50 });
+    await createAccount(db, d, "fwd", { password: PW, forwards: ["daleko@outside.test"], keep_mail: 0 });
+    await createAccount(db, d, "smsmail", { password: PW, sms_phone_number_1: "bramka@outside.test", sms_send_to: 1, sms_cnt: 1 });
+    await createAccount(db, d, "smsop", { password: PW, sms_phone_number_1: "+48601234567", sms_operator_1: 21, sms_send_to: 1, sms_cnt: 0 });
+    await createAccount(db, d, "smsauto", { password: PW, sms_phone_number_1: "601234567", sms_operator_1: 0, sms_send_to: 1, sms_cnt: 2 });
+    await createAccount(db, d, "smshttp", {
       password: PW, sms_phone_number_1: "501234567", sms_send_to: 0, sms_cnt: 3, sms_login_1: "klient1", sms_password_1: "Bramka-tajne1",
       sms_phone_number_2: "kopia@outside.test",
     });
-    createAccount(db, d, "smsretry", { password: PW, sms_phone_number_1: "791000111", sms_send_to: 0, sms_cnt: 0, sms_login_1: "k2", sms_password_1: "p2" });
-    createAccount(db, d, "smsrate", { password: PW, sms_phone_number_1: "limit@outside.test", sms_send_to: 1, sms_cnt: 0 });
-    createAccount(db, d, "moder", { password: PW, sms_phone_number_1: "moder-sms@outside.test", sms_send_to: 1, sms_cnt: 0, spam_hits: 5, spam_rule: "move" });
-    createMailingList(db, d, "zarzad", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`moder@${A}`] });
+    await createAccount(db, d, "smsretry", { password: PW, sms_phone_number_1: "791000111", sms_send_to: 0, sms_cnt: 0, sms_login_1: "k2", sms_password_1: "p2" });
+    await createAccount(db, d, "smsrate", { password: PW, sms_phone_number_1: "limit@outside.test", sms_send_to: 1, sms_cnt: 0 });
+    await createAccount(db, d, "moder", { password: PW, sms_phone_number_1: "moder-sms@outside.test", sms_send_to: 1, sms_cnt: 0, spam_hits: 5, spam_rule: "move" });
+    await createMailingList(db, d, "zarzad", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`moder@${A}`] });
     // Counts the writes of last_auth_* (no write per command, nor per login on the same day from the same address).
     db.$client.exec(`CREATE TABLE test_auth_writes (email TEXT);
       CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts BEGIN
@@ -190,7 +190,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     process.env.SMS_CONFIG = smsConfigFile;
     l = await startMailSystem(root, { srsDomain: A });
     // The DKIM record, published where the tests' resolver (and the panel's check) asks: the sandbox's DNS.
-    publishDkim();
+    await publishDkim();
   }, 300_000);
 
   afterAll(async () => {
@@ -202,8 +202,8 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
   });
 
   /** Writes alpha.test's current DKIM TXT record into the sandbox's DNS (records.json). */
-  function publishDkim() {
-    const r = dkimRecord(A, currentDkimKey(db, alpha().id)!);
+  async function publishDkim() {
+    const r = dkimRecord(A, (await currentDkimKey(db, (await alpha()).id))!);
     writeDnsRecords(l.dnsRecords, { ...readDnsRecords(l.dnsRecords), [r.name]: { TXT: [r.value] } });
     return r;
   }
@@ -293,15 +293,15 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     const sentTo = (address: string) => outbound().filter((m) => m.to.includes(address));
     const text = (raw: string) => raw.split(/\r?\n\r?\n/).slice(1).join("\n").trim();
 
-    it("the record never shows the SMS password; it is stored encrypted", () => {
-      const r = accountRecord(db, alpha(), row("smshttp"));
+    it("the record never shows the SMS password; it is stored encrypted", async () => {
+      const r = await accountRecord(db, await alpha(), row("smshttp"));
       expect(r.sms_password_1).toBe("");
       expect(row("smshttp").smsPassword1).toMatch(/^enc1:/);
       expect(decryptSmsPassword(row("smshttp").smsPassword1)).toBe("Bramka-tajne1");
       // Sending the record back whole keeps the stored password.
       const { aliases: _aliases, ...back } = r;
       void _aliases;
-      set("smshttp", back);
+      await set("smshttp", back);
       expect(decryptSmsPassword(row("smshttp").smsPassword1)).toBe("Bramka-tajne1");
     });
 
@@ -419,24 +419,24 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     }
 
     it("mail from a hosted domain is signed by Rspamd with the domain's key and verifies against the published record", async () => {
-      const record = dkimRecord(A, currentDkimKey(db, alpha().id)!);
+      const record = dkimRecord(A, (await currentDkimKey(db, (await alpha()).id))!);
       expect((await checkDkimDns(record, `127.0.0.1:${l.ports.dns}`)).state).toBe("published");
       const mail = await sendSigned("Podpis jeden");
       expect(mail.raw).toMatch(/^DKIM-Signature:.*d=alpha\.test/m);
       const { results } = await dkimVerify(Buffer.from(mail.raw), { resolver: sandboxDns });
-      expect(results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([[A, currentDkimKey(db, alpha().id)!.selector, "pass"]]);
+      expect(results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([[A, (await currentDkimKey(db, (await alpha()).id))!.selector, "pass"]]);
       // The same message changed after signing does not verify (the check can fail).
       const tampered = mail.raw.replace("Podpisana", "Zmieniona");
       expect((await dkimVerify(Buffer.from(tampered), { resolver: sandboxDns })).results[0]!.status.result).not.toBe("pass");
     });
 
     it("a rotated key signs within seconds, with no reload", async () => {
-      const before = currentDkimKey(db, alpha().id)!;
+      const before = (await currentDkimKey(db, (await alpha()).id))!;
       const out = await cli("domain", "dkim", "rotate", A);
-      const after = currentDkimKey(db, alpha().id)!;
+      const after = (await currentDkimKey(db, (await alpha()).id))!;
       expect(after.selector).not.toBe(before.selector);
       expect(String(out)).toContain(`${after.selector}._domainkey.${A}`);
-      publishDkim();
+      await publishDkim();
       // The events component writes the key and the selector map within a second; Rspamd must pick the map up
       // within 1.5 s of that, with no reload (the sandbox sets map_watch_interval 1s; Debian's Rspamd 3.4 also
       // rereads a changed local map file at once without it: the test passes both ways).

@@ -33,8 +33,8 @@ beforeAll(async () => {
     txt: { set: (name, values) => writeDnsRecords(records, { ...readDnsRecords(records), [name]: { TXT: values } }) },
     close: () => dnsServer.close(),
   };
-  addDomain(db, "a.test", "Admin-pass1", {});
-  addDomain(db, "b.test", "Admin-pass1", {});
+  await addDomain(db, "a.test", "Admin-pass1", {});
+  await addDomain(db, "b.test", "Admin-pass1", {});
 });
 afterAll(async () => {
   await dns.close();
@@ -43,8 +43,8 @@ afterAll(async () => {
 });
 
 describe("DKIM keys", () => {
-  it("domain add generates a 2048-bit key whose record carries its public key", () => {
-    const key = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+  it("domain add generates a 2048-bit key whose record carries its public key", async () => {
+    const key = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
     expect(key.selector).toMatch(/^mail\d{8}$/);
     const pub = crypto.createPublicKey(key.privateKey);
     expect(pub.asymmetricKeyDetails?.modulusLength).toBe(2048);
@@ -56,13 +56,13 @@ describe("DKIM keys", () => {
   });
 
   it("rotate makes a new selector that signs from then on; the key files follow", async () => {
-    const before = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+    const before = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
     await runCommand(db, ["domain", "dkim", "rotate", "a.test"]);
-    const after = currentDkimKey(db, getDomainOrThrow(db, "a.test").id)!;
+    const after = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
     expect(after.selector).toBe(`${before.selector}a`);
     const out = path.join(dir, "dkim");
     writeDkimFiles(db, out);
-    const b = currentDkimKey(db, getDomainOrThrow(db, "b.test").id)!;
+    const b = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
     expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(`a.test ${after.selector}\nb.test ${b.selector}\n`);
     expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([`a.test.${after.selector}.key`, `b.test.${b.selector}.key`]);
     expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
@@ -70,7 +70,7 @@ describe("DKIM keys", () => {
   });
 
   it("the DNS check says missing, published or different, as the resolver answers", async () => {
-    const record = dkimRecord("b.test", currentDkimKey(db, getDomainOrThrow(db, "b.test").id)!);
+    const record = dkimRecord("b.test", (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!);
     expect((await checkDkimDns(record, dns.server)).state).toBe("missing");
     dns.txt.set(record.name, [record.value]);
     expect((await checkDkimDns(record, dns.server)).state).toBe("published");
@@ -79,9 +79,9 @@ describe("DKIM keys", () => {
   });
 
   it("the panel's status is the postmaster's only, with the record and the DNS state", async () => {
-    const a = getDomainOrThrow(db, "a.test");
-    const postmaster: Principal = { account: getAccountOrThrow(db, a, "postmaster"), domain: "a.test", isPostmaster: true };
-    const key = currentDkimKey(db, a.id)!;
+    const a = await getDomainOrThrow(db, "a.test");
+    const postmaster: Principal = { account: await getAccountOrThrow(db, a, "postmaster"), domain: "a.test", isPostmaster: true };
+    const key = (await currentDkimKey(db, a.id))!;
     dns.txt.set(`${key.selector}._domainkey.a.test`, [dkimRecord("a.test", key).value]);
     process.env.DNS_RESOLVER = dns.server;
     try {

@@ -10,35 +10,38 @@ import { Resolver } from "node:dns/promises";
 import path from "node:path";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { withTransaction } from "@/db/transaction";
 import { dkimKeys, domains, type DkimKeyRow, type DomainRow } from "@/db/schema";
 
 /** `mail<YYYYMMDD>`, with a letter added when the domain already has that selector (two rotations a day). */
-function newSelector(db: Db, domainId: number, now: Date): string {
+async function newSelector(db: Db, domainId: number, now: Date): Promise<string> {
   const base = `mail${now.toISOString().slice(0, 10).replace(/-/g, "")}`;
-  const taken = new Set(db.select({ s: dkimKeys.selector }).from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).all().map((r) => r.s));
+  const taken = new Set((await db.select({ s: dkimKeys.selector }).from(dkimKeys).where(eq(dkimKeys.domainId, domainId))).map((r) => r.s));
   if (!taken.has(base)) return base;
   for (let i = 0; i < 26; i++) if (!taken.has(base + String.fromCharCode(97 + i))) return base + String.fromCharCode(97 + i);
   throw new Error("too many DKIM keys today");
 }
 
 /** A new 2048-bit RSA key for the domain; it signs from now on (the old row stays for the DNS overlap). */
-export function generateDkimKey(db: Db, domain: Pick<DomainRow, "id">, now = new Date()): DkimKeyRow {
+export async function generateDkimKey(db: Db, domain: Pick<DomainRow, "id">, now = new Date()): Promise<DkimKeyRow> {
   const { privateKey, publicKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return db
-    .insert(dkimKeys)
-    .values({
-      domainId: domain.id,
-      selector: newSelector(db, domain.id, now),
-      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-      publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
-      createdAt: now.toISOString(),
-    })
-    .returning()
-    .get();
+  return withTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(dkimKeys)
+      .values({
+        domainId: domain.id,
+        selector: await newSelector(tx, domain.id, now),
+        privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+        createdAt: now.toISOString(),
+      })
+      .returning();
+    return row!;
+  });
 }
 
-export function currentDkimKey(db: Db, domainId: number): DkimKeyRow | undefined {
-  return db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1).get();
+export async function currentDkimKey(db: Db, domainId: number): Promise<DkimKeyRow | undefined> {
+  return (await db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1))[0];
 }
 
 export interface DkimRecord {

@@ -137,7 +137,7 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
   return warned;
 }
 
-export function runHousekeeping(db: Db, o: HousekeepingOptions): HousekeepingReport {
+export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<HousekeepingReport> {
   const days = env().AUDIT_RETENTION_DAYS;
-  return { expunged: expungeOld(db, o), warned: warnUsage(db, o), audit: { days, deleted: trimAudit(db, days) } };
+  return { expunged: expungeOld(db, o), warned: warnUsage(db, o), audit: { days, deleted: await trimAudit(db, days) } };
 }

@@ -52,7 +52,7 @@ const imapAppend = (user: string, password: string, mailbox: string, date: Date,
   imapAppendOn(l.ports.imap, user, password, mailbox, date, msg);
 const cli = (...argv: string[]) => runCommand(db, argv);
 const domain = (name: string) => getDomainOrThrow(db, name);
-const setAccount = (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, domain(A), [name], body);
+const setAccount = async (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, await domain(A), [name], body);
 const doveadm = (...args: string[]) => run("doveadm", ["-c", dovecotConf(l), ...args]);
 
 function authOk(user: string, password: string): boolean {
@@ -85,22 +85,22 @@ async function seed() {
   for (const d of ["beta.test", "gamma.test", "delta.test"]) {
     await cli("domain", "add", d, "--postmaster-password", PASSWORD.postmaster, "--customer", A);
   }
-  const alpha = domain(A);
-  postmaster = { account: getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
-  createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });
-  createAccount(db, alpha, "anna", { password: PASSWORD.other, capacity: 2048, forwards: [`ewa@${A}`], keep_mail: 1 });
-  createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
-  createAccount(db, alpha, "ewa", { password: PASSWORD.other });
-  createAccount(db, alpha, "catchall", { password: PASSWORD.other });
-  createAccount(db, alpha, "gone", { password: PASSWORD.other });
-  createAccount(db, alpha, "zablokowany", { password: PASSWORD.other, blocked: 1, forwards: [`ewa@${A}`], keep_mail: 0 });
-  createAccount(db, alpha, "wygasly", { password: PASSWORD.other, expiration_date: "2020-01-01" });
-  createAlias(db, alpha, "kontakt", { target: `jan@${A}` });
-  createMailingList(db, alpha, "wszyscy", { privacy_mode: 0, accounts: [`jan@${A}`, `ewa@${A}`], moderators: [`anna@${A}`] });
-  createMailingList(db, alpha, "ogloszenia", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`anna@${A}`] });
-  updateDomain(db, alpha, { catchall_type: 1, catchall_address: `catchall@${A}` });
-  updateDomain(db, domain("beta.test"), { catchall_type: 2, catchall_address: `jan@${A}` });
-  updateDomain(db, domain("gamma.test"), { catchall_type: 3, catchall_address: A });
+  const alpha = await domain(A);
+  postmaster = { account: await getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
+  await createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });
+  await createAccount(db, alpha, "anna", { password: PASSWORD.other, capacity: 2048, forwards: [`ewa@${A}`], keep_mail: 1 });
+  await createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
+  await createAccount(db, alpha, "ewa", { password: PASSWORD.other });
+  await createAccount(db, alpha, "catchall", { password: PASSWORD.other });
+  await createAccount(db, alpha, "gone", { password: PASSWORD.other });
+  await createAccount(db, alpha, "zablokowany", { password: PASSWORD.other, blocked: 1, forwards: [`ewa@${A}`], keep_mail: 0 });
+  await createAccount(db, alpha, "wygasly", { password: PASSWORD.other, expiration_date: "2020-01-01" });
+  await createAlias(db, alpha, "kontakt", { target: `jan@${A}` });
+  await createMailingList(db, alpha, "wszyscy", { privacy_mode: 0, accounts: [`jan@${A}`, `ewa@${A}`], moderators: [`anna@${A}`] });
+  await createMailingList(db, alpha, "ogloszenia", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`anna@${A}`] });
+  await updateDomain(db, alpha, { catchall_type: 1, catchall_address: `catchall@${A}` });
+  await updateDomain(db, await domain("beta.test"), { catchall_type: 2, catchall_address: `jan@${A}` });
+  await updateDomain(db, await domain("gamma.test"), { catchall_type: 3, catchall_address: A });
 }
 
 describe.skipIf(missing.length > 0)("mail server on the panel's database", () => {
@@ -161,18 +161,18 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(postmapQuery(l, "list-transport", A)).toBeUndefined();
     });
 
-    it("answers nothing for a deleted account", () => {
+    it("answers nothing for a deleted account", async () => {
       expect(postmapQuery(l, "virtual-mailbox-maps", `gone@${A}`)).toBe(`${A}/gone/`);
-      deleteAccounts(db, domain(A), ["gone"]);
+      await deleteAccounts(db, await domain(A), ["gone"]);
       expect(postmapQuery(l, "virtual-mailbox-maps", `gone@${A}`)).toBeUndefined();
       expect(postmapQuery(l, "virtual-alias-maps", `gone@${A}`)).toBeUndefined();
     });
   });
 
   describe("Dovecot logins and users", () => {
-    it("accepts a password set through the service and refuses the old one", () => {
+    it("accepts a password set through the service and refuses the old one", async () => {
       expect(authOk(`jan@${A}`, PASSWORD.jan)).toBe(true);
-      setAccount("jan", { password: PASSWORD.janNew, password_retype: PASSWORD.janNew });
+      await setAccount("jan", { password: PASSWORD.janNew, password_retype: PASSWORD.janNew });
       expect(authOk(`jan@${A}`, PASSWORD.janNew)).toBe(true);
       expect(authOk(`jan@${A}`, PASSWORD.jan)).toBe(false);
     });
@@ -183,10 +183,10 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(authOk(`ewa@${A}`, PASSWORD.other)).toBe(true);
     });
 
-    it("shows the quota from capacity", () => {
+    it("shows the quota from capacity", async () => {
       expect(doveadm("user", "-f", "quota_rule", `jan@${A}`).trim()).toBe("*:storage=1M");
       expect(doveadm("user", "-f", "quota_rule", `anna@${A}`).trim()).toBe("*:storage=2048M");
-      setAccount("ewa", { capacity: 300 });
+      await setAccount("ewa", { capacity: 300 });
       expect(doveadm("user", "-f", "quota_rule", `ewa@${A}`).trim()).toBe("*:storage=300M");
     });
   });
@@ -259,11 +259,11 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       const stored = maildirFiles(l, `jan@${A}`)
         .map((f) => fs.readFileSync(f))
         .reduce((sum, buf) => sum + buf.length + (buf.toString("latin1").match(/(?<!\r)\n/g)?.length ?? 0), 0);
-      const row = await waitFor("quota write-back", () => {
-        const r = getAccountOrThrow(db, domain(A), "jan");
+      const row = await waitFor("quota write-back", async () => {
+        const r = await getAccountOrThrow(db, await domain(A), "jan");
         return r.usageBytes === stored && r;
       });
-      const record = accountRecord(db, domain(A), row);
+      const record = await accountRecord(db, await domain(A), row);
       expect(record.usage).toBe(Math.floor((stored * 100) / 1048576));
       expect(record.usage).toBeGreaterThanOrEqual(20);
     });
@@ -271,7 +271,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
 
   describe("autoresponder as a Sieve vacation script", () => {
     it("replies inside its dates, once per sender, and not outside them", async () => {
-      setAccount("ewa", { autoresponder_mode: 1, autoresponder_start_date: day(-1), autoresponder_end_date: day(1), autoresponder_body: "Jestem na urlopie \"do jutra\"." });
+      await setAccount("ewa", { autoresponder_mode: 1, autoresponder_start_date: day(-1), autoresponder_end_date: day(1), autoresponder_body: "Jestem na urlopie \"do jutra\"." });
       const reply = (to: string) => readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m));
 
       await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-1"));
@@ -285,7 +285,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(hasSubject(`ewa@${A}`, "vacation-2")).toBe(true);
       expect(reply(`jan@${A}`)).toHaveLength(1);
 
-      setAccount("ewa", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
+      await setAccount("ewa", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
       await smtpSend(`catchall@${A}`, [`ewa@${A}`], message(`catchall@${A}`, `ewa@${A}`, "vacation-3"));
       await settle();
       expect(hasSubject(`ewa@${A}`, "vacation-3")).toBe(true);
@@ -313,7 +313,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(warnings()).toHaveLength(1);
 
-      runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
+      await runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
       expect(warnings()).toHaveLength(2);
     });
   });

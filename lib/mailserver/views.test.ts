@@ -22,14 +22,14 @@ let admin: Principal;
 const all = <T>(query: string, ...params: unknown[]) => db.$client.prepare(query).all(...params) as T[];
 const script = (email: string) =>
   all<{ id: string; script: string }>("SELECT id, script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'", email)[0];
-const change = (name: string, body: Record<string, unknown>) => updateAccounts(db, admin, getDomainOrThrow(db, D), [name], body);
+const change = async (name: string, body: Record<string, unknown>) => updateAccounts(db, admin, await getDomainOrThrow(db, D), [name], body);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-views-"));
   db = openDatabase(path.join(dir, "mail.db"));
-  const domain = addDomain(db, D, "Admin-pass1", {});
-  admin = { account: getAccountOrThrow(db, domain, "postmaster"), domain: D, isPostmaster: true };
-  createAccount(db, domain, "ola", { password: "Ola-pass1" });
+  const domain = await addDomain(db, D, "Admin-pass1", {});
+  admin = { account: await getAccountOrThrow(db, domain, "postmaster"), domain: D, isPostmaster: true };
+  await createAccount(db, domain, "ola", { password: "Ola-pass1" });
 });
 
 afterAll(() => {
@@ -42,8 +42,8 @@ describe("mail_sieve_scripts", () => {
     expect(script(`ola@${D}`)).toBeUndefined();
   });
 
-  it("builds a vacation script limited to the dates, with the body quoted for Sieve", () => {
-    change("ola", {
+  it("builds a vacation script limited to the dates, with the body quoted for Sieve", async () => {
+    await change("ola", {
       autoresponder_mode: 1,
       autoresponder_start_date: "2026-07-01",
       autoresponder_end_date: "2026-07-14",
@@ -56,45 +56,45 @@ describe("mail_sieve_scripts", () => {
     expect(s.script).toContain('"Urlop \\\\ \\"do 14.07\\"."');
   });
 
-  it("gets a new data ID on every change, aliases included, and none for unrelated fields", () => {
+  it("gets a new data ID on every change, aliases included, and none for unrelated fields", async () => {
     const first = script(`ola@${D}`)!.id;
-    change("ola", { description: "bez wpływu" });
+    await change("ola", { description: "bez wpływu" });
     expect(script(`ola@${D}`)!.id).toBe(first);
-    change("ola", { autoresponder_body: "Inna treść" });
+    await change("ola", { autoresponder_body: "Inna treść" });
     const second = script(`ola@${D}`)!.id;
     expect(second).not.toBe(first);
-    createAlias(db, getDomainOrThrow(db, D), "aleksandra", { target: `ola@${D}` });
+    await createAlias(db, await getDomainOrThrow(db, D), "aleksandra", { target: `ola@${D}` });
     expect(script(`ola@${D}`)!.id).not.toBe(second);
     expect(script(`ola@${D}`)!.script).toContain(`:addresses ["aleksandra@${D}"]`);
   });
 
-  it("is permanent without dates and suspended while the account is blocked", () => {
-    change("ola", { autoresponder_start_date: "", autoresponder_end_date: "" });
+  it("is permanent without dates and suspended while the account is blocked", async () => {
+    await change("ola", { autoresponder_start_date: "", autoresponder_end_date: "" });
     expect(script(`ola@${D}`)!.script).toMatch(/^if true \{$/m);
     expect(script(`ola@${D}`)!.script).toContain(":days 7 ");
-    change("ola", { blocked: 1 });
+    await change("ola", { blocked: 1 });
     expect(script(`ola@${D}`)).toBeUndefined();
   });
 });
 
 describe("mail_quota", () => {
-  it("copies what Dovecot's dict upserts into the usage the API reports", () => {
+  it("copies what Dovecot's dict upserts into the usage the API reports", async () => {
     const upsert = db.$client.prepare(
       "INSERT INTO mail_quota (username, bytes) VALUES (?, ?) ON CONFLICT (username) DO UPDATE SET bytes = excluded.bytes",
     );
     upsert.run(`ola@${D}`, 256 * 1048576);
     upsert.run(`ola@${D}`, 512 * 1048576);
-    const domain = getDomainOrThrow(db, D);
-    expect(accountRecord(db, domain, getAccountOrThrow(db, domain, "ola")).usage).toBe(50);
+    const domain = await getDomainOrThrow(db, D);
+    expect((await accountRecord(db, domain, await getAccountOrThrow(db, domain, "ola"))).usage).toBe(50);
   });
 });
 
 describe("mail_passdb", () => {
-  it("serves the SHA512-CRYPT hash of accounts that may log in", () => {
-    change("ola", { blocked: 0 });
+  it("serves the SHA512-CRYPT hash of accounts that may log in", async () => {
+    await change("ola", { blocked: 0 });
     const [row] = all<{ password: string }>("SELECT password FROM mail_passdb WHERE user = ?", `ola@${D}`);
     expect(row?.password).toMatch(/^\{SHA512-CRYPT\}\$6\$/);
-    change("ola", { expiration_date: "2020-01-01" });
+    await change("ola", { expiration_date: "2020-01-01" });
     expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `ola@${D}`)).toHaveLength(0);
   });
 });

@@ -10,7 +10,7 @@ import type { Principal } from "./auth";
 import { getDomainOrThrow } from "../resources/domains";
 
 /** The domain of the path, which only its postmaster may administer. */
-export function domainForAdmin(db: Db, principal: Principal, domain: string): DomainRow {
+export function domainForAdmin(db: Db, principal: Principal, domain: string): Promise<DomainRow> {
   checkDomainSyntax(domain);
   if (!isAdminOf(principal, domain)) throw apiError("forbidden");
   return getDomainOrThrow(db, domain);
@@ -20,7 +20,7 @@ export function domainForAdmin(db: Db, principal: Principal, domain: string): Do
  * The domain of the path, for reading or changing accounts: its postmaster, or an ordinary account naming only
  * itself. `names` may be the raw split of the path (checked here before the names' syntax is).
  */
-export function domainForAccounts(db: Db, principal: Principal, domain: string, names: string[]): DomainRow {
+export function domainForAccounts(db: Db, principal: Principal, domain: string, names: string[]): Promise<DomainRow> {
   checkDomainSyntax(domain);
   const self = principal.domain === domain && names.length === 1 && names[0] === principal.account.name;
   if (!isAdminOf(principal, domain) && !self) throw apiError("forbidden");

@@ -10,6 +10,7 @@ import { setBounded } from "../store/bounded-map";
 import { UntilChangedCache } from "../store/db-generation";
 import { env } from "../env";
 import { hashDigest, verifyDigestAsync } from "./password";
+import { withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 import { failureGate } from "./login-throttle";
 
@@ -118,11 +119,11 @@ export async function authenticate(
     deviceId?: string | null;
   } = {},
 ): Promise<Principal> {
-  const gate = failureGate(db, clientIp, creds.email, deviceId);
+  const gate = await failureGate(db, clientIp, creds.email, deviceId);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 
-  const row = callers.get(db, creds.email, () => {
-    const found = statements(db).byEmail.get({ email: creds.email });
+  const row = await callers.get(db, creds.email, async () => {
+    const [found] = await statements(db).byEmail.execute({ email: creds.email });
     return found && Object.freeze({ account: Object.freeze(found.account), domain: found.domain });
   });
   const key = `${creds.email}\0${creds.digest}`;
@@ -134,12 +135,12 @@ export async function authenticate(
     (!!row && verified.get(key) === hash) ||
     ((await verifyDigestAsync(creds.digest, hash)) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
   if (!row || !ok) {
-    gate.fail();
+    await gate.fail();
     // An address past its budget is answered slowly; it is never refused a correct password.
     if (gate.slowFailureMs > 0) await new Promise((r) => setTimeout(r, gate.slowFailureMs));
     throw apiError("badCredentials");
   }
-  gate.succeed();
+  await gate.succeed();
   remember(key, row.account.passwordHash);
   const now = today();
   if (isLoginRefused(row.account, now)) {
@@ -151,7 +152,7 @@ export async function authenticate(
   // shared with later calls (see `callers`), so it is copied, never changed in place.
   let account = row.account;
   if (account.lastAuthDate !== now || account.lastAuthIp !== clientIp) {
-    statements(db).touch.run({ id: account.id, date: now, ip: clientIp });
+    await withTransaction(db, (tx) => statements(tx).touch.execute({ id: account.id, date: now, ip: clientIp }));
     account = { ...account, lastAuthDate: now, lastAuthIp: clientIp };
   }
   return { account, domain: row.domain, isPostmaster: account.name === "postmaster" };

@@ -6,6 +6,7 @@ import "server-only";
 // The key lives in the database (server_secrets), made at first use, so every process signs and checks alike.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
 import { serverSecrets } from "@/db/schema";
 
@@ -16,35 +17,34 @@ const KEY_NAME = "device_cookie_key";
 
 const keys = new WeakMap<Db, Buffer>();
 
-function key(db: Db): Buffer {
+async function key(db: Db): Promise<Buffer> {
   let k = keys.get(db);
   if (!k) {
-    db.insert(serverSecrets)
-      .values({ name: KEY_NAME, value: randomBytes(32).toString("base64") })
-      .onConflictDoNothing()
-      .run();
-    const row = db.select().from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME)).get()!;
-    k = Buffer.from(row.value, "base64");
+    await withTransaction(db, (tx) =>
+      tx.insert(serverSecrets).values({ name: KEY_NAME, value: randomBytes(32).toString("base64") }).onConflictDoNothing().execute(),
+    );
+    const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME));
+    k = Buffer.from(row!.value, "base64");
     keys.set(db, k);
   }
   return k;
 }
 
-const sign = (db: Db, email: string, id: string) =>
-  createHmac("sha256", key(db)).update(`${email}\n${id}`).digest("base64url");
+const sign = async (db: Db, email: string, id: string) =>
+  createHmac("sha256", await key(db)).update(`${email}\n${id}`).digest("base64url");
 
 /** A new device cookie's value for an account that has just signed in. */
-export function newDeviceToken(db: Db, email: string): string {
+export async function newDeviceToken(db: Db, email: string): Promise<string> {
   const id = randomBytes(16).toString("base64url");
-  return `${Buffer.from(email).toString("base64url")}.${id}.${sign(db, email, id)}`;
+  return `${Buffer.from(email).toString("base64url")}.${id}.${await sign(db, email, id)}`;
 }
 
 /** The device id when the token is genuine and names this account; null otherwise. */
-export function deviceIdFor(db: Db, token: string | null, email: string): string | null {
+export async function deviceIdFor(db: Db, token: string | null, email: string): Promise<string | null> {
   if (!token) return null;
   const [who, id, mac] = token.split(".");
   if (!who || !id || !mac || Buffer.from(who, "base64url").toString() !== email) return null;
-  const expected = Buffer.from(sign(db, email, id));
+  const expected = Buffer.from(await sign(db, email, id));
   const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
 }

@@ -16,6 +16,7 @@ import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginThrottle } from "@/db/schema";
 import { env } from "../env";
+import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 const FORGET_AFTER_MS = 15 * 60_000;
@@ -27,18 +28,18 @@ const ADDRESS = ""; // email of the per-address row
 type Row = typeof loginThrottle.$inferSelect;
 type Key = { clientIp: string; email: string };
 
+const throttleRows = or(
+  and(eq(loginThrottle.clientIp, ACCOUNT), eq(loginThrottle.email, sql.placeholder("email"))),
+  and(eq(loginThrottle.clientIp, sql.placeholder("ip")), eq(loginThrottle.email, ADDRESS)),
+  and(eq(loginThrottle.clientIp, sql.placeholder("device")), eq(loginThrottle.email, sql.placeholder("email"))),
+);
+const rowsQueryOf = (db: Db) => db.select().from(loginThrottle).where(throttleRows);
+
 const statements = prepared((db) => ({
-  rows: db
-    .select()
-    .from(loginThrottle)
-    .where(
-      or(
-        and(eq(loginThrottle.clientIp, ACCOUNT), eq(loginThrottle.email, sql.placeholder("email"))),
-        and(eq(loginThrottle.clientIp, sql.placeholder("ip")), eq(loginThrottle.email, ADDRESS)),
-        and(eq(loginThrottle.clientIp, sql.placeholder("device")), eq(loginThrottle.email, sql.placeholder("email"))),
-      ),
-    )
-    .prepare(),
+  rows: rowsQueryOf(db).prepare(),
+  // The same rows, read inside fail()'s transaction: locked on PostgreSQL (the write connection's BEGIN IMMEDIATE
+  // already serialises SQLite's writers).
+  rowsForUpdate: forUpdate(db, rowsQueryOf(db)).prepare(),
   upsert: db
     .insert(loginThrottle)
     .values({
@@ -85,8 +86,8 @@ export interface FailureGate {
   lockedFor: number;
   /** How long a failure should wait before it is answered (the client address is past its budget); 0 if not. */
   slowFailureMs: number;
-  fail(): void;
-  succeed(): void;
+  fail(): Promise<void>;
+  succeed(): Promise<void>;
 }
 
 const secondsUntil = (until: number, now: number) => (until > now ? Math.ceil((until - now) / 1000) : 0);
@@ -95,7 +96,7 @@ const secondsUntil = (until: number, now: number) => (until > now ? Math.ceil((u
  * The throttle state of one sign-in: `typed` is the account address as typed, `deviceId` the id of a valid device
  * cookie for that same account (null for /api/v1 and for browsers without one).
  */
-export function failureGate(db: Db, ip: string, typed: string, deviceId: string | null = null, now = Date.now()): FailureGate {
+export async function failureGate(db: Db, ip: string, typed: string, deviceId: string | null = null, now = Date.now()): Promise<FailureGate> {
   // An empty account address must not share the per-address row.
   const email = typed === ADDRESS ? "(none)" : typed;
   const device = deviceId ? `device:${deviceId}` : "(no device)";
@@ -104,40 +105,37 @@ export function failureGate(db: Db, ip: string, typed: string, deviceId: string 
   const accountKey = { clientIp: ACCOUNT, email };
   const addressKey = { clientIp: ip, email: ADDRESS };
   const deviceKey = { clientIp: device, email };
-  const rows = statements(db).rows.all(params);
+  const rows = await statements(db).rows.execute(params);
   const lock = deviceId ? find(rows, deviceKey) : find(rows, accountKey);
   const address = find(rows, addressKey);
   return {
     lockedFor: secondsUntil(lock?.lockedUntil ?? 0, now),
     slowFailureMs: address && address.lockedUntil > now ? SLOW_FAILURE_MS : 0,
-    fail() {
-      // Read again inside an immediate transaction: two processes failing at once must both be counted.
-      db.transaction(
-        () => {
-          const s = statements(db);
-          const current = s.rows.all(params);
-          const max = env().AUTH_MAX_FAILURES;
-          // A known device counts against itself only: its typos must not help an attacker lock the account.
-          if (deviceId) s.upsert.run(failed(find(current, deviceKey), deviceKey, max, now));
-          else s.upsert.run(failed(find(current, accountKey), accountKey, max, now));
-          s.upsert.run(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
-        },
-        { behavior: "immediate" },
-      );
+    async fail() {
+      // Read again inside the transaction: two processes failing at once must both be counted. On PostgreSQL the
+      // rows are locked (FOR UPDATE) so that two at once count twice.
+      await withTransaction(db, async (tx) => {
+        const s = statements(tx);
+        const current = await s.rowsForUpdate.execute(params);
+        const max = env().AUTH_MAX_FAILURES;
+        // A known device counts against itself only: its typos must not help an attacker lock the account.
+        if (deviceId) await s.upsert.execute(failed(find(current, deviceKey), deviceKey, max, now));
+        else await s.upsert.execute(failed(find(current, accountKey), accountKey, max, now));
+        await s.upsert.execute(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
+      });
     },
-    succeed() {
+    async succeed() {
       // The address budget is not reset: a guesser who also owns one account could otherwise refill it. A device's
       // success does not reset the account's row either: the attack on it may be going on.
       const key = deviceId ? deviceKey : accountKey;
-      if (find(rows, key)) statements(db).clear.run({ ip: key.clientIp, email: key.email });
+      if (find(rows, key)) await withTransaction(db, (tx) => statements(tx).clear.execute({ ip: key.clientIp, email: key.email }));
     },
   };
 }
 
 /** Deletes the rows that neither lock nor count any more; returns how many. */
-export function purgeLoginThrottle(db: Db, now = Date.now()): number {
-  return db
-    .delete(loginThrottle)
-    .where(and(lt(loginThrottle.lockedUntil, now), lt(loginThrottle.lastFailure, now - FORGET_AFTER_MS)))
-    .run().changes;
+export function purgeLoginThrottle(db: Db, now = Date.now()): Promise<number> {
+  return withTransaction(db, async (tx) =>
+    changedRows(await tx.delete(loginThrottle).where(and(lt(loginThrottle.lockedUntil, now), lt(loginThrottle.lastFailure, now - FORGET_AFTER_MS)))),
+  );
 }

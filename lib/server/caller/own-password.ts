@@ -33,12 +33,12 @@ export async function changeOwnPassword(
   }
   // Required here: an empty password would mean "unchanged" to the service.
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
-  const domain = getDomainOrThrow(db, principal.domain);
+  const domain = await getDomainOrThrow(db, principal.domain);
   const name = principal.account.name;
   const change = { password: body.password, password_retype: body.password_retype ?? "" };
-  updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], change, {
+  await updateAccounts(db, { ...principal, sessionIdHash }, domain, [name], change, {
     currentPasswordProven: true,
     prehashed: await prehashPassword(change),
   });
-  return accountRecord(db, domain, getAccountOrThrow(db, domain, name));
+  return accountRecord(db, domain, await getAccountOrThrow(db, domain, name));
 }

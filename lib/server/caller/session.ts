@@ -13,6 +13,7 @@ import type { Db } from "@/db/client";
 import { accounts, domains, sessions } from "@/db/schema";
 import { isLoginRefused, type Principal } from "./auth";
 import { purgeLoginThrottle } from "./login-throttle";
+import { changedRows, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 export const SESSION_COOKIE = "mailadmin_session";
@@ -83,16 +84,13 @@ const isExpired = (s: { createdAt: number; lastSeenAt: number }, now: number) =>
   now - s.lastSeenAt > IDLE_TIMEOUT_MS || now - s.createdAt > ABSOLUTE_TIMEOUT_MS;
 
 /** Starts a session for a signed-in account; returns the id for the cookie (never stored). */
-export function createSession(db: Db, principal: Principal, clientIp: string, now = Date.now()): string {
+export async function createSession(db: Db, principal: Principal, clientIp: string, now = Date.now()): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  const s = statements(db);
-  db.transaction(
-    () => {
-      s.insert.run({ idHash: hashSessionId(id), accountId: principal.account.id, now, clientIp });
-      s.cap.run({ accountId: principal.account.id });
-    },
-    { behavior: "immediate" },
-  );
+  await withTransaction(db, async (tx) => {
+    const s = statements(tx);
+    await s.insert.execute({ idHash: hashSessionId(id), accountId: principal.account.id, now, clientIp });
+    await s.cap.execute({ accountId: principal.account.id });
+  });
   return id;
 }
 
@@ -100,27 +98,26 @@ export function createSession(db: Db, principal: Principal, clientIp: string, no
  * The account behind a session id, with the idle timer restarted; null when the id is unknown, the session has
  * expired (its row is deleted then), or the account may no longer sign in (all its sessions are deleted then).
  */
-export function resolveSession(
+export async function resolveSession(
   db: Db,
   id: string | null | undefined,
   clientIp: string,
   now = Date.now(),
-): ResolvedSession | null {
+): Promise<ResolvedSession | null> {
   if (!id) return null;
   const idHash = hashSessionId(id);
-  const s = statements(db);
-  const found = s.lookup.get({ idHash });
+  const [found] = await statements(db).lookup.execute({ idHash });
   if (!found) return null;
   if (isExpired(found.session, now)) {
-    s.remove.run({ idHash });
+    await withTransaction(db, (tx) => statements(tx).remove.execute({ idHash }));
     return null;
   }
   if (isLoginRefused(found.account)) {
-    endSessions(db, found.account.id);
+    await endSessions(db, found.account.id);
     return null;
   }
   if (now - found.session.lastSeenAt >= TOUCH_EVERY_MS || found.session.clientIp !== clientIp) {
-    s.touch.run({ idHash, now, clientIp });
+    await withTransaction(db, (tx) => statements(tx).touch.execute({ idHash, now, clientIp }));
   }
   const principal: Principal = {
     account: found.account,
@@ -131,29 +128,30 @@ export function resolveSession(
   return { idHash, principal };
 }
 
-export function destroySession(db: Db, id: string | null | undefined): void {
-  if (id) statements(db).remove.run({ idHash: hashSessionId(id) });
+export async function destroySession(db: Db, id: string | null | undefined): Promise<void> {
+  if (id) await withTransaction(db, (tx) => statements(tx).remove.execute({ idHash: hashSessionId(id) }));
 }
 
 /** Ends every session of an account except `keepIdHash` (the one that changed the password). */
-export function endSessions(db: Db, accountId: number, keepIdHash = ""): void {
-  statements(db).removeOfAccount.run({ accountId, keep: keepIdHash });
+export async function endSessions(db: Db, accountId: number, keepIdHash = ""): Promise<void> {
+  await withTransaction(db, (tx) => statements(tx).removeOfAccount.execute({ accountId, keep: keepIdHash }));
 }
 
 /** Deletes the sessions past their idle or absolute limit; returns how many. */
-export function purgeExpiredSessions(db: Db, now = Date.now()): number {
-  return db
-    .delete(sessions)
-    .where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS)))
-    .run().changes;
+export function purgeExpiredSessions(db: Db, now = Date.now()): Promise<number> {
+  return withTransaction(db, async (tx) =>
+    changedRows(
+      await tx.delete(sessions).where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS))),
+    ),
+  );
 }
 
 /**
  * `db optimize`: deletes expired sessions and login-throttle rows that no longer lock or count anything (both are
  * also deleted as they are met; this catches the ones never met again).
  */
-export function purgeExpiredLoginState(db: Db, now = Date.now()): { sessions: number; throttle: number } {
-  return { sessions: purgeExpiredSessions(db, now), throttle: purgeLoginThrottle(db, now) };
+export async function purgeExpiredLoginState(db: Db, now = Date.now()): Promise<{ sessions: number; throttle: number }> {
+  return { sessions: await purgeExpiredSessions(db, now), throttle: await purgeLoginThrottle(db, now) };
 }
 
 export const sessionInfo = (p: Principal): SessionInfo => ({

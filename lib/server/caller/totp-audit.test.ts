@@ -31,21 +31,21 @@ let dir: string;
 let db: Db;
 const D = "example.com";
 
-beforeAll(() => {
+beforeAll(async () => {
   Object.assign(process.env, { SCRYPT_COST: "1024", TOTP_ENCRYPTION_KEY: "0f".repeat(32), SMS_SECRET_KEY: "1e".repeat(32) });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "totp-audit-"));
   db = openDatabase(path.join(dir, "t.db"));
-  addDomain(db, D, "S3cret!pass", {});
+  await addDomain(db, D, "S3cret!pass", {});
 });
 afterAll(() => {
   db.$client.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const postmaster = () => getAccountOrThrow(db, getDomainOrThrow(db, D), "postmaster");
-const reason = (fn: () => unknown) => {
+const postmaster = async () => getAccountOrThrow(db, await getDomainOrThrow(db, D), "postmaster");
+const reason = async (fn: () => Promise<unknown>) => {
   try {
-    fn();
+    await fn();
   } catch (err) {
     return err instanceof TwoFactorError ? err.reason : String(err);
   }
@@ -54,53 +54,53 @@ const reason = (fn: () => unknown) => {
 
 describe("two-step sign-in", () => {
   it("required by the operator: set-up first, then codes; never the same code twice; recovery codes once", async () => {
-    expect(secondStepNeeded(db, postmaster())).toBe("none");
-    setRequire2fa(db, postmaster().domainId, D, true);
-    expect(secondStepNeeded(db, postmaster())).toBe("setup");
+    expect(await secondStepNeeded(db, await postmaster())).toBe("none");
+    await setRequire2fa(db, (await postmaster()).domainId, D, true);
+    expect(await secondStepNeeded(db, await postmaster())).toBe("setup");
 
     const t0 = Date.UTC(2026, 10, 25, 12, 0, 0);
-    const setup = await beginSetup(db, postmaster());
+    const setup = await beginSetup(db, await postmaster());
     expect(setup.qrSvg).toMatch(/^<svg[^>]*>.*<path/s);
     expect(setup.uri).toContain(`secret=${setup.secret}`);
     const stored = db.$client.prepare("SELECT secret FROM account_totp").pluck().get() as string;
     expect(stored).not.toContain(setup.secret);
     const key = base32Decode(setup.secret);
-    expect(reason(() => confirmSetup(db, postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0))).toBe("badCode");
-    const codes = confirmSetup(db, postmaster(), totpAt(key, t0), t0);
+    expect(await reason(async () => confirmSetup(db, await postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0))).toBe("badCode");
+    const codes = await confirmSetup(db, await postmaster(), totpAt(key, t0), t0);
     expect(codes).toHaveLength(10);
-    expect(secondStepNeeded(db, postmaster())).toBe("code");
+    expect(await secondStepNeeded(db, await postmaster())).toBe("code");
 
     // The set-up's code, or any earlier one, is spent; the next step's code works once.
-    expect(reason(() => verifySecondFactor(db, postmaster(), totpAt(key, t0), t0))).toBe("badCode");
-    expect(verifySecondFactor(db, postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)).toBe("totp");
-    expect(reason(() => verifySecondFactor(db, postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("badCode");
-    expect(verifySecondFactor(db, postmaster(), codes[0]!.toUpperCase(), t0)).toBe("recovery");
-    expect(reason(() => verifySecondFactor(db, postmaster(), codes[0]!, t0))).toBe("badCode");
-    expect(twoFactorState(db, postmaster())).toMatchObject({ enabled: true, required: true, recoveryLeft: 9 });
+    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0), t0))).toBe("badCode");
+    expect(await verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)).toBe("totp");
+    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("badCode");
+    expect(await verifySecondFactor(db, await postmaster(), codes[0]!.toUpperCase(), t0)).toBe("recovery");
+    expect(await reason(async () => verifySecondFactor(db, await postmaster(), codes[0]!, t0))).toBe("badCode");
+    expect(await twoFactorState(db, await postmaster())).toMatchObject({ enabled: true, required: true, recoveryLeft: 9 });
 
-    expect(reason(() => disable(db, postmaster(), codes[1]!, t0))).toBe("required");
-    setRequire2fa(db, postmaster().domainId, D, false);
-    disable(db, postmaster(), codes[1]!, t0);
-    expect(twoFactorState(db, postmaster())).toMatchObject({ enabled: false, recoveryLeft: 0 });
+    expect(await reason(async () => disable(db, await postmaster(), codes[1]!, t0))).toBe("required");
+    await setRequire2fa(db, (await postmaster()).domainId, D, false);
+    await disable(db, await postmaster(), codes[1]!, t0);
+    expect(await twoFactorState(db, await postmaster())).toMatchObject({ enabled: false, recoveryLeft: 0 });
   });
 });
 
 describe("audit log", () => {
-  it("records who changed what with old and new values, one entry per change, never a password", () => {
+  it("records who changed what with old and new values, one entry per change, never a password", async () => {
     const since = Date.now() - 1;
-    const domain = getDomainOrThrow(db, D);
-    withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.7", via: "api" }, () => {
-      createAccount(db, domain, "ala", { password: "Tajne-haslo1", capacity: 10, sms_password_1: "SmsTajne1" });
-      createAccount(db, domain, "ola", { password: "Tajne-haslo2", capacity: 10 });
+    const domain = await getDomainOrThrow(db, D);
+    await withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.7", via: "api" }, async () => {
+      await createAccount(db, domain, "ala", { password: "Tajne-haslo1", capacity: 10, sms_password_1: "SmsTajne1" });
+      await createAccount(db, domain, "ola", { password: "Tajne-haslo2", capacity: 10 });
     });
-    const principal = { account: postmaster(), domain: D, isPostmaster: true } as unknown as Principal;
-    withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.8", via: "panel" }, () => {
-      updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
+    const principal = { account: await postmaster(), domain: D, isPostmaster: true } as unknown as Principal;
+    await withAuditActor({ actor: `postmaster@${D}`, clientIp: "192.0.2.8", via: "panel" }, async () => {
+      await updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
       // Unchanged: no entry.
-      updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
-      updateAccounts(db, principal, domain, ["ala"], { password: "Nowe-haslo3", password_retype: "Nowe-haslo3", capacity: 20 });
+      await updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
+      await updateAccounts(db, principal, domain, ["ala"], { password: "Nowe-haslo3", password_retype: "Nowe-haslo3", capacity: 20 });
     });
-    const entries = auditSince(db, since).reverse();
+    const entries = (await auditSince(db, since)).reverse();
     const all = JSON.stringify(entries);
     for (const secret of ["Tajne-haslo1", "Tajne-haslo2", "SmsTajne1", "Nowe-haslo3"]) expect(all).not.toContain(secret);
     expect(entries.map((e) => [e.action, e.resource, e.names.join(","), e.via, e.clientIp])).toEqual([
@@ -115,14 +115,14 @@ describe("audit log", () => {
     expect(entries.every((e) => e.actor === `postmaster@${D}` && e.domain === D)).toBe(true);
 
     // Outside a request: the operator's CLI. Search and paging; retention.
-    setRequire2fa(db, domain.id, D, true);
-    const [cli] = auditSince(db, Date.now() - 5_000).filter((e) => e.resource === "domain");
+    await setRequire2fa(db, domain.id, D, true);
+    const [cli] = (await auditSince(db, Date.now() - 5_000)).filter((e) => e.resource === "domain");
     expect(cli).toMatchObject({ actor: "cli", via: "cli", changes: { require_2fa: { old: 0, new: 1 } } });
-    expect(listAudit(db, { domain: D, search: "ola" }).total).toBe(2);
-    expect(listAudit(db, { domain: D, search: "192.0.2.8", size: 1, page: 1 }).entries).toHaveLength(1);
-    expect(listAudit(db, { domain: "other.example", search: "ola" }).total).toBe(0);
-    const total = listAudit(db, {}).total;
-    expect(trimAudit(db, 1, Date.now() + 2 * 86_400_000)).toBe(total);
-    expect(listAudit(db, {}).total).toBe(0);
+    expect((await listAudit(db, { domain: D, search: "ola" })).total).toBe(2);
+    expect((await listAudit(db, { domain: D, search: "192.0.2.8", size: 1, page: 1 })).entries).toHaveLength(1);
+    expect((await listAudit(db, { domain: "other.example", search: "ola" })).total).toBe(0);
+    const total = (await listAudit(db, {})).total;
+    expect(await trimAudit(db, 1, Date.now() + 2 * 86_400_000)).toBe(total);
+    expect((await listAudit(db, {})).total).toBe(0);
   });
 });

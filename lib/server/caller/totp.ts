@@ -11,6 +11,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import QRCode from "qrcode";
+import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
 import { accounts, accountTotp, domainPolicies, domains, loginChallenges, totpRecoveryCodes, type AccountRow } from "@/db/schema";
 import { panelErrors } from "@/lib/errors/panel-errors";
@@ -122,34 +123,35 @@ export interface TwoFactorState {
   recoveryLeft: number;
 }
 
-const totpRow = (db: Db, accountId: number) => db.select().from(accountTotp).where(eq(accountTotp.accountId, accountId)).get();
+const totpRow = async (db: Db, accountId: number) =>
+  (await db.select().from(accountTotp).where(eq(accountTotp.accountId, accountId)).limit(1))[0];
 
-export function isRequired(db: Db, account: Pick<AccountRow, "name" | "domainId">): boolean {
+export async function isRequired(db: Db, account: Pick<AccountRow, "name" | "domainId">): Promise<boolean> {
   if (account.name !== "postmaster") return false;
-  return db.select().from(domainPolicies).where(eq(domainPolicies.domainId, account.domainId)).get()?.require2fa === 1;
+  const [policy] = await db.select().from(domainPolicies).where(eq(domainPolicies.domainId, account.domainId)).limit(1);
+  return policy?.require2fa === 1;
 }
 
-export function twoFactorState(db: Db, account: AccountRow): TwoFactorState {
-  const row = totpRow(db, account.id);
-  const left = db
-    .select({ usedAt: totpRecoveryCodes.usedAt })
-    .from(totpRecoveryCodes)
-    .where(eq(totpRecoveryCodes.accountId, account.id))
-    .all()
-    .filter((r) => r.usedAt === 0).length;
-  return { enabled: !!row && row.enabledAt > 0, required: isRequired(db, account), recoveryLeft: left };
+export async function twoFactorState(db: Db, account: AccountRow): Promise<TwoFactorState> {
+  const row = await totpRow(db, account.id);
+  const left = (
+    await db.select({ usedAt: totpRecoveryCodes.usedAt }).from(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id))
+  ).filter((r) => r.usedAt === 0).length;
+  return { enabled: !!row && row.enabledAt > 0, required: await isRequired(db, account), recoveryLeft: left };
 }
 
 /** Starts (or restarts) a set-up: a new secret, not yet enabled, and what the phone's app needs. */
 export async function beginSetup(db: Db, account: AccountRow): Promise<{ secret: string; uri: string; qrSvg: string }> {
-  const existing = totpRow(db, account.id);
-  if (existing && existing.enabledAt > 0) throw new TwoFactorError("badCode");
   const secret = randomBytes(20);
   const stored = encryptSecret(secret);
-  db.insert(accountTotp)
-    .values({ accountId: account.id, secret: stored, enabledAt: 0, lastStep: 0 })
-    .onConflictDoUpdate({ target: accountTotp.accountId, set: { secret: stored, enabledAt: 0, lastStep: 0 } })
-    .run();
+  await withTransaction(db, async (tx) => {
+    const existing = await totpRow(tx, account.id);
+    if (existing && existing.enabledAt > 0) throw new TwoFactorError("badCode");
+    await tx
+      .insert(accountTotp)
+      .values({ accountId: account.id, secret: stored, enabledAt: 0, lastStep: 0 })
+      .onConflictDoUpdate({ target: accountTotp.accountId, set: { secret: stored, enabledAt: 0, lastStep: 0 } });
+  });
   const b32 = base32Encode(secret);
   const label = encodeURIComponent(`${ISSUER}:${account.email}`);
   const uri = `otpauth://totp/${label}?secret=${b32}&issuer=${encodeURIComponent(ISSUER)}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`;
@@ -158,94 +160,103 @@ export async function beginSetup(db: Db, account: AccountRow): Promise<{ secret:
 }
 
 /** Confirms a set-up with a code from the app: enables it and answers the ten recovery codes (shown once). */
-export function confirmSetup(db: Db, account: AccountRow, code: string, now = Date.now()): string[] {
-  const row = totpRow(db, account.id);
-  if (!row || row.enabledAt > 0) throw new TwoFactorError("notSetUp");
-  const step = matchStep(decryptSecret(row.secret), code.trim(), now);
-  if (step === null) throw new TwoFactorError("badCode");
+export async function confirmSetup(db: Db, account: AccountRow, code: string, now = Date.now()): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
     const raw = base32Encode(randomBytes(7)).toLowerCase().slice(0, 10);
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
-  db.transaction(() => {
-    db.update(accountTotp).set({ enabledAt: now, lastStep: step }).where(eq(accountTotp.accountId, account.id)).run();
-    db.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id)).run();
-    db.insert(totpRecoveryCodes)
-      .values(codes.map((c) => ({ accountId: account.id, codeHash: sha256(normalizeRecovery(c)) })))
-      .run();
-    recordChange(db, { domain: domainName(db, account.domainId), action: "create", resource: "account_security", names: [account.name], changes: { totp: { old: "off", new: "on" } } });
+  await withTransaction(db, async (tx) => {
+    const row = await totpRow(tx, account.id);
+    if (!row || row.enabledAt > 0) throw new TwoFactorError("notSetUp");
+    const step = matchStep(decryptSecret(row.secret), code.trim(), now);
+    if (step === null) throw new TwoFactorError("badCode");
+    await tx.update(accountTotp).set({ enabledAt: now, lastStep: step }).where(eq(accountTotp.accountId, account.id));
+    await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
+    await tx.insert(totpRecoveryCodes).values(codes.map((c) => ({ accountId: account.id, codeHash: sha256(normalizeRecovery(c)) })));
+    await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "create", resource: "account_security", names: [account.name], changes: { totp: { old: "off", new: "on" } } });
   });
   return codes;
 }
 
 /** A code from the app (never the same step twice) or an unused recovery code (spent by this). */
-export function verifySecondFactor(db: Db, account: AccountRow, code: string, now = Date.now()): "totp" | "recovery" {
-  const row = totpRow(db, account.id);
-  if (!row || row.enabledAt === 0) throw new TwoFactorError("notSetUp");
-  const typed = code.trim();
-  if (/^\d{6}$/.test(typed)) {
-    const step = matchStep(decryptSecret(row.secret), typed, now);
-    if (step === null || step <= row.lastStep) throw new TwoFactorError("badCode");
-    db.update(accountTotp).set({ lastStep: step }).where(eq(accountTotp.accountId, account.id)).run();
-    return "totp";
-  }
-  const spent = db
-    .update(totpRecoveryCodes)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(totpRecoveryCodes.accountId, account.id),
-        eq(totpRecoveryCodes.codeHash, sha256(normalizeRecovery(typed))),
-        eq(totpRecoveryCodes.usedAt, 0),
-      ),
-    )
-    .run().changes;
-  if (spent !== 1) throw new TwoFactorError("badCode");
-  return "recovery";
-}
-
-/** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
-export function disable(db: Db, account: AccountRow, code: string, now = Date.now()): void {
-  if (isRequired(db, account)) throw new TwoFactorError("required");
-  verifySecondFactor(db, account, code, now);
-  db.transaction(() => {
-    db.delete(accountTotp).where(eq(accountTotp.accountId, account.id)).run();
-    db.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id)).run();
-    recordChange(db, { domain: domainName(db, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+export function verifySecondFactor(db: Db, account: AccountRow, code: string, now = Date.now()): Promise<"totp" | "recovery"> {
+  return withTransaction(db, async (tx) => {
+    const row = await totpRow(tx, account.id);
+    if (!row || row.enabledAt === 0) throw new TwoFactorError("notSetUp");
+    const typed = code.trim();
+    if (/^\d{6}$/.test(typed)) {
+      const step = matchStep(decryptSecret(row.secret), typed, now);
+      // The step moves only forward, in one statement: two sign-ins with one code cannot both pass.
+      if (step === null) throw new TwoFactorError("badCode");
+      const moved = await tx
+        .update(accountTotp)
+        .set({ lastStep: step })
+        .where(and(eq(accountTotp.accountId, account.id), lt(accountTotp.lastStep, step)));
+      if (changedRows(moved) !== 1) throw new TwoFactorError("badCode");
+      return "totp";
+    }
+    const spent = await tx
+      .update(totpRecoveryCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(totpRecoveryCodes.accountId, account.id),
+          eq(totpRecoveryCodes.codeHash, sha256(normalizeRecovery(typed))),
+          eq(totpRecoveryCodes.usedAt, 0),
+        ),
+      );
+    if (changedRows(spent) !== 1) throw new TwoFactorError("badCode");
+    return "recovery";
   });
 }
 
-const domainName = (db: Db, id: number) => db.select({ name: domains.name }).from(domains).where(eq(domains.id, id)).get()?.name ?? "";
+/** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
+export async function disable(db: Db, account: AccountRow, code: string, now = Date.now()): Promise<void> {
+  if (await isRequired(db, account)) throw new TwoFactorError("required");
+  await verifySecondFactor(db, account, code, now);
+  await withTransaction(db, async (tx) => {
+    await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id));
+    await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
+    await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+  });
+}
+
+const domainName = async (db: Db, id: number) =>
+  (await db.select({ name: domains.name }).from(domains).where(eq(domains.id, id)).limit(1))[0]?.name ?? "";
 
 // --- the sign-in's second step ---
 export const CHALLENGE_COOKIE = "mail_panel_2fa";
 
 /** After the password: does this account need a second step, and is it set up (or must it set up now)? */
-export function secondStepNeeded(db: Db, account: AccountRow): "none" | "code" | "setup" {
-  const state = twoFactorState(db, account);
+export async function secondStepNeeded(db: Db, account: AccountRow): Promise<"none" | "code" | "setup"> {
+  const state = await twoFactorState(db, account);
   if (state.enabled) return "code";
   return state.required ? "setup" : "none";
 }
 
 /** A pending second step; answers the id for the browser's cookie. */
-export function createChallenge(db: Db, account: AccountRow, clientIp: string, now = Date.now()): string {
-  db.delete(loginChallenges).where(lt(loginChallenges.createdAt, now - CHALLENGE_TTL_MS)).run();
+export async function createChallenge(db: Db, account: AccountRow, clientIp: string, now = Date.now()): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  db.insert(loginChallenges).values({ idHash: sha256(id), accountId: account.id, clientIp, createdAt: now }).run();
+  await withTransaction(db, async (tx) => {
+    await tx.delete(loginChallenges).where(lt(loginChallenges.createdAt, now - CHALLENGE_TTL_MS));
+    await tx.insert(loginChallenges).values({ idHash: sha256(id), accountId: account.id, clientIp, createdAt: now });
+  });
   return id;
 }
 
 /** The account of a live challenge from this client address, counting a try; null when there is none. */
-export function challengeAccount(db: Db, id: string | null, clientIp: string, now = Date.now()): AccountRow | null {
-  if (!id) return null;
-  const row = db.select().from(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).get();
-  if (!row || row.createdAt < now - CHALLENGE_TTL_MS || row.clientIp !== clientIp || row.attempts >= CHALLENGE_TRIES) return null;
-  db.update(loginChallenges).set({ attempts: row.attempts + 1 }).where(eq(loginChallenges.idHash, row.idHash)).run();
-  return db.select().from(accounts).where(eq(accounts.id, row.accountId)).get() ?? null;
+export function challengeAccount(db: Db, id: string | null, clientIp: string, now = Date.now()): Promise<AccountRow | null> {
+  if (!id) return Promise.resolve(null);
+  return withTransaction(db, async (tx) => {
+    const [row] = await forUpdate(tx, tx.select().from(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))));
+    if (!row || row.createdAt < now - CHALLENGE_TTL_MS || row.clientIp !== clientIp || row.attempts >= CHALLENGE_TRIES) return null;
+    await tx.update(loginChallenges).set({ attempts: row.attempts + 1 }).where(eq(loginChallenges.idHash, row.idHash));
+    return (await tx.select().from(accounts).where(eq(accounts.id, row.accountId)).limit(1))[0] ?? null;
+  });
 }
 
-export function endChallenge(db: Db, id: string | null): void {
-  if (id) db.delete(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).run();
+export async function endChallenge(db: Db, id: string | null): Promise<void> {
+  if (id) await withTransaction(db, (tx) => tx.delete(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).execute());
 }
 
 export function challengeCookie(id: string, https: boolean): string {
@@ -264,14 +275,15 @@ export function readChallengeId(req: Request): string | null {
 }
 
 /** The operator's switch (`domain set --require-2fa`). */
-export function setRequire2fa(db: Db, domainId: number, domain: string, on: boolean): void {
-  db.transaction(() => {
-    const old = db.select().from(domainPolicies).where(eq(domainPolicies.domainId, domainId)).get()?.require2fa ?? 0;
-    db.insert(domainPolicies)
+export async function setRequire2fa(db: Db, domainId: number, domain: string, on: boolean): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    const [policy] = await tx.select().from(domainPolicies).where(eq(domainPolicies.domainId, domainId)).limit(1);
+    const old = policy?.require2fa ?? 0;
+    await tx
+      .insert(domainPolicies)
       .values({ domainId, require2fa: on ? 1 : 0 })
-      .onConflictDoUpdate({ target: domainPolicies.domainId, set: { require2fa: on ? 1 : 0 } })
-      .run();
-    recordChange(db, { domain, action: "update", resource: "domain", names: [domain], changes: old === (on ? 1 : 0) ? {} : { require_2fa: { old, new: on ? 1 : 0 } } });
+      .onConflictDoUpdate({ target: domainPolicies.domainId, set: { require2fa: on ? 1 : 0 } });
+    await recordChange(tx, { domain, action: "update", resource: "domain", names: [domain], changes: old === (on ? 1 : 0) ? {} : { require_2fa: { old, new: on ? 1 : 0 } } });
   });
 }
 

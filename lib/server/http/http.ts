@@ -51,7 +51,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const PANEL_PREFIX = "/api/panel/";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
-export const ok = (body: unknown, status = 200, headers?: Record<string, string> | Headers): ApiResult => ({ status, body, headers });
+/** An answer; the body is a value, never a promise (a forgotten `await` on a service fails to compile). */
+export const ok = <T>(body: T extends PromiseLike<unknown> ? never : T, status = 200, headers?: Record<string, string> | Headers): ApiResult => ({
+  status,
+  body,
+  headers,
+});
 export const noContent = (headers?: Record<string, string>): ApiResult => ({ status: 204, body: null, headers });
 
 /** Wraps a handler that needs an authenticated caller (Basic under /api/v1, the session under /api/panel). */
@@ -138,7 +143,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
       // Several session cookies (one planted by a neighbour site, say): none of them is trusted.
       if (cookie.several && auth === "required") return format(noSession(req), false, null);
       sessionId = cookie.id;
-      principal = resolveSession(db, sessionId, clientIp)?.principal ?? null;
+      principal = (await resolveSession(db, sessionId, clientIp))?.principal ?? null;
       if (!principal && auth === "required") return format(noSession(req), false, null);
     } else if (auth !== "none") {
       const creds = parseBasic(req.headers.get("authorization"));

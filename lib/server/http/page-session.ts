@@ -25,7 +25,7 @@ export const currentSession = cache(async (): Promise<PageSession | null> => {
   if (!id) return null;
   const h = await headers();
   const ip = clientAddress(h.get(PEER_ADDRESS_HEADER), h.get(FORWARDED_FOR_HEADER));
-  const principal = resolveSession(getDb(), id, ip)?.principal;
+  const principal = (await resolveSession(getDb(), id, ip))?.principal;
   if (!principal) return null;
   return { ...sessionInfo(principal), name: principal.account.name };
 });

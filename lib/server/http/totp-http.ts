@@ -26,10 +26,10 @@ export function twoFactorAnswer(err: unknown): ApiResult {
  * Called by POST /api/panel/session once the password is right: null when the account signs in at once; else the
  * answer that asks for the code (or for setting it up, when the operator requires it), with the challenge cookie.
  */
-export function secondStepAnswer(db: Db, req: Request, principal: Principal, clientIp: string): ApiResult | null {
-  const step = secondStepNeeded(db, principal.account);
+export async function secondStepAnswer(db: Db, req: Request, principal: Principal, clientIp: string): Promise<ApiResult | null> {
+  const step = await secondStepNeeded(db, principal.account);
   if (step === "none") return null;
-  const id = createChallenge(db, principal.account, clientIp);
+  const id = await createChallenge(db, principal.account, clientIp);
   return {
     status: 200,
     body: { email: principal.account.email, second_step: step },

@@ -10,17 +10,18 @@ import { searchKey } from "./list-page";
 import { nameHolder } from "./names";
 
 /** Replaces the aliases pointing at `account` with `emails` (full addresses in the account's domain). */
-export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow, emails: string[], byAdmin: boolean) {
+/** Call inside the write's transaction, after lockDomain. */
+export async function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow, emails: string[], byAdmin: boolean) {
   const suffix = `@${domain.name}`;
   const names = emails.map((e) => (e.endsWith(suffix) ? e.slice(0, -suffix.length) : ""));
   const bad = emails.find((e, i) => !isAccountName(names[i]!));
   if (bad !== undefined) throw apiError("invalidAliases", "aliases", { address: bad });
-  const current = db
-    .select({ name: aliases.name })
-    .from(aliases)
-    .where(and(eq(aliases.domainId, domain.id), eq(aliases.target, account.email)))
-    .all()
-    .map((a) => a.name);
+  const current = (
+    await db
+      .select({ name: aliases.name })
+      .from(aliases)
+      .where(and(eq(aliases.domainId, domain.id), eq(aliases.target, account.email)))
+  ).map((a) => a.name);
   const removed = current.filter((n) => !names.includes(n));
   const added = names.filter((n) => !current.includes(n));
   // Only adding counts against the owner's limit: the set sent back unchanged (or shrunk) is accepted even when
@@ -33,17 +34,17 @@ export function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow
   const reserved = byAdmin ? undefined : added.find((n) => RESERVED_LOCAL_PARTS.includes(n));
   if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
-    db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed))).run();
+    await db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed)));
   }
   for (const name of added) {
-    const holder = nameHolder(db, domain.id, name);
+    const holder = await nameHolder(db, domain.id, name);
     if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, taken_by: holder });
   }
-  const d = effectiveLimits(db, domain);
+  const d = await effectiveLimits(db, domain);
   if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
   if (added.length) {
-    db.insert(aliases)
-      .values(added.map((name) => ({ domainId: domain.id, name, email: `${name}${suffix}`, target: account.email, searchKey: searchKey(name, account.email) })))
-      .run();
+    await db
+      .insert(aliases)
+      .values(added.map((name) => ({ domainId: domain.id, name, email: `${name}${suffix}`, target: account.email, searchKey: searchKey(name, account.email) })));
   }
 }

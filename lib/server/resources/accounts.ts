@@ -28,6 +28,8 @@ import { endSessions } from "../caller/session";
 import { env } from "../env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
+import { lockDomain, withTransaction } from "@/db/transaction";
+import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
@@ -112,18 +114,18 @@ export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: s
 }
 export type { AccountRecord };
 
-export function findAccount(db: Db, domain: DomainRow, name: string): AccountRow | undefined {
-  return statements(db).byName.get({ domainId: domain.id, name });
+export async function findAccount(db: Db, domain: DomainRow, name: string): Promise<AccountRow | undefined> {
+  return (await statements(db).byName.execute({ domainId: domain.id, name }))[0];
 }
 
-export function getAccountOrThrow(db: Db, domain: DomainRow, name: string): AccountRow {
-  const row = findAccount(db, domain, name);
+export async function getAccountOrThrow(db: Db, domain: DomainRow, name: string): Promise<AccountRow> {
+  const row = await findAccount(db, domain, name);
   if (!row) throw apiError("recordNotFound", name, { resource: "account" });
   return row;
 }
 
-export function accountRecord(db: Db, domain: DomainRow, row: AccountRow): AccountRecord {
-  const aliasEmails = statements(db).aliasesOf.all({ domainId: domain.id, target: row.email }).map((a) => a.email);
+export async function accountRecord(db: Db, domain: DomainRow, row: AccountRow): Promise<AccountRecord> {
+  const aliasEmails = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map((a) => a.email);
   return toAccountRecord(row, domain, aliasEmails);
 }
 
@@ -140,8 +142,10 @@ interface SummaryRow {
   usage_bytes: number;
 }
 
-export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) {
-  const q = parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
+/** GET emails/<domain>'s query string, parsed (500.130 naming a bad parameter). */
+export const parseAccountListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
+
+export function listAccounts(db: Db, domain: DomainRow, q: ListQuery) {
   return listPage<SummaryRow>(
     db,
     {
@@ -183,15 +187,14 @@ export function listAccounts(db: Db, domain: DomainRow, query: URLSearchParams) 
 // --- writes ---
 
 /** The old values of the fields in `input` (API names), for the audit log. */
-function auditOld(db: Db, domain: DomainRow, row: AccountRow, input: AccountUpdate): Record<string, unknown> {
+async function auditOld(db: Db, domain: DomainRow, row: AccountRow, input: AccountUpdate): Promise<Record<string, unknown>> {
   const old: Record<string, unknown> = {};
   for (const field of Object.keys(input)) {
-    if (field === "aliases") old.aliases = statements(db).aliasesOf.all({ domainId: domain.id, target: row.email }).map((a) => a.email);
+    if (field === "aliases") old.aliases = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map((a) => a.email);
     else old[field] = (row as Record<string, unknown>)[camel(field)];
   }
   return old;
 }
-// better-sqlite3 has one connection per process: statements on `db` inside db.transaction() run in that transaction.
 
 const camel = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 /** Fields stored in a column of the same (camel-cased) name. */
@@ -265,8 +268,8 @@ function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
   if (input.expiration_date && input.expiration_date < today()) throw apiError("postmasterProtected", "expiration_date");
 }
 
-function checkCapacity(db: Db, domainId: number, before: number): void {
-  const d = effectiveLimits(db, { id: domainId });
+async function checkCapacity(db: Db, domainId: number, before: number): Promise<void> {
+  const d = await effectiveLimits(db, { id: domainId });
   if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
     const free = Math.max(0, d.capacityLimit - before);
     throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, free_mb: free, requested: d.capacitySum });
@@ -274,41 +277,39 @@ function checkCapacity(db: Db, domainId: number, before: number): void {
 }
 
 /** POST emails/<domain>/<name> (domain administrator). */
-export function createAccount(
+export async function createAccount(
   db: Db,
   domain: DomainRow,
   name: string,
   body: Record<string, unknown>,
   prehashed?: Prehashed,
-): AccountRow {
+): Promise<AccountRow> {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const passwordHash = passwordHashOf(input, true, prehashed)!;
   const mailHash = mailPasswordHash(input.password!);
-  return db.transaction(
-    () => {
-      assertNameFree(db, domain.id, name);
-      const d = effectiveLimits(db, domain);
+  return withTransaction(db, async (tx) => {
+      await lockDomain(tx, domain.id);
+      await assertNameFree(tx, domain.id, name);
+      const d = await effectiveLimits(tx, domain);
       if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
       const email = `${name}@${domain.name}`;
       const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash, mailPasswordHash: mailHash };
       values.searchKey = searchKey(name, values.description ?? "");
       const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
       checkAgainstRecord(draft, input, true);
-      const row = db.insert(accounts).values(values).returning().get();
-      checkCapacity(db, domain.id, d.capacitySum);
-      if (input.aliases) setAccountAliases(db, domain, row, input.aliases, true);
-      recordChange(db, { domain: domain.name, action: "create", resource: "account", names: [name], changes: fieldChanges(input, null) });
-      return row;
-    },
-    { behavior: "immediate" },
-  );
+      const [row] = await tx.insert(accounts).values(values).returning();
+      await checkCapacity(tx, domain.id, d.capacitySum);
+      if (input.aliases) await setAccountAliases(tx, domain, row!, input.aliases, true);
+      await recordChange(tx, { domain: domain.name, action: "create", resource: "account", names: [name], changes: fieldChanges(input, null) });
+      return row!;
+  });
 }
 
 /**
  * PUT emails/<domain>/<names>: the same change to every named account, all or nothing. For several names the
  * error carries one child per failing name (contract §3).
  */
-export function updateAccounts(
+export async function updateAccounts(
   db: Db,
   principal: Principal,
   domain: DomainRow,
@@ -316,7 +317,7 @@ export function updateAccounts(
   body: Record<string, unknown>,
   /** Set only by the panel's password change (lib/server/caller/own-password.ts), which has checked the current one. */
   { currentPasswordProven = false, prehashed }: { currentPasswordProven?: boolean; prehashed?: Prehashed } = {},
-): AccountRow[] {
+): Promise<AccountRow[]> {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const byAdmin = isAdminOf(principal, domain.name);
   // A panel session alone never sets its own account's password, whatever the path and however many names it
@@ -337,9 +338,9 @@ export function updateAccounts(
   if (passwordHash) values.passwordHash = passwordHash;
   // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.
   if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
-  return db.transaction(
-    () => {
-      const before = effectiveLimits(db, domain).capacitySum;
+  return withTransaction(db, async (tx) => {
+      await lockDomain(tx, domain.id);
+      const before = (await effectiveLimits(tx, domain)).capacitySum;
       const failures: ApiError[] = [];
       const updated: AccountRow[] = [];
       const olds: Record<string, unknown>[] = [];
@@ -348,7 +349,7 @@ export function updateAccounts(
       const searchKeyParam = values.description !== undefined ? { searchKey: sql`${sql.placeholder("searchKey")}` } : {};
       const update =
         Object.keys(values).length > 0
-          ? db
+          ? tx
               .update(accounts)
               .set({ ...values, ...searchKeyParam })
               .where(eq(accounts.id, sql.placeholder("id")))
@@ -357,18 +358,18 @@ export function updateAccounts(
           : null;
       for (const name of names) {
         try {
-          const row = getAccountOrThrow(db, domain, name);
+          const row = await getAccountOrThrow(tx, domain, name);
           if (!byAdmin) checkRestricted(row, input);
           checkPostmaster(row, input);
           const merged = { ...row, ...values };
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
-          olds.push(auditOld(db, domain, row, input));
-          const next = update ? update.get({ id: row.id, searchKey: searchKey(name, values.description ?? "") }) : row;
-          if (input.aliases) setAccountAliases(db, domain, next, input.aliases, byAdmin);
+          olds.push(await auditOld(tx, domain, row, input));
+          const next = update ? (await update.execute({ id: row.id, searchKey: searchKey(name, values.description ?? "") }))[0]! : row;
+          if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
           // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
           // A new password ends them too, except the one that set it.
-          if (isLoginRefused(next)) endSessions(db, next.id);
-          else if (passwordHash) endSessions(db, next.id, principal.sessionIdHash);
+          if (isLoginRefused(next)) await endSessions(tx, next.id);
+          else if (passwordHash) await endSessions(tx, next.id, principal.sessionIdHash);
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;
@@ -376,22 +377,20 @@ export function updateAccounts(
         }
       }
       if (failures.length) throw withNameChildren(failures);
-      checkCapacity(db, domain.id, before);
-      recordChange(db, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
+      await checkCapacity(tx, domain.id, before);
+      await recordChange(tx, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
       return updated;
-    },
-    { behavior: "immediate" },
-  );
+  });
 }
 
 /** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */
-export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void {
-  db.transaction(
-    () => {
+export async function deleteAccounts(db: Db, domain: DomainRow, names: string[]): Promise<void> {
+  await withTransaction(db, async (tx) => {
+      await lockDomain(tx, domain.id);
       const failures: ApiError[] = [];
       const rows: AccountRow[] = [];
       for (const name of names) {
-        const row = findAccount(db, domain, name);
+        const row = await findAccount(tx, domain, name);
         if (!row) failures.push(apiError("recordNotFound", name, { resource: "account" }));
         else if (row.name === "postmaster") failures.push(apiError("postmasterProtected", name));
         else rows.push(row);
@@ -401,43 +400,43 @@ export function deleteAccounts(db: Db, domain: DomainRow, names: string[]): void
       for (let i = 0; i < emails.length; i += 500) {
         const chunk = emails.slice(i, i + 500);
         // Contract §9: aliases of other domains that point here are never touched by this domain's administrator.
-        db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk))).run();
+        await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk)));
         // The account leaves the domain's lists, as subscriber and as moderator (lists of other domains are theirs).
-        db.delete(listMembers)
+        await tx
+          .delete(listMembers)
           .where(
             and(
               inArray(listMembers.address, chunk),
-              inArray(listMembers.listId, db.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.domainId, domain.id))),
+              inArray(listMembers.listId, tx.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.domainId, domain.id))),
             ),
-          )
-          .run();
-        db.delete(accounts).where(inArray(accounts.email, chunk)).run();
+          );
+        await tx.delete(accounts).where(inArray(accounts.email, chunk));
       }
       // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
       const catchallOff = domain.catchallType === 1 && emails.includes(domain.catchallAddress);
       if (catchallOff) {
-        db.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id)).run();
+        await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id));
       }
-      recordChange(db, {
+      await recordChange(tx, {
         domain: domain.name,
         action: "delete",
         resource: "account",
         names,
         changes: catchallOff ? { catchall_type: { old: 1, new: 0 }, catchall_address: { old: domain.catchallAddress, new: "" } } : {},
       });
-    },
-    { behavior: "immediate" },
-  );
+  });
 }
 
 /** `usage report`: what the mail server's quota accounting says is stored in a mailbox. */
-export function recordUsage(db: Db, email: string, bytes: number, messages?: number): AccountRow {
-  const row = db
-    .update(accounts)
-    .set({ usageBytes: bytes, ...(messages === undefined ? {} : { usageMessages: messages }) })
-    .where(eq(accounts.email, email))
-    .returning()
-    .get();
+export async function recordUsage(db: Db, email: string, bytes: number, messages?: number): Promise<AccountRow> {
+  const [row] = await withTransaction(db, (tx) =>
+    tx
+      .update(accounts)
+      .set({ usageBytes: bytes, ...(messages === undefined ? {} : { usageMessages: messages }) })
+      .where(eq(accounts.email, email))
+      .returning()
+      .execute(),
+  );
   if (!row) throw apiError("recordNotFound", email, { resource: "account" });
   return row;
 }

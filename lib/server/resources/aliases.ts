@@ -11,6 +11,8 @@ import { listPage, parseListQuery, searchKey } from "./list-page";
 import { recordChange } from "./audit";
 import { findDomain } from "./domains";
 import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
+import { lockDomain, withTransaction } from "@/db/transaction";
+import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
@@ -28,13 +30,13 @@ export const toAliasRecord = (a: AliasRow, domain: DomainRow): AliasRecord => ({
   target: a.target,
 });
 
-export function getAliasOrThrow(db: Db, domain: DomainRow, name: string): AliasRow {
-  const row = statements(db).byName.get({ domainId: domain.id, name });
+export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): Promise<AliasRow> {
+  const [row] = await statements(db).byName.execute({ domainId: domain.id, name });
   if (!row) throw apiError("recordNotFound", name, { resource: "alias" });
   return row;
 }
 
-export function listAliases(db: Db, domain: DomainRow, query: URLSearchParams) {
+export function listAliases(db: Db, domain: DomainRow, query: ListQuery) {
   return listPage<AliasRow>(
     db,
     {
@@ -44,9 +46,12 @@ export function listAliases(db: Db, domain: DomainRow, query: URLSearchParams) {
       toItem: (r) => toAliasRecord(r, domain),
     },
     domain.id,
-    parseListQuery(query, ALIAS_SORT_FIELDS, domain.name),
+    query,
   );
 }
+
+/** GET aliases/<domain>'s query string, parsed (500.130 naming a bad parameter). */
+export const parseAliasListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, ALIAS_SORT_FIELDS, domain.name);
 
 /** The target from a body: required, a valid address, and not the alias itself (500.368). */
 function targetOf(body: Record<string, unknown>, email: string): string {
@@ -60,71 +65,67 @@ function targetOf(body: Record<string, unknown>, email: string): string {
  * the catchall's address must be an account). Mail to it would bounce otherwise. Checked inside the write's
  * transaction, so a target deleted meanwhile is caught too. Other domains' addresses are not ours to check.
  */
-function assertTargetDelivers(db: Db, target: string): void {
+async function assertTargetDelivers(db: Db, target: string): Promise<void> {
   const at = target.lastIndexOf("@");
-  const hosted = findDomain(db, target.slice(at + 1));
-  if (hosted && !nameHolder(db, hosted.id, target.slice(0, at))) throw apiError("aliasTargetMissing", "target", { target });
+  const hosted = await findDomain(db, target.slice(at + 1));
+  if (hosted && !(await nameHolder(db, hosted.id, target.slice(0, at)))) throw apiError("aliasTargetMissing", "target", { target });
 }
 
-export function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): AliasRow {
+export async function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): Promise<AliasRow> {
   const email = `${name}@${domain.name}`;
   const target = targetOf(body, email);
-  return db.transaction(
-    () => {
-      assertNameFree(db, domain.id, name);
-      assertTargetDelivers(db, target);
-      const d = effectiveLimits(db, domain);
-      if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
-      recordChange(db, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
-      return db
-        .insert(aliases)
-        .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
-        .returning()
-        .get();
-    },
-    { behavior: "immediate" },
-  );
+  return withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await assertNameFree(tx, domain.id, name);
+    await assertTargetDelivers(tx, target);
+    const d = await effectiveLimits(tx, domain);
+    if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
+    await recordChange(tx, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
+    const [row] = await tx
+      .insert(aliases)
+      .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
+      .returning();
+    return row!;
+  });
 }
 
 const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
-  findAllOrThrow(names, (name) => statements(db).byName.get({ domainId: domain.id, name }), "alias");
+  findAllOrThrow(names, async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0], "alias");
 
-export function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): AliasRow[] {
+export async function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<AliasRow[]> {
   const emails = names.map((n) => `${n}@${domain.name}`);
   const target = targetOf(body, "");
   if (emails.includes(target)) throw apiError("invalidAliasTarget", "target", { target });
-  return db.transaction(
-    () => {
-      assertTargetDelivers(db, target);
-      const rows = requireAll(db, domain, names);
-      const olds = [...new Set(rows.map((r) => r.target))];
-      recordChange(db, {
-        domain: domain.name,
-        action: "update",
-        resource: "alias",
-        names,
-        changes: olds.length === 1 && olds[0] === target ? {} : { target: olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target } },
-      });
-      return rows.map((row) =>
-        db
-          .update(aliases)
-          .set({ target, searchKey: searchKey(row.name, target) })
-          .where(eq(aliases.id, row.id))
-          .returning()
-          .get(),
-      );
-    },
-    { behavior: "immediate" },
-  );
+  return withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await assertTargetDelivers(tx, target);
+    const rows = await requireAll(tx, domain, names);
+    const olds = [...new Set(rows.map((r) => r.target))];
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "update",
+      resource: "alias",
+      names,
+      changes: olds.length === 1 && olds[0] === target ? {} : { target: olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target } },
+    });
+    const updated: AliasRow[] = [];
+    for (const row of rows) {
+      const [next] = await tx
+        .update(aliases)
+        .set({ target, searchKey: searchKey(row.name, target) })
+        .where(eq(aliases.id, row.id))
+        .returning();
+      updated.push(next!);
+    }
+    return updated;
+  });
 }
 
-export function deleteAliases(db: Db, domain: DomainRow, names: string[]): void {
-  db.transaction(
-    () => {
-      const rows = requireAll(db, domain, names);
-      recordChange(db, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
-      db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names))).run();
-    },
-    { behavior: "immediate" },
-  );
+export async function deleteAliases(db: Db, domain: DomainRow, names: string[]): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    const rows = await requireAll(tx, domain, names);
+    await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
+    await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names)));
+  });
 }

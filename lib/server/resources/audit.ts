@@ -10,6 +10,7 @@ import "server-only";
 // change to many names gives one entry whose old value is the one value all had, or the distinct ones (up to 10).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { changedRows, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 
@@ -90,14 +91,15 @@ export interface AuditEntryInput {
 }
 
 /** Writes one entry (call inside the change's transaction). An update that changed nothing is not logged. */
-export function recordChange(db: Db, entry: AuditEntryInput): void {
+export async function recordChange(db: Db, entry: AuditEntryInput): Promise<void> {
   const changes = entry.changes ?? {};
   if (entry.action === "update" && Object.keys(changes).length === 0) return;
   const who = context.getStore() ?? CLI_ACTOR;
   const searchText = [who.actor, who.clientIp, entry.resource, entry.action, ...entry.names.slice(0, 1000), ...Object.keys(changes)]
     .join(" ")
     .toLowerCase();
-  db.insert(auditLog)
+  await db
+    .insert(auditLog)
     .values({
       at: Date.now(),
       domain: entry.domain,
@@ -109,8 +111,7 @@ export function recordChange(db: Db, entry: AuditEntryInput): void {
       names: entry.names,
       changes,
       searchText,
-    })
-    .run();
+    });
 }
 
 export interface AuditQuery {
@@ -124,7 +125,7 @@ export interface AuditQuery {
 export type AuditEntry = typeof auditLog.$inferSelect;
 
 /** A page of entries, newest first, with the total matching. */
-export function listAudit(db: Db, q: AuditQuery): { total: number; entries: AuditEntry[] } {
+export async function listAudit(db: Db, q: AuditQuery): Promise<{ total: number; entries: AuditEntry[] }> {
   const size = Math.min(Math.max(q.size ?? 50, 1), 500);
   const page = Math.max(q.page ?? 0, 0);
   const search = (q.search ?? "").trim().toLowerCase();
@@ -133,28 +134,27 @@ export function listAudit(db: Db, q: AuditQuery): { total: number; entries: Audi
     q.domain !== undefined ? eq(auditLog.domain, q.domain) : undefined,
     search ? sql`${auditLog.searchText} LIKE ${pattern} ESCAPE '\\'` : undefined,
   );
-  const total = db
+  const [counted] = await db
     .select({ n: sql<number>`count(*)` })
     .from(auditLog)
-    .where(whereSql)
-    .get()!.n;
-  const entries = db
+    .where(whereSql);
+  const total = Number(counted!.n);
+  const entries = await db
     .select()
     .from(auditLog)
     .where(whereSql)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(size)
-    .offset(page * size)
-    .all();
+    .offset(page * size);
   return { total, entries };
 }
 
 /** Housekeeping: deletes entries older than `days` days; answers how many went. */
-export function trimAudit(db: Db, days: number, now = Date.now()): number {
+export async function trimAudit(db: Db, days: number, now = Date.now()): Promise<number> {
   if (!(days > 0)) return 0;
-  return db.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000)).run().changes;
+  return withTransaction(db, async (tx) => changedRows(await tx.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000))));
 }
 
 /** Entries since `since` (ms), for tests and the CLI's --since. */
 export const auditSince = (db: Db, since: number) =>
-  db.select().from(auditLog).where(gte(auditLog.at, since)).orderBy(desc(auditLog.id)).all();
+  db.select().from(auditLog).where(gte(auditLog.at, since)).orderBy(desc(auditLog.id)).execute();

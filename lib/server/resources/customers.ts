@@ -6,6 +6,7 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
+import { withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 export interface CustomerLimits {
@@ -42,10 +43,11 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export const findCustomer = (db: Db, id: number): CustomerRow | undefined => statements(db).byId.get({ id });
+export const findCustomer = async (db: Db, id: number): Promise<CustomerRow | undefined> =>
+  (await statements(db).byId.execute({ id }))[0];
 
-export function getCustomerOrThrow(db: Db, id: number): CustomerRow {
-  const row = Number.isSafeInteger(id) ? findCustomer(db, id) : undefined;
+export async function getCustomerOrThrow(db: Db, id: number): Promise<CustomerRow> {
+  const row = Number.isSafeInteger(id) ? await findCustomer(db, id) : undefined;
   if (!row) throw new Error(`no customer with id ${id}`);
   return row;
 }
@@ -54,9 +56,9 @@ export const isPooled = (c: CustomerRow) =>
   c.accountLimit !== null || c.aliasLimit !== null || c.mailinglistLimit !== null || c.capacityLimit !== null;
 
 /** Limits and usage of a domain as they bind now (read fresh: call inside the write's transaction). */
-export function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): EffectiveLimits {
+export async function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): Promise<EffectiveLimits> {
   const s = statements(db);
-  const d = s.domainById.get({ id: domain.id })!;
+  const d = (await s.domainById.execute({ id: domain.id }))[0]!;
   const own: EffectiveLimits = {
     accountLimit: d.accountLimit,
     aliasLimit: d.aliasLimit,
@@ -67,9 +69,9 @@ export function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): Effectiv
     mailinglistCount: d.mailinglistCount,
     capacitySum: d.capacitySum,
   };
-  const c = d.customerId === null ? undefined : s.byId.get({ id: d.customerId });
+  const c = d.customerId === null ? undefined : (await s.byId.execute({ id: d.customerId }))[0];
   if (!c || !isPooled(c)) return own;
-  const pool = s.pool.get({ customerId: c.id })!;
+  const pool = (await s.pool.execute({ customerId: c.id }))[0]!;
   const out = { ...own };
   if (c.accountLimit !== null) Object.assign(out, { accountLimit: c.accountLimit, accountCount: pool.accountCount });
   if (c.aliasLimit !== null) Object.assign(out, { aliasLimit: c.aliasLimit, aliasCount: pool.aliasCount });
@@ -86,26 +88,26 @@ export const sameCustomer = (a: Pick<DomainRow, "customerId">, b: Pick<DomainRow
 
 // --- operator side (CLI) ---
 
-export function createCustomer(db: Db, name: string): CustomerRow {
-  return db.insert(customers).values({ name }).returning().get();
+export async function createCustomer(db: Db, name: string): Promise<CustomerRow> {
+  return (await db.insert(customers).values({ name }).returning())[0]!;
 }
 
-export function listCustomers(db: Db): (CustomerRow & { domains: string[] })[] {
-  const all = db.select().from(customers).orderBy(asc(customers.id)).all();
-  const owned = db.select({ name: domains.name, customerId: domains.customerId }).from(domains).orderBy(domains.name).all();
+export async function listCustomers(db: Db): Promise<(CustomerRow & { domains: string[] })[]> {
+  const all = await db.select().from(customers).orderBy(asc(customers.id));
+  const owned = await db.select({ name: domains.name, customerId: domains.customerId }).from(domains).orderBy(domains.name);
   return all.map((c) => ({ ...c, domains: owned.filter((d) => d.customerId === c.id).map((d) => d.name) }));
 }
 
 /** Sets the given pooled limits; `null` returns a limit to per-domain. */
-export function setCustomerLimits(db: Db, customer: CustomerRow, limits: CustomerLimits): CustomerRow {
+export async function setCustomerLimits(db: Db, customer: CustomerRow, limits: CustomerLimits): Promise<CustomerRow> {
   if (Object.keys(limits).length === 0) return customer;
-  return db.update(customers).set(limits).where(eq(customers.id, customer.id)).returning().get();
+  return withTransaction(db, async (tx) => (await tx.update(customers).set(limits).where(eq(customers.id, customer.id)).returning())[0]!);
 }
 
 /** What `customer show` prints: the customer, its pool (when pooled) and each domain with its usage. */
-export function customerReport(db: Db, customer: CustomerRow) {
-  const owned = db.select().from(domains).where(eq(domains.customerId, customer.id)).orderBy(domains.name).all();
-  const pool = statements(db).pool.get({ customerId: customer.id })!;
+export async function customerReport(db: Db, customer: CustomerRow) {
+  const owned = await db.select().from(domains).where(eq(domains.customerId, customer.id)).orderBy(domains.name);
+  const pool = (await statements(db).pool.execute({ customerId: customer.id }))[0]!;
   const limit = (v: number | null) => (v === null ? "per domain" : v);
   return {
     id: customer.id,

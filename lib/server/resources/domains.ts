@@ -11,6 +11,7 @@ import { fieldChanges, recordChange } from "./audit";
 import { UntilChangedCache } from "../store/db-generation";
 import { createCustomer, effectiveLimits, getCustomerOrThrow, sameCustomer } from "./customers";
 import { env } from "../env";
+import { lockDomain, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
@@ -25,17 +26,17 @@ const statements = prepared((db) => ({
 // Nearly every request names a domain in its path; its row is reused while the database is unchanged.
 const domainsByName = new UntilChangedCache<Readonly<DomainRow>>(1000);
 
-export function findDomain(db: Db, name: string): Readonly<DomainRow> | undefined {
-  return domainsByName.get(db, name, () => {
-    const row = statements(db).byName.get({ name });
+export function findDomain(db: Db, name: string): Promise<Readonly<DomainRow> | undefined> {
+  return domainsByName.get(db, name, async () => {
+    const [row] = await statements(db).byName.execute({ name });
     return row && Object.freeze(row);
   });
 }
 
 /** The domain named in a path: 500.363 when the name is malformed, 404.1 when it is not served here. */
-export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
+export async function getDomainOrThrow(db: Db, name: string): Promise<Readonly<DomainRow>> {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
-  const row = findDomain(db, name);
+  const row = await findDomain(db, name);
   if (!row) throw apiError("domainNotFound", "domain");
   return row;
 }
@@ -44,9 +45,9 @@ export function getDomainOrThrow(db: Db, name: string): Readonly<DomainRow> {
  * The domain's record. Limits and usage are those that bind: a customer's pooled limit and the usage summed over
  * the customer's domains (lib/server/resources/customers.ts), or the domain's own.
  */
-export function toDomainRecord(db: Db, d: DomainRow): DomainRecord {
+export async function toDomainRecord(db: Db, d: DomainRow): Promise<DomainRecord> {
   const e = env();
-  const l = effectiveLimits(db, d);
+  const l = await effectiveLimits(db, d);
   return {
     name: d.name,
     domain: d.name,
@@ -81,22 +82,22 @@ export type { DomainRecord };
  * (docs/customers.md): any other address, hosted or not, existing or not, gets the same 500.362, so a domain's
  * administrator learns nothing about what exists outside the customer (contract §9).
  */
-function checkCatchall(db: Db, domain: DomainRow, type: number, address: string): void {
+async function checkCatchall(db: Db, domain: DomainRow, type: number, address: string): Promise<void> {
   const at = address.lastIndexOf("@");
   const addressDomain = address.slice(at + 1);
-  const accountExists = () => !!statements(db).accountByEmail.get({ email: address });
-  const ownCustomers = (name: string) => {
-    const other = findDomain(db, name);
+  const accountExists = async () => (await statements(db).accountByEmail.execute({ email: address })).length > 0;
+  const ownCustomers = async (name: string) => {
+    const other = await findDomain(db, name);
     return !!other && sameCustomer(other, domain);
   };
   const valid =
     type === 0
       ? address === ""
       : type === 1
-        ? isEmail(address) && addressDomain === domain.name && accountExists()
+        ? isEmail(address) && addressDomain === domain.name && (await accountExists())
         : type === 2
-          ? isEmail(address) && addressDomain !== domain.name && ownCustomers(addressDomain) && accountExists()
-          : isDomainName(address) && address !== domain.name && ownCustomers(address);
+          ? isEmail(address) && addressDomain !== domain.name && (await ownCustomers(addressDomain)) && (await accountExists())
+          : isDomainName(address) && address !== domain.name && (await ownCustomers(address));
   if (!valid && type === 1 && isEmail(address) && addressDomain === domain.name) {
     throw apiError("catchallAccountMissing", "catchall_address", { catchall_type: type, address });
   }
@@ -104,23 +105,26 @@ function checkCatchall(db: Db, domain: DomainRow, type: number, address: string)
 }
 
 /** PUT domains/<domain>: validates the body and applies it. */
-export function updateDomain(db: Db, domain: DomainRow, body: Record<string, unknown>): DomainRow {
+export async function updateDomain(db: Db, domain: DomainRow, body: Record<string, unknown>): Promise<DomainRow> {
   const input: DomainUpdate = parseFields(body, domainFields, READ_ONLY_DOMAIN_FIELDS);
   const type = input.catchall_type ?? domain.catchallType;
   // Switching to "no catchall" without naming an address clears the old one.
   const address = input.catchall_address ?? (type === 0 ? "" : domain.catchallAddress);
-  if (input.catchall_type !== undefined || input.catchall_address !== undefined) checkCatchall(db, domain, type, address);
+  const catchallChanges = input.catchall_type !== undefined || input.catchall_address !== undefined;
   const camel = (f: string) => f.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   const full: Record<string, unknown> = { ...input, catchall_type: type, catchall_address: address };
   const old = Object.fromEntries(Object.keys(full).map((f) => [f, (domain as Record<string, unknown>)[camel(f)]]));
-  return db.transaction(() => {
-    recordChange(db, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges(full, [old]) });
-    return updateDomainRow(db, domain, input, type, address);
+  return withTransaction(db, async (tx) => {
+    // The catchall's account must exist when the change commits: checked under the domain's lock.
+    await lockDomain(tx, domain.id);
+    if (catchallChanges) await checkCatchall(tx, domain, type, address);
+    await recordChange(tx, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges(full, [old]) });
+    return updateDomainRow(tx, domain, input, type, address);
   });
 }
 
-function updateDomainRow(db: Db, domain: DomainRow, input: DomainUpdate, type: number, address: string): DomainRow {
-  const [row] = db
+async function updateDomainRow(db: Db, domain: DomainRow, input: DomainUpdate, type: number, address: string): Promise<DomainRow> {
+  const [row] = await db
     .update(domains)
     .set({
       catchallType: type,
@@ -136,8 +140,7 @@ function updateDomainRow(db: Db, domain: DomainRow, input: DomainUpdate, type: n
       spamGreylistEnabled: input.spam_greylist_enabled,
     })
     .where(eq(domains.id, domain.id))
-    .returning()
-    .all();
+    .returning();
   return row!;
 }
 
@@ -150,33 +153,34 @@ export interface DomainLimits {
   capacityLimit?: number;
 }
 
-export function listDomains(db: Db): DomainRow[] {
-  return db.select().from(domains).orderBy(domains.name).all();
+export function listDomains(db: Db): Promise<DomainRow[]> {
+  return db.select().from(domains).orderBy(domains.name).execute();
 }
 
 /** A new domain of `customerId`'s customer, or of a new customer of its own named after the domain. */
-export function insertDomain(db: Db, name: string, limits: DomainLimits, customerId?: number): DomainRow {
+export async function insertDomain(db: Db, name: string, limits: DomainLimits, customerId?: number): Promise<DomainRow> {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
-  if (findDomain(db, name)) throw apiError("domainTaken", "domain", { domain: name });
-  return db.transaction(() => {
-    const customer = customerId === undefined ? createCustomer(db, name).id : getCustomerOrThrow(db, customerId).id;
-    recordChange(db, { domain: name, action: "create", resource: "domain", names: [name], changes: fieldChanges({ ...limits }, null) });
-    return db.insert(domains).values({ name, ...limits, customerId: customer }).returning().get();
+  return withTransaction(db, async (tx) => {
+    if ((await statements(tx).byName.execute({ name })).length) throw apiError("domainTaken", "domain", { domain: name });
+    const customer = customerId === undefined ? (await createCustomer(tx, name)).id : (await getCustomerOrThrow(tx, customerId)).id;
+    await recordChange(tx, { domain: name, action: "create", resource: "domain", names: [name], changes: fieldChanges({ ...limits }, null) });
+    return (await tx.insert(domains).values({ name, ...limits, customerId: customer }).returning())[0]!;
   });
 }
 
-export function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): DomainRow {
+export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): Promise<DomainRow> {
   if (Object.keys(limits).length === 0) return domain;
   const old = Object.fromEntries(Object.keys(limits).map((k) => [k, (domain as Record<string, unknown>)[k]]));
-  return db.transaction(() => {
-    recordChange(db, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges({ ...limits }, [old]) });
-    return db.update(domains).set(limits).where(eq(domains.id, domain.id)).returning().get();
+  return withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await recordChange(tx, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges({ ...limits }, [old]) });
+    return (await tx.update(domains).set(limits).where(eq(domains.id, domain.id)).returning())[0]!;
   });
 }
 
-export function removeDomain(db: Db, domain: DomainRow): void {
-  db.transaction(() => {
-    recordChange(db, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
-    db.delete(domains).where(eq(domains.id, domain.id)).run();
+export async function removeDomain(db: Db, domain: DomainRow): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await recordChange(tx, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
+    await tx.delete(domains).where(eq(domains.id, domain.id));
   });
 }

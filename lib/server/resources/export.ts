@@ -11,10 +11,10 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import type { ListEnvelope } from "@/lib/schemas/list-query";
-import { listAccounts } from "./accounts";
-import { listAliases } from "./aliases";
-import { listMailingLists } from "./mailing-lists";
+import type { ListEnvelope, ListQuery } from "@/lib/schemas/list-query";
+import { listAccounts, parseAccountListQuery } from "./accounts";
+import { listAliases, parseAliasListQuery } from "./aliases";
+import { listMailingLists, parseMailingListQuery } from "./mailing-lists";
 
 export const EXPORT_RESOURCES = ["accounts", "aliases", "lists"] as const;
 export type ExportResource = (typeof EXPORT_RESOURCES)[number];
@@ -23,14 +23,31 @@ export type ExportEncoding = "utf-8" | "windows-1250";
 const PAGE = 1000;
 
 type Item = Record<string, string>;
-const spec: Record<ExportResource, { list: (db: Db, d: DomainRow, q: URLSearchParams) => ListEnvelope<unknown>; columns: string[] }> = {
+interface ExportSpec {
+  list: (db: Db, d: DomainRow, q: ListQuery) => Promise<ListEnvelope<unknown>>;
+  parse: (q: URLSearchParams, d: DomainRow) => ListQuery;
+  columns: string[];
+}
+const spec: Record<ExportResource, ExportSpec> = {
   accounts: {
     list: listAccounts,
+    parse: parseAccountListQuery,
     columns: ["email", "description", "capacity", "usage_bytes", "usage", "blocked", "creation_date", "expiration_date", "last_auth_date"],
   },
-  aliases: { list: listAliases, columns: ["email", "target"] },
-  lists: { list: listMailingLists, columns: ["email", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"] },
+  aliases: { list: listAliases, parse: parseAliasListQuery, columns: ["email", "target"] },
+  lists: { list: listMailingLists, parse: parseMailingListQuery, columns: ["email", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"] },
 };
+
+/** The table's query (search, sort, sort_dir) as the export reads it: its own pages of 1,000 (500.130 on a bad one). */
+export function parseExportQuery(resource: ExportResource, tableQuery: URLSearchParams, domain: DomainRow): ListQuery {
+  const query = new URLSearchParams();
+  for (const key of ["search", "sort", "sort_dir"]) {
+    const v = tableQuery.get(key);
+    if (v !== null) query.set(key, v);
+  }
+  query.set("size", String(PAGE));
+  return spec[resource].parse(query, domain);
+}
 
 /** One CSV field: quoted when it holds the separator, a quote or a line break; formula starts defused. */
 export function csvField(value: string): string {
@@ -65,28 +82,19 @@ export const exportFileName = (domain: string, resource: ExportResource) =>
   `${domain}-${resource}-${new Date().toISOString().slice(0, 10)}.csv`;
 
 /**
- * The CSV of `resource` in `domain` for the table's query (search, sort, sort_dir; page and size are the export's
- * own), as a stream of bytes in `encoding`. A bad query fails here, before the stream starts (500.130).
+ * The CSV of `resource` in `domain` for the table's query (parseExportQuery), as a stream of bytes in `encoding`.
+ * The first page is read before the stream starts.
  */
-export function exportCsv(
+export async function exportCsv(
   db: Db,
   domain: DomainRow,
   resource: ExportResource,
-  tableQuery: URLSearchParams,
+  query: ListQuery,
   encoding: ExportEncoding = "utf-8",
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const { list, columns } = spec[resource];
-  const query = new URLSearchParams();
-  for (const key of ["search", "sort", "sort_dir"]) {
-    const v = tableQuery.get(key);
-    if (v !== null) query.set(key, v);
-  }
-  query.set("size", String(PAGE));
-  const pageAt = (page: number) => {
-    query.set("page", String(page));
-    return list(db, domain, query);
-  };
-  const first = pageAt(0); // validates the query before anything is sent
+  const pageAt = (page: number) => list(db, domain, { ...query, page, size: PAGE });
+  const first = await pageAt(0);
   const utf8 = new TextEncoder();
   const encode = (text: string) => (encoding === "windows-1250" ? encodeWindows1250(text) : utf8.encode(text));
   let page = 0;
@@ -96,8 +104,8 @@ export function exportCsv(
       start(controller) {
         controller.enqueue(encode(`${encoding === "utf-8" ? "\ufeff" : ""}${csvLine(columns)}`));
       },
-      pull(controller) {
-        const envelope = pending ?? pageAt(page);
+      async pull(controller) {
+        const envelope = pending ?? (await pageAt(page));
         pending = null;
         const items = Object.values(envelope.result_data) as Item[];
         if (items.length > 0) controller.enqueue(encode(items.map((r) => csvLine(columns.map((c) => String(r[c] ?? "")))).join("")));

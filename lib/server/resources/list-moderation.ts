@@ -6,14 +6,15 @@ import type { Db } from "@/db/client";
 import { listBounces, listHeldPosts, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { listModerationActionSchema, type ListModeration } from "@/lib/schemas/list-moderation";
+import { withTransaction } from "@/db/transaction";
 import { getListOrThrow } from "./mailing-lists";
 
 /** How long a held post waits (LISTS_HELD_DAYS of the list service; the same default). */
 const heldDays = () => Number(process.env.LISTS_HELD_DAYS ?? 14) || 14;
 
-export function listModeration(db: Db, domain: DomainRow, name: string): ListModeration {
-  const list = getListOrThrow(db, domain, name);
-  const held = db
+export async function listModeration(db: Db, domain: DomainRow, name: string): Promise<ListModeration> {
+  const list = await getListOrThrow(db, domain, name);
+  const held = await db
     .select({
       id: listHeldPosts.id,
       sender: listHeldPosts.sender,
@@ -25,15 +26,13 @@ export function listModeration(db: Db, domain: DomainRow, name: string): ListMod
     .from(listHeldPosts)
     .where(eq(listHeldPosts.listId, list.id))
     .orderBy(asc(listHeldPosts.createdAt), asc(listHeldPosts.id))
-    .limit(1000)
-    .all();
-  const bounces = db
+    .limit(1000);
+  const bounces = await db
     .select()
     .from(listBounces)
     .where(eq(listBounces.listId, list.id))
     .orderBy(desc(listBounces.lastAt))
-    .limit(1000)
-    .all();
+    .limit(1000);
   return {
     held: held.map((h) => ({ id: h.id, sender: h.sender, subject: h.subject, size: h.size, status: h.status, date: new Date(h.createdAt).toISOString() })),
     bounces: bounces.map((b) => ({ address: b.address, count: b.count, last_at: new Date(b.lastAt).toISOString(), last_reason: b.lastReason })),
@@ -41,31 +40,27 @@ export function listModeration(db: Db, domain: DomainRow, name: string): ListMod
   };
 }
 
-export function approveHeldPosts(db: Db, domain: DomainRow, name: string, ids: number[]): void {
-  moderateHeldPosts(db, domain, name, { approve: ids });
+export function approveHeldPosts(db: Db, domain: DomainRow, name: string, ids: number[]): Promise<void> {
+  return moderateHeldPosts(db, domain, name, { approve: ids });
 }
 
 /** Approve and reject held posts of one list; an id that is not a held post of this list fails the whole call. */
-export function moderateHeldPosts(db: Db, domain: DomainRow, name: string, body: unknown): void {
+export async function moderateHeldPosts(db: Db, domain: DomainRow, name: string, body: unknown): Promise<void> {
   const parsed = listModerationActionSchema.safeParse(body);
   if (!parsed.success) throw apiError("invalidListOption", "approve");
   const { approve = [], reject = [] } = parsed.data;
-  db.transaction(
-    () => {
-      const list = getListOrThrow(db, domain, name);
-      const all = [...approve, ...reject];
-      const found = all.length
-        ? db
-            .select({ id: listHeldPosts.id })
-            .from(listHeldPosts)
-            .where(and(eq(listHeldPosts.listId, list.id), eq(listHeldPosts.status, "held"), inArray(listHeldPosts.id, all)))
-            .all()
-        : [];
-      const missing = all.filter((id) => !found.some((f) => f.id === id));
-      if (missing.length) throw apiError("recordNotFound", String(missing[0]), { resource: "held post" });
-      if (approve.length) db.update(listHeldPosts).set({ status: "approved" }).where(inArray(listHeldPosts.id, approve)).run();
-      if (reject.length) db.delete(listHeldPosts).where(inArray(listHeldPosts.id, reject)).run();
-    },
-    { behavior: "immediate" },
-  );
+  await withTransaction(db, async (tx) => {
+    const list = await getListOrThrow(tx, domain, name);
+    const all = [...approve, ...reject];
+    const found = all.length
+      ? await tx
+          .select({ id: listHeldPosts.id })
+          .from(listHeldPosts)
+          .where(and(eq(listHeldPosts.listId, list.id), eq(listHeldPosts.status, "held"), inArray(listHeldPosts.id, all)))
+      : [];
+    const missing = all.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length) throw apiError("recordNotFound", String(missing[0]), { resource: "held post" });
+    if (approve.length) await tx.update(listHeldPosts).set({ status: "approved" }).where(inArray(listHeldPosts.id, approve));
+    if (reject.length) await tx.delete(listHeldPosts).where(inArray(listHeldPosts.id, reject));
+  });
 }

@@ -1,36 +1,15 @@
 import "server-only";
-// The paged, searched, sorted list behind GET emails|aliases|mailinglists/<domain> (contract §6), answered by
-// SQLite alone: every process sees every other process's writes at once, and there is nothing to catch up with.
-//
-// Scale (bench/, issues 4 and 19): on a domain of 100,000 accounts nothing here may read every row per request.
-// - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
-//   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing.
-// - A search of 3+ characters on accounts finds its matches in the trigram index (migration 0004), whose rowid is
-//   domain_id * 2^32 + id, so "in this domain" is a rowid range and counting reads no table row. Its phrase match
-//   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
-//   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
-// - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
-//   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
-//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk in an
-//   order other than name that meets matches bunched at its end stops at twice its expected length and tests ids.
-// - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
-//   unchanged: the mail server's usage writes leave it, so paging through one search counts it once even then.
-import type { Statement } from "better-sqlite3";
+// The paged, searched, sorted list behind GET emails|aliases|mailinglists/<domain> (contract §6): the query parsed
+// at the HTTP edge, the page read by the engine's dialect (db/sqlite/list-rows.ts: FTS5 trigrams and a planner
+// tuned to SQLite; db/pg/list-rows.ts: pg_trgm), the envelope built here.
 import type { Db } from "@/db/client";
+import { dialectOf, type ForcedPlan, type ListSpec } from "@/db/dialect";
 import { apiError } from "@/lib/errors/api-error";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
-import { setBounded } from "../store/bounded-map";
 import { orderedRecord } from "../http/ordered-json";
-import { prepared } from "../store/prepared";
 
-export interface ListSpec<Row> {
-  table: string;
-  /** The summary columns to select: plain column names, comma-separated. */
-  columns: string;
-  /** Sortable API field -> SQL column. */
-  sortColumns: Record<string, string>;
-  toItem: (row: Row) => unknown;
-}
+export type { ForcedPlan, ListSpec };
+export { MAX_TOTALS, planFor, sortIndex, walkTestFor } from "@/db/sqlite/list-rows";
 
 // Built once per list kind: building a zod schema costs far more than using it (about 1 ms per request).
 const schemas = new WeakMap<readonly string[], ReturnType<typeof listQuerySchema>>();
@@ -72,212 +51,16 @@ export function parseListQuery(
 /** What `search` matches: the searchable texts of a record, lowercased (Unicode-aware) and kept apart. */
 export const searchKey = (...parts: string[]) => parts.join("\u0001").toLowerCase();
 
-/** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
-const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
-  accounts: { counter: "account_count", trigramIndex: "accounts_search", searchIndex: "accounts_domain_name_search" },
-  aliases: { counter: "alias_count" },
-  mailing_lists: { counter: "mailinglist_count" },
-};
-
-/** The trigram index's rowid of a row: its domain in the high 32 bits (ids stay far below 2^32). */
-export const DOMAIN_SPAN = 2 ** 32;
-/** Shorter searches have no trigram to look up. */
-const MIN_TRIGRAM_SEARCH = 3;
-
-/** How a searched page is read: the matching rows sorted, or the sort index walked in order. */
-export type ListPlan = "sortMatches" | "walkIndex";
-
-/**
- * A walk expects to pass (offset + size) * rows / matches index entries before it has the page, if the matches are
- * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (bench data,
- * bench/README.md), so fewer matches than a tenth of that walk are read and sorted, more are walked.
- */
-export function planFor(matches: number, needed: number, rows: number): ListPlan {
-  return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
-}
-
-/** How a walk in an order other than name tests an entry: the row's search key, or its id among the matches. */
-export type WalkTest = "searchKey" | "matchIds";
-
-/**
- * Testing a row's search key reads the row (2-6 µs, more when the rows are not in SQLite's cache). Testing an id
- * needs the set of matches, built from the trigram index's entries for the whole file, not just this domain (3-35 ms
- * on the bench data), then costs a tenth of a row read. So a walk expected to pass at most 1,000 entries tests
- * search keys, a longer one ids (bench/README.md).
- */
-export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
-  return (needed * rows) / matches <= 1_000 ? "searchKey" : "matchIds";
-}
-
-/** Tests force a plan or a walk's test, to check each against the definition. */
-export interface ForcedPlan {
-  plan?: ListPlan;
-  walkTest?: WalkTest;
-  /** How many entries a search-key walk in an order other than name may pass before ids are tested instead. */
-  walkBudget?: number;
-}
-
-/** An FTS5 phrase matching `text` literally (double quotes doubled). */
-export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-interface PerConnection {
-  statements: Map<string, Statement<unknown[]>>;
-  sortIndexes: Map<string, string | null>;
-  /** Search totals by table, domain, search_version and search (per connection: domain ids are per file). */
-  totals: Map<string, number>;
-}
-const perConnection = prepared((): PerConnection => ({ statements: new Map(), sortIndexes: new Map(), totals: new Map() }));
-
-/** Statements are prepared once per shape of query (the table, columns and order are part of its text). */
-function statement(db: Db, text: string): Statement<unknown[]> {
-  const { statements } = perConnection(db);
-  let stmt = statements.get(text);
-  if (!stmt) statements.set(text, (stmt = db.$client.prepare(text)));
-  return stmt;
-}
-
-/**
- * The narrowest index of `table` on (domain_id, column, name) (on (domain_id, name) for the name order): the one a
- * walk names, since with a match test in the WHERE clause SQLite may prefer to read the matches and sort them.
- */
-export function sortIndex(db: Db, table: string, column: string): string | null {
-  const { sortIndexes } = perConnection(db);
-  const key = `${table}:${column}`;
-  let found = sortIndexes.get(key);
-  if (found === undefined) {
-    const wanted = column === "name" ? ["domain_id", "name"] : ["domain_id", column, "name"];
-    const names = db.$client.prepare(`SELECT name FROM pragma_index_list(?)`).pluck().all(table) as string[];
-    const columnsOf = db.$client.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).pluck();
-    const fitting = names
-      .map((name) => ({ name, columns: columnsOf.all(name) as string[] }))
-      .filter(({ columns }) => wanted.every((w, i) => columns[i] === w))
-      .sort((a, b) => a.columns.length - b.columns.length);
-    found = fitting[0]?.name ?? null;
-    sortIndexes.set(key, found);
-  }
-  return found;
-}
-
-/** How many search totals a connection remembers; one counted inside a transaction is not kept. */
-export const MAX_TOTALS = 1000;
-
-/** The rows `sql` selects (`spec.columns`, in that order). */
-function readRows<Row>(db: Db, sql: string, args: unknown[]): Row[] {
-  return statement(db, sql).all(...args) as Row[];
-}
-
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
-export function listPage<Row>(
+export async function listPage<Row>(
   db: Db,
   spec: ListSpec<Row>,
   domainId: number,
   q: ListQuery,
   force: ForcedPlan = {},
-): ListEnvelope<unknown> {
-  const { table, columns } = spec;
-  const info = TABLES[table]!;
-  const column = spec.sortColumns[q.sort] ?? "name";
-  const dir = q.sortDir === "desc" ? "DESC" : "ASC";
-  const sortBy = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
-  const order = `${sortBy} LIMIT ? OFFSET ?`;
-  // A walk that tests only index entries finds the page's ids first and reads their rows after, so the entries it
-  // passes cost no row lookup (offset 50,000 on 100,000 accounts: 2.6 -> 1.5 ms in-process, bench/README.md).
-  const rowsOf = (ids: string) => `SELECT ${columns} FROM ${table} WHERE id IN (${ids}) ${sortBy}`;
-  const offset = q.page * q.size;
-  const index = sortIndex(db, table, column);
-  const byIndex = index ? `INDEXED BY ${index}` : "";
-  const domain = statement(db, `SELECT ${info.counter} AS rows, search_version AS version FROM domains WHERE id = ?`).get(
-    domainId,
-  ) as { rows: number; version: number } | undefined;
-  const rowsInDomain = domain?.rows ?? 0;
-
-  let total: number;
-  let rows: Row[] = [];
-  if (!q.search) {
-    total = rowsInDomain;
-    if (offset < total) {
-      const sql = rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? ${order}`);
-      rows = readRows(db, sql, [domainId, q.size, offset]);
-    }
-  } else {
-    // The ids of the domain's matches, with the arguments of that query.
-    const like = `%${escapeLike(q.search)}%`;
-    const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
-    const low = domainId * DOMAIN_SPAN;
-    const narrow = info.searchIndex ? `INDEXED BY ${info.searchIndex}` : "";
-    const matches = trigram
-      ? {
-          sql: `SELECT rowid - ? FROM ${trigram} WHERE ${trigram} MATCH ? AND rowid BETWEEN ? AND ?`,
-          args: [low, ftsPhrase(q.search), low, low + DOMAIN_SPAN - 1],
-        }
-      : {
-          sql: `SELECT id FROM ${table} ${narrow} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\'`,
-          args: [domainId, like],
-        };
-    const key = (version: number | undefined) => `${table}:${domainId}:${version}:${q.search}`;
-    const { totals } = perConnection(db);
-    const counted = totals.get(key(domain?.version));
-    if (counted !== undefined) {
-      total = counted;
-    } else {
-      // The version is read again with the count, in one statement, so the two describe the same commit.
-      const fresh = statement(
-        db,
-        `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, (SELECT count(*) FROM (${matches.sql})) AS n`,
-      ).get(domainId, ...matches.args) as { version: number | null; n: number };
-      total = fresh.n;
-      if (!db.$client.inTransaction && fresh.version !== null) setBounded(totals, MAX_TOTALS, key(fresh.version), total);
-    }
-    if (offset < total) {
-      const plan = force.plan ?? planFor(total, offset + q.size, rowsInDomain);
-      const walkTest = force.walkTest ?? walkTestFor(total, offset + q.size, rowsInDomain);
-      if (plan === "sortMatches") {
-        rows = readRows(db, `SELECT ${columns} FROM ${table} WHERE id IN (${matches.sql}) ${order}`, [
-          ...matches.args,
-          q.size,
-          offset,
-        ]);
-      } else if (trigram && !(column === "name" && narrow)) {
-        // In orders other than name a walk tests the row's search key (reading the row) or, when long, the entry's
-        // id against the matches: SQLite reads them into a set (and a Bloom filter) once and reads a row only for a
-        // hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
-        const walkIds = () =>
-          readRows<Row>(
-            db,
-            rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? AND id IN (${matches.sql}) ${order}`),
-            [domainId, ...matches.args, q.size, offset],
-          );
-        if (walkTest === "matchIds") {
-          rows = walkIds();
-        } else {
-          // The expected length assumes the matches are spread over the order. Bunched at its end (a first name
-          // within each capacity) they would make this walk read nearly every row, so it stops after twice the
-          // expected entries (the LIMIT on the inner walk) and the ids are tested instead. The outer ORDER BY is
-          // the inner one's, which SQLite sees and does not sort again (SQL keeps no order out of a subquery).
-          const budget = force.walkBudget ?? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total);
-          rows = readRows(
-            db,
-            rowsOf(
-              `SELECT id FROM (SELECT id, search_key, ${column}, name FROM ${table} ${byIndex} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
-                `WHERE search_key LIKE ? ESCAPE '\\' ${order}`,
-            ),
-            [domainId, budget, like, q.size, offset],
-          );
-          if (rows.length < Math.min(q.size, total - offset)) rows = walkIds();
-        }
-      } else {
-        // In name order the index holding the search key is walked, so the test reads the entry, not the row (a
-        // tenth of the cost), and needs no set of the matches; a search too short for trigrams tests the row's key.
-        const walked = column === "name" && info.searchIndex ? narrow : byIndex;
-        rows = readRows(
-          db,
-          `SELECT ${columns} FROM ${table} ${walked} WHERE domain_id = ? AND search_key LIKE ? ESCAPE '\\' ${order}`,
-          [domainId, like, q.size, offset],
-        );
-      }
-    }
-  }
+): Promise<ListEnvelope<unknown>> {
+  const { total, rows } = await dialectOf(db).listRows(db, spec, domainId, q, force);
   const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
 }
+

@@ -18,8 +18,8 @@ export interface DkimStatus {
 
 /** The domain's DKIM TXT record (a key is made for a domain created before DKIM existed) and what DNS answers. */
 export async function dkimStatus(db: Db, principal: Principal, domainName: string): Promise<DkimStatus> {
-  const domain = domainForAdmin(db, principal, domainName);
-  const key = currentDkimKey(db, domain.id) ?? generateDkimKey(db, domain);
+  const domain = await domainForAdmin(db, principal, domainName);
+  const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
   const record = dkimRecord(domain.name, key);
   const dns = await checkDkimDns(record);
   return { ...record, dns: dns.state, dns_detail: dns.detail };
@@ -37,9 +37,9 @@ export interface SmsNotification {
 }
 
 /** The account's last ten notifications, newest first (postmaster only: targets are other people's numbers). */
-export function smsNotifications(db: Db, principal: Principal, domainName: string, name: string): SmsNotification[] {
-  const domain = domainForAdmin(db, principal, domainName);
-  const account = getAccountOrThrow(db, domain, name);
+export async function smsNotifications(db: Db, principal: Principal, domainName: string, name: string): Promise<SmsNotification[]> {
+  const domain = await domainForAdmin(db, principal, domainName);
+  const account = await getAccountOrThrow(db, domain, name);
   return recentSmsNotifications(db, account.id).map((r) => ({
     created_at: r.createdAt,
     number: r.slot === 2 ? 2 : 1,

@@ -18,6 +18,9 @@ import {
 import { fieldChanges, recordChange } from "./audit";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
+import { dialectOf } from "@/db/dialect";
+import { lockDomain, withTransaction } from "@/db/transaction";
+import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
 
 type Role = "subscriber" | "moderator";
@@ -36,13 +39,40 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-/** Raw statements for members: a 50,000-member list is read and diffed without building an object per row. */
-const memberStatements = prepared((db) => ({
-  current: db.$client.prepare("SELECT address, position FROM list_members WHERE list_id = ? AND role = ?").raw(),
-  remove: db.$client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = ? AND address = ?"),
-  add: db.$client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)"),
-  ordered: db.$client.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position").pluck(),
-}));
+interface MemberStatements {
+  current(listId: number, role: Role): Promise<[string, number][]>;
+  remove(listId: number, role: Role, address: string): Promise<unknown>;
+  add(listId: number, role: Role, address: string, position: number): Promise<unknown>;
+  ordered(listId: number, role: Role): Promise<string[]>;
+}
+const memberOf = and(eq(listMembers.listId, sql.placeholder("listId")), eq(listMembers.role, sql.placeholder("role")));
+/**
+ * Statements for members. On SQLite raw better-sqlite3 statements: a 50,000-member list is read and diffed without
+ * building an object per row. On PostgreSQL the query builder's.
+ */
+const memberStatements = prepared((db): MemberStatements => {
+  if (dialectOf(db).name === "sqlite") {
+    const current = db.$client.prepare("SELECT address, position FROM list_members WHERE list_id = ? AND role = ?").raw();
+    const remove = db.$client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = ? AND address = ?");
+    const add = db.$client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)");
+    const ordered = db.$client.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position").pluck();
+    return {
+      current: (listId, role) => Promise.resolve(current.all(listId, role) as [string, number][]),
+      remove: (listId, role, address) => Promise.resolve(remove.run(listId, role, address)),
+      add: (listId, role, address, position) => Promise.resolve(add.run(listId, role, address, position)),
+      ordered: (listId, role) => Promise.resolve(ordered.all(listId, role) as string[]),
+    };
+  }
+  const current = db.select({ address: listMembers.address, position: listMembers.position }).from(listMembers).where(memberOf).prepare();
+  const ordered = db.select({ address: listMembers.address }).from(listMembers).where(memberOf).orderBy(asc(listMembers.position)).prepare();
+  return {
+    current: async (listId, role) => (await current.execute({ listId, role })).map((r) => [r.address, r.position] as [string, number]),
+    remove: (listId, role, address) =>
+      db.delete(listMembers).where(and(eq(listMembers.listId, listId), eq(listMembers.role, role), eq(listMembers.address, address))).execute(),
+    add: (listId, role, address, position) => db.insert(listMembers).values({ listId, role, address, position }).execute(),
+    ordered: async (listId, role) => (await ordered.execute({ listId, role })).map((r) => r.address),
+  };
+});
 
 export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]): MailingListRecord {
   return {
@@ -70,17 +100,17 @@ export function toListRecord(l: MailingListRow, domain: DomainRow, members: { ad
 }
 export type { MailingListRecord };
 
-export function getListOrThrow(db: Db, domain: DomainRow, name: string): MailingListRow {
-  const row = statements(db).byName.get({ domainId: domain.id, name });
+export async function getListOrThrow(db: Db, domain: DomainRow, name: string): Promise<MailingListRow> {
+  const [row] = await statements(db).byName.execute({ domainId: domain.id, name });
   if (!row) throw apiError("recordNotFound", name, { resource: "mailinglist" });
   return row;
 }
 
-export function listRecord(db: Db, domain: DomainRow, row: MailingListRow): MailingListRecord {
+export async function listRecord(db: Db, domain: DomainRow, row: MailingListRow): Promise<MailingListRecord> {
   const st = memberStatements(db);
   const record = toListRecord(row, domain, []);
-  record.accounts = st.ordered.all(row.id, "subscriber") as string[];
-  record.moderators = st.ordered.all(row.id, "moderator") as string[];
+  record.accounts = await st.ordered(row.id, "subscriber");
+  record.moderators = await st.ordered(row.id, "moderator");
   return record;
 }
 
@@ -93,7 +123,10 @@ interface SummaryRow {
   autosubscribe_enabled: number;
 }
 
-export function listMailingLists(db: Db, domain: DomainRow, query: URLSearchParams) {
+/** GET mailinglists/<domain>'s query string, parsed (500.130 naming a bad parameter). */
+export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, LIST_SORT_FIELDS, domain.name);
+
+export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
   return listPage<SummaryRow>(
     db,
     {
@@ -119,7 +152,7 @@ export function listMailingLists(db: Db, domain: DomainRow, query: URLSearchPara
       }),
     },
     domain.id,
-    parseListQuery(query, LIST_SORT_FIELDS, domain.name),
+    query,
   );
 }
 
@@ -146,8 +179,8 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
 }
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
-function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Record<string, unknown> {
-  const record = listRecord(db, domain, row) as unknown as Record<string, unknown>;
+async function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Promise<Record<string, unknown>> {
+  const record = (await listRecord(db, domain, row)) as unknown as Record<string, unknown>;
   return Object.fromEntries(Object.keys(input).map((f) => [f, record[f]]));
 }
 
@@ -162,34 +195,34 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
  * (bench/README.md). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
  * only reorders them changes nothing.)
  */
-function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): void {
+async function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): Promise<void> {
   if (addresses === undefined) return;
   const st = memberStatements(db);
-  const current = st.current.all(listId, role) as [string, number][];
+  const current = await st.current(listId, role);
   const wanted = new Set(addresses);
   const have = new Set<string>();
   let next = 0;
   for (const [address, position] of current) {
     have.add(address);
     if (position >= next) next = position + 1;
-    if (!wanted.has(address)) st.remove.run(listId, role, address);
+    if (!wanted.has(address)) await st.remove(listId, role, address);
   }
-  for (const address of wanted) if (!have.has(address)) st.add.run(listId, role, address, next++);
+  for (const address of wanted) if (!have.has(address)) await st.add(listId, role, address, next++);
 }
 
-export function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): MailingListRow {
+export async function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): Promise<MailingListRow> {
   const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   const email = `${name}@${domain.name}`;
   const values = columnValues(input);
   checkReplyTo({ replytoMode: values.replytoMode ?? 0, replytoEmail: values.replytoEmail ?? "" });
-  return db.transaction(
-    () => {
-      assertNameFree(db, domain.id, name);
-      const d = effectiveLimits(db, domain);
+  return withTransaction(db, async (tx) => {
+      await lockDomain(tx, domain.id);
+      await assertNameFree(tx, domain.id, name);
+      const d = await effectiveLimits(tx, domain);
       if (d.mailinglistCount + 1 > d.mailinglistLimit) {
         throw apiError("mailinglistLimitReached", "name", { mailinglist_limit: d.mailinglistLimit });
       }
-      const row = db
+      const [row] = await tx
         .insert(mailingLists)
         .values({
           subscribeRequestMailBody: DEFAULT_LIST_TEMPLATES.subscribe_request_mail_body,
@@ -206,61 +239,50 @@ export function createMailingList(db: Db, domain: DomainRow, name: string, body:
           email,
           searchKey: searchKey(name, input.description ?? ""),
         })
-        .returning()
-        .get();
-      replaceMembers(db, row.id, "subscriber", input.accounts);
-      replaceMembers(db, row.id, "moderator", input.moderators);
-      recordChange(db, { domain: domain.name, action: "create", resource: "list", names: [name], changes: fieldChanges(input, null) });
-      return row;
-    },
-    { behavior: "immediate" },
-  );
+        .returning();
+      await replaceMembers(tx, row!.id, "subscriber", input.accounts);
+      await replaceMembers(tx, row!.id, "moderator", input.moderators);
+      await recordChange(tx, { domain: domain.name, action: "create", resource: "list", names: [name], changes: fieldChanges(input, null) });
+      return row!;
+  });
 }
 
 const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
-  findAllOrThrow(names, (name) => statements(db).byName.get({ domainId: domain.id, name }), "mailinglist");
+  findAllOrThrow(names, async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0], "mailinglist");
 
-export function updateMailingLists(
+export async function updateMailingLists(
   db: Db,
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
-): MailingListRow[] {
+): Promise<MailingListRow[]> {
   const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   const values = columnValues(input);
-  return db.transaction(
-    () => {
-      const rows = requireAll(db, domain, names);
-      recordChange(db, {
-        domain: domain.name,
-        action: "update",
-        resource: "list",
-        names,
-        changes: fieldChanges(input, rows.map((r) => auditOld(db, domain, r, input))),
-      });
-      return rows.map((row) => {
-        checkReplyTo({ ...row, ...values });
-        const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
-        const next =
-          Object.keys(set).length > 0
-            ? db.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning().get()
-            : row;
-        replaceMembers(db, row.id, "subscriber", input.accounts);
-        replaceMembers(db, row.id, "moderator", input.moderators);
-        return next;
-      });
-    },
-    { behavior: "immediate" },
-  );
+  return withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    const rows = await requireAll(tx, domain, names);
+    const olds: Record<string, unknown>[] = [];
+    for (const r of rows) olds.push(await auditOld(tx, domain, r, input));
+    await recordChange(tx, { domain: domain.name, action: "update", resource: "list", names, changes: fieldChanges(input, olds) });
+    const updated: MailingListRow[] = [];
+    for (const row of rows) {
+      checkReplyTo({ ...row, ...values });
+      const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
+      const next =
+        Object.keys(set).length > 0 ? (await tx.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning())[0]! : row;
+      await replaceMembers(tx, row.id, "subscriber", input.accounts);
+      await replaceMembers(tx, row.id, "moderator", input.moderators);
+      updated.push(next);
+    }
+    return updated;
+  });
 }
 
-export function deleteMailingLists(db: Db, domain: DomainRow, names: string[]): void {
-  db.transaction(
-    () => {
-      requireAll(db, domain, names);
-      recordChange(db, { domain: domain.name, action: "delete", resource: "list", names });
-      db.delete(mailingLists).where(and(eq(mailingLists.domainId, domain.id), inArray(mailingLists.name, names))).run();
-    },
-    { behavior: "immediate" },
-  );
+export async function deleteMailingLists(db: Db, domain: DomainRow, names: string[]): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await requireAll(tx, domain, names);
+    await recordChange(tx, { domain: domain.name, action: "delete", resource: "list", names });
+    await tx.delete(mailingLists).where(and(eq(mailingLists.domainId, domain.id), inArray(mailingLists.name, names)));
+  });
 }

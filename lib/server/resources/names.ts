@@ -6,6 +6,8 @@ import { ApiError, apiError } from "@/lib/errors/api-error";
 import type { ErrorKey } from "@/lib/errors/catalog";
 import { isAccountName, isListName } from "@/lib/schemas/common";
 import { firstWithChildren } from "@/lib/schemas/fields";
+import { and, eq, sql } from "drizzle-orm";
+import { accounts, aliases, mailingLists } from "@/db/schema";
 import { prepared } from "../store/prepared";
 
 export const MAX_NAMES = 1000;
@@ -30,47 +32,52 @@ export function withNameChildren(errors: ApiError[]): ApiError {
   return new ApiError(first.key, { source: first.source, attributes: first.attributes, children: errors });
 }
 
+const byName = (table: typeof accounts | typeof aliases | typeof mailingLists) =>
+  and(eq(table.domainId, sql.placeholder("domainId")), eq(table.name, sql.placeholder("name")));
 const namespace = prepared((db) =>
-  db.$client.prepare<[number, string, number, string, number, string], { kind: string }>(
-    `SELECT 'account' AS kind FROM accounts WHERE domain_id = ? AND name = ?
-     UNION ALL SELECT 'alias' FROM aliases WHERE domain_id = ? AND name = ?
-     UNION ALL SELECT 'list' FROM mailing_lists WHERE domain_id = ? AND name = ? LIMIT 1`,
-  ),
+  db
+    .select({ kind: sql<string>`'account'`.as("kind") })
+    .from(accounts)
+    .where(byName(accounts))
+    .unionAll(db.select({ kind: sql<string>`'alias'`.as("kind") }).from(aliases).where(byName(aliases)))
+    .unionAll(db.select({ kind: sql<string>`'list'`.as("kind") }).from(mailingLists).where(byName(mailingLists)))
+    .limit(1)
+    .prepare(),
 );
 
 /** What already holds `name` in the domain, if anything. */
-export function nameHolder(db: Db, domainId: number, name: string): string | undefined {
-  return namespace(db).get(domainId, name, domainId, name, domainId, name)?.kind;
+export async function nameHolder(db: Db, domainId: number, name: string): Promise<string | undefined> {
+  return (await namespace(db).execute({ domainId, name }))[0]?.kind;
 }
 
 /** The names of `names` (at most MAX_NAMES; empty ones skipped) the domain holds, with what holds each. */
-export function takenNames(db: Db, domainId: number, names: string[]): { name: string; taken_by: string }[] {
+export async function takenNames(db: Db, domainId: number, names: string[]): Promise<{ name: string; taken_by: string }[]> {
   if (names.length > MAX_NAMES) throw apiError("invalidNameList", "names", { max: MAX_NAMES });
   const out: { name: string; taken_by: string }[] = [];
   for (const name of new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))) {
-    const holder = nameHolder(db, domainId, name);
+    const holder = await nameHolder(db, domainId, name);
     if (holder) out.push({ name, taken_by: holder });
   }
   return out;
 }
 
-export function assertNameFree(db: Db, domainId: number, name: string): void {
-  const holder = nameHolder(db, domainId, name);
+export async function assertNameFree(db: Db, domainId: number, name: string): Promise<void> {
+  const holder = await nameHolder(db, domainId, name);
   if (holder) throw apiError("nameTaken", name, { taken_by: holder });
 }
 
 /**
  * Looks up every named record; 404.2 for a missing one, with one child per missing name when several were named.
  */
-export function findAllOrThrow<Row>(
+export async function findAllOrThrow<Row>(
   names: string[],
-  find: (name: string) => Row | undefined,
+  find: (name: string) => Promise<Row | undefined>,
   resource: "account" | "alias" | "mailinglist",
-): Row[] {
+): Promise<Row[]> {
   const rows: Row[] = [];
   const missing: ApiError[] = [];
   for (const name of names) {
-    const row = find(name);
+    const row = await find(name);
     if (row) rows.push(row);
     else missing.push(apiError("recordNotFound", name, { resource }));
   }

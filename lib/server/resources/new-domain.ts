@@ -2,19 +2,20 @@
 // and its DKIM key, in one transaction.
 import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
+import { withTransaction } from "@/db/transaction";
 import { generateDkimKey } from "@/lib/mailserver/dkim";
 import { passwordProblems } from "@/lib/schemas/common";
 import { createAccount } from "./accounts";
 import { getDomainOrThrow, insertDomain, type DomainLimits } from "./domains";
 
 /** Adds a domain with its postmaster account, in one transaction; of a new customer unless `customerId` names one. */
-export function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits, customerId?: number) {
+export async function addDomain(db: Db, name: string, postmasterPassword: string, limits: DomainLimits, customerId?: number) {
   if (passwordProblems(postmasterPassword).length) throw apiError("invalidPassword", "--postmaster-password");
-  return db.transaction(() => {
-    const domain = insertDomain(db, name, limits, customerId);
-    createAccount(db, domain, "postmaster", { password: postmasterPassword, description: "Administrator domeny" });
+  return withTransaction(db, async (tx) => {
+    const domain = await insertDomain(tx, name, limits, customerId);
+    await createAccount(tx, domain, "postmaster", { password: postmasterPassword, description: "Administrator domeny" });
     // Its DKIM key: `mailserver events` hands it to Rspamd; the TXT record to publish is in `domain dkim show`.
-    generateDkimKey(db, domain);
-    return getDomainOrThrow(db, name);
+    await generateDkimKey(tx, domain);
+    return getDomainOrThrow(tx, name);
   });
 }

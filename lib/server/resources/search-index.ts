@@ -6,11 +6,10 @@ import "server-only";
 // `npm run cli -- db optimize` (cron, docs/mail-server.md) and after a bulk load. Readers are not blocked (WAL);
 // writers wait for it (about 1 s per 100,000 accounts).
 import type { Db } from "@/db/client";
+import { dialectOf } from "@/db/dialect";
 
-export function optimizeSearchIndex(db: Db): { ms: number } {
+export async function optimizeSearchIndex(db: Db): Promise<{ ms: number }> {
   const started = performance.now();
-  db.$client.exec("INSERT INTO accounts_search(accounts_search) VALUES ('optimize')");
-  // Lets SQLite refresh the statistics its planner uses, where they are stale (cheap when nothing changed).
-  db.$client.pragma("optimize");
+  await dialectOf(db).optimize(db);
   return { ms: performance.now() - started };
 }

@@ -55,39 +55,42 @@ describe("dbGeneration", () => {
 
 describe("UntilChangedCache", () => {
   const cache = new UntilChangedCache<string>(10);
-  const cached = () => cache.get(db, "a.example", () => catchall(db));
+  const cached = () => cache.get(db, "a.example", () => Promise.resolve(catchall(db)));
 
-  it("reads once while the database is unchanged", () => {
-    const read = vi.fn(() => catchall(db));
-    cache.get(db, "a.example", read);
-    cache.get(db, "a.example", read);
+  it("reads once while the database is unchanged", async () => {
+    const read = vi.fn(() => Promise.resolve(catchall(db)));
+    await cache.get(db, "a.example", read);
+    await cache.get(db, "a.example", read);
     expect(read).toHaveBeenCalledTimes(1);
   });
 
-  it("reads again after another connection's commit", () => {
-    expect(cached()).toBe(catchall(db));
+  it("reads again after another connection's commit", async () => {
+    expect(await cached()).toBe(catchall(db));
     other.$client.prepare("UPDATE domains SET catchall_address = 'four' WHERE name = 'a.example'").run();
-    expect(cached()).toBe("four");
+    expect(await cached()).toBe("four");
   });
 
-  it("keeps nothing read inside a transaction that is rolled back", () => {
-    expect(cached()).toBe("four");
+  it("keeps nothing read inside a transaction that is rolled back", async () => {
+    expect(await cached()).toBe("four");
+    let inside: Promise<string | undefined> | undefined;
     try {
       db.$client.transaction(() => {
         db.$client.prepare("UPDATE domains SET catchall_address = 'rolled back' WHERE name = 'a.example'").run();
-        expect(cached()).toBe("rolled back");
+        // Read (synchronously, as SQLite reads) inside the transaction; awaited after it.
+        inside = cached();
         throw new Error("roll back");
       })();
     } catch {
       // expected
     }
-    expect(cached()).toBe("four");
+    expect(await inside).toBe("rolled back");
+    expect(await cached()).toBe("four");
   });
 
-  it("does not remember a missing value", () => {
-    const read = vi.fn(() => undefined);
-    cache.get(db, "nowhere.example", read);
-    cache.get(db, "nowhere.example", read);
+  it("does not remember a missing value", async () => {
+    const read = vi.fn(() => Promise.resolve(undefined));
+    await cache.get(db, "nowhere.example", read);
+    await cache.get(db, "nowhere.example", read);
     expect(read).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,22 +1,16 @@
 import "server-only";
 // Facts read from the database that may be reused while it is unchanged (credential lookups, domains by name, list
-// totals). Another connection's commit (the CLI, the mail server) moves PRAGMA data_version; this connection's
-// own writes move total_changes(). Nothing is reused or kept inside a transaction: a write that is rolled back
-// would leave the stamp moved but make a value read in between wrong.
+// totals). The dialect says whether the data may have changed (db/dialect.ts `changeStamp`: on SQLite PRAGMA
+// data_version for other connections' commits and total_changes() for this connection's own writes; on
+// PostgreSQL there is no such stamp and nothing is reused). Nothing is reused or kept inside a transaction: a write
+// that is rolled back would leave the stamp moved but make a value read in between wrong.
 import type { Db } from "@/db/client";
+import { dialectOf } from "@/db/dialect";
 import { setBounded } from "./bounded-map";
-import { prepared } from "./prepared";
 
-const stamps = prepared((db) => ({
-  dataVersion: db.$client.prepare<[], number>("PRAGMA data_version").pluck(),
-  totalChanges: db.$client.prepare<[], number>("SELECT total_changes()").pluck(),
-}));
-
-/** A stamp that differs whenever the database may have changed since it was taken; null inside a transaction. */
+/** A stamp that differs whenever the database may have changed since it was taken; null: reuse nothing. */
 export function dbGeneration(db: Db): string | null {
-  if (db.$client.inTransaction) return null;
-  const s = stamps(db);
-  return `${s.dataVersion.get()!}:${s.totalChanges.get()!}`;
+  return dialectOf(db).changeStamp(db);
 }
 
 /** A bounded map of values read from one database, emptied whenever that database changes. */
@@ -28,7 +22,7 @@ export class UntilChangedCache<V> {
   constructor(private readonly max: number) {}
 
   /** The value remembered for `key` while the database is unchanged, else `read()` (remembered when not undefined). */
-  get(db: Db, key: string, read: () => V | undefined): V | undefined {
+  async get(db: Db, key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
     const generation = dbGeneration(db);
     if (generation === null) return read();
     if (generation !== this.generation || db !== this.db) {
@@ -38,9 +32,10 @@ export class UntilChangedCache<V> {
     }
     let value = this.entries.get(key);
     if (value === undefined) {
-      value = read();
+      value = await read();
       if (value === undefined) return value;
-      setBounded(this.entries, this.max, key, value);
+      // Kept only if nothing changed while it was read (another request may have written meanwhile).
+      if (dbGeneration(db) === generation) setBounded(this.entries, this.max, key, value);
     }
     return value;
   }

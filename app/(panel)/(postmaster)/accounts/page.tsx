@@ -7,7 +7,7 @@ import { filtersFromUrl, listQueryString } from "@/lib/client/hooks/list-params"
 import type { AccountSummary, InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { parseListPage } from "@/lib/client/list-page";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
-import { listAccounts } from "@/lib/server/resources/accounts";
+import { listAccounts, parseAccountListQuery } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { toJson } from "@/lib/server/http/ordered-json";
@@ -24,13 +24,14 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
     if (first !== undefined) url.set(key, first);
   }
   const query = listQueryString(filtersFromUrl(url, ACCOUNT_SORT_FIELDS));
-  return <AccountsTable initial={firstPage(session.domain, query)} />;
+  return <AccountsTable initial={await firstPage(session.domain, query)} />;
 }
 
-function firstPage(domain: string, query: string): InitialAccountPage | undefined {
+async function firstPage(domain: string, query: string): Promise<InitialAccountPage | undefined> {
   try {
     const db = getDb();
-    const data = listAccounts(db, getDomainOrThrow(db, domain), new URLSearchParams(query));
+    const row = await getDomainOrThrow(db, domain);
+    const data = await listAccounts(db, row, parseAccountListQuery(new URLSearchParams(query), row));
     // Exactly what the browser would get from the BFF: the JSON of the API's answer.
     return { domain, query, data: parseListPage<AccountSummary>(toJson(data)), at: Date.now() };
   } catch (err) {

@@ -22,10 +22,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const search = first(params.search).slice(0, 100);
   const asked = Number(first(params.page) || "0");
-  const { total, entries } = listAudit(getDb(), { domain: session.domain, search, page: Number.isInteger(asked) && asked >= 0 ? asked : 0, size: PAGE_SIZE });
+  const { total, entries } = await listAudit(getDb(), { domain: session.domain, search, page: Number.isInteger(asked) && asked >= 0 ? asked : 0, size: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(Number.isInteger(asked) && asked >= 0 ? asked : 0, pages - 1);
-  const shown = page === asked ? entries : listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE }).entries;
+  const shown = page === asked ? entries : (await listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE })).entries;
   const link = (p: number) => {
     const q = new URLSearchParams();
     if (search) q.set("search", search);

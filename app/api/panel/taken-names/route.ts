@@ -5,8 +5,8 @@ import { domainForAdmin } from "@/lib/server/caller/access";
 import { ok, withApi } from "@/lib/server/http/http";
 import { takenNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, query }) => {
-  const domain = domainForAdmin(db, principal, principal.domain);
-  return ok({ taken: takenNames(db, domain.id, (query.get("names") ?? "").split(",")) });
+export const GET = withApi(async ({ db, principal, query }) => {
+  const domain = await domainForAdmin(db, principal, principal.domain);
+  return ok({ taken: await takenNames(db, domain.id, (query.get("names") ?? "").split(",")) });
 });
 export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";

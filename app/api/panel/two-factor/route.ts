@@ -7,20 +7,20 @@ import { noContent, ok, withApi, type ApiContext } from "@/lib/server/http/http"
 import { beginSetup, confirmSetup, disable, twoFactorState } from "@/lib/server/caller/totp";
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
-const me = ({ db, principal }: ApiContext) => getAccountOrThrow(db, getDomainOrThrow(db, principal.domain), principal.account.name);
+const me = async ({ db, principal }: ApiContext) => getAccountOrThrow(db, await getDomainOrThrow(db, principal.domain), principal.account.name);
 const codeOf = async (ctx: ApiContext) => {
   const raw = (await ctx.body()).code;
   return typeof raw === "string" ? raw : "";
 };
 
-export const GET = withApi((ctx) => {
-  const s = twoFactorState(ctx.db, me(ctx));
+export const GET = withApi(async (ctx) => {
+  const s = await twoFactorState(ctx.db, await me(ctx));
   return ok({ enabled: s.enabled, required: s.required, recovery_left: s.recoveryLeft }, 200, { "cache-control": "no-store" });
 });
 
 export const POST = withApi(async (ctx) => {
   try {
-    const setup = await beginSetup(ctx.db, me(ctx));
+    const setup = await beginSetup(ctx.db, await me(ctx));
     return ok({ secret: setup.secret, uri: setup.uri, qr_svg: setup.qrSvg }, 200, { "cache-control": "no-store" });
   } catch (err) {
     return twoFactorAnswer(err);
@@ -29,7 +29,7 @@ export const POST = withApi(async (ctx) => {
 
 export const PUT = withApi(async (ctx) => {
   try {
-    return ok({ recovery_codes: confirmSetup(ctx.db, me(ctx), await codeOf(ctx)) }, 200, { "cache-control": "no-store" });
+    return ok({ recovery_codes: await confirmSetup(ctx.db, await me(ctx), await codeOf(ctx)) }, 200, { "cache-control": "no-store" });
   } catch (err) {
     return twoFactorAnswer(err);
   }
@@ -37,7 +37,7 @@ export const PUT = withApi(async (ctx) => {
 
 export const DELETE = withApi(async (ctx) => {
   try {
-    disable(ctx.db, me(ctx), await codeOf(ctx));
+    await disable(ctx.db, await me(ctx), await codeOf(ctx));
     return noContent();
   } catch (err) {
     return twoFactorAnswer(err);

@@ -21,32 +21,32 @@ import {
 } from "@/lib/server/caller/totp";
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
-function principalOf(db: Db, account: AccountRow) {
-  const domain = db.select({ name: domains.name }).from(domains).where(eq(domains.id, account.domainId)).get()!.name;
+async function principalOf(db: Db, account: AccountRow) {
+  const [{ name: domain }] = (await db.select({ name: domains.name }).from(domains).where(eq(domains.id, account.domainId))) as [{ name: string }];
   return { account, domain, isPostmaster: account.name === "postmaster" };
 }
 
 export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body }) => {
   try {
     const id = readChallengeId(req);
-    const account = challengeAccount(db, id, clientIp);
+    const account = await challengeAccount(db, id, clientIp);
     if (!account || account.blocked === 1) throw new TwoFactorError("noChallenge");
     const raw = (await body()).code;
     const code = typeof raw === "string" ? raw : "";
     let recoveryCodes: string[] | undefined;
-    if (secondStepNeeded(db, account) === "setup") recoveryCodes = confirmSetup(db, account, code);
-    else verifySecondFactor(db, account, code);
-    endChallenge(db, id);
-    const principal = principalOf(db, account);
+    if ((await secondStepNeeded(db, account)) === "setup") recoveryCodes = await confirmSetup(db, account, code);
+    else await verifySecondFactor(db, account, code);
+    await endChallenge(db, id);
+    const principal = await principalOf(db, account);
     // As the first step does without a second one: a fresh session id, and the device cookie that lets this
     // browser past the account's lock (lib/server/caller/device-cookie.ts).
-    destroySession(db, sessionId);
-    const session = createSession(db, principal, clientIp);
+    await destroySession(db, sessionId);
+    const session = await createSession(db, principal, clientIp);
     const secure = isHttps(req);
     // The challenge row is gone; its cookie (Path=/api/panel/) lapses within 5 minutes and names nothing now.
     const headers = new Headers({ "cache-control": "no-store" });
     headers.append("set-cookie", sessionCookie(session, secure));
-    headers.append("set-cookie", deviceCookie(newDeviceToken(db, principal.account.email), secure));
+    headers.append("set-cookie", deviceCookie(await newDeviceToken(db, principal.account.email), secure));
     return ok({ ...sessionInfo(principal), ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) }, 200, headers);
   } catch (err) {
     return twoFactorAnswer(err);
@@ -55,8 +55,8 @@ export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body
 
 export const PUT = withPanelSession(async ({ req, db, clientIp }) => {
   try {
-    const account = challengeAccount(db, readChallengeId(req), clientIp);
-    if (!account || secondStepNeeded(db, account) !== "setup") throw new TwoFactorError("noChallenge");
+    const account = await challengeAccount(db, readChallengeId(req), clientIp);
+    if (!account || (await secondStepNeeded(db, account)) !== "setup") throw new TwoFactorError("noChallenge");
     const setup = await beginSetup(db, account);
     return ok({ secret: setup.secret, uri: setup.uri, qr_svg: setup.qrSvg }, 200, { "cache-control": "no-store" });
   } catch (err) {

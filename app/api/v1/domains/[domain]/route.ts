@@ -3,13 +3,13 @@ import { domainForAdmin } from "@/lib/server/caller/access";
 import { toDomainRecord, updateDomain } from "@/lib/server/resources/domains";
 import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
-export const GET = withApi(({ db, principal, params }) =>
-  ok(toDomainRecord(db, domainForAdmin(db, principal, params.domain!))),
+export const GET = withApi(async ({ db, principal, params }) =>
+  ok(await toDomainRecord(db, await domainForAdmin(db, principal, params.domain!))),
 );
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
-  return ok(toDomainRecord(db, updateDomain(db, domain, await body())));
+  const domain = await domainForAdmin(db, principal, params.domain!);
+  return ok(await toDomainRecord(db, await updateDomain(db, domain, await body())));
 });
 
 export { methodNotAllowed as POST, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

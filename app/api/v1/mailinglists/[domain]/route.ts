@@ -1,10 +1,11 @@
 // GET /api/v1/mailinglists/<domain>: the paged mailing-list list (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
 import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
-import { listMailingLists } from "@/lib/server/resources/mailing-lists";
+import { listMailingLists, parseMailingListQuery } from "@/lib/server/resources/mailing-lists";
 
-export const GET = withApi(({ db, principal, params, query }) =>
-  ok(listMailingLists(db, domainForAdmin(db, principal, params.domain!), query)),
-);
+export const GET = withApi(async ({ db, principal, params, query }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
+  return ok(await listMailingLists(db, domain, parseMailingListQuery(query, domain)));
+});
 
 export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

@@ -4,28 +4,28 @@ import { createAlias, deleteAliases, getAliasOrThrow, toAliasRecord, updateAlias
 import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import { parseNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+export const GET = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "account", false);
-  return ok(toAliasRecord(getAliasOrThrow(db, domain, name!), domain));
+  return ok(toAliasRecord(await getAliasOrThrow(db, domain, name!), domain));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "account", false);
-  return ok(toAliasRecord(createAlias(db, domain, name!, await body()), domain), 201);
+  return ok(toAliasRecord(await createAlias(db, domain, name!, await body()), domain), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const names = parseNames(params.name!, "account");
-  const rows = updateAliases(db, domain, names, await body());
+  const rows = await updateAliases(db, domain, names, await body());
   return names.length === 1 ? ok(toAliasRecord(rows[0]!, domain)) : noContent();
 });
 
-export const DELETE = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
-  deleteAliases(db, domain, parseNames(params.name!, "account"));
+export const DELETE = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
+  await deleteAliases(db, domain, parseNames(params.name!, "account"));
   return noContent();
 });
 

@@ -11,34 +11,34 @@ import {
 import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import { parseNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, params }) => {
-  const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));
+export const GET = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const [name] = parseNames(params.name!, "account", false);
   const row = name === principal.account.name && domain.id === principal.account.domainId
     ? principal.account
-    : getAccountOrThrow(db, domain, name!);
-  return ok(accountRecord(db, domain, row));
+    : await getAccountOrThrow(db, domain, name!);
+  return ok(await accountRecord(db, domain, row));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "account", false);
   const input = await body();
-  const row = createAccount(db, domain, name!, input, await prehashPassword(input));
-  return ok(accountRecord(db, domain, row), 201);
+  const row = await createAccount(db, domain, name!, input, await prehashPassword(input));
+  return ok(await accountRecord(db, domain, row), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAccounts(db, principal, params.domain!, params.name!.split(","));
+  const domain = await domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const names = parseNames(params.name!, "account");
   const input = await body();
-  const rows = updateAccounts(db, principal, domain, names, input, { prehashed: await prehashPassword(input) });
-  return names.length === 1 ? ok(accountRecord(db, domain, rows[0]!)) : noContent();
+  const rows = await updateAccounts(db, principal, domain, names, input, { prehashed: await prehashPassword(input) });
+  return names.length === 1 ? ok(await accountRecord(db, domain, rows[0]!)) : noContent();
 });
 
-export const DELETE = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
-  deleteAccounts(db, domain, parseNames(params.name!, "account"));
+export const DELETE = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
+  await deleteAccounts(db, domain, parseNames(params.name!, "account"));
   return noContent();
 });
 

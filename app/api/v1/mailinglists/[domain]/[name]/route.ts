@@ -10,28 +10,28 @@ import {
 } from "@/lib/server/resources/mailing-lists";
 import { parseNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+export const GET = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "list", false);
-  return ok(listRecord(db, domain, getListOrThrow(db, domain, name!)));
+  return ok(await listRecord(db, domain, await getListOrThrow(db, domain, name!)));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "list", false);
-  return ok(listRecord(db, domain, createMailingList(db, domain, name!, await body())), 201);
+  return ok(await listRecord(db, domain, await createMailingList(db, domain, name!, await body())), 201);
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const names = parseNames(params.name!, "list");
-  const rows = updateMailingLists(db, domain, names, await body());
-  return names.length === 1 ? ok(listRecord(db, domain, rows[0]!)) : noContent();
+  const rows = await updateMailingLists(db, domain, names, await body());
+  return names.length === 1 ? ok(await listRecord(db, domain, rows[0]!)) : noContent();
 });
 
-export const DELETE = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
-  deleteMailingLists(db, domain, parseNames(params.name!, "list"));
+export const DELETE = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
+  await deleteMailingLists(db, domain, parseNames(params.name!, "list"));
   return noContent();
 });
 

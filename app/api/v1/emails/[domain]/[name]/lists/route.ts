@@ -6,10 +6,10 @@ import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 import { accountListMemberships } from "@/lib/server/resources/list-memberships";
 import { parseNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+export const GET = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "account", false);
-  return ok(accountListMemberships(db, domain, getAccountOrThrow(db, domain, name!).email));
+  return ok(await accountListMemberships(db, domain, (await getAccountOrThrow(db, domain, name!)).email));
 });
 
 export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

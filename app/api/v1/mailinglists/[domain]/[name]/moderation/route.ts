@@ -5,17 +5,17 @@ import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
 import { listModeration, moderateHeldPosts } from "@/lib/server/resources/list-moderation";
 import { parseNames } from "@/lib/server/resources/names";
 
-export const GET = withApi(({ db, principal, params }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+export const GET = withApi(async ({ db, principal, params }) => {
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "list", false);
-  return ok(listModeration(db, domain, name!));
+  return ok(await listModeration(db, domain, name!));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
-  const domain = domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "list", false);
-  moderateHeldPosts(db, domain, name!, await body());
-  return ok(listModeration(db, domain, name!));
+  await moderateHeldPosts(db, domain, name!, await body());
+  return ok(await listModeration(db, domain, name!));
 });
 
 export { methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };

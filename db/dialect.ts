@@ -1,0 +1,60 @@
+// What differs between the two engines, behind one interface: each engine implements it once (db/sqlite/dialect.ts,
+// db/pg/dialect.ts) and the services call it through `dialectOf(db)` instead of testing which engine they run on.
+import type { SQL } from "drizzle-orm";
+import type { ListQuery } from "../lib/schemas/list-query";
+import type { Db } from "./client";
+
+/** A list kind (accounts, aliases, mailing lists) as lib/server/resources/list-page.ts describes it. */
+export interface ListSpec<Row> {
+  table: string;
+  /** The summary columns to select: plain column names, comma-separated. */
+  columns: string;
+  /** Sortable API field -> SQL column. */
+  sortColumns: Record<string, string>;
+  toItem: (row: Row) => unknown;
+}
+
+/** How a searched page is read on SQLite: the matching rows sorted, or the sort index walked in order. */
+export type ListPlan = "sortMatches" | "walkIndex";
+/** How a walk in an order other than name tests an entry: the row's search key, or its id among the matches. */
+export type WalkTest = "searchKey" | "matchIds";
+/** Tests force a plan or a walk's test, to check each against the definition (SQLite; ignored elsewhere). */
+export interface ForcedPlan {
+  plan?: ListPlan;
+  walkTest?: WalkTest;
+  /** How many entries a search-key walk in an order other than name may pass before ids are tested instead. */
+  walkBudget?: number;
+}
+
+export interface Dialect {
+  readonly name: "sqlite" | "postgres";
+  /** Runs `fn` in a transaction (a savepoint when `db` is already a transaction); commits or rolls back. */
+  transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Serialises writes to one domain: its row is locked until the transaction ends (a no-op where writes are serial). */
+  lockDomain(tx: Db, domainId: number): Promise<void>;
+  /** A stamp that differs whenever the data may have changed since it was taken; null: do not reuse anything. */
+  changeStamp(db: Db): string | null;
+  /** The rows of a raw query, as objects keyed by column name. */
+  all<T>(db: Db, query: SQL): Promise<T[]>;
+  /** Runs a raw statement; returns how many rows it changed. */
+  run(db: Db, query: SQL): Promise<number>;
+  /** `db optimize`: the search index merged, the planner's statistics refreshed. */
+  optimize(db: Db): Promise<void>;
+  /** One page of a domain's list (contract §6) and the total matching: the search, the sort and the plan. */
+  listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery, force?: ForcedPlan): Promise<{ total: number; rows: Row[] }>;
+}
+
+const DIALECT = Symbol.for("mail-admin.dialect");
+
+/** Marks a connection (or a transaction) with its engine's dialect. */
+export function setDialect<T extends object>(db: T, dialect: Dialect): T {
+  (db as { [DIALECT]?: Dialect })[DIALECT] = dialect;
+  return db;
+}
+
+/** The dialect of a connection opened by db/client.ts (or a transaction it handed out). */
+export function dialectOf(db: Db): Dialect {
+  const dialect = (db as { [DIALECT]?: Dialect })[DIALECT];
+  if (!dialect) throw new Error("database handle not opened through db/client.ts");
+  return dialect;
+}
