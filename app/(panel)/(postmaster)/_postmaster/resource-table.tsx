@@ -6,7 +6,7 @@
 //
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
 // row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
-import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { Alert, Button, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import type { ListFilters } from "@/lib/client/hooks/list-params";
@@ -331,12 +331,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
               </tr>
             )}
             {rows.map((r) => (
-              // Each row its own (never suspending) boundary: React hydrates the page's shell in one task and the
-              // server-rendered rows after it, at low priority in slices that yield to the browser, instead of all
-              // of them in the shell's one long task (Lighthouse's total blocking time on a phone; bench/README.md).
-              // A click on a row not yet hydrated hydrates that row first and is then handled.
-              <Suspense key={r.name}>
-              <tr className="border-t border-gray-200 align-top hover:bg-gray-50">
+              <tr key={r.name} className="border-t border-gray-200 align-top hover:bg-gray-50">
                 <td className="px-2 py-2.5">
                   <input
                     type="checkbox"
@@ -362,7 +357,6 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   </div>
                 </td>
               </tr>
-              </Suspense>
             ))}
           </tbody>
         </table>
