@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { cpuProbeMs } from "./host";
 import { measurePair, type Load } from "./load";
@@ -29,6 +30,7 @@ if (!fs.existsSync(file)) {
 }
 if (!fs.existsSync(path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("no production build: run npx next build first");
 
+const loadBefore = os.loadavg();
 const probeBefore = cpuProbeMs();
 const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } };
 const tokens = start.scripts.start.split(/\s+/);
@@ -73,11 +75,14 @@ async function main() {
 
   const panel = await measurePanel(base, email, ADMIN_PASSWORD, LIGHTHOUSE_RUNS);
   const probeAfter = cpuProbeMs();
+  const loadAfter = os.loadavg();
   log(`Lighthouse mobile performance of /accounts: median ${panel.lighthouse} (runs ${panel.lighthouseRuns.map((r) => r.score).join(", ")})`);
   for (const r of panel.lighthouseRuns) log(`  ${JSON.stringify(r)}`);
   for (const j of panel.js) log(`first-load JS ${j.page}: ${j.gzipKb.toFixed(1)} kB gzip (${j.files} files)`);
   log(`CPU probe: ${probeBefore.toFixed(0)} ms before, ${probeAfter.toFixed(0)} ms after (bench/host.ts; 340-630 on hosts seen so far)`);
-  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], api: apiSample, page: pageSample, panel };
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
+  log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadAfter)} after, on ${os.cpus().length} cores`);
+  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], loadAverage: [loadBefore, loadAfter], api: apiSample, page: pageSample, panel };
   fs.writeFileSync(path.join(root, "bench/data/panel-speed.json"), JSON.stringify(out, null, 2));
 }
 

@@ -36,13 +36,15 @@ export function newNonce(): string {
 
 /**
  * The policy of one page response. Style attributes stay allowed (`style-src-attr`): the usage bars set their
- * width that way, and an attribute cannot run script; `<style>` elements and stylesheets need the nonce or 'self'.
+ * width that way, and an attribute cannot run script; `<style>` elements and stylesheets need the nonce or 'self',
+ * or are the app's own stylesheet inlined by Next (`styleHashes`: its CSP hash sources, `'sha256-…'`; React writes
+ * that `<style>` without the nonce).
  */
-export function contentSecurityPolicy(nonce: string, https: boolean): string {
+export function contentSecurityPolicy(nonce: string, https: boolean, styleHashes: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    ["style-src 'self'", `'nonce-${nonce}'`, ...styleHashes].join(" "),
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",

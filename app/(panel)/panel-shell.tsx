@@ -3,7 +3,7 @@
 // switch and logout. Seeds the session query so pages that ask for it (lib/client/hooks/session.ts) need no fetch.
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
@@ -59,6 +59,11 @@ export function PanelShell({ session, children }: { session: PanelSession; child
   const queryClient = useQueryClient();
   useState(() => queryClient.setQueryData(sessionKeys.all, session));
   const [leaving, setLeaving] = useState(false);
+  const router = useRouter();
+  // The navigation's pages are prefetched when the pointer or focus shows intent, not all at once when they come
+  // into view: on a first load those five prefetches (and their processing) fell into the page's busiest second
+  // on a phone, as Lighthouse's long tasks showed (issue 33, bench/README.md).
+  const intent = (href: string) => () => router.prefetch(href);
 
   const nav = session.isPostmaster ? POSTMASTER_NAV : USER_NAV;
   const width = WIDE_PAGES.includes(pathname) ? "max-w-[96rem]" : "max-w-6xl";
@@ -98,6 +103,10 @@ export function PanelShell({ session, children }: { session: PanelSession; child
                 <li key={href}>
                   <Link
                     href={href}
+                    prefetch={false}
+                    onMouseEnter={intent(href)}
+                    onTouchStart={intent(href)}
+                    onFocus={intent(href)}
                     aria-current={current ? "page" : undefined}
                     className={`inline-block whitespace-nowrap border-b-2 px-2 py-2 text-sm sm:px-3 font-medium focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-blue-700 ${
                       current ? "border-blue-700 text-blue-800" : "border-transparent text-gray-700 hover:text-gray-900"

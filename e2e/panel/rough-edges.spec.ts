@@ -197,6 +197,39 @@ test.describe("postmaster", () => {
     await shot(page, "error-list-replyto");
   });
 
+  test("the list editor shows every error of one save at once, the empty reply-to address among them", async ({ page }) => {
+    let sent = 0;
+    page.on("request", (r) => {
+      if (r.method() === "PUT" && r.url().includes("/api/panel/v1/mailinglists/")) sent++;
+    });
+    await page.goto("/lists/ogloszenia");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("ogloszenia");
+    await page.getByRole("textbox", { name: /^Treść:/ }).first().fill("Bez linku");
+    await page.getByLabel("Adres strony potwierdzenia").fill("ftp://zly.example.com");
+    await page.getByLabel("Odpowiedzi trafiają do").selectOption("2");
+    await page.getByLabel("Adres dla odpowiedzi", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Zapisz listę" }).click();
+    // One save: each field says its own reason...
+    const field = (label: string | RegExp) => page.getByRole("textbox", { name: label }).first();
+    await expect(page.getByText(/Adres odpowiedzi jest wymagany, gdy odpowiedzi mają trafiać na wskazany adres/)).toBeVisible();
+    await expect(page.getByText(/Brakuje znacznika „\{\{confirm_link\}\}”/).first()).toBeVisible();
+    for (const f of [field("Adres dla odpowiedzi"), field(/^Treść: Prośba o potwierdzenie zapisu/), field("Adres strony potwierdzenia")]) {
+      await expect(f).toHaveAttribute("aria-invalid", "true");
+    }
+    // ...and the save's outcome names all three fields.
+    const outcome = page.getByRole("alert").filter({ hasText: "Do poprawienia (3)" });
+    await expect(outcome).toContainText("„Adres dla odpowiedzi”");
+    await expect(outcome).toContainText("„Adres strony potwierdzenia”");
+    await expect(outcome).toContainText("„Treść: Prośba o potwierdzenie zapisu”");
+    // Nothing was sent: the API would have answered only the first of them.
+    expect(sent).toBe(0);
+    await shot(page, "error-list-all-at-once");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await shot(page, "error-list-all-at-once-375");
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await shot(page, "error-list-all-at-once-1920");
+  });
+
   test("on a phone the table sorts by any column", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await openAccounts(page);

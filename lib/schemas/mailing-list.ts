@@ -37,6 +37,17 @@ export const mailingListFields = {
   moderators: { schema: addressList(isEmail, 1000), error: "invalidListOption" },
 } as const satisfies FieldSpecs;
 
+/**
+ * The one rule across fields: replies sent to a given address (replyto_mode 2) need that address. The service checks
+ * the stored result (a PUT may change either field); the panel's list editor checks the form with it before sending,
+ * so this error shows together with the fields' own (the API answers one error per request).
+ */
+export function replyToAddressMissing(values: { replyto_mode?: unknown; replyto_email?: unknown }): boolean {
+  return Number(values.replyto_mode) === 2 && (typeof values.replyto_email === "string" ? values.replyto_email : "").trim() === "";
+}
+/** The error attributes the service gives that case (lib/errors/details.ts words them). */
+export const REPLYTO_REQUIRED_ATTRIBUTES = { required_for_replyto_mode: 2 } as const;
+
 export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);
 export type MailingListInput = FieldValues<typeof mailingListFields>;

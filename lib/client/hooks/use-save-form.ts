@@ -26,6 +26,11 @@ export interface SaveFormOptions<TIn extends FieldValues, TOut, R> {
   /** Panel-only rules, checked after the resolver and before sending. */
   check?: (values: TOut) => FormProblem<TIn>[];
   onSaved?: (result: R, values: TOut) => void;
+  /**
+   * The label of a field as the form shows it: when given, a save the form's checks stop lists every field to
+   * correct by name in the outcome (each field shows its own reason), not just "correct the marked fields".
+   */
+  label?: (field: string) => string;
   /** Texts of the outcome; defaults are the panel's generic ones. */
   texts?: { saved?: string; failed?: (error: string) => string };
   /** Ask before leaving with unsaved changes (default true). */
@@ -36,12 +41,14 @@ const messages = {
   pl: {
     saved: "Zapisano zmiany.",
     fixFields: "Popraw zaznaczone pola i zapisz ponownie.",
+    fixListed: "Do poprawienia ({count}): {fields}. Przy każdym polu jest powód.",
     failed: "Nie zapisano: {error}",
     leave: "Masz niezapisane zmiany. Opuścić stronę i je utracić?",
   },
   en: {
     saved: "Changes saved.",
     fixFields: "Correct the marked fields and save again.",
+    fixListed: "To correct ({count}): {fields}. Each field says why.",
     failed: "Not saved: {error}",
     leave: "You have unsaved changes. Leave the page and lose them?",
   },
@@ -83,7 +90,14 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
         setOutcome({ ok: false, text: placed.text ? failed(placed.text) : t("fixFields"), codes: placed.codes });
       }
     },
-    () => setOutcome({ ok: false, text: t("fixFields") }),
+    (errors) => {
+      // Fields in the order the form lists them (options.fields), then any other.
+      const failing = Object.keys(errors).sort((a, b) => rank(options.fields, a) - rank(options.fields, b));
+      const label = options.label;
+      if (!label || !failing.length) return setOutcome({ ok: false, text: t("fixFields") });
+      const fields = failing.map((f) => (locale === "pl" ? `„${label(f)}”` : `"${label(f)}"`)).join(", ");
+      setOutcome({ ok: false, text: t("fixListed", { count: failing.length, fields }) });
+    },
   );
 
   return {
@@ -100,3 +114,8 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
     dirty: isDirty,
   };
 }
+
+const rank = (fields: readonly string[], f: string) => {
+  const i = fields.indexOf(f);
+  return i < 0 ? fields.length : i;
+};

@@ -4,16 +4,18 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
+import { catalogText } from "@/lib/client/error-text";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { errorDetailText } from "@/lib/errors/details";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
-import { DEFAULT_LIST_TEMPLATES, mailingListFields } from "@/lib/schemas/mailing-list";
+import { DEFAULT_LIST_TEMPLATES, mailingListFields, REPLYTO_REQUIRED_ATTRIBUTES, replyToAddressMissing } from "@/lib/schemas/mailing-list";
 import { SaveBar } from "../../_postmaster/page-parts";
 import { linkClass } from "../../_postmaster/ui";
 import { listEditorMessages } from "./messages";
@@ -27,7 +29,19 @@ const SCALARS = FIELDS.filter((f) => !(MEMBERS as readonly string[]).includes(f)
 const TEMPLATES = ["subscribe_request", "unsubscribe_request", "subscribe", "unsubscribe"] as const;
 
 type Values = Record<string, string | boolean | string[]>;
-const resolver = fieldSpecResolver<Values>(mailingListFields, FIELDS);
+const fieldsResolver = fieldSpecResolver<Values>(mailingListFields, FIELDS);
+/**
+ * Every field's own rule and the rule across fields (an empty reply-to address while replies go to it), all in one
+ * pass, so one save shows every error at once; the service checks the same again.
+ */
+const resolver: Resolver<Values, FieldFormContext> = async (values, context, options) => {
+  const result = await fieldsResolver(values, context, options);
+  if (!replyToAddressMissing(values) || result.errors.replyto_email) return result;
+  const locale = context?.locale ?? "pl";
+  const message = [catalogText("invalidListOption", locale), errorDetailText(REPLYTO_REQUIRED_ATTRIBUTES, locale)].join(" ");
+  const errors = { ...result.errors, replyto_email: { type: "required", message } } as FieldErrors<Values>;
+  return { values: {}, errors };
+};
 
 export function ListEditor({ name }: { name: string }) {
   const t = useT(listEditorMessages);
@@ -73,6 +87,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
   useEffect(() => reset(defaults), [defaults, reset]);
   const { onSubmit, outcome } = useSaveForm(form, {
     fields: FIELDS,
+    label: (field) => fieldLabel(t, field),
     save: (values) => save.mutateAsync({ name: record.name, body: values, create: false }),
     texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
   });
@@ -168,4 +183,13 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
       />
     </form>
   );
+}
+
+type ListKey = keyof typeof listEditorMessages.pl;
+/** A field's label as the form shows it (the save's error summary names the fields with it). */
+function fieldLabel(t: (key: ListKey, vars?: Record<string, string>) => string, field: string): string {
+  const tpl = TEMPLATES.find((x) => field.startsWith(`${x}_mail_`));
+  if (tpl) return t(field.endsWith("_subject") ? "subject" : "body", { which: t(tpl) });
+  if (field === "accounts") return t("subscribers");
+  return field in listEditorMessages.pl ? t(field as ListKey) : field;
 }
