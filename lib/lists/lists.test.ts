@@ -383,9 +383,9 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
     });
   });
 
-  it("deleting an account removes it from the domain's lists as subscriber and moderator", () => {
+  it("deleting an account removes it from the domain's lists as subscriber and moderator", async () => {
     createAccount(db, domain(), "odchodzi", { password: PW });
-    updateMailingLists(db, domain(), ["otwarta", "moderowana"], { accounts: [at("jan"), at("ewa"), at("odchodzi")], moderators: [at("anna"), at("odchodzi")] });
+    await updateMailingLists(db, domain(), ["otwarta", "moderowana"], { accounts: [at("jan"), at("ewa"), at("odchodzi")], moderators: [at("anna"), at("odchodzi")] });
     deleteAccounts(db, domain(), ["odchodzi"]);
     for (const list of ["otwarta", "moderowana"]) {
       expect(members(list).accounts).toEqual([at("jan"), at("ewa")]);
