@@ -111,26 +111,21 @@ export async function planMembers(db: Db, listId: number, wanted: string[]): Pro
   }
   if (old.length > 0) next = lastPosition + 1;
 
-  const want = new Set<string>();
-  for (const a of wanted) {
-    want.add(a);
-    await clock.pause();
-  }
-  const have = new Set<string>();
+  // Left in `missing`: the addresses of the PUT that are not members yet.
+  const missing = new Set<string>(wanted);
   const removed: string[] = [];
   const after: string[] = [];
   let same = old.length === wanted.length;
   for (let i = 0; i < old.length; i++) {
     const a = old[i]!;
-    have.add(a);
-    if (want.has(a)) after.push(a);
+    if (missing.delete(a)) after.push(a);
     else removed.push(a);
     if (same && wanted[i] !== a) same = false;
     await clock.pause();
   }
   const added: string[] = [];
   for (const a of wanted) {
-    if (!have.has(a)) {
+    if (missing.has(a)) {
       added.push(a);
       after.push(a);
     }
