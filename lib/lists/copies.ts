@@ -56,7 +56,11 @@ export function personalCopy(base: CopyBase, personal: Record<string, string>): 
 }
 
 export interface CopySender {
-  send(from: string, to: string, message: Readable): Promise<void>;
+  /**
+   * Hands one copy over. Resolves with Postfix's answer when it refused the recipient for good (5xx at RCPT: an
+   * unknown local address, say), which is a bounce known at once; throws on anything temporary.
+   */
+  send(from: string, to: string, message: Readable): Promise<string | undefined>;
   close(): void;
 }
 
@@ -74,7 +78,16 @@ export function smtpCopySender(target: SmtpTarget, connections: number): CopySen
   } as SMTPPool.Options);
   return {
     async send(from, to, message) {
-      await transport.sendMail({ envelope: { from, to: [to] }, raw: message });
+      try {
+        await transport.sendMail({ envelope: { from, to: [to] }, raw: message });
+        return undefined;
+      } catch (err) {
+        const refusal = (err as { code?: string; rejectedErrors?: { responseCode?: number; response?: string }[] }).code === "EENVELOPE"
+          ? (err as { rejectedErrors?: { responseCode?: number; response?: string }[] }).rejectedErrors?.[0]
+          : undefined;
+        if (refusal && (refusal.responseCode ?? 0) >= 500) return refusal.response ?? "refused";
+        throw err;
+      }
     },
     close: () => transport.close(),
   };

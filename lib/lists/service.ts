@@ -168,13 +168,18 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       for (;;) {
         const batch = store.subscribersAfter(list.id, after, o.batchSize);
         if (batch.length === 0) break;
-        await eachLimited(batch, o.smtpConnections, (rcpt) =>
-          copies.send(
+        await eachLimited(batch, o.smtpConnections, async (rcpt) => {
+          const refused = await copies.send(
             verpAddress(list, rcpt),
             rcpt,
             personalCopy(base, { "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, unsubscribeToken(o.db, list.id, rcpt)) }),
-          ),
-        );
+          );
+          // Refused for good at RCPT: the bounce is known now, not from a DSN later.
+          if (refused) {
+            store.recordBounce(list.id, rcpt, refused.slice(0, 500));
+            o.log(`${list.email}: bounce recorded for ${rcpt} (${refused})`);
+          }
+        });
         sent += batch.length;
         after = batch[batch.length - 1]!;
       }
