@@ -277,6 +277,15 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
     const role = store.role(list.id, poster);
     if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
+      // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
+      // would then send the post again): it is kept in the database and answered at once; the pump sends it.
+      const subscribers = store.subscriberCount(list.id);
+      if (subscribers > o.batchSize) {
+        store.queue(list.id, poster, subject, fs.readFileSync(file));
+        void pump();
+        o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
+        return `2.0.0 Queued for ${subscribers} subscribers`;
+      }
       const n = await distribute(list, file);
       return `2.0.0 Distributed to ${n} subscribers`;
     }
