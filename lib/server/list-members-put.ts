@@ -17,7 +17,7 @@ import { addressEntryOk, isEmail } from "@/lib/schemas/common";
 import { prepared } from "./prepared";
 
 /** Longest stretch of work between two turns of the event loop. */
-const SLICE_MS = 5;
+const SLICE_MS = 3;
 /** Members read per page. */
 const PAGE = 2000;
 
@@ -144,7 +144,8 @@ export function applyPlan(db: Db, plan: MemberPlan): void {
 
 /**
  * Runs PUTs of lists' members of one domain one after another in this process: two PUTs of the same list at once
- * would each plan against the members before the other's write and one of them would have to plan again.
+ * would each plan against the members before the other's write and one of them would have to plan again, and
+ * several at once would each take slices between the process's other requests.
  */
 const queues = new Map<number, Promise<unknown>>();
 export function oneAtATime<T>(key: number, fn: () => Promise<T>): Promise<T> {

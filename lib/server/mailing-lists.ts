@@ -245,6 +245,13 @@ export async function updateMailingLists(
   names: string[],
   body: Record<string, unknown>,
 ): Promise<UpdatedList[]> {
+  // One PUT of members per domain at a time in this process: the others wait without work, so the process's other
+  // requests share the event loop with one PUT's slices, not with several.
+  if (Array.isArray(body.accounts)) return oneAtATime(domain.id, () => updateLists(db, domain, names, body));
+  return updateLists(db, domain, names, body);
+}
+
+async function updateLists(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<UpdatedList[]> {
   const checked = Array.isArray(body.accounts) ? await checkedAddresses(body.accounts, MAX_LIST_ACCOUNTS) : undefined;
   let input: MailingListInput;
   if (checked) {
@@ -259,15 +266,13 @@ export async function updateMailingLists(
   const values = columnValues(input);
   const accounts = input.accounts;
   if (accounts === undefined) return writeUpdate(db, domain, names, input, values, null)!;
-  return oneAtATime(domain.id, async () => {
-    for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
-      const plans: MemberPlan[] = [];
-      for (const row of requireAll(db, domain, names)) plans.push(await planMembers(db, row.id, accounts));
-      const done = writeUpdate(db, domain, names, input, values, plans);
-      if (done) return done;
-    }
-    return writeUpdate(db, domain, names, input, values, null)!;
-  });
+  for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+    const plans: MemberPlan[] = [];
+    for (const row of requireAll(db, domain, names)) plans.push(await planMembers(db, row.id, accounts));
+    const done = writeUpdate(db, domain, names, input, values, plans);
+    if (done) return done;
+  }
+  return writeUpdate(db, domain, names, input, values, null)!;
 }
 
 /**
