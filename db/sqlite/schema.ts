@@ -218,8 +218,23 @@ export const listMembers = sqliteTable(
     address: text("address").notNull(),
     position: integer("position").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.role, t.address] }), index("list_members_address").on(t.address)],
+  (t) => [
+    primaryKey({ columns: [t.listId, t.role, t.address] }),
+    index("list_members_address").on(t.address),
+    // Members in their order, read in pages (issue 31: a 50,000-member PUT reads them in slices; migration 0017).
+    index("list_members_order").on(t.listId, t.role, t.position, t.address),
+  ],
 );
+
+/**
+ * How many times a list's members have changed (triggers of migration 0017 count every insert, update and delete
+ * of `list_members`, whoever makes it). A PUT of a big list reads the members in slices outside its write
+ * transaction and writes only if this number is still the one it read (lib/server/list-members-put.ts).
+ */
+export const listMemberVersions = sqliteTable("list_member_versions", {
+  listId: integer("list_id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
 
 /**
  * The list service (lib/lists, docs/lists.md). Posts held for moderation, with the raw message; `status` moves

@@ -12,6 +12,8 @@ const settingsSchema = z.object({
   LISTS_LMTP: z.string().default(`${LIST_SERVICE_DEFAULTS.lmtp.host}:${LIST_SERVICE_DEFAULTS.lmtp.port}`),
   LISTS_HTTP: z.string().default(`${LIST_SERVICE_DEFAULTS.http.host}:${LIST_SERVICE_DEFAULTS.http.port}`),
   LISTS_SENDMAIL: z.string().default(LIST_SERVICE_DEFAULTS.sendmail),
+  LISTS_SMTP: z.string().default(`${LIST_SERVICE_DEFAULTS.smtp.host}:${LIST_SERVICE_DEFAULTS.smtp.port}`),
+  LISTS_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(LIST_SERVICE_DEFAULTS.smtpConnections),
   LISTS_POSTFIX_CONFIG: z.string().optional(),
   LISTS_SPOOL_DIR: z.string().default(path.join(os.tmpdir(), "mailadmin-lists")),
   LISTS_HELD_DAYS: z.coerce.number().int().min(1).default(LIST_SERVICE_DEFAULTS.heldDays),
@@ -31,13 +33,15 @@ export const LIST_COMMANDS: Command[] = [
     summary: "Runs the list service: LMTP for list addresses (Postfix's transport), the confirmation pages; SIGTERM stops it.",
     notes:
       "Postfix hands mail for list addresses to the LMTP listener (`mailserver config --lists-lmtp`); copies go back\n" +
-      "through Postfix's sendmail. Settings come from the environment (PUBLIC_URL, LISTS_LMTP, LISTS_HTTP,\n" +
-      "LISTS_SENDMAIL, LISTS_POSTFIX_CONFIG, LISTS_SPOOL_DIR, LISTS_HELD_DAYS, LISTS_TOKEN_HOURS, LISTS_BATCH_SIZE;\n" +
+      "over SMTP (one per subscriber), the service's own notices through Postfix's sendmail. Settings come from the\n" +
+      "environment (PUBLIC_URL, LISTS_LMTP, LISTS_HTTP, LISTS_SMTP, LISTS_SMTP_CONNECTIONS, LISTS_SENDMAIL,\n" +
+      "LISTS_POSTFIX_CONFIG, LISTS_SPOOL_DIR, LISTS_HELD_DAYS, LISTS_TOKEN_HOURS, LISTS_BATCH_SIZE;\n" +
       "docs/lists.md); the options below override them.",
     example: `PUBLIC_URL=https://lists.example.org ${CLI} lists serve`,
     options: {
       lmtp: { type: "string", value: "host:port", help: "LMTP listener (default LISTS_LMTP or 127.0.0.1:10024)" },
       http: { type: "string", value: "host:port", help: "pages listener (default LISTS_HTTP or 127.0.0.1:10025)" },
+      smtp: { type: "string", value: "host:port", help: "Postfix's SMTP listener for the copies (default LISTS_SMTP or 127.0.0.1:25)" },
       "public-url": { type: "string", value: "<url>", help: "how users reach the pages (default PUBLIC_URL, else http://<http>)" },
       "postfix-config": { type: "string", value: "<dir>", help: "Postfix's configuration folder, for sendmail -C (default LISTS_POSTFIX_CONFIG)" },
     },
@@ -52,6 +56,8 @@ export const LIST_COMMANDS: Command[] = [
         http,
         publicUrl,
         sendmail: s.LISTS_SENDMAIL,
+        smtp: hostPort(stringOption(values, "smtp") ?? s.LISTS_SMTP, "--smtp"),
+        smtpConnections: s.LISTS_SMTP_CONNECTIONS,
         postfixConfig: stringOption(values, "postfix-config") ?? s.LISTS_POSTFIX_CONFIG,
         spoolDir: s.LISTS_SPOOL_DIR,
         batchSize: s.LISTS_BATCH_SIZE,

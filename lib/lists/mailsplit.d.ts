@@ -8,6 +8,7 @@ declare module "mailsplit" {
     hasHeader(key: string): boolean;
     add(key: string, value: string, index?: number): void;
     remove(key: string): void;
+    update(key: string, value: string): void;
     build(lineEnd?: string): Buffer;
   }
   export interface MimeChunk {

@@ -12,6 +12,10 @@ export interface PagesOptions {
   store: ListStore;
   peek(token: string): { list: ListRow; action: string; address: string } | undefined;
   confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
+  /** The list and address of a one-click link (RFC 8058), when its signature is good. */
+  unsubscribeTarget(token: string): { list: ListRow; address: string } | undefined;
+  /** Unsubscribes at once (the link's POST). */
+  oneClick(token: string): Promise<{ list: ListRow; address: string } | undefined>;
   moderation(token: string): { post: { sender: string; subject: string }; list: ListRow } | undefined;
   moderate(token: string, action: "approve" | "reject"): Promise<boolean>;
   requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string): Promise<boolean>;
@@ -33,13 +37,32 @@ const ACTIONS: Record<string, string> = {
   reject: "Odrzuć wiadomość",
 };
 
-async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  let body = "";
-  for await (const chunk of req) {
-    body += String(chunk);
-    if (body.length > 10_000) break;
+/** A form's fields as text, from a urlencoded or multipart/form-data body (RFC 8058 allows both); at most 64 KB. */
+interface Form {
+  get(name: string): string | null;
+}
+async function readForm(req: http.IncomingMessage): Promise<Form> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 65536) break;
+    chunks.push(chunk);
   }
-  return new URLSearchParams(body);
+  const type = req.headers["content-type"] || "application/x-www-form-urlencoded";
+  let data: FormData;
+  try {
+    // undici's form parser (Node's fetch): the same for both encodings, no MIME parsing of our own.
+    data = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
+  } catch {
+    data = new FormData();
+  }
+  return {
+    get(name) {
+      const v = data.get(name);
+      return typeof v === "string" ? v : null;
+    },
+  };
 }
 
 export async function startListPages(o: PagesOptions): Promise<{ port: number; close(): Promise<void> }> {
@@ -58,7 +81,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       const url = new URL(req.url ?? "/", "http://localhost");
       const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
       const post = req.method === "POST";
-      const form = post ? await readForm(req) : new URLSearchParams();
+      const form: Form = post ? await readForm(req) : { get: () => null };
 
       // /confirm/<token>, or POST /confirm with token=... (a page of the list's own confirm_url posting here)
       if (parts[0] === "confirm" && parts.length <= 2) {
@@ -77,6 +100,28 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
           ACTIONS[t.action]!,
           `<p>Potwierdź ${what} <strong>${esc(t.address)}</strong> ${t.action === "subscribe" ? "na listę" : "z listy"} <strong>${esc(t.list.email)}</strong>.</p>
 <form method="post"><input type="hidden" name="token" value="${esc(token)}"><button type="submit">${ACTIONS[t.action]}</button></form>`,
+        );
+      }
+
+      // /unsubscribe/<token>: each copy's own List-Unsubscribe link (RFC 8058). A POST of List-Unsubscribe=One-Click
+      // (the mail program's one click, or the button below) unsubscribes at once; a GET only shows the button.
+      if (parts[0] === "unsubscribe" && parts.length === 2) {
+        const token = parts[1]!;
+        const target = o.unsubscribeTarget(token);
+        if (!target) return gone();
+        if (post) {
+          if (form.get("List-Unsubscribe") !== "One-Click") {
+            return send(400, "Błędne żądanie", "<p>Wypisanie jednym kliknięciem wymaga pola List-Unsubscribe=One-Click.</p>");
+          }
+          const done = await o.oneClick(token);
+          if (!done) return gone();
+          return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został wypisany z listy ${esc(done.list.email)}.</p>`);
+        }
+        return send(
+          200,
+          ACTIONS.unsubscribe!,
+          `<p>Potwierdź wypisanie adresu <strong>${esc(target.address)}</strong> z listy <strong>${esc(target.list.email)}</strong>.</p>
+<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${ACTIONS.unsubscribe}</button></form>`,
         );
       }
 

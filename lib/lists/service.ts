@@ -14,6 +14,8 @@ import { bounceAddress, listIdOf, sendComposed, sendmail, type SendmailOptions }
 import { listStore, sha256, newToken, type ListRow, type ListStore } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
 import { startListPages } from "./pages";
+import { eachLimited, personalCopy, smtpCopySender, writeCopyBase, type SmtpTarget } from "./copies";
+import { readUnsubscribeToken, unsubscribeToken } from "./unsubscribe";
 
 export interface ListServiceOptions extends SendmailOptions {
   db: Db;
@@ -23,7 +25,11 @@ export interface ListServiceOptions extends SendmailOptions {
   http: { host: string; port: number };
   publicUrl: string;
   spoolDir: string;
-  /** Recipients per sendmail call. */
+  /** Postfix's SMTP listener for the copies (one message per subscriber, docs/lists.md). */
+  smtp: SmtpTarget;
+  /** Copies handed over at once (pooled SMTP connections). */
+  smtpConnections: number;
+  /** Subscribers read from the database at a time. */
   batchSize: number;
   /** Held posts not approved within this many days are deleted. */
   heldDays: number;
@@ -38,6 +44,8 @@ export const LIST_SERVICE_DEFAULTS = {
   lmtp: { host: "127.0.0.1", port: 10024 },
   http: { host: "127.0.0.1", port: 10025 },
   sendmail: "/usr/sbin/sendmail",
+  smtp: { host: "127.0.0.1", port: 25 },
+  smtpConnections: 4,
   batchSize: 500,
   heldDays: 14,
   tokenHours: 48,
@@ -77,7 +85,10 @@ export function parseTarget(store: ListStore, address: string): Target | undefin
 /** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
 const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
 
-/** The headers of every copy (RFC 2369, 2919); the poster's own From goes into X-Original-From. */
+/**
+ * The headers of every copy (RFC 2369, 2919); the poster's own From goes into X-Original-From. List-Unsubscribe
+ * here names the list's page; each subscriber's copy gets its own (`personalUnsubscribe`).
+ */
 export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void {
   const raw = (line: string | undefined) => (line ? line.slice(line.indexOf(":") + 1).trim() : "");
   const originalFrom = raw(h.get("from")[0]);
@@ -113,10 +124,21 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     ["List-Help", `<${page}>`],
     ["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`],
     ["List-Unsubscribe", `<mailto:${list.email}?subject=unsubscribe>, <${page}>`],
+    ["List-Unsubscribe-Post", "List-Unsubscribe=One-Click"],
     ["Precedence", "list"],
   ];
   // Prepended in reverse so they appear in this order, above the message's own headers.
   for (const [key, value] of added.reverse()) h.add(key, value);
+}
+
+/** One subscriber's List-Unsubscribe (RFC 8058): the mailto command and the signed one-click link. */
+export const personalUnsubscribe = (list: ListRow, publicUrl: string, token: string) =>
+  `<mailto:${list.email}?subject=unsubscribe>, <${publicUrl}/unsubscribe/${token}>`;
+
+/** The VERP bounce address of one subscriber: <list>-bounces+<user>=<host>@<domain> (Postfix's -XV form). */
+export function verpAddress(list: { name: string; domain: string }, subscriber: string): string {
+  const at = subscriber.lastIndexOf("@");
+  return `${list.name}-bounces+${subscriber.slice(0, at)}=${subscriber.slice(at + 1)}@${list.domain}`;
 }
 
 export interface ListService {
@@ -131,19 +153,53 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
   const store = listStore(o.db);
   fs.mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
 
-  /** Copies to every subscriber, in batches, each streamed from the spool file or the held message. */
+  const copies = smtpCopySender(o.smtp, o.smtpConnections);
+
+  /**
+   * A copy to every subscriber, each with its own List-Unsubscribe link and VERP sender: the headers are rewritten
+   * once into a spool file, and each copy streams from it (lib/lists/copies.ts); subscribers are read in pages.
+   */
   async function distribute(list: ListRow, source: string | Buffer): Promise<number> {
+    const file = path.join(o.spoolDir, `${Date.now()}-${crypto.randomBytes(6).toString("hex")}.copy`);
+    const base = await writeCopyBase(rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)), file);
     let after = "";
     let sent = 0;
-    for (;;) {
-      const batch = store.subscribersAfter(list.id, after, o.batchSize);
-      if (batch.length === 0) break;
-      await sendmail(o, bounceAddress(list), batch, rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)), true);
-      sent += batch.length;
-      after = batch[batch.length - 1]!;
+    try {
+      for (;;) {
+        const batch = store.subscribersAfter(list.id, after, o.batchSize);
+        if (batch.length === 0) break;
+        await eachLimited(batch, o.smtpConnections, async (rcpt) => {
+          const refused = await copies.send(
+            verpAddress(list, rcpt),
+            rcpt,
+            personalCopy(base, { "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, unsubscribeToken(o.db, list.id, rcpt)) }),
+          );
+          // Refused for good at RCPT: the bounce is known now, not from a DSN later.
+          if (refused) {
+            store.recordBounce(list.id, rcpt, refused.slice(0, 500));
+            o.log(`${list.email}: bounce recorded for ${rcpt} (${refused})`);
+          }
+        });
+        sent += batch.length;
+        after = batch[batch.length - 1]!;
+      }
+    } finally {
+      fs.rm(file, { force: true }, () => {});
     }
     o.log(`${list.email}: distributed to ${sent} subscribers`);
     return sent;
+  }
+
+  /** A one-click unsubscription (RFC 8058 POST): at once, no confirmation; the goodbye when the address was on. */
+  async function oneClick(token: string): Promise<{ list: ListRow; address: string } | undefined> {
+    const t = readUnsubscribeToken(o.db, token);
+    const list = t && store.listById(t.listId);
+    if (!t || !list) return undefined;
+    if (store.unsubscribe(list.id, t.address)) {
+      o.log(`${list.email}: ${t.address} unsubscribed (one-click)`);
+      await sendTemplate(list, "unsubscribe_mail", t.address);
+    }
+    return { list, address: t.address };
   }
 
   const values = (list: ListRow, address: string, link?: string) => ({
@@ -221,6 +277,15 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
     const role = store.role(list.id, poster);
     if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
+      // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
+      // would then send the post again): it is kept in the database and answered at once; the pump sends it.
+      const subscribers = store.subscriberCount(list.id);
+      if (subscribers > o.batchSize) {
+        store.queue(list.id, poster, subject, fs.readFileSync(file));
+        void pump();
+        o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
+        return `2.0.0 Queued for ${subscribers} subscribers`;
+      }
       const n = await distribute(list, file);
       return `2.0.0 Distributed to ${n} subscribers`;
     }
@@ -350,6 +415,12 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       return t && list ? { list, action: t.action, address: t.address } : undefined;
     },
     confirm,
+    unsubscribeTarget: (token) => {
+      const t = readUnsubscribeToken(o.db, token);
+      const list = t && store.listById(t.listId);
+      return t && list ? { list, address: t.address } : undefined;
+    },
+    oneClick,
     moderation: (token) => {
       const post = store.heldByToken(token);
       const list = post && store.listById(post.listId);
@@ -381,6 +452,7 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     async close() {
       clearInterval(timer);
       await pumping;
+      copies.close();
       await pages.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -30,6 +30,7 @@ function build(db: Db) {
       .prepare("SELECT address FROM list_members WHERE list_id = ? AND role = 'subscriber' AND address > ? ORDER BY address LIMIT ?")
       .pluck(),
     moderators: c.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = 'moderator' ORDER BY position").pluck(),
+    subscriberCount: c.prepare("SELECT count(*) FROM list_members WHERE list_id = ? AND role = 'subscriber'").pluck(),
     addSubscriber: c.prepare(
       `INSERT OR IGNORE INTO list_members (list_id, role, address, position)
        VALUES (@list, 'subscriber', @address,
@@ -49,7 +50,8 @@ function build(db: Db) {
     heldByToken: c.prepare("SELECT id, list_id AS listId, sender, subject, status FROM list_held_posts WHERE token_hash = ?"),
     setStatus: c.prepare("UPDATE list_held_posts SET status = ? WHERE id = ? AND status = 'held'"),
     deleteHeld: c.prepare("DELETE FROM list_held_posts WHERE id = ?"),
-    approved: c.prepare("SELECT id, list_id AS listId, message FROM list_held_posts WHERE status = 'approved' ORDER BY id LIMIT 10"),
+    // One at a time: a message may be as large as Postfix's message_size_limit.
+    approved: c.prepare("SELECT id, list_id AS listId, message FROM list_held_posts WHERE status = 'approved' ORDER BY id LIMIT 1"),
     expireHeld: c.prepare("DELETE FROM list_held_posts WHERE status = 'held' AND created_at < ?"),
     bounce: c.prepare(
       `INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 1, ?, ?)
@@ -94,6 +96,13 @@ export function listStore(db: Db) {
     },
     hold(listId: number, sender: string, subject: string, message: Buffer, tokenHash: string): number {
       return st.hold.get(listId, sender, subject, message.length, message, tokenHash, Date.now()) as number;
+    },
+    subscriberCount: (listId: number) => st.subscriberCount.get(listId) as number,
+    /** A post to send later (a big list's): kept as an approved post, which the pump sends and deletes. */
+    queue(listId: number, sender: string, subject: string, message: Buffer): number {
+      const id = st.hold.get(listId, sender, subject, message.length, message, sha256(newToken()), Date.now()) as number;
+      st.setStatus.run("approved", id);
+      return id;
     },
     heldByToken: (token: string) =>
       st.heldByToken.get(sha256(token)) as { id: number; listId: number; sender: string; subject: string; status: string } | undefined,

@@ -69,6 +69,9 @@ export const triState = () => oneOf([-1, 0, 1]);
 /** "" or a real YYYY-MM-DD date. */
 export const optionalDate = () => z.string().refine((s) => s === "" || isIsoDate(s));
 
+/** One trimmed, lowercased entry of an addressList: the same rules as text(1000), then `check`. */
+export const addressEntryOk = (x: string, check: (s: string) => boolean) => x.length <= 1000 && !CONTROL_RE.test(x) && check(x);
+
 /**
  * A list of distinct lowercase entries that each pass `check`, at most `max` long. Entries are trimmed and
  * lowercased. A failing list's issue names the bad entries in `params` (`invalid`, `duplicates`), which the API
@@ -86,7 +89,7 @@ export const addressList = (check: (s: string) => boolean, max: number) =>
       const invalid: string[] = [];
       const duplicates: string[] = [];
       for (const x of xs) {
-        if (x.length > 1000 || CONTROL_RE.test(x) || !check(x)) invalid.push(x);
+        if (!addressEntryOk(x, check)) invalid.push(x);
         else if (seen.has(x)) duplicates.push(x);
         seen.add(x);
       }

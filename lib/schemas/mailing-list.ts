@@ -11,6 +11,9 @@ const body = () => multilineText(10000);
 // The error's attributes name what is missing (the panel quotes it).
 const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK), { params: { missing: CONFIRM_LINK } });
 
+/** Most subscribers a list may have (the `accounts` of one PUT). */
+export const MAX_LIST_ACCOUNTS = 100000;
+
 export const mailingListFields = {
   description: { schema: text(255), error: "invalidListText" },
   privacy_mode: { schema: int(0, 2), error: "invalidListOption" },
@@ -33,7 +36,7 @@ export const mailingListFields = {
   subscribe_mail_subject: { schema: subject(), error: "invalidListText" },
   unsubscribe_mail_body: { schema: body(), error: "invalidListText" },
   unsubscribe_mail_subject: { schema: subject(), error: "invalidListText" },
-  accounts: { schema: addressList(isEmail, 100000), error: "invalidListOption" },
+  accounts: { schema: addressList(isEmail, MAX_LIST_ACCOUNTS), error: "invalidListOption" },
   moderators: { schema: addressList(isEmail, 1000), error: "invalidListOption" },
 } as const satisfies FieldSpecs;
 

@@ -201,6 +201,9 @@ const lists: SandboxComponent = {
       http: { host: "127.0.0.1", port: ctx.ports.lists_http },
       publicUrl: `http://127.0.0.1:${ctx.ports.lists_http}`,
       sendmail: "/usr/sbin/sendmail",
+      // Copies go through the internal port (trusted, no content filter), as on a host with a local listener.
+      smtp: { host: "127.0.0.1", port: ctx.ports.internal },
+      smtpConnections: LIST_SERVICE_DEFAULTS.smtpConnections,
       postfixConfig: ctx.layout.postfix,
       spoolDir: path.join(ctx.layout.root, "lists-spool"),
       batchSize: LIST_SERVICE_DEFAULTS.batchSize,

@@ -45,9 +45,14 @@ function listChange(oldList: string[] | undefined, newList: string[]) {
   const after = new Set(newList);
   const added = newList.filter((x) => !before.has(x));
   const removed = (oldList ?? []).filter((x) => !after.has(x));
+  return listChangeSummary(oldList?.length ?? 0, newList.length, added, removed);
+}
+
+/** A list field's change from its counts and the entries added (new order) and removed (old order). */
+export function listChangeSummary(oldCount: number, newCount: number, added: string[], removed: string[]) {
   return {
-    old_count: oldList?.length ?? 0,
-    new_count: newList.length,
+    old_count: oldCount,
+    new_count: newCount,
     added: added.slice(0, LIST_SHOWN),
     removed: removed.slice(0, LIST_SHOWN),
     ...(added.length > LIST_SHOWN || removed.length > LIST_SHOWN ? { truncated: true } : {}),

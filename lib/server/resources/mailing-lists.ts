@@ -9,13 +9,15 @@ import { parseFields } from "@/lib/schemas/fields";
 import {
   DEFAULT_LIST_TEMPLATES,
   LIST_SORT_FIELDS,
+  MAX_LIST_ACCOUNTS,
   mailingListFields,
   READ_ONLY_LIST_FIELDS,
   type MailingListInput,
   type MailingListRecord,
   type MailingListSummary,
 } from "@/lib/schemas/mailing-list";
-import { fieldChanges, recordChange } from "./audit";
+import { fieldChanges, listChangeSummary, recordChange } from "./audit";
+import { applyPlan, checkedAddresses, memberVersion, oneAtATime, planMembers, type MemberPlan } from "./list-members-put";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
 import { dialectOf } from "@/db/dialect";
@@ -180,7 +182,10 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
 async function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Promise<Record<string, unknown>> {
-  const record = (await listRecord(db, domain, row)) as unknown as Record<string, unknown>;
+  const st = memberStatements(db);
+  const record = toListRecord(row, domain, []) as unknown as Record<string, unknown>;
+  if (input.accounts !== undefined) record.accounts = await st.ordered(row.id, "subscriber");
+  if (input.moderators !== undefined) record.moderators = await st.ordered(row.id, "moderator");
   return Object.fromEntries(Object.keys(input).map((f) => [f, record[f]]));
 }
 
@@ -250,32 +255,130 @@ export async function createMailingList(db: Db, domain: DomainRow, name: string,
 const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
   findAllOrThrow(names, async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0], "mailinglist");
 
+/** A list changed by a PUT; `record()` is its record after the change (the answer to a PUT of one name). */
+export interface UpdatedList {
+  row: MailingListRow;
+  record(): Promise<MailingListRecord>;
+}
+
+/** Plans made again after another writer moved a list's members; then the whole change is one transaction. */
+const PLAN_ATTEMPTS = 3;
+
+/**
+ * A PUT of lists. A body with `accounts` is checked and diffed in slices between turns of the event loop and
+ * written in one short transaction (lib/server/list-members-put.ts, issue 31), so a 50,000-member list does not
+ * hold the process's other requests; the answer and the audit entry are those of a single transaction.
+ */
 export async function updateMailingLists(
   db: Db,
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
-): Promise<MailingListRow[]> {
-  const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
+): Promise<UpdatedList[]> {
+  // One PUT of members per domain at a time in this process: the others wait without work, so the process's other
+  // requests share the event loop with one PUT's slices, not with several.
+  if (Array.isArray(body.accounts)) return oneAtATime(domain.id, () => updateLists(db, domain, names, body));
+  return updateLists(db, domain, names, body);
+}
+
+async function updateLists(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<UpdatedList[]> {
+  const checked = Array.isArray(body.accounts) ? await checkedAddresses(body.accounts, MAX_LIST_ACCOUNTS) : undefined;
+  let input: MailingListInput;
+  if (checked) {
+    const rest = { ...body };
+    delete rest.accounts;
+    const parsed: MailingListInput = { ...parseFields(rest, mailingListFields, READ_ONLY_LIST_FIELDS), accounts: checked };
+    // The body's own field order, for the audit entry.
+    input = Object.fromEntries(Object.keys(body).filter((k) => k in parsed).map((k) => [k, parsed[k as keyof MailingListInput]]));
+  } else {
+    input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
+  }
   const values = columnValues(input);
+  const accounts = input.accounts;
+  if (accounts === undefined) return (await writeUpdate(db, domain, names, input, values, null))!;
+  for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+    const plans: MemberPlan[] = [];
+    for (const row of await requireAll(db, domain, names)) plans.push(await planMembers(db, row.id, accounts));
+    const done = await writeUpdate(db, domain, names, input, values, plans);
+    if (done) return done;
+  }
+  return (await writeUpdate(db, domain, names, input, values, null))!;
+}
+
+/**
+ * The write transaction of a PUT. With `plans` (one per name, in order) the subscribers' difference is the plan's,
+ * if no list's members changed since it was made (else `undefined`: plan again); without, it is worked out here.
+ */
+function writeUpdate(
+  db: Db,
+  domain: DomainRow,
+  names: string[],
+  input: MailingListInput,
+  values: Partial<MailingListRow>,
+  plans: MemberPlan[] | null,
+): Promise<UpdatedList[] | undefined> {
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     const rows = await requireAll(tx, domain, names);
-    const olds: Record<string, unknown>[] = [];
-    for (const r of rows) olds.push(await auditOld(tx, domain, r, input));
-    await recordChange(tx, { domain: domain.name, action: "update", resource: "list", names, changes: fieldChanges(input, olds) });
-    const updated: MailingListRow[] = [];
-    for (const row of rows) {
+    if (plans) {
+      for (const [i, r] of rows.entries()) {
+        if (r.id !== plans[i]!.listId || (await memberVersion(tx, r.id)) !== plans[i]!.version) return undefined;
+      }
+    }
+    let changes: Record<string, unknown>;
+    if (plans) changes = await plannedChanges(tx, domain, rows, input, plans);
+    else {
+      const olds: Record<string, unknown>[] = [];
+      for (const r of rows) olds.push(await auditOld(tx, domain, r, input));
+      changes = fieldChanges(input, olds);
+    }
+    await recordChange(tx, { domain: domain.name, action: "update", resource: "list", names, changes });
+    const updated: UpdatedList[] = [];
+    for (const [i, row] of rows.entries()) {
       checkReplyTo({ ...row, ...values });
       const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
       const next =
         Object.keys(set).length > 0 ? (await tx.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning())[0]! : row;
-      await replaceMembers(tx, row.id, "subscriber", input.accounts);
+      const plan = plans?.[i];
+      if (plan) await applyPlan(tx, plan);
+      else await replaceMembers(tx, row.id, "subscriber", input.accounts);
       await replaceMembers(tx, row.id, "moderator", input.moderators);
-      updated.push(next);
+      updated.push({
+        row: next,
+        // Read after the commit, on the shared connection.
+        record: async () => {
+          if (!plan) return listRecord(db, domain, next);
+          const record = toListRecord(next, domain, []);
+          record.accounts = plan.after;
+          record.moderators = await memberStatements(db).ordered(next.id, "moderator");
+          return record;
+        },
+      });
     }
     return updated;
   });
+}
+
+/** The audit entry's changes when the subscribers' difference was planned: `fieldChanges`, without reading them. */
+async function plannedChanges(db: Db, domain: DomainRow, rows: MailingListRow[], input: MailingListInput, plans: MemberPlan[]) {
+  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => k !== "accounts")) as MailingListInput;
+  const olds: Record<string, unknown>[] = [];
+  for (const r of rows) olds.push(await auditOld(db, domain, r, rest));
+  const others = fieldChanges(rest, olds);
+  const accounts = input.accounts!;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if (key !== "accounts") {
+      if (key in others) out[key] = others[key];
+    } else if (!plans.every((p) => p.same)) {
+      // As fieldChanges does: the difference when one list is named, else the new list against none.
+      out.accounts =
+        plans.length === 1
+          ? listChangeSummary(plans[0]!.oldCount, accounts.length, plans[0]!.added, plans[0]!.removed)
+          : listChangeSummary(0, accounts.length, accounts, []);
+    }
+  }
+  return out;
 }
 
 export async function deleteMailingLists(db: Db, domain: DomainRow, names: string[]): Promise<void> {

@@ -25,8 +25,8 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
   const names = parseNames(params.name!, "list");
-  const rows = await updateMailingLists(db, domain, names, await body());
-  return names.length === 1 ? ok(await listRecord(db, domain, rows[0]!)) : noContent();
+  const updated = await updateMailingLists(db, domain, names, await body());
+  return names.length === 1 ? ok(await updated[0]!.record()) : noContent();
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
