@@ -43,15 +43,18 @@ export interface PgClusterOptions {
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** Runs a PostgreSQL binary as the postgres user when we are root (initdb and postgres refuse to run as root). */
-function asPostgres(bin: string, args: string[]): [string, string[]] {
-  const full = path.join(PG_BIN, bin);
-  return isRoot() ? ["runuser", ["-u", "postgres", "--", full, ...args]] : [full, args];
+/**
+ * As root, the binaries run as the postgres user (initdb and postgres refuse to run as root): spawned with its
+ * uid/gid directly rather than through runuser, so that signals reach the server itself.
+ */
+function postgresIds(): { uid: number; gid: number } | Record<string, never> {
+  if (!isRoot()) return {};
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  return { uid: id("-u"), gid: id("-g") };
 }
 
-function run(bin: string, args: string[], input?: string): string {
-  const [cmd, argv] = asPostgres(bin, args);
-  const r = spawnSync(cmd, argv, { encoding: "utf8", input, cwd: "/" });
+function run(bin: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): string {
+  const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", input, cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr || r.stdout}`);
   return r.stdout;
 }
@@ -86,8 +89,11 @@ async function waitReady(socketDir: string, port: number, child: ChildProcess, t
 }
 
 function startServer(dataDir: string, socketDir: string, port: number, log?: (line: string) => void): ChildProcess {
-  const [cmd, argv] = asPostgres("postgres", ["-D", dataDir, "-p", String(port), "-k", socketDir, "-h", "127.0.0.1"]);
-  const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], cwd: "/" });
+  const child = spawn(path.join(PG_BIN, "postgres"), ["-D", dataDir, "-p", String(port), "-k", socketDir, "-h", "127.0.0.1"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    cwd: "/",
+    ...postgresIds(),
+  });
   const logLines = (b: Buffer) => log?.(b.toString().trimEnd());
   child.stdout?.on("data", logLines);
   child.stderr?.on("data", logLines);
@@ -97,7 +103,7 @@ function startServer(dataDir: string, socketDir: string, port: number, log?: (li
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // runuser forwards SIGINT to postgres: "fast" shutdown (disconnects clients, no waiting for them).
+  // SIGINT: "fast" shutdown (disconnects clients, no waiting for them).
   child.kill("SIGINT");
   const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
@@ -191,11 +197,12 @@ export async function startReplica(primary: PgCluster, opts: ReplicaOptions): Pr
   const root = makeDir("pgreplica-");
   const dataDir = path.join(root, "data");
   try {
-    const [cmd, argv] = asPostgres("pg_basebackup", [
-      "-h", "127.0.0.1", "-p", String(primary.port), "-U", opts.replicationUser, "-D", dataDir, "-R", "-X", "stream", "--no-sync",
-    ]);
-    const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: "/", env: { ...process.env, PGPASSWORD: primary.password } });
-    if (r.status !== 0) throw new Error(`pg_basebackup failed: ${r.stderr}`);
+    run(
+      "pg_basebackup",
+      ["-h", "127.0.0.1", "-p", String(primary.port), "-U", opts.replicationUser, "-D", dataDir, "-R", "-X", "stream", "--no-sync"],
+      undefined,
+      { PGPASSWORD: primary.password },
+    );
     fs.appendFileSync(path.join(dataDir, "postgresql.conf"), "\nhot_standby = on\nhot_standby_feedback = on\nwal_receiver_status_interval = 1s\n");
     const port = opts.port ?? (await freePort());
     const child = startServer(dataDir, root, port, opts.log);

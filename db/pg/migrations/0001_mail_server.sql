@@ -101,8 +101,9 @@ CREATE TRIGGER mailing_lists_counters_update AFTER UPDATE ON mailing_lists REFER
 --> statement-breakpoint
 
 -- Dovecot's quota_clone dict upserts usage into mail_quota; the account row (what the API's `usage` reads) follows
--- (SQLite 0003).
-CREATE FUNCTION mail_quota_copy() RETURNS trigger LANGUAGE plpgsql AS $$
+-- (SQLite 0003). SECURITY DEFINER: Dovecot writes mail_quota as the read-only mail role (db/pg/mail-reader.ts),
+-- which may not update accounts itself; the copy runs with the owner's rights and touches only the usage columns.
+CREATE FUNCTION mail_quota_copy() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   UPDATE accounts SET usage_bytes = NEW.bytes, usage_messages = NEW.messages
   WHERE email = NEW.username AND (usage_bytes, usage_messages) IS DISTINCT FROM (NEW.bytes, NEW.messages);
