@@ -53,7 +53,7 @@ function postgresIds(): { uid: number; gid: number } | Record<string, never> {
   return { uid: id("-u"), gid: id("-g") };
 }
 
-function run(bin: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): string {
+function run(bin: string, args: string[], input?: string, env?: Record<string, string>): string {
   const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", input, cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr || r.stdout}`);
   return r.stdout;
