@@ -199,7 +199,7 @@ export async function startReplica(primary: PgCluster, opts: ReplicaOptions): Pr
   try {
     run(
       "pg_basebackup",
-      ["-h", "127.0.0.1", "-p", String(primary.port), "-U", opts.replicationUser, "-D", dataDir, "-R", "-X", "stream", "--no-sync"],
+      ["-h", "127.0.0.1", "-p", String(primary.port), "-U", opts.replicationUser, "-D", dataDir, "-R", "-X", "stream", "-c", "fast", "--no-sync"],
       undefined,
       { PGPASSWORD: primary.password },
     );
