@@ -12,8 +12,7 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, aliases, domains, mailingLists } from "@/db/pg/schema";
 import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
-import { mailServerConfigFiles } from "./config";
-import { pgsqlMapOptionsFromUrl } from "./config-database";
+import { appConnection, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
 import { mailPasswordHash } from "./sha512-crypt";
 import { missingMailPackages } from "./testing/mail-daemons";
 
@@ -43,30 +42,32 @@ const postmap = (file: string, key: string, confDir = conf) => {
 const doveadm = (...args: string[]) =>
   spawnSync("doveadm", ["-c", path.join(root, "dovecot.conf"), ...args], { encoding: "utf8" });
 
-function writeConfig(dir: string, readHosts: string[], writeHost: string) {
-  const files = mailServerConfigFiles({
-    outDir: dir,
-    databasePath: "/nonexistent/mail.db",
-    pgsql: pgsqlMapOptionsFromUrl(primary.url, { user: READER.role, password: READER.password, readHosts, writeHost }),
-    maildirRoot: path.join(root, "vmail"),
-    mailUser: "nobody",
-    mailGroup: "nogroup",
-    dbGroup: "nogroup",
-    lmtp: "lmtp:inet:127.0.0.1:1",
-    quotaStatusPort: 0,
+/** The operator's CLI in its own process, with DATABASE_URL naming the primary. */
+function cli(args: string[], env: Record<string, string> = {}): string {
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: primary.url, MAIL_DB_PASSWORD: READER.password, ...env },
   });
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), content);
-  }
-  return files;
+  if (r.status !== 0) throw new Error(`cli ${args.join(" ")}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** `mailserver config --database postgres` for a mail host reading readHosts and writing usage to writeHost. */
+function writeConfig(dir: string, readHosts: string[], writeHost: string) {
+  cli([
+    "mailserver", "config", "--database", "postgres", "--out", dir, "--read-hosts", readHosts.join(","), "--write-host", writeHost,
+    "--maildir-root", path.join(root, "vmail"), "--mail-user", "nobody", "--mail-group", "nogroup", "--db-group", "nogroup",
+  ]);
 }
 
 describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
   beforeAll(async () => {
     primary = await startPgCluster({ replicationUser: "replicator" });
     db = await openPostgres(primary.url);
-    primary.psql(mailReaderSql(READER.role, READER.password, primary.database));
+    // What `mailserver db-role --print` shows, run by the superuser (the owner role of the test has no CREATEROLE).
+    const sql = cli(["mailserver", "db-role", "--print"]);
+    expect(sql).toBe(mailReaderSql(READER.role, READER.password, primary.database).trimEnd() + "\n");
+    primary.psql(sql);
     root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-pgsql-"));
     fs.chmodSync(root, 0o755);
     fs.mkdirSync(path.join(root, "postfix-etc"));
@@ -131,6 +132,16 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     } finally {
       await client.end();
     }
+  });
+
+  it("mailserver check's database checks: the connection, the mail role on every read host, read-only", async () => {
+    expect(await appConnection(primary.url)).toMatchObject({ ok: true });
+    const settings = readPgsqlMapFile(path.join(conf, "postfix", "virtual-mailbox-maps.cf"));
+    expect(await mailRoleReads(settings)).toMatchObject({ ok: true });
+    expect(await mailRoleReadOnly(primary.url, settings.user)).toMatchObject({ ok: true });
+    // Maps written with the owner's credentials fail the read-only check; a wrong password fails the read check.
+    expect(await mailRoleReadOnly(primary.url, primary.user)).toMatchObject({ ok: false });
+    expect((await mailRoleReads({ ...settings, password: "wrong" })).detail).toMatch(/password authentication failed/);
   });
 
   it("Dovecot authenticates and looks users up over pgsql, and quota_clone writes usage back through the role", async () => {
