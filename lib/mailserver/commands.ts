@@ -103,7 +103,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
     notes:
       "Runs as DATABASE_URL's role, which needs CREATEROLE (or run the SQL that --print shows as a superuser).\n" +
       "Run it again after `db migrate` adds a view, and after a restore into a new cluster. docs/postgresql.md.",
-    example: `MAIL_DB_PASSWORD=... DATABASE_URL=postgres://mailadmin@db1/mailadmin ${CLI} mailserver db-role`,
+    example: `DATABASE_URL=postgres://mailadmin@db1/mailadmin ${CLI} mailserver db-role --print`,
     options: {
       role: { type: "string", value: "<role>", help: `default ${DEFAULT_MAIL_READER}` },
       "mail-db-password": { type: "string", value: "<pw>", help: "its password (default MAIL_DB_PASSWORD)" },
