@@ -3,8 +3,8 @@
 // file only opens what it is given).
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import path from "node:path";
 import pg from "pg";
+import { pgMigrationsFolder } from "../../lib/config.mjs";
 import * as schema from "./schema";
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -18,11 +18,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 /** Any fixed number: the key of the advisory lock that serialises migrations across processes and hosts. */
 const MIGRATION_LOCK_KEY = 3_400_034;
 
-export function pgMigrationsFolder(): string {
-  return (
-    process.env.PG_MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "pg", "migrations")
-  );
-}
+export { pgMigrationsFolder };
 
 export interface OpenPostgresOptions {
   /** Default 10 connections per process (node-postgres's default). */
@@ -65,3 +61,16 @@ export async function openPostgres(url: string, options: OpenPostgresOptions = {
 
 /** True for a postgres:// or postgresql:// URL. */
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//i.test(url);
+
+/**
+ * The process's pool on `url`, at once (synchronously, for getDb()), with a promise that settles when the database
+ * is migrated (the server's primary migrates before the workers start; the CLI waits for it).
+ */
+export function openPostgresPool(url: string, options: OpenPostgresOptions = {}): { db: PgDb; migrated: Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  pool.on("error", () => {});
+  const migrated = options.migrate === false ? Promise.resolve() : runPgMigrations(pool, options.migrationsFolder);
+  // Awaited by getReadyDb(); a failure there is reported where it is awaited.
+  migrated.catch(() => {});
+  return { db: drizzle({ client: pool, schema }), migrated };
+}
