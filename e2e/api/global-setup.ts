@@ -131,7 +131,7 @@ export default async function setup(project: TestProject) {
   // TEST_DATABASE=postgres (npm run test:api:pg): one private cluster, a database per server (e2e/support).
   let cluster: PgCluster | undefined;
   if (onPostgres()) {
-    cluster = await startPgCluster();
+    cluster = await startPgCluster({ port: process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined });
     cluster.psql(`ALTER ROLE "${cluster.user}" CREATEDB`, "postgres");
     process.env.TEST_PG_URL = cluster.url;
     baseEnv.TEST_PG_URL = cluster.url;

@@ -11,7 +11,7 @@ vi.mock("server-only", () => ({}));
 let cluster: PgCluster;
 
 beforeAll(async () => {
-  cluster = await startPgCluster();
+  cluster = await startPgCluster({ port: process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined });
   // Read when the services are first imported (db/schema.ts picks the engine's tables then).
   process.env.DATABASE_URL = cluster.url;
 });
