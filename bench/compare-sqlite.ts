@@ -36,10 +36,12 @@ async function side(name: string, root: string, file: string): Promise<Side> {
   const parse = accounts.parseAccountListQuery as ((q: URLSearchParams, d: unknown) => unknown) | undefined;
   return {
     name,
-    put: async (names, description) => update(db, principal, domain, names, { description }),
+    put: async (names, description) => {
+      await update(db, principal, domain, names, { description });
+    },
     list: async (search, page) => {
       const q = new URLSearchParams({ search, page: String(page), size: "50", sort: "name" });
-      return parse ? listAccounts(db, domain, parse(q, domain)) : listAccounts(db, domain, q);
+      return await (parse ? listAccounts(db, domain, parse(q, domain)) : listAccounts(db, domain, q));
     },
   };
 }
