@@ -3,8 +3,8 @@
 import { withPanelSession } from "@/lib/server/http/http";
 import { clearedSessionCookie, destroySession, isHttps } from "@/lib/server/caller/session";
 
-export const POST = withPanelSession(({ req, db, sessionId }) => {
-  destroySession(db, sessionId);
+export const POST = withPanelSession(async ({ req, db, sessionId }) => {
+  await destroySession(db, sessionId);
   return {
     status: 303,
     body: null,
