@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3"],
+  // better-sqlite3 is a native addon, pg has an optional native part: load both from node_modules at run time.
+  serverExternalPackages: ["better-sqlite3", "pg"],
   poweredByHeader: false,
   // `npm run typecheck` checks the whole project (tests included) before the build; no second pass here.
   typescript: { ignoreBuildErrors: true },

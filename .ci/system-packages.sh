@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium for the panel's browser tests; Postfix, Dovecot, Rspamd and Redis
 # for the mail-server tests and `mailserver sandbox` (lib/mailserver; postsrsd and curl for SRS and the quota-warning
-# script); wrk for the bench's workers comparison.
+# script); wrk for the bench's workers comparison. PostgreSQL 15 (pg_trgm is in it) for the private clusters of the
+# PostgreSQL tests (e2e/support/pg-cluster.ts), postfix-pgsql and dovecot-pgsql for the pgsql maps (issue 34).
 # Idempotent; needs root.
 set -euo pipefail
 packages=(chromium postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sqlite dovecot-sieve rspamd redis-server wrk
-  postsrsd curl)
+  postsrsd curl postgresql-15 postfix-pgsql dovecot-pgsql)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,15 +1,17 @@
-// The database of a process: opened on first use, migrated, then cached on globalThis (Next's dev server reloads
-// modules; a second connection per reload would leak file handles).
-import { databasePath, databaseSetting } from "../lib/config.mjs";
+// The database of a process: opened on first use, then cached on globalThis (Next's dev server reloads modules; a
+// second connection per reload would leak file handles). DATABASE_URL=postgres://... selects PostgreSQL (a pg
+// Pool per process); without it the SQLite file DATABASE_PATH (lib/config.mjs).
+import { databaseEngine, databasePath, databaseSetting, databaseUrl } from "../lib/config.mjs";
 import { setDialect } from "./dialect";
 import { runMigrations } from "./migrate";
+import { openPostgresPool } from "./pg/client";
+import { pgDialect } from "./pg/dialect";
 import { openSqlite, type SqliteDb } from "./sqlite/connection";
 import { sqliteDialect } from "./sqlite/dialect";
 
 /**
- * The handle every service receives. Typed as the SQLite drizzle instance; services use only what both engines
- * share (the query builder awaited, `.returning()`, `.prepare()` through lib/server/store/prepared.ts, raw SQL
- * through db/dialect.ts) — docs/architecture.md.
+ * The handle every service receives. Typed as the SQLite drizzle instance; on PostgreSQL it is the node-postgres
+ * one, and services use only what both share (docs/architecture.md, "Services are async").
  */
 export type Db = SqliteDb;
 
@@ -17,6 +19,8 @@ interface Cached {
   /** The database settings when the connection was opened (resolving the path on every call costs more than a lookup). */
   setting: string;
   db: Db;
+  /** Settles when the database is migrated (PostgreSQL migrates asynchronously). */
+  ready: Promise<void>;
 }
 const globalForDb = globalThis as unknown as { __mailDb?: Cached };
 
@@ -29,12 +33,38 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-/** The process-wide connection for DATABASE_PATH. */
+function open(): Cached {
+  const setting = databaseSetting();
+  if (databaseEngine() === "postgres") {
+    const pool = openPostgresPool(databaseUrl()!);
+    const db = setDialect(pool.db, pgDialect) as unknown as Db;
+    return { setting, db, ready: pool.migrated };
+  }
+  return { setting, db: openDatabase(databasePath()), ready: Promise.resolve() };
+}
+
+/** The process-wide connection (DATABASE_URL, else DATABASE_PATH). */
 export function getDb(): Db {
   const cached = globalForDb.__mailDb;
-  const setting = databaseSetting();
-  if (cached && cached.setting === setting) return cached.db;
-  const db = openDatabase(databasePath());
-  globalForDb.__mailDb = { setting, db };
+  if (cached && cached.setting === databaseSetting()) return cached.db;
+  globalForDb.__mailDb = open();
+  return globalForDb.__mailDb.db;
+}
+
+/** The process-wide connection once it is migrated (the CLI and scripts wait for this; the server's primary migrates). */
+export async function getReadyDb(): Promise<Db> {
+  const db = getDb();
+  await globalForDb.__mailDb!.ready;
   return db;
+}
+
+/** Closes the process-wide connection (scripts that end by themselves: seeding, tests). */
+export async function closeDb(): Promise<void> {
+  const cached = globalForDb.__mailDb;
+  if (!cached) return;
+  globalForDb.__mailDb = undefined;
+  const client = cached.db.$client as unknown as { close?: () => void; end?: () => Promise<void> };
+  await cached.ready.catch(() => {});
+  if (typeof client.end === "function") await client.end();
+  else client.close?.();
 }

@@ -5,6 +5,7 @@ export declare function databaseEngine(): "sqlite" | "postgres";
 export declare function databasePath(): string;
 export declare function databaseSetting(): string;
 export declare function migrationsFolder(): string;
+export declare function pgMigrationsFolder(): string;
 export declare function serverPort(): number;
 export declare function serverHost(): string;
 export declare function workersSetting(): string | undefined;

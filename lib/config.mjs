@@ -37,6 +37,11 @@ export function migrationsFolder() {
   return process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "sqlite", "migrations");
 }
 
+/** The committed drizzle-kit migrations of PostgreSQL: PG_MIGRATIONS_PATH, or db/pg/migrations under the working folder. */
+export function pgMigrationsFolder() {
+  return process.env.PG_MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "pg", "migrations");
+}
+
 /** The port `npm start` listens on (PORT, default 3000). */
 export function serverPort() {
   return Number(process.env.PORT ?? 3000);

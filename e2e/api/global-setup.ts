@@ -10,6 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { errorCatalog } from "../../lib/errors/catalog";
+import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { databaseEnv, onPostgres } from "../support/test-database";
 import { DOMAINS, PM_PASSWORD } from "./fixtures";
 
 declare module "vitest" {
@@ -126,30 +128,47 @@ export default async function setup(project: TestProject) {
   delete baseEnv.ALLOWED_CLIENT_IPS;
   const db = (name: string) => path.join(dir, `${name}.db`);
 
+  // TEST_DATABASE=postgres (npm run test:api:pg): one private cluster, a database per server (e2e/support).
+  let cluster: PgCluster | undefined;
+  if (onPostgres()) {
+    cluster = await startPgCluster({ port: process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined });
+    cluster.psql(`ALTER ROLE "${cluster.user}" CREATEDB`, "postgres");
+    process.env.TEST_PG_URL = cluster.url;
+    baseEnv.TEST_PG_URL = cluster.url;
+  }
+  const dbEnv = {
+    main: await databaseEnv("main", db("main")),
+    fuzz: await databaseEnv("fuzz", db("fuzz")),
+    isolated: await databaseEnv("isolated", db("isolated")),
+  };
+  // The CLI runs of the tests (`DATABASE_PATH: inject("mainDbPath")`) reach the main database on PostgreSQL too.
+  if (dbEnv.main.DATABASE_URL) process.env.DATABASE_URL = dbEnv.main.DATABASE_URL;
+
   await Promise.all([
     run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify(DOMAINS.main.map((d) => addDomain(d.name, d.limits)))], {
       ...baseEnv,
-      DATABASE_PATH: db("main"),
+      ...dbEnv.main,
     }),
     run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify(DOMAINS.fuzz.map((d) => addDomain(d.name, d.limits)))], {
       ...baseEnv,
-      DATABASE_PATH: db("fuzz"),
+      ...dbEnv.fuzz,
     }),
     run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify(DOMAINS.isolated.map((d) => addDomain(d.name, d.limits)))], {
       ...baseEnv,
-      DATABASE_PATH: db("isolated"),
+      ...dbEnv.isolated,
     }),
   ]);
 
   const started = await Promise.allSettled([
-    startServer("main", port, { ...baseEnv, DATABASE_PATH: db("main") }, dir),
-    startServer("fuzz", port + 1, { ...baseEnv, DATABASE_PATH: db("fuzz") }, dir),
-    startServer("isolated", port + 2, { ...baseEnv, DATABASE_PATH: db("isolated"), ALLOWED_CLIENT_IPS: "127.0.0.1" }, dir),
+    startServer("main", port, { ...baseEnv, ...dbEnv.main }, dir),
+    startServer("fuzz", port + 1, { ...baseEnv, ...dbEnv.fuzz }, dir),
+    startServer("isolated", port + 2, { ...baseEnv, ...dbEnv.isolated, ALLOWED_CLIENT_IPS: "127.0.0.1" }, dir),
   ]);
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {
     await Promise.all(servers.map(stop));
+    await cluster?.stop();
     throw failed.reason;
   }
 
@@ -164,8 +183,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await Promise.all(servers.map(stop));
+    await cluster?.stop();
     try {
-      checkCatalogCoverage(seenFile);
+      // On PostgreSQL the tests that break the SQLite file on purpose are skipped (their errors are SQLite's).
+      if (!cluster) checkCatalogCoverage(seenFile);
     } finally {
       if (!process.env.KEEP_API_TEST_DIR) fs.rmSync(dir, { recursive: true, force: true });
     }

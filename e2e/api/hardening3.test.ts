@@ -3,6 +3,7 @@
 // server of its own, with TRUSTED_PROXIES=127.0.0.1 (so that a request from 127.0.0.1 with X-Forwarded-For stands
 // for any client address) and SERVER_NAMES=127.0.0.1,localhost; requests from other loopback addresses
 // (127.0.51.x, bound as the probe did) are untrusted peers. The probe table in docs/security.md names these tests.
+import { databaseEnv } from "../support/test-database";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -24,6 +25,8 @@ const pm = (d: string): Creds => ({ email: `postmaster@${d}`, password: PW });
 
 let dir: string;
 let dbPath: string;
+/** Its database: the file, or a PostgreSQL database of its own (e2e/support/test-database.ts). */
+let dbEnv: Record<string, string> = {};
 let server: Server;
 const env = (): NodeJS.ProcessEnv => {
   const e: NodeJS.ProcessEnv = {
@@ -32,6 +35,7 @@ const env = (): NodeJS.ProcessEnv => {
     NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_PATH: dbPath,
+    ...dbEnv,
     WORKERS: "1",
     SCRYPT_COST: "1024",
     AUTH_MAX_FAILURES: "5",
@@ -137,6 +141,7 @@ async function createAccount(d: string, name: string, password = "Secret-123", e
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-h3-"));
   dbPath = path.join(dir, "h3.db");
+  dbEnv = await databaseEnv("h3", dbPath);
   const add = (d: string, ...more: string[]) => ["domain", "add", d, "--postmaster-password", PW, ...more];
   await run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify([add(A), add(B, "--customer", A), add(C)])], env());
   server = await startServer("h3", PORT, env(), dir);

@@ -6,6 +6,7 @@
 // Sessions, sign-out, lockouts, restarts, password change and block are shown across A and B; then the import of
 // 10,000 accounts by another process, the timing of unknown and wrong logins, bodies of 256 MB, and kill -9 of a
 // worker.
+import { databaseEnv, onPostgres } from "../support/test-database";
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -24,6 +25,9 @@ const PORTS = { a: port0, b: port0 + 1, budget: port0 + 2 };
 
 let dir: string;
 let dbPath: string;
+/** The databases of the shared servers and of the budget server (a file each, or a PostgreSQL database each). */
+let sharedDb: Record<string, string>;
+let budgetDb: Record<string, string>;
 const servers: Record<string, Server> = {};
 const env = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   const e: NodeJS.ProcessEnv = {
@@ -46,9 +50,9 @@ const v1 = (port: number) => `${origin(port)}/api/v1`;
 
 async function start(name: "a" | "b" | "budget") {
   const extra: Record<string, Record<string, string>> = {
-    a: { DATABASE_PATH: dbPath, WORKERS: "1" },
-    b: { DATABASE_PATH: dbPath, WORKERS: "2" },
-    budget: { DATABASE_PATH: path.join(dir, "budget.db"), WORKERS: "1", AUTH_MAX_FAILURES: "100", AUTH_ADDRESS_MAX_FAILURES: "4" },
+    a: { ...sharedDb, WORKERS: "1" },
+    b: { ...sharedDb, WORKERS: "2" },
+    budget: { ...budgetDb, WORKERS: "1", AUTH_MAX_FAILURES: "100", AUTH_ADDRESS_MAX_FAILURES: "4" },
   };
   servers[name] = await startServer(`state-${name}`, PORTS[name], env(extra[name]!), dir);
 }
@@ -84,12 +88,14 @@ const whoAmI = (port: number, cookie: string) => panel(port, "GET", "/api/panel/
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-state-"));
   dbPath = path.join(dir, "shared.db");
-  const seed = (db: string) =>
+  sharedDb = await databaseEnv("state_shared", dbPath);
+  budgetDb = await databaseEnv("state_budget", path.join(dir, "budget.db"));
+  const seed = (db: Record<string, string>) =>
     run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify([["domain", "add", D, "--postmaster-password", PM.password, "--account-limit", "20000"]])], {
       ...env({}),
-      DATABASE_PATH: db,
+      ...db,
     });
-  await Promise.all([seed(dbPath), seed(path.join(dir, "budget.db"))]);
+  await Promise.all([seed(sharedDb), seed(budgetDb)]);
   await Promise.all([start("a"), start("b"), start("budget")]);
   for (const name of ["jan", "victim", ...Array.from({ length: 10 }, (_, i) => `t${i}`)]) {
     const res = await api("POST", `emails/${D}/${name}`, {
@@ -197,7 +203,8 @@ describe("two processes on one database", () => {
     expectStatus(await api("PUT", `emails/${D}/jan`, { base: v1(PORTS.a), auth: PM, body: { blocked: 0 } }), 200);
   });
 
-  it("the database holds no digest and no session id after panel sign-ins", async () => {
+  // Reads the SQLite file itself; on PostgreSQL the same columns are checked by the schema test (db/pg).
+  it.skipIf(onPostgres())("the database holds no digest and no session id after panel sign-ins", async () => {
     const ids = [session, (await signIn(PORTS.a, JAN)).cookie!];
     const secrets = [sha1Hex(PM.password), sha1Hex(JAN.password), ...ids];
     const reader = new Database(dbPath, { readonly: true });
@@ -217,7 +224,8 @@ describe("two processes on one database", () => {
     }
   });
 
-  it("after another process imports 10,000 accounts, the next search answers without a stall", async () => {
+  // e2e/api/import-accounts.ts writes the SQLite file directly (the bulk load of bench/).
+  it.skipIf(onPostgres())("after another process imports 10,000 accounts, the next search answers without a stall", async () => {
     const search = async (port: number) => {
       const t0 = performance.now();
       const res = await api("GET", `emails/${D}?search=port&sort=description&size=50`, { base: v1(port), auth: PM });

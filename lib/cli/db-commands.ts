@@ -1,10 +1,15 @@
 // The `db` command group: daily upkeep, online backup, and restore with the service stopped.
 import fs from "node:fs";
 import { databasePath } from "@/db/client";
+import { isPostgresUrl } from "@/db/pg/client";
 import { optimizeSearchIndex } from "@/lib/server/resources/search-index";
 import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
 import { backupDatabase, restoreDatabase } from "./backup";
+import { backupPostgres, migratePostgres, optimizePostgres, restorePostgres } from "./pg-backup";
+
+/** DATABASE_URL when it selects PostgreSQL (docs/postgresql.md), else undefined (the SQLite file). */
+const postgresUrl = () => (isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined);
 
 export const DB_COMMANDS: Command[] = [
   {
@@ -13,6 +18,8 @@ export const DB_COMMANDS: Command[] = [
     notes: "About 1 s per 100,000 accounts; readers are not blocked. Run it after a bulk load too.",
     example: `${CLI} db optimize`,
     async run(ctx) {
+      const url = postgresUrl();
+      if (url) return `VACUUM (ANALYZE) done in ${(await optimizePostgres(url)).ms.toFixed(0)} ms.`;
       const merged = `Search index merged in ${(await optimizeSearchIndex(ctx.db())).ms.toFixed(0)} ms`;
       const purged = await purgeExpiredLoginState(ctx.db());
       return `${merged}; deleted ${purged.sessions} expired sessions and ${purged.throttle} stale login-throttle rows.`;
@@ -28,6 +35,11 @@ export const DB_COMMANDS: Command[] = [
       "overwritten. docs/deploy.md has a daily systemd timer that keeps N days.",
     example: `${CLI} db backup /var/backups/mailadmin/mail-$(date +%F).db`,
     async run(ctx, { positionals }) {
+      const url = postgresUrl();
+      if (url) {
+        const r = backupPostgres(url, positionals[0]!);
+        return `Backup written to ${r.file} (${r.bytes} bytes, ${r.ms.toFixed(0)} ms); pg_dump archive checked.`;
+      }
       // Opening a missing database would create an empty one, and back that up.
       if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
       const report = await backupDatabase(ctx.db().$client, positionals[0]!);
@@ -44,10 +56,27 @@ export const DB_COMMANDS: Command[] = [
       "as <name>.before-restore-<time>, and the restored file gets its owner, group and mode.",
     example: `${CLI} db restore /var/backups/mailadmin/mail-2026-11-23.db --yes`,
     options: { yes: { type: "boolean", help: "confirms replacing the current database (required)" } },
-    run(_ctx, { positionals, values }) {
+    async run(_ctx, { positionals, values }) {
       if (values.yes !== true) throw new UsageError("db restore: refusing to replace the database without --yes");
+      const url = postgresUrl();
+      if (url) return `Restored ${positionals[0]!} into ${new URL(url).pathname.slice(1)} in ${(await restorePostgres(url, positionals[0]!)).ms.toFixed(0)} ms.`;
       const report = restoreDatabase(positionals[0]!, databasePath());
       return `Restored ${report.target}${report.previous ? `; the previous database is kept as ${report.previous}` : ""}.`;
+    },
+  },
+  {
+    name: "db migrate",
+    summary: "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
+    notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
+    example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
+    async run(ctx) {
+      const url = postgresUrl();
+      if (url) {
+        await migratePostgres(url);
+        return `Database migrated: ${new URL(url).host}${new URL(url).pathname}`;
+      }
+      ctx.db();
+      return `Database migrated: ${databasePath()}`;
     },
   },
 ];

@@ -1,12 +1,16 @@
 // The operator CLI (contract §1): `npm run --silent cli -- <command>`. Exit 0 on success; on failure one line on
 // stderr: exit 2 for wrong usage (unknown command or option, missing or bad value), 1 for anything else.
 // Runs with the react-server condition so the server modules' `server-only` guard allows it.
-import { getDb } from "@/db/client";
+import { getDb, getReadyDb } from "@/db/client";
+import { databaseEngine } from "@/lib/config.mjs";
 import { ApiError } from "@/lib/errors/api-error";
 import { FailedWithReport, UsageError } from "./args";
 import { runCommand } from "./commands";
 
 try {
+  // On PostgreSQL the pool is opened and the database migrated first; the SQLite file only when a command uses it
+  // (wrong usage creates no file).
+  if (databaseEngine() === "postgres") await getReadyDb();
   const output = await runCommand(() => getDb(), process.argv.slice(2));
   if (output) console.log(output);
   process.exit(0);

@@ -8,10 +8,13 @@ import net from "node:net";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { policyAnswers, rspamdAnswers } from "./antispam-check";
+import { appConnection, configUsesPgsql, mailRoleReadOnly, mailRoleReads, pgDefaultAlias, pgQuotaWriteBack, readPgsqlMapFile } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
 
 export interface CheckOptions {
   databasePath: string;
+  /** DATABASE_URL when the service runs on PostgreSQL: the database checks are the connection and the mail role. */
+  postgresUrl?: string;
   /** The folder `mailserver config --out` wrote (its postfix/*.cf are the tables main.cf names). */
   configDir: string;
   /** The group Postfix and Dovecot share the database through. */
@@ -106,7 +109,8 @@ function databaseAccess(o: CheckOptions): Check {
 }
 
 function postmap(o: CheckOptions, table: string, key: string): string | undefined {
-  const args = [...(o.postfixConfig ? ["-c", o.postfixConfig] : []), "-q", key, `proxy:sqlite:${path.join(o.configDir, "postfix", `${table}.cf`)}`];
+  const type = configUsesPgsql(o.configDir) ? "pgsql" : "sqlite";
+  const args = [...(o.postfixConfig ? ["-c", o.postfixConfig] : []), "-q", key, `proxy:${type}:${path.join(o.configDir, "postfix", `${table}.cf`)}`];
   try {
     return runTool("postmap", args, undefined, 30_000).trim();
   } catch (err) {
@@ -158,14 +162,22 @@ function socket(file: string, what: string): Check {
  * both change the quota, so quota_clone must write the row again through the dict service (the account's usage
  * columns keep their value meanwhile: only an insert or update of mail_quota copies into them).
  */
-function quotaWriteBack(db: Db, o: CheckOptions): Check {
+/** The marked message saved and expunged again: a quota change for quota_clone to write. */
+function quotaChange(o: CheckOptions): void {
+  const token = `${process.pid}-${Date.now()}`;
+  const message = `From: <postmaster@localhost>\nSubject: mailserver check\nX-Mailadmin-Check: ${token}\n\nA test message of \`mailserver check\`, removed at once.\n`;
+  doveadm(o, ["save", "-u", o.account, "-m", "INBOX"], message);
+  doveadm(o, ["expunge", "-u", o.account, "mailbox", "INBOX", "header", "X-Mailadmin-Check", token]);
+}
+
+function quotaWriteBack(db: Db | undefined, o: CheckOptions): Check {
+  const pgUrl = o.postgresUrl;
+  if (pgUrl) return () => pgQuotaWriteBack(pgUrl, o.account, () => quotaChange(o), o.quotaWaitMs);
   return () => {
+    if (!db) throw new Error("no database");
     const row = db.$client.prepare("SELECT bytes, messages FROM mail_quota WHERE username = ?");
     db.$client.prepare("DELETE FROM mail_quota WHERE username = ?").run(o.account);
-    const token = `${process.pid}-${Date.now()}`;
-    const message = `From: <postmaster@localhost>\nSubject: mailserver check\nX-Mailadmin-Check: ${token}\n\nA test message of \`mailserver check\`, removed at once.\n`;
-    doveadm(o, ["save", "-u", o.account, "-m", "INBOX"], message);
-    doveadm(o, ["expunge", "-u", o.account, "mailbox", "INBOX", "header", "X-Mailadmin-Check", token]);
+    quotaChange(o);
     const end = Date.now() + (o.quotaWaitMs ?? 5000);
     for (;;) {
       const written = row.get(o.account) as { bytes: number; messages: number } | undefined;
@@ -184,11 +196,21 @@ function defaultAlias(db: Db, account: string): string | undefined {
   return (pick.get(domain) as { address: string } | undefined)?.address;
 }
 
-export async function runMailServerCheck(db: Db, o: CheckOptions): Promise<CheckResult[]> {
+/** `db` is the SQLite database; on PostgreSQL (o.postgresUrl) it is not used. */
+export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): Promise<CheckResult[]> {
   const [name, domain] = o.account.split("@") as [string, string | undefined];
-  const alias = o.alias ?? defaultAlias(db, o.account);
+  const alias = o.alias ?? (o.postgresUrl ? await pgDefaultAlias(o.postgresUrl, o.account) : db && defaultAlias(db, o.account));
+  const pgUrl = o.postgresUrl;
+  const mapFile = path.join(o.configDir, "postfix", "virtual-mailbox-maps.cf");
+  const databaseChecks: [string, Check][] = pgUrl
+    ? [
+        ["PostgreSQL connection (DATABASE_URL)", () => appConnection(pgUrl)],
+        ["mail role reads the views on every read host", () => mailRoleReads(readPgsqlMapFile(mapFile))],
+        ["mail role is read-only", () => mailRoleReadOnly(pgUrl, readPgsqlMapFile(mapFile).user)],
+      ]
+    : [["database readable by the mail group", databaseAccess(o)]];
   const checks: [string, Check][] = [
-    ["database readable by the mail group", databaseAccess(o)],
+    ...databaseChecks,
     ["postmap finds the domain", lookup(o, "virtual-mailbox-domains", domain ?? "", domain)],
     ["postmap finds the mailbox", lookup(o, "virtual-mailbox-maps", o.account, `${domain}/${name}/`)],
     // Without any alias, the account's own row of the table (every account maps to itself) is looked up.

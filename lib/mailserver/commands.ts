@@ -3,10 +3,13 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
-import { CLI, FailedWithReport, requiredOption, stringOption, type Command } from "@/lib/cli/args";
+import { isPostgresUrl } from "@/db/pg/client";
+import { mailReaderSql } from "@/db/pg/mail-reader";
+import { CLI, FailedWithReport, requiredOption, stringOption, type Command, type Parsed } from "@/lib/cli/args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "./antispam-config";
 import { formatCheck, runMailServerCheck } from "./check";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
+import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "./config-database";
 import { runHousekeeping } from "./housekeeping";
 import { SANDBOX_COMMANDS } from "./sandbox/commands";
 
@@ -15,6 +18,31 @@ function splitHostPort(value: string): [string, number] {
   const port = Number(value.slice(i + 1));
   if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
   return [value.slice(0, i), port];
+}
+
+/** DATABASE_URL when it selects PostgreSQL. */
+const postgresUrl = () => (isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined);
+
+/** The mail role's password: --mail-db-password, else MAIL_DB_PASSWORD (keeps it out of `ps`). */
+const mailDbPassword = (values: Parsed["values"]) => {
+  const pw = stringOption(values, "mail-db-password") ?? process.env.MAIL_DB_PASSWORD;
+  if (!pw) throw new Error("the mail role's password: set MAIL_DB_PASSWORD (or --mail-db-password)");
+  return pw;
+};
+
+function pgsqlOptions(values: Parsed["values"]): PgsqlMapOptions | undefined {
+  const engine = stringOption(values, "database") ?? (postgresUrl() ? "postgres" : "sqlite");
+  if (engine === "sqlite") return undefined;
+  if (engine !== "postgres") throw new Error(`--database ${engine}: expected sqlite or postgres`);
+  const url = postgresUrl();
+  if (!url) throw new Error("--database postgres needs DATABASE_URL=postgres://... (the primary)");
+  const list = (name: string) => stringOption(values, name)?.split(",").map((h) => h.trim()).filter(Boolean);
+  return pgsqlMapOptionsFromUrl(url, {
+    user: stringOption(values, "mail-db-user") ?? DEFAULT_MAIL_READER,
+    password: mailDbPassword(values),
+    readHosts: list("read-hosts"),
+    writeHost: stringOption(values, "write-host"),
+  });
 }
 
 const DOVECOT_CONFIG = { type: "string", value: "<file>", help: "Dovecot's configuration when it is not the default (doveadm -c)" } as const;
@@ -40,6 +68,11 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "srs-forward": { type: "string", value: "<host:port>", help: `postsrsd's forward table (default ${DEFAULT_CONFIG_OPTIONS.srsForward})` },
       "srs-reverse": { type: "string", value: "<host:port>", help: `postsrsd's reverse table (default ${DEFAULT_CONFIG_OPTIONS.srsReverse})` },
       "dkim-dir": { type: "string", value: "<dir>", help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
+      database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
+      "read-hosts": { type: "string", value: "<h[:p],...>", help: "PostgreSQL: hosts the lookups read, the local replica first (default DATABASE_URL's host)" },
+      "write-host": { type: "string", value: "<h[:p]>", help: "PostgreSQL: the primary, where Dovecot writes usage (default DATABASE_URL's host)" },
+      "mail-db-user": { type: "string", value: "<role>", help: `PostgreSQL: the read-only role of Postfix and Dovecot (default ${DEFAULT_MAIL_READER}; \`mailserver db-role\`)` },
+      "mail-db-password": { type: "string", value: "<pw>", help: "PostgreSQL: its password (default MAIL_DB_PASSWORD)" },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -47,6 +80,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const files = writeMailServerConfig({
         outDir: path.resolve(out),
         databasePath: databasePath(),
+        pgsql: pgsqlOptions(values),
         maildirRoot: path.resolve(option("maildir-root", DEFAULT_CONFIG_OPTIONS.maildirRoot)),
         mailUser: option("mail-user", DEFAULT_CONFIG_OPTIONS.mailUser),
         mailGroup: option("mail-group", DEFAULT_CONFIG_OPTIONS.mailGroup),
@@ -61,6 +95,36 @@ export const MAILSERVER_COMMANDS: Command[] = [
         dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
+    },
+  },
+  {
+    name: "mailserver db-role",
+    summary: "PostgreSQL: creates or updates the read-only role Postfix and Dovecot connect as (views only, mail_quota).",
+    notes:
+      "Runs as DATABASE_URL's role, which needs CREATEROLE (or run the SQL that --print shows as a superuser).\n" +
+      "Run it again after `db migrate` adds a view, and after a restore into a new cluster. docs/postgresql.md.",
+    example: `DATABASE_URL=postgres://mailadmin@db1/mailadmin ${CLI} mailserver db-role --print`,
+    options: {
+      role: { type: "string", value: "<role>", help: `default ${DEFAULT_MAIL_READER}` },
+      "mail-db-password": { type: "string", value: "<pw>", help: "its password (default MAIL_DB_PASSWORD)" },
+      print: { type: "boolean", help: "print the SQL instead of running it" },
+    },
+    async run(_ctx, { values }) {
+      const url = postgresUrl();
+      if (!url) throw new Error("mailserver db-role: DATABASE_URL=postgres://... is not set (SQLite needs no role)");
+      const role = stringOption(values, "role") ?? DEFAULT_MAIL_READER;
+      const sql = mailReaderSql(role, mailDbPassword(values), decodeURIComponent(new URL(url).pathname.slice(1)));
+      if (values.print === true) return sql.trimEnd();
+      const { ensureMailReader } = await import("@/db/pg/mail-reader");
+      const pg = (await import("pg")).default;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await ensureMailReader(client, role, mailDbPassword(values));
+      } finally {
+        await client.end();
+      }
+      return `Role ${role}: reads the mail views, writes mail_quota; nothing else.`;
     },
   },
   {
@@ -151,9 +215,11 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dkim-dir": { type: "string", value: "<dir>", help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
     },
     async run(ctx, { values }) {
-      if (!fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
-      const results = await runMailServerCheck(ctx.db(), {
+      const pgUrl = postgresUrl();
+      if (!pgUrl && !fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
+      const results = await runMailServerCheck(pgUrl ? undefined : ctx.db(), {
         databasePath: databasePath(),
+        postgresUrl: pgUrl,
         account: requiredOption(this, values, "account").toLowerCase(),
         password: requiredOption(this, values, "password"),
         alias: stringOption(values, "alias"),

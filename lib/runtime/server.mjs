@@ -11,7 +11,16 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { databasePath, migrationsFolder, serverHost, serverPort, workersSetting } from "../config.mjs";
+import {
+  databaseEngine,
+  databasePath,
+  databaseUrl,
+  migrationsFolder,
+  pgMigrationsFolder,
+  serverHost,
+  serverPort,
+  workersSetting,
+} from "../config.mjs";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
 const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
@@ -124,6 +133,7 @@ async function runPrimary() {
 }
 
 async function migrateDatabase() {
+  if (databaseEngine() === "postgres") return migratePostgres();
   // The same file and folder as db/client.ts (both read lib/config.mjs).
   const { default: Database } = await import("better-sqlite3");
   const { drizzle } = await import("drizzle-orm/better-sqlite3");
@@ -136,6 +146,26 @@ async function migrateDatabase() {
   sqlite.pragma("busy_timeout = 5000");
   migrate(drizzle(sqlite), { migrationsFolder: migrationsFolder() });
   sqlite.close();
+}
+
+/** DATABASE_URL: db/pg/migrations, under the advisory lock db/pg/client.ts takes (hosts starting at once wait). */
+async function migratePostgres() {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [3_400_034]);
+    try {
+      await migrate(drizzle(pool), { migrationsFolder: pgMigrationsFolder() });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [3_400_034]);
+    }
+  } finally {
+    client.release();
+    await pool.end();
+  }
 }
 
 async function runWorker() {

@@ -13,6 +13,7 @@ import type { Db } from "@/db/client";
 import { accounts, domains, sessions } from "@/db/schema";
 import { isLoginRefused, type Principal } from "./auth";
 import { purgeLoginThrottle } from "./login-throttle";
+import { dialectOf } from "@/db/dialect";
 import { changedRows, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
@@ -38,6 +39,10 @@ export interface ResolvedSession {
 }
 
 export const hashSessionId = (id: string) => createHash("sha256").update(id).digest("hex");
+
+// Ties in created_at (sign-ins within one millisecond) go by insertion order: SQLite's rowid; PostgreSQL keeps no
+// such order, and the id hash breaks the tie there.
+const insertionOrder = (db: Db) => sql.raw(dialectOf(db).name === "sqlite" ? "rowid" : "id_hash");
 
 const statements = prepared((db) => ({
   insert: db
@@ -69,7 +74,7 @@ const statements = prepared((db) => ({
       and(
         eq(sessions.accountId, sql.placeholder("accountId")),
         sql`${sessions.idHash} NOT IN (SELECT id_hash FROM sessions WHERE account_id = ${sql.placeholder("accountId")}
-          ORDER BY created_at DESC, rowid DESC LIMIT ${MAX_SESSIONS_PER_ACCOUNT})`,
+          ORDER BY created_at DESC, ${insertionOrder(db)} DESC LIMIT ${MAX_SESSIONS_PER_ACCOUNT})`,
       ),
     )
     .prepare(),

@@ -1,0 +1,76 @@
+// `node --conditions=react-server --import tsx bench/compare-sqlite.ts <old-checkout>`: the SQLite figures of the
+// services of two checkouts side by side, in one process and one run (issue 34: "SQLite loses nothing"). Each
+// checkout gets its own copy of one seeded database; the two are measured alternately, round after round, so load
+// on the host falls on both alike. Measured in-process (no HTTP): PUT of 1,000 names (updateAccounts) and the
+// list page (listAccounts) with a search, p50/p99. The old checkout's services are synchronous, the new async;
+// both are awaited. MIGRATIONS_PATH must name the (identical) SQLite migrations folder for both.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BIG_DOMAIN, QUICK_SIZES, accountNames, seed } from "./seed";
+
+const oldRoot = path.resolve(process.argv[2] ?? "");
+const newRoot = path.resolve(import.meta.dirname, "..");
+if (!fs.existsSync(path.join(oldRoot, "lib"))) throw new Error("usage: bench/compare-sqlite.ts <old checkout>");
+const rounds = Number(process.env.ROUNDS ?? 5);
+const listRuns = Number(process.env.LIST_RUNS ?? 200);
+
+interface Side {
+  name: string;
+  put: (names: string[], description: string) => Promise<unknown>;
+  list: (search: string, page: number) => Promise<unknown>;
+}
+
+async function side(name: string, root: string, file: string): Promise<Side> {
+  const imp = (p: string) => import(path.join(root, p)) as Promise<Record<string, unknown>>;
+  const client = await imp("db/client.ts");
+  // The new tree moved the services into role folders; the old kept them flat.
+  const flat = fs.existsSync(path.join(root, "lib/server/accounts.ts"));
+  const accounts = await imp(flat ? "lib/server/accounts.ts" : "lib/server/resources/accounts.ts");
+  const domains = await imp(flat ? "lib/server/domains.ts" : "lib/server/resources/domains.ts");
+  const db = (client.openDatabase as (f: string) => unknown)(file);
+  const domain = await (domains.getDomainOrThrow as (db: unknown, n: string) => unknown)(db, BIG_DOMAIN);
+  const principal = { account: { domainId: -1, name: "" }, domain: BIG_DOMAIN, isPostmaster: true };
+  const update = accounts.updateAccounts as (...a: unknown[]) => unknown;
+  const listAccounts = accounts.listAccounts as (...a: unknown[]) => unknown;
+  const parse = accounts.parseAccountListQuery as ((q: URLSearchParams, d: unknown) => unknown) | undefined;
+  return {
+    name,
+    put: async (names, description) => {
+      await update(db, principal, domain, names, { description });
+    },
+    list: async (search, page) => {
+      const q = new URLSearchParams({ search, page: String(page), size: "50", sort: "name" });
+      return await (parse ? listAccounts(db, domain, parse(q, domain)) : listAccounts(db, domain, q));
+    },
+  };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-compare-"));
+const seeded = path.join(dir, "seed.db");
+seed(seeded, QUICK_SIZES);
+const names = accountNames(seeded, BIG_DOMAIN, 1000);
+for (const n of ["old", "new"]) fs.copyFileSync(seeded, path.join(dir, `${n}.db`));
+const sides = [await side("old", oldRoot, path.join(dir, "old.db")), await side("new", newRoot, path.join(dir, "new.db"))];
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const results: Record<string, { put: number[]; list: number[] }> = { old: { put: [], list: [] }, new: { put: [], list: [] } };
+for (let r = 0; r < rounds; r++) {
+  for (const s of r % 2 ? [...sides].reverse() : sides) {
+    let t = performance.now();
+    await s.put(names, `round ${r}`);
+    results[s.name]!.put.push(performance.now() - t);
+    for (let i = 0; i < listRuns; i++) {
+      t = performance.now();
+      await s.list(i % 2 ? "kowal" : "an", i % 5);
+      results[s.name]!.list.push(performance.now() - t);
+    }
+  }
+}
+for (const [name, r] of Object.entries(results)) {
+  console.log(
+    `${name}: PUT 1000 names median ${pct(r.put, 50).toFixed(1)} ms (${r.put.map((x) => x.toFixed(0)).join(", ")}); ` +
+      `list (search, page of 50) p50 ${pct(r.list, 50).toFixed(2)} ms p99 ${pct(r.list, 99).toFixed(2)} ms over ${r.list.length}`,
+  );
+}
+fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,88 @@
+// PostgreSQL's side of db/dialect.ts (docs/architecture.md). Transactions are drizzle's node-postgres ones (one
+// pooled connection each, READ COMMITTED; a savepoint when nested); lockDomain takes the domain row's lock.
+// There is no cheap stamp of "nothing changed" to share between processes and hosts, so nothing read is reused
+// between requests (changeStamp null). Lists search with pg_trgm's GIN indexes (db/pg/migrations).
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { setDialect, type Dialect, type ListSpec } from "../dialect";
+import type { ListQuery } from "../../lib/schemas/list-query";
+
+/** What node-postgres answers for a statement (the part used here). */
+interface PgResult<T> {
+  rows: T[];
+  rowCount: number | null;
+}
+interface PgHandle {
+  execute<T>(query: SQL): Promise<PgResult<T>>;
+  transaction<R>(fn: (tx: PgHandle) => Promise<R>): Promise<R>;
+}
+const pgOf = (db: Db) => db as unknown as PgHandle;
+
+/** Per table: the domains column counting its rows (kept by triggers). */
+const COUNTERS: Record<string, string> = { accounts: "account_count", aliases: "alias_count", mailing_lists: "mailinglist_count" };
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** Only plain column names reach SQL text (they come from the services' ListSpec, never from a request). */
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column name: ${name}`);
+  return sql.raw(`"${name}"`);
+};
+
+async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery): Promise<{ total: number; rows: Row[] }> {
+  const table = ident(spec.table);
+  const counter = COUNTERS[spec.table];
+  if (!counter) throw new Error(`no list of ${spec.table}`);
+  const column = spec.sortColumns[q.sort] ?? "name";
+  const dir = sql.raw(q.sortDir === "desc" ? "DESC" : "ASC");
+  // COLLATE "C": code point order, as SQLite's (whatever locale the cluster was made with).
+  const order = (c: string) => sql`${ident(c)} COLLATE "C" ${dir}`;
+  const numeric = new Set(["capacity", "usage_percent", "usage_bytes", "blocked", "privacy_mode", "replyto_mode", "autosubscribe_enabled"]);
+  const sortBy = (c: string) => (numeric.has(c) ? sql`${ident(c)} ${dir}` : order(c));
+  const orderBy = column === "name" ? sortBy("name") : sql`${sortBy(column)}, ${order("name")}`;
+  const columns = sql.raw(spec.columns.split(",").map((c) => `"${c.trim()}"`).join(", "));
+  const offset = q.page * q.size;
+  const pg = pgOf(db);
+  let total: number;
+  let where: SQL;
+  if (!q.search) {
+    const counted = await pg.execute<{ rows: number }>(sql`SELECT ${ident(counter)} AS rows FROM domains WHERE id = ${domainId}`);
+    total = Number(counted.rows[0]?.rows ?? 0);
+    where = sql`domain_id = ${domainId}`;
+  } else {
+    // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring
+    // test; pg_trgm's GIN index on search_key answers it.
+    where = sql`domain_id = ${domainId} AND search_key LIKE ${`%${escapeLike(q.search)}%`}`;
+    const counted = await pg.execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
+    total = Number(counted.rows[0]?.n ?? 0);
+  }
+  if (offset >= total) return { total, rows: [] };
+  const page = await pg.execute<Row>(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`);
+  return { total, rows: page.rows };
+}
+
+export const pgDialect: Dialect = {
+  name: "postgres",
+
+  transaction(db, fn) {
+    return pgOf(db).transaction((tx) => fn(setDialect(tx, pgDialect) as unknown as Db));
+  },
+
+  async lockDomain(tx, domainId) {
+    await pgOf(tx).execute(sql`SELECT id FROM domains WHERE id = ${domainId} FOR UPDATE`);
+  },
+
+  changeStamp: () => null,
+
+  async all<T>(db: Db, query: SQL) {
+    return (await pgOf(db).execute<T>(query)).rows;
+  },
+
+  async run(db: Db, query: SQL) {
+    return (await pgOf(db).execute(query)).rowCount ?? 0;
+  },
+
+  async optimize(db) {
+    await pgOf(db).execute(sql`ANALYZE`);
+  },
+
+  listRows,
+};

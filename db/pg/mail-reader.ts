@@ -1,0 +1,48 @@
+// The role Postfix and Dovecot connect as on PostgreSQL (issue 34, docs/postgresql.md): it reads the mail_* views
+// only (a view runs with its owner's rights, so no table is readable directly) and writes mail_quota only
+// (Dovecot's quota_clone; the trigger that copies usage into accounts is SECURITY DEFINER). Everything else the mail
+// system writes (last login, usage warnings, list posts, SMS queue) goes through `mailserver events` and the list
+// service, which use the application's own DATABASE_URL.
+import type pg from "pg";
+
+export const MAIL_VIEWS = [
+  "mail_domains",
+  "mail_mailboxes",
+  "mail_alias_map",
+  "mail_list_addresses",
+  "mail_passdb",
+  "mail_userdb",
+  "mail_sieve_scripts",
+] as const;
+
+const ident = (s: string) => {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(s)) throw new Error(`${s}: a role name is lowercase letters, digits and _`);
+  return `"${s}"`;
+};
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The SQL that creates (or updates) the role and its grants; run by the database's owner. */
+export function mailReaderSql(role: string, password: string, database: string): string {
+  const r = ident(role);
+  return [
+    `DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${literal(role)}) THEN
+    CREATE ROLE ${r} LOGIN PASSWORD ${literal(password)} NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;
+  ELSE
+    ALTER ROLE ${r} LOGIN PASSWORD ${literal(password)};
+  END IF;
+END $$`,
+    `GRANT CONNECT ON DATABASE "${database.replace(/"/g, '""')}" TO ${r}`,
+    `GRANT USAGE ON SCHEMA public TO ${r}`,
+    `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${r}`,
+    `GRANT SELECT ON ${MAIL_VIEWS.join(", ")} TO ${r}`,
+    // quota_clone upserts (INSERT ... ON CONFLICT DO UPDATE needs SELECT for the conflict check).
+    `GRANT SELECT, INSERT, UPDATE ON mail_quota TO ${r}`,
+  ].join(";\n") + ";\n";
+}
+
+/** Creates or updates the role on the database `client` is connected to (as its owner). */
+export async function ensureMailReader(client: pg.Pool | pg.Client, role: string, password: string): Promise<void> {
+  const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
+  await client.query(mailReaderSql(role, password, db));
+}

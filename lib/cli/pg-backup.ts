@@ -1,0 +1,96 @@
+// `db backup`, `db restore`, `db migrate` and `db optimize` on PostgreSQL (issue 34). The backup is pg_dump's custom
+// format (-Fc): one consistent snapshot taken while writers go on (pg_dump reads in one REPEATABLE READ
+// transaction), compressed, restorable table by table. Like the SQLite backup it is written under a temporary
+// name, checked (pg_restore --list reads the whole archive's table of contents) and only then given its name.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { openPostgres } from "@/db/pg/client";
+import type { BackupReport } from "./backup";
+
+/** The PostgreSQL client programs; Debian's postgresql-client-15 (PG_BIN overrides). */
+const pgBin = (name: string) => {
+  const dir = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+  return fs.existsSync(path.join(dir, name)) ? path.join(dir, name) : name;
+};
+
+const REQUIRED_TABLES = ["domains", "accounts", "aliases", "mailing_lists"];
+
+function tool(name: string, args: string[]): string {
+  const r = spawnSync(pgBin(name), args, { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.error) throw new Error(`${name}: ${r.error.message} (install postgresql-client-15)`);
+  if (r.status !== 0) throw new Error(`${name} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join("; ")}`);
+  return r.stdout;
+}
+
+/** Reads the archive's table of contents; refuses a file that is not a pg_dump archive of this service. */
+export function verifyPgArchive(file: string): void {
+  if (!fs.existsSync(file)) throw new Error(`${file} does not exist`);
+  let toc: string;
+  try {
+    toc = tool("pg_restore", ["--list", file]);
+  } catch (err) {
+    throw new Error(`${file}: not a pg_dump archive: ${(err as Error).message}`);
+  }
+  const tables = new Set([...toc.matchAll(/ TABLE DATA public (\S+) /g)].map((m) => m[1]));
+  const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
+  if (missing.length) throw new Error(`${file}: not a mail-admin database (no table ${missing.join(", ")})`);
+}
+
+/** pg_dump -Fc of the database at `url` into `file` (never overwritten), checked, mode 0600. */
+export function backupPostgres(url: string, file: string): BackupReport {
+  const target = path.resolve(file);
+  if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
+  if (!fs.existsSync(path.dirname(target))) throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
+  const partial = `${target}.partial`;
+  fs.rmSync(partial, { force: true });
+  const started = performance.now();
+  try {
+    tool("pg_dump", ["--format=custom", "--file", partial, "--dbname", url]);
+    verifyPgArchive(partial);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+  fs.chmodSync(partial, 0o600);
+  fs.renameSync(partial, target);
+  return { file: target, bytes: fs.statSync(target).size, ms: performance.now() - started };
+}
+
+/**
+ * Replaces the database's contents with the archive in one transaction (pg_restore --clean --single-transaction):
+ * a restore that fails leaves the database as it was. Stop the service, Postfix and Dovecot first (their open
+ * transactions would hold locks the restore waits for). The mail role's grants are in the archive.
+ */
+export async function restorePostgres(url: string, file: string): Promise<{ ms: number }> {
+  verifyPgArchive(file);
+  const started = performance.now();
+  tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--dbname", url, file]);
+  // A backup of an older version gets the newer migrations.
+  const db = await openPostgres(url);
+  await db.$client.end();
+  return { ms: performance.now() - started };
+}
+
+/** `db migrate`: applies db/pg/migrations (under the advisory lock). */
+export async function migratePostgres(url: string): Promise<void> {
+  const db = await openPostgres(url);
+  await db.$client.end();
+}
+
+/**
+ * `db optimize` on PostgreSQL: VACUUM (ANALYZE) of every table (autovacuum does this too; after a bulk load the
+ * planner's statistics should not wait for it). Readers and writers are not blocked.
+ */
+export async function optimizePostgres(url: string): Promise<{ ms: number }> {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("VACUUM (ANALYZE)");
+  } finally {
+    await client.end();
+  }
+  return { ms: performance.now() - started };
+}

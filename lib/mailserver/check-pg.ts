@@ -1,0 +1,132 @@
+import "server-only";
+// `mailserver check` on PostgreSQL (issue 34): the application's connection (DATABASE_URL), and the mail role the
+// generated maps use: it must reach every read host, read the views, and be unable to touch the tables (a map file
+// holding the owner's password would give every local reader of /etc/mailadmin the whole database).
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { MAIL_VIEWS } from "@/db/pg/mail-reader";
+
+export interface MailRoleSettings {
+  hosts: string[];
+  user: string;
+  password: string;
+  dbname: string;
+}
+
+type Result = { ok: boolean; detail: string };
+
+/** hosts/user/password/dbname of a pgsql_table(5) file `mailserver config` wrote. */
+export function readPgsqlMapFile(file: string): MailRoleSettings {
+  const settings = Object.fromEntries(
+    fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .map((l) => /^(\w+)\s*=\s*(.*)$/.exec(l))
+      .filter((m): m is RegExpExecArray => !!m)
+      .map((m) => [m[1]!, m[2]!.trim()]),
+  );
+  if (!settings.hosts || !settings.user || !settings.dbname) throw new Error(`${file}: not a pgsql map (hosts, user, dbname)`);
+  return { hosts: settings.hosts.split(/[\s,]+/).filter(Boolean), user: settings.user, password: settings.password ?? "", dbname: settings.dbname };
+}
+
+/** True when the folder `mailserver config` wrote has PostgreSQL maps. */
+export const configUsesPgsql = (configDir: string) => {
+  try {
+    return fs.readFileSync(path.join(configDir, "postfix", "main.cf.snippet"), "utf8").includes("proxy:pgsql:");
+  } catch {
+    return false;
+  }
+};
+
+async function withClient<T>(config: pg.ClientConfig, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionTimeoutMillis: 5000, ...config });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The application's own connection: the server answers and is the primary (writes work). */
+export async function appConnection(url: string): Promise<Result> {
+  return withClient({ connectionString: url }, async (c) => {
+    const r = await c.query<{ v: string; standby: boolean }>("SELECT current_setting('server_version') AS v, pg_is_in_recovery() AS standby");
+    const { v, standby } = r.rows[0]!;
+    if (standby) return { ok: false, detail: `${new URL(url).host} is a standby (read-only): DATABASE_URL must name the primary` };
+    return { ok: true, detail: `PostgreSQL ${v} at ${new URL(url).host}, primary` };
+  });
+}
+
+const hostPort = (h: string) => {
+  const m = /^(?:inet:)?(.*?)(?::(\d+))?$/.exec(h)!;
+  return { host: m[1]!, port: m[2] ? Number(m[2]) : 5432 };
+};
+
+/** Every read host of the maps answers the mail role, and the role reads every view. */
+export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
+  const seen: string[] = [];
+  for (const h of s.hosts) {
+    const { host, port } = hostPort(h);
+    try {
+      await withClient({ host, port, user: s.user, password: s.password, database: s.dbname }, async (c) => {
+        for (const v of MAIL_VIEWS) await c.query(`SELECT 1 FROM ${v} LIMIT 1`);
+      });
+      seen.push(h);
+    } catch (err) {
+      return { ok: false, detail: `${s.user}@${h}: ${(err as Error).message}` };
+    }
+  }
+  return { ok: true, detail: `${s.user} reads the ${MAIL_VIEWS.length} mail views on ${seen.join(", ")}` };
+}
+
+/** The mail role is no superuser, cannot read or change the tables, and may write mail_quota only. */
+export async function mailRoleReadOnly(appUrl: string, role: string): Promise<Result> {
+  return withClient({ connectionString: appUrl }, async (c) => {
+    const r = await c.query<{ super: boolean; tables: string[] }>(
+      `SELECT r.rolsuper AS super,
+         coalesce(array_agg(t.tablename::text ORDER BY t.tablename) FILTER (WHERE t.tablename <> 'mail_quota' AND
+           (has_table_privilege(r.oid, t.schemaname || '.' || t.tablename, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE'))), '{}'::text[]) AS tables
+       FROM pg_roles r CROSS JOIN pg_tables t WHERE r.rolname = $1 AND t.schemaname = 'public' GROUP BY r.rolsuper`,
+      [role],
+    );
+    const row = r.rows[0];
+    if (!row) return { ok: false, detail: `role ${role} does not exist (mailserver db-role)` };
+    if (row.super) return { ok: false, detail: `${role} is a superuser: use a role that reads the views only (mailserver db-role)` };
+    if (row.tables.length) return { ok: false, detail: `${role} has rights on tables: ${row.tables.join(", ")} (mailserver db-role resets them)` };
+    return { ok: true, detail: `${role} reads the views only and writes mail_quota only` };
+  });
+}
+
+/** One of the account's domain's aliases (else any), for the alias lookup. */
+export async function pgDefaultAlias(url: string, account: string): Promise<string | undefined> {
+  const domain = account.slice(account.indexOf("@") + 1);
+  return withClient({ connectionString: url }, async (c) => {
+    const r = await c.query<{ address: string }>(
+      "SELECT a.email AS address FROM aliases a JOIN domains d ON d.id = a.domain_id ORDER BY d.name <> $1, a.id LIMIT 1",
+      [domain],
+    );
+    return r.rows[0]?.address;
+  });
+}
+
+/**
+ * The PostgreSQL form of the quota write-back check: the account's mail_quota row is removed, `change` makes
+ * Dovecot's quota change (a doveadm save and expunge), and quota_clone must write the row again, through the
+ * dict's connection to the primary as the mail role.
+ */
+export async function pgQuotaWriteBack(url: string, account: string, change: () => void, waitMs = 5000): Promise<Result> {
+  return withClient({ connectionString: url }, async (c) => {
+    await c.query("DELETE FROM mail_quota WHERE username = $1", [account]);
+    change();
+    const end = Date.now() + waitMs;
+    for (;;) {
+      const r = await c.query<{ bytes: number; messages: number }>("SELECT bytes, messages FROM mail_quota WHERE username = $1", [account]);
+      const w = r.rows[0];
+      if (w) return { ok: true, detail: `usage written back: ${w.bytes} bytes, ${w.messages} messages` };
+      if (Date.now() > end) return { ok: false, detail: `no usage row for ${account} after a doveadm save and expunge (quota_clone, dict service, the mail role's grants?)` };
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  });
+}
