@@ -16,6 +16,7 @@ export const {
   aliases,
   mailingLists,
   listMembers,
+  listMemberVersions,
   listHeldPosts,
   listTokens,
   listBounces,

@@ -225,8 +225,19 @@ export const listMembers = pgTable(
     address: text("address").notNull(),
     position: integer("position").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.role, t.address] }), index("list_members_address").on(t.address)],
+  (t) => [
+    primaryKey({ columns: [t.listId, t.role, t.address] }),
+    index("list_members_address").on(t.address),
+    // Members in their order, read in pages (issue 31: a 50,000-member PUT reads them in slices).
+    index("list_members_order").on(t.listId, t.role, t.position, t.address),
+  ],
 );
+
+/** How many times a list's members have changed (kept by the triggers of migration 0002); see db/sqlite/schema.ts. */
+export const listMemberVersions = pgTable("list_member_versions", {
+  listId: integer("list_id").primaryKey(),
+  version: int64("version").notNull().default(0),
+});
 
 export const listHeldPosts = pgTable(
   "list_held_posts",
