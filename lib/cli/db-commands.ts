@@ -28,7 +28,7 @@ export const DB_COMMANDS: Command[] = [
   {
     name: "db backup",
     args: ["<file>"],
-    summary: "Copies the database into a new file while the service runs (SQLite online backup), then checks the copy.",
+    summary: "Copies the database into a new file while the service runs (SQLite online backup, or pg_dump -Fc), then checks it.",
     notes:
       "The copy is one consistent snapshot: every change committed before it began, nothing half-written. It is\n" +
       "checked with PRAGMA integrity_check and only then given its name (mode 0600). An existing file is never\n" +
@@ -49,7 +49,7 @@ export const DB_COMMANDS: Command[] = [
   {
     name: "db restore",
     args: ["<file>"],
-    summary: "Replaces the database (DATABASE_PATH) with a backup; stop the service, Postfix and Dovecot first.",
+    summary: "Replaces the database (DATABASE_PATH, or DATABASE_URL's) with a backup; stop the service, Postfix and Dovecot first.",
     notes:
       "The backup is checked with integrity_check first. The command refuses while any process has the database\n" +
       "open (it looks in /proc; run it as root or as the service's user). The replaced database is kept beside it\n" +

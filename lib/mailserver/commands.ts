@@ -51,7 +51,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
   ...SANDBOX_COMMANDS,
   {
     name: "mailserver config",
-    summary: "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH).",
+    summary: "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH or DATABASE_URL).",
     notes: "Run again when the database or the mailbox root moves; account changes never need it. The folder's\nREADME.md says where each file goes (docs/mail-server.md explains it all).",
     example: `DATABASE_PATH=/var/lib/mailadmin/mail.db ${CLI} mailserver config --out /etc/mailadmin --maildir-root /var/vmail`,
     options: {

@@ -120,6 +120,42 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     expect(postmap("virtual-mailbox-maps", "nobody@pg.test")).toBeUndefined();
   });
 
+  it("through Postfix's proxymap (proxy:pgsql:, the form main.cf uses), with the snippet's proxy_read_maps", async () => {
+    // A Postfix instance with only what proxymap needs: main.cf's proxy_read_maps line from the generated snippet.
+    const dir = path.join(root, "postfix-proxy");
+    fs.mkdirSync(path.join(dir, "queue"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "data"), { recursive: true });
+    spawnSync("chown", ["postfix", path.join(dir, "data")]);
+    const snippet = fs.readFileSync(path.join(conf, "postfix", "main.cf.snippet"), "utf8");
+    const proxyReadMaps = snippet.split("\n").find((l) => l.startsWith("proxy_read_maps ="))!;
+    fs.writeFileSync(
+      path.join(dir, "main.cf"),
+      `compatibility_level = 3.6\nqueue_directory = ${dir}/queue\ndata_directory = ${dir}/data\nmaillog_file_prefixes = ${root}\n` +
+        `maillog_file = ${root}/postfix.log\ninet_interfaces = 127.0.0.1\ninet_protocols = ipv4\nmydestination =\nalias_maps =\nalias_database =\n${proxyReadMaps}\n`,
+    );
+    fs.writeFileSync(path.join(dir, "master.cf"), "proxymap unix - - n - - proxymap\npostlog unix-dgram n - n - 1 postlogd\n");
+    const master = spawn("postfix", ["-c", dir, "start-fg"], { stdio: "ignore" });
+    try {
+      const q = (table: string, key: string) =>
+        spawnSync("postmap", ["-c", dir, "-q", key, `proxy:pgsql:${path.join(conf, "postfix", `${table}.cf`)}`], { encoding: "utf8" });
+      const deadline = Date.now() + 20_000;
+      let r = q("virtual-mailbox-maps", "ola@pg.test");
+      while (r.stdout.trim() !== "pg.test/ola/" && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 250));
+        r = q("virtual-mailbox-maps", "ola@pg.test");
+      }
+      expect(r.stdout.trim(), r.stderr).toBe("pg.test/ola/");
+      expect(q("virtual-alias-maps", "info@pg.test").stdout.trim()).toBe("ola@pg.test");
+      expect(q("list-addresses", "news@pg.test").stdout.trim()).toBe("news@pg.test");
+      // A table proxy_read_maps does not list is refused by proxymap.
+      fs.copyFileSync(path.join(conf, "postfix", "virtual-alias-maps.cf"), path.join(conf, "postfix", "unlisted.cf"));
+      expect(q("unlisted", "info@pg.test").stderr).toMatch(/not configured for table/);
+    } finally {
+      spawnSync("postfix", ["-c", dir, "stop"], { stdio: "ignore", timeout: 20_000 });
+      if (master.exitCode === null) await new Promise((res) => master.once("exit", res));
+    }
+  });
+
   it("the mail role reads the views only and writes nothing but mail_quota", async () => {
     const pg = await import("pg");
     const client = new pg.default.Client({ connectionString: primary.urlFor({ user: READER.role, password: READER.password }) });
