@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { PANEL_BASE_URL as BASE_URL, SERVER_COMMAND, panelServerEnv } from "./e2e/panel/server-env";
+import { PANEL_BASE_URL as BASE_URL, SERVER_SCRIPT, panelServerEnv } from "./e2e/panel/server-env";
 import { onPostgres } from "./e2e/support/test-database";
 
 // One fresh database per run. The config is evaluated again in every worker; the environment carries the first
@@ -49,7 +49,7 @@ export default defineConfig({
   webServer: onPostgres()
     ? undefined
     : {
-        command: SERVER_COMMAND.join(" "),
+        command: `node ${SERVER_SCRIPT}`,
         url: `${BASE_URL}/login`,
         reuseExistingServer: false,
         timeout: 120_000,

@@ -11,7 +11,7 @@ import pg from "pg";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
 import { onPostgres } from "../support/test-database";
 import { EXTRA_DOMAINS, SEEDED_ACCOUNTS } from "./fixtures";
-import { PANEL_BASE_URL, SERVER_COMMAND, panelServerEnv } from "./server-env";
+import { PANEL_BASE_URL, SERVER_SCRIPT, panelServerEnv } from "./server-env";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -80,8 +80,7 @@ async function postgresSetup(dir: string) {
 /** The server as the webServer would run it, on DATABASE_URL; resolves once /login answers. */
 async function startServer(url: string, log: string): Promise<ChildProcess> {
   const out = fs.openSync(log, "w");
-  const [cmd, ...args] = SERVER_COMMAND;
-  const child = spawn(cmd === "node" ? process.execPath : cmd, args, {
+  const child = spawn(process.execPath, [SERVER_SCRIPT], {
     cwd: ROOT,
     env: { ...process.env, ...panelServerEnv(), DATABASE_URL: url },
     stdio: ["ignore", out, out],
@@ -120,16 +119,17 @@ async function seedAccountsPg(url: string, domain: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: number; hash: string }>(
+    const { rows: [postmaster] } = await client.query<{ id: number; hash: string }>(
       "SELECT d.id AS id, a.password_hash AS hash FROM domains d JOIN accounts a ON a.domain_id = d.id AND a.name = 'postmaster' WHERE d.name = $1",
       [domain],
     );
+    if (!postmaster) throw new Error(`no postmaster of ${domain} to seed accounts with`);
     const description = "Konto z importu";
     await client.query(
       `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash, creation_date)
        SELECT $1, n, n || '@' || $2, $3, lower(n || chr(1) || $3), 100, $4, $5
        FROM (SELECT $6 || lpad(i::text, 4, '0') AS n FROM generate_series(1, $7::int) AS i) AS s ORDER BY n`,
-      [rows[0].id, domain, description, rows[0].hash, new Date().toISOString().slice(0, 10), SEEDED_ACCOUNTS.prefix, SEEDED_ACCOUNTS.count],
+      [postmaster.id, domain, description, postmaster.hash, new Date().toISOString().slice(0, 10), SEEDED_ACCOUNTS.prefix, SEEDED_ACCOUNTS.count],
     );
   } finally {
     await client.end();

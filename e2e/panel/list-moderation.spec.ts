@@ -18,14 +18,14 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   });
   expect(created.status(), await created.text()).toBe(201);
   const [keep, drop] = [unique("Prosba o zatwierdzenie "), unique("Spam do odrzucenia ")];
-  const [list] = await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`]);
+  const list = (await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`]))[0]!;
   const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
   const hold = async (sender: string, subject: string, size: number) => {
-    const [row] = await sql<{ id: number }>(
+    const rows = await sql<{ id: number }>(
       "INSERT INTO list_held_posts (list_id, sender, subject, size, message, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
       [list.id, sender, subject, size, message(subject), `t-${subject}`, Date.now()],
     );
-    return row.id;
+    return rows[0]!.id;
   };
   const ids = { a: await hold("obcy@example.net", keep, 3000), b: await hold("spamer@example.net", drop, 50_000) };
   await sql("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)", [

@@ -4,7 +4,8 @@
 
 export const PANEL_PORT = Number(process.env.PANEL_E2E_PORT ?? 3310);
 export const PANEL_BASE_URL = `http://127.0.0.1:${PANEL_PORT}`;
-export const SERVER_COMMAND = ["node", "lib/runtime/server.mjs"];
+/** Run by node. */
+export const SERVER_SCRIPT = "lib/runtime/server.mjs";
 
 /** The server's environment, less the database (DATABASE_PATH or DATABASE_URL). */
 export const panelServerEnv = (): Record<string, string> => ({
