@@ -1,13 +1,14 @@
 // Browser tests of the panel (e2e/panel). They run against the PRODUCTION build (`npm test` builds first; set
 // NEXT_DIST_DIR to test another build folder) served by lib/runtime/server.mjs on a throwaway SQLite file that the
 // global setup seeds with the CLI's `demo` command. Chromium is Debian's (/usr/bin/chromium, .ci/system-packages.sh).
+// TEST_DATABASE=postgres (npm run test:e2e:pg): the global setup starts a private PostgreSQL cluster (e2e/support),
+// seeds it the same way and starts the server on it itself; there is no webServer then.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-
-const PORT = Number(process.env.PANEL_E2E_PORT ?? 3310);
-const BASE_URL = `http://127.0.0.1:${PORT}`;
+import { PANEL_BASE_URL as BASE_URL, SERVER_SCRIPT, panelServerEnv } from "./e2e/panel/server-env";
+import { onPostgres } from "./e2e/support/test-database";
 
 // One fresh database per run. The config is evaluated again in every worker; the environment carries the first
 // choice to them. The webServer starts before the global setup and creates the file (empty, migrated); the setup
@@ -45,26 +46,15 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node lib/runtime/server.mjs",
-    url: `${BASE_URL}/login`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATABASE_PATH: process.env.PANEL_E2E_DB,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      NEXT_TELEMETRY_DISABLED: "1",
-      WORKERS: "1",
-      // Every test signs in from 127.0.0.1: the budget per client address must not lock the whole suite out.
-      AUTH_ADDRESS_MAX_FAILURES: "1000",
-      // No test client may call /api/v1 directly (192.0.2.1 is TEST-NET): the panel must work without the rule.
-      ALLOWED_CLIENT_IPS: "192.0.2.1",
-      // Two-step sign-in's key for the secrets at rest (a fixed test key; production sets its own).
-      TOTP_ENCRYPTION_KEY: "5d1c3b0a9e8f7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817060504",
-    },
-  },
+  webServer: onPostgres()
+    ? undefined
+    : {
+        command: `node ${SERVER_SCRIPT}`,
+        url: `${BASE_URL}/login`,
+        reuseExistingServer: false,
+        timeout: 120_000,
+        stdout: "ignore",
+        stderr: "pipe",
+        env: { ...panelServerEnv(), DATABASE_PATH: process.env.PANEL_E2E_DB },
+      },
 });

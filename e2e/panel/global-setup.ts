@@ -1,13 +1,21 @@
 // Seeds the panel tests' database with the CLI's `demo` command. Refuses any path that is not a file in a fresh
 // temporary folder made by playwright.config.ts, so a mistaken DATABASE_PATH can never touch real data.
-import { execFileSync } from "node:child_process";
+// TEST_DATABASE=postgres: the database is a fresh private PostgreSQL cluster (e2e/support/pg-cluster.ts, PG_PORT or
+// a free port) instead; the setup seeds it, then starts the server on it (no webServer then) and stops both at the end.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
+import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { onPostgres } from "../support/test-database";
 import { EXTRA_DOMAINS, SEEDED_ACCOUNTS } from "./fixtures";
+import { PANEL_BASE_URL, SERVER_SCRIPT, panelServerEnv } from "./server-env";
 
-export default function globalSetup() {
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export default async function globalSetup() {
   const db = process.env.PANEL_E2E_DB;
   if (!db) throw new Error("PANEL_E2E_DB is not set (playwright.config.ts sets it)");
   const tmp = fs.realpathSync(os.tmpdir());
@@ -15,6 +23,7 @@ export default function globalSetup() {
   if (path.dirname(dir) !== tmp || !path.basename(dir).startsWith("mailadmin-panel-e2e-") || path.basename(db) !== "mail.db") {
     throw new Error(`Refusing to seed ${db}: not a throwaway file under ${tmp}/mailadmin-panel-e2e-*`);
   }
+  if (onPostgres()) return postgresSetup(dir);
   // The server (started first) creates and migrates the file; anything already in it means it is not ours.
   if (fs.existsSync(db)) {
     const conn = new Database(db, { readonly: true });
@@ -22,21 +31,109 @@ export default function globalSetup() {
     conn.close();
     if (domains > 0) throw new Error(`Refusing to seed ${db}: it already holds data`);
   }
-  const root = path.resolve(import.meta.dirname, "../..");
+  seedWithCli({ DATABASE_PATH: db });
+  seedAccounts(db, EXTRA_DOMAINS.bulk.domain);
+  return () => fs.rmSync(path.dirname(db), { recursive: true, force: true });
+}
+
+/** The CLI's `demo`, and two more domains for the table tests (tables.spec.ts): one to import into, one with
+ * SEEDED_ACCOUNTS.count accounts for bulk work across pages. */
+function seedWithCli(dbEnv: Record<string, string>) {
   const cli = (...args: string[]) =>
     execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_PATH: db },
+      cwd: ROOT,
+      env: { ...process.env, ...dbEnv },
       stdio: ["ignore", "ignore", "inherit"],
     });
   cli("demo");
-  // Two more domains for the table tests (tables.spec.ts): one to import into, one with SEEDED_ACCOUNTS.count
-  // accounts for bulk work across pages.
   for (const d of Object.values(EXTRA_DOMAINS)) {
     cli("domain", "add", d.domain, "--postmaster-password", d.password, "--account-limit", "2000", "--capacity-limit", "1000000");
   }
-  seedAccounts(db, EXTRA_DOMAINS.bulk.domain);
-  return () => fs.rmSync(path.dirname(db), { recursive: true, force: true });
+}
+
+async function postgresSetup(dir: string) {
+  const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+  if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` first.`);
+  }
+  let cluster: PgCluster | undefined;
+  let server: ChildProcess | undefined;
+  const teardown = async () => {
+    await stopServer(server);
+    await cluster?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    cluster = await startPgCluster({ port: process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined });
+    // The workers inherit it: the tests' CLI runs and e2e/panel/test-db.ts reach the same database.
+    process.env.DATABASE_URL = cluster.url;
+    seedWithCli({ DATABASE_URL: cluster.url });
+    await seedAccountsPg(cluster.url, EXTRA_DOMAINS.bulk.domain);
+    server = await startServer(cluster.url, path.join(dir, "server.log"));
+  } catch (e) {
+    await teardown();
+    throw e;
+  }
+  return teardown;
+}
+
+/** The server as the webServer would run it, on DATABASE_URL; resolves once /login answers. */
+async function startServer(url: string, log: string): Promise<ChildProcess> {
+  const out = fs.openSync(log, "w");
+  const child = spawn(process.execPath, [SERVER_SCRIPT], {
+    cwd: ROOT,
+    env: { ...process.env, ...panelServerEnv(), DATABASE_URL: url },
+    stdio: ["ignore", out, out],
+  });
+  fs.closeSync(out);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the panel server exited: ${fs.readFileSync(log, "utf8")}`);
+    try {
+      if ((await fetch(`${PANEL_BASE_URL}/login`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stopServer(child);
+      throw new Error(`the panel server did not answer on ${PANEL_BASE_URL}: ${fs.readFileSync(log, "utf8")}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function stopServer(child: ChildProcess | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** seedAccounts on PostgreSQL: one INSERT ... SELECT; the counters are kept by the PL/pgSQL triggers. */
+async function seedAccountsPg(url: string, domain: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows: [postmaster] } = await client.query<{ id: number; hash: string }>(
+      "SELECT d.id AS id, a.password_hash AS hash FROM domains d JOIN accounts a ON a.domain_id = d.id AND a.name = 'postmaster' WHERE d.name = $1",
+      [domain],
+    );
+    if (!postmaster) throw new Error(`no postmaster of ${domain} to seed accounts with`);
+    const description = "Konto z importu";
+    await client.query(
+      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash, creation_date)
+       SELECT $1, n, n || '@' || $2, $3, lower(n || chr(1) || $3), 100, $4, $5
+       FROM (SELECT $6 || lpad(i::text, 4, '0') AS n FROM generate_series(1, $7::int) AS i) AS s ORDER BY n`,
+      [postmaster.id, domain, description, postmaster.hash, new Date().toISOString().slice(0, 10), SEEDED_ACCOUNTS.prefix, SEEDED_ACCOUNTS.count],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 /**

@@ -1,21 +1,10 @@
 // The list editor's held posts (approve, reject) and bounces, and the account delete dialog naming the lists the
 // account leaves. Held posts and bounces are written into the database the way the list service writes them
 // (lib/lists/store.ts); that an approved post is then sent is lib/lists/lists.test.ts's (real Postfix/Dovecot).
-import Database from "better-sqlite3";
 import { DEMO, expect, originOf, test } from "./fixtures";
+import { sql } from "./test-db";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const dbFile = () => process.env.PANEL_E2E_DB!;
-
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbFile());
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 test.beforeEach(async ({ page, loginAs }) => {
   await loginAs(page, "postmaster");
@@ -29,19 +18,19 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   });
   expect(created.status(), await created.text()).toBe(201);
   const [keep, drop] = [unique("Prosba o zatwierdzenie "), unique("Spam do odrzucenia ")];
-  const ids = withDb((db) => {
-    const listId = db.prepare("SELECT id FROM mailing_lists WHERE email = ?").pluck().get(`${name}@${DEMO.domain}`) as number;
-    const hold = db.prepare(
+  const list = (await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`]))[0]!;
+  const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
+  const hold = async (sender: string, subject: string, size: number) => {
+    const rows = await sql<{ id: number }>(
       "INSERT INTO list_held_posts (list_id, sender, subject, size, message, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      [list.id, sender, subject, size, message(subject), `t-${subject}`, Date.now()],
     );
-    const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
-    const a = hold.pluck().get(listId, "obcy@example.net", keep, 3000, message(keep), `t-${keep}`, Date.now()) as number;
-    const b = hold.pluck().get(listId, "spamer@example.net", drop, 50_000, message(drop), `t-${drop}`, Date.now()) as number;
-    db.prepare("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)").run(
-      listId, `jan.nowak@${DEMO.domain}`, Date.now(), "smtp; 550 5.1.1 User unknown",
-    );
-    return { a, b };
-  });
+    return rows[0]!.id;
+  };
+  const ids = { a: await hold("obcy@example.net", keep, 3000), b: await hold("spamer@example.net", drop, 50_000) };
+  await sql("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)", [
+    list.id, `jan.nowak@${DEMO.domain}`, Date.now(), "smtp; 550 5.1.1 User unknown",
+  ]);
 
   await page.goto(`/lists/${name}`);
   const held = page.getByTestId("held-posts");
@@ -52,11 +41,11 @@ test("the list editor approves and rejects held posts and shows bounces", async 
 
   await page.getByRole("button", { name: `Zatwierdź: ${keep}` }).click();
   await expect(held.getByRole("row").filter({ hasText: keep })).toContainText("zatwierdzona, rozsyłanie");
-  expect(withDb((db) => db.prepare("SELECT status FROM list_held_posts WHERE id = ?").pluck().get(ids.a))).toBe("approved");
+  expect(await sql("SELECT status FROM list_held_posts WHERE id = ?", [ids.a])).toEqual([{ status: "approved" }]);
 
   await page.getByRole("button", { name: `Odrzuć: ${drop}` }).click();
   await expect(held).not.toContainText(drop);
-  expect(withDb((db) => db.prepare("SELECT count(*) FROM list_held_posts WHERE id = ?").pluck().get(ids.b))).toBe(0);
+  expect(await sql("SELECT id FROM list_held_posts WHERE id = ?", [ids.b])).toEqual([]);
 });
 
 test("the account delete dialog names the lists the account leaves, and the delete takes it off them", async ({ page }) => {
