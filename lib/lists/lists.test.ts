@@ -414,7 +414,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
     it("an expired token subscribes nobody", async () => {
       const list = await getListOrThrow(db, await domain(), "domyslna");
-      const token = listStore(db).createToken(list.id, "subscribe", at("karol"), -1000);
+      const token = await listStore(db).createToken(list.id, "subscribe", at("karol"), -1000);
       expect((await fetch(`${publicUrl()}/confirm/${token}`)).status).toBe(410);
       expect((await fetch(`${publicUrl()}/confirm/${token}`, { method: "POST" })).status).toBe(410);
       expect((await members("domyslna")).accounts).not.toContain(at("karol"));

@@ -10,13 +10,13 @@ export interface PagesOptions {
   host: string;
   port: number;
   store: ListStore;
-  peek(token: string): { list: ListRow; action: string; address: string } | undefined;
+  peek(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
   confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
   /** The list and address of a one-click link (RFC 8058), when its signature is good. */
-  unsubscribeTarget(token: string): { list: ListRow; address: string } | undefined;
+  unsubscribeTarget(token: string): Promise<{ list: ListRow; address: string } | undefined>;
   /** Unsubscribes at once (the link's POST). */
   oneClick(token: string): Promise<{ list: ListRow; address: string } | undefined>;
-  moderation(token: string): { post: { sender: string; subject: string }; list: ListRow } | undefined;
+  moderation(token: string): Promise<{ post: { sender: string; subject: string }; list: ListRow } | undefined>;
   moderate(token: string, action: "approve" | "reject"): Promise<boolean>;
   requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string): Promise<boolean>;
 }
@@ -92,7 +92,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
           const what = done.action === "subscribe" ? "zapisany na listę" : "wypisany z listy";
           return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został ${what} ${esc(done.list.email)}.</p>`);
         }
-        const t = o.peek(token);
+        const t = await o.peek(token);
         if (!t) return gone();
         const what = t.action === "subscribe" ? "zapisanie adresu" : "wypisanie adresu";
         return send(
@@ -107,7 +107,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       // (the mail program's one click, or the button below) unsubscribes at once; a GET only shows the button.
       if (parts[0] === "unsubscribe" && parts.length === 2) {
         const token = parts[1]!;
-        const target = o.unsubscribeTarget(token);
+        const target = await o.unsubscribeTarget(token);
         if (!target) return gone();
         if (post) {
           if (form.get("List-Unsubscribe") !== "One-Click") {
@@ -133,7 +133,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
           if (!(await o.moderate(token, action))) return gone();
           return send(200, "Gotowe", `<p>${action === "approve" ? "Wiadomość zatwierdzona: zostanie rozesłana." : "Wiadomość odrzucona."}</p>`);
         }
-        const m = o.moderation(token);
+        const m = await o.moderation(token);
         if (!m) return gone();
         return send(
           200,
@@ -145,7 +145,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
 
       // /lists/<address>: the list's page (List-Help, List-Unsubscribe)
       if (parts[0] === "lists" && parts.length === 2) {
-        const list = o.store.listByEmail(parts[1]!.toLowerCase());
+        const list = await o.store.listByEmail(parts[1]!.toLowerCase());
         if (!list) return send(404, "Nie ma takiej listy", "<p>Nie ma takiej listy.</p>");
         if (post) {
           const address = (form.get("address") ?? "").trim().toLowerCase();

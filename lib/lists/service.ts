@@ -67,15 +67,15 @@ type Target = { kind: "post"; list: ListRow } | { kind: "bounce"; list: ListRow;
 const BOUNCE_MARK = "-bounces+";
 
 /** A VERP bounce address names the subscriber: <list>-bounces+<user>=<host>@<domain>. */
-export function parseTarget(store: ListStore, address: string): Target | undefined {
+export async function parseTarget(store: ListStore, address: string): Promise<Target | undefined> {
   const email = address.toLowerCase();
-  const list = store.listByEmail(email);
+  const list = await store.listByEmail(email);
   if (list) return { kind: "post", list };
   const at = email.lastIndexOf("@");
   const local = email.slice(0, at);
   const mark = local.indexOf(BOUNCE_MARK);
   if (at < 0 || mark <= 0) return undefined;
-  const bounceList = store.listByEmail(`${local.slice(0, mark)}${email.slice(at)}`);
+  const bounceList = await store.listByEmail(`${local.slice(0, mark)}${email.slice(at)}`);
   const verp = local.slice(mark + BOUNCE_MARK.length);
   const eq = verp.lastIndexOf("=");
   if (!bounceList || eq <= 0) return undefined;
@@ -166,17 +166,17 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     let sent = 0;
     try {
       for (;;) {
-        const batch = store.subscribersAfter(list.id, after, o.batchSize);
+        const batch = await store.subscribersAfter(list.id, after, o.batchSize);
         if (batch.length === 0) break;
         await eachLimited(batch, o.smtpConnections, async (rcpt) => {
           const refused = await copies.send(
             verpAddress(list, rcpt),
             rcpt,
-            personalCopy(base, { "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, unsubscribeToken(o.db, list.id, rcpt)) }),
+            personalCopy(base, { "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, await unsubscribeToken(o.db, list.id, rcpt)) }),
           );
           // Refused for good at RCPT: the bounce is known now, not from a DSN later.
           if (refused) {
-            store.recordBounce(list.id, rcpt, refused.slice(0, 500));
+            await store.recordBounce(list.id, rcpt, refused.slice(0, 500));
             o.log(`${list.email}: bounce recorded for ${rcpt} (${refused})`);
           }
         });
@@ -192,10 +192,10 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
   /** A one-click unsubscription (RFC 8058 POST): at once, no confirmation; the goodbye when the address was on. */
   async function oneClick(token: string): Promise<{ list: ListRow; address: string } | undefined> {
-    const t = readUnsubscribeToken(o.db, token);
-    const list = t && store.listById(t.listId);
+    const t = await readUnsubscribeToken(o.db, token);
+    const list = t && (await store.listById(t.listId));
     if (!t || !list) return undefined;
-    if (store.unsubscribe(list.id, t.address)) {
+    if (await store.unsubscribe(list.id, t.address)) {
       o.log(`${list.email}: ${t.address} unsubscribed (one-click)`);
       await sendTemplate(list, "unsubscribe_mail", t.address);
     }
@@ -222,18 +222,18 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
   /** SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address. */
   async function requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string) {
-    const token = store.createToken(list.id, action, address, o.tokenHours * 3_600_000);
+    const token = await store.createToken(list.id, action, address, o.tokenHours * 3_600_000);
     await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, token));
     o.log(`${list.email}: ${action} request sent to ${address}`);
   }
 
   /** A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. */
   async function confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined> {
-    const t = store.takeToken(token);
-    const list = t && store.listById(t.listId);
+    const t = await store.takeToken(token);
+    const list = t && (await store.listById(t.listId));
     if (!t || !list) return undefined;
-    if (t.action === "subscribe") store.subscribe(list.id, t.address);
-    else store.unsubscribe(list.id, t.address);
+    if (t.action === "subscribe") await store.subscribe(list.id, t.address);
+    else await store.unsubscribe(list.id, t.address);
     o.log(`${list.email}: ${t.address} ${t.action}d`);
     await sendTemplate(list, t.action === "subscribe" ? "subscribe_mail" : "unsubscribe_mail", t.address);
     return { list, action: t.action, address: t.address };
@@ -241,14 +241,14 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
   async function hold(list: ListRow, file: string, poster: string, subject: string): Promise<void> {
     const token = newToken();
-    store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
+    await store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     const text =
       `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
       `Temat: ${subject}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
-    for (const moderator of store.moderators(list.id)) {
+    for (const moderator of await store.moderators(list.id)) {
       await sendComposed(o, list, list.description || list.email, moderator, `Do moderacji: ${subject}`.slice(0, 200), text);
     }
     o.log(`${list.email}: post from ${poster} held for moderation`);
@@ -275,13 +275,13 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       return "2.0.0 Unsubscription request sent for confirmation";
     }
 
-    const role = store.role(list.id, poster);
+    const role = await store.role(list.id, poster);
     if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
       // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
       // would then send the post again): it is kept in the database and answered at once; the pump sends it.
-      const subscribers = store.subscriberCount(list.id);
+      const subscribers = await store.subscriberCount(list.id);
       if (subscribers > o.batchSize) {
-        store.queue(list.id, poster, subject, fs.readFileSync(file));
+        await store.queue(list.id, poster, subject, fs.readFileSync(file));
         void pump();
         o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
         return `2.0.0 Queued for ${subscribers} subscribers`;
@@ -302,23 +302,23 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     throw new Reply(550, "5.7.1 Only subscribers may post to this list");
   }
 
-  function handleBounce(list: ListRow, address: string, file: string): string {
+  async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {
     const head = Buffer.alloc(64 * 1024);
     const fd = fs.openSync(file, "r");
     const n = fs.readSync(fd, head, 0, head.length, 0);
     fs.closeSync(fd);
     const text = head.subarray(0, n).toString("utf8");
     const reason = (/^Diagnostic-Code:\s*(.+)$/im.exec(text) ?? /^Status:\s*(.+)$/im.exec(text))?.[1]?.trim() ?? "";
-    store.recordBounce(list.id, address, reason.slice(0, 500));
+    await store.recordBounce(list.id, address, reason.slice(0, 500));
     o.log(`${list.email}: bounce recorded for ${address} (${reason})`);
     return "2.0.0 Bounce recorded";
   }
 
   async function handle(rcpt: string, file: string, envelopeFrom: string): Promise<string | Reply> {
     try {
-      const target = parseTarget(store, rcpt);
+      const target = await parseTarget(store, rcpt);
       if (!target) return new Reply(550, "5.1.1 No such list");
-      return target.kind === "bounce" ? handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
+      return target.kind === "bounce" ? await handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
     } catch (err) {
       if (err instanceof Reply) return err;
       o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
@@ -337,8 +337,10 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     // Postfix keeps idle LMTP connections for a few seconds; do not wait 30 s for them on shutdown.
     closeTimeout: 1000,
     onRcptTo(address, _session, callback) {
-      if (parseTarget(store, address.address)) callback();
-      else callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 }));
+      parseTarget(store, address.address).then(
+        (target) => (target ? callback() : callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 }))),
+        () => callback(Object.assign(new Error("4.3.0 Temporary failure, try again later"), { responseCode: 451 })),
+      );
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
       const file = path.join(o.spoolDir, `${Date.now()}-${crypto.randomBytes(6).toString("hex")}.eml`);
@@ -368,17 +370,17 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
   let lastExpiry = 0;
   async function pumpOnce(): Promise<void> {
     for (;;) {
-      const posts = store.approved();
+      const posts = await store.approved();
       if (posts.length === 0) break;
       for (const post of posts) {
-        const list = store.listById(post.listId);
+        const list = await store.listById(post.listId);
         if (list) await distribute(list, post.message);
-        store.deleteHeld(post.id);
+        await store.deleteHeld(post.id);
       }
     }
     if (Date.now() - lastExpiry > 60_000) {
       lastExpiry = Date.now();
-      const expired = store.expire(Date.now() - o.heldDays * 86_400_000);
+      const expired = await store.expire(Date.now() - o.heldDays * 86_400_000);
       if (expired) o.log(`expired ${expired} held posts`);
     }
   }
@@ -409,31 +411,31 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     host: o.http.host,
     port: o.http.port,
     store,
-    peek: (token) => {
-      const t = store.peekToken(token);
-      const list = t && store.listById(t.listId);
+    peek: async (token) => {
+      const t = await store.peekToken(token);
+      const list = t && (await store.listById(t.listId));
       return t && list ? { list, action: t.action, address: t.address } : undefined;
     },
     confirm,
-    unsubscribeTarget: (token) => {
-      const t = readUnsubscribeToken(o.db, token);
-      const list = t && store.listById(t.listId);
+    unsubscribeTarget: async (token) => {
+      const t = await readUnsubscribeToken(o.db, token);
+      const list = t && (await store.listById(t.listId));
       return t && list ? { list, address: t.address } : undefined;
     },
     oneClick,
-    moderation: (token) => {
-      const post = store.heldByToken(token);
-      const list = post && store.listById(post.listId);
+    moderation: async (token) => {
+      const post = await store.heldByToken(token);
+      const list = post && (await store.listById(post.listId));
       return post && list && post.status === "held" ? { post, list } : undefined;
     },
     moderate: async (token, action) => {
-      const post = store.heldByToken(token);
+      const post = await store.heldByToken(token);
       if (!post || post.status !== "held") return false;
       if (action === "approve") {
-        store.approve(post.id);
+        await store.approve(post.id);
         await pump();
       } else {
-        store.deleteHeld(post.id);
+        await store.deleteHeld(post.id);
       }
       o.log(`held post ${post.id} ${action === "approve" ? "approved" : "rejected"} through the moderator's link`);
       return true;

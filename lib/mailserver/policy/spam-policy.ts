@@ -3,7 +3,9 @@
 // from the database at every request, so a change through the API applies to the next message.
 import dns from "node:dns";
 import { spf } from "mailauth/lib/spf/index.js";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { accounts, domains } from "@/db/schema";
 import type { Greylist } from "./greylist";
 
 export interface SpamDefaults {
@@ -42,7 +44,7 @@ export interface PolicyAnswer {
   rule: "none" | "authenticated" | "not-hosted" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
 }
 
-interface Settings {
+export interface Settings {
   enabled: { rbl: number; spf: number; greylist: number };
   white: string[];
   black: string[];
@@ -51,18 +53,21 @@ interface Settings {
   rblWhite: string[];
 }
 
-type Row = Record<string, string | number | null>;
-const list = (v: string | number | null | undefined): string[] => {
-  try {
-    const parsed = JSON.parse(typeof v === "string" ? v : "[]") as unknown;
-    return Array.isArray(parsed) ? parsed.map((x) => String(x).toLowerCase()) : [];
-  } catch {
-    return [];
-  }
-};
+/** The lists as stored (string[] through the schema on both engines); anything else reads as empty. */
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x).toLowerCase()) : []);
 
-const LIST_COLUMNS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"];
-const SWITCH_COLUMNS = ["spam_rbl_enabled", "spam_spf_enabled", "spam_greylist_enabled"];
+/** The columns the decision reads, the same on domains and accounts. */
+const spamColumns = (t: typeof domains | typeof accounts) => ({
+  spamWhiteList: t.spamWhiteList,
+  spamBlackList: t.spamBlackList,
+  spamGreylistWhitelist: t.spamGreylistWhitelist,
+  spamSpfWhitelist: t.spamSpfWhitelist,
+  spamRblWhitelist: t.spamRblWhitelist,
+  spamRblEnabled: t.spamRblEnabled,
+  spamSpfEnabled: t.spamSpfEnabled,
+  spamGreylistEnabled: t.spamGreylistEnabled,
+});
+type ListKey = "spamWhiteList" | "spamBlackList" | "spamGreylistWhitelist" | "spamSpfWhitelist" | "spamRblWhitelist";
 
 /** 1 or 0 from the account's value, else the domain's, else the server's default. */
 export function effectiveSwitch(account: number | undefined, domain: number, serverDefault: 0 | 1): 0 | 1 {
@@ -74,26 +79,31 @@ export function effectiveSwitch(account: number | undefined, domain: number, ser
 /**
  * The settings that apply to mail for `recipient`: its account's (lists added to the domain's, switches falling back
  * to the domain's), or for an alias, list or catchall address of a hosted domain the domain's own. Undefined when
- * the recipient's domain is not hosted here.
+ * the recipient's domain is not hosted here. Written once with the query builder: the same on SQLite and PostgreSQL.
  */
-function settingsFor(db: Db, recipient: string, defaults: SpamDefaults): Settings | undefined {
+export async function settingsFor(db: Db, recipient: string, defaults: SpamDefaults): Promise<Settings | undefined> {
   const domainName = recipient.slice(recipient.lastIndexOf("@") + 1);
-  const cols = [...LIST_COLUMNS, ...SWITCH_COLUMNS].join(", ");
-  const domain = db.$client.prepare(`SELECT id, ${cols} FROM domains WHERE name = ?`).get(domainName) as Row | undefined;
+  const [domain] = await db
+    .select({ id: domains.id, ...spamColumns(domains) })
+    .from(domains)
+    .where(eq(domains.name, domainName))
+    .limit(1);
   if (!domain) return undefined;
-  const account = db.$client.prepare(`SELECT ${cols} FROM accounts WHERE email = ? AND domain_id = ?`).get(recipient, domain.id) as
-    | Row
-    | undefined;
-  const both = (column: string) => [...list(domain[column]), ...(account ? list(account[column]) : [])];
-  const sw = (column: string, key: keyof SpamDefaults) =>
-    effectiveSwitch(account ? Number(account[column]) : undefined, Number(domain[column]), defaults[key]);
+  const [account] = await db
+    .select(spamColumns(accounts))
+    .from(accounts)
+    .where(and(eq(accounts.email, recipient), eq(accounts.domainId, domain.id)))
+    .limit(1);
+  const both = (key: ListKey) => [...list(domain[key]), ...(account ? list(account[key]) : [])];
+  const sw = (key: "spamRblEnabled" | "spamSpfEnabled" | "spamGreylistEnabled", def: keyof SpamDefaults) =>
+    effectiveSwitch(account ? Number(account[key]) : undefined, Number(domain[key]), defaults[def]);
   return {
-    enabled: { rbl: sw("spam_rbl_enabled", "rbl"), spf: sw("spam_spf_enabled", "spf"), greylist: sw("spam_greylist_enabled", "greylist") },
-    white: both("spam_white_list"),
-    black: both("spam_black_list"),
-    greylistWhite: both("spam_greylist_whitelist"),
-    spfWhite: both("spam_spf_whitelist"),
-    rblWhite: both("spam_rbl_whitelist"),
+    enabled: { rbl: sw("spamRblEnabled", "rbl"), spf: sw("spamSpfEnabled", "spf"), greylist: sw("spamGreylistEnabled", "greylist") },
+    white: both("spamWhiteList"),
+    black: both("spamBlackList"),
+    greylistWhite: both("spamGreylistWhitelist"),
+    spfWhite: both("spamSpfWhitelist"),
+    rblWhite: both("spamRblWhitelist"),
   };
 }
 
@@ -120,7 +130,7 @@ export class SpamPolicy {
     const recipient = (req.recipient ?? "").toLowerCase();
     const sender = (req.sender ?? "").toLowerCase();
     const client = req.client_address ?? "";
-    const s = settingsFor(this.o.db, recipient, this.o.defaults);
+    const s = await settingsFor(this.o.db, recipient, this.o.defaults);
     if (!s) return { action: "DUNNO", rule: "not-hosted" };
 
     if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };

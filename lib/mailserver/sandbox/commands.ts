@@ -3,7 +3,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { databasePath, openDatabase } from "@/db/client";
+import { databasePath } from "@/db/client";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
 import { env } from "@/lib/server/env";
 import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
@@ -139,9 +139,10 @@ export const SANDBOX_COMMANDS: Command[] = [
       "rbl-zones": { type: "string", value: "<zone,...>", help: "DNS blocklists (default zen.spamhaus.org)" },
       dns: { type: "string", value: "<ip:port,...>", help: "DNS servers (default the system's)" },
     },
-    async run(_ctx, { values }) {
+    async run(ctx, { values }) {
       const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
-      const db = openDatabase(databasePath());
+      // The process's database (PostgreSQL with DATABASE_URL, else the SQLite file), as the API reads it.
+      const db = ctx.db();
       const greylist = new Greylist(stringOption(values, "state") ?? path.join(path.dirname(databasePath()), "greylist.db"));
       const policy = new SpamPolicy({
         db,
@@ -156,7 +157,6 @@ export const SANDBOX_COMMANDS: Command[] = [
       await untilSignal();
       await server.close();
       greylist.close();
-      db.$client.close();
       return "";
     },
   },

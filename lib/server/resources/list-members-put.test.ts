@@ -61,15 +61,21 @@ describe("PUT of a big list's accounts", () => {
     // The PUT yields to the event loop while it plans: another writer (the list service) acts on every turn.
     let n = 0;
     let done = false;
-    const interfere = () => {
+    let inflight: Promise<void> = Promise.resolve();
+    const interfere = async () => {
       if (done) return;
-      listStore(db).subscribe(list.id, `intruz${n++}@adr.pl`);
-      if (n === 3) listStore(db).unsubscribe(list.id, base[5]!);
-      setImmediate(interfere);
+      await listStore(db).subscribe(list.id, `intruz${n++}@adr.pl`);
+      if (n === 3) await listStore(db).unsubscribe(list.id, base[5]!);
+      setImmediate(() => {
+        inflight = interfere();
+      });
     };
-    setImmediate(interfere);
+    setImmediate(() => {
+      inflight = interfere();
+    });
     await updateMailingLists(db, await domain(), ["b"], { accounts: wanted });
     done = true;
+    await inflight;
     expect(n).toBeGreaterThan(10);
     // u5 left and came back with the PUT: a new member, after the others.
     expect(await members("b")).toEqual([...wanted.filter((a) => a !== base[5] && a !== "x@adr.pl"), base[5], "x@adr.pl"]);
