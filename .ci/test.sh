@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration (the API suite on
-# SQLite, then on PostgreSQL), bench quick pass, browser.
+# SQLite, then on PostgreSQL), bench quick pass, browser (on SQLite, then on PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
@@ -14,3 +14,5 @@ npm run test:unit
 npm run test:api:pg
 npm run bench -- --quick
 npm run test:e2e
+# The panel suite again on PostgreSQL: the global setup starts a private cluster and the server on it.
+npm run test:e2e:pg
