@@ -104,6 +104,17 @@ describe("JSONP (?callback=)", () => {
   });
 });
 
+describe("JSONP and HEAD", () => {
+  it("HEAD with a callback answers what GET would, without the body (200, application/javascript)", async () => {
+    const get = await api("GET", `domains/${D}?callback=cb`, { auth: admin });
+    const head = await api("HEAD", `domains/${D}?callback=cb`, { auth: admin });
+    expectStatus(get, 200);
+    expectStatus(head, 200);
+    expect(head.text).toBe("");
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+  });
+});
+
 describe("request format errors", () => {
   it("404.4 as JSON for a path that is no endpoint", async () => {
     for (const p of ["nothing", "emails", `domains/${D}/extra`, "v2/domains/x"]) {

@@ -131,7 +131,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     } else {
       if (!isClientAllowed(peer)) throw apiError("clientAddressDenied");
       if (callback !== null && !CALLBACK_RE.test(callback)) throw apiError("invalidCallback", "callback");
-      if (callback !== null && req.method !== "GET") throw apiError("jsonpGetOnly", "callback");
+      if (callback !== null && !jsonpMethod(req)) throw apiError("jsonpGetOnly", "callback");
     }
     const db = getDb();
     const params = flattenParams((await route?.params) ?? {});
@@ -161,8 +161,11 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     const error = toApiError(err);
     result = { status: error.status, body: error.toBody() };
   }
-  return format(result, envelope, callback !== null && CALLBACK_RE.test(callback) && req.method === "GET" ? callback : null);
+  return format(result, envelope, callback !== null && CALLBACK_RE.test(callback) && jsonpMethod(req) ? callback : null);
 }
+
+/** JSONP answers GET only; HEAD is a GET without the body (RFC 9110 9.3.2), so it gets GET's status and headers. */
+const jsonpMethod = (req: Request) => req.method === "GET" || req.method === "HEAD";
 
 function flattenParams(params: Record<string, string | string[]>): Record<string, string> {
   const out: Record<string, string> = {};
