@@ -68,15 +68,7 @@ export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);
 export type MailingListInput = FieldValues<typeof mailingListFields>;
 
-export const LIST_SORT_FIELDS = [
-  "name",
-  "email",
-  "domain",
-  "description",
-  "privacy_mode",
-  "replyto_mode",
-  "autosubscribe_enabled",
-] as const;
+export { LIST_SORT_FIELDS } from "./mailing-list-sort";
 
 /** Default Polish templates, used when a list is created without them. {{list}} is the list address. */
 export const DEFAULT_LIST_TEMPLATES = {
