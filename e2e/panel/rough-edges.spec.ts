@@ -187,10 +187,6 @@ test.describe("postmaster", () => {
     await body.fill("Bez linku");
     await page.getByRole("button", { name: "Zapisz listę" }).click();
     await expect(page.getByText(/Brakuje znacznika „\{\{confirm_link\}\}”/).first()).toBeVisible();
-    // The confirmation page's address says what is wrong with it, quoting it (not just "Nieprawidłowe ustawienie listy.").
-    await expect(
-      page.getByText("Adres strony potwierdzenia musi zaczynać się od http:// lub https:// (podano: „ftp://zly.example.com”)", { exact: false }),
-    ).toBeVisible();
     await shot(page, "error-list-template");
 
     await body.fill(original);
