@@ -1,7 +1,8 @@
 // The panel's speed at 100,000 accounts (issue 33), on its own: `npm run bench:panel` (BENCH_PORT, default 3500).
 // - The host's CPU probe (bench/host.ts), before and after, so figures from different hosts can be compared.
 // - The server-rendered /accounts page against the API's list page that it is built on (GET
-//   /api/v1/emails/<domain>?size=25), measured side by side (A B B A slices, one connection each), p50 and p99.
+//   /api/v1/emails/<domain>?size=25), measured side by side (A B B A slices, one connection each), p50 and p99;
+//   then /me (a signed-in page that reads no list) against the same call, and the HTML size of both pages.
 // - Lighthouse 12 mobile performance of /accounts: five runs in fresh Chromes and their median, with each run's
 //   metrics, and the first-load JavaScript of the panel's pages (bench/panel.ts, the full bench's own code).
 // Writes bench/data/panel-speed.json. Seeds bench/data/panel-speed.db once (100,000 accounts in one domain).
@@ -10,6 +11,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { cpuProbeMs } from "./host";
 import { measurePair, type Load } from "./load";
 import { CHROMIUM, LIGHTHOUSE_RUNS, measurePanel } from "./panel";
@@ -72,6 +74,18 @@ async function main() {
   log(`API list page:   p50 ${apiSample.p50.toFixed(1)} ms, p99 ${apiSample.p99.toFixed(1)} ms (${apiSample.requests} requests)`);
   log(`/accounts page:  p50 ${pageSample.p50.toFixed(1)} ms, p99 ${pageSample.p99.toFixed(1)} ms (${pageSample.requests} requests)`);
   log(`ratio p50: ${(pageSample.p50 / apiSample.p50).toFixed(2)}x`);
+  // What any signed-in page costs before it reads data: /me reads only the session's own account. Its ratio to the
+  // same API call says how much of /accounts' ratio is the page machinery rather than the table.
+  const me: Load = { url: `${base}/me`, headers: { cookie }, connections: 1 };
+  const [apiSample2, meSample] = await measurePair(api, me, 1, 10, server.pid!);
+  log(`/me page:        p50 ${meSample.p50.toFixed(1)} ms (API in the same run ${apiSample2.p50.toFixed(1)} ms: ${(meSample.p50 / apiSample2.p50).toFixed(2)}x)`);
+  const html: Record<string, { bytes: number; gzipBytes: number }> = {};
+  for (const path of ["/accounts", "/me"]) {
+    const body = Buffer.from(await (await fetch(`${base}${path}`, { headers: { cookie } })).arrayBuffer());
+    const sizes = { bytes: body.length, gzipBytes: zlib.gzipSync(body).length };
+    html[path] = sizes;
+    log(`HTML of ${path}: ${(sizes.bytes / 1024).toFixed(1)} kB, ${(sizes.gzipBytes / 1024).toFixed(1)} kB gzip`);
+  }
 
   const panel = await measurePanel(base, email, ADMIN_PASSWORD, LIGHTHOUSE_RUNS);
   const probeAfter = cpuProbeMs();
@@ -82,7 +96,7 @@ async function main() {
   log(`CPU probe: ${probeBefore.toFixed(0)} ms before, ${probeAfter.toFixed(0)} ms after (bench/host.ts; 340-630 on hosts seen so far)`);
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
   log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadAfter)} after, on ${os.cpus().length} cores`);
-  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], loadAverage: [loadBefore, loadAfter], api: apiSample, page: pageSample, panel };
+  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], loadAverage: [loadBefore, loadAfter], api: apiSample, page: pageSample, me: { api: apiSample2, page: meSample }, html, panel };
   fs.writeFileSync(path.join(root, "bench/data/panel-speed.json"), JSON.stringify(out, null, 2));
 }
 

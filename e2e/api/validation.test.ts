@@ -300,6 +300,15 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
   ];
   it.each(cases)("%s = %j -> %s", (field, value, outcome) => putField(path, field, value, outcome));
 
+  it("a refused confirm_url says what is wrong with it in attributes (the address, and scheme or space)", async () => {
+    const scheme = await api("PUT", path, { auth: admin, body: { confirm_url: "ftp://example.org/x" } });
+    expectError(scheme, "invalidListOption", "confirm_url");
+    expect(scheme.json.attributes).toEqual({ confirm_url: "ftp://example.org/x", problem: "scheme" });
+    const space = await api("PUT", path, { auth: admin, body: { confirm_url: "https://example.org/a b" } });
+    expectError(space, "invalidListOption", "confirm_url");
+    expect(space.json.attributes).toEqual({ confirm_url: "https://example.org/a b", problem: "space" });
+  });
+
   it("replyto_mode 2 needs a reply-to address", async () => {
     expectStatus(await api("PUT", path, { auth: admin, body: { replyto_email: "" } }), 200);
     expectError(await api("PUT", path, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");

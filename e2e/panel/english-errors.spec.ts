@@ -48,3 +48,18 @@ test("a name already taken lands on the name field in English, without its code"
   // The code is for support only: folded away in a details element, never in the visible text.
   await expect(page.getByText("409.1")).not.toBeVisible();
 });
+
+test("a bad confirmation URL in the list editor says why, in English", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await page.goto("/lists/ogloszenia");
+  const url = page.getByLabel("Confirmation page URL");
+  await url.fill("lista.example.com/potwierdz");
+  await page.getByRole("button", { name: "Save list" }).click();
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(
+    page.getByText(`${errorCatalog.invalidListOption.messageEn} The confirmation page URL must start with http:// or https:// (given: "lista.example.com/potwierdz")`, { exact: false }),
+  ).toBeVisible();
+  await url.fill("https://lista.example.com/po twierdz");
+  await page.getByRole("button", { name: "Save list" }).click();
+  await expect(page.getByText('The confirmation page URL must not contain spaces (given: "https://lista.example.com/po twierdz").')).toBeVisible();
+});

@@ -213,6 +213,10 @@ test.describe("postmaster", () => {
     const field = (label: string | RegExp) => page.getByRole("textbox", { name: label }).first();
     await expect(page.getByText(/Adres odpowiedzi jest wymagany, gdy odpowiedzi mają trafiać na wskazany adres/)).toBeVisible();
     await expect(page.getByText(/Brakuje znacznika „\{\{confirm_link\}\}”/).first()).toBeVisible();
+    // The confirmation page's address says what is wrong with it, quoting it (not just "Nieprawidłowe ustawienie listy.").
+    await expect(
+      page.getByText("Adres strony potwierdzenia musi zaczynać się od http:// lub https:// (podano: „ftp://zly.example.com”)", { exact: false }),
+    ).toBeVisible();
     for (const f of [field("Adres dla odpowiedzi"), field(/^Treść: Prośba o potwierdzenie zapisu/), field("Adres strony potwierdzenia")]) {
       await expect(f).toHaveAttribute("aria-invalid", "true");
     }

@@ -81,6 +81,19 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
       : "The reply-to address is required when replies go to a given address.";
   },
   (a, l) => {
+    // invalidListOption on confirm_url: which address, and why (lib/schemas/mailing-list.ts, confirmUrlProblem).
+    if (typeof a.confirm_url !== "string") return null;
+    const given = quote(l, [a.confirm_url]);
+    if (a.problem === "space") {
+      return l === "pl"
+        ? `Adres strony potwierdzenia nie może zawierać spacji (podano: ${given}).`
+        : `The confirmation page URL must not contain spaces (given: ${given}).`;
+    }
+    return l === "pl"
+      ? `Adres strony potwierdzenia musi zaczynać się od http:// lub https:// (podano: ${given}); zostaw pole puste, jeśli lista nie ma własnej strony.`
+      : `The confirmation page URL must start with http:// or https:// (given: ${given}); leave it empty if the list has no page of its own.`;
+  },
+  (a, l) => {
     // aliasTargetMissing / invalidAliasTarget: the target that was refused.
     if (typeof a.target !== "string") return null;
     return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;

@@ -11,6 +11,15 @@ const body = () => multilineText(10000);
 // The error's attributes name what is missing (the panel quotes it).
 const requestBody = () => body().refine((s) => s.includes(CONFIRM_LINK), { params: { missing: CONFIRM_LINK } });
 
+/**
+ * What is wrong with a confirmation page address, or null: "" (no page of the list's own) or an http(s) URL
+ * without white space. `scheme`: it does not start with http:// or https://; `space`: it contains white space.
+ */
+export function confirmUrlProblem(s: string): "scheme" | "space" | null {
+  if (s === "" || /^https?:\/\/[^\s]+$/.test(s)) return null;
+  return /^https?:\/\/./.test(s.trim()) && /\s/.test(s) ? "space" : "scheme";
+}
+
 /** Most subscribers a list may have (the `accounts` of one PUT). */
 export const MAX_LIST_ACCOUNTS = 100000;
 
@@ -24,7 +33,11 @@ export const mailingListFields = {
   },
   replyto_catchall: { schema: flag(), error: "invalidListOption" },
   confirm_url: {
-    schema: text(2000).refine((s) => s === "" || /^https?:\/\/[^\s]+$/.test(s)),
+    // The error's attributes say why (lib/errors/details.ts words them): the address given and what is wrong with it.
+    schema: text(2000).superRefine((s, ctx) => {
+      const problem = confirmUrlProblem(s);
+      if (problem) ctx.addIssue({ code: "custom", input: s, params: { confirm_url: s, problem } });
+    }),
     error: "invalidListOption",
   },
   autosubscribe_enabled: { schema: flag(), error: "invalidListOption" },
@@ -55,15 +68,7 @@ export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);
 export type MailingListInput = FieldValues<typeof mailingListFields>;
 
-export const LIST_SORT_FIELDS = [
-  "name",
-  "email",
-  "domain",
-  "description",
-  "privacy_mode",
-  "replyto_mode",
-  "autosubscribe_enabled",
-] as const;
+export { LIST_SORT_FIELDS } from "./mailing-list-sort";
 
 /** Default Polish templates, used when a list is created without them. {{list}} is the list address. */
 export const DEFAULT_LIST_TEMPLATES = {

@@ -6,7 +6,6 @@ import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type ListFilters } from 
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
-import { focusRing } from "./ui";
 
 const ITEM_NOUN: Noun = {
   pl: { one: "pozycja", few: "pozycje", many: "pozycji", other: "pozycji" },
@@ -120,7 +119,7 @@ export function SortHeader({
     >
       <button
         type="button"
-        className={`inline-flex items-center gap-1 rounded ${focusRing}`}
+        className="inline-flex items-center gap-1 rounded"
         onClick={() => onSort(field, nextDir)}
         title={t("sortBy", { col: label })}
       >

@@ -4,7 +4,7 @@ export function Meter({ label, value, max, text }: { label: string; value: numbe
   const pct = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
   const color = pct >= 90 ? "bg-red-700" : pct >= 75 ? "bg-amber-600" : "bg-blue-700";
   return (
-    <div className="flex min-w-24 flex-col-reverse gap-1">
+    <div className="meter">
       <div
         role="meter"
         aria-label={label}
@@ -12,12 +12,12 @@ export function Meter({ label, value, max, text }: { label: string; value: numbe
         aria-valuemax={max}
         aria-valuenow={Math.min(value, max)}
         aria-valuetext={text}
-        className="h-2 w-full overflow-hidden rounded bg-gray-200"
+        className="meter-bar"
       >
         <div className={`h-full ${color}`} style={{ width: `${pct}%` }} />
       </div>
       {/* The meter's aria-valuetext already says it: hidden from screen readers so the cell is read once. */}
-      <span aria-hidden="true" className="text-xs tabular-nums text-gray-800">{text}</span>
+      <span aria-hidden="true" className="meter-text">{text}</span>
     </div>
   );
 }

@@ -20,7 +20,6 @@ import { Pager, SearchBox, SkeletonRows, SortHeader, SortSelect, useListFilters 
 import { LoadFailedAlert } from "./page-parts";
 import { Progress } from "./progress";
 import { tableMessages } from "./table-messages";
-import { focusRing } from "./ui";
 
 export interface Column<Row> {
   /** The sort field (when sortable) and the column's id. */
@@ -301,7 +300,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                 <input
                   type="checkbox"
                   aria-label={t("selectPage")}
-                  className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                  className="tcheck"
                   checked={pageAll}
                   disabled={pageRows.length === 0}
                   onChange={togglePage}
@@ -331,18 +330,18 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
               </tr>
             )}
             {rows.map((r) => (
-              <tr key={r.name} className="border-t border-gray-200 align-top hover:bg-gray-50">
-                <td className="px-2 py-2.5">
+              <tr key={r.name} className="trow">
+                <td className="tcell">
                   <input
                     type="checkbox"
                     aria-label={t("selectRow", { name: r.email })}
-                    className={`h-5 w-5 accent-blue-700 ${focusRing}`}
+                    className="tcheck"
                     checked={isSelected(r.name)}
                     onChange={() => toggle(r.name)}
                   />
                 </td>
                 {columns.map((c) => (
-                  <td key={c.key} className={`px-2 py-2.5 ${cellClass(c)}`}>
+                  <td key={c.key} className={`tcell ${cellClass(c)}`}>
                     {c.cell(r)}
                   </td>
                 ))}
@@ -350,9 +349,10 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   <div className="flex flex-col items-end gap-1 md:flex-row md:justify-end">
                     {props.rowActions?.(r)}
                     {canDelete(r) && (
-                      <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("delete")}: ${r.email}`} onClick={() => setDeleting({ names: [r.name], count: 1 })}>
+                      // The ghost Button's look in one short class (app/globals.css): it is repeated in every row.
+                      <button type="button" className="tdelete" aria-label={`${t("delete")}: ${r.email}`} onClick={() => setDeleting({ names: [r.name], count: 1 })}>
                         {t("delete")}
-                      </Button>
+                      </button>
                     )}
                   </div>
                 </td>
@@ -426,7 +426,7 @@ export function descriptionColumn<R extends { description: string }>(label: stri
   };
 }
 
-const cellClass = (c: { wide?: boolean; className?: string }) => `${c.wide ? "hidden md:table-cell " : ""}${c.className ?? ""}`;
+const cellClass = (c: { wide?: boolean; className?: string }) => `${c.wide ? "twide " : ""}${c.className ?? ""}`;
 
 const NAMES_SHOWN = 10;
 

@@ -1,26 +1,19 @@
 "use client";
 // Creating an alias, and changing one alias's target in place; both checked with the alias field rules.
 import { useForm } from "react-hook-form";
-import { z } from "zod";
 import { Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useSaveAlias, type AliasItem } from "@/lib/client/hooks/aliases";
-import { fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { lazyResolver, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
-import { aliasFields } from "@/lib/schemas/alias";
-import { isAccountName } from "@/lib/schemas/common";
 import { FormOutcome } from "../../_editors/form-outcome";
+import type { AliasValues as Values } from "./alias-schema";
 import { aliasMessages } from "./messages";
 
-interface Values {
-  name: string;
-  target: string;
-}
-const createResolver = fieldSpecResolver<Values>(aliasFields, ["target"], [], {
-  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
-});
-const targetResolver = fieldSpecResolver<Values>(aliasFields, ["target"]);
+// The rules (and zod with them) load when a form is first focused or validated, not with the table.
+const createResolver = lazyResolver<Values>(() => import("./alias-schema").then((m) => m.createAliasResolver));
+const targetResolver = lazyResolver<Values>(() => import("./alias-schema").then((m) => m.aliasTargetResolver));
 
 /** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
 export function CreateAliasForm({ domain, onDone, onAttempt }: { domain: string; onDone: (email: string) => void; onAttempt?: () => void }) {
@@ -51,6 +44,7 @@ export function CreateAliasForm({ domain, onDone, onAttempt }: { domain: string;
         onAttempt?.();
         return onSubmit(e);
       }}
+      onFocus={createResolver.preload}
       className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
     >
       <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
@@ -95,6 +89,7 @@ export function EditTargetForm({
       noValidate
       onSubmit={onSubmit}
       onKeyDown={(e) => e.key === "Escape" && onCancel()}
+      onFocus={targetResolver.preload}
       className="flex flex-wrap items-start gap-2"
     >
       <TextField

@@ -4,23 +4,16 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useLeaveGuard } from "@/lib/client/hooks/use-save-form";
-import { z } from "zod";
 import { Alert, Button, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useSaveMailingList } from "@/lib/client/hooks/mailing-lists";
-import { placeApiError, fieldSpecResolver, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
+import { lazyResolver, placeApiError, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useT } from "@/lib/i18n";
-import { isListName } from "@/lib/schemas/common";
-import { mailingListFields } from "@/lib/schemas/mailing-list";
+import type { CreateListValues as Values } from "./create-list-schema";
 import { listMessages } from "./messages";
 
-interface Values {
-  name: string;
-  description: string;
-}
-const resolver = fieldSpecResolver<Values>(mailingListFields, ["description"], [], {
-  name: { schema: z.string().trim().toLowerCase().refine(isListName), error: "invalidListName" },
-});
+// The rules (and zod with them) load when the form is first focused or validated, not with the table.
+const resolver = lazyResolver<Values>(() => import("./create-list-schema").then((m) => m.createListResolver));
 
 export function CreateListForm({ domain }: { domain: string }) {
   const t = useT(listMessages);
@@ -44,7 +37,7 @@ export function CreateListForm({ domain }: { domain: string }) {
     }
   });
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+    <form noValidate onSubmit={(e) => void onSubmit(e)} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
       <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
       <TextField label={t("description")} maxLength={255} error={formState.errors.description?.message} {...register("description")} />
       <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>

@@ -1,0 +1,16 @@
+// The alias forms' rules (zod and the alias field specs). Imported by the forms only on their first validation
+// (lazyResolver), so zod is not part of the alias table's first load (issue 33).
+import { z } from "zod";
+import { fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
+import { aliasFields } from "@/lib/schemas/alias";
+import { isAccountName } from "@/lib/schemas/common";
+
+export interface AliasValues {
+  name: string;
+  target: string;
+}
+
+export const createAliasResolver = fieldSpecResolver<AliasValues>(aliasFields, ["target"], [], {
+  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
+});
+export const aliasTargetResolver = fieldSpecResolver<AliasValues>(aliasFields, ["target"]);

@@ -1,0 +1,11 @@
+// The mailing-list list's sortable fields, apart from the zod rules of ./mailing-list so that client code can import
+// them without zod (the list table's first load, issue 33).
+export const LIST_SORT_FIELDS = [
+  "name",
+  "email",
+  "domain",
+  "description",
+  "privacy_mode",
+  "replyto_mode",
+  "autosubscribe_enabled",
+] as const;
