@@ -5,15 +5,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/resources/mailing-lists";
 import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import {
+  closeTestDatabase,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   queuedCount,
   readMessages,
   run,
@@ -128,7 +130,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
   beforeAll(async () => {
     root = newMailTestRoot("mailadmin-lists-");
     process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
-    db = openDatabase(process.env.DATABASE_PATH);
+    db = await openTestDatabase(process.env.DATABASE_PATH);
     await seed();
     l = await startMailSystem(root);
     service = l.sandbox.listService!;
@@ -141,7 +143,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
   afterAll(async () => {
     if (process.env.LIST_TEST_LOG) console.log(log().join("\n"));
     await l?.sandbox.stop();
-    db?.$client.close();
+    await closeTestDatabase(db);
     if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
   });
 

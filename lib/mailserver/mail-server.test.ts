@@ -1,10 +1,11 @@
 // The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
-// `mailserver config` writes, against a database changed only through the services and the CLI.
+// `mailserver config` writes, against a database changed only through the services and the CLI. On SQLite, and
+// under `npm run test:mail:pg` on PostgreSQL (proxy:pgsql: maps, Dovecot's pgsql driver as the mail role).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
@@ -13,18 +14,22 @@ import { getDomainOrThrow, updateDomain } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { runHousekeeping } from "./housekeeping";
 import {
+  closeTestDatabase,
   dovecotConf,
   imapAppend as imapAppendOn,
   MAIL_OWNER,
+  mailTestsOnPostgres,
   maildirFiles,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   postmapQuery,
   queuedCount,
   readMessages,
   run,
   smtpSend as smtpSendOn,
   startMailSystem,
+  testPgCluster,
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
@@ -107,7 +112,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   beforeAll(async () => {
     const root = newMailTestRoot("mailadmin-mail-");
     process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
-    db = openDatabase(process.env.DATABASE_PATH);
+    db = await openTestDatabase(process.env.DATABASE_PATH);
     await seed();
     // The whole mail system, as `mailserver sandbox` runs it: configured by `mailserver config`'s generator.
     l = await startMailSystem(root);
@@ -116,7 +121,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   afterAll(async () => {
     if (!l) return;
     await l.sandbox.stop();
-    db?.$client.close();
+    await closeTestDatabase(db);
     if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(path.dirname(l.root), { recursive: true, force: true });
   }, 60_000);
 
@@ -352,7 +357,9 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(r.status).toBe(0);
       const found = lines(r.stdout);
       expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
-        "database readable by the mail group",
+        ...(mailTestsOnPostgres()
+          ? ["PostgreSQL connection (DATABASE_URL)", "mail role reads the views on every read host", "mail role is read-only"]
+          : ["database readable by the mail group"]),
         "postmap finds the domain",
         "postmap finds the mailbox",
         "postmap finds an alias",
@@ -371,7 +378,19 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
-    it("fails naming the database file when the mail group cannot read it", async () => {
+    it.skipIf(!mailTestsOnPostgres())("fails naming the mail role when it cannot connect (PostgreSQL)", async () => {
+      testPgCluster().psql("ALTER ROLE mail_reader PASSWORD 'changed-elsewhere'");
+      try {
+        const r = await runCli(checkArgs());
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed[0]).toMatch(/^✗ mail role reads the views on every read host: .*password authentication failed for user "mail_reader"/);
+      } finally {
+        testPgCluster().psql("ALTER ROLE mail_reader PASSWORD 'reader-secret'");
+      }
+    });
+
+    it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
       try {
         const r = await runCli(checkArgs());
