@@ -54,7 +54,8 @@ export const sandboxPgsqlOptions = (postgres: SandboxPostgres): PgsqlMapOptions 
 
 /** Migrates the database and creates (or updates) the mail role with its grants on the mail_* views. */
 export async function prepareMailReader(postgres: SandboxPostgres): Promise<void> {
-  const pool = await openPostgres(postgres.url, { max: 1 });
+  // Two connections: the migrator holds one for its advisory lock and migrates on another.
+  const pool = await openPostgres(postgres.url, { max: 2 });
   try {
     const database = (await pool.$client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
     if (postgres.superuserSql) return postgres.superuserSql(mailReaderSql(DEFAULT_MAIL_READER, postgres.readerPassword, database));
@@ -96,7 +97,7 @@ export async function firstHostedDomain(databasePath: string, postgres: SandboxP
     const client = new pg.Client({ connectionString: postgres.url });
     try {
       await client.connect();
-      return (await client.query<{ domain: string }>("SELECT domain FROM mail_domains ORDER BY id LIMIT 1")).rows[0]?.domain;
+      return (await client.query<{ domain: string }>("SELECT name AS domain FROM domains ORDER BY id LIMIT 1")).rows[0]?.domain;
     } catch {
       return undefined;
     } finally {
