@@ -8,6 +8,8 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/delivery.test.ts",
   "lib/lists/lists.test.ts",
   "lib/mailserver/sandbox/sandbox.test.ts",
+  // PostgreSQL only: a streaming replica behind the production server (skipped by `unit`).
+  "lib/mailserver/replica-api.test.ts",
 ];
 
 export default defineConfig({

@@ -28,7 +28,7 @@ export interface SandboxPostgres {
 
 export interface SandboxDatabase {
   db: Db;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** A connection of one in-process service: the SQLite file, or a small pool on DATABASE_URL. */
@@ -37,8 +37,9 @@ export async function openSandboxDb(databasePath: string, postgres: SandboxPostg
     const db = openDatabase(databasePath);
     return {
       db,
-      close: async () => {
+      close: () => {
         db.$client.close();
+        return Promise.resolve();
       },
     };
   }

@@ -5,7 +5,8 @@
 import { afterAll } from "vitest";
 import { startPgCluster } from "@/e2e/support/pg-cluster";
 
-const cluster = await startPgCluster();
+// replicationUser: lib/mailserver/replica-api.test.ts streams a replica from it (a pg_hba line and a role).
+const cluster = await startPgCluster({ replicationUser: "replicator" });
 process.env.DATABASE_URL = cluster.url;
 (globalThis as { __mailTestPg?: typeof cluster }).__mailTestPg = cluster;
 
