@@ -2,7 +2,7 @@
 // private PostgreSQL cluster (startPgCluster), then stops the cluster and removes it, whatever the command's
 // outcome; exits with the command's status. For CI's PostgreSQL pass (issue 34), for example
 // `node --import tsx e2e/support/with-pg-cluster.ts npx vitest run --project api`, or the sandbox on PostgreSQL:
-// `... with-pg-cluster.ts bash -c 'npm run --silent cli -- demo --no-serve && npm run --silent cli -- mailserver sandbox --database postgres --dir /tmp/mail'`.
+// `... with-pg-cluster.ts bash -c 'npm run --silent cli -- demo && npm run --silent cli -- mailserver sandbox --dir /tmp/mail'`.
 import { spawn } from "node:child_process";
 import { startPgCluster } from "./pg-cluster";
 
