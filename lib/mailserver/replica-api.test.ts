@@ -116,19 +116,27 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
   });
 
   it("a mailbox created through the API is resolved by postmap on the replica within 1 s", async () => {
-    const times: number[] = [];
+    // The server's first create compiles and caches its route: not part of what is measured.
+    expect((await create("rozgrzewka")).status).toBe(201);
+    const afterAnswer: number[] = [];
+    const total: number[] = [];
     for (const name of ["nowa1", "nowa2", "nowa3"]) {
       expect(postmap(`${name}@${D}`)).toBeUndefined();
       const r = await create(name);
       expect(r.status, JSON.stringify(r.json)).toBe(201);
-      // From the API's answer (the commit on the primary) to the replica's lookup finding it.
+      // From the API's answer (the commit on the primary) to the replica's lookup finding it; one postmap run
+      // (a process start and a connection) takes about 50-150 ms of that.
       const answered = performance.now();
       const { found, ms } = resolvedWithin(`${name}@${D}`, answered, 5_000);
       expect(found).toBe(`${D}/${name}/`);
-      times.push(ms + r.ms);
+      afterAnswer.push(ms);
+      total.push(ms + r.ms);
     }
-    console.log(`replica via API: created over HTTP and resolved by postmap on the replica in ${times.map((t) => t.toFixed(0)).join(", ")} ms (request included)`);
-    for (const t of times) expect(t).toBeLessThan(1000);
+    console.log(
+      `replica via API: resolved by postmap on the replica ${afterAnswer.map((t) => t.toFixed(0)).join(", ")} ms after the API's 201 ` +
+        `(${total.map((t) => t.toFixed(0)).join(", ")} ms from sending the request)`,
+    );
+    for (const t of total) expect(t).toBeLessThan(1000);
   });
 
   it("a replica that falls behind (replay paused) does not slow the API; it catches up when replay resumes", async () => {
