@@ -171,20 +171,20 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     await createAccount(db, d, "moder", { password: PW, sms_phone_number_1: "moder-sms@outside.test", sms_send_to: 1, sms_cnt: 0, spam_hits: 5, spam_rule: "move" });
     await createMailingList(db, d, "zarzad", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`moder@${A}`] });
     // Counts the writes of last_auth_* (no write per command, nor per login on the same day from the same address).
-    await dialectOf(db).run(
-      db,
-      sql.raw(
-        mailTestsOnPostgres()
-          ? `CREATE TABLE test_auth_writes (email TEXT);
-      CREATE FUNCTION test_auth_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        INSERT INTO test_auth_writes VALUES (NEW.email); RETURN NEW; END $$;
-      CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts
-        FOR EACH ROW EXECUTE FUNCTION test_auth_writes();`
-          : `CREATE TABLE test_auth_writes (email TEXT);
-      CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts BEGIN
-        INSERT INTO test_auth_writes VALUES (new.email); END;`,
-      ),
-    );
+    const statements = mailTestsOnPostgres()
+      ? [
+          "CREATE TABLE test_auth_writes (email TEXT)",
+          `CREATE FUNCTION test_auth_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+             INSERT INTO test_auth_writes VALUES (NEW.email); RETURN NEW; END $$`,
+          `CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts
+             FOR EACH ROW EXECUTE FUNCTION test_auth_writes()`,
+        ]
+      : [
+          "CREATE TABLE test_auth_writes (email TEXT)",
+          `CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts BEGIN
+             INSERT INTO test_auth_writes VALUES (new.email); END`,
+        ];
+    for (const statement of statements) await dialectOf(db).run(db, sql.raw(statement));
 
     // The provider's SMS configuration (SMS_CONFIG, read by the sandbox's events component): two operators'
     // e-mail gateways on outside domains (so into the outbound Maildir) and the HTTP gateway stand-in.
