@@ -1,6 +1,17 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/** The tests that start the real mail daemons (the sandbox): run on SQLite by `unit`, on PostgreSQL by `mail-pg`. */
+const MAIL_DAEMON_TESTS = [
+  "lib/mailserver/mail-server.test.ts",
+  "lib/mailserver/antispam.test.ts",
+  "lib/mailserver/delivery.test.ts",
+  "lib/lists/lists.test.ts",
+  "lib/mailserver/sandbox/sandbox.test.ts",
+  // PostgreSQL only: a streaming replica behind the production server (skipped by `unit`).
+  "lib/mailserver/replica-api.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     alias: { "@": path.resolve(import.meta.dirname) },
@@ -18,6 +29,11 @@ export default defineConfig({
         extends: true,
         test: { name: "api", include: ["e2e/api/**/*.test.ts"], globalSetup: ["e2e/api/global-setup.ts"] },
       },
+      // The real-daemon mail tests again on PostgreSQL (`npm run test:mail:pg`): each file gets a private cluster
+      // and DATABASE_URL from the setup file before it imports anything; the sandbox reads it over pgsql maps.
+      ...(process.env.TEST_DATABASE === "postgres"
+        ? [{ extends: true as const, test: { name: "mail-pg", include: MAIL_DAEMON_TESTS, setupFiles: ["lib/mailserver/testing/pg-setup.ts"] } }]
+        : []),
     ],
   },
 });

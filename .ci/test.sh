@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration (the API suite on
-# SQLite, then on PostgreSQL), bench quick pass, browser (on SQLite, then on PostgreSQL).
+# SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass, browser (on SQLite, then on
+# PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
@@ -12,6 +13,9 @@ npm run build
 npm run test:unit
 # The API integration suite again on PostgreSQL (a private cluster started by its global setup; docs/postgresql.md).
 npm run test:api:pg
+# The real-daemon mail tests (sandbox: Postfix proxy:pgsql maps, Dovecot pgsql) and the replica test through the API,
+# on PostgreSQL: a private cluster per test file (lib/mailserver/testing/pg-setup.ts).
+npm run test:mail:pg
 npm run bench -- --quick
 npm run test:e2e
 # The panel suite again on PostgreSQL: the global setup starts a private cluster and the server on it.

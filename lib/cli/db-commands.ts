@@ -18,11 +18,15 @@ export const DB_COMMANDS: Command[] = [
     notes: "About 1 s per 100,000 accounts; readers are not blocked. Run it after a bulk load too.",
     example: `${CLI} db optimize`,
     async run(ctx) {
-      const url = postgresUrl();
-      if (url) return `VACUUM (ANALYZE) done in ${(await optimizePostgres(url)).ms.toFixed(0)} ms.`;
-      const merged = `Search index merged in ${(await optimizeSearchIndex(ctx.db())).ms.toFixed(0)} ms`;
+      // The same housekeeping on both engines: expired sessions and stale login locks go first, then the
+      // engine's own upkeep (SQLite: the search index merged; PostgreSQL: VACUUM (ANALYZE), which then sees
+      // the deleted rows).
       const purged = await purgeExpiredLoginState(ctx.db());
-      return `${merged}; deleted ${purged.sessions} expired sessions and ${purged.throttle} stale login-throttle rows.`;
+      const url = postgresUrl();
+      const upkeep = url
+        ? `VACUUM (ANALYZE) done in ${(await optimizePostgres(url)).ms.toFixed(0)} ms`
+        : `Search index merged in ${(await optimizeSearchIndex(ctx.db())).ms.toFixed(0)} ms`;
+      return `${upkeep}; deleted ${purged.sessions} expired sessions and ${purged.throttle} stale login-throttle rows.`;
     },
   },
   {

@@ -1,11 +1,13 @@
 // db backup / db restore on PostgreSQL: a pg_dump archive of a private cluster, checked, restored over later
 // changes in one transaction; bad archives refused without touching the database.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type PgDb } from "@/db/pg/client";
-import { accounts, domains } from "@/db/pg/schema";
+import { accounts, domains, loginThrottle, sessions } from "@/db/pg/schema";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import { backupPostgres, migratePostgres, optimizePostgres, restorePostgres, verifyPgArchive } from "./pg-backup";
 
@@ -73,5 +75,28 @@ describe("db backup / db restore on PostgreSQL", () => {
     const r = await optimizePostgres(cluster.url);
     expect(r.ms).toBeGreaterThan(0);
     expect(cluster.psql("SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'accounts'").trim()).toBe("t");
+  });
+
+  it("db optimize deletes expired sessions and stale login-throttle rows, as on SQLite, and keeps live ones", async () => {
+    const now = Date.now();
+    const [a] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, "a@b.test"));
+    await db.insert(sessions).values([
+      { idHash: "idle", accountId: a!.id, createdAt: now - 3_600_000, lastSeenAt: now - 31 * 60_000, clientIp: "127.0.0.1" },
+      { idHash: "old", accountId: a!.id, createdAt: now - 13 * 3_600_000, lastSeenAt: now - 60_000, clientIp: "127.0.0.1" },
+      { idHash: "live", accountId: a!.id, createdAt: now - 60_000, lastSeenAt: now - 1000, clientIp: "127.0.0.1" },
+    ]);
+    await db.insert(loginThrottle).values([
+      { clientIp: "*", email: "a@b.test", failures: 5, lockedUntil: now - 20 * 60_000, lastFailure: now - 20 * 60_000 },
+      { clientIp: "*", email: "b@b.test", failures: 5, lockedUntil: now + 60_000, lastFailure: now - 1000 },
+    ]);
+    // The CLI in its own process, as the daily timer runs it (DATABASE_URL picks the engine when it starts).
+    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "db", "optimize"], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: cluster.url },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/VACUUM \(ANALYZE\) done in \d+ ms; deleted 2 expired sessions and 1 stale login-throttle rows\./);
+    expect((await db.select({ id: sessions.idHash }).from(sessions)).map((s) => s.id)).toEqual(["live"]);
+    expect((await db.select({ e: loginThrottle.email }).from(loginThrottle)).map((t) => t.e)).toEqual(["b@b.test"]);
   });
 });

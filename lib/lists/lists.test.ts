@@ -5,15 +5,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/resources/mailing-lists";
 import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import {
+  closeTestDatabase,
+  mailTestsOnPostgres,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   queuedCount,
   readMessages,
   run,
@@ -128,7 +131,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
   beforeAll(async () => {
     root = newMailTestRoot("mailadmin-lists-");
     process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
-    db = openDatabase(process.env.DATABASE_PATH);
+    db = await openTestDatabase(process.env.DATABASE_PATH);
     await seed();
     l = await startMailSystem(root);
     service = l.sandbox.listService!;
@@ -141,7 +144,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
   afterAll(async () => {
     if (process.env.LIST_TEST_LOG) console.log(log().join("\n"));
     await l?.sandbox.stop();
-    db?.$client.close();
+    await closeTestDatabase(db);
     if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -464,7 +467,9 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
     }
   });
 
-  it("a post to 10,000 subscribers is handed to Postfix in bounded memory", async () => {
+  // On PostgreSQL (`npm run test:mail:pg`) only with MAIL_PG_BIG_LIST=1: its minutes are Postfix's queue, not the
+  // database's (docs/lists.md, Tests).
+  it.skipIf(mailTestsOnPostgres() && !process.env.MAIL_PG_BIG_LIST)("a post to 10,000 subscribers is handed to Postfix in bounded memory", async () => {
     const d = await domain();
     const accounts = Array.from({ length: 10_000 }, (_, i) => `s${String(i).padStart(5, "0")}@sink.test`);
     await createMailingList(db, d, "duza", { accounts });

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import type { Principal } from "@/lib/server/caller/auth";
@@ -13,8 +13,10 @@ import { spamDefaults } from "./sandbox/commands";
 import { writeDnsRecords } from "./sandbox/dns-server";
 import { SANDBOX_RBL_ZONE } from "./sandbox/sandbox";
 import {
+  closeTestDatabase,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   queuedCount,
   readMessages,
   smtpTry,
@@ -87,7 +89,7 @@ const codes = (o: SmtpOutcome) => Object.fromEntries(o.refused.map((r) => [r.add
 describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
   beforeAll(async () => {
     const root = newMailTestRoot("mailadmin-antispam-");
-    db = openDatabase(path.join(root, "db", "mail.db"));
+    db = await openTestDatabase(path.join(root, "db", "mail.db"));
     for (const d of [S, G, OFF]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
     await setDomain(S, { spam_greylist_enabled: 0 });
     await setDomain(OFF, { spam_greylist_enabled: 0, spam_enabled: 0 });
@@ -120,7 +122,7 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
 
   afterAll(async () => {
     await l?.sandbox.stop();
-    db?.$client.close();
+    await closeTestDatabase(db);
     if (l && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(path.dirname(l.root), { recursive: true, force: true });
   }, 60_000);
 

@@ -8,10 +8,11 @@ import { Resolver } from "node:dns/promises";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
+import { dialectOf } from "@/db/dialect";
 import { accounts, smsQueue } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
 import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
@@ -23,9 +24,12 @@ import { readDnsRecords, writeDnsRecords } from "./sandbox/dns-server";
 import { maildirNew } from "./sandbox/outbound-sink";
 import { decryptSmsPassword } from "./sms/secret";
 import {
+  closeTestDatabase,
   LineSocket,
+  mailTestsOnPostgres,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   queuedCount,
   readMessages,
   smtpSend as smtpSendOn,
@@ -59,7 +63,7 @@ let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
 
 const cli = (...argv: string[]) => runCommand(db, argv);
 const alpha = () => getDomainOrThrow(db, A);
-const row = (name: string) => db.select().from(accounts).where(eq(accounts.email, `${name}@${A}`)).get()!;
+const row = async (name: string) => (await db.select().from(accounts).where(eq(accounts.email, `${name}@${A}`)))[0]!;
 const set = async (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, await alpha(), [name], body);
 const smtpSend = (from: string, to: string[], msg: string) => smtpSendOn(l.ports.smtp, from, to, msg);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,14 +143,14 @@ async function smtpAuthSend(user: string, password: string, to: string, subject 
   }
 }
 
-const smsRows = (name: string) => db.select().from(smsQueue).where(eq(smsQueue.accountId, row(name).id)).all();
+const smsRows = async (name: string) => db.select().from(smsQueue).where(eq(smsQueue.accountId, (await row(name)).id));
 
 describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usage warning, SMS, SRS, DKIM (real daemons)", () => {
   beforeAll(async () => {
     root = newMailTestRoot("mailadmin-delivery-");
     const dbPath = path.join(root, "db", "mail.db");
     process.env.DATABASE_PATH = dbPath;
-    db = openDatabase(dbPath);
+    db = await openTestDatabase(dbPath);
     await cli("domain", "add", A, "--postmaster-password", "Admin-pass1");
     await cli("domain", "add", "beta.test", "--postmaster-password", "Admin-pass1");
     postmaster = { account: await getAccountOrThrow(db, await alpha(), "postmaster"), domain: A, isPostmaster: true };
@@ -167,9 +171,20 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     await createAccount(db, d, "moder", { password: PW, sms_phone_number_1: "moder-sms@outside.test", sms_send_to: 1, sms_cnt: 0, spam_hits: 5, spam_rule: "move" });
     await createMailingList(db, d, "zarzad", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`moder@${A}`] });
     // Counts the writes of last_auth_* (no write per command, nor per login on the same day from the same address).
-    db.$client.exec(`CREATE TABLE test_auth_writes (email TEXT);
-      CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts BEGIN
-        INSERT INTO test_auth_writes VALUES (new.email); END;`);
+    const statements = mailTestsOnPostgres()
+      ? [
+          "CREATE TABLE test_auth_writes (email TEXT)",
+          `CREATE FUNCTION test_auth_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+             INSERT INTO test_auth_writes VALUES (NEW.email); RETURN NEW; END $$`,
+          `CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts
+             FOR EACH ROW EXECUTE FUNCTION test_auth_writes()`,
+        ]
+      : [
+          "CREATE TABLE test_auth_writes (email TEXT)",
+          `CREATE TRIGGER test_auth_writes AFTER UPDATE OF last_auth_date, last_auth_ip ON accounts BEGIN
+             INSERT INTO test_auth_writes VALUES (new.email); END`,
+        ];
+    for (const statement of statements) await dialectOf(db).run(db, sql.raw(statement));
 
     // The provider's SMS configuration (SMS_CONFIG, read by the sandbox's events component): two operators'
     // e-mail gateways on outside domains (so into the outbound Maildir) and the HTTP gateway stand-in.
@@ -196,7 +211,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
   afterAll(async () => {
     await l?.sandbox?.stop();
     await gateway?.close();
-    db?.$client.close();
+    await closeTestDatabase(db);
     delete process.env.SMS_CONFIG;
     if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 300 });
   });
@@ -210,41 +225,45 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
 
   describe("last login from the mail server", () => {
     const today = new Date().toISOString().slice(0, 10);
-    const reset = () => db.update(accounts).set({ lastAuthDate: "", lastAuthIp: "" }).where(eq(accounts.email, `jan@${A}`)).run();
-    const moved = () => waitFor("last_auth_* to move", () => row("jan").lastAuthDate === today && row("jan").lastAuthIp === "127.0.0.1", 5_000);
+    const reset = () => db.update(accounts).set({ lastAuthDate: "", lastAuthIp: "" }).where(eq(accounts.email, `jan@${A}`));
+    const moved = () =>
+      waitFor("last_auth_* to move", async () => {
+        const jan = await row("jan");
+        return jan.lastAuthDate === today && jan.lastAuthIp === "127.0.0.1";
+      }, 5_000);
 
     it("IMAP login sets last_auth_date and last_auth_ip", async () => {
-      reset();
+      await reset();
       expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
       await moved();
     });
 
     it("POP3 login sets them", async () => {
-      reset();
+      await reset();
       expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
       await moved();
     });
 
     it("SMTP AUTH (Dovecot SASL) sets them", async () => {
-      reset();
+      await reset();
       await smtpAuthSend(`jan@${A}`, PW, `ola@${A}`);
       await moved();
       await settle();
     });
 
     it("a failed login does not, and repeated logins and commands write nothing more", async () => {
-      reset();
+      await reset();
       expect(await imapLogin(`jan@${A}`, "wrong-password")).toBe(false);
       await sleep(1000);
-      expect(row("jan").lastAuthDate).toBe("");
-      const writes = () => db.$client.prepare("SELECT count(*) AS n FROM test_auth_writes WHERE email = ?").get(`jan@${A}`) as { n: number };
+      expect((await row("jan")).lastAuthDate).toBe("");
+      const writes = async () => (await dialectOf(db).all<{ n: number }>(db, sql`SELECT count(*) AS n FROM test_auth_writes WHERE email = ${`jan@${A}`}`))[0]!;
       expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
       await moved();
-      const after = writes().n;
+      const after = (await writes()).n;
       for (let i = 0; i < 3; i++) expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
       expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
       await sleep(1000);
-      expect(writes().n).toBe(after);
+      expect((await writes()).n).toBe(after);
     });
   });
 
@@ -253,7 +272,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       await smtpSend("nadawca@far.test", [`pelny@${A}`], message("nadawca@far.test", `pelny@${A}`, "duza", filler(1100)));
       await settle();
       expect(readMessages(l, `pelny@${A}`).length).toBe(1);
-      await waitFor("usage written back", () => row("pelny").usagePercent >= 95);
+      await waitFor("usage written back", async () => (await row("pelny")).usagePercent >= 95);
       const before = outbound().length;
       await expect(smtpSend("nadawca@far.test", [`pelny@${A}`], message("nadawca@far.test", `pelny@${A}`, "druga"))).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
       // An authenticated sender (submission port, SASL) is refused at RCPT too.
@@ -277,13 +296,13 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       await waitFor("the warning", () => warnings().length === 1, 15_000);
       expect(warnings()[0]).toMatch(/Subject: =\?UTF-8\?B\?/);
       expect(Buffer.from(/Subject: =\?UTF-8\?B\?([^?]+)\?=/.exec(warnings()[0]!)![1]!, "base64").toString()).toMatch(/^Skrzynka zajęta w (5|6)\d%$/);
-      expect(row("ola").usageWarnedAt).not.toBe("");
+      expect((await row("ola")).usageWarnedAt).not.toBe("");
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "osiemdziesiat", filler(200)));
       await settle();
       await sleep(1500);
       expect(warnings()).toHaveLength(1);
       // A day later, the next crossing warns again.
-      db.update(accounts).set({ usageWarnedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where(eq(accounts.email, `ola@${A}`)).run();
+      await db.update(accounts).set({ usageWarnedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where(eq(accounts.email, `ola@${A}`));
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "dziewiecdziesiat", filler(100)));
       await waitFor("the second warning", () => warnings().length === 2, 15_000);
     });
@@ -294,22 +313,22 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     const text = (raw: string) => raw.split(/\r?\n\r?\n/).slice(1).join("\n").trim();
 
     it("the record never shows the SMS password; it is stored encrypted", async () => {
-      const r = await accountRecord(db, await alpha(), row("smshttp"));
+      const r = await accountRecord(db, await alpha(), await row("smshttp"));
       expect(r.sms_password_1).toBe("");
-      expect(row("smshttp").smsPassword1).toMatch(/^enc1:/);
-      expect(decryptSmsPassword(row("smshttp").smsPassword1)).toBe("Bramka-tajne1");
+      expect((await row("smshttp")).smsPassword1).toMatch(/^enc1:/);
+      expect(decryptSmsPassword((await row("smshttp")).smsPassword1)).toBe("Bramka-tajne1");
       // Sending the record back whole keeps the stored password.
       const { aliases: _aliases, ...back } = r;
       void _aliases;
       await set("smshttp", back);
-      expect(decryptSmsPassword(row("smshttp").smsPassword1)).toBe("Bramka-tajne1");
+      expect(decryptSmsPassword((await row("smshttp")).smsPassword1)).toBe("Bramka-tajne1");
     });
 
     it("sms_send_to 1 with an e-mail address, sms_cnt 1: one e-mail with subject and body", async () => {
       await smtpSend("nadawca@far.test", [`smsmail@${A}`], message("nadawca@far.test", `smsmail@${A}`, "Zażółć gęślą jaźń", "Pierwsza linia.\nDruga linia.\n"));
       await waitFor("the notification", () => sentTo("bramka@outside.test").length === 1, 20_000);
       expect(text(sentTo("bramka@outside.test")[0]!.raw)).toBe("Zazolc gesla jazn: Pierwsza linia. Druga linia.");
-      expect(smsRows("smsmail").map((r) => r.status)).toEqual(["sent"]);
+      expect((await smsRows("smsmail")).map((r) => r.status)).toEqual(["sent"]);
     });
 
     it("a number with an operator code (21) goes to that operator's gateway, sms_cnt 0: the subject only", async () => {
@@ -336,27 +355,27 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       expect(reqs.every((r) => r.url === "/send?client=klient1" && r.fields.password === "Bramka-tajne1" && r.method === "POST")).toBe(true);
       expect(reqs.every((r) => r.fields.text!.length <= 160)).toBe(true);
       expect(reqs[0]!.fields.text).toMatch(/^Przez bramke: w0 w1/);
-      await waitFor("the second number's e-mail", () => sentTo("kopia@outside.test").length === 3, 20_000).catch((e: Error) => {
-        throw new Error(`${e.message}: ${JSON.stringify(smsRows("smshttp"))}`);
+      await waitFor("the second number's e-mail", () => sentTo("kopia@outside.test").length === 3, 20_000).catch(async (e: Error) => {
+        throw new Error(`${e.message}: ${JSON.stringify(await smsRows("smshttp"))}`);
       });
     });
 
     it("a failing gateway is retried until it accepts, and the failure is recorded meanwhile", async () => {
       gateway.state.failNext = 2;
       await smtpSend("nadawca@far.test", [`smsretry@${A}`], message("nadawca@far.test", `smsretry@${A}`, "Ponow"));
-      await waitFor("a recorded failure", () => smsRows("smsretry")[0]?.lastError.includes("503"), 20_000);
-      await waitFor("the SMS sent", () => smsRows("smsretry")[0]?.status === "sent", 20_000);
-      expect(smsRows("smsretry")[0]!.attempts).toBe(3);
+      await waitFor("a recorded failure", async () => (await smsRows("smsretry"))[0]?.lastError.includes("503"), 20_000);
+      await waitFor("the SMS sent", async () => (await smsRows("smsretry"))[0]?.status === "sent", 20_000);
+      expect((await smsRows("smsretry"))[0]!.attempts).toBe(3);
       expect(gateway.requests.filter((r) => r.fields.to === "48791000111").map((r) => r.fields.text)).toEqual(["Ponow"]);
     });
 
     it("the per-account hourly limit: the fourth message within the hour is skipped", async () => {
       for (let i = 1; i <= 4; i++) await smtpSend("nadawca@far.test", [`smsrate@${A}`], message("nadawca@far.test", `smsrate@${A}`, `Limit ${i}`));
-      await waitFor("four rows", () => smsRows("smsrate").length === 4, 20_000);
+      await waitFor("four rows", async () => (await smsRows("smsrate")).length === 4, 20_000);
       await waitFor("three sent", () => sentTo("limit@outside.test").length === 3, 20_000);
-      const statuses = smsRows("smsrate").map((r) => r.status).sort();
+      const statuses = (await smsRows("smsrate")).map((r) => r.status).sort();
       expect(statuses).toEqual(["sent", "sent", "sent", "skipped"]);
-      expect(smsRows("smsrate").find((r) => r.status === "skipped")!.lastError).toMatch(/rate limit/);
+      expect((await smsRows("smsrate")).find((r) => r.status === "skipped")!.lastError).toMatch(/rate limit/);
     });
 
     it("no SMS for mail outside the inbox, nor for list mail the account only moderates", async () => {

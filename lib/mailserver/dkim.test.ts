@@ -61,12 +61,12 @@ describe("DKIM keys", () => {
     const after = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
     expect(after.selector).toBe(`${before.selector}a`);
     const out = path.join(dir, "dkim");
-    writeDkimFiles(db, out);
+    await writeDkimFiles(db, out);
     const b = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
     expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(`a.test ${after.selector}\nb.test ${b.selector}\n`);
     expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([`a.test.${after.selector}.key`, `b.test.${b.selector}.key`]);
     expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
-    expect(writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
+    expect(await writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
   });
 
   it("the DNS check says missing, published or different, as the resolver answers", async () => {

@@ -89,18 +89,17 @@ function groupId(group: string): number {
  * `<dir>/keys/<domain>.<selector>.key`; removes key files of keys and domains that are gone. Unchanged files are
  * not rewritten. Returns the number of files written or removed.
  */
-export function writeDkimFiles(db: Db, dir: string, group?: string): number {
+export async function writeDkimFiles(db: Db, dir: string, group?: string): Promise<number> {
   const gid = group ? groupId(group) : undefined;
   const keysDir = path.join(dir, "keys");
   fs.mkdirSync(keysDir, { recursive: true, mode: 0o750 });
   if (gid !== undefined) for (const d of [dir, keysDir]) fs.chownSync(d, process.getuid?.() ?? 0, gid);
-  const current = db
+  const current = await db
     .select({ domain: domains.name, selector: dkimKeys.selector, privateKey: dkimKeys.privateKey })
     .from(dkimKeys)
     .innerJoin(domains, eq(domains.id, dkimKeys.domainId))
     .where(and(sql`${dkimKeys.id} = (SELECT max(k.id) FROM dkim_keys k WHERE k.domain_id = ${dkimKeys.domainId})`))
-    .orderBy(domains.name)
-    .all();
+    .orderBy(domains.name);
   let changes = 0;
   const write = (file: string, content: string, mode: number) => {
     if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === content) return;

@@ -65,19 +65,24 @@ const addresses = (a: AddressObject | AddressObject[] | undefined) =>
  * addressed, is list traffic to moderate, not mail to announce by SMS. So is what the list service sends a moderator
  * (lib/lists: the "Do moderacji" request, From the list's own address).
  */
-function onlyModerating(db: Db, accountEmail: string, recipients: string[], senders: string[] = []): boolean {
-  const moderates = (address: string) => {
-    const list = db.select().from(mailingLists).where(eq(mailingLists.email, address)).get();
+async function onlyModerating(db: Db, accountEmail: string, recipients: string[], senders: string[] = []): Promise<boolean> {
+  const moderates = async (address: string) => {
+    const [list] = await db.select().from(mailingLists).where(eq(mailingLists.email, address));
     if (!list || list.privacyMode === 0) return false;
-    return !!db
-      .select()
+    const [member] = await db
+      .select({ id: listMembers.listId })
       .from(listMembers)
       .where(and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)))
-      .get();
+      .limit(1);
+    return !!member;
   };
-  if (senders.some(moderates)) return true;
+  const some = async (addresses: string[]) => {
+    for (const a of addresses) if (await moderates(a)) return true;
+    return false;
+  };
+  if (await some(senders)) return true;
   if (recipients.includes(accountEmail)) return false;
-  return recipients.some(moderates);
+  return some(recipients);
 }
 
 export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents> {
@@ -86,14 +91,14 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
 
   async function newMail(user: string, mailbox: string, uid: string): Promise<string> {
     if (mailbox !== "INBOX" || !/^\d+$/.test(uid)) return "not the inbox";
-    const account = o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase())).get();
+    const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
     if (!account) return "unknown account";
     if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
     const { stdout } = await exec(doveadm!, [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid], { maxBuffer: 64 * 1024 * 1024 });
     const raw = stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, "");
     const msg = await simpleParser(raw);
-    if (onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from))) return "list traffic to moderate";
-    const rows = enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });
+    if (await onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from))) return "list traffic to moderate";
+    const rows = await enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });
     kick();
     return `queued ${rows.length}`;
   }
@@ -114,7 +119,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
             const data = JSON.parse(text || "{}") as Record<string, unknown>;
             if (url.searchParams.get("command") === "report" && data.success === true && data.policy_reject !== true) {
               const str = (v: unknown) => (typeof v === "string" ? v : "");
-              recordMailLogin(o.db, str(data.user) || str(data.login), str(data.remote));
+              await recordMailLogin(o.db, str(data.user) || str(data.login), str(data.remote));
             }
             return reply(200, JSON.stringify({ status: 0, msg: "" }), "application/json");
           }
@@ -160,11 +165,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   if (o.dkim) {
     const { dir, group, intervalMs } = o.dkim;
     const sync = () => {
-      try {
-        writeDkimFiles(o.db, dir, group);
-      } catch (err) {
-        log(`dkim keys: ${(err as Error).message}`);
-      }
+      writeDkimFiles(o.db, dir, group).catch((err: Error) => log(`dkim keys: ${err.message}`));
     };
     sync();
     dkimTimer = setInterval(sync, intervalMs ?? 5_000);

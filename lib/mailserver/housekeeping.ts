@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { withTransaction } from "@/db/transaction";
 import { accounts, type AccountRow } from "@/db/schema";
 import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
@@ -50,17 +51,19 @@ function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
  * One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. The user-list
  * files are removed only after success: a failure names its file, and the operator can look at it.
  */
-function expungeOld(db: Db, o: HousekeepingOptions): string[] {
+async function expungeOld(db: Db, o: HousekeepingOptions): Promise<string[]> {
   const done: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
   for (const rule of RULES) {
-    const groups = db
-      .select({ days: rule.column, users: sql<string>`group_concat(${accounts.email}, char(10))` })
+    const rows = await db
+      .select({ days: rule.column, email: accounts.email })
       .from(accounts)
       .where(gt(rule.column, 0))
-      .groupBy(rule.column)
-      .all();
-    for (const { days, users } of groups) {
+      .orderBy(rule.column, accounts.id);
+    const byDays = new Map<number, string[]>();
+    for (const r of rows) byDays.set(r.days, [...(byDays.get(r.days) ?? []), r.email]);
+    for (const [days, emails] of byDays) {
+      const users = emails.join("\n");
       const file = path.join(dir, `${rule.mailbox}-${days}`);
       fs.writeFileSync(file, `${users}\n`);
       doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
@@ -75,15 +78,21 @@ function expungeOld(db: Db, o: HousekeepingOptions): string[] {
  * Claims the account's warning for now when its last one is older than 24 h: one UPDATE, so the delivery-time
  * hook (`mailserver events`) and this daily run never both send one. The row as claimed, or undefined.
  */
-function claimWarning(db: Db, accountId: number, now: Date): AccountRow | undefined {
+async function claimWarning(db: Db, accountId: number, now: Date): Promise<AccountRow | undefined> {
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
-  return db
-    .update(accounts)
-    .set({ usageWarnedAt: now.toISOString() })
-    .where(and(eq(accounts.id, accountId), sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`))
-    .returning()
-    .get();
+  const [claimed] = await withTransaction(db, (tx) =>
+    tx
+      .update(accounts)
+      .set({ usageWarnedAt: now.toISOString() })
+      .where(and(eq(accounts.id, accountId), sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`))
+      .returning(),
+  );
+  return claimed;
 }
+
+/** Gives the warning back (it was not delivered): the next crossing, or the daily run, tries again. */
+const unclaimWarning = (db: Db, account: AccountRow) =>
+  withTransaction(db, (tx) => tx.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)));
 
 /**
  * At delivery: Dovecot's quota_warning reports that `user` crossed `level` percent (the generated configuration
@@ -91,10 +100,10 @@ function claimWarning(db: Db, accountId: number, now: Date): AccountRow | undefi
  * usage_notification_level and no warning went out in the last 24 h.
  */
 export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user: string, level: number, now = new Date()): Promise<string> {
-  const account = db.select().from(accounts).where(eq(accounts.email, user.toLowerCase())).get();
+  const [account] = await db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
   if (!account) return "unknown account";
   if (account.usageNotificationLevel === 0 || !(level >= account.usageNotificationLevel)) return "below the account's level";
-  const claimed = claimWarning(db, account.id, now);
+  const claimed = await claimWarning(db, account.id, now);
   if (!claimed) return "already warned within 24 h";
   const [command, ...global] = doveadmCommand;
   const percent = Math.max(claimed.usagePercent, level);
@@ -102,17 +111,17 @@ export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user
     await runToolAsync(command!, [...global, "save", "-u", claimed.email, "-m", MAILBOXES.inbox], usageWarningMessage({ ...claimed, usagePercent: percent }, now));
   } catch (err) {
     // Not delivered: give the next crossing (or the daily run) its chance.
-    db.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)).run();
+    await unclaimWarning(db, account);
     throw err;
   }
   return `warned at ${percent}%`;
 }
 
 /** Accounts at or above their level whose last warning is older than 24 h get one (usage_notification_level 0: never). */
-function warnUsage(db: Db, o: HousekeepingOptions): string[] {
+async function warnUsage(db: Db, o: HousekeepingOptions): Promise<string[]> {
   const now = o.now ?? new Date();
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
-  const due = db
+  const due = await db
     .select()
     .from(accounts)
     .where(
@@ -122,14 +131,14 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
         sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`,
       ),
     )
-    .all();
+    .orderBy(accounts.id);
   const warned: string[] = [];
   for (const account of due) {
-    if (!claimWarning(db, account.id, now)) continue;
+    if (!(await claimWarning(db, account.id, now))) continue;
     try {
       doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
     } catch (err) {
-      db.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)).run();
+      await unclaimWarning(db, account);
       throw err;
     }
     warned.push(`${account.email}: ${account.usagePercent}%`);
@@ -139,5 +148,5 @@ function warnUsage(db: Db, o: HousekeepingOptions): string[] {
 
 export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<HousekeepingReport> {
   const days = env().AUDIT_RETENTION_DAYS;
-  return { expunged: expungeOld(db, o), warned: warnUsage(db, o), audit: { days, deleted: await trimAudit(db, days) } };
+  return { expunged: await expungeOld(db, o), warned: await warnUsage(db, o), audit: { days, deleted: await trimAudit(db, days) } };
 }

@@ -1,10 +1,11 @@
 // The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
-// `mailserver config` writes, against a database changed only through the services and the CLI.
+// `mailserver config` writes, against a database changed only through the services and the CLI. On SQLite, and
+// under `npm run test:mail:pg` on PostgreSQL (proxy:pgsql: maps, Dovecot's pgsql driver as the mail role).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
@@ -13,12 +14,15 @@ import { getDomainOrThrow, updateDomain } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { runHousekeeping } from "./housekeeping";
 import {
+  closeTestDatabase,
   dovecotConf,
   imapAppend as imapAppendOn,
   MAIL_OWNER,
+  mailTestsOnPostgres,
   maildirFiles,
   missingMailPackages,
   newMailTestRoot,
+  openTestDatabase,
   postmapQuery,
   queuedCount,
   readMessages,
@@ -107,7 +111,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   beforeAll(async () => {
     const root = newMailTestRoot("mailadmin-mail-");
     process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
-    db = openDatabase(process.env.DATABASE_PATH);
+    db = await openTestDatabase(process.env.DATABASE_PATH);
     await seed();
     // The whole mail system, as `mailserver sandbox` runs it: configured by `mailserver config`'s generator.
     l = await startMailSystem(root);
@@ -116,7 +120,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   afterAll(async () => {
     if (!l) return;
     await l.sandbox.stop();
-    db?.$client.close();
+    await closeTestDatabase(db);
     if (!process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(path.dirname(l.root), { recursive: true, force: true });
   }, 60_000);
 
@@ -352,7 +356,9 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(r.status).toBe(0);
       const found = lines(r.stdout);
       expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
-        "database readable by the mail group",
+        ...(mailTestsOnPostgres()
+          ? ["PostgreSQL connection (DATABASE_URL)", "mail role reads the views on every read host", "mail role is read-only"]
+          : ["database readable by the mail group"]),
         "postmap finds the domain",
         "postmap finds the mailbox",
         "postmap finds an alias",
@@ -371,7 +377,24 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
-    it("fails naming the database file when the mail group cannot read it", async () => {
+    it.skipIf(!mailTestsOnPostgres())("fails naming the mail role when its password is wrong (PostgreSQL)", async () => {
+      // A copy of the configuration whose maps hold a wrong password (changing the role's own password would make
+      // the running Postfix skip the host for its retry_interval, 60 s, and fail the next tests).
+      const wrong = path.join(path.dirname(l.root), "conf-wrong-password");
+      fs.cpSync(l.conf, wrong, { recursive: true });
+      for (const f of fs.readdirSync(path.join(wrong, "postfix")).filter((x) => x.endsWith(".cf"))) {
+        const file = path.join(wrong, "postfix", f);
+        fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^password = .*$/m, "password = not-the-password"));
+      }
+      const args = checkArgs();
+      args[args.indexOf("--config-dir") + 1] = wrong;
+      const r = await runCli(args);
+      expect(r.status).toBe(1);
+      const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+      expect(failed[0]).toMatch(/^✗ mail role reads the views on every read host: mail_reader@127\.0\.0\.1:\d+: password authentication failed for user "mail_reader"/);
+    });
+
+    it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
       try {
         const r = await runCli(checkArgs());

@@ -1,9 +1,11 @@
 import "server-only";
 // `mailserver sandbox`, `mailserver sandbox send` and `mailserver policy` of the operator CLI.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
+import { isPostgresUrl } from "@/db/pg/client";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
 import { env } from "@/lib/server/env";
 import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
@@ -87,7 +89,8 @@ export const SANDBOX_COMMANDS: Command[] = [
     name: "mailserver sandbox",
     summary: "Runs the whole mail system (Postfix, Dovecot, Rspamd, Redis, policy service, DNS) privately on 127.0.0.1.",
     notes:
-      "Configured by the same generator as `mailserver config`, over DATABASE_PATH, every file under <dir>. When\n" +
+      "Configured by the same generator as `mailserver config`, over DATABASE_PATH (or with --database postgres over\n" +
+      "DATABASE_URL, the mail role created with MAIL_DB_PASSWORD), every file under <dir>. When\n" +
       "everything answers it prints one JSON line (the ports, the outbound Maildir, greylist_delay_s...) and runs until\n" +
       "SIGTERM or SIGINT, then stops everything it started. Mail for domains the database does not host lands in the\n" +
       "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox.",
@@ -97,15 +100,23 @@ export const SANDBOX_COMMANDS: Command[] = [
       "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+19 instead of free ports (0: free ports)" },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
+      database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
     },
     async run(_ctx, { values }) {
       const dir = path.resolve(requiredOption(this, values, "dir"));
       const portBase = intOption(this, values, "port-base") || undefined;
       const delay = intOption(this, values, "greylist-delay") ?? 3;
       const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
+      const url = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
+      const engine = stringOption(values, "database") ?? (url ? "postgres" : "sqlite");
+      if (engine !== "sqlite" && engine !== "postgres") throw new UsageError(`--database ${engine}: expected sqlite or postgres`);
+      if (engine === "postgres" && !url) throw new UsageError("--database postgres needs DATABASE_URL=postgres://... (docs/postgresql.md, Sandbox)");
+      if (engine === "sqlite" && url) throw new UsageError("--database sqlite: unset DATABASE_URL (the services of this process use it)");
+      // The mail role's password: MAIL_DB_PASSWORD, or a fresh one (the role is created or updated at start).
+      const postgres = engine === "postgres" ? { url: url!, readerPassword: process.env.MAIL_DB_PASSWORD || crypto.randomBytes(18).toString("hex") } : undefined;
       let sandbox: Sandbox;
       try {
-        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), portBase, greylistDelayS: delay, defaults: spamDefaults(), log,
+        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), postgres, portBase, greylistDelayS: delay, defaults: spamDefaults(), log,
           srsDomain: typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
         });
       } catch (err) {

@@ -5,12 +5,12 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase } from "@/db/client";
 import { Greylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy } from "../policy/spam-policy";
 import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
 import { startDnsServer } from "./dns-server";
+import { openSandboxDb } from "./database";
 import { startOutboundSink } from "./outbound-sink";
 import { connects, Daemon, greets, httpAnswers } from "./processes";
 import type { SandboxContext } from "./sandbox";
@@ -165,7 +165,7 @@ const policy: SandboxComponent = {
   name: "policy",
   packages: [],
   async start(ctx) {
-    const db = openDatabase(ctx.options.databasePath);
+    const { db, close: closeDb } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
     const greylist = new Greylist(path.join(ctx.layout.policy, "greylist.db"));
     const decider = new SpamPolicy({
       db,
@@ -182,7 +182,7 @@ const policy: SandboxComponent = {
     return inProcess(async () => {
       await server.close();
       greylist.close();
-      db.$client.close();
+      await closeDb();
     });
   },
   ready: () => Promise.resolve(true),
@@ -193,7 +193,7 @@ const lists: SandboxComponent = {
   name: "lists",
   packages: [],
   async start(ctx) {
-    const db = openDatabase(ctx.options.databasePath);
+    const { db, close: closeDb } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
     const log = path.join(ctx.layout.logs, "lists.log");
     const service = await startListService({
       db,
@@ -215,7 +215,7 @@ const lists: SandboxComponent = {
     ctx.listService = service;
     return inProcess(async () => {
       await service.close();
-      db.$client.close();
+      await closeDb();
     });
   },
   ready: (ctx) => greets(ctx.ports.lists_lmtp, /^220 /m),
@@ -419,7 +419,7 @@ const events: SandboxComponent = {
   name: "events",
   packages: ["curl"],
   async start(ctx) {
-    const db = openDatabase(ctx.options.databasePath);
+    const { db, close: closeDb } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
     const { startMailEvents } = await import("../events");
     const { loadSmsConfig } = await import("../sms/config");
     const log = path.join(ctx.layout.logs, "events.log");
@@ -435,7 +435,7 @@ const events: SandboxComponent = {
     });
     return inProcess(async () => {
       await server.close();
-      db.$client.close();
+      await closeDb();
     });
   },
   ready: () => Promise.resolve(true),

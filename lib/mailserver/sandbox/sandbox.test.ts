@@ -1,11 +1,23 @@
-// `mailserver sandbox` as an operator runs it: the real CLI in its own process, until SIGTERM.
+// `mailserver sandbox` as an operator runs it: the real CLI in its own process, until SIGTERM. Under
+// `npm run test:mail:pg` with `--database postgres` on the test file's private cluster (DATABASE_URL).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
-import { missingMailPackages, newMailTestRoot, waitFor } from "../testing/mail-daemons";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { createMailingList } from "@/lib/server/resources/mailing-lists";
+import {
+  closeTestDatabase,
+  mailTestsOnPostgres,
+  missingMailPackages,
+  newMailTestRoot,
+  openTestDatabase,
+  testPgCluster,
+  waitFor,
+} from "../testing/mail-daemons";
 import { maildirNew } from "./outbound-sink";
 import { alive, descendants, greets } from "./processes";
 import { checkPrerequisites, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
@@ -53,11 +65,20 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
 
   beforeAll(async () => {
     root = newMailTestRoot("mailadmin-sandbox-");
-    const db = openDatabase(dbPath());
+    const db = await openTestDatabase(dbPath());
     await runCommand(db, ["domain", "add", "sandbox-demo.test", "--postmaster-password", "Admin-pass1"]);
-    db.$client.close();
-    child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(root, "s")], {
-      env: { ...process.env, DATABASE_PATH: dbPath(), SPAM_GREYLIST_DEFAULT: "0" },
+    // A mailbox, an alias to it and a list it is subscribed to, for the delivery test below.
+    const d = await getDomainOrThrow(db, "sandbox-demo.test");
+    await createAccount(db, d, "ola", { password: "Ola-pass1" });
+    await createAlias(db, d, "biuro", { target: "ola@sandbox-demo.test" });
+    await createMailingList(db, d, "wszyscy", { privacy_mode: 0, accounts: ["ola@sandbox-demo.test", "postmaster@sandbox-demo.test"] });
+    await closeTestDatabase(db);
+    // On PostgreSQL the sandbox creates the mail role itself, as the owner of a throwaway database may
+    // (e2e/support/with-pg-cluster.ts gives its owner CREATEROLE the same way).
+    if (mailTestsOnPostgres()) testPgCluster().psql(`ALTER ROLE ${testPgCluster().user} CREATEROLE`);
+    const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
+    child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(root, "s"), ...engine], {
+      env: { ...process.env, DATABASE_PATH: dbPath(), SPAM_GREYLIST_DEFAULT: "0", MAIL_DB_PASSWORD: "sandbox-reader-1" },
     });
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -84,6 +105,38 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     const relay = await runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "a@outside.test", "--to", "b@elsewhere.test"]);
     expect(relay.status).toBe(1);
     expect(relay.stderr).toMatch(/Relay access denied/);
+  });
+
+  it("reads the database it was given: the SQLite file, or PostgreSQL through pgsql maps as the mail role", () => {
+    const cf = fs.readFileSync(path.join(root, "s", "conf", "postfix", "virtual-mailbox-maps.cf"), "utf8");
+    if (mailTestsOnPostgres()) {
+      expect(info).toMatchObject({ database_engine: "postgres", database: testPgCluster().url.replace(/:[^:@/]+@/, "@") });
+      expect(cf).toContain(`hosts = 127.0.0.1:${testPgCluster().port}\nuser = mail_reader\npassword = sandbox-reader-1\n`);
+      expect(fs.readFileSync(path.join(root, "s", "postfix", "main.cf"), "utf8")).toContain("proxy:pgsql:");
+    } else {
+      expect(info).toMatchObject({ database_engine: "sqlite", database: dbPath() });
+      expect(cf).toContain(`dbpath = ${dbPath()}\n`);
+    }
+  });
+
+  it("delivers to a mailbox, through an alias and through a list into the Maildirs", async () => {
+    const send = (to: string, subject: string) =>
+      runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "nadawca@outside.test", "--to", to, "--subject", subject]);
+    for (const [to, subject] of [["ola@sandbox-demo.test", "to-mailbox"], ["biuro@sandbox-demo.test", "to-alias"], ["wszyscy@sandbox-demo.test", "to-list"]]) {
+      const r = await send(to!, subject!);
+      expect(r.stdout, r.stderr).toMatch(/^250 /);
+    }
+    const inbox = (name: string) => {
+      const dir = path.join(root, "s", "vmail", "sandbox-demo.test", name, "Maildir", "new");
+      return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")) : [];
+    };
+    const subjects = (name: string) => inbox(name).map((m) => /^Subject: (.*)$/m.exec(m)?.[1]).sort();
+    await waitFor("three messages for ola", () => subjects("ola").length === 3, 30_000);
+    expect(subjects("ola").map((x) => x?.replace(/^\[wszyscy\] /, "")).sort()).toEqual(["to-alias", "to-list", "to-mailbox"]);
+    await waitFor("the list copy for postmaster", () => subjects("postmaster").length === 1, 30_000);
+    const copy = inbox("postmaster")[0]!;
+    expect(copy).toMatch(/^Subject: .*to-list/m);
+    expect(copy).toMatch(/^List-Id: .*<wszyscy\.sandbox-demo\.test>/m);
   });
 
   it("files mail for a domain it does not host into the outbound Maildir (send helper, submission with SASL)", async () => {

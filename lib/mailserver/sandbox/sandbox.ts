@@ -8,10 +8,10 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase } from "@/db/client";
 import type { ListService } from "@/lib/lists/service";
 import { writeMailServerConfig } from "../config";
 import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
+import { firstHostedDomain, prepareMailReader, sandboxPgsqlOptions, urlWithoutPassword, type SandboxPostgres } from "./database";
 
 export { SANDBOX_RBL_ZONE };
 import { freePorts, waitUntil } from "./processes";
@@ -19,6 +19,11 @@ import { freePorts, waitUntil } from "./processes";
 export interface SandboxOptions {
   dir: string;
   databasePath: string;
+  /**
+   * PostgreSQL instead of the SQLite file (./database.ts): pgsql maps and Dovecot's pgsql driver as the mail role,
+   * the services on DATABASE_URL (which must name the same database when the process starts).
+   */
+  postgres?: SandboxPostgres;
   /** Ports from here up, in the order of SANDBOX_PORTS; free ones when undefined. */
   portBase?: number;
   /** Greylisting's wait (seconds). */
@@ -102,7 +107,10 @@ export interface SandboxInfo {
   lists_lmtp: number;
   lists_url: string;
   dir: string;
+  /** The SQLite file, or on PostgreSQL the database's URL without its password. */
   database: string;
+  /** sqlite or postgres. */
+  database_engine: "sqlite" | "postgres";
   dovecot_config: string;
   postfix_config: string;
   /** postsrsd's domain: forwards to other domains leave as SRS0=…@srs_domain. */
@@ -134,8 +142,11 @@ export function missingPackages(packages: string[]): string[] {
   });
 }
 
-export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMPONENTS): void {
-  const missing = missingPackages(components.flatMap((c) => c.packages));
+/** The map and driver packages of PostgreSQL, needed on top of the components' own. */
+export const SANDBOX_PGSQL_PACKAGES = ["postfix-pgsql", "dovecot-pgsql"];
+
+export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMPONENTS, postgres = false): void {
+  const missing = missingPackages([...components.flatMap((c) => c.packages), ...(postgres ? SANDBOX_PGSQL_PACKAGES : [])]);
   if (missing.length) {
     throw new SandboxPrerequisiteError(
       `missing Debian packages: ${missing.join(" ")} (install them: apt-get install -y ${missing.join(" ")})`,
@@ -143,20 +154,6 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
   }
   if (process.getuid?.() !== 0) {
     throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it with sudo)");
-  }
-}
-
-/** The first domain the database hosts (by id), the sandbox's default SRS domain. */
-function firstHostedDomain(databasePath: string): string | undefined {
-  if (!fs.existsSync(databasePath)) return undefined;
-  const db = openDatabase(databasePath);
-  try {
-    const row = db.$client.prepare("SELECT domain FROM mail_domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
-    return row?.domain;
-  } catch {
-    return undefined;
-  } finally {
-    db.$client.close();
   }
 }
 
@@ -170,7 +167,8 @@ export class Sandbox {
 
   static async start(options: SandboxOptions): Promise<Sandbox> {
     const components = options.components ?? SANDBOX_COMPONENTS;
-    checkPrerequisites(components);
+    checkPrerequisites(components, !!options.postgres);
+    if (options.postgres) await prepareMailReader(options.postgres);
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
     const ports = Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])) as Record<PortName, number>;
@@ -179,7 +177,7 @@ export class Sandbox {
       layout,
       ports,
       greylistDelayS: options.greylistDelayS ?? 3,
-      srsDomain: options.srsDomain ?? firstHostedDomain(options.databasePath) ?? "sandbox.test",
+      srsDomain: options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
       log: options.log ?? (() => {}),
     });
     try {
@@ -225,7 +223,8 @@ export class Sandbox {
       lists_lmtp: ports.lists_lmtp,
       lists_url: `http://127.0.0.1:${ports.lists_http}`,
       dir: layout.root,
-      database: this.ctx.options.databasePath,
+      database: this.ctx.options.postgres ? urlWithoutPassword(this.ctx.options.postgres.url) : this.ctx.options.databasePath,
+      database_engine: this.ctx.options.postgres ? "postgres" : "sqlite",
       dovecot_config: layout.dovecotConf,
       postfix_config: layout.postfix,
       srs_domain: this.ctx.srsDomain,
@@ -236,7 +235,7 @@ export class Sandbox {
   private prepare() {
     const { layout: l, ports, options } = this.ctx;
     // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database.
-    for (const target of [path.dirname(l.root), path.dirname(options.databasePath)]) {
+    for (const target of [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])]) {
       for (let d = path.resolve(target); ; d = path.dirname(d)) {
         if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) {
           throw new SandboxPrerequisiteError(`${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`);
@@ -252,14 +251,18 @@ export class Sandbox {
     if (!fs.existsSync(l.dnsRecords)) fs.writeFileSync(l.dnsRecords, "{}\n");
     // The daemons' users read (and Dovecot's dict writes) the database: a sandbox opens its folder and files to
     // all local users instead of the group a production host sets up (docs/mail-server.md).
-    const dbDir = path.dirname(options.databasePath);
-    fs.chmodSync(dbDir, 0o777);
-    for (const suffix of ["", "-wal", "-shm"]) {
-      if (fs.existsSync(options.databasePath + suffix)) fs.chmodSync(options.databasePath + suffix, 0o666);
+    // (On PostgreSQL they connect as the mail role instead: no file to open.)
+    if (!options.postgres) {
+      const dbDir = path.dirname(options.databasePath);
+      fs.chmodSync(dbDir, 0o777);
+      for (const suffix of ["", "-wal", "-shm"]) {
+        if (fs.existsSync(options.databasePath + suffix)) fs.chmodSync(options.databasePath + suffix, 0o666);
+      }
     }
     writeMailServerConfig({
       outDir: l.conf,
       databasePath: options.databasePath,
+      pgsql: options.postgres && sandboxPgsqlOptions(options.postgres),
       maildirRoot: l.vmail,
       mailUser: SANDBOX_MAIL_OWNER.user,
       mailGroup: SANDBOX_MAIL_OWNER.group,

@@ -5,6 +5,7 @@ import "server-only";
 import { and, asc, desc, eq, gte, lte, ne, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "@/db/client";
+import { forUpdate, withTransaction } from "@/db/transaction";
 import { accounts, smsQueue, type AccountRow, type SmsQueueRow } from "@/db/schema";
 import { fill, isEmailTarget, normalizeNumber, operatorFor, type HttpGatewayConfig, type SmsConfig } from "./config";
 import { decryptSmsPassword } from "./secret";
@@ -35,31 +36,38 @@ function plan(config: SmsConfig, account: AccountRow, number: string, operatorCo
 }
 
 /** Rows for a message delivered to the account's inbox (none when no number is set). */
-export function enqueueNewMail(db: Db, config: SmsConfig, account: AccountRow, mail: NewMail, now = new Date()): SmsQueueRow[] {
+export async function enqueueNewMail(db: Db, config: SmsConfig, account: AccountRow, mail: NewMail, now = new Date()): Promise<SmsQueueRow[]> {
   const numbers = [
     { slot: 1, number: account.smsPhoneNumber1.trim(), operator: account.smsOperator1 },
     { slot: 2, number: account.smsPhoneNumber2.trim(), operator: account.smsOperator2 },
   ].filter((n) => n.number !== "");
   if (!numbers.length) return [];
-  return db.transaction(() => {
+  return withTransaction(db, async (tx) => {
+    // The account's row locked first (PostgreSQL): two deliveries at once count each other's rows.
+    await forUpdate(tx, tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account.id)));
     const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-    let recent = db
-      .select({ n: sql<number>`count(*)` })
-      .from(smsQueue)
-      .where(and(eq(smsQueue.accountId, account.id), gte(smsQueue.createdAt, hourAgo), ne(smsQueue.status, "skipped")))
-      .get()!.n;
-    return numbers.map(({ slot, number, operator }) => {
+    let recent = Number(
+      (
+        await tx
+          .select({ n: sql<number>`count(*)` })
+          .from(smsQueue)
+          .where(and(eq(smsQueue.accountId, account.id), gte(smsQueue.createdAt, hourAgo), ne(smsQueue.status, "skipped")))
+      )[0]!.n,
+    );
+    const rows: SmsQueueRow[] = [];
+    for (const { slot, number, operator } of numbers) {
       let p = plan(config, account, number, operator, mail);
       if (p.status === "pending" && config.rateLimitPerHour > 0 && recent >= config.rateLimitPerHour) {
         p = { ...p, status: "skipped", lastError: `rate limit: ${config.rateLimitPerHour} notifications per hour` };
       }
       if (p.status !== "skipped") recent++;
-      return db
+      const [row] = await tx
         .insert(smsQueue)
         .values({ accountId: account.id, slot, ...p, nextAttemptAt: now.toISOString(), createdAt: now.toISOString() })
-        .returning()
-        .get();
-    });
+        .returning();
+      rows.push(row!);
+    }
+    return rows;
   });
 }
 
@@ -90,7 +98,7 @@ async function sendHttp(gw: HttpGatewayConfig, values: Record<string, string>): 
 }
 
 async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: SmsQueueRow): Promise<void> {
-  const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get();
+  const [account] = await db.select().from(accounts).where(eq(accounts.id, row.accountId));
   if (!account) throw new Error("the account no longer exists");
   const domain = account.email.slice(account.email.indexOf("@") + 1);
   if (row.channel === "email") {
@@ -123,36 +131,39 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
 export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsTransport, now = new Date()): Promise<number> {
-  const due = db
+  const due = await db
     .select()
     .from(smsQueue)
     .where(and(eq(smsQueue.status, "pending"), lte(smsQueue.nextAttemptAt, now.toISOString())))
-    .orderBy(asc(smsQueue.nextAttemptAt))
-    .limit(50)
-    .all();
+    .orderBy(asc(smsQueue.nextAttemptAt), asc(smsQueue.id))
+    .limit(50);
   for (const row of due) {
     const attempts = row.attempts + 1;
     try {
       await sendRow(db, config, transport, row);
-      db.update(smsQueue).set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" }).where(eq(smsQueue.id, row.id)).run();
+      await withTransaction(db, (tx) =>
+        tx.update(smsQueue).set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" }).where(eq(smsQueue.id, row.id)),
+      );
     } catch (err) {
       const delays = config.retryDelaysSeconds;
       const delay = delays[Math.min(attempts - 1, delays.length - 1)]! * 1000;
-      db.update(smsQueue)
-        .set({
-          attempts,
-          status: attempts >= config.maxAttempts ? "failed" : "pending",
-          nextAttemptAt: new Date(now.getTime() + delay).toISOString(),
-          lastError: (err as Error).message.slice(0, 500),
-        })
-        .where(eq(smsQueue.id, row.id))
-        .run();
+      await withTransaction(db, (tx) =>
+        tx
+          .update(smsQueue)
+          .set({
+            attempts,
+            status: attempts >= config.maxAttempts ? "failed" : "pending",
+            nextAttemptAt: new Date(now.getTime() + delay).toISOString(),
+            lastError: (err as Error).message.slice(0, 500),
+          })
+          .where(eq(smsQueue.id, row.id)),
+      );
     }
   }
   return due.length;
 }
 
 /** The account's latest notifications (newest first), for the postmaster's account editor. */
-export function recentSmsNotifications(db: Db, accountId: number, limit = 10): SmsQueueRow[] {
-  return db.select().from(smsQueue).where(eq(smsQueue.accountId, accountId)).orderBy(desc(smsQueue.id)).limit(limit).all();
+export function recentSmsNotifications(db: Db, accountId: number, limit = 10): Promise<SmsQueueRow[]> {
+  return db.select().from(smsQueue).where(eq(smsQueue.accountId, accountId)).orderBy(desc(smsQueue.id)).limit(limit);
 }

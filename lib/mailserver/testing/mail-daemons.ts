@@ -1,17 +1,56 @@
 // Test support: the whole mail system started by the sandbox (lib/mailserver/sandbox), on free ports in a temp
 // folder, configured by the files `mailserver config` generates, plus the small SMTP and IMAP clients the tests
-// talk to it with.
+// talk to it with. Under TEST_DATABASE=postgres (`npm run test:mail:pg`) the same tests run on PostgreSQL: the
+// setup file ./pg-setup.ts gives each test file a private cluster and DATABASE_URL, the services use it, and the
+// sandbox writes proxy:pgsql: maps and Dovecot's pgsql driver reading it as the mail role.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { closeDb, getReadyDb, openDatabase, type Db } from "@/db/client";
+import type { PgCluster } from "@/e2e/support/pg-cluster";
 import { SANDBOX_COMPONENTS } from "../sandbox/components";
-import { missingPackages, Sandbox, sandboxLayout, SANDBOX_MAIL_OWNER, type SandboxOptions } from "../sandbox/sandbox";
+import type { SandboxPostgres } from "../sandbox/database";
+import { missingPackages, Sandbox, sandboxLayout, SANDBOX_MAIL_OWNER, SANDBOX_PGSQL_PACKAGES, type SandboxOptions } from "../sandbox/sandbox";
+
+/** The mail tests run on PostgreSQL (TEST_DATABASE=postgres, `npm run test:mail:pg`). */
+export const mailTestsOnPostgres = () => process.env.TEST_DATABASE === "postgres";
 
 /** Debian packages the sandbox needs that are not installed (the tests skip, saying so, only for this reason). */
 export function missingMailPackages(): string[] {
-  return missingPackages(SANDBOX_COMPONENTS.flatMap((c) => c.packages));
+  const pg = mailTestsOnPostgres() ? [...SANDBOX_PGSQL_PACKAGES, "postgresql-15"] : [];
+  return missingPackages([...SANDBOX_COMPONENTS.flatMap((c) => c.packages), ...pg]);
+}
+
+/** The test file's private cluster, started by ./pg-setup.ts under TEST_DATABASE=postgres. */
+export function testPgCluster(): PgCluster {
+  const cluster = (globalThis as { __mailTestPg?: PgCluster }).__mailTestPg;
+  if (!cluster) throw new Error("TEST_DATABASE=postgres without the cluster of lib/mailserver/testing/pg-setup.ts (run npm run test:mail:pg)");
+  return cluster;
+}
+
+/**
+ * The test's database: the SQLite file `file`, or under TEST_DATABASE=postgres the process's pool on the test
+ * file's cluster (DATABASE_URL), migrated. Close it with closeTestDatabase.
+ */
+export async function openTestDatabase(file: string): Promise<Db> {
+  if (!mailTestsOnPostgres()) return openDatabase(file);
+  testPgCluster();
+  return getReadyDb();
+}
+
+export async function closeTestDatabase(db: Db | undefined): Promise<void> {
+  if (!db) return;
+  if (mailTestsOnPostgres()) await closeDb();
+  else db.$client.close();
+}
+
+/** The sandbox's PostgreSQL settings under TEST_DATABASE=postgres (the mail role made by the cluster's superuser). */
+export function testSandboxPostgres(): SandboxPostgres | undefined {
+  if (!mailTestsOnPostgres()) return undefined;
+  const cluster = testPgCluster();
+  return { url: cluster.url, readerPassword: "reader-secret", superuserSql: (sql) => void cluster.psql(sql) };
 }
 
 /** The unprivileged owner of the test mailboxes (exists on every Debian system). */
@@ -65,6 +104,7 @@ export async function startMailSystem(root: string, options: Partial<SandboxOpti
   const sandbox = await Sandbox.start({
     dir: path.join(root, "sandbox"),
     databasePath: path.join(root, "db", "mail.db"),
+    postgres: testSandboxPostgres(),
     greylistDelayS: 3,
     defaults: { rbl: 1, spf: 1, greylist: 0 },
     ...options,
@@ -82,12 +122,13 @@ export function dovecotConf(l: MailTestLayout): string {
 }
 
 /**
- * `postmap -q key proxy:sqlite:table`, as main.cf names the table: asked through the running instance's proxymap.
+ * `postmap -q key proxy:sqlite:table` (proxy:pgsql: on PostgreSQL), as main.cf names the table: asked through the
+ * running instance's proxymap.
  * The answer, or undefined when the table has none (exit 1).
  */
 export function postmapQuery(l: MailTestLayout, table: string, key: string): string | undefined {
   try {
-    return run("postmap", ["-c", l.postfix, "-q", key, `proxy:sqlite:${path.join(l.conf, "postfix", `${table}.cf`)}`]).trim();
+    return run("postmap", ["-c", l.postfix, "-q", key, `proxy:${mailTestsOnPostgres() ? "pgsql" : "sqlite"}:${path.join(l.conf, "postfix", `${table}.cf`)}`]).trim();
   } catch (err) {
     if ((err as { status?: number }).status === 1) return undefined;
     throw err;

@@ -40,7 +40,7 @@ export interface SmsNotification {
 export async function smsNotifications(db: Db, principal: Principal, domainName: string, name: string): Promise<SmsNotification[]> {
   const domain = await domainForAdmin(db, principal, domainName);
   const account = await getAccountOrThrow(db, domain, name);
-  return recentSmsNotifications(db, account.id).map((r) => ({
+  return (await recentSmsNotifications(db, account.id)).map((r) => ({
     created_at: r.createdAt,
     number: r.slot === 2 ? 2 : 1,
     channel: r.channel,

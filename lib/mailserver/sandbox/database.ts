@@ -1,0 +1,124 @@
+// The sandbox's database (issue 34): the SQLite file at DATABASE_PATH, or PostgreSQL at DATABASE_URL. On
+// PostgreSQL the generated configuration is the production one of docs/postgresql.md: Postfix's proxy:pgsql: maps
+// and Dovecot's pgsql driver connect as the read-only mail role (created or updated here), while the in-process
+// services (policy, list service, mail events) use the application's own connection, as `mailserver policy`,
+// `lists serve` and `mailserver events` do with DATABASE_URL.
+import fs from "node:fs";
+import pg from "pg";
+import { openDatabase, type Db } from "@/db/client";
+import { setDialect } from "@/db/dialect";
+import { openPostgres } from "@/db/pg/client";
+import { pgDialect } from "@/db/pg/dialect";
+import { ensureMailReader, mailReaderSql } from "@/db/pg/mail-reader";
+import { databaseEngine } from "@/lib/config.mjs";
+import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "../config-database";
+
+export interface SandboxPostgres {
+  /** The application's connection (the database's owner): DATABASE_URL. */
+  url: string;
+  /** The mail role's password (MAIL_DB_PASSWORD); the role is created, or its password set, at start. */
+  readerPassword: string;
+  /**
+   * Runs SQL as a superuser (a private cluster's psql): how the role is created when the owner may not create
+   * roles. Without it the owner runs the SQL itself (it needs CREATEROLE), else the role must already exist
+   * with this password (`mailserver db-role --print`, run as postgres).
+   */
+  superuserSql?: (sql: string) => void;
+}
+
+export interface SandboxDatabase {
+  db: Db;
+  close: () => Promise<void>;
+}
+
+/** A connection of one in-process service: the SQLite file, or a small pool on DATABASE_URL. */
+export async function openSandboxDb(databasePath: string, postgres: SandboxPostgres | undefined): Promise<SandboxDatabase> {
+  if (!postgres) {
+    const db = openDatabase(databasePath);
+    return {
+      db,
+      close: () => {
+        db.$client.close();
+        return Promise.resolve();
+      },
+    };
+  }
+  // The services' tables (db/schema.ts) are the engine's that DATABASE_URL named when the process started.
+  if (databaseEngine() !== "postgres") throw new Error("the sandbox on PostgreSQL needs DATABASE_URL=postgres://... set when the process starts");
+  const pool = await openPostgres(postgres.url, { max: 4 });
+  return { db: setDialect(pool, pgDialect) as unknown as Db, close: () => pool.$client.end() };
+}
+
+/** The maps' and Dovecot's connection settings: every lookup and the quota write-back on DATABASE_URL's server. */
+export const sandboxPgsqlOptions = (postgres: SandboxPostgres): PgsqlMapOptions =>
+  pgsqlMapOptionsFromUrl(postgres.url, { password: postgres.readerPassword });
+
+/** Migrates the database and creates (or updates) the mail role with its grants on the mail_* views. */
+export async function prepareMailReader(postgres: SandboxPostgres): Promise<void> {
+  // Two connections: the migrator holds one for its advisory lock and migrates on another.
+  const pool = await openPostgres(postgres.url, { max: 2 });
+  try {
+    const database = (await pool.$client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
+    if (postgres.superuserSql) return postgres.superuserSql(mailReaderSql(DEFAULT_MAIL_READER, postgres.readerPassword, database));
+    try {
+      await ensureMailReader(pool.$client, DEFAULT_MAIL_READER, postgres.readerPassword);
+      return;
+    } catch {
+      // No CREATEROLE: the role must exist already (checked below).
+    }
+  } finally {
+    await pool.$client.end();
+  }
+  const o = sandboxPgsqlOptions(postgres);
+  const client = new pg.Client({ connectionString: readerUrl(postgres.url, o) });
+  try {
+    await client.connect();
+    await client.query("SELECT 1 FROM mail_mailboxes LIMIT 1");
+  } catch (err) {
+    throw new Error(
+      `the mail role ${o.user} cannot read the mail views (${(err as Error).message}): create it as postgres with ` +
+        "`MAIL_DB_PASSWORD=... mailserver db-role --print | sudo -u postgres psql -d <database>` (docs/postgresql.md)",
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const readerUrl = (url: string, o: PgsqlMapOptions) => {
+  const u = new URL(url);
+  u.username = encodeURIComponent(o.user);
+  u.password = encodeURIComponent(o.password);
+  return u.toString();
+};
+
+/** The first domain the database hosts (by id), the sandbox's default SRS domain. */
+export async function firstHostedDomain(databasePath: string, postgres: SandboxPostgres | undefined): Promise<string | undefined> {
+  if (!postgres && !fs.existsSync(databasePath)) return undefined;
+  if (postgres) {
+    const client = new pg.Client({ connectionString: postgres.url });
+    try {
+      await client.connect();
+      return (await client.query<{ domain: string }>("SELECT name AS domain FROM domains ORDER BY id LIMIT 1")).rows[0]?.domain;
+    } catch {
+      return undefined;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  const db = openDatabase(databasePath);
+  try {
+    const row = db.$client.prepare("SELECT domain FROM mail_domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
+    return row?.domain;
+  } catch {
+    return undefined;
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** A URL without its password, for the sandbox's JSON line. */
+export const urlWithoutPassword = (url: string) => {
+  const u = new URL(url);
+  u.password = "";
+  return u.toString();
+};
