@@ -14,10 +14,7 @@ import "server-only";
 // nothing partial is ever visible, and a failed PUT leaves the list as it was (bench/README.md, bench/list-put.ts).
 import type { Db } from "@/db/client";
 import { addressEntryOk, isEmail } from "@/lib/schemas/common";
-import { and, asc, eq, sql } from "drizzle-orm";
-import { dialectOf } from "@/db/dialect";
-import { listMembers, listMemberVersions } from "@/db/schema";
-import { prepared } from "../store/prepared";
+import { listMemberStatements } from "../store/list-members";
 
 /** Longest stretch of work between two turns of the event loop. */
 const SLICE_MS = 3;
@@ -65,53 +62,8 @@ export async function checkedAddresses(value: unknown, max: number): Promise<str
   return out;
 }
 
-interface PutStatements {
-  version(listId: number): Promise<number | undefined>;
-  /** Up to `limit` subscribers after (position, address), in their order. */
-  page(listId: number, position: number, address: string, limit: number): Promise<[string, number][]>;
-  remove(listId: number, address: string): Promise<unknown>;
-  add(listId: number, address: string, position: number): Promise<unknown>;
-}
-
-/** On SQLite raw better-sqlite3 statements (rows as arrays, no object per member); on PostgreSQL the query builder's. */
-const statements = prepared((db): PutStatements => {
-  if (dialectOf(db).name === "sqlite") {
-    const version = db.$client.prepare("SELECT version FROM list_member_versions WHERE list_id = ?").pluck();
-    const page = db.$client
-      .prepare(
-        `SELECT address, position FROM list_members WHERE list_id = ? AND role = 'subscriber' AND (position, address) > (?, ?)
-         ORDER BY position, address LIMIT ?`,
-      )
-      .raw();
-    const remove = db.$client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = 'subscriber' AND address = ?");
-    const add = db.$client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, 'subscriber', ?, ?)");
-    return {
-      version: (listId) => Promise.resolve(version.get(listId) as number | undefined),
-      page: (listId, position, address, limit) => Promise.resolve(page.all(listId, position, address, limit) as [string, number][]),
-      remove: (listId, address) => Promise.resolve(remove.run(listId, address)),
-      add: (listId, address, position) => Promise.resolve(add.run(listId, address, position)),
-    };
-  }
-  const subscriberOf = (listId: number) => and(eq(listMembers.listId, listId), eq(listMembers.role, "subscriber"));
-  return {
-    version: async (listId) =>
-      (await db.select({ v: listMemberVersions.version }).from(listMemberVersions).where(eq(listMemberVersions.listId, listId)))[0]?.v,
-    page: async (listId, position, address, limit) =>
-      (
-        await db
-          .select({ address: listMembers.address, position: listMembers.position })
-          .from(listMembers)
-          .where(and(subscriberOf(listId), sql`(${listMembers.position}, ${listMembers.address}) > (${position}, ${address})`))
-          .orderBy(asc(listMembers.position), asc(listMembers.address))
-          .limit(limit)
-      ).map((r) => [r.address, r.position] as [string, number]),
-    remove: (listId, address) => db.delete(listMembers).where(and(subscriberOf(listId), eq(listMembers.address, address))).execute(),
-    add: (listId, address, position) => db.insert(listMembers).values({ listId, role: "subscriber", address, position }).execute(),
-  };
-});
-
 /** The list's member version: moves with every insert, update and delete of its members (migration 0017). */
-export const memberVersion = async (db: Db, listId: number) => (await statements(db).version(listId)) ?? 0;
+export const memberVersion = async (db: Db, listId: number) => (await listMemberStatements(db).version(listId)) ?? 0;
 
 /** What a PUT of `accounts` changes in one list, worked out against the members as of `version`. */
 export interface MemberPlan {
@@ -131,7 +83,7 @@ export interface MemberPlan {
 
 /** Reads the list's subscribers in pages and works out the difference to `wanted`, in slices (no transaction). */
 export async function planMembers(db: Db, listId: number, wanted: string[]): Promise<MemberPlan> {
-  const st = statements(db);
+  const st = listMemberStatements(db);
   const clock = slicer();
   const version = await memberVersion(db, listId);
   const old: string[] = [];
@@ -139,7 +91,7 @@ export async function planMembers(db: Db, listId: number, wanted: string[]): Pro
   let lastPosition = -1;
   let lastAddress = "";
   for (;;) {
-    const rows = await st.page(listId, lastPosition, lastAddress, PAGE);
+    const rows = await st.subscriberPage(listId, lastPosition, lastAddress, PAGE);
     for (const row of rows) old.push(row[0]);
     if (rows.length > 0) [lastAddress, lastPosition] = rows[rows.length - 1]!;
     if (rows.length < PAGE) break;
@@ -172,10 +124,10 @@ export async function planMembers(db: Db, listId: number, wanted: string[]): Pro
 
 /** Writes a plan (inside the caller's write transaction, after checking `memberVersion`). */
 export async function applyPlan(db: Db, plan: MemberPlan): Promise<void> {
-  const st = statements(db);
-  for (const address of plan.removed) await st.remove(plan.listId, address);
+  const st = listMemberStatements(db);
+  for (const address of plan.removed) await st.remove(plan.listId, "subscriber", address);
   let next = plan.next;
-  for (const address of plan.added) await st.add(plan.listId, address, next++);
+  for (const address of plan.added) await st.add(plan.listId, "subscriber", address, next++);
 }
 
 /**

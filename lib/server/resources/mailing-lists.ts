@@ -20,12 +20,12 @@ import { fieldChanges, listChangeSummary, recordChange } from "./audit";
 import { applyPlan, checkedAddresses, memberVersion, oneAtATime, planMembers, type MemberPlan } from "./list-members-put";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
-import { dialectOf } from "@/db/dialect";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
+import { listMemberStatements, type MemberRole } from "../store/list-members";
 
-type Role = "subscriber" | "moderator";
+type Role = MemberRole;
 
 const statements = prepared((db) => ({
   byName: db
@@ -40,41 +40,6 @@ const statements = prepared((db) => ({
     .orderBy(asc(listMembers.position))
     .prepare(),
 }));
-
-interface MemberStatements {
-  current(listId: number, role: Role): Promise<[string, number][]>;
-  remove(listId: number, role: Role, address: string): Promise<unknown>;
-  add(listId: number, role: Role, address: string, position: number): Promise<unknown>;
-  ordered(listId: number, role: Role): Promise<string[]>;
-}
-const memberOf = and(eq(listMembers.listId, sql.placeholder("listId")), eq(listMembers.role, sql.placeholder("role")));
-/**
- * Statements for members. On SQLite raw better-sqlite3 statements: a 50,000-member list is read and diffed without
- * building an object per row. On PostgreSQL the query builder's.
- */
-const memberStatements = prepared((db): MemberStatements => {
-  if (dialectOf(db).name === "sqlite") {
-    const current = db.$client.prepare("SELECT address, position FROM list_members WHERE list_id = ? AND role = ?").raw();
-    const remove = db.$client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = ? AND address = ?");
-    const add = db.$client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)");
-    const ordered = db.$client.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position").pluck();
-    return {
-      current: (listId, role) => Promise.resolve(current.all(listId, role) as [string, number][]),
-      remove: (listId, role, address) => Promise.resolve(remove.run(listId, role, address)),
-      add: (listId, role, address, position) => Promise.resolve(add.run(listId, role, address, position)),
-      ordered: (listId, role) => Promise.resolve(ordered.all(listId, role) as string[]),
-    };
-  }
-  const current = db.select({ address: listMembers.address, position: listMembers.position }).from(listMembers).where(memberOf).prepare();
-  const ordered = db.select({ address: listMembers.address }).from(listMembers).where(memberOf).orderBy(asc(listMembers.position)).prepare();
-  return {
-    current: async (listId, role) => (await current.execute({ listId, role })).map((r) => [r.address, r.position] as [string, number]),
-    remove: (listId, role, address) =>
-      db.delete(listMembers).where(and(eq(listMembers.listId, listId), eq(listMembers.role, role), eq(listMembers.address, address))).execute(),
-    add: (listId, role, address, position) => db.insert(listMembers).values({ listId, role, address, position }).execute(),
-    ordered: async (listId, role) => (await ordered.execute({ listId, role })).map((r) => r.address),
-  };
-});
 
 export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]): MailingListRecord {
   return {
@@ -109,7 +74,7 @@ export async function getListOrThrow(db: Db, domain: DomainRow, name: string): P
 }
 
 export async function listRecord(db: Db, domain: DomainRow, row: MailingListRow): Promise<MailingListRecord> {
-  const st = memberStatements(db);
+  const st = listMemberStatements(db);
   const record = toListRecord(row, domain, []);
   record.accounts = await st.ordered(row.id, "subscriber");
   record.moderators = await st.ordered(row.id, "moderator");
@@ -182,7 +147,7 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
 async function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Promise<Record<string, unknown>> {
-  const st = memberStatements(db);
+  const st = listMemberStatements(db);
   const record = toListRecord(row, domain, []) as unknown as Record<string, unknown>;
   if (input.accounts !== undefined) record.accounts = await st.ordered(row.id, "subscriber");
   if (input.moderators !== undefined) record.moderators = await st.ordered(row.id, "moderator");
@@ -202,7 +167,7 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
  */
 async function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): Promise<void> {
   if (addresses === undefined) return;
-  const st = memberStatements(db);
+  const st = listMemberStatements(db);
   const current = await st.current(listId, role);
   const wanted = new Set(addresses);
   const have = new Set<string>();
@@ -350,7 +315,7 @@ function writeUpdate(
           if (!plan) return listRecord(db, domain, next);
           const record = toListRecord(next, domain, []);
           record.accounts = plan.after;
-          record.moderators = await memberStatements(db).ordered(next.id, "moderator");
+          record.moderators = await listMemberStatements(db).ordered(next.id, "moderator");
           return record;
         },
       });
