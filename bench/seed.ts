@@ -265,7 +265,8 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
  */
 export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedResult> {
   const started = performance.now();
-  const db = await openPostgres(url, { max: 1 });
+  // Two connections: migrating holds one for its advisory lock and runs on the other (db/pg/client.ts).
+  const db = await openPostgres(url, { max: 2 });
   const pool = db.$client;
   try {
     const p = plan(sizes);
