@@ -44,7 +44,7 @@ let twoWorkersPort = appPort + 2;
 let secondProcessPort = appPort + 4;
 /** PostgreSQL: the private cluster's port. */
 let pgPort = appPort + 5;
-function usePorts(k: number) {
+function setPorts(k: number) {
   appPort = firstPort + 10 * k;
   basePort = appPort + 1;
   twoWorkersPort = appPort + 2;
@@ -294,7 +294,7 @@ async function main() {
   }
   const reports: Report[] = [];
   for (const [k, engine] of engines.entries()) {
-    usePorts(k);
+    setPorts(k);
     try {
       reports.push(await benchEngine(engine, k === 0));
     } finally {
@@ -342,7 +342,7 @@ async function benchEngine(engine: Engine, first: boolean): Promise<Report> {
     log(`Seeding ${file} (${quick ? "quick" : "full"}) ...`);
     seeded = seed(file, settings.sizes);
     dbEnv = { DATABASE_PATH: file, DATABASE_URL: "" };
-    names = async (domain, count) => accountNames(file, domain, count);
+    names = (domain, count) => Promise.resolve(accountNames(file, domain, count));
   }
   log(`${label}: seeded ${seeded.accounts} accounts, ${seeded.listMembers} list members in ${seeded.seconds.toFixed(1)} s`);
 

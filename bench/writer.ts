@@ -38,12 +38,13 @@ async function open(): Promise<Target> {
     // PostgreSQL: one connection, as Dovecot's dict or an importing script would hold; autocommit per statement.
     const client = new pg.Client({ connectionString: target });
     await client.connect();
-    const domainId = (await client.query("SELECT id FROM domains WHERE name = $1", [BIG_DOMAIN])).rows[0]!.id as number;
+    const domainId = (await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [BIG_DOMAIN])).rows[0]!.id;
     return {
       domainId,
       emails: async () => (await client.query("SELECT email FROM accounts WHERE domain_id = $1", [domainId])).rows.map((r: { email: string }) => r.email),
       upsertQuota: async (u, b, m) => void (await client.query({ name: "upsert", text: UPSERT, values: [u, b, m] })),
-      passwordHash: async () => (await client.query("SELECT password_hash FROM accounts WHERE domain_id = $1 LIMIT 1", [domainId])).rows[0]!.password_hash as string,
+      passwordHash: async () =>
+        (await client.query<{ password_hash: string }>("SELECT password_hash FROM accounts WHERE domain_id = $1 LIMIT 1", [domainId])).rows[0]!.password_hash,
       importBatch: async (rows, hash) => {
         await client.query(
           `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
@@ -65,10 +66,10 @@ async function open(): Promise<Target> {
   });
   return {
     domainId,
-    emails: async () => sqlite.prepare("SELECT email FROM accounts WHERE domain_id = ?").pluck().all(domainId) as string[],
-    upsertQuota: async (u, b, m) => void upsert.run(u, b, m),
-    passwordHash: async () => sqlite.prepare("SELECT password_hash FROM accounts WHERE domain_id = ? LIMIT 1").pluck().get(domainId) as string,
-    importBatch: async (rows, hash) => batch(rows, hash),
+    emails: () => Promise.resolve(sqlite.prepare("SELECT email FROM accounts WHERE domain_id = ?").pluck().all(domainId) as string[]),
+    upsertQuota: (u, b, m) => Promise.resolve(void upsert.run(u, b, m)),
+    passwordHash: () => Promise.resolve(sqlite.prepare("SELECT password_hash FROM accounts WHERE domain_id = ? LIMIT 1").pluck().get(domainId) as string),
+    importBatch: (rows, hash) => Promise.resolve(batch(rows, hash)),
   };
 }
 
