@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration (the API suite on
-# SQLite, then on PostgreSQL), bench quick pass, browser.
+# SQLite, then on PostgreSQL), bench quick pass (SQLite, then PostgreSQL on a private cluster), browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
