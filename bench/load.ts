@@ -44,14 +44,19 @@ export interface Sample {
   cores?: Record<string, number>;
 }
 
-/** CPU seconds (user + system) used so far by a process and its living descendants (/proc/<pid>/stat; 100 ticks/s). */
+/**
+ * CPU seconds (user + system) used so far by a process and its descendants (/proc/<pid>/stat; 100 ticks/s): each
+ * living process's own time plus that of its children that ended and were reaped (cutime, cstime), so that a
+ * PostgreSQL backend or a worker ending between two readings does not take its time with it.
+ */
 export function treeCpuSeconds(pid: number): number {
   let ticks = 0;
   for (const p of processTree(pid)) {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+      // utime, stime, cutime, cstime: fields 14-17 of proc(5)
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // gone
     }
