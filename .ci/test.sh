@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration (the API suite on
-# SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass, browser (on SQLite, then on
-# PostgreSQL).
+# SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass (SQLite, then PostgreSQL on a
+# private cluster), browser (on SQLite, then on PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr

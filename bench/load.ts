@@ -18,6 +18,13 @@ export interface Load {
    * workers comparison, where the generator must leave the two cores to the server (bench/README.md).
    */
   generator?: "wrk";
+  /**
+   * wrk only: more servers loaded at the same time as `url` (the same path on other ports: two API processes as two
+   * hosts would run them), `connections` split evenly; the sample is their sum.
+   */
+  alsoUrls?: string[];
+  /** Processes (and their descendants) whose CPU time is measured while the load runs, by label. */
+  cpuOf?: Record<string, () => number | undefined>;
 }
 
 export interface Sample {
@@ -30,6 +37,41 @@ export interface Sample {
   requests: number;
   /** The largest resident set of any one process of the server (a cluster's primary or one of its workers). */
   peakRssMb: number;
+  /**
+   * Cores used while loaded (CPU seconds / wall seconds) by each process of Load.cpuOf, and "host": every core's busy
+   * time (the load generator and other work on the machine included).
+   */
+  cores?: Record<string, number>;
+}
+
+/**
+ * CPU seconds (user + system) used so far by a process and its descendants (/proc/<pid>/stat; 100 ticks/s): each
+ * living process's own time plus that of its children that ended and were reaped (cutime, cstime), so that a
+ * PostgreSQL backend or a worker ending between two readings does not take its time with it.
+ */
+export function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime: fields 14-17 of proc(5)
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
+
+/** Busy CPU seconds of the whole machine so far, over all cores (/proc/stat: everything but idle and iowait). */
+function hostBusySeconds(): number {
+  try {
+    const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** A process and its descendants (a cluster's primary and its workers), from /proc. */
@@ -108,7 +150,22 @@ function wrkMs(text: string): number {
   return Number(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
 }
 
-function runWrk(load: Load, seconds: number): Promise<WrkResult> {
+/** One wrk per URL of the load, at the same time; their requests and errors summed, the worst of their latencies. */
+async function runWrk(load: Load, seconds: number): Promise<WrkResult> {
+  const urls = [load.url, ...(load.alsoUrls ?? [])];
+  if (urls.length === 1) return runOneWrk(load, seconds);
+  const connections = Math.max(1, Math.round(load.connections / urls.length));
+  const results = await Promise.all(urls.map((url) => runOneWrk({ ...load, url, connections }, seconds)));
+  return {
+    requests: results.reduce((n, r) => n + r.requests, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    p50: Math.max(...results.map((r) => r.p50)),
+    p99: Math.max(...results.map((r) => r.p99)),
+    max: Math.max(...results.map((r) => r.max)),
+  };
+}
+
+function runOneWrk(load: Load, seconds: number): Promise<WrkResult> {
   if ((load.method ?? "GET") !== "GET" || load.nextPath) throw new Error("wrk loads here are plain GETs");
   const args = ["-t1", `-c${load.connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--latency"];
   for (const [k, v] of Object.entries(load.headers ?? {})) args.push("-H", `${k}: ${v}`);
@@ -142,9 +199,21 @@ interface Tally {
   errors: number;
   seconds: number;
   peakKb: number;
+  /** CPU seconds used while loaded, per label of Load.cpuOf and "host". */
+  cpu: Record<string, number>;
 }
 
-const tally = (serverPid: number): Tally => ({ latencies: [], wrk: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid) });
+const tally = (serverPid: number): Tally => ({ latencies: [], wrk: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid), cpu: {} });
+
+/** CPU seconds so far of each process of the load's cpuOf, and of the host. */
+function cpuReading(load: Load): Record<string, number> {
+  const reading: Record<string, number> = { host: hostBusySeconds() };
+  for (const [label, pid] of Object.entries(load.cpuOf ?? {})) {
+    const p = pid();
+    if (p !== undefined) reading[label] = treeCpuSeconds(p);
+  }
+  return reading;
+}
 
 /** A warm-up: the load for `seconds`, nothing kept. */
 const warm = (load: Load, seconds: number) => (load.generator === "wrk" ? runWrk(load, seconds) : cannon(load, seconds));
@@ -162,6 +231,7 @@ const SETTLE_MS = 50;
 async function slice(load: Load, seconds: number, serverPid: number, into: Tally): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const timer = setInterval(() => (into.peakKb = Math.max(into.peakKb, rssKb(serverPid))), 100);
+  const cpuBefore = load.cpuOf ? cpuReading(load) : undefined;
   try {
     const start = performance.now();
     if (load.generator === "wrk") {
@@ -178,11 +248,15 @@ async function slice(load: Load, seconds: number, serverPid: number, into: Tally
     into.errors += result.errors + result.timeouts + result.non2xx;
   } finally {
     clearInterval(timer);
+    if (cpuBefore) {
+      for (const [label, after] of Object.entries(cpuReading(load))) into.cpu[label] = (into.cpu[label] ?? 0) + after - (cpuBefore[label] ?? after);
+    }
   }
 }
 
 function sampleOf(t: Tally, serverPid: number): Sample {
   const latencies = [...t.latencies].sort((a, b) => a - b);
+  const cores = Object.keys(t.cpu).length ? Object.fromEntries(Object.entries(t.cpu).map(([k, v]) => [k, Number((v / t.seconds).toFixed(2))])) : undefined;
   if (t.wrk.length > 0) {
     // wrk's percentiles cannot be merged: the median of the slices' p50, the worst of their p99 and maxima.
     return {
@@ -193,6 +267,7 @@ function sampleOf(t: Tally, serverPid: number): Sample {
       errors: t.errors,
       requests: t.requests,
       peakRssMb: Math.max(t.peakKb, rssKb(serverPid)) / 1024,
+      cores,
     };
   }
   return {
@@ -203,6 +278,7 @@ function sampleOf(t: Tally, serverPid: number): Sample {
     errors: t.errors,
     requests: t.requests,
     peakRssMb: Math.max(t.peakKb, rssKb(serverPid)) / 1024,
+    cores,
   };
 }
 

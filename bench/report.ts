@@ -12,6 +12,8 @@ export interface Row {
   p99: number;
   errors: number;
   peakRssMb: number;
+  /** Cores used while loaded, per process (measured pairs only; bench/load.ts). */
+  cores?: Record<string, number>;
 }
 
 export interface Target {
@@ -23,6 +25,8 @@ export interface Target {
 }
 
 export interface Report {
+  /** The engine measured (issue 34: SQLite and PostgreSQL in one run). */
+  engine?: string;
   quick: boolean;
   /** Issue 29: the real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
   badSignIns?: BadSignInsResult;
@@ -48,7 +52,7 @@ export interface Report {
   connections: number;
   seed: Record<string, number>;
   /** workersOn*: throughput with two workers over that with one (absent in reports before issue 19). */
-  ratios: { accountToEmptyHandler: number; accountToBaseline: number; workersOnAccount?: number; workersOnList?: number };
+  ratios: { accountToEmptyHandler: number; accountToBaseline: number; workersOnAccount?: number; workersOnList?: number; processesOnAccount?: number };
   /** What the other processes wrote while the "under writes" and import scenarios ran (issue 19). */
   conditions?: {
     quotaWrites: { writes: number; seconds: number; perSecond: number };
@@ -115,17 +119,51 @@ export function badSignInsText(b: BadSignInsResult): string {
   );
 }
 
-export function writeReport(dir: string, report: Report): void {
+/** The CPU each process used in the measured pairs that record it (workers, processes). */
+function coresTable(report: Report): string[] {
+  const rows = report.rows.filter((r) => r.cores);
+  if (rows.length === 0) return [];
+  const labels = [...new Set(rows.flatMap((r) => Object.keys(r.cores!)))];
+  return [
+    "Cores used while loaded (CPU seconds per second, median of the repetitions; `host` is every busy core of the machine: the load generator wrk and any other work included):",
+    "",
+    `| Scenario | req/s | ${labels.join(" | ")} |`,
+    `|---|---:|${labels.map(() => "---:").join("|")}|`,
+    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${labels.map((l) => r.cores![l]?.toFixed(2) ?? "").join(" | ")} |`),
+    "",
+  ];
+}
+
+/** Every engine's report: bench/results.json ({ engines, targets }) and bench/RESULTS.md (a section per engine). */
+export function writeReports(dir: string, reports: Report[]): void {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const targets = reports.flatMap((r) => r.targets);
+  fs.writeFileSync(path.join(dir, "results.json"), `${JSON.stringify({ engines: reports, targets }, null, 2)}\n`);
+  const md = [
+    `# Benchmark results${reports[0]?.quick ? " (quick mode: small data, short runs)" : ""}`,
+    "",
+    `Engines measured in this run, one after the other on the same data: ${reports.map((r) => r.engine ?? "SQLite").join(", ")}.`,
+    "",
+    ...reports.map((r) => section(r, reports.length > 1)),
+    "## Targets",
+    "",
+    targetsTable(targets),
+    "",
+  ].join("\n");
+  fs.writeFileSync(path.join(dir, "RESULTS.md"), md);
+  process.stdout.write(`\n${md}\n`);
+}
+
+/** One engine's part of RESULTS.md (its headings one level down when there are several engines). */
+function section(report: Report, several: boolean): string {
+  const h = (title: string) => `${several ? "###" : "##"} ${title}`;
   const pairs = [
     "| List query | 10k req/s ÷ 100k req/s | 100k p50 ÷ 10k p50 | 100k p99 ÷ 10k p99 |",
     "|---|---:|---:|---:|",
     ...report.pairs.map((p) => `| ${p.pair} | ${p.rps.toFixed(2)} | ${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} |`),
   ].join("\n");
-  const md = [
-    `# Benchmark results${report.quick ? " (quick mode: small data, short runs)" : ""}`,
-    "",
+  return [
+    ...(several ? [`## ${report.engine ?? "SQLite"}`, ""] : []),
     `${report.date.slice(0, 16).replace("T", " ")} UTC, ${report.cores} cores (${report.cpu}), Node ${report.node}. ` +
       `Each figure is the median of ${report.runs} run(s) of ${report.seconds} s after a ${report.warmup} s warm-up, ` +
       `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); server: \`${report.serverCommand}\`` +
@@ -148,7 +186,7 @@ export function writeReport(dir: string, report: Report): void {
     "",
     ...(report.conditions
       ? [
-          "## Under writes, during an import, with two workers",
+          h("Under writes, during an import, with two workers"),
           "",
           `Under writes: another process upserted mail_quota ${report.conditions.quotaWrites.writes} times in ` +
             `${report.conditions.quotaWrites.seconds.toFixed(0)} s (${report.conditions.quotaWrites.perSecond.toFixed(1)}/s) ` +
@@ -156,17 +194,21 @@ export function writeReport(dir: string, report: Report): void {
             `big domain in ${report.conditions.import.seconds.toFixed(1)} s; ${report.conditions.import.requests} list requests ran meanwhile, ` +
             `the slowest took ${ms(report.conditions.import.slowestMs)} ms (${report.conditions.import.errors} errors). ` +
             `Two workers vs one (paired, ${report.rows.find((r) => r.group === "workers")?.name.match(/(\d+) connections/)?.[1] ?? "?"} connections): ` +
-            `GET one account ${report.ratios.workersOnAccount?.toFixed(2) ?? "?"}x, list page ${report.ratios.workersOnList?.toFixed(2) ?? "?"}x the throughput.`,
+            `GET one account ${report.ratios.workersOnAccount?.toFixed(2) ?? "?"}x, list page ${report.ratios.workersOnList?.toFixed(2) ?? "?"}x the throughput.` +
+            (report.ratios.processesOnAccount !== undefined
+              ? ` Two API processes on two ports (one worker each, the same database, as two hosts would run them) vs one: GET one account ${report.ratios.processesOnAccount.toFixed(2)}x.`
+              : ""),
           "",
+          ...coresTable(report),
         ]
       : []),
-    "## 100k vs 10k accounts",
+    h("100k vs 10k accounts"),
     "",
     pairs,
     "",
     ...(report.panel
       ? [
-          "## Panel (Chromium, signed in as the postmaster of the 100k domain)",
+          h("Panel (Chromium, signed in as the postmaster of the 100k domain)"),
           "",
           `Account table: first data row in the DOM ${report.panel.tableVisibleMs.map((t) => t.toFixed(0)).join(", ")} ms after navigation ` +
             `(fresh browser context each time; median ${report.panel.tableVisibleMedianMs.toFixed(0)} ms). ` +
@@ -192,20 +234,14 @@ export function writeReport(dir: string, report: Report): void {
           ...report.panel.js.map((p) => `| ${p.page} | ${p.files} | ${p.transferredKb.toFixed(0)} | ${p.gzipKb.toFixed(0)} |`),
           "",
         ]
-      : ["Panel: not measured in this run (quick mode, --no-panel, or no Chromium).", ""]),
+      : ["Panel: not measured with this engine (quick mode, --no-panel, no Chromium, or measured with the first engine only).", ""]),
     ...(report.badSignIns
       ? [
-          "## A real user while 4 clients send bad sign-ins (issue 29)",
+          h("A real user while 4 clients send bad sign-ins (issue 29)"),
           "",
           badSignInsText(report.badSignIns),
           "",
         ]
       : []),
-    "## Targets",
-    "",
-    targetsTable(report.targets),
-    "",
   ].join("\n");
-  fs.writeFileSync(path.join(dir, "RESULTS.md"), md);
-  process.stdout.write(`\n${md}\n`);
 }

@@ -1,8 +1,12 @@
 // PostgreSQL's side of db/dialect.ts (docs/architecture.md). Transactions are drizzle's node-postgres ones (one
 // pooled connection each, READ COMMITTED; a savepoint when nested); lockDomain takes the domain row's lock.
 // There is no cheap stamp of "nothing changed" to share between processes and hosts, so nothing read is reused
-// between requests (changeStamp null). Lists search with pg_trgm's GIN indexes (db/pg/migrations).
+// between requests (changeStamp null), except a search's total: it is kept per domain while the domain's
+// search_version (moved by the triggers of 0001 in the writing transaction, whichever process or host writes) is
+// unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
 import { sql, type SQL } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import { setBounded } from "../../lib/server/store/bounded-map";
 import type { Db } from "../client";
 import { setDialect, type Dialect, type ListSpec } from "../dialect";
 import type { ListQuery } from "../../lib/schemas/list-query";
@@ -27,6 +31,11 @@ const ident = (name: string) => {
   return sql.raw(`"${name}"`);
 };
 
+/** Remembered search totals, per list kind, domain and search, with the search version they were counted at. */
+const totals = new Map<string, { version: number; total: number }>();
+/** As many as SQLite's connection keeps (db/sqlite/list-rows.ts, MAX_TOTALS). */
+const MAX_TOTALS = 1000;
+
 async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery): Promise<{ total: number; rows: Row[] }> {
   const table = ident(spec.table);
   const counter = COUNTERS[spec.table];
@@ -43,16 +52,29 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   const pg = pgOf(db);
   let total: number;
   let where: SQL;
+  // The version is read before counting: a total counted after a newer commit is then kept under the older
+  // version, which no later request asks for (never the other way round).
+  const domain = await pg.execute<{ rows: number; version: number }>(
+    sql`SELECT ${ident(counter)} AS rows, search_version AS version FROM domains WHERE id = ${domainId}`,
+  );
   if (!q.search) {
-    const counted = await pg.execute<{ rows: number }>(sql`SELECT ${ident(counter)} AS rows FROM domains WHERE id = ${domainId}`);
-    total = Number(counted.rows[0]?.rows ?? 0);
+    total = Number(domain.rows[0]?.rows ?? 0);
     where = sql`domain_id = ${domainId}`;
   } else {
     // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring
     // test; pg_trgm's GIN index on search_key answers it.
     where = sql`domain_id = ${domainId} AND search_key LIKE ${`%${escapeLike(q.search)}%`}`;
-    const counted = await pg.execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
-    total = Number(counted.rows[0]?.n ?? 0);
+    const key = `${spec.table}\u0000${domainId}\u0000${q.search}`;
+    const version = domain.rows[0]?.version;
+    const known = totals.get(key);
+    if (known && version !== undefined && known.version === Number(version)) {
+      total = known.total;
+    } else {
+      const counted = await pg.execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
+      total = Number(counted.rows[0]?.n ?? 0);
+      // Not inside a transaction: its own uncommitted rows may be in the count.
+      if (version !== undefined && !(db instanceof PgTransaction)) setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
+    }
   }
   if (offset >= total) return { total, rows: [] };
   const page = await pg.execute<Row>(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`);

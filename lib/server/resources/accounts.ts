@@ -342,29 +342,32 @@ export async function updateAccounts(
       await lockDomain(tx, domain.id);
       const before = (await effectiveLimits(tx, domain)).capacitySum;
       const failures: ApiError[] = [];
-      const updated: AccountRow[] = [];
       const olds: Record<string, unknown>[] = [];
-      // One prepared UPDATE for every name (only the id and the search key differ): building and preparing it
-      // per name was most of the cost of a 1,000-name PUT (bench/).
-      const searchKeyParam = values.description !== undefined ? { searchKey: sql`${sql.placeholder("searchKey")}` } : {};
-      const update =
-        Object.keys(values).length > 0
-          ? tx
-              .update(accounts)
-              .set({ ...values, ...searchKeyParam })
-              .where(eq(accounts.id, sql.placeholder("id")))
-              .returning()
-              .prepare()
-          : null;
+      // The rows read, checked and written in bulk, not name by name: one statement per slice of names instead of
+      // two per name, which on PostgreSQL is a network round trip each (a 1,000-name PUT took 1.4-3.5 s; bench/).
+      const rows = await accountsByName(tx, domain, names);
+      const checked: { name: string; row: AccountRow }[] = [];
       for (const name of names) {
         try {
-          const row = await getAccountOrThrow(tx, domain, name);
+          const row = rows.get(name);
+          if (!row) throw apiError("recordNotFound", name, { resource: "account" });
           if (!byAdmin) checkRestricted(row, input);
           checkPostmaster(row, input);
           const merged = { ...row, ...values };
           checkAgainstRecord(merged, input, byAdmin, row.forwards);
           olds.push(await auditOld(tx, domain, row, input));
-          const next = update ? (await update.execute({ id: row.id, searchKey: searchKey(name, values.description ?? "") }))[0]! : row;
+          checked.push({ name, row });
+        } catch (err) {
+          if (!(err instanceof ApiError) || names.length === 1) throw err;
+          failures.push(new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } }));
+        }
+      }
+      if (failures.length) throw withNameChildren(failures);
+      const written = Object.keys(values).length > 0 ? await updateRows(tx, checked, values) : new Map<number, AccountRow>();
+      const updated: AccountRow[] = [];
+      for (const { name, row } of checked) {
+        try {
+          const next = written.get(row.id) ?? row;
           if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
           // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
           // A new password ends them too, except the one that set it.
@@ -381,6 +384,41 @@ export async function updateAccounts(
       await recordChange(tx, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
       return updated;
   });
+}
+
+/** Names per statement of the bulk reads and writes below (well under SQLite's 32,766 bound parameters). */
+const BULK = 500;
+
+/** The domain's accounts named in `names` (exact names), by name. */
+async function accountsByName(db: Db, domain: DomainRow, names: string[]): Promise<Map<string, AccountRow>> {
+  const unique = [...new Set(names)];
+  const byName = new Map<string, AccountRow>();
+  for (let i = 0; i < unique.length; i += BULK) {
+    const slice = unique.slice(i, i + BULK);
+    const rows = await db.select().from(accounts).where(and(eq(accounts.domainId, domain.id), inArray(accounts.name, slice)));
+    for (const row of rows) byName.set(row.name, row);
+  }
+  return byName;
+}
+
+/**
+ * Writes the same column values to every checked row, each with its own search key when the description changes
+ * (the key is made in JS: SQL's lower() differs between the engines and from JavaScript's); the new rows by id.
+ */
+async function updateRows(db: Db, checked: { name: string; row: AccountRow }[], values: Partial<AccountRow>): Promise<Map<number, AccountRow>> {
+  const ids = [...new Set(checked.map((c) => c.row.id))];
+  const nameOf = new Map(checked.map((c) => [c.row.id, c.row.name]));
+  const written = new Map<number, AccountRow>();
+  for (let i = 0; i < ids.length; i += BULK) {
+    const slice = ids.slice(i, i + BULK);
+    const keys =
+      values.description !== undefined
+        ? { searchKey: sql`CASE ${accounts.id} ${sql.join(slice.map((id) => sql`WHEN ${id} THEN ${searchKey(nameOf.get(id)!, values.description!)}`), sql` `)} END` }
+        : {};
+    const rows = await db.update(accounts).set({ ...values, ...keys }).where(inArray(accounts.id, slice)).returning();
+    for (const row of rows) written.set(row.id, row);
+  }
+  return written;
 }
 
 /** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */

@@ -1,0 +1,90 @@
+// The PostgreSQL dialect's list pages (db/pg/dialect.ts): pages in code point order read from the sort indexes of
+// migration 0005 (not a sort of the whole domain), and a search's remembered total following every change of the
+// domain's rows, made by any connection (another process, another host).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
+import { setDialect, type ListSpec } from "@/db/dialect";
+import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
+import type { ListQuery } from "@/lib/schemas/list-query";
+import { openPostgres, type PgDb } from "./client";
+import { pgDialect } from "./dialect";
+
+let cluster: PgCluster;
+let pdb: PgDb;
+let db: Db;
+
+const spec: ListSpec<{ name: string }> = {
+  table: "accounts",
+  columns: "name",
+  sortColumns: { name: "name", description: "description", capacity: "capacity" },
+  toItem: (r) => r,
+};
+const query = (over: Partial<ListQuery>): ListQuery => ({ page: 0, size: 50, search: "", sort: "name", sortDir: "asc", ...over });
+const sql = (text: string, values: unknown[] = []) => pdb.$client.query(text, values);
+
+beforeAll(async () => {
+  cluster = await startPgCluster();
+  pdb = await openPostgres(cluster.url);
+  db = setDialect(pdb, pgDialect) as unknown as Db;
+  await sql("INSERT INTO domains (name, account_limit) VALUES ('big.test', 100000)");
+  // 3,000 accounts, every third one a "kowal"; names with upper case and digits, whose code point order differs
+  // from a linguistic one.
+  await sql(
+    `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
+     SELECT 1, n, n || '@big.test', d, lower(n || chr(1) || d), 1 + i % 7, 'x'
+     FROM (SELECT i, CASE WHEN i % 3 = 0 THEN 'kowal' ELSE 'Nowak' END || '_' || i AS n, 'Opis ' || (i % 11) AS d
+           FROM generate_series(1, 3000) AS i) AS t`,
+  );
+  await sql("ANALYZE accounts");
+}, 120_000);
+
+afterAll(async () => {
+  await pdb?.$client.end();
+  await cluster?.stop();
+});
+
+describe("PostgreSQL list pages", () => {
+  it("reads pages in code point order from the sort indexes", async () => {
+    const all = (await sql("SELECT name, description, capacity FROM accounts WHERE domain_id = 1")).rows as { name: string; description: string; capacity: number }[];
+    const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const byName = all.map((r) => r.name).sort(cp);
+    const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
+    const page = await pgDialect.listRows(db, spec, 1, query({ page: 3, size: 20 }));
+    expect(page.total).toBe(3000);
+    expect(page.rows.map((r) => r.name)).toEqual(byName.slice(60, 80));
+    const desc = await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", sortDir: "desc", size: 10 }));
+    expect(desc.rows.map((r) => r.name)).toEqual([...all].sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name)).map((r) => r.name).slice(0, 10));
+    expect((await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 2, size: 25 }))).rows.map((r) => r.name)).toEqual(byCapacity.slice(50, 75));
+    // The plans: an index read in order, no sort of the domain's rows.
+    for (const order of [`name COLLATE "C"`, `capacity, name COLLATE "C"`, `description COLLATE "C", name COLLATE "C"`]) {
+      await sql("SET enable_seqscan = off");
+      const plan = (await sql(`EXPLAIN SELECT name FROM accounts WHERE domain_id = 1 ORDER BY ${order} LIMIT 50`)).rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+      await sql("RESET enable_seqscan");
+      expect(plan).toMatch(/Index (Only )?Scan/);
+      expect(plan).not.toMatch(/Sort/);
+    }
+  });
+
+  it("keeps a search's total only while the domain's rows are unchanged, whoever changes them", async () => {
+    const kowal = () => pgDialect.listRows(db, spec, 1, query({ search: "kowal" }));
+    expect((await kowal()).total).toBe(1000);
+    expect((await kowal()).total).toBe(1000); // remembered
+    // Another connection (another process or host) adds a match...
+    const other = new (await import("pg")).default.Client({ connectionString: cluster.url });
+    await other.connect();
+    try {
+      await other.query(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES (1, 'kowalska', 'kowalska@big.test', 'kowalska', 'x')`);
+      expect((await kowal()).total).toBe(1001);
+      // ...changes a search key so that a row stops matching...
+      await other.query(`UPDATE accounts SET description = 'x', search_key = 'nowak_3' WHERE name = 'kowal_3'`);
+      expect((await kowal()).total).toBe(1000);
+      // ...or writes usage (the mail server's quota write-back), which leaves the search version alone.
+      await other.query(`INSERT INTO mail_quota (username, bytes, messages) VALUES ('kowal_6@big.test', 1000, 1)`);
+      expect((await kowal()).total).toBe(1000);
+      await other.query(`DELETE FROM accounts WHERE name IN ('kowal_9', 'kowal_12')`);
+      expect((await kowal()).total).toBe(998);
+    } finally {
+      await other.end();
+    }
+  });
+});
