@@ -34,6 +34,11 @@ export interface Dialect {
   lockDomain(tx: Db, domainId: number): Promise<void>;
   /** A stamp that differs whenever the data may have changed since it was taken; null: do not reuse anything. */
   changeStamp(db: Db): string | null;
+  /**
+   * Makes the statements a service prepares once (lib/server/store/prepared.ts) prepared statements of the server
+   * too, where that is not already so; returns them.
+   */
+  keepPrepared<T>(statements: T): T;
   /** The rows of a raw query, as objects keyed by column name. */
   all<T>(db: Db, query: SQL): Promise<T[]>;
   /** Runs a raw statement; returns how many rows it changed. */

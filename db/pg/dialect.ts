@@ -4,6 +4,7 @@
 // between requests (changeStamp null), except a search's total: it is kept per domain while the domain's
 // search_version (moved by the triggers of 0001 in the writing transaction, whichever process or host writes) is
 // unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
+import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { setBounded } from "../../lib/server/store/bounded-map";
@@ -31,6 +32,50 @@ const ident = (name: string) => {
   return sql.raw(`"${name}"`);
 };
 
+/** What drizzle's node-postgres prepared query hands to `pg` (drizzle-orm/node-postgres/session.js). */
+interface NodePgPrepared {
+  queryString: string;
+  queryConfig: { name?: string };
+  rawQueryConfig: { name?: string };
+}
+const isNodePgPrepared = (v: unknown): v is NodePgPrepared =>
+  typeof v === "object" && v !== null && "queryConfig" in v && "rawQueryConfig" in v && typeof (v as NodePgPrepared).queryString === "string";
+
+/**
+ * drizzle's `.prepare()` without a name sends an unnamed statement, which PostgreSQL parses and plans on every
+ * execution. Named after a hash of its text, a statement is parsed once per pooled connection (node-postgres
+ * remembers which names each connection has prepared) and its plan can be reused. Only the statements a service
+ * builds once get a name: a name per distinct text of ad-hoc SQL would grow every connection without bound.
+ */
+function keepPrepared<T>(statements: T): T {
+  for (const value of isNodePgPrepared(statements) ? [statements] : Object.values(statements as object)) {
+    if (!isNodePgPrepared(value) || value.queryConfig.name) continue;
+    const name = statementName(value.queryString);
+    value.queryConfig.name = name;
+    value.rawQueryConfig.name = name;
+  }
+  return statements;
+}
+
+const statementName = (text: string) => `s_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+
+/** What drizzle's node-postgres handle holds: its SQL builder, and the Pool (or a transaction's client) it runs on. */
+interface DrizzleInternals {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: { client: { query<T>(config: { name: string; text: string; values: unknown[] }): Promise<PgResult<T>> } };
+}
+
+/**
+ * Runs `query` as a named statement, like keepPrepared's: only for statements whose text comes from a small set
+ * (a list page's: per table, sort and direction, every value a parameter), so that each connection prepares a
+ * bounded number of them.
+ */
+function executeNamed<T>(db: Db, query: SQL): Promise<PgResult<T>> {
+  const handle = db as unknown as DrizzleInternals;
+  const { sql: text, params } = handle.dialect.sqlToQuery(query);
+  return handle.session.client.query<T>({ name: statementName(text), text, values: params });
+}
+
 /** Remembered search totals, per list kind, domain and search, with the search version they were counted at. */
 const totals = new Map<string, { version: number; total: number }>();
 /** As many as SQLite's connection keeps (db/sqlite/list-rows.ts, MAX_TOTALS). */
@@ -49,12 +94,12 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   const orderBy = column === "name" ? sortBy("name") : sql`${sortBy(column)}, ${order("name")}`;
   const columns = sql.raw(spec.columns.split(",").map((c) => `"${c.trim()}"`).join(", "));
   const offset = q.page * q.size;
-  const pg = pgOf(db);
   let total: number;
   let where: SQL;
   // The version is read before counting: a total counted after a newer commit is then kept under the older
   // version, which no later request asks for (never the other way round).
-  const domain = await pg.execute<{ rows: number; version: number }>(
+  const domain = await executeNamed<{ rows: number; version: number }>(
+    db,
     sql`SELECT ${ident(counter)} AS rows, search_version AS version FROM domains WHERE id = ${domainId}`,
   );
   if (!q.search) {
@@ -70,14 +115,25 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
     if (known && version !== undefined && known.version === Number(version)) {
       total = known.total;
     } else {
-      const counted = await pg.execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
+      const counted = await pgOf(db).execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
       total = Number(counted.rows[0]?.n ?? 0);
       // Not inside a transaction: its own uncommitted rows may be in the count.
       if (version !== undefined && !(db instanceof PgTransaction)) setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
     }
   }
   if (offset >= total) return { total, rows: [] };
-  const page = await pg.execute<Row>(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`);
+  // A search's statements stay unnamed: PostgreSQL then plans them for the pattern at hand (a generic plan, once
+  // chosen for a named statement, is one plan for "kowal", "zi" and a name that matches once).
+  const run = (query: SQL) => (q.search ? pgOf(db).execute<Row>(query) : executeNamed<Row>(db, query));
+  if (offset === 0) return { total, rows: (await run(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size}`)).rows };
+  // Past the first page, the page's names first, then their rows: the names come from the sort index alone (every
+  // sort index ends in name; an index-only scan where the visibility map allows), so the rows skipped by OFFSET are
+  // not read from the table. Read whole, page 1000 of 100,000 accounts fetched 50,050 rows to keep 50 (7x slower).
+  const page = await run(
+    sql`SELECT ${columns} FROM ${table} WHERE domain_id = ${domainId} AND name IN (
+          SELECT name FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset})
+        ORDER BY ${orderBy}`,
+  );
   return { total, rows: page.rows };
 }
 
@@ -93,6 +149,8 @@ export const pgDialect: Dialect = {
   },
 
   changeStamp: () => null,
+
+  keepPrepared,
 
   async all<T>(db: Db, query: SQL) {
     return (await pgOf(db).execute<T>(query)).rows;

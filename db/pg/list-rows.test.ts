@@ -1,13 +1,15 @@
 // The PostgreSQL dialect's list pages (db/pg/dialect.ts): pages in code point order read from the sort indexes of
 // migration 0005 (not a sort of the whole domain), and a search's remembered total following every change of the
 // domain's rows, made by any connection (another process, another host).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { setDialect, type ListSpec } from "@/db/dialect";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { openPostgres, type PgDb } from "./client";
 import { pgDialect } from "./dialect";
+
+vi.mock("server-only", () => ({}));
 
 let cluster: PgCluster;
 let pdb: PgDb;
@@ -85,6 +87,28 @@ describe("PostgreSQL list pages", () => {
       expect((await kowal()).total).toBe(998);
     } finally {
       await other.end();
+    }
+  });
+});
+
+describe("statements prepared once (lib/server/store/prepared.ts)", () => {
+  it("are named on PostgreSQL, so each connection parses and plans them once", async () => {
+    const { prepared } = await import("@/lib/server/store/prepared");
+    const { eq, sql: drizzleSql } = await import("drizzle-orm");
+    const { domains } = await import("@/db/schema");
+    // One connection, so that pg_prepared_statements (per connection) sees what the statement did.
+    const one = await openPostgres(cluster.url, { max: 1, migrate: false });
+    try {
+      const oneDb = setDialect(one, pgDialect) as unknown as Db;
+      const statements = prepared((d) => ({
+        byName: d.select({ id: domains.id }).from(domains).where(eq(domains.name, drizzleSql.placeholder("name"))).prepare(),
+      }));
+      for (let i = 0; i < 3; i++) expect(await statements(oneDb).byName.execute({ name: "big.test" })).toEqual([{ id: 1 }]);
+      const named = await one.$client.query<{ name: string }>("SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%from \"domains\"%'");
+      expect(named.rows).toHaveLength(1);
+      expect(named.rows[0].name).toMatch(/^s_[0-9a-f]{20}$/);
+    } finally {
+      await one.$client.end();
     }
   });
 });

@@ -58,6 +58,9 @@ async function nested<T>(tx: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
 export const sqliteDialect: Dialect = {
   name: "sqlite",
 
+  // better-sqlite3 compiles a statement once when it is prepared.
+  keepPrepared: (statements) => statements,
+
   async transaction(db, fn) {
     const writer = writerOf(db);
     // Already inside this database's transaction (called with `tx`, or with the shared handle by code the

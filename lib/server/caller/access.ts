@@ -13,7 +13,7 @@ import { getDomainOrThrow } from "../resources/domains";
 export function domainForAdmin(db: Db, principal: Principal, domain: string): Promise<DomainRow> {
   checkDomainSyntax(domain);
   if (!isAdminOf(principal, domain)) throw apiError("forbidden");
-  return getDomainOrThrow(db, domain);
+  return callersDomain(db, principal, domain);
 }
 
 /**
@@ -24,7 +24,12 @@ export function domainForAccounts(db: Db, principal: Principal, domain: string, 
   checkDomainSyntax(domain);
   const self = principal.domain === domain && names.length === 1 && names[0] === principal.account.name;
   if (!isAdminOf(principal, domain) && !self) throw apiError("forbidden");
-  return getDomainOrThrow(db, domain);
+  return callersDomain(db, principal, domain);
+}
+
+/** The caller's own domain was read with its account in this request; any other is read now. */
+async function callersDomain(db: Db, principal: Principal, domain: string): Promise<Readonly<DomainRow>> {
+  return principal.domainRow?.name === domain ? principal.domainRow : getDomainOrThrow(db, domain);
 }
 
 /** A malformed domain (500.363) names no domain at all, so refusing it tells nothing about what is hosted. */

@@ -56,7 +56,7 @@ const statements = prepared((db) => ({
     })
     .prepare(),
   lookup: db
-    .select({ session: sessions, account: accounts, domain: domains.name })
+    .select({ session: sessions, account: accounts, domain: domains })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
     .innerJoin(domains, eq(domains.id, accounts.domainId))
@@ -126,7 +126,8 @@ export async function resolveSession(
   }
   const principal: Principal = {
     account: found.account,
-    domain: found.domain,
+    domain: found.domain.name,
+    domainRow: found.domain,
     isPostmaster: found.account.name === "postmaster",
     sessionIdHash: idHash,
   };
