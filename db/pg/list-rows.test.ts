@@ -106,7 +106,7 @@ describe("statements prepared once (lib/server/store/prepared.ts)", () => {
       for (let i = 0; i < 3; i++) expect(await statements(oneDb).byName.execute({ name: "big.test" })).toEqual([{ id: 1 }]);
       const named = await one.$client.query<{ name: string }>("SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%from \"domains\"%'");
       expect(named.rows).toHaveLength(1);
-      expect(named.rows[0].name).toMatch(/^s_[0-9a-f]{20}$/);
+      expect(named.rows[0]?.name).toMatch(/^s_[0-9a-f]{20}$/);
     } finally {
       await one.$client.end();
     }
