@@ -76,6 +76,14 @@ function executeNamed<T>(db: Db, query: SQL): Promise<PgResult<T>> {
   return handle.session.client.query<T>({ name: statementName(text), text, values: params });
 }
 
+/**
+ * Up to how many matches a new search's page is read by id. Walking a sort index until a page fills passes about
+ * (offset + size) x rows / matches entries; reading the matches by id costs one lookup per match. Below the geometric
+ * mean of the two, the lookups are fewer. Bench data (100,000 accounts, first page): up to 2,236 matches; "j.piot",
+ * 104 matches among 10,365 trigram candidates, read its page in 2.7 ms by id against 23-30 ms walking or rechecking.
+ */
+const byIdsUpTo = (needed: number, rows: number) => Math.min(10_000, Math.floor(Math.sqrt(needed * rows)));
+
 /** Remembered search totals, per list kind, domain and search, with the search version they were counted at. */
 const totals = new Map<string, { version: number; total: number }>();
 /** As many as SQLite's connection keeps (db/sqlite/list-rows.ts, MAX_TOTALS). */
@@ -96,6 +104,8 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   const offset = q.page * q.size;
   let total: number;
   let where: SQL;
+  /** A new search's matches, when few: their page is read by id (`byIdsUpTo`). */
+  let ids: string | null = null;
   // The version is read before counting: a total counted after a newer commit is then kept under the older
   // version, which no later request asks for (never the other way round).
   const domain = await executeNamed<{ rows: number; version: number }>(
@@ -115,13 +125,25 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
     if (known && version !== undefined && known.version === Number(version)) {
       total = known.total;
     } else {
-      const counted = await pgOf(db).execute<{ n: number }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
+      // The count visits every match, so it hands over their ids too when there are few: their page is then read by
+      // id and sorted, where walking the sort index would pass many rows that do not match before a page fills.
+      const upTo = byIdsUpTo(offset + q.size, Number(domain.rows[0]?.rows ?? 0));
+      const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
+        sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(id) END AS ids FROM ${table} WHERE ${where}`,
+      );
       total = Number(counted.rows[0]?.n ?? 0);
+      const found = counted.rows[0]?.ids;
+      if (found) ids = `{${found.join(",")}}`;
       // Not inside a transaction: its own uncommitted rows may be in the count.
       if (version !== undefined && !(db instanceof PgTransaction)) setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
     }
   }
   if (offset >= total) return { total, rows: [] };
+  if (ids !== null) {
+    const byId = sql`SELECT ${columns} FROM ${table} WHERE id = ANY(${ids}::integer[]) AND domain_id = ${domainId}
+                     ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`;
+    return { total, rows: (await executeNamed<Row>(db, byId)).rows };
+  }
   // A search's statements stay unnamed: PostgreSQL then plans them for the pattern at hand (a generic plan, once
   // chosen for a named statement, is one plan for "kowal", "zi" and a name that matches once).
   const run = (query: SQL) => (q.search ? pgOf(db).execute<Row>(query) : executeNamed<Row>(db, query));

@@ -91,6 +91,31 @@ describe("PostgreSQL list pages", () => {
   });
 });
 
+describe("a new search with few matches", () => {
+  it("reads its page by the ids the count found, in the same order as the sort index would give", async () => {
+    // "opis 10": every 11th account (272 of 3,000), fewer than byIdsUpTo's bound for a first page (387).
+    const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1 AND search_key LIKE '%opis 10%'")).rows as { name: string; capacity: number }[];
+    expect(all.length).toBeGreaterThan(100);
+    const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const byCapacityDesc = [...all].sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name)).map((r) => r.name);
+    // One connection, so that pg_prepared_statements shows which statement read the page.
+    const one = await openPostgres(cluster.url, { max: 1, migrate: false });
+    try {
+      const oneDb = setDialect(one, pgDialect) as unknown as Db;
+      const page = await pgDialect.listRows(oneDb, spec, 1, query({ search: "opis 10", sort: "capacity", sortDir: "desc", page: 2, size: 25 }));
+      expect(page.total).toBe(all.length);
+      expect(page.rows.map((r) => r.name)).toEqual(byCapacityDesc.slice(50, 75));
+      const byId = await one.$client.query("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%= ANY(%'");
+      expect(byId.rows).toHaveLength(1);
+      // Past the last match: the total and no rows.
+      const past = await pgDialect.listRows(oneDb, spec, 1, query({ search: "opis 10", page: 100, size: 25 }));
+      expect(past).toEqual({ total: all.length, rows: [] });
+    } finally {
+      await one.$client.end();
+    }
+  });
+});
+
 describe("statements prepared once (lib/server/store/prepared.ts)", () => {
   it("are named on PostgreSQL, so each connection parses and plans them once", async () => {
     const { prepared } = await import("@/lib/server/store/prepared");

@@ -175,4 +175,15 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       client.release();
     }
   });
+
+  it("keeps the trigram indexes' pending lists small and the accounts vacuumed often (migration 0006)", async () => {
+    const rows = await pgRows(
+      "SELECT relname, reloptions FROM pg_class WHERE relname IN ('accounts_search_trgm', 'aliases_search_trgm', 'mailing_lists_search_trgm', 'audit_log_search_trgm') ORDER BY relname",
+    );
+    expect(rows.map((r) => r.relname)).toEqual(["accounts_search_trgm", "aliases_search_trgm", "audit_log_search_trgm", "mailing_lists_search_trgm"]);
+    for (const r of rows) expect(r.reloptions, String(r.relname)).toEqual(["gin_pending_list_limit=256"]);
+    // ...and vacuumed (the visibility map refreshed) after 1% of the accounts changed, not 20%.
+    const [accounts] = await pgRows("SELECT reloptions FROM pg_class WHERE relname = 'accounts'");
+    expect(accounts?.reloptions).toEqual(expect.arrayContaining(["autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_insert_scale_factor=0.01"]));
+  });
 });
