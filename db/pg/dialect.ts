@@ -23,8 +23,16 @@ interface PgHandle {
 }
 const pgOf = (db: Db) => db as unknown as PgHandle;
 
-/** Per table: the domains column counting its rows (kept by triggers). */
-const COUNTERS: Record<string, string> = { accounts: "account_count", aliases: "alias_count", mailing_lists: "mailinglist_count" };
+/**
+ * Per list kind: the domains column counting its rows (kept by triggers), and the table a new search counts its
+ * matches in, with that table's column holding the row's id. Accounts have a narrow copy of their search keys for it
+ * (migration 0007, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows.
+ */
+const TABLES: Record<string, { counter: string; matches: string; id: string }> = {
+  accounts: { counter: "account_count", matches: "accounts_search", id: "account_id" },
+  aliases: { counter: "alias_count", matches: "aliases", id: "id" },
+  mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
+};
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Only plain column names reach SQL text (they come from the services' ListSpec, never from a request). */
 const ident = (name: string) => {
@@ -91,8 +99,8 @@ const MAX_TOTALS = 1000;
 
 async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery): Promise<{ total: number; rows: Row[] }> {
   const table = ident(spec.table);
-  const counter = COUNTERS[spec.table];
-  if (!counter) throw new Error(`no list of ${spec.table}`);
+  const kind = TABLES[spec.table];
+  if (!kind) throw new Error(`no list of ${spec.table}`);
   const column = spec.sortColumns[q.sort] ?? "name";
   const dir = sql.raw(q.sortDir === "desc" ? "DESC" : "ASC");
   // COLLATE "C": code point order, as SQLite's (whatever locale the cluster was made with).
@@ -110,7 +118,7 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   // version, which no later request asks for (never the other way round).
   const domain = await executeNamed<{ rows: number; version: number }>(
     db,
-    sql`SELECT ${ident(counter)} AS rows, search_version AS version FROM domains WHERE id = ${domainId}`,
+    sql`SELECT ${ident(kind.counter)} AS rows, search_version AS version FROM domains WHERE id = ${domainId}`,
   );
   if (!q.search) {
     total = Number(domain.rows[0]?.rows ?? 0);
@@ -118,7 +126,8 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   } else {
     // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring
     // test; pg_trgm's GIN index on search_key answers it.
-    where = sql`domain_id = ${domainId} AND search_key LIKE ${`%${escapeLike(q.search)}%`}`;
+    const pattern = `%${escapeLike(q.search)}%`;
+    where = sql`domain_id = ${domainId} AND search_key LIKE ${pattern}`;
     const key = `${spec.table}\u0000${domainId}\u0000${q.search}`;
     const version = domain.rows[0]?.version;
     const known = totals.get(key);
@@ -129,7 +138,8 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
       // id and sorted, where walking the sort index would pass many rows that do not match before a page fills.
       const upTo = byIdsUpTo(offset + q.size, Number(domain.rows[0]?.rows ?? 0));
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
-        sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(id) END AS ids FROM ${table} WHERE ${where}`,
+        sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(${ident(kind.id)}) END AS ids
+            FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND search_key LIKE ${pattern}`,
       );
       total = Number(counted.rows[0]?.n ?? 0);
       const found = counted.rows[0]?.ids;

@@ -186,4 +186,22 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     const [accounts] = await pgRows("SELECT reloptions FROM pg_class WHERE relname = 'accounts'");
     expect(accounts?.reloptions).toEqual(expect.arrayContaining(["autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_insert_scale_factor=0.01"]));
   });
+
+  it("mirrors every account's domain and search key in accounts_search, whatever the write (migration 0007)", async () => {
+    const drift = () =>
+      pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_search s ON s.account_id = a.id
+              WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id`);
+    const rows = async () => Number((await pgRows("SELECT count(*) AS n FROM accounts_search"))[0]?.n);
+    expect(await drift()).toEqual([]);
+    const before = await rows();
+    await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
+      SELECT id, 'nowy' || i, 'nowy' || i || '@two.test', 'x', 'nowy' || i FROM domains, generate_series(1, 3) AS i WHERE name = 'two.test'`);
+    expect(await rows()).toBe(before + 3);
+    await pdb.$client.query("UPDATE accounts SET search_key = 'zmieniony', description = 'zmieniony' WHERE name = 'nowy1'");
+    await pdb.$client.query("INSERT INTO mail_quota (username, bytes, messages) VALUES ('nowy2@two.test', 5, 1)");
+    await pdb.$client.query("DELETE FROM accounts WHERE name = 'nowy3'");
+    expect(await drift()).toEqual([]);
+    expect(await pgRows("SELECT search_key FROM accounts_search WHERE search_key = 'zmieniony'")).toHaveLength(1);
+    expect(await rows()).toBe(before + 2);
+  });
 });

@@ -3,6 +3,8 @@
 import { getTableColumns, getTableName, is, type Column } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as sqliteSchema from "../sqlite/schema";
 import * as pgSchema from "./schema";
@@ -60,5 +62,19 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
     const uniques = (cols: Record<string, { isUnique: boolean }>) =>
       Object.entries(cols).filter(([, c]) => c.isUnique).map(([k]) => k);
     expect(uniques(getTableColumns(pgTables[key]!) as never)).toEqual(uniques(getTableColumns(sqliteTables[key]!) as never));
+  });
+});
+
+// drizzle's migrator applies the migrations whose journal time is later than the last one applied: a journal whose
+// times do not rise with the order would skip a new migration on an existing database, or replay old ones.
+describe.each(["sqlite", "pg"])("db/%s/migrations/meta/_journal.json", (dialect) => {
+  it("lists one SQL file per entry, with times rising in order", () => {
+    const folder = path.join(__dirname, "..", dialect, "migrations");
+    const { entries } = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { idx: number; when: number; tag: string }[] };
+    for (const [i, e] of entries.entries()) {
+      expect(fs.existsSync(path.join(folder, `${e.tag}.sql`)), e.tag).toBe(true);
+      if (i > 0) expect(e.when, e.tag).toBeGreaterThan(entries[i - 1]!.when);
+    }
+    expect(fs.readdirSync(folder).filter((f) => f.endsWith(".sql")).length).toBe(entries.length);
   });
 });
