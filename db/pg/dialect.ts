@@ -125,18 +125,20 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
     where = sql`domain_id = ${domainId}`;
   } else {
     // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring
-    // test; pg_trgm's GIN index on search_key answers it.
+    // test. The matches are counted through a pg_trgm GIN index (accounts: on accounts_search); a page of many
+    // matches walks the sort index testing each row, a page of few is read by id.
     const pattern = `%${escapeLike(q.search)}%`;
     where = sql`domain_id = ${domainId} AND search_key LIKE ${pattern}`;
     const key = `${spec.table}\u0000${domainId}\u0000${q.search}`;
     const version = domain.rows[0]?.version;
     const known = totals.get(key);
-    if (known && version !== undefined && known.version === Number(version)) {
+    const upTo = byIdsUpTo(offset + q.size, Number(domain.rows[0]?.rows ?? 0));
+    if (known && version !== undefined && known.version === Number(version) && known.total > upTo) {
       total = known.total;
     } else {
       // The count visits every match, so it hands over their ids too when there are few: their page is then read by
-      // id and sorted, where walking the sort index would pass many rows that do not match before a page fills.
-      const upTo = byIdsUpTo(offset + q.size, Number(domain.rows[0]?.rows ?? 0));
+      // id and sorted, where walking the sort index would pass many rows that do not match before a page fills. (A
+      // remembered total that small is counted again, for the ids.)
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
         sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(${ident(kind.id)}) END AS ids
             FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND search_key LIKE ${pattern}`,
