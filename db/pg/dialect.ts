@@ -152,9 +152,12 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   }
   if (offset >= total) return { total, rows: [] };
   if (ids !== null) {
-    const byId = sql`SELECT ${columns} FROM ${table} WHERE id = ANY(${ids}::integer[]) AND domain_id = ${domainId}
-                     ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`;
-    return { total, rows: (await executeNamed<Row>(db, byId)).rows };
+    // Unnamed, like a search's other statements: a plan kept for any domain expects a domain of average size (a few
+    // rows on a host of many small domains) and read the whole domain's index to meet 35 ids (158 ms at 100,000
+    // accounts, against 0.5 ms looking the ids up).
+    const byId = sql`SELECT ${columns} FROM ${table} JOIN unnest(${ids}::integer[]) AS matched(id) USING (id)
+                     WHERE domain_id = ${domainId} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`;
+    return { total, rows: (await pgOf(db).execute<Row>(byId)).rows };
   }
   // A search's statements stay unnamed: PostgreSQL then plans them for the pattern at hand (a generic plan, once
   // chosen for a named statement, is one plan for "kowal", "zi" and a name that matches once).

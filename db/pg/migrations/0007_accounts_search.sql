@@ -3,9 +3,9 @@
 -- accounts; docs/postgresql.md, "Performance"):
 -- - a count rechecks every candidate the trigram index gives (pg_trgm splits "j.piot" into words, so it gave 10,365
 --   candidates for 104 matches) on its row: on the accounts, a row of ~600 bytes, that visited 5,000-6,800 of 8,558
---   pages; here rows are ~60 bytes (1,700 pages). Median count 23 -> 13 ms;
+--   pages; here rows are ~60 bytes (1,700 pages). Median of six bench terms, measured in turns, 23 -> 13 ms;
 -- - an account's usage changes with every delivery (mail_quota_copy), and each change is a new row version with new
---   entries in every index of accounts, this one's trigram index included. This table changes only when a name or
+--   entries in every index of accounts, its trigram index included. This table changes only when a name or
 --   a description does.
 -- The accounts' own trigram index goes: a page of few matches is read by the ids the count found, a page of many by
 -- walking a sort index (db/pg/dialect.ts), and neither needs it. Every usage change paid for it.
