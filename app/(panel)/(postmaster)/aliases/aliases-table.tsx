@@ -61,7 +61,7 @@ export function AliasesTable() {
       <ResourceTable resource={aliases} t={t} noun={ALIAS_NOUN} columns={columns}
         rowActions={(a) =>
           editing !== a.name && (
-            <Button variant="ghost" className="min-h-8 px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
+            <Button variant="ghost" className="min-h-8 whitespace-nowrap px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
               {t("edit")}
             </Button>
           )
