@@ -107,11 +107,11 @@ describe("a new search with few matches", () => {
     // The statements the pool is sent, to see which one read the page and how PostgreSQL plans it.
     const sent: { text: string; values: unknown[] }[] = [];
     const query0 = pdb.$client.query.bind(pdb.$client) as (...a: unknown[]) => unknown;
-    const spy = vi.spyOn(pdb.$client, "query").mockImplementation(((...args: unknown[]) => {
+    const spy = vi.spyOn(pdb.$client, "query").mockImplementation((...args: unknown[]) => {
       const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
       sent.push(typeof first === "string" ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
       return query0(...args);
-    }) as never);
+    });
     try {
       const page = await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", sort: "capacity", sortDir: "desc", page: 2, size: 25 }));
       expect(page.total).toBe(all.length);
