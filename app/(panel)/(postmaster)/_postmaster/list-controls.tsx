@@ -42,7 +42,14 @@ const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy"
 export function useListFilters(sortFields: readonly string[]) {
   const params = useSearchParams();
   const pathname = usePathname();
-  const filters = filtersFromUrl(params, sortFields);
+  const urlQuery = params.toString();
+  // The query this table last wrote to the URL, until useSearchParams shows it. Next.js mirrors a history write
+  // into useSearchParams through a router transition, which can lag, and misses a write made before its history
+  // patch is installed (a CI run sorted right after load: URL sorted, rows not). The table follows its own write.
+  const [written, setWritten] = useState<{ over: string; query: string } | null>(null);
+  if (written && written.over !== urlQuery) setWritten(null);
+  const current = written && written.over === urlQuery ? new URLSearchParams(written.query) : params;
+  const filters = filtersFromUrl(current, sortFields);
   /**
    * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
    * one instead, so that Back leaves the search rather than stepping through its keystrokes.
@@ -56,6 +63,7 @@ export function useListFilters(sortFields: readonly string[]) {
     if (next.size !== DEFAULT_PAGE_SIZE) q.set("size", String(next.size));
     if (next.page) q.set("page", String(next.page));
     const url = q.size ? `${pathname}?${q}` : pathname;
+    setWritten({ over: urlQuery, query: q.toString() });
     // The native history API: Next.js syncs useSearchParams with it and skips the server round trip that
     // router.push would make for a page that only changes its query.
     if (replace === "always" || (replace && filters.search)) window.history.replaceState(null, "", url);
