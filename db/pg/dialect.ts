@@ -26,14 +26,17 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
 /**
  * Per list kind: the domains column counting its rows (kept by triggers), and the table a new search counts its
  * matches in, with that table's column holding the row's id. Accounts have a narrow copy of their search keys for it
- * (migration 0007, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows.
+ * (migration 0007, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows. `trigram`:
+ * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (migration 0008).
  */
-const TABLES: Record<string, { counter: string; matches: string; id: string }> = {
-  accounts: { counter: "account_count", matches: "accounts_search", id: "account_id" },
+const TABLES: Record<string, { counter: string; matches: string; id: string; trigram?: string }> = {
+  accounts: { counter: "account_count", matches: "accounts_search", id: "account_id", trigram: "trigram_key" },
   aliases: { counter: "alias_count", matches: "aliases", id: "id" },
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
 };
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** translate(search_key, '.-_', 'qxv') of migration 0008, for a search: its trigrams then span the dots. */
+export const trigramForm = (s: string) => s.replace(/[._-]/g, (c) => ({ ".": "q", "-": "x", _: "v" })[c]!);
 /** Only plain column names reach SQL text (they come from the services' ListSpec, never from a request). */
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column name: ${name}`);
@@ -139,9 +142,11 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
       // The count visits every match, so it hands over their ids too when there are few: their page is then read by
       // id and sorted, where walking the sort index would pass many rows that do not match before a page fills. (A
       // remembered total that small is counted again, for the ids.)
+      // The trigram key picks the candidates, search_key decides (the trigram form maps "q" and "." alike).
+      const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE ${`%${escapeLike(trigramForm(q.search))}%`} AND ` : sql``;
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
         sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(${ident(kind.id)}) END AS ids
-            FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND search_key LIKE ${pattern}`,
+            FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND ${candidates}search_key LIKE ${pattern}`,
       );
       total = Number(counted.rows[0]?.n ?? 0);
       const found = counted.rows[0]?.ids;

@@ -7,7 +7,7 @@ import { setDialect, type ListSpec } from "@/db/dialect";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { openPostgres, type PgDb } from "./client";
-import { pgDialect } from "./dialect";
+import { pgDialect, trigramForm } from "./dialect";
 
 vi.mock("server-only", () => ({}));
 
@@ -129,6 +129,44 @@ describe("a new search with few matches", () => {
     expect(text).not.toMatch(/accounts_sort_/);
     // Past the last match: the total and no rows.
     expect(await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", page: 100, size: 25 }))).toEqual({ total: all.length, rows: [] });
+  });
+});
+
+describe("a search with a dot, a dash or an underscore (migration 0008)", () => {
+  it("counts exactly what contains it, though its trigram form is shared with q, x and v", async () => {
+    await sql("INSERT INTO domains (name) VALUES ('marks.test')");
+    const names = ["ab.cd", "abqcd", "ab-cd", "abxcd", "ab_cd", "abvcd", "ab.cd.ef"];
+    await sql(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
+               SELECT d.id, n, n || '@marks.test', n, 'x' FROM domains d, unnest($1::text[]) AS n WHERE d.name = 'marks.test'`, [names]);
+    const [{ id }] = (await sql("SELECT id FROM domains WHERE name = 'marks.test'")).rows as [{ id: number }];
+    for (const term of ["b.c", "bqc", "b-c", "bxc", "b_c", "bvc", "d.e", "."]) {
+      const page = await pgDialect.listRows(db, spec, id, query({ search: term }));
+      expect(page.rows.map((r) => r.name), term).toEqual(names.filter((n) => n.includes(term)).sort());
+      expect(page.total, term).toBe(names.filter((n) => n.includes(term)).length);
+    }
+    // The big domain's names have underscores: "l_3" finds every kowal_3... (strpos: no pattern), nothing else.
+    const [{ n }] = (await sql("SELECT count(*)::int AS n FROM accounts WHERE domain_id = 1 AND strpos(search_key, 'l_3') > 0")).rows as [{ n: number }];
+    const found = await pgDialect.listRows(db, spec, 1, query({ search: "l_3", size: 200 }));
+    expect(found.total).toBe(n);
+    expect(found.total).toBeGreaterThan(30);
+  });
+
+  it("finds its candidates by trigrams that span the dot", async () => {
+    expect(trigramForm("jan.kowal-ski_1")).toBe("janqkowalxskiv1");
+    const [{ t }] = (await sql("SELECT translate('jan.kowal-ski_1', '.-_', 'qxv') AS t")).rows as [{ t: string }];
+    expect(t).toBe(trigramForm("jan.kowal-ski_1"));
+    const client = await pdb.$client.connect();
+    try {
+      await client.query("SET enable_seqscan = off");
+      const plan = await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE '%lv3%'");
+      expect(plan.rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n")).toContain("accounts_search_words_trgm");
+      // pg_trgm's own reading of the two forms: "l_3" is the words "l" and "3"; "lv3" is one word.
+      const words = (await client.query("SELECT show_trgm('l_3') AS plain, show_trgm('lv3') AS joined")).rows as [{ plain: string[]; joined: string[] }];
+      expect(words[0].joined).toContain("lv3");
+      expect(words[0].plain).not.toContain("l_3");
+    } finally {
+      client.release();
+    }
   });
 });
 

@@ -168,8 +168,8 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     try {
       // A handful of rows: the planner would scan the table; forbidding the scan shows the index answers ILIKE.
       await client.query("SET enable_seqscan = off");
-      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE search_key LIKE '%ewa%'")).rows as Record<string, unknown>[];
-      expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("accounts_search_key_trgm");
+      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE '%ewa%'")).rows as Record<string, unknown>[];
+      expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("accounts_search_words_trgm");
       expect((await client.query("SELECT a.email FROM accounts_search s JOIN accounts a ON a.id = s.account_id WHERE s.search_key LIKE '%ewa%'")).rows).toEqual([{ email: "ewa@two.test" }]);
     } finally {
       client.release();
@@ -180,28 +180,29 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     const rows = await pgRows(
       "SELECT relname, reloptions FROM pg_class WHERE relkind = 'i' AND relname LIKE '%trgm' ORDER BY relname",
     );
-    expect(rows.map((r) => r.relname)).toEqual(["accounts_search_key_trgm", "aliases_search_trgm", "audit_log_search_trgm", "mailing_lists_search_trgm"]);
+    expect(rows.map((r) => r.relname)).toEqual(["accounts_search_words_trgm", "aliases_search_trgm", "audit_log_search_trgm", "mailing_lists_search_trgm"]);
     for (const r of rows) expect(r.reloptions, String(r.relname)).toEqual(["gin_pending_list_limit=256"]);
     // ...and vacuumed (the visibility map refreshed) after 1% of the accounts changed, not 20%.
     const [accounts] = await pgRows("SELECT reloptions FROM pg_class WHERE relname = 'accounts'");
     expect(accounts?.reloptions).toEqual(expect.arrayContaining(["autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_insert_scale_factor=0.01"]));
   });
 
-  it("mirrors every account's domain and search key in accounts_search, whatever the write (migration 0007)", async () => {
+  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write (migrations 0007, 0008)", async () => {
     const drift = () =>
       pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_search s ON s.account_id = a.id
-              WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id`);
+              WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id
+                 OR s.trigram_key <> translate(a.search_key, '.-_', 'qxv')`);
     const rows = async () => Number((await pgRows("SELECT count(*) AS n FROM accounts_search"))[0]?.n);
     expect(await drift()).toEqual([]);
     const before = await rows();
     await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
       SELECT id, 'nowy' || i, 'nowy' || i || '@two.test', 'x', 'nowy' || i FROM domains, generate_series(1, 3) AS i WHERE name = 'two.test'`);
     expect(await rows()).toBe(before + 3);
-    await pdb.$client.query("UPDATE accounts SET search_key = 'zmieniony', description = 'zmieniony' WHERE name = 'nowy1'");
+    await pdb.$client.query("UPDATE accounts SET search_key = 'zmieniony.opis', description = 'zmieniony.opis' WHERE name = 'nowy1'");
     await pdb.$client.query("INSERT INTO mail_quota (username, bytes, messages) VALUES ('nowy2@two.test', 5, 1)");
     await pdb.$client.query("DELETE FROM accounts WHERE name = 'nowy3'");
     expect(await drift()).toEqual([]);
-    expect(await pgRows("SELECT search_key FROM accounts_search WHERE search_key = 'zmieniony'")).toHaveLength(1);
+    expect(await pgRows("SELECT search_key FROM accounts_search WHERE trigram_key = 'zmienionyqopis'")).toHaveLength(1);
     expect(await rows()).toBe(before + 2);
   });
 });
