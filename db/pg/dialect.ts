@@ -35,8 +35,6 @@ const TABLES: Record<string, { counter: string; matches: string; id: string; tri
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
 };
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** translate(search_key, '.-_', 'qxv') of migration 0008, for a search: its trigrams then span the dots. */
-export const trigramForm = (s: string) => s.replace(/[._-]/g, (c) => ({ ".": "q", "-": "x", _: "v" })[c]!);
 /** Only plain column names reach SQL text (they come from the services' ListSpec, never from a request). */
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column name: ${name}`);
@@ -142,8 +140,9 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
       // The count visits every match, so it hands over their ids too when there are few: their page is then read by
       // id and sorted, where walking the sort index would pass many rows that do not match before a page fills. (A
       // remembered total that small is counted again, for the ids.)
-      // The trigram key picks the candidates, search_key decides (the trigram form maps "q" and "." alike).
-      const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE ${`%${escapeLike(trigramForm(q.search))}%`} AND ` : sql``;
+      // The trigram key picks the candidates, search_key decides (trigram_form, migration 0008, maps "q" and "."
+      // alike). The statement is unnamed, so PostgreSQL folds trigram_form of the pattern before choosing the index.
+      const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE trigram_form(${pattern}) AND ` : sql``;
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
         sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(${ident(kind.id)}) END AS ids
             FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND ${candidates}search_key LIKE ${pattern}`,
