@@ -39,7 +39,7 @@ const TABLES: Record<string, { counter: string; matches: string; id: string; tri
     matches: "accounts_search",
     id: "account_id",
     trigram: "trigram_key",
-    order: { table: "accounts_order", sorts: new Set(["name", "creation_date", "expiration_date", "capacity", "description", "blocked"]) },
+    order: { table: "accounts_order", sorts: new Set(["name", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked"]) },
   },
   aliases: { counter: "alias_count", matches: "aliases", id: "id" },
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },

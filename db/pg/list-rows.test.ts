@@ -92,6 +92,14 @@ describe("PostgreSQL list pages", () => {
 });
 
 describe("the sorts the mail server does not change (migration 0009)", () => {
+  it("are every sort of the accounts but usage", async () => {
+    const onCopy = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts_order' ORDER BY 1")).rows.map((r: { indexname: string }) => r.indexname);
+    expect(onCopy).toEqual(["accounts_order_blocked", "accounts_order_capacity", "accounts_order_creation", "accounts_order_description",
+      "accounts_order_expiration", "accounts_order_last_auth", "accounts_order_name", "accounts_order_pkey"]);
+    const onAccounts = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts' ORDER BY 1")).rows.map((r: { indexname: string }) => r.indexname);
+    expect(onAccounts).toEqual(["accounts_domain_name", "accounts_email", "accounts_pkey", "accounts_sort_usage", "accounts_sort_usage_bytes"]);
+  });
+
   it("walk accounts_order, whose index answers without the table while deliveries update the accounts", async () => {
     // Vacuumed until its pages are all-visible (an autovacuum's ANALYZE of the accounts just inserted may hold a
     // snapshot for a moment, and a page is marked only once no snapshot can miss its rows).
@@ -140,8 +148,8 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     const drift = () =>
       sql(`SELECT a.id, o.account_id FROM accounts a FULL JOIN accounts_order o ON o.account_id = a.id
            WHERE a.id IS NULL OR o.account_id IS NULL
-              OR (a.domain_id, a.name, a.search_key, a.description, a.capacity, a.blocked, a.creation_date, a.expiration_date)
-                 IS DISTINCT FROM (o.domain_id, o.name, o.search_key, o.description, o.capacity, o.blocked, o.creation_date, o.expiration_date)`);
+              OR (a.domain_id, a.name, a.search_key, a.description, a.capacity, a.blocked, a.creation_date, a.expiration_date, a.last_auth_date)
+                 IS DISTINCT FROM (o.domain_id, o.name, o.search_key, o.description, o.capacity, o.blocked, o.creation_date, o.expiration_date, o.last_auth_date)`);
     expect((await drift()).rows).toEqual([]);
     await sql(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
                SELECT 1, 'sort' || i, 'sort' || i || '@big.test', 'sort' || i, 'x' FROM generate_series(1, 4) AS i`);
@@ -151,6 +159,7 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     await sql("DELETE FROM accounts WHERE name = 'sort4'");
     expect((await drift()).rows).toEqual([]);
     expect((await sql("SELECT capacity, blocked FROM accounts_order WHERE name = 'sort2'")).rows).toEqual([{ capacity: 77, blocked: 1 }]);
+    expect((await sql("SELECT last_auth_date FROM accounts_order WHERE name = 'sort3'")).rows).toEqual([{ last_auth_date: "2026-01-01" }]);
   });
 });
 

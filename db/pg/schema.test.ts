@@ -44,7 +44,14 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
         .map((i) => ({ name: i.config.name, unique: !!i.config.unique, columns: i.config.columns.map((c) => (c as { name: string }).name) }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name)));
     // PostgreSQL keeps these sort indexes on accounts_order (migration 0009), not on the accounts.
-    const movedOnPg = new Set(["accounts_sort_creation", "accounts_sort_expiration", "accounts_sort_capacity", "accounts_sort_description", "accounts_sort_blocked"]);
+    const movedOnPg = new Set([
+      "accounts_sort_creation",
+      "accounts_sort_expiration",
+      "accounts_sort_last_auth",
+      "accounts_sort_capacity",
+      "accounts_sort_description",
+      "accounts_sort_blocked",
+    ]);
     const sqliteIndexes = (s.indexes as { config: { name?: string } }[]).filter((i) => key !== "accounts" || !movedOnPg.has(String(i.config.name)));
     expect(idx(p.indexes as never)).toEqual(idx(sqliteIndexes as never));
     const pks = (list: { columns: { name: string }[] }[]) => list.map((k) => k.columns.map((c) => c.name));

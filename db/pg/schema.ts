@@ -149,8 +149,7 @@ export const accounts = pgTable(
     uniqueIndex("accounts_domain_name").on(t.domainId, t.name),
     uniqueIndex("accounts_email").on(t.email),
     // The sorts by name, dates, capacity, description and blocked walk accounts_order (migration 0009), a copy that
-    // deliveries do not update; these two change with the mail server, so they stay here.
-    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name),
+    // deliveries do not update; the sorts by usage change with every delivery, so they stay here.
     index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
     index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name),
   ],
