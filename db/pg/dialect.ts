@@ -28,10 +28,8 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
  * matches in, with that table's column holding the row's id. Accounts have a narrow copy of their search keys for it
  * (migration 0007, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows. `trigram`:
  * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (migration 0008).
- */
-/**
- * Per list: its domain counter, where a search counts its matches (and that table's id and trigram key), and, for
- * the accounts, the narrow copy whose indexes the sorts that the mail server does not change walk (migration 0009).
+ * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (migration 0009): deliveries
+ * rewrite the accounts' rows, not the copy's, so its pages stay all-visible for the index-only walks of OFFSET pages.
  */
 const TABLES: Record<string, { counter: string; matches: string; id: string; trigram?: string; order?: { table: string; sorts: Set<string> } }> = {
   accounts: {
