@@ -23,6 +23,17 @@ const spec: ListSpec<{ name: string }> = {
 };
 const query = (over: Partial<ListQuery>): ListQuery => ({ page: 0, size: 50, search: "", sort: "name", sortDir: "asc", ...over });
 const sql = (text: string, values: unknown[] = []) => pdb.$client.query(text, values);
+/** Records the statements the pool is sent (to see which one read a page and how PostgreSQL plans it). */
+function recordStatements() {
+  const sent: { text: string; values: unknown[] }[] = [];
+  const query0 = pdb.$client.query.bind(pdb.$client) as (...a: unknown[]) => unknown;
+  const spy = vi.spyOn(pdb.$client, "query").mockImplementation((...args: unknown[]) => {
+    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    sent.push(typeof first === "string" ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
+    return query0(...args);
+  });
+  return { sent, spy };
+}
 
 beforeAll(async () => {
   cluster = await startPgCluster();
@@ -118,13 +129,7 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1")).rows as { name: string; capacity: number }[];
     const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
-    const sent: { text: string; values: unknown[] }[] = [];
-    const query0 = pdb.$client.query.bind(pdb.$client) as (...a: unknown[]) => unknown;
-    const spy = vi.spyOn(pdb.$client, "query").mockImplementation((...args: unknown[]) => {
-      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      sent.push(typeof first === "string" ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
-      return query0(...args);
-    });
+    const { sent, spy } = recordStatements();
     try {
       const page = await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 40, size: 50 }));
       expect(page.rows.map((r) => r.name)).toEqual(byCapacity.slice(2000, 2050));
@@ -177,13 +182,7 @@ describe("a new search with few matches", () => {
                SELECT d.id, 'a' || j, 'a' || j || '@' || d.name, 'a' || j, 'x' FROM domains d, generate_series(1, 2) AS j WHERE d.name LIKE 'small%'`);
     await sql("ANALYZE accounts");
     // The statements the pool is sent, to see which one read the page and how PostgreSQL plans it.
-    const sent: { text: string; values: unknown[] }[] = [];
-    const query0 = pdb.$client.query.bind(pdb.$client) as (...a: unknown[]) => unknown;
-    const spy = vi.spyOn(pdb.$client, "query").mockImplementation((...args: unknown[]) => {
-      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      sent.push(typeof first === "string" ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
-      return query0(...args);
-    });
+    const { sent, spy } = recordStatements();
     try {
       const page = await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", sort: "capacity", sortDir: "desc", page: 2, size: 25 }));
       expect(page.total).toBe(all.length);
