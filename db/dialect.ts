@@ -35,10 +35,11 @@ export interface Dialect {
   /** A stamp that differs whenever the data may have changed since it was taken; null: do not reuse anything. */
   changeStamp(db: Db): string | null;
   /**
-   * Makes the statements a service prepares once (lib/server/store/prepared.ts) prepared statements of the server
-   * too, where that is not already so; returns them.
+   * The statements a service prepares once per connection (lib/server/store/prepared.ts): `build(db)`, kept in
+   * `cache`, made prepared statements of the server too where that is not already so. On PostgreSQL a transaction's
+   * are its pool's, bound to the transaction's connection, not built again for every transaction.
    */
-  keepPrepared<T>(statements: T): T;
+  prepared<T>(db: Db, build: (db: Db) => T, cache: WeakMap<Db, T>): T;
   /** The rows of a raw query, as objects keyed by column name. */
   all<T>(db: Db, query: SQL): Promise<T[]>;
   /** Runs a raw statement; returns how many rows it changed. */

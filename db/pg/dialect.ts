@@ -74,6 +74,34 @@ function keepPrepared<T>(statements: T): T {
   return statements;
 }
 
+/** The pool's handle a transaction's handle was opened from (set by `transaction` below). */
+const POOL = Symbol("mail-admin.pg-pool-handle");
+type TxHandle = Db & { [POOL]?: Db };
+
+/**
+ * The pool's statements run on a transaction's connection: each a copy whose `client` (what drizzle's execute sends
+ * the query to) is the transaction's. Building them per transaction cost more than its statements did: drizzle
+ * makes the SQL text of every statement of the module again (a PUT of 1,000 names that ended 59 accounts' sessions,
+ * one at a time, spent ~100 ms of its ~370 in it). Null when `statements` holds anything but prepared statements
+ * (a function closing over the pool's handle would run outside the transaction): those are built on `tx`.
+ */
+function onConnection<T>(statements: T, tx: Db): T | null {
+  const values = isNodePgPrepared(statements) ? [statements] : Object.values(statements as object);
+  if (!values.every(isNodePgPrepared)) return null;
+  const client = (tx as unknown as DrizzleInternals).session.client;
+  // The query configs are copied too: node-postgres writes the call's callback and values into the config it is
+  // given (the pool's calls pass a callback), and a config with a callback makes the client's query return nothing.
+  const config = ({ callback: _callback, values: _values, ...rest }: Record<string, unknown>) => rest;
+  const bind = (v: NodePgPrepared) =>
+    Object.assign(Object.create(Object.getPrototypeOf(v) as object) as object, v, {
+      client,
+      queryConfig: config(v.queryConfig),
+      rawQueryConfig: config(v.rawQueryConfig),
+    }) as NodePgPrepared;
+  if (isNodePgPrepared(statements)) return bind(statements) as T;
+  return Object.fromEntries(Object.entries(statements as Record<string, NodePgPrepared>).map(([k, v]) => [k, bind(v)])) as T;
+}
+
 const statementName = (text: string) => `s_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
 
 /** What drizzle's node-postgres handle holds: its SQL builder, and the Pool (or a transaction's client) it runs on. */
@@ -193,7 +221,12 @@ export const pgDialect: Dialect = {
   name: "postgres",
 
   transaction(db, fn) {
-    return pgOf(db).transaction((tx) => fn(setDialect(tx, pgDialect) as unknown as Db));
+    const pool = (db as TxHandle)[POOL] ?? db;
+    return pgOf(db).transaction((tx) => {
+      const handle = setDialect(tx, pgDialect) as unknown as TxHandle;
+      handle[POOL] = pool;
+      return fn(handle);
+    });
   },
 
   async lockDomain(tx, domainId) {
@@ -202,7 +235,15 @@ export const pgDialect: Dialect = {
 
   changeStamp: () => null,
 
-  keepPrepared,
+  prepared(db, build, cache) {
+    const pool = (db as TxHandle)[POOL];
+    let statements = cache.get(db);
+    if (statements === undefined) {
+      statements = (pool && onConnection(this.prepared(pool, build, cache), db)) || keepPrepared(build(db));
+      cache.set(db, statements);
+    }
+    return statements;
+  },
 
   async all<T>(db: Db, query: SQL) {
     return (await pgOf(db).execute<T>(query)).rows;

@@ -59,7 +59,12 @@ export const sqliteDialect: Dialect = {
   name: "sqlite",
 
   // better-sqlite3 compiles a statement once when it is prepared.
-  keepPrepared: (statements) => statements,
+  // The write connection's handle is one object, like the shared one: each gets its statements once.
+  prepared(db, build, cache) {
+    let statements = cache.get(db);
+    if (statements === undefined) cache.set(db, (statements = build(db)));
+    return statements;
+  },
 
   async transaction(db, fn) {
     const writer = writerOf(db);

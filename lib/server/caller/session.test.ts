@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import type { Principal } from "./auth";
 import { failureGate } from "./login-throttle";
@@ -105,6 +107,28 @@ describe("panel sessions", () => {
     expect(await resolveSession(db, keep, IP)).not.toBeNull();
     expect(await resolveSession(db, drop, IP)).toBeNull();
     await endSessions(db, principal.account.id);
+  });
+
+  it("end for several accounts at once (a bulk change), all but the keeper, and no other account's", async () => {
+    await createAccount(db, await getDomainOrThrow(db, "example.com"), "bulk1", { password: "S3cret!pass" });
+    await createAccount(db, await getDomainOrThrow(db, "example.com"), "bulk2", { password: "S3cret!pass" });
+    const of = (name: string) => {
+      const account = db.$client.prepare("SELECT * FROM accounts WHERE email = ?").get(`${name}@example.com`);
+      return { account, domain: "example.com", isPostmaster: false } as unknown as Principal;
+    };
+    const [one, two] = [of("bulk1"), of("bulk2")];
+    const ids = [await createSession(db, one, IP), await createSession(db, two, IP), await createSession(db, two, IP)];
+    const keep = (await resolveSession(db, ids[2], IP))!;
+    const mine = await createSession(db, principal, IP);
+    await endSessions(other, [one.account.id, two.account.id, one.account.id], keep.idHash);
+    expect(await resolveSession(db, ids[0], IP)).toBeNull();
+    expect(await resolveSession(db, ids[1], IP)).toBeNull();
+    expect(await resolveSession(db, ids[2], IP)).not.toBeNull();
+    expect(await resolveSession(db, mine, IP)).not.toBeNull();
+    await endSessions(db, []);
+    expect(await resolveSession(db, ids[2], IP)).not.toBeNull();
+    await endSessions(db, [one.account.id, two.account.id, principal.account.id]);
+    expect(rows(db)).toHaveLength(0);
   });
 
   it("end for a blocked account on every connection", async () => {

@@ -8,7 +8,7 @@ import "server-only";
 // The cookie is `__Host-mailadmin_session` over HTTPS (no subdomain can set or shadow it), the plain name over
 // HTTP for local use; a request carrying more than one session cookie is refused (cookie tossing).
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, sessions } from "@/db/schema";
 import { isLoginRefused, type Principal } from "./auth";
@@ -138,9 +138,17 @@ export async function destroySession(db: Db, id: string | null | undefined): Pro
   if (id) await withTransaction(db, (tx) => statements(tx).remove.execute({ idHash: hashSessionId(id) }));
 }
 
-/** Ends every session of an account except `keepIdHash` (the one that changed the password). */
-export async function endSessions(db: Db, accountId: number, keepIdHash = ""): Promise<void> {
-  await withTransaction(db, (tx) => statements(tx).removeOfAccount.execute({ accountId, keep: keepIdHash }));
+/** Ends every session of the accounts except `keepIdHash` (the one that changed the password). */
+export async function endSessions(db: Db, accountIds: number | readonly number[], keepIdHash = ""): Promise<void> {
+  const ids = typeof accountIds === "number" ? [accountIds] : [...new Set(accountIds)];
+  if (ids.length === 0) return;
+  await withTransaction(db, async (tx) => {
+    if (ids.length === 1) return void (await statements(tx).removeOfAccount.execute({ accountId: ids[0], keep: keepIdHash }));
+    // A bulk change of accounts: one statement per slice, not one per account.
+    for (let i = 0; i < ids.length; i += 500) {
+      await tx.delete(sessions).where(and(inArray(sessions.accountId, ids.slice(i, i + 500)), ne(sessions.idHash, keepIdHash)));
+    }
+  });
 }
 
 /** Deletes the sessions past their idle or absolute limit; returns how many. */

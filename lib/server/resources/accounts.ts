@@ -369,10 +369,6 @@ export async function updateAccounts(
         try {
           const next = written.get(row.id) ?? row;
           if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
-          // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
-          // A new password ends them too, except the one that set it.
-          if (isLoginRefused(next)) await endSessions(tx, next.id);
-          else if (passwordHash) await endSessions(tx, next.id, principal.sessionIdHash);
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;
@@ -380,6 +376,11 @@ export async function updateAccounts(
         }
       }
       if (failures.length) throw withNameChildren(failures);
+      // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
+      // A new password ends them too, except the one that set it.
+      const refused = new Set(updated.filter((a) => isLoginRefused(a)).map((a) => a.id));
+      await endSessions(tx, [...refused]);
+      if (passwordHash) await endSessions(tx, updated.map((a) => a.id).filter((id) => !refused.has(id)), principal.sessionIdHash);
       await checkCapacity(tx, domain.id, before);
       await recordChange(tx, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
       return updated;
