@@ -239,7 +239,7 @@ export const pgDialect: Dialect = {
     const pool = (db as TxHandle)[POOL];
     let statements = cache.get(db);
     if (statements === undefined) {
-      statements = (pool && onConnection(this.prepared(pool, build, cache), db)) || keepPrepared(build(db));
+      statements = (pool && onConnection(pgDialect.prepared(pool, build, cache), db)) || keepPrepared(build(db));
       cache.set(db, statements);
     }
     return statements;
