@@ -34,12 +34,13 @@ export interface Dialect {
   lockDomain(tx: Db, domainId: number): Promise<void>;
   /** A stamp that differs whenever the data may have changed since it was taken; null: do not reuse anything. */
   changeStamp(db: Db): string | null;
+  /** `statements` (built once per connection by lib/server/store/prepared.ts) made prepared statements of the server. */
+  keepPrepared<T>(statements: T): T;
   /**
-   * The statements a service prepares once per connection (lib/server/store/prepared.ts): `build(db)`, kept in
-   * `cache`, made prepared statements of the server too where that is not already so. On PostgreSQL a transaction's
-   * are its pool's, bound to the transaction's connection, not built again for every transaction.
+   * A transaction's statements taken from those of the handle it was opened from (`of(thatHandle)`), bound to the
+   * transaction's connection; null where the transaction's handle builds its own (SQLite's is one object, built once).
    */
-  prepared<T>(db: Db, build: (db: Db) => T, cache: WeakMap<Db, T>): T;
+  statementsFrom<T>(tx: Db, of: (db: Db) => T): T | null;
   /** The rows of a raw query, as objects keyed by column name. */
   all<T>(db: Db, query: SQL): Promise<T[]>;
   /** Runs a raw statement; returns how many rows it changed. */

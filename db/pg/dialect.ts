@@ -235,14 +235,11 @@ export const pgDialect: Dialect = {
 
   changeStamp: () => null,
 
-  prepared(db, build, cache) {
-    const pool = (db as TxHandle)[POOL];
-    let statements = cache.get(db);
-    if (statements === undefined) {
-      statements = (pool && onConnection(pgDialect.prepared(pool, build, cache), db)) || keepPrepared(build(db));
-      cache.set(db, statements);
-    }
-    return statements;
+  keepPrepared,
+
+  statementsFrom(tx, of) {
+    const pool = (tx as TxHandle)[POOL];
+    return pool ? onConnection(of(pool), tx) : null;
   },
 
   async all<T>(db: Db, query: SQL) {

@@ -1,5 +1,5 @@
 // The statements a service prepares once (lib/server/store/prepared.ts) inside a PostgreSQL transaction: the pool's
-// own, bound to the transaction's connection (db/pg/dialect.ts, `prepared`), not built again per transaction.
+// own, bound to the transaction's connection (db/pg/dialect.ts, `statementsFrom`), not built again per transaction.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";

@@ -58,13 +58,10 @@ async function nested<T>(tx: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
 export const sqliteDialect: Dialect = {
   name: "sqlite",
 
-  // better-sqlite3 compiles a statement once when it is prepared.
-  // The write connection's handle is one object, like the shared one: each gets its statements once.
-  prepared(db, build, cache) {
-    let statements = cache.get(db);
-    if (statements === undefined) cache.set(db, (statements = build(db)));
-    return statements;
-  },
+  // better-sqlite3 compiles a statement once when it is prepared; the write connection's handle is one object, like
+  // the shared one, so each builds its statements once.
+  keepPrepared: (statements) => statements,
+  statementsFrom: () => null,
 
   async transaction(db, fn) {
     const writer = writerOf(db);
