@@ -30,7 +30,7 @@ if (!fs.existsSync(file)) {
   const r = seed(file, { bigAccounts: 100_000, midAccounts: 100, aliases: 100, lists: 5, maxSubscribers: 10, smallDomains: 5 });
   log(`Seeded ${r.accounts} accounts in ${r.seconds.toFixed(1)} s`);
 }
-if (!fs.existsSync(path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("no production build: run npx next build first");
+if (!fs.existsSync(path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("no production build: run npm run build first");
 
 const loadBefore = os.loadavg();
 const probeBefore = cpuProbeMs();

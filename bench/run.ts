@@ -284,7 +284,7 @@ async function main() {
   }
   if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
     log(`No production build in ${distDir}: building ...`);
-    const built = spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: distDir } });
+    const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: distDir } });
     if (built.status !== 0) throw new Error("next build failed");
   }
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -108,7 +108,7 @@ function checkCatalogCoverage(seenFile: string): void {
 export default async function setup(project: TestProject) {
   const distDir = process.env.NEXT_DIST_DIR ?? ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
-    throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` first.`);
+    throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-api-"));
   const port = Number(process.env.API_TEST_PORT ?? 3200);

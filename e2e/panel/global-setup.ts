@@ -54,7 +54,7 @@ function seedWithCli(dbEnv: Record<string, string>) {
 async function postgresSetup(dir: string) {
   const distDir = process.env.NEXT_DIST_DIR ?? ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
-    throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` first.`);
+    throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
   }
   let cluster: PgCluster | undefined;
   let server: ChildProcess | undefined;

@@ -69,7 +69,7 @@ function resolvedWithin(key: string, since: number, limitMs: number): { found?: 
 
 describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming replica behind the API (PostgreSQL)", () => {
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npx next build\` first.`);
+    if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
     primary = testPgCluster();
     root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-replica-api-"));
     fs.mkdirSync(path.join(root, "postfix-etc"));
