@@ -79,6 +79,11 @@ async function main() {
   const me: Load = { url: `${base}/me`, headers: { cookie }, connections: 1 };
   const [apiSample2, meSample] = await measurePair(api, me, 1, 10, server.pid!);
   log(`/me page:        p50 ${meSample.p50.toFixed(1)} ms (API in the same run ${apiSample2.p50.toFixed(1)} ms: ${(meSample.p50 / apiSample2.p50).toFixed(2)}x)`);
+  // The floor of any page: /login signed out reads no session and no data, and renders the root layout and a form.
+  // Its ratio to the API is what the App Router costs before a page does anything (docs/panel-issue-33.md).
+  const floor: Load = { url: `${base}/login`, connections: 1 };
+  const [apiSample3, floorSample] = await measurePair(api, floor, 1, 10, server.pid!);
+  log(`/login signed out: p50 ${floorSample.p50.toFixed(1)} ms (API in the same run ${apiSample3.p50.toFixed(1)} ms: ${(floorSample.p50 / apiSample3.p50).toFixed(2)}x)`);
   const html: Record<string, { bytes: number; gzipBytes: number }> = {};
   for (const path of ["/accounts", "/me"]) {
     const body = Buffer.from(await (await fetch(`${base}${path}`, { headers: { cookie } })).arrayBuffer());
@@ -96,7 +101,7 @@ async function main() {
   log(`CPU probe: ${probeBefore.toFixed(0)} ms before, ${probeAfter.toFixed(0)} ms after (bench/host.ts; 340-630 on hosts seen so far)`);
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
   log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadAfter)} after, on ${os.cpus().length} cores`);
-  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], loadAverage: [loadBefore, loadAfter], api: apiSample, page: pageSample, me: { api: apiSample2, page: meSample }, html, panel };
+  const out = { at: new Date().toISOString(), cpuProbeMs: [probeBefore, probeAfter], loadAverage: [loadBefore, loadAfter], api: apiSample, page: pageSample, me: { api: apiSample2, page: meSample }, floor: { api: apiSample3, page: floorSample }, html, panel };
   fs.writeFileSync(path.join(root, "bench/data/panel-speed.json"), JSON.stringify(out, null, 2));
 }
 
