@@ -3,6 +3,7 @@
 // sieve version, and every view Postfix, Dovecot and the list service read.
 import { eq } from "drizzle-orm";
 import fs from "node:fs";
+import pg from "pg";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -205,4 +206,41 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(await pgRows("SELECT search_key FROM accounts_search WHERE trigram_key = 'zmienionyqopis'")).toHaveLength(1);
     expect(await rows()).toBe(before + 2);
   });
+
+  it("keeps a bulk update linear after one-row updates on the same connection (migration 0010)", async () => {
+    // PL/pgSQL plans a trigger's statements once per connection, for the first call's transition tables: after
+    // one-row updates (a delivery's usage, a login), a join of old_rows and new_rows became a nested loop, and
+    // 2,000 rows took 2,000 x 2,000 comparisons per such statement (tens of seconds here; ~0.2 s without the joins).
+    await pdb.$client.query("INSERT INTO domains (name) VALUES ('bulk.test')");
+    await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key, capacity)
+      SELECT d.id, 'b' || i, 'b' || i || '@bulk.test', 'x', 'b' || i, 100 FROM domains d, generate_series(1, 2000) AS i WHERE d.name = 'bulk.test'`);
+    const counters = async () =>
+      (await pgRows("SELECT account_count AS n, capacity_sum AS cap, search_version AS v FROM domains WHERE name = 'bulk.test'"))[0] as { n: number; cap: number; v: number };
+    const before = await counters();
+    expect([before.n, Number(before.cap)]).toEqual([2000, 200_000]);
+    // A connection of its own: the plans it caches are made by the calls below.
+    const client = new pg.Client({ connectionString: cluster.url });
+    await client.connect();
+    try {
+      for (let i = 1; i <= 3; i++) {
+        await client.query("UPDATE accounts SET usage_bytes = $1, capacity = 101, search_key = $2 WHERE email = $3", [i, `b${i}!`, `b${i}@bulk.test`]);
+      }
+      const started = performance.now();
+      await client.query("UPDATE accounts SET description = 'opis', search_key = name || '\u0001opis', capacity = 200 WHERE domain_id = (SELECT id FROM domains WHERE name = 'bulk.test')");
+      const ms = performance.now() - started;
+      expect(ms).toBeLessThan(3000);
+    } finally {
+      await client.end();
+    }
+    const after = await counters();
+    expect([after.n, Number(after.cap)]).toEqual([2000, 400_000]);
+    // Once for each of the three one-row key changes, once for the bulk statement.
+    expect(Number(after.v)).toBe(Number(before.v) + 4);
+    const stale = await pgRows(`SELECT a.name FROM accounts a
+      JOIN accounts_search s ON s.account_id = a.id JOIN accounts_order o ON o.account_id = a.id
+      WHERE a.domain_id = (SELECT id FROM domains WHERE name = 'bulk.test')
+        AND (s.search_key <> a.search_key OR s.trigram_key <> trigram_form(a.search_key) OR o.search_key <> a.search_key
+             OR o.description <> a.description OR o.capacity <> a.capacity)`);
+    expect(stale).toEqual([]);
+  }, 60_000);
 });
