@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -331,7 +332,33 @@ describe("bodies", () => {
     // The worker goes on answering.
     expectStatus(await api("GET", `domains/${D}`, { base: v1(port), auth: PM }), 200);
   }, 120_000);
+
+  it("a client that hangs up in the middle of its body is not logged as a server fault", async () => {
+    const logged = () => fs.readFileSync(servers.a!.log, "utf8");
+    const before = logged().length;
+    for (let i = 0; i < 3; i++) await hangUpMidBody(PORTS.a, `/api/v1/emails/${D}/jan`, basic(PM));
+    // The server saw the requests (each waits for its body for the 300 ms before the hang-up) and goes on answering.
+    expectStatus(await api("GET", `domains/${D}`, { base: v1(PORTS.a), auth: PM }), 200);
+    expect(logged().slice(before)).not.toMatch(/Unexpected error|aborted|ECONNRESET/);
+  });
 });
+
+/** A PUT that declares 1,000 bytes of body, sends 8, waits 300 ms and closes the connection. */
+function hangUpMidBody(port: number, pathname: string, authorization: string) {
+  return new Promise<void>((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(
+        `PUT ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${authorization}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"descri`,
+      );
+      setTimeout(() => {
+        socket.destroy();
+        resolve();
+      }, 300);
+    });
+    socket.on("error", reject);
+  });
+}
 
 /** One request on a connection of its own (a kept-alive one might lead to the killed worker). */
 function getOnce(port: number, pathname: string): Promise<number> {

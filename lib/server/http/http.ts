@@ -197,7 +197,15 @@ async function readBody(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
+      // The client closed the connection before its body was in (ECONNRESET, "aborted"): the body is cut short, the
+      // answer reaches nobody, and it is not a server fault to log as one.
+      throw apiError("invalidJson");
+    }
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     // Not cancelled: cancelling would destroy the socket before the answer could be written.
