@@ -61,6 +61,19 @@ const settings = quick
  * never consistency), and PostgreSQL 15's default 128 MB of shared buffers.
  */
 const PG_SETTINGS = { fsync: "on", full_page_writes: "on", synchronous_commit: "off", shared_buffers: "'128MB'", max_connections: 100 };
+/**
+ * BENCH_PG_LOG=<file>: the cluster's statements over 100 ms, lock waits over 50 ms, autovacuum runs and checkpoints,
+ * each line with the time it was logged, go to that file (to explain a slow request after a run).
+ */
+function pgLogging(): { settings: Record<string, string | number>; log?: (line: string) => void } {
+  const file = process.env.BENCH_PG_LOG;
+  if (!file) return { settings: PG_SETTINGS };
+  fs.writeFileSync(file, "");
+  return {
+    settings: { ...PG_SETTINGS, log_min_duration_statement: 100, log_lock_waits: "on", deadlock_timeout: "'50ms'", log_autovacuum_min_duration: 0, log_checkpoints: "on" },
+    log: (line) => fs.appendFileSync(file, `${new Date().toISOString().slice(11, 23)} ${line}\n`),
+  };
+}
 /** The server is started exactly as `npm start` starts it: same environment settings before `node`, same flags. */
 const startTokens = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
 const startEnv = Object.fromEntries(startTokens.slice(0, startTokens.indexOf("node")).map((t) => t.split("=", 2) as [string, string]));
@@ -75,7 +88,7 @@ const auth = (domain: string) => ({
 });
 
 function log(message: string) {
-  process.stdout.write(`${message}\n`);
+  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 }
 
 /** Polls `check` every 200 ms until it says yes; fails with `failure` after `seconds`. */
@@ -330,7 +343,7 @@ async function benchEngine(engine: Engine, first: boolean): Promise<Report> {
   let names: (domain: string, count: number) => Promise<string[]>;
   if (engine === "postgres") {
     log(`${label}: starting a private cluster on port ${pgPort} ...`);
-    cluster = await startPgCluster({ port: pgPort, database: "bench", settings: PG_SETTINGS });
+    cluster = await startPgCluster({ port: pgPort, database: "bench", ...pgLogging() });
     const url = cluster.url;
     cleanup = () => cluster!.stop();
     log(`Seeding ${label} (${quick ? "quick" : "full"}) ...`);
