@@ -4,8 +4,8 @@
 //   writer.ts quota <db>          between "start" and "stop" messages, upserts mail_quota for random accounts of the
 //                                 big domain at QUOTA_WRITES_PER_SECOND, one statement per transaction, as Dovecot's
 //                                 quota_clone does on deliveries; answers "stop" with what it wrote.
-//   writer.ts import <db> <count> adds <count> accounts to the big domain, IMPORT_BATCH per transaction, as an import
-//                                 by another process would, reports and exits.
+//   writer.ts import <db> <count> once ready and told "start", adds <count> accounts to the big domain, IMPORT_BATCH
+//                                 per transaction, as an import by another process would, reports and exits.
 import pg from "pg";
 import { openDatabase } from "@/db/client";
 import { searchKey } from "@/lib/server/resources/list-page";
@@ -110,6 +110,10 @@ if (mode === "quota") {
   const count = Number(countArg);
   const hash = await db.passwordHash();
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+  // Started, connected and ready: the bench begins measuring when it says "start", so that this process's own
+  // start-up (Node compiling this file, about a second of a core) is not counted as the import.
+  send("ready");
+  await new Promise<void>((resolve) => process.once("message", (message) => message === "start" && resolve()));
   const started = performance.now();
   for (let from = 0; from < count; from += IMPORT_BATCH) {
     const rows = [];
