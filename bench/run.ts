@@ -519,7 +519,7 @@ async function benchEngine(engine: Engine, first: boolean): Promise<Report> {
     const duringImport: Scenario = { ...big.find((s) => s.load.nextPath)!, group: "import", pair: undefined };
     // Measured from the importer's first insert: its start-up (Node compiling bench/writer.ts) is not the import
     // (bench/README.md: the slowest requests of earlier runs came while it started).
-    await nextMessage<string>(importer);
+    if ((await nextMessage<string>(importer)) !== "ready") throw new Error("bench/writer.ts did not start");
     const imported = nextMessage<ImportReport>(importer);
     importer.send("start");
     const importSample = await measureUntil(duringImport.load, imported, app.pid!);
