@@ -98,7 +98,7 @@ export const errorCatalog = {
   mailinglistLimitReached: entry("500.366", "validation", "Osiągnięto limit list dyskusyjnych w domenie.", "The domain's mailing list limit has been reached.", "Creating a list would exceed the domain's mailinglist_limit."),
   capacityLimitReached: entry("500.367", "validation", "Przekroczono limit pojemności domeny.", "The domain's capacity limit would be exceeded.", "Creating an account or raising capacity would make the sum of capacities exceed capacity_limit; `attributes` give capacity_limit, free_mb (MB not yet given to accounts before the change) and requested (the sum it would make)."),
   invalidAliasTarget: entry("500.368", "validation", "Adres docelowy aliasu jest nieprawidłowy: podaj pełny adres (nazwa@domena), inny niż sam alias.", "The alias target address is invalid: give a full address (name@domain), other than the alias itself.", "target is missing, not a valid address, or the alias itself."),
-  aliasTargetMissing: entry("500.368", "validation", "Adres docelowy aliasu nie istnieje na tym serwerze.", "The alias target does not exist on this server.", "target is an address of a domain hosted here that is no account, alias or list of it; `attributes.target` names it."),
+  aliasTargetMissing: entry("500.368", "validation", "Adres docelowy aliasu nie istnieje na tym serwerze.", "The alias target does not exist on this server.", "target is an address of the alias's own domain that is no account, alias or list of it; `attributes.target` names it. Other domains' addresses, hosted here or not, are not checked (contract §9)."),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorKey = keyof typeof errorCatalog;

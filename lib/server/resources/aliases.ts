@@ -9,7 +9,6 @@ import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecor
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { recordChange } from "./audit";
-import { findDomain } from "./domains";
 import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
@@ -61,14 +60,16 @@ function targetOf(body: Record<string, unknown>, email: string): string {
 }
 
 /**
- * A target in a domain hosted here must be delivered by something: an account, alias or list of that domain (as
- * the catchall's address must be an account). Mail to it would bounce otherwise. Checked inside the write's
- * transaction, so a target deleted meanwhile is caught too. Other domains' addresses are not ours to check.
+ * A target in the alias's own domain must be delivered by something: an account, alias or list of the domain (as
+ * the catchall's address must be an account); mail to it would bounce otherwise. Checked inside the write's
+ * transaction, so a target deleted meanwhile is caught too. Another domain's addresses are not checked, hosted here
+ * or not: its postmaster may learn what exists there, this one may not (contract §9), so they are as any address
+ * elsewhere.
  */
-async function assertTargetDelivers(db: Db, target: string): Promise<void> {
+async function assertTargetDelivers(db: Db, domain: DomainRow, target: string): Promise<void> {
   const at = target.lastIndexOf("@");
-  const hosted = await findDomain(db, target.slice(at + 1));
-  if (hosted && !(await nameHolder(db, hosted.id, target.slice(0, at)))) throw apiError("aliasTargetMissing", "target", { target });
+  if (target.slice(at + 1) !== domain.name) return;
+  if (!(await nameHolder(db, domain.id, target.slice(0, at)))) throw apiError("aliasTargetMissing", "target", { target });
 }
 
 export async function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): Promise<AliasRow> {
@@ -77,7 +78,7 @@ export async function createAlias(db: Db, domain: DomainRow, name: string, body:
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     await assertNameFree(tx, domain.id, name);
-    await assertTargetDelivers(tx, target);
+    await assertTargetDelivers(tx, domain, target);
     const d = await effectiveLimits(tx, domain);
     if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
     await recordChange(tx, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
@@ -98,7 +99,7 @@ export async function updateAliases(db: Db, domain: DomainRow, names: string[], 
   if (emails.includes(target)) throw apiError("invalidAliasTarget", "target", { target });
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
-    await assertTargetDelivers(tx, target);
+    await assertTargetDelivers(tx, domain, target);
     const rows = await requireAll(tx, domain, names);
     const olds = [...new Set(rows.map((r) => r.target))];
     await recordChange(tx, {
