@@ -64,6 +64,57 @@ describe("alias targets in the alias's own domain", () => {
   });
 });
 
+describe("an address that goes away takes the aliases that led to it", () => {
+  const status = async (name: string) => (await api("GET", `aliases/${D}/${name}`, { auth: admin })).status;
+  const alias = async (name: string, target: string) =>
+    expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target } }), 201);
+
+  it("a deleted list: its aliases and the chains through them go, and a new holder of the name gets none of their mail", async () => {
+    expectStatus(await api("POST", `mailinglists/${D}/team2`, { auth: admin, body: {} }), 201);
+    await alias("team", `team2@${D}`);
+    await alias("team-all", `team@${D}`);
+    expectStatus(await api("DELETE", `mailinglists/${D}/team2`, { auth: admin }), 204);
+    expect([await status("team"), await status("team-all")]).toEqual([404, 404]);
+    // An ordinary account takes the freed name as its alias: nothing of the administrator's leads to it.
+    const owner = await createAccount(D, "claimer", { alias_limit: 2 });
+    expectStatus(await api("PUT", `emails/${D}/claimer`, { auth: owner, body: { aliases: [`team2@${D}`] } }), 200);
+    const all = await api("GET", `aliases/${D}?search=team`, { auth: admin });
+    expect(names(all)).toEqual(["team2"]);
+  });
+
+  it("a deleted account: the aliases two steps away go too", async () => {
+    await createAccount(D, "victim");
+    await alias("lvl1", `victim@${D}`);
+    await alias("lvl2", `lvl1@${D}`);
+    await alias("lvl3", `lvl2@${D}`);
+    expectStatus(await api("DELETE", `emails/${D}/victim`, { auth: admin }), 204);
+    expect([await status("lvl1"), await status("lvl2"), await status("lvl3")]).toEqual([404, 404, 404]);
+  });
+
+  it("a deleted alias, and an alias an account owner drops: what led through them goes; a loop ends", async () => {
+    await createAccount(D, "keeper");
+    await alias("hop", `keeper@${D}`);
+    await alias("via-hop", `hop@${D}`);
+    expectStatus(await api("DELETE", `aliases/${D}/hop`, { auth: admin }), 204);
+    expect(await status("via-hop")).toBe(404);
+
+    const owner = await createAccount(D, "dropper", { alias_limit: 2 });
+    expectStatus(await api("PUT", `emails/${D}/dropper`, { auth: owner, body: { aliases: [`drop-me@${D}`] } }), 200);
+    await alias("via-drop", `drop-me@${D}`);
+    expectStatus(await api("PUT", `emails/${D}/dropper`, { auth: owner, body: { aliases: [] } }), 200);
+    expect([await status("drop-me"), await status("via-drop")]).toEqual([404, 404]);
+
+    // loop1 -> loop2 -> loop1: deleting one removes the other and stops.
+    await alias("loop1", `keeper@${D}`);
+    await alias("loop2", `loop1@${D}`);
+    expectStatus(await api("PUT", `aliases/${D}/loop1`, { auth: admin, body: { target: `loop2@${D}` } }), 200);
+    expectStatus(await api("DELETE", `aliases/${D}/loop1`, { auth: admin }), 204);
+    expect(await status("loop2")).toBe(404);
+    // Aliases to addresses that stay are untouched.
+    expect(await status("a4")).toBe(200);
+  });
+});
+
 describe("search by full address", () => {
   it("finds the account, alias and list by name@domain", async () => {
     const accounts = await api("GET", `emails/${D}?search=${encodeURIComponent(`marta.krajewska@${D}`)}`, { auth: admin });

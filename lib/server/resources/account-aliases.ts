@@ -8,6 +8,7 @@ import { apiError } from "@/lib/errors/api-error";
 import { isAccountName, RESERVED_LOCAL_PARTS } from "@/lib/schemas/common";
 import { searchKey } from "./list-page";
 import { nameHolder } from "./names";
+import { removeAliasesTo } from "./aliases";
 
 /** Replaces the aliases pointing at `account` with `emails` (full addresses in the account's domain). */
 /** Call inside the write's transaction, after lockDomain. */
@@ -35,6 +36,8 @@ export async function setAccountAliases(db: Db, domain: DomainRow, account: Acco
   if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
     await db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed)));
+    // Aliases that delivered through a removed one would deliver to whoever takes its name next.
+    await removeAliasesTo(db, domain, removed.map((n) => `${n}${suffix}`));
   }
   for (const name of added) {
     const holder = await nameHolder(db, domain.id, name);

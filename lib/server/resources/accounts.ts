@@ -17,6 +17,7 @@ import {
 } from "@/lib/schemas/account";
 import { parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
+import { removeAliasesTo } from "./aliases";
 import { fieldChanges, recordChange } from "./audit";
 import { isLoginRefused, today, type Principal } from "../caller/auth";
 import { isAdminOf } from "../caller/access";
@@ -438,8 +439,6 @@ export async function deleteAccounts(db: Db, domain: DomainRow, names: string[])
       const emails = rows.map((r) => r.email);
       for (let i = 0; i < emails.length; i += 500) {
         const chunk = emails.slice(i, i + 500);
-        // Contract §9: aliases of other domains that point here are never touched by this domain's administrator.
-        await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk)));
         // The account leaves the domain's lists, as subscriber and as moderator (lists of other domains are theirs).
         await tx
           .delete(listMembers)
@@ -451,6 +450,8 @@ export async function deleteAccounts(db: Db, domain: DomainRow, names: string[])
           );
         await tx.delete(accounts).where(inArray(accounts.email, chunk));
       }
+      // Contract §9: the domain's aliases that pointed at them go (those of other domains are never touched).
+      await removeAliasesTo(tx, domain, emails);
       // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
       const catchallOff = domain.catchallType === 1 && emails.includes(domain.catchallAddress);
       if (catchallOff) {

@@ -128,5 +128,32 @@ export async function deleteAliases(db: Db, domain: DomainRow, names: string[]):
     const rows = await requireAll(tx, domain, names);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
     await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names)));
+    await removeAliasesTo(tx, domain, rows.map((r) => r.email));
   });
+}
+
+/**
+ * Removes the domain's aliases that deliver to `emails` (addresses that are going away), then those that delivered
+ * to the removed ones, and so on. An alias left pointing at a freed address would deliver to whoever takes the name
+ * next: contract §9 says so for a deleted account, and the same holds for a deleted list or alias. Other domains'
+ * aliases are never touched. Call inside the write's transaction, after lockDomain; the removal is audited.
+ */
+export async function removeAliasesTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
+  const removed: string[] = [];
+  for (let targets = emails; targets.length > 0; ) {
+    const next: string[] = [];
+    for (let i = 0; i < targets.length; i += 500) {
+      const chunk = targets.slice(i, i + 500);
+      const gone = await tx
+        .delete(aliases)
+        .where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk)))
+        .returning({ name: aliases.name, email: aliases.email });
+      for (const alias of gone) {
+        removed.push(alias.name);
+        next.push(alias.email);
+      }
+    }
+    targets = next;
+  }
+  if (removed.length) await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names: removed });
 }

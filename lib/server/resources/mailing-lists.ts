@@ -20,6 +20,7 @@ import { fieldChanges, listChangeSummary, recordChange } from "./audit";
 import { applyPlan, checkedAddresses, memberVersion, oneAtATime, planMembers, type MemberPlan } from "./list-members-put";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, findAllOrThrow } from "./names";
+import { removeAliasesTo } from "./aliases";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
@@ -349,8 +350,9 @@ async function plannedChanges(db: Db, domain: DomainRow, rows: MailingListRow[],
 export async function deleteMailingLists(db: Db, domain: DomainRow, names: string[]): Promise<void> {
   await withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
-    await requireAll(tx, domain, names);
+    const rows = await requireAll(tx, domain, names);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "list", names });
     await tx.delete(mailingLists).where(and(eq(mailingLists.domainId, domain.id), inArray(mailingLists.name, names)));
+    await removeAliasesTo(tx, domain, rows.map((r) => r.email));
   });
 }
