@@ -88,8 +88,15 @@ describe("aliases", () => {
   });
 
   it("an alias cannot point at itself, even among several", async () => {
+    const before = (await get(`aliases/${D}/a1`)).target;
     const res = await api("PUT", `aliases/${D}/a1,a2`, { auth: admin, body: { target: `a2@${D}` } });
-    expectError(res, "invalidAliasTarget", "target");
+    // Contract §3: the child names the failing alias; the field it was about is in its attributes.
+    expectError(res, "invalidAliasTarget", "a2");
+    expect(children(res.json)).toEqual([["500.368", "a2"]]);
+    expect(res.json.children[0].attributes).toEqual({ field: "target", target: `a2@${D}` });
+    expect((await get(`aliases/${D}/a1`)).target).toBe(before);
+    // One name alone: the field is the source.
+    expectError(await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `a2@${D}` } }), "invalidAliasTarget", "target");
   });
 
   it("DELETE several is all or nothing", async () => {
@@ -112,9 +119,13 @@ describe("mailing lists", () => {
 
   it("a rule failing for one list (reply-to mode 2 without an address) changes none", async () => {
     expectStatus(await api("PUT", `mailinglists/${D}/l1`, { auth: admin, body: { replyto_email: "r@example.org" } }), 200);
-    const res = await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body: { replyto_mode: 2 } });
-    expectError(res, "invalidListOption", "replyto_email");
+    const res = await api("PUT", `mailinglists/${D}/l1,l2,l3`, { auth: admin, body: { replyto_mode: 2 } });
+    // Contract §3: one child per failing list (l2 and l3 have no address; l1 has one), the field in its attributes.
+    expectError(res, "invalidListOption", "l2");
+    expect(children(res.json)).toEqual([["500.353", "l2"], ["500.353", "l3"]]);
+    expect(res.json.children[0].attributes).toMatchObject({ field: "replyto_email" });
     expect((await get(`mailinglists/${D}/l1`)).replyto_mode).toBe(0);
+    expectError(await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
   });
 
   it("DELETE several is all or nothing", async () => {

@@ -26,6 +26,28 @@ describe("malformed HTTP", () => {
   });
 });
 
+describe("methods fetch does not know", () => {
+  // Next answered TRACE with a plain-text 500 (logging a stack trace), WebDAV's methods with an empty 400 and OPTIONS
+  // with an empty 204 on any path; contract §4 wants the API's JSON for every answer under /api/v1.
+  const call = (method: string, path: string) =>
+    new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = http.request(new URL(path, inject("mainBase")), { method }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body }));
+      });
+      req.on("error", reject).end();
+    });
+  it.each(["TRACE", "PROPFIND", "MKCOL", "LOCK", "SEARCH", "OPTIONS"])("%s: 405.1 on a known path, 404.4 on an unknown one, as JSON", async (method) => {
+    const known = await call(method, "/api/v1/domains/example.com");
+    expect([known.status, known.type]).toEqual([405, "application/json; charset=utf-8"]);
+    expectErrorBody(JSON.parse(known.body), "methodNotAllowed");
+    const unknown = await call(method, "/api/v1/no/such/path");
+    expect(unknown.status).toBe(404);
+    expectErrorBody(JSON.parse(unknown.body), "endpointNotFound");
+  });
+});
+
 describe("kept-alive connections", () => {
   // The workers get their connections from the primary, so http.Server does not set TCP_NODELAY on them itself;
   // without it Nagle's algorithm and the client's delayed ACK hold every answer about 40 ms.

@@ -258,6 +258,12 @@ describe("passwords", () => {
     expectError(bad, "passwordMismatch", "password_retype");
     const ok = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "Jan-pass2", password_retype: "Jan-pass2" } });
     expectStatus(ok, 200);
+    // A retype with no password (missing or empty) is a mismatch too: nothing changes, and the client is told.
+    for (const body of [{ password_retype: "Jan-pass9" }, { password: "", password_retype: "Jan-pass9" }]) {
+      expectError(await api("PUT", `emails/${D}/jan`, { auth: admin, body }), "passwordMismatch", "password_retype");
+    }
+    expectStatus(await api("GET", `emails/${D}/jan`, { auth: { email: `jan@${D}`, password: "Jan-pass2" } }), 200);
+    expectStatus(await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "", password_retype: "" } }), 200);
   });
 
   it("POST of an account needs a password", async () => {

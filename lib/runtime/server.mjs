@@ -189,6 +189,7 @@ async function runWorker() {
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
     else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
     if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
+    if (!ROUTE_METHODS.has(req.method ?? "") && isApiPath(pathOf(req.url))) req.method = "PATCH";
     active++;
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);
@@ -266,6 +267,11 @@ const BASELINE_HEADERS = [
 ];
 
 const pathOf = (url) => (url ?? "/").split("?")[0];
+// Contract §4: every answer under /api/v1 is the API's JSON. Next's route handlers know only fetch's methods, and
+// answered TRACE with a plain-text 500 (and a stack trace in the log), WebDAV's PROPFIND and the like with an empty
+// 400, and OPTIONS with its own empty 204 on any path. Under /api any other method goes on as PATCH, which no API
+// route implements: the route's JSON 405.1 (404.4 on an unknown path), through the API's wrapper like any request.
+const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"]);
 const isApiPath = (path) => path === "/api" || path.startsWith("/api/");
 
 function hostName(host) {

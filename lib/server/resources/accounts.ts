@@ -23,7 +23,7 @@ import { isLoginRefused, today, type Principal } from "../caller/auth";
 import { isAdminOf } from "../caller/access";
 import { effectiveLimits } from "./customers";
 import { listPage, parseListQuery, searchKey } from "./list-page";
-import { assertNameFree, withNameChildren } from "./names";
+import { assertNameFree, failureOfName, withNameChildren } from "./names";
 import { hashDigest, hashDigestAsync, sha1Hex } from "../caller/password";
 import { endSessions } from "../caller/session";
 import { env } from "../env";
@@ -231,11 +231,13 @@ export interface Prehashed {
 /** Password and its retype: the new scrypt hash, or undefined when unchanged. */
 function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
   const password = input.password ?? "";
+  // Contract §7: a non-empty retype must equal the password, an empty or missing password included (a client that
+  // sends only the retype believes it changes the password).
+  if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
   if (password === "") {
     if (required) throw apiError("invalidPassword", "password");
     return undefined;
   }
-  if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
   return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
 }
 
@@ -360,7 +362,7 @@ export async function updateAccounts(
           checked.push({ name, row });
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;
-          failures.push(new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } }));
+          failures.push(failureOfName(name, err));
         }
       }
       if (failures.length) throw withNameChildren(failures);
@@ -373,7 +375,7 @@ export async function updateAccounts(
           updated.push(next);
         } catch (err) {
           if (!(err instanceof ApiError) || names.length === 1) throw err;
-          failures.push(new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } }));
+          failures.push(failureOfName(name, err));
         }
       }
       if (failures.length) throw withNameChildren(failures);

@@ -9,7 +9,7 @@ import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecor
 import { parseFields } from "@/lib/schemas/fields";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { recordChange } from "./audit";
-import { assertNameFree, findAllOrThrow, nameHolder } from "./names";
+import { assertNameFree, failureOfName, findAllOrThrow, nameHolder, withNameChildren } from "./names";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
@@ -96,7 +96,11 @@ const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
 export async function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<AliasRow[]> {
   const emails = names.map((n) => `${n}@${domain.name}`);
   const target = targetOf(body, "");
-  if (emails.includes(target)) throw apiError("invalidAliasTarget", "target", { target });
+  const itself = names.find((_, i) => emails[i] === target);
+  if (itself !== undefined) {
+    const err = apiError("invalidAliasTarget", "target", { target });
+    throw names.length === 1 ? err : withNameChildren([failureOfName(itself, err)]);
+  }
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     await assertTargetDelivers(tx, domain, target);

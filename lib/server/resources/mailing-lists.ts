@@ -4,7 +4,7 @@ import { effectiveLimits } from "./customers";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { listMembers, mailingLists, type DomainRow, type MailingListRow } from "@/db/schema";
-import { apiError } from "@/lib/errors/api-error";
+import { ApiError, apiError } from "@/lib/errors/api-error";
 import { parseFields } from "@/lib/schemas/fields";
 import {
   DEFAULT_LIST_TEMPLATES,
@@ -19,7 +19,7 @@ import {
 import { fieldChanges, listChangeSummary, recordChange } from "./audit";
 import { applyPlan, checkedAddresses, memberVersion, oneAtATime, planMembers, type MemberPlan } from "./list-members-put";
 import { listPage, parseListQuery, searchKey } from "./list-page";
-import { assertNameFree, findAllOrThrow } from "./names";
+import { assertNameFree, failureOfName, findAllOrThrow, withNameChildren } from "./names";
 import { removeAliasesTo } from "./aliases";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
@@ -291,6 +291,16 @@ function writeUpdate(
         if (r.id !== plans[i]!.listId || (await memberVersion(tx, r.id)) !== plans[i]!.version) return undefined;
       }
     }
+    const failures: ApiError[] = [];
+    for (const row of rows) {
+      try {
+        checkReplyTo({ ...row, ...values });
+      } catch (err) {
+        if (!(err instanceof ApiError) || names.length === 1) throw err;
+        failures.push(failureOfName(row.name, err));
+      }
+    }
+    if (failures.length) throw withNameChildren(failures);
     let changes: Record<string, unknown>;
     if (plans) changes = await plannedChanges(tx, domain, rows, input, plans);
     else {
@@ -301,7 +311,6 @@ function writeUpdate(
     await recordChange(tx, { domain: domain.name, action: "update", resource: "list", names, changes });
     const updated: UpdatedList[] = [];
     for (const [i, row] of rows.entries()) {
-      checkReplyTo({ ...row, ...values });
       const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
       const next =
         Object.keys(set).length > 0 ? (await tx.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning())[0]! : row;

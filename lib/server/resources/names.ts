@@ -26,6 +26,11 @@ export function parseNames(raw: string, kind: "account" | "list", allowMany = tr
   return names;
 }
 
+/** One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about. */
+export function failureOfName(name: string, err: ApiError): ApiError {
+  return new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } });
+}
+
 /** The error of a multi-name request: the first failure, with one child per failing name. */
 export function withNameChildren(errors: ApiError[]): ApiError {
   const first = errors[0]!;
