@@ -7,7 +7,7 @@ import path from "node:path";
 import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, withQuotaStatus, type DeliveryConfigOptions } from "./config-delivery";
 import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { dovecotPgConnect, postfixMapFile, postfixMapType, type PgsqlMapOptions } from "./config-database";
-import { MAILBOXES } from "./mailboxes";
+import { MAILBOXES, QUOTA_ROOT } from "./mailboxes";
 
 export interface MailServerConfigOptions extends Partial<Omit<DeliveryConfigOptions, "outDir" | "databasePath" | "mailUser">> {
   /** Where the files are written (absolute after resolution). */
@@ -225,7 +225,7 @@ dict {
 
 plugin {
   # Per-user limit from the userdb (capacity in MB); usage counted from Dovecot's index.
-  quota = count:User quota
+  quota = ${QUOTA_ROOT}
   quota_vsizes = yes
   quota_rule = *:storage=0
   quota_clone_dict = proxy::mailadmin

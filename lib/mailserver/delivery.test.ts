@@ -21,10 +21,12 @@ import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { checkDkimDns, currentDkimKey, dkimRecord } from "./dkim";
 import { readDnsRecords, writeDnsRecords } from "./sandbox/dns-server";
+import { runHousekeeping } from "./housekeeping";
 import { maildirNew } from "./sandbox/outbound-sink";
 import { decryptSmsPassword } from "./sms/secret";
 import {
   closeTestDatabase,
+  dovecotConf,
   LineSocket,
   mailTestsOnPostgres,
   missingMailPackages,
@@ -158,6 +160,10 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     await createAccount(db, d, "jan", { password: PW });
     await createAccount(db, d, "pelny", { password: PW, capacity: 1, usage_notification_level: 0 });
     await createAccount(db, d, "ola", { password: PW, capacity: 1, usage_notification_level: 50 });
+    await createAccount(db, d, "przepelniony", { password: PW, capacity: 1, usage_notification_level: 90 });
+    // In this order (housekeeping walks accounts by id): the first one's warning cannot be saved.
+    await createAccount(db, d, "wadliwy", { password: PW, capacity: 1, usage_notification_level: 30 });
+    await createAccount(db, d, "nastepny", { password: PW, capacity: 1, usage_notification_level: 30 });
     await createAccount(db, d, "fwd", { password: PW, forwards: ["daleko@outside.test"], keep_mail: 0 });
     await createAccount(db, d, "smsmail", { password: PW, sms_phone_number_1: "bramka@outside.test", sms_send_to: 1, sms_cnt: 1 });
     await createAccount(db, d, "smsop", { password: PW, sms_phone_number_1: "+48601234567", sms_operator_1: 21, sms_send_to: 1, sms_cnt: 0 });
@@ -305,6 +311,43 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       await db.update(accounts).set({ usageWarnedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where(eq(accounts.email, `ola@${A}`));
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "dziewiecdziesiat", filler(100)));
       await waitFor("the second warning", () => warnings().length === 2, 15_000);
+    });
+  });
+
+  describe("usage warning past 100%, and one account's failure in the daily run", () => {
+    const warningsOf = (name: string) => readMessages(l, `${name}@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+
+    it("a delivery that takes the mailbox over its capacity (Dovecot's grace) still brings the warning", async () => {
+      await smtpSend("a@far.test", [`przepelniony@${A}`], message("a@far.test", `przepelniony@${A}`, "ponad", filler(1100)));
+      await waitFor("usage written back", async () => (await row("przepelniony")).usagePercent > 100);
+      // The warning's save is not held to the quota: before, it failed with "Quota exceeded" and was lost.
+      await waitFor("the warning", () => warningsOf("przepelniony").length === 1, 15_000);
+    });
+
+    it("housekeeping warns the others when one account's warning cannot be saved, and reports that one", async () => {
+      for (const name of ["wadliwy", "nastepny"]) {
+        await smtpSend("a@far.test", [`${name}@${A}`], message("a@far.test", `${name}@${A}`, "polowa", filler(400)));
+        await waitFor(`${name}'s usage`, async () => (await row(name)).usagePercent >= 30);
+      }
+      // The delivery's warnings came; a day later the daily run is due to repeat them.
+      await waitFor("the delivery's warnings", () => warningsOf("wadliwy").length === 1 && warningsOf("nastepny").length === 1, 15_000);
+      const maildir = path.join(l.vmail, A, "wadliwy", "Maildir");
+      fs.chmodSync(maildir, 0);
+      try {
+        const report = await runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
+        // doveadm's expunge runs name the account too (it goes on past it); its warning is the one not saved.
+        expect(report.failed.filter((f) => f.startsWith("usage warning"))).toEqual([expect.stringContaining(`usage warning wadliwy@${A}: `)]);
+        expect(report.failed.filter((f) => f.startsWith("expunge ")).every((f) => f.includes(`wadliwy@${A}`))).toBe(true);
+        expect(report.warned).toContainEqual(expect.stringMatching(new RegExp(`^nastepny@`)));
+      } finally {
+        fs.chmodSync(maildir, 0o700);
+      }
+      expect(warningsOf("nastepny")).toHaveLength(2);
+      expect(warningsOf("wadliwy")).toHaveLength(1);
+      // Given back: the next run (a day after the claim it did not use) tries it again.
+      const report = await runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 26 * 3_600_000) });
+      expect(report.failed).toEqual([]);
+      expect(warningsOf("wadliwy")).toHaveLength(2);
     });
   });
 

@@ -11,7 +11,7 @@ import { withTransaction } from "@/db/transaction";
 import { accounts, type AccountRow } from "@/db/schema";
 import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
-import { MAILBOXES } from "./mailboxes";
+import { MAILBOXES, saveBeyondQuota } from "./mailboxes";
 import { runTool, runToolAsync } from "./run-tool";
 import { usageWarningMessage } from "./usage-warning";
 
@@ -25,6 +25,8 @@ export interface HousekeepingReport {
   /** One line per doveadm expunge run: mailbox, days, number of accounts. */
   expunged: string[];
   warned: string[];
+  /** What failed, with doveadm's error: expunge runs, and warnings that could not be saved (tried again next run). */
+  failed: string[];
   /** Audit log entries older than AUDIT_RETENTION_DAYS, deleted. */
   audit: { days: number; deleted: number };
 }
@@ -48,11 +50,13 @@ function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
 }
 
 /**
- * One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. The user-list
- * files are removed only after success: a failure names its file, and the operator can look at it.
+ * One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. doveadm goes on
+ * past a user it cannot expunge (an unreadable mailbox) and then fails; that is reported, and the other runs go on.
+ * The user-list files are removed only when every run succeeded: a failure names its file for the operator.
  */
-async function expungeOld(db: Db, o: HousekeepingOptions): Promise<string[]> {
+async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: string[]; failed: string[] }> {
   const done: string[] = [];
+  const failed: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
   for (const rule of RULES) {
     const rows = await db
@@ -66,12 +70,17 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<string[]> {
       const users = emails.join("\n");
       const file = path.join(dir, `${rule.mailbox}-${days}`);
       fs.writeFileSync(file, `${users}\n`);
-      doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
-      done.push(`${rule.mailbox}: ${rule.search} ${days}d, ${users.split("\n").length} account(s)`);
+      const what = `${rule.mailbox}: ${rule.search} ${days}d, ${emails.length} account(s)`;
+      try {
+        doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
+        done.push(what);
+      } catch (err) {
+        failed.push(`expunge ${what} (${file}): ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
   }
-  fs.rmSync(dir, { recursive: true, force: true });
-  return done;
+  if (failed.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+  return { done, failed };
 }
 
 /**
@@ -108,7 +117,7 @@ export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user
   const [command, ...global] = doveadmCommand;
   const percent = Math.max(claimed.usagePercent, level);
   try {
-    await runToolAsync(command!, [...global, "save", "-u", claimed.email, "-m", MAILBOXES.inbox], usageWarningMessage({ ...claimed, usagePercent: percent }, now));
+    await runToolAsync(command!, [...global, ...saveBeyondQuota(claimed.email, MAILBOXES.inbox)], usageWarningMessage({ ...claimed, usagePercent: percent }, now));
   } catch (err) {
     // Not delivered: give the next crossing (or the daily run) its chance.
     await unclaimWarning(db, account);
@@ -118,7 +127,7 @@ export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user
 }
 
 /** Accounts at or above their level whose last warning is older than 24 h get one (usage_notification_level 0: never). */
-async function warnUsage(db: Db, o: HousekeepingOptions): Promise<string[]> {
+async function warnUsage(db: Db, o: HousekeepingOptions): Promise<{ warned: string[]; failed: string[] }> {
   const now = o.now ?? new Date();
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const due = await db
@@ -133,20 +142,25 @@ async function warnUsage(db: Db, o: HousekeepingOptions): Promise<string[]> {
     )
     .orderBy(accounts.id);
   const warned: string[] = [];
+  const failed: string[] = [];
   for (const account of due) {
     if (!(await claimWarning(db, account.id, now))) continue;
     try {
-      doveadm(o, ["save", "-u", account.email, "-m", MAILBOXES.inbox], usageWarningMessage(account, now));
+      doveadm(o, saveBeyondQuota(account.email, MAILBOXES.inbox), usageWarningMessage(account, now));
+      warned.push(`${account.email}: ${account.usagePercent}%`);
     } catch (err) {
+      // Given back for tomorrow's run; one account's failure does not keep the others from their warnings.
       await unclaimWarning(db, account);
-      throw err;
+      failed.push(`usage warning ${account.email}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    warned.push(`${account.email}: ${account.usagePercent}%`);
   }
-  return warned;
+  return { warned, failed };
 }
 
 export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<HousekeepingReport> {
   const days = env().AUDIT_RETENTION_DAYS;
-  return { expunged: await expungeOld(db, o), warned: await warnUsage(db, o), audit: { days, deleted: await trimAudit(db, days) } };
+  // Each part runs whatever failed before it: one broken mailbox must not hold up every other account's upkeep.
+  const expunge = await expungeOld(db, o);
+  const warn = await warnUsage(db, o);
+  return { expunged: expunge.done, warned: warn.warned, failed: [...expunge.failed, ...warn.failed], audit: { days, deleted: await trimAudit(db, days) } };
 }
