@@ -107,7 +107,7 @@ export async function firstHostedDomain(databasePath: string, postgres: SandboxP
   }
   const db = openDatabase(databasePath);
   try {
-    const row = db.$client.prepare("SELECT domain FROM mail_domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
+    const row = db.$client.prepare("SELECT name AS domain FROM domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
     return row?.domain;
   } catch {
     return undefined;
