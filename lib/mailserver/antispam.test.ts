@@ -241,6 +241,9 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     const other = await send(sender, [`greyexplicit@${S}`, `plain@${S}`], "grey-domain-off");
     expect(other.accepted).toEqual([`plain@${S}`]);
     expect(codes(other)).toEqual({ [`greyexplicit@${S}`]: 450 });
+    // An address that does not exist is refused at once (550), not greylisted first (nor kept in the greylist).
+    const unknown = await send(`grey-unknown-${Date.now()}@outside.test`, [`nobody-here@${G}`], "grey-unknown");
+    expect(codes(unknown)).toEqual({ [`nobody-here@${G}`]: 550 });
   }, 30_000);
 
   it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
