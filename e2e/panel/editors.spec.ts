@@ -130,6 +130,10 @@ test("forwards: the bad entries are quoted on the field", async ({ page }) => {
 
 test("dates are DD.MM.RRRR; an autoresponder on with no text is refused; a past expiration date is only warned about", async ({ page }) => {
   await openAccount(page, "piotr.wisniewski");
+  // The record's own dates too (they were shown as stored, YYYY-MM-DD).
+  const created = (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/piotr.wisniewski`).then((r) => r.json())) as { creation_date: string };
+  const [y, m, d] = created.creation_date.split("-");
+  await expect(page.getByRole("definition").filter({ hasText: `${d}.${m}.${y}` }).first()).toBeVisible();
   const start = page.getByLabel("Data początkowa");
   await expect(start).toHaveAttribute("placeholder", "DD.MM.RRRR");
   await page.getByLabel("Autoresponder włączony").check();

@@ -77,6 +77,12 @@ test("select all matching on a domain of 1,500 accounts, then block all 1,500", 
   await page.getByRole("button", { name: "Zaznacz wszystkie pasujące (1500 kont)" }).click();
   await expect(page.getByText("Zaznaczono wszystkie pasujące: 1500 kont")).toBeVisible();
   await expect(page.getByText(/porcjami po najwyżej 1000 nazw/)).toBeVisible();
+  // Deleting all matching says what goes with them, as a page's selection does (it said nothing before).
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  const confirm = page.getByRole("dialog");
+  await expect(confirm.getByText(/Razem z kontami znikną aliasy/)).toBeVisible();
+  await confirm.getByRole("button", { name: "Anuluj" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 1500 kont." })).toBeVisible({ timeout: 120_000 });
   await expect(page.getByRole("row").filter({ hasText: "user0001" }).getByText("zablokowane")).toBeVisible();

@@ -8,6 +8,12 @@ describe("splitLine", () => {
     expect(splitLine("a,b,10,opis")).toEqual(["a", "b", "10", "opis"]);
     expect(splitLine('a;;;"Dział ""IT""; piętro 2"')).toEqual(["a", "", "", 'Dział "IT"; piętro 2']);
   });
+  it("with a maximum, the last field is the rest of the line as written", () => {
+    expect(splitLine("a,b,10,Kowalski, Jan (sprzedaż)", 4)).toEqual(["a", "b", "10", "Kowalski, Jan (sprzedaż)"]);
+    expect(splitLine("a;b;10;x; y", 4)).toEqual(["a", "b", "10", "x; y"]);
+    expect(splitLine('a,b,10,"Nowak, ""Jan"""', 4)).toEqual(["a", "b", "10", 'Nowak, "Jan"']);
+    expect(splitLine("a,b", 4)).toEqual(["a", "b"]);
+  });
 });
 
 describe("parseRows", () => {
@@ -18,6 +24,10 @@ describe("parseRows", () => {
       { line: 3, name: "anna", password: "Haslo-123", generated: false, capacity: 500, description: "Księgowość", problem: null },
       { line: 4, name: "jan", password: "Gen3rated1", generated: true, capacity: 1024, description: "", problem: null },
     ]);
+  });
+  it("keeps a description's commas and spaces on a line separated by commas", () => {
+    const [row] = parseRows("bulk.two,Haslo-234,512,Kowalski, Jan", "d.pl", fixed);
+    expect(row).toMatchObject({ name: "bulk.two", capacity: 512, description: "Kowalski, Jan", problem: null });
   });
   it("marks each row with the first rule it breaks", () => {
     const rows = parseRows("Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" + "x".repeat(49) + "\nok4\nok4", "d.pl", fixed);

@@ -20,14 +20,22 @@ export interface BulkRow {
   problem: ErrorKey | "duplicateInInput" | null;
 }
 
-/** Splits one line into fields (quotes and doubled quotes as in CSV). */
-export function splitLine(line: string): string[] {
+/**
+ * Splits one line into fields (quotes and doubled quotes as in CSV). With `max`, the last field is the rest of the
+ * line as written, separators included: a description "Kowalski, Jan" on a line separated by commas stays whole.
+ */
+export function splitLine(line: string, max = Infinity): string[] {
   const sep = line.includes(";") ? ";" : ",";
   const out: string[] = [];
   let field = "";
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
+    if (!quoted && out.length === max - 1 && field === "") {
+      const rest = line.slice(i).trim();
+      out.push(/^".*"$/s.test(rest) ? rest.slice(1, -1).replace(/""/g, '"') : rest);
+      return out;
+    }
     if (quoted) {
       if (c === '"' && line[i + 1] === '"') {
         field += '"';
@@ -67,7 +75,7 @@ export function parseRows(text: string, domain: string, generate: () => string =
   const seen = new Set<string>();
   lines.forEach((raw, i) => {
     if (raw.trim() === "") return;
-    const fields = splitLine(raw);
+    const fields = splitLine(raw, 4);
     if (rows.length === 0 && i === lines.findIndex((l) => l.trim() !== "") && HEADER_NAMES.has(fields[0]!.toLowerCase())) return;
     let name = fields[0]!.toLowerCase();
     if (name.endsWith(`@${domain}`)) name = name.slice(0, -domain.length - 1);
@@ -75,7 +83,7 @@ export function parseRows(text: string, domain: string, generate: () => string =
     const password = given === "" ? generate() : given;
     const capacityText = fields[2] ?? "";
     const capacity = accountFields.capacity.schema.safeParse(capacityText === "" ? String(DEFAULT_CAPACITY) : capacityText);
-    const description = accountFields.description.schema.safeParse(fields.slice(3).join(fields.length > 4 ? ";" : ""));
+    const description = accountFields.description.schema.safeParse(fields[3] ?? "");
     let problem: BulkRow["problem"] = null;
     if (!isAccountName(name)) problem = "invalidAccountName";
     else if (seen.has(name)) problem = "duplicateInInput";

@@ -39,6 +39,8 @@ export interface BulkContext {
   /** Runs `apply` over the selected names in atomic chunks of at most 1,000, one after another. */
   run: (apply: (names: string[]) => Promise<unknown>) => Promise<void>;
   pending: boolean;
+  /** Takes down the last action's outcome: an action that stops at its own check must not stand under an old "done". */
+  clearOutcome: () => void;
 }
 
 export type ResourceTextKey = "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete";
@@ -63,7 +65,7 @@ export interface ResourceTableProps<R extends Row> {
   /** Bulk actions of the selected rows besides delete. */
   bulkActions?: (ctx: BulkContext) => ReactNode;
   /** What else goes with the names being deleted (accounts: their aliases and the catchall). */
-  deleteDetails?: (names: string[]) => ReactNode;
+  deleteDetails?: (names: string[] | "all") => ReactNode;
   /** Above the search box's row, beside it. */
   toolbar?: ReactNode;
   onNotice: (text: string) => void;
@@ -209,6 +211,10 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     pending: progress !== null,
     run: async (apply) => {
       await runChunks(apply);
+    },
+    clearOutcome: () => {
+      setOutcome(null);
+      props.onNotice("");
     },
   };
 
@@ -377,7 +383,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
               </p>
               {dialogNames && dialogNames.length > 1 && <NameList names={dialogNames} more={(n) => t("andMore", { n })} />}
               {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
-              {dialogNames && props.deleteDetails?.(dialogNames)}
+              {props.deleteDetails?.(dialogNames ?? "all")}
             </>
           )
         }

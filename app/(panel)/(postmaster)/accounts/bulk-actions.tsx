@@ -38,6 +38,7 @@ export function BulkActions({
     const { parseCapacity } = await import("./create-account-schema");
     const parsed = parseCapacity(capacity);
     if (!parsed.success) {
+      ctx.clearOutcome();
       setCapacityError(errorText.catalog("invalidCapacity"));
       return;
     }

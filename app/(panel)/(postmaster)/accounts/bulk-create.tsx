@@ -167,7 +167,7 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
         {!rows && (
           <>
             <p className="text-sm text-gray-800">{t("format")}</p>
-            <TextArea label={t("lines")} rows={8} value={text} spellCheck={false} className="font-mono" onChange={(e) => setText(e.target.value)} />
+            <TextArea label={t("lines")} rows={8} value={text} spellCheck={false} className="[&_textarea]:font-mono" onChange={(e) => setText(e.target.value)} />
             <div>
               <label className="mb-1 block text-sm font-medium text-gray-900" htmlFor={`${titleId}-file`}>
                 {t("file")}

@@ -14,10 +14,12 @@ import { ALIAS_NOUN, accountMessages } from "./messages";
 /** Records read for the dialog at most; for more names the dialog says what happens without listing it. */
 const MAX_READ = 20;
 
-export function AccountDeleteDetails({ domain, names }: { domain: string; names: string[] }) {
+/** `names` "all": every account matching the search, not listed (the dialog then says what goes, in general). */
+export function AccountDeleteDetails({ domain, names: named }: { domain: string; names: string[] | "all" }) {
   const t = useT(accountMessages);
   const locale = useLocale();
-  const few = names.length <= MAX_READ;
+  const names = named === "all" ? [] : named;
+  const few = named !== "all" && names.length <= MAX_READ;
   const records = useQuery({
     queryKey: [...accountKeys.all, "delete-details", domain, names],
     queryFn: () => Promise.all(names.map((n) => panelFetch<AccountRecord>(`emails/${domain}/${encodeURIComponent(n)}`))),

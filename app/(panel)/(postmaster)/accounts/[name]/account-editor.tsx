@@ -13,6 +13,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
+import { formatDate } from "@/lib/errors/details";
 import { accountFields } from "@/lib/schemas/account";
 import { AutoresponderFields, autoresponderProblems } from "../../../_editors/autoresponder-fields";
 import { DateField } from "../../../_editors/date-field";
@@ -113,12 +114,12 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           </div>
           <div>
             <dt className="text-gray-700">{t("createdOn")}</dt>
-            <dd>{asText(record.creation_date)}</dd>
+            <dd>{formatDate(asText(record.creation_date), locale)}</dd>
           </div>
           <div>
             <dt className="text-gray-700">{t("lastLogin")}</dt>
             <dd>
-              {record.last_auth_date ? `${asText(record.last_auth_date)} (${asText(record.last_auth_ip)})` : t("never")}
+              {record.last_auth_date ? `${formatDate(asText(record.last_auth_date), locale)} (${asText(record.last_auth_ip)})` : t("never")}
             </dd>
           </div>
         </dl>
