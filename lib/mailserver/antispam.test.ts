@@ -4,9 +4,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { domains } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
-import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, toDomainRecord, updateDomain } from "@/lib/server/resources/domains";
 import { spamDefaults } from "./sandbox/commands";
@@ -245,6 +248,31 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     const unknown = await send(`grey-unknown-${Date.now()}@outside.test`, [`nobody-here@${G}`], "grey-unknown");
     expect(codes(unknown)).toEqual({ [`nobody-here@${G}`]: 550 });
   }, 30_000);
+
+  it("an alias or catchall that leads to an address gone from a domain hosted here is refused at RCPT (550), not bounced later", async () => {
+    // Contract §9: another domain deleting the account leaves this domain's alias to it, and mail to it is refused
+    // like mail to any unknown address. Greylisting is off in S, so what is accepted is accepted at once.
+    await createAccount(db, await domain(G), "cel", { password: PW });
+    await createAlias(db, await domain(S), "martwy", { target: `cel@${G}` });
+    await createAlias(db, await domain(S), "posredni", { target: `martwy@${S}` });
+    await createAlias(db, await domain(S), "daleki", { target: "ktos@outside.test" });
+    const sender = `dest-${Date.now()}@outside.test`;
+    expect((await send(sender, [`martwy@${S}`], "dest-live")).accepted).toEqual([`martwy@${S}`]);
+    await deleteAccounts(db, await domain(G), ["cel"]);
+    const dead = await send(sender, [`martwy@${S}`, `posredni@${S}`, `daleki@${S}`, `plain@${S}`], "dest-dead");
+    expect(codes(dead)).toEqual({ [`martwy@${S}`]: 550, [`posredni@${S}`]: 550 });
+    expect(dead.accepted.sort()).toEqual([`daleki@${S}`, `plain@${S}`]);
+    // A catchall to another domain's same-named account that does not exist there: refused.
+    // (Set in the table: the API allows types 2 and 3 only between domains of one customer, which these are not.)
+    const catchall = (type: number, address: string) => db.update(domains).set({ catchallType: type, catchallAddress: address }).where(eq(domains.name, S));
+    await catchall(3, OFF);
+    try {
+      const viaCatchall = await send(sender, [`nieznany@${S}`], "dest-catchall");
+      expect(codes(viaCatchall)).toEqual({ [`nieznany@${S}`]: 550 });
+    } finally {
+      await catchall(0, "");
+    }
+  });
 
   it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
     await setDomain(G, { spam_greylist_enabled: 0 });

@@ -1,11 +1,12 @@
-// The per-recipient anti-spam decisions Postfix asks for at RCPT TO (docs/mail-server.md, Anti-spam): white list,
-// black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
+// The per-recipient decisions Postfix asks for at RCPT TO (docs/mail-server.md, Anti-spam): an address that leads
+// nowhere (destination.ts), then white list, black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
 // from the database at every request, so a change through the API applies to the next message.
 import dns from "node:dns";
 import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
+import { leadsNowhere } from "./destination";
 import type { Greylist } from "./greylist";
 
 export interface SpamDefaults {
@@ -41,7 +42,7 @@ export interface PolicyAnswer {
   /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
   action: string;
   /** Which rule decided, for logs and tests. */
-  rule: "none" | "authenticated" | "not-hosted" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+  rule: "none" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
 }
 
 export interface Settings {
@@ -132,6 +133,10 @@ export class SpamPolicy {
     const client = req.client_address ?? "";
     const s = await settingsFor(this.o.db, recipient, this.o.defaults);
     if (!s) return { action: "DUNNO", rule: "not-hosted" };
+    // Before any anti-spam rule: an address that leads nowhere is refused whoever sends to it.
+    if (await leadsNowhere(this.o.db, recipient)) {
+      return { action: `550 5.1.1 <${recipient}>: Recipient address rejected: it leads to no mailbox here`, rule: "no-destination" };
+    }
 
     if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
     if (listMatches(s.black, sender)) {

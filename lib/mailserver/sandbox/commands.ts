@@ -138,7 +138,7 @@ export const SANDBOX_COMMANDS: Command[] = [
   },
   {
     name: "mailserver policy",
-    summary: "The policy service Postfix asks at RCPT: black and white lists, SPF, RBL, greylisting per recipient.",
+    summary: "The policy service Postfix asks at RCPT: aliases that lead nowhere, black and white lists, SPF, RBL, greylisting per recipient.",
     notes:
       "Reads each recipient's settings from the database at every request (a change applies to the next message).\n" +
       "SPAM_RBL_DEFAULT, SPAM_SPF_DEFAULT and SPAM_GREYLIST_DEFAULT give the server's defaults, as they do for the API.",

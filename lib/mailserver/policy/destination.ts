@@ -1,0 +1,60 @@
+// Whether mail for a hosted address leads anywhere (contract §9: an alias whose target another domain deleted "keeps
+// its target; mail to it is refused like mail to any unknown address"). Postfix's own check at RCPT
+// (reject_unlisted_recipient) sees only that the address has an alias or catchall entry: mail to an alias whose
+// target is gone, or to a catchall's same-named address that does not exist, was accepted and then bounced to the
+// sender (backscatter). The policy service asks this first and refuses such a recipient with 550 5.1.1.
+// It follows the same tables Postfix's maps read (lib/mailserver/config.ts): accounts, lists and their bounce
+// addresses, aliases, then the domain's catchall; written with the query builder, the same on both engines.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, aliases, domains, mailingLists } from "@/db/schema";
+
+/** More aliases than this in a row is a loop (or as good as one): nothing is delivered. */
+const MAX_HOPS = 10;
+
+type Step = { kind: "elsewhere" } | { kind: "taken" } | { kind: "next"; address: string } | { kind: "nothing" };
+
+/** One step of Postfix's resolution of `address`. */
+async function step(db: Db, address: string): Promise<Step> {
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const [domain] = await db
+    .select({ id: domains.id, catchallType: domains.catchallType, catchallAddress: domains.catchallAddress })
+    .from(domains)
+    .where(eq(domains.name, address.slice(at + 1)))
+    .limit(1);
+  if (!domain) return { kind: "elsewhere" };
+  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length) return { kind: "taken" };
+  // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
+  const bounces = local.indexOf("-bounces+");
+  const listName = bounces > 0 ? local.slice(0, bounces) : local;
+  const list = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .where(and(eq(mailingLists.domainId, domain.id), eq(mailingLists.name, listName)))
+    .limit(1);
+  if (list.length) return { kind: "taken" };
+  const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
+  if (alias) return { kind: "next", address: alias.target.toLowerCase() };
+  if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress) return { kind: "next", address: domain.catchallAddress.toLowerCase() };
+  if (domain.catchallType === 3 && domain.catchallAddress) return { kind: "next", address: `${local}@${domain.catchallAddress.toLowerCase()}` };
+  return { kind: "nothing" };
+}
+
+/**
+ * True when `recipient` (an address of a hosted domain) is an alias or reaches the catchall, and what that leads to
+ * ends at an address of a domain hosted here that is nothing there, or goes round in a loop. False when it reaches
+ * an account, a list or another server's address, and when the recipient itself is nothing (Postfix refuses that).
+ */
+export async function leadsNowhere(db: Db, recipient: string): Promise<boolean> {
+  const first = await step(db, recipient);
+  if (first.kind !== "next") return false;
+  let address = first.address;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const s = await step(db, address);
+    if (s.kind === "elsewhere" || s.kind === "taken") return false;
+    if (s.kind === "nothing") return true;
+    address = s.address;
+  }
+  return true;
+}
