@@ -321,6 +321,14 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
     const ok = await api("PUT", path, { auth: admin, body: { replyto_mode: 2, replyto_email: "r@example.org" } });
     expectStatus(ok, 200);
   });
+
+  it("the moderation body: an unknown field is named (500.115), a bad id list names its own field", async () => {
+    const moderation = `${path}/moderation`;
+    expectError(await api("POST", moderation, { auth: admin, body: { bogus: 1 } }), "unknownField", "bogus");
+    expectError(await api("POST", moderation, { auth: admin, body: { approve: "1" } }), "invalidListOption", "approve");
+    expectError(await api("POST", moderation, { auth: admin, body: { reject: ["x"] } }), "invalidListOption", "reject");
+    expectStatus(await api("POST", moderation, { auth: admin, body: { approve: [], reject: [] } }), 200);
+  });
 });
 
 describe("domain fields (PUT domains/<domain>)", () => {

@@ -46,8 +46,11 @@ export function approveHeldPosts(db: Db, domain: DomainRow, name: string, ids: n
 
 /** Approve and reject held posts of one list; an id that is not a held post of this list fails the whole call. */
 export async function moderateHeldPosts(db: Db, domain: DomainRow, name: string, body: unknown): Promise<void> {
+  // Unknown fields are refused naming the field, as every other body is (500.115); a bad id list names its field.
+  const unknown = body && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).find((k) => k !== "approve" && k !== "reject") : undefined;
+  if (unknown !== undefined) throw apiError("unknownField", unknown);
   const parsed = listModerationActionSchema.safeParse(body);
-  if (!parsed.success) throw apiError("invalidListOption", "approve");
+  if (!parsed.success) throw apiError("invalidListOption", parsed.error.issues[0]?.path[0] === "reject" ? "reject" : "approve");
   const { approve = [], reject = [] } = parsed.data;
   await withTransaction(db, async (tx) => {
     const list = await getListOrThrow(tx, domain, name);
