@@ -322,6 +322,14 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
     expectStatus(ok, 200);
   });
 
+  it("a bad reply-to address says why, quoting it", async () => {
+    const upper = await api("PUT", path, { auth: admin, body: { replyto_email: "Odpowiedzi@example.org" } });
+    expectError(upper, "invalidListOption", "replyto_email");
+    expect(upper.json.attributes).toEqual({ replyto_email: "Odpowiedzi@example.org", problem: "uppercase" });
+    const bad = await api("PUT", path, { auth: admin, body: { replyto_email: "abc" } });
+    expect(bad.json.attributes).toEqual({ replyto_email: "abc", problem: "address" });
+  });
+
   it("the moderation body: an unknown field is named (500.115), a bad id list names its own field", async () => {
     const moderation = `${path}/moderation`;
     expectError(await api("POST", moderation, { auth: admin, body: { bogus: 1 } }), "unknownField", "bogus");

@@ -81,6 +81,17 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
       : "The reply-to address is required when replies go to a given address.";
   },
   (a, l) => {
+    // invalidListOption on replyto_email: which address, and why (lib/schemas/mailing-list.ts).
+    if (typeof a.replyto_email !== "string") return null;
+    const given = quote(l, [a.replyto_email]);
+    if (a.problem === "uppercase") {
+      return l === "pl"
+        ? `Adres odpowiedzi trzeba podać małymi literami (podano: ${given}).`
+        : `The reply-to address must be given in lowercase (given: ${given}).`;
+    }
+    return l === "pl" ? `Adres odpowiedzi jest nieprawidłowy: podaj pełny adres nazwa@domena (podano: ${given}).` : `The reply-to address is invalid: give a full address name@domain (given: ${given}).`;
+  },
+  (a, l) => {
     // invalidListOption on confirm_url: which address, and why (lib/schemas/mailing-list.ts, confirmUrlProblem).
     if (typeof a.confirm_url !== "string") return null;
     const given = quote(l, [a.confirm_url]);

@@ -28,7 +28,14 @@ export const mailingListFields = {
   privacy_mode: { schema: int(0, 2), error: "invalidListOption" },
   replyto_mode: { schema: int(0, 2), error: "invalidListOption" },
   replyto_email: {
-    schema: text(254).trim().refine((s) => s === "" || (s === s.toLowerCase() && isEmail(s))),
+    // The error's attributes say why (lib/errors/details.ts words them): the address given and what is wrong with it.
+    schema: text(254)
+      .trim()
+      .superRefine((s, ctx) => {
+        if (s === "" || (s === s.toLowerCase() && isEmail(s))) return;
+        const problem = isEmail(s.toLowerCase()) ? "uppercase" : "address";
+        ctx.addIssue({ code: "custom", input: s, params: { replyto_email: s, problem } });
+      }),
     error: "invalidListOption",
   },
   replyto_catchall: { schema: flag(), error: "invalidListOption" },
