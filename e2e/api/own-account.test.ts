@@ -89,6 +89,17 @@ describe("the account's own settings", () => {
     expect(res.json.aliases).toEqual([`jn@${D}`]);
   });
 
+  it("an address already taken is refused without saying by what (the alias and list endpoints are not the owner's)", async () => {
+    expectStatus(await api("POST", `mailinglists/${D}/zajeta`, { auth: admin, body: {} }), 201);
+    const res = await api("PUT", path, { auth: jan, body: { aliases: [`zajeta@${D}`] } });
+    expectError(res, "nameTaken", "aliases");
+    expect(res.json.attributes).toEqual({ address: `zajeta@${D}` });
+    // The administrator is told.
+    const byAdmin = await api("PUT", path, { auth: admin, body: { aliases: [`zajeta@${D}`] } });
+    expect(byAdmin.json.attributes).toEqual({ address: `zajeta@${D}`, taken_by: "list" });
+    expectStatus(await api("DELETE", `mailinglists/${D}/zajeta`, { auth: admin }), 204);
+  });
+
   it("may not read or change another account, the domain, aliases or lists (403.2)", async () => {
     expectError(await api("GET", `emails/${D}/ewa`, { auth: jan }), "forbidden");
     expectError(await api("PUT", `emails/${D}/ewa`, { auth: jan, body: { keep_mail: 0 } }), "forbidden");

@@ -41,7 +41,8 @@ export async function setAccountAliases(db: Db, domain: DomainRow, account: Acco
   }
   for (const name of added) {
     const holder = await nameHolder(db, domain.id, name);
-    if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, taken_by: holder });
+    // What holds it is the administrator's to know: an owner is refused alias and list endpoints (contract §9).
+    if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, ...(byAdmin ? { taken_by: holder } : {}) });
   }
   const d = await effectiveLimits(db, domain);
   if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
