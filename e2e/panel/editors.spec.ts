@@ -102,6 +102,11 @@ test("a duplicate alias name is marked on its field too", async ({ page }) => {
   await expect(name).toHaveAttribute("aria-invalid", "true");
   await expect(name).toBeFocused();
   await expect(page.getByText("409.1")).not.toBeVisible();
+  // A name that breaks the rules is called an alias name, not an account name.
+  await name.fill("Nowy Alias");
+  await page.getByRole("button", { name: "Utwórz alias" }).click();
+  await expect(page.getByText(/^Nieprawidłowa nazwa aliasu: małe litery/)).toBeVisible();
+  await expect(page.getByText("Nieprawidłowa nazwa konta.")).toHaveCount(0);
 });
 
 test("capacity over the domain's limit says the limit and the MB still free, on the capacity field", async ({ page }) => {

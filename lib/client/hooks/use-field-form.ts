@@ -7,8 +7,12 @@ import type { FieldValues, Resolver } from "react-hook-form";
 import { z } from "zod";
 import { catalogText } from "@/lib/client/error-text";
 import { errorDetailText } from "@/lib/errors/details";
-import { issueAttributes, type FieldSpecs } from "@/lib/schemas/fields";
+import { issueAttributes, type FieldSpec, type FieldSpecs } from "@/lib/schemas/fields";
+import type { Locale } from "@/lib/i18n";
 import { linesToList, type FieldFormContext } from "./field-form";
+
+/** A form-only field: a schema, its catalog error, and the form's own wording where the catalog's is another's. */
+export type FormFieldSpec = FieldSpec & { text?: Record<Locale, string> };
 
 export { lazyResolver, linesToList, listToLines, placeApiError, placeApiErrors, recordToForm, type FieldFormContext } from "./field-form";
 
@@ -23,9 +27,9 @@ export function fieldSpecResolver<T extends FieldValues>(
   specs: FieldSpecs,
   fields: readonly string[],
   lines: readonly string[] = [],
-  extra: FieldSpecs = {},
+  extra: Record<string, FormFieldSpec> = {},
 ): Resolver<T, FieldFormContext> {
-  const all: FieldSpecs = { ...specs, ...extra };
+  const all: Record<string, FormFieldSpec> = { ...specs, ...extra };
   const shape: Record<string, z.ZodType> = {};
   for (const f of fields) {
     const spec = specs[f];
@@ -44,7 +48,7 @@ export function fieldSpecResolver<T extends FieldValues>(
       if (!spec || !error || typeof error !== "object") continue;
       const parsed = shape[field]?.safeParse((values as Record<string, unknown>)[field]);
       const detail = parsed && !parsed.success ? errorDetailText(issueAttributes(parsed.error.issues), locale) : "";
-      (error as { message?: string }).message = [catalogText(spec.error, locale), detail].filter(Boolean).join(" ");
+      (error as { message?: string }).message = [spec.text?.[locale] ?? catalogText(spec.error, locale), detail].filter(Boolean).join(" ");
     }
     return result;
   };

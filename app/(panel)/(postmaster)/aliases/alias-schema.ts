@@ -11,6 +11,14 @@ export interface AliasValues {
 }
 
 export const createAliasResolver = fieldSpecResolver<AliasValues>(aliasFields, ["target"], [], {
-  name: { schema: z.string().trim().toLowerCase().refine(isAccountName), error: "invalidAccountName" },
+  name: {
+    schema: z.string().trim().toLowerCase().refine(isAccountName),
+    // The API's 500.301 says "account name" (the rules are the same); the alias form says what it is about.
+    error: "invalidAccountName",
+    text: {
+      pl: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
+      en: "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
+    },
+  },
 });
 export const aliasTargetResolver = fieldSpecResolver<AliasValues>(aliasFields, ["target"]);
