@@ -147,7 +147,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
           ...(report.audit.deleted ? [`audit: ${report.audit.deleted} entries older than ${report.audit.days} days deleted`] : []),
         ].join("\n") || "nothing to do";
       // The rest of the run was done; the exit status tells the timer (and its operator) that some of it was not.
-      if (report.failed.length) throw new Error(`${out}\nfailed (the rest was done):\n${report.failed.join("\n")}`);
+      // One line per failure (doveadm's own words), then what was done.
+      if (report.failed.length) throw new Error([...report.failed, ...(out === "nothing to do" ? [] : [`done: ${out.split("\n").join("; ")}`])].join("\n"));
       return out;
     },
   },

@@ -75,7 +75,8 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: strin
         doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
         done.push(what);
       } catch (err) {
-        failed.push(`expunge ${what} (${file}): ${err instanceof Error ? err.message : String(err)}`);
+        // doveadm's own line names the command, the user-list file and its stderr.
+        failed.push(err instanceof Error ? err.message : `expunge ${what}: ${String(err)}`);
       }
     }
   }

@@ -434,7 +434,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
           (e: Error) => e,
         );
         expect(err?.message).toMatch(/^doveadm -c \S+ expunge -F (\S+) .*failed \((exit \d+|killed by SIG\w+)\): .*auth-userdb/);
-        expect(err?.message).not.toContain("\n");
+        // One line per failed doveadm run (each mailbox's expunge was tried; a failure does not stop the others).
+        for (const line of err!.message.split("\n")) expect(line).toMatch(/^(doveadm -c \S+ expunge -F \S+ .*failed|done: )/);
         const listFile = /expunge -F (\S+)/.exec(err!.message)![1]!;
         expect(fs.readFileSync(listFile, "utf8")).toContain(`jan@${A}`);
         fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
