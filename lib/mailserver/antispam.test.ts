@@ -257,11 +257,13 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     await createAlias(db, await domain(S), "posredni", { target: `martwy@${S}` });
     await createAlias(db, await domain(S), "daleki", { target: "ktos@outside.test" });
     const sender = `dest-${Date.now()}@outside.test`;
-    expect((await send(sender, [`martwy@${S}`], "dest-live")).accepted).toEqual([`martwy@${S}`]);
+    // Nothing is delivered to cel first: a copy still in the queue when the account goes is deferred, and the queue
+    // that later tests wait to empty would not empty.
     await deleteAccounts(db, await domain(G), ["cel"]);
     const dead = await send(sender, [`martwy@${S}`, `posredni@${S}`, `daleki@${S}`, `plain@${S}`], "dest-dead");
     expect(codes(dead)).toEqual({ [`martwy@${S}`]: 550, [`posredni@${S}`]: 550 });
     expect(dead.accepted.sort()).toEqual([`daleki@${S}`, `plain@${S}`]);
+    await settle();
     // A catchall to another domain's same-named account that does not exist there: refused.
     // (Set in the table: the API allows types 2 and 3 only between domains of one customer, which these are not.)
     const catchall = (type: number, address: string) => db.update(domains).set({ catchallType: type, catchallAddress: address }).where(eq(domains.name, S));
