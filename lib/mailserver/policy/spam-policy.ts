@@ -135,7 +135,8 @@ export class SpamPolicy {
     if (!s) return { action: "DUNNO", rule: "not-hosted" };
     // Before any anti-spam rule: an address that leads nowhere is refused whoever sends to it.
     if (await leadsNowhere(this.o.db, recipient)) {
-      return { action: `550 5.1.1 <${recipient}>: Recipient address rejected: it leads to no mailbox here`, rule: "no-destination" };
+      // Postfix writes "<address>: Recipient address rejected:" before the text itself.
+      return { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
     }
 
     if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
