@@ -14,14 +14,14 @@ import { accounts, aliases, domains, mailingLists } from "@/db/pg/schema";
 import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { appConnection, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
 import { mailPasswordHash } from "./sha512-crypt";
-import { missingMailPackages } from "./testing/mail-daemons";
+import { missingMailPackages, requiredInCi } from "./testing/mail-daemons";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
 
-const missing = [...missingMailPackages(), ...["postfix-pgsql", "dovecot-pgsql", "postgresql-15"].filter(
+const missing = [...missingMailPackages(), ...requiredInCi(["postfix-pgsql", "dovecot-pgsql", "postgresql-15"].filter(
   (p) => spawnSync("dpkg", ["-s", p], { stdio: "ignore" }).status !== 0,
-)];
+))];
 if (missing.length) console.warn(`pgsql mail tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
 
 const READER = { role: "mail_reader", password: "reader-secret" };

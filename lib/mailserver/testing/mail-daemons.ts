@@ -17,10 +17,21 @@ import { missingPackages, Sandbox, sandboxLayout, SANDBOX_MAIL_OWNER, SANDBOX_PG
 /** The mail tests run on PostgreSQL (TEST_DATABASE=postgres, `npm run test:mail:pg`). */
 export const mailTestsOnPostgres = () => process.env.TEST_DATABASE === "postgres";
 
-/** Debian packages the sandbox needs that are not installed (the tests skip, saying so, only for this reason). */
+/**
+ * Debian packages the sandbox needs that are not installed. Outside CI the tests skip, saying so; under CI=true a
+ * missing daemon throws, so a CI without Postfix fails instead of passing green with the mail tests skipped.
+ */
 export function missingMailPackages(): string[] {
   const pg = mailTestsOnPostgres() ? [...SANDBOX_PGSQL_PACKAGES, "postgresql-15"] : [];
-  return missingPackages([...SANDBOX_COMPONENTS.flatMap((c) => c.packages), ...pg]);
+  return requiredInCi(missingPackages([...SANDBOX_COMPONENTS.flatMap((c) => c.packages), ...pg]));
+}
+
+/** `missing` as it is, unless CI=true and it is not empty: then the test file fails at import, naming the packages. */
+export function requiredInCi(missing: string[]): string[] {
+  if (missing.length > 0 && process.env.CI === "true") {
+    throw new Error(`CI=true and these Debian packages are missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`);
+  }
+  return missing;
 }
 
 /** The test file's private cluster, started by ./pg-setup.ts under TEST_DATABASE=postgres. */
