@@ -36,6 +36,15 @@ export interface SandboxOptions {
   components?: SandboxComponent[];
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
+  /** This instance's mail host name (mailserver config's hostName, docs/mail-hosts.md); unset: one mail host. */
+  hostName?: string;
+  /**
+   * Ports of another sandbox's components that this one does not run (a second mail host beside the first one on
+   * loopback: its Postfix uses the first one's Rspamd, Redis, DNS, postsrsd, list service and outbound sink).
+   */
+  sharedPorts?: Partial<Record<PortName, number>>;
+  /** Greylisting's clock (epoch ms); Date.now when unset. */
+  clock?: () => number;
 }
 
 /** Every port the sandbox listens on; with --port-base N they are N, N+1... in this order. */
@@ -171,7 +180,7 @@ export class Sandbox {
     if (options.postgres) await prepareMailReader(options.postgres);
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
-    const ports = Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])) as Record<PortName, number>;
+    const ports = { ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])), ...options.sharedPorts } as Record<PortName, number>;
     const sandbox = new Sandbox({
       options,
       layout,
@@ -261,6 +270,7 @@ export class Sandbox {
     }
     writeMailServerConfig({
       outDir: l.conf,
+      hostName: options.hostName,
       databasePath: options.databasePath,
       pgsql: options.postgres && sandboxPgsqlOptions(options.postgres),
       maildirRoot: l.vmail,
