@@ -1,0 +1,202 @@
+// Two mail hosts on loopback over one database (docs/mail-hosts.md): host a runs the whole sandbox, host b its own
+// Postfix, Dovecot, policy service and mail events beside it. A domain placed on b receives mail sent to a's MX
+// (Postfix hands it to b's LMTP), is read through a's IMAP, POP3 and LMTP (Dovecot's proxy), and the jobs of its
+// mailboxes run on b only; a sender greylisted through one MX is accepted through the other after the delay (the
+// triplets in the shared database; the policy services' clock is faked).
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
+import { accounts } from "@/db/schema";
+import { runCommand } from "@/lib/cli/commands";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { runHousekeeping } from "./housekeeping";
+import {
+  closeTestDatabase,
+  LineSocket,
+  maildirFiles,
+  mailTestsOnPostgres,
+  missingMailPackages,
+  newMailTestRoot,
+  openTestDatabase,
+  smtpSend,
+  smtpTry,
+  startMailSystem,
+  startSecondMailHost,
+  waitFor,
+  type MailTestLayout,
+} from "./testing/mail-daemons";
+
+vi.mock("server-only", () => ({}));
+vi.setConfig({ testTimeout: 120_000 });
+
+// PostgreSQL only (`npm run test:mail:pg`): several mail hosts need a networked database.
+const missing = mailTestsOnPostgres() ? missingMailPackages() : [];
+if (missing.length) console.warn(`mail host tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+
+const A = "alpha.test";
+const B = "beta.test";
+const PW = "Konto-pass1";
+const DELAY_S = 300;
+let db: Db;
+let a: MailTestLayout;
+let b: MailTestLayout;
+/** The policy services' clock: the tests move it past greylisting's delay instead of waiting. */
+let clockOffsetMs = 0;
+const clock = () => Date.now() + clockOffsetMs;
+const cli = (...argv: string[]) => runCommand(db, argv);
+
+const message = (from: string, to: string, subject: string) =>
+  `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject}.${Date.now()}@client.test>\nDate: ${new Date().toUTCString()}\n\nHello.\n`;
+
+/** Logs in over IMAP and returns the inbox's message count and each message's Subject line. */
+async function imapSubjects(port: number, user: string): Promise<{ login: string; subjects: string[] }> {
+  const s = await LineSocket.connect(port);
+  try {
+    await s.until(/^\* OK/);
+    s.write(`a LOGIN "${user}" "${PW}"\r\n`);
+    const login = await s.until(/^a /);
+    if (!/^a OK/m.test(login)) return { login, subjects: [] };
+    s.write("b SELECT INBOX\r\n");
+    const selected = await s.until(/^b /);
+    const exists = Number(/^\* (\d+) EXISTS/m.exec(selected)?.[1] ?? 0);
+    if (!exists) return { login, subjects: [] };
+    s.write("c FETCH 1:* (BODY.PEEK[HEADER.FIELDS (SUBJECT)])\r\n");
+    const fetched = await s.until(/^c /);
+    s.write("z LOGOUT\r\n");
+    return { login, subjects: [...fetched.matchAll(/^Subject: (.*)$/gm)].map((m) => m[1]!) };
+  } finally {
+    s.close();
+  }
+}
+
+async function pop3Count(port: number, user: string): Promise<number> {
+  const s = await LineSocket.connect(port);
+  try {
+    await s.until(/^\+OK/);
+    s.write(`USER ${user}\r\n`);
+    await s.until(/^[+-]/);
+    s.write(`PASS ${PW}\r\n`);
+    const r = await s.until(/^[+-]/);
+    if (!r.startsWith("+OK")) throw new Error(`POP3: ${r}`);
+    s.write("STAT\r\n");
+    const stat = await s.until(/^[+-]/);
+    s.write("QUIT\r\n");
+    return Number(/^\+OK (\d+)/.exec(stat)?.[1]);
+  } finally {
+    s.close();
+  }
+}
+
+/** One message straight to an LMTP port (as another host's Postfix or Dovecot hands it over). */
+async function lmtpDeliver(port: number, rcpt: string, subject: string): Promise<string> {
+  const s = await LineSocket.connect(port);
+  try {
+    await s.until(/^220 /);
+    s.write("LHLO client.test\r\n");
+    await s.until(/^250 /);
+    s.write("MAIL FROM:<lmtp@outside.test>\r\n");
+    await s.until(/^\d{3} /);
+    s.write(`RCPT TO:<${rcpt}>\r\n`);
+    const r = await s.until(/^\d{3} /);
+    if (!r.startsWith("250")) return r;
+    s.write("DATA\r\n");
+    await s.until(/^354/);
+    s.write(`${message("lmtp@outside.test", rcpt, subject).replace(/\n/g, "\r\n")}\r\n.\r\n`);
+    const done = await s.until(/^\d{3} /);
+    s.write("QUIT\r\n");
+    return done;
+  } finally {
+    s.close();
+  }
+}
+
+const subjectsIn = (l: MailTestLayout, email: string) =>
+  maildirFiles(l, email).map((f) => /^Subject: (.*)$/m.exec(fs.readFileSync(f, "utf8"))?.[1]);
+
+describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts over one database", () => {
+  let root: string;
+
+  beforeAll(async () => {
+    root = newMailTestRoot("mailadmin-hosts-");
+    db = await openTestDatabase(path.join(root, "db", "mail.db"));
+    for (const d of [A, B]) await cli("domain", "add", d, "--postmaster-password", PW);
+    await createAccount(db, await getDomainOrThrow(db, A), "ala", { password: PW });
+    await createAccount(db, await getDomainOrThrow(db, B), "bea", { password: PW });
+    await createAccount(db, await getDomainOrThrow(db, B), "grey", { password: PW, spam_greylist_enabled: 1 });
+    // An account of domain b whose mailbox the operator keeps on host a.
+    await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
+    a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
+    b = await startSecondMailHost(root, a, "host-b", { hostName: "b", greylistDelayS: DELAY_S, clock });
+    // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.
+    for (const [name, l] of [["a", a], ["b", b]] as const) {
+      await cli("mailserver", "host", "set", name, "--address", "127.0.0.1", "--imap-port", String(l.ports.imap), "--pop3-port", String(l.ports.pop3), "--lmtp-port", String(l.ports.lmtp));
+    }
+    await cli("domain", "set-mail-host", A, "--mail-host", "a");
+    await cli("domain", "set-mail-host", B, "--mail-host", "b");
+    await cli("account", "set-mail-host", `stays@${B}`, "--mail-host", "a");
+  });
+
+  afterAll(async () => {
+    await b?.sandbox.stop();
+    await a?.sandbox.stop();
+    await closeTestDatabase(db);
+  });
+
+  it("an account on host b receives mail sent to host a's MX and reads it through host a (IMAP, POP3); a's LMTP proxies to b", async () => {
+    await smtpSend(a.ports.smtp, "someone@outside.test", [`bea@${B}`, `ala@${A}`, `stays@${B}`], message("someone@outside.test", `bea@${B}`, "via-mx-a"));
+    await waitFor("the message in bea's mailbox on host b", () => subjectsIn(b, `bea@${B}`).includes("via-mx-a"), 60_000);
+    await waitFor("the message in ala's and stays' mailboxes on host a", () => subjectsIn(a, `ala@${A}`).includes("via-mx-a") && subjectsIn(a, `stays@${B}`).includes("via-mx-a"), 60_000);
+    // Each mailbox lives on its own host only.
+    expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
+    expect(fs.existsSync(path.join(b.vmail, A))).toBe(false);
+    expect(fs.existsSync(path.join(b.vmail, B, "stays"))).toBe(false);
+
+    // Read through host a: the message exists only on b, so a's Dovecot proxied the login.
+    const viaA = await imapSubjects(a.ports.imap, `bea@${B}`);
+    expect(viaA.login).toMatch(/^a OK/m);
+    expect(viaA.subjects).toEqual(["via-mx-a"]);
+    expect(await pop3Count(a.ports.pop3, `bea@${B}`)).toBe(1);
+    // And the other way round: stays@beta (on a) through b.
+    expect((await imapSubjects(b.ports.imap, `stays@${B}`)).subjects).toEqual(["via-mx-a"]);
+
+    // A's LMTP takes b's recipient and b stores it.
+    expect(await lmtpDeliver(a.ports.lmtp, `bea@${B}`, "via-lmtp-a")).toMatch(/^250 /);
+    expect(subjectsIn(b, `bea@${B}`)).toContain("via-lmtp-a");
+    expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
+
+    // The usage written back is b's count (two messages), not overwritten by a.
+    await waitFor("bea's usage from host b", async () => {
+      const [row] = await db.select().from(accounts).where(eq(accounts.email, `bea@${B}`));
+      return row!.usageMessages === 2;
+    });
+  });
+
+  it("housekeeping on each host handles only the mailboxes it holds", async () => {
+    const ra = await runHousekeeping(db, { doveadm: ["doveadm", "-c", a.dovecotConf], hostName: "a" });
+    const rb = await runHousekeeping(db, { doveadm: ["doveadm", "-c", b.dovecotConf], hostName: "b" });
+    expect(ra.failed).toEqual([]);
+    expect(rb.failed).toEqual([]);
+    // Trash and Spam are expunged after 30 days by default: ala and stays on a; bea and grey on b.
+    expect(ra.expunged).toEqual(expect.arrayContaining(["Trash: savedbefore 30d, 2 account(s)"]));
+    expect(rb.expunged).toEqual(expect.arrayContaining(["Trash: savedbefore 30d, 2 account(s)"]));
+    expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
+    expect(fs.existsSync(path.join(a.vmail, B, "grey"))).toBe(false);
+  });
+
+  it("a sender greylisted through host a's MX is accepted through host b's after the delay", async () => {
+    const to = `grey@${B}`;
+    const first = await smtpTry(a.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-1"));
+    expect(first.refused.map((r) => r.code)).toEqual([450]);
+    // Before the delay, b defers it too (the same triplet, seen by a).
+    const early = await smtpTry(b.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-1"));
+    expect(early.refused.map((r) => r.code)).toEqual([450]);
+    clockOffsetMs += (DELAY_S + 1) * 1000;
+    const retry = await smtpTry(b.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-2"));
+    expect(retry.refused).toEqual([]);
+    expect(retry.accepted).toEqual([to]);
+    await waitFor("grey-2 in grey's mailbox on host b", () => subjectsIn(b, to).includes("grey-2"), 60_000);
+  });
+});
