@@ -173,6 +173,22 @@ function passwordQuery(userCol: string, hostName: string | undefined): string {
   ].join("\n");
 }
 
+/**
+ * Dovecot's user_query. With a host name, a mailbox of another host has its quota read from the database (the
+ * usage its own host's quota_clone wrote), so that this host's quota-status refuses mail for it at RCPT when it is
+ * full, without opening (and creating) a local copy of the mailbox.
+ */
+function userQuery(userCol: string, o: MailServerConfigOptions, hostName: string | undefined): string {
+  const ids = `'${o.mailUser}' AS uid, '${o.mailGroup}' AS gid`;
+  const remote = `h.host <> '${hostName}'`;
+  if (!hostName) return `user_query = SELECT quota_rule, ${ids} FROM mail_userdb WHERE ${userCol} = '%u'`;
+  return (
+    `user_query = SELECT u.quota_rule, ${ids}, CASE WHEN ${remote} THEN 'dict:User quota::proxy::mailadmin' END AS quota, ` +
+    `CASE WHEN ${remote} THEN 'no' END AS mailbox_list_index ` +
+    `FROM mail_userdb u LEFT JOIN mail_account_hosts h ON h.email = u.${userCol} WHERE u.${userCol} = '%u'`
+  );
+}
+
 function dovecotFiles(o: MailServerConfigOptions): Record<string, string> {
   const dir = path.join(o.outDir, "dovecot");
   const pg = o.pgsql;
@@ -204,7 +220,7 @@ function dovecotFiles(o: MailServerConfigOptions): Record<string, string> {
       passwordQuery(userCol, checkedHostName(o)),
       "# Every mailbox, blocked ones included (they still receive mail); the quota comes from capacity.",
       "# uid/gid spelt out so that services running as the mail user (quota-status) may look users up.",
-      `user_query = SELECT quota_rule, '${o.mailUser}' AS uid, '${o.mailGroup}' AS gid FROM mail_userdb WHERE ${userCol} = '%u'`,
+      userQuery(userCol, o, checkedHostName(o)),
       `iterate_query = SELECT ${userCol} FROM mail_userdb`,
       "",
     ].join("\n"),

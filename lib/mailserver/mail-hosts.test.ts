@@ -126,6 +126,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     await createAccount(db, await getDomainOrThrow(db, A), "ala", { password: PW });
     await createAccount(db, await getDomainOrThrow(db, B), "bea", { password: PW });
     await createAccount(db, await getDomainOrThrow(db, B), "grey", { password: PW, spam_greylist_enabled: 1 });
+    await createAccount(db, await getDomainOrThrow(db, B), "full", { password: PW, capacity: 1 });
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
     a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
@@ -174,14 +175,25 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     });
   });
 
+  it("a full mailbox on host b is refused at host a's RCPT (552): a reads its usage from the database", async () => {
+    const to = `full@${B}`;
+    const big = `${message("someone@outside.test", to, "big")}${Array.from({ length: 1100 * 16 }, (_, i) => `${String(i).padStart(6, "0")} ${"x".repeat(56)}`).join("\n")}\n`;
+    await smtpSend(a.ports.smtp, "someone@outside.test", [to], big);
+    await waitFor("the big message on host b", () => subjectsIn(b, to).includes("big"), 60_000);
+    await waitFor("usage written back by host b", async () => (await db.select().from(accounts).where(eq(accounts.email, to)))[0]!.usagePercent >= 95);
+    await expect(smtpSend(a.ports.smtp, "someone@outside.test", [to], message("someone@outside.test", to, "second"))).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
+    expect(fs.existsSync(path.join(a.vmail, B, "full"))).toBe(false);
+  });
+
   it("housekeeping on each host handles only the mailboxes it holds", async () => {
     const ra = await runHousekeeping(db, { doveadm: ["doveadm", "-c", a.dovecotConf], hostName: "a" });
     const rb = await runHousekeeping(db, { doveadm: ["doveadm", "-c", b.dovecotConf], hostName: "b" });
     expect(ra.failed).toEqual([]);
     expect(rb.failed).toEqual([]);
-    // Trash and Spam are expunged after 30 days by default: ala and stays on a; bea and grey on b.
-    expect(ra.expunged).toEqual(expect.arrayContaining(["Trash: savedbefore 30d, 2 account(s)"]));
-    expect(rb.expunged).toEqual(expect.arrayContaining(["Trash: savedbefore 30d, 2 account(s)"]));
+    // Trash is expunged after 30 days by default: ala, stays and postmaster@alpha on a; bea, grey, full and
+    // postmaster@beta on b.
+    expect(ra.expunged).toContain("Trash: savedbefore 30d, 3 account(s)");
+    expect(rb.expunged).toContain("Trash: savedbefore 30d, 4 account(s)");
     expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
     expect(fs.existsSync(path.join(a.vmail, B, "grey"))).toBe(false);
   });
