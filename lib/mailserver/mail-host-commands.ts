@@ -2,7 +2,7 @@ import "server-only";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "@/lib/cli/args";
-import { listMailHosts, removeMailHost, setAccountMailHost, setDomainMailHost, setMailHost } from "./mail-hosts";
+import { accountsOnHost, listMailHosts, removeMailHost, setAccountMailHost, setDomainMailHost, setMailHost } from "./mail-hosts";
 
 const port = (help: string) => ({ type: "string", value: "N", min: 1, help }) as const;
 
@@ -49,6 +49,19 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       return hosts
         .map((h) => [h.name, h.address, `imap ${h.imapPort}`, `pop3 ${h.pop3Port}`, `lmtp ${h.lmtpPort}`, `sieve ${h.sievePort}`, `${h.domains} domain(s)`, `${h.accounts} account(s)`].join("\t"))
         .join("\n");
+    },
+  },
+  {
+    name: "mailserver host accounts",
+    args: ["<name>"],
+    summary: "Prints the addresses whose mailboxes live on a mail host, one a line (doveadm's -F user list).",
+    example: `${CLI} mailserver host accounts imap1 --domain example.org > /root/move-example.org.users`,
+    options: { domain: { type: "string", value: "<domain>", help: "only this domain's accounts" } },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const name = stringOption(values, "domain");
+      const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name.toLowerCase())).id;
+      return (await accountsOnHost(db, positionals[0]!, domainId)).join("\n");
     },
   },
   {

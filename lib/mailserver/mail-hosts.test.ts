@@ -21,6 +21,7 @@ import {
   missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
+  run,
   smtpSend,
   smtpTry,
   startMailSystem,
@@ -219,5 +220,25 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     expect(retry.refused).toEqual([]);
     expect(retry.accepted).toEqual([to]);
     await waitFor("grey-2 in grey's mailbox on host b", () => subjectsIn(b, to).includes("grey-2"), 60_000);
+  });
+  it("moving a domain from host b to host a: doveadm sync, the switch, a last sync; nothing lost, both hosts serve it", async () => {
+    // What docs/mail-hosts.md ("Moving a domain") says to run, on the new host.
+    const users = path.join(root, "move-users");
+    fs.writeFileSync(users, `${await cli("mailserver", "host", "accounts", "b", "--domain", B)}\n`);
+    expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([`bea@${B}`, `full@${B}`, `grey@${B}`, `postmaster@${B}`]);
+    const sync = () => run("doveadm", ["-c", a.dovecotConf, "sync", "-F", users, `tcp:127.0.0.1:${b.ports.doveadm}`]);
+    sync();
+    expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(subjectsIn(b, `bea@${B}`).sort());
+    // Mail still arriving for the old host before the switch is picked up by the last sync.
+    await smtpSend(a.ports.smtp, "someone@outside.test", [`bea@${B}`], message("someone@outside.test", `bea@${B}`, "before-switch"));
+    await waitFor("before-switch on host b", () => subjectsIn(b, `bea@${B}`).includes("before-switch"), 60_000);
+    await cli("domain", "set-mail-host", B, "--mail-host", "a");
+    sync();
+    expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(["before-switch", "via-lmtp-a", "via-mx-a"]);
+    // Now a holds the domain: b's MX hands its mail to a, b's IMAP proxies to a.
+    await smtpSend(b.ports.smtp, "someone@outside.test", [`bea@${B}`], message("someone@outside.test", `bea@${B}`, "after-switch"));
+    await waitFor("after-switch on host a", () => subjectsIn(a, `bea@${B}`).includes("after-switch"), 60_000);
+    expect(subjectsIn(b, `bea@${B}`)).not.toContain("after-switch");
+    expect((await imapSubjects(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual(["after-switch", "before-switch", "via-lmtp-a", "via-mx-a"]);
   });
 });

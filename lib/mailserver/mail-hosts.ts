@@ -4,7 +4,7 @@ import "server-only";
 // IMAP, POP3, LMTP and ManageSieve of other hosts' mailboxes to them and hands their mail to their LMTP; the jobs
 // that touch a mailbox (housekeeping, usage warnings, SMS) run only on the host it lives on. Only the operator's CLI
 // writes these: the API and the panel have no field for them.
-import { asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, mailHosts } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
@@ -98,6 +98,17 @@ export async function setAccountMailHost(db: Db, email: string, host: string | n
     const done = await tx.update(accounts).set({ mailHost: host }).where(eq(accounts.email, email.toLowerCase())).returning({ id: accounts.id });
     if (!done.length) throw new Error(`no account ${email}`);
   });
+}
+
+/** The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. */
+export async function accountsOnHost(db: Db, host: string, domainId?: number): Promise<string[]> {
+  const domainHost = sql`(SELECT ${domains.mailHost} FROM ${domains} WHERE ${domains.id} = ${accounts.domainId})`;
+  const rows = await db
+    .select({ email: accounts.email })
+    .from(accounts)
+    .where(and(sql`COALESCE(${accounts.mailHost}, ${domainHost}) = ${host}`, domainId === undefined ? undefined : eq(accounts.domainId, domainId)))
+    .orderBy(asc(accounts.email));
+  return rows.map((r) => r.email);
 }
 
 /**

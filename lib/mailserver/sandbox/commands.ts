@@ -97,7 +97,7 @@ export const SANDBOX_COMMANDS: Command[] = [
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
       dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
-      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+19 instead of free ports (0: free ports)" },
+      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+20 instead of free ports (0: free ports)" },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
       database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },

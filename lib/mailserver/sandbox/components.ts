@@ -279,6 +279,14 @@ service lmtp {
     port = ${p.lmtp}
   }
 }
+# doveadm's server: another mail host's \`doveadm sync ... tcp:\` (moving a domain, docs/mail-hosts.md).
+doveadm_password = ${ctx.doveadmPassword}
+service doveadm {
+  inet_listener {
+    address = 127.0.0.1
+    port = ${p.doveadm}
+  }
+}
 # SASL for Postfix's submission port.
 service auth {
   inet_listener sasl {

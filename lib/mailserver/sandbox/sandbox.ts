@@ -6,6 +6,7 @@
 // files, starts, says when it answers, and stops. A later service (the mailing-list LMTP service, SMS
 // notifications...) is one more entry in that list.
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ListService } from "@/lib/lists/service";
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   sharedPorts?: Partial<Record<PortName, number>>;
   /** Greylisting's clock (epoch ms); Date.now when unset. */
   clock?: () => number;
+  /** The doveadm server's password, the same on every mail host (a random one when unset). */
+  doveadmPassword?: string;
 }
 
 /** Every port the sandbox listens on; with --port-base N they are N, N+1... in this order. */
@@ -69,6 +72,7 @@ export const SANDBOX_PORTS = [
   "events",
   "srs_forward",
   "srs_reverse",
+  "doveadm",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -136,6 +140,8 @@ export interface SandboxContext {
   log: (line: string) => void;
   /** The running list service (set by its component), for tests that pump approved posts at once. */
   listService?: ListService;
+  /** Dovecot's doveadm_password: `doveadm sync ... tcp:` from another mail host authenticates with it. */
+  doveadmPassword: string;
 }
 
 /** A sandbox error the CLI reports on one line with exit 2 (missing packages, not root). */
@@ -188,6 +194,7 @@ export class Sandbox {
       greylistDelayS: options.greylistDelayS ?? 3,
       srsDomain: options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
       log: options.log ?? (() => {}),
+      doveadmPassword: options.doveadmPassword ?? crypto.randomBytes(18).toString("hex"),
     });
     try {
       sandbox.prepare();
@@ -205,6 +212,10 @@ export class Sandbox {
   }
   get ports() {
     return this.ctx.ports;
+  }
+  /** The doveadm server's password (another mail host's doveadm sync uses it). */
+  get doveadmPassword() {
+    return this.ctx.doveadmPassword;
   }
   /** The list service component's running service, when it runs. */
   get listService() {

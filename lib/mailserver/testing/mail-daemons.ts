@@ -130,6 +130,7 @@ export async function startSecondMailHost(root: string, first: MailTestLayout, n
     defaults: { rbl: 1, spf: 1, greylist: 0 },
     components: SANDBOX_COMPONENTS.filter((c) => SECOND_HOST_COMPONENTS.includes(c.name)),
     sharedPorts: Object.fromEntries(SHARED_PORTS.map((p) => [p, first.ports[p]])),
+    doveadmPassword: first.sandbox.doveadmPassword,
     ...options,
   });
   return { ...sandboxLayout(dir), db: path.join(root, "db", "mail.db"), ports: sandbox.ports, sandbox };
