@@ -8,11 +8,13 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
-import { accounts } from "@/db/schema";
+import { accounts, smsQueue } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "./housekeeping";
+import { loadSmsConfig } from "./sms/config";
+import { enqueueNewMail, processSmsQueue } from "./sms/queue";
 import {
   closeTestDatabase,
   LineSocket,
@@ -128,6 +130,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     await createAccount(db, await getDomainOrThrow(db, B), "bea", { password: PW });
     await createAccount(db, await getDomainOrThrow(db, B), "grey", { password: PW, spam_greylist_enabled: 1 });
     await createAccount(db, await getDomainOrThrow(db, B), "full", { password: PW, capacity: 1 });
+    await createAccount(db, await getDomainOrThrow(db, B), "smser", { password: PW, sms_phone_number_1: "sms-gw@outside.test", sms_send_to: 1 });
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
     a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
@@ -195,10 +198,10 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     const rb = await runHousekeeping(db, { doveadm: ["doveadm", "-c", b.dovecotConf], hostName: "b" });
     expect(ra.failed).toEqual([]);
     expect(rb.failed).toEqual([]);
-    // Trash is expunged after 30 days by default: ala, stays and postmaster@alpha on a; bea, grey, full and
+    // Trash is expunged after 30 days by default: ala, stays and postmaster@alpha on a; bea, grey, full, smser and
     // postmaster@beta on b.
     expect(ra.expunged).toContain("Trash: savedbefore 30d, 3 account(s)");
-    expect(rb.expunged).toContain("Trash: savedbefore 30d, 4 account(s)");
+    expect(rb.expunged).toContain("Trash: savedbefore 30d, 5 account(s)");
     expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
     expect(fs.existsSync(path.join(a.vmail, B, "grey"))).toBe(false);
   });
@@ -221,11 +224,25 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     expect(retry.accepted).toEqual([to]);
     await waitFor("grey-2 in grey's mailbox on host b", () => subjectsIn(b, to).includes("grey-2"), 60_000);
   });
+  it("the SMS queue: each host's worker sends the notifications of the mailboxes it holds only", async () => {
+    const config = loadSmsConfig(undefined);
+    const [account] = await db.select().from(accounts).where(eq(accounts.email, `smser@${B}`));
+    // Due in 2100: the sandboxes' own workers (which run on today's clock) leave the row to the calls below.
+    const due = new Date("2100-01-01T00:00:00Z");
+    const [row] = await enqueueNewMail(db, config, account!, { subject: "sms-test", body: "" }, due);
+    expect(row!.status).toBe("pending");
+    const later = new Date(due.getTime() + 60_000);
+    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: a.ports.internal } }, later, "a")).toBe(0);
+    expect((await db.select().from(smsQueue).where(eq(smsQueue.id, row!.id)))[0]!.status).toBe("pending");
+    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: b.ports.internal } }, later, "b")).toBe(1);
+    expect((await db.select().from(smsQueue).where(eq(smsQueue.id, row!.id)))[0]!.status).toBe("sent");
+  });
+
   it("moving a domain from host b to host a: doveadm sync, the switch, a last sync; nothing lost, both hosts serve it", async () => {
     // What docs/mail-hosts.md ("Moving a domain") says to run, on the new host.
     const users = path.join(root, "move-users");
     fs.writeFileSync(users, `${await cli("mailserver", "host", "accounts", "b", "--domain", B)}\n`);
-    expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([`bea@${B}`, `full@${B}`, `grey@${B}`, `postmaster@${B}`]);
+    expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([`bea@${B}`, `full@${B}`, `grey@${B}`, `postmaster@${B}`, `smser@${B}`]);
     const sync = () => run("doveadm", ["-c", a.dovecotConf, "sync", "-F", users, `tcp:127.0.0.1:${b.ports.doveadm}`]);
     sync();
     expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(subjectsIn(b, `bea@${B}`).sort());
