@@ -10,6 +10,8 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/sandbox/sandbox.test.ts",
   // PostgreSQL only: a streaming replica behind the production server (skipped by `unit`).
   "lib/mailserver/replica-api.test.ts",
+  // PostgreSQL only: two mail hosts on loopback over one database.
+  "lib/mailserver/mail-hosts.test.ts",
 ];
 
 export default defineConfig({

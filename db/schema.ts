@@ -31,6 +31,8 @@ export const {
   totpRecoveryCodes,
   loginChallenges,
   domainPolicies,
+  mailHosts,
+  greylist,
 } = active;
 
 export type {

@@ -13,6 +13,7 @@ export const MAIL_VIEWS = [
   "mail_passdb",
   "mail_userdb",
   "mail_sieve_scripts",
+  "mail_account_hosts",
 ] as const;
 
 const ident = (s: string) => {

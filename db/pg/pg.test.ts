@@ -17,7 +17,7 @@ let pdb: PgDb;
 let sdb: Db;
 let dir: string;
 
-const VIEWS = ["mail_domains", "mail_mailboxes", "mail_alias_map", "mail_list_addresses", "mail_passdb", "mail_userdb", "mail_sieve_scripts"];
+const VIEWS = ["mail_domains", "mail_mailboxes", "mail_alias_map", "mail_list_addresses", "mail_passdb", "mail_userdb", "mail_sieve_scripts", "mail_account_hosts"];
 
 const sortRows = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
 const pgRows = async (q: string) => (await pdb.$client.query(q)).rows as Record<string, unknown>[];
@@ -65,6 +65,10 @@ beforeAll(async () => {
       unsubscribe_request_mail_body, unsubscribe_request_mail_subject, subscribe_mail_body, subscribe_mail_subject,
       unsubscribe_mail_body, unsubscribe_mail_subject) VALUES (1, 'news', 'news@one.test', 'b', 's', 'b', 's', 'b', 's', 'b', 's');
     INSERT INTO list_members (list_id, role, address, position) VALUES (1, 'subscriber', 'a@ext.test', 0), (1, 'moderator', 'ola@one.test', 0);
+    INSERT INTO mail_hosts (name, address) VALUES ('imap1', '192.0.2.1');
+    INSERT INTO mail_hosts (name, address, imap_port, lmtp_port) VALUES ('imap2', '192.0.2.2', 1143, 2424);
+    UPDATE domains SET mail_host = 'imap1' WHERE name = 'one.test';
+    UPDATE accounts SET mail_host = 'imap2' WHERE email IN ('jan@one.test', 'ewa@two.test');
   `);
 }, 120_000);
 

@@ -65,6 +65,8 @@ export const domains = pgTable(
     customerId: integer("customer_id").references(() => customers.id),
     catchallType: integer("catchall_type").notNull().default(0),
     catchallAddress: text("catchall_address").notNull().default(""),
+    // The mailbox host (mail_hosts.name) holding this domain's mailboxes; null: every host serves them itself.
+    mailHost: text("mail_host"),
     spamEnabled: integer("spam_enabled").notNull().default(1),
     ...spamLists(),
     spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
@@ -106,6 +108,8 @@ export const accounts = pgTable(
       ),
     passwordHash: text("password_hash").notNull(),
     mailPasswordHash: text("mail_password_hash").notNull().default(""),
+    // The operator's override of the domain's mailbox host (null: the domain's).
+    mailHost: text("mail_host"),
     usageWarnedAt: text("usage_warned_at").notNull().default(""),
     sieveVersion: int64("sieve_version").notNull().default(0),
     usageNotificationLevel: integer("usage_notification_level").notNull().default(90),
@@ -287,6 +291,30 @@ export const mailQuota = pgTable("mail_quota", {
   bytes: int64("bytes").notNull().default(0),
   messages: int64("messages").notNull().default(0),
 });
+
+/** Mailbox hosts (docs/mail-hosts.md): where each host's IMAP, POP3, LMTP and ManageSieve answer the others. */
+export const mailHosts = pgTable("mail_hosts", {
+  name: text("name").primaryKey(),
+  address: text("address").notNull(),
+  imapPort: integer("imap_port").notNull().default(143),
+  pop3Port: integer("pop3_port").notNull().default(110),
+  lmtpPort: integer("lmtp_port").notNull().default(24),
+  sievePort: integer("sieve_port").notNull().default(4190),
+});
+
+/** Greylisting's triplets shared by every MX (`mailserver policy` on PostgreSQL); times in epoch seconds. */
+export const greylist = pgTable(
+  "greylist",
+  {
+    client: text("client").notNull(),
+    sender: text("sender").notNull(),
+    recipient: text("recipient").notNull(),
+    firstSeen: int64("first_seen").notNull(),
+    lastSeen: int64("last_seen").notNull(),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.client, t.sender, t.recipient] }), index("greylist_first_seen").on(t.firstSeen)],
+);
 
 export const sessions = pgTable(
   "sessions",

@@ -48,6 +48,8 @@ export const domains = sqliteTable(
     customerId: integer("customer_id").references(() => customers.id),
     catchallType: integer("catchall_type").notNull().default(0),
     catchallAddress: text("catchall_address").notNull().default(""),
+    // The mailbox host (mail_hosts.name) holding this domain's mailboxes; null: every host serves them itself.
+    mailHost: text("mail_host"),
     spamEnabled: integer("spam_enabled").notNull().default(1),
     ...spamLists(),
     spamRblEnabled: integer("spam_rbl_enabled").notNull().default(-1),
@@ -95,6 +97,8 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     // "{SHA512-CRYPT}$6$..." of the password: what Dovecot verifies for mail logins (see docs/mail-server.md).
     mailPasswordHash: text("mail_password_hash").notNull().default(""),
+    // The operator's override of the domain's mailbox host (null: the domain's).
+    mailHost: text("mail_host"),
     // When `mailserver housekeeping` last delivered the usage warning (ISO timestamp), for the once-per-24-h rule.
     usageWarnedAt: text("usage_warned_at").notNull().default(""),
     // Bumped by triggers whenever the autoresponder's inputs change: the data ID of the generated Sieve script,
@@ -298,6 +302,33 @@ export const mailQuota = sqliteTable("mail_quota", {
   bytes: integer("bytes").notNull().default(0),
   messages: integer("messages").notNull().default(0),
 });
+
+/** Mailbox hosts (docs/mail-hosts.md): where each host's IMAP, POP3, LMTP and ManageSieve answer the others. */
+export const mailHosts = sqliteTable("mail_hosts", {
+  name: text("name").primaryKey(),
+  address: text("address").notNull(),
+  imapPort: integer("imap_port").notNull().default(143),
+  pop3Port: integer("pop3_port").notNull().default(110),
+  lmtpPort: integer("lmtp_port").notNull().default(24),
+  sievePort: integer("sieve_port").notNull().default(4190),
+});
+
+/**
+ * Greylisting's triplets in the shared database (`mailserver policy --state database`); times in epoch seconds. On
+ * SQLite the policy service keeps its own file by default (lib/mailserver/policy/greylist.ts).
+ */
+export const greylist = sqliteTable(
+  "greylist",
+  {
+    client: text("client").notNull(),
+    sender: text("sender").notNull(),
+    recipient: text("recipient").notNull(),
+    firstSeen: integer("first_seen").notNull(),
+    lastSeen: integer("last_seen").notNull(),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.client, t.sender, t.recipient] }), index("greylist_first_seen").on(t.firstSeen)],
+);
 
 /**
  * Panel sessions. The browser's cookie holds a random id; only its SHA-256 hash is kept here, with the account and

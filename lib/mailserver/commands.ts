@@ -11,6 +11,8 @@ import { formatCheck, runMailServerCheck } from "./check";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "./config-database";
 import { runHousekeeping } from "./housekeeping";
+import { localMailHost } from "./mail-hosts";
+import { MAIL_HOST_COMMANDS } from "./mail-host-commands";
 import { SANDBOX_COMMANDS } from "./sandbox/commands";
 
 function splitHostPort(value: string): [string, number] {
@@ -49,6 +51,7 @@ const DOVECOT_CONFIG = { type: "string", value: "<file>", help: "Dovecot's confi
 
 export const MAILSERVER_COMMANDS: Command[] = [
   ...SANDBOX_COMMANDS,
+  ...MAIL_HOST_COMMANDS,
   {
     name: "mailserver config",
     summary: "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH or DATABASE_URL).",
@@ -73,6 +76,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "write-host": { type: "string", value: "<h[:p]>", help: "PostgreSQL: the primary, where Dovecot writes usage (default DATABASE_URL's host)" },
       "mail-db-user": { type: "string", value: "<role>", help: `PostgreSQL: the read-only role of Postfix and Dovecot (default ${DEFAULT_MAIL_READER}; \`mailserver db-role\`)` },
       "mail-db-password": { type: "string", value: "<pw>", help: "PostgreSQL: its password (default MAIL_DB_PASSWORD)" },
+      "host-name": { type: "string", value: "<name>", help: "this host's name in `mailserver host list` (default MAIL_HOST_NAME): other hosts' mailboxes are proxied to them" },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -93,6 +97,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         srsForward: option("srs-forward", DEFAULT_CONFIG_OPTIONS.srsForward),
         srsReverse: option("srs-reverse", DEFAULT_CONFIG_OPTIONS.srsReverse),
         dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
+        hostName: stringOption(values, "host-name") ?? localMailHost(),
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
     },
@@ -139,7 +144,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
     async run(ctx, { values }) {
       const config = stringOption(values, "dovecot-config");
       const doveadm = [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])];
-      const report = await runHousekeeping(ctx.db(), { doveadm });
+      const report = await runHousekeeping(ctx.db(), { doveadm, hostName: localMailHost() });
       const out =
         [
           ...report.expunged.map((l) => `expunge ${l}`),
@@ -184,6 +189,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         host,
         port,
         dkim: { dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"), group: stringOption(values, "dkim-group") ?? "_rspamd" },
+        hostName: localMailHost(),
       });
       console.log(`mail events listening on ${events.url}`);
       await new Promise<void>((resolve) => {

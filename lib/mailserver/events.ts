@@ -34,6 +34,8 @@ export interface MailEventsOptions {
   dkim?: { dir: string; group?: string; intervalMs?: number };
   /** How often the SMS worker looks for due rows (ms). */
   queueIntervalMs?: number;
+  /** This host's name (MAIL_HOST_NAME): the SMS worker sends only for the mailboxes held here (mail-hosts.ts). */
+  hostName?: string;
   log?: (line: string) => void;
 }
 
@@ -154,7 +156,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   let timer: NodeJS.Timeout | undefined;
   const pass = () => {
     running = running
-      .then(() => processSmsQueue(o.db, o.sms, o.transport))
+      .then(() => processSmsQueue(o.db, o.sms, o.transport, undefined, o.hostName))
       .then(() => undefined)
       .catch((err: Error) => log(`sms queue: ${err.message}`));
     return running;

@@ -11,6 +11,7 @@ import { withTransaction } from "@/db/transaction";
 import { accounts, type AccountRow } from "@/db/schema";
 import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
+import { accountsHeldHere } from "./mail-hosts";
 import { MAILBOXES, saveBeyondQuota } from "./mailboxes";
 import { runTool, runToolAsync } from "./run-tool";
 import { usageWarningMessage } from "./usage-warning";
@@ -19,6 +20,8 @@ export interface HousekeepingOptions {
   /** The doveadm command, with any global options (for example ["doveadm", "-c", "/etc/dovecot/dovecot.conf"]). */
   doveadm: string[];
   now?: Date;
+  /** This host's name (MAIL_HOST_NAME): only the mailboxes it holds (mail-hosts.ts); unset: every mailbox. */
+  hostName?: string;
 }
 
 export interface HousekeepingReport {
@@ -62,7 +65,7 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: strin
     const rows = await db
       .select({ days: rule.column, email: accounts.email })
       .from(accounts)
-      .where(gt(rule.column, 0))
+      .where(and(gt(rule.column, 0), accountsHeldHere(o.hostName)))
       .orderBy(rule.column, accounts.id);
     const byDays = new Map<number, string[]>();
     for (const r of rows) byDays.set(r.days, [...(byDays.get(r.days) ?? []), r.email]);
@@ -139,6 +142,7 @@ async function warnUsage(db: Db, o: HousekeepingOptions): Promise<{ warned: stri
         gt(accounts.usageNotificationLevel, 0),
         sql`${accounts.usagePercent} >= ${accounts.usageNotificationLevel}`,
         sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`,
+        accountsHeldHere(o.hostName),
       ),
     )
     .orderBy(accounts.id);

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
 import { leadsNowhere } from "./destination";
-import type { Greylist } from "./greylist";
+import type { GreylistStore } from "./greylist";
 
 export interface SpamDefaults {
   rbl: 0 | 1;
@@ -17,7 +17,7 @@ export interface SpamDefaults {
 
 export interface PolicyOptions {
   db: Db;
-  greylist: Greylist;
+  greylist: GreylistStore;
   /** Seconds a new (client, sender, recipient) must wait before its retry is accepted. */
   greylistDelayS: number;
   /** DNS blocklists asked for the client's IPv4 address, for example zen.spamhaus.org. */
@@ -26,6 +26,8 @@ export interface PolicyOptions {
   defaults: SpamDefaults;
   /** DNS servers ("127.0.0.1:5353"); the system's when empty. */
   dnsServers?: string[];
+  /** Epoch milliseconds now (tests fake greylisting's clock); Date.now by default. */
+  now?: () => number;
 }
 
 /** What Postfix's policy delegation protocol sends (the attributes we use). */
@@ -151,7 +153,7 @@ export class SpamPolicy {
       if (zone) return { action: `REJECT 5.7.1 client ${client} is listed in ${zone}`, rule: "rbl" };
     }
     if (s.enabled.greylist && !listMatches(s.greylistWhite, sender)) {
-      const wait = this.o.greylist.check(client, sender, recipient, this.o.greylistDelayS);
+      const wait = await this.o.greylist.check(client, sender, recipient, this.o.greylistDelayS, (this.o.now ?? Date.now)());
       if (wait > 0) return { action: `DEFER 4.7.1 greylisted, try again in ${wait} s`, rule: "greylist" };
       return { action: "DUNNO", rule: "greylist-passed" };
     }

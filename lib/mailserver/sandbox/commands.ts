@@ -9,7 +9,7 @@ import { isPostgresUrl } from "@/db/pg/client";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
 import { env } from "@/lib/server/env";
 import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
-import { Greylist } from "../policy/greylist";
+import { openGreylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy, type SpamDefaults } from "../policy/spam-policy";
 import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
@@ -97,7 +97,7 @@ export const SANDBOX_COMMANDS: Command[] = [
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
       dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
-      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+19 instead of free ports (0: free ports)" },
+      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+20 instead of free ports (0: free ports)" },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
       database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
@@ -145,7 +145,11 @@ export const SANDBOX_COMMANDS: Command[] = [
     example: `${CLI} mailserver policy --listen 127.0.0.1:10040 --state /var/lib/mailadmin/greylist.db`,
     options: {
       listen: { type: "string", value: "<host:port>", help: `where to listen (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
-      state: { type: "string", value: "<file>", help: "greylisting's state (default greylist.db beside the database)" },
+      state: {
+        type: "string",
+        value: "<file>|database",
+        help: "greylisting's state: a file of this host, or `database` (shared by every MX); default: the database on PostgreSQL, greylist.db beside the SQLite file",
+      },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 300)" },
       "rbl-zones": { type: "string", value: "<zone,...>", help: "DNS blocklists (default zen.spamhaus.org)" },
       dns: { type: "string", value: "<ip:port,...>", help: "DNS servers (default the system's)" },
@@ -153,8 +157,9 @@ export const SANDBOX_COMMANDS: Command[] = [
     async run(ctx, { values }) {
       const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
       // The process's database (PostgreSQL with DATABASE_URL, else the SQLite file), as the API reads it.
+      // The state first: on SQLite it needs the database file to exist, which opening the database would create.
+      const greylist = openGreylist(() => ctx.db(), stringOption(values, "state"), { postgres: isPostgresUrl(process.env.DATABASE_URL), databasePath: databasePath() });
       const db = ctx.db();
-      const greylist = new Greylist(stringOption(values, "state") ?? path.join(path.dirname(databasePath()), "greylist.db"));
       const policy = new SpamPolicy({
         db,
         greylist,

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Greylist } from "../policy/greylist";
+import { DatabaseGreylist, Greylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy } from "../policy/spam-policy";
 import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
@@ -166,7 +166,8 @@ const policy: SandboxComponent = {
   packages: [],
   async start(ctx) {
     const { db, close: closeDb } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
-    const greylist = new Greylist(path.join(ctx.layout.policy, "greylist.db"));
+    // As `mailserver policy` without --state: the shared table on PostgreSQL, the host's own file on SQLite.
+    const greylist = ctx.options.postgres ? new DatabaseGreylist(db) : new Greylist(path.join(ctx.layout.policy, "greylist.db"));
     const decider = new SpamPolicy({
       db,
       greylist,
@@ -174,6 +175,7 @@ const policy: SandboxComponent = {
       rblZones: [SANDBOX_RBL_ZONE],
       defaults: ctx.options.defaults,
       dnsServers: [`127.0.0.1:${ctx.ports.dns}`],
+      now: ctx.options.clock,
     });
     const log = path.join(ctx.layout.logs, "policy.log");
     const server = await startPolicyServer((req) => decider.decide(req), { host: "127.0.0.1", port: ctx.ports.policy }, (line) =>
@@ -275,6 +277,14 @@ service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1
     port = ${p.lmtp}
+  }
+}
+# doveadm's server: another mail host's \`doveadm sync ... tcp:\` (moving a domain, docs/mail-hosts.md).
+doveadm_password = ${ctx.doveadmPassword}
+service doveadm {
+  inet_listener {
+    address = 127.0.0.1
+    port = ${p.doveadm}
   }
 }
 # SASL for Postfix's submission port.

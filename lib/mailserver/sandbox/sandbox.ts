@@ -6,6 +6,7 @@
 // files, starts, says when it answers, and stops. A later service (the mailing-list LMTP service, SMS
 // notifications...) is one more entry in that list.
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ListService } from "@/lib/lists/service";
@@ -36,6 +37,17 @@ export interface SandboxOptions {
   components?: SandboxComponent[];
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
+  /** This instance's mail host name (mailserver config's hostName, docs/mail-hosts.md); unset: one mail host. */
+  hostName?: string;
+  /**
+   * Ports of another sandbox's components that this one does not run (a second mail host beside the first one on
+   * loopback: its Postfix uses the first one's Rspamd, Redis, DNS, postsrsd, list service and outbound sink).
+   */
+  sharedPorts?: Partial<Record<PortName, number>>;
+  /** Greylisting's clock (epoch ms); Date.now when unset. */
+  clock?: () => number;
+  /** The doveadm server's password, the same on every mail host (a random one when unset). */
+  doveadmPassword?: string;
 }
 
 /** Every port the sandbox listens on; with --port-base N they are N, N+1... in this order. */
@@ -60,6 +72,7 @@ export const SANDBOX_PORTS = [
   "events",
   "srs_forward",
   "srs_reverse",
+  "doveadm",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -127,6 +140,8 @@ export interface SandboxContext {
   log: (line: string) => void;
   /** The running list service (set by its component), for tests that pump approved posts at once. */
   listService?: ListService;
+  /** Dovecot's doveadm_password: `doveadm sync ... tcp:` from another mail host authenticates with it. */
+  doveadmPassword: string;
 }
 
 /** A sandbox error the CLI reports on one line with exit 2 (missing packages, not root). */
@@ -171,7 +186,7 @@ export class Sandbox {
     if (options.postgres) await prepareMailReader(options.postgres);
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
-    const ports = Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])) as Record<PortName, number>;
+    const ports = { ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])), ...options.sharedPorts } as Record<PortName, number>;
     const sandbox = new Sandbox({
       options,
       layout,
@@ -179,6 +194,7 @@ export class Sandbox {
       greylistDelayS: options.greylistDelayS ?? 3,
       srsDomain: options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
       log: options.log ?? (() => {}),
+      doveadmPassword: options.doveadmPassword ?? crypto.randomBytes(18).toString("hex"),
     });
     try {
       sandbox.prepare();
@@ -196,6 +212,10 @@ export class Sandbox {
   }
   get ports() {
     return this.ctx.ports;
+  }
+  /** The doveadm server's password (another mail host's doveadm sync uses it). */
+  get doveadmPassword() {
+    return this.ctx.doveadmPassword;
   }
   /** The list service component's running service, when it runs. */
   get listService() {
@@ -261,6 +281,7 @@ export class Sandbox {
     }
     writeMailServerConfig({
       outDir: l.conf,
+      hostName: options.hostName,
       databasePath: options.databasePath,
       pgsql: options.postgres && sandboxPgsqlOptions(options.postgres),
       maildirRoot: l.vmail,

@@ -2,12 +2,13 @@ import "server-only";
 // The SMS notification queue (table sms_queue): a delivery to an inbox adds one row per configured number; the
 // worker of the mail event service sends due rows and retries failures with growing delays, so a slow or broken
 // gateway never delays mail delivery. A per-account hourly limit turns a flood into rows marked "skipped".
-import { and, asc, desc, eq, gte, lte, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "@/db/client";
 import { forUpdate, withTransaction } from "@/db/transaction";
 import { accounts, smsQueue, type AccountRow, type SmsQueueRow } from "@/db/schema";
 import { fill, isEmailTarget, normalizeNumber, operatorFor, type HttpGatewayConfig, type SmsConfig } from "./config";
+import { accountsHeldHere } from "../mail-hosts";
 import { decryptSmsPassword } from "./secret";
 import { smsParts } from "./text";
 
@@ -130,11 +131,19 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
 }
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
-export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsTransport, now = new Date()): Promise<number> {
+export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsTransport, now = new Date(), hostName?: string): Promise<number> {
+  // With several mail hosts, each sends the notifications of the mailboxes it holds (they were queued there).
+  const held = accountsHeldHere(hostName);
   const due = await db
     .select()
     .from(smsQueue)
-    .where(and(eq(smsQueue.status, "pending"), lte(smsQueue.nextAttemptAt, now.toISOString())))
+    .where(
+      and(
+        eq(smsQueue.status, "pending"),
+        lte(smsQueue.nextAttemptAt, now.toISOString()),
+        held && inArray(smsQueue.accountId, db.select({ id: accounts.id }).from(accounts).where(held)),
+      ),
+    )
     .orderBy(asc(smsQueue.nextAttemptAt), asc(smsQueue.id))
     .limit(50);
   for (const row of due) {

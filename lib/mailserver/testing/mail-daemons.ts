@@ -123,6 +123,30 @@ export async function startMailSystem(root: string, options: Partial<SandboxOpti
   return mailTestLayout(root, sandbox);
 }
 
+/** What a second mail host runs itself; the rest (Rspamd, Redis, DNS, postsrsd, lists, outbound) it shares. */
+const SECOND_HOST_COMPONENTS = ["events", "policy", "dovecot", "postfix"];
+const SHARED_PORTS = ["dns", "redis", "rspamd_normal", "rspamd_controller", "rspamd_milter", "outbound", "lists_lmtp", "lists_http", "srs_forward", "srs_reverse"] as const;
+
+/**
+ * A second mail host on loopback beside `first` (docs/mail-hosts.md): its own Postfix, Dovecot, policy service and
+ * mail events over the same database, in root/<name>, using the first one's shared services.
+ */
+export async function startSecondMailHost(root: string, first: MailTestLayout, name: string, options: Partial<SandboxOptions> = {}): Promise<MailTestLayout> {
+  const dir = path.join(root, name);
+  const sandbox = await Sandbox.start({
+    dir,
+    databasePath: path.join(root, "db", "mail.db"),
+    postgres: testSandboxPostgres(),
+    greylistDelayS: 3,
+    defaults: { rbl: 1, spf: 1, greylist: 0 },
+    components: SANDBOX_COMPONENTS.filter((c) => SECOND_HOST_COMPONENTS.includes(c.name)),
+    sharedPorts: Object.fromEntries(SHARED_PORTS.map((p) => [p, first.ports[p]])),
+    doveadmPassword: first.sandbox.doveadmPassword,
+    ...options,
+  });
+  return { ...sandboxLayout(dir), db: path.join(root, "db", "mail.db"), ports: sandbox.ports, sandbox };
+}
+
 /** The database files (main, -wal, -shm) writable by the daemons' users. */
 export function openDatabaseFiles(l: MailTestLayout): void {
   for (const suffix of ["", "-wal", "-shm"]) if (fs.existsSync(l.db + suffix)) fs.chmodSync(l.db + suffix, 0o666);

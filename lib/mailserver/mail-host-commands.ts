@@ -1,0 +1,108 @@
+import "server-only";
+// The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "@/lib/cli/args";
+import { accountsOnHost, listMailHosts, removeMailHost, setAccountMailHost, setDomainMailHost, setMailHost } from "./mail-hosts";
+
+const port = (help: string) => ({ type: "string", value: "N", min: 1, help }) as const;
+
+/** --mail-host <name>, or `none` for no host. */
+function hostArgument(command: Command, values: Parsed["values"]): string | null {
+  const host = requiredOption(command, values, "mail-host");
+  return host === "none" ? null : host;
+}
+
+export const MAIL_HOST_COMMANDS: Command[] = [
+  {
+    name: "mailserver host set",
+    args: ["<name>"],
+    summary: "Adds a mail host, or changes where the other hosts reach its IMAP, POP3, LMTP and ManageSieve.",
+    example: `${CLI} mailserver host set imap2 --address 192.0.2.2`,
+    notes:
+      "The name is the one its own configuration gives (MAIL_HOST_NAME, `mailserver config --host-name`). Ports default\n" +
+      "to 143, 110, 24 and 4190. Place domains on it with `domain set <domain> --mail-host <name>`. docs/mail-hosts.md.",
+    options: {
+      address: { type: "string", value: "<host>", help: "host name or IPv4 address the other mail hosts connect to (required for a new host)" },
+      "imap-port": port("its IMAP port (default 143)"),
+      "pop3-port": port("its POP3 port (default 110)"),
+      "lmtp-port": port("its LMTP port, where the other hosts' Postfix and Dovecot deliver (default 24)"),
+      "sieve-port": port("its ManageSieve port (default 4190)"),
+    },
+    async run(ctx, { positionals, values }) {
+      const h = await setMailHost(ctx.db(), positionals[0]!, {
+        address: stringOption(values, "address"),
+        imapPort: intOption(this, values, "imap-port"),
+        pop3Port: intOption(this, values, "pop3-port"),
+        lmtpPort: intOption(this, values, "lmtp-port"),
+        sievePort: intOption(this, values, "sieve-port"),
+      });
+      return `${h.name}: ${h.address} imap ${h.imapPort} pop3 ${h.pop3Port} lmtp ${h.lmtpPort} sieve ${h.sievePort}`;
+    },
+  },
+  {
+    name: "mailserver host list",
+    summary: "Prints the mail hosts: name, address, ports, domains and accounts placed on each.",
+    example: `${CLI} mailserver host list`,
+    async run(ctx) {
+      const hosts = await listMailHosts(ctx.db());
+      if (!hosts.length) return "no mail hosts (every host serves every mailbox itself)";
+      return hosts
+        .map((h) => [h.name, h.address, `imap ${h.imapPort}`, `pop3 ${h.pop3Port}`, `lmtp ${h.lmtpPort}`, `sieve ${h.sievePort}`, `${h.domains} domain(s)`, `${h.accounts} account(s)`].join("\t"))
+        .join("\n");
+    },
+  },
+  {
+    name: "mailserver host accounts",
+    args: ["<name>"],
+    summary: "Prints the addresses whose mailboxes live on a mail host, one a line (doveadm's -F user list).",
+    example: `${CLI} mailserver host accounts imap1 --domain example.org > /root/move-example.org.users`,
+    options: { domain: { type: "string", value: "<domain>", help: "only this domain's accounts" } },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const name = stringOption(values, "domain");
+      const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name.toLowerCase())).id;
+      return (await accountsOnHost(db, positionals[0]!, domainId)).join("\n");
+    },
+  },
+  {
+    name: "mailserver host remove",
+    args: ["<name>"],
+    summary: "Removes a mail host that holds no domain and no account.",
+    example: `${CLI} mailserver host remove imap2`,
+    async run(ctx, { positionals }) {
+      await removeMailHost(ctx.db(), positionals[0]!);
+      return `${positionals[0]}: removed`;
+    },
+  },
+  {
+    name: "domain set-mail-host",
+    args: ["<domain>"],
+    summary: "Places a domain's mailboxes on a mail host: every host then proxies them there (the switch step of a move).",
+    example: `${CLI} domain set-mail-host example.org --mail-host imap2`,
+    notes:
+      "Run it when the copy to the new host is done (docs/mail-hosts.md, \"Moving a domain\"); `none` places the domain\n" +
+      "on no host (every host serves it itself: one mail host). Accounts placed on a host of their own keep it.",
+    options: { "mail-host": { type: "string", value: "<name>|none", required: true, help: "a host of `mailserver host list`, or none (required)" } },
+    async run(ctx, { positionals, values }) {
+      const host = hostArgument(this, values);
+      const db = ctx.db();
+      const domain = await getDomainOrThrow(db, positionals[0]!.toLowerCase());
+      await setDomainMailHost(db, domain.id, host);
+      return `${domain.name}: mailboxes on ${host ?? "no host (served by every host)"}`;
+    },
+  },
+  {
+    name: "account set-mail-host",
+    args: ["<email>"],
+    summary: "Places one account on another mail host than its domain's (`domain` returns it to the domain's).",
+    example: `${CLI} account set-mail-host jan@example.org --mail-host imap3`,
+    options: { "mail-host": { type: "string", value: "<name>|domain", required: true, help: "a host of `mailserver host list`, or domain (required)" } },
+    async run(ctx, { positionals, values }) {
+      const value = requiredOption(this, values, "mail-host");
+      if (value === "none") throw new UsageError("account set-mail-host: `domain` returns the account to its domain's host");
+      const host = value === "domain" ? null : value;
+      await setAccountMailHost(ctx.db(), positionals[0]!, host);
+      return `${positionals[0]!.toLowerCase()}: mailbox on ${host ?? "its domain's host"}`;
+    },
+  },
+];

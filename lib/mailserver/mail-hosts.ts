@@ -1,0 +1,123 @@
+import "server-only";
+// Mailbox hosts (docs/mail-hosts.md): the operator names each mail host and where the others reach it (mail_hosts),
+// and places each domain, or an account against its domain, on one of them. The generated configuration proxies
+// IMAP, POP3, LMTP and ManageSieve of other hosts' mailboxes to them and hands their mail to their LMTP; the jobs
+// that touch a mailbox (housekeeping, usage warnings, SMS) run only on the host it lives on. Only the operator's CLI
+// writes these: the API and the panel have no field for them.
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, domains, mailHosts } from "@/db/schema";
+import { withTransaction } from "@/db/transaction";
+import { MAIL_HOST_NAME } from "./config";
+
+export interface MailHost {
+  name: string;
+  address: string;
+  imapPort: number;
+  pop3Port: number;
+  lmtpPort: number;
+  sievePort: number;
+}
+
+export const MAIL_HOST_PORTS = { imapPort: 143, pop3Port: 110, lmtpPort: 24, sievePort: 4190 } as const;
+
+/** An address Dovecot's host= field and Postfix's lmtp:inet: both take: a host name or an IPv4 address. */
+const ADDRESS = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/i;
+
+export function checkHostName(name: string): string {
+  if (!MAIL_HOST_NAME.test(name)) throw new Error(`mail host name '${name}': lowercase letters, digits, dots and dashes (up to 64)`);
+  return name;
+}
+
+/** This host's name: MAIL_HOST_NAME, or undefined on a single mail host (every mailbox is served here). */
+export function localMailHost(): string | undefined {
+  const name = process.env.MAIL_HOST_NAME?.trim();
+  return name ? checkHostName(name) : undefined;
+}
+
+/** Adds a host or changes its address and ports (unset ports keep their value, or take the protocols' defaults). */
+export async function setMailHost(db: Db, name: string, o: { address?: string } & Partial<Omit<MailHost, "name" | "address">>): Promise<MailHost> {
+  checkHostName(name);
+  if (o.address !== undefined && !ADDRESS.test(o.address)) throw new Error(`--address ${o.address}: a host name or an IPv4 address`);
+  for (const [k, v] of Object.entries(o)) {
+    if (k !== "address" && v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535)) throw new Error(`${k}: a port from 1 to 65535`);
+  }
+  return withTransaction(db, async (tx) => {
+    const [old] = await tx.select().from(mailHosts).where(eq(mailHosts.name, name));
+    const address = o.address ?? old?.address;
+    if (!address) throw new Error(`mail host ${name} is new: give its --address`);
+    const row = { ...MAIL_HOST_PORTS, ...old, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)), name, address } as MailHost;
+    if (old) await tx.update(mailHosts).set(row).where(eq(mailHosts.name, name));
+    else await tx.insert(mailHosts).values(row);
+    return row;
+  });
+}
+
+/** The hosts with the number of domains and of overriding accounts placed on each. */
+export async function listMailHosts(db: Db): Promise<(MailHost & { domains: number; accounts: number })[]> {
+  const rows = await db.select().from(mailHosts).orderBy(asc(mailHosts.name));
+  const n = sql<number>`count(*)`;
+  return Promise.all(
+    rows.map(async (h) => ({
+      ...h,
+      domains: Number((await db.select({ n }).from(domains).where(eq(domains.mailHost, h.name)))[0]?.n ?? 0),
+      accounts: Number((await db.select({ n }).from(accounts).where(eq(accounts.mailHost, h.name)))[0]?.n ?? 0),
+    })),
+  );
+}
+
+/** Removes a host no domain or account is placed on. */
+export async function removeMailHost(db: Db, name: string): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    const used = await tx.select({ name: domains.name }).from(domains).where(eq(domains.mailHost, name)).limit(1);
+    const usedBy = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.mailHost, name)).limit(1);
+    if (used.length || usedBy.length) throw new Error(`mail host ${name} still holds ${used[0]?.name ?? usedBy[0]?.email}: move it first`);
+    const gone = await tx.delete(mailHosts).where(eq(mailHosts.name, name)).returning({ name: mailHosts.name });
+    if (!gone.length) throw new Error(`no mail host ${name}`);
+  });
+}
+
+async function checkHostExists(tx: Db, host: string | null): Promise<void> {
+  if (host === null) return;
+  const [row] = await tx.select({ name: mailHosts.name }).from(mailHosts).where(eq(mailHosts.name, host));
+  if (!row) throw new Error(`no mail host ${host} (add it: mailserver host set ${host} --address <address>)`);
+}
+
+/** Places a domain's mailboxes on a host (null: on none, every host serves them itself). */
+export async function setDomainMailHost(db: Db, domainId: number, host: string | null): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await checkHostExists(tx, host);
+    await tx.update(domains).set({ mailHost: host }).where(eq(domains.id, domainId));
+  });
+}
+
+/** Places one account on a host against its domain's (null: the domain's host again). */
+export async function setAccountMailHost(db: Db, email: string, host: string | null): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    await checkHostExists(tx, host);
+    const done = await tx.update(accounts).set({ mailHost: host }).where(eq(accounts.email, email.toLowerCase())).returning({ id: accounts.id });
+    if (!done.length) throw new Error(`no account ${email}`);
+  });
+}
+
+/** The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. */
+export async function accountsOnHost(db: Db, host: string, domainId?: number): Promise<string[]> {
+  const domainHost = sql`(SELECT ${domains.mailHost} FROM ${domains} WHERE ${domains.id} = ${accounts.domainId})`;
+  const rows = await db
+    .select({ email: accounts.email })
+    .from(accounts)
+    .where(and(sql`COALESCE(${accounts.mailHost}, ${domainHost}) = ${host}`, domainId === undefined ? undefined : eq(accounts.domainId, domainId)))
+    .orderBy(asc(accounts.email));
+  return rows.map((r) => r.email);
+}
+
+/**
+ * The accounts whose mailbox this host holds, as a condition on `accounts`: those placed here (their own host, else
+ * their domain's) and those placed nowhere. No host name (one mail host): every account.
+ */
+export function accountsHeldHere(hostName: string | undefined): SQL | undefined {
+  if (!hostName) return undefined;
+  const domainHost = sql`(SELECT ${domains.mailHost} FROM ${domains} WHERE ${domains.id} = ${accounts.domainId})`;
+  const effective = sql`COALESCE(${accounts.mailHost}, ${domainHost})`;
+  return or(sql`${effective} IS NULL`, sql`${effective} = ${hostName}`);
+}
