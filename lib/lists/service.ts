@@ -9,7 +9,7 @@ import path from "node:path";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Db } from "@/db/client";
 import type { Headers } from "mailsplit";
-import { firstAddress, mailbox, encodeHeaderText, readHeaders, rewrittenStream } from "./message";
+import { firstAddress, mailbox, phrase, readHeaders, rewrittenStream } from "./message";
 import { bounceAddress, listIdOf, sendComposed, sendmail, type SendmailOptions } from "./sendmail";
 import { listStore, sha256, newToken, type ListRow, type ListStore } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
@@ -119,7 +119,7 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     ["From", mailbox(name, list.email)],
     ["Reply-To", replyTo],
     ["X-Original-From", originalFrom || "<>"],
-    ["List-Id", list.description ? `${encodeHeaderText(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
+    ["List-Id", list.description ? `${phrase(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
     ["List-Post", `<mailto:${list.email}>`],
     ["List-Help", `<${page}>`],
     ["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`],
