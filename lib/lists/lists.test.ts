@@ -6,6 +6,7 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
+import { errorCatalog } from "@/lib/errors/catalog";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
@@ -457,7 +458,8 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
 
     it("an expired token subscribes nobody", async () => {
       const list = await getListOrThrow(db, await domain(), "domyslna");
-      const token = await listStore(db).createToken(list.id, "subscribe", at("karol"), -1000);
+      const made = await listStore(db).requestToken(list.id, "subscribe", at("karol"), -1000);
+      const token = "token" in made ? made.token : "";
       expect((await fetch(`${publicUrl()}/confirm/${token}`)).status).toBe(410);
       expect((await fetch(`${publicUrl()}/confirm/${token}`, { method: "POST" })).status).toBe(410);
       expect((await members("domyslna")).accounts).not.toContain(at("karol"));
@@ -469,6 +471,38 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
       await waitFor("the refusal", () => readMessages(l, at("karol")).find((m) => /Undelivered Mail/.test(m) && m.includes("subscriptions by mail")), 30_000);
       await settle();
       expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+    });
+  });
+
+  describe("the list's page (List-Help): confirmation requests are limited", () => {
+    const ask = (list: string, address: string, action = "subscribe") =>
+      fetch(`${publicUrl()}/lists/${encodeURIComponent(at(list))}`, { method: "POST", body: new URLSearchParams({ address, action }) });
+    const refusal = async (res: Response, key: "listRequestPending" | "listRequestBudget") => {
+      expect(res.status).toBe(errorCatalog[key].status);
+      const html = await res.text();
+      expect(html).toContain(`data-code="${errorCatalog[key].code}"`);
+      expect(html).toContain(errorCatalog[key].message);
+    };
+
+    it("40 requests for one address at once send one mail; the others are refused with the catalog's error", async () => {
+      await createMailingList(db, await domain(), "strona", { autosubscribe_enabled: 1, description: "Strona listy" });
+      const answers = await Promise.all(Array.from({ length: 40 }, () => ask("strona", at("marta"))));
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of answers.filter((r) => r.status !== 200)) await refusal(r, "listRequestPending");
+      await waitReceived(at("marta"), `Potwierdź zapis na listę ${at("strona")}`);
+      await settle();
+      const requests = await Promise.all(mailOf(at("marta")).map((raw) => simpleParser(raw)));
+      expect(requests.filter((m) => m.subject === `Potwierdź zapis na listę ${at("strona")}`)).toHaveLength(1);
+      // An unsubscription request is a request too: still pending for this address and list.
+      await refusal(await ask("strona", at("marta"), "unsubscribe"), "listRequestPending");
+    });
+
+    it("one client address gets a few requests an hour over all lists, then the catalog's error", async () => {
+      // The first test's request used one of the five.
+      for (const n of [1, 2, 3, 4]) expect((await ask("strona", `adres${n}@sink.test`)).status).toBe(200);
+      await refusal(await ask("strona", "adres5@sink.test"), "listRequestBudget");
+      await refusal(await ask("zapisy", "adres6@sink.test"), "listRequestBudget");
+      await settle();
     });
   });
 

@@ -11,7 +11,7 @@ import type { Db } from "@/db/client";
 import type { Headers } from "mailsplit";
 import { firstAddress, mailbox, phrase, readHeaders, rewrittenStream } from "./message";
 import { bounceAddress, listIdOf, sendComposed, sendmail, type SendmailOptions } from "./sendmail";
-import { listStore, sha256, newToken, type ListRow, type ListStore } from "./store";
+import { listStore, sha256, newToken, type ListRow, type ListStore, type RequestRefusal } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
 import { startListPages } from "./pages";
 import { eachLimited, personalCopy, smtpCopySender, writeCopyBase, type SmtpTarget } from "./copies";
@@ -35,6 +35,8 @@ export interface ListServiceOptions extends SendmailOptions {
   heldDays: number;
   /** Confirmation links expire after this many hours. */
   tokenHours: number;
+  /** Confirmation requests the pages send per client address within an hour. */
+  requestsPerHour: number;
   /** How often approved posts are looked for (the panel approves through the database). */
   pollMs: number;
   log: (line: string) => void;
@@ -49,6 +51,7 @@ export const LIST_SERVICE_DEFAULTS = {
   batchSize: 500,
   heldDays: 14,
   tokenHours: 48,
+  requestsPerHour: 5,
   pollMs: 2000,
 } as const;
 
@@ -220,11 +223,24 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     return `${list.confirmUrl}${list.confirmUrl.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
   }
 
-  /** SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address. */
-  async function requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string) {
-    const token = await store.createToken(list.id, action, address, o.tokenHours * 3_600_000);
-    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, token));
+  /**
+   * SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address, at most one
+   * pending per list and address, and from the pages at most `requestsPerHour` per client address.
+   */
+  async function requestConfirmation(
+    list: ListRow,
+    action: "subscribe" | "unsubscribe",
+    address: string,
+    client?: string,
+  ): Promise<RequestRefusal | undefined> {
+    const made = await store.requestToken(list.id, action, address, o.tokenHours * 3_600_000, client ? { address: client, budget: o.requestsPerHour } : undefined);
+    if ("refused" in made) {
+      o.log(`${list.email}: ${action} request for ${address}${client ? ` from ${client}` : ""} refused (${made.refused})`);
+      return made.refused;
+    }
+    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, made.token));
     o.log(`${list.email}: ${action} request sent to ${address}`);
+    return undefined;
   }
 
   /** A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. */
@@ -267,11 +283,11 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     const command = subject.trim().toLowerCase();
     if (command === "subscribe") {
       if (!list.autosubscribeEnabled) throw new Reply(550, "5.7.1 This list does not take subscriptions by mail");
-      await requestConfirmation(list, "subscribe", poster);
+      if (await requestConfirmation(list, "subscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
       return "2.0.0 Subscription request sent for confirmation";
     }
     if (command === "unsubscribe") {
-      await requestConfirmation(list, "unsubscribe", poster);
+      if (await requestConfirmation(list, "unsubscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
       return "2.0.0 Unsubscription request sent for confirmation";
     }
 
@@ -440,10 +456,9 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       o.log(`held post ${post.id} ${action === "approve" ? "approved" : "rejected"} through the moderator's link`);
       return true;
     },
-    requestConfirmation: async (list, action, address) => {
-      if (action === "subscribe" && !list.autosubscribeEnabled) return false;
-      await requestConfirmation(list, action, address);
-      return true;
+    requestConfirmation: async (list, action, address, client) => {
+      if (action === "subscribe" && !list.autosubscribeEnabled) return "closed";
+      return (await requestConfirmation(list, action, address, client)) ?? "sent";
     },
   });
 

@@ -208,6 +208,7 @@ const lists: SandboxComponent = {
       spoolDir: path.join(ctx.layout.root, "lists-spool"),
       batchSize: LIST_SERVICE_DEFAULTS.batchSize,
       heldDays: LIST_SERVICE_DEFAULTS.heldDays,
+      requestsPerHour: LIST_SERVICE_DEFAULTS.requestsPerHour,
       tokenHours: LIST_SERVICE_DEFAULTS.tokenHours,
       pollMs: 500,
       log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
