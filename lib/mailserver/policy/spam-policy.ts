@@ -6,7 +6,7 @@ import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
-import { leadsNowhere } from "./destination";
+import { leadsNowhere, resolve } from "./destination";
 import type { Greylist } from "./greylist";
 
 export interface SpamDefaults {
@@ -79,10 +79,20 @@ export function effectiveSwitch(account: number | undefined, domain: number, ser
 
 /**
  * The settings that apply to mail for `recipient`: its account's (lists added to the domain's, switches falling back
- * to the domain's), or for an alias, list or catchall address of a hosted domain the domain's own. Undefined when
- * the recipient's domain is not hosted here. Written once with the query builder: the same on SQLite and PostgreSQL.
+ * to the domain's); for an alias or catchall address, those of the hosted account its chain reaches (`resolve`), as if
+ * the sender had written to that account; for a list or an address leading elsewhere, the domain's own. Undefined
+ * when the recipient's domain is not hosted here. Written once with the query builder: the same on both engines.
  */
 export async function settingsFor(db: Db, recipient: string, defaults: SpamDefaults): Promise<Settings | undefined> {
+  const hosted = await settingsOf(db, recipient, defaults);
+  if (!hosted) return undefined;
+  const behind = await resolve(db, recipient);
+  if (behind.kind !== "account") return hosted;
+  return (await settingsOf(db, behind.address, defaults)) ?? hosted;
+}
+
+/** The settings of one hosted address: its account's over its domain's, or the domain's alone. */
+async function settingsOf(db: Db, recipient: string, defaults: SpamDefaults): Promise<Settings | undefined> {
   const domainName = recipient.slice(recipient.lastIndexOf("@") + 1);
   const [domain] = await db
     .select({ id: domains.id, ...spamColumns(domains) })
