@@ -26,6 +26,7 @@ import {
   waitFor,
   type MailTestLayout,
 } from "@/lib/mailserver/testing/mail-daemons";
+import { writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
 import type { ListService } from "./service";
 import { listStore } from "./store";
 
@@ -62,6 +63,24 @@ function message(from: string, to: string, subject: string, extra = "", body = "
 }
 const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
   smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
+
+/** A post sent through the submission port, logged in as its From (how members' posts are authenticated). */
+async function postAs(from: string, list: string, subject: string) {
+  const { default: nodemailer } = await import("nodemailer");
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: l.ports.submission,
+    secure: false,
+    ignoreTLS: true,
+    auth: { user: from, pass: PW },
+    name: "client.mailadmin.test",
+  });
+  try {
+    await transport.sendMail({ envelope: { from, to: [at(list)] }, raw: message(from, at(list), subject).replace(/\r?\n/g, "\r\n") });
+  } finally {
+    transport.close();
+  }
+}
 
 /** The inbox and the Spam folder (Rspamd may file a test message with odd headers as spam: still delivered). */
 const mailOf = (email: string) => [...readMessages(l, email), ...readMessages(l, email, "Spam")];
@@ -161,12 +180,12 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(received(at("anna"), subjects.obcy)).toBe(false); // a moderator is not a subscriber
     });
 
-    it("moderated list (1): a moderator's post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
+    it("moderated list (1): a moderator's (authenticated) post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
       const direct = unique("mod-moderator");
       const bySubscriber = unique("mod-subscriber");
       const byOutsider = unique("mod-outsider");
-      await post(at("anna"), "moderowana", direct);
-      await post(at("jan"), "moderowana", bySubscriber);
+      await postAs(at("anna"), "moderowana", direct);
+      await postAs(at("jan"), "moderowana", bySubscriber);
       await post(at("obcy"), "moderowana", byOutsider);
       await waitReceived(at("ewa"), direct);
       await waitReceived(at("anna"), `Do moderacji: ${bySubscriber}`);
@@ -178,10 +197,51 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(held).toEqual(expect.arrayContaining([bySubscriber, byOutsider]));
     });
 
+    it("a forged From is an outsider's: the moderator's address from another server's envelope is held, not sent", async () => {
+      const forged = unique("forged-moderator");
+      // The MX port, no login, no DMARC for alpha.test: nothing vouches for the From.
+      await post(at("anna"), "moderowana", forged, "", "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${forged}`);
+      await settle();
+      expect(received(at("jan"), forged)).toBe(false);
+      expect(received(at("ewa"), forged)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.map((h) => h.subject)).toContain(forged);
+      // A header the sender wrote itself vouches for nothing: Rspamd removes it.
+      const claimed = unique("forged-header");
+      await post(at("anna"), "moderowana", claimed, `X-Mailadmin-Poster: ${at("anna")}\n`, "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${claimed}`);
+      // Logged in as someone else: still not the moderator.
+      const other = unique("forged-login");
+      const { default: nodemailer } = await import("nodemailer");
+      const t = nodemailer.createTransport({ host: "127.0.0.1", port: l.ports.submission, secure: false, ignoreTLS: true, auth: { user: at("obcy"), pass: PW } });
+      await t.sendMail({ envelope: { from: at("obcy"), to: [at("moderowana")] }, raw: message(at("anna"), at("moderowana"), other) });
+      t.close();
+      await waitReceived(at("anna"), `Do moderacji: ${other}`);
+      await settle();
+      expect(received(at("ewa"), claimed)).toBe(false);
+      expect(received(at("ewa"), other)).toBe(false);
+    });
+
+    it("a DMARC-aligned pass authenticates the From: another server's moderator posts directly from the MX port", async () => {
+      writeDnsRecords(l.dnsRecords, {
+        "zewn.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+        "_dmarc.zewn.test": { TXT: ["v=DMARC1; p=reject"] },
+      });
+      try {
+        await createMailingList(db, await domain(), "dmarcowa", { privacy_mode: 1, accounts: [at("jan")], moderators: ["redaktor@zewn.test"] });
+        const aligned = unique("dmarc-pass");
+        await post("redaktor@zewn.test", "dmarcowa", aligned);
+        await waitReceived(at("jan"), aligned);
+        expect((await listModeration(db, await domain(), "dmarcowa")).held).toHaveLength(0);
+      } finally {
+        writeDnsRecords(l.dnsRecords, {});
+      }
+    });
+
     it("moderated list with replyto_catchall: a subscriber's post goes to replyto_email only, an outsider's is held", async () => {
       const bySubscriber = unique("catchall-subscriber");
       const byOutsider = unique("catchall-outsider");
-      await post(at("jan"), "kierowana", bySubscriber);
+      await postAs(at("jan"), "kierowana", bySubscriber);
       await post(at("obcy"), "kierowana", byOutsider);
       await waitReceived(at("marta"), bySubscriber);
       await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
@@ -194,8 +254,8 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       const bySubscriber = unique("closed-subscriber");
       const byModerator = unique("closed-moderator");
       const byOutsider = unique("closed-outsider");
-      await post(at("ewa"), "zamknieta", bySubscriber);
-      await post(at("anna"), "zamknieta", byModerator);
+      await postAs(at("ewa"), "zamknieta", bySubscriber);
+      await postAs(at("anna"), "zamknieta", byModerator);
       await post(at("obcy"), "zamknieta", byOutsider);
       await waitReceived(at("jan"), bySubscriber);
       await waitReceived(at("jan"), byModerator);

@@ -16,6 +16,7 @@ import { render, templateOf, type TemplateName } from "./templates";
 import { startListPages } from "./pages";
 import { eachLimited, personalCopy, smtpCopySender, writeCopyBase, type SmtpTarget } from "./copies";
 import { readUnsubscribeToken, unsubscribeToken } from "./unsubscribe";
+import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
 
 export interface ListServiceOptions extends SendmailOptions {
   db: Db;
@@ -110,6 +111,7 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     "precedence",
     "x-original-from",
     "dkim-signature",
+    POSTER_HEADER.toLowerCase(),
     "return-path",
     "errors-to",
   ]) {
@@ -291,7 +293,10 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       return "2.0.0 Unsubscription request sent for confirmation";
     }
 
-    const role = await store.role(list.id, poster);
+    // Only an authenticated From counts (Rspamd's POSTER_HEADER: DMARC-aligned pass, or SMTP AUTH as that address);
+    // anyone else's post is an outsider's, whatever address it claims.
+    const verified = poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster;
+    const role = verified ? await store.role(list.id, poster) : { subscriber: false, moderator: false };
     if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
       // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
       // would then send the post again): it is kept in the database and answered at once; the pump sends it.

@@ -121,7 +121,8 @@ const rspamd: SandboxComponent = {
       `bind_socket = "127.0.0.1:${p.rspamd_milter}";\nmilter = yes;\ntimeout = 120s;\ncount = 1;\nupstream "local" {\n  default = yes;\n  self_scan = yes;\n}\n`,
     );
     fs.writeFileSync(path.join(o, "worker-fuzzy.inc"), `count = -1;\n`);
-    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver. Maps
+    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions (SPF, DKIM and DMARC check loopback
+    // clients too: check_local); DNS from the sandbox's resolver. Maps
     // (the DKIM selector map) are checked every second (Debian: 5 min, files every 30 s), so a new or rotated key
     // signs within seconds; Rspamd 3.4 in practice also rereads a changed local file at once without this.
     // Rspamd compiles its TLD and regexp tables (hyperscan) at start: 30-60 s the first time, then a few seconds
@@ -130,7 +131,7 @@ const rspamd: SandboxComponent = {
     execFileSync("chown", ["_rspamd:_rspamd", RSPAMD_CACHE]);
     fs.writeFileSync(
       path.join(o, "options.inc"),
-      `local_addrs = [];\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
+      `local_addrs = [];\ncheck_local = true;\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
     );
     fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
   },
