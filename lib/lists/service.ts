@@ -17,6 +17,7 @@ import { startListPages } from "./pages";
 import { eachLimited, personalCopy, smtpCopySender, writeCopyBase, type SmtpTarget } from "./copies";
 import { readUnsubscribeToken, unsubscribeToken } from "./unsubscribe";
 import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
+import { admit } from "./admission";
 
 export interface ListServiceOptions extends SendmailOptions {
   db: Db;
@@ -85,9 +86,6 @@ export async function parseTarget(store: ListStore, address: string): Promise<Ta
   if (!bounceList || eq <= 0) return undefined;
   return { kind: "bounce", list: bounceList, address: `${verp.slice(0, eq)}@${verp.slice(eq + 1)}` };
 }
-
-/** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
-const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
 
 /**
  * The headers of every copy (RFC 2369, 2919); the poster's own From goes into X-Original-From. List-Unsubscribe
@@ -274,53 +272,51 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
   async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
     const h = await readHeaders(file);
-    const id = `<${listIdOf(list)}>`;
-    if (h.get("list-id").some((line) => line.toLowerCase().includes(id))) return "2.0.0 Discarded: loop (this list's List-Id)";
-    const auto = h.getFirst("auto-submitted").toLowerCase();
-    if (auto && auto !== "no") return "2.0.0 Discarded: Auto-Submitted";
-    if (isBounceSender(envelopeFrom)) return "2.0.0 Discarded: sent from a bounce address";
-
     const poster = firstAddress(h.getFirst("from")) || envelopeFrom.toLowerCase();
     const subject = h.getFirst("subject");
-    const command = subject.trim().toLowerCase();
-    if (command === "subscribe") {
-      if (!list.autosubscribeEnabled) throw new Reply(550, "5.7.1 This list does not take subscriptions by mail");
-      if (await requestConfirmation(list, "subscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
-      return "2.0.0 Subscription request sent for confirmation";
-    }
-    if (command === "unsubscribe") {
-      if (await requestConfirmation(list, "unsubscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
-      return "2.0.0 Unsubscription request sent for confirmation";
-    }
-
-    // Only an authenticated From counts (Rspamd's POSTER_HEADER: DMARC-aligned pass, or SMTP AUTH as that address);
-    // anyone else's post is an outsider's, whatever address it claims.
-    const verified = poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster;
-    const role = verified ? await store.role(list.id, poster) : { subscriber: false, moderator: false };
-    if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
-      // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
-      // would then send the post again): it is kept in the database and answered at once; the pump sends it.
-      const subscribers = await store.subscriberCount(list.id);
-      if (subscribers > o.batchSize) {
-        await store.queue(list.id, poster, subject, fs.readFileSync(file));
-        void pump();
-        o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
-        return `2.0.0 Queued for ${subscribers} subscribers`;
+    const decision = await admit(store, list, {
+      listIds: h.get("list-id"),
+      autoSubmitted: h.getFirst("auto-submitted"),
+      envelopeFrom,
+      poster,
+      verified: poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster,
+      subject,
+    });
+    switch (decision.kind) {
+      case "discard":
+        return `2.0.0 Discarded: ${decision.reason}`;
+      case "subscribe":
+        if (await requestConfirmation(list, "subscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Subscription request sent for confirmation";
+      case "unsubscribe":
+        if (await requestConfirmation(list, "unsubscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Unsubscription request sent for confirmation";
+      case "distribute": {
+        // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and
+        // it would then send the post again): it is kept in the database and answered at once; the pump sends it.
+        const subscribers = await store.subscriberCount(list.id);
+        if (subscribers > o.batchSize) {
+          await store.queue(list.id, poster, subject, fs.readFileSync(file));
+          void pump();
+          o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
+          return `2.0.0 Queued for ${subscribers} subscribers`;
+        }
+        const n = await distribute(list, file);
+        return `2.0.0 Distributed to ${n} subscribers`;
       }
-      const n = await distribute(list, file);
-      return `2.0.0 Distributed to ${n} subscribers`;
-    }
-    if (list.privacyMode === 1) {
-      if (role.subscriber && list.replytoCatchall === 1 && list.replytoEmail) {
+      case "replyto":
         await sendmail(o, bounceAddress(list), [list.replytoEmail], rewrittenStream(file, () => {}), true);
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
-      }
-      await hold(list, file, poster, subject);
-      return "2.0.0 Held for moderation";
+      case "hold":
+        await hold(list, file, poster, subject);
+        return "2.0.0 Held for moderation";
+      case "refuse":
+        // Normally refused during the SMTP session already (Rspamd asks the policy service at the end of DATA); here
+        // only when that check did not run, and then Postfix returns the message to its sender.
+        o.log(`${list.email}: post from ${poster} refused after acceptance, returned to the sender (${decision.text})`);
+        throw new Reply(550, decision.text);
     }
-    o.log(`${list.email}: post from ${poster} refused (closed list)`);
-    throw new Reply(550, "5.7.1 Only subscribers may post to this list");
   }
 
   async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {

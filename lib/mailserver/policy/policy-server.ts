@@ -47,7 +47,7 @@ export async function startPolicyServer(
             log?.(`policy error: ${(err as Error).message}`);
             answer = { action: "DUNNO", rule: "none" };
           }
-          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient}>: ${answer.rule} ${answer.action}`);
+          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient ?? req.recipients}>: ${answer.rule} ${answer.action}`);
           if (!socket.destroyed) socket.write(`action=${answer.action}\n\n`);
         });
       }

@@ -6,6 +6,9 @@ import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
+import { admit } from "@/lib/lists/admission";
+import { listStore } from "@/lib/lists/store";
+import { LIST_ADMISSION_REQUEST } from "../antispam-config";
 import { leadsNowhere, resolve } from "./destination";
 import type { Greylist } from "./greylist";
 
@@ -30,19 +33,27 @@ export interface PolicyOptions {
 
 /** What Postfix's policy delegation protocol sends (the attributes we use). */
 export interface PolicyRequest {
+  request?: string;
   protocol_state?: string;
   client_address?: string;
   helo_name?: string;
   sender?: string;
   recipient?: string;
   sasl_username?: string;
+  // Rspamd's list admission request (LIST_ADMISSION_REQUEST): every envelope recipient and the headers it needs.
+  recipients?: string;
+  from?: string;
+  verified?: string;
+  subject?: string;
+  auto_submitted?: string;
+  list_ids?: string;
 }
 
 export interface PolicyAnswer {
   /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
   action: string;
   /** Which rule decided, for logs and tests. */
-  rule: "none" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+  rule: "none" | "list-refused" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
 }
 
 export interface Settings {
@@ -135,6 +146,7 @@ export class SpamPolicy {
   }
 
   async decide(req: PolicyRequest): Promise<PolicyAnswer> {
+    if (req.request === LIST_ADMISSION_REQUEST) return this.listAdmission(req);
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
     // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
     if (req.sasl_username) return { action: "DUNNO", rule: "authenticated" };
@@ -164,6 +176,26 @@ export class SpamPolicy {
       const wait = this.o.greylist.check(client, sender, recipient, this.o.greylistDelayS);
       if (wait > 0) return { action: `DEFER 4.7.1 greylisted, try again in ${wait} s`, rule: "greylist" };
       return { action: "DUNNO", rule: "greylist-passed" };
+    }
+    return { action: "DUNNO", rule: "none" };
+  }
+
+  /** The list service's refusal of a message to one of its recipients, if any (lib/lists/admission.ts). */
+  private async listAdmission(req: PolicyRequest): Promise<PolicyAnswer> {
+    const store = listStore(this.o.db);
+    const poster = (req.from ?? "").toLowerCase();
+    for (const rcpt of (req.recipients ?? "").split(",")) {
+      const list = await store.listByEmail(rcpt.trim().toLowerCase());
+      if (!list) continue;
+      const decision = await admit(store, list, {
+        listIds: [req.list_ids ?? ""],
+        autoSubmitted: req.auto_submitted ?? "",
+        envelopeFrom: req.sender ?? "",
+        poster,
+        verified: req.verified === "1",
+        subject: req.subject ?? "",
+      });
+      if (decision.kind === "refuse") return { action: `REJECT ${decision.text}`, rule: "list-refused" };
     }
     return { action: "DUNNO", rule: "none" };
   }
