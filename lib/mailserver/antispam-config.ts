@@ -63,15 +63,18 @@ const POSTER_ROUTINE = `return function(task, common_meta)
   return nil, add, {['${POSTER_HEADER}'] = 0}, {}
 end`;
 
-/** The policy request Rspamd sends for a message to list addresses (answered by lib/mailserver/policy). */
-export const LIST_ADMISSION_REQUEST = "mailadmin_list_admission";
+/** The policy request Rspamd sends at the end of DATA (answered by lib/mailserver/policy/spam-policy.ts). */
+export const END_OF_DATA_REQUEST = "mailadmin_end_of_data";
+
+/** Bytes Postfix, Rspamd and Dovecot add to a message before it is stored (Received, X-Spamd-Result, Return-Path...). */
+export const STORED_OVERHEAD = 4096;
 
 /**
- * A postfilter asking the policy service (Postfix's policy protocol over TCP, one request with every envelope
- * recipient) whether the list service would refuse the message; a refusal becomes Rspamd's reject, which its milter
- * turns into a 5xx at the end of DATA, so a refused post or SUBSCRIBE is refused while the sender is connected
- * instead of bounced. A postfilter runs after DMARC, whose result decides whether the From counts. No answer (the
- * service down, a timeout) refuses nothing.
+ * A postfilter asking the policy service (Postfix's policy protocol over TCP, one request with every accepted
+ * envelope recipient and the message's size) whether a mailbox is too full for it or the list service would refuse
+ * it; a refusal becomes Rspamd's reject, which its milter turns into a 5xx at the end of DATA, so the sender is told
+ * while connected instead of bounced. A postfilter runs after DMARC, whose result decides whether the From counts.
+ * No answer (the service down, a timeout) refuses nothing.
  */
 function listAdmissionLua(policyService: string): string {
   const m = /^(?:inet:)?\[?([^\]]*?)\]?:(\d+)$/.exec(policyService);
@@ -86,7 +89,7 @@ local function clean(s)
 end
 
 rspamd_config:register_symbol({
-  name = 'MAILADMIN_LIST_ADMISSION',
+  name = 'MAILADMIN_END_OF_DATA',
   type = 'postfilter',
   flags = 'empty,nostat',
   callback = function(task)
@@ -102,7 +105,8 @@ rspamd_config:register_symbol({
     local ids = {}
     for _, h in ipairs(task:get_header_full('List-Id') or {}) do ids[#ids + 1] = clean(h.value) end
     local request = table.concat({
-      'request=${LIST_ADMISSION_REQUEST}',
+      'request=${END_OF_DATA_REQUEST}',
+      'size=' .. tostring(task:get_size() + ${STORED_OVERHEAD}),
       'recipients=' .. table.concat(list, ','),
       'sender=' .. clean(env[1] and env[1].addr or ''),
       'from=' .. clean(addr),
@@ -169,13 +173,16 @@ upstream "local" {
 
 /** Lines for Postfix's main.cf. */
 export function postfixAntispamLines(o: AntispamOptions): string[] {
+  const quota = `check_policy_service { ${o.policyService}, policy_context=quota, timeout=30s, default_action=DUNNO }`;
   return [
+    "# Over quota first, for every client (local and logged-in senders too): the policy service asks Dovecot's",
+    "# quota-status for each mailbox the recipient is stored in (an alias's account; not a forward-only account).",
     "# Anti-spam (docs/mail-server.md): the policy service decides per recipient at RCPT (black and white lists,",
     "# SPF, RBL, greylisting); Rspamd scores the message as a milter. Both fail open: when one does not answer,",
     "# mail is accepted unfiltered rather than lost (`mailserver check` reports them). The host's own clients",
     "# (mynetworks) and logged-in users are not filtered at RCPT. An unknown recipient is refused before the policy",
     "# service is asked: greylisting it first answered 450, stored a triplet, and refused it only on the retry.",
-    `smtpd_recipient_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination, reject_unlisted_recipient, check_policy_service { ${o.policyService}, timeout=30s, default_action=DUNNO }`,
+    `smtpd_recipient_restrictions = ${quota}, permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination, reject_unlisted_recipient, check_policy_service { ${o.policyService}, timeout=30s, default_action=DUNNO }`,
     `smtpd_milters = ${o.rspamdMilter}`,
     "milter_default_action = accept",
     "milter_protocol = 6",

@@ -71,3 +71,31 @@ export async function resolve(
   }
   return { kind: "nowhere" };
 }
+
+/**
+ * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map: an
+ * account keeps a copy unless it forwards without keep_mail (a blocked account keeps everything: its forwards are
+ * suspended), its forwards are followed, and so are aliases and the catchall. A forward-only account is not one of
+ * them, whatever its quota; lists and other servers' addresses store nothing here.
+ */
+export async function storingMailboxes(db: Db, address: string): Promise<string[]> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (addr: string, depth: number): Promise<void> => {
+    if (depth > MAX_HOPS || seen.has(addr)) return;
+    seen.add(addr);
+    const s = await step(db, addr);
+    if (s.kind === "next") return visit(s.address, depth + 1);
+    if (s.kind !== "account") return;
+    const [account] = await db
+      .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
+      .from(accounts)
+      .where(eq(accounts.email, addr))
+      .limit(1);
+    const forwards = Array.isArray(account?.forwards) ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase()) : [];
+    if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
+    if (account && !account.blocked) for (const f of forwards) await visit(f, depth + 1);
+  };
+  await visit(address.toLowerCase(), 0);
+  return [...found];
+}

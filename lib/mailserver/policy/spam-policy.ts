@@ -2,14 +2,15 @@
 // nowhere (destination.ts), then white list, black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
 // from the database at every request, so a change through the API applies to the next message.
 import dns from "node:dns";
+import net from "node:net";
 import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
-import { LIST_ADMISSION_REQUEST } from "../antispam-config";
-import { leadsNowhere, resolve } from "./destination";
+import { END_OF_DATA_REQUEST } from "../antispam-config";
+import { leadsNowhere, resolve, storingMailboxes } from "./destination";
 import type { Greylist } from "./greylist";
 
 export interface SpamDefaults {
@@ -29,18 +30,23 @@ export interface PolicyOptions {
   defaults: SpamDefaults;
   /** DNS servers ("127.0.0.1:5353"); the system's when empty. */
   dnsServers?: string[];
+  /** Dovecot's quota-status service (Postfix's policy protocol), asked for each mailbox a message is stored in. */
+  quotaStatus?: { host: string; port: number };
 }
 
 /** What Postfix's policy delegation protocol sends (the attributes we use). */
 export interface PolicyRequest {
   request?: string;
   protocol_state?: string;
+  /** "quota" for the over-quota check Postfix asks first, for every client (postfixAntispamLines). */
+  policy_context?: string;
+  size?: string;
   client_address?: string;
   helo_name?: string;
   sender?: string;
   recipient?: string;
   sasl_username?: string;
-  // Rspamd's list admission request (LIST_ADMISSION_REQUEST): every envelope recipient and the headers it needs.
+  // Rspamd's request at the end of DATA (END_OF_DATA_REQUEST): every accepted recipient and the headers it needs.
   recipients?: string;
   from?: string;
   verified?: string;
@@ -53,7 +59,7 @@ export interface PolicyAnswer {
   /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
   action: string;
   /** Which rule decided, for logs and tests. */
-  rule: "none" | "list-refused" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+  rule: "none" | "list-refused" | "quota" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
 }
 
 export interface Settings {
@@ -146,7 +152,13 @@ export class SpamPolicy {
   }
 
   async decide(req: PolicyRequest): Promise<PolicyAnswer> {
-    if (req.request === LIST_ADMISSION_REQUEST) return this.listAdmission(req);
+    if (req.request === END_OF_DATA_REQUEST) return this.endOfData(req);
+    if (req.policy_context === "quota") {
+      if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
+      const full = await this.fullMailbox((req.recipient ?? "").toLowerCase(), Number(req.size) || 0);
+      // Postfix writes "<address>: Recipient address rejected:" before the text.
+      return full ? { action: `552 5.2.2 ${full === req.recipient?.toLowerCase() ? "Mailbox is full" : `the mailbox of ${full} is full`}`, rule: "quota" } : { action: "DUNNO", rule: "none" };
+    }
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
     // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
     if (req.sasl_username) return { action: "DUNNO", rule: "authenticated" };
@@ -180,12 +192,22 @@ export class SpamPolicy {
     return { action: "DUNNO", rule: "none" };
   }
 
-  /** The list service's refusal of a message to one of its recipients, if any (lib/lists/admission.ts). */
-  private async listAdmission(req: PolicyRequest): Promise<PolicyAnswer> {
+  /**
+   * Rspamd's question at the end of DATA (END_OF_DATA_REQUEST), with every accepted recipient and the message's
+   * size: a mailbox it would not fit in (a sender that gave no SIZE=), or the list service's refusal of a message to
+   * one of its lists (lib/lists/admission.ts). One answer for the whole message: SMTP has no per-recipient reply there.
+   */
+  private async endOfData(req: PolicyRequest): Promise<PolicyAnswer> {
+    const recipients = (req.recipients ?? "").split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+    const size = Number(req.size) || 0;
+    for (const rcpt of recipients) {
+      const full = await this.fullMailbox(rcpt, size);
+      if (full) return { action: `REJECT 5.2.2 The mailbox of ${full} is full (${size} bytes do not fit)`, rule: "quota" };
+    }
     const store = listStore(this.o.db);
     const poster = (req.from ?? "").toLowerCase();
-    for (const rcpt of (req.recipients ?? "").split(",")) {
-      const list = await store.listByEmail(rcpt.trim().toLowerCase());
+    for (const rcpt of recipients) {
+      const list = await store.listByEmail(rcpt);
       if (!list) continue;
       const decision = await admit(store, list, {
         listIds: [req.list_ids ?? ""],
@@ -198,6 +220,16 @@ export class SpamPolicy {
       if (decision.kind === "refuse") return { action: `REJECT ${decision.text}`, rule: "list-refused" };
     }
     return { action: "DUNNO", rule: "none" };
+  }
+
+  /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
+  private async fullMailbox(recipient: string, size: number): Promise<string | undefined> {
+    if (!this.o.quotaStatus || !recipient) return undefined;
+    for (const mailbox of await storingMailboxes(this.o.db, recipient)) {
+      const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
+      if (/^action=(5|4|REJECT|DEFER)/i.test(answer)) return mailbox;
+    }
+    return undefined;
   }
 
   private async spfFails(sender: string, ip: string, helo: string): Promise<boolean> {
@@ -226,4 +258,23 @@ export class SpamPolicy {
     }
     return undefined;
   }
+}
+
+/** One request to a policy service (Dovecot's quota-status); its answer line, "" when it does not answer in 10 s. */
+function askPolicy(target: { host: string; port: number }, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    let data = "";
+    const socket = net.connect(target.port, target.host, () => socket.write(request));
+    const done = () => {
+      socket.destroy();
+      resolve(data.split("\n")[0] ?? "");
+    };
+    socket.setTimeout(10_000, done);
+    socket.on("data", (d) => {
+      data += d.toString();
+      if (data.includes("\n\n") || data.length > 4096) done();
+    });
+    socket.on("error", done);
+    socket.on("close", done);
+  });
 }

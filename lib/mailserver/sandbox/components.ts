@@ -121,8 +121,7 @@ const rspamd: SandboxComponent = {
       `bind_socket = "127.0.0.1:${p.rspamd_milter}";\nmilter = yes;\ntimeout = 120s;\ncount = 1;\nupstream "local" {\n  default = yes;\n  self_scan = yes;\n}\n`,
     );
     fs.writeFileSync(path.join(o, "worker-fuzzy.inc"), `count = -1;\n`);
-    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions (SPF, DKIM and DMARC check loopback
-    // clients too: check_local); DNS from the sandbox's resolver. Maps
+    // The MX treats 127.0.0.1 as the Internet: no local-address exemptions; DNS from the sandbox's resolver. Maps
     // (the DKIM selector map) are checked every second (Debian: 5 min, files every 30 s), so a new or rotated key
     // signs within seconds; Rspamd 3.4 in practice also rereads a changed local file at once without this.
     // Rspamd compiles its TLD and regexp tables (hyperscan) at start: 30-60 s the first time, then a few seconds
@@ -131,9 +130,14 @@ const rspamd: SandboxComponent = {
     execFileSync("chown", ["_rspamd:_rspamd", RSPAMD_CACHE]);
     fs.writeFileSync(
       path.join(o, "options.inc"),
-      `local_addrs = [];\ncheck_local = true;\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
+      `local_addrs = [];\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
     );
     fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
+    for (const module of ["spf", "dmarc"]) {
+      const file = path.join(o, `${module}.conf`);
+      if (ctx.options.authChecksForLoopback) fs.writeFileSync(file, "check_local = true;\n");
+      else fs.rmSync(file, { force: true });
+    }
   },
   start(ctx) {
     const base = ctx.layout.rspamd;
@@ -175,6 +179,7 @@ const policy: SandboxComponent = {
       rblZones: [SANDBOX_RBL_ZONE],
       defaults: ctx.options.defaults,
       dnsServers: [`127.0.0.1:${ctx.ports.dns}`],
+      quotaStatus: { host: "127.0.0.1", port: ctx.ports.quota_status },
     });
     const log = path.join(ctx.layout.logs, "policy.log");
     const server = await startPolicyServer((req) => decider.decide(req), { host: "127.0.0.1", port: ctx.ports.policy }, (line) =>
@@ -321,8 +326,8 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_tls_security_level=none
   -o smtpd_client_restrictions=permit_sasl_authenticated,reject
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
-  -o smtpd_recipient_restrictions=check_policy_service,inet:127.0.0.1:${p.quota_status},permit_sasl_authenticated,reject
-# (Dovecot's quota-status first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
+  -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
+# (The quota check first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
 # Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
 127.0.0.1:${p.internal} inet n - y - - smtpd
   -o syslog_name=postfix/internal
