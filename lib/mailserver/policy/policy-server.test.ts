@@ -6,13 +6,9 @@ import { MAX_POLICY_REQUEST, startPolicyServer, type PolicyServer } from "./poli
 
 let server: PolicyServer;
 
-
 beforeAll(async () => {
   server = await startPolicyServer(
-    async (req) => {
-
-      return { action: `DUNNO ${req.recipient}`, rule: "none" };
-    },
+    (req) => Promise.resolve({ action: `DUNNO ${req.recipient}`, rule: "none" as const }),
     { host: "127.0.0.1", port: 0 },
   );
 });

@@ -133,8 +133,8 @@ const rspamd: SandboxComponent = {
       `local_addrs = [];\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
     );
     fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
-    for (const module of ["spf", "dmarc"]) {
-      const file = path.join(o, `${module}.conf`);
+    for (const name of ["spf", "dmarc"]) {
+      const file = path.join(o, `${name}.conf`);
       if (ctx.options.authChecksForLoopback) fs.writeFileSync(file, "check_local = true;\n");
       else fs.rmSync(file, { force: true });
     }
