@@ -156,8 +156,8 @@ export class SpamPolicy {
     if (req.policy_context === "quota") {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       const full = await this.fullMailbox((req.recipient ?? "").toLowerCase(), Number(req.size) || 0);
-      // Postfix writes "<address>: Recipient address rejected:" before the text.
-      return full ? { action: `552 5.2.2 ${full === req.recipient?.toLowerCase() ? "Mailbox is full" : `the mailbox of ${full} is full`}`, rule: "quota" } : { action: "DUNNO", rule: "none" };
+      // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
+      return full ? { action: "552 5.2.2 Mailbox is full", rule: "quota" } : { action: "DUNNO", rule: "none" };
     }
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
     // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
@@ -202,7 +202,7 @@ export class SpamPolicy {
     const size = Number(req.size) || 0;
     for (const rcpt of recipients) {
       const full = await this.fullMailbox(rcpt, size);
-      if (full) return { action: `REJECT 5.2.2 The mailbox of ${full} is full (${size} bytes do not fit)`, rule: "quota" };
+      if (full) return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
     }
     const store = listStore(this.o.db);
     const poster = (req.from ?? "").toLowerCase();
@@ -227,7 +227,8 @@ export class SpamPolicy {
     if (!this.o.quotaStatus || !recipient) return undefined;
     for (const mailbox of await storingMailboxes(this.o.db, recipient)) {
       const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
-      if (/^action=(5|4|REJECT|DEFER)/i.test(answer)) return mailbox;
+      // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
+      if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;
     }
     return undefined;
   }
