@@ -19,6 +19,7 @@ export const {
   listMemberVersions,
   listHeldPosts,
   listTokens,
+  listRequests,
   listBounces,
   mailQuota,
   sessions,

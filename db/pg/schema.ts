@@ -268,7 +268,17 @@ export const listTokens = pgTable(
     address: text("address").notNull(),
     expiresAt: int64("expires_at").notNull(),
   },
-  (t) => [index("list_tokens_expiry").on(t.expiresAt)],
+  (t) => [index("list_tokens_expiry").on(t.expiresAt), index("list_tokens_list_address").on(t.listId, t.address)],
+);
+
+export const listRequests = pgTable(
+  "list_requests",
+  {
+    id: id(),
+    client: text("client").notNull(),
+    createdAt: int64("created_at").notNull(),
+  },
+  (t) => [index("list_requests_client").on(t.client, t.createdAt)],
 );
 
 export const listBounces = pgTable(

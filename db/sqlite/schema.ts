@@ -275,7 +275,18 @@ export const listTokens = sqliteTable(
     address: text("address").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("list_tokens_expiry").on(t.expiresAt)],
+  (t) => [index("list_tokens_expiry").on(t.expiresAt), index("list_tokens_list_address").on(t.listId, t.address)],
+);
+
+/** Confirmation requests made through the lists' pages, by client address: the hourly budget (docs/lists.md). */
+export const listRequests = sqliteTable(
+  "list_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    client: text("client").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("list_requests_client").on(t.client, t.createdAt)],
 );
 
 /** Bounces received at a list's VERP address, one row per list and subscriber. */

@@ -85,6 +85,9 @@ export function stop(server: Server): Promise<void> {
   });
 }
 
+/** Catalog errors no API route sends: the list service's pages answer them (asserted in lib/lists/lists.test.ts). */
+const OUTSIDE_API = ["listRequestPending", "listRequestBudget"] as const;
+
 /** Every catalog key must have been asserted by some test; checked only when every test file of e2e/api ran. */
 function checkCatalogCoverage(seenFile: string): void {
   const lines = fs.existsSync(seenFile) ? fs.readFileSync(seenFile, "utf8").split("\n").filter(Boolean) : [];
@@ -96,7 +99,7 @@ function checkCatalogCoverage(seenFile: string): void {
     console.warn(`[api tests] catalog coverage not checked (partial run): ${missingFiles.join(", ")} did not run`);
     return;
   }
-  const missing = Object.keys(errorCatalog).filter((k) => !keys.has(k));
+  const missing = Object.keys(errorCatalog).filter((k) => !keys.has(k) && !(OUTSIDE_API as readonly string[]).includes(k));
   if (missing.length) {
     // Vitest only logs errors thrown by a global teardown; the exit code is what makes CI fail.
     process.exitCode = 1;

@@ -66,14 +66,29 @@ export async function runListStoreChecks(): Promise<void> {
   expect(await store.subscriberCount(row.id)).toBe(2);
 
   // Confirmation tokens: peeked without being used, taken once, never after they expire.
-  const token = await store.createToken(row.id, "subscribe", "d@x.test", 60_000);
+  const tokenOf = (r: { token: string } | { refused: string }) => {
+    if (!("token" in r)) throw new Error(`refused: ${r.refused}`);
+    return r.token;
+  };
+  const token = tokenOf(await store.requestToken(row.id, "subscribe", "d@x.test", 60_000));
   const request = { listId: row.id, action: "subscribe", address: "d@x.test" };
   expect(await store.peekToken(token)).toMatchObject(request);
   expect(await store.takeToken(token)).toMatchObject(request);
   expect(await store.takeToken(token)).toBeUndefined();
   expect(await store.peekToken(token)).toBeUndefined();
-  const expired = await store.createToken(row.id, "unsubscribe", "a@x.test", -1000);
+  const expired = tokenOf(await store.requestToken(row.id, "unsubscribe", "a@x.test", -1000));
   expect(await store.peekToken(expired)).toBeUndefined();
+
+  // Request limits: one pending request per list and address (an expired one does not count); a client address
+  // gets `budget` requests an hour over all lists, and a refused request uses none of it.
+  tokenOf(await store.requestToken(row.id, "unsubscribe", "a@x.test", 60_000));
+  expect(await store.requestToken(row.id, "subscribe", "a@x.test", 60_000)).toEqual({ refused: "pending" });
+  const client = { address: "192.0.2.7", budget: 2 };
+  tokenOf(await store.requestToken(row.id, "subscribe", "e@x.test", 60_000, client));
+  expect(await store.requestToken(row.id, "subscribe", "e@x.test", 60_000, client)).toEqual({ refused: "pending" });
+  tokenOf(await store.requestToken(row.id, "subscribe", "f@x.test", 60_000, client));
+  expect(await store.requestToken(row.id, "subscribe", "g@x.test", 60_000, client)).toEqual({ refused: "budget" });
+  tokenOf(await store.requestToken(row.id, "subscribe", "g@x.test", 60_000, { ...client, address: "192.0.2.8" }));
 
   // Held posts: held, found by the moderator's token, approved once, sent (approved()) and deleted; expiry.
   const message = Buffer.from("Subject: test\r\n\r\n\u0000binary\u00ff body\r\n", "latin1");

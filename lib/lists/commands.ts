@@ -18,6 +18,7 @@ const settingsSchema = z.object({
   LISTS_SPOOL_DIR: z.string().default(path.join(os.tmpdir(), "mailadmin-lists")),
   LISTS_HELD_DAYS: z.coerce.number().int().min(1).default(LIST_SERVICE_DEFAULTS.heldDays),
   LISTS_TOKEN_HOURS: z.coerce.number().int().min(1).default(LIST_SERVICE_DEFAULTS.tokenHours),
+  LISTS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(LIST_SERVICE_DEFAULTS.requestsPerHour),
   LISTS_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(LIST_SERVICE_DEFAULTS.batchSize),
 });
 
@@ -35,7 +36,7 @@ export const LIST_COMMANDS: Command[] = [
       "Postfix hands mail for list addresses to the LMTP listener (`mailserver config --lists-lmtp`); copies go back\n" +
       "over SMTP (one per subscriber), the service's own notices through Postfix's sendmail. Settings come from the\n" +
       "environment (PUBLIC_URL, LISTS_LMTP, LISTS_HTTP, LISTS_SMTP, LISTS_SMTP_CONNECTIONS, LISTS_SENDMAIL,\n" +
-      "LISTS_POSTFIX_CONFIG, LISTS_SPOOL_DIR, LISTS_HELD_DAYS, LISTS_TOKEN_HOURS, LISTS_BATCH_SIZE;\n" +
+      "LISTS_POSTFIX_CONFIG, LISTS_SPOOL_DIR, LISTS_HELD_DAYS, LISTS_TOKEN_HOURS, LISTS_REQUESTS_PER_HOUR, LISTS_BATCH_SIZE;\n" +
       "docs/lists.md); the options below override them.",
     example: `PUBLIC_URL=https://lists.example.org ${CLI} lists serve`,
     options: {
@@ -63,6 +64,7 @@ export const LIST_COMMANDS: Command[] = [
         batchSize: s.LISTS_BATCH_SIZE,
         heldDays: s.LISTS_HELD_DAYS,
         tokenHours: s.LISTS_TOKEN_HOURS,
+        requestsPerHour: s.LISTS_REQUESTS_PER_HOUR,
         pollMs: LIST_SERVICE_DEFAULTS.pollMs,
         log: (line) => console.log(line),
       });

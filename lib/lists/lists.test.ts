@@ -6,6 +6,7 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
+import { errorCatalog } from "@/lib/errors/catalog";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
@@ -25,6 +26,8 @@ import {
   waitFor,
   type MailTestLayout,
 } from "@/lib/mailserver/testing/mail-daemons";
+import { writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
+import { maildirNew } from "@/lib/mailserver/sandbox/outbound-sink";
 import type { ListService } from "./service";
 import { listStore } from "./store";
 
@@ -62,6 +65,24 @@ function message(from: string, to: string, subject: string, extra = "", body = "
 const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
   smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
 
+/** A post sent through the submission port, logged in as its From (how members' posts are authenticated). */
+async function postAs(from: string, list: string, subject: string) {
+  const { default: nodemailer } = await import("nodemailer");
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: l.ports.submission,
+    secure: false,
+    ignoreTLS: true,
+    auth: { user: from, pass: PW },
+    name: "client.mailadmin.test",
+  });
+  try {
+    await transport.sendMail({ envelope: { from, to: [at(list)] }, raw: message(from, at(list), subject).replace(/\r?\n/g, "\r\n") });
+  } finally {
+    transport.close();
+  }
+}
+
 /** The inbox and the Spam folder (Rspamd may file a test message with odd headers as spam: still delivered). */
 const mailOf = (email: string) => [...readMessages(l, email), ...readMessages(l, email, "Spam")];
 const withSubject = (email: string, subject: string) => mailOf(email).filter((m) => m.includes(subject));
@@ -83,6 +104,8 @@ async function settle() {
   await waitFor("an empty queue", () => queuedCount(l) === 0, 60_000);
 }
 
+/** Messages in the sandbox's outbound Maildir (mail to other servers: a bounce to an outside sender) holding `text`. */
+const outboundWith = (text: string) => maildirNew(l.outbound).filter((f) => fs.readFileSync(f, "utf8").includes(text));
 const maillog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
 const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
 const text = async (raw: string) => (await simpleParser(raw)).text ?? "";
@@ -133,7 +156,8 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
     process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
     db = await openTestDatabase(process.env.DATABASE_PATH);
     await seed();
-    l = await startMailSystem(root);
+    // SPF and DMARC for mail from 127.0.0.1 too: the DMARC-aligned poster's test.
+    l = await startMailSystem(root, { authChecksForLoopback: true });
     service = l.sandbox.listService!;
     // The big-list test's subscribers live in a domain whose mail Postfix throws away.
     const transport = run("postconf", ["-c", l.postfix, "-h", "transport_maps"]).trim();
@@ -160,12 +184,12 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(received(at("anna"), subjects.obcy)).toBe(false); // a moderator is not a subscriber
     });
 
-    it("moderated list (1): a moderator's post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
+    it("moderated list (1): a moderator's (authenticated) post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
       const direct = unique("mod-moderator");
       const bySubscriber = unique("mod-subscriber");
       const byOutsider = unique("mod-outsider");
-      await post(at("anna"), "moderowana", direct);
-      await post(at("jan"), "moderowana", bySubscriber);
+      await postAs(at("anna"), "moderowana", direct);
+      await postAs(at("jan"), "moderowana", bySubscriber);
       await post(at("obcy"), "moderowana", byOutsider);
       await waitReceived(at("ewa"), direct);
       await waitReceived(at("anna"), `Do moderacji: ${bySubscriber}`);
@@ -177,10 +201,51 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(held).toEqual(expect.arrayContaining([bySubscriber, byOutsider]));
     });
 
+    it("a forged From is an outsider's: the moderator's address from another server's envelope is held, not sent", async () => {
+      const forged = unique("forged-moderator");
+      // The MX port, no login, no DMARC for alpha.test: nothing vouches for the From.
+      await post(at("anna"), "moderowana", forged, "", "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${forged}`);
+      await settle();
+      expect(received(at("jan"), forged)).toBe(false);
+      expect(received(at("ewa"), forged)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.map((h) => h.subject)).toContain(forged);
+      // A header the sender wrote itself vouches for nothing: Rspamd removes it.
+      const claimed = unique("forged-header");
+      await post(at("anna"), "moderowana", claimed, `X-Mailadmin-Poster: ${at("anna")}\n`, "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${claimed}`);
+      // Logged in as someone else: still not the moderator.
+      const other = unique("forged-login");
+      const { default: nodemailer } = await import("nodemailer");
+      const t = nodemailer.createTransport({ host: "127.0.0.1", port: l.ports.submission, secure: false, ignoreTLS: true, auth: { user: at("obcy"), pass: PW } });
+      await t.sendMail({ envelope: { from: at("obcy"), to: [at("moderowana")] }, raw: message(at("anna"), at("moderowana"), other) });
+      t.close();
+      await waitReceived(at("anna"), `Do moderacji: ${other}`);
+      await settle();
+      expect(received(at("ewa"), claimed)).toBe(false);
+      expect(received(at("ewa"), other)).toBe(false);
+    });
+
+    it("a DMARC-aligned pass authenticates the From: another server's moderator posts directly from the MX port", async () => {
+      writeDnsRecords(l.dnsRecords, {
+        "zewn.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+        "_dmarc.zewn.test": { TXT: ["v=DMARC1; p=reject"] },
+      });
+      try {
+        await createMailingList(db, await domain(), "dmarcowa", { privacy_mode: 1, accounts: [at("jan")], moderators: ["redaktor@zewn.test"] });
+        const aligned = unique("dmarc-pass");
+        await post("redaktor@zewn.test", "dmarcowa", aligned);
+        await waitReceived(at("jan"), aligned);
+        expect((await listModeration(db, await domain(), "dmarcowa")).held).toHaveLength(0);
+      } finally {
+        writeDnsRecords(l.dnsRecords, {});
+      }
+    });
+
     it("moderated list with replyto_catchall: a subscriber's post goes to replyto_email only, an outsider's is held", async () => {
       const bySubscriber = unique("catchall-subscriber");
       const byOutsider = unique("catchall-outsider");
-      await post(at("jan"), "kierowana", bySubscriber);
+      await postAs(at("jan"), "kierowana", bySubscriber);
       await post(at("obcy"), "kierowana", byOutsider);
       await waitReceived(at("marta"), bySubscriber);
       await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
@@ -189,21 +254,26 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(received(at("marta"), byOutsider)).toBe(false);
     });
 
-    it("closed list (2): subscribers and moderators post; an outsider is refused with a bounce and nobody gets it", async () => {
+    it("closed list (2): subscribers and moderators post; an outsider is refused in the SMTP session (5xx at end of DATA), no bounce", async () => {
       const bySubscriber = unique("closed-subscriber");
       const byModerator = unique("closed-moderator");
       const byOutsider = unique("closed-outsider");
-      await post(at("ewa"), "zamknieta", bySubscriber);
-      await post(at("anna"), "zamknieta", byModerator);
-      await post(at("obcy"), "zamknieta", byOutsider);
+      await postAs(at("ewa"), "zamknieta", bySubscriber);
+      await postAs(at("anna"), "zamknieta", byModerator);
+      // Another server's sender (its bounce would land in the outbound Maildir), and a subscriber's From forged.
+      await expect(post("obcy@elsewhere.test", "zamknieta", byOutsider)).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/);
+      const forged = unique("closed-forged");
+      await expect(post(at("ewa"), "zamknieta", forged, "", "obcy@elsewhere.test")).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 Only subscribers/);
       await waitReceived(at("jan"), bySubscriber);
       await waitReceived(at("jan"), byModerator);
-      const bounce = await waitFor("the outsider's bounce", () => readMessages(l, at("obcy")).find((m) => m.includes(byOutsider) && /Undelivered Mail/.test(m)), 30_000);
-      expect(bounce).toContain("Only subscribers may post to this list");
       await settle();
+      expect(outboundWith(byOutsider)).toEqual([]);
+      expect(outboundWith(forged)).toEqual([]);
       expect(received(at("ewa"), byOutsider)).toBe(false);
       expect(received(at("anna"), byOutsider)).toBe(false);
       expect((await listModeration(db, await domain(), "zamknieta")).held).toHaveLength(0);
+      // Postfix never queued them: no queue file, so nothing to return.
+      expect(maillog()).toMatch(/reject: END-OF-MESSAGE|milter-reject: END-OF-MESSAGE/);
     });
   });
 
@@ -259,7 +329,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       const subject = unique("headers");
       await post(at("obcy"), "otwarta", subject, "Reply-To: <elsewhere@outside.test>\nList-Id: <other.list.test>\nDKIM-Signature: v=1; a=rsa-sha256; d=x; b=abc\n");
       const raw = await waitReceived(at("jan"), subject);
-      expect(header(raw, "From")).toMatch(new RegExp(`^Lista otwarta =\\?UTF-8\\?Q\\?\\S+\\?= <${at("otwarta")}>$`));
+      expect(header(raw, "From")).toMatch(new RegExp(`^=\\?UTF-8\\?Q\\?Lista_otwarta_.*\\?= <${at("otwarta")}>$`));
       expect((await simpleParser(raw)).from?.value[0]).toEqual({ name: "Lista otwarta żółć", address: at("otwarta") });
       expect(header(raw, "Reply-To")).toBe(`<${at("otwarta")}>`);
       expect(header(raw, "X-Original-From")).toBe(`Nadawca <${at("obcy")}>`);
@@ -275,6 +345,46 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(raw).not.toMatch(/^DKIM-Signature:/im);
       expect(raw.match(/^List-Id:/gim)).toHaveLength(1);
       expect(header(raw, "Subject")).toBe(subject);
+    });
+
+    it.each([
+      ["printable ASCII", `<security@c.test> "`, `"<security@c.test> \\"" <%s>`],
+      ["non-ASCII", `Zespół <security@c.test> "`, `=?UTF-8?Q?` ],
+    ])("a description (%s) with quotes and angle brackets: From and List-Id parse to the list's own address in Python's email and mailparser", async (_kind, description, start) => {
+      const name = _kind === "non-ASCII" ? "podrobka2" : "podrobka";
+      await createMailingList(db, await domain(), name, { description, accounts: [at("jan")] });
+      const subject = unique(`forged-description-${name}`);
+      await post(at("obcy"), name, subject);
+      const raw = await waitReceived(at("jan"), subject);
+      const parsed = await simpleParser(raw);
+      expect(parsed.from?.value).toEqual([{ name: description, address: at(name) }]);
+      const file = path.join(root, `${name}.eml`);
+      fs.writeFileSync(file, raw);
+      // Python's parser both ways: the modern header registry and the classic parseaddr mail readers use.
+      const py = run("python3", [
+        "-c",
+        `import email, email.policy, email.utils, json, sys
+raw = open(sys.argv[1], "rb").read()
+m = email.message_from_bytes(raw, policy=email.policy.default)
+a = m["From"].addresses
+c = email.message_from_bytes(raw)
+print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
+  "classic": email.utils.getaddresses(c.get_all("From")),
+  "list_id": email.utils.parseaddr(c["List-Id"]),
+  "list_id_name": str(email.header.make_header(email.header.decode_header(c["List-Id"])))}))`,
+        file,
+      ]);
+      const got = JSON.parse(py) as { modern: string[][]; classic: string[][]; list_id: string[]; list_id_name: string };
+      expect(got.modern).toEqual([[description, at(name)]]);
+      expect(got.classic.map((x) => x[1])).toEqual([at(name)]);
+      expect(got.list_id[1]).toBe(`${name}.${A}`);
+      expect(got.list_id_name.endsWith(`<${name}.${A}>`)).toBe(true);
+      // mailparser keeps every List-* header under "list": the id is the list's, and no address came out of the phrase.
+      const list = parsed.headers.get("list") as { id?: { id?: string; mail?: string } } | undefined;
+      expect(list?.id?.id).toBe(`${name}.${A}`);
+      expect(list?.id?.mail).toBeUndefined();
+      // How it is written: one quoted-string, or encoded words covering the whole name.
+      expect(header(raw, "From")!.startsWith(start.replace("%s", at(name)))).toBe(true);
     });
 
     it.each([
@@ -417,18 +527,53 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
     it("an expired token subscribes nobody", async () => {
       const list = await getListOrThrow(db, await domain(), "domyslna");
-      const token = await listStore(db).createToken(list.id, "subscribe", at("karol"), -1000);
+      const made = await listStore(db).requestToken(list.id, "subscribe", at("karol"), -1000);
+      const token = "token" in made ? made.token : "";
       expect((await fetch(`${publicUrl()}/confirm/${token}`)).status).toBe(410);
       expect((await fetch(`${publicUrl()}/confirm/${token}`, { method: "POST" })).status).toBe(410);
       expect((await members("domyslna")).accounts).not.toContain(at("karol"));
     });
 
-    it("SUBSCRIBE to a list without autosubscribe is refused, not broadcast", async () => {
+    it("SUBSCRIBE to a list without autosubscribe is refused in the SMTP session (5xx at end of DATA), not broadcast, no bounce", async () => {
       const marker = unique("nosub");
-      await smtpSend(l.ports.smtp, at("karol"), [at("bezzapisow")], message(at("karol"), at("bezzapisow"), "subscribe", "", `${marker}\n`));
-      await waitFor("the refusal", () => readMessages(l, at("karol")).find((m) => /Undelivered Mail/.test(m) && m.includes("subscriptions by mail")), 30_000);
+      await expect(
+        smtpSend(l.ports.smtp, "karol@elsewhere.test", [at("bezzapisow")], message("karol@elsewhere.test", at("bezzapisow"), "subscribe", "", `${marker}\n`)),
+      ).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 This list does not take subscriptions by mail/);
       await settle();
+      expect(outboundWith(marker)).toEqual([]);
       expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+    });
+  });
+
+  describe("the list's page (List-Help): confirmation requests are limited", () => {
+    const ask = (list: string, address: string, action = "subscribe") =>
+      fetch(`${publicUrl()}/lists/${encodeURIComponent(at(list))}`, { method: "POST", body: new URLSearchParams({ address, action }) });
+    const refusal = async (res: Response, key: "listRequestPending" | "listRequestBudget") => {
+      expect(res.status).toBe(errorCatalog[key].status);
+      const html = await res.text();
+      expect(html).toContain(`data-code="${errorCatalog[key].code}"`);
+      expect(html).toContain(errorCatalog[key].message);
+    };
+
+    it("40 requests for one address at once send one mail; the others are refused with the catalog's error", async () => {
+      await createMailingList(db, await domain(), "strona", { autosubscribe_enabled: 1, description: "Strona listy" });
+      const answers = await Promise.all(Array.from({ length: 40 }, () => ask("strona", at("marta"))));
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of answers.filter((r) => r.status !== 200)) await refusal(r, "listRequestPending");
+      await waitReceived(at("marta"), `Potwierdź zapis na listę ${at("strona")}`);
+      await settle();
+      const requests = await Promise.all(mailOf(at("marta")).map((raw) => simpleParser(raw)));
+      expect(requests.filter((m) => m.subject === `Potwierdź zapis na listę ${at("strona")}`)).toHaveLength(1);
+      // An unsubscription request is a request too: still pending for this address and list.
+      await refusal(await ask("strona", at("marta"), "unsubscribe"), "listRequestPending");
+    });
+
+    it("one client address gets a few requests an hour over all lists, then the catalog's error", async () => {
+      // The first test's request used one of the five.
+      for (const n of [1, 2, 3, 4]) expect((await ask("strona", `adres${n}@sink.test`)).status).toBe(200);
+      await refusal(await ask("strona", "adres5@sink.test"), "listRequestBudget");
+      await refusal(await ask("zapisy", "adres6@sink.test"), "listRequestBudget");
+      await settle();
     });
   });
 

@@ -35,15 +35,18 @@ export function firstAddress(value: string): string {
   return "";
 }
 
-/** A header value with non-ASCII text as MIME encoded words (a display name such as the list's description). */
-export const encodeHeaderText = (text: string) => mimeFuncs.encodeWords(text, "Q", 52);
-
-/** "Name" <address> with the name quoted or encoded as needed. */
-export function mailbox(name: string, address: string): string {
-  if (!name) return `<${address}>`;
-  const encoded = encodeHeaderText(name);
-  return encoded !== name ? `${encoded} <${address}>` : `"${name.replace(/["\\]/g, "\\$&")}" <${address}>`;
+/**
+ * A display name (the From name, the List-Id phrase) as one RFC 5322 phrase, whatever it holds: printable ASCII as a
+ * quoted-string, anything else as RFC 2047 encoded words covering all of it, so no part of it can read as an address.
+ */
+export function phrase(name: string): string {
+  if (/^[\x20-\x7e]*$/.test(name)) return `"${name.replace(/["\\]/g, "\\$&")}"`;
+  // 75 characters per encoded word, the most RFC 2047 allows: fewer splits (Python shows a space at each).
+  return mimeFuncs.encodeWord(name, "Q", 75);
 }
+
+/** "Name" <address>, the name as one phrase. */
+export const mailbox = (name: string, address: string) => (name ? `${phrase(name)} <${address}>` : `<${address}>`);
 
 /** Postfix's sendmail reads lines ended by LF: turn CRLF into LF across chunk borders. */
 class CrlfToLf extends Transform {

@@ -4,7 +4,9 @@ import "server-only";
 // List-Unsubscribe) sends the same confirmation mail as SUBSCRIBE/UNSUBSCRIBE by mail.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ListRow, ListStore } from "./store";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { clientAddress } from "@/lib/server/http/client-address";
+import type { ListRow, ListStore, RequestRefusal } from "./store";
 
 export interface PagesOptions {
   host: string;
@@ -18,7 +20,8 @@ export interface PagesOptions {
   oneClick(token: string): Promise<{ list: ListRow; address: string } | undefined>;
   moderation(token: string): Promise<{ post: { sender: string; subject: string }; list: ListRow } | undefined>;
   moderate(token: string, action: "approve" | "reject"): Promise<boolean>;
-  requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string): Promise<boolean>;
+  /** Sends the request mail unless the list takes no subscriptions ("closed") or a limit refuses it. */
+  requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string, client: string): Promise<"sent" | "closed" | RequestRefusal>;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -151,8 +154,13 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
           const address = (form.get("address") ?? "").trim().toLowerCase();
           const action = form.get("action") === "subscribe" ? "subscribe" : "unsubscribe";
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
-          if (!(await o.requestConfirmation(list, action, address))) {
-            return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+          const forwarded = req.headers["x-forwarded-for"];
+          const client = clientAddress(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(",") : forwarded);
+          const done = await o.requestConfirmation(list, action, address, client);
+          if (done === "closed") return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+          if (done !== "sent") {
+            const e = errorCatalog[done === "pending" ? "listRequestPending" : "listRequestBudget"];
+            return send(e.status, "Nie wysłano", `<p data-code="${e.code}">${esc(e.message)}</p>`);
           }
           return send(200, "Sprawdź pocztę", `<p>Wysłaliśmy na adres ${esc(address)} wiadomość z linkiem potwierdzającym.</p>`);
         }

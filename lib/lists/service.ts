@@ -9,13 +9,15 @@ import path from "node:path";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Db } from "@/db/client";
 import type { Headers } from "mailsplit";
-import { firstAddress, mailbox, encodeHeaderText, readHeaders, rewrittenStream } from "./message";
+import { firstAddress, mailbox, phrase, readHeaders, rewrittenStream } from "./message";
 import { bounceAddress, listIdOf, sendComposed, sendmail, type SendmailOptions } from "./sendmail";
-import { listStore, sha256, newToken, type ListRow, type ListStore } from "./store";
+import { listStore, sha256, newToken, type ListRow, type ListStore, type RequestRefusal } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
 import { startListPages } from "./pages";
 import { eachLimited, personalCopy, smtpCopySender, writeCopyBase, type SmtpTarget } from "./copies";
 import { readUnsubscribeToken, unsubscribeToken } from "./unsubscribe";
+import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
+import { admit } from "./admission";
 
 export interface ListServiceOptions extends SendmailOptions {
   db: Db;
@@ -35,6 +37,8 @@ export interface ListServiceOptions extends SendmailOptions {
   heldDays: number;
   /** Confirmation links expire after this many hours. */
   tokenHours: number;
+  /** Confirmation requests the pages send per client address within an hour. */
+  requestsPerHour: number;
   /** How often approved posts are looked for (the panel approves through the database). */
   pollMs: number;
   log: (line: string) => void;
@@ -49,6 +53,7 @@ export const LIST_SERVICE_DEFAULTS = {
   batchSize: 500,
   heldDays: 14,
   tokenHours: 48,
+  requestsPerHour: 5,
   pollMs: 2000,
 } as const;
 
@@ -82,9 +87,6 @@ export async function parseTarget(store: ListStore, address: string): Promise<Ta
   return { kind: "bounce", list: bounceList, address: `${verp.slice(0, eq)}@${verp.slice(eq + 1)}` };
 }
 
-/** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
-const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
-
 /**
  * The headers of every copy (RFC 2369, 2919); the poster's own From goes into X-Original-From. List-Unsubscribe
  * here names the list's page; each subscriber's copy gets its own (`personalUnsubscribe`).
@@ -107,6 +109,7 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     "precedence",
     "x-original-from",
     "dkim-signature",
+    POSTER_HEADER.toLowerCase(),
     "return-path",
     "errors-to",
   ]) {
@@ -119,7 +122,7 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     ["From", mailbox(name, list.email)],
     ["Reply-To", replyTo],
     ["X-Original-From", originalFrom || "<>"],
-    ["List-Id", list.description ? `${encodeHeaderText(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
+    ["List-Id", list.description ? `${phrase(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
     ["List-Post", `<mailto:${list.email}>`],
     ["List-Help", `<${page}>`],
     ["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`],
@@ -220,11 +223,24 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     return `${list.confirmUrl}${list.confirmUrl.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
   }
 
-  /** SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address. */
-  async function requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string) {
-    const token = await store.createToken(list.id, action, address, o.tokenHours * 3_600_000);
-    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, token));
+  /**
+   * SUBSCRIBE/UNSUBSCRIBE (by mail or from the list's page): a confirmation request to the address, at most one
+   * pending per list and address, and from the pages at most `requestsPerHour` per client address.
+   */
+  async function requestConfirmation(
+    list: ListRow,
+    action: "subscribe" | "unsubscribe",
+    address: string,
+    client?: string,
+  ): Promise<RequestRefusal | undefined> {
+    const made = await store.requestToken(list.id, action, address, o.tokenHours * 3_600_000, client ? { address: client, budget: o.requestsPerHour } : undefined);
+    if ("refused" in made) {
+      o.log(`${list.email}: ${action} request for ${address}${client ? ` from ${client}` : ""} refused (${made.refused})`);
+      return made.refused;
+    }
+    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, made.token));
     o.log(`${list.email}: ${action} request sent to ${address}`);
+    return undefined;
   }
 
   /** A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. */
@@ -256,50 +272,51 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
 
   async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
     const h = await readHeaders(file);
-    const id = `<${listIdOf(list)}>`;
-    if (h.get("list-id").some((line) => line.toLowerCase().includes(id))) return "2.0.0 Discarded: loop (this list's List-Id)";
-    const auto = h.getFirst("auto-submitted").toLowerCase();
-    if (auto && auto !== "no") return "2.0.0 Discarded: Auto-Submitted";
-    if (isBounceSender(envelopeFrom)) return "2.0.0 Discarded: sent from a bounce address";
-
     const poster = firstAddress(h.getFirst("from")) || envelopeFrom.toLowerCase();
     const subject = h.getFirst("subject");
-    const command = subject.trim().toLowerCase();
-    if (command === "subscribe") {
-      if (!list.autosubscribeEnabled) throw new Reply(550, "5.7.1 This list does not take subscriptions by mail");
-      await requestConfirmation(list, "subscribe", poster);
-      return "2.0.0 Subscription request sent for confirmation";
-    }
-    if (command === "unsubscribe") {
-      await requestConfirmation(list, "unsubscribe", poster);
-      return "2.0.0 Unsubscription request sent for confirmation";
-    }
-
-    const role = await store.role(list.id, poster);
-    if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) {
-      // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and it
-      // would then send the post again): it is kept in the database and answered at once; the pump sends it.
-      const subscribers = await store.subscriberCount(list.id);
-      if (subscribers > o.batchSize) {
-        await store.queue(list.id, poster, subject, fs.readFileSync(file));
-        void pump();
-        o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
-        return `2.0.0 Queued for ${subscribers} subscribers`;
+    const decision = await admit(store, list, {
+      listIds: h.get("list-id"),
+      autoSubmitted: h.getFirst("auto-submitted"),
+      envelopeFrom,
+      poster,
+      verified: poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster,
+      subject,
+    });
+    switch (decision.kind) {
+      case "discard":
+        return `2.0.0 Discarded: ${decision.reason}`;
+      case "subscribe":
+        if (await requestConfirmation(list, "subscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Subscription request sent for confirmation";
+      case "unsubscribe":
+        if (await requestConfirmation(list, "unsubscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Unsubscription request sent for confirmation";
+      case "distribute": {
+        // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and
+        // it would then send the post again): it is kept in the database and answered at once; the pump sends it.
+        const subscribers = await store.subscriberCount(list.id);
+        if (subscribers > o.batchSize) {
+          await store.queue(list.id, poster, subject, fs.readFileSync(file));
+          void pump();
+          o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
+          return `2.0.0 Queued for ${subscribers} subscribers`;
+        }
+        const n = await distribute(list, file);
+        return `2.0.0 Distributed to ${n} subscribers`;
       }
-      const n = await distribute(list, file);
-      return `2.0.0 Distributed to ${n} subscribers`;
-    }
-    if (list.privacyMode === 1) {
-      if (role.subscriber && list.replytoCatchall === 1 && list.replytoEmail) {
+      case "replyto":
         await sendmail(o, bounceAddress(list), [list.replytoEmail], rewrittenStream(file, () => {}), true);
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
-      }
-      await hold(list, file, poster, subject);
-      return "2.0.0 Held for moderation";
+      case "hold":
+        await hold(list, file, poster, subject);
+        return "2.0.0 Held for moderation";
+      case "refuse":
+        // Normally refused during the SMTP session already (Rspamd asks the policy service at the end of DATA); here
+        // only when that check did not run, and then Postfix returns the message to its sender.
+        o.log(`${list.email}: post from ${poster} refused after acceptance, returned to the sender (${decision.text})`);
+        throw new Reply(550, decision.text);
     }
-    o.log(`${list.email}: post from ${poster} refused (closed list)`);
-    throw new Reply(550, "5.7.1 Only subscribers may post to this list");
   }
 
   async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {
@@ -440,10 +457,9 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       o.log(`held post ${post.id} ${action === "approve" ? "approved" : "rejected"} through the moderator's link`);
       return true;
     },
-    requestConfirmation: async (list, action, address) => {
-      if (action === "subscribe" && !list.autosubscribeEnabled) return false;
-      await requestConfirmation(list, action, address);
-      return true;
+    requestConfirmation: async (list, action, address, client) => {
+      if (action === "subscribe" && !list.autosubscribeEnabled) return "closed";
+      return (await requestConfirmation(list, action, address, client)) ?? "sent";
     },
   });
 

@@ -3,10 +3,10 @@ import "server-only";
 // confirmation tokens and bounces. Written once with drizzle's query builder, so the same code runs on SQLite and
 // on PostgreSQL (docs/architecture.md, "Services are async"); every write goes through withTransaction.
 import crypto from "node:crypto";
-import { and, asc, count, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { domains, listBounces, listHeldPosts, listMembers, listTokens, mailingLists, type MailingListRow } from "@/db/schema";
-import { changedRows, withTransaction } from "@/db/transaction";
+import { domains, listBounces, listHeldPosts, listMembers, listRequests, listTokens, mailingLists, type MailingListRow } from "@/db/schema";
+import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 
 export type ListRow = MailingListRow & { domain: string };
 
@@ -55,6 +55,17 @@ async function insertPost(
     .values({ listId, sender, subject, size: message.length, message, tokenHash, status, createdAt: Date.now() })
     .returning({ id: listHeldPosts.id });
   return row!.id;
+}
+
+/** The window of the per-client budget of confirmation requests. */
+export const REQUEST_WINDOW_MS = 3_600_000;
+
+/** Why a confirmation request was not made. */
+export type RequestRefusal = "pending" | "budget";
+class Refused extends Error {
+  constructor(readonly why: RequestRefusal) {
+    super(why);
+  }
 }
 
 const live = (row: TokenRow | undefined) => (row && row.expiresAt >= Date.now() ? row : undefined);
@@ -118,12 +129,45 @@ export function listStore(db: Db) {
           .execute();
         return changedRows(result) > 0;
       }),
-    async createToken(listId: number, action: "subscribe" | "unsubscribe", address: string, ttlMs: number): Promise<string> {
+    /**
+     * A confirmation token, unless the list and address already have one pending or the client address (when given:
+     * the pages' requests) used up `budget` requests within the hour. The list's row is locked, so two processes
+     * cannot both find no pending request; the client's request is counted after it is written, so concurrent
+     * requests never pass the budget together.
+     */
+    async requestToken(
+      listId: number,
+      action: "subscribe" | "unsubscribe",
+      address: string,
+      ttlMs: number,
+      client?: { address: string; budget: number },
+    ): Promise<{ token: string } | { refused: RequestRefusal }> {
       const token = newToken();
-      await withTransaction(db, (tx) =>
-        tx.insert(listTokens).values({ tokenHash: sha256(token), listId, action, address, expiresAt: Date.now() + ttlMs }).execute(),
-      );
-      return token;
+      const now = Date.now();
+      try {
+        await withTransaction(db, async (tx) => {
+          await forUpdate(tx, tx.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.id, listId)));
+          const pending = await tx
+            .select({ hash: listTokens.tokenHash })
+            .from(listTokens)
+            .where(and(eq(listTokens.listId, listId), eq(listTokens.address, address), gte(listTokens.expiresAt, now)))
+            .limit(1);
+          if (pending.length) throw new Refused("pending");
+          if (client) {
+            await tx.insert(listRequests).values({ client: client.address, createdAt: now }).execute();
+            const [used] = await tx
+              .select({ n: count() })
+              .from(listRequests)
+              .where(and(eq(listRequests.client, client.address), gt(listRequests.createdAt, now - REQUEST_WINDOW_MS)));
+            if (Number(used?.n ?? 0) > client.budget) throw new Refused("budget");
+          }
+          await tx.insert(listTokens).values({ tokenHash: sha256(token), listId, action, address, expiresAt: now + ttlMs }).execute();
+        });
+      } catch (err) {
+        if (err instanceof Refused) return { refused: err.why };
+        throw err;
+      }
+      return { token };
     },
     /** The token's request without using it up (the confirmation page's GET). */
     async peekToken(token: string): Promise<TokenRow | undefined> {
@@ -181,6 +225,7 @@ export function listStore(db: Db) {
     expire: (heldBefore: number) =>
       withTransaction(db, async (tx) => {
         await tx.delete(listTokens).where(lt(listTokens.expiresAt, Date.now())).execute();
+        await tx.delete(listRequests).where(lt(listRequests.createdAt, Date.now() - REQUEST_WINDOW_MS)).execute();
         return changedRows(
           await tx
             .delete(listHeldPosts)

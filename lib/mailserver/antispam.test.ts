@@ -276,6 +276,57 @@ describe.skipIf(missing.length > 0)("anti-spam settings in real mail", () => {
     }
   });
 
+  it("an alias or catchall of an account applies that account's black list, white list, greylisting, SPF and RBL settings", async () => {
+    for (const [alias, target] of [["picky-al", "picky"], ["grey-al", "greyexplicit"], ["spfoff-al", "spfoff"], ["friendly-al", "friendly"]]) {
+      await createAlias(db, await domain(S), alias!, { target: `${target}@${S}` });
+    }
+    // A domain whose catchall (type 1) is an account with a black list; greylisting off at the domain.
+    const C = "catch.test";
+    await runCommand(db, ["domain", "add", C, "--postmaster-password", PW]);
+    await setDomain(C, { spam_greylist_enabled: 0 });
+    await createAccount(db, await domain(C), "wybredny", { password: PW, spam_black_list: ["pest@outside.test"] });
+    await setDomain(C, { catchall_type: 1, catchall_address: `wybredny@${C}` });
+
+    // Black list: the account's, through its alias and through the catchall; the others take the message.
+    const black = await send("pest@outside.test", [`picky-al@${S}`, `plain@${S}`], "alias-black");
+    expect(codes(black)[`picky-al@${S}`]).toBeGreaterThanOrEqual(500);
+    expect(black.accepted).toEqual([`plain@${S}`]);
+    const caught = await send("pest@outside.test", [`whoever@${C}`], "catchall-black");
+    expect(codes(caught)[`whoever@${C}`]).toBeGreaterThanOrEqual(500);
+    expect((await send("someone@outside.test", [`whoever@${C}`], "catchall-ok")).accepted).toEqual([`whoever@${C}`]);
+    // Greylisting: the account's 1 over its domain's 0.
+    const grey = await send(`alias-grey-${Date.now()}@outside.test`, [`grey-al@${S}`, `plain@${S}`], "alias-grey");
+    expect(codes(grey)).toEqual({ [`grey-al@${S}`]: 450 });
+    // White list: the account's beats the domain's black list.
+    await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
+    await setDomain(S, { spam_black_list: ["spammer.test"] });
+    try {
+      const white = await send("x@spammer.test", [`friendly-al@${S}`, `plain@${S}`], "alias-white");
+      expect(white.accepted).toEqual([`friendly-al@${S}`]);
+    } finally {
+      await setDomain(S, { spam_black_list: [] });
+    }
+    // SPF and RBL: the account's 0 over the domain's (server default) 1.
+    writeDnsRecords(l.dnsRecords, {
+      "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+      [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] },
+    });
+    try {
+      const spf = await send("someone@spf-fail.test", [`spfoff-al@${S}`, `plain@${S}`], "alias-spf");
+      expect(spf.accepted).toEqual([`spfoff-al@${S}`]);
+      const rbl = await send("someone@outside.test", [`spfoff-al@${S}`, `plain@${S}`], "alias-rbl");
+      expect(rbl.accepted).toEqual([`spfoff-al@${S}`]);
+      expect(rbl.refused[0]!.response).toMatch(/listed in/);
+    } finally {
+      writeDnsRecords(l.dnsRecords, {});
+    }
+    await settle();
+    expect(landed(`picky@${S}`, "alias-black").where).toBe("none");
+    expect(landed(`wybredny@${C}`, "catchall-black").where).toBe("none");
+    expect(landed(`wybredny@${C}`, "catchall-ok").where).toBe("inbox");
+    expect(landed(`spfoff@${S}`, "alias-spf").where).not.toBe("none");
+  });
+
   it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
     await setDomain(G, { spam_greylist_enabled: 0 });
     const sender = `grey-dom-${Date.now()}@outside.test`;

@@ -48,20 +48,6 @@ function quotaWarnings(): string {
 export const deliveryProxyTables = (o: DeliveryConfigOptions) =>
   o.srsDomain ? [`proxy:${postfixMapType(o.pgsql)}:${path.join(o.outDir, "postfix", "srs-keep-sender.cf")}`] : [];
 
-/**
- * Over quota: refused at RCPT by Dovecot's quota-status service (552), never accepted and bounced later. Its check
- * goes first in the anti-spam configuration's smtpd_recipient_restrictions, so that local and authenticated senders
- * are refused too (it answers DUNNO for addresses that are not mailboxes here).
- */
-export function withQuotaStatus(lines: string[], o: DeliveryConfigOptions): string[] {
-  const check = `check_policy_service inet:127.0.0.1:${o.quotaStatusPort}`;
-  const i = lines.findIndex((l) => l.startsWith("smtpd_recipient_restrictions ="));
-  if (i < 0) return [...lines, `smtpd_recipient_restrictions = ${check}`];
-  const out = [...lines];
-  out[i] = out[i]!.replace(/^smtpd_recipient_restrictions =\s*/, `smtpd_recipient_restrictions = ${check}, `);
-  return out;
-}
-
 export function postfixDeliverySnippet(o: DeliveryConfigOptions): string {
   const hostedSender = `proxy:${postfixMapType(o.pgsql)}:${path.join(o.outDir, "postfix", "srs-keep-sender.cf")}`;
   return [

@@ -4,7 +4,7 @@ import "server-only";
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, withQuotaStatus, type DeliveryConfigOptions } from "./config-delivery";
+import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, type DeliveryConfigOptions } from "./config-delivery";
 import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { dovecotPgConnect, postfixMapFile, postfixMapType, type PgsqlMapOptions } from "./config-database";
 import { MAILBOXES, QUOTA_ROOT } from "./mailboxes";
@@ -150,7 +150,7 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", "virtual-mailbox-maps.cf", "virtual-alias-maps.cf", "list-addresses.cf", "list-transport.cf", ...hostTables(o)].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
-      ...withQuotaStatus(postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS), delivery(o)),
+      ...postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
       postfixDeliverySnippet(delivery(o)),
     ].join("\n"),
   };

@@ -17,6 +17,7 @@ import { accounts, smsQueue } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
 import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import type { Principal } from "@/lib/server/caller/auth";
+import { createAlias } from "@/lib/server/resources/aliases";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { checkDkimDns, currentDkimKey, dkimRecord } from "./dkim";
@@ -159,6 +160,10 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     const d = await alpha();
     await createAccount(db, d, "jan", { password: PW });
     await createAccount(db, d, "pelny", { password: PW, capacity: 1, usage_notification_level: 0 });
+    await createAlias(db, d, "pelny-alias", { target: `pelny@${A}` });
+    await createAccount(db, d, "prawie", { password: PW, capacity: 1, usage_notification_level: 0 });
+    // Filled while it keeps mail, then made forward-only (the quota test).
+    await createAccount(db, d, "tylkofwd", { password: PW, capacity: 1, usage_notification_level: 0 });
     await createAccount(db, d, "ola", { password: PW, capacity: 1, usage_notification_level: 50 });
     await createAccount(db, d, "przepelniony", { password: PW, capacity: 1, usage_notification_level: 90 });
     // In this order (housekeeping walks accounts by id): the first one's warning cannot be saved.
@@ -287,6 +292,47 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       expect(readMessages(l, `pelny@${A}`).length).toBe(1);
       expect(outbound().slice(before).filter((m) => m.to.includes("nadawca@far.test") || m.to.includes(`jan@${A}`))).toEqual([]);
       expect(readMessages(l, `jan@${A}`).filter((m) => m.includes("trzecia") || /Undelivered|Returned/i.test(m))).toEqual([]);
+    });
+  });
+
+  describe("quota: refused in the SMTP session, or not at all", () => {
+    it("an alias of a full mailbox is refused at RCPT (552) like the mailbox itself, nothing bounces", async () => {
+      await waitFor("pelny full", async () => (await row("pelny")).usagePercent >= 95);
+      const before = outbound().length;
+      await expect(smtpSend("nadawca@far.test", [`pelny-alias@${A}`], message("nadawca@far.test", `pelny-alias@${A}`, "przez-alias"))).rejects.toThrow(
+        /^SMTP: 552 5\.2\.2/m,
+      );
+      await settle();
+      expect(outbound().slice(before).filter((m) => m.to.includes("nadawca@far.test"))).toEqual([]);
+    });
+
+    it("a message that does not fit a nearly full mailbox, sent without SIZE=, is refused at the end of DATA (5xx), nothing bounces", async () => {
+      await smtpSend("nadawca@far.test", [`prawie@${A}`], message("nadawca@far.test", `prawie@${A}`, "pierwsza", filler(700)));
+      await settle();
+      await waitFor("usage written back", async () => (await row("prawie")).usagePercent >= 60);
+      const before = outbound().length;
+      // smtpSend announces no SIZE=: only the end of DATA knows the size.
+      await expect(smtpSend("nadawca@far.test", [`prawie@${A}`], message("nadawca@far.test", `prawie@${A}`, "za-duza", filler(600)))).rejects.toThrow(
+        new RegExp(`^SMTP: 5\\d\\d .*mailbox of prawie@${A.replace(/\./g, "\\.")} is full`, "m"),
+      );
+      await settle();
+      expect(readMessages(l, `prawie@${A}`).filter((m) => m.includes("za-duza"))).toEqual([]);
+      expect(outbound().slice(before).filter((m) => m.to.includes("nadawca@far.test"))).toEqual([]);
+      // A message that fits is still taken.
+      await smtpSend("nadawca@far.test", [`prawie@${A}`], message("nadawca@far.test", `prawie@${A}`, "mala"));
+      await waitFor("the small message", () => readMessages(l, `prawie@${A}`).some((m) => m.includes("mala")));
+    });
+
+    it("a forward-only account (keep_mail 0) takes and forwards mail whatever its quota", async () => {
+      await smtpSend("nadawca@far.test", [`tylkofwd@${A}`], message("nadawca@far.test", `tylkofwd@${A}`, "wypelnia", filler(1100)));
+      await settle();
+      await waitFor("tylkofwd full", async () => (await row("tylkofwd")).usagePercent >= 95);
+      await set("tylkofwd", { forwards: ["dalej@outside.test"], keep_mail: 0 });
+      await smtpSend("nadawca@far.test", [`tylkofwd@${A}`], message("nadawca@far.test", `tylkofwd@${A}`, "przekazana"));
+      const forwarded = await waitFor("the forward", () => outbound().find((m) => m.to.includes("dalej@outside.test") && m.raw.includes("przekazana")), 30_000);
+      expect(forwarded.raw).toContain("Subject: przekazana");
+      await settle();
+      expect(outbound().filter((m) => m.to.includes("nadawca@far.test"))).toEqual([]);
     });
   });
 

@@ -12,7 +12,7 @@ import { accounts, aliases, domains, mailingLists } from "@/db/schema";
 /** More aliases than this in a row is a loop (or as good as one): nothing is delivered. */
 const MAX_HOPS = 10;
 
-type Step = { kind: "elsewhere" } | { kind: "taken" } | { kind: "next"; address: string } | { kind: "nothing" };
+type Step = { kind: "elsewhere" } | { kind: "account" } | { kind: "list" } | { kind: "next"; address: string } | { kind: "nothing" };
 
 /** One step of Postfix's resolution of `address`. */
 async function step(db: Db, address: string): Promise<Step> {
@@ -24,7 +24,7 @@ async function step(db: Db, address: string): Promise<Step> {
     .where(eq(domains.name, address.slice(at + 1)))
     .limit(1);
   if (!domain) return { kind: "elsewhere" };
-  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length) return { kind: "taken" };
+  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length) return { kind: "account" };
   // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
   const bounces = local.indexOf("-bounces+");
   const listName = bounces > 0 ? local.slice(0, bounces) : local;
@@ -33,7 +33,7 @@ async function step(db: Db, address: string): Promise<Step> {
     .from(mailingLists)
     .where(and(eq(mailingLists.domainId, domain.id), eq(mailingLists.name, listName)))
     .limit(1);
-  if (list.length) return { kind: "taken" };
+  if (list.length) return { kind: "list" };
   const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
   if (alias) return { kind: "next", address: alias.target.toLowerCase() };
   if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress) return { kind: "next", address: domain.catchallAddress.toLowerCase() };
@@ -47,14 +47,55 @@ async function step(db: Db, address: string): Promise<Step> {
  * an account, a list or another server's address, and when the recipient itself is nothing (Postfix refuses that).
  */
 export async function leadsNowhere(db: Db, recipient: string): Promise<boolean> {
+  return (await resolve(db, recipient)).kind === "nowhere";
+}
+
+/**
+ * Where the recipient's chain of aliases and catchalls ends: "direct" when the recipient itself is an account, list
+ * or nothing (no chain), else the hosted account it reaches, "other" for a list or another server's address, or
+ * "nowhere". Aliases have one target each, so a chain reaches at most one account.
+ */
+export async function resolve(
+  db: Db,
+  recipient: string,
+): Promise<{ kind: "direct" } | { kind: "account"; address: string } | { kind: "other" } | { kind: "nowhere" }> {
   const first = await step(db, recipient);
-  if (first.kind !== "next") return false;
+  if (first.kind !== "next") return { kind: "direct" };
   let address = first.address;
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     const s = await step(db, address);
-    if (s.kind === "elsewhere" || s.kind === "taken") return false;
-    if (s.kind === "nothing") return true;
+    if (s.kind === "account") return { kind: "account", address };
+    if (s.kind === "elsewhere" || s.kind === "list") return { kind: "other" };
+    if (s.kind === "nothing") return { kind: "nowhere" };
     address = s.address;
   }
-  return true;
+  return { kind: "nowhere" };
+}
+
+/**
+ * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map: an
+ * account keeps a copy unless it forwards without keep_mail (a blocked account keeps everything: its forwards are
+ * suspended), its forwards are followed, and so are aliases and the catchall. A forward-only account is not one of
+ * them, whatever its quota; lists and other servers' addresses store nothing here.
+ */
+export async function storingMailboxes(db: Db, address: string): Promise<string[]> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (addr: string, depth: number): Promise<void> => {
+    if (depth > MAX_HOPS || seen.has(addr)) return;
+    seen.add(addr);
+    const s = await step(db, addr);
+    if (s.kind === "next") return visit(s.address, depth + 1);
+    if (s.kind !== "account") return;
+    const [account] = await db
+      .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
+      .from(accounts)
+      .where(eq(accounts.email, addr))
+      .limit(1);
+    const forwards = Array.isArray(account?.forwards) ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase()) : [];
+    if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
+    if (account && !account.blocked) for (const f of forwards) await visit(f, depth + 1);
+  };
+  await visit(address.toLowerCase(), 0);
+  return [...found];
 }

@@ -4,6 +4,9 @@
 import net from "node:net";
 import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
 
+/** A request of Postfix is well under 2 kB; a connection sending more than this without an end is dropped. */
+export const MAX_POLICY_REQUEST = 8 * 1024;
+
 export interface PolicyServer {
   port: number;
   close(): Promise<void>;
@@ -20,12 +23,15 @@ export async function startPolicyServer(
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     let buffer = "";
+    // Where the search for the blank line resumes: each byte is looked at once, not again with every chunk.
+    let scanned = 0;
     let chain = Promise.resolve();
     socket.on("data", (chunk) => {
-      buffer += chunk.toString("utf8");
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
+      buffer += chunk.toString("latin1");
+      for (let end = buffer.indexOf("\n\n", Math.max(0, scanned - 1)); end >= 0; end = buffer.indexOf("\n\n")) {
+        const block = Buffer.from(buffer.slice(0, end), "latin1").toString("utf8");
         buffer = buffer.slice(end + 2);
+        scanned = 0;
         const req: Record<string, string> = {};
         for (const line of block.split("\n")) {
           const eq = line.indexOf("=");
@@ -41,9 +47,15 @@ export async function startPolicyServer(
             log?.(`policy error: ${(err as Error).message}`);
             answer = { action: "DUNNO", rule: "none" };
           }
-          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient}>: ${answer.rule} ${answer.action}`);
+          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient ?? req.recipients}>: ${answer.rule} ${answer.action}`);
           if (!socket.destroyed) socket.write(`action=${answer.action}\n\n`);
         });
+      }
+      scanned = buffer.length;
+      if (buffer.length > MAX_POLICY_REQUEST) {
+        log?.(`policy: request from ${socket.remoteAddress} over ${MAX_POLICY_REQUEST} bytes, connection dropped`);
+        buffer = "";
+        socket.destroy();
       }
     });
   });

@@ -2,11 +2,15 @@
 // nowhere (destination.ts), then white list, black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
 // from the database at every request, so a change through the API applies to the next message.
 import dns from "node:dns";
+import net from "node:net";
 import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains } from "@/db/schema";
-import { leadsNowhere } from "./destination";
+import { admit } from "@/lib/lists/admission";
+import { listStore } from "@/lib/lists/store";
+import { END_OF_DATA_REQUEST } from "../antispam-config";
+import { leadsNowhere, resolve, storingMailboxes } from "./destination";
 import type { GreylistStore } from "./greylist";
 
 export interface SpamDefaults {
@@ -28,23 +32,36 @@ export interface PolicyOptions {
   dnsServers?: string[];
   /** Epoch milliseconds now (tests fake greylisting's clock); Date.now by default. */
   now?: () => number;
+  /** Dovecot's quota-status service (Postfix's policy protocol), asked for each mailbox a message is stored in. */
+  quotaStatus?: { host: string; port: number };
 }
 
 /** What Postfix's policy delegation protocol sends (the attributes we use). */
 export interface PolicyRequest {
+  request?: string;
   protocol_state?: string;
+  /** "quota" for the over-quota check Postfix asks first, for every client (postfixAntispamLines). */
+  policy_context?: string;
+  size?: string;
   client_address?: string;
   helo_name?: string;
   sender?: string;
   recipient?: string;
   sasl_username?: string;
+  // Rspamd's request at the end of DATA (END_OF_DATA_REQUEST): every accepted recipient and the headers it needs.
+  recipients?: string;
+  from?: string;
+  verified?: string;
+  subject?: string;
+  auto_submitted?: string;
+  list_ids?: string;
 }
 
 export interface PolicyAnswer {
   /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
   action: string;
   /** Which rule decided, for logs and tests. */
-  rule: "none" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+  rule: "none" | "list-refused" | "quota" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
 }
 
 export interface Settings {
@@ -81,10 +98,20 @@ export function effectiveSwitch(account: number | undefined, domain: number, ser
 
 /**
  * The settings that apply to mail for `recipient`: its account's (lists added to the domain's, switches falling back
- * to the domain's), or for an alias, list or catchall address of a hosted domain the domain's own. Undefined when
- * the recipient's domain is not hosted here. Written once with the query builder: the same on SQLite and PostgreSQL.
+ * to the domain's); for an alias or catchall address, those of the hosted account its chain reaches (`resolve`), as if
+ * the sender had written to that account; for a list or an address leading elsewhere, the domain's own. Undefined
+ * when the recipient's domain is not hosted here. Written once with the query builder: the same on both engines.
  */
 export async function settingsFor(db: Db, recipient: string, defaults: SpamDefaults): Promise<Settings | undefined> {
+  const hosted = await settingsOf(db, recipient, defaults);
+  if (!hosted) return undefined;
+  const behind = await resolve(db, recipient);
+  if (behind.kind !== "account") return hosted;
+  return (await settingsOf(db, behind.address, defaults)) ?? hosted;
+}
+
+/** The settings of one hosted address: its account's over its domain's, or the domain's alone. */
+async function settingsOf(db: Db, recipient: string, defaults: SpamDefaults): Promise<Settings | undefined> {
   const domainName = recipient.slice(recipient.lastIndexOf("@") + 1);
   const [domain] = await db
     .select({ id: domains.id, ...spamColumns(domains) })
@@ -127,6 +154,13 @@ export class SpamPolicy {
   }
 
   async decide(req: PolicyRequest): Promise<PolicyAnswer> {
+    if (req.request === END_OF_DATA_REQUEST) return this.endOfData(req);
+    if (req.policy_context === "quota") {
+      if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
+      const full = await this.fullMailbox((req.recipient ?? "").toLowerCase(), Number(req.size) || 0);
+      // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
+      return full ? { action: "552 5.2.2 Mailbox is full", rule: "quota" } : { action: "DUNNO", rule: "none" };
+    }
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
     // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
     if (req.sasl_username) return { action: "DUNNO", rule: "authenticated" };
@@ -160,6 +194,47 @@ export class SpamPolicy {
     return { action: "DUNNO", rule: "none" };
   }
 
+  /**
+   * Rspamd's question at the end of DATA (END_OF_DATA_REQUEST), with every accepted recipient and the message's
+   * size: a mailbox it would not fit in (a sender that gave no SIZE=), or the list service's refusal of a message to
+   * one of its lists (lib/lists/admission.ts). One answer for the whole message: SMTP has no per-recipient reply there.
+   */
+  private async endOfData(req: PolicyRequest): Promise<PolicyAnswer> {
+    const recipients = (req.recipients ?? "").split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+    const size = Number(req.size) || 0;
+    for (const rcpt of recipients) {
+      const full = await this.fullMailbox(rcpt, size);
+      if (full) return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
+    }
+    const store = listStore(this.o.db);
+    const poster = (req.from ?? "").toLowerCase();
+    for (const rcpt of recipients) {
+      const list = await store.listByEmail(rcpt);
+      if (!list) continue;
+      const decision = await admit(store, list, {
+        listIds: [req.list_ids ?? ""],
+        autoSubmitted: req.auto_submitted ?? "",
+        envelopeFrom: req.sender ?? "",
+        poster,
+        verified: req.verified === "1",
+        subject: req.subject ?? "",
+      });
+      if (decision.kind === "refuse") return { action: `REJECT ${decision.text}`, rule: "list-refused" };
+    }
+    return { action: "DUNNO", rule: "none" };
+  }
+
+  /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
+  private async fullMailbox(recipient: string, size: number): Promise<string | undefined> {
+    if (!this.o.quotaStatus || !recipient) return undefined;
+    for (const mailbox of await storingMailboxes(this.o.db, recipient)) {
+      const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
+      // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
+      if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;
+    }
+    return undefined;
+  }
+
   private async spfFails(sender: string, ip: string, helo: string): Promise<boolean> {
     if (!ip) return false;
     const result = await spf({
@@ -186,4 +261,23 @@ export class SpamPolicy {
     }
     return undefined;
   }
+}
+
+/** One request to a policy service (Dovecot's quota-status); its answer line, "" when it does not answer in 10 s. */
+function askPolicy(target: { host: string; port: number }, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    let data = "";
+    const socket = net.connect(target.port, target.host, () => socket.write(request));
+    const done = () => {
+      socket.destroy();
+      resolve(data.split("\n")[0] ?? "");
+    };
+    socket.setTimeout(10_000, done);
+    socket.on("data", (d) => {
+      data += d.toString();
+      if (data.includes("\n\n") || data.length > 4096) done();
+    });
+    socket.on("error", done);
+    socket.on("close", done);
+  });
 }

@@ -153,6 +153,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 300)" },
       "rbl-zones": { type: "string", value: "<zone,...>", help: "DNS blocklists (default zen.spamhaus.org)" },
       dns: { type: "string", value: "<ip:port,...>", help: "DNS servers (default the system's)" },
+      "quota-status": { type: "string", value: "<host:port>", help: "Dovecot's quota-status service (default 127.0.0.1:10190)" },
     },
     async run(ctx, { values }) {
       const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
@@ -167,6 +168,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         rblZones: (stringOption(values, "rbl-zones") ?? "zen.spamhaus.org").split(",").map((z) => z.trim()).filter(Boolean),
         defaults: spamDefaults(),
         dnsServers: stringOption(values, "dns")?.split(",").map((s) => s.trim()),
+        quotaStatus: hostPort(stringOption(values, "quota-status") ?? "127.0.0.1:10190", "--quota-status"),
       });
       const server = await startPolicyServer((req) => policy.decide(req), listen, (line) => process.stderr.write(`${line}\n`));
       process.stderr.write(`policy service listening on ${listen.host}:${server.port}\n`);

@@ -133,6 +133,11 @@ const rspamd: SandboxComponent = {
       `local_addrs = [];\nmap_watch_interval = 1s;\nhs_cache_dir = "${RSPAMD_CACHE}";\ndns {\n  nameserver = ["127.0.0.1:${p.dns}"];\n  timeout = 1s;\n  retransmits = 1;\n}\n`,
     );
     fs.writeFileSync(path.join(confdir, "rspamd.local.lua"), SANDBOX_LUA);
+    for (const name of ["spf", "dmarc"]) {
+      const file = path.join(o, `${name}.conf`);
+      if (ctx.options.authChecksForLoopback) fs.writeFileSync(file, "check_local = true;\n");
+      else fs.rmSync(file, { force: true });
+    }
   },
   start(ctx) {
     const base = ctx.layout.rspamd;
@@ -176,6 +181,7 @@ const policy: SandboxComponent = {
       defaults: ctx.options.defaults,
       dnsServers: [`127.0.0.1:${ctx.ports.dns}`],
       now: ctx.options.clock,
+      quotaStatus: { host: "127.0.0.1", port: ctx.ports.quota_status },
     });
     const log = path.join(ctx.layout.logs, "policy.log");
     const server = await startPolicyServer((req) => decider.decide(req), { host: "127.0.0.1", port: ctx.ports.policy }, (line) =>
@@ -210,6 +216,7 @@ const lists: SandboxComponent = {
       spoolDir: path.join(ctx.layout.root, "lists-spool"),
       batchSize: LIST_SERVICE_DEFAULTS.batchSize,
       heldDays: LIST_SERVICE_DEFAULTS.heldDays,
+      requestsPerHour: LIST_SERVICE_DEFAULTS.requestsPerHour,
       tokenHours: LIST_SERVICE_DEFAULTS.tokenHours,
       pollMs: 500,
       log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
@@ -329,8 +336,8 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_tls_security_level=none
   -o smtpd_client_restrictions=permit_sasl_authenticated,reject
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
-  -o smtpd_recipient_restrictions=check_policy_service,inet:127.0.0.1:${p.quota_status},permit_sasl_authenticated,reject
-# (Dovecot's quota-status first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
+  -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
+# (The quota check first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
 # Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
 127.0.0.1:${p.internal} inet n - y - - smtpd
   -o syslog_name=postfix/internal

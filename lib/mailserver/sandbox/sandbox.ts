@@ -35,6 +35,11 @@ export interface SandboxOptions {
   srsDomain?: string;
   /** Components to run (default all). */
   components?: SandboxComponent[];
+  /**
+   * Rspamd checks SPF and DMARC for loopback clients too (it skips local addresses by default), so that a test can
+   * send DMARC-aligned mail from 127.0.0.1. Off by default: it changes the scores other tests are calibrated to.
+   */
+  authChecksForLoopback?: boolean;
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
   /** This instance's mail host name (mailserver config's hostName, docs/mail-hosts.md); unset: one mail host. */

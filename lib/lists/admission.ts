@@ -1,0 +1,56 @@
+import "server-only";
+// What the list service does with a message to a list address (docs/lists.md, "Who may post", "Subscription by
+// mail", "Loops"), decided from the envelope sender and a few headers. One rule for both places that ask: the list
+// service at LMTP delivery, and the policy service while the sender is still connected (Rspamd asks it at the end
+// of DATA, lib/mailserver/antispam-config.ts), so that what the service would refuse is refused in the SMTP session
+// instead of bounced.
+import type { ListRow, ListStore } from "./store";
+import { listIdOf } from "./sendmail";
+
+export interface PostFacts {
+  /** The List-Id header lines of the message. */
+  listIds: string[];
+  autoSubmitted: string;
+  envelopeFrom: string;
+  /** The From address, lowercased. */
+  poster: string;
+  /** The From is authenticated (Rspamd's X-Mailadmin-Poster names it). */
+  verified: boolean;
+  subject: string;
+}
+
+export type Decision =
+  | { kind: "discard"; reason: string }
+  | { kind: "subscribe" }
+  | { kind: "unsubscribe" }
+  | { kind: "distribute" }
+  | { kind: "replyto" }
+  | { kind: "hold" }
+  | { kind: "refuse"; text: string };
+
+/** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
+export const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
+
+/** The refusals' texts (an SMTP reply after the enhanced status code). */
+export const REFUSALS = {
+  noSubscriptions: "5.7.1 This list does not take subscriptions by mail",
+  closed: "5.7.1 Only subscribers may post to this list",
+} as const;
+
+export async function admit(store: ListStore, list: ListRow, m: PostFacts): Promise<Decision> {
+  const id = `<${listIdOf(list)}>`;
+  if (m.listIds.some((line) => line.toLowerCase().includes(id))) return { kind: "discard", reason: "loop (this list's List-Id)" };
+  const auto = m.autoSubmitted.trim().toLowerCase();
+  if (auto && auto !== "no") return { kind: "discard", reason: "Auto-Submitted" };
+  if (isBounceSender(m.envelopeFrom)) return { kind: "discard", reason: "sent from a bounce address" };
+
+  const command = m.subject.trim().toLowerCase();
+  if (command === "subscribe") return list.autosubscribeEnabled ? { kind: "subscribe" } : { kind: "refuse", text: REFUSALS.noSubscriptions };
+  if (command === "unsubscribe") return { kind: "unsubscribe" };
+
+  // Only an authenticated From counts; anyone else's post is an outsider's, whatever address it claims.
+  const role = m.verified && m.poster ? await store.role(list.id, m.poster) : { subscriber: false, moderator: false };
+  if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) return { kind: "distribute" };
+  if (list.privacyMode === 1) return role.subscriber && list.replytoCatchall === 1 && list.replytoEmail ? { kind: "replyto" } : { kind: "hold" };
+  return { kind: "refuse", text: REFUSALS.closed };
+}

@@ -1,0 +1,55 @@
+// The policy service's framing over real TCP: requests answered in order, also when split anywhere, and a
+// connection that sends more than a request can hold without ending it is dropped.
+import net from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { MAX_POLICY_REQUEST, startPolicyServer, type PolicyServer } from "./policy-server";
+
+let server: PolicyServer;
+
+beforeAll(async () => {
+  server = await startPolicyServer(
+    (req) => Promise.resolve({ action: `DUNNO ${req.recipient}`, rule: "none" as const }),
+    { host: "127.0.0.1", port: 0 },
+  );
+});
+afterAll(() => server.close());
+
+function connect(): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(server.port, "127.0.0.1", () => resolve(s));
+    s.once("error", reject);
+  });
+}
+
+it("answers requests in order, also when a request and its blank line are split across chunks", async () => {
+  const s = await connect();
+  let answers = "";
+  const two = new Promise<void>((resolve) =>
+    s.on("data", (d) => {
+      answers += d.toString();
+      if (answers.split("\n\n").length > 2) resolve();
+    }),
+  );
+  s.write("request=smtpd_access_policy\nrecipient=a@x.test\n");
+  s.write("\nrequest=smtpd_access_policy\nrecipient=zażółć@x.test\n\n".slice(0, 20));
+  s.write("\nrequest=smtpd_access_policy\nrecipient=zażółć@x.test\n\n".slice(20));
+  await two;
+  expect(answers).toBe("action=DUNNO a@x.test\n\naction=DUNNO zażółć@x.test\n\n");
+  s.destroy();
+});
+
+it("drops a connection that sends more than a request can hold without a blank line, and answers others", async () => {
+  const s = await connect();
+  const closed = new Promise<void>((resolve) => s.on("close", () => resolve()));
+  s.on("error", () => {});
+  const line = `x=${"a".repeat(1000)}\n`;
+  // 48 MB were buffered and rescanned before; the service must give up after a few kB.
+  for (let sent = 0; sent < 16 * MAX_POLICY_REQUEST && !s.destroyed; sent += line.length) s.write(line);
+  await closed;
+
+  const other = await connect();
+  const answer = new Promise<string>((resolve) => other.once("data", (d) => resolve(d.toString())));
+  other.write("request=smtpd_access_policy\nrecipient=b@x.test\n\n");
+  expect(await answer).toBe("action=DUNNO b@x.test\n\n");
+  other.destroy();
+});
