@@ -247,9 +247,9 @@ protocol imap {
 !include ${path.join(dir, "delivery.conf")}
 
 service dict {
-  # The dict process writes to the database: it needs the database folder's group.
+${pg ? "" : `  # The dict process writes to the SQLite database: it needs the database folder's group.
   extra_groups = ${o.dbGroup}
-  unix_listener dict {
+`}  unix_listener dict {
     mode = 0660
     user = ${o.mailUser}
     group = ${o.mailGroup}
@@ -310,13 +310,38 @@ export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string
   };
 }
 
+/**
+ * Who reads a file holding the database password: Postfix's proxymap (user postfix) reads postfix/*.cf, Dovecot's
+ * auth worker and dict (user dovecot) read dovecot/*.ext. Such files are 0640 root:<group>; the rest stay 0644.
+ */
+export function configFileOwner(rel: string, content: string): { mode: number; group?: string } {
+  if (rel.endsWith(".sh")) return { mode: 0o755 };
+  if (!/^\s*(password\s*=|connect\s*=.*password=)/m.test(content)) return { mode: 0o644 };
+  return { mode: 0o640, group: rel.startsWith("postfix/") ? "postfix" : "dovecot" };
+}
+
+/** The gid of a system group, or undefined where it does not exist (a test, a host without that daemon). */
+function groupId(name: string): number | undefined {
+  try {
+    const line = fs.readFileSync("/etc/group", "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
+    return line ? Number(line.split(":")[2]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   const files = mailServerConfigFiles(o);
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content, { mode: rel.endsWith(".sh") ? 0o755 : 0o644 });
-    if (rel.endsWith(".sh")) fs.chmodSync(file, 0o755);
+    const { mode, group } = configFileOwner(rel, content);
+    // Written 0600 first, so the password is never readable by others, then given its group and mode.
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, content, { mode: mode & 0o700 });
+    const gid = group && process.getuid?.() === 0 ? groupId(group) : undefined;
+    if (gid !== undefined) fs.chownSync(file, 0, gid);
+    fs.chmodSync(file, gid !== undefined || !group ? mode : 0o600);
   }
   return Object.keys(files).map((rel) => path.join(o.outDir, rel));
 }
