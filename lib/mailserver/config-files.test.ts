@@ -79,3 +79,14 @@ describe("generated configuration on PostgreSQL", () => {
     expect(fs.readFileSync(path.join(out, "dovecot/mailadmin.conf"), "utf8")).toContain("extra_groups = mailadmin");
   });
 });
+
+describe("the generated README", () => {
+  it("describes the PostgreSQL configuration, not the SQLite one", () => {
+    const out = path.join(dir, "readme");
+    writeMailServerConfig(options(out, pgsql(cluster.port)));
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    expect(readme).toContain("proxy:pgsql:");
+    expect(readme).toContain("postfix-pgsql");
+    expect(readme).not.toMatch(/proxy:sqlite:|postfix-sqlite|mail\.db/);
+  });
+});
