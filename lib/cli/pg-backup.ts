@@ -21,14 +21,14 @@ const REQUIRED_TABLES = ["domains", "accounts", "aliases", "mailing_lists"];
  * The connection for pg_dump and pg_restore: the URL without its password, which goes in PGPASSWORD instead
  * (a command line is readable by every user in ps; a process's environment only by its owner and root).
  */
-export function pgToolConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+export function pgToolConnection(url: string): { dbname: string; env: Record<string, string> } {
   const u = new URL(url);
   const password = decodeURIComponent(u.password);
   u.password = "";
   return { dbname: u.toString(), env: password ? { PGPASSWORD: password } : {} };
 }
 
-function tool(name: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
+function tool(name: string, args: string[], env: Record<string, string> = {}): string {
   const r = spawnSync(pgBin(name), args, { encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, ...env } });
   if (r.error) throw new Error(`${name}: ${r.error.message} (install postgresql-client-15)`);
   if (r.status !== 0) throw new Error(`${name} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join("; ")}`);
