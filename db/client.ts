@@ -1,7 +1,7 @@
 // The database of a process: opened on first use, then cached on globalThis (Next's dev server reloads modules; a
 // second connection per reload would leak file handles). DATABASE_URL=postgres://... selects PostgreSQL (a pg
 // Pool per process); without it the SQLite file DATABASE_PATH (lib/config.mjs).
-import { databaseEngine, databasePath, databaseSetting, databaseUrl } from "../lib/config.mjs";
+import { databaseEngine, databasePath, databasePoolMax, databaseSetting, databaseUrl } from "../lib/config.mjs";
 import { setDialect } from "./dialect";
 import { runMigrations } from "./migrate";
 import { openPostgresPool } from "./pg/client";
@@ -36,7 +36,7 @@ export function openDatabase(file: string): Db {
 function open(): Cached {
   const setting = databaseSetting();
   if (databaseEngine() === "postgres") {
-    const pool = openPostgresPool(databaseUrl()!);
+    const pool = openPostgresPool(databaseUrl()!, { max: databasePoolMax() });
     const db = setDialect(pool.db, pgDialect) as unknown as Db;
     return { setting, db, ready: pool.migrated };
   }

@@ -9,3 +9,4 @@ export declare function pgMigrationsFolder(): string;
 export declare function serverPort(): number;
 export declare function serverHost(): string;
 export declare function workersSetting(): string | undefined;
+export declare function databasePoolMax(): number;

@@ -3,6 +3,7 @@
 // node), the TypeScript services and CLI, and drizzle.config.ts all import it, so the rules cannot drift apart.
 // Plain JavaScript for that reason; its types are in config.d.mts. The service's own tunables (limits, throttling,
 // anti-spam defaults) are validated in lib/server/env.ts.
+import os from "node:os";
 import path from "node:path";
 
 /** The embedded SQLite file used when DATABASE_URL is not set (relative paths resolve against the working folder). */
@@ -56,4 +57,22 @@ export function serverHost() {
 export function workersSetting() {
   const setting = process.env.WORKERS;
   return setting === undefined || setting === "" ? undefined : setting;
+}
+
+/** What the API's workers may open together by default: 60 of PostgreSQL's default max_connections of 100. */
+const DEFAULT_POOL_BUDGET = 60;
+
+/**
+ * Connections per process on PostgreSQL: DATABASE_POOL_MAX, or by default the budget shared by the workers
+ * (2 to 10 each), so that workers × pool stays under max_connections with room for the mail hosts and the CLI.
+ */
+export function databasePoolMax() {
+  const setting = process.env.DATABASE_POOL_MAX;
+  if (setting !== undefined && setting !== "") {
+    const n = Number(setting);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`DATABASE_POOL_MAX must be a positive integer, got "${setting}"`);
+    return n;
+  }
+  const workers = Number(workersSetting() ?? os.availableParallelism()) || 1;
+  return Math.max(2, Math.min(10, Math.floor(DEFAULT_POOL_BUDGET / workers)));
 }

@@ -32,6 +32,9 @@ export interface OpenPostgresOptions {
 export async function runPgMigrations(pool: pg.Pool, folder = pgMigrationsFolder()): Promise<void> {
   const client = await pool.connect();
   try {
+    // A standby replays the primary's schema and refuses writes: there is nothing to migrate (and nothing could be).
+    const { rows } = await client.query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby");
+    if (rows[0]?.standby) return;
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
       // The migrator runs on its own connection from the pool; this one only holds the lock.

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, domains, loginThrottle, sessions } from "@/db/pg/schema";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
-import { backupPostgres, migratePostgres, optimizePostgres, restorePostgres, verifyPgArchive } from "./pg-backup";
+import { backupPostgres, migratePostgres, optimizePostgres, pgToolConnection, restorePostgres, verifyPgArchive } from "./pg-backup";
 
 let cluster: PgCluster;
 let db: PgDb;
@@ -44,6 +44,18 @@ describe("db backup / db restore on PostgreSQL", () => {
     expect(fs.existsSync(`${file}.partial`)).toBe(false);
     expect(() => verifyPgArchive(file)).not.toThrow();
     expect(() => backupPostgres(cluster.url, file)).toThrow(/already exists/);
+  });
+
+  it("gives pg_dump and pg_restore the password in the environment, never on the command line", () => {
+    const conn = pgToolConnection(cluster.urlFor({ password: "pa ss'wd@x" }));
+    expect(conn.dbname).not.toContain("pa");
+    expect(conn.dbname).toMatch(/^postgres:\/\/mailadmin@127\.0\.0\.1:\d+\/mailadmin$/);
+    expect(conn.env).toEqual({ PGPASSWORD: "pa ss'wd@x" });
+    // scram-sha-256 on TCP: the dump below only succeeds with the password taken from PGPASSWORD.
+    const file = path.join(dir, "env.dump");
+    backupPostgres(cluster.url, file);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.rmSync(file);
   });
 
   it("restores the backup over later changes, triggers and counters included", async () => {

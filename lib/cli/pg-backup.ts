@@ -17,8 +17,19 @@ const pgBin = (name: string) => {
 
 const REQUIRED_TABLES = ["domains", "accounts", "aliases", "mailing_lists"];
 
-function tool(name: string, args: string[]): string {
-  const r = spawnSync(pgBin(name), args, { encoding: "utf8", maxBuffer: 64 << 20 });
+/**
+ * The connection for pg_dump and pg_restore: the URL without its password, which goes in PGPASSWORD instead
+ * (a command line is readable by every user in ps; a process's environment only by its owner and root).
+ */
+export function pgToolConnection(url: string): { dbname: string; env: Record<string, string> } {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = "";
+  return { dbname: u.toString(), env: password ? { PGPASSWORD: password } : {} };
+}
+
+function tool(name: string, args: string[], env: Record<string, string> = {}): string {
+  const r = spawnSync(pgBin(name), args, { encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, ...env } });
   if (r.error) throw new Error(`${name}: ${r.error.message} (install postgresql-client-15)`);
   if (r.status !== 0) throw new Error(`${name} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join("; ")}`);
   return r.stdout;
@@ -46,14 +57,16 @@ export function backupPostgres(url: string, file: string): BackupReport {
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
+  const conn = pgToolConnection(url);
   try {
-    tool("pg_dump", ["--format=custom", "--file", partial, "--dbname", url]);
+    // Created 0600 before pg_dump writes the password hashes into it (pg_dump truncates it, keeping the mode).
+    fs.writeFileSync(partial, "", { mode: 0o600, flag: "wx" });
+    tool("pg_dump", ["--format=custom", "--file", partial, "--dbname", conn.dbname], conn.env);
     verifyPgArchive(partial);
   } catch (err) {
     fs.rmSync(partial, { force: true });
     throw err;
   }
-  fs.chmodSync(partial, 0o600);
   fs.renameSync(partial, target);
   return { file: target, bytes: fs.statSync(target).size, ms: performance.now() - started };
 }
@@ -66,7 +79,8 @@ export function backupPostgres(url: string, file: string): BackupReport {
 export async function restorePostgres(url: string, file: string): Promise<{ ms: number }> {
   verifyPgArchive(file);
   const started = performance.now();
-  tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--dbname", url, file]);
+  const conn = pgToolConnection(url);
+  tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--dbname", conn.dbname, file], conn.env);
   // A backup of an older version gets the newer migrations.
   const db = await openPostgres(url);
   await db.$client.end();

@@ -53,6 +53,8 @@ export const errorCatalog = {
   methodNotAllowed: entry("405.1", "internal", "Ta metoda HTTP nie jest obsługiwana dla tego zasobu.", "This HTTP method is not supported for this resource.", "The method is not defined for the path."),
   jsonpGetOnly: entry("501.1", "internal", "JSONP obsługuje wyłącznie żądania GET.", "JSONP supports GET requests only.", "`callback` given on a method other than GET."),
   databaseBusy: entry("503.1", "internal", "Baza danych jest chwilowo zajęta. Spróbuj ponownie.", "The database is busy at the moment. Try again.", "SQLite stayed locked longer than the busy timeout."),
+  databaseUnavailable: entry("503.2", "internal", "Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.", "The database is unavailable at the moment. Try again shortly.", "The PostgreSQL server does not answer or is shutting down (a failover in progress); sent with Retry-After."),
+  databaseReadOnly: entry("503.3", "internal", "Ta operacja wymaga głównej bazy danych; ta jest tylko do odczytu (standby).", "This operation needs the primary database; this one is read-only (a standby).", "A write reached a PostgreSQL standby (DATABASE_URL names a replica); reads are answered. Sent with Retry-After."),
   unexpected: entry("500.100", "internal", "Wystąpił nieoczekiwany błąd serwera.", "An unexpected server error occurred.", "Any failure not described by another code (logged on the server)."),
   bodyNotObject: entry("500.110", "internal", "Treść żądania musi być obiektem JSON.", "The request body must be a JSON object.", "The body is valid JSON but not an object."),
   bodyTooLarge: entry("500.111", "internal", "Treść żądania jest za duża (limit 1 MB).", "The request body is too large (limit 1 MB).", "The body exceeds 1 MiB."),

@@ -41,8 +41,13 @@ export function dovecotPgConnect(pg: PgsqlMapOptions, hosts: string[]): string {
   const ports = new Set(split.map((h) => h.port ?? "5432"));
   if (ports.size > 1) throw new Error(`Dovecot's pgsql driver takes one port for all hosts: ${hosts.join(", ")}`);
   const port = split[0]?.port;
-  return [...split.map((h) => `host=${h.host}`), ...(port ? [`port=${port}`] : []), `dbname=${pg.dbname}`, `user=${pg.user}`, `password=${pg.password}`].join(" ");
+  // host= and port= stay bare: Dovecot's SQL pool picks the host= words out itself (a host name has no space).
+  const kv = (k: string, v: string) => `${k}=${libpqQuote(v)}`;
+  return [...split.map((h) => `host=${h.host}`), ...(port ? [`port=${port}`] : []), kv("dbname", pg.dbname), kv("user", pg.user), kv("password", pg.password)].join(" ");
 }
+
+/** A libpq conninfo value in single quotes (backslash before ' and \\), so spaces and quotes survive. */
+export const libpqQuote = (v: string) => `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 
 /** Builds the options from a postgres:// URL (the application's DATABASE_URL) and the mail role's credentials. */
 export function pgsqlMapOptionsFromUrl(

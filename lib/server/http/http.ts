@@ -159,7 +159,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
   } catch (err) {
     if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
-    result = { status: error.status, body: error.toBody() };
+    result = { status: error.status, body: error.toBody(), headers: error.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : undefined };
   }
   return format(result, envelope, callback !== null && CALLBACK_RE.test(callback) && jsonpMethod(req) ? callback : null);
 }
@@ -215,10 +215,34 @@ async function readBody(req: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Connection errors of node-postgres: the server refuses, is gone, or is shutting down (SQLSTATE 08, 57P0x). */
+function isDatabaseUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown } | null;
+  if (!e) return false;
+  const code = typeof e.code === "string" ? e.code : "";
+  if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code)) return true;
+  if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
+  if (typeof e.message === "string" && /^Connection terminated|connection timeout/i.test(e.message)) return true;
+  // drizzle wraps the driver's error ("Failed query: ...") with the original as cause.
+  return e.cause !== undefined && e.cause !== err && isDatabaseUnreachable(e.cause);
+}
+
+/** The driver's SQLSTATE, also under drizzle's wrapper ("Failed query: ...", the original as cause). */
+const sqlState = (err: unknown): string | undefined => {
+  const e = err as { code?: unknown; cause?: unknown } | null;
+  if (typeof e?.code === "string") return e.code;
+  return e?.cause && e.cause !== err ? sqlState(e.cause) : undefined;
+};
+
+/** Seconds a client should wait before retrying a 503: about the time a failover takes. */
+const RETRY_AFTER_SECONDS = "10";
+
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return apiError("databaseBusy");
+  if (sqlState(err) === "25006") return apiError("databaseReadOnly");
+  if (isDatabaseUnreachable(err)) return apiError("databaseUnavailable");
   console.error("Unexpected error in the API:", err);
   return apiError("unexpected");
 }

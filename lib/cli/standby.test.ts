@@ -1,0 +1,80 @@
+// A PostgreSQL standby serves reads: the CLI's read-only commands work with DATABASE_URL at a streaming replica
+// (nothing is migrated there), `mailserver check` says it is a standby, a write is refused as needing the primary,
+// and the API's answer while the database is gone is a 503 with Retry-After, not 500.100.
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openPostgres, type PgDb } from "@/db/pg/client";
+import { domains } from "@/db/pg/schema";
+import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
+import { toApiError } from "@/lib/server/http/http";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+let primary: PgCluster;
+let replica: PgCluster;
+let db: PgDb;
+
+const cli = (url: string, ...args: string[]) => {
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: url, DATABASE_PATH: "" },
+    timeout: 60_000,
+  });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+};
+
+beforeAll(async () => {
+  primary = await startPgCluster({ replicationUser: "replicator" });
+  db = await openPostgres(primary.url);
+  await db.insert(domains).values({ name: "standby.test" });
+  replica = await startReplica(primary, { replicationUser: "replicator" });
+  // Wait for the replica to have replayed the domain.
+  for (let i = 0; i < 100; i++) {
+    const r = replica.psql("SELECT count(*) FROM domains WHERE name = 'standby.test'");
+    if (r.trim() === "1") break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await db?.$client.end().catch(() => {});
+  await replica?.stop();
+  await primary?.stop();
+});
+
+describe("a standby serves reads", () => {
+  it("domain list and audit list work against the standby without migrating", () => {
+    const list = cli(replica.url, "domain", "list");
+    expect(list.stderr).toBe("");
+    expect(list.status).toBe(0);
+    expect(list.stdout).toContain("standby.test");
+    const audit = cli(replica.url, "audit", "list");
+    expect(audit.stderr).toBe("");
+    expect(audit.status).toBe(0);
+  });
+
+  it("mailserver check says the database is a standby", () => {
+    const r = cli(replica.url, "mailserver", "check", "--account", "a@standby.test", "--password", "x", "--config-dir", "/nonexistent");
+    expect(`${r.stdout}${r.stderr}`).toMatch(/is a standby \(read-only\)/);
+  });
+
+  it("a write on the standby is answered 503.3, needing the primary", async () => {
+    const standby = await openPostgres(replica.url);
+    try {
+      const err = await standby.insert(domains).values({ name: "w.test" }).then(() => null, (e: unknown) => e);
+      expect(toApiError(err).toBody()).toMatchObject({ code: "503.3" });
+      expect(toApiError(err).status).toBe(503);
+    } finally {
+      await standby.$client.end();
+    }
+  });
+
+  it("a query while the primary is gone is answered 503.2, not 500.100", async () => {
+    await db.select().from(domains);
+    await primary.stop();
+    const err = await db.select().from(domains).then(() => null, (e: unknown) => e);
+    expect(err).not.toBeNull();
+    expect(toApiError(err).toBody()).toMatchObject({ code: "503.2" });
+  });
+});

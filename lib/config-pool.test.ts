@@ -1,0 +1,32 @@
+// The PostgreSQL pool per process: DATABASE_POOL_MAX, or by default a share that keeps every worker's pool together
+// under PostgreSQL's default max_connections.
+import { afterEach, describe, expect, it } from "vitest";
+import { databasePoolMax } from "./config.mjs";
+
+const saved = { WORKERS: process.env.WORKERS, DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX };
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+describe("database pool size", () => {
+  it("keeps workers × pool under 100 connections by default, whatever the number of workers", () => {
+    delete process.env.DATABASE_POOL_MAX;
+    for (const workers of [1, 2, 4, 8, 16, 24]) {
+      process.env.WORKERS = String(workers);
+      expect(workers * databasePoolMax(), `${workers} workers`).toBeLessThanOrEqual(60);
+      expect(databasePoolMax()).toBeGreaterThanOrEqual(2);
+    }
+    process.env.WORKERS = "2";
+    expect(databasePoolMax()).toBe(10);
+  });
+
+  it("takes DATABASE_POOL_MAX as set and refuses a bad value", () => {
+    process.env.DATABASE_POOL_MAX = "25";
+    expect(databasePoolMax()).toBe(25);
+    process.env.DATABASE_POOL_MAX = "0";
+    expect(() => databasePoolMax()).toThrow(/DATABASE_POOL_MAX must be a positive integer/);
+  });
+});

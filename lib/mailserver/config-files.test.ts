@@ -1,0 +1,92 @@
+// The generated files on PostgreSQL: each file holding the mail role's password readable by its daemon's group only,
+// no group a PostgreSQL-only host lacks, and Dovecot's connect string quoted so libpq reads any password.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
+import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig, type MailServerConfigOptions } from "./config";
+import { dovecotPgConnect, type PgsqlMapOptions } from "./config-database";
+
+// Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
+vi.mock("server-only", () => ({}));
+
+const PASSWORD = `it's a \\ "pass" word`;
+let cluster: PgCluster;
+let dir: string;
+
+const pgsql = (port: number): PgsqlMapOptions => ({
+  readHosts: [`127.0.0.1:${port}`],
+  writeHost: `127.0.0.1:${port}`,
+  dbname: "mailadmin",
+  user: "mail reader",
+  password: PASSWORD,
+});
+const options = (outDir: string, pg?: PgsqlMapOptions): MailServerConfigOptions => ({
+  ...DEFAULT_CONFIG_OPTIONS,
+  outDir,
+  databasePath: path.join(outDir, "mail.db"),
+  pgsql: pg,
+});
+const gid = (name: string) => Number(fs.readFileSync("/etc/group", "utf8").split("\n").find((l) => l.startsWith(`${name}:`))!.split(":")[2]);
+
+beforeAll(async () => {
+  cluster = await startPgCluster();
+  cluster.psql(`CREATE ROLE "mail reader" LOGIN PASSWORD '${PASSWORD.replace(/'/g, "''")}';`, "postgres");
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-conffiles-"));
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("generated configuration on PostgreSQL", () => {
+  it("Dovecot's connect string quotes every value, so libpq logs in with a password holding spaces and quotes", () => {
+    const connect = dovecotPgConnect(pgsql(cluster.port), [`127.0.0.1:${cluster.port}`]);
+    const r = spawnSync("/usr/lib/postgresql/15/bin/psql", ["-XAtc", "SELECT current_user", connect], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("mail reader");
+  });
+
+  it("files with the password are 0640 root:postfix or root:dovecot; the others 0644; no extra_groups on PostgreSQL", () => {
+    const out = path.join(dir, "pg");
+    writeMailServerConfig(options(out, pgsql(cluster.port)));
+    const st = (rel: string) => fs.statSync(path.join(out, rel));
+    const asRoot = process.getuid?.() === 0;
+    for (const rel of ["postfix/virtual-mailbox-maps.cf", "postfix/virtual-alias-maps.cf"]) {
+      expect(st(rel).mode & 0o777, rel).toBe(asRoot ? 0o640 : 0o600);
+      if (asRoot) expect(st(rel).gid, rel).toBe(gid("postfix"));
+    }
+    for (const rel of ["dovecot/dovecot-sql.conf.ext", "dovecot/dovecot-dict-sql.conf.ext"]) {
+      expect(st(rel).mode & 0o777, rel).toBe(asRoot ? 0o640 : 0o600);
+      if (asRoot) expect(st(rel).gid, rel).toBe(gid("dovecot"));
+    }
+    expect(st("README.md").mode & 0o777).toBe(0o644);
+    expect(st("dovecot/mailadmin.conf").mode & 0o777).toBe(0o644);
+    expect(fs.readFileSync(path.join(out, "dovecot/mailadmin.conf"), "utf8")).not.toContain("extra_groups");
+    // No file holding the password is readable by other users.
+    for (const rel of fs.readdirSync(out, { recursive: true }) as string[]) {
+      const file = path.join(out, rel);
+      if (fs.statSync(file).isFile() && fs.readFileSync(file, "utf8").includes(PASSWORD)) expect(fs.statSync(file).mode & 0o004, rel).toBe(0);
+    }
+  });
+
+  it("the SQLite configuration keeps the dict's extra group (it writes the database file)", () => {
+    const out = path.join(dir, "sqlite");
+    writeMailServerConfig(options(out));
+    expect(fs.readFileSync(path.join(out, "dovecot/mailadmin.conf"), "utf8")).toContain("extra_groups = mailadmin");
+  });
+});
+
+describe("the generated README", () => {
+  it("describes the PostgreSQL configuration, not the SQLite one", () => {
+    const out = path.join(dir, "readme");
+    writeMailServerConfig(options(out, pgsql(cluster.port)));
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    expect(readme).toContain("proxy:pgsql:");
+    expect(readme).toContain("postfix-pgsql");
+    expect(readme).not.toMatch(/proxy:sqlite:|postfix-sqlite|mail\.db/);
+  });
+});
