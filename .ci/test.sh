@@ -17,6 +17,8 @@ npm run test:api:pg
 # on PostgreSQL: a private cluster per test file (lib/mailserver/testing/pg-setup.ts).
 npm run test:mail:pg
 npm run bench -- --quick
+# Provider scale, quick: a few thousand domains on a private primary with a streaming replica (bench/provider.ts).
+npm run bench:provider -- --quick
 npm run test:e2e
 # The panel suite again on PostgreSQL: the global setup starts a private cluster and the server on it.
 npm run test:e2e:pg
