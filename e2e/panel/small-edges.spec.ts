@@ -20,3 +20,17 @@ test("the README's sandbox line runs in a root shell without sudo (a minimal Deb
   expect(line!.trimStart().startsWith("sudo")).toBe(false);
   expect(line).toContain("as root");
 });
+
+test("the UTF-8 and Windows-1250 exports have different file names", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  const nameOf = async (query: string) => {
+    const res = await page.request.get(`/api/panel/export/accounts${query}`);
+    expect(res.status()).toBe(200);
+    return /filename="([^"]+)"/.exec(res.headers()["content-disposition"] ?? "")?.[1];
+  };
+  const utf8 = await nameOf("");
+  const cp1250 = await nameOf("?encoding=windows-1250");
+  expect(utf8).toMatch(/\.csv$/);
+  expect(cp1250).toMatch(/windows-1250\.csv$/);
+  expect(cp1250).not.toBe(utf8);
+});
