@@ -15,7 +15,7 @@ const messages: Messages<
 > = {
   pl: {
     title: "Moje aliasy",
-    desc: "Dodatkowe adresy w domenie {domain}, z których poczta trafia do tej skrzynki. Możesz mieć ich najwyżej {limit}.",
+    desc: "Dodatkowe adresy w domenie {domain}, z których poczta trafia do tej skrzynki. Możesz mieć najwyżej {limit}.",
     none: "To konto nie ma jeszcze aliasów.",
     name: "Nowy alias",
     nameHint: "Sama nazwa przed @{domain}: małe litery, cyfry oraz . - _ (2-32 znaki).",

@@ -173,7 +173,7 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
     );
   }
   if (process.getuid?.() !== 0) {
-    throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it with sudo)");
+    throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it in a root shell)");
   }
 }
 

@@ -137,27 +137,41 @@ export async function deleteAliases(db: Db, domain: DomainRow, names: string[]):
 }
 
 /**
- * Removes the domain's aliases that deliver to `emails` (addresses that are going away), then those that delivered
- * to the removed ones, and so on. An alias left pointing at a freed address would deliver to whoever takes the name
- * next: contract §9 says so for a deleted account, and the same holds for a deleted list or alias. Other domains'
- * aliases are never touched. Call inside the write's transaction, after lockDomain; the removal is audited.
+ * The domain's aliases that deliver to `emails`, then those that deliver to them, and so on: what removeAliasesTo
+ * deletes when `emails` go away, so a confirmation can name it before the delete. Other domains' aliases never count.
  */
-export async function removeAliasesTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
-  const removed: string[] = [];
+export async function aliasesReaching(db: Db, domain: DomainRow, emails: string[]): Promise<{ name: string; email: string }[]> {
+  const found: { name: string; email: string }[] = [];
+  const seen = new Set(emails);
   for (let targets = emails; targets.length > 0; ) {
     const next: string[] = [];
     for (let i = 0; i < targets.length; i += 500) {
-      const chunk = targets.slice(i, i + 500);
-      const gone = await tx
-        .delete(aliases)
-        .where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, chunk)))
-        .returning({ name: aliases.name, email: aliases.email });
-      for (const alias of gone) {
-        removed.push(alias.name);
+      const rows = await db
+        .select({ name: aliases.name, email: aliases.email })
+        .from(aliases)
+        .where(and(eq(aliases.domainId, domain.id), inArray(aliases.target, targets.slice(i, i + 500))));
+      for (const alias of rows) {
+        if (seen.has(alias.email)) continue;
+        seen.add(alias.email);
+        found.push(alias);
         next.push(alias.email);
       }
     }
     targets = next;
+  }
+  return found;
+}
+
+/**
+ * Removes the domain's aliases that deliver to `emails` (addresses that are going away), transitively (aliasesReaching).
+ * An alias left pointing at a freed address would deliver to whoever takes the name next: contract §9 says so for a
+ * deleted account, and the same holds for a deleted list or alias. Call inside the write's transaction, after
+ * lockDomain; the removal is audited.
+ */
+export async function removeAliasesTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
+  const removed = (await aliasesReaching(tx, domain, emails)).map((a) => a.name);
+  for (let i = 0; i < removed.length; i += 500) {
+    await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed.slice(i, i + 500))));
   }
   if (removed.length) await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names: removed });
 }

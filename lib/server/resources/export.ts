@@ -77,9 +77,12 @@ export function encodeWindows1250(text: string): Uint8Array {
   return out.subarray(0, n);
 }
 
-/** The file's name: domain, resource and date ("example.org-accounts-2026-11-25.csv"). */
-export const exportFileName = (domain: string, resource: ExportResource) =>
-  `${domain}-${resource}-${new Date().toISOString().slice(0, 10)}.csv`;
+/**
+ * The file's name: domain, resource, date and, for Windows-1250, the encoding, so both downloads can sit side by side
+ * ("example.org-accounts-2026-11-25.csv", "example.org-accounts-2026-11-25-windows-1250.csv").
+ */
+export const exportFileName = (domain: string, resource: ExportResource, encoding: ExportEncoding = "utf-8") =>
+  `${domain}-${resource}-${new Date().toISOString().slice(0, 10)}${encoding === "utf-8" ? "" : `-${encoding}`}.csv`;
 
 /**
  * The CSV of `resource` in `domain` for the table's query (parseExportQuery), as a stream of bytes in `encoding`.

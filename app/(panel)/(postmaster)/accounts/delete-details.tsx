@@ -1,8 +1,9 @@
 "use client";
-// What goes with accounts being deleted (contract §9): the aliases of the domain pointing at them are deleted,
-// and a catchall delivering to one of them is switched off. Read from the account records and the domain record.
+// What goes with accounts being deleted (contract §9): the aliases of the domain pointing at them, or at an alias
+// that goes, are deleted, and a catchall delivering to one of them is switched off. The aliases are asked of the
+// server (the rule the delete applies); the catchall is read from the account records and the domain record.
 import { useQuery } from "@tanstack/react-query";
-import { panelFetch, retryRule } from "@/lib/client/api";
+import { panelFetch, panelRequestText, retryRule } from "@/lib/client/api";
 import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
 import type { AccountListMembership } from "@/lib/schemas/list-moderation";
 import { useDomain } from "@/lib/client/hooks/domain";
@@ -33,11 +34,19 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
     enabled: few,
     retry: retryRule,
   });
+  const reached = useQuery({
+    queryKey: [...accountKeys.all, "delete-aliases", domain, names],
+    queryFn: async () =>
+      (JSON.parse(await panelRequestText(`/api/panel/aliases-reaching?names=${names.map(encodeURIComponent).join(",")}`)) as { aliases: string[] })
+        .aliases,
+    enabled: few,
+    retry: retryRule,
+  });
   const domainRecord = useDomain(domain);
   if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
-  if (!records.data || !domainRecord.data || !memberships.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+  if (!records.data || !domainRecord.data || !memberships.data || !reached.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
 
-  const aliases = records.data.flatMap((r) => r.aliases);
+  const aliases = reached.data;
   const emails = new Set(records.data.map((r) => r.email));
   const catchall = domainRecord.data.catchall_address;
   const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);

@@ -10,7 +10,7 @@ export const GET = withApi(async ({ db, principal, params, query }) => {
   const encoding = parseExportEncoding(query.get("encoding"));
   return ok(await exportCsv(db, domain, resource, parseExportQuery(resource, query, domain), encoding), 200, {
     "content-type": `text/csv; charset=${encoding}`,
-    "content-disposition": `attachment; filename="${exportFileName(domain.name, resource)}"`,
+    "content-disposition": `attachment; filename="${exportFileName(domain.name, resource, encoding)}"`,
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
   });
