@@ -1,0 +1,73 @@
+// What lets a process reuse rows it read from PostgreSQL (db/dialect.ts `changeStamp`): one connection per pool
+// LISTENs on data_changed (announced after every commit that changes accounts or domains, migration 0013), and
+// the stamp moves with every announcement and with every commit made by this process. While the listening
+// connection is not up (starting, lost), there is no stamp and nothing is reused.
+import pg from "pg";
+
+interface Listener {
+  up: boolean;
+  session: number;
+  changes: number;
+  stop(): void;
+}
+
+const listeners = new WeakMap<pg.Pool, Listener>();
+const ending = new WeakSet<pg.Pool>();
+const ended = new WeakSet<pg.Pool>();
+let sessions = 0;
+
+function listen(pool: pg.Pool, listener: Listener) {
+  const { max: _max, ...options } = (pool as unknown as { options: pg.PoolConfig }).options;
+  const client = new pg.Client(options);
+  listener.stop = () => down();
+  const down = () => {
+    if (!listener.up && listener.session < 0) return;
+    listener.up = false;
+    listener.session = -1;
+    client.end().catch(() => {});
+    // Retried on the next stamp asked for, not in a loop: a pool that is ended must not be reconnected.
+    listeners.delete(pool);
+  };
+  client.on("error", down);
+  client.on("end", down);
+  client.on("notification", () => {
+    listener.changes += 1;
+  });
+  client
+    .connect()
+    .then(() => client.query("LISTEN data_changed"))
+    .then(() => {
+      if (listener.session === -1) return;
+      listener.session = ++sessions;
+      listener.up = true;
+    })
+    .catch(down);
+  // The listening connection ends with its pool, so it does not keep a finishing process (a CLI run, a test) alive.
+  if (!ending.has(pool)) {
+    ending.add(pool);
+    const end = pool.end.bind(pool);
+    pool.end = ((...args: Parameters<pg.Pool["end"]>) => {
+      ended.add(pool);
+      listeners.get(pool)?.stop();
+      return end(...args);
+    }) as pg.Pool["end"];
+  }
+}
+
+/** A stamp that moves whenever accounts or domains may have changed; null while changes cannot be followed. */
+export function changeStampOf(pool: pg.Pool): string | null {
+  if (ended.has(pool)) return null;
+  let listener = listeners.get(pool);
+  if (!listener) {
+    listener = { up: false, session: 0, changes: 0, stop: () => {} };
+    listeners.set(pool, listener);
+    listen(pool, listener);
+  }
+  return listener.up ? `${listener.session}:${listener.changes}` : null;
+}
+
+/** Called after this process commits: its own change must not wait for the announcement to come back. */
+export function noteOwnCommit(pool: pg.Pool): void {
+  const listener = listeners.get(pool);
+  if (listener) listener.changes += 1;
+}
