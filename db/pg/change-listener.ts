@@ -8,26 +8,28 @@ interface Listener {
   up: boolean;
   session: number;
   changes: number;
+  /** When a lost or refused connection may be tried again (ms since the epoch), so a refusal is not retried per request. */
+  retryAt: number;
   stop(): void;
 }
 
+const RETRY_MS = 1000;
 const listeners = new WeakMap<pg.Pool, Listener>();
-const ending = new WeakSet<pg.Pool>();
 const ended = new WeakSet<pg.Pool>();
 let sessions = 0;
 
 function listen(pool: pg.Pool, listener: Listener) {
   const { max: _max, ...options } = (pool as unknown as { options: pg.PoolConfig }).options;
   const client = new pg.Client(options);
-  listener.stop = () => down();
+  let stopped = false;
   const down = () => {
-    if (!listener.up && listener.session < 0) return;
+    if (stopped) return;
+    stopped = true;
     listener.up = false;
-    listener.session = -1;
+    listener.retryAt = Date.now() + RETRY_MS;
     client.end().catch(() => {});
-    // Retried on the next stamp asked for, not in a loop: a pool that is ended must not be reconnected.
-    listeners.delete(pool);
   };
+  listener.stop = down;
   client.on("error", down);
   client.on("end", down);
   client.on("notification", () => {
@@ -37,21 +39,12 @@ function listen(pool: pg.Pool, listener: Listener) {
     .connect()
     .then(() => client.query("LISTEN data_changed"))
     .then(() => {
-      if (listener.session === -1) return;
+      if (stopped) return;
+      // A new session: announcements missed while no connection listened must not leave an old stamp valid.
       listener.session = ++sessions;
       listener.up = true;
     })
     .catch(down);
-  // The listening connection ends with its pool, so it does not keep a finishing process (a CLI run, a test) alive.
-  if (!ending.has(pool)) {
-    ending.add(pool);
-    const end = pool.end.bind(pool);
-    pool.end = ((...args: Parameters<pg.Pool["end"]>) => {
-      ended.add(pool);
-      listeners.get(pool)?.stop();
-      return end(...args);
-    }) as pg.Pool["end"];
-  }
 }
 
 /** A stamp that moves whenever accounts or domains may have changed; null while changes cannot be followed. */
@@ -59,8 +52,18 @@ export function changeStampOf(pool: pg.Pool): string | null {
   if (ended.has(pool)) return null;
   let listener = listeners.get(pool);
   if (!listener) {
-    listener = { up: false, session: 0, changes: 0, stop: () => {} };
+    listener = { up: false, session: 0, changes: 0, retryAt: 0, stop: () => {} };
     listeners.set(pool, listener);
+    // The listening connection ends with its pool, so it does not keep a finishing process (a CLI run, a test) alive.
+    const end = pool.end.bind(pool);
+    pool.end = ((...args: Parameters<pg.Pool["end"]>) => {
+      ended.add(pool);
+      listeners.get(pool)?.stop();
+      return end(...args);
+    }) as pg.Pool["end"];
+    listen(pool, listener);
+  } else if (!listener.up && listener.retryAt > 0 && Date.now() >= listener.retryAt) {
+    listener.retryAt = 0;
     listen(pool, listener);
   }
   return listener.up ? `${listener.session}:${listener.changes}` : null;
