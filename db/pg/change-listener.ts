@@ -19,8 +19,8 @@ const ended = new WeakSet<pg.Pool>();
 let sessions = 0;
 
 function listen(pool: pg.Pool, listener: Listener) {
-  const { max: _max, ...options } = (pool as unknown as { options: pg.PoolConfig }).options;
-  const client = new pg.Client(options);
+  // The pool's own settings (its size among them, which a client ignores).
+  const client = new pg.Client((pool as unknown as { options: pg.ClientConfig }).options);
   let stopped = false;
   const down = () => {
     if (stopped) return;
