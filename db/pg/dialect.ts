@@ -1,14 +1,16 @@
 // PostgreSQL's side of db/dialect.ts (docs/architecture.md). Transactions are drizzle's node-postgres ones (one
 // pooled connection each, READ COMMITTED; a savepoint when nested); lockDomain takes the domain row's lock.
-// There is no cheap stamp of "nothing changed" to share between processes and hosts, so nothing read is reused
-// between requests (changeStamp null), except a search's total: it is kept per domain while the domain's
-// search_version (moved by the triggers of 0001 in the writing transaction, whichever process or host writes) is
-// unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
+// changeStamp follows the announcements of committed changes to accounts and domains (db/pg/change-listener.ts),
+// so a verified caller and a domain by name are reused between requests as on SQLite. A search's total is kept per
+// domain while the domain's search_version (moved by the triggers of 0001 in the writing transaction, whichever
+// process or host writes) is unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
 import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { setBounded } from "../../lib/server/store/bounded-map";
 import type { Db } from "../client";
+import { changeStampOf, noteOwnCommit } from "./change-listener";
+import type { PgDb } from "./client";
 import { setDialect, type Dialect, type ListSpec } from "../dialect";
 import type { ListQuery } from "../../lib/schemas/list-query";
 
@@ -220,20 +222,22 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
 export const pgDialect: Dialect = {
   name: "postgres",
 
-  transaction(db, fn) {
+  async transaction(db, fn) {
     const pool = (db as TxHandle)[POOL] ?? db;
-    return pgOf(db).transaction((tx) => {
+    const result = await pgOf(db).transaction((tx) => {
       const handle = setDialect(tx, pgDialect) as unknown as TxHandle;
       handle[POOL] = pool;
       return fn(handle);
     });
+    noteOwnCommit((pool as unknown as PgDb).$client);
+    return result;
   },
 
   async lockDomain(tx, domainId) {
     await pgOf(tx).execute(sql`SELECT id FROM domains WHERE id = ${domainId} FOR UPDATE`);
   },
 
-  changeStamp: () => null,
+  changeStamp: (db) => (db instanceof PgTransaction ? null : changeStampOf((db as unknown as PgDb).$client)),
 
   keepPrepared,
 

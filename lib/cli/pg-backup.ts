@@ -83,6 +83,8 @@ export async function restorePostgres(url: string, file: string): Promise<{ ms: 
   tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--dbname", conn.dbname, file], conn.env);
   // A backup of an older version gets the newer migrations.
   const db = await openPostgres(url);
+  // The restore's rows are loaded before their triggers exist, so processes still running are told here.
+  await db.$client.query("NOTIFY data_changed");
   await db.$client.end();
   return { ms: performance.now() - started };
 }

@@ -2,8 +2,9 @@ import "server-only";
 // Facts read from the database that may be reused while it is unchanged (credential lookups, domains by name, list
 // totals). The dialect says whether the data may have changed (db/dialect.ts `changeStamp`: on SQLite PRAGMA
 // data_version for other connections' commits and total_changes() for this connection's own writes; on
-// PostgreSQL there is no such stamp and nothing is reused). Nothing is reused or kept inside a transaction: a write
-// that is rolled back would leave the stamp moved but make a value read in between wrong.
+// PostgreSQL the change announcements heard since the listening connection came up, db/pg/change-listener.ts).
+// Nothing is reused or kept inside a transaction: a write that is rolled back would leave the stamp moved but make
+// a value read in between wrong.
 import type { Db } from "@/db/client";
 import { dialectOf } from "@/db/dialect";
 import { setBounded } from "./bounded-map";

@@ -1,0 +1,71 @@
+// On PostgreSQL a process reuses the verified caller and the domain row between requests (db/pg/change-listener.ts):
+// a change committed by another process (here a second pool, writing as the CLI or another host would) must take
+// effect on the next request: a changed password, a blocked account, a deleted domain.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { servicesOnPrivatePgCluster } from "@/e2e/support/services-on";
+
+vi.mock("server-only", () => ({}));
+
+servicesOnPrivatePgCluster();
+
+let other: pg.Pool;
+beforeAll(() => {
+  other = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+});
+afterAll(async () => {
+  await other.end();
+});
+
+describe("PostgreSQL caches follow other processes' commits", () => {
+  it("a changed password, a blocked account and a deleted domain take effect on the next request", async () => {
+    const { getReadyDb } = await import("@/db/client");
+    const { dbGeneration } = await import("./db-generation");
+    const { addDomain } = await import("@/lib/server/resources/new-domain");
+    const { createAccount } = await import("@/lib/server/resources/accounts");
+    const { findDomain } = await import("@/lib/server/resources/domains");
+    const { authenticate } = await import("@/lib/server/caller/auth");
+    const { hashPassword, sha1Hex } = await import("@/lib/server/caller/password");
+    const db = await getReadyDb();
+    const domain = await addDomain(db, "stamp.test", "Stamp-pass1", {});
+    await createAccount(db, domain, "jan", { password: "Stamp-pass1" });
+    await createAccount(db, domain, "ewa", { password: "Stamp-pass1" });
+    // Reuse starts once the listening connection is up.
+    await vi.waitFor(() => expect(dbGeneration(db)).not.toBeNull());
+
+    const login = (email: string, password: string) => authenticate(db, { email, digest: sha1Hex(password) }, "192.0.2.1");
+    await expect(login("jan@stamp.test", "Stamp-pass1")).resolves.toMatchObject({ domain: "stamp.test" });
+    expect((await findDomain(db, "stamp.test"))?.name).toBe("stamp.test");
+
+    // The rows are reused: a change that is not announced (triggers off) is not seen. Announcements arrive in commit
+    // order, so once one sent now has arrived, the sign-in's own earlier write has been announced too.
+    const before = dbGeneration(db);
+    await other.query("NOTIFY data_changed, 'sync'");
+    await vi.waitFor(() => expect(dbGeneration(db)).not.toBe(before));
+    await login("jan@stamp.test", "Stamp-pass1");
+    // (An account's update also updates its domain's counters, so both announcing triggers are turned off.)
+    const notifying = async (on: boolean) => {
+      for (const t of ["accounts", "domains"]) await other.query(`ALTER TABLE ${t} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${t}_notify_change`);
+    };
+    await notifying(false);
+    await other.query("UPDATE accounts SET description = 'unseen' WHERE email = 'jan@stamp.test'");
+    await notifying(true);
+    expect((await login("jan@stamp.test", "Stamp-pass1")).account.description).not.toBe("unseen");
+
+    // A password changed by another process: the old one is refused, the new one accepted, at once.
+    await other.query("UPDATE accounts SET password_hash = $1 WHERE email = 'jan@stamp.test'", [hashPassword("Stamp-pass2")]);
+    await expect(login("jan@stamp.test", "Stamp-pass1")).rejects.toMatchObject({ key: "badCredentials" });
+    await expect(login("jan@stamp.test", "Stamp-pass2")).resolves.toMatchObject({ domain: "stamp.test" });
+
+    // Blocked by another process.
+    await expect(login("ewa@stamp.test", "Stamp-pass1")).resolves.toMatchObject({ domain: "stamp.test" });
+    await other.query("UPDATE accounts SET blocked = 1 WHERE email = 'ewa@stamp.test'");
+    await expect(login("ewa@stamp.test", "Stamp-pass1")).rejects.toMatchObject({ key: "badCredentials" });
+
+    // The domain deleted by another process: gone for the domain lookup and for sign-in.
+    await expect(login("jan@stamp.test", "Stamp-pass2")).resolves.toMatchObject({ domain: "stamp.test" });
+    await other.query("DELETE FROM domains WHERE name = 'stamp.test'");
+    expect(await findDomain(db, "stamp.test")).toBeUndefined();
+    await expect(login("jan@stamp.test", "Stamp-pass2")).rejects.toMatchObject({ key: "badCredentials" });
+  });
+});
