@@ -72,7 +72,7 @@ describe("db backup / db restore on PostgreSQL", () => {
     // The triggers came back with the schema.
     await db.insert(accounts).values({ domainId: d!.id, name: "after", email: "after@b.test", passwordHash: "x" });
     expect(await counters()).toBe(3);
-    expect(cluster.psql("SELECT count(*) FROM pg_views WHERE viewname LIKE 'mail\\_%'").trim()).toBe("7");
+    expect(cluster.psql("SELECT count(*) FROM pg_views WHERE viewname LIKE 'mail\\_%'").trim()).toBe("8");
   });
 
   it("refuses a file that is not an archive of this service, leaving the database alone", async () => {

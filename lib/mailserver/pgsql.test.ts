@@ -106,7 +106,7 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     expect(map).toContain(`hosts = 127.0.0.1:${primary.port}\nuser = mail_reader\npassword = reader-secret\ndbname = mailadmin\n`);
     const sql = fs.readFileSync(path.join(conf, "dovecot", "dovecot-sql.conf.ext"), "utf8");
     expect(sql).toContain(`driver = pgsql\n`);
-    expect(sql).toContain(`connect = host=127.0.0.1 port=${primary.port} dbname=mailadmin user=mail_reader password=reader-secret`);
+    expect(sql).toContain(`connect = host=127.0.0.1 port=${primary.port} dbname='mailadmin' user='mail_reader' password='reader-secret'`);
     expect(fs.readFileSync(path.join(conf, "dovecot", "mailadmin.conf"), "utf8")).toContain(`mailadmin = pgsql:${conf}/dovecot/dovecot-dict-sql.conf.ext`);
   });
 
