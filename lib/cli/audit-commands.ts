@@ -1,8 +1,9 @@
 // The operator's commands of issue 33: the audit log (`audit list`) and the per-domain sign-in policy
-// (`domain set --require-2fa`).
+// (`domain set --require-2fa`), and removing an account's second step (`account reset-2fa`).
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";
-import { setRequire2fa } from "@/lib/server/caller/totp";
+import { removeSecondStep, setRequire2fa } from "@/lib/server/caller/totp";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { CLI, intOption, UsageError, type Command } from "./args";
 
 const line = (e: Awaited<ReturnType<typeof listAudit>>["entries"][number]) =>
@@ -59,6 +60,22 @@ export const AUDIT_COMMANDS: Command[] = [
       const domain = await getDomainOrThrow(db, positionals[0]!);
       await setRequire2fa(db, domain.id, domain.name, on);
       return `${domain.name}: two-step sign-in ${on ? "required" : "not required"} for postmaster@${domain.name}.`;
+    },
+  },
+  {
+    name: "account reset-2fa",
+    args: ["<address>"],
+    summary: "Removes an account's two-step sign-in (and the lock of its wrong codes), for an owner who lost the phone.",
+    example: `${CLI} account reset-2fa jan@example.org`,
+    notes: "The account then signs in to the panel with its password alone and may set the second step up again\n(a postmaster of a domain set with --require-2fa is asked to at the next sign-in). Audited.",
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const address = positionals[0]!.toLowerCase();
+      const at = address.lastIndexOf("@");
+      if (at <= 0) throw new UsageError(`account reset-2fa: ${address} is not an address (name@domain)`);
+      const account = await getAccountOrThrow(db, await getDomainOrThrow(db, address.slice(at + 1)), address.slice(0, at));
+      const had = await removeSecondStep(db, account);
+      return had ? `${account.email}: two-step sign-in removed.` : `${account.email}: had no two-step sign-in (its code lock, if any, is lifted).`;
     },
   },
 ];

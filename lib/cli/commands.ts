@@ -262,6 +262,7 @@ const GROUPS: Record<string, string> = {
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
   audit: "the audit log of changes",
+  account: "one account's panel sign-in",
 };
 
 function overview(commands: Command[], title: string): string {

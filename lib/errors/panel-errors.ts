@@ -49,7 +49,13 @@ export const panelErrors = {
     "403.1",
     "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",
     "Wrong code. Enter the 6 digits from the app or one of the recovery codes.",
-    "The second step of the panel's sign-in, its set-up or its switching off got a code that is not the current TOTP code (or was used already) nor an unused recovery code.",
+    "The second step of the panel's sign-in, its set-up or its switching off got a code that is not the current TOTP code nor an unused recovery code. Counted per account like a wrong password: AUTH_MAX_FAILURES wrong codes over any number of sign-ins lock the second step (403.1 tooManyFailures, `retry_after`), and a right password does not reset the count.",
+  ),
+  twoFactorCodeUsed: entry(
+    "403.1",
+    "Ten kod został już użyty. Poczekaj na następny kod w aplikacji.",
+    "This code was already used. Wait for the next code in the app.",
+    "The second step of the panel's sign-in, or switching it off, got the current TOTP code a second time (each 30-second code signs in once); not counted as a wrong code.",
   ),
   twoFactorNoChallenge: entry(
     "401.1",

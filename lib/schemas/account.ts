@@ -16,8 +16,13 @@ import {
 import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
 
 const SMS_OPERATORS = [0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51] as const;
+// A number is stored without the spaces and dashes people write it with ("+48 530-111-222" as "+48530111222").
 const smsPhone = () =>
-  text(254).trim().toLowerCase().refine((s) => s === "" || /^\+?\d{6,15}$/.test(s) || isEmail(s));
+  text(254)
+    .trim()
+    .toLowerCase()
+    .transform((s) => (s.includes("@") ? s : s.replace(/[\s-]/g, "")))
+    .refine((s) => s === "" || /^\+?\d{6,15}$/.test(s) || isEmail(s));
 const smsText = () => text(64);
 
 export const accountFields = {

@@ -127,4 +127,8 @@ export const RESERVED_LOCAL_PARTS: readonly string[] = [
   "root",
   "ssladmin",
   "security",
+  "mailer-daemon",
 ];
+
+/** Whether a local part is one of RESERVED_LOCAL_PARTS: case-insensitive, `_` and `.` read as `-` (contract §10). */
+export const isReservedLocalPart = (name: string): boolean => RESERVED_LOCAL_PARTS.includes(name.toLowerCase().replace(/[_.]/g, "-"));

@@ -5,11 +5,13 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Alert, Button, TextField } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
+import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import type { ErrorBody } from "@/lib/errors/api-error";
 
 export type SecondStepKind = "code" | "setup";
 
 const messages: Messages<
-  "code" | "codeHint" | "submit" | "setupIntro" | "manual" | "codesTitle" | "codesNote" | "continue" | "restart" | "wrong" | "expired" | "server"
+  "code" | "codeHint" | "submit" | "setupIntro" | "manual" | "codesTitle" | "codesNote" | "continue" | "restart" | "wrong" | "expired" | "server" | "locked"
 > = {
   pl: {
     code: "Kod logowania dwuetapowego",
@@ -24,6 +26,7 @@ const messages: Messages<
     wrong: "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",
     expired: "Czas na podanie kodu minął albo było zbyt wiele prób. Zaloguj się ponownie.",
     server: "Serwer nie mógł obsłużyć logowania. Spróbuj ponownie za chwilę.",
+    locked: "Zbyt wiele błędnych kodów dla tego konta. Spróbuj ponownie za {n} s.",
   },
   en: {
     code: "Two-step sign-in code",
@@ -38,6 +41,7 @@ const messages: Messages<
     wrong: "Wrong code. Enter the 6 digits from the app or one of the recovery codes.",
     expired: "The time to enter the code is over, or there were too many tries. Please sign in again.",
     server: "The server could not process the sign-in. Try again in a moment.",
+    locked: "Too many wrong codes for this account. Try again in {n} s.",
   },
 };
 
@@ -46,6 +50,9 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
   const id = useId();
   const [code, setCode] = useState("");
   const [error, setError] = useState<"wrong" | "expired" | "server" | null>(null);
+  // A refused code in the server's words: wrong, already used, or the account's code lock with its wait.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
   const [setup, setSetup] = useState<{ secret: string; qr_svg: string } | null>(null);
   const [landing, setLanding] = useState<string | null>(null);
@@ -63,6 +70,7 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setRefusal(null);
     try {
       const res = await fetch("/api/panel/session/second-step", {
         method: "POST",
@@ -70,7 +78,7 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
         credentials: "same-origin",
         body: JSON.stringify({ code }),
       });
-      const body = (await res.json().catch(() => null)) as { isPostmaster?: boolean; recovery_codes?: string[] } | null;
+      const body = (await res.json().catch(() => null)) as ({ isPostmaster?: boolean; recovery_codes?: string[] } & Partial<ErrorBody>) | null;
       if (res.ok) {
         const to = next ?? (body?.isPostmaster ? "/accounts" : "/me");
         if (body?.recovery_codes) {
@@ -79,7 +87,9 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
         } else window.location.assign(to);
         return;
       }
-      setError(res.status === 401 ? "expired" : res.status === 403 ? "wrong" : "server");
+      if (res.status === 403 && body?.attributes?.retry_after !== undefined) setRefusal(t("locked", { n: Number(body.attributes.retry_after) }));
+      else if (res.status === 403 && body?.code && body.message) setRefusal(errorText.body({ code: body.code, message: body.message, attributes: body.attributes }));
+      else setError(res.status === 401 ? "expired" : res.status === 403 ? "wrong" : "server");
       setCode("");
       document.getElementById(id)?.focus();
     } catch {
@@ -117,6 +127,7 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
         </>
       )}
       {error && <Alert tone="error">{t(error)}</Alert>}
+      {refusal && <Alert tone="error">{refusal}</Alert>}
       <TextField
         id={id}
         label={t("code")}

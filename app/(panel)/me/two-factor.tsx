@@ -1,6 +1,7 @@
 "use client";
 // "Logowanie dwuetapowe": any account turns TOTP on for its panel sign-in (scan the QR code, confirm with the app's
-// first code, keep the ten recovery codes shown once) or off again with a code. The server: /api/panel/two-factor.
+// first code, keep the ten recovery codes shown once) or off again with a code; both ask for the current password.
+// The server: /api/panel/two-factor.
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Alert, Button, Card, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
@@ -11,6 +12,7 @@ import { useT, type Messages } from "@/lib/i18n";
 const messages: Messages<
   | "title" | "desc" | "on" | "off" | "required" | "left" | "start" | "scan" | "manual" | "code" | "codeHint" | "confirm"
   | "codesTitle" | "codesNote" | "done" | "disable" | "disableHint" | "disabled" | "enabled" | "loading" | "cancel"
+  | "password" | "passwordHint" | "notConfigured"
 > = {
   pl: {
     title: "Logowanie dwuetapowe",
@@ -34,6 +36,9 @@ const messages: Messages<
     enabled: "Logowanie dwuetapowe włączone.",
     loading: "Wczytywanie…",
     cancel: "Anuluj",
+    password: "Obecne hasło",
+    passwordHint: "Włączenie i wyłączenie wymaga hasła; pozostałe sesje tego konta zostaną zakończone.",
+    notConfigured: "Niedostępne na tym serwerze: operator nie ustawił klucza szyfrowania kodów (TOTP_ENCRYPTION_KEY).",
   },
   en: {
     title: "Two-step sign-in",
@@ -57,6 +62,9 @@ const messages: Messages<
     enabled: "Two-step sign-in turned on.",
     loading: "Loading…",
     cancel: "Cancel",
+    password: "Current password",
+    passwordHint: "Turning it on or off needs the password; the account's other sessions are ended.",
+    notConfigured: "Not available on this server: the operator has not set the key that encrypts the codes (TOTP_ENCRYPTION_KEY).",
   },
 };
 
@@ -64,6 +72,7 @@ interface State {
   enabled: boolean;
   required: boolean;
   recovery_left: number;
+  configured: boolean;
 }
 
 async function call<T>(method: string, body?: unknown): Promise<T> {
@@ -83,6 +92,8 @@ export function TwoFactorSection() {
   const t = useT(messages);
   const errorText = useErrorText();
   const codeId = useId();
+  const passwordId = useId();
+  const [password, setPassword] = useState("");
   const [state, setState] = useState<State | null>(null);
   const [setup, setSetup] = useState<{ secret: string; qr_svg: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -111,7 +122,13 @@ export function TwoFactorSection() {
     }
   };
 
-  const start = () => run(async () => setSetup(await call<{ secret: string; qr_svg: string }>("POST")));
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      setSetup(await call<{ secret: string; qr_svg: string }>("POST", { current_password: password }));
+      setPassword("");
+    });
+  };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -126,8 +143,9 @@ export function TwoFactorSection() {
   const turnOff = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      await call("DELETE", { code });
+      await call("DELETE", { current_password: password, code });
       setCode("");
+      setPassword("");
       setNotice(t("disabled"));
       await load();
     });
@@ -143,6 +161,19 @@ export function TwoFactorSection() {
       value={code}
       error={error || undefined}
       onChange={(e) => setCode(e.target.value)}
+      className="w-full max-w-xs"
+    />
+  );
+
+  const passwordField = (
+    <TextField
+      id={passwordId}
+      type="password"
+      label={t("password")}
+      hint={t("passwordHint")}
+      autoComplete="current-password"
+      value={password}
+      onChange={(e) => setPassword(e.target.value)}
       className="w-full max-w-xs"
     />
   );
@@ -172,10 +203,14 @@ export function TwoFactorSection() {
             </Button>
           </div>
         )}
-        {state && !state.enabled && !setup && (
-          <Button onClick={() => void start()} loading={busy}>
-            {t("start")}
-          </Button>
+        {state && !state.enabled && !setup && !state.configured && <p className="text-sm text-gray-800">{t("notConfigured")}</p>}
+        {state && !state.enabled && !setup && state.configured && (
+          <form onSubmit={start} noValidate className="space-y-3">
+            {passwordField}
+            <Button type="submit" loading={busy}>
+              {t("start")}
+            </Button>
+          </form>
         )}
         {setup && (
           <form onSubmit={confirm} noValidate className="space-y-3">
@@ -199,6 +234,7 @@ export function TwoFactorSection() {
         {state?.enabled && !state.required && (
           <form onSubmit={turnOff} noValidate className="space-y-3">
             <p className="text-sm text-gray-800">{t("disableHint")}</p>
+            {passwordField}
             {codeField}
             <Button type="submit" variant="secondary" loading={busy}>
               {t("disable")}

@@ -1,4 +1,5 @@
 // Paging, sorting and searching of the three list endpoints, as URL query text and back.
+import { clampPage } from "@/lib/schemas/list-query";
 
 export interface ListFilters {
   page: number;
@@ -22,7 +23,7 @@ export function filtersFromUrl(params: { get(key: string): string | null }, sort
   const sort = params.get("sort") ?? "";
   const size = Number(params.get("size"));
   return {
-    page: Math.max(0, Number(params.get("page")) || 0),
+    page: clampPage(params.get("page")),
     size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
     search: params.get("search") ?? "",
     sort: sortFields.includes(sort) ? sort : "name",

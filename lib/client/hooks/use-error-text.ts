@@ -9,7 +9,7 @@ export function useErrorText() {
   const locale = useLocale();
   return {
     locale,
-    body: (body: Pick<ErrorBody, "code" | "message">) => errorBodyText(body, locale),
+    body: (body: Pick<ErrorBody, "code" | "message" | "attributes">) => errorBodyText(body, locale),
     catalog: (key: ErrorKey) => catalogText(key, locale),
     failure: (err: unknown) => failureText(err, locale),
   };

@@ -133,6 +133,16 @@ export async function failureGate(db: Db, ip: string, typed: string, deviceId: s
   };
 }
 
+/** Seconds left of the lock on an account (over all client addresses; devices apart); 0 when none. */
+export async function lockedFor(db: Db, email: string, now = Date.now()): Promise<number> {
+  const [row] = await db
+    .select({ until: loginThrottle.lockedUntil })
+    .from(loginThrottle)
+    .where(and(eq(loginThrottle.clientIp, ACCOUNT), eq(loginThrottle.email, email)))
+    .limit(1);
+  return secondsUntil(row?.until ?? 0, now);
+}
+
 /** Deletes the rows that neither lock nor count any more; returns how many. */
 export function purgeLoginThrottle(db: Db, now = Date.now()): Promise<number> {
   return withTransaction(db, async (tx) =>

@@ -5,12 +5,26 @@ import "server-only";
 // v1 call carries the password's digest already.
 import type { Db } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
-import { authenticate } from "./auth";
+import { authenticate, type Principal } from "./auth";
 import { accountRecord, getAccountOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "../resources/accounts";
 import { getDomainOrThrow } from "../resources/domains";
 import { sha1Hex } from "./password";
 
 const FIELDS = ["current_password", "password", "password_retype"];
+
+/**
+ * The account signed in again with `current` (the password as typed), the way a login is checked (a wrong one counts
+ * towards the lockout; a lock answers 403.1); "wrongCurrent" when it is missing or wrong.
+ */
+export async function proveCurrentPassword(db: Db, email: string, clientIp: string, current: unknown): Promise<Principal | "wrongCurrent"> {
+  if (typeof current !== "string" || current === "") return "wrongCurrent";
+  try {
+    return await authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
+  } catch (err) {
+    if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
+    throw err;
+  }
+}
 
 /** The new record, or "wrongCurrent" when the current password is missing or wrong. */
 export async function changeOwnPassword(
@@ -22,15 +36,8 @@ export async function changeOwnPassword(
   sessionIdHash?: string,
 ): Promise<AccountRecord | "wrongCurrent"> {
   for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiError("unknownField", key);
-  const current = typeof body.current_password === "string" ? body.current_password : "";
-  if (current === "") return "wrongCurrent";
-  let principal;
-  try {
-    principal = await authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
-  } catch (err) {
-    if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
-    throw err;
-  }
+  const principal = await proveCurrentPassword(db, email, clientIp, body.current_password);
+  if (principal === "wrongCurrent") return principal;
   // Required here: an empty password would mean "unchanged" to the service.
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
   const domain = await getDomainOrThrow(db, principal.domain);

@@ -70,17 +70,17 @@ describe("two-step sign-in", () => {
     expect(codes).toHaveLength(10);
     expect(await secondStepNeeded(db, await postmaster())).toBe("code");
 
-    // The set-up's code, or any earlier one, is spent; the next step's code works once.
-    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0), t0))).toBe("badCode");
+    // The set-up's code, or any earlier one, is spent ("already used", not "wrong"); the next step's code works once.
+    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0), t0))).toBe("codeUsed");
     expect(await verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)).toBe("totp");
-    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("badCode");
+    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("codeUsed");
     expect(await verifySecondFactor(db, await postmaster(), codes[0]!.toUpperCase(), t0)).toBe("recovery");
     expect(await reason(async () => verifySecondFactor(db, await postmaster(), codes[0]!, t0))).toBe("badCode");
     expect(await twoFactorState(db, await postmaster())).toMatchObject({ enabled: true, required: true, recoveryLeft: 9 });
 
-    expect(await reason(async () => disable(db, await postmaster(), codes[1]!, t0))).toBe("required");
+    expect(await reason(async () => disable(db, await postmaster(), codes[1]!, "127.0.0.1", t0))).toBe("required");
     await setRequire2fa(db, (await postmaster()).domainId, D, false);
-    await disable(db, await postmaster(), codes[1]!, t0);
+    await disable(db, await postmaster(), codes[1]!, "127.0.0.1", t0);
     expect(await twoFactorState(db, await postmaster())).toMatchObject({ enabled: false, recoveryLeft: 0 });
   });
 });

@@ -7,14 +7,18 @@ import "server-only";
 // database alone does not give the codes); recovery codes as SHA-256 only. A code is accepted within one step of
 // the server's clock, and never twice (the last accepted step is kept). Sign-in: the password checked, a second
 // step pending is a `login_challenges` row whose id the browser holds in an httpOnly cookie for 5 minutes, 5
-// tries; then the session is created as before.
+// tries; then the session is created as before. Wrong codes are counted per account in `login_throttle` like wrong
+// passwords (same back-off and lock), in rows of their own that a right password does not clear, so new
+// challenges buy no guesses.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import QRCode from "qrcode";
 import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
-import { accounts, accountTotp, domainPolicies, domains, loginChallenges, totpRecoveryCodes, type AccountRow } from "@/db/schema";
+import { accounts, accountTotp, domainPolicies, domains, loginChallenges, loginThrottle, totpRecoveryCodes, type AccountRow } from "@/db/schema";
 import { panelErrors } from "@/lib/errors/panel-errors";
+import { ApiError } from "@/lib/errors/api-error";
+import { failureGate, lockedFor } from "./login-throttle";
 import { recordChange } from "../resources/audit";
 import { env } from "../env";
 
@@ -90,6 +94,15 @@ function key(): Buffer {
   if (k.length !== 32) throw new TwoFactorError("notConfigured");
   return k;
 }
+/** Whether TOTP_ENCRYPTION_KEY holds a key: without one the panel offers no set-up and says why. */
+export function isConfigured(): boolean {
+  try {
+    key();
+    return true;
+  } catch {
+    return false;
+  }
+}
 export function encryptSecret(secret: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key(), iv);
@@ -110,7 +123,7 @@ const normalizeRecovery = (code: string) => code.toLowerCase().replace(/[\s-]/g,
 
 /** The panel's 2FA failures (lib/errors/panel-errors.ts holds their bodies). */
 export class TwoFactorError extends Error {
-  constructor(readonly reason: "notConfigured" | "badCode" | "noChallenge" | "required" | "notSetUp") {
+  constructor(readonly reason: "notConfigured" | "badCode" | "codeUsed" | "noChallenge" | "required" | "notSetUp") {
     super(reason);
   }
 }
@@ -192,7 +205,8 @@ export function verifySecondFactor(db: Db, account: AccountRow, code: string, no
         .update(accountTotp)
         .set({ lastStep: step })
         .where(and(eq(accountTotp.accountId, account.id), lt(accountTotp.lastStep, step)));
-      if (changedRows(moved) !== 1) throw new TwoFactorError("badCode");
+      // The right code, but its step was used already (a second sign-in within the same 30 s).
+      if (changedRows(moved) !== 1) throw new TwoFactorError("codeUsed");
       return "totp";
     }
     const spent = await tx
@@ -210,15 +224,59 @@ export function verifySecondFactor(db: Db, account: AccountRow, code: string, no
   });
 }
 
+/** The `login_throttle` address under which an account's wrong codes are counted (apart from its passwords'). */
+export const codeThrottleKey = (email: string) => `2fa:${email}`;
+
+/**
+ * A code checked under the account's code lock: during the lock no code is checked (403.1 with retry_after, as a
+ * password lock answers); a wrong code counts a failure, a right one clears the account's (or this device's) count.
+ * `deviceId`: a genuine device cookie of this account, locked by its own failures only (as for passwords).
+ */
+export async function checkCode(
+  db: Db,
+  account: AccountRow,
+  code: string,
+  clientIp: string,
+  deviceId: string | null = null,
+  now = Date.now(),
+): Promise<"totp" | "recovery"> {
+  const gate = await failureGate(db, clientIp, codeThrottleKey(account.email), deviceId, now);
+  if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
+  try {
+    const kind = await verifySecondFactor(db, account, code, now);
+    await gate.succeed();
+    return kind;
+  } catch (err) {
+    if (err instanceof TwoFactorError && err.reason === "badCode") await gate.fail();
+    throw err;
+  }
+}
+
 /** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
-export async function disable(db: Db, account: AccountRow, code: string, now = Date.now()): Promise<void> {
+export async function disable(db: Db, account: AccountRow, code: string, clientIp: string, now = Date.now()): Promise<void> {
   if (await isRequired(db, account)) throw new TwoFactorError("required");
-  await verifySecondFactor(db, account, code, now);
-  await withTransaction(db, async (tx) => {
-    await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id));
+  await checkCode(db, account, code, clientIp, null, now);
+  await removeSecondStep(db, account);
+}
+
+/** Deletes an account's second step (its secret and recovery codes) and the lock of its wrong codes; audited. */
+export async function removeSecondStep(db: Db, account: Pick<AccountRow, "id" | "name" | "email" | "domainId">): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const had = changedRows(await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id))) > 0;
     await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
-    await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+    await tx.delete(loginThrottle).where(eq(loginThrottle.email, codeThrottleKey(account.email)));
+    if (had) await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+    return had;
   });
+}
+
+/** What the domain's administrator sees of an account's sign-in: its second step and both locks (seconds left). */
+export async function signInState(db: Db, account: AccountRow, now = Date.now()) {
+  return {
+    two_factor: (await twoFactorState(db, account)).enabled,
+    password_locked_for: await lockedFor(db, account.email, now),
+    code_locked_for: await lockedFor(db, codeThrottleKey(account.email), now),
+  };
 }
 
 const domainName = async (db: Db, id: number) =>

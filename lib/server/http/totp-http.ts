@@ -18,8 +18,10 @@ export function twoFactorAnswer(err: unknown): ApiResult {
         ? panelErrors.twoFactorNoChallenge
         : err.reason === "required"
           ? panelErrors.twoFactorRequired
-          : panelErrors.twoFactorBadCode;
-  return { status: e.status, body: { code: e.code, message: e.message, category: e.category, ...(err.reason === "badCode" ? { source: "code" } : {}) } };
+          : err.reason === "codeUsed"
+            ? panelErrors.twoFactorCodeUsed
+            : panelErrors.twoFactorBadCode;
+  return { status: e.status, body: { code: e.code, message: e.message, category: e.category, ...(err.reason === "badCode" || err.reason === "codeUsed" ? { source: "code" } : {}) } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AccountRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { isAccountName, RESERVED_LOCAL_PARTS } from "@/lib/schemas/common";
+import { isAccountName, isReservedLocalPart } from "@/lib/schemas/common";
 import { searchKey } from "./list-page";
 import { nameHolder } from "./names";
 import { removeAliasesTo } from "./aliases";
@@ -32,7 +32,7 @@ export async function setAccountAliases(db: Db, domain: DomainRow, account: Acco
   }
   // The operators' addresses (and what certificate authorities mail to prove domain control) are the
   // administrator's to give.
-  const reserved = byAdmin ? undefined : added.find((n) => RESERVED_LOCAL_PARTS.includes(n));
+  const reserved = byAdmin ? undefined : added.find(isReservedLocalPart);
   if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
     await db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed)));

@@ -13,6 +13,7 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { changedRows, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import { clampPage } from "@/lib/schemas/list-query";
 
 export type AuditAction = "create" | "update" | "delete";
 export type AuditResource = "domain" | "account" | "alias" | "list" | "account_security";
@@ -132,7 +133,7 @@ export type AuditEntry = typeof auditLog.$inferSelect;
 /** A page of entries, newest first, with the total matching. */
 export async function listAudit(db: Db, q: AuditQuery): Promise<{ total: number; entries: AuditEntry[] }> {
   const size = Math.min(Math.max(q.size ?? 50, 1), 500);
-  const page = Math.max(q.page ?? 0, 0);
+  const page = clampPage(q.page);
   const search = (q.search ?? "").trim().toLowerCase();
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const whereSql = and(

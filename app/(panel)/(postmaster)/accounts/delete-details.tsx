@@ -2,6 +2,7 @@
 // What goes with accounts being deleted (contract §9): the aliases of the domain pointing at them, or at an alias
 // that goes, are deleted, and a catchall delivering to one of them is switched off. The aliases are asked of the
 // server (the rule the delete applies); the catchall is read from the account records and the domain record.
+// Forwards to them from the customer's accounts are removed too (/api/panel/forwarders).
 import { useQuery } from "@tanstack/react-query";
 import { panelFetch, panelRequestText, retryRule } from "@/lib/client/api";
 import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
@@ -42,16 +43,31 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
     enabled: few,
     retry: retryRule,
   });
+  const forwarders = useQuery({
+    queryKey: [...accountKeys.all, "delete-forwarders", domain, names],
+    queryFn: async () => {
+      const each = await Promise.all(
+        names.map(async (n) => JSON.parse(await panelRequestText(`/api/panel/forwarders/${domain}/${encodeURIComponent(n)}`)) as string[]),
+      );
+      const gone = new Set(names.map((n) => `${n}@${domain}`));
+      return [...new Set(each.flat())].filter((e) => !gone.has(e)).sort();
+    },
+    enabled: few,
+    retry: retryRule,
+  });
   const domainRecord = useDomain(domain);
   if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
-  if (!records.data || !domainRecord.data || !memberships.data || !reached.data) return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+  if (!records.data || !domainRecord.data || !memberships.data || !reached.data || !forwarders.data) {
+    return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+  }
 
   const aliases = reached.data;
   const emails = new Set(records.data.map((r) => r.email));
   const catchall = domainRecord.data.catchall_address;
   const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);
   const lists = [...new Set(memberships.data.flat().map((m) => m.email))].sort();
-  if (aliases.length === 0 && !catchallOff && lists.length === 0) return <p className="mt-2">{t("deleteNothingElse")}</p>;
+  const forwarding = forwarders.data;
+  if (aliases.length === 0 && !catchallOff && lists.length === 0 && forwarding.length === 0) return <p className="mt-2">{t("deleteNothingElse")}</p>;
   return (
     <div className="mt-2 space-y-2">
       {aliases.length > 0 && (
@@ -67,6 +83,18 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
         </div>
       )}
       {catchallOff && <p>{t("deleteCatchall", { address: catchall })}</p>}
+      {forwarding.length > 0 && (
+        <div>
+          <p>{t("deleteForwards", { count: String(forwarding.length) })}</p>
+          <ul className="mt-1 list-disc pl-5" data-testid="delete-forwards">
+            {forwarding.map((f) => (
+              <li key={f}>
+                <Address text={f} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {lists.length > 0 && (
         <div>
           <p>{t("deleteLists", { count: String(lists.length) })}</p>

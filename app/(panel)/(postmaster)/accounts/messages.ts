@@ -6,7 +6,7 @@ type Key =
   | "lastLogin" | "edit" | "yes" | "no" | "empty" | "emptySearch" | "loading" | "loadFailed" | "block" | "unblock"
   | "setCapacity" | "spamOn" | "spamOff" | "confirmDelete" | "create" | "createTitle" | "password" | "passwordHint"
   | "created_ok" | "nameHint" | "capacityHint" | "cancel" | "bulkCapacity" | "closeCreate" | "badgeBlocked"
-  | "badgeExpired" | "deleteGoesToo" | "deleteChecking" | "deleteNothingElse" | "deleteAliases" | "deleteCatchall" | "deleteLists"
+  | "badgeExpired" | "deleteGoesToo" | "deleteChecking" | "deleteNothingElse" | "deleteAliases" | "deleteCatchall" | "deleteLists" | "deleteForwards"
   | "bulkCreate";
 
 /** "1 konto", "3 konta", "10 kont". */
@@ -65,6 +65,7 @@ export const accountMessages: Messages<Key> = {
     deleteAliases: "Razem z kontem znikną wskazujące na nie aliasy ({count}):",
     deleteCatchall: "Catchall kierujący pocztę na {address} zostanie wyłączony.",
     deleteLists: "Konto zostanie usunięte z list dyskusyjnych domeny (jako subskrybent i moderator), list: {count}:",
+    deleteForwards: "Przekierowania na nie zostaną usunięte z tych kont ({count}):",
     bulkCreate: "Dodaj wiele kont",
   },
   en: {
@@ -110,6 +111,7 @@ export const accountMessages: Messages<Key> = {
     deleteAliases: "The aliases pointing at it go too ({count}):",
     deleteCatchall: "The catchall delivering to {address} is switched off.",
     deleteLists: "It is taken off the domain's mailing lists (as subscriber and moderator), {count} lists:",
+    deleteForwards: "The forwards to it are removed from these accounts ({count}):",
     bulkCreate: "Add many accounts",
   },
 };

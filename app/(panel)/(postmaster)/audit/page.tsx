@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { formatDate } from "@/lib/errors/details";
 import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
+import { clampPage } from "@/lib/schemas/list-query";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { auditMessages, changeText } from "./messages";
 
@@ -21,10 +22,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const t = auditMessages[locale];
   const params = await searchParams;
   const search = first(params.search).slice(0, 100);
-  const asked = Number(first(params.page) || "0");
-  const { total, entries } = await listAudit(getDb(), { domain: session.domain, search, page: Number.isInteger(asked) && asked >= 0 ? asked : 0, size: PAGE_SIZE });
+  const asked = clampPage(first(params.page));
+  const { total, entries } = await listAudit(getDb(), { domain: session.domain, search, page: asked, size: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const page = Math.min(Number.isInteger(asked) && asked >= 0 ? asked : 0, pages - 1);
+  const page = Math.min(asked, pages - 1);
   const shown = page === asked ? entries : (await listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE })).entries;
   const link = (p: number) => {
     const q = new URLSearchParams();

@@ -22,6 +22,7 @@ import { SaveBar } from "../../_postmaster/page-parts";
 import { TriStateSelect } from "../../_postmaster/tri-state";
 import { linkClass } from "../../_postmaster/ui";
 import { editorMessages } from "./messages";
+import { SignInState } from "./sign-in-state";
 import { SmsLog } from "./sms-log";
 
 const LINES = ["forwards", "aliases", "spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
@@ -151,6 +152,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           {text("password", { type: "password", autoComplete: "new-password", hint: t("passwordHint") })}
           {text("password_retype", { type: "password", autoComplete: "new-password" })}
         </div>
+        <SignInState name={String(record.name)} />
       </Card>
 
       <Card title={t("forwarding")} description={t("forwardingDesc")}>

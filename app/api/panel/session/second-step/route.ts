@@ -1,5 +1,5 @@
 // The sign-in's second step, after POST /api/panel/session answered {second_step}. The browser holds the
-// challenge cookie (5 minutes, 5 tries, same client address).
+// challenge cookie (5 minutes, 5 tries, same client address); wrong codes also count per account (totp.ts).
 // POST {code}: a TOTP code or a recovery code; signs in (the session cookie), as the first step would have.
 // PUT: only when the operator requires 2FA and the account has none yet: starts its set-up, answering
 //      {secret, uri, qr_svg}; the POST then confirms it with the app's first code and answers the recovery codes.
@@ -7,17 +7,17 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { domains, type AccountRow } from "@/db/schema";
 import { ok, withPanelSession } from "@/lib/server/http/http";
-import { deviceCookie, newDeviceToken } from "@/lib/server/caller/device-cookie";
+import { deviceCookie, deviceIdFor, newDeviceToken, readDeviceToken } from "@/lib/server/caller/device-cookie";
 import { createSession, destroySession, isHttps, sessionCookie, sessionInfo } from "@/lib/server/caller/session";
 import {
   beginSetup,
   challengeAccount,
+  checkCode,
   confirmSetup,
   endChallenge,
   readChallengeId,
   secondStepNeeded,
   TwoFactorError,
-  verifySecondFactor,
 } from "@/lib/server/caller/totp";
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
@@ -35,7 +35,8 @@ export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body
     const code = typeof raw === "string" ? raw : "";
     let recoveryCodes: string[] | undefined;
     if ((await secondStepNeeded(db, account)) === "setup") recoveryCodes = await confirmSetup(db, account, code);
-    else await verifySecondFactor(db, account, code);
+    // Wrong codes count against the account across challenges (a known device: against itself), like passwords.
+    else await checkCode(db, account, code, clientIp, await deviceIdFor(db, readDeviceToken(req, isHttps(req)), account.email));
     await endChallenge(db, id);
     const principal = await principalOf(db, account);
     // As the first step does without a second one: a fresh session id, and the device cookie that lets this
