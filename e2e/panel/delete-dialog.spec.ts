@@ -22,7 +22,7 @@ test("the delete dialog names the aliases that point at the account through anot
     await page.goto(`/accounts?search=${name}`);
     await page.getByRole("button", { name: `Usuń: ${email(name)}` }).click();
     const dialog = page.getByRole("dialog");
-    await expect(dialog).toContainText("Razem z kontem znikną wskazujące na nie aliasy (3 aliasy):");
+    await expect(dialog).toContainText("Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (3 aliasy):");
     await expect(dialog.getByRole("listitem")).toHaveText([email(`${name}-biuro`), email(`${name}-dalej`), email(`${name}-petla`)]);
     await page.screenshot({ path: path.join(SCREENSHOTS, `delete-chain-${width}.png`) });
     if (width !== 1920) await dialog.getByRole("button", { name: "Anuluj" }).click();

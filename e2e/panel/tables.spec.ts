@@ -172,7 +172,7 @@ test("the delete dialog lists the aliases that go with the account and the catch
   await page.goto(`/accounts?search=${name}`);
   await page.getByRole("button", { name: `Usuń: ${email}` }).click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toContainText("Razem z kontem znikną wskazujące na nie aliasy (2 aliasy):");
+  await expect(dialog).toContainText("Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (2 aliasy):");
   await expect(dialog.getByRole("listitem")).toHaveText([`${name}-a@${DEMO.domain}`, `${name}-b@${DEMO.domain}`]);
   await expect(dialog).toContainText(`Catchall kierujący pocztę na ${email} zostanie wyłączony.`);
   await shot(page, "delete-dialog");

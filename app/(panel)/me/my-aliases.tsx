@@ -4,14 +4,17 @@
 // saves the whole set at once, as the API takes it.
 import { useId, useState, type FormEvent } from "react";
 import { Alert, Button, Card, TextField } from "@/components";
+import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { errorCatalog } from "@/lib/errors/catalog";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { counted } from "@/lib/i18n/plural";
 import { isAccountName } from "@/lib/schemas/common";
 import { useSaveMyAccount, type MyAccountRecord } from "./use-my-account";
 
 const messages: Messages<
-  "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
+    | "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
+  | "reserved" | "taken" | "domainFull"
 > = {
   pl: {
     title: "Moje aliasy",
@@ -26,6 +29,9 @@ const messages: Messages<
     invalid: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
     full: "Wykorzystano limit aliasów ({limit}). Usuń któryś, aby dodać nowy.",
     noneAllowed: "Administrator domeny nie przydzielił temu kontu aliasów.",
+    reserved: "Adres {email} jest zastrzeżony dla administratora domeny: poproś go, jeśli ma trafiać do Ciebie.",
+    taken: "Adres {email} jest już zajęty w domenie. Wybierz inną nazwę.",
+    domainFull: "W domenie wyczerpano limit aliasów ({limit}). Poproś administratora domeny o większy.",
   },
   en: {
     title: "My aliases",
@@ -40,6 +46,9 @@ const messages: Messages<
     invalid: "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
     full: "The alias limit ({limit}) is used up. Remove one to add another.",
     noneAllowed: "The domain administrator has not granted this account any aliases.",
+    reserved: "The address {email} is reserved for the domain administrator: ask them if it should reach you.",
+    taken: "The address {email} is already taken in the domain. Choose another name.",
+    domainFull: "The domain's alias limit ({limit}) is used up. Ask the domain administrator for more.",
   },
 };
 
@@ -59,14 +68,28 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
   const suffix = `@${record.domain}`;
   const full = record.aliases.length >= limit;
 
-  const apply = async (aliases: string[], done: string) => {
+  /** The refusal of an added name in the panel's words, for its field; undefined for any other failure. */
+  const fieldRefusal = (err: unknown, email: string): string | undefined => {
+    if (!(err instanceof PanelApiError)) return undefined;
+    const { code, attributes } = err.body;
+    if (code === errorCatalog.invalidAliases.code && attributes?.reserved === true) return t("reserved", { email });
+    if (code === errorCatalog.nameTaken.code) return t("taken", { email });
+    if (code === errorCatalog.aliasLimitReached.code) return t("domainFull", { limit: String(Number(attributes?.alias_limit)) });
+    return undefined;
+  };
+
+  const apply = async (aliases: string[], done: string, added?: string) => {
     setOutcome(null);
     try {
       await save.mutateAsync({ aliases });
       setOutcome({ ok: true, text: done });
       return true;
     } catch (err) {
-      setOutcome({ ok: false, text: errorText.failure(err) });
+      const onField = added === undefined ? undefined : fieldRefusal(err, added);
+      if (onField) {
+        setFieldError(onField);
+        document.getElementById(inputId)?.focus();
+      } else setOutcome({ ok: false, text: errorText.failure(err) });
       return false;
     }
   };
@@ -83,7 +106,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
     setFieldError(undefined);
     const email = `${n}${suffix}`;
     // A form that succeeded starts empty for the next alias.
-    if (await apply([...record.aliases, email], t("added", { email }))) setName("");
+    if (await apply([...record.aliases, email], t("added", { email }), email)) setName("");
   };
 
   if (limit === 0 && record.aliases.length === 0) {

@@ -1,0 +1,34 @@
+// An owner's "Moje aliasy": a refused name lands on the field, marked, saying why (reserved for the administrator,
+// or taken), not the API's general "invalid list of aliases"; the limit reads as plain Polish. Screenshots at three
+// widths.
+import path from "node:path";
+import { DEMO, expect, signIn, test } from "./fixtures";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+
+test("an owner adding postmaster or a taken name is told why, on the marked field", async ({ page }) => {
+  await signIn(page, DEMO.user.email, DEMO.user.password);
+  await page.goto("/me");
+  const section = page.getByRole("region", { name: "Moje aliasy" });
+  await expect(section).toContainText(/Możesz mieć najwyżej \d+ alias/);
+  await expect(section).not.toContainText("mieć ich");
+  const field = section.getByLabel("Nowy alias");
+
+  await field.fill("postmaster");
+  await section.getByRole("button", { name: "Dodaj alias" }).click();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(/Adres postmaster@demo\.example\.com jest zastrzeżony dla administratora domeny/);
+  await expect(field).toBeFocused();
+  await expect(section).not.toContainText("Nieprawidłowa lista aliasów");
+
+  await field.fill("anna.kowalska");
+  await section.getByRole("button", { name: "Dodaj alias" }).click();
+  await expect(field).toHaveAccessibleDescription(/Adres anna\.kowalska@demo\.example\.com jest już zajęty w domenie/);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-${width}.png`), fullPage: true });
+  }
+});
