@@ -28,7 +28,7 @@ test("an owner adding postmaster or a taken name is told why, on the marked fiel
 
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-${width}.png`), fullPage: true });
+    await section.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-section-${width}.png`) });
   }
 });
