@@ -72,7 +72,7 @@ describe("every command", () => {
         .flatMap(([o, spec]) => [`--${o}`, spec.min !== undefined ? "1" : "Valid-pass1"]);
       for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1"]) {
         expect(await usage([...name.split(" "), ...positionals, ...required, `--${option}=${bad}`])).toBe(
-          `${name}: --${option} needs a whole number of at least 0, not '${bad}'`,
+          `${name}: --${option} needs a whole number of at least ${command.options![option]!.min}, not '${bad}'`,
         );
       }
     },

@@ -20,7 +20,7 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     example: `${CLI} mailserver host set imap2 --address 192.0.2.2`,
     notes:
       "The name is the one its own configuration gives (MAIL_HOST_NAME, `mailserver config --host-name`). Ports default\n" +
-      "to 143, 110, 24 and 4190. Place domains on it with `domain set <domain> --mail-host <name>`. docs/mail-hosts.md.",
+      "to 143, 110, 24 and 4190. Place domains on it with `domain set-mail-host <domain> --mail-host <name>`. docs/mail-hosts.md.",
     options: {
       address: { type: "string", value: "<host>", help: "host name or IPv4 address the other mail hosts connect to (required for a new host)" },
       "imap-port": port("its IMAP port (default 143)"),
