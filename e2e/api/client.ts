@@ -3,6 +3,7 @@
 // which catalog errors were asserted (global-setup checks at the end that none was left out).
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { expect, inject } from "vitest";
 import { errorCatalog, type ErrorKey } from "@/lib/errors/catalog";
@@ -113,4 +114,56 @@ export async function read(pathname: string, domain: string) {
   const res = await api("GET", pathname, { auth: postmaster(domain) });
   expectStatus(res, 200);
   return res.json as Record<string, unknown>;
+}
+
+/** An answer read off the socket: status, headers, the text and, for JSON, the parsed body. */
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are untyped JSON
+  json: any;
+}
+
+/**
+ * One HTTP request exactly as given (request target, headers, local address), for what fetch would normalise.
+ * Content-Length is spelt out: Node sends a DELETE's body without it (and without chunking), so the server would
+ * read the body as the next request.
+ */
+export function rawRequest(opts: {
+  origin: string;
+  method?: string;
+  target: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  localAddress?: string;
+  agent?: http.Agent;
+}): Promise<RawResponse> {
+  const url = new URL(opts.origin);
+  return new Promise((resolve, reject) => {
+    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        agent: opts.agent,
+        method: opts.method ?? "GET",
+        path: opts.target,
+        localAddress: opts.localAddress,
+        headers: { ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...opts.headers },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => {
+          let json: unknown;
+          if ((res.headers["content-type"] ?? "").startsWith("application/json") && text) json = JSON.parse(text);
+          resolve({ status: res.statusCode!, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

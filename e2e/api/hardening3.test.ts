@@ -6,12 +6,11 @@
 import { databaseEnv } from "../support/test-database";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { api, basic, expectError, expectErrorBody, expectStatus, sha1Hex, type Creds } from "./client";
+import { api, basic, expectError, expectErrorBody, expectStatus, rawRequest, sha1Hex, type Creds, type RawResponse } from "./client";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
 
 const A = "c1a.example.com"; // customer 1
@@ -52,47 +51,11 @@ const env = (): NodeJS.ProcessEnv => {
 const cli = (...args: string[]) =>
   execFileSync(process.execPath, [...NODE_TSX, "lib/cli/index.ts", ...args], { env: env(), encoding: "utf8" });
 
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json: any;
-}
+type Raw = RawResponse;
 
 /** One HTTP request exactly as given: the request target, the Host, the local address to send from. */
-function raw(opts: {
-  method?: string;
-  target: string;
-  headers?: Record<string, string>;
-  body?: unknown;
-  localAddress?: string;
-}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: PORT,
-        method: opts.method ?? "GET",
-        path: opts.target,
-        localAddress: opts.localAddress,
-        headers: { ...(body ? { "content-type": "application/json" } : {}), ...opts.headers },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => {
-          let json: unknown;
-          if ((res.headers["content-type"] ?? "").startsWith("application/json") && text) json = JSON.parse(text);
-          resolve({ status: res.statusCode!, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const raw = (opts: { method?: string; target: string; headers?: Record<string, string>; body?: unknown; localAddress?: string }): Promise<Raw> =>
+  rawRequest({ ...opts, origin: `http://127.0.0.1:${PORT}` });
 
 /** A client at `address`: through the trusted proxy (127.0.0.1 with X-Forwarded-For), or bound to it directly. */
 const from = (address: string, direct = false) =>

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- response bodies are untyped JSON */
 // Hardening round 4, the account side, over real HTTP against the production server: the second step of the panel's
 // sign-in cannot be guessed (wrong codes counted per account across challenges and processes), cannot be turned on
 // or off with a stolen session, and can be removed by the postmaster and the operator; page parameters, reserved
@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { api, expectError, expectErrorBody, expectStatus, sha1Hex, type Creds } from "./client";
+import { api, expectError, expectErrorBody, expectStatus, rawRequest, sha1Hex, type Creds, type RawResponse } from "./client";
 import { DOMAINS, PM_PASSWORD } from "./fixtures";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
 
@@ -52,43 +52,10 @@ const env = (): NodeJS.ProcessEnv => {
 const cli = (...args: string[]) =>
   execFileSync(process.execPath, [...NODE_TSX, "lib/cli/index.ts", ...args], { env: env(), encoding: "utf8" });
 
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json: any;
-}
+type Raw = RawResponse;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-function raw(opts: { method?: string; target: string; headers?: Record<string, string>; body?: unknown; base?: string }): Promise<Raw> {
-  const url = new URL(opts.base ?? ORIGIN);
-  return new Promise((resolve, reject) => {
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        agent,
-        method: opts.method ?? "GET",
-        path: opts.target,
-        // Content-Length spelt out: Node sends a DELETE's body without it (and without chunking), so the server
-        // would read the body as the next request.
-        headers: { origin: url.origin, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...opts.headers },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => {
-          let json: unknown;
-          if ((res.headers["content-type"] ?? "").startsWith("application/json") && text) json = JSON.parse(text);
-          resolve({ status: res.statusCode!, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const raw = (opts: { method?: string; target: string; headers?: Record<string, string>; body?: unknown; base?: string }): Promise<Raw> =>
+  rawRequest({ ...opts, origin: opts.base ?? ORIGIN, agent, headers: { origin: new URL(opts.base ?? ORIGIN).origin, ...opts.headers } });
 const cookiesOf = (r: Raw) => (r.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!);
 const cookieOf = (r: Raw, name: string) => cookiesOf(r).find((c) => c.startsWith(`${name}=`));
 const signIn = (c: Creds, base?: string) =>

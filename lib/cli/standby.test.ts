@@ -29,12 +29,11 @@ beforeAll(async () => {
   db = await openPostgres(primary.url);
   await db.insert(domains).values({ name: "standby.test" });
   replica = await startReplica(primary, { replicationUser: "replicator" });
-  // Wait for the replica to have replayed the domain.
-  for (let i = 0; i < 100; i++) {
-    const r = replica.psql("SELECT count(*) FROM domains WHERE name = 'standby.test'");
-    if (r.trim() === "1") break;
-    await new Promise((res) => setTimeout(res, 100));
-  }
+  // Wait for the replica to have replayed the domain (polled: replay has no event to wait on from here).
+  await vi.waitFor(() => expect(replica.psql("SELECT count(*) FROM domains WHERE name = 'standby.test'").trim()).toBe("1"), {
+    timeout: 30_000,
+    interval: 100,
+  });
 }, 180_000);
 
 afterAll(async () => {
