@@ -60,6 +60,13 @@ const statements = prepared((db) => ({
       },
     })
     .prepare(),
+  // An empty row for a key that has none yet, so that fail()'s FOR UPDATE has a row to lock: without it two first
+  // failures at once both read "no row" and the second overwrites the first's count.
+  ensure: db
+    .insert(loginThrottle)
+    .values({ clientIp: sql.placeholder("clientIp"), email: sql.placeholder("email"), failures: 0, lockouts: 0, lockedUntil: 0, lastFailure: 0 })
+    .onConflictDoNothing()
+    .prepare(),
   clear: db
     .delete(loginThrottle)
     .where(and(eq(loginThrottle.clientIp, sql.placeholder("ip")), eq(loginThrottle.email, sql.placeholder("email"))))
@@ -87,6 +94,13 @@ export interface FailureGate {
   /** How long a failure should wait before it is answered (the client address is past its budget); 0 if not. */
   slowFailureMs: number;
   fail(): Promise<void>;
+  /**
+   * Counts a failure against the lock before the guess is checked, under the row lock, unless the lock is on
+   * (answers its seconds; nothing counted): concurrent guesses cannot outrun the lock. `succeed()` takes it back.
+   */
+  reserve(): Promise<number>;
+  /** Counts a failure against the client address only (after `reserve()`, for a guess that was wrong). */
+  failAddress(): Promise<void>;
   succeed(): Promise<void>;
 }
 
@@ -108,27 +122,44 @@ export async function failureGate(db: Db, ip: string, typed: string, deviceId: s
   const rows = await statements(db).rows.execute(params);
   const lock = deviceId ? find(rows, deviceKey) : find(rows, accountKey);
   const address = find(rows, addressKey);
+  let reserved = false;
+  // Read again inside the transaction: two processes failing at once must both be counted. On PostgreSQL the rows
+  // are locked (FOR UPDATE; `ensure` first, so that there is a row to lock) so that two at once count twice.
+  // `unlessLocked`: count nothing and answer the lock's seconds when the lock is on.
+  const count = (lockRow: boolean, addressRow: boolean, unlessLocked = false) =>
+    withTransaction(db, async (tx) => {
+      const s = statements(tx);
+      // A known device counts against itself only: its typos must not help an attacker lock the account.
+      const lockKey = deviceId ? deviceKey : accountKey;
+      if (lockRow) await s.ensure.execute(lockKey);
+      if (addressRow) await s.ensure.execute(addressKey);
+      const current = await s.rowsForUpdate.execute(params);
+      if (unlessLocked) {
+        const seconds = secondsUntil(find(current, lockKey)?.lockedUntil ?? 0, now);
+        if (seconds > 0) return seconds;
+        reserved = true;
+      }
+      if (lockRow) await s.upsert.execute(failed(find(current, lockKey), lockKey, env().AUTH_MAX_FAILURES, now));
+      if (addressRow) await s.upsert.execute(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
+      return 0;
+    });
   return {
     lockedFor: secondsUntil(lock?.lockedUntil ?? 0, now),
     slowFailureMs: address && address.lockedUntil > now ? SLOW_FAILURE_MS : 0,
     async fail() {
-      // Read again inside the transaction: two processes failing at once must both be counted. On PostgreSQL the
-      // rows are locked (FOR UPDATE) so that two at once count twice.
-      await withTransaction(db, async (tx) => {
-        const s = statements(tx);
-        const current = await s.rowsForUpdate.execute(params);
-        const max = env().AUTH_MAX_FAILURES;
-        // A known device counts against itself only: its typos must not help an attacker lock the account.
-        if (deviceId) await s.upsert.execute(failed(find(current, deviceKey), deviceKey, max, now));
-        else await s.upsert.execute(failed(find(current, accountKey), accountKey, max, now));
-        await s.upsert.execute(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
-      });
+      await count(true, true);
+    },
+    async reserve() {
+      return count(true, false, true);
+    },
+    async failAddress() {
+      await count(false, true);
     },
     async succeed() {
       // The address budget is not reset: a guesser who also owns one account could otherwise refill it. A device's
       // success does not reset the account's row either: the attack on it may be going on.
       const key = deviceId ? deviceKey : accountKey;
-      if (find(rows, key)) await withTransaction(db, (tx) => statements(tx).clear.execute({ ip: key.clientIp, email: key.email }));
+      if (reserved || find(rows, key)) await withTransaction(db, (tx) => statements(tx).clear.execute({ ip: key.clientIp, email: key.email }));
     },
   };
 }

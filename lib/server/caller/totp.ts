@@ -241,15 +241,18 @@ export async function checkCode(
   now = Date.now(),
 ): Promise<"totp" | "recovery"> {
   const gate = await failureGate(db, clientIp, codeThrottleKey(account.email), deviceId, now);
-  if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
+  // Counted before the code is read, so that any number of guesses at once get no more than the lock allows.
+  const lockedSeconds = gate.lockedFor || (await gate.reserve());
+  if (lockedSeconds > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: lockedSeconds } });
+  let kind: "totp" | "recovery";
   try {
-    const kind = await verifySecondFactor(db, account, code, now);
-    await gate.succeed();
-    return kind;
+    kind = await verifySecondFactor(db, account, code, now);
   } catch (err) {
-    if (err instanceof TwoFactorError && err.reason === "badCode") await gate.fail();
+    if (err instanceof TwoFactorError && err.reason === "badCode") await gate.failAddress();
     throw err;
   }
+  await gate.succeed();
+  return kind;
 }
 
 /** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
