@@ -34,6 +34,10 @@ export interface SandboxOptions {
   srsDomain?: string;
   /** Components to run (default all). */
   components?: SandboxComponent[];
+  /** The DNS server's UDP port (default: with the others). */
+  dnsPort?: number;
+  /** Publish the records the hosted domains need on the sandbox's DNS at start (./publish-dns.ts). */
+  publishDns?: boolean;
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
 }
@@ -172,6 +176,7 @@ export class Sandbox {
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
     const ports = Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])) as Record<PortName, number>;
+    if (options.dnsPort) ports.dns = options.dnsPort;
     const sandbox = new Sandbox({
       options,
       layout,
