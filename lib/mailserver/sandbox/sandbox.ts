@@ -239,8 +239,10 @@ export class Sandbox {
   /** Folders, permissions and the generated configuration every component reads. */
   private prepare() {
     const { layout: l, ports, options } = this.ctx;
-    // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database.
-    for (const target of [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])]) {
+    // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database;
+    // components that run in this process only (--only dns) need neither.
+    const daemons = this.components.some((c) => c.packages.length > 0);
+    for (const target of daemons ? [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])] : []) {
       for (let d = path.resolve(target); ; d = path.dirname(d)) {
         if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) {
           throw new SandboxPrerequisiteError(`${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`);
@@ -257,7 +259,7 @@ export class Sandbox {
     // The daemons' users read (and Dovecot's dict writes) the database: a sandbox opens its folder and files to
     // all local users instead of the group a production host sets up (docs/mail-server.md).
     // (On PostgreSQL they connect as the mail role instead: no file to open.)
-    if (!options.postgres) {
+    if (!options.postgres && daemons) {
       const dbDir = path.dirname(options.databasePath);
       fs.chmodSync(dbDir, 0o777);
       for (const suffix of ["", "-wal", "-shm"]) {
