@@ -47,9 +47,10 @@ const ERRORS = {
   "503": "The database is busy (503.1)",
 } as const;
 const NAME_TAKEN = { "409": "The name is already an account, alias or list of the domain (409.1)" } as const;
+const JSONP_NOT_GET = { "501": "?callback= on a method other than GET (501.1): JSONP answers GET only" } as const;
 /** Shared error answers, referenced by every operation as #/components/responses/E<status>. */
 const responses = Object.fromEntries(
-  Object.entries({ ...ERRORS, ...NAME_TAKEN }).map(([status, description]) => [
+  Object.entries({ ...ERRORS, ...NAME_TAKEN, ...JSONP_NOT_GET }).map(([status, description]) => [
     `E${status}`,
     { description, content: { "application/json": { schema: ref("Error") } } },
   ]),
@@ -94,6 +95,7 @@ function withControls<T extends Record<string, Record<string, unknown>>>(paths: 
       if (method === "parameters") continue;
       const operation = value as Operation;
       operation.parameters = [...(operation.parameters ?? []), ...control(method === "get")];
+      if (method !== "get") operation.responses["501"] = { $ref: "#/components/responses/E501" } as never;
       const ok = operation.responses["200"];
       if (method === "get" && ok?.content) ok.content["application/javascript"] = JSONP;
     }
