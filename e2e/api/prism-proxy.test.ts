@@ -49,8 +49,8 @@ async function startPrism(document: string): Promise<Proxy> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const base = `http://127.0.0.1:${port}/v1`;
   // Prism says nothing at -v warn when it is up; it is up when it answers.
   for (const deadline = Date.now() + 60_000; ; ) {

@@ -156,7 +156,8 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
       `missing Debian packages: ${missing.join(" ")} (install them: apt-get install -y ${missing.join(" ")})`,
     );
   }
-  if (process.getuid?.() !== 0) {
+  // Postfix's master runs as root; a sandbox of in-process components only (--only dns) needs no privilege.
+  if (process.getuid?.() !== 0 && components.some((c) => c.packages.length > 0)) {
     throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it with sudo)");
   }
 }
@@ -254,7 +255,7 @@ export class Sandbox {
     fs.chmodSync(l.root, 0o755);
     for (const sub of ["tmp", "new", "cur"]) fs.mkdirSync(path.join(l.outbound, sub), { recursive: true });
     fs.mkdirSync(l.vmail, { recursive: true });
-    execFileSync("chown", [`${SANDBOX_MAIL_OWNER.user}:${SANDBOX_MAIL_OWNER.group}`, l.vmail]);
+    if (daemons) execFileSync("chown", [`${SANDBOX_MAIL_OWNER.user}:${SANDBOX_MAIL_OWNER.group}`, l.vmail]);
     if (!fs.existsSync(l.dnsRecords)) fs.writeFileSync(l.dnsRecords, "{}\n");
     // The daemons' users read (and Dovecot's dict writes) the database: a sandbox opens its folder and files to
     // all local users instead of the group a production host sets up (docs/mail-server.md).

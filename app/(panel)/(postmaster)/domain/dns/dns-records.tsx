@@ -84,11 +84,12 @@ function RecordItem({ record: r, t, onCopy }: { record: CheckedDnsRecord; t: T; 
         </h2>
         <span className={`rounded-full border px-2 py-0.5 text-sm font-medium ${BADGE[r.state]}`}>{t(r.state)}</span>
       </div>
-      <dl className="space-y-2 text-sm">
-        <Copyable term={t("name")} text={r.name} copyLabel={t("copy", { what: `${t("name").toLowerCase()}: ${label}` })} onCopy={() => onCopy(r.name, r.name)} />
-        <Copyable term={t("value")} text={r.value} copyLabel={t("copy", { what: `${t("value").toLowerCase()}: ${label}` })} onCopy={() => onCopy(r.value, label)} />
+      {/* Name beside value from 1024 px: ten records fit about twice as many to a screen. */}
+      <dl className="grid gap-2 text-sm lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:gap-x-4">
+        <Copyable term={t("name")} text={r.name} copyLabel={t("copyName", { label })} onCopy={() => onCopy(r.name, r.name)} />
+        <Copyable term={t("value")} text={r.value} copyLabel={t("copyValue", { label })} onCopy={() => onCopy(r.value, `${label}, ${t("value").toLowerCase()}`)} />
         {r.state !== "present" && r.found.length > 0 && (
-          <div>
+          <div className="lg:col-span-2">
             <dt className="font-semibold">{t("found")}</dt>
             {r.found.map((f) => (
               <dd key={f} className="break-all font-mono text-amber-950">

@@ -2,7 +2,7 @@ import type { Messages } from "@/lib/i18n";
 
 type Key =
   | "title" | "intro" | "back" | "loading" | "loadFailed" | "retry" | "recheck" | "allPresent" | "notAll" | "name"
-  | "value" | "found" | "copy" | "copied" | "copyFailed" | "present" | "missing" | "different" | "error" | "records"
+  | "value" | "found" | "copyName" | "copyValue" | "copied" | "copyFailed" | "present" | "missing" | "different" | "error" | "records"
   | "kind_mx" | "kind_spf" | "kind_dkim" | "kind_dmarc" | "kind_autoconfig" | "kind_autodiscover" | "kind_autodiscover_srv"
   | "kind_imap_srv" | "kind_pop3_srv" | "kind_submission_srv" | "kind_mta_sts" | "kind_mta_sts_host" | "kind_tls_rpt";
 
@@ -21,7 +21,8 @@ export const dnsMessages: Messages<Key> = {
     name: "Nazwa",
     value: "Wartość",
     found: "W DNS jest",
-    copy: "Kopiuj {what}",
+    copyName: "Kopiuj nazwę: {label}",
+    copyValue: "Kopiuj wartość: {label}",
     copied: "Skopiowano: {what}",
     copyFailed: "Nie udało się skopiować; zaznacz tekst i skopiuj go ręcznie.",
     present: "Jest",
@@ -56,7 +57,8 @@ export const dnsMessages: Messages<Key> = {
     name: "Name",
     value: "Value",
     found: "DNS holds",
-    copy: "Copy {what}",
+    copyName: "Copy the name: {label}",
+    copyValue: "Copy the value: {label}",
     copied: "Copied: {what}",
     copyFailed: "Could not copy; select the text and copy it by hand.",
     present: "Present",
