@@ -16,7 +16,7 @@ test("/me lists the mail program settings and downloads the account's Apple prof
   await expect(card).toContainText(`Nazwa użytkownika: pełny adres ${DEMO.user.email}`);
   const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("link", { name: /Pobierz profil/ }).click()]);
   expect(download.suggestedFilename()).toBe(`${DEMO.user.email}.mobileconfig`);
-  const profile = fs.readFileSync((await download.path())!, "utf8");
+  const profile = fs.readFileSync((await download.path()), "utf8");
   expect(profile).toContain("<string>com.apple.mail.managed</string>");
   expect(profile).toContain(`<key>IncomingMailServerUsername</key>\n      <string>${DEMO.user.email}</string>`);
   expect(profile).not.toContain(DEMO.user.password);
