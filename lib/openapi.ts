@@ -47,9 +47,10 @@ const ERRORS = {
   "503": "The database is busy (503.1)",
 } as const;
 const NAME_TAKEN = { "409": "The name is already an account, alias or list of the domain (409.1)" } as const;
+const JSONP_NOT_GET = { "501": "?callback= on a method other than GET (501.1): JSONP answers GET only" } as const;
 /** Shared error answers, referenced by every operation as #/components/responses/E<status>. */
 const responses = Object.fromEntries(
-  Object.entries({ ...ERRORS, ...NAME_TAKEN }).map(([status, description]) => [
+  Object.entries({ ...ERRORS, ...NAME_TAKEN, ...JSONP_NOT_GET }).map(([status, description]) => [
     `E${status}`,
     { description, content: { "application/json": { schema: ref("Error") } } },
   ]),
@@ -59,14 +60,77 @@ const errorAnswers = (creates: boolean) =>
     [...Object.keys(ERRORS), ...(creates ? ["409"] : [])].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }]),
   );
 
+/**
+ * The answers of ?envelope=true and ?callback= (contract §5): HTTP 200 whatever happened, the body
+ * {"status": <HTTP status>, "response": <the body otherwise sent, or null>}, as JSON or wrapped in the callback.
+ */
+const JSONP = {
+  schema: {
+    type: "string",
+    description: "`/**/<callback>(<envelope JSON>);` (X-Content-Type-Options: nosniff)",
+    pattern: "^/\\*\\*/[A-Za-z_$][A-Za-z0-9_$.]{0,63}\\([\\s\\S]*\\);$",
+  },
+};
+const envelopeOf = (name?: SchemaName) => ({
+  type: "object",
+  description: "The enveloped answer (?envelope=true, or inside the JSONP callback)",
+  required: ["status", "response"],
+  additionalProperties: false,
+  properties: {
+    status: { type: "integer", description: "The HTTP status the answer would have had" },
+    response: { anyOf: [...(name ? [ref(name)] : []), ref("Error"), { type: "null" }] },
+  },
+});
+/** The 200 answer: the record itself, or the envelope and JSONP forms of any answer of the operation. */
+const okAnswer = (name: SchemaName | undefined) => ({
+  description: name ? "OK (or, with ?envelope=true or ?callback=, any answer enveloped)" : "Any answer enveloped (?envelope=true)",
+  content: { "application/json": { schema: name ? { anyOf: [ref(name), envelopeOf(name)] } : envelopeOf() } },
+});
+
+type Operation = { parameters?: unknown[]; responses: Record<string, { content?: Record<string, unknown> }> };
+/** Every operation takes ?envelope=true; GET also ?callback=, whose answer is JavaScript. */
+function withControls<T extends Record<string, Record<string, unknown>>>(paths: T): T {
+  for (const item of Object.values(paths)) {
+    for (const [method, value] of Object.entries(item)) {
+      if (method === "parameters") continue;
+      const operation = value as Operation;
+      operation.parameters = [...(operation.parameters ?? []), ...control(method === "get")];
+      if (method !== "get") operation.responses["501"] = { $ref: "#/components/responses/E501" } as never;
+      const ok = operation.responses["200"];
+      if (method === "get" && ok?.content) ok.content["application/javascript"] = JSONP;
+    }
+  }
+  return paths;
+}
+
+/** An operation's answers (withControls adds the JSONP form to GET's). */
 const reply = (status: "200" | "201" | "204", name?: SchemaName) => ({
-  [status]: name
-    ? { description: "OK", content: { "application/json": { schema: ref(name) } } }
-    : { description: "No content" },
+  ...(status === "200"
+    ? { "200": okAnswer(name) }
+    : {
+        "200": { ...okAnswer(undefined), content: { "application/json": { schema: envelopeOf(name) } } },
+        [status]: name
+          ? { description: "OK", content: { "application/json": { schema: ref(name) } } }
+          : { description: "No content" },
+      }),
   ...errorAnswers(status === "201"),
 });
 
 const p = (name: string, description: string) => ({ name, in: "path", required: true, schema: { type: "string" }, description });
+/** The control parameters every operation takes (contract §5); JSONP only on GET. */
+const envelopeParam = {
+  name: "envelope",
+  in: "query",
+  description: "`true`: HTTP 200 whatever happened, the answer inside {status, response}",
+  schema: { type: "string", enum: ["true"] },
+};
+const callbackParam = {
+  name: "callback",
+  in: "query",
+  description: "JSONP (GET only): the answer as `/**/<callback>({status, response});`, HTTP 200; a bad name is 400.2",
+  schema: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$" },
+};
+const control = (get: boolean) => (get ? [envelopeParam, callbackParam] : [envelopeParam]);
 const domainParam = p("domain", "Mail domain");
 const namesParam = p("name", "Name, or up to 1000 comma-separated names for PUT and DELETE");
 const listParams = (sortFields: readonly string[]) => [
@@ -119,7 +183,8 @@ export function openApiDocument() {
       title: "Mail administration service",
       version: "1.0.0",
       description:
-        "HTTP Basic with <address>:<SHA-1 hex digest of the password>. Add ?envelope=true or ?callback=<name> (GET) for enveloped answers.",
+        "HTTP Basic with <address>:<SHA-1 hex digest of the password>. Every operation takes ?envelope=true, GET also " +
+        "?callback=<name> (JSONP): the answer is then HTTP 200 with {status, response}, as each operation's 200 answer describes.",
     },
     servers: [{ url: "/api" }],
     security: [{ basic: [] }],
@@ -130,7 +195,7 @@ export function openApiDocument() {
       { name: "mailinglists", description: "Mailing lists with their subscribers, moderators and templates" },
     ],
     components: { securitySchemes: { basic: { type: "http", scheme: "basic" } }, schemas, responses },
-    paths: {
+    paths: withControls({
       "/v1/domains/{domain}": {
         parameters: [domainParam],
         get: op("getDomain", "Domain record", "domains", { responses: reply("200", "Domain") }),
@@ -160,6 +225,6 @@ export function openApiDocument() {
           responses: reply("200", "AccountListMemberships"),
         }),
       },
-    },
+    }),
   };
 }

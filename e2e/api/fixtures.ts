@@ -34,7 +34,20 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "panel.example.com" },
     // e2e/api/alias-target.test.ts (issue 33).
     { name: "target.example.com" },
+    // e2e/api/client-setup.test.ts and prism-proxy.test.ts.
+    { name: "setup.example.com" },
+    { name: "prism.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],
 };
+
+/** The main server's mail hosts (lib/server/env.ts), as the client set-up documents must describe them. */
+export const CLIENT_HOSTS = {
+  MAIL_HOST: "mx.hosting.test",
+  IMAP_HOST: "imap.hosting.test",
+  POP3_HOST: "pop.hosting.test",
+  SUBMISSION_HOST: "smtp.hosting.test",
+  SUBMISSION_PORT: "587",
+  WEB_HOST: "panel.hosting.test",
+} as const;

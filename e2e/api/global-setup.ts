@@ -12,7 +12,7 @@ import type { TestProject } from "vitest/node";
 import { errorCatalog } from "../../lib/errors/catalog";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
 import { databaseEnv, onPostgres } from "../support/test-database";
-import { DOMAINS, PM_PASSWORD } from "./fixtures";
+import { CLIENT_HOSTS, DOMAINS, PM_PASSWORD } from "./fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -130,6 +130,8 @@ export default async function setup(project: TestProject) {
     AUTH_ADDRESS_MAX_FAILURES: "1000000",
     WORKERS: "1",
     NEXT_TELEMETRY_DISABLED: "1",
+    // The operator's hosts the client set-up documents name (client-setup.test.ts); submission with STARTTLS.
+    ...CLIENT_HOSTS,
   };
   // The main and fuzz servers use the default rule (loopback and the host's own addresses).
   delete baseEnv.ALLOWED_CLIENT_IPS;

@@ -344,6 +344,14 @@ describe("5. paths and headers: no redirect, the same defences everywhere", () =
     }
     // The server's own names still work, with any port.
     expect((await raw({ target: "/login", headers: { host: `localhost:${PORT}` } })).status).toBe(200);
+    // Mail clients' set-up documents are asked for on each hosted domain's names (autoconfig.<domain>...); their
+    // handlers answer for hosted domains only.
+    const config = await raw({ target: "/mail/config-v1.1.xml", headers: { host: `autoconfig.${A}` } });
+    expect(config.status).toBe(200);
+    expect(config.text).toContain(`<domain>${A}</domain>`);
+    expect((await raw({ target: "/mail/config-v1.1.xml", headers: { host: "autoconfig.evil.example" } })).status).toBe(404);
+    expect((await raw({ target: "/.well-known/autoconfig/mail/config-v1.1.xml", headers: { host: A } })).status).toBe(200);
+    expect((await raw({ target: "/login", headers: { host: `autoconfig.${A}` } })).status).toBe(400);
   });
 
   it("prefetch requests get the page's policy (with a nonce), framing and sniffing defences", async () => {

@@ -30,6 +30,12 @@ export const AUDITED_PAGES: AuditedPage[] = [
   // The postmaster's pages (app/(panel)/(postmaster)/domain, accounts, aliases, lists).
   { name: "postmaster-domain", path: "/domain", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor() },
   {
+    name: "postmaster-domain-dns",
+    path: "/domain/dns",
+    role: "postmaster",
+    ready: (page) => page.getByRole("status").filter({ hasText: "Wszystkie rekordy są w DNS" }).waitFor(),
+  },
+  {
     name: "postmaster-accounts",
     path: "/accounts",
     role: "postmaster",

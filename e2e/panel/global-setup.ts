@@ -11,7 +11,7 @@ import pg from "pg";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
 import { onPostgres } from "../support/test-database";
 import { EXTRA_DOMAINS, SEEDED_ACCOUNTS } from "./fixtures";
-import { PANEL_BASE_URL, SERVER_SCRIPT, panelServerEnv } from "./server-env";
+import { PANEL_BASE_URL, PANEL_DNS_PORT, PANEL_MAIL_HOSTS, SERVER_SCRIPT, panelServerEnv } from "./server-env";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -33,7 +33,36 @@ export default async function globalSetup() {
   }
   seedWithCli({ DATABASE_PATH: db });
   seedAccounts(db, EXTRA_DOMAINS.bulk.domain);
-  return () => fs.rmSync(path.dirname(db), { recursive: true, force: true });
+  const dns = await startSandboxDns(dir, { DATABASE_PATH: db });
+  return async () => {
+    await stopServer(dns);
+    fs.rmSync(path.dirname(db), { recursive: true, force: true });
+  };
+}
+
+/**
+ * The sandbox's DNS server alone (`mailserver sandbox --only dns --publish-dns`) on PANEL_DNS_PORT, serving the
+ * records the seeded domains need, as DNS_RESOLVER of the server. The workers find its records file in
+ * PANEL_E2E_DNS_RECORDS (domain-dns.spec.ts removes and changes records there).
+ */
+async function startSandboxDns(dir: string, dbEnv: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(dir, "sandbox"), "--only", "dns", "--publish-dns", "--dns-port", String(PANEL_DNS_PORT)],
+    { cwd: ROOT, env: { ...process.env, ...dbEnv, ...PANEL_MAIL_HOSTS }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the sandbox's DNS server exited (${code}): ${stderr}`)));
+  });
+  process.env.PANEL_E2E_DNS_RECORDS = (JSON.parse(line) as { dns_records: string }).dns_records;
+  return child;
 }
 
 /** The CLI's `demo`, and two more domains for the table tests (tables.spec.ts): one to import into, one with
@@ -58,8 +87,10 @@ async function postgresSetup(dir: string) {
   }
   let cluster: PgCluster | undefined;
   let server: ChildProcess | undefined;
+  let dns: ChildProcess | undefined;
   const teardown = async () => {
     await stopServer(server);
+    await stopServer(dns);
     await cluster?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
@@ -69,6 +100,7 @@ async function postgresSetup(dir: string) {
     process.env.DATABASE_URL = cluster.url;
     seedWithCli({ DATABASE_URL: cluster.url });
     await seedAccountsPg(cluster.url, EXTRA_DOMAINS.bulk.domain);
+    dns = await startSandboxDns(dir, { DATABASE_URL: cluster.url });
     server = await startServer(cluster.url, path.join(dir, "server.log"));
   } catch (e) {
     await teardown();

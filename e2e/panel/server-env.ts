@@ -4,6 +4,14 @@
 
 export const PANEL_PORT = Number(process.env.PANEL_E2E_PORT ?? 3310);
 export const PANEL_BASE_URL = `http://127.0.0.1:${PANEL_PORT}`;
+/**
+ * The sandbox's DNS server the panel asks (DNS_RESOLVER), started by the global setup with the demo domain's records
+ * published: UDP on the panel's port number, which is known before the webServer starts and is free for UDP
+ * wherever the TCP port is ours.
+ */
+export const PANEL_DNS_PORT = Number(process.env.PANEL_E2E_DNS_PORT ?? PANEL_PORT);
+/** The operator's host names the DNS page and the client documents show (lib/server/env.ts). */
+export const PANEL_MAIL_HOSTS = { MAIL_HOST: "mail.hosting.test", WEB_HOST: "panel.hosting.test" } as const;
 /** Run by node. */
 export const SERVER_SCRIPT = "lib/runtime/server.mjs";
 
@@ -20,4 +28,6 @@ export const panelServerEnv = (): Record<string, string> => ({
   ALLOWED_CLIENT_IPS: "192.0.2.1",
   // Two-step sign-in's key for the secrets at rest (a fixed test key; production sets its own).
   TOTP_ENCRYPTION_KEY: "5d1c3b0a9e8f7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817060504",
+  ...PANEL_MAIL_HOSTS,
+  DNS_RESOLVER: `127.0.0.1:${PANEL_DNS_PORT}`,
 });

@@ -22,7 +22,8 @@ import {
 import { LIST_COMMANDS } from "@/lib/lists/commands";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
-import { CLI, commandHelp, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import { checkDomainDns } from "@/lib/server/resources/mail-status";
+import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
 import { AUDIT_COMMANDS } from "./audit-commands";
 import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
@@ -110,6 +111,34 @@ const DOMAIN_COMMANDS: Command[] = [
       const record = dkimRecord(domain.name, key);
       const dns = await checkDkimDns(record);
       return `${record.name} TXT "${record.value}"\nDNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`;
+    },
+  },
+  {
+    name: "domain dns-check",
+    args: ["<domain>"],
+    summary: "Checks every DNS record the domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS.",
+    notes:
+      "One line per record: its state (present, missing, different, error), type, name and the value to publish,\n" +
+      "then what DNS holds when it differs. Exit 0 when every record is present, 1 otherwise (for monitoring).\n" +
+      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.\n" +
+      "The host names come from MAIL_HOST, IMAP_*, POP3_*, SUBMISSION_*, WEB_HOST (docs/onboarding.md).",
+    example: `${CLI} domain dns-check example.org`,
+    options: { json: { type: "boolean", help: "print the report as JSON" } },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const report = await checkDomainDns(db, await getDomainOrThrow(db, positionals[0]!));
+      const output =
+        values.json === true
+          ? show(report)
+          : report.records
+              .map((r) => {
+                const line = `${r.state.padEnd(9)} ${r.type.padEnd(5)} ${r.name} ${r.type === "TXT" ? JSON.stringify(r.value) : r.value}`;
+                return r.state === "present" || !r.found.length ? line : `${line}\n          found: ${r.found.join(" | ")}`;
+              })
+              .join("\n");
+      if (report.ok) return output;
+      const bad = report.records.filter((r) => r.state !== "present").length;
+      throw new FailedWithReport(output, `${bad} of ${report.records.length} DNS records of ${report.domain} are not as needed`);
     },
   },
   {

@@ -6,12 +6,12 @@ import "server-only";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { Resolver } from "node:dns/promises";
 import path from "node:path";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { withTransaction } from "@/db/transaction";
 import { dkimKeys, domains, type DkimKeyRow, type DomainRow } from "@/db/schema";
+import { checkDnsRecords } from "@/lib/server/resources/dns-records";
 
 /** `mail<YYYYMMDD>`, with a letter added when the domain already has that selector (two rotations a day). */
 async function newSelector(db: Db, domainId: number, now: Date): Promise<string> {
@@ -58,23 +58,13 @@ export function dkimRecord(domainName: string, key: Pick<DkimKeyRow, "selector" 
 
 /**
  * What DNS answers for the record: "published" (p= equal), "different" (a record with another key), "missing", or
- * "error" (the resolver failed). DNS_RESOLVER (comma-separated host[:port]) names the resolver to ask; the system's
- * otherwise.
+ * "error" (the resolver failed), checked as the domain's DNS page checks it. DNS_RESOLVER (comma-separated
+ * host[:port]) names the resolver to ask; the system's otherwise.
  */
-export async function checkDkimDns(record: DkimRecord, servers = process.env.DNS_RESOLVER): Promise<{ state: "published" | "different" | "missing" | "error"; detail: string }> {
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (servers) resolver.setServers(servers.split(",").map((s) => s.trim()).filter(Boolean));
-  try {
-    const txt = (await resolver.resolveTxt(record.name)).map((chunks) => chunks.join(""));
-    const p = (value: string) => /(?:^|;)\s*p=([^;\s]*)/.exec(value)?.[1] ?? "";
-    const want = p(record.value);
-    if (txt.some((t) => p(t) === want)) return { state: "published", detail: "" };
-    return txt.length ? { state: "different", detail: txt.join(" | ").slice(0, 300) } : { state: "missing", detail: "" };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOTFOUND" || code === "ENODATA") return { state: "missing", detail: "" };
-    return { state: "error", detail: `${code ?? ""} ${(err as Error).message}`.trim() };
-  }
+export async function checkDkimDns(record: DkimRecord, servers?: string): Promise<{ state: "published" | "different" | "missing" | "error"; detail: string }> {
+  const [checked] = await checkDnsRecords([{ kind: "dkim", type: "TXT", name: record.name, value: record.value }], servers?.split(",").map((s) => s.trim()));
+  const { state, found } = checked!;
+  return { state: state === "present" ? "published" : state, detail: state === "present" ? "" : found.join(" | ").slice(0, 300) };
 }
 
 /** The numeric id of a system group (Rspamd's, which must read the key files). */

@@ -279,8 +279,19 @@ function hostName(host) {
   return h.startsWith("[") ? h.slice(0, h.indexOf("]") + 1) : h.replace(/:\d+$/, "");
 }
 
+// Mail clients ask for these on each hosted domain's own names (autoconfig.<domain>, autodiscover.<domain>,
+// mta-sts.<domain>, <domain>), not on SERVER_NAMES; their handlers answer only for hosted domains (docs/onboarding.md).
+const CLIENT_SETUP_PATHS = new Set([
+  "/mail/config-v1.1.xml",
+  "/.well-known/autoconfig/mail/config-v1.1.xml",
+  "/autodiscover/autodiscover.xml",
+  "/Autodiscover/Autodiscover.xml",
+  "/.well-known/mta-sts.txt",
+]);
+
 function isForeignTarget(req) {
   if (!(req.url ?? "/").startsWith("/")) return true;
+  if (CLIENT_SETUP_PATHS.has(pathOf(req.url))) return false;
   return serverNames.length > 0 && !serverNames.includes(hostName(req.headers.host));
 }
 

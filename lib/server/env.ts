@@ -1,6 +1,14 @@
 import "server-only";
 // The one place that reads process.env for the service, validated once at first use.
+import os from "node:os";
 import { z } from "zod";
+
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a host name");
+const port = z.coerce.number().int().min(0).max(65535);
 
 const envSchema = z.object({
   ALLOWED_CLIENT_IPS: z.string().optional(),
@@ -25,6 +33,24 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // The key that encrypts TOTP secrets at rest: 32 bytes as 64 hex digits or base64 (lib/server/caller/totp.ts).
   TOTP_ENCRYPTION_KEY: z.string().optional(),
+  // The operator's host names and ports, which every hosted domain's DNS records and the mail clients' set-up
+  // documents name (docs/onboarding.md). MAIL_HOST receives the domains' mail (their MX); the client hosts default to it.
+  MAIL_HOST: hostName.default(os.hostname().toLowerCase()),
+  IMAP_HOST: hostName.optional(),
+  IMAP_PORT: port.default(993),
+  // 0: POP3 is not offered to clients.
+  POP3_HOST: hostName.optional(),
+  POP3_PORT: port.default(995),
+  SUBMISSION_HOST: hostName.optional(),
+  SUBMISSION_PORT: port.default(465),
+  // The web host that answers autoconfig.<domain>, autodiscover.<domain> and mta-sts.<domain> (this panel's).
+  WEB_HOST: hostName.optional(),
+  // The records suggested for every domain; {domain} is replaced by the domain's name.
+  SPF_RECORD: z.string().startsWith("v=spf1").default("v=spf1 mx -all"),
+  DMARC_RECORD: z.string().startsWith("v=DMARC1").default("v=DMARC1; p=quarantine; rua=mailto:postmaster@{domain}"),
+  // MTA-STS (RFC 8461): off, or the policy mode published for every domain; TLS-RPT (RFC 8460): where reports go.
+  MTA_STS_MODE: z.enum(["off", "testing", "enforce"]).default("off"),
+  TLSRPT_RUA: z.string().regex(/^(mailto:[^\s;,]+@[^\s;,]+|https:\/\/\S+)$/, "mailto:<address> or https://<url>").optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -33,4 +59,12 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= envSchema.parse(process.env);
   return cached;
+}
+
+/**
+ * DNS_RESOLVER: the resolvers the DNS checks ask (host[:port], comma-separated), the system's when unset. Read at
+ * each check rather than once, because a test or the sandbox points a running process at its own resolver.
+ */
+export function dnsResolvers(): string[] {
+  return (process.env.DNS_RESOLVER ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }

@@ -12,6 +12,7 @@ import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
 import { openGreylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy, type SpamDefaults } from "../policy/spam-policy";
+import { SANDBOX_COMPONENTS } from "./components";
 import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
 
 /** The server's defaults of the three switches: the one setting the API reports as spam_*_default. */
@@ -101,6 +102,9 @@ export const SANDBOX_COMMANDS: Command[] = [
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
       database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
+      "publish-dns": { type: "boolean", help: "publish the records the hosted domains need (the DNS page's) on the sandbox's DNS" },
+      "dns-port": { type: "string", value: "N", min: 0, help: "the DNS server's UDP port (default: with the others)" },
+      only: { type: "string", value: "<component,...>", help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")})` },
     },
     async run(_ctx, { values }) {
       const dir = path.resolve(requiredOption(this, values, "dir"));
@@ -114,10 +118,16 @@ export const SANDBOX_COMMANDS: Command[] = [
       if (engine === "sqlite" && url) throw new UsageError("--database sqlite: unset DATABASE_URL (the services of this process use it)");
       // The mail role's password: MAIL_DB_PASSWORD, or a fresh one (the role is created or updated at start).
       const postgres = engine === "postgres" ? { url: url!, readerPassword: process.env.MAIL_DB_PASSWORD || crypto.randomBytes(18).toString("hex") } : undefined;
+      const only = stringOption(values, "only")?.split(",").map((s) => s.trim());
+      const unknown = only?.filter((name) => !SANDBOX_COMPONENTS.some((c) => c.name === name));
+      if (unknown?.length) throw new UsageError(`--only ${unknown.join(",")}: no such component`);
       let sandbox: Sandbox;
       try {
         sandbox = await Sandbox.start({ dir, databasePath: databasePath(), postgres, portBase, greylistDelayS: delay, defaults: spamDefaults(), log,
           srsDomain: typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
+          components: only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name)),
+          dnsPort: intOption(this, values, "dns-port") || undefined,
+          publishDns: values["publish-dns"] === true,
         });
       } catch (err) {
         if (err instanceof SandboxPrerequisiteError) throw new UsageError(err.message);

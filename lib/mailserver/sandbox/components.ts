@@ -12,6 +12,7 @@ import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
 import { startDnsServer } from "./dns-server";
 import { openSandboxDb } from "./database";
 import { startOutboundSink } from "./outbound-sink";
+import { publishHostedDomains } from "./publish-dns";
 import { connects, Daemon, greets, httpAnswers } from "./processes";
 import type { SandboxContext } from "./sandbox";
 
@@ -48,11 +49,19 @@ function daemonHandle(d: Daemon, stop?: () => Promise<void>): Running {
 
 const inProcess = (close: () => Promise<void>): Running => ({ stop: close });
 
-/** The loopback DNS resolver whose records a test writes (SPF, RBL). */
+/** The loopback DNS resolver whose records a test writes (SPF, RBL), and with --publish-dns the domains' own. */
 const dns: SandboxComponent = {
   name: "dns",
   packages: [],
   async start(ctx) {
+    if (ctx.options.publishDns) {
+      const { db, close } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
+      try {
+        ctx.log(`published ${await publishHostedDomains(db, ctx.layout.dnsRecords)} DNS records of the hosted domains`);
+      } finally {
+        await close();
+      }
+    }
     const server = await startDnsServer(ctx.layout.dnsRecords, ctx.ports.dns);
     return inProcess(() => server.close());
   },

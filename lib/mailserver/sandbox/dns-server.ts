@@ -3,12 +3,14 @@
 // the file does not hold is NXDOMAIN. The file is read again whenever it changes.
 //
 //   { "outside.test": { "TXT": ["v=spf1 ip4:192.0.2.1 -all"] },
-//     "1.0.0.127.rbl.sandbox.test": { "A": ["127.0.0.2"] } }
+//     "1.0.0.127.rbl.sandbox.test": { "A": ["127.0.0.2"] },
+//     "_imaps._tcp.example.test": { "SRV": ["0 1 993 mail.example.test"] } }
+// With `--publish-dns` the sandbox first adds the records its hosted domains need (./publish-dns.ts).
 import dgram from "node:dgram";
 import fs from "node:fs";
 import dnsPacket from "dns-packet";
 
-export type DnsRecords = Record<string, Partial<Record<"A" | "AAAA" | "TXT" | "MX" | "PTR" | "CNAME", string[]>>>;
+export type DnsRecords = Record<string, Partial<Record<"A" | "AAAA" | "TXT" | "MX" | "PTR" | "CNAME" | "SRV", string[]>>>;
 
 export function writeDnsRecords(file: string, records: DnsRecords): void {
   const tmp = `${file}.tmp`;
@@ -38,6 +40,10 @@ function answersFor(records: DnsRecords, name: string, type: string): dnsPacket.
       case "MX": {
         const [pref, exchange] = value.split(/\s+/);
         return { type: "MX", name, ttl: 1, data: { preference: Number(pref), exchange: exchange ?? "" } };
+      }
+      case "SRV": {
+        const [priority, weight, port, target] = value.split(/\s+/);
+        return { type: "SRV", name, ttl: 1, data: { priority: Number(priority), weight: Number(weight), port: Number(port), target: target ?? "" } };
       }
       default:
         return { type: type as "A", name, ttl: 1, data: value };

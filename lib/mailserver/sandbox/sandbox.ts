@@ -40,6 +40,10 @@ export interface SandboxOptions {
    * send DMARC-aligned mail from 127.0.0.1. Off by default: it changes the scores other tests are calibrated to.
    */
   authChecksForLoopback?: boolean;
+  /** The DNS server's UDP port (default: with the others). */
+  dnsPort?: number;
+  /** Publish the records the hosted domains need on the sandbox's DNS at start (./publish-dns.ts). */
+  publishDns?: boolean;
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
   /** This instance's mail host name (mailserver config's hostName, docs/mail-hosts.md); unset: one mail host. */
@@ -172,7 +176,8 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
       `missing Debian packages: ${missing.join(" ")} (install them: apt-get install -y ${missing.join(" ")})`,
     );
   }
-  if (process.getuid?.() !== 0) {
+  // Postfix's master runs as root; a sandbox of in-process components only (--only dns) needs no privilege.
+  if (process.getuid?.() !== 0 && components.some((c) => c.packages.length > 0)) {
     throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it in a root shell)");
   }
 }
@@ -192,6 +197,7 @@ export class Sandbox {
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
     const ports = { ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])), ...options.sharedPorts } as Record<PortName, number>;
+    if (options.dnsPort) ports.dns = options.dnsPort;
     const sandbox = new Sandbox({
       options,
       layout,
@@ -259,8 +265,10 @@ export class Sandbox {
   /** Folders, permissions and the generated configuration every component reads. */
   private prepare() {
     const { layout: l, ports, options } = this.ctx;
-    // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database.
-    for (const target of [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])]) {
+    // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database;
+    // components that run in this process only (--only dns) need neither.
+    const daemons = this.components.some((c) => c.packages.length > 0);
+    for (const target of daemons ? [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])] : []) {
       for (let d = path.resolve(target); ; d = path.dirname(d)) {
         if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) {
           throw new SandboxPrerequisiteError(`${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`);
@@ -272,12 +280,12 @@ export class Sandbox {
     fs.chmodSync(l.root, 0o755);
     for (const sub of ["tmp", "new", "cur"]) fs.mkdirSync(path.join(l.outbound, sub), { recursive: true });
     fs.mkdirSync(l.vmail, { recursive: true });
-    execFileSync("chown", [`${SANDBOX_MAIL_OWNER.user}:${SANDBOX_MAIL_OWNER.group}`, l.vmail]);
+    if (daemons) execFileSync("chown", [`${SANDBOX_MAIL_OWNER.user}:${SANDBOX_MAIL_OWNER.group}`, l.vmail]);
     if (!fs.existsSync(l.dnsRecords)) fs.writeFileSync(l.dnsRecords, "{}\n");
     // The daemons' users read (and Dovecot's dict writes) the database: a sandbox opens its folder and files to
     // all local users instead of the group a production host sets up (docs/mail-server.md).
     // (On PostgreSQL they connect as the mail role instead: no file to open.)
-    if (!options.postgres) {
+    if (!options.postgres && daemons) {
       const dbDir = path.dirname(options.databasePath);
       fs.chmodSync(dbDir, 0o777);
       for (const suffix of ["", "-wal", "-shm"]) {

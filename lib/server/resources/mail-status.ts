@@ -2,10 +2,12 @@ import "server-only";
 // What the mail server does with a domain's and an account's settings, for the postmaster's panel pages: the
 // domain's DKIM record and whether DNS holds it, and the account's latest SMS notifications with their failures.
 import type { Db } from "@/db/client";
+import type { DomainRow } from "@/db/schema";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
 import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
+import { checkDnsRecords, requiredDnsRecords, type CheckedDnsRecord } from "./dns-records";
 import type { Principal } from "../caller/auth";
 
 export interface DkimStatus {
@@ -23,6 +25,25 @@ export async function dkimStatus(db: Db, principal: Principal, domainName: strin
   const record = dkimRecord(domain.name, key);
   const dns = await checkDkimDns(record);
   return { ...record, dns: dns.state, dns_detail: dns.detail };
+}
+
+export interface DomainDnsReport {
+  domain: string;
+  /** Every record present. */
+  ok: boolean;
+  records: CheckedDnsRecord[];
+}
+
+/** Each record the domain needs, checked against DNS now (the CLI's `domain dns-check`, and the page's below). */
+export async function checkDomainDns(db: Db, domain: Pick<DomainRow, "id" | "name">): Promise<DomainDnsReport> {
+  const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
+  const records = await checkDnsRecords(requiredDnsRecords(domain.name, dkimRecord(domain.name, key)));
+  return { domain: domain.name, ok: records.every((r) => r.state === "present"), records };
+}
+
+/** The domain's DNS page (postmaster only). */
+export async function domainDnsStatus(db: Db, principal: Principal, domainName: string): Promise<DomainDnsReport> {
+  return checkDomainDns(db, await domainForAdmin(db, principal, domainName));
 }
 
 export interface SmsNotification {

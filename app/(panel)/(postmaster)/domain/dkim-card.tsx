@@ -1,11 +1,12 @@
 "use client";
-// The domain's DKIM record to publish, and whether DNS already holds it.
+// The domain's DKIM record to publish, and whether DNS already holds it; the way to the domain's DNS page.
+import Link from "next/link";
 import { Alert, Card, SkeletonLines } from "@/components";
 import { useDkimStatus } from "@/lib/client/hooks/mail-status";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "failed" | "published" | "different" | "missing" | "error"> = {
+const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "failed" | "published" | "different" | "missing" | "error" | "allRecords"> = {
   pl: {
     title: "Podpis DKIM",
     desc: "Poczta wysyłana z domeny jest podpisywana kluczem DKIM. Opublikuj w DNS domeny poniższy rekord TXT.",
@@ -17,6 +18,7 @@ const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "fail
     different: "DNS zawiera inny rekord pod tą nazwą ({detail}): zastąp go powyższym.",
     missing: "DNS nie zawiera jeszcze tego rekordu: odbiorcy nie zweryfikują podpisu.",
     error: "Nie udało się zapytać DNS ({detail}).",
+    allRecords: "Wszystkie rekordy DNS domeny (MX, SPF, DKIM, DMARC, autokonfiguracja)",
   },
   en: {
     title: "DKIM signature",
@@ -29,6 +31,7 @@ const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "fail
     different: "DNS holds another record under this name ({detail}): replace it with the one above.",
     missing: "DNS does not hold this record yet: recipients cannot verify the signature.",
     error: "Could not ask DNS ({detail}).",
+    allRecords: "All DNS records of the domain (MX, SPF, DKIM, DMARC, autoconfiguration)",
   },
 };
 
@@ -56,6 +59,11 @@ export function DkimCard({ domain }: { domain: string }) {
       ) : (
         !status.isError && <SkeletonLines lines={3} label={t("loading")} />
       )}
+      <p className="mt-4 text-sm">
+        <Link href="/domain/dns" className="font-medium text-blue-800 underline underline-offset-2">
+          {t("allRecords")}
+        </Link>
+      </p>
     </Card>
   );
 }
