@@ -39,6 +39,8 @@ export interface Command {
   /** Longer notes for --help. */
   notes?: string;
   run(ctx: Context, parsed: Parsed): string | Promise<string>;
+  /** Opens its own connection: on PostgreSQL the CLI does not open and migrate the database before it runs. */
+  ownConnection?: true;
 }
 
 export const CLI = "npm run --silent cli --";

@@ -315,14 +315,17 @@ export const TOP_HELP = overview(COMMANDS, `Usage: ${CLI} <command> [arguments] 
  * Runs one command line. `db` is the database or a function opening it (so `--help` and `db restore` never open
  * or create one). Throws UsageError for wrong usage, anything else for a failure.
  */
+/** The command `argv` selects, if any. */
+const selected = (argv: string[]) => COMMANDS.find((c) => c.name.split(" ").every((w, i) => argv[i] === w));
+
+/** True when the command opens its own connection (the CLI then neither opens nor migrates the database first). */
+export const ownsConnection = (argv: string[]) => selected(argv)?.ownConnection === true;
+
 export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<string> {
   const ctx = { db: typeof db === "function" ? db : () => db };
   const [first, second] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return TOP_HELP;
-  const command = COMMANDS.find((c) => {
-    const words = c.name.split(" ");
-    return words.every((w, i) => argv[i] === w);
-  });
+  const command = selected(argv);
   if (!command) {
     const group = COMMANDS.filter((c) => c.name.split(" ")[0] === first);
     if (!group.length) throw new UsageError(`unknown command '${first}' (see --help)`);

@@ -60,10 +60,16 @@ export const DB_COMMANDS: Command[] = [
       "as <name>.before-restore-<time>, and the restored file gets its owner, group and mode.",
     example: `${CLI} db restore /var/backups/mailadmin/mail-2026-11-23.db --yes`,
     options: { yes: { type: "boolean", help: "confirms replacing the current database (required)" } },
+    // Migrating a new database first would leave an empty schema behind a restore that fails.
+    ownConnection: true,
     async run(_ctx, { positionals, values }) {
       if (values.yes !== true) throw new UsageError("db restore: refusing to replace the database without --yes");
       const url = postgresUrl();
-      if (url) return `Restored ${positionals[0]!} into ${new URL(url).pathname.slice(1)} in ${(await restorePostgres(url, positionals[0]!)).ms.toFixed(0)} ms.`;
+      if (url) {
+        const r = await restorePostgres(url, positionals[0]!);
+        const missing = r.missingRoles.length ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; run \`mailserver db-role\`.` : "";
+        return `Restored ${positionals[0]!} into ${new URL(url).pathname.slice(1)} in ${r.ms.toFixed(0)} ms.${missing}`;
+      }
       const report = restoreDatabase(positionals[0]!, databasePath());
       return `Restored ${report.target}${report.previous ? `; the previous database is kept as ${report.previous}` : ""}.`;
     },

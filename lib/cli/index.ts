@@ -5,12 +5,12 @@ import { getDb, getReadyDb } from "@/db/client";
 import { databaseEngine } from "@/lib/config.mjs";
 import { ApiError } from "@/lib/errors/api-error";
 import { FailedWithReport, UsageError } from "./args";
-import { runCommand } from "./commands";
+import { ownsConnection, runCommand } from "./commands";
 
 try {
   // On PostgreSQL the pool is opened and the database migrated first; the SQLite file only when a command uses it
   // (wrong usage creates no file).
-  if (databaseEngine() === "postgres") await getReadyDb();
+  if (databaseEngine() === "postgres" && !ownsConnection(process.argv.slice(2))) await getReadyDb();
   const output = await runCommand(() => getDb(), process.argv.slice(2));
   if (output) console.log(output);
   process.exit(0);

@@ -9,11 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, domains, loginThrottle, sessions } from "@/db/pg/schema";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
+import { mailReaderSql } from "@/db/pg/mail-reader";
 import { backupPostgres, migratePostgres, optimizePostgres, pgToolConnection, restorePostgres, verifyPgArchive } from "./pg-backup";
 
 let cluster: PgCluster;
 let db: PgDb;
 let dir: string;
+
+/** The operator's CLI in its own process, on the database at `url`. */
+function cli(url: string, args: string[]) {
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 const emails = async () => (await db.select({ e: accounts.email }).from(accounts)).map((r) => r.e).sort();
 const counters = async () => (await db.select({ n: domains.accountCount }).from(domains))[0]?.n;
@@ -74,6 +84,42 @@ describe("db backup / db restore on PostgreSQL", () => {
     expect(await counters()).toBe(3);
     expect(cluster.psql("SELECT count(*) FROM pg_views WHERE viewname LIKE 'mail\\_%'").trim()).toBe("8");
   });
+
+  it("restores onto a new cluster where a superuser made pg_trgm and mail_reader does not exist; grants for the roles that do", async () => {
+    cluster.psql(mailReaderSql("mail_reader", "reader-secret", cluster.database));
+    const file = path.join(dir, "new-cluster.dump");
+    backupPostgres(cluster.url, file);
+    const other = await startPgCluster();
+    try {
+      // The docs' alternative: a superuser creates the extension, so the owner cannot drop it.
+      other.psql("CREATE EXTENSION pg_trgm");
+      const r = cli(other.url, ["db", "restore", file, "--yes"]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain("Not granted (no such role here): mail_reader; run `mailserver db-role`.");
+      expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe((await emails()).join(","));
+      // The role made afterwards (as the docs say) reads the views.
+      other.psql(mailReaderSql("mail_reader", "reader-secret", other.database));
+      expect(other.psql("SET ROLE mail_reader; SELECT count(*) FROM mail_mailboxes").trim()).toBe(String((await emails()).length));
+      // With the role present, the archive's grants are applied by the restore itself.
+      other.psql("REVOKE SELECT ON mail_mailboxes FROM mail_reader");
+      const again = cli(other.url, ["db", "restore", file, "--yes"]);
+      expect(again.status, again.stderr).toBe(0);
+      expect(again.stdout).not.toContain("Not granted");
+      expect(other.psql("SELECT has_table_privilege('mail_reader', 'mail_mailboxes', 'SELECT')").trim()).toBe("t");
+
+      // A restore that fails into a new database leaves it empty: no schema migrated before it.
+      other.psql(`CREATE DATABASE fresh OWNER ${other.user}`);
+      const cut = path.join(dir, "cut.dump");
+      const whole = fs.readFileSync(file);
+      fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.7)));
+      const failed = cli(other.urlFor({ database: "fresh" }), ["db", "restore", cut, "--yes"]);
+      expect(failed.status).toBe(1);
+      expect(other.psql("SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')", "fresh").trim()).toBe("0");
+      expect(other.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'drizzle'", "fresh").trim()).toBe("0");
+    } finally {
+      await other.stop();
+    }
+  }, 120_000);
 
   it("refuses a file that is not an archive of this service, leaving the database alone", async () => {
     const junk = path.join(dir, "junk.dump");

@@ -4,6 +4,7 @@
 // name, checked (pg_restore --list reads the whole archive's table of contents) and only then given its name.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openPostgres } from "@/db/pg/client";
@@ -71,22 +72,60 @@ export function backupPostgres(url: string, file: string): BackupReport {
   return { file: target, bytes: fs.statSync(target).size, ms: performance.now() - started };
 }
 
+/** Entries of an archive's table of contents that the restore leaves out, with why. */
+const SKIPPED_ENTRIES = [
+  // The extension may belong to a superuser (docs/postgresql.md): --clean would drop it and fail ("must be owner of
+  // extension pg_trgm"). It is created beforehand instead, if missing.
+  /^\d+; \d+ \d+ (EXTENSION|COMMENT - EXTENSION) /,
+  // Grants name roles that a new cluster may lack (mail_reader): applied afterwards, for the roles that exist.
+  /^\d+; \d+ \d+ ACL /,
+];
+
 /**
  * Replaces the database's contents with the archive in one transaction (pg_restore --clean --single-transaction):
  * a restore that fails leaves the database as it was. Stop the service, Postfix and Dovecot first (their open
- * transactions would hold locks the restore waits for). The mail role's grants are in the archive.
+ * transactions would hold locks the restore waits for). Objects belong to the restoring role (--no-owner, as the
+ * cluster's role names may differ); the archive's grants are applied for the roles that exist here, and the
+ * others are returned (`mailserver db-role` creates the mail role with its grants).
  */
-export async function restorePostgres(url: string, file: string): Promise<{ ms: number }> {
+export async function restorePostgres(url: string, file: string): Promise<{ ms: number; missingRoles: string[] }> {
   verifyPgArchive(file);
   const started = performance.now();
+  const toc = tool("pg_restore", ["--list", file]).split("\n");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-restore-"));
+  const listFile = path.join(tmp, "restore.list");
+  const aclList = path.join(tmp, "grants.list");
   const conn = pgToolConnection(url);
-  tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--dbname", conn.dbname, file], conn.env);
-  // A backup of an older version gets the newer migrations.
-  const db = await openPostgres(url);
-  // The restore's rows are loaded before their triggers exist, so processes still running are told here.
-  await db.$client.query("NOTIFY data_changed");
-  await db.$client.end();
-  return { ms: performance.now() - started };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    fs.writeFileSync(listFile, toc.filter((l) => !SKIPPED_ENTRIES.some((re) => re.test(l))).join("\n"), { mode: 0o600 });
+    fs.writeFileSync(aclList, toc.filter((l) => SKIPPED_ENTRIES[1]!.test(l)).join("\n"), { mode: 0o600 });
+    await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--no-owner", "--no-acl", "--use-list", listFile, "--dbname", conn.dbname, file], conn.env);
+    const grants = tool("pg_restore", ["--use-list", aclList, "--file", "-", file])
+      .split("\n")
+      .filter((l) => /^(GRANT|REVOKE) /.test(l));
+    const roles = new Set((await client.query<{ r: string }>("SELECT rolname AS r FROM pg_roles")).rows.map((r) => r.r));
+    const missing = new Set<string>();
+    const statements: string[] = [];
+    for (const sql of grants) {
+      const grantee = /\b(?:TO|FROM) (?:"((?:[^"]|"")+)"|([a-z_][a-z0-9_$]*))(?: WITH GRANT OPTION)?;$/.exec(sql);
+      const role = grantee ? (grantee[1]?.replace(/""/g, '"') ?? grantee[2]!) : undefined;
+      if (role && role !== "PUBLIC" && !roles.has(role)) missing.add(role);
+      else statements.push(sql);
+    }
+    await client.query(["BEGIN", ...statements, "COMMIT"].join(";\n"));
+    // A backup of an older version gets the newer migrations.
+    const db = await openPostgres(url);
+    // The restore's rows are loaded before their triggers exist, so processes still running are told here.
+    await db.$client.query("NOTIFY data_changed");
+    await db.$client.end();
+    return { ms: performance.now() - started, missingRoles: [...missing].sort() };
+  } finally {
+    await client.end();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** `db migrate`: applies db/pg/migrations (under the advisory lock). */
