@@ -259,7 +259,17 @@ service imap-login {
       expect(replica.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
       expect(() => replica.psql("INSERT INTO mail_quota (username) VALUES ('x')")).toThrow(/read-only transaction/);
       expect(fs.readFileSync(path.join(replicaConf, "postfix", "virtual-mailbox-maps.cf"), "utf8")).toContain(`hosts = 127.0.0.1:${replica.port}\n`);
-      expect(fs.readFileSync(path.join(replicaConf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8")).toContain(`host=127.0.0.1 port=${primary.port} `);
+      const writeDict = fs.readFileSync(path.join(replicaConf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8");
+      expect(writeDict).toContain(`host=127.0.0.1 port=${primary.port} `);
+      expect(writeDict).not.toContain("mail_sieve_scripts");
+      // Sieve scripts are read where the lookups read (the replica), so delivery does not need the primary.
+      const sieveDict = fs.readFileSync(path.join(replicaConf, "dovecot", "dovecot-dict-sieve-sql.conf.ext"), "utf8");
+      expect(sieveDict).toContain(`connect = host=127.0.0.1 port=${replica.port} `);
+      expect(sieveDict).toContain("table = mail_sieve_scripts");
+      const main = fs.readFileSync(path.join(replicaConf, "dovecot", "mailadmin.conf"), "utf8");
+      expect(main).toContain(`mailadmin_sieve = pgsql:${replicaConf}/dovecot/dovecot-dict-sieve-sql.conf.ext`);
+      expect(main).toContain("sieve = dict:proxy::mailadmin_sieve;");
+      expect(fs.statSync(path.join(replicaConf, "dovecot", "dovecot-dict-sieve-sql.conf.ext")).mode & 0o777).toBe(0o640);
     });
 
     it("resolves a mailbox created on the primary through Postfix on the replica within 1 s", async () => {
