@@ -10,3 +10,4 @@ export declare function serverPort(): number;
 export declare function serverHost(): string;
 export declare function workersSetting(): string | undefined;
 export declare function databasePoolMax(): number;
+export declare function nodePgConnectionString(url: string): string;

@@ -76,3 +76,16 @@ export function databasePoolMax() {
   const workers = Number(workersSetting() ?? os.availableParallelism()) || 1;
   return Math.max(2, Math.min(10, Math.floor(DEFAULT_POOL_BUDGET / workers)));
 }
+
+/**
+ * A postgres:// URL as node-postgres must get it to read sslmode and sslrootcert as libpq does (pg_dump, Postfix and
+ * Dovecot are libpq): `sslmode=require` encrypts without verifying unless sslrootcert is given, as in libpq, instead
+ * of node-postgres's own reading (verify-full). `sslmode=no-verify` is node-postgres's alone and refused.
+ */
+export function nodePgConnectionString(url) {
+  const u = new URL(url);
+  const mode = u.searchParams.get("sslmode");
+  if (mode === "no-verify") throw new Error("sslmode=no-verify is not understood by libpq (pg_dump, Postfix, Dovecot): use sslmode=require");
+  if (mode && !u.searchParams.has("uselibpqcompat")) u.searchParams.set("uselibpqcompat", "true");
+  return u.toString();
+}

@@ -4,7 +4,7 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { pgMigrationsFolder } from "../../lib/config.mjs";
+import { nodePgConnectionString, pgMigrationsFolder } from "../../lib/config.mjs";
 import * as schema from "./schema";
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -49,7 +49,7 @@ export async function runPgMigrations(pool: pg.Pool, folder = pgMigrationsFolder
 
 /** Opens a pool on `url` (postgres://user:password@host:port/db), migrates it, and returns the drizzle instance. */
 export async function openPostgres(url: string, options: OpenPostgresOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: options.max ?? 10 });
   // An idle client that loses its server (a restart, a failover) emits 'error' on the pool; without a listener
   // that would end the process. The next query takes a fresh connection.
   pool.on("error", () => {});
@@ -70,7 +70,7 @@ export const isPostgresUrl = (url: string | undefined): url is string => !!url &
  * is migrated (the server's primary migrates before the workers start; the CLI waits for it).
  */
 export function openPostgresPool(url: string, options: OpenPostgresOptions = {}): { db: PgDb; migrated: Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: options.max ?? 10 });
   pool.on("error", () => {});
   const migrated = options.migrate === false ? Promise.resolve() : runPgMigrations(pool, options.migrationsFolder);
   // Awaited by getReadyDb(); a failure there is reported where it is awaited.

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openPostgres } from "@/db/pg/client";
+import { nodePgConnectionString } from "@/lib/config.mjs";
 import type { BackupReport } from "./backup";
 
 /** The PostgreSQL client programs; Debian's postgresql-client-15 (PG_BIN overrides). */
@@ -23,7 +24,9 @@ const REQUIRED_TABLES = ["domains", "accounts", "aliases", "mailing_lists"];
  * (a command line is readable by every user in ps; a process's environment only by its owner and root).
  */
 export function pgToolConnection(url: string): { dbname: string; env: Record<string, string> } {
-  const u = new URL(url);
+  // The same sslmode and sslrootcert as the service's own connection (nodePgConnectionString refuses what libpq lacks).
+  const u = new URL(nodePgConnectionString(url));
+  u.searchParams.delete("uselibpqcompat");
   const password = decodeURIComponent(u.password);
   u.password = "";
   return { dbname: u.toString(), env: password ? { PGPASSWORD: password } : {} };
@@ -96,7 +99,7 @@ export async function restorePostgres(url: string, file: string): Promise<{ ms: 
   const listFile = path.join(tmp, "restore.list");
   const aclList = path.join(tmp, "grants.list");
   const conn = pgToolConnection(url);
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
   await client.connect();
   try {
     fs.writeFileSync(listFile, toc.filter((l) => !SKIPPED_ENTRIES.some((re) => re.test(l))).join("\n"), { mode: 0o600 });
@@ -140,7 +143,7 @@ export async function migratePostgres(url: string): Promise<void> {
  */
 export async function optimizePostgres(url: string): Promise<{ ms: number }> {
   const started = performance.now();
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
   await client.connect();
   try {
     await client.query("VACUUM (ANALYZE)");

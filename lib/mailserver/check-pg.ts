@@ -3,9 +3,11 @@ import "server-only";
 // generated maps use: it must reach every read host, read the views, and be unable to touch the tables (a map file
 // holding the owner's password would give every local reader of /etc/mailadmin the whole database).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { MAIL_VIEWS } from "@/db/pg/mail-reader";
+import { databasePoolMax, nodePgConnectionString, workersSetting } from "@/lib/config.mjs";
 
 export interface MailRoleSettings {
   hosts: string[];
@@ -51,7 +53,7 @@ async function withClient<T>(config: pg.ClientConfig, fn: (c: pg.Client) => Prom
 
 /** The application's own connection: the server answers and is the primary (writes work). */
 export async function appConnection(url: string): Promise<Result> {
-  return withClient({ connectionString: url }, async (c) => {
+  return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
     const r = await c.query<{ v: string; standby: boolean }>("SELECT current_setting('server_version') AS v, pg_is_in_recovery() AS standby");
     const { v, standby } = r.rows[0]!;
     if (standby) return { ok: false, detail: `${new URL(url).host} is a standby (read-only): DATABASE_URL must name the primary` };
@@ -68,9 +70,16 @@ const hostPort = (h: string) => {
 export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
   const seen: string[] = [];
   for (const h of s.hosts) {
-    const { host, port } = hostPort(h);
+    // A postgresql:// URI (the form that carries TLS settings) is read with them, as Postfix's libpq reads it.
+    let config: pg.ClientConfig;
+    if (h.startsWith("postgresql://")) {
+      const u = new URL(h);
+      u.username = encodeURIComponent(s.user);
+      u.password = encodeURIComponent(s.password);
+      config = { connectionString: nodePgConnectionString(u.toString()) };
+    } else config = { ...hostPort(h), user: s.user, password: s.password, database: s.dbname };
     try {
-      await withClient({ host, port, user: s.user, password: s.password, database: s.dbname }, async (c) => {
+      await withClient(config, async (c) => {
         for (const v of MAIL_VIEWS) await c.query(`SELECT 1 FROM ${v} LIMIT 1`);
       });
       seen.push(h);
@@ -83,7 +92,7 @@ export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
 
 /** The mail role is no superuser, cannot read or change the tables, and may write mail_quota only. */
 export async function mailRoleReadOnly(appUrl: string, role: string): Promise<Result> {
-  return withClient({ connectionString: appUrl }, async (c) => {
+  return withClient({ connectionString: nodePgConnectionString(appUrl) }, async (c) => {
     const r = await c.query<{ super: boolean; tables: string[] }>(
       `SELECT r.rolsuper AS super,
          coalesce(array_agg(t.tablename::text ORDER BY t.tablename) FILTER (WHERE t.tablename <> 'mail_quota' AND
@@ -102,7 +111,7 @@ export async function mailRoleReadOnly(appUrl: string, role: string): Promise<Re
 /** One of the account's domain's aliases (else any), for the alias lookup. */
 export async function pgDefaultAlias(url: string, account: string): Promise<string | undefined> {
   const domain = account.slice(account.indexOf("@") + 1);
-  return withClient({ connectionString: url }, async (c) => {
+  return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
     const r = await c.query<{ address: string }>(
       "SELECT a.email AS address FROM aliases a JOIN domains d ON d.id = a.domain_id ORDER BY d.name <> $1, a.id LIMIT 1",
       [domain],
@@ -117,7 +126,7 @@ export async function pgDefaultAlias(url: string, account: string): Promise<stri
  * dict's connection to the primary as the mail role.
  */
 export async function pgQuotaWriteBack(url: string, account: string, change: () => void, waitMs = 5000): Promise<Result> {
-  return withClient({ connectionString: url }, async (c) => {
+  return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
     await c.query("DELETE FROM mail_quota WHERE username = $1", [account]);
     change();
     const end = Date.now() + waitMs;
@@ -128,5 +137,30 @@ export async function pgQuotaWriteBack(url: string, account: string, change: () 
       if (Date.now() > end) return { ok: false, detail: `no usage row for ${account} after a doveadm save and expunge (quota_clone, dict service, the mail role's grants?)` };
       await new Promise((res) => setTimeout(res, 100));
     }
+  });
+}
+
+/**
+ * This host's API (WORKERS × DATABASE_POOL_MAX connections at most) beside the connections open now (the other
+ * hosts' pools, the services): it fails when they would not fit in max_connections less the superusers' reserve.
+ */
+export async function connectionBudget(
+  url: string,
+  workers = Number(workersSetting() ?? os.availableParallelism()) || 1,
+  poolMax = databasePoolMax(),
+): Promise<Result> {
+  return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
+    const r = await c.query<{ max: string; reserved: string; used: number }>(
+      "SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved, " +
+        "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())::int AS used",
+    );
+    const { max, reserved, used } = r.rows[0]!;
+    const available = Number(max) - Number(reserved);
+    const api = workers * poolMax;
+    const detail = `this host's API up to ${workers} workers × ${poolMax} = ${api}, ${used} open now, max_connections ${max} (${reserved} reserved)`;
+    if (api + used > available) {
+      return { ok: false, detail: `${detail}: ${api + used} would not fit in ${available}; lower DATABASE_POOL_MAX or WORKERS (on every host) or raise max_connections` };
+    }
+    return { ok: true, detail };
   });
 }

@@ -8,7 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { policyAnswers, rspamdAnswers } from "./antispam-check";
-import { appConnection, configUsesPgsql, mailRoleReadOnly, mailRoleReads, pgDefaultAlias, pgQuotaWriteBack, readPgsqlMapFile } from "./check-pg";
+import { appConnection, configUsesPgsql, connectionBudget, mailRoleReadOnly, mailRoleReads, pgDefaultAlias, pgQuotaWriteBack, readPgsqlMapFile } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
 
 export interface CheckOptions {
@@ -205,6 +205,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
   const databaseChecks: [string, Check][] = pgUrl
     ? [
         ["PostgreSQL connection (DATABASE_URL)", () => appConnection(pgUrl)],
+        ["PostgreSQL connections fit max_connections", () => connectionBudget(pgUrl)],
         ["mail role reads the views on every read host", () => mailRoleReads(readPgsqlMapFile(mapFile))],
         ["mail role is read-only", () => mailRoleReadOnly(pgUrl, readPgsqlMapFile(mapFile).user)],
       ]

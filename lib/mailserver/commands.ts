@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
 import { isPostgresUrl } from "@/db/pg/client";
+import { nodePgConnectionString } from "@/lib/config.mjs";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command, type Parsed } from "@/lib/cli/args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "./antispam-config";
@@ -122,7 +123,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       if (values.print === true) return sql.trimEnd();
       const { ensureMailReader } = await import("@/db/pg/mail-reader");
       const pg = (await import("pg")).default;
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
       await client.connect();
       try {
         await ensureMailReader(client, role, mailDbPassword(values));

@@ -13,7 +13,18 @@ export interface PgsqlMapOptions {
   dbname: string;
   user: string;
   password: string;
+  /** TLS as DATABASE_URL asks for it (libpq's sslmode and sslrootcert), the same for every daemon. */
+  sslmode?: string;
+  sslrootcert?: string;
 }
+
+/** libpq's TLS settings as a query string (`?sslmode=...&sslrootcert=...`), empty without them. */
+const tlsQuery = (pg: PgsqlMapOptions) => {
+  const q = new URLSearchParams();
+  if (pg.sslmode) q.set("sslmode", pg.sslmode);
+  if (pg.sslrootcert) q.set("sslrootcert", pg.sslrootcert);
+  return q.size ? `?${q.toString()}` : "";
+};
 
 export const DEFAULT_MAIL_READER = "mail_reader";
 
@@ -26,7 +37,11 @@ export function postfixMapFile(databasePath: string, pg: PgsqlMapOptions | undef
   if (!pg) return `${head}dbpath = ${databasePath}\nquery = ${query}\n`;
   // pgsql_table(5): the hosts are tried in random order, and one that fails is skipped for the next. The
   // password sits in this file: keep the folder readable by root and postfix only (README.md), as PostfixAdmin does.
-  return `${head}hosts = ${pg.readHosts.join(" ")}\nuser = ${pg.user}\npassword = ${pg.password}\ndbname = ${pg.dbname}\nquery = ${query}\n`;
+  // With TLS each host is a postgresql:// URI (pgsql_table(5)), the only form that carries sslmode to libpq; Postfix
+  // then takes the role and its password from the URI alone.
+  const credentials = `${encodeURIComponent(pg.user)}:${encodeURIComponent(pg.password)}@`;
+  const hosts = tlsQuery(pg) ? pg.readHosts.map((h) => `postgresql://${credentials}${h}/${encodeURIComponent(pg.dbname)}${tlsQuery(pg)}`) : pg.readHosts;
+  return `${head}hosts = ${hosts.join(" ")}\nuser = ${pg.user}\npassword = ${pg.password}\ndbname = ${pg.dbname}\nquery = ${query}\n`;
 }
 
 /**
@@ -43,7 +58,8 @@ export function dovecotPgConnect(pg: PgsqlMapOptions, hosts: string[]): string {
   const port = split[0]?.port;
   // host= and port= stay bare: Dovecot's SQL pool picks the host= words out itself (a host name has no space).
   const kv = (k: string, v: string) => `${k}=${libpqQuote(v)}`;
-  return [...split.map((h) => `host=${h.host}`), ...(port ? [`port=${port}`] : []), kv("dbname", pg.dbname), kv("user", pg.user), kv("password", pg.password)].join(" ");
+  return [...split.map((h) => `host=${h.host}`), ...(port ? [`port=${port}`] : []), kv("dbname", pg.dbname), kv("user", pg.user), kv("password", pg.password),
+    ...(pg.sslmode ? [kv("sslmode", pg.sslmode)] : []), ...(pg.sslrootcert ? [kv("sslrootcert", pg.sslrootcert)] : [])].join(" ");
 }
 
 /** A libpq conninfo value in single quotes (backslash before ' and \\), so spaces and quotes survive. */
@@ -62,5 +78,7 @@ export function pgsqlMapOptionsFromUrl(
     dbname: decodeURIComponent(u.pathname.replace(/^\//, "")) || "postgres",
     user: o.user ?? DEFAULT_MAIL_READER,
     password: o.password,
+    sslmode: u.searchParams.get("sslmode") ?? undefined,
+    sslrootcert: u.searchParams.get("sslrootcert") ?? undefined,
   };
 }

@@ -12,7 +12,7 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, aliases, domains, mailingLists } from "@/db/pg/schema";
 import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
-import { appConnection, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
+import { appConnection, connectionBudget, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
 import { mailPasswordHash } from "./sha512-crypt";
 import { missingMailPackages, requiredInCi } from "./testing/mail-daemons";
 
@@ -178,6 +178,14 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     // Maps written with the owner's credentials fail the read-only check; a wrong password fails the read check.
     expect(await mailRoleReadOnly(primary.url, primary.user)).toMatchObject({ ok: false });
     expect((await mailRoleReads({ ...settings, password: "wrong" })).detail).toMatch(/password authentication failed/);
+  });
+
+  it("mailserver check fails when this host's API would not fit in max_connections beside what is open", async () => {
+    expect(primary.psql("SHOW max_connections").trim()).toBe("100");
+    expect(await connectionBudget(primary.url, 16, 3)).toMatchObject({ ok: true });
+    const over = await connectionBudget(primary.url, 16, 10);
+    expect(over.ok).toBe(false);
+    expect(over.detail).toMatch(/16 workers × 10 = 160, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/);
   });
 
   it("Dovecot authenticates and looks users up over pgsql, and quota_clone writes usage back through the role", async () => {

@@ -20,6 +20,7 @@ import {
   serverHost,
   serverPort,
   workersSetting,
+  nodePgConnectionString,
 } from "../config.mjs";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 
@@ -153,7 +154,7 @@ async function migratePostgres() {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
+  const pool = new pg.Pool({ connectionString: nodePgConnectionString(databaseUrl()), max: 2 });
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [3_400_034]);

@@ -10,7 +10,7 @@ import { setDialect } from "@/db/dialect";
 import { openPostgres } from "@/db/pg/client";
 import { pgDialect } from "@/db/pg/dialect";
 import { ensureMailReader, mailReaderSql } from "@/db/pg/mail-reader";
-import { databaseEngine } from "@/lib/config.mjs";
+import { databaseEngine, nodePgConnectionString } from "@/lib/config.mjs";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "../config-database";
 
 export interface SandboxPostgres {
@@ -70,7 +70,7 @@ export async function prepareMailReader(postgres: SandboxPostgres): Promise<void
     await pool.$client.end();
   }
   const o = sandboxPgsqlOptions(postgres);
-  const client = new pg.Client({ connectionString: readerUrl(postgres.url, o) });
+  const client = new pg.Client({ connectionString: nodePgConnectionString(readerUrl(postgres.url, o)) });
   try {
     await client.connect();
     await client.query("SELECT 1 FROM mail_mailboxes LIMIT 1");
@@ -95,7 +95,7 @@ const readerUrl = (url: string, o: PgsqlMapOptions) => {
 export async function firstHostedDomain(databasePath: string, postgres: SandboxPostgres | undefined): Promise<string | undefined> {
   if (!postgres && !fs.existsSync(databasePath)) return undefined;
   if (postgres) {
-    const client = new pg.Client({ connectionString: postgres.url });
+    const client = new pg.Client({ connectionString: nodePgConnectionString(postgres.url) });
     try {
       await client.connect();
       return (await client.query<{ domain: string }>("SELECT name AS domain FROM domains ORDER BY id LIMIT 1")).rows[0]?.domain;
