@@ -14,6 +14,8 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/mail-hosts.test.ts",
   // PostgreSQL only: a mail host delivering from its replica while the primary is down.
   "lib/mailserver/replica-delivery.test.ts",
+  // PostgreSQL only: the documented failover (promote, repoint, pg_rewind) behind the production server.
+  "lib/mailserver/failover.test.ts",
 ];
 
 export default defineConfig({

@@ -55,9 +55,11 @@ function postgresIds(): { uid: number; gid: number } | Record<string, never> {
   return { uid: id("-u"), gid: id("-g") };
 }
 
-/** Runs one of PostgreSQL's programs (as the postgres user when root); its stdout, or throws with its stderr. */
+/** Runs one of PostgreSQL's programs (as the postgres user when root); its stdout and stderr, or throws with them. */
 export function runPgBin(bin: string, args: string[], env?: Record<string, string>): string {
-  return run(bin, args, undefined, env);
+  const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
+  if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  return `${r.stdout}${r.stderr}`;
 }
 
 function run(bin: string, args: string[], input?: string, env?: Record<string, string>): string {

@@ -2,8 +2,9 @@
 // host b's Postfix maps and Dovecot (passdb, userdb, the Sieve dict) read a streaming replica of the test file's
 // cluster, its quota write-back goes to the primary. With the primary stopped, mail for b's mailbox is accepted by
 // b's MX and delivered with the account's Sieve applied (the spam filter files into Spam, the autoresponder
-// replies), the mailbox is read over IMAP; only the writes wait: the usage is written back by the first change
-// once the primary is back, and a login's last-login record is not written while it is gone.
+// replies), the mailbox is read over IMAP; only the writes wait: the quota write-back fails (logged) and the usage is
+// set again by the first write-back that reaches the primary once it is back, and a login's last-login record is
+// not written while it is gone.
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -170,12 +171,24 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a mail host readi
     // for it), and Dovecot's report of the login reached the mail events, whose write failed.
     await waitFor("quota_clone's failed write in b's log", () => /quota_clone.*(fail|error)|(fail|error).*quota_clone/i.test(dovecotLog(b)), 30_000);
 
-    // The primary back: the next delivery writes the whole usage (4 messages: the inbox's 3 and Spam's 1).
+    // The primary back: a delivery's write-back sets the whole usage again. Dovecot's dict processes keep the
+    // connections they had before the outage, and the first write on each fails once more ("terminating
+    // connection"), so the usage is right after the first write-back on a new connection: at most one delivery
+    // per dict process (up to 4 here).
     await primary.start();
-    const after = await smtpTry(b.ports.smtp, "after@outside.test", [EWA], message("after@outside.test", EWA, "after-restart"));
-    expect(after.accepted).toEqual([EWA]);
-    await waitFor("after-restart in ewa's inbox", () => has("", "after-restart"), 60_000);
-    await waitFor("the usage written back after the restart", async () => (await ewaRow()).usageMessages === 4, 30_000);
+    let count = 3;
+    let synced = false;
+    for (let i = 1; i <= 4 && !synced; i++) {
+      const subject = `after-restart-${i}`;
+      const after = await smtpTry(b.ports.smtp, "after@outside.test", [EWA], message("after@outside.test", EWA, subject));
+      expect(after.accepted).toEqual([EWA]);
+      await waitFor(`${subject} in ewa's inbox`, () => has("", subject), 60_000);
+      count++;
+      const expected = count + 1; // Spam's message
+      synced = await waitFor("the usage written back", async () => (await ewaRow()).usageMessages === expected, 5_000).then(() => true, () => false);
+      if (synced) console.log(`replica delivery: usage written back by delivery ${i} after the primary's restart`);
+    }
+    expect(synced).toBe(true);
     // The login made while the primary was down left no last-login record; the next one, with it back, does.
     expect((await ewaRow()).lastAuthDate).toBe(lastAuthBefore);
     expect((await imapLogin(b.ports.imap, EWA)).login).toMatch(/^a OK/m);
