@@ -3,7 +3,8 @@
 // primary stops; meanwhile the API answers 503.2 with Retry-After; the standby is promoted with the docs' `pg_ctl
 // promote`; the server restarts with DATABASE_URL at the new primary and the mail host's configuration is written
 // for it; every write made before and after is there; the old primary rejoins as a standby of the new one with the
-// docs' `pg_rewind -R` and replays a write made after it rejoined. Runs under `npm run test:mail:pg`.
+// docs' `pg_rewind -R` (after it came back as a primary and took a write of its own, which the rewind undoes) and
+// replays a write made after it rejoined. Runs under `npm run test:mail:pg`.
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -141,15 +142,30 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("failover to the s
   });
 
   it("the old primary rejoins as a standby of the new one with pg_rewind and replays a later write", async () => {
+    // Host A comes back and its PostgreSQL starts as a primary again (why the docs' rejoin begins by stopping it);
+    // a write there (a host not yet repointed) puts it on a timeline the new primary does not have.
+    await primary.start();
+    expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
+    primary.psql("CREATE TABLE stray (x int); INSERT INTO stray VALUES (1);");
+    await primary.kill();
     // The docs' rejoin: pg_rewind from the new primary as the replication role, -R making it a standby.
     const out = runPgBin(
       "pg_rewind",
       ["-D", primary.dataDir, `--source-server=host=127.0.0.1 port=${standby.port} user=replicator dbname=postgres`, "-R"],
       { PGPASSWORD: primary.password },
     );
-    console.log(`pg_rewind: ${out.trim() || "(no output)"}`);
+    console.log(`pg_rewind: ${out.trim()}`);
+    expect(out).toMatch(/rewinding from last common checkpoint/);
+    expect(out).toMatch(/Done!/);
+    // -R: the standby's connection to the new primary, with the password, in a file only postgres reads.
+    const autoConf = path.join(primary.dataDir, "postgresql.auto.conf");
+    expect(fs.readFileSync(autoConf, "utf8")).toMatch(new RegExp(`primary_conninfo = '.*user=replicator.*password=.*port=${standby.port}`));
+    expect(fs.statSync(autoConf).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(primary.dataDir, "standby.signal"))).toBe(true);
     await primary.start();
     expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
+    // The diverged write is gone: the old primary now follows the new one's timeline.
+    expect(primary.psql("SELECT to_regclass('stray') IS NULL").trim()).toBe("t");
     expect((await create("po-powrocie")).status).toBe(201);
     // Replay has no event to wait on from here: polled.
     await waitFor("the rejoined standby replaying the write", () => accountCount(primary, `po-powrocie@${D}`) === 1, 30_000);
