@@ -12,6 +12,10 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/replica-api.test.ts",
   // PostgreSQL only: two mail hosts on loopback over one database.
   "lib/mailserver/mail-hosts.test.ts",
+  // PostgreSQL only: a mail host delivering from its replica while the primary is down.
+  "lib/mailserver/replica-delivery.test.ts",
+  // PostgreSQL only: the documented failover (promote, repoint, pg_rewind) behind the production server.
+  "lib/mailserver/failover.test.ts",
 ];
 
 export default defineConfig({

@@ -27,6 +27,8 @@ export interface PgCluster {
   stop(): Promise<void>;
   /** Stops the server only (the folder stays), to test what happens while it is down. */
   kill(): Promise<void>;
+  /** Starts the server again on the same folder and port (after kill(); a standby when standby.signal is there). */
+  start(): Promise<void>;
 }
 
 export interface PgClusterOptions {
@@ -51,6 +53,13 @@ function postgresIds(): { uid: number; gid: number } | Record<string, never> {
   if (!isRoot()) return {};
   const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
   return { uid: id("-u"), gid: id("-g") };
+}
+
+/** Runs one of PostgreSQL's programs (as the postgres user when root); its stdout and stderr, or throws with them. */
+export function runPgBin(bin: string, args: string[], env?: Record<string, string>): string {
+  const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
+  if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  return `${r.stdout}${r.stderr}`;
 }
 
 function run(bin: string, args: string[], input?: string, env?: Record<string, string>): string {
@@ -116,8 +125,10 @@ function cluster(
   port: number,
   child: ChildProcess,
   db: { database: string; user: string; password: string },
+  log?: (line: string) => void,
 ): PgCluster {
   let stopped = false;
+  let server = child;
   const urlFor = (o: { user?: string; password?: string; database?: string }) =>
     `postgres://${encodeURIComponent(o.user ?? db.user)}:${encodeURIComponent(o.password ?? db.password)}@127.0.0.1:${port}/${encodeURIComponent(o.database ?? db.database)}`;
   return {
@@ -130,12 +141,17 @@ function cluster(
     psql: (sql, database = db.database) =>
       run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDir, "-p", String(port), "-d", database, "-f", "-"], sql),
     async kill() {
-      await stopChild(child);
+      await stopChild(server);
+    },
+    async start() {
+      if (server.exitCode === null && server.signalCode === null) return;
+      server = startServer(dataDir, socketDir, port, log);
+      await waitReady(socketDir, port, server);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      await stopChild(child);
+      await stopChild(server);
       fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
     },
   };
@@ -173,7 +189,7 @@ export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgClu
     const port = opts.port ?? (await freePort());
     const child = startServer(dataDir, socketDir, port, opts.log);
     await waitReady(socketDir, port, child);
-    const c = cluster(dataDir, socketDir, port, child, db);
+    const c = cluster(dataDir, socketDir, port, child, db, opts.log);
     c.psql(`CREATE ROLE ${quoteId(db.user)} LOGIN PASSWORD ${quoteLit(db.password)}; CREATE DATABASE ${quoteId(db.database)} OWNER ${quoteId(db.user)};`, "postgres");
     if (opts.replicationUser) {
       c.psql(`CREATE ROLE ${quoteId(opts.replicationUser)} LOGIN REPLICATION PASSWORD ${quoteLit(db.password)};`, "postgres");
@@ -207,7 +223,7 @@ export async function startReplica(primary: PgCluster, opts: ReplicaOptions): Pr
     const port = opts.port ?? (await freePort());
     const child = startServer(dataDir, root, port, opts.log);
     await waitReady(root, port, child);
-    return cluster(dataDir, root, port, child, { database: primary.database, user: primary.user, password: primary.password });
+    return cluster(dataDir, root, port, child, { database: primary.database, user: primary.user, password: primary.password }, opts.log);
   } catch (e) {
     fs.rmSync(root, { recursive: true, force: true });
     throw e;

@@ -5,7 +5,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { DEFAULT_DELIVERY_OPTIONS, deliveryFiles, deliveryProxyTables, postfixDeliverySnippet, type DeliveryConfigOptions } from "./config-delivery";
-import { DEFAULT_ANTISPAM_OPTIONS, DOVECOT_SIEVE_BEFORE, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
+import { DEFAULT_ANTISPAM_OPTIONS, dovecotSieveBefore, postfixAntispamLines, rspamdLocalFiles, type AntispamOptions } from "./antispam-config";
 import { dovecotPgConnect, postfixMapFile, postfixMapType, type PgsqlMapOptions } from "./config-database";
 import { MAILBOXES, QUOTA_ROOT } from "./mailboxes";
 
@@ -306,7 +306,7 @@ plugin {
   sieve = dict:proxy::${sieveDict};name=autoresponder;bindir=~/sieve-bin
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
-${DOVECOT_SIEVE_BEFORE}
+${dovecotSieveBefore(sieveDict)}
 }
 
 protocol lmtp {

@@ -277,6 +277,8 @@ service imap-login {
       const main = fs.readFileSync(path.join(replicaConf, "dovecot", "mailadmin.conf"), "utf8");
       expect(main).toContain(`mailadmin_sieve = pgsql:${replicaConf}/dovecot/dovecot-dict-sieve-sql.conf.ext`);
       expect(main).toContain("sieve = dict:proxy::mailadmin_sieve;");
+      // The spam filter (sieve_before) too: the dict `mailadmin` has no Sieve maps on PostgreSQL.
+      expect(main).toContain("sieve_before = dict:proxy::mailadmin_sieve;name=spam");
       expect(fs.statSync(path.join(replicaConf, "dovecot", "dovecot-dict-sieve-sql.conf.ext")).mode & 0o777).toBe(0o640);
     });
 

@@ -24,6 +24,12 @@ export interface SandboxPostgres {
    * with this password (`mailserver db-role --print`, run as postgres).
    */
   superuserSql?: (sql: string) => void;
+  /**
+   * Where Postfix's maps and Dovecot read, and where quota_clone writes (`mailserver config --read-hosts` and
+   * `--write-host`); DATABASE_URL's server when unset. A second mail host reading its local replica sets them.
+   */
+  readHosts?: string[];
+  writeHost?: string;
 }
 
 export interface SandboxDatabase {
@@ -49,9 +55,9 @@ export async function openSandboxDb(databasePath: string, postgres: SandboxPostg
   return { db: setDialect(pool, pgDialect) as unknown as Db, close: () => pool.$client.end() };
 }
 
-/** The maps' and Dovecot's connection settings: every lookup and the quota write-back on DATABASE_URL's server. */
+/** The maps' and Dovecot's connection settings: the lookups and the quota write-back, by default on DATABASE_URL's server. */
 export const sandboxPgsqlOptions = (postgres: SandboxPostgres): PgsqlMapOptions =>
-  pgsqlMapOptionsFromUrl(postgres.url, { password: postgres.readerPassword });
+  pgsqlMapOptionsFromUrl(postgres.url, { password: postgres.readerPassword, readHosts: postgres.readHosts, writeHost: postgres.writeHost });
 
 /** Migrates the database and creates (or updates) the mail role with its grants on the mail_* views. */
 export async function prepareMailReader(postgres: SandboxPostgres): Promise<void> {
