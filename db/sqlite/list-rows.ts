@@ -2,7 +2,7 @@
 // answered by SQLite alone: every process sees every other process's writes at once, and there is nothing to
 // catch up with.
 //
-// Scale (bench/, issues 4 and 19): on a domain of 100,000 accounts nothing here may read every row per request.
+// Scale (bench/): on a domain of 100,000 accounts nothing here may read every row per request.
 // - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
 //   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing.
 // - A search of 3+ characters on accounts finds its matches in the trigram index (migration 0004), whose rowid is

@@ -1,4 +1,4 @@
-// Every anti-spam field in real mail (issue 30): the sandbox's Postfix, Rspamd (milter), policy service, Dovecot and
+// Every anti-spam field in real mail: the sandbox's Postfix, Rspamd (milter), policy service, Dovecot and
 // Sieve, configured by `mailserver config`, over a database changed only through the services the API calls. The
 // sandbox's Rspamd adds X-Sandbox-Spam-Score to a message's score; its DNS resolver serves the SPF and RBL records.
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 32 on the sandbox (`mailserver sandbox`, lib/mailserver/sandbox): mail logins move last_auth_*, over-quota
+// The account record in real mail on the sandbox (`mailserver sandbox`, lib/mailserver/sandbox): mail logins move last_auth_*, over-quota
 // mail is refused at RCPT, the usage warning arrives at the crossing delivery, SMS notifications go out by e-mail and
 // HTTP, forwards leave with an SRS sender (the sandbox's postsrsd), mail from hosted domains is DKIM-signed by its
 // Rspamd. Debian's Postfix, Dovecot, postsrsd and Rspamd, configured by the same generator as `mailserver config`;

@@ -310,7 +310,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(false);
       expect(hasSubject(`jan@${A}`, "to-account")).toBe(true);
       // The warning came with the delivery that reached the level (Dovecot's quota_warning -> the sandbox's mail
-      // event service, issue 32); housekeeping does not send another within 24 h.
+      // event service); housekeeping does not send another within 24 h.
       expect(warnings()).toHaveLength(1);
       expect(output).not.toContain(`warned jan@${A}`);
 

@@ -1,5 +1,5 @@
 import "server-only";
-// Issue 31: a PUT of a list's `accounts` (up to 100,000 addresses) without holding the worker's event loop, and
+// A PUT of a list's `accounts` (up to 100,000 addresses) without holding the worker's event loop, and
 // so every other request of the process, for the whole of it. better-sqlite3 and the checks are synchronous, so
 // the work is cut into slices of a few milliseconds with a turn of the event loop between them:
 //

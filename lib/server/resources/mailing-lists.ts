@@ -232,7 +232,7 @@ const PLAN_ATTEMPTS = 3;
 
 /**
  * A PUT of lists. A body with `accounts` is checked and diffed in slices between turns of the event loop and
- * written in one short transaction (lib/server/list-members-put.ts, issue 31), so a 50,000-member list does not
+ * written in one short transaction (lib/server/list-members-put.ts), so a 50,000-member list does not
  * hold the process's other requests; the answer and the audit entry are those of a single transaction.
  */
 export async function updateMailingLists(
