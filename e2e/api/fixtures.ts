@@ -32,7 +32,7 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
     { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },
     { name: "panel.example.com" },
-    // e2e/api/alias-target.test.ts (issue 33).
+    // e2e/api/alias-target.test.ts.
     { name: "target.example.com" },
     // e2e/api/client-setup.test.ts and prism-proxy.test.ts.
     { name: "setup.example.com" },

@@ -1,4 +1,4 @@
-// The panel's browser defences (issue 20, lib/security-headers.ts applied by proxy.ts): every page sends them, every
+// The panel's browser defences (lib/security-headers.ts applied by proxy.ts): every page sends them, every
 // script Next renders carries the response's nonce, and Chromium enforces the policy: a script injected into the
 // page does not run (and the suite's automatic CSP watch sees the refusal), the sign-in page cannot be framed.
 import { AUDITED_PAGES } from "./audited-pages";
