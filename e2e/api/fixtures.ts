@@ -27,7 +27,7 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "digits.example.com" },
     { name: "oas.example.com" },
     { name: "backup.example.com" },
-    // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.
+    // e2e/api/contract-hardening.test.ts (contract §9) and panel-fuzz.test.ts.
     { name: "hx.example.com" },
     // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
     { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },

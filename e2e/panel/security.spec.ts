@@ -21,7 +21,7 @@ for (const audited of AUDITED_PAGES) {
     expect(h["x-content-type-options"]).toBe("nosniff");
     expect(h["referrer-policy"]).toBe("same-origin");
     expect(h["permissions-policy"]).toContain("camera=()");
-    // Plain HTTP here: HSTS only when the request came over HTTPS (e2e/api/hardening.test.ts checks that side).
+    // Plain HTTP here: HSTS only when the request came over HTTPS (e2e/api/contract-hardening.test.ts checks that side).
     expect(h["strict-transport-security"]).toBeUndefined();
 
     // Every script element of the document as sent carries this response's nonce (scripts that Next's own code
