@@ -34,7 +34,6 @@ import {
   missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
-  queuedCount,
   readMessages,
   settleMail,
   smtpSend as smtpSendOn,
@@ -554,6 +553,8 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
 
     it("a rotated key signs within seconds, with no reload", async () => {
       const before = (await currentDkimKey(db, (await alpha()).id))!;
+      const rspamdLog = path.join(l.rspamd, "log", "rspamd.log");
+      const logStart = fs.statSync(rspamdLog).size;
       const out = await cli("domain", "dkim", "rotate", A);
       const after = (await currentDkimKey(db, (await alpha()).id))!;
       expect(after.selector).not.toBe(before.selector);
@@ -564,7 +565,9 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       // rereads a changed local map file at once without it: the test passes both ways).
       const map = path.join(l.root, "dkim", "selectors.map");
       await waitFor("the new selector in the map", () => fs.existsSync(map) && fs.readFileSync(map, "utf8").includes(after.selector), 10_000);
-      await sleep(1500);
+      // The milter's worker (rspamd_proxy, which signs) logs each time it reads the map.
+      const reread = /\(rspamd_proxy\).*read hash of \d+ elements from .*selectors\.map/;
+      await waitFor("Rspamd's milter rereading the map", () => fs.readFileSync(rspamdLog).subarray(logStart).toString("utf8").split("\n").some((x) => reread.test(x)), 1_500);
       const mail = await sendSigned("Podpis dwa");
       const { results } = await dkimVerify(Buffer.from(mail.raw), { resolver: sandboxDns });
       expect(results.map((r) => [r.selector, r.status.result])).toEqual([[after.selector, "pass"]]);

@@ -201,8 +201,8 @@ let markers = 0;
  * then a marker sent through the MX to `markerTo` (an inbox without spam filtering) delivered and reported to the
  * mail event service (its log line), then the queue empty again.
  */
-export async function settleMail(l: MailTestLayout, markerTo: string): Promise<void> {
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
+export async function settleMail(l: MailTestLayout, markerTo: string, timeoutMs = 30_000): Promise<void> {
+  await waitFor("an empty queue", () => queuedCount(l) === 0, timeoutMs);
   const subject = `marker-${process.pid}-${++markers}`;
   const log = eventsLogMark(l);
   const from = "marker@far.test";
@@ -212,9 +212,9 @@ export async function settleMail(l: MailTestLayout, markerTo: string): Promise<v
     [markerTo],
     `From: <${from}>\nTo: <${markerTo}>\nSubject: ${subject}\nMessage-ID: <${subject}@client.test>\nDate: ${new Date().toUTCString()}\n\nA marker.\n`,
   );
-  await waitFor("the marker's delivery", () => readMessages(l, markerTo).some((m) => m.includes(`Subject: ${subject}`)), 30_000);
-  await log.wait("the marker's new-mail event", new RegExp(` new-mail ${escapeRe(markerTo)} INBOX uid \\d+: `, "i"), 30_000);
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
+  await waitFor("the marker's delivery", () => readMessages(l, markerTo).some((m) => m.includes(`Subject: ${subject}`)), timeoutMs);
+  await log.wait("the marker's new-mail event", new RegExp(` new-mail ${escapeRe(markerTo)} INBOX uid \\d+: `, "i"), timeoutMs);
+  await waitFor("an empty queue", () => queuedCount(l) === 0, timeoutMs);
 }
 
 // --- line protocols ---
