@@ -163,7 +163,7 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
 /**
  * Sets a role's members to `addresses`, writing only the difference: a PUT of a 50,000-member list that adds or
  * removes a few addresses deletes and inserts those few rows, so the write lock is held for milliseconds
- * (bench/README.md). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
+ * (bench/list-put.ts measures it). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
  * only reorders them changes nothing.)
  */
 async function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): Promise<void> {
