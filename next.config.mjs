@@ -16,7 +16,7 @@ const nextConfig = {
   },
   experimental: {
     // The panel's stylesheet (~7 kB gzip) goes into each page's <head> (with the CSP nonce) instead of a render-blocking
-    // request: the first paint no longer waits for it, so it comes before the scripts' work (bench/README.md, issue 33).
+    // request: the first paint no longer waits for it, so it comes before the scripts' work.
     inlineCss: true,
   },
 };

@@ -80,7 +80,7 @@ async function main() {
   const [apiSample2, meSample] = await measurePair(api, me, 1, 10, server.pid!);
   log(`/me page:        p50 ${meSample.p50.toFixed(1)} ms (API in the same run ${apiSample2.p50.toFixed(1)} ms: ${(meSample.p50 / apiSample2.p50).toFixed(2)}x)`);
   // The floor of any page: /login signed out reads no session and no data, and renders the root layout and a form.
-  // Its ratio to the API is what the App Router costs before a page does anything (docs/panel-issue-33.md).
+  // Its ratio to the API is what the App Router costs before a page does anything (docs/panel.md).
   const floor: Load = { url: `${base}/login`, connections: 1 };
   const [apiSample3, floorSample] = await measurePair(api, floor, 1, 10, server.pid!);
   log(`/login signed out: p50 ${floorSample.p50.toFixed(1)} ms (API in the same run ${apiSample3.p50.toFixed(1)} ms: ${(floorSample.p50 / apiSample3.p50).toFixed(2)}x)`);

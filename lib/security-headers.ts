@@ -1,4 +1,4 @@
-// The browser defences of every panel page (issue 20, applied by proxy.ts): a Content-Security-Policy whose scripts
+// The browser defences of every panel page (applied by proxy.ts): a Content-Security-Policy whose scripts
 // are only the app's own (a fresh nonce per response, which Next puts on its scripts; 'strict-dynamic' lets those
 // load the app's chunks), no framing, no MIME sniffing, no referrer to other sites, no powerful browser features,
 // and HSTS when the request came over HTTPS. No server imports: proxy.ts runs before any route.

@@ -2,7 +2,7 @@
 // V8's explicit compile hint (`//# allFunctionsCalledOnLoad` on the file's first line; Chrome 136 and later).
 // Without it V8 compiles each function on the main thread when it is first called; the framework's and the pages'
 // startup code is almost all called on load, and marked it is compiled on a background thread while it downloads.
-// On a 4x-throttled phone that took a quarter of the table page's blocking time off (bench/README.md, issue 33).
+// On a throttled phone that takes a good share of the table page's blocking time off.
 // Only the first-load files are marked (the framework's root files and each route's entry files, from the build's
 // manifests): code loaded on demand (bulk create, the forms) is left to lazy compilation.
 import fs from "node:fs";

@@ -62,7 +62,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
   const router = useRouter();
   // The navigation's pages are prefetched when the pointer or focus shows intent, not all at once when they come
   // into view: on a first load those five prefetches (and their processing) fell into the page's busiest second
-  // on a phone, as Lighthouse's long tasks showed (issue 33, bench/README.md).
+  // on a phone, as Lighthouse's long tasks showed.
   const intent = (href: string) => () => router.prefetch(href);
 
   const nav = session.isPostmaster ? POSTMASTER_NAV : USER_NAV;

@@ -1,4 +1,4 @@
-// The PostgreSQL connection of a process (issue 34): one node-postgres Pool, migrated on open, wrapped by drizzle
+// The PostgreSQL connection of a process: one node-postgres Pool, migrated on open, wrapped by drizzle
 // with db/pg/schema.ts. DATABASE_URL=postgres://... selects this engine (the configuration module decides; this
 // file only opens what it is given).
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";

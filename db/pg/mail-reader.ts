@@ -1,4 +1,4 @@
-// The role Postfix and Dovecot connect as on PostgreSQL (issue 34, docs/postgresql.md): it reads the mail_* views
+// The role Postfix and Dovecot connect as on PostgreSQL (docs/postgresql.md): it reads the mail_* views
 // only (a view runs with its owner's rights, so no table is readable directly) and writes mail_quota only
 // (Dovecot's quota_clone; the trigger that copies usage into accounts is SECURITY DEFINER). Everything else the mail
 // system writes (last login, usage warnings, list posts, SMS queue) goes through `mailserver events` and the list

@@ -1,4 +1,4 @@
-// The PostgreSQL twin of db/schema.ts (issue 34). KEEP THE TWO SCHEMAS IN STEP: every table and column of the
+// The PostgreSQL twin of db/schema.ts. KEEP THE TWO SCHEMAS IN STEP: every table and column of the
 // SQLite schema exists here under the same export name, the same JS key and the same JS value type, so services
 // written once read identical rows from either engine (db/pg/schema.test.ts fails when they drift).
 // Translation rules:
@@ -228,7 +228,7 @@ export const listMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.listId, t.role, t.address] }),
     index("list_members_address").on(t.address),
-    // Members in their order, read in pages (issue 31: a 50,000-member PUT reads them in slices).
+    // Members in their order, read in pages (a 50,000-member PUT reads them in slices).
     index("list_members_order").on(t.listId, t.role, t.position, t.address),
   ],
 );

@@ -2,7 +2,7 @@
 // answered by SQLite alone: every process sees every other process's writes at once, and there is nothing to
 // catch up with.
 //
-// Scale (bench/, issues 4 and 19): on a domain of 100,000 accounts nothing here may read every row per request.
+// Scale (bench/): on a domain of 100,000 accounts nothing here may read every row per request.
 // - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
 //   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing.
 // - A search of 3+ characters on accounts finds its matches in the trigram index (migration 0004), whose rowid is
@@ -37,8 +37,8 @@ const MIN_TRIGRAM_SEARCH = 3;
 
 /**
  * A walk expects to pass (offset + size) * rows / matches index entries before it has the page, if the matches are
- * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (bench data,
- * bench/README.md), so fewer matches than a tenth of that walk are read and sorted, more are walked.
+ * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (on the
+ * bench data), so fewer matches than a tenth of that walk are read and sorted, more are walked.
  */
 export function planFor(matches: number, needed: number, rows: number): ListPlan {
   return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
@@ -49,7 +49,7 @@ export function planFor(matches: number, needed: number, rows: number): ListPlan
  * Testing a row's search key reads the row (2-6 µs, more when the rows are not in SQLite's cache). Testing an id
  * needs the set of matches, built from the trigram index's entries for the whole file, not just this domain (3-35 ms
  * on the bench data), then costs a tenth of a row read. So a walk expected to pass at most 1,000 entries tests
- * search keys, a longer one ids (bench/README.md).
+ * search keys, a longer one ids.
  */
 export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
   return (needed * rows) / matches <= 1_000 ? "searchKey" : "matchIds";
@@ -133,7 +133,7 @@ export function sqliteListRows<Row>(
   const sortBy = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`}`;
   const order = `${sortBy} LIMIT ? OFFSET ?`;
   // A walk that tests only index entries finds the page's ids first and reads their rows after, so the entries it
-  // passes cost no row lookup (offset 50,000 on 100,000 accounts: 2.6 -> 1.5 ms in-process, bench/README.md).
+  // passes cost no row lookup (with the row's columns in the select, SQLite sets up a row lookup per entry).
   const rowsOf = (ids: string) => `SELECT ${columns} FROM ${table} WHERE id IN (${ids}) ${sortBy}`;
   const offset = q.page * q.size;
   const index = sortIndex(db, table, column);

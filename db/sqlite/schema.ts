@@ -225,7 +225,7 @@ export const listMembers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.listId, t.role, t.address] }),
     index("list_members_address").on(t.address),
-    // Members in their order, read in pages (issue 31: a 50,000-member PUT reads them in slices; migration 0017).
+    // Members in their order, read in pages (a 50,000-member PUT reads them in slices; migration 0017).
     index("list_members_order").on(t.listId, t.role, t.position, t.address),
   ],
 );
@@ -428,7 +428,7 @@ export const dkimKeys = sqliteTable(
   },
   (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
 );
-// --- issue 33: the audit log and two-factor sign-in (tables of their own, migration 0016) ---
+// --- the audit log and two-factor sign-in (tables of their own, migration 0016) ---
 
 /** One change made through the API, the panel or the CLI (lib/server/resources/audit.ts). Passwords are never in it. */
 export const auditLog = sqliteTable(

@@ -263,7 +263,7 @@ describe("refused writes change nothing", () => {
 
 describe("missing resources", () => {
   const admin = roles.admin;
-  it("403.2 for a domain not served here (contract §9, e2e/api/hardening.test.ts), 500.363 for a malformed one", async () => {
+  it("403.2 for a domain not served here (contract §9, e2e/api/contract-hardening.test.ts), 500.363 for a malformed one", async () => {
     expectError(await api("GET", "domains/nowhere.example.net", { auth: admin }), "forbidden");
     expectError(await api("GET", "emails/nowhere.example.net/jan", { auth: admin }), "forbidden");
     expectError(await api("GET", "domains/ACL.example.com", { auth: admin }), "invalidDomainName", "domain");

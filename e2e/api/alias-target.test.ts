@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
-// Issue 33: an alias may not point at a local mailbox that does not exist (the catchall refuses the same case), a
+// An alias may not point at a local mailbox that does not exist (the catchall refuses the same case), a
 // search for a full address finds the record, and the CLI names a duplicate domain as a domain.
 import { spawnSync } from "node:child_process";
 import path from "node:path";

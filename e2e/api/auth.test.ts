@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
 // Authentication (specification "Authentication", contract §4): the Basic header with the SHA-1 digest, the
 // refusals, and the lockout of an account after repeated failures, over every client address (the servers run
-// with AUTH_MAX_FAILURES=10, AUTH_LOCKOUT_SECONDS=60; hardening3.test.ts rotates addresses and uses devices).
+// with AUTH_MAX_FAILURES=10, AUTH_LOCKOUT_SECONDS=60; sessions-lockouts-customers.test.ts rotates addresses and uses devices).
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, basic, createAccount, expectError, expectStatus, postmaster, sha1Hex, type Creds } from "./client";
 

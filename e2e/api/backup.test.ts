@@ -1,4 +1,4 @@
-// `db backup` while the service is busy (issue 21): the operator CLI, in its own process, copies the main test
+// `db backup` while the service is busy: the operator CLI, in its own process, copies the main test
 // server's database while 1,000 account PUTs run against that server over HTTP. The copy must open, pass
 // integrity_check, and hold every change the server had answered before the backup was started.
 import { onPostgres } from "../support/test-database";

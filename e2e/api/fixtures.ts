@@ -27,12 +27,12 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "digits.example.com" },
     { name: "oas.example.com" },
     { name: "backup.example.com" },
-    // e2e/api/hardening.test.ts (contract §9) and panel-fuzz.test.ts.
+    // e2e/api/contract-hardening.test.ts (contract §9) and panel-fuzz.test.ts.
     { name: "hx.example.com" },
     // Of hx's customer: Y's catchall type 2 may name an account of X (docs/customers.md).
     { name: "hy.example.com", limits: ["--customer", "hx.example.com"] },
     { name: "panel.example.com" },
-    // e2e/api/alias-target.test.ts (issue 33).
+    // e2e/api/alias-target.test.ts.
     { name: "target.example.com" },
     // e2e/api/client-setup.test.ts and prism-proxy.test.ts.
     { name: "setup.example.com" },

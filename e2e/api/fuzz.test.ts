@@ -105,13 +105,13 @@ const fieldValue = fc.oneof(
     weight: 5,
     arbitrary: fc.constantFrom(0, 1, 2, -1, 5, 9, 50, 1048577, "", "tag", "move", "2030-01-01", "2030-02-30", `u2@${D}`,
       `a1@${D}`, "x@example.org", "example.org", "Abc-1234", "Kliknij {{confirm_link}}", "https://example.org/c",
-      // Issue 29: bidirectional controls; another customer's domain for a catchall.
+      // Bidirectional controls; another customer's domain for a catchall.
       "gpj\u202eexe", "a\u2067b", `postmaster@${D2}`, D2),
   },
   {
     weight: 2,
     arbitrary: fc.constantFrom([], [`u2@${D}`], ["x@example.org", "example.org"], [`al1@${D}`], ["not valid"], null, true, {},
-      // Issue 29: reserved local parts (an ordinary account may not take them).
+      // Reserved local parts (an ordinary account may not take them).
       [`admin@${D}`], [`hostmaster@${D}`, `al1@${D}`]),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },

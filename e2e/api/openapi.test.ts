@@ -75,7 +75,7 @@ describe("the OpenAPI document", () => {
           const answer = doc.components.responses[ref.split("/").pop()!];
           expect(answer.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
         }
-        // Creating POSTs may find the name taken; the moderation POST (issue 31) creates nothing.
+        // Creating POSTs may find the name taken; the moderation POST creates nothing.
         if (method === "post" && String(op.operationId).startsWith("create")) expect(op.responses["409"]).toBeTruthy();
       }
     }

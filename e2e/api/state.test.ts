@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
-// One state for every process (issue "one state"), and what a hostile client got through (issue "hardening"), over
+// One state for every process, and what a hostile client got through when the service was probed, over
 // real HTTP against the production server. This file starts servers of its own:
 //   A and B    two `npm start` servers (A with 1 worker, B with 2) on ONE database file, the real scrypt cost;
 //   budget     a server on a database of its own whose client-address budget is 4 failed logins.

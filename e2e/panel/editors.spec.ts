@@ -1,4 +1,4 @@
-// The editors (issue 22): errors on their field (a duplicate name, the capacity over the domain's limit with the
+// The editors: errors on their field (a duplicate name, the capacity over the domain's limit with the
 // limit and the room left, the autoresponder's own rules), the unsaved-changes guard for in-app navigation and for
 // reload, dates in the panel's language, and the owner's password change that needs the current password.
 // Each test leaves a screenshot in test-results/screenshots.

@@ -1,4 +1,4 @@
-// Issue 33: the CSV export of a 1,500-account domain opened back as CSV, the search and Windows-1250 variants,
+// The CSV export of a 1,500-account domain opened back as CSV, the search and Windows-1250 variants,
 // and the audit log entry of a bulk block (who, from where, the names, blocked 0 → 1), on the /audit page.
 import fs from "node:fs";
 import path from "node:path";

@@ -64,7 +64,7 @@ export const test = base.extend<{ loginAs: typeof loginAs; cspViolations: string
   loginAs: async ({}, provide) => {
     await provide(loginAs);
   },
-  // Automatic: the panel must run entirely within its policy (issue 20). A test that provokes a violation on
+  // Automatic: the panel must run entirely within its policy. A test that provokes a violation on
   // purpose empties the array after checking it.
   cspViolations: [
     async ({ context }, provide) => {

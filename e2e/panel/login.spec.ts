@@ -79,7 +79,7 @@ test("logout ends the session: the old cookie no longer works", async ({ page, p
 
 test("without a session a panel page redirects to the login page; with a dead one it says the session expired", async ({ page, context, baseURL }) => {
   await page.goto("/me");
-  // The page asked for rides along, to return to it after the sign-in (issue 33).
+  // The page asked for rides along, to return to it after the sign-in.
   await expect(page).toHaveURL(/\/login\?next=%2Fme$/);
   await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
 

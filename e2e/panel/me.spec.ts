@@ -132,7 +132,7 @@ test("the anti-spam lists take one entry a line and reject bad entries on their 
   });
 });
 
-test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days (issue 30)", async ({ page }) => {
+test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days", async ({ page }) => {
   await loginAs(page, "user");
   const filter = section(page, "Filtr antyspamowy");
   const days = filter.getByLabel("Usuwaj spam po (dniach)");

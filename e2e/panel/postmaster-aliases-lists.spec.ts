@@ -39,7 +39,7 @@ test("refuses an alias whose name is taken", async ({ page }) => {
   await page.getByLabel("Alias", { exact: true }).fill("biuro");
   await page.getByLabel("Cel", { exact: true }).fill(`faktury@${DEMO.domain}`);
   await page.getByRole("button", { name: "Utwórz alias" }).click();
-  // On the name field (issue 22), not as a raw code in a banner.
+  // On the name field, not as a raw code in a banner.
   await expect(page.getByLabel("Alias", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("Ten adres jest już zajęty w domenie")).toBeVisible();
 });

@@ -14,7 +14,7 @@ test("an ordinary account opening a postmaster page is redirected to /me on the 
     expect(new URL(res.headers()["location"]!, "http://x").pathname, path).toBe("/me");
 
     await page.goto(path);
-    // With the word why (issue 33).
+    // With the word why.
     await expect(page).toHaveURL(/\/me\?denied=1$/);
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Moje konto");
   }

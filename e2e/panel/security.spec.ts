@@ -1,4 +1,4 @@
-// The panel's browser defences (issue 20, lib/security-headers.ts applied by proxy.ts): every page sends them, every
+// The panel's browser defences (lib/security-headers.ts applied by proxy.ts): every page sends them, every
 // script Next renders carries the response's nonce, and Chromium enforces the policy: a script injected into the
 // page does not run (and the suite's automatic CSP watch sees the refusal), the sign-in page cannot be framed.
 import { AUDITED_PAGES } from "./audited-pages";
@@ -21,7 +21,7 @@ for (const audited of AUDITED_PAGES) {
     expect(h["x-content-type-options"]).toBe("nosniff");
     expect(h["referrer-policy"]).toBe("same-origin");
     expect(h["permissions-policy"]).toContain("camera=()");
-    // Plain HTTP here: HSTS only when the request came over HTTPS (e2e/api/hardening.test.ts checks that side).
+    // Plain HTTP here: HSTS only when the request came over HTTPS (e2e/api/contract-hardening.test.ts checks that side).
     expect(h["strict-transport-security"]).toBeUndefined();
 
     // Every script element of the document as sent carries this response's nonce (scripts that Next's own code

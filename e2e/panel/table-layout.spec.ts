@@ -1,8 +1,8 @@
-// Issue 33, "a check that looks": the account, alias and list tables at 1280 and 1920 px, measured in the browser.
+// A check that looks: the account, alias and list tables at 1280 and 1920 px, measured in the browser.
 // It fails when a visible column is narrower than its header's text (a word of the header sticks out of its cell,
 // or the column is too narrow to show it at all), when two header cells, or a header's text and a neighbouring
 // cell, overlap, or when a row's cell content spills out of its cell (over the next column). The description
-// column of issue 33 (0 px wide, its header drawn over "Pojemność") fails all of these.
+// column squeezed to 0 px wide, its header drawn over "Pojemność", fails all of these.
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";

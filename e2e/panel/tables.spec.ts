@@ -1,4 +1,4 @@
-// The postmaster's tables at scale (issue 22): bulk create from a CSV, bulk work across pages on a domain of 1,500
+// The postmaster's tables at scale: bulk create from a CSV, bulk work across pages on a domain of 1,500
 // accounts, usage in MB after the CLI's `usage report`, and the three tables plus the owner page at 375 px. Every
 // test saves a screenshot to test-results/screenshots.
 import { execFileSync } from "node:child_process";

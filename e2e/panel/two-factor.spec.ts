@@ -1,4 +1,4 @@
-// Issue 33: two-step sign-in (TOTP, RFC 6238) of the panel: set-up on /me with the QR code and ten recovery codes,
+// Two-step sign-in (TOTP, RFC 6238) of the panel: set-up on /me with the QR code and ten recovery codes,
 // then a sign-in with a code from the app, and one with a recovery code (used once only). /api/v1 Basic is not
 // affected: the same account still authenticates there with its password alone (the API tests' domain).
 import { createHmac } from "node:crypto";

@@ -1,4 +1,4 @@
-// Private PostgreSQL clusters for tests and CI (issue 34): `initdb` in a fresh temp folder as the postgres user,
+// Private PostgreSQL clusters for tests and CI: `initdb` in a fresh temp folder as the postgres user,
 // `postgres` on 127.0.0.1 and a free (or given) port, one database. Nothing of the system's PostgreSQL is used.
 // startReplica() makes a streaming standby of a primary (pg_basebackup -R). Debian's binaries live in
 // /usr/lib/postgresql/15/bin (PG_BIN overrides).

@@ -1,4 +1,4 @@
-// The write races of issue 34, run against whichever engine the process was configured for (DATABASE_URL or
+// The write races (limits and the shared namespace under concurrent writers), run against whichever engine the process was configured for (DATABASE_URL or
 // DATABASE_PATH, set before the services are imported): many creates at once against a limit, and one name taken
 // at once as an account and as an alias. Used by lib/server/resources/races*.test.ts.
 import { expect } from "vitest";

@@ -1,6 +1,6 @@
 // `node --import tsx e2e/support/with-pg-cluster.ts <command...>`: runs a command with DATABASE_URL naming a fresh
 // private PostgreSQL cluster (startPgCluster), then stops the cluster and removes it, whatever the command's
-// outcome; exits with the command's status. For CI's PostgreSQL pass (issue 34), for example
+// outcome; exits with the command's status. For CI's PostgreSQL pass, for example
 // `node --import tsx e2e/support/with-pg-cluster.ts npx vitest run --project api`, or the sandbox on PostgreSQL:
 // `... with-pg-cluster.ts bash -c 'npm run --silent cli -- demo && npm run --silent cli -- mailserver sandbox --dir /tmp/mail'`.
 import { spawn } from "node:child_process";

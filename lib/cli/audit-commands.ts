@@ -1,4 +1,4 @@
-// The operator's commands of issue 33: the audit log (`audit list`) and the per-domain sign-in policy
+// The operator's commands for the audit log (`audit list`) and the per-domain sign-in policy
 // (`domain set --require-2fa`), and removing an account's second step (`account reset-2fa`).
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";

@@ -29,7 +29,7 @@ async function usage(argv: string[]): Promise<string> {
 describe("every command", () => {
   const groups = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]!))];
 
-  it("the table has the commands of the contract and issue 21", () => {
+  it("the table has the commands of the contract and the operator's database and mail-server commands", () => {
     expect(COMMANDS.map((c) => c.name)).toEqual(
       expect.arrayContaining([
         "domain add", "domain list", "domain show", "domain set-limits", "domain remove", "usage report", "demo",

@@ -1,4 +1,4 @@
-// `db backup`, `db restore`, `db migrate` and `db optimize` on PostgreSQL (issue 34). The backup is pg_dump's custom
+// `db backup`, `db restore`, `db migrate` and `db optimize` on PostgreSQL. The backup is pg_dump's custom
 // format (-Fc): one consistent snapshot taken while writers go on (pg_dump reads in one REPEATABLE READ
 // transaction), compressed, restorable table by table. Like the SQLite backup it is written under a temporary
 // name, checked (pg_restore --list reads the whole archive's table of contents) and only then given its name.

@@ -1,7 +1,7 @@
 "use client";
 // Long tables link each row to its editor with a plain <a> and one click handler on the table, instead of a
 // next/link per row: every Link is a component with its own hooks, and hydrating one per row was a measurable share
-// of the account table's main-thread work on load (issue 4). The handler does what Link does on a click: an
+// of the account table's main-thread work on load. The handler does what Link does on a click: an
 // unmodified primary click on a same-origin link navigates client-side; anything else stays the browser's.
 import { useRouter } from "next/navigation";
 import { useCallback, type MouseEvent } from "react";

@@ -18,9 +18,9 @@ import {
   missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
-  queuedCount,
   readMessages,
   run,
+  settleMail,
   smtpSend,
   startMailSystem,
   waitFor,
@@ -97,12 +97,8 @@ async function waitReceived(email: string, subject: string): Promise<string> {
   }
 }
 
-/** Waits until Postfix's queue is empty (the list service answers LMTP only after handing every copy over). */
-async function settle() {
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 60_000);
-  await new Promise((r) => setTimeout(r, 800));
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 60_000);
-}
+/** Waits until the mail system has moved past everything sent so far (the list service answers LMTP only after handing every copy over). */
+const settle = () => settleMail(l, at("znacznik"), 60_000);
 
 /** Messages in the sandbox's outbound Maildir (mail to other servers: a bounce to an outside sender) holding `text`. */
 const outboundWith = (text: string) => maildirNew(l.outbound).filter((f) => fs.readFileSync(f, "utf8").includes(text));
@@ -115,6 +111,7 @@ const members = async (list: string) => listRecord(db, await domain(), await get
 async function seed() {
   await runCommand(db, ["domain", "add", A, "--postmaster-password", PW]);
   for (const name of ["jan", "ewa", "anna", "obcy", "marta", "piotr", "zofia", "karol"]) await createAccount(db, await domain(), name, { password: PW });
+  await createAccount(db, await domain(), "znacznik", { password: PW, spam_enabled: 0, spam_rbl_enabled: 0, spam_spf_enabled: 0 });
   const subs = [at("jan"), at("ewa")];
   const mods = [at("anna")];
   const d = await domain();

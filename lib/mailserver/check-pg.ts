@@ -1,5 +1,5 @@
 import "server-only";
-// `mailserver check` on PostgreSQL (issue 34): the application's connection (DATABASE_URL), and the mail role the
+// `mailserver check` on PostgreSQL: the application's connection (DATABASE_URL), and the mail role the
 // generated maps use: it must reach every read host, read the views, and be unable to touch the tables (a map file
 // holding the owner's password would give every local reader of /etc/mailadmin the whole database).
 import fs from "node:fs";

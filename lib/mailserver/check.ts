@@ -33,7 +33,7 @@ export interface CheckOptions {
   /** Rspamd's controller and the policy service, host:port. */
   rspamdController: string;
   policyService: string;
-  /** Issue 32: Dovecot's quota-status (host:port), `mailserver events` (URL), the DKIM key folder. */
+  /** Delivery: Dovecot's quota-status (host:port), `mailserver events` (URL), the DKIM key folder. */
   quotaStatus: string;
   eventsUrl: string;
   dkimDir: string;

@@ -1,4 +1,4 @@
-// Where Postfix's lookup tables and Dovecot's SQL read the panel's data (issue 34): the SQLite file on a single
+// Where Postfix's lookup tables and Dovecot's SQL read the panel's data: the SQLite file on a single
 // host, or PostgreSQL on several hosts. On PostgreSQL the mail daemons connect as a read-only role (mail_reader,
 // db/pg/mail-reader.ts) that may SELECT the mail_* views and write only mail_quota (Dovecot's quota_clone); lookups
 // go to readHosts (the local replica first, then others: Postfix's hosts= and Dovecot's host= fail over), the quota

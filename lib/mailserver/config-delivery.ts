@@ -1,6 +1,6 @@
 import "server-only";
 // The parts of `mailserver config` that make the rest of the account record take effect while mail flows
-// (issue 32, docs/mail-server.md): Dovecot reports logins, quota crossings and inbox deliveries to the mail event
+// (docs/mail-server.md): Dovecot reports logins, quota crossings and inbox deliveries to the mail event
 // service (`mailserver events`), Postfix asks Dovecot's quota-status service at RCPT and rewrites senders with
 // postsrsd (SRS) for mail leaving for other domains.
 import crypto from "node:crypto";

@@ -1,5 +1,5 @@
 import "server-only";
-// `mailserver check`'s lines for issue 32: Dovecot's quota-status policy service, the mail event service, and the
+// `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, and the
 // DKIM key files Rspamd signs with.
 import fs from "node:fs";
 import net from "node:net";

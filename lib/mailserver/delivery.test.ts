@@ -1,4 +1,4 @@
-// Issue 32 on the sandbox (`mailserver sandbox`, lib/mailserver/sandbox): mail logins move last_auth_*, over-quota
+// The account record in real mail on the sandbox (`mailserver sandbox`, lib/mailserver/sandbox): mail logins move last_auth_*, over-quota
 // mail is refused at RCPT, the usage warning arrives at the crossing delivery, SMS notifications go out by e-mail and
 // HTTP, forwards leave with an SRS sender (the sandbox's postsrsd), mail from hosted domains is DKIM-signed by its
 // Rspamd. Debian's Postfix, Dovecot, postsrsd and Rspamd, configured by the same generator as `mailserver config`;
@@ -28,13 +28,14 @@ import { decryptSmsPassword } from "./sms/secret";
 import {
   closeTestDatabase,
   dovecotConf,
+  eventsLogMark,
   LineSocket,
   mailTestsOnPostgres,
   missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
-  queuedCount,
   readMessages,
+  settleMail,
   smtpSend as smtpSendOn,
   startMailSystem,
   waitFor,
@@ -69,7 +70,6 @@ const alpha = () => getDomainOrThrow(db, A);
 const row = async (name: string) => (await db.select().from(accounts).where(eq(accounts.email, `${name}@${A}`)))[0]!;
 const set = async (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, await alpha(), [name], body);
 const smtpSend = (from: string, to: string[], msg: string) => smtpSendOn(l.ports.smtp, from, to, msg);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface OutboundMail {
   from: string;
@@ -96,11 +96,9 @@ function message(from: string, to: string, subject: string, body = "Treść test
 }
 const filler = (kb: number) => Array.from({ length: kb * 16 }, (_, i) => `${String(i).padStart(6, "0")} ${"x".repeat(56)}`).join("\n") + "\n";
 
-async function settle() {
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
-  await sleep(800);
-  await waitFor("an empty queue", () => queuedCount(l) === 0, 30_000);
-}
+/** The inbox settle() sends its markers to, and whose logins show the mail event service has moved on. */
+const MARKER = `znacznik@${A}`;
+const settle = () => settleMail(l, MARKER);
 
 async function imapLogin(user: string, password: string) {
   const s = await LineSocket.connect(l.ports.imap);
@@ -159,6 +157,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     postmaster = { account: await getAccountOrThrow(db, await alpha(), "postmaster"), domain: A, isPostmaster: true };
     const d = await alpha();
     await createAccount(db, d, "jan", { password: PW });
+    await createAccount(db, d, "znacznik", { password: PW, spam_enabled: 0 });
     await createAccount(db, d, "pelny", { password: PW, capacity: 1, usage_notification_level: 0 });
     await createAlias(db, d, "pelny-alias", { target: `pelny@${A}` });
     await createAccount(db, d, "prawie", { password: PW, capacity: 1, usage_notification_level: 0 });
@@ -242,6 +241,12 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
         const jan = await row("jan");
         return jan.lastAuthDate === today && jan.lastAuthIp === "127.0.0.1";
       }, 5_000);
+    /** A later login of the marker account, recorded: the mail event service has handled the reports before it. */
+    const markerLogin = async () => {
+      await db.update(accounts).set({ lastAuthDate: "", lastAuthIp: "" }).where(eq(accounts.email, MARKER));
+      expect(await imapLogin(MARKER, PW)).toBe(true);
+      await waitFor("the marker's login recorded", async () => (await row("znacznik")).lastAuthDate === today, 5_000);
+    };
 
     it("IMAP login sets last_auth_date and last_auth_ip", async () => {
       await reset();
@@ -265,7 +270,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     it("a failed login does not, and repeated logins and commands write nothing more", async () => {
       await reset();
       expect(await imapLogin(`jan@${A}`, "wrong-password")).toBe(false);
-      await sleep(1000);
+      await markerLogin();
       expect((await row("jan")).lastAuthDate).toBe("");
       const writes = async () => (await dialectOf(db).all<{ n: number }>(db, sql`SELECT count(*) AS n FROM test_auth_writes WHERE email = ${`jan@${A}`}`))[0]!;
       expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
@@ -273,7 +278,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       const after = (await writes()).n;
       for (let i = 0; i < 3; i++) expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
       expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
-      await sleep(1000);
+      await markerLogin();
       expect((await writes()).n).toBe(after);
     });
   });
@@ -338,20 +343,24 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
 
   describe("usage warning at delivery", () => {
     const warnings = () => readMessages(l, `ola@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+    /** Dovecot's report of the crossing a delivery made, answered by the mail event service (its log line). */
+    const crossingAnswered = (mark: ReturnType<typeof eventsLogMark>) => mark.wait("ola's crossing answered", new RegExp(`quota-warning ola@${A} \\d+%: `));
 
     it("comes with the delivery that reaches the level, not before, and not again within 24 h", async () => {
+      let mark = eventsLogMark(l);
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "trzydziesci", filler(300)));
       await settle();
-      await sleep(1500);
+      await crossingAnswered(mark);
       expect(warnings()).toHaveLength(0);
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "szescdziesiat", filler(300)));
       await waitFor("the warning", () => warnings().length === 1, 15_000);
       expect(warnings()[0]).toMatch(/Subject: =\?UTF-8\?B\?/);
       expect(Buffer.from(/Subject: =\?UTF-8\?B\?([^?]+)\?=/.exec(warnings()[0]!)![1]!, "base64").toString()).toMatch(/^Skrzynka zajęta w (5|6)\d%$/);
       expect((await row("ola")).usageWarnedAt).not.toBe("");
+      mark = eventsLogMark(l);
       await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "osiemdziesiat", filler(200)));
       await settle();
-      await sleep(1500);
+      await crossingAnswered(mark);
       expect(warnings()).toHaveLength(1);
       // A day later, the next crossing warns again.
       await db.update(accounts).set({ usageWarnedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where(eq(accounts.email, `ola@${A}`));
@@ -468,6 +477,7 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
     });
 
     it("no SMS for mail outside the inbox, nor for list mail the account only moderates", async () => {
+      const mark = eventsLogMark(l);
       // Scored 8 by the sandbox's Rspamd (X-Sandbox-Spam-Score): moved to Spam by the account's spam_rule.
       await smtpSend("x@far.test", [`moder@${A}`], message("x@far.test", `moder@${A}`, "Do spamu", "Treść testowa.\n", "X-Sandbox-Spam-Score: 8\n"));
       await smtpSend("x@far.test", [`zarzad@${A}`], message("x@far.test", `zarzad@${A}`, "Do moderacji"));
@@ -475,10 +485,13 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       expect(readMessages(l, `moder@${A}`, "Spam").some((m) => m.includes("Do spamu"))).toBe(true);
       // The list service (the sandbox's lists component) holds the post and sends moder the moderation request.
       await waitFor("the moderation request", () => readMessages(l, `moder@${A}`).some((m) => m.includes("Do moderacji")), 20_000);
+      // Its report answered without a notification (the Spam copy is not the inbox's, so never reported).
+      await mark.wait("the moderation request's new-mail event", new RegExp(`new-mail moder@${A} INBOX uid \\d+: list traffic to moderate`));
       // The control: a message to the account itself is announced.
       await smtpSend("x@far.test", [`moder@${A}`], message("x@far.test", `moder@${A}`, "Do mnie"));
       await waitFor("the control notification", () => sentTo("moder-sms@outside.test").length === 1, 20_000);
-      await sleep(500);
+      // The SMS worker has gone through every notification queued for moder.
+      await waitFor("moder's notifications handled", async () => (await smsRows("moder")).every((r) => r.status !== "pending"), 20_000);
       expect(sentTo("moder-sms@outside.test").map((m) => text(m.raw))).toEqual(["Do mnie"]);
     });
   });
@@ -540,6 +553,8 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
 
     it("a rotated key signs within seconds, with no reload", async () => {
       const before = (await currentDkimKey(db, (await alpha()).id))!;
+      const rspamdLog = path.join(l.rspamd, "log", "rspamd.log");
+      const logStart = fs.statSync(rspamdLog).size;
       const out = await cli("domain", "dkim", "rotate", A);
       const after = (await currentDkimKey(db, (await alpha()).id))!;
       expect(after.selector).not.toBe(before.selector);
@@ -550,7 +565,9 @@ describe.skipIf(missing.length > 0)("delivery on the sandbox: logins, quota, usa
       // rereads a changed local map file at once without it: the test passes both ways).
       const map = path.join(l.root, "dkim", "selectors.map");
       await waitFor("the new selector in the map", () => fs.existsSync(map) && fs.readFileSync(map, "utf8").includes(after.selector), 10_000);
-      await sleep(1500);
+      // The milter's worker (rspamd_proxy, which signs) logs each time it reads the map.
+      const reread = /\(rspamd_proxy\).*read hash of \d+ elements from .*selectors\.map/;
+      await waitFor("Rspamd's milter rereading the map", () => fs.readFileSync(rspamdLog).subarray(logStart).toString("utf8").split("\n").some((x) => reread.test(x)), 1_500);
       const mail = await sendSigned("Podpis dwa");
       const { results } = await dkimVerify(Buffer.from(mail.raw), { resolver: sandboxDns });
       expect(results.map((r) => [r.selector, r.status.result])).toEqual([[after.selector, "pass"]]);

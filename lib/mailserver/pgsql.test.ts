@@ -1,4 +1,4 @@
-// The mail system on PostgreSQL (issue 34): real Postfix and Dovecot read a private cluster through the files
+// The mail system on PostgreSQL: real Postfix and Dovecot read a private cluster through the files
 // `mailserver config` writes with pgsql (proxy:pgsql: maps, Dovecot's pgsql driver), as the read-only mail role.
 // Then a streaming replica: what the primary writes is resolved by Postfix on the replica within a second, and the
 // primary keeps taking writes while the replica is down.

@@ -1,4 +1,4 @@
-// Issue 34, item 6: a streaming replica on a second mail host, seen through the API. A second private cluster
+// A streaming replica on a second mail host, seen through the API. A second private cluster
 // streams from the test file's primary (pg_basebackup -R); the production server (`npm start`'s
 // lib/runtime/server.mjs over the build in NEXT_DIST_DIR) runs on the primary; a mailbox created over real HTTP
 // with HTTP Basic as postmaster is resolved by Postfix's `postmap -q` on the replica (the pgsql map that

@@ -1,5 +1,5 @@
 // Which raw request URLs the custom server hands to Next unchanged, and which it turns into the unknown-path route
-// (contract §9 "Paths": Next would answer them with a 308 to the collapsed path). Over HTTP: e2e/api/hardening.test.ts.
+// (contract §9 "Paths": Next would answer them with a 308 to the collapsed path). Over HTTP: e2e/api/contract-hardening.test.ts.
 import { describe, expect, it } from "vitest";
 import { UNKNOWN_API_PATH, UNKNOWN_PANEL_API_PATH, apiPathWithoutRedirect } from "./api-paths.mjs";
 

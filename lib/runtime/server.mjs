@@ -252,7 +252,7 @@ async function runWorker() {
   }
 }
 
-// Contract §9 "Paths" and issue 29: nothing redirects to where a request says it is going. The server's own names
+// Contract §9 "Paths": nothing redirects to where a request says it is going. The server's own names
 // are SERVER_NAMES (comma-separated host names, as nginx's server_name; unset: any Host is taken as ours).
 const serverNames = (process.env.SERVER_NAMES ?? "")
   .split(",")

@@ -1,5 +1,5 @@
 // The mailing-list list's sortable fields, apart from the zod rules of ./mailing-list so that client code can import
-// them without zod (the list table's first load, issue 33).
+// them without zod (zod would weigh on the list table's first load).
 export const LIST_SORT_FIELDS = [
   "name",
   "email",

@@ -4,7 +4,7 @@ CREATE TABLE "list_member_versions" (
 );
 --> statement-breakpoint
 CREATE INDEX "list_members_order" ON "list_members" USING btree ("list_id","role","position","address");--> statement-breakpoint
--- Every change of a list's members moves its version (issue 31: a big PUT checks it before writing its difference);
+-- Every change of a list's members moves its version (a big PUT checks it before writing its difference);
 -- the SQLite triggers of migration 0017, per statement here (one upsert per list, not per member).
 CREATE FUNCTION list_member_versions_bump() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

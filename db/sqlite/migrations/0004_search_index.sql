@@ -1,4 +1,4 @@
--- Substring search over accounts.search_key without scanning the domain (issue 4; read by lib/server/list-page.ts).
+-- Substring search over accounts.search_key without scanning the domain (read by lib/server/list-page.ts).
 -- A contentless FTS5 trigram index: case_sensitive 1 because search_key and the search are both lowercased in JS,
 -- so a phrase match is exactly "search_key contains the search". Its rowid is domain_id * 2^32 + id: the rows of
 -- one domain are a rowid range, so counting a domain's matches never reads the accounts table.

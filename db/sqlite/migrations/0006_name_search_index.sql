@@ -4,8 +4,8 @@
 -- on the index entry (0.12 µs) and only the hits read their row. The unique (domain_id, name) index stays for
 -- plain pages. This index also takes over from the narrow (domain_id, search_key) index of 0004 as what a search
 -- under 3 characters counts over, so a description change still writes one such index, not two.
--- The other sort indexes stay without search_key: with it, a change of 1,000 descriptions (PUT of 1,000 names)
--- took 411 ms instead of 154 on the bench data (issue 4).
+-- The other sort indexes stay without search_key: with it, every description change would rewrite each of them
+-- too, making bulk changes of descriptions several times slower.
 -- Not in db/schema.ts, for the same reason as 0004's: list-page.ts names it, and nothing else should pick it.
 DROP INDEX IF EXISTS `accounts_domain_search`;--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS `accounts_domain_name_search` ON `accounts` (`domain_id`,`name`,`search_key`);

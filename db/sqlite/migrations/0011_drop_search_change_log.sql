@@ -1,4 +1,4 @@
--- Lists are searched and sorted by SQLite alone (lib/server/list-page.ts, issue 19): nothing reads the change log
+-- Lists are searched and sorted by SQLite alone (lib/server/list-page.ts): nothing reads the change log
 -- the in-memory search tables followed any more (migrations 0007-0009), so its triggers and table go. The trigram
 -- index (0004-0005), the covering name index (0006) and the domain counters (0001) stay.
 DROP TRIGGER IF EXISTS `account_search_changes_insert`;--> statement-breakpoint

@@ -4,7 +4,7 @@ CREATE TABLE `list_member_versions` (
 );
 --> statement-breakpoint
 CREATE INDEX `list_members_order` ON `list_members` (`list_id`,`role`,`position`,`address`);--> statement-breakpoint
--- Every change of a list's members moves its version (issue 31: a big PUT checks it before writing its difference).
+-- Every change of a list's members moves its version (a big PUT checks it before writing its difference).
 CREATE TRIGGER list_members_version_insert AFTER INSERT ON list_members BEGIN
   INSERT INTO list_member_versions (list_id, version) VALUES (NEW.list_id, 1)
     ON CONFLICT (list_id) DO UPDATE SET version = version + 1;

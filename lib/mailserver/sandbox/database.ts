@@ -1,4 +1,4 @@
-// The sandbox's database (issue 34): the SQLite file at DATABASE_PATH, or PostgreSQL at DATABASE_URL. On
+// The sandbox's database: the SQLite file at DATABASE_PATH, or PostgreSQL at DATABASE_URL. On
 // PostgreSQL the generated configuration is the production one of docs/postgresql.md: Postfix's proxy:pgsql: maps
 // and Dovecot's pgsql driver connect as the read-only mail role (created or updated here), while the in-process
 // services (policy, list service, mail events) use the application's own connection, as `mailserver policy`,

@@ -303,7 +303,7 @@ export class Sandbox {
       dbGroup: SANDBOX_MAIL_OWNER.group,
       lmtp: `lmtp:inet:127.0.0.1:${ports.lmtp}`,
       listsLmtp: `lmtp:inet:127.0.0.1:${ports.lists_lmtp}`,
-      // Issue 32: Dovecot's quota-status service, and the mail event service (the `events` component).
+      // Dovecot's quota-status service, and the mail event service (the `events` component).
       quotaStatusPort: ports.quota_status,
       eventsUrl: `http://127.0.0.1:${ports.events}`,
       dkimDir: path.join(l.root, "dkim"),

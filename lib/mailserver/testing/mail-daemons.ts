@@ -176,6 +176,47 @@ export function queuedCount(l: MailTestLayout): number {
   return out ? out.split("\n").length : 0;
 }
 
+/** The mail event service's log (the sandbox's events component): "" before its first line. */
+export function eventsLog(l: MailTestLayout): string {
+  const file = path.join(l.logs, "events.log");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+}
+
+/** A mark in the events log: `wait` returns the first line written after the mark that matches `line`. */
+export function eventsLogMark(l: MailTestLayout) {
+  const start = eventsLog(l).length;
+  const after = () => eventsLog(l).slice(start).split("\n").filter(Boolean);
+  return {
+    after,
+    wait: (what: string, line: RegExp, timeoutMs = 20_000) => waitFor(what, () => after().find((x) => line.test(x)), timeoutMs),
+  };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+let markers = 0;
+
+/**
+ * Waits until the mail system has moved past everything sent so far, instead of sleeping: Postfix's queue empty
+ * (what earlier mail causes, a bounce, a forward, a Sieve redirect, is queued before that mail leaves the queue),
+ * then a marker sent through the MX to `markerTo` (an inbox without spam filtering) delivered and reported to the
+ * mail event service (its log line), then the queue empty again.
+ */
+export async function settleMail(l: MailTestLayout, markerTo: string, timeoutMs = 30_000): Promise<void> {
+  await waitFor("an empty queue", () => queuedCount(l) === 0, timeoutMs);
+  const subject = `marker-${process.pid}-${++markers}`;
+  const log = eventsLogMark(l);
+  const from = "marker@far.test";
+  await smtpSend(
+    l.ports.smtp,
+    from,
+    [markerTo],
+    `From: <${from}>\nTo: <${markerTo}>\nSubject: ${subject}\nMessage-ID: <${subject}@client.test>\nDate: ${new Date().toUTCString()}\n\nA marker.\n`,
+  );
+  await waitFor("the marker's delivery", () => readMessages(l, markerTo).some((m) => m.includes(`Subject: ${subject}`)), timeoutMs);
+  await log.wait("the marker's new-mail event", new RegExp(` new-mail ${escapeRe(markerTo)} INBOX uid \\d+: `, "i"), timeoutMs);
+  await waitFor("an empty queue", () => queuedCount(l) === 0, timeoutMs);
+}
+
 // --- line protocols ---
 
 export class LineSocket {

@@ -1,4 +1,4 @@
-// Password hashing off the event loop (issue 29): the async hash and check agree with the synchronous ones, and run
+// Password hashing off the event loop (so sign-ins never stall other requests): the async hash and check agree with the synchronous ones, and run
 // in a thread at the lowest CPU priority, one at a time.
 import fs from "node:fs";
 import { beforeAll, describe, expect, it, vi } from "vitest";

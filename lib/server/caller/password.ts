@@ -31,8 +31,8 @@ export function verifyDigest(digest: string, stored: string): boolean {
 export const hashPassword = (password: string) => hashDigest(sha1Hex(password));
 
 // Checking a password off the event loop, for sign-ins (anyone can ask for one, no credentials needed): a sign-in
-// never blocks the worker's event loop (issue 29: bad sign-ins slowed everyone's requests 26x while scrypt ran on
-// the loop). The checks run in SCRYPT_CONCURRENCY worker threads (1 by default), each at the lowest CPU priority
+// never blocks the worker's event loop (scrypt on the loop would make a flood of bad sign-ins slow every request).
+// The checks run in SCRYPT_CONCURRENCY worker threads (1 by default), each at the lowest CPU priority
 // (nice 19 for that thread alone, Linux): a flood of sign-ins then takes at most that many cores, and only what the
 // rest of the server leaves over, so signed-in users keep their speed (bench/bad-sign-ins.ts). Unknown and known
 // addresses wait and cost alike.

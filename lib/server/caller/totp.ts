@@ -1,5 +1,5 @@
 import "server-only";
-// Two-step sign-in to the panel (issue 33): TOTP (RFC 6238: HMAC-SHA-1, 30-second steps, 6 digits, the RFC 4226
+// Two-step sign-in to the panel: TOTP (RFC 6238: HMAC-SHA-1, 30-second steps, 6 digits, the RFC 4226
 // truncation), a QR code of the otpauth:// URI for the phone's app (drawn by the `qrcode` package), and ten
 // one-time recovery codes. The /api/v1 Basic protocol is untouched: this is the panel's sign-in only.
 //

@@ -1,5 +1,5 @@
 import "server-only";
-// The audit log (issue 33): every change made through the API, the panel or the CLI, written by the services
+// The audit log: every change made through the API, the panel or the CLI, written by the services
 // themselves inside the change's own transaction (so a refused or rolled-back change leaves no entry, and no
 // route can forget it). Who and from where come from the request's context, which the one API wrapper sets
 // (lib/server/http/http.ts: `withAuditActor`); a change outside any request is the operator's CLI.

@@ -1,4 +1,4 @@
-// A PUT of a big list's `accounts` (lib/server/resources/list-members-put.ts, issue 31): the difference is planned in slices
+// A PUT of a big list's `accounts` (lib/server/resources/list-members-put.ts): the difference is planned in slices
 // outside the write transaction, so these check what that must not change: the result is exactly the PUT's list
 // even when another writer changes the members meanwhile, a refused PUT writes nothing, the answer and the audit
 // entry are what one transaction gives, and other requests get turns of the event loop while it works.

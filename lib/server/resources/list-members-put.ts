@@ -1,5 +1,5 @@
 import "server-only";
-// Issue 31: a PUT of a list's `accounts` (up to 100,000 addresses) without holding the worker's event loop, and
+// A PUT of a list's `accounts` (up to 100,000 addresses) without holding the worker's event loop, and
 // so every other request of the process, for the whole of it. better-sqlite3 and the checks are synchronous, so
 // the work is cut into slices of a few milliseconds with a turn of the event loop between them:
 //
@@ -11,7 +11,7 @@ import "server-only";
 //      meanwhile, in this process or another) and writes only the difference. If it moved, the plan is made again.
 //
 // So the write lock is held for milliseconds (other processes' writers do not wait in busy_timeout behind it),
-// nothing partial is ever visible, and a failed PUT leaves the list as it was (bench/README.md, bench/list-put.ts).
+// nothing partial is ever visible, and a failed PUT leaves the list as it was (bench/list-put.ts measures it).
 import type { Db } from "@/db/client";
 import { addressEntryOk, isEmail } from "@/lib/schemas/common";
 import { listMemberStatements } from "../store/list-members";

@@ -163,7 +163,7 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
 /**
  * Sets a role's members to `addresses`, writing only the difference: a PUT of a 50,000-member list that adds or
  * removes a few addresses deletes and inserts those few rows, so the write lock is held for milliseconds
- * (bench/README.md). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
+ * (bench/list-put.ts measures it). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
  * only reorders them changes nothing.)
  */
 async function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): Promise<void> {
@@ -232,7 +232,7 @@ const PLAN_ATTEMPTS = 3;
 
 /**
  * A PUT of lists. A body with `accounts` is checked and diffed in slices between turns of the event loop and
- * written in one short transaction (lib/server/list-members-put.ts, issue 31), so a 50,000-member list does not
+ * written in one short transaction (lib/server/list-members-put.ts), so a 50,000-member list does not
  * hold the process's other requests; the answer and the audit entry are those of a single transaction.
  */
 export async function updateMailingLists(

@@ -1,4 +1,4 @@
-// The write races on PostgreSQL (issue 34), on a private cluster (e2e/support/pg-cluster.ts): at READ COMMITTED,
+// The write races on PostgreSQL, on a private cluster (e2e/support/pg-cluster.ts): at READ COMMITTED,
 // without lockDomain these would race (two creates both seeing 9 of 10, an account and an alias both finding the
 // name free). The same checks run on SQLite in races.test.ts.
 import { describe, it, vi } from "vitest";

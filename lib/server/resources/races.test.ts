@@ -1,4 +1,4 @@
-// The write races of issue 34 on SQLite: concurrent async writes of one process go through the write connection's
+// The write races (limits and the shared namespace under concurrent writers) on SQLite: concurrent async writes of one process go through the write connection's
 // queue (db/sqlite/dialect.ts), so the limit and the shared namespace hold. races-pg.test.ts runs them on PostgreSQL.
 import { describe, it, vi } from "vitest";
 import { servicesOnTempSqlite } from "@/e2e/support/services-on";

@@ -1,8 +1,8 @@
 import "server-only";
 // Upkeep of the accounts' trigram search index (migrations 0004, 0005). FTS5 answers a query by reading every
 // segment of the index, and each write adds one; automerge keeps their number down as writes come, and this merges
-// them all into one, which is what a search costs least on: on the 114,000-account bench data a new search's
-// count took 2.9 ms over the index as a bulk load left it and 0.6 ms after merging (issue 4). Run daily by
+// them all into one, which is what a search costs least on (a bulk load leaves many segments, each searched on
+// its own). Run daily by
 // `npm run cli -- db optimize` (cron, docs/mail-server.md) and after a bulk load. Readers are not blocked (WAL);
 // writers wait for it (about 1 s per 100,000 accounts).
 import type { Db } from "@/db/client";

@@ -20,13 +20,13 @@ import { formatDate } from "@/lib/errors/details";
 
 const CREATE_FORM_ID = "create-account";
 // The form (and react-hook-form with it) loads when the postmaster opens it: creating an account is occasional, and
-// on the table's first load the form's code and hydration were a measurable share of the main-thread work (issue 4).
+// on the table's first load the form's code and hydration were a measurable share of the main-thread work.
 const CreateAccountForm = dynamic(() => import("./create-account-form").then((m) => m.CreateAccountForm), {
   ssr: false,
   loading: () => <Spinner />,
 });
 // The bulk changes show once a row is ticked, the delete dialog's list of what goes too once it opens: neither is
-// part of the table's first load (issue 33).
+// part of the table's first load.
 const BulkActions = dynamic(() => import("./bulk-actions").then((m) => m.BulkActions), { ssr: false, loading: () => <Spinner /> });
 const AccountDeleteDetails = dynamic(() => import("./delete-details").then((m) => m.AccountDeleteDetails), {
   ssr: false,

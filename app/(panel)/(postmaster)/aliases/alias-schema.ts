@@ -1,5 +1,5 @@
 // The alias forms' rules (zod and the alias field specs). Imported by the forms only on their first validation
-// (lazyResolver), so zod is not part of the alias table's first load (issue 33).
+// (lazyResolver), so zod is not part of the alias table's first load.
 import { z } from "zod";
 import { fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
 import { aliasFields } from "@/lib/schemas/alias";

@@ -1,5 +1,5 @@
 // The create-list form's rules (zod and the list field specs). Imported by the form only on its first validation
-// (lazyResolver), so zod is not part of the list table's first load (issue 33).
+// (lazyResolver), so zod is not part of the list table's first load.
 import { z } from "zod";
 import { fieldSpecResolver } from "@/lib/client/hooks/use-field-form";
 import { isListName } from "@/lib/schemas/common";

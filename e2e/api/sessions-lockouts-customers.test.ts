@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- response bodies are untyped JSON */
-// Issue 29 (hardening, round 3, and customers), over real HTTP against the production server. This file starts a
+// Sessions, lockouts and customers, and what a hostile client could do with them, over real HTTP against the production server. This file starts a
 // server of its own, with TRUSTED_PROXIES=127.0.0.1 (so that a request from 127.0.0.1 with X-Forwarded-For stands
 // for any client address) and SERVER_NAMES=127.0.0.1,localhost; requests from other loopback addresses
 // (127.0.51.x, bound as the probe did) are untrusted peers. The probe table in docs/security.md names these tests.

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
-// Contract §9 and issue 20, over real HTTP against the production server: what a hostile client got through when
+// Contract §9 ("Hardening"), over real HTTP against the production server: what a hostile client got through when
 // the service was probed, each item now refused. The probe table in docs/security.md names these tests.
 //   enumeration  - a caller who does not administer a domain gets 403.2 whether the domain or record exists or not
 //   paths        - nothing under /api/v1 (or the panel's /api/panel) redirects; `//` is 404.4, a trailing slash the clean path

@@ -1,11 +1,12 @@
-// Issue 33: the panel's rough edges as a user meets them, each with a screenshot (test-results/screenshots/rough-*).
+// The postmaster's and the owner's everyday tasks as a user meets them, each with a screenshot
+// (test-results/screenshots/tasks-*).
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `rough-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `tasks-${name}.png`), fullPage: true });
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
 const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj ${name}@` }) });
 
