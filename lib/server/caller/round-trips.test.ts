@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe("GET one account on PostgreSQL", () => {
-  it("is one round trip once the caller is verified", async () => {
+  it("is one round trip once the caller is verified, and still obeys a lock set elsewhere", async () => {
     const { getReadyDb } = await import("@/db/client");
     const { addDomain } = await import("@/lib/server/resources/new-domain");
     const { createAccount } = await import("@/lib/server/resources/accounts");
@@ -47,11 +47,12 @@ describe("GET one account on PostgreSQL", () => {
     await vi.waitFor(() => expect(dbGeneration(db)).not.toBeNull(), { timeout: 10_000, interval: 20 });
 
     const basic = `Basic ${Buffer.from(`postmaster@trips.example.com:${sha1Hex("Postmaster1")}`).toString("base64")}`;
-    const get = async () => {
-      const req = new Request("http://127.0.0.1/api/v1/emails/trips.example.com/jan", {
-        headers: { authorization: basic, [PEER_ADDRESS_HEADER]: "127.0.0.1" },
+    const send = () =>
+      GET(new Request("http://127.0.0.1/api/v1/emails/trips.example.com/jan", { headers: { authorization: basic, [PEER_ADDRESS_HEADER]: "127.0.0.1" } }), {
+        params: Promise.resolve({ domain: "trips.example.com", name: "jan" }),
       });
-      const res = await GET(req, { params: Promise.resolve({ domain: "trips.example.com", name: "jan" }) });
+    const get = async () => {
+      const res = await send();
       expect(res.status).toBe(200);
       return (await res.json()) as { name: string; aliases: string[] };
     };
@@ -61,7 +62,21 @@ describe("GET one account on PostgreSQL", () => {
     const body = await get();
     expect(body.name).toBe("jan");
     expect(body.aliases).toEqual(["kontakt@trips.example.com"]);
-    console.log(sent);
     expect(sent).toHaveLength(1);
+
+    // The throttle rows are reused too, until a change is announced: a lock written by another process is obeyed.
+    const other = new pg.Client({ connectionString: cluster.url });
+    await other.connect();
+    try {
+      await other.query(
+        "INSERT INTO login_throttle (client_ip, email, failures, lockouts, locked_until, last_failure) VALUES ('*', $1, 0, 1, $2, $3)",
+        ["postmaster@trips.example.com", Date.now() + 600_000, Date.now()],
+      );
+      await vi.waitFor(async () => expect(((await (await send()).json()) as { code: string }).code).toBe("403.1"), { timeout: 10_000, interval: 20 });
+      await other.query("DELETE FROM login_throttle");
+      await vi.waitFor(async () => expect((await send()).status).toBe(200), { timeout: 10_000, interval: 20 });
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -1,0 +1,4 @@
+-- Changes to login_throttle are announced like those to accounts and domains, so each process can keep the throttle
+-- rows of a sign-in it read until the next announcement (lib/server/caller/login-throttle.ts).
+CREATE TRIGGER login_throttle_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON login_throttle
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_changed();
