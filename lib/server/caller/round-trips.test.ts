@@ -8,6 +8,8 @@ vi.mock("server-only", () => ({}));
 
 let cluster: PgCluster;
 const sent: string[] = [];
+// Kept to be called with each client as `this` (and put back after the tests).
+// eslint-disable-next-line @typescript-eslint/unbound-method
 const query = pg.Client.prototype.query;
 
 beforeAll(async () => {
