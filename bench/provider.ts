@@ -135,7 +135,10 @@ interface MailQuery {
   sql: string;
   /** Postfix's map file (for postmap -q), or undefined for Dovecot's passdb/userdb. */
   postfixMap?: string;
-  /** What the daemon looks up: the address, its domain (virtual_mailbox_domains), or "@domain" (a catchall). */
+  /**
+   * What the daemon looks up: the address, its domain (virtual_mailbox_domains: a map of domains keyed by %s), or
+   * "@domain" (a catchall). A %d query needs an address: pgsql_table(5) skips a key without a domain part.
+   */
   key: "address" | "domain" | "catchall";
 }
 
@@ -151,7 +154,7 @@ function mailQueries(confDir: string): MailQuery[] {
     for (const m of text.matchAll(/^\s*(query|password_query|user_query)\s*=\s*(.+(?:\n\s+.+)*)/gm)) {
       const sql = m[2]!.replace(/\s+/g, " ").trim();
       const name = `${relative}:${m[1]}`;
-      out.push({ name, sql, postfixMap, key: /FROM mail_domains\b/.test(sql) ? "domain" : "address" });
+      out.push({ name, sql, postfixMap, key: /FROM mail_domains\b/.test(sql) && !sql.includes("%d") ? "domain" : "address" });
       // virtual_alias_maps: an address that is no alias is looked up again as "@domain" (a catchall).
       if (relative.endsWith("virtual-alias-maps.cf")) out.push({ name: `${name} (@domain)`, sql, postfixMap, key: "catchall" });
     }
