@@ -1,7 +1,8 @@
 // Provider scale on PostgreSQL: a private primary with a streaming replica, many domains of skewed sizes, and the
 // mail host's lookups measured on the replica with the queries of the maps `mailserver config` writes.
-//   node --conditions=react-server --import tsx bench/provider.ts [--quick]
-// Writes bench/data/provider.json (git-ignored). --quick seeds a few thousand domains (CI).
+//   node --conditions=react-server --import tsx bench/provider.ts [--quick] [--results]
+// Writes bench/data/provider.json (git-ignored) after each step, and at the end its section of bench/RESULTS.md and
+// bench/results.json (a quick run only with --results). --quick seeds a few thousand domains (CI).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { searchKey } from "@/lib/server/resources/list-page";
 import { hashPassword } from "@/lib/server/caller/password";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { cpuProbeMs } from "./host";
+import { writeProviderReport, type ProviderResult, type Target } from "./report";
 
 const quick = process.argv.includes("--quick");
 const SIZES = quick
@@ -337,8 +339,6 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
   return { ms: took };
 }
 
-interface Target { name: string; value: number; limit: number; unit: string; met: boolean }
-
 /** The issue's targets that this run measures; the absolute ones for seeding, backup and restore are for the full scale. */
 function targets(r: Record<string, unknown>, quickRun: boolean): Target[] {
   const max = (name: string, value: number, limit: number, unit: string): Target => ({ name, value, limit, unit: `${unit} (max)`, met: value <= limit });
@@ -423,6 +423,8 @@ async function main() {
     result.targets = targets(result, quick);
     save();
     console.log(JSON.stringify(result, null, 2));
+    // The committed results come from a full run, or from a quick one asked to (--results).
+    if (!quick || process.argv.includes("--results")) writeProviderReport("bench", result as unknown as ProviderResult);
     for (const t of result.targets as Target[]) console.log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} (limit ${t.limit} ${t.unit})`);
     const failed = [backup, restore].filter((r) => !r.ok);
     if (failed.length) throw new Error(failed.map((r) => r.out).join("; "));
