@@ -351,10 +351,11 @@ function targets(r: Record<string, unknown>, quickRun: boolean): Target[] {
     ),
     max("slowest lookup on the replica while the import runs (every map, 8 concurrent)", Math.max(...Object.values(lag.lookupsOnReplica).map((p) => p.max)), 50, "ms"),
     max("replica lag at every sample while the import runs", lag.maxSeconds, 1, "s"),
-    max("database and WAL per 100,000 accounts", size.per100kAccounts / 1e6, 300, "MB"),
   ];
   if (quickRun) out.push(max("quick run, start to end", r.seconds as number, 120, "s"));
   else {
+    // Per 100,000 accounts only at full scale: at a few thousand domains the WAL's fixed segments dominate.
+    out.push(max("database and WAL per 100,000 accounts", size.per100kAccounts / 1e6, 300, "MB"));
     out.push(max("seeding 1,000,000 accounts", (r.seeding as { seconds: number }).seconds / 60, 15, "min"));
     out.push(max("db backup", (r.backup as { ms: number }).ms / 60_000, 5, "min"));
     out.push(max("db restore", (r.restore as { ms: number }).ms / 60_000, 10, "min"));
