@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe("PostgreSQL caches follow other processes' commits", () => {
-  it("a changed password, a blocked account and a deleted domain take effect on the next request", async () => {
+  it("a changed password, a blocked account and a deleted domain take effect once announced", async () => {
     const { getReadyDb } = await import("@/db/client");
     const { dbGeneration } = await import("./db-generation");
     const { addDomain } = await import("@/lib/server/resources/new-domain");
