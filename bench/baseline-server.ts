@@ -7,7 +7,7 @@ import http from "node:http";
 import { getDb } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { domainForAccounts } from "@/lib/server/caller/access";
-import { accountRecord, getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { getAccountRecordOrThrow } from "@/lib/server/resources/accounts";
 import { authenticate, parseBasic } from "@/lib/server/caller/auth";
 import { isClientAllowed, normalizeIp } from "@/lib/server/http/client-address";
 
@@ -27,11 +27,7 @@ async function answer(req: http.IncomingMessage): Promise<{ status: number; body
     if (!creds) throw apiError("missingCredentials");
     const principal = await authenticate(db, creds, normalizeIp(peer));
     const domain = await domainForAccounts(db, principal, domainName, [name]);
-    const row =
-      name === principal.account.name && domain.id === principal.account.domainId
-        ? principal.account
-        : await getAccountOrThrow(db, domain, name);
-    return { status: 200, body: await accountRecord(db, domain, row) };
+    return { status: 200, body: await getAccountRecordOrThrow(db, domain, name) };
   } catch (err) {
     const error = err instanceof ApiError ? err : apiError("unexpected");
     return { status: error.status, body: error.toBody() };

@@ -1,7 +1,7 @@
 // What lets a process reuse rows it read from PostgreSQL (db/dialect.ts `changeStamp`): one connection per pool
-// LISTENs on data_changed (announced after every commit that changes accounts or domains, migration 0013), and
-// the stamp moves with every announcement and with every commit made by this process. While the listening
-// connection is not up (starting, lost), there is no stamp and nothing is reused.
+// LISTENs on data_changed (announced after every commit that changes accounts, domains or login_throttle: the
+// notify_data_changed triggers), and the stamp moves with every announcement and with every commit made by this
+// process. While the listening connection is not up (starting, lost), there is no stamp and nothing is reused.
 import pg from "pg";
 
 interface Listener {
@@ -47,7 +47,7 @@ function listen(pool: pg.Pool, listener: Listener) {
     .catch(down);
 }
 
-/** A stamp that moves whenever accounts or domains may have changed; null while changes cannot be followed. */
+/** A stamp that moves whenever accounts, domains or login_throttle may have changed; null while changes cannot be followed. */
 export function changeStampOf(pool: pg.Pool): string | null {
   if (ended.has(pool)) return null;
   let listener = listeners.get(pool);

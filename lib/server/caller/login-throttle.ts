@@ -18,6 +18,7 @@ import { loginThrottle } from "@/db/schema";
 import { env } from "../env";
 import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
+import { UntilChangedCache } from "../store/db-generation";
 
 const FORGET_AFTER_MS = 15 * 60_000;
 /** How long a failure from an address past its budget waits before it is answered. */
@@ -34,6 +35,10 @@ const throttleRows = or(
   and(eq(loginThrottle.clientIp, sql.placeholder("device")), eq(loginThrottle.email, sql.placeholder("email"))),
 );
 const rowsQueryOf = (db: Db) => db.select().from(loginThrottle).where(throttleRows);
+// The rows of a sign-in's keys while the database is unchanged, so a program calling the API again and again does
+// not read them on every call; another process's failure is seen once its change announcement arrives, as a read
+// made just before that commit would have missed it.
+const seenRows = new UntilChangedCache<readonly Row[]>(1000);
 
 const statements = prepared((db) => ({
   rows: rowsQueryOf(db).prepare(),
@@ -115,11 +120,11 @@ export async function failureGate(db: Db, ip: string, typed: string, deviceId: s
   const email = typed === ADDRESS ? "(none)" : typed;
   const device = deviceId ? `device:${deviceId}` : "(no device)";
   const params = { ip, email, device };
-  const find = (rows: Row[], key: Key) => rows.find((r) => r.clientIp === key.clientIp && r.email === key.email);
+  const find = (rows: readonly Row[], key: Key) => rows.find((r) => r.clientIp === key.clientIp && r.email === key.email);
   const accountKey = { clientIp: ACCOUNT, email };
   const addressKey = { clientIp: ip, email: ADDRESS };
   const deviceKey = { clientIp: device, email };
-  const rows = await statements(db).rows.execute(params);
+  const rows = (await seenRows.get(db, `${ip}\0${email}\0${device}`, () => statements(db).rows.execute(params))) ?? [];
   const lock = deviceId ? find(rows, deviceKey) : find(rows, accountKey);
   const address = find(rows, addressKey);
   let reserved = false;

@@ -6,7 +6,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { authenticate, type Principal } from "./auth";
-import { accountRecord, getAccountOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "../resources/accounts";
+import { getAccountRecordOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "../resources/accounts";
 import { getDomainOrThrow } from "../resources/domains";
 import { sha1Hex } from "./password";
 
@@ -47,5 +47,5 @@ export async function changeOwnPassword(
     currentPasswordProven: true,
     prehashed: await prehashPassword(change),
   });
-  return accountRecord(db, domain, await getAccountOrThrow(db, domain, name));
+  return getAccountRecordOrThrow(db, domain, name);
 }

@@ -39,6 +39,17 @@ const statements = prepared((db) => ({
     .from(accounts)
     .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
     .prepare(),
+  // The account with its aliases' addresses (as accountRecord reads them), in one statement: one round trip.
+  recordByName: db
+    .select({
+      account: accounts,
+      // Spelt out: Drizzle leaves the table off the columns of a one-table select, which would lose the correlation.
+      aliases: sql<string | null>`(SELECT string_agg(al.email, ' ' ORDER BY al.name) FROM aliases al
+        WHERE al.domain_id = "accounts"."domain_id" AND al.target = "accounts"."email")`,
+    })
+    .from(accounts)
+    .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
+    .prepare(),
   // Contract §7: only the account's own domain's aliases; other domains' aliases to it are not its administrator's
   // business (and would not survive the record being sent back whole).
   aliasesOf: db
@@ -128,6 +139,14 @@ export async function getAccountOrThrow(db: Db, domain: DomainRow, name: string)
 export async function accountRecord(db: Db, domain: DomainRow, row: AccountRow): Promise<AccountRecord> {
   const aliasEmails = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map((a) => a.email);
   return toAccountRecord(row, domain, aliasEmails);
+}
+
+/** One account's record by name, or 404.x: the row and its aliases read together. */
+export async function getAccountRecordOrThrow(db: Db, domain: DomainRow, name: string): Promise<AccountRecord> {
+  const [found] = await statements(db).recordByName.execute({ domainId: domain.id, name });
+  if (!found) throw apiError("recordNotFound", name, { resource: "account" });
+  // Addresses hold no spaces (lib/schemas/common.ts), so a space separates them.
+  return toAccountRecord(found.account, domain, found.aliases ? found.aliases.split(" ") : []);
 }
 
 interface SummaryRow {

@@ -4,7 +4,7 @@ import {
   accountRecord,
   createAccount,
   deleteAccounts,
-  getAccountOrThrow,
+  getAccountRecordOrThrow,
   prehashPassword,
   updateAccounts,
 } from "@/lib/server/resources/accounts";
@@ -14,10 +14,7 @@ import { parseNames } from "@/lib/server/resources/names";
 export const GET = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAccounts(db, principal, params.domain!, params.name!.split(","));
   const [name] = parseNames(params.name!, "account", false);
-  const row = name === principal.account.name && domain.id === principal.account.domainId
-    ? principal.account
-    : await getAccountOrThrow(db, domain, name!);
-  return ok(await accountRecord(db, domain, row));
+  return ok(await getAccountRecordOrThrow(db, domain, name!));
 });
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
