@@ -7,6 +7,7 @@ import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
 test("removing an alias asks first, then the focus moves to the next alias or the new-alias field", async ({ page, loginAs }) => {
+  test.setTimeout(90_000);
   await loginAs(page, "postmaster");
   const name = `wlas${Date.now().toString(36)}`;
   const email = (n: string) => `${n}@${DEMO.domain}`;
