@@ -109,8 +109,9 @@ describe("aliases", () => {
 
 describe("mailing lists", () => {
   it("PUT several: 204 and all changed; one missing: nothing changed", async () => {
-    expectStatus(await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body: { privacy_mode: 1, accounts: [`m1@${D}`] } }), 204);
-    for (const n of ["l1", "l2"]) expect(await get(`mailinglists/${D}/${n}`)).toMatchObject({ privacy_mode: 1, accounts: [`m1@${D}`] });
+    const body = { privacy_mode: 1, accounts: [`m1@${D}`], moderators: [`m2@${D}`] };
+    expectStatus(await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body }), 204);
+    for (const n of ["l1", "l2"]) expect(await get(`mailinglists/${D}/${n}`)).toMatchObject(body);
     const bad = await api("PUT", `mailinglists/${D}/l1,nolist,l2`, { auth: admin, body: { privacy_mode: 2 } });
     expectError(bad, "recordNotFound", "nolist");
     expect(children(bad.json)).toEqual([["404.2", "nolist"]]);
@@ -126,6 +127,36 @@ describe("mailing lists", () => {
     expect(res.json.children[0].attributes).toMatchObject({ field: "replyto_email" });
     expect((await get(`mailinglists/${D}/l1`)).replyto_mode).toBe(0);
     expectError(await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
+  });
+
+  it("a moderated list needs a moderator: refused on the moderators field, for each list of several", async () => {
+    const required = { required_for_privacy_mode: 1 };
+    const created = await api("POST", `mailinglists/${D}/l4`, { auth: admin, body: { privacy_mode: 1 } });
+    expectError(created, "invalidListOption", "moderators");
+    expect(created.json.attributes).toMatchObject(required);
+    expectError(await api("GET", `mailinglists/${D}/l4`, { auth: admin }), "recordNotFound", "l4");
+    expectStatus(await api("POST", `mailinglists/${D}/l4`, { auth: admin, body: { privacy_mode: 1, moderators: [`m3@${D}`] } }), 201);
+    // Taking the last moderator away, or making a list without one moderated, is refused; nothing changes.
+    expectError(await api("PUT", `mailinglists/${D}/l4`, { auth: admin, body: { moderators: [] } }), "invalidListOption", "moderators");
+    const several = await api("PUT", `mailinglists/${D}/l3,l4`, { auth: admin, body: { privacy_mode: 1 } });
+    expect(children(several.json)).toEqual([["500.353", "l3"]]);
+    expect(several.json.children[0].attributes).toMatchObject({ field: "moderators", ...required });
+    expect(await get(`mailinglists/${D}/l3`)).toMatchObject({ privacy_mode: 0, moderators: [] });
+    expect((await get(`mailinglists/${D}/l4`)).moderators).toEqual([`m3@${D}`]);
+  });
+
+  it("a list left moderated without a moderator by an account's delete can still be sent back whole and changed", async () => {
+    await createAccount(D, "jedyny");
+    expectStatus(await api("POST", `mailinglists/${D}/l5`, { auth: admin, body: { privacy_mode: 1, moderators: [`jedyny@${D}`] } }), 201);
+    expectStatus(await api("DELETE", `emails/${D}/jedyny`, { auth: admin }), 204);
+    const record = await get(`mailinglists/${D}/l5`);
+    expect(record).toMatchObject({ privacy_mode: 1, moderators: [] });
+    // Contract §4: a record read with GET can be sent back whole with PUT.
+    expectStatus(await api("PUT", `mailinglists/${D}/l5`, { auth: admin, body: record }), 200);
+    expectStatus(await api("PUT", `mailinglists/${D}/l5`, { auth: admin, body: { description: "Bez moderatora" } }), 200);
+    expectStatus(await api("PUT", `mailinglists/${D}/l5`, { auth: admin, body: { moderators: [`m1@${D}`] } }), 200);
+    // Once it has one again, taking it away is refused as anywhere else.
+    expectError(await api("PUT", `mailinglists/${D}/l5`, { auth: admin, body: { moderators: [] } }), "invalidListOption", "moderators");
   });
 
   it("DELETE several is all or nothing", async () => {

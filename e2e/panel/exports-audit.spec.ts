@@ -101,6 +101,7 @@ test("a bulk block shows in the audit log: who, from where, which names, blocked
   await page.goto(`/accounts?search=aud${stamp}`);
   await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
   await page.getByRole("button", { name: "Zablokuj" }).click();
+  await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
 
   await page.getByRole("link", { name: "Dziennik" }).click();

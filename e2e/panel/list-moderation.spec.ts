@@ -13,7 +13,7 @@ test.beforeEach(async ({ page, loginAs }) => {
 test("the list editor approves and rejects held posts and shows bounces", async ({ page }) => {
   const name = unique("mod");
   const created = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${name}`, {
-    data: { privacy_mode: 1, accounts: [`jan.nowak@${DEMO.domain}`] },
+    data: { privacy_mode: 1, accounts: [`jan.nowak@${DEMO.domain}`], moderators: [`biuro@${DEMO.domain}`] },
     headers: { origin: originOf(page) },
   });
   expect(created.status(), await created.text()).toBe(201);

@@ -108,6 +108,7 @@ test.describe("accounts", () => {
     await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
     await expect(page.getByText("Zaznaczono: 2 konta")).toBeVisible();
     await page.getByRole("button", { name: "Zablokuj" }).click();
+    await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
     for (const n of names) await expect(rowOf(page, n).getByRole("cell", { name: "tak" })).toBeVisible();
 
@@ -129,6 +130,7 @@ test.describe("accounts", () => {
     await page.getByLabel(`Zaznacz postmaster@${DEMO.domain}`).check();
     await page.getByLabel(`Zaznacz ${name}@${DEMO.domain}`).check();
     await page.getByRole("button", { name: "Zablokuj" }).click();
+    await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "Nic nie zmieniono" });
     await expect(alert).toContainText("postmaster: Konta postmaster nie można usunąć ani zablokować.");
     await expect(rowOf(page, name).getByRole("cell", { name: "nie" })).toBeVisible();

@@ -84,6 +84,7 @@ test("select all matching on a domain of 1,500 accounts, then block all 1,500", 
   await confirm.getByRole("button", { name: "Anuluj" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 1500 kont." })).toBeVisible({ timeout: 120_000 });
   await expect(page.getByRole("row").filter({ hasText: "user0001" }).getByText("zablokowane")).toBeVisible();
   await shot(page, "select-all-blocked");

@@ -25,6 +25,10 @@ describe("parseRows", () => {
       { line: 4, name: "jan", password: "Gen3rated1", generated: true, capacity: 1024, description: "", problem: null },
     ]);
   });
+  it("ignores rows with no value in any field, as Excel saves them after the data", () => {
+    const rows = parseRows(";;;\r\nnazwa;hasło;pojemność;opis\r\nanna;Haslo-123;;\r\n;;;\r\n,,,\r\n\"\";\"\";;\r\n ; ; ; \r\n", "d.pl", fixed);
+    expect(rows.map((r) => [r.line, r.name, r.problem])).toEqual([[3, "anna", null]]);
+  });
   it("keeps a description's commas and spaces on a line separated by commas", () => {
     const [row] = parseRows("bulk.two,Haslo-234,512,Kowalski, Jan", "d.pl", fixed);
     expect(row).toMatchObject({ name: "bulk.two", capacity: 512, description: "Kowalski, Jan", problem: null });

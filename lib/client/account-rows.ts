@@ -1,6 +1,7 @@
 // Bulk create's input: pasted lines or a CSV file, one account a line: name; password (empty: generate one);
 // capacity in MB (empty: the default); description. Fields are separated by ";" (or "," when a line has no ";"),
-// may be quoted ("a;b", with "" for a quote), and a first line naming the columns is skipped. Each row is checked
+// may be quoted ("a;b", with "" for a quote); a first line naming the columns is skipped, and so are lines with
+// no value in any field (Excel ends a sheet's CSV with `;;;` rows). Each row is checked
 // with the account's own rules before anything is sent. Loaded only with the bulk-create dialog.
 import { accountFields } from "@/lib/schemas/account";
 import { isAccountName, passwordSchema } from "@/lib/schemas/common";
@@ -68,15 +69,19 @@ export function generatePassword(random: (n: number) => Uint32Array = (n) => cry
   }
 }
 
+/** A line with no value in any field: empty, or only separators and empty quotes (Excel's `;;;` rows). */
+const isBlankLine = (line: string) => splitLine(line).every((f) => f === "");
+
 /** The rows of the input with their checks; `domain` lets a line give a full address of that domain. */
 export function parseRows(text: string, domain: string, generate: () => string = generatePassword): BulkRow[] {
   const lines = text.split(/\r?\n/);
   const rows: BulkRow[] = [];
   const seen = new Set<string>();
+  const firstLine = lines.findIndex((l) => !isBlankLine(l));
   lines.forEach((raw, i) => {
-    if (raw.trim() === "") return;
+    if (isBlankLine(raw)) return;
     const fields = splitLine(raw, 4);
-    if (rows.length === 0 && i === lines.findIndex((l) => l.trim() !== "") && HEADER_NAMES.has(fields[0]!.toLowerCase())) return;
+    if (rows.length === 0 && i === firstLine && HEADER_NAMES.has(fields[0]!.toLowerCase())) return;
     let name = fields[0]!.toLowerCase();
     if (name.endsWith(`@${domain}`)) name = name.slice(0, -domain.length - 1);
     const given = fields[1] ?? "";

@@ -81,6 +81,13 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
       : "The reply-to address is required when replies go to a given address.";
   },
   (a, l) => {
+    // invalidListOption on moderators: a moderated list without one.
+    if (a.required_for_privacy_mode === undefined) return null;
+    return l === "pl"
+      ? "Lista moderowana musi mieć co najmniej jednego moderatora: tylko moderatorzy piszą na nią wprost i zatwierdzają wstrzymane wiadomości. Dodaj moderatora albo zmień, kto może pisać na listę."
+      : "A moderated list needs at least one moderator: only moderators post to it directly and approve held posts. Add a moderator or change who may post.";
+  },
+  (a, l) => {
     // invalidListOption on replyto_email: which address, and why (lib/schemas/mailing-list.ts).
     if (typeof a.replyto_email !== "string") return null;
     const given = quote(l, [a.replyto_email]);

@@ -61,7 +61,7 @@ export const mailingListFields = {
 } as const satisfies FieldSpecs;
 
 /**
- * The one rule across fields: replies sent to a given address (replyto_mode 2) need that address. The service checks
+ * A rule across fields: replies sent to a given address (replyto_mode 2) need that address. The service checks
  * the stored result (a PUT may change either field); the panel's list editor checks the form with it before sending,
  * so this error shows together with the fields' own (the API answers one error per request).
  */
@@ -70,6 +70,17 @@ export function replyToAddressMissing(values: { replyto_mode?: unknown; replyto_
 }
 /** The error attributes the service gives that case (lib/errors/details.ts words them). */
 export const REPLYTO_REQUIRED_ATTRIBUTES = { required_for_replyto_mode: 2 } as const;
+
+/**
+ * A moderated list (privacy_mode 1) sends only its moderators' posts and holds the rest for them: without a
+ * moderator nobody could post to it. The service refuses a save that leaves a list so (lib/server/resources/
+ * mailing-lists.ts); the list editor checks its form with it before sending.
+ */
+export function moderatorsMissing(values: { privacy_mode?: unknown; moderators?: unknown }): boolean {
+  return Number(values.privacy_mode) === 1 && !(Array.isArray(values.moderators) && values.moderators.length > 0);
+}
+/** The error attributes the service gives that case (lib/errors/details.ts words them). */
+export const MODERATORS_REQUIRED_ATTRIBUTES = { required_for_privacy_mode: 1 } as const;
 
 export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);

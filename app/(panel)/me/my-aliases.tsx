@@ -1,9 +1,10 @@
 "use client";
 // "My aliases": the addresses of the domain that deliver to this account (the record's `aliases`), which the owner
 // may add and remove up to alias_limit (contract §7; the service checks the limit and the names). Each change
-// saves the whole set at once, as the API takes it.
-import { useId, useState, type FormEvent } from "react";
-import { Alert, Button, Card, TextField } from "@/components";
+// saves the whole set at once, as the API takes it. Removing asks first; then the keyboard focus moves to the next
+// alias's Remove button, or to the new-alias field, never back to the top of the page.
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Alert, Button, Card, ConfirmDialog, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { errorCatalog } from "@/lib/errors/catalog";
@@ -13,8 +14,8 @@ import { isAccountName } from "@/lib/schemas/common";
 import { useSaveMyAccount, type MyAccountRecord } from "./use-my-account";
 
 const messages: Messages<
-    | "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
-  | "reserved" | "taken" | "domainFull"
+  | "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
+  | "reserved" | "taken" | "domainFull" | "confirmTitle" | "confirmText" | "confirmRemove" | "removeFailed"
 > = {
   pl: {
     title: "Moje aliasy",
@@ -32,6 +33,10 @@ const messages: Messages<
     reserved: "Adres {email} jest zastrzeżony dla administratora domeny: poproś go, jeśli ma trafiać do Ciebie.",
     taken: "Adres {email} jest już zajęty w domenie. Wybierz inną nazwę.",
     domainFull: "W domenie wyczerpano limit aliasów ({limit}). Poproś administratora domeny o większy.",
+    confirmTitle: "Usunąć alias?",
+    confirmText: "Poczta wysłana na {email} przestanie trafiać do tej skrzynki. Alias można później dodać ponownie, jeśli nikt inny nie zajmie tej nazwy.",
+    confirmRemove: "Usuń alias",
+    removeFailed: "Nie usunięto aliasu: {error}",
   },
   en: {
     title: "My aliases",
@@ -49,8 +54,15 @@ const messages: Messages<
     reserved: "The address {email} is reserved for the domain administrator: ask them if it should reach you.",
     taken: "The address {email} is already taken in the domain. Choose another name.",
     domainFull: "The domain's alias limit ({limit}) is used up. Ask the domain administrator for more.",
+    confirmTitle: "Remove the alias?",
+    confirmText: "Mail sent to {email} will no longer reach this mailbox. You can add the alias again later if nobody else takes the name.",
+    confirmRemove: "Remove alias",
+    removeFailed: "The alias was not removed: {error}",
   },
 };
+
+/** focusNext's value for the new-alias field. */
+const ADD_FIELD = "";
 
 const aliasCount = (locale: "pl" | "en", n: number) =>
   locale === "pl" ? counted(locale, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }) : counted(locale, n, { one: "alias", other: "aliases" });
@@ -64,6 +76,12 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
   const [name, setName] = useState("");
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  /** The alias whose removal waits for the confirmation, and that removal's error (shown in the dialog). */
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<string | undefined>();
+  /** Where the focus goes once a removal's dialog has closed: an alias's Remove button, or the new-alias field. */
+  const focusNext = useRef<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
   const limit = record.alias_limit;
   const suffix = `@${record.domain}`;
   const full = record.aliases.length >= limit;
@@ -78,14 +96,14 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
     return undefined;
   };
 
-  const apply = async (aliases: string[], done: string, added?: string) => {
+  const apply = async (aliases: string[], done: string, added: string) => {
     setOutcome(null);
     try {
       await save.mutateAsync({ aliases });
       setOutcome({ ok: true, text: done });
       return true;
     } catch (err) {
-      const onField = added === undefined ? undefined : fieldRefusal(err, added);
+      const onField = fieldRefusal(err, added);
       if (onField) {
         setFieldError(onField);
         document.getElementById(inputId)?.focus();
@@ -93,6 +111,33 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
       return false;
     }
   };
+
+  const remove = async () => {
+    if (!removing) return;
+    const email = removing;
+    const at = record.aliases.indexOf(email);
+    const rest = record.aliases.filter((a) => a !== email);
+    setRemoveError(undefined);
+    try {
+      await save.mutateAsync({ aliases: rest });
+    } catch (err) {
+      setRemoveError(t("removeFailed", { error: errorText.failure(err) }));
+      return;
+    }
+    setOutcome({ ok: true, text: t("removed", { email }) });
+    // The alias that took its place, else the new-alias field (or, with the limit still used up, the one before).
+    focusNext.current = rest[at] ?? (rest.length < limit ? ADD_FIELD : rest[at - 1] ?? null);
+    setRemoving(null);
+  };
+
+  // After the dialog has closed (its own effect runs first), so the browser's focus restore cannot undo it.
+  useEffect(() => {
+    const target = focusNext.current;
+    if (removing !== null || target === null) return;
+    focusNext.current = null;
+    const button = [...(listRef.current?.querySelectorAll<HTMLElement>("[data-alias]") ?? [])].find((b) => b.dataset.alias === target);
+    (button ?? document.getElementById(inputId))?.focus();
+  }, [removing, record.aliases, inputId]);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
@@ -122,7 +167,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
         {record.aliases.length === 0 ? (
           <p className="text-sm text-gray-800">{t("none")}</p>
         ) : (
-          <ul className="divide-y divide-gray-200 rounded border border-gray-300" aria-label={t("title")}>
+          <ul ref={listRef} className="divide-y divide-gray-200 rounded border border-gray-300" aria-label={t("title")}>
             {record.aliases.map((email) => (
               <li key={email} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
                 <span className="break-all font-medium">{email}</span>
@@ -130,8 +175,12 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
                   variant="ghost"
                   className="min-h-8 px-2"
                   aria-label={`${t("remove")}: ${email}`}
+                  data-alias={email}
                   disabled={save.isPending}
-                  onClick={() => void apply(record.aliases.filter((a) => a !== email), t("removed", { email }))}
+                  onClick={() => {
+                    setRemoveError(undefined);
+                    setRemoving(email);
+                  }}
                 >
                   {t("remove")}
                 </Button>
@@ -166,6 +215,17 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
           </Alert>
         )}
       </div>
+      <ConfirmDialog
+        open={removing !== null}
+        danger
+        title={t("confirmTitle")}
+        description={removing && t("confirmText", { email: removing })}
+        confirmLabel={t("confirmRemove")}
+        pending={save.isPending}
+        error={removeError}
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      />
     </Card>
   );
 }

@@ -10,7 +10,9 @@ import {
   DEFAULT_LIST_TEMPLATES,
   LIST_SORT_FIELDS,
   MAX_LIST_ACCOUNTS,
+  MODERATORS_REQUIRED_ATTRIBUTES,
   mailingListFields,
+  moderatorsMissing,
   READ_ONLY_LIST_FIELDS,
   type MailingListInput,
   type MailingListRecord,
@@ -161,6 +163,22 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
 }
 
 /**
+ * A moderated list needs a moderator. A save that leaves a list moderated without one is refused, unless the list
+ * was so already (its last moderator's account was deleted): a record read with GET and sent back whole, or another
+ * field changed, is still accepted (contract §4).
+ */
+async function checkModerators(db: Db, row: MailingListRow | null, input: MailingListInput): Promise<void> {
+  const privacyMode = input.privacy_mode ?? row?.privacyMode ?? 0;
+  if (privacyMode !== 1) return;
+  const stored = row ? await listMemberStatements(db).ordered(row.id, "moderator") : [];
+  const after = { privacy_mode: privacyMode, moderators: input.moderators ?? stored };
+  const before = row && { privacy_mode: row.privacyMode, moderators: stored };
+  if (moderatorsMissing(after) && !(before && moderatorsMissing(before))) {
+    throw apiError("invalidListOption", "moderators", MODERATORS_REQUIRED_ATTRIBUTES);
+  }
+}
+
+/**
  * Sets a role's members to `addresses`, writing only the difference: a PUT of a 50,000-member list that adds or
  * removes a few addresses deletes and inserts those few rows, so the write lock is held for milliseconds
  * (bench/list-put.ts measures it). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
@@ -186,6 +204,7 @@ export async function createMailingList(db: Db, domain: DomainRow, name: string,
   const email = `${name}@${domain.name}`;
   const values = columnValues(input);
   checkReplyTo({ replytoMode: values.replytoMode ?? 0, replytoEmail: values.replytoEmail ?? "" });
+  await checkModerators(db, null, input);
   return withTransaction(db, async (tx) => {
       await lockDomain(tx, domain.id);
       await assertNameFree(tx, domain.id, name);
@@ -295,6 +314,7 @@ function writeUpdate(
     for (const row of rows) {
       try {
         checkReplyTo({ ...row, ...values });
+        await checkModerators(tx, row, input);
       } catch (err) {
         if (!(err instanceof ApiError) || names.length === 1) throw err;
         failures.push(failureOfName(row.name, err));

@@ -1,7 +1,7 @@
 "use client";
 // The one table of the postmaster's resources (accounts, aliases, mailing lists): search, sort and paging in the
-// URL, rows in the service's order, a selection that survives paging and can extend to every row matching the
-// search, bulk changes and deletes sent in atomic chunks, and the delete dialog. Only the requested page is ever
+// URL, rows in the service's order, a selection that survives paging and sorting and can extend to every row
+// matching the search, bulk changes and deletes sent in atomic chunks, and the delete dialog. Only the requested page is ever
 // fetched (a domain may hold 100,000 accounts); the previous page stays on screen while the next loads.
 //
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
@@ -110,10 +110,11 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     setSelected(new Set());
     setAllMatching(null);
   };
-  // Paging keeps the selection; a new search or sort starts a new one (it selects among other rows).
+  // Paging and sorting keep the selection (the same rows, shown in another order or slice, "all matching" too); a
+  // new search starts a new one (it selects among other rows).
   const change = useCallback(
     (patch: Parameters<typeof update>[0], replace = false) => {
-      if (patch.search !== undefined || patch.sort !== undefined) {
+      if (patch.search !== undefined) {
         setSelected(new Set());
         setAllMatching(null);
       }

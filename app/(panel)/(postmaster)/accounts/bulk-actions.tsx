@@ -1,12 +1,13 @@
 "use client";
 // Changes of the selected accounts (block, unblock, anti-spam, capacity), run by the resource table over every
-// selected name in atomic chunks.
+// selected name in atomic chunks. Blocking asks first, as deleting does: it also ends the accounts' panel sessions.
 import { useEffect, useState } from "react";
-import { Button, TextField } from "@/components";
+import { Button, ConfirmDialog, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { useT } from "@/lib/i18n";
+import { useLocale, useT } from "@/lib/i18n";
+import { countOf } from "@/lib/i18n/plural";
 import type { BulkContext } from "../_postmaster/resource-table";
-import { accountMessages } from "./messages";
+import { ACCOUNT_NOUN, accountMessages } from "./messages";
 
 const SWITCHES = [
   ["block", { blocked: 1 }],
@@ -23,7 +24,9 @@ export function BulkActions({
   apply: (names: string[], body: Record<string, unknown>) => Promise<unknown>;
 }) {
   const t = useT(accountMessages);
+  const locale = useLocale();
   const errorText = useErrorText();
+  const [confirmBlock, setConfirmBlock] = useState(false);
   const [capacity, setCapacity] = useState("");
   const [capacityError, setCapacityError] = useState("");
   // This bar appears once rows are selected: fetch the capacity rule now, so that "set capacity" answers at once.
@@ -49,10 +52,22 @@ export function BulkActions({
   return (
     <>
       {SWITCHES.map(([label, body]) => (
-        <Button key={label} variant="secondary" disabled={ctx.pending} onClick={() => void run(body)}>
+        <Button key={label} variant="secondary" disabled={ctx.pending} onClick={() => (label === "block" ? setConfirmBlock(true) : void run(body))}>
           {t(label)}
         </Button>
       ))}
+      <ConfirmDialog
+        open={confirmBlock}
+        danger
+        title={t("confirmBlockTitle")}
+        description={t("confirmBlock", { count: countOf(locale, ctx.count, ACCOUNT_NOUN) })}
+        confirmLabel={t("block")}
+        onConfirm={() => {
+          setConfirmBlock(false);
+          void run({ blocked: 1 });
+        }}
+        onCancel={() => setConfirmBlock(false)}
+      />
       <form
         className="flex items-end gap-2"
         onSubmit={(e) => {

@@ -11,7 +11,7 @@ export const bulkCreateMessages: Messages<Key> = {
   pl: {
     title: "Dodaj wiele kont",
     format:
-      "Jedno konto w wierszu: nazwa; hasło (puste: wygenerowane); pojemność w MB (pusta: 1024); opis. Pola oddziela średnik (albo przecinek), pierwszy wiersz z nazwami kolumn jest pomijany.",
+      "Jedno konto w wierszu: nazwa; hasło (puste: wygenerowane); pojemność w MB (pusta: 1024); opis. Pola oddziela średnik (albo przecinek), pierwszy wiersz z nazwami kolumn jest pomijany, podobnie jak wiersze bez żadnej wartości (np. „;;;” z Excela).",
     lines: "Wiersze",
     file: "…albo plik CSV",
     preview: "Sprawdź",
@@ -48,7 +48,7 @@ export const bulkCreateMessages: Messages<Key> = {
   en: {
     title: "Add many accounts",
     format:
-      "One account a line: name; password (empty: generated); capacity in MB (empty: 1024); description. Fields are separated by a semicolon (or a comma); a first line naming the columns is skipped.",
+      "One account a line: name; password (empty: generated); capacity in MB (empty: 1024); description. Fields are separated by a semicolon (or a comma); a first line naming the columns is skipped, and so are lines with no value at all (such as Excel's “;;;”).",
     lines: "Lines",
     file: "…or a CSV file",
     preview: "Check",

@@ -308,7 +308,13 @@ function LinesTable(props: {
 }) {
   const hide = (i: number) => (props.narrowHidden?.includes(i) ? "hidden sm:table-cell " : "");
   return (
-    <div className="max-h-80 overflow-auto rounded border border-gray-300">
+    // A scrolling box: focusable and named, so a keyboard user can reach and scroll every row.
+    <div
+      role="region"
+      aria-label={props.caption}
+      tabIndex={0}
+      className="max-h-80 overflow-auto rounded border border-gray-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+    >
       <table className="w-full text-sm">
         <caption className="sr-only">{props.caption}</caption>
         <thead className="sticky top-0 bg-gray-50 text-left">

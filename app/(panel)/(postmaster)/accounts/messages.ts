@@ -7,7 +7,7 @@ type Key =
   | "setCapacity" | "spamOn" | "spamOff" | "confirmDelete" | "create" | "createTitle" | "password" | "passwordHint"
   | "created_ok" | "nameHint" | "capacityHint" | "cancel" | "bulkCapacity" | "closeCreate" | "badgeBlocked"
   | "badgeExpired" | "deleteGoesToo" | "deleteChecking" | "deleteNothingElse" | "deleteAliases" | "deleteCatchall" | "deleteLists" | "deleteForwards"
-  | "bulkCreate";
+  | "bulkCreate" | "confirmBlockTitle" | "confirmBlock";
 
 /** "1 konto", "3 konta", "10 kont". */
 export const ACCOUNT_NOUN: Noun = {
@@ -67,6 +67,9 @@ export const accountMessages: Messages<Key> = {
     deleteLists: "Konto zostanie usunięte z list dyskusyjnych domeny (jako subskrybent i moderator), list: {count}:",
     deleteForwards: "Przekierowania na nie zostaną usunięte z tych kont ({count}):",
     bulkCreate: "Dodaj wiele kont",
+    confirmBlockTitle: "Zablokować zaznaczone konta?",
+    confirmBlock:
+      "Zablokować {count}? Ich otwarte sesje w panelu zostaną zakończone (użytkownicy zostaną wylogowani), a logowanie do poczty (IMAP, POP3, SMTP) i do panelu będzie odrzucane. Poczta nadal będzie do nich dostarczana, ale przekierowania i autoresponder zostaną wstrzymane. Blokadę zdejmuje przycisk „Odblokuj”.",
   },
   en: {
     title: "Mail accounts",
@@ -113,5 +116,8 @@ export const accountMessages: Messages<Key> = {
     deleteLists: "It is taken off the domain's mailing lists (as subscriber and moderator), {count} lists:",
     deleteForwards: "The forwards to it are removed from these accounts ({count}):",
     bulkCreate: "Add many accounts",
+    confirmBlockTitle: "Block the selected accounts?",
+    confirmBlock:
+      "Block {count}? Their open panel sessions end (the users are signed out), and sign-ins to mail (IMAP, POP3, SMTP) and to the panel are refused. Mail is still delivered to them, but forwards and the autoresponder are suspended. “Unblock” lifts the block.",
   },
 };

@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo } from "react";
-import { useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
+import { useController, useForm, useWatch, type Control, type FieldErrors, type Resolver } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { catalogText } from "@/lib/client/error-text";
@@ -15,7 +15,14 @@ import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/cl
 import { errorDetailText } from "@/lib/errors/details";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
-import { DEFAULT_LIST_TEMPLATES, mailingListFields, REPLYTO_REQUIRED_ATTRIBUTES, replyToAddressMissing } from "@/lib/schemas/mailing-list";
+import {
+  DEFAULT_LIST_TEMPLATES,
+  mailingListFields,
+  MODERATORS_REQUIRED_ATTRIBUTES,
+  moderatorsMissing,
+  REPLYTO_REQUIRED_ATTRIBUTES,
+  replyToAddressMissing,
+} from "@/lib/schemas/mailing-list";
 import { SaveBar } from "../../_postmaster/page-parts";
 import { linkClass } from "../../_postmaster/ui";
 import { listEditorMessages } from "./messages";
@@ -30,16 +37,26 @@ const TEMPLATES = ["subscribe_request", "unsubscribe_request", "subscribe", "uns
 
 type Values = Record<string, string | boolean | string[]>;
 const fieldsResolver = fieldSpecResolver<Values>(mailingListFields, FIELDS);
+/** The rules across fields, each with the field its error lands on and the attributes the service gives it. */
+const CROSS_FIELD_RULES = [
+  { field: "replyto_email", broken: replyToAddressMissing, attributes: REPLYTO_REQUIRED_ATTRIBUTES },
+  { field: "moderators", broken: moderatorsMissing, attributes: MODERATORS_REQUIRED_ATTRIBUTES },
+] as const;
+
 /**
- * Every field's own rule and the rule across fields (an empty reply-to address while replies go to it), all in one
- * pass, so one save shows every error at once; the service checks the same again.
+ * Every field's own rule and the rules across fields (an empty reply-to address while replies go to it, a moderated
+ * list without a moderator), all in one pass, so one save shows every error at once; the service checks the same.
  */
 const resolver: Resolver<Values, FieldFormContext> = async (values, context, options) => {
   const result = await fieldsResolver(values, context, options);
-  if (!replyToAddressMissing(values) || result.errors.replyto_email) return result;
   const locale = context?.locale ?? "pl";
-  const message = [catalogText("invalidListOption", locale), errorDetailText(REPLYTO_REQUIRED_ATTRIBUTES, locale)].join(" ");
-  const errors = { ...result.errors, replyto_email: { type: "required", message } } as FieldErrors<Values>;
+  const broken = CROSS_FIELD_RULES.filter((r) => r.broken(values) && !result.errors[r.field]);
+  if (broken.length === 0) return result;
+  const errors = { ...result.errors } as FieldErrors<Values>;
+  for (const r of broken) {
+    const message = [catalogText("invalidListOption", locale), errorDetailText(r.attributes, locale)].join(" ");
+    Object.assign(errors, { [r.field]: { type: "required", message } });
+  }
   return { values: {}, errors };
 };
 
@@ -94,7 +111,6 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
   const errors = formState.errors;
   const err = (f: string) => errors[f]?.message;
   const replyto = useWatch({ control, name: "replyto_mode" });
-  const members = { accounts: useWatch({ control, name: "accounts" }), moderators: useWatch({ control, name: "moderators" }) };
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
@@ -131,12 +147,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
       <div className="grid gap-4 lg:grid-cols-2">
         {MEMBERS.map((m) => (
           <Card key={m} title={t(m === "accounts" ? "subscribers" : "moderators")} description={t(m === "accounts" ? "subscribersDesc" : "moderatorsDesc")}>
-            <MemberEditor
-              what={t(m === "accounts" ? "subscribers" : "moderators")}
-              values={Array.isArray(members[m]) ? members[m] : []}
-              onChange={(next) => setValue(m, next, { shouldDirty: true })}
-              error={err(m)}
-            />
+            <MemberField control={control} name={m} what={t(m === "accounts" ? "subscribers" : "moderators")} error={err(m)} />
           </Card>
         ))}
       </div>
@@ -182,6 +193,20 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
         sticky
       />
     </form>
+  );
+}
+
+/** Subscribers or moderators as one form field: a failed save focuses its add field (useController's ref). */
+function MemberField({ control, name, what, error }: { control: Control<Values, FieldFormContext>; name: (typeof MEMBERS)[number]; what: string; error?: string }) {
+  const { field } = useController({ control, name });
+  return (
+    <MemberEditor
+      what={what}
+      values={Array.isArray(field.value) ? field.value : []}
+      onChange={(next) => field.onChange(next)}
+      error={error}
+      inputRef={field.ref}
+    />
   );
 }
 

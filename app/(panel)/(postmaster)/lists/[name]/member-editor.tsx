@@ -1,7 +1,7 @@
 "use client";
 // Subscribers or moderators of a list: add one or paste many (each checked as an address), filter, remove.
 // Large lists show the first matches only, so a list of thousands stays quick to render.
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useState, type Ref } from "react";
 import { Button, TextArea, TextField } from "@/components";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
@@ -50,11 +50,14 @@ export function MemberEditor({
   values,
   onChange,
   error,
+  inputRef,
 }: {
   what: string;
   values: string[];
   onChange: (next: string[]) => void;
+  /** The members' error (an API or form rule): shown on the add field, which a failed save focuses (inputRef). */
   error?: string;
+  inputRef?: Ref<HTMLTextAreaElement>;
 }) {
   const t = useT(messages);
   const locale = useLocale();
@@ -83,8 +86,10 @@ export function MemberEditor({
         <TextArea
           className="flex-1"
           rows={2}
+          ref={inputRef}
           label={t("paste", { what })}
           hint={t("pasteHint")}
+          error={error}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
@@ -101,7 +106,6 @@ export function MemberEditor({
       <p id={statusId} role="status" className="min-h-5 text-sm text-gray-800">
         {report}
       </p>
-      {error && <p className="text-sm font-medium text-red-800">{error}</p>}
       <div className="flex flex-wrap items-end justify-between gap-2">
         <TextField className="w-full max-w-xs" type="search" label={t("filter", { what })} value={filter} onChange={(e) => setFilter(e.target.value)} />
         <p className="text-sm text-gray-700">{t("count", { n: countOf(locale, values.length, ADDRESS_NOUN) })}</p>

@@ -1,0 +1,95 @@
+// The account table's selection and bulk block: sorting keeps a selection, "all N matching" included (the same rows
+// in another order); blocking asks first, as deleting does, and says the accounts are signed out; Cancel changes
+// nothing, and after the confirmation an account signed in elsewhere is signed out. Screenshots of the question at
+// three widths (test-results/screenshots/bulk-block-*).
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { DEMO, expect, originOf, signIn, test } from "./fixtures";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
+
+async function createAccounts(page: Page, names: string[]) {
+  for (const name of names) {
+    const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+      data: { password: "Haslo-123", capacity: 10 },
+      headers: { origin: originOf(page) },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+}
+
+const blockedOf = async (page: Page, name: string) =>
+  ((await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).json()) as { blocked: number }).blocked;
+
+test.beforeEach(async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+});
+
+test("sorting keeps the selection, all matching included", async ({ page }) => {
+  test.setTimeout(120_000);
+  const prefix = unique("srt");
+  await createAccounts(page, Array.from({ length: 27 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`));
+  await page.goto(`/accounts?search=${prefix}`);
+  await expect(page.getByText("Strona 1 z 2 · 27 pozycji")).toBeVisible();
+
+  // A page's rows: the same rows stay ticked after sorting by another column.
+  await page.getByLabel(`Zaznacz ${prefix}-00@${DEMO.domain}`).check();
+  await page.getByLabel(`Zaznacz ${prefix}-01@${DEMO.domain}`).check();
+  await page.getByRole("button", { name: "Pojemność (MB)", exact: true }).click();
+  await expect(page).toHaveURL(/sort=capacity/);
+  await expect(page.getByText("Zaznaczono: 2 konta")).toBeVisible();
+  await expect(page.getByLabel(`Zaznacz ${prefix}-00@${DEMO.domain}`)).toBeChecked();
+
+  // All matching: still all 27 after sorting by name, descending (two clicks on the column's header).
+  await page.getByRole("button", { name: "Zaznacz wszystkie pasujące (27 kont)" }).click();
+  await expect(page.getByText("Zaznaczono wszystkie pasujące: 27 kont")).toBeVisible();
+  await page.getByRole("button", { name: "Nazwa", exact: true }).click();
+  await expect(page).not.toHaveURL(/sort=capacity/);
+  await page.getByRole("button", { name: "Nazwa", exact: true }).click();
+  await expect(page).toHaveURL(/dir=desc/);
+  await expect(page.getByRole("row").nth(1)).toContainText(`${prefix}-26`);
+  await expect(page.getByText("Zaznaczono wszystkie pasujące: 27 kont")).toBeVisible();
+  await expect(page.getByLabel(`Zaznacz ${prefix}-26@${DEMO.domain}`)).toBeChecked();
+
+  // A new search is a new set of rows: it starts a new selection.
+  await page.getByLabel("Szukaj", { exact: true }).fill(`${prefix}-1`);
+  await expect(page.getByText("Strona 1 z 1 · 10 pozycji")).toBeVisible();
+  await expect(page.getByText(/Zaznaczono/)).toHaveCount(0);
+});
+
+test("bulk block asks first and says the accounts are signed out; Cancel blocks none", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const prefix = unique("blk");
+  const names = [0, 1, 2].map((i) => `${prefix}-${i}`);
+  await createAccounts(page, names);
+  // One of them is signed in to the panel elsewhere.
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await signIn(elsewhere, `${names[0]}@${DEMO.domain}`, "Haslo-123");
+  await elsewhere.goto("/me");
+  await expect(elsewhere.getByRole("heading", { level: 1 })).toBeVisible();
+
+  await page.goto(`/accounts?search=${prefix}`);
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("Zablokować 3 konta?");
+  await expect(dialog).toContainText("użytkownicy zostaną wylogowani");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-block-${width}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+  await expect(dialog).toBeHidden();
+  for (const n of names) expect(await blockedOf(page, n)).toBe(0);
+
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  await dialog.getByRole("button", { name: "Zablokuj" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 3 konta." })).toBeVisible();
+  for (const n of names) expect(await blockedOf(page, n)).toBe(1);
+  await elsewhere.goto("/me");
+  await expect(elsewhere).toHaveURL(/\/login/);
+  await other.close();
+});
