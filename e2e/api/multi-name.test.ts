@@ -129,6 +129,43 @@ describe("mailing lists", () => {
     expectError(await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
   });
 
+  it("a program may make a list moderated before it names the moderators (the panel's editor refuses that)", async () => {
+    expectStatus(await api("POST", `mailinglists/${D}/l4`, { auth: admin, body: { privacy_mode: 1 } }), 201);
+    expect(await get(`mailinglists/${D}/l4`)).toMatchObject({ privacy_mode: 1, moderators: [] });
+    expectStatus(await api("PUT", `mailinglists/${D}/l4`, { auth: admin, body: { moderators: [`m3@${D}`] } }), 200);
+    expectStatus(await api("PUT", `mailinglists/${D}/l4`, { auth: admin, body: { moderators: [] } }), 200);
+  });
+
+  it("DELETE several is all or nothing", async () => {
+    expectError(await api("DELETE", `aliases/${D}/a1,zz`, { auth: admin }), "recordNotFound", "zz");
+    expectStatus(await api("GET", `aliases/${D}/a1`, { auth: admin }), 200);
+    expectStatus(await api("DELETE", `aliases/${D}/a1,a2`, { auth: admin }), 204);
+    expectError(await api("GET", `aliases/${D}/a2`, { auth: admin }), "recordNotFound", "a2");
+  });
+});
+
+describe("mailing lists", () => {
+  it("PUT several: 204 and all changed; one missing: nothing changed", async () => {
+    const body = { privacy_mode: 1, accounts: [`m1@${D}`], moderators: [`m2@${D}`] };
+    expectStatus(await api("PUT", `mailinglists/${D}/l1,l2`, { auth: admin, body }), 204);
+    for (const n of ["l1", "l2"]) expect(await get(`mailinglists/${D}/${n}`)).toMatchObject(body);
+    const bad = await api("PUT", `mailinglists/${D}/l1,nolist,l2`, { auth: admin, body: { privacy_mode: 2 } });
+    expectError(bad, "recordNotFound", "nolist");
+    expect(children(bad.json)).toEqual([["404.2", "nolist"]]);
+    for (const n of ["l1", "l2"]) expect((await get(`mailinglists/${D}/${n}`)).privacy_mode).toBe(1);
+  });
+
+  it("a rule failing for one list (reply-to mode 2 without an address) changes none", async () => {
+    expectStatus(await api("PUT", `mailinglists/${D}/l1`, { auth: admin, body: { replyto_email: "r@example.org" } }), 200);
+    const res = await api("PUT", `mailinglists/${D}/l1,l2,l3`, { auth: admin, body: { replyto_mode: 2 } });
+    // Contract §3: one child per failing list (l2 and l3 have no address; l1 has one), the field in its attributes.
+    expectError(res, "invalidListOption", "l2");
+    expect(children(res.json)).toEqual([["500.353", "l2"], ["500.353", "l3"]]);
+    expect(res.json.children[0].attributes).toMatchObject({ field: "replyto_email" });
+    expect((await get(`mailinglists/${D}/l1`)).replyto_mode).toBe(0);
+    expectError(await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
+  });
+
   it("a moderated list needs a moderator: refused on the moderators field, for each list of several", async () => {
     const required = { required_for_privacy_mode: 1 };
     const created = await api("POST", `mailinglists/${D}/l4`, { auth: admin, body: { privacy_mode: 1 } });

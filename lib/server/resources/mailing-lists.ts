@@ -163,11 +163,21 @@ function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">)
 }
 
 /**
- * A moderated list needs a moderator. A save that leaves a list moderated without one is refused, unless the list
+ * Rules the panel applies beyond the specification. `moderatorRequired`: the specification lets a program make a list
+ * moderated before naming its moderators (privacy_mode alone), so only the panel's editor, where a user would
+ * otherwise save a list nobody can post to, refuses it.
+ */
+export interface ListRules {
+  moderatorRequired?: boolean;
+}
+
+/**
+ * A moderated list needs a moderator (in the panel). A save that leaves a list moderated without one is refused, unless the list
  * was so already (its last moderator's account was deleted): a record read with GET and sent back whole, or another
  * field changed, is still accepted (contract §4).
  */
-async function checkModerators(db: Db, row: MailingListRow | null, input: MailingListInput): Promise<void> {
+async function checkModerators(db: Db, row: MailingListRow | null, input: MailingListInput, rules: ListRules): Promise<void> {
+  if (!rules.moderatorRequired) return;
   const privacyMode = input.privacy_mode ?? row?.privacyMode ?? 0;
   if (privacyMode !== 1) return;
   const stored = row ? await listMemberStatements(db).ordered(row.id, "moderator") : [];
@@ -199,12 +209,12 @@ async function replaceMembers(db: Db, listId: number, role: Role, addresses: str
   for (const address of wanted) if (!have.has(address)) await st.add(listId, role, address, next++);
 }
 
-export async function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): Promise<MailingListRow> {
+export async function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>, rules: ListRules = {}): Promise<MailingListRow> {
   const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   const email = `${name}@${domain.name}`;
   const values = columnValues(input);
   checkReplyTo({ replytoMode: values.replytoMode ?? 0, replytoEmail: values.replytoEmail ?? "" });
-  await checkModerators(db, null, input);
+  await checkModerators(db, null, input, rules);
   return withTransaction(db, async (tx) => {
       await lockDomain(tx, domain.id);
       await assertNameFree(tx, domain.id, name);
@@ -259,14 +269,15 @@ export async function updateMailingLists(
   domain: DomainRow,
   names: string[],
   body: Record<string, unknown>,
+  rules: ListRules = {},
 ): Promise<UpdatedList[]> {
   // One PUT of members per domain at a time in this process: the others wait without work, so the process's other
   // requests share the event loop with one PUT's slices, not with several.
-  if (Array.isArray(body.accounts)) return oneAtATime(domain.id, () => updateLists(db, domain, names, body));
-  return updateLists(db, domain, names, body);
+  if (Array.isArray(body.accounts)) return oneAtATime(domain.id, () => updateLists(db, domain, names, body, rules));
+  return updateLists(db, domain, names, body, rules);
 }
 
-async function updateLists(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<UpdatedList[]> {
+async function updateLists(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>, rules: ListRules): Promise<UpdatedList[]> {
   const checked = Array.isArray(body.accounts) ? await checkedAddresses(body.accounts, MAX_LIST_ACCOUNTS) : undefined;
   let input: MailingListInput;
   if (checked) {
@@ -280,14 +291,14 @@ async function updateLists(db: Db, domain: DomainRow, names: string[], body: Rec
   }
   const values = columnValues(input);
   const accounts = input.accounts;
-  if (accounts === undefined) return (await writeUpdate(db, domain, names, input, values, null))!;
+  if (accounts === undefined) return (await writeUpdate(db, domain, names, input, values, null, rules))!;
   for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
     const plans: MemberPlan[] = [];
     for (const row of await requireAll(db, domain, names)) plans.push(await planMembers(db, row.id, accounts));
-    const done = await writeUpdate(db, domain, names, input, values, plans);
+    const done = await writeUpdate(db, domain, names, input, values, plans, rules);
     if (done) return done;
   }
-  return (await writeUpdate(db, domain, names, input, values, null))!;
+  return (await writeUpdate(db, domain, names, input, values, null, rules))!;
 }
 
 /**
@@ -301,6 +312,7 @@ function writeUpdate(
   input: MailingListInput,
   values: Partial<MailingListRow>,
   plans: MemberPlan[] | null,
+  rules: ListRules,
 ): Promise<UpdatedList[] | undefined> {
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
@@ -314,7 +326,7 @@ function writeUpdate(
     for (const row of rows) {
       try {
         checkReplyTo({ ...row, ...values });
-        await checkModerators(tx, row, input);
+        await checkModerators(tx, row, input, rules);
       } catch (err) {
         if (!(err instanceof ApiError) || names.length === 1) throw err;
         failures.push(failureOfName(row.name, err));
