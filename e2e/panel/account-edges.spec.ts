@@ -45,6 +45,7 @@ test("the password rules are neither met nor unmet on an empty field", async ({ 
 });
 
 test("the current password given as the new one is refused on its field, not reported as changed", async ({ page, loginAs }) => {
+  test.setTimeout(90_000);
   await freshOwner(page, loginAs);
   for (const [locale, refused, changed] of [
     ["pl", "Nowe hasło jest takie samo jak obecne", "Hasło zostało zmienione."],
