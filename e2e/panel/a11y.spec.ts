@@ -1,5 +1,6 @@
-// Accessibility and small screens: every page of AUDITED_PAGES passes axe (WCAG 2.1 A/AA) with no serious or
-// critical violation, does not scroll sideways at 375 px, and is screenshotted at 1280 px and 375 px.
+// Accessibility and small screens: every page of AUDITED_PAGES (each panel page, as the postmaster and as an account
+// owner) passes axe (WCAG 2.1 A/AA and axe's best practices) with no violation of any impact, does not scroll
+// sideways at 375 px, and is screenshotted at 1280 px and 375 px.
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { AUDITED_PAGES } from "./audited-pages";
@@ -10,6 +11,8 @@ const WIDTHS = [1280, 375] as const;
 
 for (const audited of AUDITED_PAGES) {
   test(`${audited.name} (${audited.path}) is accessible and fits 375 px`, async ({ page }) => {
+    // Two widths, each with a full scan: more than one default test time on two shared cores.
+    test.setTimeout(90_000);
     if (audited.role) await loginAs(page, audited.role);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
@@ -29,11 +32,9 @@ for (const audited of AUDITED_PAGES) {
       expect(overflow.by, `horizontal scroll at ${width} px: ${overflow.culprits.join(", ")}`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${audited.name}-${width}.png`), fullPage: true });
 
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      const serious = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      expect(serious, `axe at ${width} px`).toEqual([]);
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      const violations = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      expect(violations, `axe at ${width} px`).toEqual([]);
     }
   });
 }

@@ -1,4 +1,5 @@
-// Every panel page that a11y.spec.ts scans with axe and screenshots at 1280 px and 375 px.
+// Every panel page that a11y.spec.ts scans with axe and screenshots at 1280 px and 375 px: signed out, as an account
+// owner (their own page, and where a postmaster's page sends them) and as the postmaster.
 // To add a page, append one entry: its name (file names of the screenshots), path, who signs in, and optionally
 // what shows that it finished loading (by default: no element is aria-busy any more).
 import type { Page } from "@playwright/test";
@@ -18,6 +19,13 @@ export const AUDITED_PAGES: AuditedPage[] = [
   {
     name: "me",
     path: "/me",
+    role: "user",
+    ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
+  },
+  // An account owner who opened a postmaster's page is sent back here with a word why.
+  {
+    name: "me-denied",
+    path: "/accounts",
     role: "user",
     ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
   },

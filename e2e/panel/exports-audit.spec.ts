@@ -1,5 +1,6 @@
-// The CSV export of a 1,500-account domain opened back as CSV, the search and Windows-1250 variants,
-// and the audit log entry of a bulk block (who, from where, the names, blocked 0 → 1), on the /audit page.
+// The CSV export of a 1,500-account domain opened back as CSV, its header row in the panel's language, the search and
+// Windows-1250 variants, and the audit log entry of a bulk block (who, from where, the names, "Zablokowane: nie →
+// tak"), on the /audit page, searched as you type.
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
@@ -55,7 +56,7 @@ test("exports all 1,500 accounts as UTF-8 CSV with a BOM, read back row for row"
   const bytes = await download(page, "Eksport CSV");
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const rows = parseCsv(bytes.subarray(3).toString("utf8"));
-  expect(rows[0]).toEqual(["email", "description", "capacity", "usage_bytes", "usage", "blocked", "creation_date", "expiration_date", "last_auth_date"]);
+  expect(rows[0]).toEqual(["Adres", "Opis", "Pojemność (MB)", "Zajęte (bajty)", "Zajętość", "Zablokowane", "Utworzone", "Wygasa", "Ostatnie logowanie"]);
   const data = rows.slice(1);
   expect(data).toHaveLength(SEEDED_ACCOUNTS.count + 1); // and the postmaster
   const emails = data.map((r) => r[0]);
@@ -80,8 +81,8 @@ test("Windows-1250 on request: Polish letters as Excel's code page has them, no 
   await page.goto("/accounts?search=ksi%C4%99gowo%C5%9B%C4%87");
   await expect(page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ })).toBeVisible();
   const bytes = await download(page, "CSV w Windows-1250");
-  expect(bytes[0]).toBe("e".charCodeAt(0));
   const text = new TextDecoder("windows-1250").decode(bytes);
+  expect(text.startsWith("Adres;Opis;Pojemność (MB);")).toBe(true);
   expect(text).toContain(`anna.kowalska@${DEMO.domain};Anna Kowalska, księgowość;2048;`);
   // "ę" and "ś" are single bytes 0xEA and 0x9C there.
   expect(bytes.includes(0xea) && bytes.includes(0x9c)).toBe(true);
@@ -106,18 +107,72 @@ test("a bulk block shows in the audit log: who, from where, which names, blocked
 
   await page.getByRole("link", { name: "Dziennik" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Dziennik zmian" })).toBeVisible();
-  await page.getByLabel("Szukaj w dzienniku").fill(`aud${stamp}`);
-  await page.getByRole("button", { name: "Szukaj", exact: true }).click();
+  // As the tables do: the log follows the typing, with no button, and the URL keeps the search.
+  await expect(page.getByRole("button", { name: "Szukaj", exact: true })).toHaveCount(0);
+  await page.getByRole("searchbox", { name: "Szukaj w dzienniku" }).fill(`aud${stamp}`);
+  await expect(page).toHaveURL(new RegExp(`/audit\\?search=aud${stamp}$`));
   const rows = page.getByRole("row").filter({ hasText: `aud${stamp}a` });
   const block = rows.filter({ hasText: "zmiana: konto" });
   await expect(block).toHaveCount(1);
   await expect(block).toContainText(DEMO.postmaster.email);
   await expect(block).toContainText("panel · 127.0.0.1");
   await expect(block).toContainText(`${names[0]}, ${names[1]}`);
-  await expect(block).toContainText("blocked: 0 → 1");
+  await expect(block).toContainText("Zablokowane: nie → tak");
+  await expect(block).not.toContainText("blocked");
   // The creation is there too, with the password only as "changed".
   const created = rows.filter({ hasText: "utworzenie: konto" });
-  await expect(created).toContainText("password: zmienione (wartość nie jest zapisywana)");
+  await expect(created).toContainText("Hasło: zmienione (wartość nie jest zapisywana)");
+  await expect(created).toContainText("Pojemność (MB): 10");
   await expect(created).not.toContainText("Haslo-123");
   await shot(page, "audit-bulk-block");
+});
+
+test("the English panel's export has English headers; the audit log speaks English and names list settings", async ({ page, loginAs }) => {
+  await loginAs(page, "postmaster");
+  await page.context().addCookies([{ name: "locale", value: "en", url: new URL(page.url()).origin }]);
+  await page.goto("/aliases");
+  await expect(page.getByRole("cell", { name: /^kontakt@/ })).toBeVisible();
+  const aliases = parseCsv((await download(page, "Export CSV")).subarray(3).toString("utf8"));
+  expect(aliases[0]).toEqual(["Address", "Target"]);
+
+  // A list made open, then moderated: "Privacy: open → moderated", not "privacy_mode: 0 → 1".
+  const list = `priv${Date.now().toString(36)}`;
+  const origin = new URL(page.url()).origin;
+  const create = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, {
+    data: { description: "", privacy_mode: 0, moderators: [`postmaster@${DEMO.domain}`] },
+    headers: { origin },
+  });
+  expect(create.status(), await create.text()).toBe(201);
+  const change = await page.request.put(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, { data: { privacy_mode: 1 }, headers: { origin } });
+  expect(change.status(), await change.text()).toBe(200);
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/audit?search=${list}`);
+    const row = page.getByRole("row").filter({ hasText: "changed: list" });
+    await expect(row).toContainText("Privacy: open → moderated");
+    await expect(row).not.toContainText("privacy_mode");
+    await shot(page, `audit-en-${width}`);
+  }
+  await page.context().clearCookies({ name: "locale" });
+  await page.goto(`/audit?search=${list}`);
+  await expect(page.getByRole("row").filter({ hasText: "zmiana: lista" })).toContainText("Prywatność: otwarta → moderowana");
+  // An address breaks before its domain, never inside it (the "who" column is narrow at 1280 px).
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const who = page.getByRole("row").filter({ hasText: "zmiana: lista" }).getByRole("cell").nth(1);
+    const domainLines = await who.evaluate((cell, domain) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(domain);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + domain.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }
+      return -1;
+    }, DEMO.domain);
+    expect(domainLines, `lines the domain takes at ${width} px`).toBe(1);
+  }
+  await shot(page, "audit-pl-375");
 });

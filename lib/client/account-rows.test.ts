@@ -29,6 +29,11 @@ describe("parseRows", () => {
     const rows = parseRows(";;;\r\nnazwa;hasło;pojemność;opis\r\nanna;Haslo-123;;\r\n;;;\r\n,,,\r\n\"\";\"\";;\r\n ; ; ; \r\n", "d.pl", fixed);
     expect(rows.map((r) => [r.line, r.name, r.problem])).toEqual([[3, "anna", null]]);
   });
+  it("skips the export's header row in either language", () => {
+    for (const header of ["Adres;Opis;Pojemność (MB)", "Address;Description;Capacity (MB)"]) {
+      expect(parseRows(`${header}\njan;Haslo-123;10`, "d.pl", fixed).map((r) => r.name)).toEqual(["jan"]);
+    }
+  });
   it("keeps a description's commas and spaces on a line separated by commas", () => {
     const [row] = parseRows("bulk.two,Haslo-234,512,Kowalski, Jan", "d.pl", fixed);
     expect(row).toMatchObject({ name: "bulk.two", capacity: 512, description: "Kowalski, Jan", problem: null });

@@ -55,7 +55,7 @@ export function splitLine(line: string, max = Infinity): string[] {
   return out;
 }
 
-const HEADER_NAMES = new Set(["name", "nazwa", "login", "email", "konto", "account"]);
+const HEADER_NAMES = new Set(["name", "nazwa", "login", "email", "e-mail", "konto", "account", "adres", "address"]);
 
 /** A password of 12 characters from an unambiguous alphabet, with letters and digits (the password rules). */
 export function generatePassword(random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n))): string {

@@ -38,6 +38,13 @@ export const panelErrors = {
     "PUT /api/panel/password: current_password is missing or is not the account's password (counted as a failed login, with its lockout); `source` is current_password.",
     "validation",
   ),
+  passwordUnchanged: entry(
+    "500.308",
+    "Nowe hasło jest takie samo jak obecne, więc hasło się nie zmieniło. Wpisz inne.",
+    "The new password is the same as the current one, so the password has not changed. Type a different one.",
+    "PUT /api/panel/password: password is the current password; nothing changes (the account's other sessions stay signed in); `source` is password.",
+    "validation",
+  ),
   currentPasswordRequired: entry(
     "403.2",
     "Własne hasło zmienisz w sekcji „Zmiana hasła” na stronie Moje konto, podając obecne hasło.",

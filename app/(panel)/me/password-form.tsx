@@ -94,12 +94,18 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
           <p className="text-sm font-medium text-gray-900">{t("pwRules")}</p>
           <ul className="mt-1 space-y-1 text-sm">
             {RULES.map(([problem, label]) => {
-              const ok = password !== "" && !problems.includes(problem);
+              // Nothing typed yet: no rule is met or unmet.
+              const ok = password === "" ? null : !problems.includes(problem);
               return (
-                <li key={problem} className={ok ? "text-green-800" : "text-gray-800"} data-rule={problem} data-ok={ok}>
-                  <span aria-hidden="true" className="inline-block w-5">{ok ? "✓" : "•"}</span>
+                <li
+                  key={problem}
+                  className={ok === null ? "text-gray-800" : ok ? "text-green-800" : "text-red-800"}
+                  data-rule={problem}
+                  data-ok={ok ?? undefined}
+                >
+                  <span aria-hidden="true" className="inline-block w-5">{ok === null ? "•" : ok ? "✓" : "✗"}</span>
                   {t(label)}
-                  <span className="sr-only"> – {ok ? t("pwRuleOk") : t("pwRuleBad")}</span>
+                  {ok !== null && <span className="sr-only"> – {ok ? t("pwRuleOk") : t("pwRuleBad")}</span>}
                 </li>
               );
             })}

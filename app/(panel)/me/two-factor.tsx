@@ -2,7 +2,7 @@
 // "Logowanie dwuetapowe": any account turns TOTP on for its panel sign-in (scan the QR code, confirm with the app's
 // first code, keep the ten recovery codes shown once) or off again with a code; both ask for the current password.
 // The server: /api/panel/two-factor.
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { Fragment, useEffect, useId, useState, type FormEvent } from "react";
 import { Alert, Button, Card, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import type { ErrorBody } from "@/lib/errors/api-error";
@@ -218,7 +218,15 @@ export function TwoFactorSection() {
             {/* The SVG of the `qrcode` package: paths only, no script. */}
             <div className="h-48 w-48 border border-gray-300" role="img" aria-label={t("scan")} dangerouslySetInnerHTML={{ __html: setup.qr_svg }} />
             <p className="text-sm">
-              {t("manual")} <code className="break-all font-mono" data-testid="totp-secret">{setup.secret}</code>
+              {t("manual")} {/* In groups of four, as authenticator apps show keys: easier to type and check; the apps ignore the spaces. */}
+              <code className="font-mono" data-testid="totp-secret">
+                {setup.secret.match(/.{1,4}/g)!.map((group, i) => (
+                  <Fragment key={i}>
+                    {i > 0 && " "}
+                    <span className="whitespace-nowrap">{group}</span>
+                  </Fragment>
+                ))}
+              </code>
             </p>
             {codeField}
             <div className="flex gap-2">

@@ -26,7 +26,10 @@ export async function proveCurrentPassword(db: Db, email: string, clientIp: stri
   }
 }
 
-/** The new record, or "wrongCurrent" when the current password is missing or wrong. */
+/**
+ * The new record; "wrongCurrent" when the current password is missing or wrong; "unchanged" when the new password is
+ * the current one (refused rather than reported as a change: the other sessions would end for nothing).
+ */
 export async function changeOwnPassword(
   db: Db,
   email: string,
@@ -34,12 +37,13 @@ export async function changeOwnPassword(
   body: Record<string, unknown>,
   /** The panel session making the change: it is kept, the account's other sessions end. */
   sessionIdHash?: string,
-): Promise<AccountRecord | "wrongCurrent"> {
+): Promise<AccountRecord | "wrongCurrent" | "unchanged"> {
   for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiError("unknownField", key);
   const principal = await proveCurrentPassword(db, email, clientIp, body.current_password);
   if (principal === "wrongCurrent") return principal;
   // Required here: an empty password would mean "unchanged" to the service.
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");
+  if (body.password === body.current_password) return "unchanged";
   const domain = await getDomainOrThrow(db, principal.domain);
   const name = principal.account.name;
   const change = { password: body.password, password_retype: body.password_retype ?? "" };

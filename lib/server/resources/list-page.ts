@@ -15,9 +15,9 @@ export { MAX_TOTALS, planFor, sortIndex, walkTestFor } from "@/db/sqlite/list-ro
 const schemas = new WeakMap<readonly string[], ReturnType<typeof listQuerySchema>>();
 
 /**
- * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. With `domainName`, a search for a full
- * address of that domain ("marta.krajewska@example.pl") searches its local part: the records' names are stored
- * without the domain, and people paste whole addresses.
+ * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. With `domainName`, a search for an
+ * address of that domain, whole or still being typed ("marta.krajewska@", "marta.krajewska@exa"), finds the names
+ * that address is a part of: those ending in its local part (the records' names are stored without the domain).
  */
 export function parseListQuery(
   query: URLSearchParams,
@@ -37,8 +37,11 @@ export function parseListQuery(
   // Control characters never occur in names or descriptions (the search key separates them with \u0001).
   // eslint-disable-next-line no-control-regex
   let search = (q.search ?? "").replace(/[\u0000-\u001f]/g, "").trim().toLowerCase();
-  const suffix = domainName ? `@${domainName}` : "";
-  if (suffix && search.length > suffix.length && search.endsWith(suffix)) search = search.slice(0, -suffix.length);
+  const at = search.lastIndexOf("@");
+  if (domainName && at >= 0 && domainName.toLowerCase().startsWith(search.slice(at + 1))) {
+    // The search key puts \u0001 right after the name, so "<local>\u0001" is "the name ends in <local>".
+    search = at === 0 ? "" : `${search.slice(0, at)}\u0001`;
+  }
   return {
     page: q.page ?? 0,
     size: q.size ?? 50,

@@ -72,7 +72,7 @@ export function useListFilters(sortFields: readonly string[]) {
   return { filters, update };
 }
 
-export function SearchBox({ value, onChange, label }: { value: string; onChange: (v: string) => void; label?: string }) {
+export function SearchBox({ value, onChange, label, hint }: { value: string; onChange: (v: string) => void; label?: string; hint?: string }) {
   const t = useT(messages);
   const [text, setText] = useState(value);
   const onChangeRef = useRef(onChange);
@@ -91,10 +91,12 @@ export function SearchBox({ value, onChange, label }: { value: string; onChange:
     const timer = setTimeout(() => onChangeRef.current(text), 300);
     return () => clearTimeout(timer);
   }, [text, value]);
+  // A whole address (about 36 characters) fits from 320 px up: the row's full width on phones, a smaller font there.
   return (
     <TextField
-      className="w-full max-w-xs"
+      className="w-full sm:max-w-xs [&_input]:px-2 [&_input]:text-[12.5px] [&_input]:tracking-tight min-[360px]:[&_input]:text-sm min-[360px]:[&_input]:tracking-normal sm:[&_input]:px-3 sm:[&_input]:text-base"
       label={label ?? t("search")}
+      hint={hint}
       type="search"
       value={text}
       maxLength={100}

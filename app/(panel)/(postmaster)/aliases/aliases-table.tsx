@@ -1,6 +1,6 @@
 "use client";
 // The alias table: the shared resource table with the address and target columns; the target is changed in place.
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { Alert, Button, Card } from "@/components";
 import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
@@ -13,11 +13,33 @@ import { ALIAS_NOUN } from "../accounts/messages";
 import { CreateAliasForm, EditTargetForm } from "./alias-forms";
 import { aliasMessages } from "./messages";
 
+// The md breakpoint, where the target column appears (.twide in app/globals.css).
+const WIDE = "(min-width: 48rem)";
+const onWidthChange = (notify: () => void) => {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener("change", notify);
+  return () => query.removeEventListener("change", notify);
+};
+
 export function AliasesTable() {
   const t = useT(aliasMessages);
   const domain = useDomainName();
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
+  // The target is changed where it is shown: in its own column on wide screens, under the address on phones.
+  const wide = useSyncExternalStore(onWidthChange, () => window.matchMedia(WIDE).matches, () => false);
+  const editor = (a: AliasItem) =>
+    domain && (
+      <EditTargetForm
+        domain={domain}
+        alias={a}
+        onCancel={() => setEditing(null)}
+        onDone={() => {
+          setEditing(null);
+          setNotice(t("updated", { email: a.email }));
+        }}
+      />
+    );
 
   const columns: Column<AliasItem>[] = [
     nameColumn(
@@ -28,18 +50,7 @@ export function AliasesTable() {
           <span className="font-medium">
             <Address text={a.email} />
           </span>
-          {/* The target is changed here, under the address, at every width. */}
-          {editing === a.name && domain && (
-            <EditTargetForm
-              domain={domain}
-              alias={a}
-              onCancel={() => setEditing(null)}
-              onDone={() => {
-                setEditing(null);
-                setNotice(t("updated", { email: a.email }));
-              }}
-            />
-          )}
+          {editing === a.name && !wide && editor(a)}
         </>
       ),
       (a) => (
@@ -48,7 +59,7 @@ export function AliasesTable() {
         </p>
       ),
     ),
-    { key: "target", label: t("target"), wide: true, cell: (a) => <Address text={a.target} /> },
+    { key: "target", label: t("target"), wide: true, cell: (a) => (editing === a.name && wide ? editor(a) : <Address text={a.target} />) },
   ];
 
   return (

@@ -1,5 +1,6 @@
 // Texts of the audit log page (rendered on the server, so a plain object per language).
 import type { Locale } from "@/lib/i18n";
+import { fieldValue } from "./fields";
 
 export const auditMessages = {
   pl: {
@@ -7,7 +8,6 @@ export const auditMessages = {
     intro: "Kto, kiedy i skąd zmienił coś w domenie {domain}: przez panel, API lub narzędzie operatora. Hasła nigdy nie są zapisywane.",
     search: "Szukaj w dzienniku",
     searchHint: "Adres osoby, adres IP, nazwa konta, aliasu lub listy, pole.",
-    find: "Szukaj",
     when: "Kiedy",
     who: "Kto",
     what: "Co",
@@ -34,7 +34,6 @@ export const auditMessages = {
     intro: "Who changed what in {domain}, when and from where: through the panel, the API or the operator's tool. Passwords are never recorded.",
     search: "Search the log",
     searchHint: "Who, IP address, account, alias or list name, field.",
-    find: "Search",
     when: "When",
     who: "Who",
     what: "What",
@@ -58,11 +57,13 @@ export const auditMessages = {
   },
 } as const;
 
-const show = (v: unknown, locale: Locale) =>
-  v === null || v === undefined || v === "" ? auditMessages[locale].empty_value : typeof v === "string" ? v : JSON.stringify(v);
+function show(field: string, raw: unknown, locale: Locale) {
+  const v = fieldValue(field, raw, locale);
+  return v === null || v === undefined || v === "" ? auditMessages[locale].empty_value : typeof v === "string" ? v : JSON.stringify(v);
+}
 
-/** One field's change as text: "old → new", a secret's "changed", a list's counts and entries. */
-export function changeText(change: unknown, locale: Locale): string {
+/** One field's change as text: "old → new" in the panel's words, a secret's "changed", a list's counts and entries. */
+export function changeText(field: string, change: unknown, locale: Locale): string {
   const t = auditMessages[locale];
   const c = (change ?? {}) as Record<string, unknown>;
   if (c.changed === true) return t.changed;
@@ -73,7 +74,7 @@ export function changeText(change: unknown, locale: Locale): string {
     return parts.join("; ");
   }
   // A created record's field: its value only.
-  if (c.old === null && !("old_values" in c)) return show(c.new, locale);
-  const old = "old_values" in c ? `${t.various} (${(c.old_values as unknown[]).map((v) => show(v, locale)).join(", ")})` : show(c.old, locale);
-  return `${old} → ${show(c.new, locale)}`;
+  if (c.old === null && !("old_values" in c)) return show(field, c.new, locale);
+  const old = "old_values" in c ? `${t.various} (${(c.old_values as unknown[]).map((v) => show(field, v, locale)).join(", ")})` : show(field, c.old, locale);
+  return `${old} → ${show(field, c.new, locale)}`;
 }

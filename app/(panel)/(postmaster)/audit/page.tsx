@@ -1,6 +1,6 @@
 // /audit: the domain's audit log for its postmaster (lib/server/resources/audit.ts): who changed what, from which address and
-// when, newest first, with a search and paging in the URL. Rendered entirely on the server: a GET form and links,
-// no JavaScript of its own.
+// when, newest first, with a search (as you type, like the tables) and paging in the URL. Rendered on the server; only
+// the search box runs in the browser.
 import type { Metadata } from "next";
 import { getDb } from "@/db/client";
 import { formatDate } from "@/lib/errors/details";
@@ -8,6 +8,9 @@ import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
 import { clampPage } from "@/lib/schemas/list-query";
 import { requirePostmaster } from "@/lib/server/http/page-session";
+import { Address } from "../_postmaster/address";
+import { AuditSearch } from "./audit-search";
+import { fieldLabel } from "./fields";
 import { auditMessages, changeText } from "./messages";
 
 export const metadata: Metadata = { title: "Dziennik zmian" };
@@ -44,28 +47,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <h1 className="text-2xl font-semibold text-gray-900">{t.title}</h1>
         <p className="text-sm text-gray-700">{t.intro.replace("{domain}", session.domain)}</p>
       </header>
-      <form method="get" action="/audit" role="search" className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="audit-search" className="mb-1 block text-sm font-medium text-gray-900">
-            {t.search}
-          </label>
-          <input
-            id="audit-search"
-            name="search"
-            type="search"
-            defaultValue={search}
-            maxLength={100}
-            aria-describedby="audit-search-hint"
-            className="block min-h-10 w-72 max-w-full rounded-md border border-gray-500 px-3 text-base"
-          />
-          <p id="audit-search-hint" className="mt-1 text-xs text-gray-700">
-            {t.searchHint}
-          </p>
-        </div>
-        <button type="submit" className={`${button} mb-5`}>
-          {t.find}
-        </button>
-      </form>
+      <AuditSearch value={search} label={t.search} hint={t.searchHint} />
       {/* Below md the rows stack (a block per entry), so 375 px needs no sideways scrolling. */}
       <div className="rounded-lg border border-gray-300 bg-white">
         <table className="block w-full border-collapse text-sm md:table md:table-fixed">
@@ -89,8 +71,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             {shown.map((e: AuditEntry) => (
               <tr key={e.id} className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0">
                 <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">{time(e.at)}</td>
-                <td className="block px-2 py-1 break-all md:table-cell md:py-2">
-                  {e.actor}
+                <td className="block px-2 py-1 md:table-cell md:py-2">
+                  <Address text={e.actor} />
                   <span className="block text-xs text-gray-700">
                     {t.via[e.via as "api" | "panel" | "cli"] ?? e.via}
                     {e.clientIp ? ` · ${e.clientIp}` : ""}
@@ -98,8 +80,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 </td>
                 <td className="block px-2 py-1 md:table-cell md:py-2">
                   {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}: {t.resources[e.resource as "account"] ?? e.resource}
-                  <span className="block break-all text-xs text-gray-800">
-                    {e.names.slice(0, 5).join(", ")}
+                  <span className="block text-xs text-gray-800">
+                    {e.names.slice(0, 5).map((name, i) => (
+                      <span key={name}>
+                        {i > 0 && ", "}
+                        <Address text={name} />
+                      </span>
+                    ))}
                     {e.names.length > 5 ? ` ${t.more.replace("{n}", String(e.names.length - 5))}` : ""}
                   </span>
                 </td>
@@ -107,7 +94,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <ul className="space-y-0.5 break-words">
                     {Object.entries(e.changes).map(([field, change]) => (
                       <li key={field}>
-                        <span className="font-mono text-xs">{field}</span>: {changeText(change, locale)}
+                        <span className="font-medium">{fieldLabel(field, locale)}</span>: {changeText(field, change, locale)}
                       </li>
                     ))}
                   </ul>
