@@ -192,8 +192,10 @@ export class Sandbox {
 
   static async start(options: SandboxOptions): Promise<Sandbox> {
     const components = options.components ?? SANDBOX_COMPONENTS;
-    checkPrerequisites(components, !!options.postgres);
-    if (options.postgres) await prepareMailReader(options.postgres);
+    // In-process components only (--only dns) read the database with the service's role: no mail role, no packages.
+    const daemons = components.some((c) => c.packages.length > 0);
+    checkPrerequisites(components, !!options.postgres && daemons);
+    if (options.postgres && daemons) await prepareMailReader(options.postgres);
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
     const ports = { ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])), ...options.sharedPorts } as Record<PortName, number>;
