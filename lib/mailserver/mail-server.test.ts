@@ -354,7 +354,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       const found = lines(r.stdout);
       expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
         ...(mailTestsOnPostgres()
-          ? ["PostgreSQL connection (DATABASE_URL)", "mail role reads the views on every read host", "mail role is read-only"]
+          ? ["PostgreSQL connection (DATABASE_URL)", "PostgreSQL connections fit max_connections", "mail role reads the views on every read host", "mail role is read-only"]
           : ["database readable by the mail group"]),
         "postmap finds the domain",
         "postmap finds the mailbox",
