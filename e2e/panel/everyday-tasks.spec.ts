@@ -301,6 +301,7 @@ test.describe("owner", () => {
     const res = await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`);
     expect(((await res.json()) as { aliases: string[] }).aliases).toContain(`${name}@${DEMO.domain}`);
     await section.getByRole("button", { name: `Usuń: ${name}@${DEMO.domain}` }).click();
+    await page.getByRole("dialog", { name: "Usunąć alias?" }).getByRole("button", { name: "Usuń alias" }).click();
     await expect(section.getByText(`Usunięto alias ${name}@${DEMO.domain}.`)).toBeVisible();
   });
 
