@@ -10,6 +10,8 @@ export interface AuditedPage {
   path: string;
   /** null: viewed signed out. */
   role: DemoRole | null;
+  /** Where the browser ends up when the page sends it elsewhere (an owner asking for /accounts lands on /me). */
+  landsOn?: string;
   ready?: (page: Page) => Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export const AUDITED_PAGES: AuditedPage[] = [
     name: "me-denied",
     path: "/accounts",
     role: "user",
+    landsOn: "/me",
     ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
   },
   {

@@ -8,7 +8,7 @@ for (const audited of AUDITED_PAGES) {
   test(`${audited.path} (${audited.role ?? "signed out"}) sends the browser defences and runs within them`, async ({ page }) => {
     if (audited.role) await loginAs(page, audited.role);
     const res = await page.goto(audited.path);
-    expect(new URL(page.url()).pathname).toBe(new URL(audited.path, "http://x").pathname);
+    expect(new URL(page.url()).pathname).toBe(new URL(audited.landsOn ?? audited.path, "http://x").pathname);
     const h = res!.headers();
     const csp = h["content-security-policy"] ?? "";
     const scriptSrc = /(?:^|;\s*)script-src ([^;]*)/.exec(csp)?.[1] ?? "";
