@@ -6,7 +6,16 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: [".next*/**", "node_modules/**", "test-results/**", "playwright-report/**", "bench/data/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next*/**",
+      "node_modules/**",
+      "test-results/**",
+      "playwright-report/**",
+      "bench/data/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -19,7 +19,8 @@ function inlinedStyleHashes(): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (entry.name.endsWith(".css")) out.push(`'sha256-${createHash("sha256").update(fs.readFileSync(file)).digest("base64")}'`);
+      else if (entry.name.endsWith(".css"))
+        out.push(`'sha256-${createHash("sha256").update(fs.readFileSync(file)).digest("base64")}'`);
     }
   };
   try {

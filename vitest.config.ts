@@ -38,7 +38,12 @@ export default defineConfig({
       // The real-daemon mail tests again on PostgreSQL (`npm run test:mail:pg`): each file gets a private cluster
       // and DATABASE_URL from the setup file before it imports anything; the sandbox reads it over pgsql maps.
       ...(process.env.TEST_DATABASE === "postgres"
-        ? [{ extends: true as const, test: { name: "mail-pg", include: MAIL_DAEMON_TESTS, setupFiles: ["lib/mailserver/testing/pg-setup.ts"] } }]
+        ? [
+            {
+              extends: true as const,
+              test: { name: "mail-pg", include: MAIL_DAEMON_TESTS, setupFiles: ["lib/mailserver/testing/pg-setup.ts"] },
+            },
+          ]
         : []),
     ],
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: the whole suite in CI order: typecheck, lint, docs check, build, unit and integration (the API suite on
+# `npm test`: the whole suite in CI order: typecheck, lint, formatting, docs check, build, unit and integration (the API suite on
 # SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass (SQLite, then PostgreSQL on a
 # private cluster), browser (on SQLite, then on PostgreSQL).
 set -euo pipefail
@@ -8,6 +8,7 @@ export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
 bash .ci/system-packages.sh
 npm run typecheck
 npm run lint
+npm run format:check
 npm run docs:check
 npm run build
 npm run test:unit

@@ -36,7 +36,14 @@ export interface BadSignInsResult {
 /** Seconds of one quiet or attacked window. */
 const WINDOW_SECONDS = 2;
 
-function request(agent: http.Agent, port: number, method: string, target: string, headers: Record<string, string>, body?: string) {
+function request(
+  agent: http.Agent,
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string,
+) {
   return new Promise<number>((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path: target, headers, agent }, (res) => {
       res.resume();
@@ -70,11 +77,18 @@ async function attacker(port: number, id: number, round: number, stop: { done: b
   while (!stop.done) {
     const address = `198.18.${id * 50 + round}.${(n % 250) + 1}`;
     const body = JSON.stringify({ email: `nobody-${id}-${round}-${n}@${DOMAIN}`, digest: sha1(`guess-${n}`) });
-    const status = await request(agent, port, "POST", "/api/panel/session", {
-      "content-type": "application/json",
-      origin: `http://127.0.0.1:${port}`,
-      "x-forwarded-for": address,
-    }, body);
+    const status = await request(
+      agent,
+      port,
+      "POST",
+      "/api/panel/session",
+      {
+        "content-type": "application/json",
+        origin: `http://127.0.0.1:${port}`,
+        "x-forwarded-for": address,
+      },
+      body,
+    );
     if (status !== 403) throw new Error(`attacker: ${status}`);
     n++;
   }
@@ -82,7 +96,13 @@ async function attacker(port: number, id: number, round: number, stop: { done: b
   return n;
 }
 
-export async function measureBadSignIns(opts: { root: string; port: number; distDir: string; seconds?: number; log: (m: string) => void }) {
+export async function measureBadSignIns(opts: {
+  root: string;
+  port: number;
+  distDir: string;
+  seconds?: number;
+  log: (m: string) => void;
+}) {
   const seconds = opts.seconds ?? 10;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-signins-"));
   const env: NodeJS.ProcessEnv = {
@@ -98,10 +118,18 @@ export async function measureBadSignIns(opts: { root: string; port: number; dist
   delete env.SCRYPT_COST;
   const seed = [["domain", "add", DOMAIN, "--postmaster-password", "Postmaster-1"]];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "e2e/api/seed.ts", JSON.stringify(seed)], { cwd: opts.root, env, stdio: "inherit" });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "e2e/api/seed.ts", JSON.stringify(seed)],
+      { cwd: opts.root, env, stdio: "inherit" },
+    );
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed failed: ${code}`))));
   });
-  const server = spawn(process.execPath, ["lib/runtime/server.mjs"], { cwd: opts.root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const server = spawn(process.execPath, ["lib/runtime/server.mjs"], {
+    cwd: opts.root,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   try {
     for (let i = 0; ; i++) {
       try {

@@ -52,10 +52,14 @@ const seeded = path.join(dir, "seed.db");
 seed(seeded, QUICK_SIZES);
 const names = accountNames(seeded, BIG_DOMAIN, 1000);
 for (const n of ["old", "new"]) fs.copyFileSync(seeded, path.join(dir, `${n}.db`));
-const sides = [await side("old", oldRoot, path.join(dir, "old.db")), await side("new", newRoot, path.join(dir, "new.db"))];
+const sides = [
+  await side("old", oldRoot, path.join(dir, "old.db")),
+  await side("new", newRoot, path.join(dir, "new.db")),
+];
 
 /** The p-th percentile (nearest rank below). */
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 // Garbage collection while each side's list requests ran: a pause of the collector lands in some request's time.
 let gcMs = 0;
 let gcCount = 0;
@@ -71,7 +75,10 @@ const perRound: Record<string, { p50: number; p99: number }[]> = { old: [], new:
 
 /** The first list requests after each PUT: the ones that read pages the PUT's commit took out of the cache. */
 const AFTER_PUT = Number(process.env.AFTER_PUT ?? 10);
-const results: Record<string, { put: number[]; list: number[]; firstAfterPut: number[]; rest: number[]; byQuery: Map<string, number[]> }> = {
+const results: Record<
+  string,
+  { put: number[]; list: number[]; firstAfterPut: number[]; rest: number[]; byQuery: Map<string, number[]> }
+> = {
   old: { put: [], list: [], firstAfterPut: [], rest: [], byQuery: new Map() },
   new: { put: [], list: [], firstAfterPut: [], rest: [], byQuery: new Map() },
 };
@@ -113,8 +120,12 @@ for (const [name, r] of Object.entries(results)) {
 const med = (xs: number[]) => pct(xs, 50);
 const ratios = (f: "p50" | "p99") => perRound.new!.map((n, i) => n[f] / perRound.old![i]![f]);
 console.log(
-  `new / old, round by round (${rounds} rounds): list p50 median ${med(ratios("p50")).toFixed(2)}x (${ratios("p50").map((x) => x.toFixed(2)).join(", ")}); ` +
-    `list p99 median ${med(ratios("p99")).toFixed(2)}x (${ratios("p99").map((x) => x.toFixed(2)).join(", ")}); ` +
+  `new / old, round by round (${rounds} rounds): list p50 median ${med(ratios("p50")).toFixed(2)}x (${ratios("p50")
+    .map((x) => x.toFixed(2))
+    .join(", ")}); ` +
+    `list p99 median ${med(ratios("p99")).toFixed(2)}x (${ratios("p99")
+      .map((x) => x.toFixed(2))
+      .join(", ")}); ` +
     `PUT median ${med(results.new!.put.map((x, i) => x / results.old!.put[i]!)).toFixed(2)}x`,
 );
 // Per query (search and page): the median of each side, and new / old.

@@ -43,7 +43,11 @@ const pct = (xs: number[], p: number) => {
 async function put(url: string, headers: Record<string, string>, body: unknown): Promise<number> {
   const started = performance.now();
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await fetch(url, { method: "PUT", headers: { ...headers, "content-type": "application/json" }, body: text });
+  const res = await fetch(url, {
+    method: "PUT",
+    headers: { ...headers, "content-type": "application/json" },
+    body: text,
+  });
   const answer = await res.text();
   if (res.status >= 300) throw new Error(`PUT ${url}: ${res.status} ${answer.slice(0, 300)}`);
   return performance.now() - started;
@@ -86,7 +90,8 @@ export async function measureListPut(t: Target, members = 50_000, concurrent = 3
   })();
 
   const listPutMs: number[] = [];
-  for (const bodies of bodiesByRound) listPutMs.push(...(await Promise.all(bodies.map((b) => put(listUrl, t.listAuth, b)))));
+  for (const bodies of bodiesByRound)
+    listPutMs.push(...(await Promise.all(bodies.map((b) => put(listUrl, t.listAuth, b)))));
   running = false;
   await prober;
   clearInterval(stallTimer);
@@ -104,7 +109,12 @@ const digestAuth = (email: string, password: string) => ({
 });
 
 /** One standalone measurement: a fresh database with two domains, the production server (one worker) over `distDir`. */
-async function standalone(distDir: string | undefined, members: number, concurrent: number, rounds: number): Promise<ListPutReport> {
+async function standalone(
+  distDir: string | undefined,
+  members: number,
+  concurrent: number,
+  rounds: number,
+): Promise<ListPutReport> {
   const root = path.resolve(import.meta.dirname, "..");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-list-put-"));
   const db = path.join(dir, "mail.db");
@@ -118,10 +128,15 @@ async function standalone(distDir: string | undefined, members: number, concurre
       });
       c.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`cli ${args.join(" ")}: ${code}`))));
     });
-  for (const d of ["listy.example.com", "inna.example.com"]) await cli("domain", "add", d, "--postmaster-password", password);
+  for (const d of ["listy.example.com", "inna.example.com"])
+    await cli("domain", "add", d, "--postmaster-password", password);
   const port = Number(process.env.BENCH_PORT ?? 3500);
-  const startTokens = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  const startEnv = Object.fromEntries(startTokens.slice(0, startTokens.indexOf("node")).map((x) => x.split("=", 2) as [string, string]));
+  const startTokens = (
+    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+  ).scripts.start.split(/\s+/);
+  const startEnv = Object.fromEntries(
+    startTokens.slice(0, startTokens.indexOf("node")).map((x) => x.split("=", 2) as [string, string]),
+  );
   const server = spawn(process.execPath, startTokens.slice(startTokens.indexOf("node") + 1), {
     cwd: root,
     env: {
@@ -149,7 +164,11 @@ async function standalone(distDir: string | undefined, members: number, concurre
       await new Promise((r) => setTimeout(r, 200));
     }
     const listAuth = digestAuth("postmaster@listy.example.com", password);
-    const created = await fetch(`${base}/api/v1/mailinglists/listy.example.com/duza`, { method: "POST", headers: { ...listAuth, "content-type": "application/json" }, body: "{}" });
+    const created = await fetch(`${base}/api/v1/mailinglists/listy.example.com/duza`, {
+      method: "POST",
+      headers: { ...listAuth, "content-type": "application/json" },
+      body: "{}",
+    });
     if (created.status !== 201) throw new Error(`create list: ${created.status} ${await created.text()}`);
     return await measureListPut(
       {
@@ -201,7 +220,12 @@ async function main() {
   const runs = Number(option("--runs") ?? 1);
   const dists = option("--compare")?.split(",") ?? [undefined];
   const { cpuProbeMs } = await import("./host");
-  console.log(`CPU probe ${r0(cpuProbeMs())} ms; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `CPU probe ${r0(cpuProbeMs())} ms; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   const results = new Map<string, ListPutReport[]>(dists.map((d) => [d ?? "build", []]));
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? dists : [...dists].reverse();
@@ -211,7 +235,12 @@ async function main() {
       console.log(`run ${run + 1} ${dist ?? ""}: ${describe(report, concurrent)}`);
     }
   }
-  console.log(`CPU probe ${r0(cpuProbeMs())} ms; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `CPU probe ${r0(cpuProbeMs())} ms; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   let met = true;
   for (const [dist, reports] of results) {
     const maxes = reports.map((x) => x.other.max);

@@ -124,7 +124,8 @@ function cannon(load: Load, seconds: number, latencies?: number[]): Promise<auto
           ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: load.nextPath!() }) }]
           : undefined,
       },
-      (err: unknown, result) => (err ? reject(err instanceof Error ? err : new Error("autocannon failed", { cause: err })) : resolve(result)),
+      (err: unknown, result) =>
+        err ? reject(err instanceof Error ? err : new Error("autocannon failed", { cause: err })) : resolve(result),
     );
     if (latencies) {
       instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
@@ -181,7 +182,8 @@ function runOneWrk(load: Load, seconds: number): Promise<WrkResult> {
       const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
       resolve({
         requests: num(/(\d+) requests in/),
-        errors: num(/Non-2xx or 3xx responses: (\d+)/) + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+        errors:
+          num(/Non-2xx or 3xx responses: (\d+)/) + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
         p50: dur(/^\s+50%\s+(\S+)/m),
         p99: dur(/^\s+99%\s+(\S+)/m),
         max: dur(/^\s+Latency\s+\S+\s+\S+\s+(\S+)/m),
@@ -203,7 +205,15 @@ interface Tally {
   cpu: Record<string, number>;
 }
 
-const tally = (serverPid: number): Tally => ({ latencies: [], wrk: [], requests: 0, errors: 0, seconds: 0, peakKb: rssKb(serverPid), cpu: {} });
+const tally = (serverPid: number): Tally => ({
+  latencies: [],
+  wrk: [],
+  requests: 0,
+  errors: 0,
+  seconds: 0,
+  peakKb: rssKb(serverPid),
+  cpu: {},
+});
 
 /** CPU seconds so far of each process of the load's cpuOf, and of the host. */
 function cpuReading(load: Load): Record<string, number> {
@@ -216,7 +226,8 @@ function cpuReading(load: Load): Record<string, number> {
 }
 
 /** A warm-up: the load for `seconds`, nothing kept. */
-const warm = (load: Load, seconds: number) => (load.generator === "wrk" ? runWrk(load, seconds) : cannon(load, seconds));
+const warm = (load: Load, seconds: number) =>
+  load.generator === "wrk" ? runWrk(load, seconds) : cannon(load, seconds);
 
 /**
  * A pause before each measured run: the previous run's last requests (up to one per connection, dropped by
@@ -249,14 +260,17 @@ async function slice(load: Load, seconds: number, serverPid: number, into: Tally
   } finally {
     clearInterval(timer);
     if (cpuBefore) {
-      for (const [label, after] of Object.entries(cpuReading(load))) into.cpu[label] = (into.cpu[label] ?? 0) + after - (cpuBefore[label] ?? after);
+      for (const [label, after] of Object.entries(cpuReading(load)))
+        into.cpu[label] = (into.cpu[label] ?? 0) + after - (cpuBefore[label] ?? after);
     }
   }
 }
 
 function sampleOf(t: Tally, serverPid: number): Sample {
   const latencies = [...t.latencies].sort((a, b) => a - b);
-  const cores = Object.keys(t.cpu).length ? Object.fromEntries(Object.entries(t.cpu).map(([k, v]) => [k, Number((v / t.seconds).toFixed(2))])) : undefined;
+  const cores = Object.keys(t.cpu).length
+    ? Object.fromEntries(Object.entries(t.cpu).map(([k, v]) => [k, Number((v / t.seconds).toFixed(2))]))
+    : undefined;
   if (t.wrk.length > 0) {
     // wrk's percentiles cannot be merged: the median of the slices' p50, the worst of their p99 and maxima.
     return {

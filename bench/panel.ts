@@ -46,7 +46,12 @@ export interface LighthouseRun {
   stealPercent: number | null;
 }
 
-async function signedInContext(browser: Browser, base: string, email: string, password: string): Promise<BrowserContext> {
+async function signedInContext(
+  browser: Browser,
+  base: string,
+  email: string,
+  password: string,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: base });
   const digest = crypto.createHash("sha1").update(password).digest("hex");
   const res = await context.request.post("/api/panel/session", { data: { email, digest }, headers: { origin: base } });
@@ -62,7 +67,10 @@ async function cookieOf(context: BrowserContext): Promise<string> {
 async function lighthouseRun(url: string, cookie: string): Promise<Omit<LighthouseRun, "stealPercent">> {
   const { launch } = await import("chrome-launcher");
   const { default: lighthouse } = await import("lighthouse");
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -74,7 +82,8 @@ async function lighthouseRun(url: string, cookie: string): Promise<Omit<Lighthou
     const lhr = result?.lhr;
     const score = lhr?.categories.performance?.score;
     // A run whose page failed to load has no score: count it as failed, not as 0.
-    if (!lhr || score === null || score === undefined) throw new Error(lhr?.runtimeError?.message ?? "Lighthouse gave no score");
+    if (!lhr || score === null || score === undefined)
+      throw new Error(lhr?.runtimeError?.message ?? "Lighthouse gave no score");
     const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
       score: Math.round(score * 100),

@@ -21,7 +21,16 @@ import { writeProviderReport, type ProviderResult, type Target } from "./report"
 const quick = process.argv.includes("--quick");
 const SIZES = quick
   ? { big: 3, bigAccounts: 2_000, mid: 50, midMin: 100, midMax: 400, small: 1_947, aliases: 4_000, lists: 100 }
-  : { big: 3, bigAccounts: 100_000, mid: 300, midMin: 100, midMax: 5_000, small: 9_697, aliases: 200_000, lists: 5_000 };
+  : {
+      big: 3,
+      bigAccounts: 100_000,
+      mid: 300,
+      midMin: 100,
+      midMax: 5_000,
+      small: 9_697,
+      aliases: 200_000,
+      lists: 5_000,
+    };
 const READER = { role: "mail_reader", password: "reader-secret" };
 
 /** A deterministic generator, so two runs seed the same rows. */
@@ -37,12 +46,16 @@ const FIRST = ["anna", "piotr", "maria", "jan", "ewa", "tomasz", "katarzyna", "p
 const LAST = ["nowak", "kowalski", "wisniewska", "wojcik", "kaminski", "lewandowska", "zielinski", "szymanska"];
 const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
 
-interface DomainPlan { name: string; accounts: number }
+interface DomainPlan {
+  name: string;
+  accounts: number;
+}
 
 function plan(): DomainPlan[] {
   const out: DomainPlan[] = [];
   for (let i = 0; i < SIZES.big; i++) out.push({ name: `duza${i}.example.com`, accounts: SIZES.bigAccounts });
-  for (let i = 0; i < SIZES.mid; i++) out.push({ name: `srednia${i}.example.com`, accounts: int(SIZES.midMin, SIZES.midMax) });
+  for (let i = 0; i < SIZES.mid; i++)
+    out.push({ name: `srednia${i}.example.com`, accounts: int(SIZES.midMin, SIZES.midMax) });
   for (let i = 0; i < SIZES.small; i++) out.push({ name: `firma${i}.example.pl`, accounts: int(1, 19) });
   return out;
 }
@@ -76,8 +89,17 @@ async function seed(primary: PgCluster, domains: DomainPlan[]) {
          password_hash, mail_password_hash)
        SELECT d, n, e, de, k, c, u, u / 50000, $8, $9
        FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[]) AS t(d, n, e, de, k, c, u)`,
-      [rows.map((r) => r.d), rows.map((r) => r.n), rows.map((r) => r.e), rows.map((r) => r.de), rows.map((r) => r.k),
-        rows.map((r) => r.c), rows.map((r) => r.u), hash, mailHash],
+      [
+        rows.map((r) => r.d),
+        rows.map((r) => r.n),
+        rows.map((r) => r.e),
+        rows.map((r) => r.de),
+        rows.map((r) => r.k),
+        rows.map((r) => r.c),
+        rows.map((r) => r.u),
+        hash,
+        mailHash,
+      ],
     );
     accounts += rows.length;
     rows = [];
@@ -113,9 +135,19 @@ async function seed(primary: PgCluster, domains: DomainPlan[]) {
        subscribe_mail_subject, unsubscribe_mail_body, unsubscribe_mail_subject)
      SELECT d, n, n || '@' || dn, 'Lista', n, $4, $5, $6, $7, $8, $9, $10, $11
      FROM unnest($1::int[], $2::text[], $3::text[]) AS x(d, n, dn)`,
-    [listDomains.map((d) => d.id), listNames, listDomains.map((d) => d.name), t.subscribe_request_mail_body,
-      t.subscribe_request_mail_subject, t.unsubscribe_request_mail_body, t.unsubscribe_request_mail_subject,
-      t.subscribe_mail_body, t.subscribe_mail_subject, t.unsubscribe_mail_body, t.unsubscribe_mail_subject],
+    [
+      listDomains.map((d) => d.id),
+      listNames,
+      listDomains.map((d) => d.name),
+      t.subscribe_request_mail_body,
+      t.subscribe_request_mail_subject,
+      t.unsubscribe_request_mail_body,
+      t.unsubscribe_request_mail_subject,
+      t.subscribe_mail_body,
+      t.subscribe_mail_subject,
+      t.unsubscribe_mail_body,
+      t.unsubscribe_mail_subject,
+    ],
   );
   const seeding = ms(t0);
   await pool.query("VACUUM (ANALYZE)");
@@ -148,7 +180,9 @@ interface MailQuery {
 function mailQueries(confDir: string): MailQuery[] {
   const out: MailQuery[] = [];
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
   for (const file of walk(confDir)) {
     const text = fs.readFileSync(file, "utf8");
     const relative = path.relative(confDir, file);
@@ -156,9 +190,15 @@ function mailQueries(confDir: string): MailQuery[] {
     for (const m of text.matchAll(/^\s*(query|password_query|user_query)\s*=\s*(.+(?:\n\s+.+)*)/gm)) {
       const sql = m[2]!.replace(/\s+/g, " ").trim();
       const name = `${relative}:${m[1]}`;
-      out.push({ name, sql, postfixMap, key: /FROM mail_domains\b/.test(sql) && !sql.includes("%d") ? "domain" : "address" });
+      out.push({
+        name,
+        sql,
+        postfixMap,
+        key: /FROM mail_domains\b/.test(sql) && !sql.includes("%d") ? "domain" : "address",
+      });
       // virtual_alias_maps: an address that is no alias is looked up again as "@domain" (a catchall).
-      if (relative.endsWith("virtual-alias-maps.cf")) out.push({ name: `${name} (@domain)`, sql, postfixMap, key: "catchall" });
+      if (relative.endsWith("virtual-alias-maps.cf"))
+        out.push({ name: `${name} (@domain)`, sql, postfixMap, key: "catchall" });
     }
   }
   return out;
@@ -207,9 +247,12 @@ async function postmapAgrees(replica: PgCluster, queries: MailQuery[], sample: s
       for (const address of sample.slice(0, 5)) {
         const key = keyOf(q, address);
         const r = spawnSync("postmap", ["-c", configDir, "-q", key, `pgsql:${q.postfixMap}`], { encoding: "utf8" });
-        if (r.status !== 0 && r.status !== 1) throw new Error(`postmap -q ${key} pgsql:${q.postfixMap}: ${r.stderr.trim()}`);
+        if (r.status !== 0 && r.status !== 1)
+          throw new Error(`postmap -q ${key} pgsql:${q.postfixMap}: ${r.stderr.trim()}`);
         const theirs = r.status === 0 ? r.stdout.trim() : "";
-        const ours = (await c.query<Record<string, unknown>>(fill(q, address))).rows.map((row) => String(Object.values(row)[0])).join(",");
+        const ours = (await c.query<Record<string, unknown>>(fill(q, address))).rows
+          .map((row) => String(Object.values(row)[0]))
+          .join(",");
         if (theirs !== ours) throw new Error(`${q.name}, key ${key}: postmap answered "${theirs}", the SQL "${ours}"`);
         checked[q.name] = (checked[q.name] ?? 0) + 1;
       }
@@ -222,7 +265,13 @@ async function postmapAgrees(replica: PgCluster, queries: MailQuery[], sample: s
 
 type Percentiles = { p50: number; p99: number; max: number; n: number };
 
-async function lookups(replica: PgCluster, queries: MailQuery[], sample: string[], concurrency: number, perQuery: number) {
+async function lookups(
+  replica: PgCluster,
+  queries: MailQuery[],
+  sample: string[],
+  concurrency: number,
+  perQuery: number,
+) {
   const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
   const result: Record<string, Percentiles> = {};
   for (const q of queries) {
@@ -245,7 +294,13 @@ async function lookups(replica: PgCluster, queries: MailQuery[], sample: string[
 }
 
 /** Every map's lookup in turn at `concurrency` connections until `until()` says stop: the mail host while the API imports. */
-async function lookupsUntil(replica: PgCluster, queries: MailQuery[], sample: string[], concurrency: number, until: () => boolean) {
+async function lookupsUntil(
+  replica: PgCluster,
+  queries: MailQuery[],
+  sample: string[],
+  concurrency: number,
+  until: () => boolean,
+) {
   const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
   const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   let next = 0;
@@ -262,7 +317,8 @@ async function lookupsUntil(replica: PgCluster, queries: MailQuery[], sample: st
   );
   await Promise.all(clients.map((c) => c.end()));
   const result: Record<string, Percentiles> = {};
-  for (const [name, xs] of times) result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(0, ...xs), n: xs.length };
+  for (const [name, xs] of times)
+    result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(0, ...xs), n: xs.length };
   return result;
 }
 
@@ -270,7 +326,14 @@ async function lookupsUntil(replica: PgCluster, queries: MailQuery[], sample: st
  * Replica lag sampled every 100 ms while another connection imports accounts 100 per transaction and usage is
  * written, with the mail host's lookups running on the replica at 8 connections all the while.
  */
-async function lagDuringImport(primary: PgCluster, replica: PgCluster, queries: MailQuery[], domainName: string, count: number, sample: string[]) {
+async function lagDuringImport(
+  primary: PgCluster,
+  replica: PgCluster,
+  queries: MailQuery[],
+  domainName: string,
+  count: number,
+  sample: string[],
+) {
   const pool = new pg.Pool({ connectionString: primary.url, max: 3 });
   const { rows } = await pool.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
   const domainId = rows[0]!.id;
@@ -325,12 +388,17 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
   const folder = path.join(work, "migrations");
   fs.cpSync(path.join("db", "pg", "migrations"), folder, { recursive: true });
   const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { idx: number; when: number; tag: string }[] };
+  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as {
+    entries: { idx: number; when: number; tag: string }[];
+  };
   const last = journal.entries.at(-1)!;
   const tag = "9999_bench_added_column";
   journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag });
   fs.writeFileSync(journalFile, JSON.stringify(journal));
-  fs.writeFileSync(path.join(folder, `${tag}.sql`), "ALTER TABLE accounts ADD COLUMN bench_note text NOT NULL DEFAULT '';\n");
+  fs.writeFileSync(
+    path.join(folder, `${tag}.sql`),
+    "ALTER TABLE accounts ADD COLUMN bench_note text NOT NULL DEFAULT '';\n",
+  );
   const pool = new pg.Pool({ connectionString: primary.url, max: 2 });
   const t0 = performance.now();
   await runPgMigrations(pool, folder);
@@ -341,15 +409,28 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
 
 /** The issue's targets that this run measures; the absolute ones for seeding, backup and restore are for the full scale. */
 function targets(r: Record<string, unknown>, quickRun: boolean): Target[] {
-  const max = (name: string, value: number, limit: number, unit: string): Target => ({ name, value, limit, unit: `${unit} (max)`, met: value <= limit });
+  const max = (name: string, value: number, limit: number, unit: string): Target => ({
+    name,
+    value,
+    limit,
+    unit: `${unit} (max)`,
+    met: value <= limit,
+  });
   const lookupsAt = r.lookupsOnReplica as Record<"at1" | "at8", Record<string, Percentiles>>;
   const lag = r.replicaLagDuringImport as { maxSeconds: number; lookupsOnReplica: Record<string, Percentiles> };
   const size = r.sizeBytes as { per100kAccounts: number };
   const out = [
     ...(["at1", "at8"] as const).flatMap((at) =>
-      Object.entries(lookupsAt[at]).map(([map, p]) => max(`lookup on the replica, ${map}, p99 at ${at.slice(2)} concurrent`, p.p99, 5, "ms")),
+      Object.entries(lookupsAt[at]).map(([map, p]) =>
+        max(`lookup on the replica, ${map}, p99 at ${at.slice(2)} concurrent`, p.p99, 5, "ms"),
+      ),
     ),
-    max("slowest lookup on the replica while the import runs (every map, 8 concurrent)", Math.max(...Object.values(lag.lookupsOnReplica).map((p) => p.max)), 50, "ms"),
+    max(
+      "slowest lookup on the replica while the import runs (every map, 8 concurrent)",
+      Math.max(...Object.values(lag.lookupsOnReplica).map((p) => p.max)),
+      50,
+      "ms",
+    ),
     max("replica lag at every sample while the import runs", lag.maxSeconds, 1, "s"),
   ];
   if (quickRun) out.push(max("quick run, start to end", r.seconds as number, 120, "s"));
@@ -365,10 +446,17 @@ function targets(r: Record<string, unknown>, quickRun: boolean): Target[] {
 
 async function main() {
   const started = performance.now();
-  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+  const load = () =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ");
   const probeStart = cpuProbeMs();
   const loadStart = load();
-  const primary = await startPgCluster({ replicationUser: "replicator", settings: { shared_buffers: "'256MB'", max_wal_size: "'2GB'" } });
+  const primary = await startPgCluster({
+    replicationUser: "replicator",
+    settings: { shared_buffers: "'256MB'", max_wal_size: "'2GB'" },
+  });
   let replica: PgCluster | undefined;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-provider-"));
   try {
@@ -381,7 +469,10 @@ async function main() {
     const save = () => {
       (result.host as Record<string, unknown>).loadNow = load();
       fs.mkdirSync(path.join("bench", "data"), { recursive: true });
-      fs.writeFileSync(path.join("bench", "data", quick ? "provider-quick.json" : "provider.json"), JSON.stringify(result, null, 2) + "\n");
+      fs.writeFileSync(
+        path.join("bench", "data", quick ? "provider-quick.json" : "provider.json"),
+        JSON.stringify(result, null, 2) + "\n",
+      );
     };
     const seeded = await seed(primary, domains);
     result.domains = domains.length;
@@ -389,32 +480,75 @@ async function main() {
     result.seeding = { seconds: seeded.seedingSeconds, withVacuumAnalyzeSeconds: seeded.withVacuumSeconds };
     save();
     primary.psql(mailReaderSql(READER.role, READER.password, primary.database));
-    console.log(`seeded ${domains.length} domains, ${seeded.accounts} accounts in ${seeded.seedingSeconds.toFixed(1)} s`);
-    const sizes = primary.psql(
-      `SELECT pg_database_size(current_database()), (SELECT sum(size) FROM pg_ls_waldir())`,
-    ).trim().split("|").map(Number) as [number, number];
+    console.log(
+      `seeded ${domains.length} domains, ${seeded.accounts} accounts in ${seeded.seedingSeconds.toFixed(1)} s`,
+    );
+    const sizes = primary
+      .psql(`SELECT pg_database_size(current_database()), (SELECT sum(size) FROM pg_ls_waldir())`)
+      .trim()
+      .split("|")
+      .map(Number) as [number, number];
     replica = await startReplica(primary, { replicationUser: "replicator" });
     const conf = path.join(work, "conf");
-    const written = cli(["mailserver", "config", "--database", "postgres", "--out", conf, "--read-hosts", `127.0.0.1:${replica.port}`,
-      "--write-host", `127.0.0.1:${primary.port}`, "--maildir-root", path.join(work, "vmail"), "--mail-user", "nobody",
-      "--mail-group", "nogroup", "--db-group", "nogroup"], primary.url);
+    const written = cli(
+      [
+        "mailserver",
+        "config",
+        "--database",
+        "postgres",
+        "--out",
+        conf,
+        "--read-hosts",
+        `127.0.0.1:${replica.port}`,
+        "--write-host",
+        `127.0.0.1:${primary.port}`,
+        "--maildir-root",
+        path.join(work, "vmail"),
+        "--mail-user",
+        "nobody",
+        "--mail-group",
+        "nogroup",
+        "--db-group",
+        "nogroup",
+      ],
+      primary.url,
+    );
     if (!written.ok) throw new Error(`mailserver config: ${written.out}`);
     const queries = mailQueries(conf);
     if (!queries.length) throw new Error(`no queries found in ${conf}`);
     result.postmapAgrees = await postmapAgrees(replica, queries, seeded.sample, work);
     const perQuery = quick ? 300 : 3_000;
-    result.sizeBytes = { database: sizes[0], wal: sizes[1], per100kAccounts: Math.round(((sizes[0] + sizes[1]) * 100_000) / seeded.accounts) };
+    result.sizeBytes = {
+      database: sizes[0],
+      wal: sizes[1],
+      per100kAccounts: Math.round(((sizes[0] + sizes[1]) * 100_000) / seeded.accounts),
+    };
     result.lookupsOnReplica = { at1: await lookups(replica, queries, seeded.sample, 1, perQuery) };
     save();
-    (result.lookupsOnReplica as Record<string, unknown>).at8 = await lookups(replica, queries, seeded.sample, 8, perQuery);
+    (result.lookupsOnReplica as Record<string, unknown>).at8 = await lookups(
+      replica,
+      queries,
+      seeded.sample,
+      8,
+      perQuery,
+    );
     save();
-    result.replicaLagDuringImport = await lagDuringImport(primary, replica, queries, domains[0]!.name, quick ? 1_000 : 10_000, seeded.sample);
+    result.replicaLagDuringImport = await lagDuringImport(
+      primary,
+      replica,
+      queries,
+      domains[0]!.name,
+      quick ? 1_000 : 10_000,
+      seeded.sample,
+    );
     save();
     const backupFile = path.join(work, "backup.dump");
     const backup = cli(["db", "backup", backupFile], primary.url);
     result.backup = { ms: backup.ms, ok: backup.ok, out: backup.out.slice(0, 300) };
     save();
-    const restore = backup.ok ? cli(["db", "restore", "--yes", backupFile], primary.url) : { ms: NaN, ok: false, out: "no backup" };
+    const restore = backup.ok
+      ? cli(["db", "restore", "--yes", backupFile], primary.url)
+      : { ms: NaN, ok: false, out: "no backup" };
     result.restore = { ms: restore.ms, ok: restore.ok, out: restore.out.slice(0, 300) };
     save();
     result.migrateAddingColumn = await migrateAddingColumn(primary, work);
@@ -426,7 +560,8 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
     // The committed results come from a full run, or from a quick one asked to (--results).
     if (!quick || process.argv.includes("--results")) writeProviderReport("bench", result as unknown as ProviderResult);
-    for (const t of result.targets as Target[]) console.log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} (limit ${t.limit} ${t.unit})`);
+    for (const t of result.targets as Target[])
+      console.log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} (limit ${t.limit} ${t.unit})`);
     const failed = [backup, restore].filter((r) => !r.ok);
     if (failed.length) throw new Error(failed.map((r) => r.out).join("; "));
   } finally {

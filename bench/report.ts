@@ -52,7 +52,13 @@ export interface Report {
   connections: number;
   seed: Record<string, number>;
   /** workersOn*: throughput with two workers over that with one (absent in reports before issue 19). */
-  ratios: { accountToEmptyHandler: number; accountToBaseline: number; workersOnAccount?: number; workersOnList?: number; processesOnAccount?: number };
+  ratios: {
+    accountToEmptyHandler: number;
+    accountToBaseline: number;
+    workersOnAccount?: number;
+    workersOnList?: number;
+    processesOnAccount?: number;
+  };
   /** What the other processes wrote while the "under writes" and import scenarios ran (issue 19). */
   conditions?: {
     quotaWrites: { writes: number; seconds: number; perSecond: number };
@@ -65,7 +71,15 @@ export interface Report {
     js: { page: string; transferredKb: number; gzipKb: number; files: number }[];
     lighthouse: number | null;
     /** Absent in reports written before Lighthouse ran several times. */
-    lighthouseRuns?: { score: number; fcpMs: number; lcpMs: number; tbtMs: number; speedIndexMs: number; cls: number; stealPercent?: number | null }[];
+    lighthouseRuns?: {
+      score: number;
+      fcpMs: number;
+      lcpMs: number;
+      tbtMs: number;
+      speedIndexMs: number;
+      cls: number;
+      stealPercent?: number | null;
+    }[];
     lighthouseError?: string;
   } | null;
   rows: Row[];
@@ -79,7 +93,8 @@ export function table(report: Report): string {
     "| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB |",
     "|---|---:|---:|---:|---:|---:|",
     ...report.rows.map(
-      (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.peakRssMb.toFixed(0)} |`,
+      (r) =>
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.peakRssMb.toFixed(0)} |`,
     ),
   ];
   return lines.join("\n");
@@ -101,7 +116,8 @@ function listTails(report: Report): string {
   const empty = report.rows.find((r) => r.group === "server" && r.name.startsWith("empty route handler"));
   const worst = (group: string) => Math.max(0, ...report.rows.filter((r) => r.group === group).map((r) => r.p99));
   if (!empty || empty.p99 <= 0) return "";
-  const part = (label: string, group: string) => `${label} ${ms(worst(group))} ms (${(worst(group) / empty.p99).toFixed(2)}x)`;
+  const part = (label: string, group: string) =>
+    `${label} ${ms(worst(group))} ms (${(worst(group) / empty.p99).toFixed(2)}x)`;
   return (
     `Lists on the 100k domain, worst p99 and its multiple of the empty route handler's p99 (${ms(empty.p99)} ms): ` +
     `${part("quiet", "list100k")}, ${part("under writes", "underWrites")}.`
@@ -129,7 +145,9 @@ function coresTable(report: Report): string[] {
     "",
     `| Scenario | req/s | ${labels.join(" | ")} |`,
     `|---|---:|${labels.map(() => "---:").join("|")}|`,
-    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${labels.map((l) => r.cores![l]?.toFixed(2) ?? "").join(" | ")} |`),
+    ...rows.map(
+      (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${labels.map((l) => r.cores![l]?.toFixed(2) ?? "").join(" | ")} |`,
+    ),
     "",
   ];
 }
@@ -140,7 +158,10 @@ export function writeReports(dir: string, reports: Report[]): void {
   const targets = reports.flatMap((r) => r.targets);
   // The provider-scale figures come from another command (bench/provider.ts): kept as they are.
   const kept = keptProviderReport(dir);
-  fs.writeFileSync(path.join(dir, "results.json"), `${JSON.stringify({ engines: reports, targets, ...kept.json }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, "results.json"),
+    `${JSON.stringify({ engines: reports, targets, ...kept.json }, null, 2)}\n`,
+  );
   const md = [
     `# Benchmark results${reports[0]?.quick ? " (quick mode: small data, short runs)" : ""}`,
     "",
@@ -160,7 +181,8 @@ const PROVIDER_HEADING = "## Provider scale on PostgreSQL (`npm run bench:provid
 
 /** What `writeProviderReport` last wrote into `dir`'s results: results.json's `provider`, RESULTS.md's section. */
 function keptProviderReport(dir: string): { json: { provider?: unknown }; md: string } {
-  const read = (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), "utf8") : "");
+  const read = (file: string) =>
+    fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), "utf8") : "";
   const json = read("results.json");
   const md = read("RESULTS.md");
   const provider = json ? (JSON.parse(json) as { provider?: unknown }).provider : undefined;
@@ -182,7 +204,13 @@ export interface ProviderResult {
   sizeBytes: { database: number; wal: number; per100kAccounts: number };
   postmapAgrees: Record<string, number>;
   lookupsOnReplica: { at1: Record<string, Percentiles>; at8: Record<string, Percentiles> };
-  replicaLagDuringImport: { importMs: number; samples: number; maxBytes: number; maxSeconds: number; lookupsOnReplica: Record<string, Percentiles> };
+  replicaLagDuringImport: {
+    importMs: number;
+    samples: number;
+    maxBytes: number;
+    maxSeconds: number;
+    lookupsOnReplica: Record<string, Percentiles>;
+  };
   backup: { ms: number };
   restore: { ms: number };
   migrateAddingColumn: { ms: number };
@@ -193,7 +221,9 @@ export interface ProviderResult {
 export function writeProviderReport(dir: string, r: ProviderResult): void {
   const jsonFile = path.join(dir, "results.json");
   const mdFile = path.join(dir, "RESULTS.md");
-  const json = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
+  const json = fs.existsSync(jsonFile)
+    ? (JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>)
+    : {};
   fs.writeFileSync(jsonFile, `${JSON.stringify({ ...json, provider: r }, null, 2)}\n`);
   const md = fs.existsSync(mdFile) ? fs.readFileSync(mdFile, "utf8") : "";
   const at = md.indexOf(PROVIDER_HEADING);
@@ -227,7 +257,8 @@ function providerSection(r: ProviderResult): string {
     "| Map (query) | 1 connection | 8 connections | 8, during the import |",
     "|---|---:|---:|---:|",
     ...Object.keys(r.lookupsOnReplica.at1).map(
-      (m) => `| ${m} | ${trio(r.lookupsOnReplica.at1[m])} | ${trio(r.lookupsOnReplica.at8[m])} | ${trio(during.lookupsOnReplica[m])} |`,
+      (m) =>
+        `| ${m} | ${trio(r.lookupsOnReplica.at1[m])} | ${trio(r.lookupsOnReplica.at8[m])} | ${trio(during.lookupsOnReplica[m])} |`,
     ),
     "",
     targetsTable(r.targets.map((t) => ({ ...t, value: Number(t.value.toFixed(3)) }))),
@@ -256,7 +287,9 @@ function section(report: Report, several: boolean): string {
       `in each repetition the two scenarios are measured in alternating halves (A B B A, ` +
       `half the duration each), and the ratio is the median of the per-repetition ratios.`,
     "",
-    `Data: ${Object.entries(report.seed).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    `Data: ${Object.entries(report.seed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}.`,
     "",
     table(report),
     "",
@@ -297,7 +330,9 @@ function section(report: Report, several: boolean): string {
             (report.panel.lighthouseRuns?.length
               ? ` (median of ${report.panel.lighthouseRuns.length} runs, each in a fresh Chrome: ${report.panel.lighthouseRuns.map((r) => r.score).join(", ")})`
               : "") +
-            (report.panel.lighthouse !== null && report.panel.lighthouseError ? `; failed runs: ${report.panel.lighthouseError}` : "") +
+            (report.panel.lighthouse !== null && report.panel.lighthouseError
+              ? `; failed runs: ${report.panel.lighthouseError}`
+              : "") +
             ".",
           "",
           ...(report.panel.lighthouseRuns?.length
@@ -305,24 +340,25 @@ function section(report: Report, several: boolean): string {
                 "| Lighthouse run | score | FCP ms | LCP ms | TBT ms | Speed Index ms | CLS | CPU stolen by the hypervisor % |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|",
                 ...report.panel.lighthouseRuns.map(
-                  (r, i) => `| ${i + 1} | ${r.score} | ${r.fcpMs} | ${r.lcpMs} | ${r.tbtMs} | ${r.speedIndexMs} | ${r.cls} | ${r.stealPercent ?? "?"} |`,
+                  (r, i) =>
+                    `| ${i + 1} | ${r.score} | ${r.fcpMs} | ${r.lcpMs} | ${r.tbtMs} | ${r.speedIndexMs} | ${r.cls} | ${r.stealPercent ?? "?"} |`,
                 ),
                 "",
               ]
             : []),
           "| Page | JS files | JS transferred kB | JS gzipped kB |",
           "|---|---:|---:|---:|",
-          ...report.panel.js.map((p) => `| ${p.page} | ${p.files} | ${p.transferredKb.toFixed(0)} | ${p.gzipKb.toFixed(0)} |`),
+          ...report.panel.js.map(
+            (p) => `| ${p.page} | ${p.files} | ${p.transferredKb.toFixed(0)} | ${p.gzipKb.toFixed(0)} |`,
+          ),
           "",
         ]
-      : ["Panel: not measured with this engine (quick mode, --no-panel, no Chromium, or measured with the first engine only).", ""]),
+      : [
+          "Panel: not measured with this engine (quick mode, --no-panel, no Chromium, or measured with the first engine only).",
+          "",
+        ]),
     ...(report.badSignIns
-      ? [
-          h("A real user while 4 clients send bad sign-ins (issue 29)"),
-          "",
-          badSignInsText(report.badSignIns),
-          "",
-        ]
+      ? [h("A real user while 4 clients send bad sign-ins (issue 29)"), "", badSignInsText(report.badSignIns), ""]
       : []),
   ].join("\n");
 }

@@ -45,16 +45,105 @@ export const ADMIN_PASSWORD = "Bench-admin1";
 /** The list every run reads: it always has exactly maxSubscribers subscribers. */
 export const FULL_LIST = "lista-0";
 
-export const FIRST = ["anna", "jan", "piotr", "katarzyna", "tomasz", "agnieszka", "marek", "ewa", "pawel", "magdalena",
-  "krzysztof", "joanna", "michal", "barbara", "andrzej", "zofia", "lukasz", "monika", "grzegorz", "aleksandra",
-  "jakub", "natalia", "adam", "karolina", "marcin", "dorota", "wojciech", "beata", "rafal", "ola"];
-export const LAST = ["nowak", "kowalski", "wisniewski", "wojcik", "kowalczyk", "kaminski", "lewandowski", "zielinski",
-  "szymanski", "wozniak", "dabrowski", "kozlowski", "jankowski", "mazur", "kwiatkowski", "krawczyk", "piotrowski",
-  "grabowski", "nowakowski", "pawlowski", "michalski", "nowicki", "adamczyk", "dudek", "zajac", "wieczorek",
-  "jablonski", "krol", "majewski", "olszewski", "jaworski", "wrobel", "malinowski", "pawlak", "witkowski", "walczak"];
-export const ROLE = ["Księgowość", "Dział IT", "Sprzedaż", "Marketing", "Zarząd", "Magazyn", "Obsługa klienta", "Kadry",
-  "Logistyka", "Serwis", "Dział prawny", "Zakupy", "Produkcja", "Recepcja", "Kontrola jakości"];
-export const CITY = ["Warszawa", "Kraków", "Łódź", "Wrocław", "Poznań", "Gdańsk", "Szczecin", "Lublin", "Katowice", "Białystok"];
+export const FIRST = [
+  "anna",
+  "jan",
+  "piotr",
+  "katarzyna",
+  "tomasz",
+  "agnieszka",
+  "marek",
+  "ewa",
+  "pawel",
+  "magdalena",
+  "krzysztof",
+  "joanna",
+  "michal",
+  "barbara",
+  "andrzej",
+  "zofia",
+  "lukasz",
+  "monika",
+  "grzegorz",
+  "aleksandra",
+  "jakub",
+  "natalia",
+  "adam",
+  "karolina",
+  "marcin",
+  "dorota",
+  "wojciech",
+  "beata",
+  "rafal",
+  "ola",
+];
+export const LAST = [
+  "nowak",
+  "kowalski",
+  "wisniewski",
+  "wojcik",
+  "kowalczyk",
+  "kaminski",
+  "lewandowski",
+  "zielinski",
+  "szymanski",
+  "wozniak",
+  "dabrowski",
+  "kozlowski",
+  "jankowski",
+  "mazur",
+  "kwiatkowski",
+  "krawczyk",
+  "piotrowski",
+  "grabowski",
+  "nowakowski",
+  "pawlowski",
+  "michalski",
+  "nowicki",
+  "adamczyk",
+  "dudek",
+  "zajac",
+  "wieczorek",
+  "jablonski",
+  "krol",
+  "majewski",
+  "olszewski",
+  "jaworski",
+  "wrobel",
+  "malinowski",
+  "pawlak",
+  "witkowski",
+  "walczak",
+];
+export const ROLE = [
+  "Księgowość",
+  "Dział IT",
+  "Sprzedaż",
+  "Marketing",
+  "Zarząd",
+  "Magazyn",
+  "Obsługa klienta",
+  "Kadry",
+  "Logistyka",
+  "Serwis",
+  "Dział prawny",
+  "Zakupy",
+  "Produkcja",
+  "Recepcja",
+  "Kontrola jakości",
+];
+export const CITY = [
+  "Warszawa",
+  "Kraków",
+  "Łódź",
+  "Wrocław",
+  "Poznań",
+  "Gdańsk",
+  "Szczecin",
+  "Lublin",
+  "Katowice",
+  "Białystok",
+];
 const CAPACITIES = [256, 512, 1024, 2048, 5120, 10240];
 const MB = 1024 * 1024;
 
@@ -103,7 +192,14 @@ interface SeedPlan {
   /** In domains' order: each domain's postmaster first, then its people (batched per 10,000 by the writers). */
   accounts: AccountRow[];
   aliases: { name: string; target: string }[];
-  lists: { name: string; description: string; privacy: number; replyto: number; autosubscribe: number; members: string[] }[];
+  lists: {
+    name: string;
+    description: string;
+    privacy: number;
+    replyto: number;
+    autosubscribe: number;
+    members: string[];
+  }[];
 }
 
 function plan(sizes: SeedSizes): SeedPlan {
@@ -120,16 +216,31 @@ function plan(sizes: SeedSizes): SeedPlan {
   const addAccount = (domain: string, name: string, description: string, hash: string) => {
     const capacity = pick(CAPACITIES);
     const usage = Math.floor(random() * random() * capacity * MB);
-    const forwards = random() < 0.15 ? [`${pick(FIRST)}.${pick(LAST)}@external${Math.floor(random() * 50)}.example.org`] : [];
+    const forwards =
+      random() < 0.15 ? [`${pick(FIRST)}.${pick(LAST)}@external${Math.floor(random() * 50)}.example.org`] : [];
     const white = random() < 0.1 ? [`*@partner${Math.floor(random() * 100)}.example.net`] : [];
     const black = random() < 0.05 ? [`spam${Math.floor(random() * 1000)}@junk.example`] : [];
     const lastAuth = random() < 0.7 ? date(2024, 2026) : "";
     const expiration = random() < 0.2 ? date(2026, 2030) : "";
     const creation = date(2015, 2026);
-    const lastAuthIp = lastAuth ? `10.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}` : "";
+    const lastAuthIp = lastAuth
+      ? `10.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`
+      : "";
     out.accounts.push({
-      domain, name, description, capacity, usage, hash, expiration, creation, lastAuth, lastAuthIp,
-      forwards: JSON.stringify(forwards), blocked: random() < 0.02 ? 1 : 0, white: JSON.stringify(white), black: JSON.stringify(black),
+      domain,
+      name,
+      description,
+      capacity,
+      usage,
+      hash,
+      expiration,
+      creation,
+      lastAuth,
+      lastAuthIp,
+      forwards: JSON.stringify(forwards),
+      blocked: random() < 0.02 ? 1 : 0,
+      white: JSON.stringify(white),
+      black: JSON.stringify(black),
     });
   };
 
@@ -153,7 +264,8 @@ function plan(sizes: SeedSizes): SeedPlan {
     const domain = `firma${pad(i, 4)}.example.pl`;
     out.domains.push({ name: domain, accountLimit: 100 });
     addAccount(domain, "postmaster", "Administrator domeny", adminHash);
-    for (let j = 0; j < 3; j++) addAccount(domain, `${pick(FIRST)}.${pick(LAST)}`.concat(String(j)), pick(ROLE), userHash);
+    for (let j = 0; j < 3; j++)
+      addAccount(domain, `${pick(FIRST)}.${pick(LAST)}`.concat(String(j)), pick(ROLE), userHash);
   }
   for (let i = 0; i < sizes.aliases; i++) {
     const name = `alias-${pick(LAST)}-${i}`;
@@ -209,20 +321,41 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
        unsubscribe_mail_body, unsubscribe_mail_subject)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertMember = sqlite.prepare(`INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)`);
+  const insertMember = sqlite.prepare(
+    `INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)`,
+  );
 
   const domainIds = new Map<string, number>();
   sqlite.transaction(() => {
     for (const d of p.domains) {
-      domainIds.set(d.name, Number(insertDomain.run(d.name, d.accountLimit, Math.max(1000, d.accountLimit), 1000, 1_000_000_000).lastInsertRowid));
+      domainIds.set(
+        d.name,
+        Number(
+          insertDomain.run(d.name, d.accountLimit, Math.max(1000, d.accountLimit), 1000, 1_000_000_000).lastInsertRowid,
+        ),
+      );
     }
   })();
   const batch = sqlite.transaction((rows: AccountRow[]) => {
     for (const a of rows) {
       insertAccount.run(
-        domainIds.get(a.domain)!, a.name, `${a.name}@${a.domain}`, a.description, searchKey(a.name, a.description), a.capacity,
-        a.usage, Math.floor(a.usage / 50_000), a.hash, a.expiration, a.creation, a.lastAuth, a.lastAuthIp, a.forwards, a.blocked,
-        a.white, a.black,
+        domainIds.get(a.domain)!,
+        a.name,
+        `${a.name}@${a.domain}`,
+        a.description,
+        searchKey(a.name, a.description),
+        a.capacity,
+        a.usage,
+        Math.floor(a.usage / 50_000),
+        a.hash,
+        a.expiration,
+        a.creation,
+        a.lastAuth,
+        a.lastAuthIp,
+        a.forwards,
+        a.blocked,
+        a.white,
+        a.black,
       );
     }
   });
@@ -230,15 +363,28 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
 
   const bigId = domainIds.get(BIG_DOMAIN)!;
   sqlite.transaction(() => {
-    for (const a of p.aliases) insertAlias.run(bigId, a.name, `${a.name}@${BIG_DOMAIN}`, a.target, searchKey(a.name, a.target));
+    for (const a of p.aliases)
+      insertAlias.run(bigId, a.name, `${a.name}@${BIG_DOMAIN}`, a.target, searchKey(a.name, a.target));
   })();
   sqlite.transaction(() => {
     for (const l of p.lists) {
       const listId = Number(
         insertList.run(
-          bigId, l.name, `${l.name}@${BIG_DOMAIN}`, l.description, searchKey(l.name, l.description), l.privacy, l.replyto,
-          l.autosubscribe, t.subscribe_request_mail_body, t.subscribe_request_mail_subject, t.unsubscribe_request_mail_body,
-          t.unsubscribe_request_mail_subject, t.subscribe_mail_body, t.subscribe_mail_subject, t.unsubscribe_mail_body,
+          bigId,
+          l.name,
+          `${l.name}@${BIG_DOMAIN}`,
+          l.description,
+          searchKey(l.name, l.description),
+          l.privacy,
+          l.replyto,
+          l.autosubscribe,
+          t.subscribe_request_mail_body,
+          t.subscribe_request_mail_subject,
+          t.unsubscribe_request_mail_body,
+          t.unsubscribe_request_mail_subject,
+          t.subscribe_mail_body,
+          t.subscribe_mail_subject,
+          t.unsubscribe_mail_body,
           t.unsubscribe_mail_subject,
         ).lastInsertRowid,
       );
@@ -253,7 +399,12 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
   db.$client.pragma("optimize");
   sqlite.pragma("journal_mode = WAL");
   sqlite.close();
-  return { file, seconds: (performance.now() - started) / 1000, accounts: p.accounts.length, listMembers: listMemberCount(p) };
+  return {
+    file,
+    seconds: (performance.now() - started) / 1000,
+    accounts: p.accounts.length,
+    listMembers: listMemberCount(p),
+  };
 }
 
 /**
@@ -289,10 +440,23 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[], $16::text[], $17::text[])
            AS t(d, n, e, de, k, c, u, m, h, x, cr, la, ip, f, b, w, bl)`,
         [
-          col((a) => domainIds.get(a.domain)!), col((a) => a.name), col((a) => `${a.name}@${a.domain}`), col((a) => a.description),
-          col((a) => searchKey(a.name, a.description)), col((a) => a.capacity), col((a) => a.usage), col((a) => Math.floor(a.usage / 50_000)),
-          col((a) => a.hash), col((a) => a.expiration), col((a) => a.creation), col((a) => a.lastAuth), col((a) => a.lastAuthIp),
-          col((a) => a.forwards), col((a) => a.blocked), col((a) => a.white), col((a) => a.black),
+          col((a) => domainIds.get(a.domain)!),
+          col((a) => a.name),
+          col((a) => `${a.name}@${a.domain}`),
+          col((a) => a.description),
+          col((a) => searchKey(a.name, a.description)),
+          col((a) => a.capacity),
+          col((a) => a.usage),
+          col((a) => Math.floor(a.usage / 50_000)),
+          col((a) => a.hash),
+          col((a) => a.expiration),
+          col((a) => a.creation),
+          col((a) => a.lastAuth),
+          col((a) => a.lastAuthIp),
+          col((a) => a.forwards),
+          col((a) => a.blocked),
+          col((a) => a.white),
+          col((a) => a.black),
         ],
       );
     }
@@ -300,7 +464,13 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
     await q(
       `INSERT INTO aliases (domain_id, name, email, target, search_key)
        SELECT $1, n, n || '@' || $2, t, k FROM unnest($3::text[], $4::text[], $5::text[]) AS x(n, t, k)`,
-      [bigId, BIG_DOMAIN, p.aliases.map((a) => a.name), p.aliases.map((a) => a.target), p.aliases.map((a) => searchKey(a.name, a.target))],
+      [
+        bigId,
+        BIG_DOMAIN,
+        p.aliases.map((a) => a.name),
+        p.aliases.map((a) => a.target),
+        p.aliases.map((a) => searchKey(a.name, a.target)),
+      ],
     );
     const t = DEFAULT_LIST_TEMPLATES;
     const lists = await q(
@@ -312,15 +482,31 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
        FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[]) AS x(n, de, k, pm, rm, ae)
        RETURNING id, name`,
       [
-        bigId, BIG_DOMAIN, p.lists.map((l) => l.name), p.lists.map((l) => l.description),
-        p.lists.map((l) => searchKey(l.name, l.description)), p.lists.map((l) => l.privacy), p.lists.map((l) => l.replyto),
-        p.lists.map((l) => l.autosubscribe), t.subscribe_request_mail_body, t.subscribe_request_mail_subject,
-        t.unsubscribe_request_mail_body, t.unsubscribe_request_mail_subject, t.subscribe_mail_body, t.subscribe_mail_subject,
-        t.unsubscribe_mail_body, t.unsubscribe_mail_subject,
+        bigId,
+        BIG_DOMAIN,
+        p.lists.map((l) => l.name),
+        p.lists.map((l) => l.description),
+        p.lists.map((l) => searchKey(l.name, l.description)),
+        p.lists.map((l) => l.privacy),
+        p.lists.map((l) => l.replyto),
+        p.lists.map((l) => l.autosubscribe),
+        t.subscribe_request_mail_body,
+        t.subscribe_request_mail_subject,
+        t.unsubscribe_request_mail_body,
+        t.unsubscribe_request_mail_subject,
+        t.subscribe_mail_body,
+        t.subscribe_mail_subject,
+        t.unsubscribe_mail_body,
+        t.unsubscribe_mail_subject,
       ],
     );
     const listIds = new Map((lists.rows as { id: number; name: string }[]).map((r) => [r.name, r.id]));
-    const members: { list: number[]; role: string[]; address: string[]; position: number[] } = { list: [], role: [], address: [], position: [] };
+    const members: { list: number[]; role: string[]; address: string[]; position: number[] } = {
+      list: [],
+      role: [],
+      address: [],
+      position: [],
+    };
     const addMember = (list: number, role: string, address: string, position: number) => {
       members.list.push(list);
       members.role.push(role);
@@ -341,7 +527,12 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
       );
     }
     await pool.query("VACUUM (ANALYZE)");
-    return { file: url, seconds: (performance.now() - started) / 1000, accounts: p.accounts.length, listMembers: listMemberCount(p) };
+    return {
+      file: url,
+      seconds: (performance.now() - started) / 1000,
+      accounts: p.accounts.length,
+      listMembers: listMemberCount(p),
+    };
   } finally {
     await pool.end();
   }

@@ -15,7 +15,8 @@ import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./
 const IMPORT_BATCH = 100;
 
 const [mode, target, countArg] = process.argv.slice(2);
-if (!target || (mode !== "quota" && mode !== "import")) throw new Error("usage: writer.ts quota|import <file|postgres-url> [count]");
+if (!target || (mode !== "quota" && mode !== "import"))
+  throw new Error("usage: writer.ts quota|import <file|postgres-url> [count]");
 const send = (message: unknown) => process.send?.(message);
 // The bench going away ends this process too.
 process.on("disconnect", () => process.exit(0));
@@ -38,18 +39,34 @@ async function open(): Promise<Target> {
     // PostgreSQL: one connection, as Dovecot's dict or an importing script would hold; autocommit per statement.
     const client = new pg.Client({ connectionString: target });
     await client.connect();
-    const domainId = (await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [BIG_DOMAIN])).rows[0]!.id;
+    const domainId = (await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [BIG_DOMAIN]))
+      .rows[0]!.id;
     return {
       domainId,
-      emails: async () => (await client.query("SELECT email FROM accounts WHERE domain_id = $1", [domainId])).rows.map((r: { email: string }) => r.email),
+      emails: async () =>
+        (await client.query("SELECT email FROM accounts WHERE domain_id = $1", [domainId])).rows.map(
+          (r: { email: string }) => r.email,
+        ),
       upsertQuota: async (u, b, m) => void (await client.query({ name: "upsert", text: UPSERT, values: [u, b, m] })),
       passwordHash: async () =>
-        (await client.query<{ password_hash: string }>("SELECT password_hash FROM accounts WHERE domain_id = $1 LIMIT 1", [domainId])).rows[0]!.password_hash,
+        (
+          await client.query<{ password_hash: string }>(
+            "SELECT password_hash FROM accounts WHERE domain_id = $1 LIMIT 1",
+            [domainId],
+          )
+        ).rows[0]!.password_hash,
       importBatch: async (rows, hash) => {
         await client.query(
           `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
            SELECT $1, n, n || '@' || $2, d, k, 1024, $3 FROM unnest($4::text[], $5::text[], $6::text[]) AS t(n, d, k)`,
-          [domainId, BIG_DOMAIN, hash, rows.map((r) => r.name), rows.map((r) => r.description), rows.map((r) => searchKey(r.name, r.description))],
+          [
+            domainId,
+            BIG_DOMAIN,
+            hash,
+            rows.map((r) => r.name),
+            rows.map((r) => r.description),
+            rows.map((r) => searchKey(r.name, r.description)),
+          ],
         );
       },
     };
@@ -62,13 +79,31 @@ async function open(): Promise<Target> {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const batch = sqlite.transaction((rows: { name: string; description: string }[], hash: string) => {
-    for (const r of rows) insert.run(domainId, r.name, `${r.name}@${BIG_DOMAIN}`, r.description, searchKey(r.name, r.description), 1024, hash);
+    for (const r of rows)
+      insert.run(
+        domainId,
+        r.name,
+        `${r.name}@${BIG_DOMAIN}`,
+        r.description,
+        searchKey(r.name, r.description),
+        1024,
+        hash,
+      );
   });
   return {
     domainId,
-    emails: () => Promise.resolve(sqlite.prepare("SELECT email FROM accounts WHERE domain_id = ?").pluck().all(domainId) as string[]),
+    emails: () =>
+      Promise.resolve(
+        sqlite.prepare("SELECT email FROM accounts WHERE domain_id = ?").pluck().all(domainId) as string[],
+      ),
     upsertQuota: (u, b, m) => Promise.resolve(void upsert.run(u, b, m)),
-    passwordHash: () => Promise.resolve(sqlite.prepare("SELECT password_hash FROM accounts WHERE domain_id = ? LIMIT 1").pluck().get(domainId) as string),
+    passwordHash: () =>
+      Promise.resolve(
+        sqlite
+          .prepare("SELECT password_hash FROM accounts WHERE domain_id = ? LIMIT 1")
+          .pluck()
+          .get(domainId) as string,
+      ),
     importBatch: (rows, hash) => Promise.resolve(batch(rows, hash)),
   };
 }
@@ -118,7 +153,10 @@ if (mode === "quota") {
   for (let from = 0; from < count; from += IMPORT_BATCH) {
     const rows = [];
     for (let i = from; i < Math.min(count, from + IMPORT_BATCH); i++) {
-      rows.push({ name: `${pick(FIRST)}.${pick(LAST)}.import${i}`, description: `${pick(LAST)} – ${pick(ROLE)}, ${pick(CITY)}` });
+      rows.push({
+        name: `${pick(FIRST)}.${pick(LAST)}.import${i}`,
+        description: `${pick(LAST)} – ${pick(ROLE)}, ${pick(CITY)}`,
+      });
     }
     await db.importBatch(rows, hash);
   }

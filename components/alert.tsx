@@ -10,9 +10,22 @@ const TONES: Record<AlertTone, string> = {
   warning: "border-amber-700 bg-amber-50 text-amber-950",
 };
 
-export function Alert({ tone = "info", title, children, className = "" }: { tone?: AlertTone; title?: ReactNode; children?: ReactNode; className?: string }) {
+export function Alert({
+  tone = "info",
+  title,
+  children,
+  className = "",
+}: {
+  tone?: AlertTone;
+  title?: ReactNode;
+  children?: ReactNode;
+  className?: string;
+}) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border-l-4 p-3 text-sm ${TONES[tone]} ${className}`}>
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={`rounded-md border-l-4 p-3 text-sm ${TONES[tone]} ${className}`}
+    >
       {title && <p className="font-semibold">{title}</p>}
       {children && <div className={title ? "mt-1" : ""}>{children}</div>}
     </div>

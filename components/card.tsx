@@ -15,11 +15,18 @@ export function Card({ title, description, level = 2, actions, children, classNa
   const id = useId();
   const Heading = level === 2 ? "h2" : "h3";
   return (
-    <section aria-labelledby={title ? id : undefined} className={`rounded-lg border border-gray-300 bg-white p-4 shadow-sm sm:p-6 ${className}`}>
+    <section
+      aria-labelledby={title ? id : undefined}
+      className={`rounded-lg border border-gray-300 bg-white p-4 shadow-sm sm:p-6 ${className}`}
+    >
       {(title || actions) && (
         <div className="mb-4 flex flex-wrap items-start justify-between gap-2">
           <div>
-            {title && <Heading id={id} className="text-lg font-semibold text-gray-900">{title}</Heading>}
+            {title && (
+              <Heading id={id} className="text-lg font-semibold text-gray-900">
+                {title}
+              </Heading>
+            )}
             {description && <p className="mt-1 text-sm text-gray-700">{description}</p>}
           </div>
           {actions && <div className="flex flex-wrap gap-2">{actions}</div>}

@@ -9,7 +9,16 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
   ref?: Ref<HTMLInputElement>;
 }
 
-export function Checkbox({ label, hint, error, id, className = "", ref, "aria-describedby": extraDescribedBy, ...input }: CheckboxProps) {
+export function Checkbox({
+  label,
+  hint,
+  error,
+  id,
+  className = "",
+  ref,
+  "aria-describedby": extraDescribedBy,
+  ...input
+}: CheckboxProps) {
   const autoId = useId();
   const fieldId = id ?? autoId;
   const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extraDescribedBy);
@@ -25,7 +34,9 @@ export function Checkbox({ label, hint, error, id, className = "", ref, "aria-de
           className="mt-0.5 h-5 w-5 shrink-0 rounded border-gray-500 accent-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
           {...input}
         />
-        <label htmlFor={fieldId} className="text-sm text-gray-900">{label}</label>
+        <label htmlFor={fieldId} className="text-sm text-gray-900">
+          {label}
+        </label>
       </div>
       <FieldHint id={hintId}>{hint}</FieldHint>
       <FieldError id={errorId} message={error} />

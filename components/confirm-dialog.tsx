@@ -25,7 +25,18 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ open, title, description, confirmLabel, cancelLabel, danger = false, pending = false, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel,
+  danger = false,
+  pending = false,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const t = useT(messages);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -50,9 +61,19 @@ export function ConfirmDialog({ open, title, description, confirmLabel, cancelLa
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-0 shadow-xl backdrop:bg-black/50"
     >
       <div className="p-5">
-        <h2 id={titleId} className="text-lg font-semibold text-gray-900">{title}</h2>
-        {description && <div id={descId} className="mt-2 text-sm text-gray-800">{description}</div>}
-        {error && <div role="alert" className="mt-3 rounded-md border-l-4 border-red-700 bg-red-50 p-3 text-sm text-red-900">{error}</div>}
+        <h2 id={titleId} className="text-lg font-semibold text-gray-900">
+          {title}
+        </h2>
+        {description && (
+          <div id={descId} className="mt-2 text-sm text-gray-800">
+            {description}
+          </div>
+        )}
+        {error && (
+          <div role="alert" className="mt-3 rounded-md border-l-4 border-red-700 bg-red-50 p-3 text-sm text-red-900">
+            {error}
+          </div>
+        )}
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={onCancel} disabled={pending} autoFocus>
             {cancelLabel ?? t("cancel")}

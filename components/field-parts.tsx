@@ -11,12 +11,20 @@ export function fieldIds(id: string, hint?: ReactNode, error?: string, extra?: s
 
 export function FieldHint({ id, children }: { id?: string; children?: ReactNode }) {
   if (!id || !children) return null;
-  return <p id={id} className="mt-1 text-sm text-gray-700">{children}</p>;
+  return (
+    <p id={id} className="mt-1 text-sm text-gray-700">
+      {children}
+    </p>
+  );
 }
 
 export function FieldError({ id, message }: { id?: string; message?: string }) {
   if (!id || !message) return null;
-  return <p id={id} className="mt-1 text-sm font-medium text-red-800">{message}</p>;
+  return (
+    <p id={id} className="mt-1 text-sm font-medium text-red-800">
+      {message}
+    </p>
+  );
 }
 
 export const controlClass = (invalid: boolean) =>
@@ -55,7 +63,9 @@ export function Field({
   const { hintId, errorId, describedBy } = fieldIds(fieldId, hint, error, extra);
   return (
     <div className={className}>
-      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">{label}</label>
+      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-gray-900">
+        {label}
+      </label>
       {children({
         id: fieldId,
         "aria-invalid": error ? true : undefined,

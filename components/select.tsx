@@ -15,13 +15,25 @@ export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement
   ref?: Ref<HTMLSelectElement>;
 }
 
-export function Select({ label, options, hint, error, id, className, ref, "aria-describedby": extra, ...select }: SelectProps) {
+export function Select({
+  label,
+  options,
+  hint,
+  error,
+  id,
+  className,
+  ref,
+  "aria-describedby": extra,
+  ...select
+}: SelectProps) {
   return (
     <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
       {(control) => (
         <select ref={ref} {...control} {...select}>
           {options.map((o) => (
-            <option key={String(o.value)} value={o.value}>{o.label}</option>
+            <option key={String(o.value)} value={o.value}>
+              {o.label}
+            </option>
           ))}
         </select>
       )}

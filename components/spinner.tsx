@@ -1,7 +1,20 @@
 // Loading indicators: a spinner with an accessible label, and skeleton blocks for content that is on its way.
-export function Spinner({ label, size = "md", decorative = false }: { label?: string; size?: "sm" | "md"; decorative?: boolean }) {
+export function Spinner({
+  label,
+  size = "md",
+  decorative = false,
+}: {
+  label?: string;
+  size?: "sm" | "md";
+  decorative?: boolean;
+}) {
   const dims = size === "sm" ? "h-4 w-4 border-2" : "h-6 w-6 border-[3px]";
-  const circle = <span className={`inline-block animate-spin rounded-full border-current border-t-transparent ${dims}`} aria-hidden="true" />;
+  const circle = (
+    <span
+      className={`inline-block animate-spin rounded-full border-current border-t-transparent ${dims}`}
+      aria-hidden="true"
+    />
+  );
   if (decorative) return circle;
   return (
     <span role="status" className="inline-flex items-center gap-2 text-gray-700">
@@ -20,7 +33,9 @@ export function Skeleton({ className = "h-4 w-full" }: { className?: string }) {
 export function SkeletonLines({ lines = 4, label }: { lines?: number; label: string }) {
   return (
     <div aria-busy="true" className="space-y-3">
-      <span className="sr-only" role="status">{label}</span>
+      <span className="sr-only" role="status">
+        {label}
+      </span>
       {Array.from({ length: lines }, (_, i) => (
         <Skeleton key={i} className={`h-9 ${i % 2 ? "w-2/3" : "w-full"}`} />
       ))}

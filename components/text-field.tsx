@@ -14,7 +14,16 @@ export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTM
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, id, className, ref, "aria-describedby": extra, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  ref,
+  "aria-describedby": extra,
+  ...input
+}: TextFieldProps) {
   return (
     <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
       {(control) => <input ref={ref} {...control} {...input} />}
@@ -26,7 +35,17 @@ export interface TextAreaProps extends FieldProps, Omit<TextareaHTMLAttributes<H
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-export function TextArea({ label, hint, error, id, className, rows = 4, ref, "aria-describedby": extra, ...textarea }: TextAreaProps) {
+export function TextArea({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  rows = 4,
+  ref,
+  "aria-describedby": extra,
+  ...textarea
+}: TextAreaProps) {
   return (
     <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
       {(control) => <textarea ref={ref} rows={rows} {...control} {...textarea} />}

@@ -48,7 +48,13 @@ export interface Dialect {
   /** `db optimize`: the search index merged, the planner's statistics refreshed. */
   optimize(db: Db): Promise<void>;
   /** One page of a domain's list (contract §6) and the total matching: the search, the sort and the plan. */
-  listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery, force?: ForcedPlan): Promise<{ total: number; rows: Row[] }>;
+  listRows<Row>(
+    db: Db,
+    spec: ListSpec<Row>,
+    domainId: number,
+    q: ListQuery,
+    force?: ForcedPlan,
+  ): Promise<{ total: number; rows: Row[] }>;
 }
 
 const DIALECT = Symbol.for("mail-admin.dialect");

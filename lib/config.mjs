@@ -35,7 +35,9 @@ export function databaseSetting() {
 
 /** The committed drizzle-kit migrations of SQLite: MIGRATIONS_PATH, or db/sqlite/migrations under the working folder. */
 export function migrationsFolder() {
-  return process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "sqlite", "migrations");
+  return (
+    process.env.MIGRATIONS_PATH ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "sqlite", "migrations")
+  );
 }
 
 /** The committed drizzle-kit migrations of PostgreSQL: PG_MIGRATIONS_PATH, or db/pg/migrations under the working folder. */
@@ -70,7 +72,8 @@ export function databasePoolMax() {
   const setting = process.env.DATABASE_POOL_MAX;
   if (setting !== undefined && setting !== "") {
     const n = Number(setting);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`DATABASE_POOL_MAX must be a positive integer, got "${setting}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`DATABASE_POOL_MAX must be a positive integer, got "${setting}"`);
     return n;
   }
   const workers = Number(workersSetting() ?? os.availableParallelism()) || 1;
@@ -85,7 +88,8 @@ export function databasePoolMax() {
 export function nodePgConnectionString(url) {
   const u = new URL(url);
   const mode = u.searchParams.get("sslmode");
-  if (mode === "no-verify") throw new Error("sslmode=no-verify is not understood by libpq (pg_dump, Postfix, Dovecot): use sslmode=require");
+  if (mode === "no-verify")
+    throw new Error("sslmode=no-verify is not understood by libpq (pg_dump, Postfix, Dovecot): use sslmode=require");
   if (mode && !u.searchParams.has("uselibpqcompat")) u.searchParams.set("uselibpqcompat", "true");
   return u.toString();
 }

@@ -7,8 +7,17 @@ import { ALIAS_SORT_FIELDS, aliasRecordSchema, aliasSchema, aliasSummarySchema }
 import { domainRecordSchema, domainUpdateSchema } from "./schemas/domain";
 import { errorBodySchema } from "./schemas/error";
 import { listEnvelopeSchema } from "./schemas/list-query";
-import { accountListMembershipSchema, listModerationActionSchema, listModerationSchema } from "./schemas/list-moderation";
-import { LIST_SORT_FIELDS, mailingListRecordSchema, mailingListSchema, mailingListSummarySchema } from "./schemas/mailing-list";
+import {
+  accountListMembershipSchema,
+  listModerationActionSchema,
+  listModerationSchema,
+} from "./schemas/list-moderation";
+import {
+  LIST_SORT_FIELDS,
+  mailingListRecordSchema,
+  mailingListSchema,
+  mailingListSummarySchema,
+} from "./schemas/mailing-list";
 
 // Request bodies are described as the API accepts them (numbers also as digit strings), answers as it sends them.
 const json = (schema: z.ZodType, io: "input" | "output") =>
@@ -40,8 +49,10 @@ const body = (name: SchemaName) => ({ required: true, content: { "application/js
 const ERRORS = {
   "400": "Malformed request: the body is not JSON (400.1), or a bad JSONP callback (400.2)",
   "401": "No Basic Authorization header (401.1)",
-  "403": "Wrong credentials, blocked or expired account (403.1); not allowed (403.2, also for any domain the caller does not administer, hosted or not); client address not allowed (403.3)",
-  "404": "The named record does not exist (404.2; told only to the domain's administrator), or no such endpoint (404.4)",
+  "403":
+    "Wrong credentials, blocked or expired account (403.1); not allowed (403.2, also for any domain the caller does not administer, hosted or not); client address not allowed (403.3)",
+  "404":
+    "The named record does not exist (404.2; told only to the domain's administrator), or no such endpoint (404.4)",
   "405": "Method not allowed on the path (405.1)",
   "500": "Validation failure (500.1xx, 500.3xx; `source` names the field) or an unexpected failure (500.100)",
   "503": "The database is busy (503.1)",
@@ -57,7 +68,9 @@ const responses = Object.fromEntries(
 );
 const errorAnswers = (creates: boolean) =>
   Object.fromEntries(
-    [...Object.keys(ERRORS), ...(creates ? ["409"] : [])].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }]),
+    [...Object.keys(ERRORS), ...(creates ? ["409"] : [])]
+      .sort()
+      .map((s) => [s, { $ref: `#/components/responses/E${s}` }]),
   );
 
 /**
@@ -83,7 +96,9 @@ const envelopeOf = (name?: SchemaName) => ({
 });
 /** The 200 answer: the record itself, or the envelope and JSONP forms of any answer of the operation. */
 const okAnswer = (name: SchemaName | undefined) => ({
-  description: name ? "OK (or, with ?envelope=true or ?callback=, any answer enveloped)" : "Any answer enveloped (?envelope=true)",
+  description: name
+    ? "OK (or, with ?envelope=true or ?callback=, any answer enveloped)"
+    : "Any answer enveloped (?envelope=true)",
   content: { "application/json": { schema: name ? { anyOf: [ref(name), envelopeOf(name)] } : envelopeOf() } },
 });
 
@@ -116,7 +131,13 @@ const reply = (status: "200" | "201" | "204", name?: SchemaName) => ({
   ...errorAnswers(status === "201"),
 });
 
-const p = (name: string, description: string) => ({ name, in: "path", required: true, schema: { type: "string" }, description });
+const p = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  description,
+});
 /** The control parameters every operation takes (contract §5); JSONP only on GET. */
 const envelopeParam = {
   name: "envelope",
@@ -135,10 +156,30 @@ const domainParam = p("domain", "Mail domain");
 const namesParam = p("name", "Name, or up to 1000 comma-separated names for PUT and DELETE");
 const listParams = (sortFields: readonly string[]) => [
   { name: "page", in: "query", description: "Page number from 0", schema: { type: "integer", minimum: 0 } },
-  { name: "size", in: "query", description: "Items a page", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
-  { name: "search", in: "query", description: "Case-insensitive substring of the name and the descriptive text", schema: { type: "string", maxLength: 100 } },
-  { name: "sort", in: "query", description: "A field of the summary item", schema: { type: "string", enum: [...sortFields], default: "name" } },
-  { name: "sort_dir", in: "query", description: "Sort direction", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
+  {
+    name: "size",
+    in: "query",
+    description: "Items a page",
+    schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 },
+  },
+  {
+    name: "search",
+    in: "query",
+    description: "Case-insensitive substring of the name and the descriptive text",
+    schema: { type: "string", maxLength: 100 },
+  },
+  {
+    name: "sort",
+    in: "query",
+    description: "A field of the summary item",
+    schema: { type: "string", enum: [...sortFields], default: "name" },
+  },
+  {
+    name: "sort_dir",
+    in: "query",
+    description: "Sort direction",
+    schema: { type: "string", enum: ["asc", "desc"], default: "asc" },
+  },
 ];
 const op = (operationId: string, summary: string, tag: string, rest: Record<string, unknown>) => ({
   operationId,
@@ -157,16 +198,28 @@ function resourcePaths(
   [listSummary, getSummary, createSummary, updateSummary, deleteSummary]: string[],
 ) {
   const r = { path, tag, sortFields, ids: { one, many } };
-  const summaries = { list: listSummary!, get: getSummary!, create: createSummary!, update: updateSummary!, delete: deleteSummary! };
+  const summaries = {
+    list: listSummary!,
+    get: getSummary!,
+    create: createSummary!,
+    update: updateSummary!,
+    delete: deleteSummary!,
+  };
   return {
     [`/v1/${r.path}/{domain}`]: {
       parameters: [domainParam],
-      get: op(`list${r.ids.many}`, summaries.list, r.tag, { parameters: listParams(r.sortFields), responses: reply("200", list) }),
+      get: op(`list${r.ids.many}`, summaries.list, r.tag, {
+        parameters: listParams(r.sortFields),
+        responses: reply("200", list),
+      }),
     },
     [`/v1/${r.path}/{domain}/{name}`]: {
       parameters: [domainParam, namesParam],
       get: op(`get${r.ids.one}`, summaries.get, r.tag, { responses: reply("200", record) }),
-      post: op(`create${r.ids.one}`, summaries.create, r.tag, { requestBody: body(input), responses: reply("201", record) }),
+      post: op(`create${r.ids.one}`, summaries.create, r.tag, {
+        requestBody: body(input),
+        responses: reply("201", record),
+      }),
       put: op(`update${r.ids.many}`, summaries.update, r.tag, {
         requestBody: body(input),
         responses: { ...reply("200", record), "204": { description: "Several names changed" } },
@@ -199,25 +252,67 @@ export function openApiDocument() {
       "/v1/domains/{domain}": {
         parameters: [domainParam],
         get: op("getDomain", "Domain record", "domains", { responses: reply("200", "Domain") }),
-        put: op("updateDomain", "Change domain settings", "domains", { requestBody: body("DomainUpdate"), responses: reply("200", "Domain") }),
+        put: op("updateDomain", "Change domain settings", "domains", {
+          requestBody: body("DomainUpdate"),
+          responses: reply("200", "Domain"),
+        }),
       },
-      ...resourcePaths("emails", "accounts", ACCOUNT_SORT_FIELDS, ["Account", "AccountUpdate", "AccountList"], ["Account", "Accounts"], [
-        "Account list", "Account record", "Create an account (password required)",
-        "Change one account (200) or several atomically (204)", "Delete accounts (and the aliases pointing at them)",
-      ]),
-      ...resourcePaths("aliases", "aliases", ALIAS_SORT_FIELDS, ["Alias", "AliasInput", "AliasList"], ["Alias", "Aliases"], [
-        "Alias list", "Alias record", "Create an alias", "Change alias targets (one: 200, several: 204)", "Delete aliases",
-      ]),
-      ...resourcePaths("mailinglists", "mailinglists", LIST_SORT_FIELDS, ["MailingList", "MailingListInput", "MailingListList"], ["MailingList", "MailingLists"], [
-        "Mailing-list list", "Mailing-list record", "Create a list", "Change lists (one: 200, several: 204)", "Delete lists",
-      ]),
+      ...resourcePaths(
+        "emails",
+        "accounts",
+        ACCOUNT_SORT_FIELDS,
+        ["Account", "AccountUpdate", "AccountList"],
+        ["Account", "Accounts"],
+        [
+          "Account list",
+          "Account record",
+          "Create an account (password required)",
+          "Change one account (200) or several atomically (204)",
+          "Delete accounts (and the aliases pointing at them)",
+        ],
+      ),
+      ...resourcePaths(
+        "aliases",
+        "aliases",
+        ALIAS_SORT_FIELDS,
+        ["Alias", "AliasInput", "AliasList"],
+        ["Alias", "Aliases"],
+        [
+          "Alias list",
+          "Alias record",
+          "Create an alias",
+          "Change alias targets (one: 200, several: 204)",
+          "Delete aliases",
+        ],
+      ),
+      ...resourcePaths(
+        "mailinglists",
+        "mailinglists",
+        LIST_SORT_FIELDS,
+        ["MailingList", "MailingListInput", "MailingListList"],
+        ["MailingList", "MailingLists"],
+        [
+          "Mailing-list list",
+          "Mailing-list record",
+          "Create a list",
+          "Change lists (one: 200, several: 204)",
+          "Delete lists",
+        ],
+      ),
       "/v1/mailinglists/{domain}/{name}/moderation": {
         parameters: [domainParam, p("name", "The list's name")],
-        get: op("getListModeration", "Posts held for moderation and bounces of a list", "mailinglists", { responses: reply("200", "ListModeration") }),
-        post: op("moderateListPosts", "Approve (sent by the list service) or reject (deleted) held posts", "mailinglists", {
-          requestBody: body("ListModerationAction"),
+        get: op("getListModeration", "Posts held for moderation and bounces of a list", "mailinglists", {
           responses: reply("200", "ListModeration"),
         }),
+        post: op(
+          "moderateListPosts",
+          "Approve (sent by the list service) or reject (deleted) held posts",
+          "mailinglists",
+          {
+            requestBody: body("ListModerationAction"),
+            responses: reply("200", "ListModeration"),
+          },
+        ),
       },
       "/v1/emails/{domain}/{name}/lists": {
         parameters: [domainParam, p("name", "The account's name")],

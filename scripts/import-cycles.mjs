@@ -5,7 +5,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.tsx", "*.mjs"], { encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.tsx", "*.mjs"], {
+  encoding: "utf8",
+})
   .split("\n")
   .filter((f) => f && !f.startsWith("node_modules/") && !/\.d\.m?ts$/.test(f) && fs.existsSync(f));
 const known = new Set(files);
@@ -15,15 +17,27 @@ function resolve(from, spec) {
   if (spec.startsWith("@/")) target = spec.slice(2);
   else if (spec.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
   else return undefined;
-  const candidates = [target, `${target}.ts`, `${target}.tsx`, `${target}.mjs`, target.replace(/\.js$/, ".ts"), `${target}/index.ts`];
+  const candidates = [
+    target,
+    `${target}.ts`,
+    `${target}.tsx`,
+    `${target}.mjs`,
+    target.replace(/\.js$/, ".ts"),
+    `${target}/index.ts`,
+  ];
   return candidates.find((c) => known.has(c));
 }
 
 const graph = new Map();
 for (const file of files) {
-  const text = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const text = fs
+    .readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
   const edges = [];
-  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm)) {
+  for (const m of text.matchAll(
+    /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm,
+  )) {
     if (m[2]) continue;
     const target = resolve(file, m[3] ?? m[4] ?? m[5]);
     if (target) edges.push(target);

@@ -6,5 +6,9 @@ import { PanelShell } from "./panel-shell";
 
 export default async function PanelLayout({ children }: { children: ReactNode }) {
   const session = await requireSession();
-  return <PanelShell session={{ email: session.email, domain: session.domain, isPostmaster: session.isPostmaster }}>{children}</PanelShell>;
+  return (
+    <PanelShell session={{ email: session.email, domain: session.domain, isPostmaster: session.isPostmaster }}>
+      {children}
+    </PanelShell>
+  );
 }

@@ -9,7 +9,20 @@ import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"product" | "nav" | "domain" | "accounts" | "aliases" | "lists" | "audit" | "me" | "signedInAs" | "logout" | "loggingOut" | "skip"> = {
+const messages: Messages<
+  | "product"
+  | "nav"
+  | "domain"
+  | "accounts"
+  | "aliases"
+  | "lists"
+  | "audit"
+  | "me"
+  | "signedInAs"
+  | "logout"
+  | "loggingOut"
+  | "skip"
+> = {
   pl: {
     product: "Panel poczty",
     nav: "Nawigacja główna",
@@ -69,7 +82,10 @@ export function PanelShell({ session, children }: { session: PanelSession; child
   const width = WIDE_PAGES.includes(pathname) ? "max-w-[96rem]" : "max-w-6xl";
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         {t("skip")}
       </a>
       <header className="border-b border-gray-300 bg-white">
@@ -120,7 +136,9 @@ export function PanelShell({ session, children }: { session: PanelSession; child
           </ul>
         </nav>
       </header>
-      <main id="main" className={`mx-auto ${width} px-4 py-6`}>{children}</main>
+      <main id="main" className={`mx-auto ${width} px-4 py-6`}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -69,7 +69,10 @@ export const isPostgresUrl = (url: string | undefined): url is string => !!url &
  * The process's pool on `url`, at once (synchronously, for getDb()), with a promise that settles when the database
  * is migrated (the server's primary migrates before the workers start; the CLI waits for it).
  */
-export function openPostgresPool(url: string, options: OpenPostgresOptions = {}): { db: PgDb; migrated: Promise<void> } {
+export function openPostgresPool(
+  url: string,
+  options: OpenPostgresOptions = {},
+): { db: PgDb; migrated: Promise<void> } {
   const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: options.max ?? 10 });
   pool.on("error", () => {});
   const migrated = options.migrate === false ? Promise.resolve() : runPgMigrations(pool, options.migrationsFolder);

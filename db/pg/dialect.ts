@@ -33,13 +33,27 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
  * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (migration 0009): deliveries
  * rewrite the accounts' rows, not the copy's, so its pages stay all-visible for the index-only walks of OFFSET pages.
  */
-const TABLES: Record<string, { counter: string; matches: string; id: string; trigram?: string; order?: { table: string; sorts: Set<string> } }> = {
+const TABLES: Record<
+  string,
+  { counter: string; matches: string; id: string; trigram?: string; order?: { table: string; sorts: Set<string> } }
+> = {
   accounts: {
     counter: "account_count",
     matches: "accounts_search",
     id: "account_id",
     trigram: "trigram_key",
-    order: { table: "accounts_order", sorts: new Set(["name", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked"]) },
+    order: {
+      table: "accounts_order",
+      sorts: new Set([
+        "name",
+        "creation_date",
+        "expiration_date",
+        "last_auth_date",
+        "capacity",
+        "description",
+        "blocked",
+      ]),
+    },
   },
   aliases: { counter: "alias_count", matches: "aliases", id: "id" },
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
@@ -58,7 +72,11 @@ interface NodePgPrepared {
   rawQueryConfig: { name?: string };
 }
 const isNodePgPrepared = (v: unknown): v is NodePgPrepared =>
-  typeof v === "object" && v !== null && "queryConfig" in v && "rawQueryConfig" in v && typeof (v as NodePgPrepared).queryString === "string";
+  typeof v === "object" &&
+  v !== null &&
+  "queryConfig" in v &&
+  "rawQueryConfig" in v &&
+  typeof (v as NodePgPrepared).queryString === "string";
 
 /**
  * drizzle's `.prepare()` without a name sends an unnamed statement, which PostgreSQL parses and plans on every
@@ -101,7 +119,9 @@ function onConnection<T>(statements: T, tx: Db): T | null {
       rawQueryConfig: config(v.rawQueryConfig),
     }) as NodePgPrepared;
   if (isNodePgPrepared(statements)) return bind(statements) as T;
-  return Object.fromEntries(Object.entries(statements as Record<string, NodePgPrepared>).map(([k, v]) => [k, bind(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(statements as Record<string, NodePgPrepared>).map(([k, v]) => [k, bind(v)]),
+  ) as T;
 }
 
 const statementName = (text: string) => `s_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
@@ -136,7 +156,12 @@ const totals = new Map<string, { version: number; total: number }>();
 /** As many as SQLite's connection keeps (db/sqlite/list-rows.ts, MAX_TOTALS). */
 const MAX_TOTALS = 1000;
 
-async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: ListQuery): Promise<{ total: number; rows: Row[] }> {
+async function listRows<Row>(
+  db: Db,
+  spec: ListSpec<Row>,
+  domainId: number,
+  q: ListQuery,
+): Promise<{ total: number; rows: Row[] }> {
   const table = ident(spec.table);
   const kind = TABLES[spec.table];
   if (!kind) throw new Error(`no list of ${spec.table}`);
@@ -144,10 +169,23 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   const dir = sql.raw(q.sortDir === "desc" ? "DESC" : "ASC");
   // COLLATE "C": code point order, as SQLite's (whatever locale the cluster was made with).
   const order = (c: string) => sql`${ident(c)} COLLATE "C" ${dir}`;
-  const numeric = new Set(["capacity", "usage_percent", "usage_bytes", "blocked", "privacy_mode", "replyto_mode", "autosubscribe_enabled"]);
+  const numeric = new Set([
+    "capacity",
+    "usage_percent",
+    "usage_bytes",
+    "blocked",
+    "privacy_mode",
+    "replyto_mode",
+    "autosubscribe_enabled",
+  ]);
   const sortBy = (c: string) => (numeric.has(c) ? sql`${ident(c)} ${dir}` : order(c));
   const orderBy = column === "name" ? sortBy("name") : sql`${sortBy(column)}, ${order("name")}`;
-  const columns = sql.raw(spec.columns.split(",").map((c) => `"${c.trim()}"`).join(", "));
+  const columns = sql.raw(
+    spec.columns
+      .split(",")
+      .map((c) => `"${c.trim()}"`)
+      .join(", "),
+  );
   const offset = q.page * q.size;
   let total: number;
   let where: SQL;
@@ -189,7 +227,8 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
       const found = counted.rows[0]?.ids;
       if (found) ids = `{${found.join(",")}}`;
       // Not inside a transaction: its own uncommitted rows may be in the count.
-      if (version !== undefined && !(db instanceof PgTransaction)) setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
+      if (version !== undefined && !(db instanceof PgTransaction))
+        setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
     }
   }
   if (offset >= total) return { total, rows: [] };
@@ -207,7 +246,11 @@ async function listRows<Row>(db: Db, spec: ListSpec<Row>, domainId: number, q: L
   // The accounts' sorts that deliveries do not change walk their narrow copy (its pages stay all-visible while the
   // mail server updates the accounts), names first on every page; the other sorts walk the table's own index.
   const walked = kind.order?.sorts.has(column) ? ident(kind.order.table) : null;
-  if (offset === 0 && !walked) return { total, rows: (await run(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size}`)).rows };
+  if (offset === 0 && !walked)
+    return {
+      total,
+      rows: (await run(sql`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${q.size}`)).rows,
+    };
   // Past the first page, the page's names first, then their rows: the names come from the sort index alone (every
   // sort index ends in name; an index-only scan where the visibility map allows), so the rows skipped by OFFSET are
   // not read from the table. Read whole, page 1000 of 100,000 accounts fetched 50,050 rows to keep 50 (7x slower).

@@ -21,7 +21,14 @@ const spec: ListSpec<{ name: string }> = {
   sortColumns: { name: "name", description: "description", capacity: "capacity" },
   toItem: (r) => r,
 };
-const query = (over: Partial<ListQuery>): ListQuery => ({ page: 0, size: 50, search: "", sort: "name", sortDir: "asc", ...over });
+const query = (over: Partial<ListQuery>): ListQuery => ({
+  page: 0,
+  size: 50,
+  search: "",
+  sort: "name",
+  sortDir: "asc",
+  ...over,
+});
 const sql = (text: string, values: unknown[] = []) => pdb.$client.query(text, values);
 /** Records the statements the pool is sent (to see which one read a page and how PostgreSQL plans it). */
 function recordStatements() {
@@ -29,7 +36,11 @@ function recordStatements() {
   const query0 = pdb.$client.query.bind(pdb.$client) as (...a: unknown[]) => unknown;
   const spy = vi.spyOn(pdb.$client, "query").mockImplementation((...args: unknown[]) => {
     const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    sent.push(typeof first === "string" ? { text: first, values: second ?? [] } : { text: first.text, values: first.values ?? second ?? [] });
+    sent.push(
+      typeof first === "string"
+        ? { text: first, values: second ?? [] }
+        : { text: first.text, values: first.values ?? second ?? [] },
+    );
     return query0(...args);
   });
   return { sent, spy };
@@ -58,7 +69,11 @@ afterAll(async () => {
 
 describe("PostgreSQL list pages", () => {
   it("reads pages in code point order from the sort indexes", async () => {
-    const all = (await sql("SELECT name, description, capacity FROM accounts WHERE domain_id = 1")).rows as { name: string; description: string; capacity: number }[];
+    const all = (await sql("SELECT name, description, capacity FROM accounts WHERE domain_id = 1")).rows as {
+      name: string;
+      description: string;
+      capacity: number;
+    }[];
     const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byName = all.map((r) => r.name).sort(cp);
     const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
@@ -66,12 +81,27 @@ describe("PostgreSQL list pages", () => {
     expect(page.total).toBe(3000);
     expect(page.rows.map((r) => r.name)).toEqual(byName.slice(60, 80));
     const desc = await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", sortDir: "desc", size: 10 }));
-    expect(desc.rows.map((r) => r.name)).toEqual([...all].sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name)).map((r) => r.name).slice(0, 10));
-    expect((await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 2, size: 25 }))).rows.map((r) => r.name)).toEqual(byCapacity.slice(50, 75));
+    expect(desc.rows.map((r) => r.name)).toEqual(
+      [...all]
+        .sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name))
+        .map((r) => r.name)
+        .slice(0, 10),
+    );
+    expect(
+      (await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 2, size: 25 }))).rows.map((r) => r.name),
+    ).toEqual(byCapacity.slice(50, 75));
     // The plans: an index read in order, no sort of the domain's rows (these sorts walk accounts_order, 0009).
-    for (const order of [`name COLLATE "C"`, `capacity, name COLLATE "C"`, `description COLLATE "C", name COLLATE "C"`]) {
+    for (const order of [
+      `name COLLATE "C"`,
+      `capacity, name COLLATE "C"`,
+      `description COLLATE "C", name COLLATE "C"`,
+    ]) {
       await sql("SET enable_seqscan = off");
-      const plan = (await sql(`EXPLAIN SELECT name FROM accounts_order WHERE domain_id = 1 ORDER BY ${order} LIMIT 50`)).rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+      const plan = (
+        await sql(`EXPLAIN SELECT name FROM accounts_order WHERE domain_id = 1 ORDER BY ${order} LIMIT 50`)
+      ).rows
+        .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
+        .join("\n");
       await sql("RESET enable_seqscan");
       expect(plan).toMatch(/Index (Only )?Scan/);
       expect(plan).not.toMatch(/Sort/);
@@ -86,7 +116,9 @@ describe("PostgreSQL list pages", () => {
     const other = new (await import("pg")).default.Client({ connectionString: cluster.url });
     await other.connect();
     try {
-      await other.query(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES (1, 'kowalska', 'kowalska@big.test', 'kowalska', 'x')`);
+      await other.query(
+        `INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES (1, 'kowalska', 'kowalska@big.test', 'kowalska', 'x')`,
+      );
       expect((await kowal()).total).toBe(1001);
       // ...changes a search key so that a row stops matching...
       await other.query(`UPDATE accounts SET description = 'x', search_key = 'nowak_3' WHERE name = 'kowal_3'`);
@@ -104,19 +136,42 @@ describe("PostgreSQL list pages", () => {
 
 describe("the sorts the mail server does not change (migration 0009)", () => {
   it("are every sort of the accounts but usage", async () => {
-    const onCopy = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts_order' ORDER BY 1")).rows.map((r: { indexname: string }) => r.indexname);
-    expect(onCopy).toEqual(["accounts_order_blocked", "accounts_order_capacity", "accounts_order_creation", "accounts_order_description",
-      "accounts_order_expiration", "accounts_order_last_auth", "accounts_order_name", "accounts_order_pkey"]);
-    const onAccounts = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts' ORDER BY 1")).rows.map((r: { indexname: string }) => r.indexname);
-    expect(onAccounts).toEqual(["accounts_domain_name", "accounts_email", "accounts_pkey", "accounts_sort_usage", "accounts_sort_usage_bytes"]);
+    const onCopy = (
+      await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts_order' ORDER BY 1")
+    ).rows.map((r: { indexname: string }) => r.indexname);
+    expect(onCopy).toEqual([
+      "accounts_order_blocked",
+      "accounts_order_capacity",
+      "accounts_order_creation",
+      "accounts_order_description",
+      "accounts_order_expiration",
+      "accounts_order_last_auth",
+      "accounts_order_name",
+      "accounts_order_pkey",
+    ]);
+    const onAccounts = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts' ORDER BY 1")).rows.map(
+      (r: { indexname: string }) => r.indexname,
+    );
+    expect(onAccounts).toEqual([
+      "accounts_domain_name",
+      "accounts_email",
+      "accounts_pkey",
+      "accounts_sort_usage",
+      "accounts_sort_usage_bytes",
+    ]);
   });
 
   it("walk accounts_order, whose index answers without the table while deliveries update the accounts", async () => {
     // Vacuumed until its pages are all-visible (an autovacuum's ANALYZE of the accounts just inserted may hold a
     // snapshot for a moment, and a page is marked only once no snapshot can miss its rows).
     const bareWalk = async () =>
-      (await sql(`EXPLAIN (ANALYZE) SELECT name FROM accounts_order WHERE domain_id = 1 ORDER BY capacity, name COLLATE "C" LIMIT 50 OFFSET 2000`)).rows
-        .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+      (
+        await sql(
+          `EXPLAIN (ANALYZE) SELECT name FROM accounts_order WHERE domain_id = 1 ORDER BY capacity, name COLLATE "C" LIMIT 50 OFFSET 2000`,
+        )
+      ).rows
+        .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
+        .join("\n");
     for (let i = 0; i < 40; i++) {
       await sql("VACUUM (ANALYZE) accounts_order");
       if (/Heap Fetches: 0\b/.test(await bareWalk())) break;
@@ -126,7 +181,10 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     // Deliveries (Dovecot's quota write-back) to a third of the accounts: each is a new version of an account's row.
     await sql(`INSERT INTO mail_quota (username, bytes, messages) SELECT email, 1000 + id, 1 FROM accounts WHERE domain_id = 1 AND id % 3 = 0
                ON CONFLICT (username) DO UPDATE SET bytes = excluded.bytes`);
-    const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1")).rows as { name: string; capacity: number }[];
+    const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1")).rows as {
+      name: string;
+      capacity: number;
+    }[];
     const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
     const { sent, spy } = recordStatements();
@@ -139,13 +197,20 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     const walk = sent.find((s) => s.text.includes("accounts_order"));
     expect(walk).toBeDefined();
     await sql("SET enable_seqscan = off");
-    const plan = (await sql(`EXPLAIN (ANALYZE, FORMAT TEXT) ${walk!.text}`, walk!.values)).rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+    const plan = (await sql(`EXPLAIN (ANALYZE, FORMAT TEXT) ${walk!.text}`, walk!.values)).rows
+      .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
+      .join("\n");
     await sql("RESET enable_seqscan");
     expect(plan).toMatch(/Index Only Scan using accounts_order_capacity/);
     expect(plan).toMatch(/Heap Fetches: 0\b/);
     // The same walk over the accounts' own rows would visit the table for every row a delivery changed.
-    const onAccounts = (await sql(`EXPLAIN (ANALYZE) SELECT name FROM accounts WHERE domain_id = 1 ORDER BY usage_bytes, name COLLATE "C" LIMIT 50 OFFSET 2000`)).rows
-      .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+    const onAccounts = (
+      await sql(
+        `EXPLAIN (ANALYZE) SELECT name FROM accounts WHERE domain_id = 1 ORDER BY usage_bytes, name COLLATE "C" LIMIT 50 OFFSET 2000`,
+      )
+    ).rows
+      .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
+      .join("\n");
     expect(onAccounts).toMatch(/Heap Fetches: [1-9]/);
   });
 
@@ -158,20 +223,29 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     expect((await drift()).rows).toEqual([]);
     await sql(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
                SELECT 1, 'sort' || i, 'sort' || i || '@big.test', 'sort' || i, 'x' FROM generate_series(1, 4) AS i`);
-    await sql("UPDATE accounts SET name = 'sorted1', email = 'sorted1@big.test', search_key = 'sorted1' WHERE name = 'sort1'");
-    await sql("UPDATE accounts SET capacity = 77, blocked = 1, description = 'opis', expiration_date = '2030-01-01' WHERE name = 'sort2'");
+    await sql(
+      "UPDATE accounts SET name = 'sorted1', email = 'sorted1@big.test', search_key = 'sorted1' WHERE name = 'sort1'",
+    );
+    await sql(
+      "UPDATE accounts SET capacity = 77, blocked = 1, description = 'opis', expiration_date = '2030-01-01' WHERE name = 'sort2'",
+    );
     await sql("UPDATE accounts SET creation_date = '2020-02-02', last_auth_date = '2026-01-01' WHERE name = 'sort3'");
     await sql("DELETE FROM accounts WHERE name = 'sort4'");
     expect((await drift()).rows).toEqual([]);
-    expect((await sql("SELECT capacity, blocked FROM accounts_order WHERE name = 'sort2'")).rows).toEqual([{ capacity: 77, blocked: 1 }]);
-    expect((await sql("SELECT last_auth_date FROM accounts_order WHERE name = 'sort3'")).rows).toEqual([{ last_auth_date: "2026-01-01" }]);
+    expect((await sql("SELECT capacity, blocked FROM accounts_order WHERE name = 'sort2'")).rows).toEqual([
+      { capacity: 77, blocked: 1 },
+    ]);
+    expect((await sql("SELECT last_auth_date FROM accounts_order WHERE name = 'sort3'")).rows).toEqual([
+      { last_auth_date: "2026-01-01" },
+    ]);
   });
 });
 
 describe("a new search with few matches", () => {
   it("reads its page by the ids the count found, in the same order as the sort index would give", async () => {
     // "opis 10": every 11th account (272 of 3,000), fewer than byIdsUpTo's bound for a first page (387).
-    const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1 AND search_key LIKE '%opis 10%'")).rows as { name: string; capacity: number }[];
+    const all = (await sql("SELECT name, capacity FROM accounts WHERE domain_id = 1 AND search_key LIKE '%opis 10%'"))
+      .rows as { name: string; capacity: number }[];
     expect(all.length).toBeGreaterThan(100);
     const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byCapacityDesc = [...all].sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name)).map((r) => r.name);
@@ -184,7 +258,12 @@ describe("a new search with few matches", () => {
     // The statements the pool is sent, to see which one read the page and how PostgreSQL plans it.
     const { sent, spy } = recordStatements();
     try {
-      const page = await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", sort: "capacity", sortDir: "desc", page: 2, size: 25 }));
+      const page = await pgDialect.listRows(
+        db,
+        spec,
+        1,
+        query({ search: "opis 10", sort: "capacity", sortDir: "desc", page: 2, size: 25 }),
+      );
       expect(page.total).toBe(all.length);
       expect(page.rows.map((r) => r.name)).toEqual(byCapacityDesc.slice(50, 75));
     } finally {
@@ -199,7 +278,10 @@ describe("a new search with few matches", () => {
     expect(text).toMatch(/Function Scan on unnest/);
     expect(text).not.toMatch(/accounts_sort_/);
     // Past the last match: the total and no rows.
-    expect(await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", page: 100, size: 25 }))).toEqual({ total: all.length, rows: [] });
+    expect(await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", page: 100, size: 25 }))).toEqual({
+      total: all.length,
+      rows: [],
+    });
   });
 });
 
@@ -207,16 +289,24 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
   it("counts exactly what contains it, though its trigram form is shared with q, x and v", async () => {
     await sql("INSERT INTO domains (name) VALUES ('marks.test')");
     const names = ["ab.cd", "abqcd", "ab-cd", "abxcd", "ab_cd", "abvcd", "ab.cd.ef"];
-    await sql(`INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
-               SELECT d.id, n, n || '@marks.test', n, 'x' FROM domains d, unnest($1::text[]) AS n WHERE d.name = 'marks.test'`, [names]);
+    await sql(
+      `INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
+               SELECT d.id, n, n || '@marks.test', n, 'x' FROM domains d, unnest($1::text[]) AS n WHERE d.name = 'marks.test'`,
+      [names],
+    );
     const [{ id }] = (await sql("SELECT id FROM domains WHERE name = 'marks.test'")).rows as [{ id: number }];
     for (const term of ["b.c", "bqc", "b-c", "bxc", "b_c", "bvc", "d.e", "."]) {
       const page = await pgDialect.listRows(db, spec, id, query({ search: term }));
-      expect(page.rows.map((r) => r.name), term).toEqual(names.filter((n) => n.includes(term)).sort());
+      expect(
+        page.rows.map((r) => r.name),
+        term,
+      ).toEqual(names.filter((n) => n.includes(term)).sort());
       expect(page.total, term).toBe(names.filter((n) => n.includes(term)).length);
     }
     // The big domain's names have underscores: "l_3" finds every kowal_3... (strpos: no pattern), nothing else.
-    const [{ n }] = (await sql("SELECT count(*)::int AS n FROM accounts WHERE domain_id = 1 AND strpos(search_key, 'l_3') > 0")).rows as [{ n: number }];
+    const [{ n }] = (
+      await sql("SELECT count(*)::int AS n FROM accounts WHERE domain_id = 1 AND strpos(search_key, 'l_3') > 0")
+    ).rows as [{ n: number }];
     const found = await pgDialect.listRows(db, spec, 1, query({ search: "l_3", size: 200 }));
     expect(found.total).toBe(n);
     expect(found.total).toBeGreaterThan(30);
@@ -229,10 +319,17 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
     try {
       await client.query("SET enable_seqscan = off");
       // As the dialect sends it: the escaped pattern through trigram_form, as a parameter of an unnamed statement.
-      const plan = await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE trigram_form($1)", ["%l\\_3%"]);
-      expect(plan.rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n")).toContain("accounts_search_words_trgm");
+      const plan = await client.query(
+        "EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE trigram_form($1)",
+        ["%l\\_3%"],
+      );
+      expect(plan.rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n")).toContain(
+        "accounts_search_words_trgm",
+      );
       // pg_trgm's own reading of the two forms: "l_3" is the words "l" and "3"; "lv3" is one word.
-      const words = (await client.query("SELECT show_trgm('l_3') AS plain, show_trgm('lv3') AS joined")).rows as [{ plain: string[]; joined: string[] }];
+      const words = (await client.query("SELECT show_trgm('l_3') AS plain, show_trgm('lv3') AS joined")).rows as [
+        { plain: string[]; joined: string[] },
+      ];
       expect(words[0].joined).toContain("lv3");
       expect(words[0].plain).not.toContain("l_3");
     } finally {
@@ -251,10 +348,17 @@ describe("statements prepared once (lib/server/store/prepared.ts)", () => {
     try {
       const oneDb = setDialect(one, pgDialect) as unknown as Db;
       const statements = prepared((d) => ({
-        byName: d.select({ id: domains.id }).from(domains).where(eq(domains.name, drizzleSql.placeholder("name"))).prepare(),
+        byName: d
+          .select({ id: domains.id })
+          .from(domains)
+          .where(eq(domains.name, drizzleSql.placeholder("name")))
+          .prepare(),
       }));
-      for (let i = 0; i < 3; i++) expect(await statements(oneDb).byName.execute({ name: "big.test" })).toEqual([{ id: 1 }]);
-      const named = await one.$client.query<{ name: string }>("SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%from \"domains\"%'");
+      for (let i = 0; i < 3; i++)
+        expect(await statements(oneDb).byName.execute({ name: "big.test" })).toEqual([{ id: 1 }]);
+      const named = await one.$client.query<{ name: string }>(
+        "SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%from \"domains\"%'",
+      );
       expect(named.rows).toHaveLength(1);
       expect(named.rows[0]?.name).toMatch(/^s_[0-9a-f]{20}$/);
     } finally {

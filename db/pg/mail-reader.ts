@@ -25,21 +25,23 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 /** The SQL that creates (or updates) the role and its grants; run by the database's owner. */
 export function mailReaderSql(role: string, password: string, database: string): string {
   const r = ident(role);
-  return [
-    `DO $$ BEGIN
+  return (
+    [
+      `DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${literal(role)}) THEN
     CREATE ROLE ${r} LOGIN PASSWORD ${literal(password)} NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;
   ELSE
     ALTER ROLE ${r} LOGIN PASSWORD ${literal(password)};
   END IF;
 END $$`,
-    `GRANT CONNECT ON DATABASE "${database.replace(/"/g, '""')}" TO ${r}`,
-    `GRANT USAGE ON SCHEMA public TO ${r}`,
-    `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${r}`,
-    `GRANT SELECT ON ${MAIL_VIEWS.join(", ")} TO ${r}`,
-    // quota_clone upserts (INSERT ... ON CONFLICT DO UPDATE needs SELECT for the conflict check).
-    `GRANT SELECT, INSERT, UPDATE ON mail_quota TO ${r}`,
-  ].join(";\n") + ";\n";
+      `GRANT CONNECT ON DATABASE "${database.replace(/"/g, '""')}" TO ${r}`,
+      `GRANT USAGE ON SCHEMA public TO ${r}`,
+      `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${r}`,
+      `GRANT SELECT ON ${MAIL_VIEWS.join(", ")} TO ${r}`,
+      // quota_clone upserts (INSERT ... ON CONFLICT DO UPDATE needs SELECT for the conflict check).
+      `GRANT SELECT, INSERT, UPDATE ON mail_quota TO ${r}`,
+    ].join(";\n") + ";\n"
+  );
 }
 
 /** Creates or updates the role on the database `client` is connected to (as its owner). */

@@ -17,7 +17,16 @@ let pdb: PgDb;
 let sdb: Db;
 let dir: string;
 
-const VIEWS = ["mail_domains", "mail_mailboxes", "mail_alias_map", "mail_list_addresses", "mail_passdb", "mail_userdb", "mail_sieve_scripts", "mail_account_hosts"];
+const VIEWS = [
+  "mail_domains",
+  "mail_mailboxes",
+  "mail_alias_map",
+  "mail_list_addresses",
+  "mail_passdb",
+  "mail_userdb",
+  "mail_sieve_scripts",
+  "mail_account_hosts",
+];
 
 const sortRows = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
 const pgRows = async (q: string) => (await pdb.$client.query(q)).rows as Record<string, unknown>[];
@@ -32,7 +41,10 @@ async function both(sqlText: string): Promise<void> {
 
 const domainCounters = async () => {
   const cols = "name, account_count, alias_count, mailinglist_count, capacity_sum";
-  return { sqlite: sqliteRows(`SELECT ${cols} FROM domains ORDER BY name`), pg: await pgRows(`SELECT ${cols} FROM domains ORDER BY name`) };
+  return {
+    sqlite: sqliteRows(`SELECT ${cols} FROM domains ORDER BY name`),
+    pg: await pgRows(`SELECT ${cols} FROM domains ORDER BY name`),
+  };
 };
 
 beforeAll(async () => {
@@ -84,7 +96,9 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     const again = await Promise.all([openPostgres(cluster.url), openPostgres(cluster.url)]);
     for (const d of again) await d.$client.end();
     const applied = await pgRows("SELECT count(*) AS n FROM drizzle.__drizzle_migrations");
-    const journal = JSON.parse(fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    const journal = JSON.parse(
+      fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8"),
+    ) as { entries: unknown[] };
     expect(applied[0]!.n).toBe(journal.entries.length);
     expect((await pgRows("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'")).length).toBe(1);
   });
@@ -96,20 +110,29 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
   });
 
   it("resolves the fixture's addresses as Postfix and Dovecot will ask", async () => {
-    const dest = async (a: string) => (await pgRows(`SELECT destination FROM mail_alias_map WHERE address = '${a}'`)).map((r) => r.destination).sort();
+    const dest = async (a: string) =>
+      (await pgRows(`SELECT destination FROM mail_alias_map WHERE address = '${a}'`)).map((r) => r.destination).sort();
     expect(await dest("jan@one.test")).toEqual(["x@ext.test", "y@ext.test"]);
     expect(await dest("blocked@one.test")).toEqual(["blocked@one.test"]);
     expect(await dest("@two.test")).toEqual(["@one.test"]);
     const users = (await pgRows(`SELECT "user" FROM mail_passdb`)).map((r) => r.user).sort();
     expect(users).toEqual(["ewa@two.test", "jan@one.test", "ola@one.test"]);
-    const spam = (await pgRows("SELECT script FROM mail_sieve_scripts WHERE username = 'ola@one.test' AND name = 'spam'"))[0]!.script;
+    const spam = (
+      await pgRows("SELECT script FROM mail_sieve_scripts WHERE username = 'ola@one.test' AND name = 'spam'")
+    )[0]!.script;
     expect(spam).toContain('not envelope :all :is "from" ["a@b.test", "boss@partner.test"]');
     expect(spam).toContain('"X-Mailadmin-Spam-Centiscore" "650"');
   });
 
   it("keeps the domain counters like SQLite's triggers: inserts, capacity changes, deletes, cascades", async () => {
     let c = await domainCounters();
-    expect(c.pg[0]!).toEqual({ name: "one.test", account_count: 5, alias_count: 1, mailinglist_count: 1, capacity_sum: 100 + 200 + 3 * 1024 });
+    expect(c.pg[0]!).toEqual({
+      name: "one.test",
+      account_count: 5,
+      alias_count: 1,
+      mailinglist_count: 1,
+      capacity_sum: 100 + 200 + 3 * 1024,
+    });
     expect(c.pg).toEqual(c.sqlite);
     await both(`
       UPDATE accounts SET capacity = 300 WHERE name IN ('jan', 'ewa');
@@ -125,7 +148,8 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
   });
 
   it("moves the search version on search-key changes only", async () => {
-    const version = async () => (await pgRows("SELECT search_version AS v FROM domains WHERE name = 'one.test'"))[0]!.v as number;
+    const version = async () =>
+      (await pgRows("SELECT search_version AS v FROM domains WHERE name = 'one.test'"))[0]!.v as number;
     const v0 = await version();
     await pdb.update(p.accounts).set({ capacity: 400 }).where(eq(p.accounts.name, "jan"));
     expect(await version()).toBe(v0);
@@ -152,7 +176,8 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
   });
 
   it("bumps the sieve version on autoresponder and alias changes, like SQLite", async () => {
-    const v = async () => (await pgRows("SELECT sieve_version AS v FROM accounts WHERE name = 'nopass'"))[0]!.v as number;
+    const v = async () =>
+      (await pgRows("SELECT sieve_version AS v FROM accounts WHERE name = 'nopass'"))[0]!.v as number;
     const v0 = await v();
     await pdb.update(p.accounts).set({ autoresponderBody: "Away again" }).where(eq(p.accounts.name, "nopass"));
     expect(await v()).toBe(v0 + 1);
@@ -173,9 +198,16 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     try {
       // A handful of rows: the planner would scan the table; forbidding the scan shows the index answers ILIKE.
       await client.query("SET enable_seqscan = off");
-      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE '%ewa%'")).rows as Record<string, unknown>[];
+      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE '%ewa%'"))
+        .rows as Record<string, unknown>[];
       expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("accounts_search_words_trgm");
-      expect((await client.query("SELECT a.email FROM accounts_search s JOIN accounts a ON a.id = s.account_id WHERE s.search_key LIKE '%ewa%'")).rows).toEqual([{ email: "ewa@two.test" }]);
+      expect(
+        (
+          await client.query(
+            "SELECT a.email FROM accounts_search s JOIN accounts a ON a.id = s.account_id WHERE s.search_key LIKE '%ewa%'",
+          )
+        ).rows,
+      ).toEqual([{ email: "ewa@two.test" }]);
     } finally {
       client.release();
     }
@@ -185,11 +217,18 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     const rows = await pgRows(
       "SELECT relname, reloptions FROM pg_class WHERE relkind = 'i' AND relname LIKE '%trgm' ORDER BY relname",
     );
-    expect(rows.map((r) => r.relname)).toEqual(["accounts_search_words_trgm", "aliases_search_trgm", "audit_log_search_trgm", "mailing_lists_search_trgm"]);
+    expect(rows.map((r) => r.relname)).toEqual([
+      "accounts_search_words_trgm",
+      "aliases_search_trgm",
+      "audit_log_search_trgm",
+      "mailing_lists_search_trgm",
+    ]);
     for (const r of rows) expect(r.reloptions, String(r.relname)).toEqual(["gin_pending_list_limit=256"]);
     // ...and vacuumed (the visibility map refreshed) after 1% of the accounts changed, not 20%.
     const [accounts] = await pgRows("SELECT reloptions FROM pg_class WHERE relname = 'accounts'");
-    expect(accounts?.reloptions).toEqual(expect.arrayContaining(["autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_insert_scale_factor=0.01"]));
+    expect(accounts?.reloptions).toEqual(
+      expect.arrayContaining(["autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_insert_scale_factor=0.01"]),
+    );
   });
 
   it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write (migrations 0007, 0008)", async () => {
@@ -203,7 +242,9 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
       SELECT id, 'nowy' || i, 'nowy' || i || '@two.test', 'x', 'nowy' || i FROM domains, generate_series(1, 3) AS i WHERE name = 'two.test'`);
     expect(await rows()).toBe(before + 3);
-    await pdb.$client.query("UPDATE accounts SET search_key = 'zmieniony.opis', description = 'zmieniony.opis' WHERE name = 'nowy1'");
+    await pdb.$client.query(
+      "UPDATE accounts SET search_key = 'zmieniony.opis', description = 'zmieniony.opis' WHERE name = 'nowy1'",
+    );
     await pdb.$client.query("INSERT INTO mail_quota (username, bytes, messages) VALUES ('nowy2@two.test', 5, 1)");
     await pdb.$client.query("DELETE FROM accounts WHERE name = 'nowy3'");
     expect(await drift()).toEqual([]);
@@ -219,7 +260,11 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key, capacity)
       SELECT d.id, 'b' || i, 'b' || i || '@bulk.test', 'x', 'b' || i, 100 FROM domains d, generate_series(1, 2000) AS i WHERE d.name = 'bulk.test'`);
     const counters = async () =>
-      (await pgRows("SELECT account_count AS n, capacity_sum AS cap, search_version AS v FROM domains WHERE name = 'bulk.test'"))[0] as { n: number; cap: number; v: number };
+      (
+        await pgRows(
+          "SELECT account_count AS n, capacity_sum AS cap, search_version AS v FROM domains WHERE name = 'bulk.test'",
+        )
+      )[0] as { n: number; cap: number; v: number };
     const before = await counters();
     expect([before.n, Number(before.cap)]).toEqual([2000, 200_000]);
     // A connection of its own: the plans it caches are made by the calls below.
@@ -227,10 +272,16 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     await client.connect();
     try {
       for (let i = 1; i <= 3; i++) {
-        await client.query("UPDATE accounts SET usage_bytes = $1, capacity = 101, search_key = $2 WHERE email = $3", [i, `b${i}!`, `b${i}@bulk.test`]);
+        await client.query("UPDATE accounts SET usage_bytes = $1, capacity = 101, search_key = $2 WHERE email = $3", [
+          i,
+          `b${i}!`,
+          `b${i}@bulk.test`,
+        ]);
       }
       const started = performance.now();
-      await client.query("UPDATE accounts SET description = 'opis', search_key = name || '\u0001opis', capacity = 200 WHERE domain_id = (SELECT id FROM domains WHERE name = 'bulk.test')");
+      await client.query(
+        "UPDATE accounts SET description = 'opis', search_key = name || '\u0001opis', capacity = 200 WHERE domain_id = (SELECT id FROM domains WHERE name = 'bulk.test')",
+      );
       const ms = performance.now() - started;
       expect(ms).toBeLessThan(3000);
     } finally {

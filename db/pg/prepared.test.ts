@@ -31,11 +31,18 @@ afterAll(async () => {
 const builtOn: Db[] = [];
 const statements = prepared((db) => {
   builtOn.push(db);
-  return { byName: db.select({ id: domains.id }).from(domains).where(eq(domains.name, sql.placeholder("name"))).prepare() };
+  return {
+    byName: db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(eq(domains.name, sql.placeholder("name")))
+      .prepare(),
+  };
 });
 /** A builder whose result closes over its handle: it must be built on the transaction's. */
 const closures = prepared((db) => ({
-  count: async (name: string) => (await db.select({ id: domains.id }).from(domains).where(eq(domains.name, name))).length,
+  count: async (name: string) =>
+    (await db.select({ id: domains.id }).from(domains).where(eq(domains.name, name))).length,
 }));
 
 describe("prepared statements in a PostgreSQL transaction", () => {
@@ -48,7 +55,9 @@ describe("prepared statements in a PostgreSQL transaction", () => {
       expect(await statements(tx).byName.execute({ name: "tx.test" })).toHaveLength(1);
       expect(await statements(db).byName.execute({ name: "tx.test" })).toEqual([]);
       // A savepoint's handle runs on the same connection.
-      await withTransaction(tx, async (inner) => expect(await statements(inner).byName.execute({ name: "tx.test" })).toHaveLength(1));
+      await withTransaction(tx, async (inner) =>
+        expect(await statements(inner).byName.execute({ name: "tx.test" })).toHaveLength(1),
+      );
       expect(await closures(tx).count("tx.test")).toBe(1);
       expect(await closures(db).count("tx.test")).toBe(0);
     });

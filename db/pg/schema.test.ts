@@ -20,7 +20,13 @@ function columns(t: SQLiteTable | PgTable) {
   return Object.fromEntries(
     Object.entries(getTableColumns(t) as Record<string, Column>).map(([key, c]) => [
       key,
-      { name: c.name, kind: c.dataType === "custom" ? "buffer" : c.dataType, notNull: c.notNull, primary: c.primary, enum: (c.enumValues) ?? null },
+      {
+        name: c.name,
+        kind: c.dataType === "custom" ? "buffer" : c.dataType,
+        notNull: c.notNull,
+        primary: c.primary,
+        enum: c.enumValues ?? null,
+      },
     ]),
   );
 }
@@ -29,7 +35,8 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
   it("exports the same tables under the same names", () => {
     expect(Object.keys(sqliteTables).length).toBeGreaterThanOrEqual(20);
     expect(Object.keys(pgTables).sort()).toEqual(Object.keys(sqliteTables).sort());
-    for (const [key, t] of Object.entries(sqliteTables)) expect(getTableName(pgTables[key]!), key).toBe(getTableName(t));
+    for (const [key, t] of Object.entries(sqliteTables))
+      expect(getTableName(pgTables[key]!), key).toBe(getTableName(t));
   });
 
   it.each(Object.keys(sqliteTables))("%s: the same columns (keys, names, kinds, nullability)", (key) => {
@@ -41,7 +48,11 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
     const p = pgConfig(pgTables[key]!);
     const idx = (list: { config: { name?: string; unique?: boolean; columns: unknown[] } }[]) =>
       list
-        .map((i) => ({ name: i.config.name, unique: !!i.config.unique, columns: i.config.columns.map((c) => (c as { name: string }).name) }))
+        .map((i) => ({
+          name: i.config.name,
+          unique: !!i.config.unique,
+          columns: i.config.columns.map((c) => (c as { name: string }).name),
+        }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name)));
     // PostgreSQL keeps these sort indexes on accounts_order (migration 0009), not on the accounts.
     const movedOnPg = new Set([
@@ -52,11 +63,18 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
       "accounts_sort_description",
       "accounts_sort_blocked",
     ]);
-    const sqliteIndexes = (s.indexes as { config: { name?: string } }[]).filter((i) => key !== "accounts" || !movedOnPg.has(String(i.config.name)));
+    const sqliteIndexes = (s.indexes as { config: { name?: string } }[]).filter(
+      (i) => key !== "accounts" || !movedOnPg.has(String(i.config.name)),
+    );
     expect(idx(p.indexes as never)).toEqual(idx(sqliteIndexes as never));
     const pks = (list: { columns: { name: string }[] }[]) => list.map((k) => k.columns.map((c) => c.name));
     expect(pks(p.primaryKeys)).toEqual(pks(s.primaryKeys));
-    const fks = (list: { reference: () => { columns: { name: string }[]; foreignColumns: { name: string }[]; foreignTable: unknown }; onDelete?: string }[]) =>
+    const fks = (
+      list: {
+        reference: () => { columns: { name: string }[]; foreignColumns: { name: string }[]; foreignTable: unknown };
+        onDelete?: string;
+      }[],
+    ) =>
       list
         .map((f) => {
           const r = f.reference();
@@ -70,8 +88,12 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
         .sort((a, b) => a.columns.join().localeCompare(b.columns.join()));
     expect(fks(p.foreignKeys as never)).toEqual(fks(s.foreignKeys as never));
     const uniques = (cols: Record<string, { isUnique: boolean }>) =>
-      Object.entries(cols).filter(([, c]) => c.isUnique).map(([k]) => k);
-    expect(uniques(getTableColumns(pgTables[key]!) as never)).toEqual(uniques(getTableColumns(sqliteTables[key]!) as never));
+      Object.entries(cols)
+        .filter(([, c]) => c.isUnique)
+        .map(([k]) => k);
+    expect(uniques(getTableColumns(pgTables[key]!) as never)).toEqual(
+      uniques(getTableColumns(sqliteTables[key]!) as never),
+    );
   });
 });
 
@@ -80,7 +102,9 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
 describe.each(["sqlite", "pg"])("db/%s/migrations/meta/_journal.json", (dialect) => {
   it("lists one SQL file per entry, with times rising in order", () => {
     const folder = path.join(__dirname, "..", dialect, "migrations");
-    const { entries } = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { idx: number; when: number; tag: string }[] };
+    const { entries } = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+      entries: { idx: number; when: number; tag: string }[];
+    };
     for (const [i, e] of entries.entries()) {
       expect(fs.existsSync(path.join(folder, `${e.tag}.sql`)), e.tag).toBe(true);
       if (i > 0) expect(e.when, e.tag).toBeGreaterThan(entries[i - 1]!.when);

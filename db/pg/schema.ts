@@ -33,7 +33,11 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => "bytea",
 });
 
-const jsonList = (name: string) => jsonb(name).$type<string[]>().notNull().default(sql`'[]'::jsonb`);
+const jsonList = (name: string) =>
+  jsonb(name)
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`);
 
 /** The five anti-spam address lists shared by domains and accounts. */
 const spamLists = () => ({
@@ -251,10 +255,15 @@ export const listHeldPosts = pgTable(
     size: int64("size").notNull(),
     message: bytea("message").notNull(),
     tokenHash: text("token_hash").notNull(),
-    status: text("status", { enum: ["held", "approved"] }).notNull().default("held"),
+    status: text("status", { enum: ["held", "approved"] })
+      .notNull()
+      .default("held"),
     createdAt: int64("created_at").notNull(),
   },
-  (t) => [index("list_held_posts_list").on(t.listId, t.createdAt), uniqueIndex("list_held_posts_token").on(t.tokenHash)],
+  (t) => [
+    index("list_held_posts_list").on(t.listId, t.createdAt),
+    uniqueIndex("list_held_posts_token").on(t.tokenHash),
+  ],
 );
 
 export const listTokens = pgTable(
@@ -376,7 +385,10 @@ export const smsQueue = pgTable(
     createdAt: text("created_at").notNull(),
     sentAt: text("sent_at").notNull().default(""),
   },
-  (t) => [index("sms_queue_due").on(t.status, t.nextAttemptAt), index("sms_queue_account").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("sms_queue_due").on(t.status, t.nextAttemptAt),
+    index("sms_queue_account").on(t.accountId, t.createdAt),
+  ],
 );
 
 export const dkimKeys = pgTable(

@@ -120,7 +120,10 @@ export const sqliteDialect: Dialect = {
 
 // Another connection's commit (the write connection, the CLI, the mail server) moves PRAGMA data_version; this
 // connection's own writes move total_changes().
-const stampStatements = new WeakMap<Database.Database, { dataVersion: Database.Statement; totalChanges: Database.Statement }>();
+const stampStatements = new WeakMap<
+  Database.Database,
+  { dataVersion: Database.Statement; totalChanges: Database.Statement }
+>();
 function stamps(conn: Database.Database) {
   let s = stampStatements.get(conn);
   if (!s) {

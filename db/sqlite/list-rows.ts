@@ -34,7 +34,6 @@ export const DOMAIN_SPAN = 2 ** 32;
 /** Shorter searches have no trigram to look up. */
 const MIN_TRIGRAM_SEARCH = 3;
 
-
 /**
  * A walk expects to pass (offset + size) * rows / matches index entries before it has the page, if the matches are
  * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (on the
@@ -43,7 +42,6 @@ const MIN_TRIGRAM_SEARCH = 3;
 export function planFor(matches: number, needed: number, rows: number): ListPlan {
   return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
 }
-
 
 /**
  * Testing a row's search key reads the row (2-6 µs, more when the rows are not in SQLite's cache). Testing an id
@@ -54,7 +52,6 @@ export function planFor(matches: number, needed: number, rows: number): ListPlan
 export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
   return (needed * rows) / matches <= 1_000 ? "searchKey" : "matchIds";
 }
-
 
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
@@ -138,9 +135,10 @@ export function sqliteListRows<Row>(
   const offset = q.page * q.size;
   const index = sortIndex(db, table, column);
   const byIndex = index ? `INDEXED BY ${index}` : "";
-  const domain = statement(db, `SELECT ${info.counter} AS rows, search_version AS version FROM domains WHERE id = ?`).get(
-    domainId,
-  ) as { rows: number; version: number } | undefined;
+  const domain = statement(
+    db,
+    `SELECT ${info.counter} AS rows, search_version AS version FROM domains WHERE id = ?`,
+  ).get(domainId) as { rows: number; version: number } | undefined;
   const rowsInDomain = domain?.rows ?? 0;
 
   let total: number;
@@ -182,7 +180,8 @@ export function sqliteListRows<Row>(
       ).get(domainId, IDS_UP_TO, ...matches.args) as { version: number | null; n: number; ids: string | null };
       total = fresh.n;
       if (fresh.ids !== null) matched = { sql: `SELECT value FROM json_each(?)`, args: [fresh.ids] };
-      if (!db.$client.inTransaction && fresh.version !== null) setBounded(totals, MAX_TOTALS, key(fresh.version), total);
+      if (!db.$client.inTransaction && fresh.version !== null)
+        setBounded(totals, MAX_TOTALS, key(fresh.version), total);
     }
     if (offset < total) {
       const plan = force.plan ?? planFor(total, offset + q.size, rowsInDomain);
@@ -235,4 +234,3 @@ export function sqliteListRows<Row>(
   }
   return { total, rows };
 }
-

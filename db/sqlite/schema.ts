@@ -2,19 +2,13 @@
 // List-valued fields that the API only ever reads and writes whole (forwards, the anti-spam lists) are JSON
 // arrays in a text column; members of mailing lists are rows, because they are searched and expanded one by one.
 import { sql } from "drizzle-orm";
-import {
-  blob,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const jsonList = (name: string) =>
-  text(name, { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`);
+  text(name, { mode: "json" })
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'`);
 
 /** The five anti-spam address lists shared by domains and accounts. */
 const spamLists = () => ({
@@ -36,7 +30,9 @@ export const customers = sqliteTable("customers", {
   aliasLimit: integer("alias_limit"),
   mailinglistLimit: integer("mailinglist_limit"),
   capacityLimit: integer("capacity_limit"),
-  createdAt: text("created_at").notNull().default(sql`(date('now'))`),
+  createdAt: text("created_at")
+    .notNull()
+    .default(sql`(date('now'))`),
 });
 
 export const domains = sqliteTable(
@@ -67,7 +63,9 @@ export const domains = sqliteTable(
     // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
     // changes: a list total counted at one value holds while it stays (lib/server/resources/list-page.ts).
     searchVersion: integer("search_version").notNull().default(0),
-    createdAt: text("created_at").notNull().default(sql`(date('now'))`),
+    createdAt: text("created_at")
+      .notNull()
+      .default(sql`(date('now'))`),
   },
   (t) => [index("domains_customer_idx").on(t.customerId)],
 );
@@ -89,10 +87,9 @@ export const accounts = sqliteTable(
     usageMessages: integer("usage_messages").notNull().default(0),
     usagePercent: integer("usage_percent")
       .notNull()
-      .generatedAlwaysAs(
-        sql`(CASE WHEN capacity > 0 THEN usage_bytes * 100 / (capacity * 1048576) ELSE 0 END)`,
-        { mode: "stored" },
-      ),
+      .generatedAlwaysAs(sql`(CASE WHEN capacity > 0 THEN usage_bytes * 100 / (capacity * 1048576) ELSE 0 END)`, {
+        mode: "stored",
+      }),
     // scrypt of the SHA-1 hex digest of the password: what /api/v1 verifies against.
     passwordHash: text("password_hash").notNull(),
     // "{SHA512-CRYPT}$6$..." of the password: what Dovecot verifies for mail logins (see docs/mail-server.md).
@@ -106,7 +103,9 @@ export const accounts = sqliteTable(
     sieveVersion: integer("sieve_version").notNull().default(0),
     usageNotificationLevel: integer("usage_notification_level").notNull().default(90),
     expirationDate: text("expiration_date").notNull().default(""),
-    creationDate: text("creation_date").notNull().default(sql`(date('now'))`),
+    creationDate: text("creation_date")
+      .notNull()
+      .default(sql`(date('now'))`),
     lastAuthDate: text("last_auth_date").notNull().default(""),
     lastAuthIp: text("last_auth_ip").notNull().default(""),
     keepMail: integer("keep_mail").notNull().default(1),
@@ -257,10 +256,15 @@ export const listHeldPosts = sqliteTable(
     message: blob("message", { mode: "buffer" }).notNull(),
     /** SHA-256 of the moderators' link token (the token itself is only in the notifications). */
     tokenHash: text("token_hash").notNull(),
-    status: text("status", { enum: ["held", "approved"] }).notNull().default("held"),
+    status: text("status", { enum: ["held", "approved"] })
+      .notNull()
+      .default("held"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("list_held_posts_list").on(t.listId, t.createdAt), uniqueIndex("list_held_posts_token").on(t.tokenHash)],
+  (t) => [
+    index("list_held_posts_list").on(t.listId, t.createdAt),
+    uniqueIndex("list_held_posts_token").on(t.tokenHash),
+  ],
 );
 
 /** Subscription and unsubscription confirmations: single use, stored hashed, expiring. */
@@ -408,7 +412,10 @@ export const smsQueue = sqliteTable(
     createdAt: text("created_at").notNull(),
     sentAt: text("sent_at").notNull().default(""),
   },
-  (t) => [index("sms_queue_due").on(t.status, t.nextAttemptAt), index("sms_queue_account").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("sms_queue_due").on(t.status, t.nextAttemptAt),
+    index("sms_queue_account").on(t.accountId, t.createdAt),
+  ],
 );
 
 // DKIM keys per domain (lib/mailserver/dkim.ts): the newest row of a domain signs; rspamd reads it from the

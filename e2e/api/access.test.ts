@@ -43,29 +43,108 @@ interface Case {
 }
 
 const DOMAIN_FIELDS = [
-  "catchall_type", "catchall_address", "spam_enabled", "spam_white_list", "spam_black_list",
-  "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist", "spam_rbl_enabled", "spam_spf_enabled",
-  "spam_greylist_enabled", "spam_rbl_default", "spam_spf_default", "spam_greylist_default", "account_limit",
-  "alias_limit", "mailinglist_limit", "capacity_limit", "account_limit_usage", "alias_limit_usage",
-  "mailinglist_limit_usage", "capacity_limit_usage",
+  "catchall_type",
+  "catchall_address",
+  "spam_enabled",
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+  "spam_rbl_enabled",
+  "spam_spf_enabled",
+  "spam_greylist_enabled",
+  "spam_rbl_default",
+  "spam_spf_default",
+  "spam_greylist_default",
+  "account_limit",
+  "alias_limit",
+  "mailinglist_limit",
+  "capacity_limit",
+  "account_limit_usage",
+  "alias_limit_usage",
+  "mailinglist_limit_usage",
+  "capacity_limit_usage",
 ];
 const ACCOUNT_FIELDS = [
-  "name", "domain", "email", "description", "capacity", "usage", "usage_bytes", "password", "password_retype",
-  "usage_notification_level", "expiration_date", "creation_date", "last_auth_date", "last_auth_ip", "keep_mail",
-  "forwards", "forward_email_1", "forward_email_2", "forward_email_3", "forward_limit", "aliases", "alias_limit",
-  "alias_creation_priv", "inbox_delete_after", "trash_delete_after", "spam_enabled", "spam_rule", "spam_hits",
-  "spam_delete_after", "spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist",
-  "spam_rbl_whitelist", "spam_rbl_enabled", "spam_spf_enabled", "spam_greylist_enabled", "spam_rbl_default",
-  "spam_spf_default", "spam_greylist_default", "sms_phone_number_1", "sms_phone_number_2", "sms_login_1",
-  "sms_login_2", "sms_password_1", "sms_password_2", "sms_operator_1", "sms_operator_2", "sms_send_to", "sms_cnt",
-  "autoresponder_mode", "autoresponder_start_date", "autoresponder_end_date", "autoresponder_body", "blocked",
+  "name",
+  "domain",
+  "email",
+  "description",
+  "capacity",
+  "usage",
+  "usage_bytes",
+  "password",
+  "password_retype",
+  "usage_notification_level",
+  "expiration_date",
+  "creation_date",
+  "last_auth_date",
+  "last_auth_ip",
+  "keep_mail",
+  "forwards",
+  "forward_email_1",
+  "forward_email_2",
+  "forward_email_3",
+  "forward_limit",
+  "aliases",
+  "alias_limit",
+  "alias_creation_priv",
+  "inbox_delete_after",
+  "trash_delete_after",
+  "spam_enabled",
+  "spam_rule",
+  "spam_hits",
+  "spam_delete_after",
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+  "spam_rbl_enabled",
+  "spam_spf_enabled",
+  "spam_greylist_enabled",
+  "spam_rbl_default",
+  "spam_spf_default",
+  "spam_greylist_default",
+  "sms_phone_number_1",
+  "sms_phone_number_2",
+  "sms_login_1",
+  "sms_login_2",
+  "sms_password_1",
+  "sms_password_2",
+  "sms_operator_1",
+  "sms_operator_2",
+  "sms_send_to",
+  "sms_cnt",
+  "autoresponder_mode",
+  "autoresponder_start_date",
+  "autoresponder_end_date",
+  "autoresponder_body",
+  "blocked",
   "extra_rules",
 ];
 const LIST_FIELDS = [
-  "name", "domain", "email", "description", "privacy_mode", "replyto_mode", "replyto_email", "replyto_catchall",
-  "confirm_url", "autosubscribe_enabled", "subscribe_request_mail_body", "subscribe_request_mail_subject",
-  "unsubscribe_request_mail_body", "unsubscribe_request_mail_subject", "subscribe_mail_body",
-  "subscribe_mail_subject", "unsubscribe_mail_body", "unsubscribe_mail_subject", "accounts", "moderators",
+  "name",
+  "domain",
+  "email",
+  "description",
+  "privacy_mode",
+  "replyto_mode",
+  "replyto_email",
+  "replyto_catchall",
+  "confirm_url",
+  "autosubscribe_enabled",
+  "subscribe_request_mail_body",
+  "subscribe_request_mail_subject",
+  "unsubscribe_request_mail_body",
+  "unsubscribe_request_mail_subject",
+  "subscribe_mail_body",
+  "subscribe_mail_subject",
+  "unsubscribe_mail_body",
+  "unsubscribe_mail_subject",
+  "accounts",
+  "moderators",
 ];
 
 const listEnvelope = (itemKeys: string[]) => (res: ApiResponse) => {
@@ -103,8 +182,17 @@ const cases: Record<string, Case> = {
     path: () => `emails/${D}`,
     expected: adminOnly(200),
     check: listEnvelope([
-      "email", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked", "name",
-      "domain", "usage", "usage_bytes",
+      "email",
+      "creation_date",
+      "expiration_date",
+      "last_auth_date",
+      "capacity",
+      "description",
+      "blocked",
+      "name",
+      "domain",
+      "usage",
+      "usage_bytes",
     ]),
   },
   "GET emails/<domain>/<name>": {
@@ -128,7 +216,8 @@ const cases: Record<string, Case> = {
     path: (role) => `emails/${D}/new-${role}`,
     body: { password: "Start-123", capacity: 1 },
     expected: adminOnly(201),
-    check: (res, role) => expect(res.json).toMatchObject({ name: `new-${role}`, email: `new-${role}@${D}`, password: "" }),
+    check: (res, role) =>
+      expect(res.json).toMatchObject({ name: `new-${role}`, email: `new-${role}@${D}`, password: "" }),
   },
   "DELETE emails/<domain>/<name>": {
     method: "DELETE",
@@ -152,7 +241,8 @@ const cases: Record<string, Case> = {
     path: (role) => `aliases/${D}/al-${role}`,
     body: { target: `jan@${D}` },
     expected: adminOnly(201),
-    check: (res, role) => expect(res.json).toEqual({ name: `al-${role}`, domain: D, email: `al-${role}@${D}`, target: `jan@${D}` }),
+    check: (res, role) =>
+      expect(res.json).toEqual({ name: `al-${role}`, domain: D, email: `al-${role}@${D}`, target: `jan@${D}` }),
   },
   "PUT aliases/<domain>/<name>": {
     method: "PUT",
@@ -170,7 +260,15 @@ const cases: Record<string, Case> = {
     method: "GET",
     path: () => `mailinglists/${D}`,
     expected: adminOnly(200),
-    check: listEnvelope(["email", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled", "name", "domain"]),
+    check: listEnvelope([
+      "email",
+      "description",
+      "privacy_mode",
+      "replyto_mode",
+      "autosubscribe_enabled",
+      "name",
+      "domain",
+    ]),
   },
   "GET mailinglists/<domain>/<name>": {
     method: "GET",
@@ -256,7 +354,9 @@ describe("refused writes change nothing", () => {
 
   it("an account of another domain with the same local part is not 'self'", async () => {
     await createAccount("other.example.com", "jan", { password: "Jan-pass1" });
-    const res = await api("GET", `emails/${D}/jan`, { auth: { email: "jan@other.example.com", password: "Jan-pass1" } });
+    const res = await api("GET", `emails/${D}/jan`, {
+      auth: { email: "jan@other.example.com", password: "Jan-pass1" },
+    });
     expectError(res, "forbidden");
   });
 });
@@ -275,21 +375,41 @@ describe("missing resources", () => {
     expectError(await api("PUT", `emails/${D}/nobody`, { auth: admin, body: {} }), "recordNotFound", "nobody");
     expectError(await api("DELETE", `emails/${D}/nobody`, { auth: admin }), "recordNotFound", "nobody");
     expectError(await api("GET", `aliases/${D}/nobody`, { auth: admin }), "recordNotFound", "nobody");
-    expectError(await api("PUT", `aliases/${D}/nobody`, { auth: admin, body: { target: `jan@${D}` } }), "recordNotFound", "nobody");
+    expectError(
+      await api("PUT", `aliases/${D}/nobody`, { auth: admin, body: { target: `jan@${D}` } }),
+      "recordNotFound",
+      "nobody",
+    );
     expectError(await api("GET", `mailinglists/${D}/nobody`, { auth: admin }), "recordNotFound", "nobody");
     expectError(await api("PUT", `mailinglists/${D}/nobody`, { auth: admin, body: {} }), "recordNotFound", "nobody");
   });
 
   it("409.1 when the name is taken by an account, alias or list (one namespace)", async () => {
-    expectError(await api("POST", `emails/${D}/info`, { auth: admin, body: { password: "Start-123" } }), "nameTaken", "info");
-    expectError(await api("POST", `aliases/${D}/team`, { auth: admin, body: { target: `jan@${D}` } }), "nameTaken", "team");
+    expectError(
+      await api("POST", `emails/${D}/info`, { auth: admin, body: { password: "Start-123" } }),
+      "nameTaken",
+      "info",
+    );
+    expectError(
+      await api("POST", `aliases/${D}/team`, { auth: admin, body: { target: `jan@${D}` } }),
+      "nameTaken",
+      "team",
+    );
     expectError(await api("POST", `mailinglists/${D}/jan`, { auth: admin, body: {} }), "nameTaken", "jan");
-    expectError(await api("POST", `emails/${D}/jan`, { auth: admin, body: { password: "Start-123" } }), "nameTaken", "jan");
+    expectError(
+      await api("POST", `emails/${D}/jan`, { auth: admin, body: { password: "Start-123" } }),
+      "nameTaken",
+      "jan",
+    );
   });
 
   it("the postmaster account cannot be deleted or blocked (403.2)", async () => {
     expectError(await api("DELETE", `emails/${D}/postmaster`, { auth: admin }), "postmasterProtected", "postmaster");
-    expectError(await api("PUT", `emails/${D}/postmaster`, { auth: admin, body: { blocked: 1 } }), "postmasterProtected", "blocked");
+    expectError(
+      await api("PUT", `emails/${D}/postmaster`, { auth: admin, body: { blocked: 1 } }),
+      "postmasterProtected",
+      "blocked",
+    );
     expectError(
       await api("PUT", `emails/${D}/postmaster`, { auth: admin, body: { expiration_date: "2001-01-01" } }),
       "postmasterProtected",

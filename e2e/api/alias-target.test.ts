@@ -31,11 +31,21 @@ describe("alias targets in the alias's own domain", () => {
     // other.example.com is hosted (e2e/api/fixtures.ts) and has a postmaster but no "nobody". Checked there, the
     // answers told another domain's postmaster which domains are hosted and which of their addresses exist
     // (contract §9); on an alias that does not exist, a check before the lookup told it without writing anything.
-    for (const target of ["nobody@other.example.com", "postmaster@other.example.com", "nobody@not-hosted.example.net"]) {
+    for (const target of [
+      "nobody@other.example.com",
+      "postmaster@other.example.com",
+      "nobody@not-hosted.example.net",
+    ]) {
       expectError(await api("PUT", `aliases/${D}/no-such-alias`, { auth: admin, body: { target } }), "recordNotFound");
     }
-    expectStatus(await api("POST", `aliases/${D}/a1`, { auth: admin, body: { target: "nobody@other.example.com" } }), 201);
-    expectStatus(await api("PUT", `aliases/${D}/a1`, { auth: admin, body: { target: "postmaster@other.example.com" } }), 200);
+    expectStatus(
+      await api("POST", `aliases/${D}/a1`, { auth: admin, body: { target: "nobody@other.example.com" } }),
+      201,
+    );
+    expectStatus(
+      await api("PUT", `aliases/${D}/a1`, { auth: admin, body: { target: "postmaster@other.example.com" } }),
+      200,
+    );
     expectStatus(await api("DELETE", `aliases/${D}/a1`, { auth: admin }), 204);
   });
 
@@ -52,8 +62,16 @@ describe("alias targets in the alias's own domain", () => {
 
   it("refuses an alias to a just-deleted account, and a PUT onto it", async () => {
     expectStatus(await api("DELETE", `emails/${D}/gone`, { auth: admin }), 204);
-    expectError(await api("POST", `aliases/${D}/a6`, { auth: admin, body: { target: `gone@${D}` } }), "aliasTargetMissing", "target");
-    expectError(await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `gone@${D}` } }), "aliasTargetMissing", "target");
+    expectError(
+      await api("POST", `aliases/${D}/a6`, { auth: admin, body: { target: `gone@${D}` } }),
+      "aliasTargetMissing",
+      "target",
+    );
+    expectError(
+      await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `gone@${D}` } }),
+      "aliasTargetMissing",
+      "target",
+    );
     expect((await api("GET", `aliases/${D}/a2`, { auth: admin })).json.target).toBe(`marta.krajewska@${D}`);
   });
 
@@ -117,14 +135,18 @@ describe("an address that goes away takes the aliases that led to it", () => {
 
 describe("search by full address", () => {
   it("finds the account, alias and list by name@domain", async () => {
-    const accounts = await api("GET", `emails/${D}?search=${encodeURIComponent(`marta.krajewska@${D}`)}`, { auth: admin });
+    const accounts = await api("GET", `emails/${D}?search=${encodeURIComponent(`marta.krajewska@${D}`)}`, {
+      auth: admin,
+    });
     expect(names(accounts)).toEqual(["marta.krajewska"]);
     const lists = await api("GET", `mailinglists/${D}?search=${encodeURIComponent(`zespol@${D}`)}`, { auth: admin });
     expect(names(lists)).toEqual(["zespol"]);
     const aliases = await api("GET", `aliases/${D}?search=${encodeURIComponent(`a4@${D}`)}`, { auth: admin });
     expect(names(aliases)).toEqual(["a4"]);
     // Another domain's address is searched as typed.
-    const none = await api("GET", `emails/${D}?search=${encodeURIComponent("marta.krajewska@other.example.com")}`, { auth: admin });
+    const none = await api("GET", `emails/${D}?search=${encodeURIComponent("marta.krajewska@other.example.com")}`, {
+      auth: admin,
+    });
     expect(names(none)).toEqual([]);
   });
 });
@@ -133,7 +155,17 @@ describe("CLI", () => {
   it("a duplicate domain is named as a domain, not as an account, alias or list", () => {
     const r = spawnSync(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "domain", "add", D, "--postmaster-password", "Abc-12345"],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "lib/cli/index.ts",
+        "domain",
+        "add",
+        D,
+        "--postmaster-password",
+        "Abc-12345",
+      ],
       { cwd: ROOT, env: { ...process.env, DATABASE_PATH: inject("mainDbPath") }, encoding: "utf8" },
     );
     expect(r.status).not.toBe(0);

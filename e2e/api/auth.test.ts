@@ -23,7 +23,10 @@ const raw = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
 describe("credentials", () => {
   it("accepts base64(email:sha1hex(password)), the email case-insensitively", async () => {
     expectStatus(await api("GET", path, { auth: admin }), 200);
-    expectStatus(await api("GET", path, { auth: raw(`POSTMASTER@${D.toUpperCase()}:${sha1Hex(admin.password)}`) }), 200);
+    expectStatus(
+      await api("GET", path, { auth: raw(`POSTMASTER@${D.toUpperCase()}:${sha1Hex(admin.password)}`) }),
+      200,
+    );
     expectStatus(await api("GET", path, { auth: raw(`${admin.email}:${sha1Hex(admin.password).toUpperCase()}`) }), 200);
   });
 
@@ -82,9 +85,17 @@ describe("login throttling", () => {
 
   it("a success before the limit resets the count", async () => {
     const other = { email: `other@${D}`, password: "Other-123" };
-    for (let i = 0; i < 9; i++) expectError(await api("GET", `emails/${D}/other`, { auth: { ...other, password: "Nope-1234" } }), "badCredentials");
+    for (let i = 0; i < 9; i++)
+      expectError(
+        await api("GET", `emails/${D}/other`, { auth: { ...other, password: "Nope-1234" } }),
+        "badCredentials",
+      );
     expectStatus(await api("GET", `emails/${D}/other`, { auth: other }), 200);
-    for (let i = 0; i < 9; i++) expectError(await api("GET", `emails/${D}/other`, { auth: { ...other, password: "Nope-1234" } }), "badCredentials");
+    for (let i = 0; i < 9; i++)
+      expectError(
+        await api("GET", `emails/${D}/other`, { auth: { ...other, password: "Nope-1234" } }),
+        "badCredentials",
+      );
     expectStatus(await api("GET", `emails/${D}/other`, { auth: other }), 200);
   });
 });

@@ -26,8 +26,11 @@ const cliEnv = (dbPath: string) => ({ ...process.env, DATABASE_PATH: dbPath });
 /** The CLI in its own process, not blocking this one's event loop (the PUTs go on meanwhile). */
 function cliAsync(dbPath: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...NODE_TSX, ...args], { cwd: ROOT, env: cliEnv(dbPath), encoding: "utf8" }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [...NODE_TSX, ...args],
+      { cwd: ROOT, env: cliEnv(dbPath), encoding: "utf8" },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

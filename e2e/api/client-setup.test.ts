@@ -35,7 +35,19 @@ beforeAll(async () => {
   fs.chmodSync(dir, 0o755);
   sandbox = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(dir, "sandbox"), "--only", "dns", "--publish-dns"],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/index.ts",
+      "mailserver",
+      "sandbox",
+      "--dir",
+      path.join(dir, "sandbox"),
+      "--only",
+      "dns",
+      "--publish-dns",
+    ],
     { cwd: ROOT, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";
@@ -85,14 +97,24 @@ interface Answer {
 }
 
 /** A request to the address the name resolves to (on the test server's port: TLS is the reverse proxy's), with the name as Host. */
-function request(address: string, host: string, method: string, target: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
+function request(
+  address: string,
+  host: string,
+  method: string,
+  target: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: address, port: serverPort(), method, path: target, headers: { host, ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      { host: address, port: serverPort(), method, path: target, headers: { host, ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -118,7 +140,8 @@ async function thunderbirdLookup(address: string): Promise<{ tried: string[]; co
     const ip = await resolveHost(c.host);
     if (!ip) continue;
     const res = await request(ip, c.host, "GET", c.target);
-    if (res.status === 200 && /xml/.test(String(res.headers["content-type"]))) return { tried, config: res.body, from: url };
+    if (res.status === 200 && /xml/.test(String(res.headers["content-type"])))
+      return { tried, config: res.body, from: url };
   }
   tried.push(`https://autoconfig.thunderbird.net/v1.1/${domain}`);
   return { tried };
@@ -155,11 +178,32 @@ const EXPECTED_AUTOCONFIG = {
   domain: [D],
   displayName: D,
   incoming: [
-    { type: "imap", hostname: CLIENT_HOSTS.IMAP_HOST, port: "993", socketType: "SSL", authentication: "password-cleartext", username: "%EMAILADDRESS%" },
-    { type: "pop3", hostname: CLIENT_HOSTS.POP3_HOST, port: "995", socketType: "SSL", authentication: "password-cleartext", username: "%EMAILADDRESS%" },
+    {
+      type: "imap",
+      hostname: CLIENT_HOSTS.IMAP_HOST,
+      port: "993",
+      socketType: "SSL",
+      authentication: "password-cleartext",
+      username: "%EMAILADDRESS%",
+    },
+    {
+      type: "pop3",
+      hostname: CLIENT_HOSTS.POP3_HOST,
+      port: "995",
+      socketType: "SSL",
+      authentication: "password-cleartext",
+      username: "%EMAILADDRESS%",
+    },
   ],
   outgoing: [
-    { type: "smtp", hostname: CLIENT_HOSTS.SUBMISSION_HOST, port: "587", socketType: "STARTTLS", authentication: "password-cleartext", username: "%EMAILADDRESS%" },
+    {
+      type: "smtp",
+      hostname: CLIENT_HOSTS.SUBMISSION_HOST,
+      port: "587",
+      socketType: "STARTTLS",
+      authentication: "password-cleartext",
+      username: "%EMAILADDRESS%",
+    },
   ],
 };
 
@@ -219,10 +263,16 @@ print(json.dumps({
     "type": account.findtext(O + "AccountType"), "action": account.findtext(O + "Action"),
     "protocols": [{k: p.findtext(O + k) for k in keys} for p in account.findall(O + "Protocol")],
 }))`;
-  return JSON.parse(execFileSync("python3", ["-c", script], { input: xml, encoding: "utf8" })) as Record<string, unknown>;
+  return JSON.parse(execFileSync("python3", ["-c", script], { input: xml, encoding: "utf8" })) as Record<
+    string,
+    unknown
+  >;
 }
 
-const autodiscoverRequest = (email: string, schema = "http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a") =>
+const autodiscoverRequest = (
+  email: string,
+  schema = "http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a",
+) =>
   `<?xml version="1.0" encoding="utf-8"?>
 <Autodiscover xmlns="http://schemas.microsoft.com/exchange/autodiscover/outlook/requestschema/2006">
   <Request>
@@ -236,10 +286,20 @@ describe("Outlook's autodiscover (POX)", () => {
     const ip = await resolveHost(`autodiscover.${D}`);
     expect(ip).toBe("127.0.0.1");
     const protocol = (type: string, server: string, port: string, encryption: string) => ({
-      Type: type, Server: server, Port: port, LoginName: ADDRESS, SSL: "on", Encryption: encryption, SPA: "off", AuthRequired: "on", DomainRequired: "off",
+      Type: type,
+      Server: server,
+      Port: port,
+      LoginName: ADDRESS,
+      SSL: "on",
+      Encryption: encryption,
+      SPA: "off",
+      AuthRequired: "on",
+      DomainRequired: "off",
     });
     for (const target of ["/autodiscover/autodiscover.xml", "/Autodiscover/Autodiscover.xml"]) {
-      const res = await request(ip!, `autodiscover.${D}`, "POST", target, autodiscoverRequest(ADDRESS), { "content-type": "text/xml" });
+      const res = await request(ip!, `autodiscover.${D}`, "POST", target, autodiscoverRequest(ADDRESS), {
+        "content-type": "text/xml",
+      });
       expect(res.status, target).toBe(200);
       expect(res.headers["content-type"]).toMatch(/^application\/xml/);
       expect(parseAutodiscover(res.body)).toEqual({
@@ -256,11 +316,14 @@ describe("Outlook's autodiscover (POX)", () => {
   });
 
   it("answers errors in the POX form: 600 for a request that is not one, 601 for another schema, 404 for a foreign domain", async () => {
-    const post = (body: string) => request("127.0.0.1", `autodiscover.${D}`, "POST", "/autodiscover/autodiscover.xml", body);
+    const post = (body: string) =>
+      request("127.0.0.1", `autodiscover.${D}`, "POST", "/autodiscover/autodiscover.xml", body);
     const garbage = await post("<not-autodiscover");
     expect(garbage.status).toBe(400);
     expect(parseAutodiscover(garbage.body)).toEqual({ error: "600" });
-    const otherSchema = await post(autodiscoverRequest(ADDRESS, "http://schemas.microsoft.com/exchange/autodiscover/mobilesync/responseschema/2006"));
+    const otherSchema = await post(
+      autodiscoverRequest(ADDRESS, "http://schemas.microsoft.com/exchange/autodiscover/mobilesync/responseschema/2006"),
+    );
     expect(parseAutodiscover(otherSchema.body)).toEqual({ error: "601" });
     const foreign = await post(autodiscoverRequest("ola@stranger.test"));
     expect(foreign.status).toBe(404);
@@ -289,7 +352,10 @@ describe("the Apple configuration profile", () => {
 import json, plistlib, sys
 p = plistlib.loads(sys.stdin.buffer.read())
 print(json.dumps(p))`;
-    const profile = JSON.parse(execFileSync("python3", ["-c", script], { input: body, encoding: "utf8" })) as Record<string, unknown>;
+    const profile = JSON.parse(execFileSync("python3", ["-c", script], { input: body, encoding: "utf8" })) as Record<
+      string,
+      unknown
+    >;
     expect(profile).toMatchObject({ PayloadType: "Configuration", PayloadVersion: 1 });
     const [account, ...rest] = profile.PayloadContent as Record<string, unknown>[];
     expect(rest).toEqual([]);
@@ -308,8 +374,12 @@ print(json.dumps(p))`;
       OutgoingMailServerAuthentication: "EmailAuthPassword",
     });
     // The profile's documented password keys are absent: the device asks for it.
-    expect(Object.keys(account!).filter((k) => /Password$/.test(k) && k !== "OutgoingPasswordSameAsIncomingPassword")).toEqual([]);
-    expect(String(account!.PayloadUUID)).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
+    expect(
+      Object.keys(account!).filter((k) => /Password$/.test(k) && k !== "OutgoingPasswordSameAsIncomingPassword"),
+    ).toEqual([]);
+    expect(String(account!.PayloadUUID)).toMatch(
+      /^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/,
+    );
     // Signed in or nothing.
     expect((await fetch(`${origin()}/api/panel/mail/mobileconfig`)).status).toBe(401);
   });
@@ -344,8 +414,13 @@ describe("domain dns-check (CLI)", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe(`error: 2 of 10 DNS records of ${D} are not as needed`);
     expect(bad.stdout).toContain(`missing   TXT   _dmarc.${D} "v=DMARC1; p=quarantine; rua=mailto:postmaster@${D}"`);
-    expect(bad.stdout).toContain(`different MX    ${D} 10 ${CLIENT_HOSTS.MAIL_HOST}\n          found: 10 mx.elsewhere.test`);
-    const json = JSON.parse((await dnsCheck("--json")).stdout) as { ok: boolean; records: { kind: string; state: string; found: string[] }[] };
+    expect(bad.stdout).toContain(
+      `different MX    ${D} 10 ${CLIENT_HOSTS.MAIL_HOST}\n          found: 10 mx.elsewhere.test`,
+    );
+    const json = JSON.parse((await dnsCheck("--json")).stdout) as {
+      ok: boolean;
+      records: { kind: string; state: string; found: string[] }[];
+    };
     expect(json.ok).toBe(false);
     expect(json.records.filter((r) => r.state !== "present").map((r) => [r.kind, r.state, r.found])).toEqual([
       ["mx", "different", ["10 mx.elsewhere.test"]],

@@ -18,8 +18,7 @@ export interface Creds {
 
 export const sha1Hex = (s: string) => crypto.createHash("sha1").update(s, "utf8").digest("hex");
 
-export const basic = (c: Creds) =>
-  `Basic ${Buffer.from(`${c.email}:${sha1Hex(c.password)}`).toString("base64")}`;
+export const basic = (c: Creds) => `Basic ${Buffer.from(`${c.email}:${sha1Hex(c.password)}`).toString("base64")}`;
 
 export const postmaster = (domain: string): Creds => ({ email: `postmaster@${domain}`, password: PM_PASSWORD });
 
@@ -150,7 +149,10 @@ export function rawRequest(opts: {
         method: opts.method ?? "GET",
         path: opts.target,
         localAddress: opts.localAddress,
-        headers: { ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...opts.headers },
+        headers: {
+          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
+          ...opts.headers,
+        },
       },
       (res) => {
         let text = "";

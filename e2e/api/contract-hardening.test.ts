@@ -38,24 +38,32 @@ const origin = () => new URL(inject("mainBase")).origin;
 
 /** One raw HTTP request: the path exactly as given (fetch would normalize backslashes and dot segments). */
 function raw(method: string, rawPath: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; json: any }>((resolve, reject) => {
-    const url = new URL(origin());
-    const req = http.request(
-      { host: url.hostname, port: url.port, method, path: rawPath, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => {
-          let json: unknown;
-          if ((res.headers["content-type"] ?? "").startsWith("application/json")) json = JSON.parse(text);
-          resolve({ status: res.statusCode!, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; json: any }>(
+    (resolve, reject) => {
+      const url = new URL(origin());
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path: rawPath,
+          headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => (text += d));
+          res.on("end", () => {
+            let json: unknown;
+            if ((res.headers["content-type"] ?? "").startsWith("application/json")) json = JSON.parse(text);
+            resolve({ status: res.statusCode!, headers: res.headers, text, json });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    },
+  );
 }
 
 /** Signs in to the panel; the session cookie for later calls. */
@@ -128,7 +136,10 @@ describe("enumeration: 403.2 for a domain the caller does not administer, hosted
   it("an ordinary account gets 403.2 for any other account of its own domain, existing or not", async () => {
     for (const name of ["jan", "nobody", "postmaster", "jan,ola"]) {
       for (const method of ["GET", "PUT", "DELETE"]) {
-        expectError(await api(method, `emails/${X}/${name}`, { auth: userX, body: method === "PUT" ? {} : undefined }), "forbidden");
+        expectError(
+          await api(method, `emails/${X}/${name}`, { auth: userX, body: method === "PUT" ? {} : undefined }),
+          "forbidden",
+        );
       }
     }
     expectStatus(await api("GET", `emails/${X}/ola`, { auth: userX }), 200);
@@ -155,12 +166,16 @@ describe("enumeration: 403.2 for a domain the caller does not administer, hosted
   it("404.1 is left to the operator's CLI", () => {
     let stderr = "";
     try {
-      execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "domain", "show", GHOST], {
-        cwd: path.resolve(import.meta.dirname, "../.."),
-        env: { ...process.env, DATABASE_PATH: inject("mainDbPath") },
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      execFileSync(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "domain", "show", GHOST],
+        {
+          cwd: path.resolve(import.meta.dirname, "../.."),
+          env: { ...process.env, DATABASE_PATH: inject("mainDbPath") },
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
     } catch (err) {
       stderr = String((err as { stderr?: string }).stderr);
     }
@@ -200,11 +215,25 @@ describe("paths: no redirect under /api/v1 or /api/panel", () => {
     const clean = await raw("GET", account, { authorization: basic(adminX) });
     const slash = await raw("GET", `${account}/`, { authorization: basic(adminX) });
     expect(slash.status).toBe(200);
-    expect({ ...slash.json, last_auth_date: 0, last_auth_ip: 0 }).toEqual({ ...clean.json, last_auth_date: 0, last_auth_ip: 0 });
-    const put = await raw("PUT", `${account}/`, { authorization: basic(adminX) }, JSON.stringify({ description: "slash" }));
+    expect({ ...slash.json, last_auth_date: 0, last_auth_ip: 0 }).toEqual({
+      ...clean.json,
+      last_auth_date: 0,
+      last_auth_ip: 0,
+    });
+    const put = await raw(
+      "PUT",
+      `${account}/`,
+      { authorization: basic(adminX) },
+      JSON.stringify({ description: "slash" }),
+    );
     expect(put.status, put.text).toBe(200);
     expect((await read(`emails/${X}/jan`, X)).description).toBe("slash");
-    for (const p of [`/api/v1/domains/${X}/`, `/api/v1/emails/${X}/`, `/api/v1/aliases/${X}/?size=1`, "/api/v1/openapi.json/"]) {
+    for (const p of [
+      `/api/v1/domains/${X}/`,
+      `/api/v1/emails/${X}/`,
+      `/api/v1/aliases/${X}/?size=1`,
+      "/api/v1/openapi.json/",
+    ]) {
       const res = await raw("GET", p, { authorization: basic(adminX) });
       expect(res.status, `${p}: ${res.text.slice(0, 200)}`).toBe(200);
     }
@@ -234,10 +263,19 @@ describe("domain boundaries", () => {
   beforeAll(async () => {
     await createAccount(X, "leaving");
     // X's own alias and catchall to the account, and Y's (another domain's administrator's) alias and catchall.
-    expectStatus(await api("POST", `aliases/${X}/leaving-alias`, { auth: adminX, body: { target: `leaving@${X}` } }), 201);
-    expectStatus(await api("PUT", `domains/${X}`, { auth: adminX, body: { catchall_type: 1, catchall_address: `leaving@${X}` } }), 200);
+    expectStatus(
+      await api("POST", `aliases/${X}/leaving-alias`, { auth: adminX, body: { target: `leaving@${X}` } }),
+      201,
+    );
+    expectStatus(
+      await api("PUT", `domains/${X}`, { auth: adminX, body: { catchall_type: 1, catchall_address: `leaving@${X}` } }),
+      200,
+    );
     expectStatus(await api("POST", `aliases/${Y}/to-x`, { auth: adminY, body: { target: `leaving@${X}` } }), 201);
-    expectStatus(await api("PUT", `domains/${Y}`, { auth: adminY, body: { catchall_type: 2, catchall_address: `leaving@${X}` } }), 200);
+    expectStatus(
+      await api("PUT", `domains/${Y}`, { auth: adminY, body: { catchall_type: 2, catchall_address: `leaving@${X}` } }),
+      200,
+    );
   });
 
   it("an account's aliases list only its own domain's, and a whole GET record PUT back succeeds", async () => {
@@ -249,7 +287,10 @@ describe("domain boundaries", () => {
     // Replacing the set does not touch the other domain's alias either.
     expectStatus(await api("PUT", `emails/${X}/leaving`, { auth: adminX, body: { aliases: [] } }), 200);
     expect((await read(`aliases/${Y}/to-x`, Y)).target).toBe(`leaving@${X}`);
-    expectStatus(await api("PUT", `emails/${X}/leaving`, { auth: adminX, body: { aliases: [`leaving-alias@${X}`] } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${X}/leaving`, { auth: adminX, body: { aliases: [`leaving-alias@${X}`] } }),
+      200,
+    );
   });
 
   it("deleting an account removes its own domain's aliases and catchall only", async () => {
@@ -263,7 +304,15 @@ describe("domain boundaries", () => {
 });
 
 describe("text fields: control characters (contract §9)", () => {
-  const BAD_ONE_LINE = ["a\u0000b", "Temat\r\nBcc: evil@x.test", "a\nb", "a\tb", "\u001b[31m", "a\u007fb", "lone \ud800"];
+  const BAD_ONE_LINE = [
+    "a\u0000b",
+    "Temat\r\nBcc: evil@x.test",
+    "a\nb",
+    "a\tb",
+    "\u001b[31m",
+    "a\u007fb",
+    "lone \ud800",
+  ];
   const oneLine: [string, string, ErrorKey][] = [
     ["emails", "description", "invalidDescription"],
     ["emails", "sms_login_1", "invalidSmsText"],
@@ -277,7 +326,13 @@ describe("text fields: control characters (contract §9)", () => {
     ["aliases", "target", "invalidAliasTarget"],
   ];
   const pathOf = (resource: string) =>
-    resource === "emails" ? `emails/${X}/jan` : resource === "mailinglists" ? `mailinglists/${X}/texts` : resource === "aliases" ? `aliases/${X}/texts-alias` : `domains/${X}`;
+    resource === "emails"
+      ? `emails/${X}/jan`
+      : resource === "mailinglists"
+        ? `mailinglists/${X}/texts`
+        : resource === "aliases"
+          ? `aliases/${X}/texts-alias`
+          : `domains/${X}`;
 
   beforeAll(async () => {
     expectStatus(await api("POST", `mailinglists/${X}/texts`, { auth: adminX, body: {} }), 201);
@@ -294,11 +349,27 @@ describe("text fields: control characters (contract §9)", () => {
   });
 
   it("one-line texts refuse them on creation too, and through the panel", async () => {
-    expectError(await api("POST", `emails/${X}/ctl`, { auth: adminX, body: { password: "Start-123", description: "x\r\ny" } }), "invalidDescription", "description");
+    expectError(
+      await api("POST", `emails/${X}/ctl`, { auth: adminX, body: { password: "Start-123", description: "x\r\ny" } }),
+      "invalidDescription",
+      "description",
+    );
     expectError(await api("GET", `emails/${X}/ctl`, { auth: adminX }), "recordNotFound", "ctl");
-    expectError(await api("POST", `mailinglists/${X}/ctl`, { auth: adminX, body: { subscribe_mail_subject: "\r\nBcc: evil@x.test" } }), "invalidListText", "subscribe_mail_subject");
+    expectError(
+      await api("POST", `mailinglists/${X}/ctl`, {
+        auth: adminX,
+        body: { subscribe_mail_subject: "\r\nBcc: evil@x.test" },
+      }),
+      "invalidListText",
+      "subscribe_mail_subject",
+    );
     const cookie = await panelSession(adminX);
-    const res = await raw("PUT", `/api/panel/v1/emails/${X}/jan`, { cookie, origin: origin() }, JSON.stringify({ description: "a\u0000" }));
+    const res = await raw(
+      "PUT",
+      `/api/panel/v1/emails/${X}/jan`,
+      { cookie, origin: origin() },
+      JSON.stringify({ description: "a\u0000" }),
+    );
     expect(res.status).toBe(500);
     expectErrorBody(res.json, "invalidDescription", "description");
   });
@@ -309,52 +380,80 @@ describe("text fields: control characters (contract §9)", () => {
     expectStatus(ok, 200);
     expect(ok.json.autoresponder_body).toBe("Urlop\ndo 14.07.\n\tPozdrawiam");
     for (const bad of ["a\u0000b", "a\u000bb", "a\u000cb", "a\u001bb", "a\u007fb"]) {
-      expectError(await api("PUT", p, { auth: adminX, body: { autoresponder_body: bad } }), "invalidAutoresponder", "autoresponder_body");
-      expectError(await api("PUT", `mailinglists/${X}/texts`, { auth: adminX, body: { subscribe_mail_body: bad } }), "invalidListText", "subscribe_mail_body");
+      expectError(
+        await api("PUT", p, { auth: adminX, body: { autoresponder_body: bad } }),
+        "invalidAutoresponder",
+        "autoresponder_body",
+      );
+      expectError(
+        await api("PUT", `mailinglists/${X}/texts`, { auth: adminX, body: { subscribe_mail_body: bad } }),
+        "invalidListText",
+        "subscribe_mail_body",
+      );
     }
-    const list = await api("PUT", `mailinglists/${X}/texts`, { auth: adminX, body: { subscribe_mail_body: "Witaj\r\n\ton {{list}}" } });
+    const list = await api("PUT", `mailinglists/${X}/texts`, {
+      auth: adminX,
+      body: { subscribe_mail_body: "Witaj\r\n\ton {{list}}" },
+    });
     expectStatus(list, 200);
     expect(list.json.subscribe_mail_body).toBe("Witaj\n\ton {{list}}");
   });
 
   // Reads the SQLite view; PostgreSQL's mail_sieve_scripts view is compared with SQLite's in db/pg/pg.test.ts.
-  it.skipIf(onPostgres())("the Sieve script generated from the autoresponder holds only what Sieve carries", async () => {
-    const body = 'Urlop "do 14.07." \\ C:\\temp\r\n\tkoniec';
-    expectStatus(await api("PUT", `emails/${X}/jan`, { auth: adminX, body: { autoresponder_mode: 1, autoresponder_body: body } }), 200);
-    const db = new Database(inject("mainDbPath"), { readonly: true, fileMustExist: true });
-    try {
-      const row = db.prepare("SELECT script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'").get(`jan@${X}`) as { script: string };
-      expect(row.script).toContain('"Urlop \\"do 14.07.\\" \\\\ C:\\\\temp\n\tkoniec";');
-      // Only LF line breaks and tabs besides printable text; every quote inside the string escaped.
-      // eslint-disable-next-line no-control-regex -- looking for control characters
-      expect(row.script).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\r]/);
-      expect(row.script).not.toMatch(/\p{Cs}/u);
-    } finally {
-      db.close();
-    }
-  });
+  it.skipIf(onPostgres())(
+    "the Sieve script generated from the autoresponder holds only what Sieve carries",
+    async () => {
+      const body = 'Urlop "do 14.07." \\ C:\\temp\r\n\tkoniec';
+      expectStatus(
+        await api("PUT", `emails/${X}/jan`, {
+          auth: adminX,
+          body: { autoresponder_mode: 1, autoresponder_body: body },
+        }),
+        200,
+      );
+      const db = new Database(inject("mainDbPath"), { readonly: true, fileMustExist: true });
+      try {
+        const row = db
+          .prepare("SELECT script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'")
+          .get(`jan@${X}`) as { script: string };
+        expect(row.script).toContain('"Urlop \\"do 14.07.\\" \\\\ C:\\\\temp\n\tkoniec";');
+        // Only LF line breaks and tabs besides printable text; every quote inside the string escaped.
+        // eslint-disable-next-line no-control-regex -- looking for control characters
+        expect(row.script).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\r]/);
+        expect(row.script).not.toMatch(/\p{Cs}/u);
+      } finally {
+        db.close();
+      }
+    },
+  );
 });
 
 describe("browser defences of the panel's pages", () => {
   const policy = (h: Headers) => h.get("content-security-policy") ?? "";
-  it.each(["/login", "/me", "/accounts", "/no-such-page"])("%s: CSP with a fresh nonce, no framing, nosniff, referrer, permissions", async (p) => {
-    const [a, b] = await Promise.all([fetch(`${origin()}${p}`, { redirect: "manual" }), fetch(`${origin()}${p}`, { redirect: "manual" })]);
-    for (const res of [a, b]) {
-      const csp = policy(res.headers);
-      const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(csp)?.[1] ?? "";
-      expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain("object-src 'none'");
-      expect(csp).toContain("base-uri 'none'");
-      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(res.headers.get("x-frame-options")).toBe("DENY");
-      expect(res.headers.get("referrer-policy")).toBe("same-origin");
-      expect(res.headers.get("permissions-policy")).toMatch(/(^|, )camera=\(\)(, |$)/);
-      expect(res.headers.get("permissions-policy")).toMatch(/(^|, )geolocation=\(\)(, |$)/);
-      expect(res.headers.get("strict-transport-security")).toBeNull();
-    }
-    expect(policy(a.headers)).not.toBe(policy(b.headers));
-  });
+  it.each(["/login", "/me", "/accounts", "/no-such-page"])(
+    "%s: CSP with a fresh nonce, no framing, nosniff, referrer, permissions",
+    async (p) => {
+      const [a, b] = await Promise.all([
+        fetch(`${origin()}${p}`, { redirect: "manual" }),
+        fetch(`${origin()}${p}`, { redirect: "manual" }),
+      ]);
+      for (const res of [a, b]) {
+        const csp = policy(res.headers);
+        const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+        expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("object-src 'none'");
+        expect(csp).toContain("base-uri 'none'");
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(res.headers.get("x-frame-options")).toBe("DENY");
+        expect(res.headers.get("referrer-policy")).toBe("same-origin");
+        expect(res.headers.get("permissions-policy")).toMatch(/(^|, )camera=\(\)(, |$)/);
+        expect(res.headers.get("permissions-policy")).toMatch(/(^|, )geolocation=\(\)(, |$)/);
+        expect(res.headers.get("strict-transport-security")).toBeNull();
+      }
+      expect(policy(a.headers)).not.toBe(policy(b.headers));
+    },
+  );
 
   it("every script of the page carries the response's nonce", async () => {
     const res = await fetch(`${origin()}/login`);

@@ -35,7 +35,10 @@ describe("envelope=true", () => {
   it("wraps a 201 of POST", async () => {
     const res = await api("POST", `aliases/${D}/kontakt?envelope=true`, { auth: admin, body: { target: `jan@${D}` } });
     expectStatus(res, 200);
-    expect(res.json).toEqual({ status: 201, response: { name: "kontakt", domain: D, email: `kontakt@${D}`, target: `jan@${D}` } });
+    expect(res.json).toEqual({
+      status: 201,
+      response: { name: "kontakt", domain: D, email: `kontakt@${D}`, target: `jan@${D}` },
+    });
   });
 
   it("wraps a 204 as response null", async () => {
@@ -45,7 +48,10 @@ describe("envelope=true", () => {
   });
 
   it("wraps a validation error (HTTP 500 code) in HTTP 200", async () => {
-    const res = await api("PUT", `emails/${D}/jan?envelope=true`, { auth: admin, body: { description: "x".repeat(49) } });
+    const res = await api("PUT", `emails/${D}/jan?envelope=true`, {
+      auth: admin,
+      body: { description: "x".repeat(49) },
+    });
     expectStatus(res, 200);
     expect(res.json.status).toBe(500);
     expectErrorBody(res.json.response, "invalidDescription", "description");

@@ -47,9 +47,44 @@ function digest(): string {
 }
 
 // --- generators ---
-const weird = fc.constantFrom("", "%", "%zz", "%00", "%2F", "%2C", "..", ".", "ü", "%C3%BC", "a%20b", ",", ",,", "a,b", "<script>", "Ab", "x".repeat(300));
+const weird = fc.constantFrom(
+  "",
+  "%",
+  "%zz",
+  "%00",
+  "%2F",
+  "%2C",
+  "..",
+  ".",
+  "ü",
+  "%C3%BC",
+  "a%20b",
+  ",",
+  ",,",
+  "a,b",
+  "<script>",
+  "Ab",
+  "x".repeat(300),
+);
 const name = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom("u1", "u2", "a1", "l1", "l2", "ghost", "u1,u2", "a1,ghost", "l1,l2", "new1", "new2", "n.ew", "li%2Fst") },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      "u1",
+      "u2",
+      "a1",
+      "l1",
+      "l2",
+      "ghost",
+      "u1,u2",
+      "a1,ghost",
+      "l1,l2",
+      "new1",
+      "new2",
+      "n.ew",
+      "li%2Fst",
+    ),
+  },
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9._\-/]{1,40}$/).map(encodeURIComponent) },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map(encodeURIComponent) },
   { weight: 1, arbitrary: weird },
@@ -68,16 +103,50 @@ const noDotSegments = (p: string) =>
 const path = fc
   .oneof(
     // A record or several: emails|aliases|mailinglists/<domain>/<names>
-    { weight: 10, arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")) },
+    {
+      weight: 10,
+      arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")),
+    },
     // A collection or the domain: emails|aliases|mailinglists|domains/<domain>
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain).map((xs) => xs.join("/")) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("openapi.json", "nothing", "", "domains"), domain, name).map((xs) => xs.join("/")) },
-    { weight: 1, arbitrary: fc.array(fc.oneof(weird, fc.string({ maxLength: 8 }).map(encodeURIComponent)), { maxLength: 5 }).map((xs) => xs.join("/")) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain)
+        .map((xs) => xs.join("/")),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom("openapi.json", "nothing", "", "domains"), domain, name)
+        .map((xs) => xs.join("/")),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.oneof(weird, fc.string({ maxLength: 8 }).map(encodeURIComponent)), { maxLength: 5 })
+        .map((xs) => xs.join("/")),
+    },
   )
   .map(noDotSegments);
 
 const queryValue = fc.oneof(
-  fc.constantFrom("0", "1", "50", "1000", "1001", "-1", "asc", "desc", "name", "usage", "target", "description", "true", "u", ""),
+  fc.constantFrom(
+    "0",
+    "1",
+    "50",
+    "1000",
+    "1001",
+    "-1",
+    "asc",
+    "desc",
+    "name",
+    "usage",
+    "target",
+    "description",
+    "true",
+    "u",
+    "",
+  ),
   fc.string({ maxLength: 12 }),
 );
 const query = fc.oneof(
@@ -85,10 +154,15 @@ const query = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .dictionary(fc.constantFrom("page", "size", "search", "sort", "sort_dir", "envelope", "x"), queryValue, { maxKeys: 3 })
+      .dictionary(fc.constantFrom("page", "size", "search", "sort", "sort_dir", "envelope", "x"), queryValue, {
+        maxKeys: 3,
+      })
       .map((q) => new URLSearchParams(q).toString()),
   },
-  { weight: 1, arbitrary: fc.constantFrom("envelope=true", "callback=cb", "callback=1x", "callback=a.b&envelope=true") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("envelope=true", "callback=cb", "callback=1x", "callback=a.b&envelope=true"),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((s) => s.replace(/#/g, "")) },
 );
 
@@ -103,21 +177,57 @@ const FIELDS = [
 const fieldValue = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.constantFrom(0, 1, 2, -1, 5, 9, 50, 1048577, "", "tag", "move", "2030-01-01", "2030-02-30", `u2@${D}`,
-      `a1@${D}`, "x@example.org", "example.org", "Abc-1234", "Kliknij {{confirm_link}}", "https://example.org/c",
+    arbitrary: fc.constantFrom(
+      0,
+      1,
+      2,
+      -1,
+      5,
+      9,
+      50,
+      1048577,
+      "",
+      "tag",
+      "move",
+      "2030-01-01",
+      "2030-02-30",
+      `u2@${D}`,
+      `a1@${D}`,
+      "x@example.org",
+      "example.org",
+      "Abc-1234",
+      "Kliknij {{confirm_link}}",
+      "https://example.org/c",
       // Bidirectional controls; another customer's domain for a catchall.
-      "gpj\u202eexe", "a\u2067b", `postmaster@${D2}`, D2),
+      "gpj\u202eexe",
+      "a\u2067b",
+      `postmaster@${D2}`,
+      D2,
+    ),
   },
   {
     weight: 2,
-    arbitrary: fc.constantFrom([], [`u2@${D}`], ["x@example.org", "example.org"], [`al1@${D}`], ["not valid"], null, true, {},
+    arbitrary: fc.constantFrom(
+      [],
+      [`u2@${D}`],
+      ["x@example.org", "example.org"],
+      [`al1@${D}`],
+      ["not valid"],
+      null,
+      true,
+      {},
       // Reserved local parts (an ordinary account may not take them).
-      [`admin@${D}`], [`hostmaster@${D}`, `al1@${D}`]),
+      [`admin@${D}`],
+      [`hostmaster@${D}`, `al1@${D}`],
+    ),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
 );
-const fieldName = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+const fieldName = fc.oneof(
+  { weight: 9, arbitrary: fc.constantFrom(...FIELDS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+);
 // Requests well formed for one resource (its names, a body of its fields, the administrator), so that a good share
 // succeed and change the database: the digest check then also covers refusals that follow real changes.
 const text = fc.string({ maxLength: 40 });
@@ -141,7 +251,10 @@ const wellFormedBody = {
     { description: text, privacy_mode: fc.constantFrom(0, 1, 2, 3), accounts: fc.constantFrom([], ["x@example.org"]) },
     some,
   ),
-  domains: fc.record({ spam_enabled: fc.constantFrom(0, 1), spam_white_list: fc.constantFrom([], ["example.org"]) }, some),
+  domains: fc.record(
+    { spam_enabled: fc.constantFrom(0, 1), spam_white_list: fc.constantFrom([], ["example.org"]) },
+    some,
+  ),
 };
 const wellFormedNames = {
   emails: fc.constantFrom("u1", "u2", "u3", "u4", "u1,u2", "u3,u4", "u1,ghost"),
@@ -172,7 +285,10 @@ const auth = fc.oneof(
     weight: 3,
     // Wrong or malformed credentials, never for the two accounts above (they would be locked out).
     arbitrary: fc.constantFrom<string | null>(
-      null, "Basic", "Bearer x", "Basic %%%",
+      null,
+      "Basic",
+      "Bearer x",
+      "Basic %%%",
       basic({ email: `u2@${D}`, password: "wrong-123" }),
       `Basic ${Buffer.from(`u2@${D}:${sha1Hex("x")}`.slice(0, 20)).toString("base64")}`,
     ),
@@ -182,7 +298,11 @@ const method = fc.constantFrom("GET", "GET", "PUT", "PUT", "PUT", "POST", "POST"
 
 // --- checking one answer ---
 /** The status and body the client was really given, unwrapping the envelope and JSONP. */
-function effective(res: Awaited<ReturnType<typeof api>>, q: URLSearchParams, m: string): { status: number; body: unknown } {
+function effective(
+  res: Awaited<ReturnType<typeof api>>,
+  q: URLSearchParams,
+  m: string,
+): { status: number; body: unknown } {
   const ctype = res.headers.get("content-type") ?? "";
   expect(ctype, res.text).not.toMatch(/html/i);
   expect(res.text.trimStart().startsWith("<"), res.text).toBe(false);
@@ -198,7 +318,13 @@ function effective(res: Awaited<ReturnType<typeof api>>, q: URLSearchParams, m: 
     return { status: 204, body: null };
   }
   expect(ctype, `${res.status} ${res.text}`).toMatch(/^application\/json/);
-  if (q.get("envelope") === "true" && res.status === 200 && res.json && typeof res.json.status === "number" && "response" in res.json) {
+  if (
+    q.get("envelope") === "true" &&
+    res.status === 200 &&
+    res.json &&
+    typeof res.json.status === "number" &&
+    "response" in res.json
+  ) {
     return { status: res.json.status, body: res.json.response };
   }
   return { status: res.status, body: res.json };
@@ -228,7 +354,10 @@ async function exercise(m: string, p: string, q: string, b: string | undefined, 
   });
   const { status, body: answer } = effective(res, new URLSearchParams(q), m);
   const after = digest();
-  const key = status >= 400 ? String((answer as { code?: string }).code) : `${m} ${status}${after === baseline ? "" : " changed"}`;
+  const key =
+    status >= 400
+      ? String((answer as { code?: string }).code)
+      : `${m} ${status}${after === baseline ? "" : " changed"}`;
   seen.set(key, (seen.get(key) ?? 0) + 1);
   if (status >= 400) {
     checkError(status, answer, what);

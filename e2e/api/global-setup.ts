@@ -39,7 +39,12 @@ export function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 const addDomain = (name: string, limits: string[] = []) => [
-  "domain", "add", name, "--postmaster-password", PM_PASSWORD, ...limits,
+  "domain",
+  "add",
+  name,
+  "--postmaster-password",
+  PM_PASSWORD,
+  ...limits,
 ];
 
 export interface Server {
@@ -103,7 +108,9 @@ function checkCatalogCoverage(seenFile: string): void {
     console.warn(`[api tests] catalog coverage not checked (partial run): ${missingFiles.join(", ")} did not run`);
     return;
   }
-  const missing = Object.keys(errorCatalog).filter((k) => !keys.has(k) && !(OUTSIDE_API as readonly string[]).includes(k));
+  const missing = Object.keys(errorCatalog).filter(
+    (k) => !keys.has(k) && !(OUTSIDE_API as readonly string[]).includes(k),
+  );
   if (missing.length) {
     // Vitest only logs errors thrown by a global teardown; the exit code is what makes CI fail.
     process.exitCode = 1;

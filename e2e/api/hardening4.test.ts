@@ -13,7 +13,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { api, expectError, expectErrorBody, expectStatus, rawRequest, sha1Hex, type Creds, type RawResponse } from "./client";
+import {
+  api,
+  expectError,
+  expectErrorBody,
+  expectStatus,
+  rawRequest,
+  sha1Hex,
+  type Creds,
+  type RawResponse,
+} from "./client";
 import { DOMAINS, PM_PASSWORD } from "./fixtures";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
 
@@ -54,8 +63,19 @@ const cli = (...args: string[]) =>
 
 type Raw = RawResponse;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-const raw = (opts: { method?: string; target: string; headers?: Record<string, string>; body?: unknown; base?: string }): Promise<Raw> =>
-  rawRequest({ ...opts, origin: opts.base ?? ORIGIN, agent, headers: { origin: new URL(opts.base ?? ORIGIN).origin, ...opts.headers } });
+const raw = (opts: {
+  method?: string;
+  target: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  base?: string;
+}): Promise<Raw> =>
+  rawRequest({
+    ...opts,
+    origin: opts.base ?? ORIGIN,
+    agent,
+    headers: { origin: new URL(opts.base ?? ORIGIN).origin, ...opts.headers },
+  });
 const cookiesOf = (r: Raw) => (r.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!);
 const cookieOf = (r: Raw, name: string) => cookiesOf(r).find((c) => c.startsWith(`${name}=`));
 const signIn = (c: Creds, base?: string) =>
@@ -84,8 +104,16 @@ function code(base32: string, step: number): string {
 }
 const stepNow = () => Math.floor(Date.now() / 30_000);
 
-async function createAccount(d: string, name: string, password = "Secret-123", extra: Record<string, unknown> = {}): Promise<Creds> {
-  expectStatus(await api("POST", `emails/${d}/${name}`, { base: V1, auth: pm(d), body: { password, capacity: 1, ...extra } }), 201);
+async function createAccount(
+  d: string,
+  name: string,
+  password = "Secret-123",
+  extra: Record<string, unknown> = {},
+): Promise<Creds> {
+  expectStatus(
+    await api("POST", `emails/${d}/${name}`, { base: V1, auth: pm(d), body: { password, capacity: 1, ...extra } }),
+    201,
+  );
   return { email: `${name}@${d}`, password };
 }
 
@@ -107,7 +135,8 @@ async function challenge(c: Creds): Promise<string> {
   expect(res.json.second_step).toBe("code");
   return cookieOf(res, "mail_panel_2fa")!;
 }
-const secondStep = (cookie: string, typed: string) => panel("POST", "/api/panel/session/second-step", cookie, { code: typed });
+const secondStep = (cookie: string, typed: string) =>
+  panel("POST", "/api/panel/session/second-step", cookie, { code: typed });
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-h4-"));
@@ -137,7 +166,9 @@ describe("1. the second step cannot be guessed", () => {
         for (let i = 0; i < 5 && attempt < 10_000; i++) {
           const n = attempt++;
           const right = n % 500 === 499;
-          const typed = right ? code(secret, Math.max(stepNow(), step + 1)) : String((n * 7919) % 1_000_000).padStart(6, "0");
+          const typed = right
+            ? code(secret, Math.max(stepNow(), step + 1))
+            : String((n * 7919) % 1_000_000).padStart(6, "0");
           if (!right && [stepNow() - 1, stepNow(), stepNow() + 1].some((s) => code(secret, s) === typed)) continue;
           const res = await secondStep(cookie, typed);
           if (res.status === 200) outcomes.signedIn++;
@@ -171,7 +202,11 @@ describe("1. the second step cannot be guessed", () => {
     expect(seen.json).toMatchObject({ two_factor: true, password_locked_for: 0 });
     expect(seen.json.code_locked_for).toBeGreaterThan(0);
     expect((await panel("DELETE", `/api/panel/two-factor/victim`, admin)).status).toBe(204);
-    expect((await panel("GET", `/api/panel/two-factor/victim`, admin)).json).toEqual({ two_factor: false, password_locked_for: 0, code_locked_for: 0 });
+    expect((await panel("GET", `/api/panel/two-factor/victim`, admin)).json).toEqual({
+      two_factor: false,
+      password_locked_for: 0,
+      code_locked_for: 0,
+    });
     await session(victim);
     const log = cli("audit", "list", "--domain", A, "--search", "victim");
     // The change's JSON as stored: PostgreSQL's jsonb orders the keys its own way.
@@ -185,7 +220,11 @@ describe("1. the second step cannot be guessed", () => {
     // The confirmation's code again, then the next step's code twice.
     const again = await secondStep(await challenge(owner), code(secret, step));
     expect(again.status).toBe(403);
-    expect(again.json).toMatchObject({ code: panelErrors.twoFactorCodeUsed.code, message: panelErrors.twoFactorCodeUsed.message, source: "code" });
+    expect(again.json).toMatchObject({
+      code: panelErrors.twoFactorCodeUsed.code,
+      message: panelErrors.twoFactorCodeUsed.message,
+      source: "code",
+    });
     const next = code(secret, step + 1);
     expect((await secondStep(await challenge(owner), next)).status).toBe(200);
     const twice = await secondStep(await challenge(owner), next);
@@ -203,7 +242,10 @@ describe("2. turning the second step on or off needs the password, and ends the 
       expect(res.status, res.text).toBe(500);
       expect(res.json).toMatchObject({ code: panelErrors.currentPasswordWrong.code, source: "current_password" });
     }
-    expect((await panel("GET", "/api/panel/two-factor", thief)).json).toMatchObject({ enabled: false, configured: true });
+    expect((await panel("GET", "/api/panel/two-factor", thief)).json).toMatchObject({
+      enabled: false,
+      configured: true,
+    });
     const started = await panel("POST", "/api/panel/two-factor", mine, { current_password: owner.password });
     expect(started.status).toBe(200);
     const step = stepNow();
@@ -216,13 +258,21 @@ describe("2. turning the second step on or off needs the password, and ends the 
     const other = await secondStep(await challenge(owner), confirmed.json.recovery_codes[0]);
     expect(other.status).toBe(200);
     const otherSession = cookieOf(other, "mailadmin_session")!;
-    const noPassword = await panel("DELETE", "/api/panel/two-factor", mine, { code: code(started.json.secret, stepNow() + 1) });
+    const noPassword = await panel("DELETE", "/api/panel/two-factor", mine, {
+      code: code(started.json.secret, stepNow() + 1),
+    });
     expect(noPassword.json).toMatchObject({ code: panelErrors.currentPasswordWrong.code, source: "current_password" });
-    const wrongCode = await panel("DELETE", "/api/panel/two-factor", mine, { current_password: owner.password, code: "999999" === code(started.json.secret, stepNow()) ? "999998" : "999999" });
+    const wrongCode = await panel("DELETE", "/api/panel/two-factor", mine, {
+      current_password: owner.password,
+      code: "999999" === code(started.json.secret, stepNow()) ? "999998" : "999999",
+    });
     expect(wrongCode.json).toMatchObject({ code: panelErrors.twoFactorBadCode.code });
     expect((await panel("GET", "/api/panel/two-factor", mine)).json.enabled).toBe(true);
     // The next step's code was never used (the confirmation used this one).
-    const off = await panel("DELETE", "/api/panel/two-factor", mine, { current_password: owner.password, code: code(started.json.secret, stepNow() + 1) });
+    const off = await panel("DELETE", "/api/panel/two-factor", mine, {
+      current_password: owner.password,
+      code: code(started.json.secret, stepNow() + 1),
+    });
     expect(off.status, off.text).toBe(204);
     expect((await panel("GET", "/api/panel/session", otherSession)).status).toBe(401);
     expect((await panel("GET", "/api/panel/two-factor", mine)).json.enabled).toBe(false);
@@ -234,7 +284,9 @@ describe("2. turning the second step on or off needs the password, and ends the 
     await challenge(owner);
     expect(cli("account", "reset-2fa", owner.email)).toContain("two-step sign-in removed");
     await session(owner);
-    expect(cli("audit", "list", "--domain", C, "--search", "lostphone")).toMatch(/cli\tdelete account_security\tlostphone/);
+    expect(cli("audit", "list", "--domain", C, "--search", "lostphone")).toMatch(
+      /cli\tdelete account_security\tlostphone/,
+    );
     const admin = await session(pm(C));
     expectErrorBody((await panel("DELETE", "/api/panel/two-factor/postmaster", admin)).json, "forbidden");
     // Another domain's account is not the postmaster's to see or change.
@@ -247,10 +299,16 @@ describe("2. turning the second step on or off needs the password, and ends the 
     const main = inject("mainBase").replace(/\/api\/v1$/, "");
     const domain = DOMAINS.main[0]!.name;
     const s = await session({ email: `postmaster@${domain}`, password: PM_PASSWORD }, main);
-    expect((await panel("GET", "/api/panel/two-factor", s, undefined, main)).json).toMatchObject({ enabled: false, configured: false });
+    expect((await panel("GET", "/api/panel/two-factor", s, undefined, main)).json).toMatchObject({
+      enabled: false,
+      configured: false,
+    });
     const res = await panel("POST", "/api/panel/two-factor", s, { current_password: PM_PASSWORD }, main);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    expect(res.json).toMatchObject({ code: panelErrors.twoFactorNotConfigured.code, message: panelErrors.twoFactorNotConfigured.message });
+    expect(res.json).toMatchObject({
+      code: panelErrors.twoFactorNotConfigured.code,
+      message: panelErrors.twoFactorNotConfigured.message,
+    });
   });
 });
 
@@ -270,7 +328,8 @@ describe("3. page parameters, reserved names, SMS numbers", () => {
       const accounts = await raw({ target: `/accounts?page=${page}`, headers: { cookie: admin } });
       expect(accounts.status, `/accounts?page=${page}`).toBe(200);
     }
-    for (const page of ["0", "999999999"]) expectStatus(await api("GET", `emails/${A}?page=${page}`, { base: V1, auth: pm(A) }), 200);
+    for (const page of ["0", "999999999"])
+      expectStatus(await api("GET", `emails/${A}?page=${page}`, { base: V1, auth: pm(A) }), 200);
   });
 
   it("mailer-daemon in any spelling is the administrator's to give, like postmaster", async () => {
@@ -280,7 +339,10 @@ describe("3. page parameters, reserved names, SMS numbers", () => {
       expectError(res, "invalidAliases", "aliases");
       expect(res.json.attributes).toMatchObject({ reserved: true });
     }
-    expectStatus(await api("PUT", `emails/${C}/eve4`, { base: V1, auth: pm(C), body: { aliases: [`mailer-daemon@${C}`] } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${C}/eve4`, { base: V1, auth: pm(C), body: { aliases: [`mailer-daemon@${C}`] } }),
+      200,
+    );
   });
 
   it("SMS numbers with spaces, dashes and +48 are accepted and stored without them", async () => {
@@ -300,7 +362,11 @@ describe("3. page parameters, reserved names, SMS numbers", () => {
       expectStatus(res, 200);
       expect(res.json.sms_phone_number_1).toBe(stored);
     }
-    expectError(await api("PUT", `emails/${C}/sms4`, { base: V1, auth: pm(C), body: { sms_phone_number_2: "+48 53" } }), "invalidSmsText", "sms_phone_number_2");
+    expectError(
+      await api("PUT", `emails/${C}/sms4`, { base: V1, auth: pm(C), body: { sms_phone_number_2: "+48 53" } }),
+      "invalidSmsText",
+      "sms_phone_number_2",
+    );
   });
 });
 
@@ -314,7 +380,9 @@ describe("4. deleting an account removes the forwards to it", () => {
     const listed = await panel("GET", `/api/panel/forwarders/${A}/gone4`, admin);
     expect(listed.json).toEqual([`fwa@${A}`, `fwb@${B}`]);
     expectStatus(await api("DELETE", `emails/${A}/gone4`, { base: V1, auth: pm(A) }), 204);
-    expect((await api("GET", `emails/${A}/fwa`, { base: V1, auth: pm(A) })).json.forwards).toEqual(["keep@elsewhere.example"]);
+    expect((await api("GET", `emails/${A}/fwa`, { base: V1, auth: pm(A) })).json.forwards).toEqual([
+      "keep@elsewhere.example",
+    ]);
     expect((await api("GET", `emails/${B}/fwb`, { base: V1, auth: pm(B) })).json.forwards).toEqual([]);
     expect((await api("GET", `emails/${C}/fwc`, { base: V1, auth: pm(C) })).json.forwards).toEqual([gone.email]);
     expect(cli("audit", "list", "--domain", B, "--search", "fwb")).toMatch(/update account\tfwb\t\{"forwards":/);

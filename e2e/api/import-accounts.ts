@@ -22,8 +22,15 @@ sqlite.transaction(() => {
   for (let i = 0; i < count; i++) {
     const name = `${prefix}${String(i).padStart(5, "0")}`;
     const description = `Imported ${i}`;
-    insert.run(source.domain_id, name, `${name}@${domain}`, description, searchKey(name, description),
-      source.password_hash, source.mail_password_hash);
+    insert.run(
+      source.domain_id,
+      name,
+      `${name}@${domain}`,
+      description,
+      searchKey(name, description),
+      source.password_hash,
+      source.mail_password_hash,
+    );
   }
 })();
 sqlite.close();

@@ -22,7 +22,11 @@ function requestFrom(localAddress: string, pathname: string, headers: Record<str
         res.setEncoding("utf8");
         res.on("data", (c: string) => (text += c));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"] ?? "", body: JSON.parse(text) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers["content-type"] ?? "",
+            body: JSON.parse(text),
+          }),
         );
       },
     );

@@ -34,7 +34,12 @@ function cli(...args: string[]): string {
 describe("limits of limits.example.com", () => {
   it("reports limits as strings and starts with the postmaster counted", async () => {
     const res = await api("GET", `domains/${D}`, { auth: admin });
-    expect(res.json).toMatchObject({ account_limit: "3", alias_limit: "2", mailinglist_limit: "1", capacity_limit: "3000" });
+    expect(res.json).toMatchObject({
+      account_limit: "3",
+      alias_limit: "2",
+      mailinglist_limit: "1",
+      capacity_limit: "3000",
+    });
     expect(await usage()).toEqual({ accounts: "1", aliases: "0", lists: "0", capacity: "1024" });
   });
 
@@ -51,7 +56,11 @@ describe("limits of limits.example.com", () => {
   });
 
   it("capacity: raising an account past the limit is refused, lowering is accepted", async () => {
-    expectError(await api("PUT", `emails/${D}/a1`, { auth: admin, body: { capacity: 1001 } }), "capacityLimitReached", "capacity");
+    expectError(
+      await api("PUT", `emails/${D}/a1`, { auth: admin, body: { capacity: 1001 } }),
+      "capacityLimitReached",
+      "capacity",
+    );
     expect(await usage()).toMatchObject({ capacity: "3000" });
     expectStatus(await api("PUT", `emails/${D}/a1`, { auth: admin, body: { capacity: 900 } }), 200);
     expect(await usage()).toMatchObject({ capacity: "2900" });
@@ -68,7 +77,11 @@ describe("limits of limits.example.com", () => {
     expectStatus(await api("POST", `aliases/${D}/x1`, { auth: admin, body: { target: `a1@${D}` } }), 201);
     expectStatus(await api("POST", `aliases/${D}/x2`, { auth: admin, body: { target: `a1@${D}` } }), 201);
     expect(await usage()).toMatchObject({ aliases: "2" });
-    expectError(await api("POST", `aliases/${D}/x3`, { auth: admin, body: { target: `a1@${D}` } }), "aliasLimitReached", "name");
+    expectError(
+      await api("POST", `aliases/${D}/x3`, { auth: admin, body: { target: `a1@${D}` } }),
+      "aliasLimitReached",
+      "name",
+    );
     const viaAccount = await api("PUT", `emails/${D}/a2`, { auth: admin, body: { aliases: [`y1@${D}`] } });
     expectError(viaAccount, "aliasLimitReached", "aliases");
     expect((await api("GET", `emails/${D}/a2`, { auth: admin })).json.aliases).toEqual([]);
@@ -88,7 +101,11 @@ describe("limits of limits.example.com", () => {
 
   it("lists: one is allowed, the second is refused (500.366)", async () => {
     expectStatus(await api("POST", `mailinglists/${D}/l1`, { auth: admin, body: {} }), 201);
-    expectError(await api("POST", `mailinglists/${D}/l2`, { auth: admin, body: {} }), "mailinglistLimitReached", "name");
+    expectError(
+      await api("POST", `mailinglists/${D}/l2`, { auth: admin, body: {} }),
+      "mailinglistLimitReached",
+      "name",
+    );
     expect(await usage()).toMatchObject({ lists: "1" });
   });
 

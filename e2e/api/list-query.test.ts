@@ -16,10 +16,16 @@ beforeAll(async () => {
   await createAccount(D, "bartek", { description: "Sprzedaż", capacity: 30 });
   await createAccount(D, "celina", { description: "", capacity: 20 });
   await createAccount(D, "dawid", { description: "Dział IT", capacity: 10 });
-  for (const [name, target] of [["kontakt", `anna@${D}`], ["faktury", "biuro@zewnetrzna.example.org"]]) {
+  for (const [name, target] of [
+    ["kontakt", `anna@${D}`],
+    ["faktury", "biuro@zewnetrzna.example.org"],
+  ]) {
     expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target } }), 201);
   }
-  for (const [name, description] of [["zarzad", "Zarząd spółki"], ["wszyscy", "Wszyscy pracownicy"]]) {
+  for (const [name, description] of [
+    ["zarzad", "Zarząd spółki"],
+    ["wszyscy", "Wszyscy pracownicy"],
+  ]) {
     expectStatus(await api("POST", `mailinglists/${D}/${name}`, { auth: admin, body: { description } }), 201);
   }
 });
@@ -30,7 +36,13 @@ describe("sorting and paging", () => {
   });
 
   it("sorts by a summary field in either direction", async () => {
-    expect((await keys("sort=capacity&sort_dir=desc")).names).toEqual(["postmaster", "anna", "bartek", "celina", "dawid"]);
+    expect((await keys("sort=capacity&sort_dir=desc")).names).toEqual([
+      "postmaster",
+      "anna",
+      "bartek",
+      "celina",
+      "dawid",
+    ]);
     expect((await keys("sort=capacity")).names).toEqual(["dawid", "celina", "bartek", "anna", "postmaster"]);
     expect((await keys("sort=target", "aliases")).names).toEqual(["kontakt", "faktury"]);
     expect((await keys("sort=description&sort_dir=desc", "mailinglists")).names).toEqual(["zarzad", "wszyscy"]);
@@ -49,8 +61,14 @@ describe("sorting and paging", () => {
   });
 
   it("pages from 0 with size rows; total counts every match", async () => {
-    expect(await keys("size=2")).toEqual({ names: ["anna", "bartek"], info: { total: 5, fetched: 2, page_size: 2, page: 0 } });
-    expect(await keys("size=2&page=2")).toEqual({ names: ["postmaster"], info: { total: 5, fetched: 1, page_size: 2, page: 2 } });
+    expect(await keys("size=2")).toEqual({
+      names: ["anna", "bartek"],
+      info: { total: 5, fetched: 2, page_size: 2, page: 0 },
+    });
+    expect(await keys("size=2&page=2")).toEqual({
+      names: ["postmaster"],
+      info: { total: 5, fetched: 1, page_size: 2, page: 2 },
+    });
     expect(await keys("size=2&page=3")).toEqual({ names: [], info: { total: 5, fetched: 0, page_size: 2, page: 3 } });
   });
 });

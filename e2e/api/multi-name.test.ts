@@ -16,7 +16,8 @@ beforeAll(async () => {
   for (const name of ["a1", "a2", "a3"]) {
     expectStatus(await api("POST", `aliases/${D}/${name}`, { auth: admin, body: { target: `m1@${D}` } }), 201);
   }
-  for (const name of ["l1", "l2", "l3"]) expectStatus(await api("POST", `mailinglists/${D}/${name}`, { auth: admin, body: {} }), 201);
+  for (const name of ["l1", "l2", "l3"])
+    expectStatus(await api("POST", `mailinglists/${D}/${name}`, { auth: admin, body: {} }), 201);
 });
 
 describe("accounts", () => {
@@ -30,7 +31,10 @@ describe("accounts", () => {
   it("one missing name: 404.2 with a child naming it, and no account changed", async () => {
     const res = await api("PUT", `emails/${D}/m1,ghost,m2,ghost2`, { auth: admin, body: { description: "Zmiana" } });
     expectError(res, "recordNotFound", "ghost");
-    expect(children(res.json)).toEqual([["404.2", "ghost"], ["404.2", "ghost2"]]);
+    expect(children(res.json)).toEqual([
+      ["404.2", "ghost"],
+      ["404.2", "ghost2"],
+    ]);
     for (const n of ["m1", "m2"]) expect((await get(`emails/${D}/${n}`)).description).toBe("Zespół A");
   });
 
@@ -62,7 +66,8 @@ describe("accounts", () => {
     const ok = await api("DELETE", `emails/${D}/d1,d2,d3`, { auth: admin });
     expectStatus(ok, 204);
     expect(ok.text).toBe("");
-    for (const n of ["d1", "d2", "d3"]) expectError(await api("GET", `emails/${D}/${n}`, { auth: admin }), "recordNotFound", n);
+    for (const n of ["d1", "d2", "d3"])
+      expectError(await api("GET", `emails/${D}/${n}`, { auth: admin }), "recordNotFound", n);
     expectError(await api("GET", `aliases/${D}/to-d1`, { auth: admin }), "recordNotFound", "to-d1");
     const after = await get(`domains/${D}`);
     expect(Number(after.account_limit_usage)).toBe(Number(before.account_limit_usage) - 3);
@@ -96,7 +101,11 @@ describe("aliases", () => {
     expect(res.json.children[0].attributes).toEqual({ field: "target", target: `a2@${D}` });
     expect((await get(`aliases/${D}/a1`)).target).toBe(before);
     // One name alone: the field is the source.
-    expectError(await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `a2@${D}` } }), "invalidAliasTarget", "target");
+    expectError(
+      await api("PUT", `aliases/${D}/a2`, { auth: admin, body: { target: `a2@${D}` } }),
+      "invalidAliasTarget",
+      "target",
+    );
   });
 
   it("DELETE several is all or nothing", async () => {
@@ -119,14 +128,24 @@ describe("mailing lists", () => {
   });
 
   it("a rule failing for one list (reply-to mode 2 without an address) changes none", async () => {
-    expectStatus(await api("PUT", `mailinglists/${D}/l1`, { auth: admin, body: { replyto_email: "r@example.org" } }), 200);
+    expectStatus(
+      await api("PUT", `mailinglists/${D}/l1`, { auth: admin, body: { replyto_email: "r@example.org" } }),
+      200,
+    );
     const res = await api("PUT", `mailinglists/${D}/l1,l2,l3`, { auth: admin, body: { replyto_mode: 2 } });
     // Contract §3: one child per failing list (l2 and l3 have no address; l1 has one), the field in its attributes.
     expectError(res, "invalidListOption", "l2");
-    expect(children(res.json)).toEqual([["500.353", "l2"], ["500.353", "l3"]]);
+    expect(children(res.json)).toEqual([
+      ["500.353", "l2"],
+      ["500.353", "l3"],
+    ]);
     expect(res.json.children[0].attributes).toMatchObject({ field: "replyto_email" });
     expect((await get(`mailinglists/${D}/l1`)).replyto_mode).toBe(0);
-    expectError(await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
+    expectError(
+      await api("PUT", `mailinglists/${D}/l2`, { auth: admin, body: { replyto_mode: 2 } }),
+      "invalidListOption",
+      "replyto_email",
+    );
   });
 
   it("a program may make a list moderated before it names the moderators (the panel's editor refuses that)", async () => {
@@ -171,6 +190,9 @@ describe("the name list itself", () => {
   it("invalid names among several: one child per invalid name", async () => {
     const res = await api("PUT", `emails/${D}/m1,Bad,x..y`, { auth: admin, body: {} });
     expectError(res, "invalidAccountName", "Bad");
-    expect(children(res.json)).toEqual([["500.301", "Bad"], ["500.301", "x..y"]]);
+    expect(children(res.json)).toEqual([
+      ["500.301", "Bad"],
+      ["500.301", "x..y"],
+    ]);
   });
 });

@@ -23,7 +23,9 @@ const admin = postmaster(D);
 /** Every field the schema names and no other, nested objects included. */
 function strict(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodObject) {
-    return z.strictObject(Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, strict(v)])));
+    return z.strictObject(
+      Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, strict(v)])),
+    );
   }
   if (schema instanceof z.ZodRecord) return z.record(z.string(), strict(schema.valueType as z.ZodType));
   return schema;
@@ -82,7 +84,9 @@ describe("the OpenAPI document", () => {
     expect(ids.length).toBe(20);
     expect(new Set(ids).size).toBe(ids.length);
     expect(doc.components.schemas.Account.properties.usage_bytes).toMatchObject({ type: "integer" });
-    expect(doc.components.schemas.AccountList.properties.result_data.additionalProperties.properties.usage_bytes).toMatchObject({ type: "string" });
+    expect(
+      doc.components.schemas.AccountList.properties.result_data.additionalProperties.properties.usage_bytes,
+    ).toMatchObject({ type: "string" });
   });
 });
 

@@ -74,7 +74,11 @@ describe("the account's own settings", () => {
     expectError(await api("PUT", path, { auth: jan, body: { forwards: three } }), "tooManyForwards", "forwards");
     const res = await api("PUT", path, { auth: jan, body: { forwards: three.slice(0, 2) } });
     expectStatus(res, 200);
-    expect(res.json).toMatchObject({ forward_email_1: "f1@example.org", forward_email_2: "f2@example.org", forward_email_3: "" });
+    expect(res.json).toMatchObject({
+      forward_email_1: "f1@example.org",
+      forward_email_2: "f2@example.org",
+      forward_email_3: "",
+    });
     // The administrator is not bound by the owner's limit.
     const byAdmin = await api("PUT", path, { auth: admin, body: { forwards: three } });
     expectStatus(byAdmin, 200);
@@ -128,8 +132,15 @@ describe("GET record sent back whole with PUT", () => {
     expect(stable(res.json as Record<string, unknown>)).toEqual(stable({ ...record, spam_hits: 9 }));
     expectStatus(await api("GET", path, { auth: jan }), 200);
     // Shrinking is allowed; growing past the limit is not.
-    expectStatus(await api("PUT", path, { auth: jan, body: { aliases: [`jn@${D}`], forwards: ["f1@example.org"] } }), 200);
-    expectError(await api("PUT", path, { auth: jan, body: { aliases: [`jn@${D}`, `jan.n@${D}`] } }), "invalidAliases", "aliases");
+    expectStatus(
+      await api("PUT", path, { auth: jan, body: { aliases: [`jn@${D}`], forwards: ["f1@example.org"] } }),
+      200,
+    );
+    expectError(
+      await api("PUT", path, { auth: jan, body: { aliases: [`jn@${D}`, `jan.n@${D}`] } }),
+      "invalidAliases",
+      "aliases",
+    );
   });
 
   it("works for the administrator, including changing a restricted field", async () => {

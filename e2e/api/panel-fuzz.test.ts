@@ -30,7 +30,12 @@ interface Answer {
  * Characters outside printable ASCII are percent-encoded as every HTTP client does (raw ones never reach Next: the
  * custom server's clientError answers them, e2e/api/protocol.test.ts).
  */
-function send(method: string, rawPath: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+function send(
+  method: string,
+  rawPath: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Answer> {
   const path = rawPath.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
   return new Promise((resolve, reject) => {
     const url = new URL(origin());
@@ -46,13 +51,34 @@ function send(method: string, rawPath: string, headers: Record<string, string>, 
 }
 
 async function signIn(c: Creds): Promise<string> {
-  const res = await send("POST", "/api/panel/session", { "content-type": "application/json", origin: origin() }, JSON.stringify({ email: c.email, digest: sha1Hex(c.password) }));
+  const res = await send(
+    "POST",
+    "/api/panel/session",
+    { "content-type": "application/json", origin: origin() },
+    JSON.stringify({ email: c.email, digest: sha1Hex(c.password) }),
+  );
   expect(res.status, res.text).toBe(200);
   return /^[^;]+/.exec(String(res.headers["set-cookie"]))![0];
 }
 
 // --- generators ---
-const weird = fc.constantFrom("", "%", "%zz", "%00", "%2F", "%2C", "..x", "ü", "%C3%BC", "a%20b", ",", ",,", "<script>", "Ab", "x".repeat(300));
+const weird = fc.constantFrom(
+  "",
+  "%",
+  "%zz",
+  "%00",
+  "%2F",
+  "%2C",
+  "..x",
+  "ü",
+  "%C3%BC",
+  "a%20b",
+  ",",
+  ",,",
+  "<script>",
+  "Ab",
+  "x".repeat(300),
+);
 const name = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom("u1", "u2", "a1", "l1", "ghost", "u1,u2", "u1,ghost", "new1", "new2") },
   // The session's own account among other names (a password from a session must never reach it).
@@ -66,21 +92,60 @@ const domain = fc.oneof(
   { weight: 1, arbitrary: weird },
 );
 const v1Path = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain).map((xs) => xs.join("/")) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain)
+      .map((xs) => xs.join("/")),
+  },
   { weight: 1, arbitrary: fc.constantFrom("openapi.json", "", "nothing", "domains", "emails//x") },
-  { weight: 1, arbitrary: fc.array(fc.oneof(weird, fc.string({ maxLength: 8 }).map(encodeURIComponent)), { maxLength: 4 }).map((xs) => xs.join("/")) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.oneof(weird, fc.string({ maxLength: 8 }).map(encodeURIComponent)), { maxLength: 4 })
+      .map((xs) => xs.join("/")),
+  },
 );
 const path = fc.oneof(
   { weight: 8, arbitrary: v1Path.map((p) => `/api/panel/v1/${p}`) },
-  { weight: 3, arbitrary: fc.constantFrom("/api/panel/session", "/api/panel/session/", "/api/panel/session/logout", "/api/panel/session/x", "/api/panel/password", "/api/panel/password/") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "/api/panel/session",
+      "/api/panel/session/",
+      "/api/panel/session/logout",
+      "/api/panel/session/x",
+      "/api/panel/password",
+      "/api/panel/password/",
+    ),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .array(fc.oneof(weird, fc.constantFrom("v1", "session", "v2", "panel"), fc.string({ maxLength: 8 }).map(encodeURIComponent)), { maxLength: 4 })
+      .array(
+        fc.oneof(
+          weird,
+          fc.constantFrom("v1", "session", "v2", "panel"),
+          fc.string({ maxLength: 8 }).map(encodeURIComponent),
+        ),
+        { maxLength: 4 },
+      )
       .map((xs) => `/api/panel/${xs.join("/")}`),
   },
-  { weight: 1, arbitrary: fc.constantFrom("/api/panel", "/api/panel/", "//api/panel/v1/emails", "/api/panel//session", "/api/panel\\session") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "/api/panel",
+      "/api/panel/",
+      "//api/panel/v1/emails",
+      "/api/panel//session",
+      "/api/panel\\session",
+    ),
+  },
   // Paths under /api that match nothing answer JSON 404.4 too.
   { weight: 1, arbitrary: fc.constantFrom("/api", "/api/", "/api/foo", "/api/v2/emails", "/api/health/x", "/api/v1x") },
 );
@@ -89,20 +154,73 @@ const query = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .dictionary(fc.constantFrom("page", "size", "search", "sort", "sort_dir", "envelope", "callback", "x"), fc.oneof(fc.constantFrom("0", "-1", "1001", "name", "desc", "true", "cb", "1x", ""), fc.string({ maxLength: 8 })), { maxKeys: 3 })
+      .dictionary(
+        fc.constantFrom("page", "size", "search", "sort", "sort_dir", "envelope", "callback", "x"),
+        fc.oneof(
+          fc.constantFrom("0", "-1", "1001", "name", "desc", "true", "cb", "1x", ""),
+          fc.string({ maxLength: 8 }),
+        ),
+        { maxKeys: 3 },
+      )
       .map((q) => new URLSearchParams(q).toString()),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((s) => encodeURIComponent(s)) },
 );
 const fieldValue = fc.oneof(
-  fc.constantFrom(0, 1, -1, "", "x\u0000y", "a\r\nBcc: evil@x.test", "\ud800", "2030-02-30", `u2@${D}`, "x@example.org", "Abc-1234", null, true, [], {}, ["not valid"]),
+  fc.constantFrom(
+    0,
+    1,
+    -1,
+    "",
+    "x\u0000y",
+    "a\r\nBcc: evil@x.test",
+    "\ud800",
+    "2030-02-30",
+    `u2@${D}`,
+    "x@example.org",
+    "Abc-1234",
+    null,
+    true,
+    [],
+    {},
+    ["not valid"],
+  ),
   // Bidirectional controls, reserved local parts, catchalls outside the customer.
-  fc.constantFrom("gpj\u202eexe", "a\u2066b", `admin@${D}`, [`webmaster@${D}`], [`abuse@${D}`, `u2x@${D}`], "postmaster@hy.example.com", "hy.example.com", 2, 3),
+  fc.constantFrom(
+    "gpj\u202eexe",
+    "a\u2066b",
+    `admin@${D}`,
+    [`webmaster@${D}`],
+    [`abuse@${D}`, `u2x@${D}`],
+    "postmaster@hy.example.com",
+    "hy.example.com",
+    2,
+    3,
+  ),
   fc.jsonValue({ maxDepth: 2 }),
   fc.string({ maxLength: 30 }),
 );
 const fieldName = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom("description", "capacity", "password", "target", "privacy_mode", "autoresponder_body", "spam_enabled", "aliases", "forwards", "sms_login_1", "subscribe_mail_subject", "email", "digest", "__proto__", "constructor") },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "description",
+      "capacity",
+      "password",
+      "target",
+      "privacy_mode",
+      "autoresponder_body",
+      "spam_enabled",
+      "aliases",
+      "forwards",
+      "sms_login_1",
+      "subscribe_mail_subject",
+      "email",
+      "digest",
+      "__proto__",
+      "constructor",
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom("catchall_type", "catchall_address", "password") },
   { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
 );
@@ -110,13 +228,29 @@ const body = fc.oneof(
   { weight: 2, arbitrary: fc.constant<string | undefined>(undefined) },
   { weight: 6, arbitrary: fc.dictionary(fieldName, fieldValue, { maxKeys: 3 }).map((o) => JSON.stringify(o)) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
-  { weight: 2, arbitrary: fc.constantFrom("{", "[1,2", "nul", '{"a":1}}', "\u0000", "{\"email\":", "x".repeat(5000)) },
+  { weight: 2, arbitrary: fc.constantFrom("{", "[1,2", "nul", '{"a":1}}', "\u0000", '{"email":', "x".repeat(5000)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
 );
-const cookie = fc.constantFrom<"admin" | "user" | "none" | "garbage" | "forged" | "double" | "tossed">("admin", "admin", "admin", "user", "none", "garbage", "forged", "double", "tossed");
+const cookie = fc.constantFrom<"admin" | "user" | "none" | "garbage" | "forged" | "double" | "tossed">(
+  "admin",
+  "admin",
+  "admin",
+  "user",
+  "none",
+  "garbage",
+  "forged",
+  "double",
+  "tossed",
+);
 const originHeader = fc.constantFrom<"own" | "none" | "other" | "null">("own", "own", "own", "none", "other", "null");
 const method = fc.constantFrom("GET", "GET", "PUT", "PUT", "POST", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS");
-const contentType = fc.constantFrom<string | undefined>("application/json", "application/json", "text/plain", "application/x-www-form-urlencoded", undefined);
+const contentType = fc.constantFrom<string | undefined>(
+  "application/json",
+  "application/json",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  undefined,
+);
 
 // Requests well formed for one resource, from the signed-in administrator, so that a good share succeed and write.
 const wellFormed = fc.constantFrom("emails", "aliases", "mailinglists", "domains").chain((r) =>
@@ -128,11 +262,22 @@ const wellFormed = fc.constantFrom("emails", "aliases", "mailinglists", "domains
     ).map((v) => `/api/panel/v1/${v}`),
     q: fc.constantFrom("", "", "envelope=true"),
     b: (r === "emails"
-      ? fc.record({ description: fc.string({ maxLength: 20 }), keep_mail: fc.constantFrom(0, 1), capacity: fc.integer({ min: 1, max: 5 }), password: fc.constant("Abc-1234") }, { requiredKeys: [] })
+      ? fc.record(
+          {
+            description: fc.string({ maxLength: 20 }),
+            keep_mail: fc.constantFrom(0, 1),
+            capacity: fc.integer({ min: 1, max: 5 }),
+            password: fc.constant("Abc-1234"),
+          },
+          { requiredKeys: [] },
+        )
       : r === "aliases"
         ? fc.record({ target: fc.constantFrom("x@example.org", `u2@${D}`) })
         : r === "mailinglists"
-          ? fc.record({ description: fc.string({ maxLength: 20 }), privacy_mode: fc.constantFrom(0, 1, 2) }, { requiredKeys: [] })
+          ? fc.record(
+              { description: fc.string({ maxLength: 20 }), privacy_mode: fc.constantFrom(0, 1, 2) },
+              { requiredKeys: [] },
+            )
           : fc.record({ spam_enabled: fc.constantFrom(0, 1) })
     ).map((o): string | undefined => JSON.stringify(o)),
     c: fc.constant("admin" as const),
@@ -161,7 +306,8 @@ function harmless(x: Case): Case {
   // Signing out (DELETE session, the logout form) would end the live sessions the rest of the run uses.
   if ((isSession(x.p) && x.m === "DELETE") || isLogout(x.p)) c = c === "admin" || c === "user" ? "forged" : c;
   // A sign-in or password change with an object body reaches the password check; keep those bodies non-objects.
-  if (((isSession(x.p) && x.m === "POST") || (isPassword(x.p) && x.m === "PUT")) && b !== undefined && /^\s*\{/.test(b)) b = `[${b}]`;
+  if (((isSession(x.p) && x.m === "POST") || (isPassword(x.p) && x.m === "PUT")) && b !== undefined && /^\s*\{/.test(b))
+    b = `[${b}]`;
   return { ...x, c, b };
 }
 
@@ -213,7 +359,11 @@ function check(x: Case, res: Answer) {
   }
   let status = res.status;
   // The envelope (and JSONP) wrap the v1 answer: judge what is inside.
-  if (typeof body.status === "number" && "response" in body && (status === 200 || ctype.startsWith("application/javascript"))) {
+  if (
+    typeof body.status === "number" &&
+    "response" in body &&
+    (status === 200 || ctype.startsWith("application/javascript"))
+  ) {
     status = body.status;
     body = body.response ?? {};
   }
@@ -227,7 +377,9 @@ function check(x: Case, res: Answer) {
     const e = errorCatalog[k];
     return e.code === body.code && e.message === body.message && e.category === body.category;
   });
-  const panel = panelCodes.find((e) => e.code === body.code && e.message === body.message && e.category === body.category);
+  const panel = panelCodes.find(
+    (e) => e.code === body.code && e.message === body.message && e.category === body.category,
+  );
   expect(key ?? panel, `not an error of either catalog: ${what}`).toBeDefined();
   expect((key ? errorCatalog[key] : panel!).status, what).toBe(status);
   if (key) recordAsserted(key);
@@ -246,22 +398,25 @@ describe("random requests to the panel's endpoints", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          { weight: 3, arbitrary: fc.record({ m: method, p: path, q: query, b: body, c: cookie, o: originHeader, t: contentType }) },
+          {
+            weight: 3,
+            arbitrary: fc.record({ m: method, p: path, q: query, b: body, c: cookie, o: originHeader, t: contentType }),
+          },
           { weight: 1, arbitrary: wellFormed },
         ),
         async (generated) => {
-        const x = harmless(generated);
-        const url = `${x.p}${x.q ? `?${x.q}` : ""}`;
-        const res = await send(x.m, url, headersOf(x), x.m === "GET" || x.m === "HEAD" ? undefined : x.b);
-        if (x.m === "HEAD" && res.status >= 500 && res.text === "") {
-          // HEAD answers what GET would, without the body, and the spec's validation refusals are 500.xxx: the
-          // GET must give the same status with an error of the catalog (never 500.100).
-          const get = await send("GET", url, headersOf(x), undefined);
-          expect(get.status, `GET after HEAD ${url}`).toBe(res.status);
-          check({ ...x, m: "GET" }, get);
-          return;
-        }
-        check(x, res);
+          const x = harmless(generated);
+          const url = `${x.p}${x.q ? `?${x.q}` : ""}`;
+          const res = await send(x.m, url, headersOf(x), x.m === "GET" || x.m === "HEAD" ? undefined : x.b);
+          if (x.m === "HEAD" && res.status >= 500 && res.text === "") {
+            // HEAD answers what GET would, without the body, and the spec's validation refusals are 500.xxx: the
+            // GET must give the same status with an error of the catalog (never 500.100).
+            const get = await send("GET", url, headersOf(x), undefined);
+            expect(get.status, `GET after HEAD ${url}`).toBe(res.status);
+            check({ ...x, m: "GET" }, get);
+            return;
+          }
+          check(x, res);
         },
       ),
       { numRuns: 600 },

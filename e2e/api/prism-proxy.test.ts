@@ -34,26 +34,46 @@ interface Proxy {
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
-    const server = net.createServer().once("error", reject).listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    const server = net
+      .createServer()
+      .once("error", reject)
+      .listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
   });
 
 async function startPrism(document: string): Promise<Proxy> {
   const port = await freePort();
   // The document's server is "/api": Prism matches paths from /v1 on and forwards them to the upstream's /api.
   const upstream = `${new URL(inject("mainBase")).origin}/api`;
-  const child = spawn(process.execPath, [PRISM, "proxy", document, upstream, "--port", String(port), "--host", "127.0.0.1", "--errors=false", "--validate-request=false", "-v", "warn"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      PRISM,
+      "proxy",
+      document,
+      upstream,
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--errors=false",
+      "--validate-request=false",
+      "-v",
+      "warn",
+    ],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const base = `http://127.0.0.1:${port}/v1`;
   // Prism says nothing at -v warn when it is up; it is up when it answers.
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error(`prism exited: ${output}`);
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, "127.0.0.1", () => resolve(!!socket.end())).once("error", () => resolve(false));
@@ -91,7 +111,18 @@ beforeAll(async () => {
   const document = path.join(dir, "openapi.json");
   fs.writeFileSync(document, served.text);
   // The control: the same document as it was before it described the envelope and JSONP answers.
-  const before = JSON.parse(served.text) as { paths: Record<string, Record<string, { parameters?: { name: string }[]; responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+  const before = JSON.parse(served.text) as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { name: string }[];
+          responses?: Record<string, { content?: Record<string, { schema: unknown }> }>;
+        }
+      >
+    >;
+  };
   for (const item of Object.values(before.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (method === "parameters" || !op.responses) continue;
@@ -115,7 +146,11 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type Call = [method: string, path: string, options?: { body?: unknown; rawBody?: string; auth?: null | string | typeof admin }];
+type Call = [
+  method: string,
+  path: string,
+  options?: { body?: unknown; rawBody?: string; auth?: null | string | typeof admin },
+];
 
 /** Every operation, in order, so each call finds what the previous ones made. */
 function calls(): Call[] {
@@ -171,11 +206,17 @@ describe("Prism as a validating proxy in front of the server", () => {
     const seen: string[] = [];
     const violations: string[] = [];
     for (const [method, p, o = {}] of calls()) {
-      const res = await api(method, p, { base: proxy!.base, auth: o.auth === undefined ? admin : o.auth, body: o.body, rawBody: o.rawBody });
+      const res = await api(method, p, {
+        base: proxy!.base,
+        auth: o.auth === undefined ? admin : o.auth,
+        body: o.body,
+        rawBody: o.rawBody,
+      });
       // Prism's own failures (a route it cannot match, an upstream error) answer application/problem+json.
       expect(res.headers.get("content-type") ?? "", `${method} ${p}: ${res.text}`).not.toMatch(/problem\+json/);
       seen.push(`${method} ${p} ${res.status}`);
-      for (const v of responseViolations(res)) violations.push(`${method} ${p} → ${res.status}: ${v.location.join(".")} ${v.message}`);
+      for (const v of responseViolations(res))
+        violations.push(`${method} ${p} → ${res.status}: ${v.location.join(".")} ${v.message}`);
     }
     expect(violations).toEqual([]);
     // The answers were the server's: the ones expected of the calls, success and error alike.
@@ -192,6 +233,10 @@ describe("Prism as a validating proxy in front of the server", () => {
       expect(res.status).toBe(200);
       if (responseViolations(res).length) flagged.push(p);
     }
-    expect(flagged).toEqual([`domains/${D}?envelope=true`, `domains/${D}?callback=cb`, `emails/${D}/nobody?envelope=true`]);
+    expect(flagged).toEqual([
+      `domains/${D}?envelope=true`,
+      `domains/${D}?callback=cb`,
+      `emails/${D}/nobody?envelope=true`,
+    ]);
   }, 60_000);
 });

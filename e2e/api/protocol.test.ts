@@ -18,7 +18,10 @@ function rawRequest(base: string, requestBytes: Buffer): Promise<string> {
 describe("malformed HTTP", () => {
   it("raw non-ASCII bytes in the URL get the JSON 400.1 of the catalog, not an empty answer", async () => {
     const base = inject("mainBase");
-    const answer = await rawRequest(base, Buffer.from(`GET /api/v1/emails/x.pl?search=KSIĘG HTTP/1.1\r\nHost: x\r\n\r\n`));
+    const answer = await rawRequest(
+      base,
+      Buffer.from(`GET /api/v1/emails/x.pl?search=KSIĘG HTTP/1.1\r\nHost: x\r\n\r\n`),
+    );
     const [head, body] = answer.split("\r\n\r\n");
     expect(head).toMatch(/^HTTP\/1\.1 400/);
     expect(head).toMatch(/content-type: application\/json/i);
@@ -38,14 +41,17 @@ describe("methods fetch does not know", () => {
       });
       req.on("error", reject).end();
     });
-  it.each(["TRACE", "PROPFIND", "MKCOL", "LOCK", "SEARCH", "OPTIONS"])("%s: 405.1 on a known path, 404.4 on an unknown one, as JSON", async (method) => {
-    const known = await call(method, "/api/v1/domains/example.com");
-    expect([known.status, known.type]).toEqual([405, "application/json; charset=utf-8"]);
-    expectErrorBody(JSON.parse(known.body), "methodNotAllowed");
-    const unknown = await call(method, "/api/v1/no/such/path");
-    expect(unknown.status).toBe(404);
-    expectErrorBody(JSON.parse(unknown.body), "endpointNotFound");
-  });
+  it.each(["TRACE", "PROPFIND", "MKCOL", "LOCK", "SEARCH", "OPTIONS"])(
+    "%s: 405.1 on a known path, 404.4 on an unknown one, as JSON",
+    async (method) => {
+      const known = await call(method, "/api/v1/domains/example.com");
+      expect([known.status, known.type]).toEqual([405, "application/json; charset=utf-8"]);
+      expectErrorBody(JSON.parse(known.body), "methodNotAllowed");
+      const unknown = await call(method, "/api/v1/no/such/path");
+      expect(unknown.status).toBe(404);
+      expectErrorBody(JSON.parse(unknown.body), "endpointNotFound");
+    },
+  );
 });
 
 describe("kept-alive connections", () => {

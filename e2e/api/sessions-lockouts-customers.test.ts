@@ -10,7 +10,17 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import { api, basic, expectError, expectErrorBody, expectStatus, rawRequest, sha1Hex, type Creds, type RawResponse } from "./client";
+import {
+  api,
+  basic,
+  expectError,
+  expectErrorBody,
+  expectStatus,
+  rawRequest,
+  sha1Hex,
+  type Creds,
+  type RawResponse,
+} from "./client";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
 
 const A = "c1a.example.com"; // customer 1
@@ -54,8 +64,13 @@ const cli = (...args: string[]) =>
 type Raw = RawResponse;
 
 /** One HTTP request exactly as given: the request target, the Host, the local address to send from. */
-const raw = (opts: { method?: string; target: string; headers?: Record<string, string>; body?: unknown; localAddress?: string }): Promise<Raw> =>
-  rawRequest({ ...opts, origin: `http://127.0.0.1:${PORT}` });
+const raw = (opts: {
+  method?: string;
+  target: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  localAddress?: string;
+}): Promise<Raw> => rawRequest({ ...opts, origin: `http://127.0.0.1:${PORT}` });
 
 /** A client at `address`: through the trusted proxy (127.0.0.1 with X-Forwarded-For), or bound to it directly. */
 const from = (address: string, direct = false) =>
@@ -93,10 +108,19 @@ function v1(method: string, target: string, c: Creds | null, address = "127.0.0.
   });
 }
 
-const asApi = (r: Raw) => ({ status: r.status, headers: new Headers(r.headers as Record<string, string>), text: r.text, json: r.json });
+const asApi = (r: Raw) => ({
+  status: r.status,
+  headers: new Headers(r.headers as Record<string, string>),
+  text: r.text,
+  json: r.json,
+});
 
 async function createAccount(d: string, name: string, password = "Secret-123", extra: Record<string, unknown> = {}) {
-  const res = await api("POST", `emails/${d}/${name}`, { base: V1, auth: pm(d), body: { password, capacity: 1, ...extra } });
+  const res = await api("POST", `emails/${d}/${name}`, {
+    base: V1,
+    auth: pm(d),
+    body: { password, capacity: 1, ...extra },
+  });
   expectStatus(res, 201);
   return { email: `${name}@${d}`, password };
 }
@@ -131,7 +155,14 @@ describe("1. password and restricted fields: the service's rule, whatever the pa
     // Another account's password, through the same kind of PUT: the administrator may.
     expectStatus(asApi(await panel("PUT", `/api/panel/v1/emails/${A}/kim`, session, { password: "Kim-pass-2" })), 200);
     // Basic credentials (the password itself) may change their own password through /api/v1.
-    expectStatus(asApi(await v1("PUT", `emails/${A}/kim`, { email: `kim@${A}`, password: "Kim-pass-2" }, "127.0.0.1", { password: "Kim-pass-3" })), 200);
+    expectStatus(
+      asApi(
+        await v1("PUT", `emails/${A}/kim`, { email: `kim@${A}`, password: "Kim-pass-2" }, "127.0.0.1", {
+          password: "Kim-pass-3",
+        }),
+      ),
+      200,
+    );
   });
 });
 
@@ -158,7 +189,14 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
     let locked = 0;
     for (let a = 1; a <= 12; a++) {
       for (let i = 0; i < 5; i++) {
-        const res = await v1("GET", `emails/${A}/target`, { ...target, password: `Wrong-${a}-${i}` }, `127.0.51.${a}`, undefined, true);
+        const res = await v1(
+          "GET",
+          `emails/${A}/target`,
+          { ...target, password: `Wrong-${a}-${i}` },
+          `127.0.51.${a}`,
+          undefined,
+          true,
+        );
         expect(res.status).toBe(403);
         if (res.json.message === "Zbyt wiele nieudanych prób logowania. Spróbuj ponownie później.") locked++;
       }
@@ -179,7 +217,9 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
     expect(first.status).toBe(200);
     const device = deviceOf(first);
     expect(device).toMatch(/^mailadmin_device=[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(first.headers["set-cookie"]!.find((c) => c.startsWith("mailadmin_device="))).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(first.headers["set-cookie"]!.find((c) => c.startsWith("mailadmin_device="))).toMatch(
+      /HttpOnly; SameSite=Strict/,
+    );
     // An attacker from many addresses locks the account.
     for (let i = 0; i < 5; i++) await signIn({ ...owner, password: `Guess-${i}` }, `198.51.100.${i + 1}`);
     expectErrorBody((await signIn(owner, "192.0.2.10")).json, "tooManyFailures");
@@ -193,7 +233,8 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
     const kimDevice = deviceOf(await signIn({ email: `kim@${A}`, password: "Kim-pass-3" }));
     expectErrorBody((await signIn(owner, "192.0.2.10", kimDevice)).json, "tooManyFailures");
     // Stolen by a guesser, the device cookie is locked by its own failures, and locks only itself.
-    for (let i = 0; i < 5; i++) expect((await signIn({ ...owner, password: `Guess-d${i}` }, "192.0.2.10", device)).status).toBe(403);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn({ ...owner, password: `Guess-d${i}` }, "192.0.2.10", device)).status).toBe(403);
     expectErrorBody((await signIn(owner, "192.0.2.10", device)).json, "tooManyFailures");
     const other = deviceOf(during);
     expect((await signIn(owner, "192.0.2.11", other)).status).toBe(200);
@@ -202,11 +243,18 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
   it("behind a trusted proxy the client is the rightmost untrusted X-Forwarded-For entry; untrusted peers' headers are ignored", async () => {
     const who = await createAccount(A, "who", "Who-pass-1");
     // Trusted peer (127.0.0.1): "1.2.3.4" was written by the client, "203.0.113.9" by the proxy.
-    await raw({ target: `/api/v1/emails/${A}/who`, headers: { authorization: basic(who), "x-forwarded-for": "1.2.3.4, 203.0.113.9, 127.0.0.1" } });
+    await raw({
+      target: `/api/v1/emails/${A}/who`,
+      headers: { authorization: basic(who), "x-forwarded-for": "1.2.3.4, 203.0.113.9, 127.0.0.1" },
+    });
     const viaProxy = await api("GET", `emails/${A}/who`, { base: V1, auth: pm(A) });
     expect(viaProxy.json.last_auth_ip).toBe("203.0.113.9");
     // An untrusted peer's X-Forwarded-For is ignored.
-    await raw({ target: `/api/v1/emails/${A}/who`, localAddress: "127.0.52.1", headers: { authorization: basic(who), "x-forwarded-for": "203.0.113.10" } });
+    await raw({
+      target: `/api/v1/emails/${A}/who`,
+      localAddress: "127.0.52.1",
+      headers: { authorization: basic(who), "x-forwarded-for": "203.0.113.10" },
+    });
     expect((await api("GET", `emails/${A}/who`, { base: V1, auth: pm(A) })).json.last_auth_ip).toBe("127.0.52.1");
   });
 });
@@ -217,7 +265,11 @@ describe("3. customers: pooled limits and the catchall boundary", () => {
     expect(list).toMatch(new RegExp(`^1\\t${A}\\tper-domain limits\\t${A},${B}$`, "m"));
     expect(list).toMatch(new RegExp(`^2\\t${C}\\tper-domain limits\\t${C}$`, "m"));
     const shown: any = JSON.parse(cli("customer", "set-limits", "1", "--account-limit", "12", "--alias-limit", "2"));
-    expect(shown).toMatchObject({ id: 1, pooled: true, limits: { account_limit: 12, alias_limit: 2, capacity_limit: "per domain" } });
+    expect(shown).toMatchObject({
+      id: 1,
+      pooled: true,
+      limits: { account_limit: 12, alias_limit: 2, capacity_limit: "per domain" },
+    });
     expect(shown.domains.map((d: any) => d.name)).toEqual([A, B]);
     expect(JSON.parse(cli("customer", "show", "1")).usage.accounts).toBe(shown.usage.accounts);
   }, 180_000);
@@ -232,14 +284,29 @@ describe("3. customers: pooled limits and the catchall boundary", () => {
     // Fill the pool from B (and A); A's own limit (1000) would allow far more.
     for (let i = 0; used < 12; i++, used++) await createAccount(i % 2 ? A : B, `pool${i}`);
     expect((await usage(A)).account_limit_usage).toBe("12");
-    const refused = await api("POST", `emails/${A}/one-more`, { base: V1, auth: pm(A), body: { password: "Secret-123" } });
+    const refused = await api("POST", `emails/${A}/one-more`, {
+      base: V1,
+      auth: pm(A),
+      body: { password: "Secret-123" },
+    });
     expectError(refused, "accountLimitReached", "name");
     expect(refused.json.attributes).toEqual({ account_limit: 12 });
-    expectError(await api("POST", `emails/${B}/one-more`, { base: V1, auth: pm(B), body: { password: "Secret-123" } }), "accountLimitReached", "name");
+    expectError(
+      await api("POST", `emails/${B}/one-more`, { base: V1, auth: pm(B), body: { password: "Secret-123" } }),
+      "accountLimitReached",
+      "name",
+    );
     // Aliases are pooled too; another customer's domain is not touched by the pool.
     expectStatus(await api("POST", `aliases/${A}/al1`, { base: V1, auth: pm(A), body: { target: `kim@${A}` } }), 201);
-    expectStatus(await api("POST", `aliases/${B}/al2`, { base: V1, auth: pm(B), body: { target: `postmaster@${B}` } }), 201);
-    expectError(await api("POST", `aliases/${A}/al3`, { base: V1, auth: pm(A), body: { target: `kim@${A}` } }), "aliasLimitReached", "name");
+    expectStatus(
+      await api("POST", `aliases/${B}/al2`, { base: V1, auth: pm(B), body: { target: `postmaster@${B}` } }),
+      201,
+    );
+    expectError(
+      await api("POST", `aliases/${A}/al3`, { base: V1, auth: pm(A), body: { target: `kim@${A}` } }),
+      "aliasLimitReached",
+      "name",
+    );
     expect((await usage(C)).account_limit).toBe("1000");
     await createAccount(C, "bob");
     // `none` returns a limit to per domain.
@@ -276,7 +343,10 @@ describe("4. sessions", () => {
     expectStatus(await api("PUT", `emails/${C}/ala`, { base: V1, auth: pm(C), body: { blocked: 0 } }), 200);
     expect((await whoAmI(one)).status).toBe(401);
     const two = sessionOf(await signIn(ala));
-    expectStatus(await api("PUT", `emails/${C}/ala`, { base: V1, auth: pm(C), body: { expiration_date: "2001-01-01" } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${C}/ala`, { base: V1, auth: pm(C), body: { expiration_date: "2001-01-01" } }),
+      200,
+    );
     expectStatus(await api("PUT", `emails/${C}/ala`, { base: V1, auth: pm(C), body: { expiration_date: "" } }), 200);
     expect((await whoAmI(two)).status).toBe(401);
   });
@@ -308,7 +378,9 @@ describe("4. sessions", () => {
     expect(two.status).toBe(401);
     expect(two.json).toMatchObject({ code: panelErrors.noSession.code, message: panelErrors.noSession.message });
     expect((await whoAmI(`mailadmin_session=planted; ${insecure}`)).status).toBe(401);
-    expect((await raw({ target: "/api/panel/session", headers: { cookie: `${cookie}; ${plain}`, ...https } })).status).toBe(401);
+    expect(
+      (await raw({ target: "/api/panel/session", headers: { cookie: `${cookie}; ${plain}`, ...https } })).status,
+    ).toBe(401);
     const page = await raw({ target: "/me", headers: { cookie: `${insecure}; ${insecure}` } });
     expect(page.status).toBe(307);
     expect(page.headers.location).toMatch(/^\/login/);
@@ -349,19 +421,29 @@ describe("5. paths and headers: no redirect, the same defences everywhere", () =
     const config = await raw({ target: "/mail/config-v1.1.xml", headers: { host: `autoconfig.${A}` } });
     expect(config.status).toBe(200);
     expect(config.text).toContain(`<domain>${A}</domain>`);
-    expect((await raw({ target: "/mail/config-v1.1.xml", headers: { host: "autoconfig.evil.example" } })).status).toBe(404);
-    expect((await raw({ target: "/.well-known/autoconfig/mail/config-v1.1.xml", headers: { host: A } })).status).toBe(200);
+    expect((await raw({ target: "/mail/config-v1.1.xml", headers: { host: "autoconfig.evil.example" } })).status).toBe(
+      404,
+    );
+    expect((await raw({ target: "/.well-known/autoconfig/mail/config-v1.1.xml", headers: { host: A } })).status).toBe(
+      200,
+    );
     expect((await raw({ target: "/login", headers: { host: `autoconfig.${A}` } })).status).toBe(400);
   });
 
   it("prefetch requests get the page's policy (with a nonce), framing and sniffing defences", async () => {
-    const prefetches: Record<string, string>[] = [{ purpose: "prefetch" }, { "next-router-prefetch": "1", rsc: "1" }, { "sec-purpose": "prefetch" }];
+    const prefetches: Record<string, string>[] = [
+      { purpose: "prefetch" },
+      { "next-router-prefetch": "1", rsc: "1" },
+      { "sec-purpose": "prefetch" },
+    ];
     for (const headers of prefetches) {
       const res = await raw({ target: "/login", headers });
       // Next sends an RSC request without its cache-busting _rsc parameter to the same path with one (relative).
       if (headers.rsc) expect(res.headers.location ?? "/login?_rsc=", res.text).toMatch(/^\/login\?_rsc=/);
       else expect(res.status).toBe(200);
-      expect(res.headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(res.headers["content-security-policy"]).toMatch(
+        /script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/,
+      );
       expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
       expect(res.headers["x-frame-options"]).toBe("DENY");
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
@@ -389,25 +471,51 @@ describe("5. paths and headers: no redirect, the same defences everywhere", () =
 describe("6. reserved local parts and bidirectional controls", () => {
   it("an ordinary account cannot take admin@, abuse@, ... as aliases; the domain's administrator can", async () => {
     const eve = await createAccount(C, "eve", "Eve-pass-1", { alias_limit: 5 });
-    for (const local of ["admin", "administrator", "hostmaster", "webmaster", "abuse", "root", "ssladmin", "security", "postmaster"]) {
+    for (const local of [
+      "admin",
+      "administrator",
+      "hostmaster",
+      "webmaster",
+      "abuse",
+      "root",
+      "ssladmin",
+      "security",
+      "postmaster",
+    ]) {
       const res = await api("PUT", `emails/${C}/eve`, { base: V1, auth: eve, body: { aliases: [`${local}@${C}`] } });
       expectError(res, "invalidAliases", "aliases");
       expect(res.json.attributes).toEqual({ address: `${local}@${C}`, reserved: true });
     }
     expectStatus(await api("PUT", `emails/${C}/eve`, { base: V1, auth: eve, body: { aliases: [`eve.x@${C}`] } }), 200);
-    expectStatus(await api("PUT", `emails/${C}/eve`, { base: V1, auth: pm(C), body: { aliases: [`webmaster@${C}`] } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${C}/eve`, { base: V1, auth: pm(C), body: { aliases: [`webmaster@${C}`] } }),
+      200,
+    );
     // Once given by the administrator, the owner may send the set back unchanged.
-    expectStatus(await api("PUT", `emails/${C}/eve`, { base: V1, auth: eve, body: { aliases: [`webmaster@${C}`] } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${C}/eve`, { base: V1, auth: eve, body: { aliases: [`webmaster@${C}`] } }),
+      200,
+    );
   });
 
   it("U+202A-U+202E and U+2066-U+2069 are refused in one-line texts", async () => {
     await createAccount(C, "rtl");
     for (const ch of ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]) {
-      const res = await api("PUT", `emails/${C}/rtl`, { base: V1, auth: pm(C), body: { description: `gpj${ch}exe.txt` } });
+      const res = await api("PUT", `emails/${C}/rtl`, {
+        base: V1,
+        auth: pm(C),
+        body: { description: `gpj${ch}exe.txt` },
+      });
       expectError(res, "invalidDescription", "description");
     }
-    expectError(await api("POST", `mailinglists/${C}/news`, { base: V1, auth: pm(C), body: { description: "a\u202eb" } }), "invalidListText");
+    expectError(
+      await api("POST", `mailinglists/${C}/news`, { base: V1, auth: pm(C), body: { description: "a\u202eb" } }),
+      "invalidListText",
+    );
     // Right-to-left text itself is fine.
-    expectStatus(await api("PUT", `emails/${C}/rtl`, { base: V1, auth: pm(C), body: { description: "שלום עולם" } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${C}/rtl`, { base: V1, auth: pm(C), body: { description: "שלום עולם" } }),
+      200,
+    );
   });
 });

@@ -64,7 +64,8 @@ const workerPids = (server: Server): number[] => {
   return text ? text.split(/\s+/).map(Number) : [];
 };
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const peakRssMb = (pid: number) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 interface PanelResponse {
   status: number;
@@ -73,17 +74,28 @@ interface PanelResponse {
 }
 
 /** A panel call as the browser makes it: same Origin, the session cookie. */
-async function panel(port: number, method: string, pathname: string, cookie: string | null, body?: unknown): Promise<PanelResponse> {
+async function panel(
+  port: number,
+  method: string,
+  pathname: string,
+  cookie: string | null,
+  body?: unknown,
+): Promise<PanelResponse> {
   const headers: Record<string, string> = { origin: origin(port) };
   if (cookie) headers.cookie = `mailadmin_session=${cookie}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${origin(port)}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin(port)}${pathname}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const set = res.headers.get("set-cookie");
   const id = set && /mailadmin_session=([^;]*)/.exec(set)?.[1];
   return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null, cookie: id || null };
 }
-const signIn = (port: number, c: Creds) => panel(port, "POST", "/api/panel/session", null, { email: c.email, digest: sha1Hex(c.password) });
+const signIn = (port: number, c: Creds) =>
+  panel(port, "POST", "/api/panel/session", null, { email: c.email, digest: sha1Hex(c.password) });
 const whoAmI = (port: number, cookie: string) => panel(port, "GET", "/api/panel/session", cookie);
 
 beforeAll(async () => {
@@ -92,10 +104,17 @@ beforeAll(async () => {
   sharedDb = await databaseEnv("state_shared", dbPath);
   budgetDb = await databaseEnv("state_budget", path.join(dir, "budget.db"));
   const seed = (db: Record<string, string>) =>
-    run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify([["domain", "add", D, "--postmaster-password", PM.password, "--account-limit", "20000"]])], {
-      ...env({}),
-      ...db,
-    });
+    run(
+      [
+        ...NODE_TSX,
+        "e2e/api/seed.ts",
+        JSON.stringify([["domain", "add", D, "--postmaster-password", PM.password, "--account-limit", "20000"]]),
+      ],
+      {
+        ...env({}),
+        ...db,
+      },
+    );
   await Promise.all([seed(sharedDb), seed(budgetDb)]);
   await Promise.all([start("a"), start("b"), start("budget")]);
   for (const name of ["jan", "victim", ...Array.from({ length: 10 }, (_, i) => `t${i}`)]) {
@@ -127,7 +146,9 @@ describe("two processes on one database", () => {
     expect(record.status).toBe(200);
     expect(record.json.email).toBe(JAN.email);
     // The same permission rules as /api/v1: the postmaster of one domain reads nothing of another.
-    expect((await panel(PORTS.b, "GET", `/api/panel/v1/domains/other.example.com`, session)).status).toBeGreaterThanOrEqual(403);
+    expect(
+      (await panel(PORTS.b, "GET", `/api/panel/v1/domains/other.example.com`, session)).status,
+    ).toBeGreaterThanOrEqual(403);
   });
 
   it("signing out on one ends the session on the other", async () => {
@@ -144,7 +165,10 @@ describe("two processes on one database", () => {
   it("a lockout made on one holds on the other, for the panel's sign-in too", async () => {
     const victim = { email: `victim@${D}`, password: "Secret-123" };
     for (let i = 0; i < 3; i++) {
-      expectError(await api("GET", `emails/${D}/victim`, { base: v1(PORTS.a), auth: { ...victim, password: `Wrong-${i}` } }), "badCredentials");
+      expectError(
+        await api("GET", `emails/${D}/victim`, { base: v1(PORTS.a), auth: { ...victim, password: `Wrong-${i}` } }),
+        "badCredentials",
+      );
     }
     const locked = await api("GET", `emails/${D}/victim`, { base: v1(PORTS.b), auth: victim });
     expectError(locked, "tooManyFailures");
@@ -164,7 +188,13 @@ describe("two processes on one database", () => {
     await Promise.all([start("a"), start("b")]);
     for (const port of [PORTS.a, PORTS.b]) {
       expect((await whoAmI(port, session)).json).toMatchObject({ email: PM.email });
-      expectError(await api("GET", `emails/${D}/victim`, { base: v1(port), auth: { email: `victim@${D}`, password: "Secret-123" } }), "tooManyFailures");
+      expectError(
+        await api("GET", `emails/${D}/victim`, {
+          base: v1(port),
+          auth: { email: `victim@${D}`, password: "Secret-123" },
+        }),
+        "tooManyFailures",
+      );
     }
   }, 180_000);
 
@@ -186,7 +216,10 @@ describe("two processes on one database", () => {
     expect((await whoAmI(PORTS.a, elsewhere)).status).toBe(401);
     expect((await whoAmI(PORTS.b, elsewhere)).status).toBe(401);
     // Changed by the postmaster through /api/v1: every session of the account ends.
-    expectStatus(await api("PUT", `emails/${D}/jan`, { base: v1(PORTS.a), auth: PM, body: { password: "Jan-pass-3" } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${D}/jan`, { base: v1(PORTS.a), auth: PM, body: { password: "Jan-pass-3" } }),
+      200,
+    );
     JAN.password = "Jan-pass-3";
     expect((await whoAmI(PORTS.b, mine)).status).toBe(401);
     // The postmaster's own session is untouched.
@@ -212,7 +245,13 @@ describe("two processes on one database", () => {
     try {
       const sessions = reader.prepare("SELECT * FROM sessions").all() as Record<string, unknown>[];
       expect(sessions.length).toBeGreaterThanOrEqual(2);
-      expect(Object.keys(sessions[0]!).sort()).toEqual(["account_id", "client_ip", "created_at", "id_hash", "last_seen_at"]);
+      expect(Object.keys(sessions[0]!).sort()).toEqual([
+        "account_id",
+        "client_ip",
+        "created_at",
+        "id_hash",
+        "last_seen_at",
+      ]);
       const hashes = sessions.map((s) => s.id_hash);
       for (const id of ids) expect(hashes).toContain(crypto.createHash("sha256").update(id).digest("hex"));
       const tables = reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
@@ -226,26 +265,32 @@ describe("two processes on one database", () => {
   });
 
   // e2e/api/import-accounts.ts writes the SQLite file directly (the bulk load of bench/).
-  it.skipIf(onPostgres())("after another process imports 10,000 accounts, the next search answers without a stall", async () => {
-    const search = async (port: number) => {
-      const t0 = performance.now();
-      const res = await api("GET", `emails/${D}?search=port&sort=description&size=50`, { base: v1(port), auth: PM });
-      expectStatus(res, 200);
-      return { ms: performance.now() - t0, res };
-    };
-    await search(PORTS.a);
-    await search(PORTS.b);
-    await run([...NODE_TSX, "e2e/api/import-accounts.ts", D, "10000", "imp"], { ...env({}), DATABASE_PATH: dbPath });
-    const firstA = await search(PORTS.a);
-    const firstB = await search(PORTS.b);
-    const again: number[] = [];
-    for (let i = 0; i < 5; i++) again.push((await search(PORTS.a)).ms);
-    const median = again.sort((x, y) => x - y)[2]!;
-    console.log(`[state] first search after the import: A ${firstA.ms.toFixed(0)} ms, B ${firstB.ms.toFixed(0)} ms; then median ${median.toFixed(0)} ms`);
-    expect(JSON.stringify(firstA.res.json)).toContain("imp00000");
-    // A stall is the first request paying for the import (the old in-memory engine took seconds to catch up).
-    for (const first of [firstA.ms, firstB.ms]) expect(first).toBeLessThan(Math.max(250, 5 * median));
-  }, 120_000);
+  it.skipIf(onPostgres())(
+    "after another process imports 10,000 accounts, the next search answers without a stall",
+    async () => {
+      const search = async (port: number) => {
+        const t0 = performance.now();
+        const res = await api("GET", `emails/${D}?search=port&sort=description&size=50`, { base: v1(port), auth: PM });
+        expectStatus(res, 200);
+        return { ms: performance.now() - t0, res };
+      };
+      await search(PORTS.a);
+      await search(PORTS.b);
+      await run([...NODE_TSX, "e2e/api/import-accounts.ts", D, "10000", "imp"], { ...env({}), DATABASE_PATH: dbPath });
+      const firstA = await search(PORTS.a);
+      const firstB = await search(PORTS.b);
+      const again: number[] = [];
+      for (let i = 0; i < 5; i++) again.push((await search(PORTS.a)).ms);
+      const median = again.sort((x, y) => x - y)[2]!;
+      console.log(
+        `[state] first search after the import: A ${firstA.ms.toFixed(0)} ms, B ${firstB.ms.toFixed(0)} ms; then median ${median.toFixed(0)} ms`,
+      );
+      expect(JSON.stringify(firstA.res.json)).toContain("imp00000");
+      // A stall is the first request paying for the import (the old in-memory engine took seconds to catch up).
+      for (const first of [firstA.ms, firstB.ms]) expect(first).toBeLessThan(Math.max(250, 5 * median));
+    },
+    120_000,
+  );
 
   it("a login for an unknown address takes as long as a wrong password (medians within 2x)", async () => {
     const timed = async (creds: Creds) => {
@@ -292,7 +337,13 @@ function hugeBody(port: number, method: string, pathname: string, headers: Recor
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   return new Promise<{ status: number; body: string; sent: number; total: number }>((resolve, reject) => {
     let sent = 0;
-    const req = http.request({ host: "127.0.0.1", port, path: pathname, method, headers: { "content-type": "application/json", ...headers } });
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      path: pathname,
+      method,
+      headers: { "content-type": "application/json", ...headers },
+    });
     req.on("response", (res) => {
       let body = "";
       res.on("data", (d: Buffer) => (body += d.toString()));
@@ -321,7 +372,10 @@ describe("bodies", () => {
     const answers = [
       await hugeBody(port, "POST", "/api/panel/session", { origin: origin(port) }),
       await hugeBody(port, "PUT", `/api/v1/emails/${D}/t1`, { authorization: basic(PM) }),
-      await hugeBody(port, "PUT", `/api/panel/v1/emails/${D}/t1`, { origin: origin(port), cookie: `mailadmin_session=${(await signIn(port, PM)).cookie}` }),
+      await hugeBody(port, "PUT", `/api/panel/v1/emails/${D}/t1`, {
+        origin: origin(port),
+        cookie: `mailadmin_session=${(await signIn(port, PM)).cookie}`,
+      }),
     ];
     for (const a of answers) {
       expect(a.status).toBe(500);

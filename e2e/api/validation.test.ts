@@ -182,7 +182,9 @@ describe("account fields (PUT emails/<domain>/jan)", () => {
     ["sms_login_1", s(65), "invalidSmsText"],
     ["sms_password_2", s(65), "invalidSmsText"],
     ...[0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51].map((v) => ["sms_operator_1", v, OK] as [string, unknown, Outcome]),
-    ...[1, 10, 14, 20, 24, 34, 50, 52].map((v) => ["sms_operator_2", v, "invalidSmsOption"] as [string, unknown, Outcome]),
+    ...[1, 10, 14, 20, 24, 34, 50, 52].map(
+      (v) => ["sms_operator_2", v, "invalidSmsOption"] as [string, unknown, Outcome],
+    ),
     ["sms_send_to", 1, OK],
     ["sms_send_to", 2, "invalidSmsOption"],
     ["sms_cnt", 3, OK],
@@ -206,13 +208,19 @@ describe("account fields (PUT emails/<domain>/jan)", () => {
   });
 
   it("a bad list quotes its bad entries in attributes (invalid, duplicates) and names the limit it passed", async () => {
-    const bad = await api("PUT", path, { auth: admin, body: { forwards: ["ok@example.org", "not-an-address", "x@", "OK@example.org"] } });
+    const bad = await api("PUT", path, {
+      auth: admin,
+      body: { forwards: ["ok@example.org", "not-an-address", "x@", "OK@example.org"] },
+    });
     expectError(bad, "invalidForward", "forwards");
     expect(bad.json.attributes).toEqual({ invalid: ["not-an-address", "x@"], duplicates: ["ok@example.org"] });
     const self = await api("PUT", path, { auth: admin, body: { forwards: [`jan@${D}`] } });
     expectError(self, "invalidForward", "forwards");
     expect(self.json.attributes).toEqual({ invalid: [`jan@${D}`] });
-    const many = await api("PUT", path, { auth: admin, body: { forwards: Array.from({ length: 51 }, (_, i) => `f${i}@example.org`) } });
+    const many = await api("PUT", path, {
+      auth: admin,
+      body: { forwards: Array.from({ length: 51 }, (_, i) => `f${i}@example.org`) },
+    });
     expectError(many, "invalidForward", "forwards");
     expect(many.json.attributes).toEqual({ max_entries: 50 });
   });
@@ -242,7 +250,7 @@ describe("passwords", () => {
     ["abcd12$", "invalidPassword"],
     ["abcd12 ", "invalidPassword"],
     ["zażółć1", "invalidPassword"],
-    ["abc\"12", "invalidPassword"],
+    ['abc"12', "invalidPassword"],
   ];
   it.each(cases)("%j -> %s (and the new password logs in)", async (password, outcome) => {
     const res = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password } });
@@ -254,21 +262,34 @@ describe("passwords", () => {
   });
 
   it("password_retype must equal password when not empty", async () => {
-    const bad = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "Jan-pass2", password_retype: "Jan-pass3" } });
+    const bad = await api("PUT", `emails/${D}/jan`, {
+      auth: admin,
+      body: { password: "Jan-pass2", password_retype: "Jan-pass3" },
+    });
     expectError(bad, "passwordMismatch", "password_retype");
-    const ok = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "Jan-pass2", password_retype: "Jan-pass2" } });
+    const ok = await api("PUT", `emails/${D}/jan`, {
+      auth: admin,
+      body: { password: "Jan-pass2", password_retype: "Jan-pass2" },
+    });
     expectStatus(ok, 200);
     // A retype with no password (missing or empty) is a mismatch too: nothing changes, and the client is told.
     for (const body of [{ password_retype: "Jan-pass9" }, { password: "", password_retype: "Jan-pass9" }]) {
       expectError(await api("PUT", `emails/${D}/jan`, { auth: admin, body }), "passwordMismatch", "password_retype");
     }
     expectStatus(await api("GET", `emails/${D}/jan`, { auth: { email: `jan@${D}`, password: "Jan-pass2" } }), 200);
-    expectStatus(await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "", password_retype: "" } }), 200);
+    expectStatus(
+      await api("PUT", `emails/${D}/jan`, { auth: admin, body: { password: "", password_retype: "" } }),
+      200,
+    );
   });
 
   it("POST of an account needs a password", async () => {
     expectError(await api("POST", `emails/${D}/nopass`, { auth: admin, body: {} }), "invalidPassword", "password");
-    expectError(await api("POST", `emails/${D}/nopass`, { auth: admin, body: { password: "" } }), "invalidPassword", "password");
+    expectError(
+      await api("POST", `emails/${D}/nopass`, { auth: admin, body: { password: "" } }),
+      "invalidPassword",
+      "password",
+    );
   });
 });
 
@@ -277,9 +298,18 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
   const cases: [string, unknown, Outcome][] = [
     ["description", s(255), OK],
     ["description", s(256), "invalidListText"],
-    ...(["subscribe_request_mail_subject", "unsubscribe_request_mail_subject", "subscribe_mail_subject", "unsubscribe_mail_subject"].flatMap(
-      (f) => [[f, s(255), OK], [f, s(256), "invalidListText"]] as [string, unknown, Outcome][],
-    )),
+    ...[
+      "subscribe_request_mail_subject",
+      "unsubscribe_request_mail_subject",
+      "subscribe_mail_subject",
+      "unsubscribe_mail_subject",
+    ].flatMap(
+      (f) =>
+        [
+          [f, s(255), OK],
+          [f, s(256), "invalidListText"],
+        ] as [string, unknown, Outcome][],
+    ),
     ["subscribe_mail_body", s(10000), OK],
     ["unsubscribe_mail_body", s(10001), "invalidListText"],
     ["subscribe_request_mail_body", "Kliknij {{confirm_link}}", OK],
@@ -317,7 +347,11 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
 
   it("replyto_mode 2 needs a reply-to address", async () => {
     expectStatus(await api("PUT", path, { auth: admin, body: { replyto_email: "" } }), 200);
-    expectError(await api("PUT", path, { auth: admin, body: { replyto_mode: 2 } }), "invalidListOption", "replyto_email");
+    expectError(
+      await api("PUT", path, { auth: admin, body: { replyto_mode: 2 } }),
+      "invalidListOption",
+      "replyto_email",
+    );
     const ok = await api("PUT", path, { auth: admin, body: { replyto_mode: 2, replyto_email: "r@example.org" } });
     expectStatus(ok, 200);
   });
@@ -437,9 +471,26 @@ describe("list query parameters (GET emails|aliases|mailinglists/<domain>)", () 
   }
 
   it.each([
-    ["emails", ["name", "email", "domain", "creation_date", "expiration_date", "last_auth_date", "capacity", "description", "blocked", "usage"]],
+    [
+      "emails",
+      [
+        "name",
+        "email",
+        "domain",
+        "creation_date",
+        "expiration_date",
+        "last_auth_date",
+        "capacity",
+        "description",
+        "blocked",
+        "usage",
+      ],
+    ],
     ["aliases", ["name", "email", "domain", "target"]],
-    ["mailinglists", ["name", "email", "domain", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"]],
+    [
+      "mailinglists",
+      ["name", "email", "domain", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"],
+    ],
   ])("%s sorts by every summary field", async (resource, fields) => {
     for (const field of fields) {
       for (const dir of ["asc", "desc"]) {

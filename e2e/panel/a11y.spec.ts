@@ -24,16 +24,29 @@ for (const audited of AUDITED_PAGES) {
         const by = document.documentElement.scrollWidth - window.innerWidth;
         // What sticks out, so a failure says where to look.
         const culprits = [...document.querySelectorAll("body *")]
-          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[class*=overflow-x-auto]"))
+          .filter(
+            (el) =>
+              el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[class*=overflow-x-auto]"),
+          )
           .slice(0, 5)
-          .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").split(" ").slice(0, 4).join(".")}`);
+          .map(
+            (el) =>
+              `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "")
+                .split(" ")
+                .slice(0, 4)
+                .join(".")}`,
+          );
         return { by, culprits };
       });
       expect(overflow.by, `horizontal scroll at ${width} px: ${overflow.culprits.join(", ")}`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${audited.name}-${width}.png`), fullPage: true });
 
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-      const violations = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      const results = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+        .analyze();
+      const violations = results.violations.map(
+        (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+      );
       expect(violations, `axe at ${width} px`).toEqual([]);
     }
   });

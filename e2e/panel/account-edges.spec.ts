@@ -7,7 +7,8 @@ import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const WIDTHS = [375, 1280, 1920] as const;
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `account-edges-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `account-edges-${name}.png`), fullPage: true });
 const PASSWORD = "Stare-haslo1";
 
 /** A fresh account of the demo domain, signed in on `page` (its password changes here must not touch the demo's). */
@@ -44,7 +45,10 @@ test("the password rules are neither met nor unmet on an empty field", async ({ 
   await shot(page, "rules-typed-1280");
 });
 
-test("the current password given as the new one is refused on its field, not reported as changed", async ({ page, loginAs }) => {
+test("the current password given as the new one is refused on its field, not reported as changed", async ({
+  page,
+  loginAs,
+}) => {
   test.setTimeout(90_000);
   await freshOwner(page, loginAs);
   for (const [locale, refused, changed] of [
@@ -70,7 +74,7 @@ test("the current password given as the new one is refused on its field, not rep
   await page.context().clearCookies({ name: "locale" });
 });
 
-test("\"Zmień cel\" opens its form in the Cel column; on a phone under the address", async ({ page, loginAs }) => {
+test('"Zmień cel" opens its form in the Cel column; on a phone under the address', async ({ page, loginAs }) => {
   await loginAs(page, "postmaster");
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
@@ -84,7 +88,10 @@ test("\"Zmień cel\" opens its form in the Cel column; on a phone under the addr
       expect(box.x, "the form starts in the Cel column").toBeGreaterThanOrEqual(column.x - 1);
       expect(box.x + box.width, "the form ends in the Cel column").toBeLessThanOrEqual(column.x + column.width + 1);
     } else {
-      const address = (await page.getByRole("cell", { name: /^kontakt@/ }).first().boundingBox())!;
+      const address = (await page
+        .getByRole("cell", { name: /^kontakt@/ })
+        .first()
+        .boundingBox())!;
       expect(box.y).toBeGreaterThan(address.y);
     }
     await shot(page, `alias-target-${width}`);

@@ -39,7 +39,12 @@ export const AUDITED_PAGES: AuditedPage[] = [
     ready: (page) => page.getByRole("heading", { name: "Autoresponder" }).waitFor(),
   },
   // The postmaster's pages (app/(panel)/(postmaster)/domain, accounts, aliases, lists).
-  { name: "postmaster-domain", path: "/domain", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor() },
+  {
+    name: "postmaster-domain",
+    path: "/domain",
+    role: "postmaster",
+    ready: (page) => page.getByRole("heading", { name: "Limity" }).waitFor(),
+  },
   {
     name: "postmaster-domain-dns",
     path: "/domain/dns",
@@ -63,13 +68,28 @@ export const AUDITED_PAGES: AuditedPage[] = [
     role: "postmaster",
     ready: (page) => page.getByRole("button", { name: "Zapisz zmiany" }).waitFor(),
   },
-  { name: "postmaster-aliases", path: "/aliases", role: "postmaster", ready: (page) => page.getByRole("cell", { name: /^kontakt@/ }).waitFor() },
-  { name: "postmaster-lists", path: "/lists", role: "postmaster", ready: (page) => page.getByRole("link", { name: /wszyscy@/ }).waitFor() },
+  {
+    name: "postmaster-aliases",
+    path: "/aliases",
+    role: "postmaster",
+    ready: (page) => page.getByRole("cell", { name: /^kontakt@/ }).waitFor(),
+  },
+  {
+    name: "postmaster-lists",
+    path: "/lists",
+    role: "postmaster",
+    ready: (page) => page.getByRole("link", { name: /wszyscy@/ }).waitFor(),
+  },
   {
     name: "postmaster-list-editor",
     path: "/lists/wszyscy",
     role: "postmaster",
     ready: (page) => page.getByRole("button", { name: "Zapisz listę" }).waitFor(),
   },
-  { name: "postmaster-audit", path: "/audit", role: "postmaster", ready: (page) => page.getByRole("heading", { name: "Dziennik zmian" }).waitFor() },
+  {
+    name: "postmaster-audit",
+    path: "/audit",
+    role: "postmaster",
+    ready: (page) => page.getByRole("heading", { name: "Dziennik zmian" }).waitFor(),
+  },
 ];

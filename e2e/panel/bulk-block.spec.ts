@@ -20,7 +20,8 @@ async function createAccounts(page: Page, names: string[]) {
 }
 
 const blockedOf = async (page: Page, name: string) =>
-  ((await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).json()) as { blocked: number }).blocked;
+  ((await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).json()) as { blocked: number })
+    .blocked;
 
 test.beforeEach(async ({ page, loginAs }) => {
   await loginAs(page, "postmaster");
@@ -29,7 +30,10 @@ test.beforeEach(async ({ page, loginAs }) => {
 test("sorting keeps the selection, all matching included", async ({ page }) => {
   test.setTimeout(120_000);
   const prefix = unique("srt");
-  await createAccounts(page, Array.from({ length: 27 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`));
+  await createAccounts(
+    page,
+    Array.from({ length: 27 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`),
+  );
   await page.goto(`/accounts?search=${prefix}`);
   await expect(page.getByText("Strona 1 z 2 · 27 pozycji")).toBeVisible();
 

@@ -9,19 +9,28 @@ import { expect, test } from "./fixtures";
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 /** Windows-1250 bytes of a text of ASCII and a few Polish letters. */
 const windows1250 = (text: string) =>
-  Buffer.from([...text].map((c) => ({ ą: 0xb9, ć: 0xe6, ę: 0xea, ł: 0xb3, ó: 0xf3, ś: 0x9c, ż: 0xbf })[c] ?? c.charCodeAt(0)));
+  Buffer.from(
+    [...text].map((c) => ({ ą: 0xb9, ć: 0xe6, ę: 0xea, ł: 0xb3, ó: 0xf3, ś: 0x9c, ż: 0xbf })[c] ?? c.charCodeAt(0)),
+  );
 
-test("an Excel CSV's trailing ;;; rows are ignored, and the preview's scrolling box is reachable by keyboard", async ({ page, loginAs }) => {
+test("an Excel CSV's trailing ;;; rows are ignored, and the preview's scrolling box is reachable by keyboard", async ({
+  page,
+  loginAs,
+}) => {
   test.setTimeout(90_000);
   await loginAs(page, "postmaster");
   const prefix = `xl${Date.now().toString(36)}`;
   const names = Array.from({ length: 16 }, (_, i) => `${prefix}-${String(i + 1).padStart(2, "0")}`);
-  const csv = ["nazwa;hasło;pojemność;opis", ...names.map((n) => `${n};;10;Księgowość`), ";;;", ";;;", ";;;", ""].join("\r\n");
+  const csv = ["nazwa;hasło;pojemność;opis", ...names.map((n) => `${n};;10;Księgowość`), ";;;", ";;;", ";;;", ""].join(
+    "\r\n",
+  );
 
   await page.goto("/accounts");
   await page.getByRole("button", { name: "Dodaj wiele kont" }).click();
   const dialog = page.getByRole("dialog", { name: "Dodaj wiele kont" });
-  await dialog.getByLabel("…albo plik CSV").setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: windows1250(csv) });
+  await dialog
+    .getByLabel("…albo plik CSV")
+    .setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: windows1250(csv) });
   await expect(dialog.getByLabel("Wiersze")).toHaveValue(/Księgowość/);
   await dialog.getByRole("button", { name: "Sprawdź" }).click();
   await expect(dialog.getByText("Do utworzenia: 16 kont. Wiersze z błędem: 0 (nie zostaną wysłane).")).toBeVisible();
@@ -34,7 +43,10 @@ test("an Excel CSV's trailing ;;; rows are ignored, and the preview's scrolling 
   await expect(preview).toBeFocused();
   await page.keyboard.press("End");
   await expect.poll(() => preview.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
-  const axe = await new AxeBuilder({ page }).include("dialog[open]").withRules(["scrollable-region-focusable"]).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include("dialog[open]")
+    .withRules(["scrollable-region-focusable"])
+    .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });

@@ -5,7 +5,10 @@ import { DEMO, expect, originOf, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
-test("the delete dialog names the aliases that point at the account through another alias, and they all go", async ({ page, loginAs }) => {
+test("the delete dialog names the aliases that point at the account through another alias, and they all go", async ({
+  page,
+  loginAs,
+}) => {
   await loginAs(page, "postmaster");
   const name = `lanc${Date.now().toString(36)}`;
   const email = (n: string) => `${n}@${DEMO.domain}`;
@@ -22,8 +25,14 @@ test("the delete dialog names the aliases that point at the account through anot
     await page.goto(`/accounts?search=${name}`);
     await page.getByRole("button", { name: `Usuń: ${email(name)}` }).click();
     const dialog = page.getByRole("dialog");
-    await expect(dialog).toContainText("Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (3 aliasy):");
-    await expect(dialog.getByRole("listitem")).toHaveText([email(`${name}-biuro`), email(`${name}-dalej`), email(`${name}-petla`)]);
+    await expect(dialog).toContainText(
+      "Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (3 aliasy):",
+    );
+    await expect(dialog.getByRole("listitem")).toHaveText([
+      email(`${name}-biuro`),
+      email(`${name}-dalej`),
+      email(`${name}-petla`),
+    ]);
     await page.screenshot({ path: path.join(SCREENSHOTS, `delete-chain-${width}.png`) });
     if (width !== 1920) await dialog.getByRole("button", { name: "Anuluj" }).click();
     else await dialog.getByRole("button", { name: "Usuń" }).click();

@@ -33,9 +33,22 @@ function editDns(change: (records: Records) => void) {
   fs.renameSync(`${recordsFile()}.tmp`, recordsFile());
 }
 
-const KINDS = ["mx", "spf", "dkim", "dmarc", "autoconfig", "autodiscover", "autodiscover_srv", "imap_srv", "pop3_srv", "submission_srv"];
+const KINDS = [
+  "mx",
+  "spf",
+  "dkim",
+  "dmarc",
+  "autoconfig",
+  "autodiscover",
+  "autodiscover_srv",
+  "imap_srv",
+  "pop3_srv",
+  "submission_srv",
+];
 
-test("the domain page leads to the DNS page, where every record the demo domain needs is present in the sandbox's DNS", async ({ page }) => {
+test("the domain page leads to the DNS page, where every record the demo domain needs is present in the sandbox's DNS", async ({
+  page,
+}) => {
   await loginAs(page, "postmaster");
   await page.goto("/domain");
   await page.getByRole("link", { name: /Wszystkie rekordy DNS domeny/ }).click();
@@ -49,12 +62,18 @@ test("the domain page leads to the DNS page, where every record the demo domain 
   const mx = page.getByTestId("dns-mx");
   await expect(mx.getByRole("heading")).toHaveText("Serwer poczty przychodzącej (MX) MX");
   await expect(mx.locator("code")).toHaveText([D, `10 ${PANEL_MAIL_HOSTS.MAIL_HOST}`]);
-  await expect(page.getByTestId("dns-autoconfig").locator("code")).toHaveText([`autoconfig.${D}`, PANEL_MAIL_HOSTS.WEB_HOST]);
+  await expect(page.getByTestId("dns-autoconfig").locator("code")).toHaveText([
+    `autoconfig.${D}`,
+    PANEL_MAIL_HOSTS.WEB_HOST,
+  ]);
   await expect(page.getByTestId("dns-dmarc").getByText("Jest", { exact: true })).toBeVisible();
 
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `horizontal scroll at ${width} px`).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `horizontal scroll at ${width} px`,
+    ).toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, `domain-dns-present-${width}.png`), fullPage: true });
   }
 });
@@ -78,7 +97,8 @@ test("a record removed from DNS shows as missing, a changed one as different wit
   await expect(mx.getByText("W DNS jest")).toBeVisible();
   await expect(mx.getByText("10 mx.elsewhere.test")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Brakuje lub różni się: 2 z 10." })).toBeVisible();
-  for (const kind of KINDS.filter((k) => k !== "dmarc" && k !== "mx")) await expect(page.getByTestId(`dns-${kind}`)).toHaveAttribute("data-state", "present");
+  for (const kind of KINDS.filter((k) => k !== "dmarc" && k !== "mx"))
+    await expect(page.getByTestId(`dns-${kind}`)).toHaveAttribute("data-state", "present");
 
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
@@ -100,8 +120,13 @@ test("each name and value copies to the clipboard, and the copy is announced", a
   await spf.getByRole("button", { name: /^Kopiuj wartość: SPF/ }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("v=spf1 mx -all");
   await expect(page.getByRole("status").filter({ hasText: /^Skopiowano: SPF/ })).toHaveCount(1);
-  await page.getByTestId("dns-dkim").getByRole("button", { name: /^Kopiuj nazwę: DKIM/ }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^mail\\d{8}[a-z]?\\._domainkey\\.${D.replace(/\./g, "\\.")}$`));
+  await page
+    .getByTestId("dns-dkim")
+    .getByRole("button", { name: /^Kopiuj nazwę: DKIM/ })
+    .click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+    new RegExp(`^mail\\d{8}[a-z]?\\._domainkey\\.${D.replace(/\./g, "\\.")}$`),
+  );
 });
 
 test("an ordinary account is kept off the DNS page and its data", async ({ page }) => {

@@ -7,7 +7,8 @@ import type { Page } from "@playwright/test";
 import { DEMO, expect, loginAs, sha1Hex as sha1, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `editors-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `editors-${name}.png`), fullPage: true });
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });
 
 async function openAccount(page: Page, name: string) {
@@ -72,7 +73,9 @@ test("the unsaved-changes guard asks before a reload, and not after saving", asy
   await expect(page.getByLabel("Opis", { exact: true })).toHaveValue("Opis przed przeładowaniem");
 });
 
-test("a duplicate name is marked on the name field, focused, without a raw code; sending again clears it", async ({ page }) => {
+test("a duplicate name is marked on the name field, focused, without a raw code; sending again clears it", async ({
+  page,
+}) => {
   await loginAs(page, "postmaster");
   await page.getByRole("button", { name: "Nowe konto" }).click();
   const name = page.getByLabel("Nazwa", { exact: true });
@@ -109,9 +112,14 @@ test("a duplicate alias name is marked on its field too", async ({ page }) => {
   await expect(page.getByText("Nieprawidłowa nazwa konta.")).toHaveCount(0);
 });
 
-test("capacity over the domain's limit says the limit and the MB still free, on the capacity field", async ({ page }) => {
+test("capacity over the domain's limit says the limit and the MB still free, on the capacity field", async ({
+  page,
+}) => {
   await openAccount(page, "maria.wojcik");
-  const domain = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<string, string>;
+  const domain = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<
+    string,
+    string
+  >;
   const limit = Number(domain.capacity_limit);
   const free = limit - Number(domain.capacity_limit_usage);
   const capacity = page.getByLabel("Pojemność (MB)", { exact: true });
@@ -119,7 +127,9 @@ test("capacity over the domain's limit says the limit and the MB still free, on 
   await page.getByRole("button", { name: "Zapisz zmiany" }).click();
   await expect(capacity).toHaveAttribute("aria-invalid", "true");
   await expect(capacity).toBeFocused();
-  await expect(page.getByText(`Przekroczono limit pojemności domeny. Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.`)).toBeVisible();
+  await expect(
+    page.getByText(`Przekroczono limit pojemności domeny. Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.`),
+  ).toBeVisible();
   await shot(page, "capacity-limit");
 });
 
@@ -133,12 +143,21 @@ test("forwards: the bad entries are quoted on the field", async ({ page }) => {
   await expect(page.getByText(`Błędne wpisy: „maria.wojcik@${DEMO.domain}”.`)).toBeVisible();
 });
 
-test("dates are DD.MM.RRRR; an autoresponder on with no text is refused; a past expiration date is only warned about", async ({ page }) => {
+test("dates are DD.MM.RRRR; an autoresponder on with no text is refused; a past expiration date is only warned about", async ({
+  page,
+}) => {
   await openAccount(page, "piotr.wisniewski");
   // The record's own dates too (they were shown as stored, YYYY-MM-DD).
-  const created = (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/piotr.wisniewski`).then((r) => r.json())) as { creation_date: string };
+  const created = (await page.request
+    .get(`/api/panel/v1/emails/${DEMO.domain}/piotr.wisniewski`)
+    .then((r) => r.json())) as { creation_date: string };
   const [y, m, d] = created.creation_date.split("-");
-  await expect(page.getByRole("definition").filter({ hasText: `${d}.${m}.${y}` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("definition")
+      .filter({ hasText: `${d}.${m}.${y}` })
+      .first(),
+  ).toBeVisible();
   const start = page.getByLabel("Data początkowa");
   await expect(start).toHaveAttribute("placeholder", "DD.MM.RRRR");
   await page.getByLabel("Autoresponder włączony").check();
@@ -158,7 +177,9 @@ test("dates are DD.MM.RRRR; an autoresponder on with no text is refused; a past 
   await shot(page, "dates-autoresponder");
   await page.getByRole("button", { name: "Zapisz zmiany" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Zapisano zmiany." })).toBeVisible();
-  const record = (await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/piotr.wisniewski`)).json()) as Record<string, unknown>;
+  const record = (await (
+    await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/piotr.wisniewski`)
+  ).json()) as Record<string, unknown>;
   expect(record).toMatchObject({
     autoresponder_mode: 1,
     autoresponder_start_date: "2030-07-01",
@@ -176,7 +197,10 @@ test("dates are DD.MM.RRRR; an autoresponder on with no text is refused; a past 
 test("the owner's password change needs the current password, checked by the server", async ({ page, baseURL }) => {
   const email = `maria.wojcik@${DEMO.domain}`;
   const origin = new URL(baseURL!).origin;
-  await page.request.post("/api/panel/session", { data: { email, digest: sha1(DEMO.user.password) }, headers: { origin } });
+  await page.request.post("/api/panel/session", {
+    data: { email, digest: sha1(DEMO.user.password) },
+    headers: { origin },
+  });
   await page.goto("/me");
   const pw = section(page, "Zmiana hasła");
   const current = pw.getByLabel("Obecne hasło");
@@ -208,7 +232,9 @@ test("the owner's password change needs the current password, checked by the ser
   await expect(current).toHaveValue("");
   // The session goes on with the new password; the new one signs in.
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/maria.wojcik`)).status()).toBe(200);
-  const fresh = await page.context().request.post("/api/panel/session", { data: { email, digest: sha1("Nowe-haslo9") }, headers: { origin } });
+  const fresh = await page
+    .context()
+    .request.post("/api/panel/session", { data: { email, digest: sha1("Nowe-haslo9") }, headers: { origin } });
   expect(fresh.status()).toBe(200);
   // Later specs sign in as this account with the demo password: change it back the same way.
   const back = await page.request.put("/api/panel/password", {

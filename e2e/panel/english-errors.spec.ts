@@ -15,10 +15,14 @@ test("a server error on the domain page lands on its field in English (no such a
   await page.getByLabel("Kind of default account").selectOption("1");
   const address = page.getByLabel("Default account address");
   await address.fill(`nie-ma-takiego@${DEMO.domain}`);
-  const answer = page.waitForResponse((r) => r.url().includes("/api/panel/v1/domains/") && r.request().method() === "PUT");
+  const answer = page.waitForResponse(
+    (r) => r.url().includes("/api/panel/v1/domains/") && r.request().method() === "PUT",
+  );
   await page.getByRole("button", { name: "Save settings" }).click();
   // The API itself still speaks Polish...
-  expect(((await (await answer).json()) as { message: string }).message).toBe(errorCatalog.catchallAccountMissing.message);
+  expect(((await (await answer).json()) as { message: string }).message).toBe(
+    errorCatalog.catchallAccountMissing.message,
+  );
   // ...and the panel shows the English text on the field.
   await expect(address).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText(errorCatalog.catchallAccountMissing.messageEn)).toBeVisible();
@@ -57,9 +61,16 @@ test("a bad confirmation URL in the list editor says why, in English", async ({ 
   await page.getByRole("button", { name: "Save list" }).click();
   await expect(url).toHaveAttribute("aria-invalid", "true");
   await expect(
-    page.getByText(`${errorCatalog.invalidListOption.messageEn} The confirmation page URL must start with http:// or https:// (given: "lista.example.com/potwierdz")`, { exact: false }),
+    page.getByText(
+      `${errorCatalog.invalidListOption.messageEn} The confirmation page URL must start with http:// or https:// (given: "lista.example.com/potwierdz")`,
+      { exact: false },
+    ),
   ).toBeVisible();
   await url.fill("https://lista.example.com/po twierdz");
   await page.getByRole("button", { name: "Save list" }).click();
-  await expect(page.getByText('The confirmation page URL must not contain spaces (given: "https://lista.example.com/po twierdz").')).toBeVisible();
+  await expect(
+    page.getByText(
+      'The confirmation page URL must not contain spaces (given: "https://lista.example.com/po twierdz").',
+    ),
+  ).toBeVisible();
 });

@@ -6,9 +6,11 @@ import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `tasks-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `tasks-${name}.png`), fullPage: true });
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
-const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj ${name}@` }) });
+const rowOf = (page: Page, name: string) =>
+  page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj ${name}@` }) });
 
 /** Creates accounts through the BFF as the signed-in postmaster (no form: many of them). */
 async function createAccounts(page: Page, names: string[], description = "") {
@@ -28,7 +30,20 @@ async function openAccounts(page: Page, query = "") {
 
 /** Windows-1250 bytes of a text of ASCII and Polish letters (what Polish Excel saves as "CSV"). */
 function windows1250(text: string): Buffer {
-  const map: Record<string, number> = { ą: 0xb9, ć: 0xe6, ę: 0xea, ł: 0xb3, ń: 0xf1, ó: 0xf3, ś: 0x9c, ź: 0x9f, ż: 0xbf, Ł: 0xa3, Ś: 0x8c, Ż: 0xaf };
+  const map: Record<string, number> = {
+    ą: 0xb9,
+    ć: 0xe6,
+    ę: 0xea,
+    ł: 0xb3,
+    ń: 0xf1,
+    ó: 0xf3,
+    ś: 0x9c,
+    ź: 0x9f,
+    ż: 0xbf,
+    Ł: 0xa3,
+    Ś: 0x8c,
+    Ż: 0xaf,
+  };
   return Buffer.from([...text].map((c) => map[c] ?? c.charCodeAt(0)));
 }
 
@@ -37,7 +52,9 @@ test.describe("postmaster", () => {
     await loginAs(page, "postmaster");
   });
 
-  test("bulk create: closing with generated passwords not downloaded asks first, the download is the main action", async ({ page }) => {
+  test("bulk create: closing with generated passwords not downloaded asks first, the download is the main action", async ({
+    page,
+  }) => {
     const a = unique("gen");
     await openAccounts(page);
     await page.getByRole("button", { name: "Dodaj wiele kont" }).click();
@@ -63,12 +80,16 @@ test.describe("postmaster", () => {
     await expect(dialog).toBeHidden();
   });
 
-  test("bulk create: the preview marks a taken name, and a Windows-1250 file is decoded with a word about it", async ({ page }) => {
+  test("bulk create: the preview marks a taken name, and a Windows-1250 file is decoded with a word about it", async ({
+    page,
+  }) => {
     const fresh = unique("gor");
     await openAccounts(page);
     await page.getByRole("button", { name: "Dodaj wiele kont" }).click();
     const dialog = page.getByRole("dialog", { name: "Dodaj wiele kont" });
-    const csv = windows1250(`nazwa;hasło;pojemność;opis\nanna.kowalska;;10;Już jest\n${fresh};;10;Żaneta Górecka, księgowość\n`);
+    const csv = windows1250(
+      `nazwa;hasło;pojemność;opis\nanna.kowalska;;10;Już jest\n${fresh};;10;Żaneta Górecka, księgowość\n`,
+    );
     await dialog.getByLabel("…albo plik CSV").setInputFiles({ name: "excel.csv", mimeType: "text/csv", buffer: csv });
     await expect(dialog.getByLabel("Wiersze")).toHaveValue(/Górecka/);
     await dialog.getByRole("button", { name: "Sprawdź" }).click();
@@ -94,17 +115,26 @@ test.describe("postmaster", () => {
       const fits = await cell.evaluate((td) => {
         const p = td.querySelector("p")!;
         // Not cut short either: a clamped line would make the paragraph's content taller than its box.
-        return p.scrollWidth <= td.clientWidth && p.getBoundingClientRect().width > 60 && p.scrollHeight <= p.clientHeight + 1;
+        return (
+          p.scrollWidth <= td.clientWidth &&
+          p.getBoundingClientRect().width > 60 &&
+          p.scrollHeight <= p.clientHeight + 1
+        );
       });
       expect(fits).toBe(true);
       await shot(page, `description-${width}`);
     });
   }
 
-  test("deleting the whole last page shows the page before it, and says 'Usunięto'; a stale page URL too", async ({ page }) => {
+  test("deleting the whole last page shows the page before it, and says 'Usunięto'; a stale page URL too", async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     const prefix = unique("lp");
-    await createAccounts(page, Array.from({ length: 26 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`));
+    await createAccounts(
+      page,
+      Array.from({ length: 26 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`),
+    );
     await openAccounts(page, `?search=${prefix}&page=1`);
     await expect(page.getByText("Strona 2 z 2 · 26 pozycji")).toBeVisible();
     await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
@@ -147,7 +177,9 @@ test.describe("postmaster", () => {
     await shot(page, "full-address-search");
   });
 
-  test("an alias to a missing local mailbox is refused naming it; the form empties after a success; old banners go", async ({ page }) => {
+  test("an alias to a missing local mailbox is refused naming it; the form empties after a success; old banners go", async ({
+    page,
+  }) => {
     await page.goto("/aliases");
     const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Utwórz alias" }) });
     const name = unique("al");
@@ -161,7 +193,9 @@ test.describe("postmaster", () => {
     await form.getByLabel("Alias", { exact: true }).fill(`${name}x`);
     await form.getByLabel("Cel", { exact: true }).fill(`nikt.taki@${DEMO.domain}`);
     await form.getByRole("button", { name: "Utwórz alias" }).click();
-    await expect(page.getByText(`Adres docelowy aliasu nie istnieje na tym serwerze. Podany adres: „nikt.taki@${DEMO.domain}”.`)).toBeVisible();
+    await expect(
+      page.getByText(`Adres docelowy aliasu nie istnieje na tym serwerze. Podany adres: „nikt.taki@${DEMO.domain}”.`),
+    ).toBeVisible();
     // The earlier "created" banner does not stand beside the new error.
     await expect(page.getByRole("status").filter({ hasText: `${name}@${DEMO.domain}` })).toHaveCount(0);
     await shot(page, "alias-target-missing");
@@ -198,27 +232,41 @@ test.describe("postmaster", () => {
     await shot(page, "error-list-replyto");
   });
 
-  test("the list editor shows every error of one save at once, the empty reply-to address among them", async ({ page }) => {
+  test("the list editor shows every error of one save at once, the empty reply-to address among them", async ({
+    page,
+  }) => {
     let sent = 0;
     page.on("request", (r) => {
       if (r.method() === "PUT" && r.url().includes("/api/panel/v1/mailinglists/")) sent++;
     });
     await page.goto("/lists/ogloszenia");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("ogloszenia");
-    await page.getByRole("textbox", { name: /^Treść:/ }).first().fill("Bez linku");
+    await page
+      .getByRole("textbox", { name: /^Treść:/ })
+      .first()
+      .fill("Bez linku");
     await page.getByLabel("Adres strony potwierdzenia").fill("ftp://zly.example.com");
     await page.getByLabel("Odpowiedzi trafiają do").selectOption("2");
     await page.getByLabel("Adres dla odpowiedzi", { exact: true }).fill("");
     await page.getByRole("button", { name: "Zapisz listę" }).click();
     // One save: each field says its own reason...
     const field = (label: string | RegExp) => page.getByRole("textbox", { name: label }).first();
-    await expect(page.getByText(/Adres odpowiedzi jest wymagany, gdy odpowiedzi mają trafiać na wskazany adres/)).toBeVisible();
+    await expect(
+      page.getByText(/Adres odpowiedzi jest wymagany, gdy odpowiedzi mają trafiać na wskazany adres/),
+    ).toBeVisible();
     await expect(page.getByText(/Brakuje znacznika „\{\{confirm_link\}\}”/).first()).toBeVisible();
     // The confirmation page's address says what is wrong with it, quoting it (not just "Nieprawidłowe ustawienie listy.").
     await expect(
-      page.getByText("Adres strony potwierdzenia musi zaczynać się od http:// lub https:// (podano: „ftp://zly.example.com”)", { exact: false }),
+      page.getByText(
+        "Adres strony potwierdzenia musi zaczynać się od http:// lub https:// (podano: „ftp://zly.example.com”)",
+        { exact: false },
+      ),
     ).toBeVisible();
-    for (const f of [field("Adres dla odpowiedzi"), field(/^Treść: Prośba o potwierdzenie zapisu/), field("Adres strony potwierdzenia")]) {
+    for (const f of [
+      field("Adres dla odpowiedzi"),
+      field(/^Treść: Prośba o potwierdzenie zapisu/),
+      field("Adres strony potwierdzenia"),
+    ]) {
       await expect(f).toHaveAttribute("aria-invalid", "true");
     }
     // ...and the save's outcome names all three fields.

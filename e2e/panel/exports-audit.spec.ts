@@ -7,7 +7,8 @@ import type { Page } from "@playwright/test";
 import { DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `export-audit-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `export-audit-${name}.png`), fullPage: true });
 
 /** A minimal RFC 4180 reader (";" separated, quoted fields with doubled quotes, CRLF): enough to read the file back. */
 function parseCsv(text: string): string[][] {
@@ -56,7 +57,17 @@ test("exports all 1,500 accounts as UTF-8 CSV with a BOM, read back row for row"
   const bytes = await download(page, "Eksport CSV");
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const rows = parseCsv(bytes.subarray(3).toString("utf8"));
-  expect(rows[0]).toEqual(["Adres", "Opis", "Pojemność (MB)", "Zajęte (bajty)", "Zajętość", "Zablokowane", "Utworzone", "Wygasa", "Ostatnie logowanie"]);
+  expect(rows[0]).toEqual([
+    "Adres",
+    "Opis",
+    "Pojemność (MB)",
+    "Zajęte (bajty)",
+    "Zajętość",
+    "Zablokowane",
+    "Utworzone",
+    "Wygasa",
+    "Ostatnie logowanie",
+  ]);
   const data = rows.slice(1);
   expect(data).toHaveLength(SEEDED_ACCOUNTS.count + 1); // and the postmaster
   const emails = data.map((r) => r[0]);
@@ -102,7 +113,10 @@ test("a bulk block shows in the audit log: who, from where, which names, blocked
   await page.goto(`/accounts?search=aud${stamp}`);
   await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
   await page.getByRole("button", { name: "Zablokuj" }).click();
-  await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
+  await page
+    .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
+    .getByRole("button", { name: "Zablokuj" })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
 
   await page.getByRole("link", { name: "Dziennik" }).click();
@@ -127,7 +141,10 @@ test("a bulk block shows in the audit log: who, from where, which names, blocked
   await shot(page, "audit-bulk-block");
 });
 
-test("the English panel's export has English headers; the audit log speaks English and names list settings", async ({ page, loginAs }) => {
+test("the English panel's export has English headers; the audit log speaks English and names list settings", async ({
+  page,
+  loginAs,
+}) => {
   await loginAs(page, "postmaster");
   await page.context().addCookies([{ name: "locale", value: "en", url: new URL(page.url()).origin }]);
   await page.goto("/aliases");
@@ -143,7 +160,10 @@ test("the English panel's export has English headers; the audit log speaks Engli
     headers: { origin },
   });
   expect(create.status(), await create.text()).toBe(201);
-  const change = await page.request.put(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, { data: { privacy_mode: 1 }, headers: { origin } });
+  const change = await page.request.put(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, {
+    data: { privacy_mode: 1 },
+    headers: { origin },
+  });
   expect(change.status(), await change.text()).toBe(200);
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
@@ -155,7 +175,9 @@ test("the English panel's export has English headers; the audit log speaks Engli
   }
   await page.context().clearCookies({ name: "locale" });
   await page.goto(`/audit?search=${list}`);
-  await expect(page.getByRole("row").filter({ hasText: "zmiana: lista" })).toContainText("Prywatność: otwarta → moderowana");
+  await expect(page.getByRole("row").filter({ hasText: "zmiana: lista" })).toContainText(
+    "Prywatność: otwarta → moderowana",
+  );
   // An address breaks before its domain, never inside it (the "who" column is narrow at 1280 px).
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });

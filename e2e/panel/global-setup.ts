@@ -20,7 +20,11 @@ export default async function globalSetup() {
   if (!db) throw new Error("PANEL_E2E_DB is not set (playwright.config.ts sets it)");
   const tmp = fs.realpathSync(os.tmpdir());
   const dir = fs.realpathSync(path.dirname(db));
-  if (path.dirname(dir) !== tmp || !path.basename(dir).startsWith("mailadmin-panel-e2e-") || path.basename(db) !== "mail.db") {
+  if (
+    path.dirname(dir) !== tmp ||
+    !path.basename(dir).startsWith("mailadmin-panel-e2e-") ||
+    path.basename(db) !== "mail.db"
+  ) {
     throw new Error(`Refusing to seed ${db}: not a throwaway file under ${tmp}/mailadmin-panel-e2e-*`);
   }
   if (onPostgres()) return postgresSetup(dir);
@@ -48,7 +52,21 @@ export default async function globalSetup() {
 async function startSandboxDns(dir: string, dbEnv: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(dir, "sandbox"), "--only", "dns", "--publish-dns", "--dns-port", String(PANEL_DNS_PORT)],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/index.ts",
+      "mailserver",
+      "sandbox",
+      "--dir",
+      path.join(dir, "sandbox"),
+      "--only",
+      "dns",
+      "--publish-dns",
+      "--dns-port",
+      String(PANEL_DNS_PORT),
+    ],
     { cwd: ROOT, env: { ...process.env, ...dbEnv, ...PANEL_MAIL_HOSTS }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";
@@ -76,7 +94,17 @@ function seedWithCli(dbEnv: Record<string, string>) {
     });
   cli("demo");
   for (const d of Object.values(EXTRA_DOMAINS)) {
-    cli("domain", "add", d.domain, "--postmaster-password", d.password, "--account-limit", "2000", "--capacity-limit", "1000000");
+    cli(
+      "domain",
+      "add",
+      d.domain,
+      "--postmaster-password",
+      d.password,
+      "--account-limit",
+      "2000",
+      "--capacity-limit",
+      "1000000",
+    );
   }
 }
 
@@ -151,7 +179,9 @@ async function seedAccountsPg(url: string, domain: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows: [postmaster] } = await client.query<{ id: number; hash: string }>(
+    const {
+      rows: [postmaster],
+    } = await client.query<{ id: number; hash: string }>(
       "SELECT d.id AS id, a.password_hash AS hash FROM domains d JOIN accounts a ON a.domain_id = d.id AND a.name = 'postmaster' WHERE d.name = $1",
       [domain],
     );
@@ -161,7 +191,15 @@ async function seedAccountsPg(url: string, domain: string) {
       `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash, creation_date)
        SELECT $1, n, n || '@' || $2, $3, lower(n || chr(1) || $3), 100, $4, $5
        FROM (SELECT $6 || lpad(i::text, 4, '0') AS n FROM generate_series(1, $7::int) AS i) AS s ORDER BY n`,
-      [postmaster.id, domain, description, postmaster.hash, new Date().toISOString().slice(0, 10), SEEDED_ACCOUNTS.prefix, SEEDED_ACCOUNTS.count],
+      [
+        postmaster.id,
+        domain,
+        description,
+        postmaster.hash,
+        new Date().toISOString().slice(0, 10),
+        SEEDED_ACCOUNTS.prefix,
+        SEEDED_ACCOUNTS.count,
+      ],
     );
   } finally {
     await client.end();
@@ -190,7 +228,16 @@ function seedAccounts(file: string, domain: string) {
       for (let i = 1; i <= SEEDED_ACCOUNTS.count; i++) {
         const name = `${SEEDED_ACCOUNTS.prefix}${String(i).padStart(4, "0")}`;
         const description = "Konto z importu";
-        insert.run(id, name, `${name}@${domain}`, description, `${name}\u0001${description}`.toLowerCase(), 100, hash, today);
+        insert.run(
+          id,
+          name,
+          `${name}@${domain}`,
+          description,
+          `${name}\u0001${description}`.toLowerCase(),
+          100,
+          hash,
+          today,
+        );
       }
     })();
   } finally {

@@ -30,7 +30,10 @@ test.describe.serial("first-load JavaScript", () => {
   });
 
   for (const measured of PAGES) {
-    test(`${measured.name} (${measured.path}) loads under 250 kB of gzipped JavaScript`, async ({ browser, baseURL }) => {
+    test(`${measured.name} (${measured.path}) loads under 250 kB of gzipped JavaScript`, async ({
+      browser,
+      baseURL,
+    }) => {
       const context = await browser.newContext({ baseURL, locale: "pl-PL" });
       const cspViolations = watchCsp(context);
       try {
@@ -51,11 +54,15 @@ test.describe.serial("first-load JavaScript", () => {
         const starts = new Map<string, Promise<string>>();
         page.on("response", async (r) => {
           if (r.request().resourceType() !== "script") return;
-          starts.set(new URL(r.url()).pathname, r.text().then((t) => t.slice(0, COMPILE_HINT.length)));
+          starts.set(
+            new URL(r.url()).pathname,
+            r.text().then((t) => t.slice(0, COMPILE_HINT.length)),
+          );
           const enc = (await r.allHeaders())["content-encoding"];
           if (enc === "gzip" || enc === "br") return;
           const bytes = (await r.body()).length;
-          if (bytes >= COMPRESSION_THRESHOLD_BYTES) uncompressed.push(`${r.url()} (${enc ?? "identity"}, ${bytes} bytes)`);
+          if (bytes >= COMPRESSION_THRESHOLD_BYTES)
+            uncompressed.push(`${r.url()} (${enc ?? "identity"}, ${bytes} bytes)`);
         });
         const navigation = await page.goto(measured.path);
         if (measured.ready) await measured.ready(page);
@@ -84,7 +91,12 @@ test.describe.serial("first-load JavaScript", () => {
         expect(scripts.length).toBeGreaterThan(0);
         const gzip = scripts.reduce((n, s) => n + s.encoded, 0);
         const raw = scripts.reduce((n, s) => n + s.decoded, 0);
-        figures[measured.name] = { path: measured.path, gzipKB: +(gzip / 1000).toFixed(1), rawKB: +(raw / 1000).toFixed(1), scripts: scripts.length };
+        figures[measured.name] = {
+          path: measured.path,
+          gzipKB: +(gzip / 1000).toFixed(1),
+          rawKB: +(raw / 1000).toFixed(1),
+          scripts: scripts.length,
+        };
         expect(gzip, `${measured.path}: ${(gzip / 1000).toFixed(1)} kB gzipped`).toBeLessThan(LIMIT_BYTES);
         expect(cspViolations, "Content-Security-Policy violations reported in the console").toEqual([]);
       } finally {

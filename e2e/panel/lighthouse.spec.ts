@@ -23,7 +23,15 @@ test.describe.serial("Lighthouse accessibility", () => {
     chrome = await chromeLauncher.launch({
       chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       port: Number(process.env.PANEL_LIGHTHOUSE_PORT ?? 3320),
-      chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      chromeFlags: [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
     const api = await playwright.request.newContext({ baseURL });
     const res = await api.post("/api/panel/session", {
@@ -44,23 +52,23 @@ test.describe.serial("Lighthouse accessibility", () => {
   for (const audited of PAGES) {
     test(`the ${audited.name} (${audited.path}) scores 100`, async ({ baseURL }) => {
       test.setTimeout(120_000);
-      const result = await lighthouse(
-        `${baseURL}${audited.path}`,
-        {
-          port: chrome.port,
-          onlyCategories: ["accessibility"],
-          logLevel: "error",
-          output: "json",
-          extraHeaders: audited.signedIn ? { Cookie: cookie } : undefined,
-        },
-      );
+      const result = await lighthouse(`${baseURL}${audited.path}`, {
+        port: chrome.port,
+        onlyCategories: ["accessibility"],
+        logLevel: "error",
+        output: "json",
+        extraHeaders: audited.signedIn ? { Cookie: cookie } : undefined,
+      });
       const lhr = result!.lhr;
       // Signed in means the page itself, not the login page it would redirect to.
       expect(new URL(lhr.finalDisplayedUrl).pathname).toBe(audited.path);
       scores[audited.path] = Math.round(lhr.categories.accessibility!.score! * 100);
       const failing = Object.values(lhr.audits)
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
-        .map((a) => `${a.id}: ${a.title} — ${JSON.stringify((a.details as { items?: unknown[] } | undefined)?.items?.slice(0, 3))}`);
+        .map(
+          (a) =>
+            `${a.id}: ${a.title} — ${JSON.stringify((a.details as { items?: unknown[] } | undefined)?.items?.slice(0, 3))}`,
+        );
       expect(failing).toEqual([]);
       expect(lhr.categories.accessibility!.score).toBe(1);
     });

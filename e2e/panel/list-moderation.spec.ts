@@ -18,7 +18,9 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   });
   expect(created.status(), await created.text()).toBe(201);
   const [keep, drop] = [unique("Prosba o zatwierdzenie "), unique("Spam do odrzucenia ")];
-  const list = (await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`]))[0]!;
+  const list = (
+    await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`])
+  )[0]!;
   const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
   const hold = async (sender: string, subject: string, size: number) => {
     const rows = await sql<{ id: number }>(
@@ -29,7 +31,10 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   };
   const ids = { a: await hold("obcy@example.net", keep, 3000), b: await hold("spamer@example.net", drop, 50_000) };
   await sql("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)", [
-    list.id, `jan.nowak@${DEMO.domain}`, Date.now(), "smtp; 550 5.1.1 User unknown",
+    list.id,
+    `jan.nowak@${DEMO.domain}`,
+    Date.now(),
+    "smtp; 550 5.1.1 User unknown",
   ]);
 
   await page.goto(`/lists/${name}`);
@@ -48,15 +53,26 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   expect(await sql("SELECT id FROM list_held_posts WHERE id = ?", [ids.b])).toEqual([]);
 });
 
-test("the account delete dialog names the lists the account leaves, and the delete takes it off them", async ({ page }) => {
+test("the account delete dialog names the lists the account leaves, and the delete takes it off them", async ({
+  page,
+}) => {
   const account = unique("odchodzi");
   const email = `${account}@${DEMO.domain}`;
   const origin = { origin: originOf(page) };
-  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${account}`, { data: { password: "Haslo-123", description: "Na listach" }, headers: origin });
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${account}`, {
+    data: { password: "Haslo-123", description: "Na listach" },
+    headers: origin,
+  });
   expect(res.status(), await res.text()).toBe(201);
   const [subscribed, moderated] = [unique("sub"), unique("mods")];
-  for (const [list, body] of [[subscribed, { accounts: [email] }], [moderated, { moderators: [email] }]] as const) {
-    const r = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, { data: body, headers: origin });
+  for (const [list, body] of [
+    [subscribed, { accounts: [email] }],
+    [moderated, { moderators: [email] }],
+  ] as const) {
+    const r = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`, {
+      data: body,
+      headers: origin,
+    });
     expect(r.status(), await r.text()).toBe(201);
   }
 
@@ -72,7 +88,10 @@ test("the account delete dialog names the lists the account leaves, and the dele
   await expect(dialog).toBeHidden();
 
   for (const list of [subscribed, moderated]) {
-    const record = (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`)).json()) as { accounts: string[]; moderators: string[] };
+    const record = (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/${list}`)).json()) as {
+      accounts: string[];
+      moderators: string[];
+    };
     expect(record.accounts).not.toContain(email);
     expect(record.moderators).not.toContain(email);
   }

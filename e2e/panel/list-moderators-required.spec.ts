@@ -16,7 +16,10 @@ async function createList(page: Page, name: string) {
   expect(res.status(), await res.text()).toBe(201);
 }
 
-test("a moderated list without a moderator is refused on the moderators field, then saved with one", async ({ page, loginAs }) => {
+test("a moderated list without a moderator is refused on the moderators field, then saved with one", async ({
+  page,
+  loginAs,
+}) => {
   await loginAs(page, "postmaster");
   const name = unique("mod");
   await createList(page, name);
@@ -26,7 +29,11 @@ test("a moderated list without a moderator is refused on the moderators field, t
     data: { privacy_mode: 1 },
     headers: { origin: originOf(page) },
   });
-  expect(await direct.json()).toMatchObject({ code: "500.353", source: "moderators", attributes: { required_for_privacy_mode: 1 } });
+  expect(await direct.json()).toMatchObject({
+    code: "500.353",
+    source: "moderators",
+    attributes: { required_for_privacy_mode: 1 },
+  });
 
   await page.goto(`/lists/${name}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
@@ -42,7 +49,11 @@ test("a moderated list without a moderator is refused on the moderators field, t
     await field.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, `list-no-moderator-${width}.png`) });
   }
-  const stored = async () => (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/${name}`)).json()) as Record<string, unknown>;
+  const stored = async () =>
+    (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/${name}`)).json()) as Record<
+      string,
+      unknown
+    >;
   expect(await stored()).toMatchObject({ privacy_mode: 0, moderators: [] });
 
   await field.fill(`biuro@${DEMO.domain}`);

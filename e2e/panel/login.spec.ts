@@ -26,7 +26,10 @@ test("a wrong password is refused with a Polish message, and only the digest is 
   expect(JSON.parse(posted[0]!)).toEqual({ email: DEMO.user.email, digest: sha1Hex("Zle-haslo9") });
 });
 
-test("an ordinary account lands on /me; the session is an httpOnly SameSite=Strict cookie and the digest stays on the server", async ({ page, context }) => {
+test("an ordinary account lands on /me; the session is an httpOnly SameSite=Strict cookie and the digest stays on the server", async ({
+  page,
+  context,
+}) => {
   await fillLogin(page, DEMO.user.email, DEMO.user.password);
   await expect(page).toHaveURL(/\/me$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Moje konto");
@@ -37,7 +40,9 @@ test("an ordinary account lands on /me; the session is an httpOnly SameSite=Stri
   expect(Buffer.from(cookie!.value, "base64url")).toHaveLength(32);
 
   const digest = sha1Hex(DEMO.user.password);
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+  );
   expect(stored).not.toContain(digest);
   expect(await page.content()).not.toContain(digest);
   const session = await page.request.get("/api/panel/session");
@@ -64,7 +69,10 @@ test("logout ends the session: the old cookie no longer works", async ({ page, p
   await expect(page).toHaveURL(/\/login\?reason=logout$/);
   await expect(page.getByRole("status").filter({ hasText: "Wylogowano." })).toBeVisible();
 
-  const stranger = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `mailadmin_session=${old}` } });
+  const stranger = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { cookie: `mailadmin_session=${old}` },
+  });
   const session = await stranger.get("/api/panel/session");
   expect(session.status()).toBe(401);
   expect(session.headers()["www-authenticate"]).toBeUndefined();
@@ -77,7 +85,11 @@ test("logout ends the session: the old cookie no longer works", async ({ page, p
   await stranger.dispose();
 });
 
-test("without a session a panel page redirects to the login page; with a dead one it says the session expired", async ({ page, context, baseURL }) => {
+test("without a session a panel page redirects to the login page; with a dead one it says the session expired", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await page.goto("/me");
   // The page asked for rides along, to return to it after the sign-in.
   await expect(page).toHaveURL(/\/login\?next=%2Fme$/);
@@ -100,8 +112,17 @@ test("a session that ends while a page is open sends the user to the login page 
 });
 
 test("a blocked account gets its own message", async ({ page, playwright, baseURL }) => {
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
-  expect((await admin.post("/api/panel/session", { data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) } })).status()).toBe(200);
+  const admin = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
+  });
+  expect(
+    (
+      await admin.post("/api/panel/session", {
+        data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) },
+      })
+    ).status(),
+  ).toBe(200);
   const blocked = await admin.put(`/api/panel/v1/emails/${DEMO.domain}/maria.wojcik`, { data: { blocked: 1 } });
   expect(blocked.status()).toBe(200);
   try {
@@ -157,13 +178,19 @@ test("the language switch turns the panel English and back", async ({ page }) =>
   await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
 });
 
-test("the client address rule of /api/v1 does not apply to panel users, and still applies to /api/v1", async ({ page, playwright, baseURL }) => {
+test("the client address rule of /api/v1 does not apply to panel users, and still applies to /api/v1", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   // The test server allows no client address (ALLOWED_CLIENT_IPS in playwright.config.ts).
   const basic = Buffer.from(`${DEMO.user.email}:${sha1Hex(DEMO.user.password)}`).toString("base64");
   const direct = await playwright.request.newContext({ baseURL });
   const forgeries: Record<string, string>[] = [{}, { "x-mailadmin-panel-call": "0".repeat(64) }];
   for (const forged of forgeries) {
-    const res = await direct.get(`/api/v1/emails/${DEMO.domain}/jan.nowak`, { headers: { authorization: `Basic ${basic}`, ...forged } });
+    const res = await direct.get(`/api/v1/emails/${DEMO.domain}/jan.nowak`, {
+      headers: { authorization: `Basic ${basic}`, ...forged },
+    });
     expect(res.status()).toBe(403);
     expect(await res.json()).toMatchObject({ code: "403.3" });
   }
@@ -172,12 +199,34 @@ test("the client address rule of /api/v1 does not apply to panel users, and stil
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/jan.nowak`)).status()).toBe(200);
 });
 
-test("a browser that signed in before signs in while someone else's guesses lock the account (device cookie)", async ({ page, playwright, baseURL }) => {
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
-  expect((await admin.post("/api/panel/session", { data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) } })).status()).toBe(200);
+test("a browser that signed in before signs in while someone else's guesses lock the account (device cookie)", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const admin = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
+  });
+  expect(
+    (
+      await admin.post("/api/panel/session", {
+        data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) },
+      })
+    ).status(),
+  ).toBe(200);
   const email = `device.owner@${DEMO.domain}`;
-  expect((await admin.post(`/api/panel/v1/emails/${DEMO.domain}/device.owner`, { data: { password: "Device-pass1", capacity: 1 } })).status()).toBe(201);
-  const attacker = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
+  expect(
+    (
+      await admin.post(`/api/panel/v1/emails/${DEMO.domain}/device.owner`, {
+        data: { password: "Device-pass1", capacity: 1 },
+      })
+    ).status(),
+  ).toBe(201);
+  const attacker = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
+  });
   try {
     // The owner signs in once: the browser keeps a signed device cookie, httpOnly.
     await fillLogin(page, email, "Device-pass1");
@@ -188,7 +237,8 @@ test("a browser that signed in before signs in while someone else's guesses lock
     await page.goto("about:blank");
     await page.request.delete("/api/panel/session", { headers: { origin: originOf(page) } });
     // Someone else guesses until the account locks.
-    for (let i = 0; i < 6; i++) await attacker.post("/api/panel/session", { data: { email, digest: sha1Hex(`Guess-${i}`) } });
+    for (let i = 0; i < 6; i++)
+      await attacker.post("/api/panel/session", { data: { email, digest: sha1Hex(`Guess-${i}`) } });
     const locked = await attacker.post("/api/panel/session", { data: { email, digest: sha1Hex("Device-pass1") } });
     expect(locked.status()).toBe(403);
     expect(await locked.text()).toContain("Zbyt wiele nieudanych prób");

@@ -14,9 +14,12 @@ test("/me lists the mail program settings and downloads the account's Apple prof
   await expect(card).toContainText(`Poczta przychodząca (IMAP)${PANEL_MAIL_HOSTS.MAIL_HOST}:993SSL/TLS`);
   await expect(card).toContainText(`Poczta wychodząca (SMTP)${PANEL_MAIL_HOSTS.MAIL_HOST}:465SSL/TLS`);
   await expect(card).toContainText(`Nazwa użytkownika: pełny adres ${DEMO.user.email}`);
-  const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("link", { name: /Pobierz profil/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    card.getByRole("link", { name: /Pobierz profil/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`${DEMO.user.email}.mobileconfig`);
-  const profile = fs.readFileSync((await download.path()), "utf8");
+  const profile = fs.readFileSync(await download.path(), "utf8");
   expect(profile).toContain("<string>com.apple.mail.managed</string>");
   expect(profile).toContain(`<key>IncomingMailServerUsername</key>\n      <string>${DEMO.user.email}</string>`);
   expect(profile).not.toContain(DEMO.user.password);
@@ -24,7 +27,10 @@ test("/me lists the mail program settings and downloads the account's Apple prof
   await page.getByRole("heading", { name: "Programy pocztowe" }).scrollIntoViewIfNeeded();
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `horizontal scroll at ${width} px`).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `horizontal scroll at ${width} px`,
+    ).toBeLessThanOrEqual(0);
     await card.screenshot({ path: path.join(SCREENSHOTS, `me-mail-clients-${width}.png`) });
   }
 });

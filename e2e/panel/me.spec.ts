@@ -26,7 +26,9 @@ test("the owner sets the autoresponder", async ({ page }) => {
     autoresponder_body: "Jestem na urlopie do 14 lipca.",
   });
   await page.reload();
-  await expect(section(page, "Autoresponder").getByLabel("Treść odpowiedzi")).toHaveValue("Jestem na urlopie do 14 lipca.");
+  await expect(section(page, "Autoresponder").getByLabel("Treść odpowiedzi")).toHaveValue(
+    "Jestem na urlopie do 14 lipca.",
+  );
 });
 
 test("the owner sets forwards up to the limit, with keep_mail", async ({ page }) => {
@@ -68,7 +70,13 @@ test("restricted fields are read-only on the page and refused through the BFF", 
 
   const path = `/api/panel/v1/emails/${DEMO.domain}/jan.nowak`;
   const headers = { origin: originOf(page) };
-  for (const body of [{ capacity: 99999 }, { description: "hacked" }, { forward_limit: 50 }, { blocked: 1 }, { expiration_date: "2099-01-01" }]) {
+  for (const body of [
+    { capacity: 99999 },
+    { description: "hacked" },
+    { forward_limit: 50 },
+    { blocked: 1 },
+    { expiration_date: "2099-01-01" },
+  ]) {
     const res = await page.request.put(path, { data: body, headers });
     expect(res.status(), JSON.stringify(body)).toBe(403);
     expect(await res.json()).toMatchObject({ code: "403.2", category: "authorization", source: Object.keys(body)[0] });
@@ -76,14 +84,25 @@ test("restricted fields are read-only on the page and refused through the BFF", 
   // Another account's record and the postmaster's endpoints are refused too.
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/anna.kowalska`)).status()).toBe(403);
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}`)).status()).toBe(403);
-  expect((await page.request.put(`/api/panel/v1/domains/${DEMO.domain}`, { data: { spam_enabled: 0 }, headers })).status()).toBe(403);
+  expect(
+    (await page.request.put(`/api/panel/v1/domains/${DEMO.domain}`, { data: { spam_enabled: 0 }, headers })).status(),
+  ).toBe(403);
 
-  expect(await ownRecord(page)).toMatchObject({ capacity: 1024, description: "Jan Nowak, sprzedaż", forward_limit: 3, blocked: 0, expiration_date: "" });
+  expect(await ownRecord(page)).toMatchObject({
+    capacity: 1024,
+    description: "Jan Nowak, sprzedaż",
+    forward_limit: 3,
+    blocked: 0,
+    expiration_date: "",
+  });
 });
 
 test("password change shows the rules live and keeps the session", async ({ page, playwright, baseURL }) => {
   const email = `anna.kowalska@${DEMO.domain}`;
-  await page.request.post("/api/panel/session", { data: { email, digest: sha1Hex(DEMO.user.password) }, headers: { origin: new URL(baseURL!).origin } });
+  await page.request.post("/api/panel/session", {
+    data: { email, digest: sha1Hex(DEMO.user.password) },
+    headers: { origin: new URL(baseURL!).origin },
+  });
   await page.goto("/me");
   const pw = section(page, "Zmiana hasła");
   const rule = (name: string) => pw.locator(`[data-rule="${name}"]`);
@@ -93,7 +112,8 @@ test("password change shows the rules live and keeps the session", async ({ page
   await expect(rule("letter")).toHaveAttribute("data-ok", "true");
   await expect(rule("digitOrSpecial")).toHaveAttribute("data-ok", "false");
   await pw.getByLabel("Nowe hasło", { exact: true }).fill("Nowe-haslo7");
-  for (const r of ["length", "letter", "digitOrSpecial", "characters"]) await expect(rule(r)).toHaveAttribute("data-ok", "true");
+  for (const r of ["length", "letter", "digitOrSpecial", "characters"])
+    await expect(rule(r)).toHaveAttribute("data-ok", "true");
 
   await pw.getByLabel("Powtórz nowe hasło").fill("Nowe-haslo8");
   await pw.getByRole("button", { name: "Zapisz" }).click();
@@ -107,9 +127,16 @@ test("password change shows the rules live and keeps the session", async ({ page
 
   // The session now authenticates with the new digest; the old password no longer signs in, the new one does.
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/anna.kowalska`)).status()).toBe(200);
-  const other = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL!).origin } });
-  expect((await other.post("/api/panel/session", { data: { email, digest: sha1Hex(DEMO.user.password) } })).status()).toBe(403);
-  expect((await other.post("/api/panel/session", { data: { email, digest: sha1Hex("Nowe-haslo7") } })).status()).toBe(200);
+  const other = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
+  });
+  expect(
+    (await other.post("/api/panel/session", { data: { email, digest: sha1Hex(DEMO.user.password) } })).status(),
+  ).toBe(403);
+  expect((await other.post("/api/panel/session", { data: { email, digest: sha1Hex("Nowe-haslo7") } })).status()).toBe(
+    200,
+  );
   await other.dispose();
 });
 
@@ -147,7 +174,12 @@ test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days
   await days.fill("14");
   await filter.getByRole("button", { name: "Zapisz" }).click();
   await expect(filter.getByRole("status")).toHaveText("Zapisano zmiany.");
-  expect(await ownRecord(page)).toMatchObject({ spam_enabled: 0, spam_rule: "tag", spam_hits: 2, spam_delete_after: 14 });
+  expect(await ownRecord(page)).toMatchObject({
+    spam_enabled: 0,
+    spam_rule: "tag",
+    spam_hits: 2,
+    spam_delete_after: 14,
+  });
 
   await page.reload();
   const again = section(page, "Filtr antyspamowy");
@@ -159,5 +191,10 @@ test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days
   await again.getByLabel("Czułość filtra").selectOption("5");
   await again.getByRole("button", { name: "Zapisz" }).click();
   await expect(again.getByRole("status")).toHaveText("Zapisano zmiany.");
-  expect(await ownRecord(page)).toMatchObject({ spam_enabled: 1, spam_rule: "move", spam_hits: 5, spam_delete_after: 14 });
+  expect(await ownRecord(page)).toMatchObject({
+    spam_enabled: 1,
+    spam_rule: "move",
+    spam_hits: 5,
+    spam_delete_after: 14,
+  });
 });

@@ -6,7 +6,10 @@ import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
-test("removing an alias asks first, then the focus moves to the next alias or the new-alias field", async ({ page, loginAs }) => {
+test("removing an alias asks first, then the focus moves to the next alias or the new-alias field", async ({
+  page,
+  loginAs,
+}) => {
   test.setTimeout(90_000);
   await loginAs(page, "postmaster");
   const name = `wlas${Date.now().toString(36)}`;
@@ -35,7 +38,9 @@ test("removing an alias asks first, then the focus moves to the next alias or th
   await dialog.getByRole("button", { name: "Anuluj" }).click();
   await expect(dialog).toBeHidden();
   await expect(removeButton(first)).toBeFocused();
-  const stored = async () => ((await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).json()) as { aliases: string[] }).aliases;
+  const stored = async () =>
+    ((await (await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).json()) as { aliases: string[] })
+      .aliases;
   expect(await stored()).toEqual([first, second]);
 
   // Confirmed: gone, and the focus is on the next alias's Remove button.

@@ -17,7 +17,9 @@ test("an owner adding postmaster or a taken name is told why, on the marked fiel
   await field.fill("postmaster");
   await section.getByRole("button", { name: "Dodaj alias" }).click();
   await expect(field).toHaveAttribute("aria-invalid", "true");
-  await expect(field).toHaveAccessibleDescription(/Adres postmaster@demo\.example\.com jest zastrzeżony dla administratora domeny/);
+  await expect(field).toHaveAccessibleDescription(
+    /Adres postmaster@demo\.example\.com jest zastrzeżony dla administratora domeny/,
+  );
   await expect(field).toBeFocused();
   await expect(section).not.toContainText("Nieprawidłowa lista aliasów");
 

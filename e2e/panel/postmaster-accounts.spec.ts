@@ -26,7 +26,8 @@ async function search(page: Page, text: string) {
   await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(text)}`));
 }
 
-const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj ${name}@` }) });
+const rowOf = (page: Page, name: string) =>
+  page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj ${name}@` }) });
 
 test.describe("accounts", () => {
   test.beforeEach(async ({ page, loginAs }) => {
@@ -108,7 +109,10 @@ test.describe("accounts", () => {
     await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
     await expect(page.getByText("Zaznaczono: 2 konta")).toBeVisible();
     await page.getByRole("button", { name: "Zablokuj" }).click();
-    await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
+    await page
+      .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
+      .getByRole("button", { name: "Zablokuj" })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
     for (const n of names) await expect(rowOf(page, n).getByRole("cell", { name: "tak" })).toBeVisible();
 
@@ -130,7 +134,10 @@ test.describe("accounts", () => {
     await page.getByLabel(`Zaznacz postmaster@${DEMO.domain}`).check();
     await page.getByLabel(`Zaznacz ${name}@${DEMO.domain}`).check();
     await page.getByRole("button", { name: "Zablokuj" }).click();
-    await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
+    await page
+      .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
+      .getByRole("button", { name: "Zablokuj" })
+      .click();
     const alert = page.getByRole("alert").filter({ hasText: "Nic nie zmieniono" });
     await expect(alert).toContainText("postmaster: Konta postmaster nie można usunąć ani zablokować.");
     await expect(rowOf(page, name).getByRole("cell", { name: "nie" })).toBeVisible();

@@ -37,7 +37,9 @@ test.describe("domain settings", () => {
     await white.fill("partner.pl\nto nie jest adres");
     await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
     await expect(white).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByText("Lista antyspamowa może zawierać tylko poprawne adresy e-mail lub domeny.")).toBeVisible();
+    await expect(
+      page.getByText("Lista antyspamowa może zawierać tylko poprawne adresy e-mail lub domeny."),
+    ).toBeVisible();
 
     await white.fill("partner.pl\njan@partner.pl");
     await page.getByRole("button", { name: "Zapisz ustawienia" }).click();

@@ -5,7 +5,9 @@ import { AUDITED_PAGES } from "./audited-pages";
 import { expect, loginAs, test } from "./fixtures";
 
 for (const audited of AUDITED_PAGES) {
-  test(`${audited.path} (${audited.role ?? "signed out"}) sends the browser defences and runs within them`, async ({ page }) => {
+  test(`${audited.path} (${audited.role ?? "signed out"}) sends the browser defences and runs within them`, async ({
+    page,
+  }) => {
     if (audited.role) await loginAs(page, audited.role);
     const res = await page.goto(audited.path);
     expect(new URL(page.url()).pathname).toBe(new URL(audited.landsOn ?? audited.path, "http://x").pathname);

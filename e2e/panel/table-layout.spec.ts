@@ -29,7 +29,7 @@ function measureHeaders(page: Page): Promise<HeaderBox[]> {
     const canvas = document.createElement("canvas").getContext("2d")!;
     for (const th of document.querySelectorAll<HTMLTableCellElement>("main table thead th")) {
       const style = getComputedStyle(th);
-      if (style.display === "none" || th.getBoundingClientRect().width === 0 && th.textContent === "") continue;
+      if (style.display === "none" || (th.getBoundingClientRect().width === 0 && th.textContent === "")) continue;
       const text = (th.textContent ?? "").replace(/[▲▼]/g, "").trim();
       // Headers with no visible text (the check box, the actions column's screen-reader label) have no words to fit.
       const hidden = th.querySelector(".sr-only");
@@ -57,14 +57,21 @@ function measureHeaders(page: Page): Promise<HeaderBox[]> {
 }
 
 const TABLES = [
-  { name: "accounts", path: "/accounts", ready: (page: Page) => page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor() },
+  {
+    name: "accounts",
+    path: "/accounts",
+    ready: (page: Page) => page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ }).waitFor(),
+  },
   { name: "aliases", path: "/aliases", ready: (page: Page) => page.getByRole("cell", { name: /^kontakt@/ }).waitFor() },
   { name: "lists", path: "/lists", ready: (page: Page) => page.getByRole("link", { name: /wszyscy@/ }).waitFor() },
 ];
 
 for (const table of TABLES) {
   for (const width of [1280, 1920]) {
-    test(`${table.name} at ${width} px: every column at least as wide as its header, no header overlaps`, async ({ page, loginAs }) => {
+    test(`${table.name} at ${width} px: every column at least as wide as its header, no header overlaps`, async ({
+      page,
+      loginAs,
+    }) => {
       await page.setViewportSize({ width, height: 900 });
       await loginAs(page, "postmaster");
       await page.goto(table.path);
@@ -75,10 +82,14 @@ for (const table of TABLES) {
       const tolerance = 0.5;
       headers.forEach((h, i) => {
         if (h.contentWidth + tolerance < h.widestWord) {
-          problems.push(`"${h.text}": column ${h.contentWidth.toFixed(0)} px is narrower than its word ${h.widestWord.toFixed(0)} px`);
+          problems.push(
+            `"${h.text}": column ${h.contentWidth.toFixed(0)} px is narrower than its word ${h.widestWord.toFixed(0)} px`,
+          );
         }
         if (h.textLeft < h.left - tolerance || h.textRight > h.right + tolerance) {
-          problems.push(`"${h.text}": its text (${h.textLeft.toFixed(0)}-${h.textRight.toFixed(0)}) leaves its cell (${h.left.toFixed(0)}-${h.right.toFixed(0)})`);
+          problems.push(
+            `"${h.text}": its text (${h.textLeft.toFixed(0)}-${h.textRight.toFixed(0)}) leaves its cell (${h.left.toFixed(0)}-${h.right.toFixed(0)})`,
+          );
         }
         const next = headers[i + 1];
         if (next && (h.right > next.left + tolerance || h.textRight > next.left + tolerance)) {
@@ -89,10 +100,15 @@ for (const table of TABLES) {
       const spills = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLTableCellElement>("main table tbody tr:nth-child(-n+10) td")]
           .filter((td) => getComputedStyle(td).display !== "none" && td.scrollWidth > td.clientWidth + 1)
-          .map((td) => `cell "${(td.textContent ?? "").trim().slice(0, 40)}" spills ${td.scrollWidth - td.clientWidth} px`),
+          .map(
+            (td) => `cell "${(td.textContent ?? "").trim().slice(0, 40)}" spills ${td.scrollWidth - td.clientWidth} px`,
+          ),
       );
       problems.push(...spills);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `table-layout-${table.name}-${width}.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `table-layout-${table.name}-${width}.png`),
+        fullPage: true,
+      });
       expect(problems, JSON.stringify(headers, null, 1)).toEqual([]);
     });
   }

@@ -8,9 +8,12 @@ import type { Page } from "@playwright/test";
 import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `tables-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `tables-${name}.png`), fullPage: true });
 
-test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 listed with their reasons", async ({ page }) => {
+test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 listed with their reasons", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const { domain, email, password } = EXTRA_DOMAINS.import;
   await signIn(page, email, password);
@@ -21,7 +24,8 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
   // capacity that is no number, and the existing postmaster (all three caught in the preview, the last by asking
   // the server which names are taken).
   const lines = ["nazwa;hasło;pojemność;opis"];
-  for (let i = 1; i <= 197; i++) lines.push(`imp${String(i).padStart(3, "0")};${i % 2 ? "Haslo-123" : ""};10;Import ${i}`);
+  for (let i = 1; i <= 197; i++)
+    lines.push(`imp${String(i).padStart(3, "0")};${i % 2 ? "Haslo-123" : ""};10;Import ${i}`);
   lines.splice(50, 0, "Zła Nazwa;Haslo-123;10;zła");
   lines.splice(120, 0, "imp-capacity;Haslo-123;dużo;zła pojemność");
   lines.push("postmaster;Haslo-123;10;już jest");
@@ -29,7 +33,9 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
 
   await page.getByRole("button", { name: "Dodaj wiele kont" }).click();
   const dialog = page.getByRole("dialog", { name: "Dodaj wiele kont" });
-  await dialog.getByLabel("…albo plik CSV").setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n")) });
+  await dialog
+    .getByLabel("…albo plik CSV")
+    .setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n")) });
   await expect(dialog.getByLabel("Wiersze")).toHaveValue(/imp197/);
   await dialog.getByRole("button", { name: "Sprawdź" }).click();
   await expect(dialog.getByText("Do utworzenia: 197 kont. Wiersze z błędem: 3")).toBeVisible();
@@ -39,7 +45,10 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
   await expect(dialog.getByRole("progressbar", { name: "Tworzenie kont…" })).toBeVisible();
 
   await expect(dialog.getByText("Utworzono: 197 kont. Nie utworzono: 3 konta.")).toBeVisible({ timeout: 240_000 });
-  const failed = dialog.getByRole("row").filter({ hasNotText: "utworzono" }).filter({ has: page.getByRole("cell") });
+  const failed = dialog
+    .getByRole("row")
+    .filter({ hasNotText: "utworzono" })
+    .filter({ has: page.getByRole("cell") });
   await expect(failed).toHaveCount(3);
   await expect(failed.nth(0)).toContainText("Nieprawidłowa nazwa konta.");
   await expect(failed.nth(1)).toContainText("Pojemność musi być liczbą całkowitą");
@@ -50,7 +59,10 @@ test("bulk create of 200 accounts from a CSV with 3 bad rows: 197 created, 3 lis
   // The generated passwords: downloadable once.
   const download = page.waitForEvent("download");
   await dialog.getByRole("button", { name: /Pobierz wygenerowane hasła/ }).click();
-  const csv = fs.readFileSync(await (await download).path(), "utf8").trim().split(/\r?\n/);
+  const csv = fs
+    .readFileSync(await (await download).path(), "utf8")
+    .trim()
+    .split(/\r?\n/);
   expect(csv[0]).toBe("address;password");
   expect(csv).toHaveLength(1 + 98);
   expect(csv[1]).toMatch(new RegExp(`^imp002@${domain.replace(/\./g, "\\.")};[A-Za-z2-9]{12}$`));
@@ -84,14 +96,21 @@ test("select all matching on a domain of 1,500 accounts, then block all 1,500", 
   await confirm.getByRole("button", { name: "Anuluj" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
-  await page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" }).getByRole("button", { name: "Zablokuj" }).click();
+  await page
+    .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
+    .getByRole("button", { name: "Zablokuj" })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 1500 kont." })).toBeVisible({ timeout: 120_000 });
   await expect(page.getByRole("row").filter({ hasText: "user0001" }).getByText("zablokowane")).toBeVisible();
   await shot(page, "select-all-blocked");
 
   // Every one of them is blocked, the last page too; the postmaster, outside the search, is not.
-  const unblocked = await page.request.get(`/api/panel/v1/emails/${domain}?search=${SEEDED_ACCOUNTS.prefix}&sort=blocked&size=1`);
-  const first = Object.values(((await unblocked.json()) as { result_data: Record<string, { blocked: string }> }).result_data);
+  const unblocked = await page.request.get(
+    `/api/panel/v1/emails/${domain}?search=${SEEDED_ACCOUNTS.prefix}&sort=blocked&size=1`,
+  );
+  const first = Object.values(
+    ((await unblocked.json()) as { result_data: Record<string, { blocked: string }> }).result_data,
+  );
   expect(first.map((r) => r.blocked)).toEqual(["1"]);
   const postmaster = await page.request.get(`/api/panel/v1/emails/${domain}/postmaster`);
   expect(((await postmaster.json()) as { blocked: number }).blocked).toBe(0);
@@ -100,12 +119,28 @@ test("select all matching on a domain of 1,500 accounts, then block all 1,500", 
 test("usage in MB after the CLI's usage report", async ({ page }) => {
   execFileSync(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "usage", "report", `anna.kowalska@${DEMO.domain}`, "--bytes", String(300 * 1024 * 1024)],
-    { cwd: path.resolve(import.meta.dirname, "../.."), env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB }, stdio: ["ignore", "ignore", "inherit"] },
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/index.ts",
+      "usage",
+      "report",
+      `anna.kowalska@${DEMO.domain}`,
+      "--bytes",
+      String(300 * 1024 * 1024),
+    ],
+    {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
   );
   await loginAs(page, "postmaster");
   await page.goto("/accounts?search=anna.kowalska");
-  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `Edytuj anna.kowalska@${DEMO.domain}` }) });
+  const row = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name: `Edytuj anna.kowalska@${DEMO.domain}` }) });
   const capacity = (await row.getByRole("cell").nth(3).textContent())!.trim();
   await expect(row.getByRole("meter", { name: `Użycie anna.kowalska@${DEMO.domain}` })).toHaveAttribute(
     "aria-valuetext",
@@ -141,7 +176,9 @@ test.describe("at 375 px", () => {
       expect(box.x + box.width).toBeLessThanOrEqual(375);
       // The nav shows every label whole.
       for (const label of ["Domena", "Konta", "Aliasy", "Listy", "Moje konto"]) {
-        const link = page.getByRole("navigation", { name: "Nawigacja główna" }).getByRole("link", { name: label, exact: true });
+        const link = page
+          .getByRole("navigation", { name: "Nawigacja główna" })
+          .getByRole("link", { name: label, exact: true });
         const b = (await link.boundingBox())!;
         expect(b.x + b.width, label).toBeLessThanOrEqual(375);
       }
@@ -162,25 +199,41 @@ test("the delete dialog lists the aliases that go with the account and the catch
   const name = `usun${Date.now().toString(36)}`;
   const email = `${name}@${DEMO.domain}`;
   const headers = { origin: new URL(page.url()).origin };
-  const bff = (method: "post" | "put", url: string, data: object) => page.request[method](`/api/panel/v1/${url}`, { data, headers });
-  expect((await bff("post", `emails/${DEMO.domain}/${name}`, { password: "Haslo-123", capacity: 10 })).status()).toBe(201);
+  const bff = (method: "post" | "put", url: string, data: object) =>
+    page.request[method](`/api/panel/v1/${url}`, { data, headers });
+  expect((await bff("post", `emails/${DEMO.domain}/${name}`, { password: "Haslo-123", capacity: 10 })).status()).toBe(
+    201,
+  );
   for (const alias of [`${name}-a`, `${name}-b`]) {
     expect((await bff("post", `aliases/${DEMO.domain}/${alias}`, { target: email })).status()).toBe(201);
   }
-  const before = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<string, unknown>;
-  expect((await bff("put", `domains/${DEMO.domain}`, { catchall_type: 1, catchall_address: email })).status()).toBe(200);
+  const before = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<
+    string,
+    unknown
+  >;
+  expect((await bff("put", `domains/${DEMO.domain}`, { catchall_type: 1, catchall_address: email })).status()).toBe(
+    200,
+  );
 
   await page.goto(`/accounts?search=${name}`);
   await page.getByRole("button", { name: `Usuń: ${email}` }).click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toContainText("Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (2 aliasy):");
+  await expect(dialog).toContainText(
+    "Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias (2 aliasy):",
+  );
   await expect(dialog.getByRole("listitem")).toHaveText([`${name}-a@${DEMO.domain}`, `${name}-b@${DEMO.domain}`]);
   await expect(dialog).toContainText(`Catchall kierujący pocztę na ${email} zostanie wyłączony.`);
   await shot(page, "delete-dialog");
   await dialog.getByRole("button", { name: "Usuń" }).click();
   await expect(dialog).toBeHidden();
-  const after = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<string, unknown>;
+  const after = (await (await page.request.get(`/api/panel/v1/domains/${DEMO.domain}`)).json()) as Record<
+    string,
+    unknown
+  >;
   expect(after.catchall_type).toBe(0);
   // Leave the demo domain's catchall as it was for the other tests.
-  await bff("put", `domains/${DEMO.domain}`, { catchall_type: before.catchall_type, catchall_address: before.catchall_address });
+  await bff("put", `domains/${DEMO.domain}`, {
+    catchall_type: before.catchall_type,
+    catchall_address: before.catchall_address,
+  });
 });

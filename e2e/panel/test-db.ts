@@ -15,7 +15,10 @@ export async function sql<T = Record<string, unknown>>(query: string, params: un
     await client.connect();
     try {
       let n = 0;
-      const res = await client.query(query.replace(/\?/g, () => `$${++n}`), params);
+      const res = await client.query(
+        query.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
       return res.rows as T[];
     } finally {
       await client.end();

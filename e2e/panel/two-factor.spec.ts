@@ -7,7 +7,8 @@ import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, sha1Hex, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage: true });
 
 /** The app's side: RFC 6238 (SHA-1, 30 s, 6 digits) from the base32 key shown on the page. */
 function totp(base32: string, now = Date.now()): string {
@@ -77,7 +78,10 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   await signOut(page);
 
   // The password alone no longer gives a session.
-  const direct = await page.request.post("/api/panel/session", { data: { email, digest: sha1Hex(password) }, headers: { origin: originOf(page) } });
+  const direct = await page.request.post("/api/panel/session", {
+    data: { email, digest: sha1Hex(password) },
+    headers: { origin: originOf(page) },
+  });
   expect(await direct.json()).toMatchObject({ second_step: "code" });
   expect((await page.request.get("/api/panel/session")).status()).toBe(401);
 
@@ -101,7 +105,9 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);
   await page.getByRole("button", { name: "Potwierdź" }).click();
   await expect(page).toHaveURL(/\/me$/);
-  await expect(page.getByRole("region", { name: "Logowanie dwuetapowe" })).toContainText("Niewykorzystane kody zapasowe: 9.");
+  await expect(page.getByRole("region", { name: "Logowanie dwuetapowe" })).toContainText(
+    "Niewykorzystane kody zapasowe: 9.",
+  );
   await signOut(page);
   await signInWithForm(page, email, password);
   await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);

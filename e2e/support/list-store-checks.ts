@@ -22,13 +22,22 @@ export async function runListStoreChecks(): Promise<void> {
   expect(engine).toBe(process.env.DATABASE_URL ? "postgres" : "sqlite");
 
   const domain = await addDomain(db, "listy.test", "Lists-pass1", {});
-  await createMailingList(db, domain, "ogloszenia", { accounts: ["a@x.test", "b@x.test"], moderators: ["mod2@x.test", "mod1@x.test"] });
+  await createMailingList(db, domain, "ogloszenia", {
+    accounts: ["a@x.test", "b@x.test"],
+    moderators: ["mod2@x.test", "mod1@x.test"],
+  });
   const row = await getListOrThrow(db, domain, "ogloszenia");
   const store = listStore(db);
 
   // Lists by address and by id, with the domain's name.
   const list = await store.listByEmail("ogloszenia@listy.test");
-  expect(list).toMatchObject({ id: row.id, name: "ogloszenia", email: "ogloszenia@listy.test", domain: "listy.test", domainId: domain.id });
+  expect(list).toMatchObject({
+    id: row.id,
+    name: "ogloszenia",
+    email: "ogloszenia@listy.test",
+    domain: "listy.test",
+    domainId: domain.id,
+  });
   expect((await store.listById(row.id))?.email).toBe("ogloszenia@listy.test");
   expect(await store.listByEmail("nie-ma@listy.test")).toBeUndefined();
   expect(await store.listById(999_999)).toBeUndefined();
@@ -94,12 +103,20 @@ export async function runListStoreChecks(): Promise<void> {
   const message = Buffer.from("Subject: test\r\n\r\n\u0000binary\u00ff body\r\n", "latin1");
   const heldToken = "moderator-token";
   const heldId = await store.hold(row.id, "obcy@x.test", "test", message, sha256(heldToken));
-  expect(await store.heldByToken(heldToken)).toEqual({ id: heldId, listId: row.id, sender: "obcy@x.test", subject: "test", status: "held" });
+  expect(await store.heldByToken(heldToken)).toEqual({
+    id: heldId,
+    listId: row.id,
+    sender: "obcy@x.test",
+    subject: "test",
+    status: "held",
+  });
   expect(await store.approved()).toEqual([]);
   expect(await store.approve(heldId)).toBe(true);
   expect(await store.approve(heldId)).toBe(false);
   const approved = await store.approved();
-  expect(approved.map((p) => ({ ...p, message: Buffer.from(p.message) }))).toEqual([{ id: heldId, listId: row.id, message }]);
+  expect(approved.map((p) => ({ ...p, message: Buffer.from(p.message) }))).toEqual([
+    { id: heldId, listId: row.id, message },
+  ]);
   expect(await store.deleteHeld(heldId)).toBe(true);
   expect(await store.deleteHeld(heldId)).toBe(false);
   const queued = await store.queue(row.id, "a@x.test", "big", message);
@@ -115,7 +132,9 @@ export async function runListStoreChecks(): Promise<void> {
   const link = await unsubscribeToken(db, row.id, "a@x.test");
   expect(await readUnsubscribeToken(db, link)).toEqual({ listId: row.id, address: "a@x.test" });
   const [id, , mac] = link.split(".");
-  expect(await readUnsubscribeToken(db, `${id}.${Buffer.from("c@x.test").toString("base64url")}.${mac}`)).toBeUndefined();
+  expect(
+    await readUnsubscribeToken(db, `${id}.${Buffer.from("c@x.test").toString("base64url")}.${mac}`),
+  ).toBeUndefined();
   expect(await readUnsubscribeToken(db, `${link.slice(0, -2)}AA`)).toBeUndefined();
 }
 
@@ -131,8 +150,16 @@ export async function runSpamPolicyChecks(): Promise<void> {
 
   let domain = await addDomain(db, "spam.test", "Spam-pass1", {});
   await createAccount(db, domain, "jan", { password: "Spam-pass1" });
-  domain = await updateDomain(db, domain, { spam_white_list: ["Friend.test"], spam_black_list: ["bad@evil.test"], spam_rbl_enabled: 1 });
-  const principal = { account: await getAccountOrThrow(db, domain, "postmaster"), domain: domain.name, isPostmaster: true };
+  domain = await updateDomain(db, domain, {
+    spam_white_list: ["Friend.test"],
+    spam_black_list: ["bad@evil.test"],
+    spam_rbl_enabled: 1,
+  });
+  const principal = {
+    account: await getAccountOrThrow(db, domain, "postmaster"),
+    domain: domain.name,
+    isPostmaster: true,
+  };
   await updateAccounts(db, principal, domain, ["jan"], { spam_black_list: ["worse.test"], spam_greylist_enabled: 0 });
 
   // The account's lists add to the domain's; its switches override the domain's, which override the defaults.
@@ -145,13 +172,22 @@ export async function runSpamPolicyChecks(): Promise<void> {
     rblWhite: [],
   });
   // An address of the domain that is no account: the domain's own settings.
-  expect(await settingsFor(db, "lista@spam.test", defaults)).toMatchObject({ enabled: { rbl: 1, spf: 1, greylist: 1 }, black: ["bad@evil.test"] });
+  expect(await settingsFor(db, "lista@spam.test", defaults)).toMatchObject({
+    enabled: { rbl: 1, spf: 1, greylist: 1 },
+    black: ["bad@evil.test"],
+  });
   expect(await settingsFor(db, "x@nie-hostowana.test", defaults)).toBeUndefined();
 
   // The decisions that need no DNS, through the policy service itself.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spam-policy-"));
   try {
-    const policy = new SpamPolicy({ db, greylist: new Greylist(path.join(dir, "greylist.db")), greylistDelayS: 60, rblZones: [], defaults });
+    const policy = new SpamPolicy({
+      db,
+      greylist: new Greylist(path.join(dir, "greylist.db")),
+      greylistDelayS: 60,
+      rblZones: [],
+      defaults,
+    });
     const ask = (sender: string, recipient: string) =>
       policy.decide({ protocol_state: "RCPT", client_address: "192.0.2.1", helo_name: "mx.test", sender, recipient });
     expect((await ask("x@worse.test", "jan@spam.test")).rule).toBe("black-list");

@@ -57,13 +57,24 @@ function postgresIds(): { uid: number; gid: number } | Record<string, never> {
 
 /** Runs one of PostgreSQL's programs (as the postgres user when root); its stdout and stderr, or throws with them. */
 export function runPgBin(bin: string, args: string[], env?: Record<string, string>): string {
-  const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
+  const r = spawnSync(path.join(PG_BIN, bin), args, {
+    encoding: "utf8",
+    cwd: "/",
+    env: { ...process.env, ...env },
+    ...postgresIds(),
+  });
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr}${r.stdout}`);
   return `${r.stdout}${r.stderr}`;
 }
 
 function run(bin: string, args: string[], input?: string, env?: Record<string, string>): string {
-  const r = spawnSync(path.join(PG_BIN, bin), args, { encoding: "utf8", input, cwd: "/", env: { ...process.env, ...env }, ...postgresIds() });
+  const r = spawnSync(path.join(PG_BIN, bin), args, {
+    encoding: "utf8",
+    input,
+    cwd: "/",
+    env: { ...process.env, ...env },
+    ...postgresIds(),
+  });
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr || r.stdout}`);
   return r.stdout;
 }
@@ -98,11 +109,15 @@ async function waitReady(socketDir: string, port: number, child: ChildProcess, t
 }
 
 function startServer(dataDir: string, socketDir: string, port: number, log?: (line: string) => void): ChildProcess {
-  const child = spawn(path.join(PG_BIN, "postgres"), ["-D", dataDir, "-p", String(port), "-k", socketDir, "-h", "127.0.0.1"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    cwd: "/",
-    ...postgresIds(),
-  });
+  const child = spawn(
+    path.join(PG_BIN, "postgres"),
+    ["-D", dataDir, "-p", String(port), "-k", socketDir, "-h", "127.0.0.1"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd: "/",
+      ...postgresIds(),
+    },
+  );
   const logLines = (b: Buffer) => log?.(b.toString().trimEnd());
   child.stdout?.on("data", logLines);
   child.stderr?.on("data", logLines);
@@ -139,7 +154,26 @@ function cluster(
     dataDir,
     urlFor,
     psql: (sql, database = db.database) =>
-      run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDir, "-p", String(port), "-d", database, "-f", "-"], sql),
+      run(
+        "psql",
+        [
+          "-X",
+          "-q",
+          "-A",
+          "-t",
+          "-v",
+          "ON_ERROR_STOP=1",
+          "-h",
+          socketDir,
+          "-p",
+          String(port),
+          "-d",
+          database,
+          "-f",
+          "-",
+        ],
+        sql,
+      ),
     async kill() {
       await stopChild(server);
     },
@@ -165,9 +199,24 @@ export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgClu
   const root = makeDir("pgcluster-");
   const dataDir = path.join(root, "data");
   const socketDir = root;
-  const db = { database: opts.database ?? "mailadmin", user: opts.user ?? "mailadmin", password: opts.password ?? "mailadmin-test" };
+  const db = {
+    database: opts.database ?? "mailadmin",
+    user: opts.user ?? "mailadmin",
+    password: opts.password ?? "mailadmin-test",
+  };
   try {
-    run("initdb", ["-D", dataDir, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    run("initdb", [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+    ]);
     const settings: Record<string, string | number> = {
       listen_addresses: "'127.0.0.1'",
       fsync: "off",
@@ -181,18 +230,31 @@ export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgClu
     };
     fs.appendFileSync(
       path.join(dataDir, "postgresql.conf"),
-      "\n" + Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join("\n") + "\n",
+      "\n" +
+        Object.entries(settings)
+          .map(([k, v]) => `${k} = ${v}`)
+          .join("\n") +
+        "\n",
     );
     if (opts.replicationUser) {
-      fs.appendFileSync(path.join(dataDir, "pg_hba.conf"), `host replication ${opts.replicationUser} 127.0.0.1/32 scram-sha-256\n`);
+      fs.appendFileSync(
+        path.join(dataDir, "pg_hba.conf"),
+        `host replication ${opts.replicationUser} 127.0.0.1/32 scram-sha-256\n`,
+      );
     }
     const port = opts.port ?? (await freePort());
     const child = startServer(dataDir, socketDir, port, opts.log);
     await waitReady(socketDir, port, child);
     const c = cluster(dataDir, socketDir, port, child, db, opts.log);
-    c.psql(`CREATE ROLE ${quoteId(db.user)} LOGIN PASSWORD ${quoteLit(db.password)}; CREATE DATABASE ${quoteId(db.database)} OWNER ${quoteId(db.user)};`, "postgres");
+    c.psql(
+      `CREATE ROLE ${quoteId(db.user)} LOGIN PASSWORD ${quoteLit(db.password)}; CREATE DATABASE ${quoteId(db.database)} OWNER ${quoteId(db.user)};`,
+      "postgres",
+    );
     if (opts.replicationUser) {
-      c.psql(`CREATE ROLE ${quoteId(opts.replicationUser)} LOGIN REPLICATION PASSWORD ${quoteLit(db.password)};`, "postgres");
+      c.psql(
+        `CREATE ROLE ${quoteId(opts.replicationUser)} LOGIN REPLICATION PASSWORD ${quoteLit(db.password)};`,
+        "postgres",
+      );
     }
     return c;
   } catch (e) {
@@ -215,15 +277,40 @@ export async function startReplica(primary: PgCluster, opts: ReplicaOptions): Pr
   try {
     run(
       "pg_basebackup",
-      ["-h", "127.0.0.1", "-p", String(primary.port), "-U", opts.replicationUser, "-D", dataDir, "-R", "-X", "stream", "-c", "fast", "--no-sync"],
+      [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(primary.port),
+        "-U",
+        opts.replicationUser,
+        "-D",
+        dataDir,
+        "-R",
+        "-X",
+        "stream",
+        "-c",
+        "fast",
+        "--no-sync",
+      ],
       undefined,
       { PGPASSWORD: primary.password },
     );
-    fs.appendFileSync(path.join(dataDir, "postgresql.conf"), "\nhot_standby = on\nhot_standby_feedback = on\nwal_receiver_status_interval = 1s\n");
+    fs.appendFileSync(
+      path.join(dataDir, "postgresql.conf"),
+      "\nhot_standby = on\nhot_standby_feedback = on\nwal_receiver_status_interval = 1s\n",
+    );
     const port = opts.port ?? (await freePort());
     const child = startServer(dataDir, root, port, opts.log);
     await waitReady(root, port, child);
-    return cluster(dataDir, root, port, child, { database: primary.database, user: primary.user, password: primary.password }, opts.log);
+    return cluster(
+      dataDir,
+      root,
+      port,
+      child,
+      { database: primary.database, user: primary.user, password: primary.password },
+      opts.log,
+    );
   } catch (e) {
     fs.rmSync(root, { recursive: true, force: true });
     throw e;

@@ -21,7 +21,9 @@ export async function runRaces(): Promise<void> {
   const created = results.filter((r) => r.status === "fulfilled").length;
   const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
   expect(created).toBe(10);
-  expect(refused.map((e) => (e instanceof ApiError ? e.key : String(e)))).toEqual(Array(10).fill("accountLimitReached"));
+  expect(refused.map((e) => (e instanceof ApiError ? e.key : String(e)))).toEqual(
+    Array(10).fill("accountLimitReached"),
+  );
   expect((await effectiveLimits(db, domain)).accountCount).toBe(11);
 
   // The same name as an account and as an alias at once: one of them gets it, the other is refused (nameTaken).

@@ -47,13 +47,21 @@ export const CLI = "npm run --silent cli --";
 
 export function usageLine(command: Command): string {
   const options = Object.entries(command.options ?? {}).map(([name, o]) =>
-    o.type === "boolean" ? `[--${name}]` : o.required ? `--${name} ${o.value ?? "<value>"}` : `[--${name} ${o.value ?? "<value>"}]`,
+    o.type === "boolean"
+      ? `[--${name}]`
+      : o.required
+        ? `--${name} ${o.value ?? "<value>"}`
+        : `[--${name} ${o.value ?? "<value>"}]`,
   );
   return [CLI, command.name, ...(command.args ?? []), ...options].join(" ");
 }
 
 export function commandHelp(command: Command): string {
-  const width = Math.max(6, ...Object.entries(command.options ?? {}).map(([n, o]) => n.length + (o.value ? o.value.length + 1 : 0))) + 4;
+  const width =
+    Math.max(
+      6,
+      ...Object.entries(command.options ?? {}).map(([n, o]) => n.length + (o.value ? o.value.length + 1 : 0)),
+    ) + 4;
   const lines = [`Usage: ${usageLine(command)}`, "", command.summary];
   if (command.notes) lines.push("", command.notes);
   lines.push("", "Options:");
@@ -84,7 +92,9 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
   const wanted = command.args ?? [];
   const required = wanted.filter((a) => a.startsWith("<")).length;
   if (parsed.positionals.length < required) {
-    throw new UsageError(`${command.name}: missing ${wanted[parsed.positionals.length]} (usage: ${usageLine(command)})`);
+    throw new UsageError(
+      `${command.name}: missing ${wanted[parsed.positionals.length]} (usage: ${usageLine(command)})`,
+    );
   }
   if (parsed.positionals.length > wanted.length) {
     throw new UsageError(`${command.name}: unexpected argument '${parsed.positionals[wanted.length]}' (see --help)`);
@@ -104,7 +114,8 @@ function describeParseError(err: unknown): string {
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     if (/does not take an argument/.test(e.message ?? "")) return `${option} takes no value`;
     // parseArgs will not take a value that starts with "-" after a space (it may be a forgotten value).
-    if (/ambiguous/.test(e.message ?? "")) return `${option} needs a value (one that starts with - is written ${option}=-...)`;
+    if (/ambiguous/.test(e.message ?? ""))
+      return `${option} needs a value (one that starts with - is written ${option}=-...)`;
     return `${option} needs a value`;
   }
   return (e.message ?? String(err)).split("\n")[0]!;
@@ -115,7 +126,12 @@ export function intOption(command: Command, values: Parsed["values"], name: stri
   const value = values[name];
   if (value === undefined) return undefined;
   const min = command.options?.[name]?.min ?? 0;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
+  if (
+    typeof value !== "string" ||
+    !/^\d+$/.test(value) ||
+    !Number.isSafeInteger(Number(value)) ||
+    Number(value) < min
+  ) {
     throw new UsageError(`${command.name}: --${name} needs a whole number of at least ${min}, not '${String(value)}'`);
   }
   return Number(value);

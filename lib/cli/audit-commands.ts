@@ -23,11 +23,21 @@ export const AUDIT_COMMANDS: Command[] = [
     name: "audit list",
     summary: "Prints the audit log, newest first: time, domain, who, client address, channel, action, names, changes.",
     example: `${CLI} audit list --domain example.org --search jan --limit 20`,
-    notes: "Entries are kept AUDIT_RETENTION_DAYS days (default 365); `mailserver housekeeping` deletes older ones.\nPasswords and SMS passwords are never recorded, only that they changed.",
+    notes:
+      "Entries are kept AUDIT_RETENTION_DAYS days (default 365); `mailserver housekeeping` deletes older ones.\nPasswords and SMS passwords are never recorded, only that they changed.",
     options: {
       domain: { type: "string", value: "<domain>", help: "only this domain's entries" },
-      search: { type: "string", value: "<text>", help: "only entries whose actor, address, names or fields contain it" },
-      limit: { type: "string", value: "N", min: 0, help: "how many entries (default 50, at most 500; 0 means the default)" },
+      search: {
+        type: "string",
+        value: "<text>",
+        help: "only entries whose actor, address, names or fields contain it",
+      },
+      limit: {
+        type: "string",
+        value: "N",
+        min: 0,
+        help: "how many entries (default 50, at most 500; 0 means the default)",
+      },
       page: { type: "string", value: "N", min: 0, help: "which page of that many (default 0, the newest)" },
       json: { type: "boolean", help: "one JSON object a line instead of tab-separated text" },
     },
@@ -39,7 +49,9 @@ export const AUDIT_COMMANDS: Command[] = [
         page: intOption(this, values, "page") ?? 0,
       });
       if (values.json === true) return entries.map((e) => JSON.stringify(e)).join("\n");
-      return entries.length ? [...entries.map(line), `(${entries.length} of ${total})`].join("\n") : `no entries (of ${total})`;
+      return entries.length
+        ? [...entries.map(line), `(${entries.length} of ${total})`].join("\n")
+        : `no entries (of ${total})`;
     },
   },
   {
@@ -47,7 +59,8 @@ export const AUDIT_COMMANDS: Command[] = [
     args: ["<domain>"],
     summary: "Sets a domain's sign-in policy: --require-2fa makes its postmaster use two-step sign-in in the panel.",
     example: `${CLI} domain set example.org --require-2fa`,
-    notes: "The postmaster is asked to set it up at the next sign-in and cannot switch it off. --no-require-2fa lifts it.",
+    notes:
+      "The postmaster is asked to set it up at the next sign-in and cannot switch it off. --no-require-2fa lifts it.",
     options: {
       "require-2fa": { type: "boolean", help: "require two-step sign-in (TOTP) of the domain's postmaster" },
       "no-require-2fa": { type: "boolean", help: "stop requiring it (the postmaster may keep it on)" },
@@ -55,7 +68,8 @@ export const AUDIT_COMMANDS: Command[] = [
     async run(ctx, { positionals, values }) {
       const on = values["require-2fa"] === true;
       const off = values["no-require-2fa"] === true;
-      if (on === off) throw new UsageError("domain set: give exactly one of --require-2fa or --no-require-2fa (see --help)");
+      if (on === off)
+        throw new UsageError("domain set: give exactly one of --require-2fa or --no-require-2fa (see --help)");
       const db = ctx.db();
       const domain = await getDomainOrThrow(db, positionals[0]!);
       await setRequire2fa(db, domain.id, domain.name, on);
@@ -65,17 +79,25 @@ export const AUDIT_COMMANDS: Command[] = [
   {
     name: "account reset-2fa",
     args: ["<address>"],
-    summary: "Removes an account's two-step sign-in (and the lock of its wrong codes), for an owner who lost the phone.",
+    summary:
+      "Removes an account's two-step sign-in (and the lock of its wrong codes), for an owner who lost the phone.",
     example: `${CLI} account reset-2fa jan@example.org`,
-    notes: "The account then signs in to the panel with its password alone and may set the second step up again\n(a postmaster of a domain set with --require-2fa is asked to at the next sign-in). Audited.",
+    notes:
+      "The account then signs in to the panel with its password alone and may set the second step up again\n(a postmaster of a domain set with --require-2fa is asked to at the next sign-in). Audited.",
     async run(ctx, { positionals }) {
       const db = ctx.db();
       const address = positionals[0]!.toLowerCase();
       const at = address.lastIndexOf("@");
       if (at <= 0) throw new UsageError(`account reset-2fa: ${address} is not an address (name@domain)`);
-      const account = await getAccountOrThrow(db, await getDomainOrThrow(db, address.slice(at + 1)), address.slice(0, at));
+      const account = await getAccountOrThrow(
+        db,
+        await getDomainOrThrow(db, address.slice(at + 1)),
+        address.slice(0, at),
+      );
       const had = await removeSecondStep(db, account);
-      return had ? `${account.email}: two-step sign-in removed.` : `${account.email}: had no two-step sign-in (its code lock, if any, is lifted).`;
+      return had
+        ? `${account.email}: two-step sign-in removed.`
+        : `${account.email}: had no two-step sign-in (its code lock, if any, is lifted).`;
     },
   },
 ];

@@ -27,7 +27,9 @@ export function verifyDatabaseFile(file: string): void {
     const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
     if (problems.length) throw new Error(`${file}: integrity_check failed: ${problems.slice(0, 3).join("; ")}`);
     const tables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
     );
     const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
     if (missing.length) throw new Error(`${file}: not a mail-admin database (no table ${missing.join(", ")})`);
@@ -47,7 +49,8 @@ export function verifyDatabaseFile(file: string): void {
 export async function backupDatabase(source: Database.Database, file: string): Promise<BackupReport> {
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
-  if (!fs.existsSync(path.dirname(target))) throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
+  if (!fs.existsSync(path.dirname(target)))
+    throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
@@ -124,7 +127,9 @@ export function restoreDatabase(file: string, target: string): RestoreReport {
   // Another user's process (Postfix's proxymap, Dovecot's dict) could have it open unseen: replacing the file
   // under it would leave it writing to the old one.
   if (!users.complete) {
-    throw new Error(`cannot see every process's open files in /proc, so cannot tell whether ${target} is in use: run db restore as root`);
+    throw new Error(
+      `cannot see every process's open files in /proc, so cannot tell whether ${target} is in use: run db restore as root`,
+    );
   }
   const incoming = `${target}.restoring`;
   fs.copyFileSync(source, incoming);

@@ -32,51 +32,71 @@ describe("every command", () => {
   it("the table has the commands of the contract and the operator's database and mail-server commands", () => {
     expect(COMMANDS.map((c) => c.name)).toEqual(
       expect.arrayContaining([
-        "domain add", "domain list", "domain show", "domain set-limits", "domain remove", "usage report", "demo",
-        "db optimize", "db backup", "db restore", "mailserver config", "mailserver housekeeping", "mailserver check",
+        "domain add",
+        "domain list",
+        "domain show",
+        "domain set-limits",
+        "domain remove",
+        "usage report",
+        "demo",
+        "db optimize",
+        "db backup",
+        "db restore",
+        "mailserver config",
+        "mailserver housekeeping",
+        "mailserver check",
       ]),
     );
   });
 
-  it.each(COMMANDS.map((c) => [c.name, c] as const))("%s --help: usage line, every option, an example", async (name, command) => {
-    for (const flag of ["--help", "-h"]) {
-      // Options before --help do not matter, even unknown ones are not needed: the help comes first.
-      const help = await runCommand(noDb, [...name.split(" "), flag]);
-      expect(help).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${name}( |$)`, "m"));
-      for (const option of Object.keys(command.options ?? {})) expect(help).toContain(`--${option}`);
-      expect(help).toMatch(/\nExample:\n {2}(\S+=\S+ )?npm run --silent cli -- /);
-      expect(help).toContain(`cli -- ${name}`);
-    }
-  });
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    "%s --help: usage line, every option, an example",
+    async (name, command) => {
+      for (const flag of ["--help", "-h"]) {
+        // Options before --help do not matter, even unknown ones are not needed: the help comes first.
+        const help = await runCommand(noDb, [...name.split(" "), flag]);
+        expect(help).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${name}( |$)`, "m"));
+        for (const option of Object.keys(command.options ?? {})) expect(help).toContain(`--${option}`);
+        expect(help).toMatch(/\nExample:\n {2}(\S+=\S+ )?npm run --silent cli -- /);
+        expect(help).toContain(`cli -- ${name}`);
+      }
+    },
+  );
 
   it.each(COMMANDS.map((c) => [c.name] as const))("%s refuses an unknown option, naming it", async (name) => {
     const message = await usage([...name.split(" "), "--no-such-option", "x"]);
     expect(message).toBe(`${name}: unknown option --no-such-option (see --help)`);
   });
 
-  it.each(COMMANDS.flatMap((c) => Object.entries(c.options ?? {}).filter(([, o]) => o.type === "string").map(([o]) => [c.name, o] as const)))(
-    "%s --%s without its value is refused, naming it",
-    async (name, option) => {
-      expect(await usage([...name.split(" "), `--${option}`])).toBe(`${name}: --${option} needs a value (see --help)`);
-    },
-  );
+  it.each(
+    COMMANDS.flatMap((c) =>
+      Object.entries(c.options ?? {})
+        .filter(([, o]) => o.type === "string")
+        .map(([o]) => [c.name, o] as const),
+    ),
+  )("%s --%s without its value is refused, naming it", async (name, option) => {
+    expect(await usage([...name.split(" "), `--${option}`])).toBe(`${name}: --${option} needs a value (see --help)`);
+  });
 
-  it.each(COMMANDS.flatMap((c) => Object.entries(c.options ?? {}).filter(([, o]) => o.min !== undefined).map(([o]) => [c.name, o] as const)))(
-    "%s --%s refuses a value that is not a whole number",
-    async (name, option) => {
-      const command = COMMANDS.find((c) => c.name === name)!;
-      const positionals = (command.args ?? []).filter((a) => a.startsWith("<")).map(() => "x@example.org");
-      // The other required options, valid, so that only the bad number is wrong.
-      const required = Object.entries(command.options ?? {})
-        .filter(([o, spec]) => spec.required && o !== option)
-        .flatMap(([o, spec]) => [`--${o}`, spec.min !== undefined ? "1" : "Valid-pass1"]);
-      for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1"]) {
-        expect(await usage([...name.split(" "), ...positionals, ...required, `--${option}=${bad}`])).toBe(
-          `${name}: --${option} needs a whole number of at least ${command.options![option]!.min}, not '${bad}'`,
-        );
-      }
-    },
-  );
+  it.each(
+    COMMANDS.flatMap((c) =>
+      Object.entries(c.options ?? {})
+        .filter(([, o]) => o.min !== undefined)
+        .map(([o]) => [c.name, o] as const),
+    ),
+  )("%s --%s refuses a value that is not a whole number", async (name, option) => {
+    const command = COMMANDS.find((c) => c.name === name)!;
+    const positionals = (command.args ?? []).filter((a) => a.startsWith("<")).map(() => "x@example.org");
+    // The other required options, valid, so that only the bad number is wrong.
+    const required = Object.entries(command.options ?? {})
+      .filter(([o, spec]) => spec.required && o !== option)
+      .flatMap(([o, spec]) => [`--${o}`, spec.min !== undefined ? "1" : "Valid-pass1"]);
+    for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1"]) {
+      expect(await usage([...name.split(" "), ...positionals, ...required, `--${option}=${bad}`])).toBe(
+        `${name}: --${option} needs a whole number of at least ${command.options![option]!.min}, not '${bad}'`,
+      );
+    }
+  });
 
   it.each(COMMANDS.filter((c) => c.args?.some((a) => a.startsWith("<"))).map((c) => [c.name, c.args![0]!] as const))(
     "%s without %s is refused",
@@ -103,9 +123,15 @@ describe("every command", () => {
   });
 
   it("a flag given a value, an extra argument and a missing required option are refused", async () => {
-    expect(await usage(["domain", "remove", "a.example", "--yes=no"])).toBe("domain remove: --yes takes no value (see --help)");
-    expect(await usage(["domain", "show", "a.example", "b.example"])).toBe("domain show: unexpected argument 'b.example' (see --help)");
-    expect(await usage(["domain", "add", "a.example"])).toMatch(/^domain add: --postmaster-password is required \(usage: /);
+    expect(await usage(["domain", "remove", "a.example", "--yes=no"])).toBe(
+      "domain remove: --yes takes no value (see --help)",
+    );
+    expect(await usage(["domain", "show", "a.example", "b.example"])).toBe(
+      "domain show: unexpected argument 'b.example' (see --help)",
+    );
+    expect(await usage(["domain", "add", "a.example"])).toMatch(
+      /^domain add: --postmaster-password is required \(usage: /,
+    );
     expect(await usage(["mailserver", "config", "--maildir-rot", "/srv/mail", "--out", "/tmp/x"])).toBe(
       "mailserver config: unknown option --maildir-rot (see --help)",
     );
@@ -120,11 +146,15 @@ describe("the CLI process", () => {
   const dbPath = path.join(dir, "mail.db");
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_PATH: dbPath },
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
+      {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: dbPath },
+        timeout: 60_000,
+      },
+    );
     return { stdout: r.stdout, stderr: r.stderr, status: r.status };
   };
 
@@ -138,9 +168,18 @@ describe("the CLI process", () => {
 
   it("wrong usage exits 2 with one line on stderr naming the problem", () => {
     for (const [args, message] of [
-      [["mailserver", "config", "--out", dir, "--maildir-rot", "/srv/mail"], "mailserver config: unknown option --maildir-rot (see --help)"],
-      [["domain", "add", "x.example", "--postmaster-password"], "domain add: --postmaster-password needs a value (see --help)"],
-      [["domain", "set-limits", "x.example", "--alias-limit", "many"], "domain set-limits: --alias-limit needs a whole number of at least 0, not 'many'"],
+      [
+        ["mailserver", "config", "--out", dir, "--maildir-rot", "/srv/mail"],
+        "mailserver config: unknown option --maildir-rot (see --help)",
+      ],
+      [
+        ["domain", "add", "x.example", "--postmaster-password"],
+        "domain add: --postmaster-password needs a value (see --help)",
+      ],
+      [
+        ["domain", "set-limits", "x.example", "--alias-limit", "many"],
+        "domain set-limits: --alias-limit needs a whole number of at least 0, not 'many'",
+      ],
       [["nonsense"], "unknown command 'nonsense' (see --help)"],
     ] as const) {
       const r = cli(...args);

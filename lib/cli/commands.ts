@@ -23,7 +23,18 @@ import { LIST_COMMANDS } from "@/lib/lists/commands";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
 import { checkDomainDns } from "@/lib/server/resources/mail-status";
-import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, requiredOption, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import {
+  CLI,
+  commandHelp,
+  FailedWithReport,
+  intOption,
+  parseCommandArgs,
+  requiredOption,
+  UsageError,
+  type Command,
+  type OptionSpec,
+  type Parsed,
+} from "./args";
 import { AUDIT_COMMANDS } from "./audit-commands";
 import { DB_COMMANDS } from "./db-commands";
 import { seedDemo } from "./demo";
@@ -33,7 +44,12 @@ const LIMIT_OPTIONS: Record<string, OptionSpec> = {
   "account-limit": { type: "string", value: "N", min: 0, help: "how many accounts the domain may have (default 1000)" },
   "alias-limit": { type: "string", value: "N", min: 0, help: "how many aliases (default 1000)" },
   "mailinglist-limit": { type: "string", value: "N", min: 0, help: "how many mailing lists (default 100)" },
-  "capacity-limit": { type: "string", value: "MB", min: 0, help: "the sum of the accounts' capacities in MB (default 102400)" },
+  "capacity-limit": {
+    type: "string",
+    value: "MB",
+    min: 0,
+    help: "the sum of the accounts' capacities in MB (default 102400)",
+  },
 };
 
 function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
@@ -55,8 +71,17 @@ const DOMAIN_COMMANDS: Command[] = [
     summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
     example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
     options: {
-      "postmaster-password": { type: "string", value: "<pw>", required: true, help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)" },
-      customer: { type: "string", value: "<id>", help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)" },
+      "postmaster-password": {
+        type: "string",
+        value: "<pw>",
+        required: true,
+        help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)",
+      },
+      customer: {
+        type: "string",
+        value: "<id>",
+        help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)",
+      },
       ...LIMIT_OPTIONS,
     },
     async run(ctx, { positionals, values }) {
@@ -73,7 +98,10 @@ const DOMAIN_COMMANDS: Command[] = [
     example: `${CLI} domain list`,
     run: async (ctx) =>
       (await listDomains(ctx.db()))
-        .map((d) => `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`)
+        .map(
+          (d) =>
+            `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`,
+        )
         .join("\n"),
   },
   {
@@ -116,7 +144,8 @@ const DOMAIN_COMMANDS: Command[] = [
   {
     name: "domain dns-check",
     args: ["<domain>"],
-    summary: "Checks every DNS record the domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS.",
+    summary:
+      "Checks every DNS record the domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS.",
     notes:
       "One line per record: its state (present, missing, different, error), type, name and the value to publish,\n" +
       "then what DNS holds when it differs. Exit 0 when every record is present, 1 otherwise (for monitoring).\n" +
@@ -133,19 +162,26 @@ const DOMAIN_COMMANDS: Command[] = [
           : report.records
               .map((r) => {
                 const line = `${r.state.padEnd(9)} ${r.type.padEnd(5)} ${r.name} ${r.type === "TXT" ? JSON.stringify(r.value) : r.value}`;
-                return r.state === "present" || !r.found.length ? line : `${line}\n          found: ${r.found.join(" | ")}`;
+                return r.state === "present" || !r.found.length
+                  ? line
+                  : `${line}\n          found: ${r.found.join(" | ")}`;
               })
               .join("\n");
       if (report.ok) return output;
       const bad = report.records.filter((r) => r.state !== "present").length;
-      throw new FailedWithReport(output, `${bad} of ${report.records.length} DNS records of ${report.domain} are not as needed`);
+      throw new FailedWithReport(
+        output,
+        `${bad} of ${report.records.length} DNS records of ${report.domain} are not as needed`,
+      );
     },
   },
   {
     name: "domain dkim rotate",
     args: ["<domain>"],
-    summary: "Generates a new DKIM key (new selector) for the domain; it signs as soon as `mailserver events` writes it.",
-    notes: "Publish the new TXT record first if you can: mail signed with the new selector fails DKIM until DNS has it.\nThe old record may stay in DNS for a week, for mail still in transit.",
+    summary:
+      "Generates a new DKIM key (new selector) for the domain; it signs as soon as `mailserver events` writes it.",
+    notes:
+      "Publish the new TXT record first if you can: mail signed with the new selector fails DKIM until DNS has it.\nThe old record may stay in DNS for a week, for mail still in transit.",
     example: `${CLI} domain dkim rotate example.org`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
@@ -177,11 +213,17 @@ async function customerOption(db: Db, command: Command, values: Parsed["values"]
   if (typeof value === "string" && /^\d+$/.test(value)) return (await getCustomerOrThrow(db, Number(value))).id;
   const owned = typeof value === "string" ? await findDomain(db, value) : undefined;
   if (owned) return owned.customerId ?? undefined;
-  throw new UsageError(`${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`);
+  throw new UsageError(
+    `${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`,
+  );
 }
 
 const POOL_OPTIONS: Record<string, OptionSpec> = {
-  "account-limit": { type: "string", value: "N|none", help: "accounts over all the customer's domains (none: back to per-domain limits)" },
+  "account-limit": {
+    type: "string",
+    value: "N|none",
+    help: "accounts over all the customer's domains (none: back to per-domain limits)",
+  },
   "alias-limit": { type: "string", value: "N|none", help: "aliases over all its domains" },
   "mailinglist-limit": { type: "string", value: "N|none", help: "mailing lists over all its domains" },
   "capacity-limit": { type: "string", value: "MB|none", help: "the sum of all its accounts' capacities in MB" },
@@ -205,7 +247,8 @@ function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimit
 }
 
 function customerArg(db: Db, command: Command, text: string) {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${command.name}: <id> must be a customer id (see \`customer list\`), not '${text}'`);
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`${command.name}: <id> must be a customer id (see \`customer list\`), not '${text}'`);
   return getCustomerOrThrow(db, Number(text));
 }
 
@@ -237,7 +280,8 @@ const CUSTOMER_COMMANDS: Command[] = [
   {
     name: "customer set-limits",
     args: ["<id>"],
-    summary: "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
+    summary:
+      "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
     options: POOL_OPTIONS,
     async run(ctx, { positionals, values }) {
@@ -252,7 +296,8 @@ const OTHER_COMMANDS: Command[] = [
   {
     name: "usage report",
     args: ["<email>"],
-    summary: "Records a mailbox's usage by hand (Dovecot's quota_clone writes it back by itself; this is for other mail servers).",
+    summary:
+      "Records a mailbox's usage by hand (Dovecot's quota_clone writes it back by itself; this is for other mail servers).",
     example: `${CLI} usage report jan@example.org --bytes 536870912 --messages 1200`,
     options: {
       bytes: { type: "string", value: "N", min: 0, required: true, help: "bytes used (required)" },
@@ -261,7 +306,12 @@ const OTHER_COMMANDS: Command[] = [
     async run(ctx, { positionals, values }) {
       const bytes = intOption(this, values, "bytes");
       if (bytes === undefined) throw new UsageError("usage report: --bytes is required");
-      const row = await recordUsage(ctx.db(), positionals[0]!.toLowerCase(), bytes, intOption(this, values, "messages"));
+      const row = await recordUsage(
+        ctx.db(),
+        positionals[0]!.toLowerCase(),
+        bytes,
+        intOption(this, values, "messages"),
+      );
       return `${row.email}: ${row.usageBytes} bytes, ${row.usagePercent}% of ${row.capacity} MB`;
     },
   },
@@ -330,7 +380,10 @@ export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<s
     const group = COMMANDS.filter((c) => c.name.split(" ")[0] === first);
     if (!group.length) throw new UsageError(`unknown command '${first}' (see --help)`);
     if (second === undefined || second === "--help" || second === "-h") {
-      return overview(group, `Usage: ${CLI} ${first} <${group.map((c) => c.name.split(" ")[1]).join("|")}> ...  (${GROUPS[first] ?? ""})`);
+      return overview(
+        group,
+        `Usage: ${CLI} ${first} <${group.map((c) => c.name.split(" ")[1]).join("|")}> ...  (${GROUPS[first] ?? ""})`,
+      );
     }
     throw new UsageError(`unknown command '${first} ${second}' (see ${first} --help)`);
   }

@@ -32,7 +32,8 @@ export const DB_COMMANDS: Command[] = [
   {
     name: "db backup",
     args: ["<file>"],
-    summary: "Copies the database into a new file while the service runs (SQLite online backup, or pg_dump -Fc), then checks it.",
+    summary:
+      "Copies the database into a new file while the service runs (SQLite online backup, or pg_dump -Fc), then checks it.",
     notes:
       "The copy is one consistent snapshot: every change committed before it began, nothing half-written. It is\n" +
       "checked with PRAGMA integrity_check and only then given its name (mode 0600). An existing file is never\n" +
@@ -53,7 +54,8 @@ export const DB_COMMANDS: Command[] = [
   {
     name: "db restore",
     args: ["<file>"],
-    summary: "Replaces the database (DATABASE_PATH, or DATABASE_URL's) with a backup; stop the service, Postfix and Dovecot first.",
+    summary:
+      "Replaces the database (DATABASE_PATH, or DATABASE_URL's) with a backup; stop the service, Postfix and Dovecot first.",
     notes:
       "The backup is checked with integrity_check first. The command refuses while any process has the database\n" +
       "open (it looks in /proc; run it as root or as the service's user). The replaced database is kept beside it\n" +
@@ -67,7 +69,9 @@ export const DB_COMMANDS: Command[] = [
       const url = postgresUrl();
       if (url) {
         const r = await restorePostgres(url, positionals[0]!);
-        const missing = r.missingRoles.length ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; run \`mailserver db-role\`.` : "";
+        const missing = r.missingRoles.length
+          ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; run \`mailserver db-role\`.`
+          : "";
         return `Restored ${positionals[0]!} into ${new URL(url).pathname.slice(1)} in ${r.ms.toFixed(0)} ms.${missing}`;
       }
       const report = restoreDatabase(positionals[0]!, databasePath());
@@ -76,7 +80,8 @@ export const DB_COMMANDS: Command[] = [
   },
   {
     name: "db migrate",
-    summary: "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
+    summary:
+      "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
     notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
     example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
     async run(ctx) {

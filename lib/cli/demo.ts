@@ -34,7 +34,11 @@ export async function seedDemo(db: Db): Promise<string> {
     accounts: PEOPLE.map(([name]) => `${name}@${DEMO_DOMAIN}`),
     moderators: [`biuro@${DEMO_DOMAIN}`],
   });
-  await createMailingList(db, domain, "ogloszenia", { description: "Ogłoszenia firmowe", privacy_mode: 1, moderators: [`biuro@${DEMO_DOMAIN}`] });
+  await createMailingList(db, domain, "ogloszenia", {
+    description: "Ogłoszenia firmowe",
+    privacy_mode: 1,
+    moderators: [`biuro@${DEMO_DOMAIN}`],
+  });
   return logins(`Demo domain ${DEMO_DOMAIN} created.`);
 }
 

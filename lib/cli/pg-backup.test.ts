@@ -10,7 +10,14 @@ import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, domains, loginThrottle, sessions } from "@/db/pg/schema";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import { mailReaderSql } from "@/db/pg/mail-reader";
-import { backupPostgres, migratePostgres, optimizePostgres, pgToolConnection, restorePostgres, verifyPgArchive } from "./pg-backup";
+import {
+  backupPostgres,
+  migratePostgres,
+  optimizePostgres,
+  pgToolConnection,
+  restorePostgres,
+  verifyPgArchive,
+} from "./pg-backup";
 
 let cluster: PgCluster;
 let db: PgDb;
@@ -96,10 +103,14 @@ describe("db backup / db restore on PostgreSQL", () => {
       const r = cli(other.url, ["db", "restore", file, "--yes"]);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain("Not granted (no such role here): mail_reader; run `mailserver db-role`.");
-      expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe((await emails()).join(","));
+      expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe(
+        (await emails()).join(","),
+      );
       // The role made afterwards (as the docs say) reads the views.
       other.psql(mailReaderSql("mail_reader", "reader-secret", other.database));
-      expect(other.psql("SET ROLE mail_reader; SELECT count(*) FROM mail_mailboxes").trim()).toBe(String((await emails()).length));
+      expect(other.psql("SET ROLE mail_reader; SELECT count(*) FROM mail_mailboxes").trim()).toBe(
+        String((await emails()).length),
+      );
       // With the role present, the archive's grants are applied by the restore itself.
       other.psql("REVOKE SELECT ON mail_mailboxes FROM mail_reader");
       const again = cli(other.url, ["db", "restore", file, "--yes"]);
@@ -114,7 +125,11 @@ describe("db backup / db restore on PostgreSQL", () => {
       fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.7)));
       const failed = cli(other.urlFor({ database: "fresh" }), ["db", "restore", cut, "--yes"]);
       expect(failed.status).toBe(1);
-      expect(other.psql("SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')", "fresh").trim()).toBe("0");
+      expect(
+        other
+          .psql("SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')", "fresh")
+          .trim(),
+      ).toBe("0");
       expect(other.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'drizzle'", "fresh").trim()).toBe("0");
     } finally {
       await other.stop();
@@ -132,15 +147,33 @@ describe("db backup / db restore on PostgreSQL", () => {
     await migratePostgres(cluster.url);
     const r = await optimizePostgres(cluster.url);
     expect(r.ms).toBeGreaterThan(0);
-    expect(cluster.psql("SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'accounts'").trim()).toBe("t");
+    expect(
+      cluster
+        .psql(
+          "SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'accounts'",
+        )
+        .trim(),
+    ).toBe("t");
   });
 
   it("db optimize deletes expired sessions and stale login-throttle rows, as on SQLite, and keeps live ones", async () => {
     const now = Date.now();
     const [a] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, "a@b.test"));
     await db.insert(sessions).values([
-      { idHash: "idle", accountId: a!.id, createdAt: now - 3_600_000, lastSeenAt: now - 31 * 60_000, clientIp: "127.0.0.1" },
-      { idHash: "old", accountId: a!.id, createdAt: now - 13 * 3_600_000, lastSeenAt: now - 60_000, clientIp: "127.0.0.1" },
+      {
+        idHash: "idle",
+        accountId: a!.id,
+        createdAt: now - 3_600_000,
+        lastSeenAt: now - 31 * 60_000,
+        clientIp: "127.0.0.1",
+      },
+      {
+        idHash: "old",
+        accountId: a!.id,
+        createdAt: now - 13 * 3_600_000,
+        lastSeenAt: now - 60_000,
+        clientIp: "127.0.0.1",
+      },
       { idHash: "live", accountId: a!.id, createdAt: now - 60_000, lastSeenAt: now - 1000, clientIp: "127.0.0.1" },
     ]);
     await db.insert(loginThrottle).values([
@@ -148,12 +181,18 @@ describe("db backup / db restore on PostgreSQL", () => {
       { clientIp: "*", email: "b@b.test", failures: 5, lockedUntil: now + 60_000, lastFailure: now - 1000 },
     ]);
     // The CLI in its own process, as the daily timer runs it (DATABASE_URL picks the engine when it starts).
-    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "db", "optimize"], {
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_URL: cluster.url },
-    });
+    const r = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "db", "optimize"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: cluster.url },
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/VACUUM \(ANALYZE\) done in \d+ ms; deleted 2 expired sessions and 1 stale login-throttle rows\./);
+    expect(r.stdout).toMatch(
+      /VACUUM \(ANALYZE\) done in \d+ ms; deleted 2 expired sessions and 1 stale login-throttle rows\./,
+    );
     expect((await db.select({ id: sessions.idHash }).from(sessions)).map((s) => s.id)).toEqual(["live"]);
     expect((await db.select({ e: loginThrottle.email }).from(loginThrottle)).map((t) => t.e)).toEqual(["b@b.test"]);
   });

@@ -35,7 +35,8 @@ export function pgToolConnection(url: string): { dbname: string; env: Record<str
 function tool(name: string, args: string[], env: Record<string, string> = {}): string {
   const r = spawnSync(pgBin(name), args, { encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, ...env } });
   if (r.error) throw new Error(`${name}: ${r.error.message} (install postgresql-client-15)`);
-  if (r.status !== 0) throw new Error(`${name} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join("; ")}`);
+  if (r.status !== 0)
+    throw new Error(`${name} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join("; ")}`);
   return r.stdout;
 }
 
@@ -57,7 +58,8 @@ export function verifyPgArchive(file: string): void {
 export function backupPostgres(url: string, file: string): BackupReport {
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
-  if (!fs.existsSync(path.dirname(target))) throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
+  if (!fs.existsSync(path.dirname(target)))
+    throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
@@ -102,14 +104,34 @@ export async function restorePostgres(url: string, file: string): Promise<{ ms: 
   const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
   await client.connect();
   try {
-    fs.writeFileSync(listFile, toc.filter((l) => !SKIPPED_ENTRIES.some((re) => re.test(l))).join("\n"), { mode: 0o600 });
+    fs.writeFileSync(listFile, toc.filter((l) => !SKIPPED_ENTRIES.some((re) => re.test(l))).join("\n"), {
+      mode: 0o600,
+    });
     fs.writeFileSync(aclList, toc.filter((l) => SKIPPED_ENTRIES[1]!.test(l)).join("\n"), { mode: 0o600 });
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
-    tool("pg_restore", ["--clean", "--if-exists", "--single-transaction", "--exit-on-error", "--no-owner", "--no-acl", "--use-list", listFile, "--dbname", conn.dbname, file], conn.env);
+    tool(
+      "pg_restore",
+      [
+        "--clean",
+        "--if-exists",
+        "--single-transaction",
+        "--exit-on-error",
+        "--no-owner",
+        "--no-acl",
+        "--use-list",
+        listFile,
+        "--dbname",
+        conn.dbname,
+        file,
+      ],
+      conn.env,
+    );
     const grants = tool("pg_restore", ["--use-list", aclList, "--file", "-", file])
       .split("\n")
       .filter((l) => /^(GRANT|REVOKE) /.test(l));
-    const roles = new Set((await client.query<{ r: string }>("SELECT rolname AS r FROM pg_roles")).rows.map((r) => r.r));
+    const roles = new Set(
+      (await client.query<{ r: string }>("SELECT rolname AS r FROM pg_roles")).rows.map((r) => r.r),
+    );
     const missing = new Set<string>();
     const statements: string[] = [];
     for (const sql of grants) {

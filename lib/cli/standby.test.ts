@@ -30,10 +30,13 @@ beforeAll(async () => {
   await db.insert(domains).values({ name: "standby.test" });
   replica = await startReplica(primary, { replicationUser: "replicator" });
   // Wait for the replica to have replayed the domain (polled: replay has no event to wait on from here).
-  await vi.waitFor(() => expect(replica.psql("SELECT count(*) FROM domains WHERE name = 'standby.test'").trim()).toBe("1"), {
-    timeout: 30_000,
-    interval: 100,
-  });
+  await vi.waitFor(
+    () => expect(replica.psql("SELECT count(*) FROM domains WHERE name = 'standby.test'").trim()).toBe("1"),
+    {
+      timeout: 30_000,
+      interval: 100,
+    },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -54,14 +57,30 @@ describe("a standby serves reads", () => {
   });
 
   it("mailserver check says the database is a standby", () => {
-    const r = cli(replica.url, "mailserver", "check", "--account", "a@standby.test", "--password", "x", "--config-dir", "/nonexistent");
+    const r = cli(
+      replica.url,
+      "mailserver",
+      "check",
+      "--account",
+      "a@standby.test",
+      "--password",
+      "x",
+      "--config-dir",
+      "/nonexistent",
+    );
     expect(`${r.stdout}${r.stderr}`).toMatch(/is a standby \(read-only\)/);
   });
 
   it("a write on the standby is answered 503.3, needing the primary", async () => {
     const standby = await openPostgres(replica.url);
     try {
-      const err = await standby.insert(domains).values({ name: "w.test" }).then(() => null, (e: unknown) => e);
+      const err = await standby
+        .insert(domains)
+        .values({ name: "w.test" })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(toApiError(err).toBody()).toMatchObject({ code: "503.3" });
       expect(toApiError(err).status).toBe(503);
     } finally {
@@ -72,7 +91,13 @@ describe("a standby serves reads", () => {
   it("a query while the primary is gone is answered 503.2, not 500.100", async () => {
     await db.select().from(domains);
     await primary.stop();
-    const err = await db.select().from(domains).then(() => null, (e: unknown) => e);
+    const err = await db
+      .select()
+      .from(domains)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).not.toBeNull();
     expect(toApiError(err).toBody()).toMatchObject({ code: "503.2" });
   });

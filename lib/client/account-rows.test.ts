@@ -19,14 +19,30 @@ describe("splitLine", () => {
 describe("parseRows", () => {
   const fixed = () => "Gen3rated1";
   it("skips a header and empty lines, takes full addresses of the domain, generates missing passwords", () => {
-    const rows = parseRows("name;password;capacity;description\n\nanna@d.pl;Haslo-123;500;Księgowość\njan;;;\n", "d.pl", fixed);
+    const rows = parseRows(
+      "name;password;capacity;description\n\nanna@d.pl;Haslo-123;500;Księgowość\njan;;;\n",
+      "d.pl",
+      fixed,
+    );
     expect(rows).toEqual([
-      { line: 3, name: "anna", password: "Haslo-123", generated: false, capacity: 500, description: "Księgowość", problem: null },
+      {
+        line: 3,
+        name: "anna",
+        password: "Haslo-123",
+        generated: false,
+        capacity: 500,
+        description: "Księgowość",
+        problem: null,
+      },
       { line: 4, name: "jan", password: "Gen3rated1", generated: true, capacity: 1024, description: "", problem: null },
     ]);
   });
   it("ignores rows with no value in any field, as Excel saves them after the data", () => {
-    const rows = parseRows(";;;\r\nnazwa;hasło;pojemność;opis\r\nanna;Haslo-123;;\r\n;;;\r\n,,,\r\n\"\";\"\";;\r\n ; ; ; \r\n", "d.pl", fixed);
+    const rows = parseRows(
+      ';;;\r\nnazwa;hasło;pojemność;opis\r\nanna;Haslo-123;;\r\n;;;\r\n,,,\r\n"";"";;\r\n ; ; ; \r\n',
+      "d.pl",
+      fixed,
+    );
     expect(rows.map((r) => [r.line, r.name, r.problem])).toEqual([[3, "anna", null]]);
   });
   it("skips the export's header row in either language", () => {
@@ -39,9 +55,18 @@ describe("parseRows", () => {
     expect(row).toMatchObject({ name: "bulk.two", capacity: 512, description: "Kowalski, Jan", problem: null });
   });
   it("marks each row with the first rule it breaks", () => {
-    const rows = parseRows("Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" + "x".repeat(49) + "\nok4\nok4", "d.pl", fixed);
+    const rows = parseRows(
+      "Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" + "x".repeat(49) + "\nok4\nok4",
+      "d.pl",
+      fixed,
+    );
     expect(rows.map((r) => r.problem)).toEqual([
-      "invalidAccountName", "invalidPassword", "invalidCapacity", "invalidDescription", null, "duplicateInInput",
+      "invalidAccountName",
+      "invalidPassword",
+      "invalidCapacity",
+      "invalidDescription",
+      null,
+      "duplicateInInput",
     ]);
   });
 });
@@ -59,6 +84,8 @@ describe("generatePassword", () => {
 
 describe("passwordsCsv", () => {
   it("writes address;password lines", () => {
-    expect(passwordsCsv([{ name: "jan", password: "Abc12345" }], "d.pl")).toBe("address;password\r\njan@d.pl;Abc12345\r\n");
+    expect(passwordsCsv([{ name: "jan", password: "Abc12345" }], "d.pl")).toBe(
+      "address;password\r\njan@d.pl;Abc12345\r\n",
+    );
   });
 });

@@ -58,7 +58,9 @@ export function splitLine(line: string, max = Infinity): string[] {
 const HEADER_NAMES = new Set(["name", "nazwa", "login", "email", "e-mail", "konto", "account", "adres", "address"]);
 
 /** A password of 12 characters from an unambiguous alphabet, with letters and digits (the password rules). */
-export function generatePassword(random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n))): string {
+export function generatePassword(
+  random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n)),
+): string {
   const letters = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
   const digits = "23456789";
   const all = letters + digits;
@@ -87,7 +89,9 @@ export function parseRows(text: string, domain: string, generate: () => string =
     const given = fields[1] ?? "";
     const password = given === "" ? generate() : given;
     const capacityText = fields[2] ?? "";
-    const capacity = accountFields.capacity.schema.safeParse(capacityText === "" ? String(DEFAULT_CAPACITY) : capacityText);
+    const capacity = accountFields.capacity.schema.safeParse(
+      capacityText === "" ? String(DEFAULT_CAPACITY) : capacityText,
+    );
     const description = accountFields.description.schema.safeParse(fields[3] ?? "");
     let problem: BulkRow["problem"] = null;
     if (!isAccountName(name)) problem = "invalidAccountName";

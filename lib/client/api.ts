@@ -34,7 +34,10 @@ export async function panelRequestText(url: string, init: { method?: string; bod
     } catch {
       // not JSON: described by the status below
     }
-    throw new PanelApiError(res.status, body ?? { code: String(res.status), message: res.statusText, category: "internal" });
+    throw new PanelApiError(
+      res.status,
+      body ?? { code: String(res.status), message: res.statusText, category: "internal" },
+    );
   }
   return text;
 }

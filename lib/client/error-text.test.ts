@@ -26,7 +26,9 @@ describe("errorBodyText", () => {
 
   it("shows an unknown message, or a known message under another code, as sent", () => {
     expect(errorBodyText({ code: "500.100", message: "Coś innego" }, "en")).toBe("Coś innego");
-    expect(errorBodyText({ code: "500.999", message: errorCatalog.invalidCapacity.message }, "en")).toBe(errorCatalog.invalidCapacity.message);
+    expect(errorBodyText({ code: "500.999", message: errorCatalog.invalidCapacity.message }, "en")).toBe(
+      errorCatalog.invalidCapacity.message,
+    );
   });
 
   it("every catalog entry has an English text of its own", () => {
@@ -53,7 +55,11 @@ describe("failureText and catalogText", () => {
     expect(errorBodyText(bad, "pl")).toBe(`${forward.message} Błędne wpisy: „zly adres”, „x@”.`);
     expect(errorBodyText(bad, "en")).toBe(`${forward.messageEn} Invalid entries: "zly adres", "x@".`);
     const cap = errorCatalog.capacityLimitReached;
-    const over = { code: cap.code, message: cap.message, attributes: { capacity_limit: 3000, free_mb: 76, requested: 3100 } };
+    const over = {
+      code: cap.code,
+      message: cap.message,
+      attributes: { capacity_limit: 3000, free_mb: 76, requested: 3100 },
+    };
     expect(errorBodyText(over, "pl")).toBe(`${cap.message} Limit domeny: 3000 MB, wolne jeszcze: 76 MB.`);
     const many = errorCatalog.tooManyForwards;
     expect(errorBodyText({ code: many.code, message: many.message, attributes: { forward_limit: 3 } }, "pl")).toBe(
@@ -63,9 +69,12 @@ describe("failureText and catalogText", () => {
       `${many.message} Najwyżej 5 przekierowań.`,
     );
     const dates = errorCatalog.autoresponderEndBeforeStart;
-    expect(errorBodyText({ code: dates.code, message: dates.message, attributes: { start_date: "2030-05-10", end_date: "2030-05-09" } }, "pl")).toBe(
-      `${dates.message} Początek: 10.05.2030, koniec: 09.05.2030.`,
-    );
+    expect(
+      errorBodyText(
+        { code: dates.code, message: dates.message, attributes: { start_date: "2030-05-10", end_date: "2030-05-09" } },
+        "pl",
+      ),
+    ).toBe(`${dates.message} Początek: 10.05.2030, koniec: 09.05.2030.`);
   });
 
   it("reads a catalog message by key", () => {

@@ -19,7 +19,10 @@ const BY_CODE_AND_MESSAGE = new Map(ENTRIES.map((e) => [entryKey(e.code, e.messa
  * `attributes` say (the bad entries, the limit and the room left; lib/errors/details.ts).
  */
 export function errorBodyText(body: Pick<ErrorBody, "code" | "message" | "attributes">, locale: Locale): string {
-  const message = locale === "pl" ? body.message : (BY_CODE_AND_MESSAGE.get(entryKey(body.code, body.message))?.messageEn ?? body.message);
+  const message =
+    locale === "pl"
+      ? body.message
+      : (BY_CODE_AND_MESSAGE.get(entryKey(body.code, body.message))?.messageEn ?? body.message);
   const detail = errorDetailText(body.attributes, locale);
   return detail ? `${message} ${detail}` : message;
 }

@@ -9,7 +9,8 @@ import { useEffect } from "react";
 function leavingLink(e: MouseEvent): HTMLAnchorElement | null {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return null;
   const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
-  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download")) return null;
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== "_self") || a.hasAttribute("download"))
+    return null;
   const to = new URL(a.href, location.href);
   if (to.pathname === location.pathname && to.search === location.search) return null;
   return a;

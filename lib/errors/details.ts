@@ -51,20 +51,41 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     const limit = num(a.capacity_limit);
     const free = num(a.free_mb);
     if (limit === null || free === null) return null;
-    return l === "pl" ? `Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.` : `Domain limit: ${limit} MB, still free: ${free} MB.`;
+    return l === "pl"
+      ? `Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.`
+      : `Domain limit: ${limit} MB, still free: ${free} MB.`;
   },
-  limitPiece("account_limit", "Limit domeny", { one: "konto", few: "konta", many: "kont", other: "konta" }, "Domain limit", { one: "account", other: "accounts" }),
-  limitPiece("alias_limit", "Limit", { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }, "Limit", { one: "alias", other: "aliases" }),
-  limitPiece("mailinglist_limit", "Limit domeny", { one: "lista", few: "listy", many: "list", other: "listy" }, "Domain limit", { one: "list", other: "lists" }),
+  limitPiece(
+    "account_limit",
+    "Limit domeny",
+    { one: "konto", few: "konta", many: "kont", other: "konta" },
+    "Domain limit",
+    { one: "account", other: "accounts" },
+  ),
+  limitPiece("alias_limit", "Limit", { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }, "Limit", {
+    one: "alias",
+    other: "aliases",
+  }),
+  limitPiece(
+    "mailinglist_limit",
+    "Limit domeny",
+    { one: "lista", few: "listy", many: "list", other: "listy" },
+    "Domain limit",
+    { one: "list", other: "lists" },
+  ),
   (a, l) => {
     // catchallAccountMissing: the address that is not an account.
     if (a.catchall_type !== 1 || typeof a.address !== "string") return null;
-    return l === "pl" ? `Nie znaleziono konta ${quote(l, [a.address])}.` : `No account ${quote(l, [a.address])} was found.`;
+    return l === "pl"
+      ? `Nie znaleziono konta ${quote(l, [a.address])}.`
+      : `No account ${quote(l, [a.address])} was found.`;
   },
   (a, l) => {
     // invalidListText: a request template without its placeholder.
     if (typeof a.missing !== "string") return null;
-    return l === "pl" ? `Brakuje znacznika ${quote(l, [a.missing])}.` : `The placeholder ${quote(l, [a.missing])} is missing.`;
+    return l === "pl"
+      ? `Brakuje znacznika ${quote(l, [a.missing])}.`
+      : `The placeholder ${quote(l, [a.missing])} is missing.`;
   },
   (a, l) => {
     const max = num(a.max_length);
@@ -96,7 +117,9 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
         ? `Adres odpowiedzi trzeba podać małymi literami (podano: ${given}).`
         : `The reply-to address must be given in lowercase (given: ${given}).`;
     }
-    return l === "pl" ? `Adres odpowiedzi jest nieprawidłowy: podaj pełny adres nazwa@domena (podano: ${given}).` : `The reply-to address is invalid: give a full address name@domain (given: ${given}).`;
+    return l === "pl"
+      ? `Adres odpowiedzi jest nieprawidłowy: podaj pełny adres nazwa@domena (podano: ${given}).`
+      : `The reply-to address is invalid: give a full address name@domain (given: ${given}).`;
   },
   (a, l) => {
     // invalidListOption on confirm_url: which address, and why (lib/schemas/mailing-list.ts, confirmUrlProblem).
@@ -119,7 +142,9 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
   (a, l) => {
     if (typeof a.start_date !== "string" || typeof a.end_date !== "string") return null;
     const d = (iso: string) => formatDate(iso, l);
-    return l === "pl" ? `Początek: ${d(a.start_date)}, koniec: ${d(a.end_date)}.` : `Start: ${d(a.start_date)}, end: ${d(a.end_date)}.`;
+    return l === "pl"
+      ? `Początek: ${d(a.start_date)}, koniec: ${d(a.end_date)}.`
+      : `Start: ${d(a.start_date)}, end: ${d(a.end_date)}.`;
   },
 ];
 

@@ -7,7 +7,10 @@ const file = path.join(process.cwd(), "docs", "errors.md");
 
 export function renderErrorsDoc(): string {
   const rows = Object.entries(errorCatalog)
-    .map(([key, e]) => `| ${e.code} | ${e.status} | ${e.category} | \`${key}\` | ${e.message} | ${e.messageEn} | ${e.condition.replaceAll("|", "\\|")} |`)
+    .map(
+      ([key, e]) =>
+        `| ${e.code} | ${e.status} | ${e.category} | \`${key}\` | ${e.message} | ${e.messageEn} | ${e.condition.replaceAll("|", "\\|")} |`,
+    )
     .join("\n");
   return `# API errors
 

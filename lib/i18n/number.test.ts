@@ -9,11 +9,17 @@ describe("formatNumber", () => {
   it("writes what Intl.NumberFormat writes, in both languages", () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e25, noNaN: true }), fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100)),
+        fc.oneof(
+          fc.nat(),
+          fc.double({ min: 0, max: 1e25, noNaN: true }),
+          fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100),
+        ),
         fc.constantFrom("pl" as const, "en" as const),
         fc.constantFrom(0, 1),
         (n, locale, digits) => {
-          expect(formatNumber(n, locale, digits)).toBe(new Intl.NumberFormat(TAGS[locale], { maximumFractionDigits: digits }).format(n));
+          expect(formatNumber(n, locale, digits)).toBe(
+            new Intl.NumberFormat(TAGS[locale], { maximumFractionDigits: digits }).format(n),
+          );
         },
       ),
       { numRuns: 5000 },

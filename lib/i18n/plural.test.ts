@@ -26,9 +26,19 @@ describe("counted", () => {
 });
 
 describe("countOf", () => {
-  const ACCOUNTS = { pl: { one: "konto", few: "konta", many: "kont", other: "konta" }, en: { one: "account", other: "accounts" } };
+  const ACCOUNTS = {
+    pl: { one: "konto", few: "konta", many: "kont", other: "konta" },
+    en: { one: "account", other: "accounts" },
+  };
   it("counts in the given language", () => {
-    expect([1, 2, 5, 10, 22, 1500].map((n) => countOf("pl", n, ACCOUNTS))).toEqual(["1 konto", "2 konta", "5 kont", "10 kont", "22 konta", "1500 kont"]);
+    expect([1, 2, 5, 10, 22, 1500].map((n) => countOf("pl", n, ACCOUNTS))).toEqual([
+      "1 konto",
+      "2 konta",
+      "5 kont",
+      "10 kont",
+      "22 konta",
+      "1500 kont",
+    ]);
     expect(countOf("en", 1, ACCOUNTS)).toBe("1 account");
   });
 });

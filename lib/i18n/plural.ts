@@ -17,7 +17,10 @@ export function pluralForm(locale: Locale, n: number, forms: PluralForms): strin
   let r = rules.get(locale);
   if (!r) rules.set(locale, (r = new Intl.PluralRules(locale)));
   const category = r.select(n);
-  return (category === "one" ? forms.one : category === "few" ? forms.few : category === "many" ? forms.many : undefined) ?? forms.other;
+  return (
+    (category === "one" ? forms.one : category === "few" ? forms.few : category === "many" ? forms.many : undefined) ??
+    forms.other
+  );
 }
 
 /** "3 przekierowania": the count and its noun. */

@@ -29,7 +29,8 @@ export type Decision =
   | { kind: "refuse"; text: string };
 
 /** Senders whose mail is never distributed: bounces and other lists' bounce addresses. */
-export const isBounceSender = (sender: string) => sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
+export const isBounceSender = (sender: string) =>
+  sender === "" || /^(mailer-daemon|[^@]*-bounces(\+[^@]*)?)@/i.test(sender);
 
 /** The refusals' texts (an SMTP reply after the enhanced status code). */
 export const REFUSALS = {
@@ -39,18 +40,22 @@ export const REFUSALS = {
 
 export async function admit(store: ListStore, list: ListRow, m: PostFacts): Promise<Decision> {
   const id = `<${listIdOf(list)}>`;
-  if (m.listIds.some((line) => line.toLowerCase().includes(id))) return { kind: "discard", reason: "loop (this list's List-Id)" };
+  if (m.listIds.some((line) => line.toLowerCase().includes(id)))
+    return { kind: "discard", reason: "loop (this list's List-Id)" };
   const auto = m.autoSubmitted.trim().toLowerCase();
   if (auto && auto !== "no") return { kind: "discard", reason: "Auto-Submitted" };
   if (isBounceSender(m.envelopeFrom)) return { kind: "discard", reason: "sent from a bounce address" };
 
   const command = m.subject.trim().toLowerCase();
-  if (command === "subscribe") return list.autosubscribeEnabled ? { kind: "subscribe" } : { kind: "refuse", text: REFUSALS.noSubscriptions };
+  if (command === "subscribe")
+    return list.autosubscribeEnabled ? { kind: "subscribe" } : { kind: "refuse", text: REFUSALS.noSubscriptions };
   if (command === "unsubscribe") return { kind: "unsubscribe" };
 
   // Only an authenticated From counts; anyone else's post is an outsider's, whatever address it claims.
   const role = m.verified && m.poster ? await store.role(list.id, m.poster) : { subscriber: false, moderator: false };
-  if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber)) return { kind: "distribute" };
-  if (list.privacyMode === 1) return role.subscriber && list.replytoCatchall === 1 && list.replytoEmail ? { kind: "replyto" } : { kind: "hold" };
+  if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber))
+    return { kind: "distribute" };
+  if (list.privacyMode === 1)
+    return role.subscriber && list.replytoCatchall === 1 && list.replytoEmail ? { kind: "replyto" } : { kind: "hold" };
   return { kind: "refuse", text: REFUSALS.closed };
 }

@@ -31,7 +31,8 @@ export function hostPort(value: string, what: string): { host: string; port: num
 export const LIST_COMMANDS: Command[] = [
   {
     name: "lists serve",
-    summary: "Runs the list service: LMTP for list addresses (Postfix's transport), the confirmation pages; SIGTERM stops it.",
+    summary:
+      "Runs the list service: LMTP for list addresses (Postfix's transport), the confirmation pages; SIGTERM stops it.",
     notes:
       "Postfix hands mail for list addresses to the LMTP listener (`mailserver config --lists-lmtp`); copies go back\n" +
       "over SMTP (one per subscriber), the service's own notices through Postfix's sendmail. Settings come from the\n" +
@@ -42,15 +43,31 @@ export const LIST_COMMANDS: Command[] = [
     options: {
       lmtp: { type: "string", value: "host:port", help: "LMTP listener (default LISTS_LMTP or 127.0.0.1:10024)" },
       http: { type: "string", value: "host:port", help: "pages listener (default LISTS_HTTP or 127.0.0.1:10025)" },
-      smtp: { type: "string", value: "host:port", help: "Postfix's SMTP listener for the copies (default LISTS_SMTP or 127.0.0.1:25)" },
-      "public-url": { type: "string", value: "<url>", help: "how users reach the pages (default PUBLIC_URL, else http://<http>)" },
-      "postfix-config": { type: "string", value: "<dir>", help: "Postfix's configuration folder, for sendmail -C (default LISTS_POSTFIX_CONFIG)" },
+      smtp: {
+        type: "string",
+        value: "host:port",
+        help: "Postfix's SMTP listener for the copies (default LISTS_SMTP or 127.0.0.1:25)",
+      },
+      "public-url": {
+        type: "string",
+        value: "<url>",
+        help: "how users reach the pages (default PUBLIC_URL, else http://<http>)",
+      },
+      "postfix-config": {
+        type: "string",
+        value: "<dir>",
+        help: "Postfix's configuration folder, for sendmail -C (default LISTS_POSTFIX_CONFIG)",
+      },
     },
     async run(ctx, { values }) {
       const s = settingsSchema.parse(process.env);
       const lmtp = hostPort(stringOption(values, "lmtp") ?? s.LISTS_LMTP, "--lmtp");
       const http = hostPort(stringOption(values, "http") ?? s.LISTS_HTTP, "--http");
-      const publicUrl = (stringOption(values, "public-url") ?? s.PUBLIC_URL ?? `http://${http.host}:${http.port}`).replace(/\/+$/, "");
+      const publicUrl = (
+        stringOption(values, "public-url") ??
+        s.PUBLIC_URL ??
+        `http://${http.host}:${http.port}`
+      ).replace(/\/+$/, "");
       const service = await startListService({
         db: ctx.db(),
         lmtp,
@@ -68,7 +85,9 @@ export const LIST_COMMANDS: Command[] = [
         pollMs: LIST_SERVICE_DEFAULTS.pollMs,
         log: (line) => console.log(line),
       });
-      console.log(`list service: LMTP ${lmtp.host}:${service.lmtpPort}, pages ${http.host}:${service.httpPort} (${publicUrl})`);
+      console.log(
+        `list service: LMTP ${lmtp.host}:${service.lmtpPort}, pages ${http.host}:${service.httpPort} (${publicUrl})`,
+      );
       await new Promise<void>((resolve) => {
         process.once("SIGTERM", resolve);
         process.once("SIGINT", resolve);

@@ -82,9 +82,11 @@ export function smtpCopySender(target: SmtpTarget, connections: number): CopySen
         await transport.sendMail({ envelope: { from, to: [to] }, raw: message });
         return undefined;
       } catch (err) {
-        const refusal = (err as { code?: string; rejectedErrors?: { responseCode?: number; response?: string }[] }).code === "EENVELOPE"
-          ? (err as { rejectedErrors?: { responseCode?: number; response?: string }[] }).rejectedErrors?.[0]
-          : undefined;
+        const refusal =
+          (err as { code?: string; rejectedErrors?: { responseCode?: number; response?: string }[] }).code ===
+          "EENVELOPE"
+            ? (err as { rejectedErrors?: { responseCode?: number; response?: string }[] }).rejectedErrors?.[0]
+            : undefined;
         if (refusal && (refusal.responseCode ?? 0) >= 500) return refusal.response ?? "refused";
         throw err;
       }

@@ -10,7 +10,12 @@ import { errorCatalog } from "@/lib/errors/catalog";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
-import { createMailingList, getListOrThrow, listRecord, updateMailingLists } from "@/lib/server/resources/mailing-lists";
+import {
+  createMailingList,
+  getListOrThrow,
+  listRecord,
+  updateMailingLists,
+} from "@/lib/server/resources/mailing-lists";
 import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import {
   closeTestDatabase,
@@ -34,7 +39,8 @@ import { listStore } from "./store";
 vi.mock("server-only", () => ({}));
 
 const missing = missingMailPackages();
-if (missing.length) console.warn(`list tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh)`);
+if (missing.length)
+  console.warn(`list tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh)`);
 
 const A = "alpha.test";
 const at = (name: string) => `${name}@${A}`;
@@ -48,7 +54,12 @@ const publicUrl = () => l.sandbox.info.lists_url;
 /** The list service's log lines (the sandbox writes them to logs/lists.log). */
 const log = () => {
   const file = path.join(l.logs, "lists.log");
-  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").map((line) => line.replace(/^\S+ /, "")) : [];
+  return fs.existsSync(file)
+    ? fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .map((line) => line.replace(/^\S+ /, ""))
+    : [];
 };
 
 const domain = () => getDomainOrThrow(db, A);
@@ -77,7 +88,10 @@ async function postAs(from: string, list: string, subject: string) {
     name: "client.mailadmin.test",
   });
   try {
-    await transport.sendMail({ envelope: { from, to: [at(list)] }, raw: message(from, at(list), subject).replace(/\r?\n/g, "\r\n") });
+    await transport.sendMail({
+      envelope: { from, to: [at(list)] },
+      raw: message(from, at(list), subject).replace(/\r?\n/g, "\r\n"),
+    });
   } finally {
     transport.close();
   }
@@ -103,20 +117,37 @@ const settle = () => settleMail(l, at("znacznik"), 60_000);
 /** Messages in the sandbox's outbound Maildir (mail to other servers: a bounce to an outside sender) holding `text`. */
 const outboundWith = (text: string) => maildirNew(l.outbound).filter((f) => fs.readFileSync(f, "utf8").includes(text));
 const maillog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
-const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
+const header = (raw: string, name: string) =>
+  new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
 const text = async (raw: string) => (await simpleParser(raw)).text ?? "";
 const linkIn = async (raw: string, re: RegExp) => re.exec(await text(raw))?.[0] ?? "";
 const members = async (list: string) => listRecord(db, await domain(), await getListOrThrow(db, await domain(), list));
 
 async function seed() {
   await runCommand(db, ["domain", "add", A, "--postmaster-password", PW]);
-  for (const name of ["jan", "ewa", "anna", "obcy", "marta", "piotr", "zofia", "karol"]) await createAccount(db, await domain(), name, { password: PW });
-  await createAccount(db, await domain(), "znacznik", { password: PW, spam_enabled: 0, spam_rbl_enabled: 0, spam_spf_enabled: 0 });
+  for (const name of ["jan", "ewa", "anna", "obcy", "marta", "piotr", "zofia", "karol"])
+    await createAccount(db, await domain(), name, { password: PW });
+  await createAccount(db, await domain(), "znacznik", {
+    password: PW,
+    spam_enabled: 0,
+    spam_rbl_enabled: 0,
+    spam_spf_enabled: 0,
+  });
   const subs = [at("jan"), at("ewa")];
   const mods = [at("anna")];
   const d = await domain();
-  await createMailingList(db, d, "otwarta", { privacy_mode: 0, description: "Lista otwarta żółć", accounts: subs, moderators: mods });
-  await createMailingList(db, d, "moderowana", { privacy_mode: 1, description: "Moderowana", accounts: subs, moderators: mods });
+  await createMailingList(db, d, "otwarta", {
+    privacy_mode: 0,
+    description: "Lista otwarta żółć",
+    accounts: subs,
+    moderators: mods,
+  });
+  await createMailingList(db, d, "moderowana", {
+    privacy_mode: 1,
+    description: "Moderowana",
+    accounts: subs,
+    moderators: mods,
+  });
   await createMailingList(db, d, "kierowana", {
     privacy_mode: 1,
     replyto_catchall: 1,
@@ -141,7 +172,10 @@ async function seed() {
     description: "Zapisy pocztą",
   });
   await createMailingList(db, d, "domyslna", { autosubscribe_enabled: 1, accounts: [at("jan")] });
-  await createMailingList(db, d, "zewnetrzna", { autosubscribe_enabled: 1, confirm_url: "https://www.example.test/potwierdz?lista=1" });
+  await createMailingList(db, d, "zewnetrzna", {
+    autosubscribe_enabled: 1,
+    confirm_url: "https://www.example.test/potwierdz?lista=1",
+  });
   await createMailingList(db, d, "bezzapisow", { accounts: [at("jan")] });
   // An address of a hosted domain that does not exist: Postfix bounces the copy to the list's VERP address.
   await createMailingList(db, d, "odbicia", { accounts: [at("jan"), at("nikt")] });
@@ -171,7 +205,11 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
   describe("who may post", () => {
     it("open list (0): an outsider, a subscriber and a moderator all reach every subscriber", async () => {
-      const subjects = { obcy: unique("open-outsider"), jan: unique("open-subscriber"), anna: unique("open-moderator") };
+      const subjects = {
+        obcy: unique("open-outsider"),
+        jan: unique("open-subscriber"),
+        anna: unique("open-moderator"),
+      };
       for (const [who, subject] of Object.entries(subjects)) await post(at(who), "otwarta", subject);
       for (const subject of Object.values(subjects)) {
         await waitReceived(at("jan"), subject);
@@ -214,8 +252,17 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       // Logged in as someone else: still not the moderator.
       const other = unique("forged-login");
       const { default: nodemailer } = await import("nodemailer");
-      const t = nodemailer.createTransport({ host: "127.0.0.1", port: l.ports.submission, secure: false, ignoreTLS: true, auth: { user: at("obcy"), pass: PW } });
-      await t.sendMail({ envelope: { from: at("obcy"), to: [at("moderowana")] }, raw: message(at("anna"), at("moderowana"), other) });
+      const t = nodemailer.createTransport({
+        host: "127.0.0.1",
+        port: l.ports.submission,
+        secure: false,
+        ignoreTLS: true,
+        auth: { user: at("obcy"), pass: PW },
+      });
+      await t.sendMail({
+        envelope: { from: at("obcy"), to: [at("moderowana")] },
+        raw: message(at("anna"), at("moderowana"), other),
+      });
       t.close();
       await waitReceived(at("anna"), `Do moderacji: ${other}`);
       await settle();
@@ -229,7 +276,11 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
         "_dmarc.zewn.test": { TXT: ["v=DMARC1; p=reject"] },
       });
       try {
-        await createMailingList(db, await domain(), "dmarcowa", { privacy_mode: 1, accounts: [at("jan")], moderators: ["redaktor@zewn.test"] });
+        await createMailingList(db, await domain(), "dmarcowa", {
+          privacy_mode: 1,
+          accounts: [at("jan")],
+          moderators: ["redaktor@zewn.test"],
+        });
         const aligned = unique("dmarc-pass");
         await post("redaktor@zewn.test", "dmarcowa", aligned);
         await waitReceived(at("jan"), aligned);
@@ -258,9 +309,13 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       await postAs(at("ewa"), "zamknieta", bySubscriber);
       await postAs(at("anna"), "zamknieta", byModerator);
       // Another server's sender (its bounce would land in the outbound Maildir), and a subscriber's From forged.
-      await expect(post("obcy@elsewhere.test", "zamknieta", byOutsider)).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/);
+      await expect(post("obcy@elsewhere.test", "zamknieta", byOutsider)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/,
+      );
       const forged = unique("closed-forged");
-      await expect(post(at("ewa"), "zamknieta", forged, "", "obcy@elsewhere.test")).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 Only subscribers/);
+      await expect(post(at("ewa"), "zamknieta", forged, "", "obcy@elsewhere.test")).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers/,
+      );
       await waitReceived(at("jan"), bySubscriber);
       await waitReceived(at("jan"), byModerator);
       await settle();
@@ -293,24 +348,36 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       await service.pump();
       await settle();
       expect(received(at("jan"), subject)).toBe(false);
-      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(true);
-      const done = await fetch(approve.split("?")[0]!, { method: "POST", body: new URLSearchParams({ action: "approve" }) });
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        true,
+      );
+      const done = await fetch(approve.split("?")[0]!, {
+        method: "POST",
+        body: new URLSearchParams({ action: "approve" }),
+      });
       expect(done.status).toBe(200);
       await waitReceived(at("jan"), subject);
       await waitReceived(at("ewa"), subject);
-      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        false,
+      );
       // Used up: the same link again is gone.
       expect((await fetch(approve)).status).toBe(410);
     });
 
     it("the moderator's reject link deletes the post; nobody receives it", async () => {
       const { subject, reject } = await holdOne("reject-link");
-      const done = await fetch(reject.split("?")[0]!, { method: "POST", body: new URLSearchParams({ action: "reject" }) });
+      const done = await fetch(reject.split("?")[0]!, {
+        method: "POST",
+        body: new URLSearchParams({ action: "reject" }),
+      });
       expect(done.status).toBe(200);
       await service.pump();
       await settle();
       expect(received(at("jan"), subject)).toBe(false);
-      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        false,
+      );
     });
 
     it("approval through the panel's service (the database) is picked up and sent", async () => {
@@ -324,7 +391,12 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
   describe("headers of every copy", () => {
     it("From is the list with its description, List-* headers, Precedence, the poster in X-Original-From, VERP envelope", async () => {
       const subject = unique("headers");
-      await post(at("obcy"), "otwarta", subject, "Reply-To: <elsewhere@outside.test>\nList-Id: <other.list.test>\nDKIM-Signature: v=1; a=rsa-sha256; d=x; b=abc\n");
+      await post(
+        at("obcy"),
+        "otwarta",
+        subject,
+        "Reply-To: <elsewhere@outside.test>\nList-Id: <other.list.test>\nDKIM-Signature: v=1; a=rsa-sha256; d=x; b=abc\n",
+      );
       const raw = await waitReceived(at("jan"), subject);
       expect(header(raw, "From")).toMatch(new RegExp(`^=\\?UTF-8\\?Q\\?Lista_otwarta_.*\\?= <${at("otwarta")}>$`));
       expect((await simpleParser(raw)).from?.value[0]).toEqual({ name: "Lista otwarta żółć", address: at("otwarta") });
@@ -334,7 +406,9 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(header(raw, "List-Post")).toBe(`<mailto:${at("otwarta")}>`);
       expect(header(raw, "List-Help")).toBe(`<${publicUrl()}/lists/otwarta%40${A}>`);
       // RFC 8058: the copy's own one-click link (the next describe block checks what it does).
-      expect(header(raw, "List-Unsubscribe")).toMatch(new RegExp(`^<mailto:${at("otwarta")}\\?subject=unsubscribe>, <${publicUrl()}/unsubscribe/[\\w.-]+>$`));
+      expect(header(raw, "List-Unsubscribe")).toMatch(
+        new RegExp(`^<mailto:${at("otwarta")}\\?subject=unsubscribe>, <${publicUrl()}/unsubscribe/[\\w.-]+>$`),
+      );
       expect(header(raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
       expect(raw.match(/^List-Unsubscribe:/gim)).toHaveLength(1);
       expect(header(raw, "Precedence")).toBe("list");
@@ -346,21 +420,23 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
     it.each([
       ["printable ASCII", `<security@c.test> "`, `"<security@c.test> \\"" <%s>`],
-      ["non-ASCII", `Zespół <security@c.test> "`, `=?UTF-8?Q?` ],
-    ])("a description (%s) with quotes and angle brackets: From and List-Id parse to the list's own address in Python's email and mailparser", async (_kind, description, start) => {
-      const name = _kind === "non-ASCII" ? "podrobka2" : "podrobka";
-      await createMailingList(db, await domain(), name, { description, accounts: [at("jan")] });
-      const subject = unique(`forged-description-${name}`);
-      await post(at("obcy"), name, subject);
-      const raw = await waitReceived(at("jan"), subject);
-      const parsed = await simpleParser(raw);
-      expect(parsed.from?.value).toEqual([{ name: description, address: at(name) }]);
-      const file = path.join(root, `${name}.eml`);
-      fs.writeFileSync(file, raw);
-      // Python's parser both ways: the modern header registry and the classic parseaddr mail readers use.
-      const py = run("python3", [
-        "-c",
-        `import email, email.policy, email.utils, json, sys
+      ["non-ASCII", `Zespół <security@c.test> "`, `=?UTF-8?Q?`],
+    ])(
+      "a description (%s) with quotes and angle brackets: From and List-Id parse to the list's own address in Python's email and mailparser",
+      async (_kind, description, start) => {
+        const name = _kind === "non-ASCII" ? "podrobka2" : "podrobka";
+        await createMailingList(db, await domain(), name, { description, accounts: [at("jan")] });
+        const subject = unique(`forged-description-${name}`);
+        await post(at("obcy"), name, subject);
+        const raw = await waitReceived(at("jan"), subject);
+        const parsed = await simpleParser(raw);
+        expect(parsed.from?.value).toEqual([{ name: description, address: at(name) }]);
+        const file = path.join(root, `${name}.eml`);
+        fs.writeFileSync(file, raw);
+        // Python's parser both ways: the modern header registry and the classic parseaddr mail readers use.
+        const py = run("python3", [
+          "-c",
+          `import email, email.policy, email.utils, json, sys
 raw = open(sys.argv[1], "rb").read()
 m = email.message_from_bytes(raw, policy=email.policy.default)
 a = m["From"].addresses
@@ -369,20 +445,26 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
   "classic": email.utils.getaddresses(c.get_all("From")),
   "list_id": email.utils.parseaddr(c["List-Id"]),
   "list_id_name": str(email.header.make_header(email.header.decode_header(c["List-Id"])))}))`,
-        file,
-      ]);
-      const got = JSON.parse(py) as { modern: string[][]; classic: string[][]; list_id: string[]; list_id_name: string };
-      expect(got.modern).toEqual([[description, at(name)]]);
-      expect(got.classic.map((x) => x[1])).toEqual([at(name)]);
-      expect(got.list_id[1]).toBe(`${name}.${A}`);
-      expect(got.list_id_name.endsWith(`<${name}.${A}>`)).toBe(true);
-      // mailparser keeps every List-* header under "list": the id is the list's, and no address came out of the phrase.
-      const list = parsed.headers.get("list") as { id?: { id?: string; mail?: string } } | undefined;
-      expect(list?.id?.id).toBe(`${name}.${A}`);
-      expect(list?.id?.mail).toBeUndefined();
-      // How it is written: one quoted-string, or encoded words covering the whole name.
-      expect(header(raw, "From")!.startsWith(start.replace("%s", at(name)))).toBe(true);
-    });
+          file,
+        ]);
+        const got = JSON.parse(py) as {
+          modern: string[][];
+          classic: string[][];
+          list_id: string[];
+          list_id_name: string;
+        };
+        expect(got.modern).toEqual([[description, at(name)]]);
+        expect(got.classic.map((x) => x[1])).toEqual([at(name)]);
+        expect(got.list_id[1]).toBe(`${name}.${A}`);
+        expect(got.list_id_name.endsWith(`<${name}.${A}>`)).toBe(true);
+        // mailparser keeps every List-* header under "list": the id is the list's, and no address came out of the phrase.
+        const list = parsed.headers.get("list") as { id?: { id?: string; mail?: string } } | undefined;
+        expect(list?.id?.id).toBe(`${name}.${A}`);
+        expect(list?.id?.mail).toBeUndefined();
+        // How it is written: one quoted-string, or encoded words covering the whole name.
+        expect(header(raw, "From")!.startsWith(start.replace("%s", at(name)))).toBe(true);
+      },
+    );
 
     it.each([
       ["odpowiedz1", 1, `Nadawca <${at("obcy")}>`],
@@ -398,8 +480,10 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
 
   describe("one-click unsubscription (RFC 8058)", () => {
     /** The https link of a copy's List-Unsubscribe. */
-    const oneClickLink = (raw: string) => /<(http:\/\/[^>]+\/unsubscribe\/[^>]+)>/.exec(header(raw, "List-Unsubscribe") ?? "")?.[1] ?? "";
-    const oneClick = (link: string, body: BodyInit = new URLSearchParams({ "List-Unsubscribe": "One-Click" })) => fetch(link, { method: "POST", body });
+    const oneClickLink = (raw: string) =>
+      /<(http:\/\/[^>]+\/unsubscribe\/[^>]+)>/.exec(header(raw, "List-Unsubscribe") ?? "")?.[1] ?? "";
+    const oneClick = (link: string, body: BodyInit = new URLSearchParams({ "List-Unsubscribe": "One-Click" })) =>
+      fetch(link, { method: "POST", body });
 
     it("every copy has its own link; a GET changes nothing; a POST of List-Unsubscribe=One-Click unsubscribes exactly that subscriber", async () => {
       const subs = [at("jan"), at("ewa"), at("zofia"), at("karol")];
@@ -467,7 +551,12 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
   describe("subscription by mail", () => {
     it("SUBSCRIBE with the list's templates: never broadcast; a scanner's GET subscribes nobody; the POST does, with the welcome", async () => {
       const marker = unique("sub");
-      await smtpSend(l.ports.smtp, at("piotr"), [at("zapisy")], message(at("piotr"), at("zapisy"), "  SubScribe ", "", `${marker}\n`));
+      await smtpSend(
+        l.ports.smtp,
+        at("piotr"),
+        [at("zapisy")],
+        message(at("piotr"), at("zapisy"), "  SubScribe ", "", `${marker}\n`),
+      );
       const request = await waitReceived(at("piotr"), `Chcesz na ${at("zapisy")}?`);
       const body = await text(request);
       expect(body).toContain(`Adres ${at("piotr")} prosi o zapis na Zapisy pocztą. Kliknij: ${publicUrl()}/confirm/`);
@@ -502,7 +591,9 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
     it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {
       await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "SUBSCRIBE"));
       const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("domyslna")}`);
-      expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
+      expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(
+        200,
+      );
       await waitReceived(at("zofia"), `Witamy na liście ${at("domyslna")}`);
       expect((await members("domyslna")).accounts).toContain(at("zofia"));
       await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "UNSUBSCRIBE"));
@@ -513,12 +604,19 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
     });
 
     it("confirm_url: the link is the list's own page with the token; its POST to this service confirms", async () => {
-      await smtpSend(l.ports.smtp, at("karol"), [at("zewnetrzna")], message(at("karol"), at("zewnetrzna"), "subscribe"));
+      await smtpSend(
+        l.ports.smtp,
+        at("karol"),
+        [at("zewnetrzna")],
+        message(at("karol"), at("zewnetrzna"), "subscribe"),
+      );
       const request = await waitReceived(at("karol"), `Potwierdź zapis na listę ${at("zewnetrzna")}`);
       const link = await linkIn(request, /https:\/\/www\.example\.test\/potwierdz\?lista=1&token=[\w-]+/);
       expect(link).not.toBe("");
       const token = new URL(link).searchParams.get("token")!;
-      expect((await fetch(`${publicUrl()}/confirm`, { method: "POST", body: new URLSearchParams({ token }) })).status).toBe(200);
+      expect(
+        (await fetch(`${publicUrl()}/confirm`, { method: "POST", body: new URLSearchParams({ token }) })).status,
+      ).toBe(200);
       expect((await members("zewnetrzna")).accounts).toEqual([at("karol")]);
     });
 
@@ -534,7 +632,12 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
     it("SUBSCRIBE to a list without autosubscribe is refused in the SMTP session (5xx at end of DATA), not broadcast, no bounce", async () => {
       const marker = unique("nosub");
       await expect(
-        smtpSend(l.ports.smtp, "karol@elsewhere.test", [at("bezzapisow")], message("karol@elsewhere.test", at("bezzapisow"), "subscribe", "", `${marker}\n`)),
+        smtpSend(
+          l.ports.smtp,
+          "karol@elsewhere.test",
+          [at("bezzapisow")],
+          message("karol@elsewhere.test", at("bezzapisow"), "subscribe", "", `${marker}\n`),
+        ),
       ).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 This list does not take subscriptions by mail/);
       await settle();
       expect(outboundWith(marker)).toEqual([]);
@@ -544,7 +647,10 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
 
   describe("the list's page (List-Help): confirmation requests are limited", () => {
     const ask = (list: string, address: string, action = "subscribe") =>
-      fetch(`${publicUrl()}/lists/${encodeURIComponent(at(list))}`, { method: "POST", body: new URLSearchParams({ address, action }) });
+      fetch(`${publicUrl()}/lists/${encodeURIComponent(at(list))}`, {
+        method: "POST",
+        body: new URLSearchParams({ address, action }),
+      });
     const refusal = async (res: Response, key: "listRequestPending" | "listRequestBudget") => {
       expect(res.status).toBe(errorCatalog[key].status);
       const html = await res.text();
@@ -577,10 +683,14 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
   describe("bounces and loops", () => {
     it("a bounce comes back to the VERP address and is recorded for that subscriber", async () => {
       await post(at("obcy"), "odbicia", unique("bounce"));
-      const bounces = await waitFor("the bounce row", async () => {
-        const rows = (await listModeration(db, await domain(), "odbicia")).bounces;
-        return rows.length ? rows : undefined;
-      }, 30_000);
+      const bounces = await waitFor(
+        "the bounce row",
+        async () => {
+          const rows = (await listModeration(db, await domain(), "odbicia")).bounces;
+          return rows.length ? rows : undefined;
+        },
+        30_000,
+      );
       expect(bounces).toEqual([expect.objectContaining({ address: at("nikt"), count: 1 })]);
       expect(bounces[0]!.last_reason).toMatch(/550 5\.1\.1 <nikt@alpha\.test>/);
     });
@@ -601,7 +711,10 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
 
   it("deleting an account removes it from the domain's lists as subscriber and moderator", async () => {
     await createAccount(db, await domain(), "odchodzi", { password: PW });
-    await updateMailingLists(db, await domain(), ["otwarta", "moderowana"], { accounts: [at("jan"), at("ewa"), at("odchodzi")], moderators: [at("anna"), at("odchodzi")] });
+    await updateMailingLists(db, await domain(), ["otwarta", "moderowana"], {
+      accounts: [at("jan"), at("ewa"), at("odchodzi")],
+      moderators: [at("anna"), at("odchodzi")],
+    });
     await deleteAccounts(db, await domain(), ["odchodzi"]);
     for (const list of ["otwarta", "moderowana"]) {
       expect((await members(list)).accounts).toEqual([at("jan"), at("ewa")]);
@@ -611,31 +724,42 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
 
   // On PostgreSQL (`npm run test:mail:pg`) only with MAIL_PG_BIG_LIST=1: its minutes are Postfix's queue, not the
   // database's (docs/lists.md, Tests).
-  it.skipIf(mailTestsOnPostgres() && !process.env.MAIL_PG_BIG_LIST)("a post to 10,000 subscribers is handed to Postfix in bounded memory", async () => {
-    const d = await domain();
-    const accounts = Array.from({ length: 10_000 }, (_, i) => `s${String(i).padStart(5, "0")}@sink.test`);
-    await createMailingList(db, d, "duza", { accounts });
-    const body = `${"Długa linia treści listu do wielu odbiorców. ".repeat(20)}\n`.repeat(200); // ~190 KB
-    const subject = unique("big");
-    const rss: number[] = [];
-    const before = process.memoryUsage().rss;
-    const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 50);
-    const start = Date.now();
-    await smtpSend(l.ports.smtp, at("obcy"), [at("duza")], message(at("obcy"), at("duza"), subject, "", body));
-    // 10,000 messages of ~190 KB each through Postfix's queue (one per subscriber): minutes on a busy host.
-    await waitFor("the big post handed over", () => log().find((x) => x === `${at("duza")}: distributed to 10000 subscribers`), 1_000_000);
-    const seconds = (Date.now() - start) / 1000;
-    clearInterval(sampler);
-    const peakGrowthMb = (Math.max(...rss, before) - before) / 1024 / 1024;
-    console.log(`10,000-subscriber post (~190 KB) handed to Postfix in ${seconds.toFixed(1)} s; peak RSS growth ${peakGrowthMb.toFixed(1)} MB`);
-    expect(peakGrowthMb).toBeLessThan(100);
-    // Postfix had its answer at once (the post stored), not after the copies: its LMTP timeout never applies.
-    expect(maillog()).toContain("status=sent (250 2.0.0 Queued for 10000 subscribers)");
-    // One message per subscriber (its own List-Unsubscribe), each with its own VERP sender.
-    await waitFor(
-      "10,000 submissions in the log",
-      () => maillog().match(/from=<duza-bounces\+s\d{5}=sink\.test@alpha\.test>, size=\d+, nrcpt=1 /g)?.length === 10_000,
-      120_000,
-    );
-  }, 1_200_000);
+  it.skipIf(mailTestsOnPostgres() && !process.env.MAIL_PG_BIG_LIST)(
+    "a post to 10,000 subscribers is handed to Postfix in bounded memory",
+    async () => {
+      const d = await domain();
+      const accounts = Array.from({ length: 10_000 }, (_, i) => `s${String(i).padStart(5, "0")}@sink.test`);
+      await createMailingList(db, d, "duza", { accounts });
+      const body = `${"Długa linia treści listu do wielu odbiorców. ".repeat(20)}\n`.repeat(200); // ~190 KB
+      const subject = unique("big");
+      const rss: number[] = [];
+      const before = process.memoryUsage().rss;
+      const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 50);
+      const start = Date.now();
+      await smtpSend(l.ports.smtp, at("obcy"), [at("duza")], message(at("obcy"), at("duza"), subject, "", body));
+      // 10,000 messages of ~190 KB each through Postfix's queue (one per subscriber): minutes on a busy host.
+      await waitFor(
+        "the big post handed over",
+        () => log().find((x) => x === `${at("duza")}: distributed to 10000 subscribers`),
+        1_000_000,
+      );
+      const seconds = (Date.now() - start) / 1000;
+      clearInterval(sampler);
+      const peakGrowthMb = (Math.max(...rss, before) - before) / 1024 / 1024;
+      console.log(
+        `10,000-subscriber post (~190 KB) handed to Postfix in ${seconds.toFixed(1)} s; peak RSS growth ${peakGrowthMb.toFixed(1)} MB`,
+      );
+      expect(peakGrowthMb).toBeLessThan(100);
+      // Postfix had its answer at once (the post stored), not after the copies: its LMTP timeout never applies.
+      expect(maillog()).toContain("status=sent (250 2.0.0 Queued for 10000 subscribers)");
+      // One message per subscriber (its own List-Unsubscribe), each with its own VERP sender.
+      await waitFor(
+        "10,000 submissions in the log",
+        () =>
+          maillog().match(/from=<duza-bounces\+s\d{5}=sink\.test@alpha\.test>, size=\d+, nrcpt=1 /g)?.length === 10_000,
+        120_000,
+      );
+    },
+    1_200_000,
+  );
 });

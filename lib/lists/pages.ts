@@ -21,7 +21,12 @@ export interface PagesOptions {
   moderation(token: string): Promise<{ post: { sender: string; subject: string }; list: ListRow } | undefined>;
   moderate(token: string, action: "approve" | "reject"): Promise<boolean>;
   /** Sends the request mail unless the list takes no subscriptions ("closed") or a limit refuses it. */
-  requestConfirmation(list: ListRow, action: "subscribe" | "unsubscribe", address: string, client: string): Promise<"sent" | "closed" | RequestRefusal>;
+  requestConfirmation(
+    list: ListRow,
+    action: "subscribe" | "unsubscribe",
+    address: string,
+    client: string,
+  ): Promise<"sent" | "closed" | RequestRefusal>;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -74,7 +79,8 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       res.writeHead(status, {
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        "Content-Security-Policy":
+          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
         "Referrer-Policy": "no-referrer",
       });
       res.end(page(title, body));
@@ -114,11 +120,19 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         if (!target) return gone();
         if (post) {
           if (form.get("List-Unsubscribe") !== "One-Click") {
-            return send(400, "Błędne żądanie", "<p>Wypisanie jednym kliknięciem wymaga pola List-Unsubscribe=One-Click.</p>");
+            return send(
+              400,
+              "Błędne żądanie",
+              "<p>Wypisanie jednym kliknięciem wymaga pola List-Unsubscribe=One-Click.</p>",
+            );
           }
           const done = await o.oneClick(token);
           if (!done) return gone();
-          return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został wypisany z listy ${esc(done.list.email)}.</p>`);
+          return send(
+            200,
+            "Gotowe",
+            `<p>Adres ${esc(done.address)} został wypisany z listy ${esc(done.list.email)}.</p>`,
+          );
         }
         return send(
           200,
@@ -134,7 +148,11 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         const action = (post ? form.get("action") : url.searchParams.get("action")) === "reject" ? "reject" : "approve";
         if (post) {
           if (!(await o.moderate(token, action))) return gone();
-          return send(200, "Gotowe", `<p>${action === "approve" ? "Wiadomość zatwierdzona: zostanie rozesłana." : "Wiadomość odrzucona."}</p>`);
+          return send(
+            200,
+            "Gotowe",
+            `<p>${action === "approve" ? "Wiadomość zatwierdzona: zostanie rozesłana." : "Wiadomość odrzucona."}</p>`,
+          );
         }
         const m = await o.moderation(token);
         if (!m) return gone();
@@ -153,16 +171,25 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         if (post) {
           const address = (form.get("address") ?? "").trim().toLowerCase();
           const action = form.get("action") === "subscribe" ? "subscribe" : "unsubscribe";
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address))
+            return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
           const forwarded = req.headers["x-forwarded-for"];
-          const client = clientAddress(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(",") : forwarded);
+          const client = clientAddress(
+            req.socket.remoteAddress,
+            Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+          );
           const done = await o.requestConfirmation(list, action, address, client);
-          if (done === "closed") return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+          if (done === "closed")
+            return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
           if (done !== "sent") {
             const e = errorCatalog[done === "pending" ? "listRequestPending" : "listRequestBudget"];
             return send(e.status, "Nie wysłano", `<p data-code="${e.code}">${esc(e.message)}</p>`);
           }
-          return send(200, "Sprawdź pocztę", `<p>Wysłaliśmy na adres ${esc(address)} wiadomość z linkiem potwierdzającym.</p>`);
+          return send(
+            200,
+            "Sprawdź pocztę",
+            `<p>Wysłaliśmy na adres ${esc(address)} wiadomość z linkiem potwierdzającym.</p>`,
+          );
         }
         const buttons =
           (list.autosubscribeEnabled ? `<button type="submit" name="action" value="subscribe">Zapisz</button> ` : "") +

@@ -18,7 +18,13 @@ export interface SendmailOptions {
 export const bounceAddress = (list: { name: string; domain: string }) => `${list.name}-bounces@${list.domain}`;
 
 /** Pipes `message` into `sendmail -i [-XV] -f <from> -- <recipients>`; rejects with sendmail's stderr on failure. */
-export function sendmail(o: SendmailOptions, from: string, recipients: string[], message: Readable, verp: boolean): Promise<void> {
+export function sendmail(
+  o: SendmailOptions,
+  from: string,
+  recipients: string[],
+  message: Readable,
+  verp: boolean,
+): Promise<void> {
   const args = [
     ...(o.postfixConfig ? ["-C", o.postfixConfig] : []),
     "-i",
@@ -67,7 +73,13 @@ export async function sendComposed(
     headers: { "Auto-Submitted": "auto-replied", Precedence: "list", "List-Id": `<${listIdOf(list)}>` },
   }).compile();
   const raw = await mime.build();
-  await sendmail(o, bounceAddress(list), [to], rewrittenStream(raw, () => {}), true);
+  await sendmail(
+    o,
+    bounceAddress(list),
+    [to],
+    rewrittenStream(raw, () => {}),
+    true,
+  );
 }
 
 /** RFC 2919 list identifier: <name>.<domain>. */

@@ -117,7 +117,12 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
   }
   const name = list.description || list.email;
   const page = `${publicUrl}/lists/${encodeURIComponent(list.email)}`;
-  const replyTo = list.replytoMode === 1 && originalFrom ? originalFrom : list.replytoMode === 2 ? `<${list.replytoEmail}>` : `<${list.email}>`;
+  const replyTo =
+    list.replytoMode === 1 && originalFrom
+      ? originalFrom
+      : list.replytoMode === 2
+        ? `<${list.replytoEmail}>`
+        : `<${list.email}>`;
   const added: [string, string][] = [
     ["From", mailbox(name, list.email)],
     ["Reply-To", replyTo],
@@ -164,7 +169,10 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
    */
   async function distribute(list: ListRow, source: string | Buffer): Promise<number> {
     const file = path.join(o.spoolDir, `${Date.now()}-${crypto.randomBytes(6).toString("hex")}.copy`);
-    const base = await writeCopyBase(rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)), file);
+    const base = await writeCopyBase(
+      rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)),
+      file,
+    );
     let after = "";
     let sent = 0;
     try {
@@ -175,7 +183,9 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
           const refused = await copies.send(
             verpAddress(list, rcpt),
             rcpt,
-            personalCopy(base, { "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, await unsubscribeToken(o.db, list.id, rcpt)) }),
+            personalCopy(base, {
+              "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, await unsubscribeToken(o.db, list.id, rcpt)),
+            }),
           );
           // Refused for good at RCPT: the bounce is known now, not from a DSN later.
           if (refused) {
@@ -233,12 +243,25 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     address: string,
     client?: string,
   ): Promise<RequestRefusal | undefined> {
-    const made = await store.requestToken(list.id, action, address, o.tokenHours * 3_600_000, client ? { address: client, budget: o.requestsPerHour } : undefined);
+    const made = await store.requestToken(
+      list.id,
+      action,
+      address,
+      o.tokenHours * 3_600_000,
+      client ? { address: client, budget: o.requestsPerHour } : undefined,
+    );
     if ("refused" in made) {
-      o.log(`${list.email}: ${action} request for ${address}${client ? ` from ${client}` : ""} refused (${made.refused})`);
+      o.log(
+        `${list.email}: ${action} request for ${address}${client ? ` from ${client}` : ""} refused (${made.refused})`,
+      );
       return made.refused;
     }
-    await sendTemplate(list, action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail", address, confirmLink(list, made.token));
+    await sendTemplate(
+      list,
+      action === "subscribe" ? "subscribe_request_mail" : "unsubscribe_request_mail",
+      address,
+      confirmLink(list, made.token),
+    );
     o.log(`${list.email}: ${action} request sent to ${address}`);
     return undefined;
   }
@@ -265,7 +288,14 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
     for (const moderator of await store.moderators(list.id)) {
-      await sendComposed(o, list, list.description || list.email, moderator, `Do moderacji: ${subject}`.slice(0, 200), text);
+      await sendComposed(
+        o,
+        list,
+        list.description || list.email,
+        moderator,
+        `Do moderacji: ${subject}`.slice(0, 200),
+        text,
+      );
     }
     o.log(`${list.email}: post from ${poster} held for moderation`);
   }
@@ -286,10 +316,12 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
       case "discard":
         return `2.0.0 Discarded: ${decision.reason}`;
       case "subscribe":
-        if (await requestConfirmation(list, "subscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        if (await requestConfirmation(list, "subscribe", poster))
+          return "2.0.0 A confirmation request is already waiting for this address";
         return "2.0.0 Subscription request sent for confirmation";
       case "unsubscribe":
-        if (await requestConfirmation(list, "unsubscribe", poster)) return "2.0.0 A confirmation request is already waiting for this address";
+        if (await requestConfirmation(list, "unsubscribe", poster))
+          return "2.0.0 A confirmation request is already waiting for this address";
         return "2.0.0 Unsubscription request sent for confirmation";
       case "distribute": {
         // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and
@@ -305,7 +337,13 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
         return `2.0.0 Distributed to ${n} subscribers`;
       }
       case "replyto":
-        await sendmail(o, bounceAddress(list), [list.replytoEmail], rewrittenStream(file, () => {}), true);
+        await sendmail(
+          o,
+          bounceAddress(list),
+          [list.replytoEmail],
+          rewrittenStream(file, () => {}),
+          true,
+        );
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
       case "hold":
@@ -335,7 +373,9 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     try {
       const target = await parseTarget(store, rcpt);
       if (!target) return new Reply(550, "5.1.1 No such list");
-      return target.kind === "bounce" ? await handleBounce(target.list, target.address, file) : await handlePost(target.list, file, envelopeFrom);
+      return target.kind === "bounce"
+        ? await handleBounce(target.list, target.address, file)
+        : await handlePost(target.list, file, envelopeFrom);
     } catch (err) {
       if (err instanceof Reply) return err;
       o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
@@ -355,7 +395,8 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
     closeTimeout: 1000,
     onRcptTo(address, _session, callback) {
       parseTarget(store, address.address).then(
-        (target) => (target ? callback() : callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 }))),
+        (target) =>
+          target ? callback() : callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 })),
         () => callback(Object.assign(new Error("4.3.0 Temporary failure, try again later"), { responseCode: 451 })),
       );
     },

@@ -5,7 +5,16 @@ import "server-only";
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { domains, listBounces, listHeldPosts, listMembers, listRequests, listTokens, mailingLists, type MailingListRow } from "@/db/schema";
+import {
+  domains,
+  listBounces,
+  listHeldPosts,
+  listMembers,
+  listRequests,
+  listTokens,
+  mailingLists,
+  type MailingListRow,
+} from "@/db/schema";
 import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 
 export type ListRow = MailingListRow & { domain: string };
@@ -161,7 +170,10 @@ export function listStore(db: Db) {
               .where(and(eq(listRequests.client, client.address), gt(listRequests.createdAt, now - REQUEST_WINDOW_MS)));
             if (Number(used?.n ?? 0) > client.budget) throw new Refused("budget");
           }
-          await tx.insert(listTokens).values({ tokenHash: sha256(token), listId, action, address, expiresAt: now + ttlMs }).execute();
+          await tx
+            .insert(listTokens)
+            .values({ tokenHash: sha256(token), listId, action, address, expiresAt: now + ttlMs })
+            .execute();
         });
       } catch (err) {
         if (err instanceof Refused) return { refused: err.why };
@@ -171,13 +183,20 @@ export function listStore(db: Db) {
     },
     /** The token's request without using it up (the confirmation page's GET). */
     async peekToken(token: string): Promise<TokenRow | undefined> {
-      const [row] = await db.select(tokenColumns).from(listTokens).where(eq(listTokens.tokenHash, sha256(token))).limit(1);
+      const [row] = await db
+        .select(tokenColumns)
+        .from(listTokens)
+        .where(eq(listTokens.tokenHash, sha256(token)))
+        .limit(1);
       return live(row);
     },
     /** Uses the token up: single use, and only before it expires. */
     async takeToken(token: string): Promise<TokenRow | undefined> {
       const [row] = await withTransaction(db, (tx) =>
-        tx.delete(listTokens).where(eq(listTokens.tokenHash, sha256(token))).returning(tokenColumns),
+        tx
+          .delete(listTokens)
+          .where(eq(listTokens.tokenHash, sha256(token)))
+          .returning(tokenColumns),
       );
       return live(row);
     },
@@ -186,7 +205,9 @@ export function listStore(db: Db) {
     /** A post to send later (a big list's): kept as an approved post, which the pump sends and deletes. */
     queue: (listId: number, sender: string, subject: string, message: Buffer): Promise<number> =>
       withTransaction(db, (tx) => insertPost(tx, listId, sender, subject, message, sha256(newToken()), "approved")),
-    async heldByToken(token: string): Promise<{ id: number; listId: number; sender: string; subject: string; status: string } | undefined> {
+    async heldByToken(
+      token: string,
+    ): Promise<{ id: number; listId: number; sender: string; subject: string; status: string } | undefined> {
       const [row] = await db
         .select({
           id: listHeldPosts.id,
@@ -202,17 +223,22 @@ export function listStore(db: Db) {
     },
     /** Approves a held post; false when it is not held (any more). */
     approve: (id: number) =>
-      withTransaction(db, async (tx) =>
-        changedRows(
-          await tx
-            .update(listHeldPosts)
-            .set({ status: "approved" })
-            .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
-            .execute(),
-        ) > 0,
+      withTransaction(
+        db,
+        async (tx) =>
+          changedRows(
+            await tx
+              .update(listHeldPosts)
+              .set({ status: "approved" })
+              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
+              .execute(),
+          ) > 0,
       ),
     deleteHeld: (id: number) =>
-      withTransaction(db, async (tx) => changedRows(await tx.delete(listHeldPosts).where(eq(listHeldPosts.id, id)).execute()) > 0),
+      withTransaction(
+        db,
+        async (tx) => changedRows(await tx.delete(listHeldPosts).where(eq(listHeldPosts.id, id)).execute()) > 0,
+      ),
     /** One approved post at a time: a message may be as large as Postfix's message_size_limit. */
     approved: (): Promise<{ id: number; listId: number; message: Buffer }[]> =>
       db
@@ -225,7 +251,10 @@ export function listStore(db: Db) {
     expire: (heldBefore: number) =>
       withTransaction(db, async (tx) => {
         await tx.delete(listTokens).where(lt(listTokens.expiresAt, Date.now())).execute();
-        await tx.delete(listRequests).where(lt(listRequests.createdAt, Date.now() - REQUEST_WINDOW_MS)).execute();
+        await tx
+          .delete(listRequests)
+          .where(lt(listRequests.createdAt, Date.now() - REQUEST_WINDOW_MS))
+          .execute();
         return changedRows(
           await tx
             .delete(listHeldPosts)
@@ -240,7 +269,11 @@ export function listStore(db: Db) {
           .values({ listId, address, count: 1, lastAt: Date.now(), lastReason: reason })
           .onConflictDoUpdate({
             target: [listBounces.listId, listBounces.address],
-            set: { count: sql`${listBounces.count} + 1`, lastAt: sql`excluded.last_at`, lastReason: sql`excluded.last_reason` },
+            set: {
+              count: sql`${listBounces.count} + 1`,
+              lastAt: sql`excluded.last_at`,
+              lastReason: sql`excluded.last_reason`,
+            },
           })
           .execute(),
       ),

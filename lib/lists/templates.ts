@@ -2,10 +2,7 @@
 import { CONFIRM_LINK, DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
 
 export type TemplateName =
-  | "subscribe_request_mail"
-  | "unsubscribe_request_mail"
-  | "subscribe_mail"
-  | "unsubscribe_mail";
+  "subscribe_request_mail" | "unsubscribe_request_mail" | "subscribe_mail" | "unsubscribe_mail";
 
 export interface TemplateValues {
   /** The list's address. */
@@ -22,7 +19,10 @@ export interface TemplateValues {
 export const PLACEHOLDERS = ["{{list}}", "{{description}}", "{{address}}", CONFIRM_LINK] as const;
 
 export function render(template: string, v: TemplateValues): string {
-  return template.replace(/\{\{(list|description|address|confirm_link)\}\}/g, (whole, key: keyof TemplateValues) => v[key] ?? whole);
+  return template.replace(
+    /\{\{(list|description|address|confirm_link)\}\}/g,
+    (whole, key: keyof TemplateValues) => v[key] ?? whole,
+  );
 }
 
 /** The list's subject and body of one template, the default where the list's own is empty. */

@@ -19,9 +19,16 @@ async function key(db: Db): Promise<Buffer> {
   let k = keys.get(db);
   if (!k) {
     await withTransaction(db, (tx) =>
-      tx.insert(serverSecrets).values({ name: KEY_NAME, value: randomBytes(32).toString("base64") }).onConflictDoNothing().execute(),
+      tx
+        .insert(serverSecrets)
+        .values({ name: KEY_NAME, value: randomBytes(32).toString("base64") })
+        .onConflictDoNothing()
+        .execute(),
     );
-    const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME));
+    const [row] = await db
+      .select({ value: serverSecrets.value })
+      .from(serverSecrets)
+      .where(eq(serverSecrets.name, KEY_NAME));
     k = Buffer.from(row!.value, "base64");
     keys.set(db, k);
   }
@@ -29,7 +36,9 @@ async function key(db: Db): Promise<Buffer> {
 }
 
 const mac = async (db: Db, listId: number, address: string) =>
-  createHmac("sha256", await key(db)).update(`unsubscribe\n${listId}\n${address}`).digest();
+  createHmac("sha256", await key(db))
+    .update(`unsubscribe\n${listId}\n${address}`)
+    .digest();
 
 /** The one-click token of `address` on the list `listId` (the last path segment of its link). */
 export async function unsubscribeToken(db: Db, listId: number, address: string): Promise<string> {
@@ -37,7 +46,10 @@ export async function unsubscribeToken(db: Db, listId: number, address: string):
 }
 
 /** The list and address a token names, when its signature is this service's; else undefined. */
-export async function readUnsubscribeToken(db: Db, token: string): Promise<{ listId: number; address: string } | undefined> {
+export async function readUnsubscribeToken(
+  db: Db,
+  token: string,
+): Promise<{ listId: number; address: string } | undefined> {
   const m = /^(\d{1,15})\.([A-Za-z0-9_-]{1,1400})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) return undefined;
   const listId = Number(m[1]);

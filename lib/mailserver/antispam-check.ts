@@ -28,7 +28,10 @@ export function rspamdAnswers(controller: string): () => Promise<Result> {
       });
       req.once("timeout", () => req.destroy(new Error("no answer within 5 s")));
       req.once("error", (err: NodeJS.ErrnoException) =>
-        resolve({ ok: false, detail: `${host}:${port}: ${err.code ?? err.message} (is Rspamd running? rspamd/local.d from \`mailserver config\`)` }),
+        resolve({
+          ok: false,
+          detail: `${host}:${port}: ${err.code ?? err.message} (is Rspamd running? rspamd/local.d from \`mailserver config\`)`,
+        }),
       );
     });
   };
@@ -53,7 +56,11 @@ export function policyAnswers(service: string): () => Promise<Result> {
         reply += c.toString("utf8");
         if (reply.includes("\n\n")) {
           const action = /^action=(.*)$/m.exec(reply)?.[1];
-          done(action ? { ok: true, detail: `${host}:${port} answers action=${action}` } : { ok: false, detail: `unexpected answer: ${reply.trim()}` });
+          done(
+            action
+              ? { ok: true, detail: `${host}:${port} answers action=${action}` }
+              : { ok: false, detail: `unexpected answer: ${reply.trim()}` },
+          );
         }
       });
     });

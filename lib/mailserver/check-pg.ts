@@ -28,8 +28,14 @@ export function readPgsqlMapFile(file: string): MailRoleSettings {
       .filter((m): m is RegExpExecArray => !!m)
       .map((m) => [m[1]!, m[2]!.trim()]),
   );
-  if (!settings.hosts || !settings.user || !settings.dbname) throw new Error(`${file}: not a pgsql map (hosts, user, dbname)`);
-  return { hosts: settings.hosts.split(/[\s,]+/).filter(Boolean), user: settings.user, password: settings.password ?? "", dbname: settings.dbname };
+  if (!settings.hosts || !settings.user || !settings.dbname)
+    throw new Error(`${file}: not a pgsql map (hosts, user, dbname)`);
+  return {
+    hosts: settings.hosts.split(/[\s,]+/).filter(Boolean),
+    user: settings.user,
+    password: settings.password ?? "",
+    dbname: settings.dbname,
+  };
 }
 
 /** True when the folder `mailserver config` wrote has PostgreSQL maps. */
@@ -54,9 +60,12 @@ async function withClient<T>(config: pg.ClientConfig, fn: (c: pg.Client) => Prom
 /** The application's own connection: the server answers and is the primary (writes work). */
 export async function appConnection(url: string): Promise<Result> {
   return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
-    const r = await c.query<{ v: string; standby: boolean }>("SELECT current_setting('server_version') AS v, pg_is_in_recovery() AS standby");
+    const r = await c.query<{ v: string; standby: boolean }>(
+      "SELECT current_setting('server_version') AS v, pg_is_in_recovery() AS standby",
+    );
     const { v, standby } = r.rows[0]!;
-    if (standby) return { ok: false, detail: `${new URL(url).host} is a standby (read-only): DATABASE_URL must name the primary` };
+    if (standby)
+      return { ok: false, detail: `${new URL(url).host} is a standby (read-only): DATABASE_URL must name the primary` };
     return { ok: true, detail: `PostgreSQL ${v} at ${new URL(url).host}, primary` };
   });
 }
@@ -102,8 +111,13 @@ export async function mailRoleReadOnly(appUrl: string, role: string): Promise<Re
     );
     const row = r.rows[0];
     if (!row) return { ok: false, detail: `role ${role} does not exist (mailserver db-role)` };
-    if (row.super) return { ok: false, detail: `${role} is a superuser: use a role that reads the views only (mailserver db-role)` };
-    if (row.tables.length) return { ok: false, detail: `${role} has rights on tables: ${row.tables.join(", ")} (mailserver db-role resets them)` };
+    if (row.super)
+      return { ok: false, detail: `${role} is a superuser: use a role that reads the views only (mailserver db-role)` };
+    if (row.tables.length)
+      return {
+        ok: false,
+        detail: `${role} has rights on tables: ${row.tables.join(", ")} (mailserver db-role resets them)`,
+      };
     return { ok: true, detail: `${role} reads the views only and writes mail_quota only` };
   });
 }
@@ -125,16 +139,28 @@ export async function pgDefaultAlias(url: string, account: string): Promise<stri
  * Dovecot's quota change (a doveadm save and expunge), and quota_clone must write the row again, through the
  * dict's connection to the primary as the mail role.
  */
-export async function pgQuotaWriteBack(url: string, account: string, change: () => void, waitMs = 5000): Promise<Result> {
+export async function pgQuotaWriteBack(
+  url: string,
+  account: string,
+  change: () => void,
+  waitMs = 5000,
+): Promise<Result> {
   return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
     await c.query("DELETE FROM mail_quota WHERE username = $1", [account]);
     change();
     const end = Date.now() + waitMs;
     for (;;) {
-      const r = await c.query<{ bytes: number; messages: number }>("SELECT bytes, messages FROM mail_quota WHERE username = $1", [account]);
+      const r = await c.query<{ bytes: number; messages: number }>(
+        "SELECT bytes, messages FROM mail_quota WHERE username = $1",
+        [account],
+      );
       const w = r.rows[0];
       if (w) return { ok: true, detail: `usage written back: ${w.bytes} bytes, ${w.messages} messages` };
-      if (Date.now() > end) return { ok: false, detail: `no usage row for ${account} after a doveadm save and expunge (quota_clone, dict service, the mail role's grants?)` };
+      if (Date.now() > end)
+        return {
+          ok: false,
+          detail: `no usage row for ${account} after a doveadm save and expunge (quota_clone, dict service, the mail role's grants?)`,
+        };
       await new Promise((res) => setTimeout(res, 100));
     }
   });
@@ -159,7 +185,10 @@ export async function connectionBudget(
     const api = workers * poolMax;
     const detail = `this host's API up to ${workers} workers × ${poolMax} = ${api}, ${used} open now, max_connections ${max} (${reserved} reserved)`;
     if (api + used > available) {
-      return { ok: false, detail: `${detail}: ${api + used} would not fit in ${available}; lower DATABASE_POOL_MAX or WORKERS (on every host) or raise max_connections` };
+      return {
+        ok: false,
+        detail: `${detail}: ${api + used} would not fit in ${available}; lower DATABASE_POOL_MAX or WORKERS (on every host) or raise max_connections`,
+      };
     }
     return { ok: true, detail };
   });

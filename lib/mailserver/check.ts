@@ -8,7 +8,16 @@ import net from "node:net";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { policyAnswers, rspamdAnswers } from "./antispam-check";
-import { appConnection, configUsesPgsql, connectionBudget, mailRoleReadOnly, mailRoleReads, pgDefaultAlias, pgQuotaWriteBack, readPgsqlMapFile } from "./check-pg";
+import {
+  appConnection,
+  configUsesPgsql,
+  connectionBudget,
+  mailRoleReadOnly,
+  mailRoleReads,
+  pgDefaultAlias,
+  pgQuotaWriteBack,
+  readPgsqlMapFile,
+} from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
 
 export interface CheckOptions {
@@ -94,14 +103,17 @@ function databaseAccess(o: CheckOptions): Check {
       const byOthers = (mode & bits) === bits;
       if (byGroup && !byOthers) viaGroup = true;
       if (!byGroup && !byOthers) {
-        problems.push(`${file} (mode ${mode.toString(8).padStart(4, "0")}, gid ${st.gid}) is not ${what} by group ${o.dbGroup}`);
+        problems.push(
+          `${file} (mode ${mode.toString(8).padStart(4, "0")}, gid ${st.gid}) is not ${what} by group ${o.dbGroup}`,
+        );
       }
     };
     needs(path.dirname(o.databasePath), 7, "writable");
     // This command has the database open, so -wal and -shm exist now (SQLite gives them the database's mode).
     for (const suffix of ["", "-wal", "-shm"]) needs(o.databasePath + suffix, 6, "readable and writable");
     const missing = viaGroup ? ["postfix", "dovecot"].filter((u) => !inGroup(u, group.gid)) : [];
-    if (missing.length) problems.push(`${missing.join(" and ")} not in group ${o.dbGroup} (usermod -aG ${o.dbGroup} <user>)`);
+    if (missing.length)
+      problems.push(`${missing.join(" and ")} not in group ${o.dbGroup} (usermod -aG ${o.dbGroup} <user>)`);
     return problems.length
       ? { ok: false, detail: problems.join("; ") }
       : { ok: true, detail: `folder, file, -wal and -shm open to group ${o.dbGroup}` };
@@ -110,7 +122,12 @@ function databaseAccess(o: CheckOptions): Check {
 
 function postmap(o: CheckOptions, table: string, key: string): string | undefined {
   const type = configUsesPgsql(o.configDir) ? "pgsql" : "sqlite";
-  const args = [...(o.postfixConfig ? ["-c", o.postfixConfig] : []), "-q", key, `proxy:${type}:${path.join(o.configDir, "postfix", `${table}.cf`)}`];
+  const args = [
+    ...(o.postfixConfig ? ["-c", o.postfixConfig] : []),
+    "-q",
+    key,
+    `proxy:${type}:${path.join(o.configDir, "postfix", `${table}.cf`)}`,
+  ];
   try {
     return runTool("postmap", args, undefined, 30_000).trim();
   } catch (err) {
@@ -124,7 +141,8 @@ function lookup(o: CheckOptions, table: string, key: string, expected?: string):
   return () => {
     const found = postmap(o, table, key);
     if (found === undefined) return { ok: false, detail: `postmap -q ${key} ${table}: not found` };
-    if (expected !== undefined && found !== expected) return { ok: false, detail: `postmap -q ${key} ${table}: '${found}', expected '${expected}'` };
+    if (expected !== undefined && found !== expected)
+      return { ok: false, detail: `postmap -q ${key} ${table}: '${found}', expected '${expected}'` };
     return { ok: true, detail: `postmap -q ${key} ${table} -> ${found}` };
   };
 }
@@ -151,7 +169,10 @@ function socket(file: string, what: string): Check {
         resolve({ ok: true, detail: `${file} accepts connections` });
       });
       client.once("error", (err: NodeJS.ErrnoException) => {
-        resolve({ ok: false, detail: `${file}: ${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}` });
+        resolve({
+          ok: false,
+          detail: `${file}: ${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}`,
+        });
       });
     });
   };
@@ -181,8 +202,13 @@ function quotaWriteBack(db: Db | undefined, o: CheckOptions): Check {
     const end = Date.now() + (o.quotaWaitMs ?? 5000);
     for (;;) {
       const written = row.get(o.account) as { bytes: number; messages: number } | undefined;
-      if (written) return { ok: true, detail: `usage written back: ${written.bytes} bytes, ${written.messages} messages` };
-      if (Date.now() > end) return { ok: false, detail: `no usage row for ${o.account} after a doveadm save and expunge (quota_clone, dict service, database permissions?)` };
+      if (written)
+        return { ok: true, detail: `usage written back: ${written.bytes} bytes, ${written.messages} messages` };
+      if (Date.now() > end)
+        return {
+          ok: false,
+          detail: `no usage row for ${o.account} after a doveadm save and expunge (quota_clone, dict service, database permissions?)`,
+        };
       sleep(100);
     }
   };
@@ -199,7 +225,8 @@ function defaultAlias(db: Db, account: string): string | undefined {
 /** `db` is the SQLite database; on PostgreSQL (o.postgresUrl) it is not used. */
 export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): Promise<CheckResult[]> {
   const [name, domain] = o.account.split("@") as [string, string | undefined];
-  const alias = o.alias ?? (o.postgresUrl ? await pgDefaultAlias(o.postgresUrl, o.account) : db && defaultAlias(db, o.account));
+  const alias =
+    o.alias ?? (o.postgresUrl ? await pgDefaultAlias(o.postgresUrl, o.account) : db && defaultAlias(db, o.account));
   const pgUrl = o.postgresUrl;
   const mapFile = path.join(o.configDir, "postfix", "virtual-mailbox-maps.cf");
   const databaseChecks: [string, Check][] = pgUrl
@@ -216,7 +243,10 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["postmap finds the mailbox", lookup(o, "virtual-mailbox-maps", o.account, `${domain}/${name}/`)],
     // Without any alias, the account's own row of the table (every account maps to itself) is looked up.
     ["postmap finds an alias", lookup(o, "virtual-alias-maps", alias ?? o.account)],
-    ["doveadm user", () => ({ ok: true, detail: doveadm(o, ["user", "-f", "quota_rule", o.account]).trim() || "found" })],
+    [
+      "doveadm user",
+      () => ({ ok: true, detail: doveadm(o, ["user", "-f", "quota_rule", o.account]).trim() || "found" }),
+    ],
     [
       "doveadm auth test",
       () => {

@@ -39,7 +39,11 @@ function pgsqlOptions(values: Parsed["values"]): PgsqlMapOptions | undefined {
   if (engine !== "postgres") throw new Error(`--database ${engine}: expected sqlite or postgres`);
   const url = postgresUrl();
   if (!url) throw new Error("--database postgres needs DATABASE_URL=postgres://... (the primary)");
-  const list = (name: string) => stringOption(values, name)?.split(",").map((h) => h.trim()).filter(Boolean);
+  const list = (name: string) =>
+    stringOption(values, name)
+      ?.split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
   return pgsqlMapOptionsFromUrl(url, {
     user: stringOption(values, "mail-db-user") ?? DEFAULT_MAIL_READER,
     password: mailDbPassword(values),
@@ -48,36 +52,115 @@ function pgsqlOptions(values: Parsed["values"]): PgsqlMapOptions | undefined {
   });
 }
 
-const DOVECOT_CONFIG = { type: "string", value: "<file>", help: "Dovecot's configuration when it is not the default (doveadm -c)" } as const;
+const DOVECOT_CONFIG = {
+  type: "string",
+  value: "<file>",
+  help: "Dovecot's configuration when it is not the default (doveadm -c)",
+} as const;
 
 export const MAILSERVER_COMMANDS: Command[] = [
   ...SANDBOX_COMMANDS,
   ...MAIL_HOST_COMMANDS,
   {
     name: "mailserver config",
-    summary: "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH or DATABASE_URL).",
-    notes: "Run again when the database or the mailbox root moves; account changes never need it. The folder's\nREADME.md says where each file goes (docs/mail-server.md explains it all).",
+    summary:
+      "Writes the Postfix lookup tables and the Dovecot configuration that read this database (DATABASE_PATH or DATABASE_URL).",
+    notes:
+      "Run again when the database or the mailbox root moves; account changes never need it. The folder's\nREADME.md says where each file goes (docs/mail-server.md explains it all).",
     example: `DATABASE_PATH=/var/lib/mailadmin/mail.db ${CLI} mailserver config --out /etc/mailadmin --maildir-root /var/vmail`,
     options: {
-      out: { type: "string", value: "<dir>", required: true, help: "the folder to write (required), for example /etc/mailadmin" },
-      "maildir-root": { type: "string", value: "<dir>", help: `mailboxes live in <dir>/<domain>/<name> (default ${DEFAULT_CONFIG_OPTIONS.maildirRoot})` },
-      "mail-user": { type: "string", value: "U", help: `system user owning the mailboxes (default ${DEFAULT_CONFIG_OPTIONS.mailUser})` },
+      out: {
+        type: "string",
+        value: "<dir>",
+        required: true,
+        help: "the folder to write (required), for example /etc/mailadmin",
+      },
+      "maildir-root": {
+        type: "string",
+        value: "<dir>",
+        help: `mailboxes live in <dir>/<domain>/<name> (default ${DEFAULT_CONFIG_OPTIONS.maildirRoot})`,
+      },
+      "mail-user": {
+        type: "string",
+        value: "U",
+        help: `system user owning the mailboxes (default ${DEFAULT_CONFIG_OPTIONS.mailUser})`,
+      },
       "mail-group": { type: "string", value: "G", help: `its group (default ${DEFAULT_CONFIG_OPTIONS.mailGroup})` },
-      "db-group": { type: "string", value: "G", help: `group sharing the database with Postfix and Dovecot (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
-      lmtp: { type: "string", value: "<transport>", help: `Postfix's virtual_transport (default ${DEFAULT_CONFIG_OPTIONS.lmtp})` },
-      "lists-lmtp": { type: "string", value: "<transport>", help: `where the list service listens (default ${DEFAULT_CONFIG_OPTIONS.listsLmtp}; \`lists serve\`)` },
-      "events-url": { type: "string", value: "<url>", help: `where \`mailserver events\` listens (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})` },
-      "quota-status-port": { type: "string", value: "N", help: `loopback port of Dovecot's quota-status service (default ${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})` },
-      "srs-domain": { type: "string", value: "<domain>", help: "SRS rewrites senders to this domain (the host name in mydestination, or a hosted domain); none: no SRS" },
-      "srs-forward": { type: "string", value: "<host:port>", help: `postsrsd's forward table (default ${DEFAULT_CONFIG_OPTIONS.srsForward})` },
-      "srs-reverse": { type: "string", value: "<host:port>", help: `postsrsd's reverse table (default ${DEFAULT_CONFIG_OPTIONS.srsReverse})` },
-      "dkim-dir": { type: "string", value: "<dir>", help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
-      database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
-      "read-hosts": { type: "string", value: "<h[:p],...>", help: "PostgreSQL: hosts the lookups read, the local replica first (default DATABASE_URL's host)" },
-      "write-host": { type: "string", value: "<h[:p]>", help: "PostgreSQL: the primary, where Dovecot writes usage (default DATABASE_URL's host)" },
-      "mail-db-user": { type: "string", value: "<role>", help: `PostgreSQL: the read-only role of Postfix and Dovecot (default ${DEFAULT_MAIL_READER}; \`mailserver db-role\`)` },
-      "mail-db-password": { type: "string", value: "<pw>", help: "PostgreSQL: its password (default MAIL_DB_PASSWORD)" },
-      "host-name": { type: "string", value: "<name>", help: "this host's name in `mailserver host list` (default MAIL_HOST_NAME): other hosts' mailboxes are proxied to them" },
+      "db-group": {
+        type: "string",
+        value: "G",
+        help: `group sharing the database with Postfix and Dovecot (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})`,
+      },
+      lmtp: {
+        type: "string",
+        value: "<transport>",
+        help: `Postfix's virtual_transport (default ${DEFAULT_CONFIG_OPTIONS.lmtp})`,
+      },
+      "lists-lmtp": {
+        type: "string",
+        value: "<transport>",
+        help: `where the list service listens (default ${DEFAULT_CONFIG_OPTIONS.listsLmtp}; \`lists serve\`)`,
+      },
+      "events-url": {
+        type: "string",
+        value: "<url>",
+        help: `where \`mailserver events\` listens (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})`,
+      },
+      "quota-status-port": {
+        type: "string",
+        value: "N",
+        help: `loopback port of Dovecot's quota-status service (default ${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})`,
+      },
+      "srs-domain": {
+        type: "string",
+        value: "<domain>",
+        help: "SRS rewrites senders to this domain (the host name in mydestination, or a hosted domain); none: no SRS",
+      },
+      "srs-forward": {
+        type: "string",
+        value: "<host:port>",
+        help: `postsrsd's forward table (default ${DEFAULT_CONFIG_OPTIONS.srsForward})`,
+      },
+      "srs-reverse": {
+        type: "string",
+        value: "<host:port>",
+        help: `postsrsd's reverse table (default ${DEFAULT_CONFIG_OPTIONS.srsReverse})`,
+      },
+      "dkim-dir": {
+        type: "string",
+        value: "<dir>",
+        help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
+      },
+      database: {
+        type: "string",
+        value: "<engine>",
+        help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set",
+      },
+      "read-hosts": {
+        type: "string",
+        value: "<h[:p],...>",
+        help: "PostgreSQL: hosts the lookups read, the local replica first (default DATABASE_URL's host)",
+      },
+      "write-host": {
+        type: "string",
+        value: "<h[:p]>",
+        help: "PostgreSQL: the primary, where Dovecot writes usage (default DATABASE_URL's host)",
+      },
+      "mail-db-user": {
+        type: "string",
+        value: "<role>",
+        help: `PostgreSQL: the read-only role of Postfix and Dovecot (default ${DEFAULT_MAIL_READER}; \`mailserver db-role\`)`,
+      },
+      "mail-db-password": {
+        type: "string",
+        value: "<pw>",
+        help: "PostgreSQL: its password (default MAIL_DB_PASSWORD)",
+      },
+      "host-name": {
+        type: "string",
+        value: "<name>",
+        help: "this host's name in `mailserver host list` (default MAIL_HOST_NAME): other hosts' mailboxes are proxied to them",
+      },
     },
     run(_ctx, { values }) {
       const out = requiredOption(this, values, "out");
@@ -105,7 +188,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
   },
   {
     name: "mailserver db-role",
-    summary: "PostgreSQL: creates or updates the read-only role Postfix and Dovecot connect as (views only, mail_quota).",
+    summary:
+      "PostgreSQL: creates or updates the read-only role Postfix and Dovecot connect as (views only, mail_quota).",
     notes:
       "Runs as DATABASE_URL's role, which needs CREATEROLE (or run the SQL that --print shows as a superuser).\n" +
       "Run it again after `db migrate` adds a view, and after a restore into a new cluster. docs/postgresql.md.",
@@ -150,11 +234,16 @@ export const MAILSERVER_COMMANDS: Command[] = [
         [
           ...report.expunged.map((l) => `expunge ${l}`),
           ...report.warned.map((l) => `warned ${l}`),
-          ...(report.audit.deleted ? [`audit: ${report.audit.deleted} entries older than ${report.audit.days} days deleted`] : []),
+          ...(report.audit.deleted
+            ? [`audit: ${report.audit.deleted} entries older than ${report.audit.days} days deleted`]
+            : []),
         ].join("\n") || "nothing to do";
       // The rest of the run was done; the exit status tells the timer (and its operator) that some of it was not.
       // One line per failure (doveadm's own words), then what was done.
-      if (report.failed.length) throw new Error([...report.failed, ...(out === "nothing to do" ? [] : [`done: ${out.split("\n").join("; ")}`])].join("\n"));
+      if (report.failed.length)
+        throw new Error(
+          [...report.failed, ...(out === "nothing to do" ? [] : [`done: ${out.split("\n").join("; ")}`])].join("\n"),
+        );
       return out;
     },
   },
@@ -167,11 +256,27 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "configuration (docs/mail-server.md); e-mail notifications are submitted to the local Postfix (--smtp).",
     example: `${CLI} mailserver events --listen 127.0.0.1:10180 --dovecot-config /etc/dovecot/dovecot.conf`,
     options: {
-      listen: { type: "string", value: "<host:port>", help: "default 127.0.0.1:10180 (what `mailserver config --events-url` points at)" },
-      smtp: { type: "string", value: "<host:port>", help: "where e-mail notifications are submitted (default 127.0.0.1:25)" },
-      "dkim-dir": { type: "string", value: "<dir>", help: "where to keep Rspamd's DKIM keys from the database (default /var/lib/mailadmin/dkim)" },
+      listen: {
+        type: "string",
+        value: "<host:port>",
+        help: "default 127.0.0.1:10180 (what `mailserver config --events-url` points at)",
+      },
+      smtp: {
+        type: "string",
+        value: "<host:port>",
+        help: "where e-mail notifications are submitted (default 127.0.0.1:25)",
+      },
+      "dkim-dir": {
+        type: "string",
+        value: "<dir>",
+        help: "where to keep Rspamd's DKIM keys from the database (default /var/lib/mailadmin/dkim)",
+      },
       "dkim-group": { type: "string", value: "G", help: "group that may read the keys (default _rspamd)" },
-      "sms-config": { type: "string", value: "<file>", help: "the provider's SMS configuration (JSON; default SMS_CONFIG, else the built-in defaults)" },
+      "sms-config": {
+        type: "string",
+        value: "<file>",
+        help: "the provider's SMS configuration (JSON; default SMS_CONFIG, else the built-in defaults)",
+      },
       doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
       "dovecot-config": DOVECOT_CONFIG,
     },
@@ -189,7 +294,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
         transport: { smtp: { host: smtpHost, port: smtpPort } },
         host,
         port,
-        dkim: { dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"), group: stringOption(values, "dkim-group") ?? "_rspamd" },
+        dkim: {
+          dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"),
+          group: stringOption(values, "dkim-group") ?? "_rspamd",
+        },
         hostName: localMailHost(),
       });
       console.log(`mail events listening on ${events.url}`);
@@ -211,20 +319,61 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "service answers a request. Run it as root.",
     example: `${CLI} mailserver check --account check@example.org --password 'Check-pass1'`,
     options: {
-      account: { type: "string", value: "<email>", required: true, help: "an account to test with (required; a dedicated one is best)" },
+      account: {
+        type: "string",
+        value: "<email>",
+        required: true,
+        help: "an account to test with (required; a dedicated one is best)",
+      },
       password: { type: "string", value: "<pw>", required: true, help: "its password (required)" },
-      alias: { type: "string", value: "<address>", help: "an alias to look up (default: one of the account's domain, else the account's own entry)" },
-      "config-dir": { type: "string", value: "<dir>", help: "the folder `mailserver config` wrote (default /etc/mailadmin)" },
-      "db-group": { type: "string", value: "G", help: `the database's group (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})` },
-      "postfix-config": { type: "string", value: "<dir>", help: "Postfix's configuration folder (postmap -c; default Postfix's own)" },
+      alias: {
+        type: "string",
+        value: "<address>",
+        help: "an alias to look up (default: one of the account's domain, else the account's own entry)",
+      },
+      "config-dir": {
+        type: "string",
+        value: "<dir>",
+        help: "the folder `mailserver config` wrote (default /etc/mailadmin)",
+      },
+      "db-group": {
+        type: "string",
+        value: "G",
+        help: `the database's group (default ${DEFAULT_CONFIG_OPTIONS.dbGroup})`,
+      },
+      "postfix-config": {
+        type: "string",
+        value: "<dir>",
+        help: "Postfix's configuration folder (postmap -c; default Postfix's own)",
+      },
       "dovecot-config": DOVECOT_CONFIG,
       "lmtp-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/dovecot-lmtp" },
       "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
-      "rspamd-controller": { type: "string", value: "<host:port>", help: `Rspamd's controller (default ${DEFAULT_ANTISPAM_OPTIONS.rspamdController})` },
-      "policy-service": { type: "string", value: "<host:port>", help: `the policy service (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
-      "quota-status": { type: "string", value: "<host:port>", help: `Dovecot's quota-status service (default 127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})` },
-      "events-url": { type: "string", value: "<url>", help: `\`mailserver events\` (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})` },
-      "dkim-dir": { type: "string", value: "<dir>", help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})` },
+      "rspamd-controller": {
+        type: "string",
+        value: "<host:port>",
+        help: `Rspamd's controller (default ${DEFAULT_ANTISPAM_OPTIONS.rspamdController})`,
+      },
+      "policy-service": {
+        type: "string",
+        value: "<host:port>",
+        help: `the policy service (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})`,
+      },
+      "quota-status": {
+        type: "string",
+        value: "<host:port>",
+        help: `Dovecot's quota-status service (default 127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort})`,
+      },
+      "events-url": {
+        type: "string",
+        value: "<url>",
+        help: `\`mailserver events\` (default ${DEFAULT_CONFIG_OPTIONS.eventsUrl})`,
+      },
+      "dkim-dir": {
+        type: "string",
+        value: "<dir>",
+        help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
+      },
     },
     async run(ctx, { values }) {
       const pgUrl = postgresUrl();

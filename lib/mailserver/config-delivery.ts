@@ -53,7 +53,9 @@ export function postfixDeliverySnippet(o: DeliveryConfigOptions): string {
   return [
     ...(o.srsDomain
       ? [
-          "# SRS (postsrsd): senders of other domains are rewritten to SRS0=…@" + o.srsDomain + " when mail is relayed on",
+          "# SRS (postsrsd): senders of other domains are rewritten to SRS0=…@" +
+            o.srsDomain +
+            " when mail is relayed on",
           "# (forwards, lists, catchalls to other domains); bounces to SRS addresses are rewritten back. Senders of the",
           "# hosted domains map to themselves first, so their own mail keeps its address (SPF/DMARC alignment).",
           `sender_canonical_maps = ${hostedSender}, tcp:${o.srsForward}`,
@@ -88,7 +90,12 @@ try_fallback = false;
 selector_map = "${path.join(o.dkimDir, "selectors.map")}";
 path = "${path.join(o.dkimDir, "keys")}/$domain.$selector.key";
 `,
-    "postfix/srs-keep-sender.cf": postfixMapFile(o.databasePath, o.pgsql, "Senders of hosted domains keep their address (no SRS)", "SELECT '%s' FROM mail_domains WHERE domain = '%d'"),
+    "postfix/srs-keep-sender.cf": postfixMapFile(
+      o.databasePath,
+      o.pgsql,
+      "Senders of hosted domains keep their address (no SRS)",
+      "SELECT '%s' FROM mail_domains WHERE domain = '%d'",
+    ),
     "dovecot/quota-warning.sh": `#!/bin/sh
 # Run by Dovecot's quota-warning service when a user's usage crosses a percentage ($1 = percent, $2 = user).
 # The mail event service decides (usage_notification_level, once per 24 h) and delivers the warning.

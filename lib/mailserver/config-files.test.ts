@@ -29,7 +29,14 @@ const options = (outDir: string, pg?: PgsqlMapOptions): MailServerConfigOptions 
   databasePath: path.join(outDir, "mail.db"),
   pgsql: pg,
 });
-const gid = (name: string) => Number(fs.readFileSync("/etc/group", "utf8").split("\n").find((l) => l.startsWith(`${name}:`))!.split(":")[2]);
+const gid = (name: string) =>
+  Number(
+    fs
+      .readFileSync("/etc/group", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${name}:`))!
+      .split(":")[2],
+  );
 
 beforeAll(async () => {
   cluster = await startPgCluster();
@@ -45,7 +52,9 @@ afterAll(async () => {
 describe("generated configuration on PostgreSQL", () => {
   it("Dovecot's connect string quotes every value, so libpq logs in with a password holding spaces and quotes", () => {
     const connect = dovecotPgConnect(pgsql(cluster.port), [`127.0.0.1:${cluster.port}`]);
-    const r = spawnSync("/usr/lib/postgresql/15/bin/psql", ["-XAtc", "SELECT current_user", connect], { encoding: "utf8" });
+    const r = spawnSync("/usr/lib/postgresql/15/bin/psql", ["-XAtc", "SELECT current_user", connect], {
+      encoding: "utf8",
+    });
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("mail reader");
   });
@@ -69,7 +78,8 @@ describe("generated configuration on PostgreSQL", () => {
     // No file holding the password is readable by other users.
     for (const rel of fs.readdirSync(out, { recursive: true }) as string[]) {
       const file = path.join(out, rel);
-      if (fs.statSync(file).isFile() && fs.readFileSync(file, "utf8").includes(PASSWORD)) expect(fs.statSync(file).mode & 0o004, rel).toBe(0);
+      if (fs.statSync(file).isFile() && fs.readFileSync(file, "utf8").includes(PASSWORD))
+        expect(fs.statSync(file).mode & 0o004, rel).toBe(0);
     }
   });
 

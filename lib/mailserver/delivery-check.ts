@@ -21,13 +21,21 @@ export function quotaStatusAnswers(hostPort: string, account: string): () => Pro
         resolve(r);
       };
       socket.setTimeout(5000, () => done({ ok: false, detail: `${hostPort}: no answer within 5 s` }));
-      socket.once("error", (err: NodeJS.ErrnoException) => done({ ok: false, detail: `${hostPort}: ${err.code ?? err.message} (Dovecot's quota-status service)` }));
-      socket.once("connect", () => socket.write(`request=smtpd_access_policy\nprotocol_state=RCPT\nrecipient=${account}\nsize=0\n\n`));
+      socket.once("error", (err: NodeJS.ErrnoException) =>
+        done({ ok: false, detail: `${hostPort}: ${err.code ?? err.message} (Dovecot's quota-status service)` }),
+      );
+      socket.once("connect", () =>
+        socket.write(`request=smtpd_access_policy\nprotocol_state=RCPT\nrecipient=${account}\nsize=0\n\n`),
+      );
       socket.on("data", (c: Buffer) => {
         reply += c.toString("utf8");
         if (reply.includes("\n\n")) {
           const action = /^action=(.*)$/m.exec(reply)?.[1];
-          done(action ? { ok: true, detail: `${hostPort}: ${account} -> ${action}` } : { ok: false, detail: `unexpected answer: ${reply.trim()}` });
+          done(
+            action
+              ? { ok: true, detail: `${hostPort}: ${account} -> ${action}` }
+              : { ok: false, detail: `unexpected answer: ${reply.trim()}` },
+          );
         }
       });
     });
@@ -38,9 +46,15 @@ export function quotaStatusAnswers(hostPort: string, account: string): () => Pro
 export function eventsAnswer(url: string): () => Promise<Result> {
   return async () => {
     try {
-      const res = await fetch(`${url}/auth-policy?command=allow`, { method: "POST", body: "{}", signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${url}/auth-policy?command=allow`, {
+        method: "POST",
+        body: "{}",
+        signal: AbortSignal.timeout(5000),
+      });
       const text = await res.text();
-      return /"status":0/.test(text) ? { ok: true, detail: `${url} answers` } : { ok: false, detail: `${url}: ${res.status} ${text.slice(0, 100)}` };
+      return /"status":0/.test(text)
+        ? { ok: true, detail: `${url} answers` }
+        : { ok: false, detail: `${url}: ${res.status} ${text.slice(0, 100)}` };
     } catch (err) {
       return { ok: false, detail: `${url}: ${(err as Error).message} (is \`mailserver events\` running?)` };
     }
@@ -51,10 +65,17 @@ export function eventsAnswer(url: string): () => Promise<Result> {
 export function dkimFiles(dir: string, domain: string): () => Result {
   return () => {
     const map = path.join(dir, "selectors.map");
-    if (!fs.existsSync(map)) return { ok: false, detail: `${map} is missing (is \`mailserver events --dkim-dir ${dir}\` running?)` };
-    const selector = fs.readFileSync(map, "utf8").split("\n").find((l) => l.startsWith(`${domain} `))?.split(" ")[1];
+    if (!fs.existsSync(map))
+      return { ok: false, detail: `${map} is missing (is \`mailserver events --dkim-dir ${dir}\` running?)` };
+    const selector = fs
+      .readFileSync(map, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${domain} `))
+      ?.split(" ")[1];
     if (!selector) return { ok: false, detail: `${map} has no selector for ${domain}` };
     const key = path.join(dir, "keys", `${domain}.${selector}.key`);
-    return fs.existsSync(key) ? { ok: true, detail: `${domain}: selector ${selector}` } : { ok: false, detail: `${key} is missing` };
+    return fs.existsSync(key)
+      ? { ok: true, detail: `${domain}: selector ${selector}` }
+      : { ok: false, detail: `${key} is missing` };
   };
 }

@@ -63,8 +63,13 @@ describe("DKIM keys", () => {
     const out = path.join(dir, "dkim");
     await writeDkimFiles(db, out);
     const b = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
-    expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(`a.test ${after.selector}\nb.test ${b.selector}\n`);
-    expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([`a.test.${after.selector}.key`, `b.test.${b.selector}.key`]);
+    expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(
+      `a.test ${after.selector}\nb.test ${b.selector}\n`,
+    );
+    expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([
+      `a.test.${after.selector}.key`,
+      `b.test.${b.selector}.key`,
+    ]);
     expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
     expect(await writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
   });
@@ -80,7 +85,11 @@ describe("DKIM keys", () => {
 
   it("the panel's status is the postmaster's only, with the record and the DNS state", async () => {
     const a = await getDomainOrThrow(db, "a.test");
-    const postmaster: Principal = { account: await getAccountOrThrow(db, a, "postmaster"), domain: "a.test", isPostmaster: true };
+    const postmaster: Principal = {
+      account: await getAccountOrThrow(db, a, "postmaster"),
+      domain: "a.test",
+      isPostmaster: true,
+    };
     const key = (await currentDkimKey(db, a.id))!;
     dns.txt.set(`${key.selector}._domainkey.a.test`, [dkimRecord("a.test", key).value]);
     process.env.DNS_RESOLVER = dns.server;

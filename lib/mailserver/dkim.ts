@@ -16,9 +16,12 @@ import { checkDnsRecords } from "@/lib/server/resources/dns-records";
 /** `mail<YYYYMMDD>`, with a letter added when the domain already has that selector (two rotations a day). */
 async function newSelector(db: Db, domainId: number, now: Date): Promise<string> {
   const base = `mail${now.toISOString().slice(0, 10).replace(/-/g, "")}`;
-  const taken = new Set((await db.select({ s: dkimKeys.selector }).from(dkimKeys).where(eq(dkimKeys.domainId, domainId))).map((r) => r.s));
+  const taken = new Set(
+    (await db.select({ s: dkimKeys.selector }).from(dkimKeys).where(eq(dkimKeys.domainId, domainId))).map((r) => r.s),
+  );
   if (!taken.has(base)) return base;
-  for (let i = 0; i < 26; i++) if (!taken.has(base + String.fromCharCode(97 + i))) return base + String.fromCharCode(97 + i);
+  for (let i = 0; i < 26; i++)
+    if (!taken.has(base + String.fromCharCode(97 + i))) return base + String.fromCharCode(97 + i);
   throw new Error("too many DKIM keys today");
 }
 
@@ -41,7 +44,9 @@ export async function generateDkimKey(db: Db, domain: Pick<DomainRow, "id">, now
 }
 
 export async function currentDkimKey(db: Db, domainId: number): Promise<DkimKeyRow | undefined> {
-  return (await db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1))[0];
+  return (
+    await db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1)
+  )[0];
 }
 
 export interface DkimRecord {
@@ -53,7 +58,11 @@ export interface DkimRecord {
 }
 
 export function dkimRecord(domainName: string, key: Pick<DkimKeyRow, "selector" | "publicKey">): DkimRecord {
-  return { selector: key.selector, name: `${key.selector}._domainkey.${domainName}`, value: `v=DKIM1; k=rsa; p=${key.publicKey}` };
+  return {
+    selector: key.selector,
+    name: `${key.selector}._domainkey.${domainName}`,
+    value: `v=DKIM1; k=rsa; p=${key.publicKey}`,
+  };
 }
 
 /**
@@ -61,10 +70,19 @@ export function dkimRecord(domainName: string, key: Pick<DkimKeyRow, "selector" 
  * "error" (the resolver failed), checked as the domain's DNS page checks it. DNS_RESOLVER (comma-separated
  * host[:port]) names the resolver to ask; the system's otherwise.
  */
-export async function checkDkimDns(record: DkimRecord, servers?: string): Promise<{ state: "published" | "different" | "missing" | "error"; detail: string }> {
-  const [checked] = await checkDnsRecords([{ kind: "dkim", type: "TXT", name: record.name, value: record.value }], servers?.split(",").map((s) => s.trim()));
+export async function checkDkimDns(
+  record: DkimRecord,
+  servers?: string,
+): Promise<{ state: "published" | "different" | "missing" | "error"; detail: string }> {
+  const [checked] = await checkDnsRecords(
+    [{ kind: "dkim", type: "TXT", name: record.name, value: record.value }],
+    servers?.split(",").map((s) => s.trim()),
+  );
   const { state, found } = checked!;
-  return { state: state === "present" ? "published" : state, detail: state === "present" ? "" : found.join(" | ").slice(0, 300) };
+  return {
+    state: state === "present" ? "published" : state,
+    detail: state === "present" ? "" : found.join(" | ").slice(0, 300),
+  };
 }
 
 /** The numeric id of a system group (Rspamd's, which must read the key files). */

@@ -67,14 +67,21 @@ const addresses = (a: AddressObject | AddressObject[] | undefined) =>
  * addressed, is list traffic to moderate, not mail to announce by SMS. So is what the list service sends a moderator
  * (lib/lists: the "Do moderacji" request, From the list's own address).
  */
-async function onlyModerating(db: Db, accountEmail: string, recipients: string[], senders: string[] = []): Promise<boolean> {
+async function onlyModerating(
+  db: Db,
+  accountEmail: string,
+  recipients: string[],
+  senders: string[] = [],
+): Promise<boolean> {
   const moderates = async (address: string) => {
     const [list] = await db.select().from(mailingLists).where(eq(mailingLists.email, address));
     if (!list || list.privacyMode === 0) return false;
     const [member] = await db
       .select({ id: listMembers.listId })
       .from(listMembers)
-      .where(and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)))
+      .where(
+        and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)),
+      )
       .limit(1);
     return !!member;
   };
@@ -96,10 +103,15 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
     if (!account) return "unknown account";
     if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
-    const { stdout } = await exec(doveadm!, [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await exec(
+      doveadm!,
+      [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
     const raw = stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, "");
     const msg = await simpleParser(raw);
-    if (await onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from))) return "list traffic to moderate";
+    if (await onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from)))
+      return "list traffic to moderate";
     const rows = await enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });
     kick();
     return `queued ${rows.length}`;
@@ -127,7 +139,12 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
           }
           case "/quota-warning": {
             const form = new URLSearchParams(text);
-            const result = await deliverUsageWarning(o.db, o.doveadm, form.get("user") ?? "", Number(form.get("level")));
+            const result = await deliverUsageWarning(
+              o.db,
+              o.doveadm,
+              form.get("user") ?? "",
+              Number(form.get("level")),
+            );
             log(`quota-warning ${form.get("user")} ${form.get("level")}%: ${result}`);
             return reply(200, result);
           }
@@ -173,7 +190,9 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     dkimTimer = setInterval(sync, intervalMs ?? 5_000);
   }
 
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once("error", reject).listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve),
+  );
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${o.host ?? "127.0.0.1"}:${port}`,

@@ -41,7 +41,11 @@ async function call(method: string, pathname: string, body?: unknown) {
     headers: { authorization: auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, retryAfter: res.headers.get("retry-after"), json: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("retry-after"),
+    json: (await res.json()) as Record<string, unknown>,
+  };
 }
 const create = (name: string) => call("POST", `/emails/${D}/${name}`, { password: "Konto-pass1" });
 const names = async () => {
@@ -76,100 +80,141 @@ async function startApi(url: string) {
   server = await startServer("failover-api", port, env, root);
 }
 
-const accountCount = (c: PgCluster, like: string) => Number(c.psql(`SELECT count(*) FROM accounts WHERE email LIKE '${like}'`).trim());
+const accountCount = (c: PgCluster, like: string) =>
+  Number(c.psql(`SELECT count(*) FROM accounts WHERE email LIKE '${like}'`).trim());
 
-describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("failover to the standby, as docs/postgresql.md says (PostgreSQL)", () => {
-  beforeAll(async () => {
-    if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
-    root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-failover-"));
-    // pg_rewind needs wal_log_hints (or data checksums) and full_page_writes on the old primary.
-    primary = await startPgCluster({ replicationUser: "replicator", settings: { wal_log_hints: "on", full_page_writes: "on" } });
-    // What the docs grant, on the primary before the standby is made: pg_rewind connects as the replication role.
-    primary.psql(
-      [
-        "GRANT EXECUTE ON FUNCTION pg_catalog.pg_ls_dir(text, boolean, boolean) TO replicator;",
-        "GRANT EXECUTE ON FUNCTION pg_catalog.pg_stat_file(text, boolean) TO replicator;",
-        "GRANT EXECUTE ON FUNCTION pg_catalog.pg_read_binary_file(text) TO replicator;",
-        "GRANT EXECUTE ON FUNCTION pg_catalog.pg_read_binary_file(text, bigint, bigint, boolean) TO replicator;",
-      ].join("\n"),
-      "postgres",
-    );
-    cli(primary.url, ["db", "migrate"]);
-    cli(primary.url, ["domain", "add", D, "--postmaster-password", PM.password]);
-    standby = await startReplica(primary, { replicationUser: "replicator" });
-    port = await freePort();
-    await startApi(primary.url);
-  }, 180_000);
+describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)(
+  "failover to the standby, as docs/postgresql.md says (PostgreSQL)",
+  () => {
+    beforeAll(async () => {
+      if (!fs.existsSync(path.join(distDir, "BUILD_ID")))
+        throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
+      root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-failover-"));
+      // pg_rewind needs wal_log_hints (or data checksums) and full_page_writes on the old primary.
+      primary = await startPgCluster({
+        replicationUser: "replicator",
+        settings: { wal_log_hints: "on", full_page_writes: "on" },
+      });
+      // What the docs grant, on the primary before the standby is made: pg_rewind connects as the replication role.
+      primary.psql(
+        [
+          "GRANT EXECUTE ON FUNCTION pg_catalog.pg_ls_dir(text, boolean, boolean) TO replicator;",
+          "GRANT EXECUTE ON FUNCTION pg_catalog.pg_stat_file(text, boolean) TO replicator;",
+          "GRANT EXECUTE ON FUNCTION pg_catalog.pg_read_binary_file(text) TO replicator;",
+          "GRANT EXECUTE ON FUNCTION pg_catalog.pg_read_binary_file(text, bigint, bigint, boolean) TO replicator;",
+        ].join("\n"),
+        "postgres",
+      );
+      cli(primary.url, ["db", "migrate"]);
+      cli(primary.url, ["domain", "add", D, "--postmaster-password", PM.password]);
+      standby = await startReplica(primary, { replicationUser: "replicator" });
+      port = await freePort();
+      await startApi(primary.url);
+    }, 180_000);
 
-  afterAll(async () => {
-    if (server) await stop(server);
-    await standby?.stop();
-    await primary?.stop();
-    if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      if (server) await stop(server);
+      await standby?.stop();
+      await primary?.stop();
+      if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
+    });
 
-  it("writes before, 503 with Retry-After while the primary is gone, promote, repoint, writes after: nothing lost", async () => {
-    for (const name of ["przed1", "przed2", "przed3"]) expect((await create(name)).status).toBe(201);
+    it("writes before, 503 with Retry-After while the primary is gone, promote, repoint, writes after: nothing lost", async () => {
+      for (const name of ["przed1", "przed2", "przed3"]) expect((await create(name)).status).toBe(201);
 
-    // Host A's primary is lost (a clean stop: what it wrote has been streamed to the standby).
-    await primary.kill();
-    for (const r of [await create("w-trakcie"), await call("GET", `/emails/${D}/przed1`)]) {
-      expect(r.status, JSON.stringify(r.json)).toBe(503);
-      expect(r.json.code).toBe("503.2");
-      expect(r.retryAfter).toBe("10");
-    }
+      // Host A's primary is lost (a clean stop: what it wrote has been streamed to the standby).
+      await primary.kill();
+      for (const r of [await create("w-trakcie"), await call("GET", `/emails/${D}/przed1`)]) {
+        expect(r.status, JSON.stringify(r.json)).toBe(503);
+        expect(r.json.code).toBe("503.2");
+        expect(r.retryAfter).toBe("10");
+      }
 
-    // The docs' first step, on host B: promote the standby.
-    runPgBin("pg_ctl", ["promote", "-D", standby.dataDir]);
-    expect(standby.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
-    // Every API host: DATABASE_URL names the new primary, then a restart.
-    await stop(server!);
-    await startApi(standby.url);
-    expect(await names()).toMatch(/przed1.*przed2.*przed3/s);
-    // The create refused during the outage left nothing behind; retried now, it is made.
-    expect(await names()).not.toContain("w-trakcie");
-    expect((await create("w-trakcie")).status).toBe(201);
-    for (const name of ["po1", "po2"]) expect((await create(name)).status).toBe(201);
-    expect(accountCount(standby, `%@${D}`)).toBe(7); // postmaster, 3 before, the retried one, 2 after
+      // The docs' first step, on host B: promote the standby.
+      runPgBin("pg_ctl", ["promote", "-D", standby.dataDir]);
+      expect(standby.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
+      // Every API host: DATABASE_URL names the new primary, then a restart.
+      await stop(server!);
+      await startApi(standby.url);
+      expect(await names()).toMatch(/przed1.*przed2.*przed3/s);
+      // The create refused during the outage left nothing behind; retried now, it is made.
+      expect(await names()).not.toContain("w-trakcie");
+      expect((await create("w-trakcie")).status).toBe(201);
+      for (const name of ["po1", "po2"]) expect((await create(name)).status).toBe(201);
+      expect(accountCount(standby, `%@${D}`)).toBe(7); // postmaster, 3 before, the retried one, 2 after
 
-    // Every mail host: the quota write-back goes to the new primary.
-    const conf = path.join(root, "mail-conf");
-    cli(standby.url, [
-      "mailserver", "config", "--database", "postgres", "--out", conf, "--read-hosts", `127.0.0.1:${standby.port}`, "--write-host", `127.0.0.1:${standby.port}`,
-      "--maildir-root", path.join(root, "vmail"), "--mail-user", "nobody", "--mail-group", "nogroup", "--db-group", "nogroup",
-    ], { MAIL_DB_PASSWORD: "reader-secret" });
-    expect(fs.readFileSync(path.join(conf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8")).toContain(`host=127.0.0.1 port=${standby.port} `);
-  });
+      // Every mail host: the quota write-back goes to the new primary.
+      const conf = path.join(root, "mail-conf");
+      cli(
+        standby.url,
+        [
+          "mailserver",
+          "config",
+          "--database",
+          "postgres",
+          "--out",
+          conf,
+          "--read-hosts",
+          `127.0.0.1:${standby.port}`,
+          "--write-host",
+          `127.0.0.1:${standby.port}`,
+          "--maildir-root",
+          path.join(root, "vmail"),
+          "--mail-user",
+          "nobody",
+          "--mail-group",
+          "nogroup",
+          "--db-group",
+          "nogroup",
+        ],
+        { MAIL_DB_PASSWORD: "reader-secret" },
+      );
+      expect(fs.readFileSync(path.join(conf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8")).toContain(
+        `host=127.0.0.1 port=${standby.port} `,
+      );
+    });
 
-  it("the old primary rejoins as a standby of the new one with pg_rewind and replays a later write", async () => {
-    // Host A comes back and its PostgreSQL starts as a primary again (why the docs' rejoin begins by stopping it);
-    // a write there (a host not yet repointed) puts it on a timeline the new primary does not have.
-    await primary.start();
-    expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
-    primary.psql("CREATE TABLE stray (x int); INSERT INTO stray VALUES (1);");
-    await primary.kill();
-    // The docs' rejoin: pg_rewind from the new primary as the replication role, -R making it a standby.
-    const out = runPgBin(
-      "pg_rewind",
-      ["-D", primary.dataDir, `--source-server=host=127.0.0.1 port=${standby.port} user=replicator dbname=postgres`, "-R"],
-      { PGPASSWORD: primary.password },
-    );
-    console.log(`pg_rewind: ${out.trim()}`);
-    expect(out).toMatch(/rewinding from last common checkpoint/);
-    expect(out).toMatch(/Done!/);
-    // -R: the standby's connection to the new primary, with the password, in a file only postgres reads.
-    const autoConf = path.join(primary.dataDir, "postgresql.auto.conf");
-    expect(fs.readFileSync(autoConf, "utf8")).toMatch(new RegExp(`primary_conninfo = '.*user=replicator.*password=.*port=${standby.port}`));
-    expect(fs.statSync(autoConf).mode & 0o777).toBe(0o600);
-    expect(fs.existsSync(path.join(primary.dataDir, "standby.signal"))).toBe(true);
-    await primary.start();
-    expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
-    // The diverged write is gone: the old primary now follows the new one's timeline.
-    expect(primary.psql("SELECT to_regclass('stray') IS NULL").trim()).toBe("t");
-    expect((await create("po-powrocie")).status).toBe(201);
-    // Replay has no event to wait on from here: polled.
-    await waitFor("the rejoined standby replaying the write", () => accountCount(primary, `po-powrocie@${D}`) === 1, 30_000);
-    expect(accountCount(primary, `%@${D}`)).toBe(8);
-    expect(primary.psql("SELECT status FROM pg_stat_wal_receiver").trim()).toBe("streaming");
-  });
-});
+    it("the old primary rejoins as a standby of the new one with pg_rewind and replays a later write", async () => {
+      // Host A comes back and its PostgreSQL starts as a primary again (why the docs' rejoin begins by stopping it);
+      // a write there (a host not yet repointed) puts it on a timeline the new primary does not have.
+      await primary.start();
+      expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
+      primary.psql("CREATE TABLE stray (x int); INSERT INTO stray VALUES (1);");
+      await primary.kill();
+      // The docs' rejoin: pg_rewind from the new primary as the replication role, -R making it a standby.
+      const out = runPgBin(
+        "pg_rewind",
+        [
+          "-D",
+          primary.dataDir,
+          `--source-server=host=127.0.0.1 port=${standby.port} user=replicator dbname=postgres`,
+          "-R",
+        ],
+        { PGPASSWORD: primary.password },
+      );
+      console.log(`pg_rewind: ${out.trim()}`);
+      expect(out).toMatch(/rewinding from last common checkpoint/);
+      expect(out).toMatch(/Done!/);
+      // -R: the standby's connection to the new primary, with the password, in a file only postgres reads.
+      const autoConf = path.join(primary.dataDir, "postgresql.auto.conf");
+      expect(fs.readFileSync(autoConf, "utf8")).toMatch(
+        new RegExp(`primary_conninfo = '.*user=replicator.*password=.*port=${standby.port}`),
+      );
+      expect(fs.statSync(autoConf).mode & 0o777).toBe(0o600);
+      expect(fs.existsSync(path.join(primary.dataDir, "standby.signal"))).toBe(true);
+      await primary.start();
+      expect(primary.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
+      // The diverged write is gone: the old primary now follows the new one's timeline.
+      expect(primary.psql("SELECT to_regclass('stray') IS NULL").trim()).toBe("t");
+      expect((await create("po-powrocie")).status).toBe(201);
+      // Replay has no event to wait on from here: polled.
+      await waitFor(
+        "the rejoined standby replaying the write",
+        () => accountCount(primary, `po-powrocie@${D}`) === 1,
+        30_000,
+      );
+      expect(accountCount(primary, `%@${D}`)).toBe(8);
+      expect(primary.psql("SELECT status FROM pg_stat_wal_receiver").trim()).toBe("streaming");
+    });
+  },
+);

@@ -97,7 +97,12 @@ async function claimWarning(db: Db, accountId: number, now: Date): Promise<Accou
     tx
       .update(accounts)
       .set({ usageWarnedAt: now.toISOString() })
-      .where(and(eq(accounts.id, accountId), sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`))
+      .where(
+        and(
+          eq(accounts.id, accountId),
+          sql`(${accounts.usageWarnedAt} = '' OR ${accounts.usageWarnedAt} <= ${dayAgo})`,
+        ),
+      )
       .returning(),
   );
   return claimed;
@@ -105,23 +110,36 @@ async function claimWarning(db: Db, accountId: number, now: Date): Promise<Accou
 
 /** Gives the warning back (it was not delivered): the next crossing, or the daily run, tries again. */
 const unclaimWarning = (db: Db, account: AccountRow) =>
-  withTransaction(db, (tx) => tx.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)));
+  withTransaction(db, (tx) =>
+    tx.update(accounts).set({ usageWarnedAt: account.usageWarnedAt }).where(eq(accounts.id, account.id)),
+  );
 
 /**
  * At delivery: Dovecot's quota_warning reports that `user` crossed `level` percent (the generated configuration
  * has one warning per percent, and Dovecot runs only the highest crossed). Warns when that reaches the account's
  * usage_notification_level and no warning went out in the last 24 h.
  */
-export async function deliverUsageWarning(db: Db, doveadmCommand: string[], user: string, level: number, now = new Date()): Promise<string> {
+export async function deliverUsageWarning(
+  db: Db,
+  doveadmCommand: string[],
+  user: string,
+  level: number,
+  now = new Date(),
+): Promise<string> {
   const [account] = await db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
   if (!account) return "unknown account";
-  if (account.usageNotificationLevel === 0 || !(level >= account.usageNotificationLevel)) return "below the account's level";
+  if (account.usageNotificationLevel === 0 || !(level >= account.usageNotificationLevel))
+    return "below the account's level";
   const claimed = await claimWarning(db, account.id, now);
   if (!claimed) return "already warned within 24 h";
   const [command, ...global] = doveadmCommand;
   const percent = Math.max(claimed.usagePercent, level);
   try {
-    await runToolAsync(command!, [...global, ...saveBeyondQuota(claimed.email, MAILBOXES.inbox)], usageWarningMessage({ ...claimed, usagePercent: percent }, now));
+    await runToolAsync(
+      command!,
+      [...global, ...saveBeyondQuota(claimed.email, MAILBOXES.inbox)],
+      usageWarningMessage({ ...claimed, usagePercent: percent }, now),
+    );
   } catch (err) {
     // Not delivered: give the next crossing (or the daily run) its chance.
     await unclaimWarning(db, account);
@@ -167,5 +185,10 @@ export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<H
   // Each part runs whatever failed before it: one broken mailbox must not hold up every other account's upkeep.
   const expunge = await expungeOld(db, o);
   const warn = await warnUsage(db, o);
-  return { expunged: expunge.done, warned: warn.warned, failed: [...expunge.failed, ...warn.failed], audit: { days, deleted: await trimAudit(db, days) } };
+  return {
+    expunged: expunge.done,
+    warned: warn.warned,
+    failed: [...expunge.failed, ...warn.failed],
+    audit: { days, deleted: await trimAudit(db, days) },
+  };
 }

@@ -2,7 +2,14 @@ import "server-only";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "@/lib/cli/args";
-import { accountsOnHost, listMailHosts, removeMailHost, setAccountMailHost, setDomainMailHost, setMailHost } from "./mail-hosts";
+import {
+  accountsOnHost,
+  listMailHosts,
+  removeMailHost,
+  setAccountMailHost,
+  setDomainMailHost,
+  setMailHost,
+} from "./mail-hosts";
 
 const port = (help: string) => ({ type: "string", value: "N", min: 1, help }) as const;
 
@@ -22,7 +29,11 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       "The name is the one its own configuration gives (MAIL_HOST_NAME, `mailserver config --host-name`). Ports default\n" +
       "to 143, 110, 24 and 4190. Place domains on it with `domain set-mail-host <domain> --mail-host <name>`. docs/mail-hosts.md.",
     options: {
-      address: { type: "string", value: "<host>", help: "host name or IPv4 address the other mail hosts connect to (required for a new host)" },
+      address: {
+        type: "string",
+        value: "<host>",
+        help: "host name or IPv4 address the other mail hosts connect to (required for a new host)",
+      },
       "imap-port": port("its IMAP port (default 143)"),
       "pop3-port": port("its POP3 port (default 110)"),
       "lmtp-port": port("its LMTP port, where the other hosts' Postfix and Dovecot deliver (default 24)"),
@@ -47,7 +58,18 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       const hosts = await listMailHosts(ctx.db());
       if (!hosts.length) return "no mail hosts (every host serves every mailbox itself)";
       return hosts
-        .map((h) => [h.name, h.address, `imap ${h.imapPort}`, `pop3 ${h.pop3Port}`, `lmtp ${h.lmtpPort}`, `sieve ${h.sievePort}`, `${h.domains} domain(s)`, `${h.accounts} account(s)`].join("\t"))
+        .map((h) =>
+          [
+            h.name,
+            h.address,
+            `imap ${h.imapPort}`,
+            `pop3 ${h.pop3Port}`,
+            `lmtp ${h.lmtpPort}`,
+            `sieve ${h.sievePort}`,
+            `${h.domains} domain(s)`,
+            `${h.accounts} account(s)`,
+          ].join("\t"),
+        )
         .join("\n");
     },
   },
@@ -77,12 +99,20 @@ export const MAIL_HOST_COMMANDS: Command[] = [
   {
     name: "domain set-mail-host",
     args: ["<domain>"],
-    summary: "Places a domain's mailboxes on a mail host: every host then proxies them there (the switch step of a move).",
+    summary:
+      "Places a domain's mailboxes on a mail host: every host then proxies them there (the switch step of a move).",
     example: `${CLI} domain set-mail-host example.org --mail-host imap2`,
     notes:
-      "Run it when the copy to the new host is done (docs/mail-hosts.md, \"Moving a domain\"); `none` places the domain\n" +
+      'Run it when the copy to the new host is done (docs/mail-hosts.md, "Moving a domain"); `none` places the domain\n' +
       "on no host (every host serves it itself: one mail host). Accounts placed on a host of their own keep it.",
-    options: { "mail-host": { type: "string", value: "<name>|none", required: true, help: "a host of `mailserver host list`, or none (required)" } },
+    options: {
+      "mail-host": {
+        type: "string",
+        value: "<name>|none",
+        required: true,
+        help: "a host of `mailserver host list`, or none (required)",
+      },
+    },
     async run(ctx, { positionals, values }) {
       const host = hostArgument(this, values);
       const db = ctx.db();
@@ -96,10 +126,18 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     args: ["<email>"],
     summary: "Places one account on another mail host than its domain's (`domain` returns it to the domain's).",
     example: `${CLI} account set-mail-host jan@example.org --mail-host imap3`,
-    options: { "mail-host": { type: "string", value: "<name>|domain", required: true, help: "a host of `mailserver host list`, or domain (required)" } },
+    options: {
+      "mail-host": {
+        type: "string",
+        value: "<name>|domain",
+        required: true,
+        help: "a host of `mailserver host list`, or domain (required)",
+      },
+    },
     async run(ctx, { positionals, values }) {
       const value = requiredOption(this, values, "mail-host");
-      if (value === "none") throw new UsageError("account set-mail-host: `domain` returns the account to its domain's host");
+      if (value === "none")
+        throw new UsageError("account set-mail-host: `domain` returns the account to its domain's host");
       const host = value === "domain" ? null : value;
       await setAccountMailHost(ctx.db(), positionals[0]!, host);
       return `${positionals[0]!.toLowerCase()}: mailbox on ${host ?? "its domain's host"}`;

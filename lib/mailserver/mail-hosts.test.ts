@@ -130,14 +130,34 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     await createAccount(db, await getDomainOrThrow(db, B), "bea", { password: PW });
     await createAccount(db, await getDomainOrThrow(db, B), "grey", { password: PW, spam_greylist_enabled: 1 });
     await createAccount(db, await getDomainOrThrow(db, B), "full", { password: PW, capacity: 1 });
-    await createAccount(db, await getDomainOrThrow(db, B), "smser", { password: PW, sms_phone_number_1: "sms-gw@outside.test", sms_send_to: 1 });
+    await createAccount(db, await getDomainOrThrow(db, B), "smser", {
+      password: PW,
+      sms_phone_number_1: "sms-gw@outside.test",
+      sms_send_to: 1,
+    });
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
     a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
     b = await startSecondMailHost(root, a, "host-b", { hostName: "b", greylistDelayS: DELAY_S, clock });
     // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.
-    for (const [name, l] of [["a", a], ["b", b]] as const) {
-      await cli("mailserver", "host", "set", name, "--address", "127.0.0.1", "--imap-port", String(l.ports.imap), "--pop3-port", String(l.ports.pop3), "--lmtp-port", String(l.ports.lmtp));
+    for (const [name, l] of [
+      ["a", a],
+      ["b", b],
+    ] as const) {
+      await cli(
+        "mailserver",
+        "host",
+        "set",
+        name,
+        "--address",
+        "127.0.0.1",
+        "--imap-port",
+        String(l.ports.imap),
+        "--pop3-port",
+        String(l.ports.pop3),
+        "--lmtp-port",
+        String(l.ports.lmtp),
+      );
     }
     await cli("domain", "set-mail-host", A, "--mail-host", "a");
     await cli("domain", "set-mail-host", B, "--mail-host", "b");
@@ -151,13 +171,30 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
   });
 
   it("an account on host b receives mail sent to host a's MX and reads it through host a (IMAP, POP3); a's LMTP proxies to b", async () => {
-    await smtpSend(a.ports.smtp, "someone@outside.test", [`bea@${B}`, `ala@${A}`, `stays@${B}`], message("someone@outside.test", `bea@${B}`, "via-mx-a"));
-    await waitFor("the message in bea's mailbox on host b", () => subjectsIn(b, `bea@${B}`).includes("via-mx-a"), 60_000);
-    await waitFor("the message in ala's and stays' mailboxes on host a", () => subjectsIn(a, `ala@${A}`).includes("via-mx-a") && subjectsIn(a, `stays@${B}`).includes("via-mx-a"), 60_000);
+    await smtpSend(
+      a.ports.smtp,
+      "someone@outside.test",
+      [`bea@${B}`, `ala@${A}`, `stays@${B}`],
+      message("someone@outside.test", `bea@${B}`, "via-mx-a"),
+    );
+    await waitFor(
+      "the message in bea's mailbox on host b",
+      () => subjectsIn(b, `bea@${B}`).includes("via-mx-a"),
+      60_000,
+    );
+    await waitFor(
+      "the message in ala's and stays' mailboxes on host a",
+      () => subjectsIn(a, `ala@${A}`).includes("via-mx-a") && subjectsIn(a, `stays@${B}`).includes("via-mx-a"),
+      60_000,
+    );
     // Host a's Postfix handed it straight to b's LMTP (transport_maps), not to its own Dovecot.
     const postfixLog = () => fs.readFileSync(path.join(a.logs, "postfix.log"), "utf8");
-    await waitFor("a's delivery record", () => new RegExp(`to=<bea@${B}>, relay=[^,]*:(\\d+),.*status=sent`).exec(postfixLog()));
-    expect(new RegExp(`to=<bea@${B}>, relay=[^,]*:(\\d+),.*status=sent`).exec(postfixLog())![1]).toBe(String(b.ports.lmtp));
+    await waitFor("a's delivery record", () =>
+      new RegExp(`to=<bea@${B}>, relay=[^,]*:(\\d+),.*status=sent`).exec(postfixLog()),
+    );
+    expect(new RegExp(`to=<bea@${B}>, relay=[^,]*:(\\d+),.*status=sent`).exec(postfixLog())![1]).toBe(
+      String(b.ports.lmtp),
+    );
     // Each mailbox lives on its own host only.
     expect(fs.existsSync(path.join(a.vmail, B, "bea"))).toBe(false);
     expect(fs.existsSync(path.join(b.vmail, A))).toBe(false);
@@ -178,7 +215,10 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
 
     // The usage written back is b's count (two messages), not overwritten by a.
     await waitFor("bea's usage from host b", async () => {
-      const [row] = await db.select().from(accounts).where(eq(accounts.email, `bea@${B}`));
+      const [row] = await db
+        .select()
+        .from(accounts)
+        .where(eq(accounts.email, `bea@${B}`));
       return row!.usageMessages === 2;
     });
   });
@@ -188,8 +228,13 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     const big = `${message("someone@outside.test", to, "big")}${Array.from({ length: 1100 * 16 }, (_, i) => `${String(i).padStart(6, "0")} ${"x".repeat(56)}`).join("\n")}\n`;
     await smtpSend(a.ports.smtp, "someone@outside.test", [to], big);
     await waitFor("the big message on host b", () => subjectsIn(b, to).includes("big"), 60_000);
-    await waitFor("usage written back by host b", async () => (await db.select().from(accounts).where(eq(accounts.email, to)))[0]!.usagePercent >= 95);
-    await expect(smtpSend(a.ports.smtp, "someone@outside.test", [to], message("someone@outside.test", to, "second"))).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
+    await waitFor(
+      "usage written back by host b",
+      async () => (await db.select().from(accounts).where(eq(accounts.email, to)))[0]!.usagePercent >= 95,
+    );
+    await expect(
+      smtpSend(a.ports.smtp, "someone@outside.test", [to], message("someone@outside.test", to, "second")),
+    ).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
     expect(fs.existsSync(path.join(a.vmail, B, "full"))).toBe(false);
   });
 
@@ -208,33 +253,55 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
 
   it("a sender greylisted through host a's MX is accepted through host b's after the delay", async () => {
     const to = `grey@${B}`;
-    const first = await smtpTry(a.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-1"));
+    const first = await smtpTry(
+      a.ports.smtp,
+      "grey-sender@outside.test",
+      [to],
+      message("grey-sender@outside.test", to, "grey-1"),
+    );
     expect(first.refused.map((r) => r.code)).toEqual([450]);
     // Half the delay later b defers it too, for the half left: the triplet is the one a saw (a host's own state
     // would start a new full wait here, and the retry below would be deferred again).
     clockOffsetMs += (DELAY_S / 2) * 1000;
-    const early = await smtpTry(b.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-1"));
+    const early = await smtpTry(
+      b.ports.smtp,
+      "grey-sender@outside.test",
+      [to],
+      message("grey-sender@outside.test", to, "grey-1"),
+    );
     expect(early.refused.map((r) => r.code)).toEqual([450]);
     const left = Number(/try again in (\d+) s/.exec(early.refused[0]!.response)?.[1]);
     expect(left).toBeGreaterThan(DELAY_S / 2 - 30);
     expect(left).toBeLessThanOrEqual(DELAY_S / 2);
     clockOffsetMs += (DELAY_S / 2 + 1) * 1000;
-    const retry = await smtpTry(b.ports.smtp, "grey-sender@outside.test", [to], message("grey-sender@outside.test", to, "grey-2"));
+    const retry = await smtpTry(
+      b.ports.smtp,
+      "grey-sender@outside.test",
+      [to],
+      message("grey-sender@outside.test", to, "grey-2"),
+    );
     expect(retry.refused).toEqual([]);
     expect(retry.accepted).toEqual([to]);
     await waitFor("grey-2 in grey's mailbox on host b", () => subjectsIn(b, to).includes("grey-2"), 60_000);
   });
   it("the SMS queue: each host's worker sends the notifications of the mailboxes it holds only", async () => {
     const config = loadSmsConfig(undefined);
-    const [account] = await db.select().from(accounts).where(eq(accounts.email, `smser@${B}`));
+    const [account] = await db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.email, `smser@${B}`));
     // Due in 2100: the sandboxes' own workers (which run on today's clock) leave the row to the calls below.
     const due = new Date("2100-01-01T00:00:00Z");
     const [row] = await enqueueNewMail(db, config, account!, { subject: "sms-test", body: "" }, due);
     expect(row!.status).toBe("pending");
     const later = new Date(due.getTime() + 60_000);
-    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: a.ports.internal } }, later, "a")).toBe(0);
+    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: a.ports.internal } }, later, "a")).toBe(
+      0,
+    );
     expect((await db.select().from(smsQueue).where(eq(smsQueue.id, row!.id)))[0]!.status).toBe("pending");
-    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: b.ports.internal } }, later, "b")).toBe(1);
+    expect(await processSmsQueue(db, config, { smtp: { host: "127.0.0.1", port: b.ports.internal } }, later, "b")).toBe(
+      1,
+    );
     expect((await db.select().from(smsQueue).where(eq(smsQueue.id, row!.id)))[0]!.status).toBe("sent");
   });
 
@@ -242,20 +309,41 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     // What docs/mail-hosts.md ("Moving a domain") says to run, on the new host.
     const users = path.join(root, "move-users");
     fs.writeFileSync(users, `${await cli("mailserver", "host", "accounts", "b", "--domain", B)}\n`);
-    expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([`bea@${B}`, `full@${B}`, `grey@${B}`, `postmaster@${B}`, `smser@${B}`]);
+    expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([
+      `bea@${B}`,
+      `full@${B}`,
+      `grey@${B}`,
+      `postmaster@${B}`,
+      `smser@${B}`,
+    ]);
     const sync = () => run("doveadm", ["-c", a.dovecotConf, "sync", "-F", users, `tcp:127.0.0.1:${b.ports.doveadm}`]);
     sync();
     expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(subjectsIn(b, `bea@${B}`).sort());
     // Mail still arriving for the old host before the switch is picked up by the last sync.
-    await smtpSend(a.ports.smtp, "someone@outside.test", [`bea@${B}`], message("someone@outside.test", `bea@${B}`, "before-switch"));
+    await smtpSend(
+      a.ports.smtp,
+      "someone@outside.test",
+      [`bea@${B}`],
+      message("someone@outside.test", `bea@${B}`, "before-switch"),
+    );
     await waitFor("before-switch on host b", () => subjectsIn(b, `bea@${B}`).includes("before-switch"), 60_000);
     await cli("domain", "set-mail-host", B, "--mail-host", "a");
     sync();
     expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(["before-switch", "via-lmtp-a", "via-mx-a"]);
     // Now a holds the domain: b's MX hands its mail to a, b's IMAP proxies to a.
-    await smtpSend(b.ports.smtp, "someone@outside.test", [`bea@${B}`], message("someone@outside.test", `bea@${B}`, "after-switch"));
+    await smtpSend(
+      b.ports.smtp,
+      "someone@outside.test",
+      [`bea@${B}`],
+      message("someone@outside.test", `bea@${B}`, "after-switch"),
+    );
     await waitFor("after-switch on host a", () => subjectsIn(a, `bea@${B}`).includes("after-switch"), 60_000);
     expect(subjectsIn(b, `bea@${B}`)).not.toContain("after-switch");
-    expect((await imapSubjects(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual(["after-switch", "before-switch", "via-lmtp-a", "via-mx-a"]);
+    expect((await imapSubjects(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual([
+      "after-switch",
+      "before-switch",
+      "via-lmtp-a",
+      "via-mx-a",
+    ]);
   });
 });

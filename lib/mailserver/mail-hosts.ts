@@ -25,7 +25,8 @@ export const MAIL_HOST_PORTS = { imapPort: 143, pop3Port: 110, lmtpPort: 24, sie
 const ADDRESS = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/i;
 
 export function checkHostName(name: string): string {
-  if (!MAIL_HOST_NAME.test(name)) throw new Error(`mail host name '${name}': lowercase letters, digits, dots and dashes (up to 64)`);
+  if (!MAIL_HOST_NAME.test(name))
+    throw new Error(`mail host name '${name}': lowercase letters, digits, dots and dashes (up to 64)`);
   return name;
 }
 
@@ -36,17 +37,29 @@ export function localMailHost(): string | undefined {
 }
 
 /** Adds a host or changes its address and ports (unset ports keep their value, or take the protocols' defaults). */
-export async function setMailHost(db: Db, name: string, o: { address?: string } & Partial<Omit<MailHost, "name" | "address">>): Promise<MailHost> {
+export async function setMailHost(
+  db: Db,
+  name: string,
+  o: { address?: string } & Partial<Omit<MailHost, "name" | "address">>,
+): Promise<MailHost> {
   checkHostName(name);
-  if (o.address !== undefined && !ADDRESS.test(o.address)) throw new Error(`--address ${o.address}: a host name or an IPv4 address`);
+  if (o.address !== undefined && !ADDRESS.test(o.address))
+    throw new Error(`--address ${o.address}: a host name or an IPv4 address`);
   for (const [k, v] of Object.entries(o)) {
-    if (k !== "address" && v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535)) throw new Error(`${k}: a port from 1 to 65535`);
+    if (k !== "address" && v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535))
+      throw new Error(`${k}: a port from 1 to 65535`);
   }
   return withTransaction(db, async (tx) => {
     const [old] = await tx.select().from(mailHosts).where(eq(mailHosts.name, name));
     const address = o.address ?? old?.address;
     if (!address) throw new Error(`mail host ${name} is new: give its --address`);
-    const row = { ...MAIL_HOST_PORTS, ...old, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)), name, address } as MailHost;
+    const row = {
+      ...MAIL_HOST_PORTS,
+      ...old,
+      ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+      name,
+      address,
+    } as MailHost;
     if (old) await tx.update(mailHosts).set(row).where(eq(mailHosts.name, name));
     else await tx.insert(mailHosts).values(row);
     return row;
@@ -70,8 +83,13 @@ export async function listMailHosts(db: Db): Promise<(MailHost & { domains: numb
 export async function removeMailHost(db: Db, name: string): Promise<void> {
   await withTransaction(db, async (tx) => {
     const used = await tx.select({ name: domains.name }).from(domains).where(eq(domains.mailHost, name)).limit(1);
-    const usedBy = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.mailHost, name)).limit(1);
-    if (used.length || usedBy.length) throw new Error(`mail host ${name} still holds ${used[0]?.name ?? usedBy[0]?.email}: move it first`);
+    const usedBy = await tx
+      .select({ email: accounts.email })
+      .from(accounts)
+      .where(eq(accounts.mailHost, name))
+      .limit(1);
+    if (used.length || usedBy.length)
+      throw new Error(`mail host ${name} still holds ${used[0]?.name ?? usedBy[0]?.email}: move it first`);
     const gone = await tx.delete(mailHosts).where(eq(mailHosts.name, name)).returning({ name: mailHosts.name });
     if (!gone.length) throw new Error(`no mail host ${name}`);
   });
@@ -95,7 +113,11 @@ export async function setDomainMailHost(db: Db, domainId: number, host: string |
 export async function setAccountMailHost(db: Db, email: string, host: string | null): Promise<void> {
   await withTransaction(db, async (tx) => {
     await checkHostExists(tx, host);
-    const done = await tx.update(accounts).set({ mailHost: host }).where(eq(accounts.email, email.toLowerCase())).returning({ id: accounts.id });
+    const done = await tx
+      .update(accounts)
+      .set({ mailHost: host })
+      .where(eq(accounts.email, email.toLowerCase()))
+      .returning({ id: accounts.id });
     if (!done.length) throw new Error(`no account ${email}`);
   });
 }
@@ -106,7 +128,12 @@ export async function accountsOnHost(db: Db, host: string, domainId?: number): P
   const rows = await db
     .select({ email: accounts.email })
     .from(accounts)
-    .where(and(sql`COALESCE(${accounts.mailHost}, ${domainHost}) = ${host}`, domainId === undefined ? undefined : eq(accounts.domainId, domainId)))
+    .where(
+      and(
+        sql`COALESCE(${accounts.mailHost}, ${domainHost}) = ${host}`,
+        domainId === undefined ? undefined : eq(accounts.domainId, domainId),
+      ),
+    )
     .orderBy(asc(accounts.email));
   return rows.map((r) => r.email);
 }

@@ -7,7 +7,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
-import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import {
+  accountRecord,
+  createAccount,
+  deleteAccounts,
+  getAccountOrThrow,
+  updateAccounts,
+} from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, updateDomain } from "@/lib/server/resources/domains";
@@ -40,7 +46,9 @@ vi.setConfig({ testTimeout: 90_000 });
 
 const missing = missingMailPackages();
 if (missing.length) {
-  console.warn(`mail-server tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`);
+  console.warn(
+    `mail-server tests SKIPPED: Debian packages missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`,
+  );
 }
 
 const A = "alpha.test";
@@ -56,7 +64,8 @@ const imapAppend = (user: string, password: string, mailbox: string, date: Date,
   imapAppendOn(l.ports.imap, user, password, mailbox, date, msg);
 const cli = (...argv: string[]) => runCommand(db, argv);
 const domain = (name: string) => getDomainOrThrow(db, name);
-const setAccount = async (name: string, body: Record<string, unknown>) => updateAccounts(db, postmaster, await domain(A), [name], body);
+const setAccount = async (name: string, body: Record<string, unknown>) =>
+  updateAccounts(db, postmaster, await domain(A), [name], body);
 const doveadm = (...args: string[]) => run("doveadm", ["-c", dovecotConf(l), ...args]);
 
 function authOk(user: string, password: string): boolean {
@@ -87,18 +96,46 @@ async function seed() {
   }
   const alpha = await domain(A);
   postmaster = { account: await getAccountOrThrow(db, alpha, "postmaster"), domain: A, isPostmaster: true };
-  await createAccount(db, alpha, "jan", { password: PASSWORD.jan, capacity: 1, usage_notification_level: 20, inbox_delete_after: 30 });
-  await createAccount(db, alpha, "anna", { password: PASSWORD.other, capacity: 2048, forwards: [`ewa@${A}`], keep_mail: 1 });
+  await createAccount(db, alpha, "jan", {
+    password: PASSWORD.jan,
+    capacity: 1,
+    usage_notification_level: 20,
+    inbox_delete_after: 30,
+  });
+  await createAccount(db, alpha, "anna", {
+    password: PASSWORD.other,
+    capacity: 2048,
+    forwards: [`ewa@${A}`],
+    keep_mail: 1,
+  });
   await createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
   await createAccount(db, alpha, "ewa", { password: PASSWORD.other });
   await createAccount(db, alpha, "catchall", { password: PASSWORD.other });
   await createAccount(db, alpha, "gone", { password: PASSWORD.other });
-  await createAccount(db, alpha, "zablokowany", { password: PASSWORD.other, blocked: 1, forwards: [`ewa@${A}`], keep_mail: 0 });
+  await createAccount(db, alpha, "zablokowany", {
+    password: PASSWORD.other,
+    blocked: 1,
+    forwards: [`ewa@${A}`],
+    keep_mail: 0,
+  });
   await createAccount(db, alpha, "wygasly", { password: PASSWORD.other, expiration_date: "2020-01-01" });
-  await createAccount(db, alpha, "znacznik", { password: PASSWORD.other, spam_enabled: 0, spam_rbl_enabled: 0, spam_spf_enabled: 0 });
+  await createAccount(db, alpha, "znacznik", {
+    password: PASSWORD.other,
+    spam_enabled: 0,
+    spam_rbl_enabled: 0,
+    spam_spf_enabled: 0,
+  });
   await createAlias(db, alpha, "kontakt", { target: `jan@${A}` });
-  await createMailingList(db, alpha, "wszyscy", { privacy_mode: 0, accounts: [`jan@${A}`, `ewa@${A}`], moderators: [`anna@${A}`] });
-  await createMailingList(db, alpha, "ogloszenia", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`anna@${A}`] });
+  await createMailingList(db, alpha, "wszyscy", {
+    privacy_mode: 0,
+    accounts: [`jan@${A}`, `ewa@${A}`],
+    moderators: [`anna@${A}`],
+  });
+  await createMailingList(db, alpha, "ogloszenia", {
+    privacy_mode: 1,
+    accounts: [`jan@${A}`],
+    moderators: [`anna@${A}`],
+  });
   await updateDomain(db, alpha, { catchall_type: 1, catchall_address: `catchall@${A}` });
   await updateDomain(db, await domain("beta.test"), { catchall_type: 2, catchall_address: `jan@${A}` });
   await updateDomain(db, await domain("gamma.test"), { catchall_type: 3, catchall_address: A });
@@ -194,7 +231,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
 
   describe("SMTP delivery through Postfix into Dovecot's maildirs", () => {
     it("delivers to an account, an alias, forwards and catchalls", async () => {
-      const send = (to: string, subject: string) => smtpSend("sender@outside.test", [to], message("sender@outside.test", to, subject));
+      const send = (to: string, subject: string) =>
+        smtpSend("sender@outside.test", [to], message("sender@outside.test", to, subject));
       await send(`jan@${A}`, "to-account");
       await send(`kontakt@${A}`, "to-alias");
       await send(`anna@${A}`, "to-forward-keep");
@@ -242,11 +280,17 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
     });
 
     it("refuses an unknown address in a domain without catchall during the SMTP dialogue", async () => {
-      await expect(smtpSend("sender@outside.test", ["nobody@delta.test"], message("a@b.test", "nobody@delta.test", "x"))).rejects.toThrow(/550/);
+      await expect(
+        smtpSend("sender@outside.test", ["nobody@delta.test"], message("a@b.test", "nobody@delta.test", "x")),
+      ).rejects.toThrow(/550/);
     });
 
     it("keeps delivering to a blocked account but not its forward", async () => {
-      await smtpSend("sender@outside.test", [`zablokowany@${A}`], message("sender@outside.test", `zablokowany@${A}`, "to-blocked"));
+      await smtpSend(
+        "sender@outside.test",
+        [`zablokowany@${A}`],
+        message("sender@outside.test", `zablokowany@${A}`, "to-blocked"),
+      );
       await settle();
       expect(hasSubject(`zablokowany@${A}`, "to-blocked")).toBe(true);
       expect(hasSubject(`ewa@${A}`, "to-blocked")).toBe(false);
@@ -272,7 +316,12 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
 
   describe("autoresponder as a Sieve vacation script", () => {
     it("replies inside its dates, once per sender, and not outside them", async () => {
-      await setAccount("ewa", { autoresponder_mode: 1, autoresponder_start_date: day(-1), autoresponder_end_date: day(1), autoresponder_body: "Jestem na urlopie \"do jutra\"." });
+      await setAccount("ewa", {
+        autoresponder_mode: 1,
+        autoresponder_start_date: day(-1),
+        autoresponder_end_date: day(1),
+        autoresponder_body: 'Jestem na urlopie "do jutra".',
+      });
       const reply = (to: string) => readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m));
 
       await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-1"));
@@ -314,20 +363,44 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(warnings()).toHaveLength(1);
 
-      await runHousekeeping(db, { doveadm: ["doveadm", "-c", dovecotConf(l)], now: new Date(Date.now() + 25 * 3_600_000) });
+      await runHousekeeping(db, {
+        doveadm: ["doveadm", "-c", dovecotConf(l)],
+        now: new Date(Date.now() + 25 * 3_600_000),
+      });
       expect(warnings()).toHaveLength(2);
     });
   });
 
   describe("mailserver check", () => {
     const checkArgs = () => [
-      "mailserver", "check", "--account", `ewa@${A}`, "--password", PASSWORD.other,
-      "--config-dir", l.conf, "--db-group", MAIL_OWNER.group, "--postfix-config", l.postfix,
-      "--dovecot-config", dovecotConf(l),
-      "--rspamd-controller", `127.0.0.1:${l.ports.rspamd_controller}`, "--policy-service", `127.0.0.1:${l.ports.policy}`,
-      "--quota-status", `127.0.0.1:${l.ports.quota_status}`, "--events-url", `http://127.0.0.1:${l.ports.events}`,
-      "--dkim-dir", path.join(l.root, "dkim"),
-      "--lmtp-socket", path.join(l.dovecot, "run", "lmtp"), "--auth-socket", path.join(l.dovecot, "run", "auth-client"),
+      "mailserver",
+      "check",
+      "--account",
+      `ewa@${A}`,
+      "--password",
+      PASSWORD.other,
+      "--config-dir",
+      l.conf,
+      "--db-group",
+      MAIL_OWNER.group,
+      "--postfix-config",
+      l.postfix,
+      "--dovecot-config",
+      dovecotConf(l),
+      "--rspamd-controller",
+      `127.0.0.1:${l.ports.rspamd_controller}`,
+      "--policy-service",
+      `127.0.0.1:${l.ports.policy}`,
+      "--quota-status",
+      `127.0.0.1:${l.ports.quota_status}`,
+      "--events-url",
+      `http://127.0.0.1:${l.ports.events}`,
+      "--dkim-dir",
+      path.join(l.root, "dkim"),
+      "--lmtp-socket",
+      path.join(l.dovecot, "run", "lmtp"),
+      "--auth-socket",
+      path.join(l.dovecot, "run", "auth-client"),
     ];
     /**
      * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
@@ -335,10 +408,14 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
      */
     const runCli = (args: string[]) =>
       new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
-        const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
-          env: { ...process.env, DATABASE_PATH: l.db },
-          timeout: 120_000,
-        });
+        const child = spawn(
+          process.execPath,
+          ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
+          {
+            env: { ...process.env, DATABASE_PATH: l.db },
+            timeout: 120_000,
+          },
+        );
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -354,7 +431,12 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       const found = lines(r.stdout);
       expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
         ...(mailTestsOnPostgres()
-          ? ["PostgreSQL connection (DATABASE_URL)", "PostgreSQL connections fit max_connections", "mail role reads the views on every read host", "mail role is read-only"]
+          ? [
+              "PostgreSQL connection (DATABASE_URL)",
+              "PostgreSQL connections fit max_connections",
+              "mail role reads the views on every read host",
+              "mail role is read-only",
+            ]
           : ["database readable by the mail group"]),
         "postmap finds the domain",
         "postmap finds the mailbox",
@@ -374,22 +456,30 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
-    it.skipIf(!mailTestsOnPostgres())("fails naming the mail role when its password is wrong (PostgreSQL)", async () => {
-      // A copy of the configuration whose maps hold a wrong password (changing the role's own password would make
-      // the running Postfix skip the host for its retry_interval, 60 s, and fail the next tests).
-      const wrong = path.join(path.dirname(l.root), "conf-wrong-password");
-      fs.cpSync(l.conf, wrong, { recursive: true });
-      for (const f of fs.readdirSync(path.join(wrong, "postfix")).filter((x) => x.endsWith(".cf"))) {
-        const file = path.join(wrong, "postfix", f);
-        fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^password = .*$/m, "password = not-the-password"));
-      }
-      const args = checkArgs();
-      args[args.indexOf("--config-dir") + 1] = wrong;
-      const r = await runCli(args);
-      expect(r.status).toBe(1);
-      const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
-      expect(failed[0]).toMatch(/^✗ mail role reads the views on every read host: mail_reader@127\.0\.0\.1:\d+: password authentication failed for user "mail_reader"/);
-    });
+    it.skipIf(!mailTestsOnPostgres())(
+      "fails naming the mail role when its password is wrong (PostgreSQL)",
+      async () => {
+        // A copy of the configuration whose maps hold a wrong password (changing the role's own password would make
+        // the running Postfix skip the host for its retry_interval, 60 s, and fail the next tests).
+        const wrong = path.join(path.dirname(l.root), "conf-wrong-password");
+        fs.cpSync(l.conf, wrong, { recursive: true });
+        for (const f of fs.readdirSync(path.join(wrong, "postfix")).filter((x) => x.endsWith(".cf"))) {
+          const file = path.join(wrong, "postfix", f);
+          fs.writeFileSync(
+            file,
+            fs.readFileSync(file, "utf8").replace(/^password = .*$/m, "password = not-the-password"),
+          );
+        }
+        const args = checkArgs();
+        args[args.indexOf("--config-dir") + 1] = wrong;
+        const r = await runCli(args);
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed[0]).toMatch(
+          /^✗ mail role reads the views on every read host: mail_reader@127\.0\.0\.1:\d+: password authentication failed for user "mail_reader"/,
+        );
+      },
+    );
 
     it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
@@ -430,9 +520,12 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
           () => undefined,
           (e: Error) => e,
         );
-        expect(err?.message).toMatch(/^doveadm -c \S+ expunge -F (\S+) .*failed \((exit \d+|killed by SIG\w+)\): .*auth-userdb/);
+        expect(err?.message).toMatch(
+          /^doveadm -c \S+ expunge -F (\S+) .*failed \((exit \d+|killed by SIG\w+)\): .*auth-userdb/,
+        );
         // One line per failed doveadm run (each mailbox's expunge was tried; a failure does not stop the others).
-        for (const line of err!.message.split("\n")) expect(line).toMatch(/^(doveadm -c \S+ expunge -F \S+ .*failed|done: )/);
+        for (const line of err!.message.split("\n"))
+          expect(line).toMatch(/^(doveadm -c \S+ expunge -F \S+ .*failed|done: )/);
         const listFile = /expunge -F (\S+)/.exec(err!.message)![1]!;
         expect(fs.readFileSync(listFile, "utf8")).toContain(`jan@${A}`);
         fs.rmSync(path.dirname(listFile), { recursive: true, force: true });

@@ -15,4 +15,12 @@ export const QUOTA_ROOT = "count:User quota";
  * warning is due most when the mailbox is full, where an enforced save fails (Dovecot's 10% grace lets a delivery
  * take usage over 100%). `noenforcing` skips the limit check only; the message still counts in the usage.
  */
-export const saveBeyondQuota = (user: string, mailbox: string) => ["-o", `plugin/quota=${QUOTA_ROOT}:noenforcing`, "save", "-u", user, "-m", mailbox];
+export const saveBeyondQuota = (user: string, mailbox: string) => [
+  "-o",
+  `plugin/quota=${QUOTA_ROOT}:noenforcing`,
+  "save",
+  "-u",
+  user,
+  "-m",
+  mailbox,
+];

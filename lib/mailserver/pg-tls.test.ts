@@ -26,7 +26,8 @@ const withTls = (query: string) => `${cluster.url}?${query}`;
 async function sslOf(url: string): Promise<boolean> {
   const db = await openPostgres(url, { migrate: false });
   try {
-    return (await db.$client.query<{ ssl: boolean }>("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")).rows[0]!.ssl;
+    return (await db.$client.query<{ ssl: boolean }>("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"))
+      .rows[0]!.ssl;
   } finally {
     await db.$client.end();
   }
@@ -40,7 +41,25 @@ describe("sslmode and sslrootcert, as libpq reads them, in every client", () => 
     cert = path.join(dir, "server.crt");
     const key = path.join(dir, "server.key");
     // Another name than the host's: verify-full against 127.0.0.1 must fail, verify-ca must pass.
-    const r = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=db.example.org"], { encoding: "utf8" });
+    const r = spawnSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=db.example.org",
+      ],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     spawnSync("chown", ["postgres", key, cert]);
     fs.chmodSync(key, 0o600);
@@ -67,14 +86,18 @@ describe("sslmode and sslrootcert, as libpq reads them, in every client", () => 
     expect(cluster.psql("SHOW ssl").trim()).toBe("on");
     expect(await sslOf(withTls("sslmode=require"))).toBe(true);
     expect(await sslOf(withTls(`sslmode=verify-ca&sslrootcert=${cert}`))).toBe(true);
-    await expect(sslOf(withTls(`sslmode=verify-full&sslrootcert=${cert}`))).rejects.toThrow(/db\.example\.org|altnames|Hostname/i);
+    await expect(sslOf(withTls(`sslmode=verify-full&sslrootcert=${cert}`))).rejects.toThrow(
+      /db\.example\.org|altnames|Hostname/i,
+    );
     expect(await sslOf(withTls("sslmode=disable"))).toBe(false);
     await expect(sslOf(withTls("sslmode=no-verify"))).rejects.toThrow(/use sslmode=require/);
   });
 
   it("pg_dump with the same URL: require and verify-ca work, no-verify is refused before it runs", () => {
     expect(backupPostgres(withTls("sslmode=require"), path.join(dir, "a.dump")).bytes).toBeGreaterThan(1000);
-    expect(backupPostgres(withTls(`sslmode=verify-ca&sslrootcert=${cert}`), path.join(dir, "b.dump")).bytes).toBeGreaterThan(1000);
+    expect(
+      backupPostgres(withTls(`sslmode=verify-ca&sslrootcert=${cert}`), path.join(dir, "b.dump")).bytes,
+    ).toBeGreaterThan(1000);
     expect(() => backupPostgres(withTls("sslmode=no-verify"), path.join(dir, "c.dump"))).toThrow(/use sslmode=require/);
   });
 
@@ -83,10 +106,26 @@ describe("sslmode and sslrootcert, as libpq reads them, in every client", () => 
     fs.writeFileSync(path.join(dir, "postfix-etc", "main.cf"), "compatibility_level = 3.6\n");
     const lookup = (url: string, out: string) => {
       writeMailServerConfig({
-        outDir: path.join(dir, out), databasePath: "/unused", pgsql: pgsqlMapOptionsFromUrl(url, { password: "reader-secret" }),
-        maildirRoot: path.join(dir, "vmail"), mailUser: "nobody", mailGroup: "nogroup", dbGroup: "nogroup", lmtp: "lmtp:inet:127.0.0.1:24",
+        outDir: path.join(dir, out),
+        databasePath: "/unused",
+        pgsql: pgsqlMapOptionsFromUrl(url, { password: "reader-secret" }),
+        maildirRoot: path.join(dir, "vmail"),
+        mailUser: "nobody",
+        mailGroup: "nogroup",
+        dbGroup: "nogroup",
+        lmtp: "lmtp:inet:127.0.0.1:24",
       });
-      return spawnSync("postmap", ["-c", path.join(dir, "postfix-etc"), "-q", "tls.test", `pgsql:${path.join(dir, out, "postfix", "virtual-mailbox-domains.cf")}`], { encoding: "utf8" });
+      return spawnSync(
+        "postmap",
+        [
+          "-c",
+          path.join(dir, "postfix-etc"),
+          "-q",
+          "tls.test",
+          `pgsql:${path.join(dir, out, "postfix", "virtual-mailbox-domains.cf")}`,
+        ],
+        { encoding: "utf8" },
+      );
     };
     // Without TLS the mail role is refused (pg_hba), so an answer proves Postfix's libpq used TLS.
     const plain = lookup(withTls("sslmode=disable"), "plain");

@@ -19,9 +19,14 @@ import { missingMailPackages, requiredInCi } from "./testing/mail-daemons";
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
 
-const missing = [...missingMailPackages(), ...requiredInCi(["postfix-pgsql", "dovecot-pgsql", "postgresql-15"].filter(
-  (p) => spawnSync("dpkg", ["-s", p], { stdio: "ignore" }).status !== 0,
-))];
+const missing = [
+  ...missingMailPackages(),
+  ...requiredInCi(
+    ["postfix-pgsql", "dovecot-pgsql", "postgresql-15"].filter(
+      (p) => spawnSync("dpkg", ["-s", p], { stdio: "ignore" }).status !== 0,
+    ),
+  ),
+];
 if (missing.length) console.warn(`pgsql mail tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
 
 const READER = { role: "mail_reader", password: "reader-secret" };
@@ -33,7 +38,11 @@ let dovecot: ChildProcess | undefined;
 
 const postmap = (file: string, key: string, confDir = conf) => {
   // pgsql: without proxy: the same file proxymap would open; postmap -q connects itself.
-  const r = spawnSync("postmap", ["-c", path.join(root, "postfix-etc"), "-q", key, `pgsql:${path.join(confDir, "postfix", `${file}.cf`)}`], { encoding: "utf8" });
+  const r = spawnSync(
+    "postmap",
+    ["-c", path.join(root, "postfix-etc"), "-q", key, `pgsql:${path.join(confDir, "postfix", `${file}.cf`)}`],
+    { encoding: "utf8" },
+  );
   // Exit 1 without a word: not found. A table that cannot be queried is fatal (Postfix defers the mail).
   if (r.status === 1 && !r.stderr.includes("fatal")) return undefined;
   if (r.status !== 0) throw new Error(`postmap failed: ${r.stderr}`);
@@ -55,8 +64,24 @@ function cli(args: string[], env: Record<string, string> = {}): string {
 /** `mailserver config --database postgres` for a mail host reading readHosts and writing usage to writeHost. */
 function writeConfig(dir: string, readHosts: string[], writeHost: string) {
   cli([
-    "mailserver", "config", "--database", "postgres", "--out", dir, "--read-hosts", readHosts.join(","), "--write-host", writeHost,
-    "--maildir-root", path.join(root, "vmail"), "--mail-user", "nobody", "--mail-group", "nogroup", "--db-group", "nogroup",
+    "mailserver",
+    "config",
+    "--database",
+    "postgres",
+    "--out",
+    dir,
+    "--read-hosts",
+    readHosts.join(","),
+    "--write-host",
+    writeHost,
+    "--maildir-root",
+    path.join(root, "vmail"),
+    "--mail-user",
+    "nobody",
+    "--mail-group",
+    "nogroup",
+    "--db-group",
+    "nogroup",
   ]);
 }
 
@@ -79,11 +104,34 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
 
     const [d] = await db.insert(domains).values({ name: "pg.test" }).returning();
     await db.insert(accounts).values([
-      { domainId: d!.id, name: "ola", email: "ola@pg.test", passwordHash: "x", mailPasswordHash: mailPasswordHash("Ola-pass1"), capacity: 10 },
-      { domainId: d!.id, name: "jan", email: "jan@pg.test", passwordHash: "x", forwards: ["out@ext.test"], keepMail: 0 },
+      {
+        domainId: d!.id,
+        name: "ola",
+        email: "ola@pg.test",
+        passwordHash: "x",
+        mailPasswordHash: mailPasswordHash("Ola-pass1"),
+        capacity: 10,
+      },
+      {
+        domainId: d!.id,
+        name: "jan",
+        email: "jan@pg.test",
+        passwordHash: "x",
+        forwards: ["out@ext.test"],
+        keepMail: 0,
+      },
     ]);
     await db.insert(aliases).values({ domainId: d!.id, name: "info", email: "info@pg.test", target: "ola@pg.test" });
-    const subjects = { subscribeRequestMailBody: "b", subscribeRequestMailSubject: "s", unsubscribeRequestMailBody: "b", unsubscribeRequestMailSubject: "s", subscribeMailBody: "b", subscribeMailSubject: "s", unsubscribeMailBody: "b", unsubscribeMailSubject: "s" };
+    const subjects = {
+      subscribeRequestMailBody: "b",
+      subscribeRequestMailSubject: "s",
+      unsubscribeRequestMailBody: "b",
+      unsubscribeRequestMailSubject: "s",
+      subscribeMailBody: "b",
+      subscribeMailSubject: "s",
+      unsubscribeMailBody: "b",
+      unsubscribeMailSubject: "s",
+    };
     await db.insert(mailingLists).values({ domainId: d!.id, name: "news", email: "news@pg.test", ...subjects });
   }, 120_000);
 
@@ -103,11 +151,17 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     expect(snippet).toContain(`virtual_mailbox_maps = proxy:pgsql:${conf}/postfix/virtual-mailbox-maps.cf`);
     expect(snippet).not.toContain("sqlite");
     const map = fs.readFileSync(path.join(conf, "postfix", "virtual-alias-maps.cf"), "utf8");
-    expect(map).toContain(`hosts = 127.0.0.1:${primary.port}\nuser = mail_reader\npassword = reader-secret\ndbname = mailadmin\n`);
+    expect(map).toContain(
+      `hosts = 127.0.0.1:${primary.port}\nuser = mail_reader\npassword = reader-secret\ndbname = mailadmin\n`,
+    );
     const sql = fs.readFileSync(path.join(conf, "dovecot", "dovecot-sql.conf.ext"), "utf8");
     expect(sql).toContain(`driver = pgsql\n`);
-    expect(sql).toContain(`connect = host=127.0.0.1 port=${primary.port} dbname='mailadmin' user='mail_reader' password='reader-secret'`);
-    expect(fs.readFileSync(path.join(conf, "dovecot", "mailadmin.conf"), "utf8")).toContain(`mailadmin = pgsql:${conf}/dovecot/dovecot-dict-sql.conf.ext`);
+    expect(sql).toContain(
+      `connect = host=127.0.0.1 port=${primary.port} dbname='mailadmin' user='mail_reader' password='reader-secret'`,
+    );
+    expect(fs.readFileSync(path.join(conf, "dovecot", "mailadmin.conf"), "utf8")).toContain(
+      `mailadmin = pgsql:${conf}/dovecot/dovecot-dict-sql.conf.ext`,
+    );
   });
 
   it("Postfix resolves a mailbox, an alias, a forward, a list address and its bounce address; not an unknown one", () => {
@@ -133,11 +187,16 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
       `compatibility_level = 3.6\nqueue_directory = ${dir}/queue\ndata_directory = ${dir}/data\nmaillog_file_prefixes = ${root}\n` +
         `maillog_file = ${root}/postfix.log\ninet_interfaces = 127.0.0.1\ninet_protocols = ipv4\nmydestination =\nalias_maps =\nalias_database =\n${proxyReadMaps}\n`,
     );
-    fs.writeFileSync(path.join(dir, "master.cf"), "proxymap unix - - n - - proxymap\npostlog unix-dgram n - n - 1 postlogd\n");
+    fs.writeFileSync(
+      path.join(dir, "master.cf"),
+      "proxymap unix - - n - - proxymap\npostlog unix-dgram n - n - 1 postlogd\n",
+    );
     const master = spawn("postfix", ["-c", dir, "start-fg"], { stdio: "ignore" });
     try {
       const q = (table: string, key: string) =>
-        spawnSync("postmap", ["-c", dir, "-q", key, `proxy:pgsql:${path.join(conf, "postfix", `${table}.cf`)}`], { encoding: "utf8" });
+        spawnSync("postmap", ["-c", dir, "-q", key, `proxy:pgsql:${path.join(conf, "postfix", `${table}.cf`)}`], {
+          encoding: "utf8",
+        });
       const deadline = Date.now() + 20_000;
       let r = q("virtual-mailbox-maps", "ola@pg.test");
       while (r.stdout.trim() !== "pg.test/ola/" && Date.now() < deadline) {
@@ -158,7 +217,9 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
 
   it("the mail role reads the views only and writes nothing but mail_quota", async () => {
     const pg = await import("pg");
-    const client = new pg.default.Client({ connectionString: primary.urlFor({ user: READER.role, password: READER.password }) });
+    const client = new pg.default.Client({
+      connectionString: primary.urlFor({ user: READER.role, password: READER.password }),
+    });
     await client.connect();
     try {
       expect((await client.query<{ n: number }>("SELECT count(*) AS n FROM mail_mailboxes")).rows[0]!.n).toBe(2);
@@ -185,7 +246,9 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     expect(await connectionBudget(primary.url, 16, 3)).toMatchObject({ ok: true });
     const over = await connectionBudget(primary.url, 16, 10);
     expect(over.ok).toBe(false);
-    expect(over.detail).toMatch(/16 workers × 10 = 160, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/);
+    expect(over.detail).toMatch(
+      /16 workers × 10 = 160, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/,
+    );
   });
 
   it("Dovecot authenticates and looks users up over pgsql, and quota_clone writes usage back through the role", async () => {
@@ -217,7 +280,10 @@ service imap-login {
     dovecot = spawn("dovecot", ["-F", "-c", path.join(root, "dovecot.conf")], { stdio: "ignore" });
     const deadline = Date.now() + 20_000;
     while (!fs.existsSync(path.join(root, "dovecot-run", "auth-userdb"))) {
-      if (Date.now() > deadline || dovecot.exitCode !== null) throw new Error(`dovecot did not start: ${fs.existsSync(path.join(root, "dovecot.log")) ? fs.readFileSync(path.join(root, "dovecot.log"), "utf8") : ""}`);
+      if (Date.now() > deadline || dovecot.exitCode !== null)
+        throw new Error(
+          `dovecot did not start: ${fs.existsSync(path.join(root, "dovecot.log")) ? fs.readFileSync(path.join(root, "dovecot.log"), "utf8") : ""}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
     // The socket exists before the auth process answers on a busy host: wait for its first answer, whatever it is.
@@ -233,7 +299,10 @@ service imap-login {
     const user = doveadm("user", "ola@pg.test");
     expect(user.stdout).toContain("quota_rule\t*:storage=10M");
     expect(doveadm("user", "nobody@pg.test").status).not.toBe(0);
-    expect(doveadm("user", "*@pg.test").stdout.split("\n").filter(Boolean).sort()).toEqual(["jan@pg.test", "ola@pg.test"]);
+    expect(doveadm("user", "*@pg.test").stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "jan@pg.test",
+      "ola@pg.test",
+    ]);
     // A message saved into ola's inbox: quota_clone writes its size into mail_quota (as the mail role), the
     // SECURITY DEFINER trigger copies it into the account.
     const save = spawnSync("doveadm", ["-c", path.join(root, "dovecot.conf"), "save", "-u", "ola@pg.test"], {
@@ -271,7 +340,9 @@ service imap-login {
     it("is a hot standby that refuses writes, and the generated maps point at it", () => {
       expect(replica.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
       expect(() => replica.psql("INSERT INTO mail_quota (username) VALUES ('x')")).toThrow(/read-only transaction/);
-      expect(fs.readFileSync(path.join(replicaConf, "postfix", "virtual-mailbox-maps.cf"), "utf8")).toContain(`hosts = 127.0.0.1:${replica.port}\n`);
+      expect(fs.readFileSync(path.join(replicaConf, "postfix", "virtual-mailbox-maps.cf"), "utf8")).toContain(
+        `hosts = 127.0.0.1:${replica.port}\n`,
+      );
       const writeDict = fs.readFileSync(path.join(replicaConf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8");
       expect(writeDict).toContain(`host=127.0.0.1 port=${primary.port} `);
       expect(writeDict).not.toContain("mail_sieve_scripts");
@@ -284,7 +355,9 @@ service imap-login {
       expect(main).toContain("sieve = dict:proxy::mailadmin_sieve;");
       // The spam filter (sieve_before) too: the dict `mailadmin` has no Sieve maps on PostgreSQL.
       expect(main).toContain("sieve_before = dict:proxy::mailadmin_sieve;name=spam");
-      expect(fs.statSync(path.join(replicaConf, "dovecot", "dovecot-dict-sieve-sql.conf.ext")).mode & 0o777).toBe(0o640);
+      expect(fs.statSync(path.join(replicaConf, "dovecot", "dovecot-dict-sieve-sql.conf.ext")).mode & 0o777).toBe(
+        0o640,
+      );
     });
 
     it("resolves a mailbox created on the primary through Postfix on the replica within 1 s", async () => {
@@ -294,9 +367,12 @@ service imap-login {
       const started = performance.now();
       await db.insert(accounts).values({ domainId: d!.id, name: "nowa", email: "nowa@pg.test", passwordHash: "x" });
       let found: string | undefined;
-      while (performance.now() - started < 5_000 && !found) found = postmap("virtual-mailbox-maps", "nowa@pg.test", replicaConf);
+      while (performance.now() - started < 5_000 && !found)
+        found = postmap("virtual-mailbox-maps", "nowa@pg.test", replicaConf);
       const ms = performance.now() - started;
-      console.log(`replica lookup: nowa@pg.test resolved on the replica ${ms.toFixed(0)} ms after the commit on the primary`);
+      console.log(
+        `replica lookup: nowa@pg.test resolved on the replica ${ms.toFixed(0)} ms after the commit on the primary`,
+      );
       expect(found).toBe("pg.test/nowa/");
       expect(ms).toBeLessThan(1000);
     });
@@ -306,9 +382,14 @@ service imap-login {
       const started = performance.now();
       const [d] = await db.select().from(domains).where(eq(domains.name, "pg.test"));
       for (let i = 0; i < 20; i++) {
-        await db.insert(accounts).values({ domainId: d!.id, name: `down${i}`, email: `down${i}@pg.test`, passwordHash: "x" });
+        await db
+          .insert(accounts)
+          .values({ domainId: d!.id, name: `down${i}`, email: `down${i}@pg.test`, passwordHash: "x" });
       }
-      await db.update(accounts).set({ description: "changed while the replica is down" }).where(eq(accounts.name, "ola"));
+      await db
+        .update(accounts)
+        .set({ description: "changed while the replica is down" })
+        .where(eq(accounts.name, "ola"));
       const ms = performance.now() - started;
       expect(ms).toBeLessThan(2000);
       const [c] = await db.select({ n: domains.accountCount }).from(domains).where(eq(domains.id, d!.id));

@@ -15,7 +15,13 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import { startServer, stop, type Server } from "@/e2e/api/global-setup";
 import { freePort, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runCommand } from "@/lib/cli/commands";
-import { closeTestDatabase, mailTestsOnPostgres, missingMailPackages, openTestDatabase, testPgCluster } from "./testing/mail-daemons";
+import {
+  closeTestDatabase,
+  mailTestsOnPostgres,
+  missingMailPackages,
+  openTestDatabase,
+  testPgCluster,
+} from "./testing/mail-daemons";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
@@ -54,7 +60,11 @@ const create = (name: string) => call("POST", `/emails/${D}/${name}`, { password
 
 /** `postmap -q` on the replica's map (pgsql: opened by postmap itself); undefined when not found. */
 function postmap(key: string): string | undefined {
-  const r = spawnSync("postmap", ["-c", path.join(root, "postfix-etc"), "-q", key, `pgsql:${path.join(conf, "postfix", "virtual-mailbox-maps.cf")}`], { encoding: "utf8" });
+  const r = spawnSync(
+    "postmap",
+    ["-c", path.join(root, "postfix-etc"), "-q", key, `pgsql:${path.join(conf, "postfix", "virtual-mailbox-maps.cf")}`],
+    { encoding: "utf8" },
+  );
   if (r.status === 1 && !r.stderr.includes("fatal")) return undefined;
   if (r.status !== 0) throw new Error(`postmap failed: ${r.stderr}`);
   return r.stdout.trim();
@@ -69,7 +79,8 @@ function resolvedWithin(key: string, since: number, limitMs: number): { found?: 
 
 describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming replica behind the API (PostgreSQL)", () => {
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
+    if (!fs.existsSync(path.join(distDir, "BUILD_ID")))
+      throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
     primary = testPgCluster();
     root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-replica-api-"));
     fs.mkdirSync(path.join(root, "postfix-etc"));
@@ -82,9 +93,24 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
     conf = path.join(root, "conf");
     process.env.MAIL_DB_PASSWORD = READER_PASSWORD;
     await runCommand(db, [
-      "mailserver", "config", "--database", "postgres", "--out", conf,
-      "--read-hosts", `127.0.0.1:${replica.port}`, "--write-host", `127.0.0.1:${primary.port}`,
-      "--maildir-root", path.join(root, "vmail"), "--mail-user", "nobody", "--mail-group", "nogroup", "--db-group", "nogroup",
+      "mailserver",
+      "config",
+      "--database",
+      "postgres",
+      "--out",
+      conf,
+      "--read-hosts",
+      `127.0.0.1:${replica.port}`,
+      "--write-host",
+      `127.0.0.1:${primary.port}`,
+      "--maildir-root",
+      path.join(root, "vmail"),
+      "--mail-user",
+      "nobody",
+      "--mail-group",
+      "nogroup",
+      "--db-group",
+      "nogroup",
     ]);
     delete process.env.MAIL_DB_PASSWORD;
     const port = await freePort();
@@ -111,7 +137,9 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
 
   it("the second host's map reads the replica, a hot standby", () => {
     expect(replica.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
-    expect(fs.readFileSync(path.join(conf, "postfix", "virtual-mailbox-maps.cf"), "utf8")).toContain(`hosts = 127.0.0.1:${replica.port}\nuser = mail_reader\n`);
+    expect(fs.readFileSync(path.join(conf, "postfix", "virtual-mailbox-maps.cf"), "utf8")).toContain(
+      `hosts = 127.0.0.1:${replica.port}\nuser = mail_reader\n`,
+    );
     expect(postmap(`postmaster@${D}`)).toBe(`${D}/postmaster/`);
   });
 
@@ -174,7 +202,9 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
     }
     const list = await call("GET", `/emails/${D}?search=bez-repliki`);
     expect(list.status).toBe(200);
-    console.log(`replica stopped: API create/read ${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)} ms, list ${list.ms.toFixed(0)} ms`);
+    console.log(
+      `replica stopped: API create/read ${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)} ms, list ${list.ms.toFixed(0)} ms`,
+    );
     for (const t of [...times, list.ms]) expect(t).toBeLessThan(1000);
     expect(() => postmap(`bez-repliki0@${D}`)).toThrow(/postmap failed/);
   });

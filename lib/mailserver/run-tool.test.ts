@@ -19,18 +19,27 @@ describe("runTool", () => {
 
   it("shows the tool's stderr, joined into one line, and its exit status", () => {
     const err = failure("sh", ["-c", "echo out; echo 'first problem' >&2; echo 'second problem' >&2; exit 3"]);
-    expect(err.message).toBe("sh -c echo out; echo 'first problem' >&2; echo 'second problem' >&2; exit 3 failed (exit 3): first problem | second problem");
+    expect(err.message).toBe(
+      "sh -c echo out; echo 'first problem' >&2; echo 'second problem' >&2; exit 3 failed (exit 3): first problem | second problem",
+    );
     expect(err.status).toBe(3);
   });
 
   it("falls back to stdout when stderr is empty, and leaves out a crash's backtrace", () => {
     expect(failure("sh", ["-c", "echo 'only here'; exit 1"]).message).toMatch(/failed \(exit 1\): only here$/);
-    const crash = failure("sh", ["-c", "echo 'Panic: assertion failed' >&2; echo 'Error: Raw backtrace: #0 x' >&2; kill -ABRT $$"]);
+    const crash = failure("sh", [
+      "-c",
+      "echo 'Panic: assertion failed' >&2; echo 'Error: Raw backtrace: #0 x' >&2; kill -ABRT $$",
+    ]);
     expect(crash.message).toMatch(/failed \(killed by SIGABRT\): Panic: assertion failed$/);
   });
 
   it("says when the tool was not started or ran out of time", () => {
-    expect(failure("/nonexistent/doveadm", ["user", "x"]).message).toBe("/nonexistent/doveadm user x failed (not started: ENOENT): no output");
-    expect(failure("sh", ["-c", "echo slow >&2; sleep 5"], 300).message).toBe("sh -c echo slow >&2; sleep 5 failed (killed by SIGTERM after the 0.3 s time limit): slow");
+    expect(failure("/nonexistent/doveadm", ["user", "x"]).message).toBe(
+      "/nonexistent/doveadm user x failed (not started: ENOENT): no output",
+    );
+    expect(failure("sh", ["-c", "echo slow >&2; sleep 5"], 300).message).toBe(
+      "sh -c echo slow >&2; sleep 5 failed (killed by SIGTERM after the 0.3 s time limit): slow",
+    );
   });
 });

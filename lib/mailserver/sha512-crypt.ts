@@ -9,7 +9,6 @@ const MIN_ROUNDS = 1000;
 const MAX_ROUNDS = 999_999_999;
 const SALT_MAX = 16;
 
-
 function sha512(...parts: Buffer[]): Buffer {
   const h = crypto.createHash("sha512");
   for (const p of parts) h.update(p);

@@ -21,8 +21,12 @@ let admin: Principal;
 
 const all = <T>(query: string, ...params: unknown[]) => db.$client.prepare(query).all(...params) as T[];
 const script = (email: string) =>
-  all<{ id: string; script: string }>("SELECT id, script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'", email)[0];
-const change = async (name: string, body: Record<string, unknown>) => updateAccounts(db, admin, await getDomainOrThrow(db, D), [name], body);
+  all<{ id: string; script: string }>(
+    "SELECT id, script FROM mail_sieve_scripts WHERE username = ? AND name = 'autoresponder'",
+    email,
+  )[0];
+const change = async (name: string, body: Record<string, unknown>) =>
+  updateAccounts(db, admin, await getDomainOrThrow(db, D), [name], body);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-views-"));
@@ -51,7 +55,9 @@ describe("mail_sieve_scripts", () => {
     });
     const s = script(`ola@${D}`)!;
     expect(s.script).toContain('require ["vacation", "date", "relational"];');
-    expect(s.script).toContain('allof(currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14")');
+    expect(s.script).toContain(
+      'allof(currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14")',
+    );
     expect(s.script).toContain(':days 14 :handle "autoresponder 2026-07-01 2026-07-14"');
     expect(s.script).toContain('"Urlop \\\\ \\"do 14.07\\"."');
   });

@@ -258,10 +258,17 @@ const serverNames = (process.env.SERVER_NAMES ?? "")
   .split(",")
   .map((n) => n.trim().toLowerCase())
   .filter(Boolean);
-const NOT_FOUND = JSON.stringify({ code: "404.4", message: "Nie ma takiego zasobu API.", category: "resource_missing" });
+const NOT_FOUND = JSON.stringify({
+  code: "404.4",
+  message: "Nie ma takiego zasobu API.",
+  category: "resource_missing",
+});
 // The panel's policy without a nonce (lib/security-headers.ts): no script runs from an answer that is not a page.
 const BASELINE_HEADERS = [
-  ["content-security-policy", "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"],
+  [
+    "content-security-policy",
+    "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  ],
   ["x-frame-options", "DENY"],
   ["x-content-type-options", "nosniff"],
   ["referrer-policy", "same-origin"],
@@ -305,7 +312,8 @@ function answerForeignTarget(req, res) {
     // "*" or garbage: not an API path
   }
   const api = isApiPath(path.replace(/\/\/+/g, "/"));
-  const body = req.method === "HEAD" ? "" : api ? NOT_FOUND : "Bad Request: this server answers only its own host names.\n";
+  const body =
+    req.method === "HEAD" ? "" : api ? NOT_FOUND : "Bad Request: this server answers only its own host names.\n";
   res.writeHead(api ? 404 : 400, {
     ...Object.fromEntries(BASELINE_HEADERS),
     "content-type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",

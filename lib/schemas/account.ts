@@ -44,7 +44,14 @@ export const accountFields = {
   spam_rule: { schema: z.enum(["tag", "move"]), error: "invalidSpamRule" },
   spam_hits: {
     schema: z
-      .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)])
+      .union([
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d+(\.\d+)?$/)
+          .transform(Number),
+      ])
       .refine((v) => [2, 5, 7, 9].includes(v)),
     error: "invalidSpamHits",
   },

@@ -15,7 +15,12 @@ export { ALIAS_SORT_FIELDS } from "./alias-sort";
 
 // --- answers (see lib/schemas/account.ts) ---
 /** The alias record; the list item is the same record. */
-export const aliasRecordSchema = z.object({ name: z.string(), domain: z.string(), email: z.string(), target: z.string() });
+export const aliasRecordSchema = z.object({
+  name: z.string(),
+  domain: z.string(),
+  email: z.string(),
+  target: z.string(),
+});
 export type AliasRecord = z.infer<typeof aliasRecordSchema>;
 export const aliasSummarySchema = aliasRecordSchema;
 export type AliasSummary = AliasRecord;

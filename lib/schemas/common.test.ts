@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isAccountName, isDomainName, isEmail, isIsoDate, isListName, multilineText, passwordProblems, text } from "./common";
+import {
+  isAccountName,
+  isDomainName,
+  isEmail,
+  isIsoDate,
+  isListName,
+  multilineText,
+  passwordProblems,
+  text,
+} from "./common";
 
 describe("account names (contract §8)", () => {
   it.each(["ab", "a1", "jan.nowak", "jan_nowak", "jan-nowak", "a".repeat(32), "007", "a.b-c_d"])("accepts %s", (n) =>
@@ -22,8 +31,9 @@ describe("domains and addresses", () => {
   it.each(["example.com", "a.b.example.pl", "xn--bcher-kva.example", "x-1.io"])("domain %s", (d) =>
     expect(isDomainName(d)).toBe(true),
   );
-  it.each(["localhost", "Example.com", "-a.com", "a-.com", "a..com", "a.c", `${"a".repeat(64)}.com`])("not domain %s", (d) =>
-    expect(isDomainName(d)).toBe(false),
+  it.each(["localhost", "Example.com", "-a.com", "a-.com", "a..com", "a.c", `${"a".repeat(64)}.com`])(
+    "not domain %s",
+    (d) => expect(isDomainName(d)).toBe(false),
   );
   it("addresses", () => {
     expect(isEmail("jan.nowak@example.com")).toBe(true);
@@ -64,10 +74,21 @@ describe("text fields (contract §9)", () => {
   it.each(["", "Jan Nowak", "zażółć gęślą jaźń", "emoji 😀", "a\u0080b"])("one-line accepts %j", (s) =>
     expect(one.safeParse(s).success).toBe(true),
   );
-  it.each(["\u0000", "a\r\nBcc: evil@x.test", "\n", "\t", "\u001b[31m", "\u007f", "lone \ud800", "x".repeat(101), "gpj\u202eexe", "\u202a", "\u202d", "\u2066x", "\u2069"])(
-    "one-line refuses %j",
-    (s) => expect(one.safeParse(s).success).toBe(false),
-  );
+  it.each([
+    "\u0000",
+    "a\r\nBcc: evil@x.test",
+    "\n",
+    "\t",
+    "\u001b[31m",
+    "\u007f",
+    "lone \ud800",
+    "x".repeat(101),
+    "gpj\u202eexe",
+    "\u202a",
+    "\u202d",
+    "\u2066x",
+    "\u2069",
+  ])("one-line refuses %j", (s) => expect(one.safeParse(s).success).toBe(false));
   it("multi-line takes line breaks and tabs, storing CR-LF and CR as LF", () => {
     expect(multi.parse("a\r\nb\rc\n\td")).toBe("a\nb\nc\n\td");
   });

@@ -57,7 +57,14 @@ export const multilineText = (max: number) =>
 /** Integers arrive as JSON numbers or as digit strings (the API returns several numbers as strings). */
 export const int = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^-?\d{1,12}$/).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d{1,12}$/)
+        .transform(Number),
+    ])
     .pipe(z.number().int().min(min).max(max));
 
 export const oneOf = (values: readonly number[]) =>
@@ -70,7 +77,8 @@ export const triState = () => oneOf([-1, 0, 1]);
 export const optionalDate = () => z.string().refine((s) => s === "" || isIsoDate(s));
 
 /** One trimmed, lowercased entry of an addressList: the same rules as text(1000), then `check`. */
-export const addressEntryOk = (x: string, check: (s: string) => boolean) => x.length <= 1000 && !CONTROL_RE.test(x) && check(x);
+export const addressEntryOk = (x: string, check: (s: string) => boolean) =>
+  x.length <= 1000 && !CONTROL_RE.test(x) && check(x);
 
 /**
  * A list of distinct lowercase entries that each pass `check`, at most `max` long. Entries are trimmed and
@@ -94,7 +102,11 @@ export const addressList = (check: (s: string) => boolean, max: number) =>
         seen.add(x);
       }
       if (invalid.length || duplicates.length) {
-        ctx.addIssue({ code: "custom", message: "invalid entries", params: { invalid: invalid.slice(0, 20), duplicates: duplicates.slice(0, 20) } });
+        ctx.addIssue({
+          code: "custom",
+          message: "invalid entries",
+          params: { invalid: invalid.slice(0, 20), duplicates: duplicates.slice(0, 20) },
+        });
       }
     });
 
@@ -131,4 +143,5 @@ export const RESERVED_LOCAL_PARTS: readonly string[] = [
 ];
 
 /** Whether a local part is one of RESERVED_LOCAL_PARTS: case-insensitive, `_` and `.` read as `-` (contract §10). */
-export const isReservedLocalPart = (name: string): boolean => RESERVED_LOCAL_PARTS.includes(name.toLowerCase().replace(/[_.]/g, "-"));
+export const isReservedLocalPart = (name: string): boolean =>
+  RESERVED_LOCAL_PARTS.includes(name.toLowerCase().replace(/[_.]/g, "-"));

@@ -27,8 +27,12 @@ describe("confirm_url: which address and why", () => {
 
   it("white space is its own reason", () => {
     expect(confirmUrlProblem("https://a.example/x y")).toBe("space");
-    expect(detail("https://a.example/x y", "pl")).toBe("Adres strony potwierdzenia nie może zawierać spacji (podano: „https://a.example/x y”).");
-    expect(detail(" https://a.example/", "en")).toBe('The confirmation page URL must not contain spaces (given: " https://a.example/").');
+    expect(detail("https://a.example/x y", "pl")).toBe(
+      "Adres strony potwierdzenia nie może zawierać spacji (podano: „https://a.example/x y”).",
+    );
+    expect(detail(" https://a.example/", "en")).toBe(
+      'The confirmation page URL must not contain spaces (given: " https://a.example/").',
+    );
   });
 
   it("too long says the length allowed", () => {

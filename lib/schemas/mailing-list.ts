@@ -66,7 +66,10 @@ export const mailingListFields = {
  * so this error shows together with the fields' own (the API answers one error per request).
  */
 export function replyToAddressMissing(values: { replyto_mode?: unknown; replyto_email?: unknown }): boolean {
-  return Number(values.replyto_mode) === 2 && (typeof values.replyto_email === "string" ? values.replyto_email : "").trim() === "";
+  return (
+    Number(values.replyto_mode) === 2 &&
+    (typeof values.replyto_email === "string" ? values.replyto_email : "").trim() === ""
+  );
 }
 /** The error attributes the service gives that case (lib/errors/details.ts words them). */
 export const REPLYTO_REQUIRED_ATTRIBUTES = { required_for_replyto_mode: 2 } as const;

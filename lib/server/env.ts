@@ -50,7 +50,10 @@ const envSchema = z.object({
   DMARC_RECORD: z.string().startsWith("v=DMARC1").default("v=DMARC1; p=quarantine; rua=mailto:postmaster@{domain}"),
   // MTA-STS (RFC 8461): off, or the policy mode published for every domain; TLS-RPT (RFC 8460): where reports go.
   MTA_STS_MODE: z.enum(["off", "testing", "enforce"]).default("off"),
-  TLSRPT_RUA: z.string().regex(/^(mailto:[^\s;,]+@[^\s;,]+|https:\/\/\S+)$/, "mailto:<address> or https://<url>").optional(),
+  TLSRPT_RUA: z
+    .string()
+    .regex(/^(mailto:[^\s;,]+@[^\s;,]+|https:\/\/\S+)$/, "mailto:<address> or https://<url>")
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -66,5 +69,8 @@ export function env(): Env {
  * each check rather than once, because a test or the sandbox points a running process at its own resolver.
  */
 export function dnsResolvers(): string[] {
-  return (process.env.DNS_RESOLVER ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (process.env.DNS_RESOLVER ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -11,8 +11,21 @@ import { SecondStep, type SecondStepKind } from "./second-step";
 export type LoginNotice = "expired" | "logout";
 
 type Key =
-  | "title" | "email" | "password" | "submit" | "submitting" | "expired" | "logout" | "wrong" | "blocked" | "expiredAccount"
-  | "locked" | "lockedNoTime" | "network" | "server" | "missing";
+  | "title"
+  | "email"
+  | "password"
+  | "submit"
+  | "submitting"
+  | "expired"
+  | "logout"
+  | "wrong"
+  | "blocked"
+  | "expiredAccount"
+  | "locked"
+  | "lockedNoTime"
+  | "network"
+  | "server"
+  | "missing";
 
 const messages: Messages<Key> = {
   pl: {
@@ -72,7 +85,8 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
   const hydrated = useHydrated();
 
   function explain(status: number, body: ErrorAnswer | null): string {
-    if (status === 403 && body?.attributes?.retry_after !== undefined) return t("locked", { n: body.attributes.retry_after });
+    if (status === 403 && body?.attributes?.retry_after !== undefined)
+      return t("locked", { n: body.attributes.retry_after });
     if (status === 403 && body?.attributes?.reason === "blocked") return t("blocked");
     if (status === 403 && body?.attributes?.reason === "expired") return t("expiredAccount");
     if (status === 403) return t("wrong");
@@ -98,7 +112,8 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
         credentials: "same-origin",
         body: JSON.stringify({ email, digest: await sha1Hex(password) }),
       });
-      const body = (await res.json().catch(() => null)) as (ErrorAnswer & { isPostmaster?: boolean; second_step?: SecondStepKind }) | null;
+      const body = (await res.json().catch(() => null)) as
+        (ErrorAnswer & { isPostmaster?: boolean; second_step?: SecondStepKind }) | null;
       if (res.ok && body?.second_step) {
         setSecond(body.second_step);
         setBusy(false);
@@ -135,13 +150,21 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
         {second ? (
           <SecondStep kind={second} next={next} onRestart={() => setSecond(null)} />
         ) : (
-        <form method="post" onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-          <TextField label={t("email")} name="email" type="email" autoComplete="username" required autoCapitalize="none" spellCheck={false} />
-          <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required />
-          <Button type="submit" loading={busy} disabled={!hydrated} className="w-full">
-            {busy ? t("submitting") : t("submit")}
-          </Button>
-        </form>
+          <form method="post" onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+            <TextField
+              label={t("email")}
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+            <TextField label={t("password")} name="password" type="password" autoComplete="current-password" required />
+            <Button type="submit" loading={busy} disabled={!hydrated} className="w-full">
+              {busy ? t("submitting") : t("submit")}
+            </Button>
+          </form>
         )}
       </div>
     </div>

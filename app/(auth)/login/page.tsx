@@ -7,7 +7,11 @@ import { LoginForm, type LoginNotice } from "./login-form";
 
 export const metadata: Metadata = { title: "Logowanie" };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const next = safeNextPath(params.next);
   const session = await currentSession();

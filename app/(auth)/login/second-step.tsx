@@ -11,13 +11,26 @@ import type { ErrorBody } from "@/lib/errors/api-error";
 export type SecondStepKind = "code" | "setup";
 
 const messages: Messages<
-  "code" | "codeHint" | "submit" | "setupIntro" | "manual" | "codesTitle" | "codesNote" | "continue" | "restart" | "wrong" | "expired" | "server" | "locked"
+  | "code"
+  | "codeHint"
+  | "submit"
+  | "setupIntro"
+  | "manual"
+  | "codesTitle"
+  | "codesNote"
+  | "continue"
+  | "restart"
+  | "wrong"
+  | "expired"
+  | "server"
+  | "locked"
 > = {
   pl: {
     code: "Kod logowania dwuetapowego",
     codeHint: "6 cyfr z aplikacji w telefonie albo jeden z kodów zapasowych.",
     submit: "Potwierdź",
-    setupIntro: "Operator serwera wymaga logowania dwuetapowego dla tego konta. Zeskanuj kod QR aplikacją uwierzytelniającą i wpisz pokazany w niej kod.",
+    setupIntro:
+      "Operator serwera wymaga logowania dwuetapowego dla tego konta. Zeskanuj kod QR aplikacją uwierzytelniającą i wpisz pokazany w niej kod.",
     manual: "Albo wpisz klucz ręcznie:",
     codesTitle: "Kody zapasowe",
     codesNote: "Zapisz je teraz: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
@@ -32,7 +45,8 @@ const messages: Messages<
     code: "Two-step sign-in code",
     codeHint: "6 digits from the app on your phone, or one of the recovery codes.",
     submit: "Confirm",
-    setupIntro: "The server's operator requires two-step sign-in for this account. Scan the QR code with an authenticator app and enter the code it shows.",
+    setupIntro:
+      "The server's operator requires two-step sign-in for this account. Scan the QR code with an authenticator app and enter the code it shows.",
     manual: "Or type the key by hand:",
     codesTitle: "Recovery codes",
     codesNote: "Save them now: each works once, when you do not have your phone. They will not be shown again.",
@@ -45,7 +59,15 @@ const messages: Messages<
   },
 };
 
-export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; next: string | null; onRestart: () => void }) {
+export function SecondStep({
+  kind,
+  next,
+  onRestart,
+}: {
+  kind: SecondStepKind;
+  next: string | null;
+  onRestart: () => void;
+}) {
   const t = useT(messages);
   const id = useId();
   const [code, setCode] = useState("");
@@ -78,7 +100,8 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
         credentials: "same-origin",
         body: JSON.stringify({ code }),
       });
-      const body = (await res.json().catch(() => null)) as ({ isPostmaster?: boolean; recovery_codes?: string[] } & Partial<ErrorBody>) | null;
+      const body = (await res.json().catch(() => null)) as
+        ({ isPostmaster?: boolean; recovery_codes?: string[] } & Partial<ErrorBody>) | null;
       if (res.ok) {
         const to = next ?? (body?.isPostmaster ? "/accounts" : "/me");
         if (body?.recovery_codes) {
@@ -87,8 +110,10 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
         } else window.location.assign(to);
         return;
       }
-      if (res.status === 403 && body?.attributes?.retry_after !== undefined) setRefusal(t("locked", { n: Number(body.attributes.retry_after) }));
-      else if (res.status === 403 && body?.code && body.message) setRefusal(errorText.body({ code: body.code, message: body.message, attributes: body.attributes }));
+      if (res.status === 403 && body?.attributes?.retry_after !== undefined)
+        setRefusal(t("locked", { n: Number(body.attributes.retry_after) }));
+      else if (res.status === 403 && body?.code && body.message)
+        setRefusal(errorText.body({ code: body.code, message: body.message, attributes: body.attributes }));
       else setError(res.status === 401 ? "expired" : res.status === 403 ? "wrong" : "server");
       setCode("");
       document.getElementById(id)?.focus();
@@ -120,9 +145,17 @@ export function SecondStep({ kind, next, onRestart }: { kind: SecondStepKind; ne
       {setup && (
         <>
           {/* The SVG of the `qrcode` package: paths only, no script. */}
-          <div className="mx-auto h-48 w-48 border border-gray-300" role="img" aria-label={t("setupIntro")} dangerouslySetInnerHTML={{ __html: setup.qr_svg }} />
+          <div
+            className="mx-auto h-48 w-48 border border-gray-300"
+            role="img"
+            aria-label={t("setupIntro")}
+            dangerouslySetInnerHTML={{ __html: setup.qr_svg }}
+          />
           <p className="text-sm">
-            {t("manual")} <code className="break-all font-mono" data-testid="totp-secret">{setup.secret}</code>
+            {t("manual")}{" "}
+            <code className="break-all font-mono" data-testid="totp-secret">
+              {setup.secret}
+            </code>
           </p>
         </>
       )}

@@ -8,7 +8,12 @@ import { useT, type Locale } from "@/lib/i18n";
 import { DateField } from "./date-field";
 import { editorSharedMessages } from "./messages";
 
-export const AUTORESPONDER_FIELDS = ["autoresponder_mode", "autoresponder_start_date", "autoresponder_end_date", "autoresponder_body"] as const;
+export const AUTORESPONDER_FIELDS = [
+  "autoresponder_mode",
+  "autoresponder_start_date",
+  "autoresponder_end_date",
+  "autoresponder_body",
+] as const;
 const BODY_MAX = 10000;
 
 interface AutoresponderValues {
@@ -25,7 +30,10 @@ const text = (v: unknown) => (typeof v === "string" ? v : "");
  * What the panel refuses before sending: an autoresponder switched on with no reply text (it would answer with an
  * empty message), and an end date before the start date (the API refuses it too; said here at once).
  */
-export function autoresponderProblems<T extends FieldValues>(values: AutoresponderValues, locale: Locale): FormProblem<T>[] {
+export function autoresponderProblems<T extends FieldValues>(
+  values: AutoresponderValues,
+  locale: Locale,
+): FormProblem<T>[] {
   const m = editorSharedMessages[locale];
   const problems: FormProblem<T>[] = [];
   if (isOn(values.autoresponder_mode) && text(values.autoresponder_body).trim() === "") {
@@ -33,7 +41,8 @@ export function autoresponderProblems<T extends FieldValues>(values: Autorespond
   }
   const start = text(values.autoresponder_start_date);
   const end = text(values.autoresponder_end_date);
-  if (start && end && end < start) problems.push({ field: "autoresponder_end_date" as Path<T>, message: m.arEndBeforeStart });
+  if (start && end && end < start)
+    problems.push({ field: "autoresponder_end_date" as Path<T>, message: m.arEndBeforeStart });
   return problems;
 }
 
@@ -50,9 +59,26 @@ export function AutoresponderFields<T extends FieldValues>({
   const f = (name: (typeof AUTORESPONDER_FIELDS)[number]) => name as Path<T>;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Checkbox className="sm:col-span-2" label={t("arMode")} error={err("autoresponder_mode")} {...register(f("autoresponder_mode"))} />
-      <DateField control={control} name={f("autoresponder_start_date")} label={t("arStart")} hint={t("arDateHint")} error={err("autoresponder_start_date")} />
-      <DateField control={control} name={f("autoresponder_end_date")} label={t("arEnd")} hint={t("arDateHint")} error={err("autoresponder_end_date")} />
+      <Checkbox
+        className="sm:col-span-2"
+        label={t("arMode")}
+        error={err("autoresponder_mode")}
+        {...register(f("autoresponder_mode"))}
+      />
+      <DateField
+        control={control}
+        name={f("autoresponder_start_date")}
+        label={t("arStart")}
+        hint={t("arDateHint")}
+        error={err("autoresponder_start_date")}
+      />
+      <DateField
+        control={control}
+        name={f("autoresponder_end_date")}
+        label={t("arEnd")}
+        hint={t("arDateHint")}
+        error={err("autoresponder_end_date")}
+      />
       <TextArea
         className="sm:col-span-2"
         rows={5}

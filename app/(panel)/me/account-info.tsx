@@ -24,7 +24,15 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
   return (
     <Card title={t("infoTitle")} description={t("infoDesc")}>
       <div className="mb-4">
-        <UsageBar label={t("usage")} value={Number(record.usage)} valueText={t("usageOf", { used: formatMegabytes(record.usage_bytes, locale), c: formatNumber(record.capacity, locale), p: record.usage })} />
+        <UsageBar
+          label={t("usage")}
+          value={Number(record.usage)}
+          valueText={t("usageOf", {
+            used: formatMegabytes(record.usage_bytes, locale),
+            c: formatNumber(record.capacity, locale),
+            p: record.usage,
+          })}
+        />
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="account-info">
         {rows.map(([label, value]) => (

@@ -15,7 +15,10 @@ import type { MyAccountRecord } from "./use-my-account";
 
 const schema = z.object({
   // The check box gives a boolean where the API takes 0/1.
-  autoresponder_mode: z.preprocess((v) => (typeof v === "boolean" ? Number(v) : v), accountFields.autoresponder_mode.schema),
+  autoresponder_mode: z.preprocess(
+    (v) => (typeof v === "boolean" ? Number(v) : v),
+    accountFields.autoresponder_mode.schema,
+  ),
   autoresponder_start_date: accountFields.autoresponder_start_date.schema,
   autoresponder_end_date: accountFields.autoresponder_end_date.schema,
   autoresponder_body: accountFields.autoresponder_body.schema,
@@ -40,7 +43,12 @@ export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
   const errors = form.formState.errors;
   const err = (f: string) => {
     const e = errors[f as keyof typeof errors] as { message?: string; type?: string } | undefined;
-    const rule = f === "autoresponder_body" ? shared("tooLong", { n: 10000 }) : f === "autoresponder_mode" ? t("fixFields") : t("invalidDate");
+    const rule =
+      f === "autoresponder_body"
+        ? shared("tooLong", { n: 10000 })
+        : f === "autoresponder_mode"
+          ? t("fixFields")
+          : t("invalidDate");
     return errorText(e, rule);
   };
   return (
@@ -48,7 +56,9 @@ export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <AutoresponderFields control={form.control} register={form.register} err={err} />
         <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+        <Button type="submit" loading={pending}>
+          {pending ? t("saving") : t("save")}
+        </Button>
       </form>
     </Card>
   );

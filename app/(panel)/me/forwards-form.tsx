@@ -18,7 +18,12 @@ const FIELDS = ["forwards", "keep_mail"] as const;
 /** "3 przekierowania", "5 przekierowań", "1 forward". */
 const forwardCount = (locale: Locale, n: number) =>
   locale === "pl"
-    ? counted(locale, n, { one: "przekierowanie", few: "przekierowania", many: "przekierowań", other: "przekierowania" })
+    ? counted(locale, n, {
+        one: "przekierowanie",
+        few: "przekierowania",
+        many: "przekierowań",
+        other: "przekierowania",
+      })
     : counted(locale, n, { one: "forward", other: "forwards" });
 
 const schemaFor = (limit: number) =>
@@ -62,9 +67,16 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
             {...form.register("forwards")}
           />
         )}
-        <Checkbox label={t("fwKeep")} hint={t("fwKeepHint")} error={errorText(errors.keep_mail, t("saveFailed"))} {...form.register("keep_mail")} />
+        <Checkbox
+          label={t("fwKeep")}
+          hint={t("fwKeepHint")}
+          error={errorText(errors.keep_mail, t("saveFailed"))}
+          {...form.register("keep_mail")}
+        />
         <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+        <Button type="submit" loading={pending}>
+          {pending ? t("saving") : t("save")}
+        </Button>
       </form>
     </Card>
   );

@@ -10,7 +10,9 @@ export interface ClientHosts {
   submission: { host: string; port: number; tls: "ssl" | "starttls" };
 }
 
-const messages: Messages<"title" | "desc" | "imap" | "pop3" | "smtp" | "user" | "ssl" | "starttls" | "apple" | "appleHint"> = {
+const messages: Messages<
+  "title" | "desc" | "imap" | "pop3" | "smtp" | "user" | "ssl" | "starttls" | "apple" | "appleHint"
+> = {
   pl: {
     title: "Programy pocztowe",
     desc: "Thunderbird i Outlook same znajdą te ustawienia po podaniu adresu i hasła. Gdy program o nie pyta:",
@@ -59,7 +61,11 @@ export function MailClients({ hosts, email }: { hosts: ClientHosts; email: strin
       </dl>
       <p className="mt-3 break-all text-sm">{t("user", { email })}</p>
       <p className="mt-4 text-sm">
-        <a href="/api/panel/mail/mobileconfig" download className="font-medium text-blue-800 underline underline-offset-2">
+        <a
+          href="/api/panel/mail/mobileconfig"
+          download
+          className="font-medium text-blue-800 underline underline-offset-2"
+        >
           {t("apple")}
         </a>
         <span className="block text-gray-700">{t("appleHint")}</span>

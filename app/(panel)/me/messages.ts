@@ -2,17 +2,95 @@
 import type { Messages } from "@/lib/i18n";
 
 export const meMessages: Messages<
-  | "title" | "loading" | "loadFailed" | "retry" | "save" | "saving" | "saved" | "saveFailed" | "fixFields"
-  | "infoTitle" | "infoDesc" | "description" | "capacity" | "usage" | "expiration" | "never" | "forwardLimit"
-  | "aliasLimit" | "aliases" | "none" | "created" | "lastLogin" | "blocked" | "yes" | "no" | "readOnlyNote"
-  | "arTitle" | "arDesc" | "arMode" | "arOff" | "arOn" | "arStart" | "arEnd" | "arBody" | "arDateHint" | "invalidDate" | "tooLong"
-  | "fwTitle" | "fwDesc" | "fwList" | "fwHint" | "fwKeep" | "fwKeepHint" | "fwInvalid" | "fwTooMany" | "fwNoneAllowed"
-  | "pwTitle" | "pwCurrent" | "pwCurrentMissing" | "pwDesc" | "pwNew" | "pwRetype" | "pwRules" | "pwRuleOk" | "pwRuleBad" | "ruleLength" | "ruleLetter"
-  | "ruleDigitOrSpecial" | "ruleCharacters" | "pwInvalid" | "pwMismatch" | "pwChanged"
-  | "spamTitle" | "spamDesc" | "spamHint" | "spamInvalid" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist"
-  | "spam_spf_whitelist" | "spam_rbl_whitelist" | "sessionExpired" | "usageOf" | "denied"
-  | "filterTitle" | "filterDesc" | "spam_enabled" | "spam_rule" | "ruleMove" | "ruleTag" | "spam_hits" | "hitsHint"
-  | "hits2" | "hits5" | "hits7" | "hits9" | "spam_delete_after" | "spamDeleteHint" | "deleteAfterInvalid"
+  | "title"
+  | "loading"
+  | "loadFailed"
+  | "retry"
+  | "save"
+  | "saving"
+  | "saved"
+  | "saveFailed"
+  | "fixFields"
+  | "infoTitle"
+  | "infoDesc"
+  | "description"
+  | "capacity"
+  | "usage"
+  | "expiration"
+  | "never"
+  | "forwardLimit"
+  | "aliasLimit"
+  | "aliases"
+  | "none"
+  | "created"
+  | "lastLogin"
+  | "blocked"
+  | "yes"
+  | "no"
+  | "readOnlyNote"
+  | "arTitle"
+  | "arDesc"
+  | "arMode"
+  | "arOff"
+  | "arOn"
+  | "arStart"
+  | "arEnd"
+  | "arBody"
+  | "arDateHint"
+  | "invalidDate"
+  | "tooLong"
+  | "fwTitle"
+  | "fwDesc"
+  | "fwList"
+  | "fwHint"
+  | "fwKeep"
+  | "fwKeepHint"
+  | "fwInvalid"
+  | "fwTooMany"
+  | "fwNoneAllowed"
+  | "pwTitle"
+  | "pwCurrent"
+  | "pwCurrentMissing"
+  | "pwDesc"
+  | "pwNew"
+  | "pwRetype"
+  | "pwRules"
+  | "pwRuleOk"
+  | "pwRuleBad"
+  | "ruleLength"
+  | "ruleLetter"
+  | "ruleDigitOrSpecial"
+  | "ruleCharacters"
+  | "pwInvalid"
+  | "pwMismatch"
+  | "pwChanged"
+  | "spamTitle"
+  | "spamDesc"
+  | "spamHint"
+  | "spamInvalid"
+  | "spam_white_list"
+  | "spam_black_list"
+  | "spam_greylist_whitelist"
+  | "spam_spf_whitelist"
+  | "spam_rbl_whitelist"
+  | "sessionExpired"
+  | "usageOf"
+  | "denied"
+  | "filterTitle"
+  | "filterDesc"
+  | "spam_enabled"
+  | "spam_rule"
+  | "ruleMove"
+  | "ruleTag"
+  | "spam_hits"
+  | "hitsHint"
+  | "hits2"
+  | "hits5"
+  | "hits7"
+  | "hits9"
+  | "spam_delete_after"
+  | "spamDeleteHint"
+  | "deleteAfterInvalid"
 > = {
   pl: {
     title: "Moje konto",
@@ -103,7 +181,8 @@ export const meMessages: Messages<
     spam_rbl_whitelist: "Wyjątki list RBL",
     sessionExpired: "Sesja wygasła. Zaloguj się ponownie.",
     usageOf: "{used} MB z {c} MB ({p}%)",
-    denied: "Ta strona jest tylko dla administratora domeny (postmaster). Otwarto zamiast niej ustawienia Twojego konta.",
+    denied:
+      "Ta strona jest tylko dla administratora domeny (postmaster). Otwarto zamiast niej ustawienia Twojego konta.",
   },
   en: {
     title: "My account",
@@ -194,7 +273,8 @@ export const meMessages: Messages<
     spam_rbl_whitelist: "RBL exceptions",
     sessionExpired: "Your session has expired. Please sign in again.",
     usageOf: "{used} MB of {c} MB ({p}%)",
-    denied: "That page is for the domain administrator (postmaster) only. Your own account's settings were opened instead.",
+    denied:
+      "That page is for the domain administrator (postmaster) only. Your own account's settings were opened instead.",
   },
 };
 

@@ -14,8 +14,25 @@ import { isAccountName } from "@/lib/schemas/common";
 import { useSaveMyAccount, type MyAccountRecord } from "./use-my-account";
 
 const messages: Messages<
-  | "title" | "desc" | "none" | "name" | "nameHint" | "add" | "remove" | "added" | "removed" | "invalid" | "full" | "noneAllowed"
-  | "reserved" | "taken" | "domainFull" | "confirmTitle" | "confirmText" | "confirmRemove" | "removeFailed"
+  | "title"
+  | "desc"
+  | "none"
+  | "name"
+  | "nameHint"
+  | "add"
+  | "remove"
+  | "added"
+  | "removed"
+  | "invalid"
+  | "full"
+  | "noneAllowed"
+  | "reserved"
+  | "taken"
+  | "domainFull"
+  | "confirmTitle"
+  | "confirmText"
+  | "confirmRemove"
+  | "removeFailed"
 > = {
   pl: {
     title: "Moje aliasy",
@@ -27,14 +44,16 @@ const messages: Messages<
     remove: "Usuń",
     added: "Dodano alias {email}.",
     removed: "Usunięto alias {email}.",
-    invalid: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
+    invalid:
+      "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
     full: "Wykorzystano limit aliasów ({limit}). Usuń któryś, aby dodać nowy.",
     noneAllowed: "Administrator domeny nie przydzielił temu kontu aliasów.",
     reserved: "Adres {email} jest zastrzeżony dla administratora domeny: poproś go, jeśli ma trafiać do Ciebie.",
     taken: "Adres {email} jest już zajęty w domenie. Wybierz inną nazwę.",
     domainFull: "W domenie wyczerpano limit aliasów ({limit}). Poproś administratora domeny o większy.",
     confirmTitle: "Usunąć alias?",
-    confirmText: "Poczta wysłana na {email} przestanie trafiać do tej skrzynki. Alias można później dodać ponownie, jeśli nikt inny nie zajmie tej nazwy.",
+    confirmText:
+      "Poczta wysłana na {email} przestanie trafiać do tej skrzynki. Alias można później dodać ponownie, jeśli nikt inny nie zajmie tej nazwy.",
     confirmRemove: "Usuń alias",
     removeFailed: "Nie usunięto aliasu: {error}",
   },
@@ -48,14 +67,16 @@ const messages: Messages<
     remove: "Remove",
     added: "Alias {email} added.",
     removed: "Alias {email} removed.",
-    invalid: "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
+    invalid:
+      "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
     full: "The alias limit ({limit}) is used up. Remove one to add another.",
     noneAllowed: "The domain administrator has not granted this account any aliases.",
     reserved: "The address {email} is reserved for the domain administrator: ask them if it should reach you.",
     taken: "The address {email} is already taken in the domain. Choose another name.",
     domainFull: "The domain's alias limit ({limit}) is used up. Ask the domain administrator for more.",
     confirmTitle: "Remove the alias?",
-    confirmText: "Mail sent to {email} will no longer reach this mailbox. You can add the alias again later if nobody else takes the name.",
+    confirmText:
+      "Mail sent to {email} will no longer reach this mailbox. You can add the alias again later if nobody else takes the name.",
     confirmRemove: "Remove alias",
     removeFailed: "The alias was not removed: {error}",
   },
@@ -65,7 +86,9 @@ const messages: Messages<
 const ADD_FIELD = "";
 
 const aliasCount = (locale: "pl" | "en", n: number) =>
-  locale === "pl" ? counted(locale, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" }) : counted(locale, n, { one: "alias", other: "aliases" });
+  locale === "pl"
+    ? counted(locale, n, { one: "alias", few: "aliasy", many: "aliasów", other: "aliasu" })
+    : counted(locale, n, { one: "alias", other: "aliases" });
 
 export function MyAliases({ record }: { record: MyAccountRecord }) {
   const t = useT(messages);
@@ -92,7 +115,8 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
     const { code, attributes } = err.body;
     if (code === errorCatalog.invalidAliases.code && attributes?.reserved === true) return t("reserved", { email });
     if (code === errorCatalog.nameTaken.code) return t("taken", { email });
-    if (code === errorCatalog.aliasLimitReached.code) return t("domainFull", { limit: String(Number(attributes?.alias_limit)) });
+    if (code === errorCatalog.aliasLimitReached.code)
+      return t("domainFull", { limit: String(Number(attributes?.alias_limit)) });
     return undefined;
   };
 
@@ -126,7 +150,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
     }
     setOutcome({ ok: true, text: t("removed", { email }) });
     // The alias that took its place, else the new-alias field (or, with the limit still used up, the one before).
-    focusNext.current = rest[at] ?? (rest.length < limit ? ADD_FIELD : rest[at - 1] ?? null);
+    focusNext.current = rest[at] ?? (rest.length < limit ? ADD_FIELD : (rest[at - 1] ?? null));
     setRemoving(null);
   };
 
@@ -135,7 +159,9 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
     const target = focusNext.current;
     if (removing !== null || target === null) return;
     focusNext.current = null;
-    const button = [...(listRef.current?.querySelectorAll<HTMLElement>("[data-alias]") ?? [])].find((b) => b.dataset.alias === target);
+    const button = [...(listRef.current?.querySelectorAll<HTMLElement>("[data-alias]") ?? [])].find(
+      (b) => b.dataset.alias === target,
+    );
     (button ?? document.getElementById(inputId))?.focus();
   }, [removing, record.aliases, inputId]);
 
@@ -209,11 +235,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
             </Button>
           </form>
         )}
-        {outcome && (
-          <Alert tone={outcome.ok ? "success" : "error"}>
-            {outcome.text}
-          </Alert>
-        )}
+        {outcome && <Alert tone={outcome.ok ? "success" : "error"}>{outcome.text}</Alert>}
       </div>
       <ConfirmDialog
         open={removing !== null}

@@ -8,7 +8,11 @@ import { MyAccount } from "./my-account";
 
 export const metadata: Metadata = { title: "Moje konto" };
 
-export default async function MePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function MePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const session = await requireSession();
   const denied = (await searchParams).denied === "1";
   const { imap, pop3, submission } = mailHosts();

@@ -48,7 +48,11 @@ async function changePassword(body: Record<string, string>): Promise<AccountReco
     credentials: "same-origin",
   });
   const data = (await res.json().catch(() => null)) as unknown;
-  if (!res.ok) throw new PanelApiError(res.status, (data ?? { code: String(res.status), message: res.statusText, category: "internal" }) as ErrorBody);
+  if (!res.ok)
+    throw new PanelApiError(
+      res.status,
+      (data ?? { code: String(res.status), message: res.statusText, category: "internal" }) as ErrorBody,
+    );
   return data as AccountRecord;
 }
 
@@ -59,7 +63,11 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
     resolver: zodResolver(schema),
     defaultValues: EMPTY,
   });
-  const { onSubmit, outcome: status, submitting: pending } = useSaveForm(form, {
+  const {
+    onSubmit,
+    outcome: status,
+    submitting: pending,
+  } = useSaveForm(form, {
     fields: FIELDS,
     save: (values) => changePassword(values),
     onSaved: (saved) => {
@@ -103,7 +111,9 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
                   data-rule={problem}
                   data-ok={ok ?? undefined}
                 >
-                  <span aria-hidden="true" className="inline-block w-5">{ok === null ? "•" : ok ? "✓" : "✗"}</span>
+                  <span aria-hidden="true" className="inline-block w-5">
+                    {ok === null ? "•" : ok ? "✓" : "✗"}
+                  </span>
                   {t(label)}
                   {ok !== null && <span className="sr-only"> – {ok ? t("pwRuleOk") : t("pwRuleBad")}</span>}
                 </li>
@@ -119,7 +129,9 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
           {...form.register("password_retype")}
         />
         <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+        <Button type="submit" loading={pending}>
+          {pending ? t("saving") : t("save")}
+        </Button>
       </form>
     </Card>
   );

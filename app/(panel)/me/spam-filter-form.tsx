@@ -20,7 +20,10 @@ const schema = z.object({
   spam_enabled: z.preprocess((v) => (typeof v === "boolean" ? Number(v) : v), accountFields.spam_enabled.schema),
   spam_rule: accountFields.spam_rule.schema,
   spam_hits: accountFields.spam_hits.schema,
-  spam_delete_after: z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v), accountFields.spam_delete_after.schema),
+  spam_delete_after: z.preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
+    accountFields.spam_delete_after.schema,
+  ),
 });
 
 export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
@@ -40,11 +43,19 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
     <Card title={t("filterTitle")} description={t("filterDesc")}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Checkbox className="sm:col-span-2" label={t("spam_enabled")} error={errorText(errors.spam_enabled, t("fixFields"))} {...form.register("spam_enabled")} />
+          <Checkbox
+            className="sm:col-span-2"
+            label={t("spam_enabled")}
+            error={errorText(errors.spam_enabled, t("fixFields"))}
+            {...form.register("spam_enabled")}
+          />
           <Select
             label={t("spam_rule")}
             error={errorText(errors.spam_rule, t("fixFields"))}
-            options={[{ value: "move", label: t("ruleMove") }, { value: "tag", label: t("ruleTag") }]}
+            options={[
+              { value: "move", label: t("ruleMove") },
+              { value: "tag", label: t("ruleTag") },
+            ]}
             {...form.register("spam_rule")}
           />
           <Select
@@ -63,7 +74,9 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
           />
         </div>
         <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+        <Button type="submit" loading={pending}>
+          {pending ? t("saving") : t("save")}
+        </Button>
       </form>
     </Card>
   );

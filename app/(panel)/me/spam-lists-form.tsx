@@ -13,11 +13,19 @@ import { FormOutcome } from "../_editors/form-outcome";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
 
-const FIELDS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
+const FIELDS = [
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+] as const;
 type SpamField = (typeof FIELDS)[number];
 
 const asLines = (field: SpamField) => z.string().transform(lines).pipe(accountFields[field].schema);
-const schema = z.object(Object.fromEntries(FIELDS.map((f) => [f, asLines(f)])) as { [K in SpamField]: ReturnType<typeof asLines> });
+const schema = z.object(
+  Object.fromEntries(FIELDS.map((f) => [f, asLines(f)])) as { [K in SpamField]: ReturnType<typeof asLines> },
+);
 
 export function SpamListsForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
@@ -52,7 +60,9 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
           ))}
         </div>
         <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>{pending ? t("saving") : t("save")}</Button>
+        <Button type="submit" loading={pending}>
+          {pending ? t("saving") : t("save")}
+        </Button>
       </form>
     </Card>
   );

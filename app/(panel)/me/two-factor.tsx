@@ -10,9 +10,30 @@ import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT, type Messages } from "@/lib/i18n";
 
 const messages: Messages<
-  | "title" | "desc" | "on" | "off" | "required" | "left" | "start" | "scan" | "manual" | "code" | "codeHint" | "confirm"
-  | "codesTitle" | "codesNote" | "done" | "disable" | "disableHint" | "disabled" | "enabled" | "loading" | "cancel"
-  | "password" | "passwordHint" | "notConfigured"
+  | "title"
+  | "desc"
+  | "on"
+  | "off"
+  | "required"
+  | "left"
+  | "start"
+  | "scan"
+  | "manual"
+  | "code"
+  | "codeHint"
+  | "confirm"
+  | "codesTitle"
+  | "codesNote"
+  | "done"
+  | "disable"
+  | "disableHint"
+  | "disabled"
+  | "enabled"
+  | "loading"
+  | "cancel"
+  | "password"
+  | "passwordHint"
+  | "notConfigured"
 > = {
   pl: {
     title: "Logowanie dwuetapowe",
@@ -28,7 +49,8 @@ const messages: Messages<
     codeHint: "6 cyfr (albo kod zapasowy).",
     confirm: "Potwierdź i włącz",
     codesTitle: "Kody zapasowe",
-    codesNote: "Zapisz je teraz w bezpiecznym miejscu: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
+    codesNote:
+      "Zapisz je teraz w bezpiecznym miejscu: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
     done: "Zapisałem kody",
     disable: "Wyłącz logowanie dwuetapowe",
     disableHint: "Podaj bieżący kod z aplikacji albo kod zapasowy.",
@@ -54,7 +76,8 @@ const messages: Messages<
     codeHint: "6 digits (or a recovery code).",
     confirm: "Confirm and turn on",
     codesTitle: "Recovery codes",
-    codesNote: "Save them now somewhere safe: each works once, when you do not have your phone. They will not be shown again.",
+    codesNote:
+      "Save them now somewhere safe: each works once, when you do not have your phone. They will not be shown again.",
     done: "I saved the codes",
     disable: "Turn off two-step sign-in",
     disableHint: "Enter the current code from the app or a recovery code.",
@@ -64,7 +87,8 @@ const messages: Messages<
     cancel: "Cancel",
     password: "Current password",
     passwordHint: "Turning it on or off needs the password; the account's other sessions are ended.",
-    notConfigured: "Not available on this server: the operator has not set the key that encrypts the codes (TOTP_ENCRYPTION_KEY).",
+    notConfigured:
+      "Not available on this server: the operator has not set the key that encrypts the codes (TOTP_ENCRYPTION_KEY).",
   },
 };
 
@@ -203,7 +227,9 @@ export function TwoFactorSection() {
             </Button>
           </div>
         )}
-        {state && !state.enabled && !setup && !state.configured && <p className="text-sm text-gray-800">{t("notConfigured")}</p>}
+        {state && !state.enabled && !setup && !state.configured && (
+          <p className="text-sm text-gray-800">{t("notConfigured")}</p>
+        )}
         {state && !state.enabled && !setup && state.configured && (
           <form onSubmit={start} noValidate className="space-y-3">
             {passwordField}
@@ -216,9 +242,15 @@ export function TwoFactorSection() {
           <form onSubmit={confirm} noValidate className="space-y-3">
             <p className="text-sm">{t("scan")}</p>
             {/* The SVG of the `qrcode` package: paths only, no script. */}
-            <div className="h-48 w-48 border border-gray-300" role="img" aria-label={t("scan")} dangerouslySetInnerHTML={{ __html: setup.qr_svg }} />
+            <div
+              className="h-48 w-48 border border-gray-300"
+              role="img"
+              aria-label={t("scan")}
+              dangerouslySetInnerHTML={{ __html: setup.qr_svg }}
+            />
             <p className="text-sm">
-              {t("manual")} {/* In groups of four, as authenticator apps show keys: easier to type and check; the apps ignore the spaces. */}
+              {t("manual")}{" "}
+              {/* In groups of four, as authenticator apps show keys: easier to type and check; the apps ignore the spaces. */}
               <code className="font-mono" data-testid="totp-secret">
                 {setup.secret.match(/.{1,4}/g)!.map((group, i) => (
                   <Fragment key={i}>

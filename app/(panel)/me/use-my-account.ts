@@ -22,7 +22,8 @@ export function useMyAccount(domain: string, name: string) {
 export function useSaveMyAccount(domain: string, name: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => panelFetch<MyAccountRecord>(path(domain, name), { method: "PUT", body }),
+    mutationFn: (body: Record<string, unknown>) =>
+      panelFetch<MyAccountRecord>(path(domain, name), { method: "PUT", body }),
     onSuccess: (record) => {
       qc.setQueryData(accountKeys.detail(domain, name), record);
       void qc.invalidateQueries({ queryKey: accountKeys.lists() });

@@ -24,5 +24,12 @@ export function useSection<TIn extends FieldValues, TContext, TOut extends Field
 }
 
 /** The text under a field: the API's or the panel's own message, else the page's explanation of the rule. */
-export const errorText = (error: Pick<FieldError, "message"> & { type?: string } | undefined, explanation: string): string | undefined =>
-  !error ? undefined : (error.type === "server" || error.type === "panel") && error.message ? error.message : explanation;
+export const errorText = (
+  error: (Pick<FieldError, "message"> & { type?: string }) | undefined,
+  explanation: string,
+): string | undefined =>
+  !error
+    ? undefined
+    : (error.type === "server" || error.type === "panel") && error.message
+      ? error.message
+      : explanation;

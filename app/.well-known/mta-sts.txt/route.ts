@@ -3,6 +3,12 @@ import { mtaStsPolicy } from "@/lib/server/resources/dns-records";
 
 export function GET(): Response {
   const policy = mtaStsPolicy();
-  if (!policy) return new Response("MTA-STS is not enabled.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return new Response(policy, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "max-age=3600" } });
+  if (!policy)
+    return new Response("MTA-STS is not enabled.\n", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  return new Response(policy, {
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "max-age=3600" },
+  });
 }

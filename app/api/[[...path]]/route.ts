@@ -2,4 +2,10 @@
 // Next's HTML 404 page.
 import { unknownApiPath } from "@/lib/server/http/http";
 
-export { unknownApiPath as GET, unknownApiPath as POST, unknownApiPath as PUT, unknownApiPath as DELETE, unknownApiPath as PATCH };
+export {
+  unknownApiPath as GET,
+  unknownApiPath as POST,
+  unknownApiPath as PUT,
+  unknownApiPath as DELETE,
+  unknownApiPath as PATCH,
+};

@@ -24,7 +24,8 @@ export function useDomain(domain: string | undefined) {
 export function useUpdateDomain(domain: string | undefined) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => panelFetch<DomainRecord>(`domains/${domain}`, { method: "PUT", body }),
+    mutationFn: (body: Record<string, unknown>) =>
+      panelFetch<DomainRecord>(`domains/${domain}`, { method: "PUT", body }),
     onSuccess: (record) => {
       qc.setQueryData(domainKeys.detail(domain ?? ""), record);
       return qc.invalidateQueries({ queryKey: domainKeys.all });

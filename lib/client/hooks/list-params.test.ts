@@ -16,7 +16,14 @@ describe("list query and form conversions", () => {
   it("edits arrays as lines", () => {
     expect(linesToList(" a@b.pl \n\nc.pl, d.pl;e.pl\n")).toEqual(["a@b.pl", "c.pl", "d.pl", "e.pl"]);
     expect(listToLines(["a@b.pl", "c.pl"])).toBe("a@b.pl\nc.pl");
-    expect(recordToForm({ forwards: ["a@b.pl"], blocked: "1", capacity: 500, description: null }, ["forwards", "blocked", "capacity", "description"], ["forwards"], ["blocked"])).toEqual({
+    expect(
+      recordToForm(
+        { forwards: ["a@b.pl"], blocked: "1", capacity: 500, description: null },
+        ["forwards", "blocked", "capacity", "description"],
+        ["forwards"],
+        ["blocked"],
+      ),
+    ).toEqual({
       forwards: "a@b.pl",
       blocked: true,
       capacity: "500",
@@ -29,10 +36,18 @@ describe("filtersFromUrl", () => {
   const fields = ["name", "capacity"] as const;
   it("reads the URL's filters and falls back to the defaults for anything unknown", () => {
     expect(filtersFromUrl(new URLSearchParams("search=ab&sort=capacity&dir=desc&size=100&page=3"), fields)).toEqual({
-      page: 3, size: 100, search: "ab", sort: "capacity", dir: "desc",
+      page: 3,
+      size: 100,
+      search: "ab",
+      sort: "capacity",
+      dir: "desc",
     });
     expect(filtersFromUrl(new URLSearchParams("sort=password&dir=up&size=7&page=-2"), fields)).toEqual({
-      page: 0, size: DEFAULT_PAGE_SIZE, search: "", sort: "name", dir: "asc",
+      page: 0,
+      size: DEFAULT_PAGE_SIZE,
+      search: "",
+      sort: "name",
+      dir: "asc",
     });
   });
 });

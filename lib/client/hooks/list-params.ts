@@ -19,7 +19,10 @@ export const PAGE_SIZES = [25, 50, 100, 200];
  * The list's filters from the page URL's query (?search, sort, dir, size, page). One rule for the browser
  * (useSearchParams) and the server component that renders the first page, so both ask for the same page.
  */
-export function filtersFromUrl(params: { get(key: string): string | null }, sortFields: readonly string[]): ListFilters {
+export function filtersFromUrl(
+  params: { get(key: string): string | null },
+  sortFields: readonly string[],
+): ListFilters {
   const sort = params.get("sort") ?? "";
   const size = Number(params.get("size"));
   return {

@@ -130,7 +130,18 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
     });
   }
 
-  return { keys, sortFields: config.sortFields, fetchPage, saveOne, useList, useDetail, useSave, useUpdate, useDelete, useInvalidate };
+  return {
+    keys,
+    sortFields: config.sortFields,
+    fetchPage,
+    saveOne,
+    useList,
+    useDetail,
+    useSave,
+    useUpdate,
+    useDelete,
+    useInvalidate,
+  };
 }
 
 export type ResourceHooks<Item extends { name: string }, Rec extends { name: string }> = ReturnType<

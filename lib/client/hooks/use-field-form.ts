@@ -14,7 +14,15 @@ import { linesToList, type FieldFormContext } from "./field-form";
 /** A form-only field: a schema, its catalog error, and the form's own wording where the catalog's is another's. */
 export type FormFieldSpec = FieldSpec & { text?: Record<Locale, string> };
 
-export { lazyResolver, linesToList, listToLines, placeApiError, placeApiErrors, recordToForm, type FieldFormContext } from "./field-form";
+export {
+  lazyResolver,
+  linesToList,
+  listToLines,
+  placeApiError,
+  placeApiErrors,
+  recordToForm,
+  type FieldFormContext,
+} from "./field-form";
 
 const flagToNumber = (v: unknown): unknown => (typeof v === "boolean" ? Number(v) : v);
 
@@ -48,7 +56,9 @@ export function fieldSpecResolver<T extends FieldValues>(
       if (!spec || !error || typeof error !== "object") continue;
       const parsed = shape[field]?.safeParse((values as Record<string, unknown>)[field]);
       const detail = parsed && !parsed.success ? errorDetailText(issueAttributes(parsed.error.issues), locale) : "";
-      (error as { message?: string }).message = [spec.text?.[locale] ?? catalogText(spec.error, locale), detail].filter(Boolean).join(" ");
+      (error as { message?: string }).message = [spec.text?.[locale] ?? catalogText(spec.error, locale), detail]
+        .filter(Boolean)
+        .join(" ");
     }
     return result;
   };

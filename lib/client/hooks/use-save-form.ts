@@ -74,7 +74,9 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
     async (values) => {
       const problems = options.check?.(values) ?? [];
       if (problems.length) {
-        problems.forEach((p, i) => form.setError(p.field, { type: "panel", message: p.message }, { shouldFocus: i === 0 }));
+        problems.forEach((p, i) =>
+          form.setError(p.field, { type: "panel", message: p.message }, { shouldFocus: i === 0 }),
+        );
         setOutcome({ ok: false, text: t("fixFields") });
         return;
       }

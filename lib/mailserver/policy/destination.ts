@@ -12,7 +12,12 @@ import { accounts, aliases, domains, mailingLists } from "@/db/schema";
 /** More aliases than this in a row is a loop (or as good as one): nothing is delivered. */
 const MAX_HOPS = 10;
 
-type Step = { kind: "elsewhere" } | { kind: "account" } | { kind: "list" } | { kind: "next"; address: string } | { kind: "nothing" };
+type Step =
+  | { kind: "elsewhere" }
+  | { kind: "account" }
+  | { kind: "list" }
+  | { kind: "next"; address: string }
+  | { kind: "nothing" };
 
 /** One step of Postfix's resolution of `address`. */
 async function step(db: Db, address: string): Promise<Step> {
@@ -24,7 +29,8 @@ async function step(db: Db, address: string): Promise<Step> {
     .where(eq(domains.name, address.slice(at + 1)))
     .limit(1);
   if (!domain) return { kind: "elsewhere" };
-  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length) return { kind: "account" };
+  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
+    return { kind: "account" };
   // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
   const bounces = local.indexOf("-bounces+");
   const listName = bounces > 0 ? local.slice(0, bounces) : local;
@@ -36,8 +42,10 @@ async function step(db: Db, address: string): Promise<Step> {
   if (list.length) return { kind: "list" };
   const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
   if (alias) return { kind: "next", address: alias.target.toLowerCase() };
-  if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress) return { kind: "next", address: domain.catchallAddress.toLowerCase() };
-  if (domain.catchallType === 3 && domain.catchallAddress) return { kind: "next", address: `${local}@${domain.catchallAddress.toLowerCase()}` };
+  if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress)
+    return { kind: "next", address: domain.catchallAddress.toLowerCase() };
+  if (domain.catchallType === 3 && domain.catchallAddress)
+    return { kind: "next", address: `${local}@${domain.catchallAddress.toLowerCase()}` };
   return { kind: "nothing" };
 }
 
@@ -92,7 +100,9 @@ export async function storingMailboxes(db: Db, address: string): Promise<string[
       .from(accounts)
       .where(eq(accounts.email, addr))
       .limit(1);
-    const forwards = Array.isArray(account?.forwards) ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase()) : [];
+    const forwards = Array.isArray(account?.forwards)
+      ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
+      : [];
     if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
     if (account && !account.blocked) for (const f of forwards) await visit(f, depth + 1);
   };

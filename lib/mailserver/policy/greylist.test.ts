@@ -45,7 +45,9 @@ describe.each([
 describe("the store `mailserver policy` opens", () => {
   it("on SQLite without --state: greylist.db beside the database; with no database there, an error and no file", () => {
     const missing = path.join(dir, "nowhere", "mail.db");
-    expect(() => openGreylist(() => db, undefined, { postgres: false, databasePath: missing })).toThrow(/does not exist/);
+    expect(() => openGreylist(() => db, undefined, { postgres: false, databasePath: missing })).toThrow(
+      /does not exist/,
+    );
     expect(fs.existsSync(path.dirname(missing))).toBe(false);
     const g = openGreylist(() => db, undefined, { postgres: false, databasePath: path.join(dir, "mail.db") });
     expect(g).toBeInstanceOf(Greylist);
@@ -54,8 +56,12 @@ describe("the store `mailserver policy` opens", () => {
   });
 
   it("on PostgreSQL without --state, and with --state database: the shared table; --state <file>: that file", () => {
-    expect(openGreylist(() => db, undefined, { postgres: true, databasePath: path.join(dir, "none.db") })).toBeInstanceOf(DatabaseGreylist);
-    expect(openGreylist(() => db, "database", { postgres: false, databasePath: path.join(dir, "none.db") })).toBeInstanceOf(DatabaseGreylist);
+    expect(
+      openGreylist(() => db, undefined, { postgres: true, databasePath: path.join(dir, "none.db") }),
+    ).toBeInstanceOf(DatabaseGreylist);
+    expect(
+      openGreylist(() => db, "database", { postgres: false, databasePath: path.join(dir, "none.db") }),
+    ).toBeInstanceOf(DatabaseGreylist);
     const file = path.join(dir, "own", "state.db");
     const g = openGreylist(() => db, file, { postgres: true, databasePath: path.join(dir, "none.db") });
     expect(g).toBeInstanceOf(Greylist);
@@ -68,7 +74,9 @@ describe("the store `mailserver policy` opens", () => {
     const saved = process.env.DATABASE_PATH;
     process.env.DATABASE_PATH = missing;
     try {
-      await expect(runCommand(() => openDatabase(missing), ["mailserver", "policy", "--listen", "127.0.0.1:0"])).rejects.toThrow(/does not exist/);
+      await expect(
+        runCommand(() => openDatabase(missing), ["mailserver", "policy", "--listen", "127.0.0.1:0"]),
+      ).rejects.toThrow(/does not exist/);
     } finally {
       if (saved === undefined) delete process.env.DATABASE_PATH;
       else process.env.DATABASE_PATH = saved;

@@ -88,13 +88,24 @@ export class DatabaseGreylist implements GreylistStore {
     const t = greylistTable;
     if (++this.checks % 1000 === 1) {
       await withTransaction(this.db, (tx) =>
-        tx.delete(t).where(or(and(eq(t.passed, 1), lt(t.lastSeen, now - PASSED_TTL_S)), and(eq(t.passed, 0), lt(t.firstSeen, now - PENDING_TTL_S)))),
+        tx
+          .delete(t)
+          .where(
+            or(
+              and(eq(t.passed, 1), lt(t.lastSeen, now - PASSED_TTL_S)),
+              and(eq(t.passed, 0), lt(t.firstSeen, now - PENDING_TTL_S)),
+            ),
+          ),
       );
     }
     const key = and(eq(t.client, client), eq(t.sender, sender), eq(t.recipient, recipient));
     return withTransaction(this.db, async (tx) => {
       // Two MX hosts may see the same new triplet at once: the insert that loses reads the winner's row.
-      const inserted = await tx.insert(t).values({ client, sender, recipient, firstSeen: now, lastSeen: now }).onConflictDoNothing().returning({ firstSeen: t.firstSeen });
+      const inserted = await tx
+        .insert(t)
+        .values({ client, sender, recipient, firstSeen: now, lastSeen: now })
+        .onConflictDoNothing()
+        .returning({ firstSeen: t.firstSeen });
       if (inserted.length) return Math.max(1, delayS);
       const [row] = await tx.select({ firstSeen: t.firstSeen, passed: t.passed }).from(t).where(key);
       if (!row) return Math.max(1, delayS);
@@ -113,11 +124,17 @@ export class DatabaseGreylist implements GreylistStore {
  * without it the database on PostgreSQL (every MX agrees) and on SQLite greylist.db beside the database file, which
  * must exist (a service started without its database does not leave a stray state file behind).
  */
-export function openGreylist(db: () => Db, state: string | undefined, o: { postgres: boolean; databasePath: string }): GreylistStore {
+export function openGreylist(
+  db: () => Db,
+  state: string | undefined,
+  o: { postgres: boolean; databasePath: string },
+): GreylistStore {
   if (state === "database" || (state === undefined && o.postgres)) return new DatabaseGreylist(db());
   if (state !== undefined) return new Greylist(state);
   if (!fs.existsSync(o.databasePath)) {
-    throw new Error(`greylisting's state: the database ${o.databasePath} does not exist (set DATABASE_PATH, or give --state <file> or --state database)`);
+    throw new Error(
+      `greylisting's state: the database ${o.databasePath} does not exist (set DATABASE_PATH, or give --state <file> or --state database)`,
+    );
   }
   return new Greylist(path.join(path.dirname(o.databasePath), "greylist.db"));
 }

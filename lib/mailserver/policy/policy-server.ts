@@ -47,7 +47,9 @@ export async function startPolicyServer(
             log?.(`policy error: ${(err as Error).message}`);
             answer = { action: "DUNNO", rule: "none" };
           }
-          log?.(`${req.client_address} <${req.sender}> -> <${req.recipient ?? req.recipients}>: ${answer.rule} ${answer.action}`);
+          log?.(
+            `${req.client_address} <${req.sender}> -> <${req.recipient ?? req.recipients}>: ${answer.rule} ${answer.action}`,
+          );
           if (!socket.destroyed) socket.write(`action=${answer.action}\n\n`);
         });
       }
@@ -59,7 +61,9 @@ export async function startPolicyServer(
       }
     });
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(listen.port, listen.host, () => resolve()));
+  await new Promise<void>((resolve, reject) =>
+    server.once("error", reject).listen(listen.port, listen.host, () => resolve()),
+  );
   return {
     port: (server.address() as net.AddressInfo).port,
     close: () =>

@@ -61,7 +61,19 @@ export interface PolicyAnswer {
   /** The access(5) action Postfix applies: DUNNO, DEFER ..., REJECT ... */
   action: string;
   /** Which rule decided, for logs and tests. */
-  rule: "none" | "list-refused" | "quota" | "authenticated" | "not-hosted" | "no-destination" | "white-list" | "black-list" | "spf" | "rbl" | "greylist" | "greylist-passed";
+  rule:
+    | "none"
+    | "list-refused"
+    | "quota"
+    | "authenticated"
+    | "not-hosted"
+    | "no-destination"
+    | "white-list"
+    | "black-list"
+    | "spf"
+    | "rbl"
+    | "greylist"
+    | "greylist-passed";
 }
 
 export interface Settings {
@@ -128,7 +140,11 @@ async function settingsOf(db: Db, recipient: string, defaults: SpamDefaults): Pr
   const sw = (key: "spamRblEnabled" | "spamSpfEnabled" | "spamGreylistEnabled", def: keyof SpamDefaults) =>
     effectiveSwitch(account ? Number(account[key]) : undefined, Number(domain[key]), defaults[def]);
   return {
-    enabled: { rbl: sw("spamRblEnabled", "rbl"), spf: sw("spamSpfEnabled", "spf"), greylist: sw("spamGreylistEnabled", "greylist") },
+    enabled: {
+      rbl: sw("spamRblEnabled", "rbl"),
+      spf: sw("spamSpfEnabled", "spf"),
+      greylist: sw("spamGreylistEnabled", "greylist"),
+    },
     white: both("spamWhiteList"),
     black: both("spamBlackList"),
     greylistWhite: both("spamGreylistWhitelist"),
@@ -177,17 +193,33 @@ export class SpamPolicy {
 
     if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
     if (listMatches(s.black, sender)) {
-      return { action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`, rule: "black-list" };
+      return {
+        action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`,
+        rule: "black-list",
+      };
     }
-    if (s.enabled.spf && !listMatches(s.spfWhite, sender) && (await this.spfFails(sender, client, req.helo_name ?? ""))) {
-      return { action: `REJECT 5.7.23 <${sender}>: SPF of the sender's domain does not allow ${client} (hard fail)`, rule: "spf" };
+    if (
+      s.enabled.spf &&
+      !listMatches(s.spfWhite, sender) &&
+      (await this.spfFails(sender, client, req.helo_name ?? ""))
+    ) {
+      return {
+        action: `REJECT 5.7.23 <${sender}>: SPF of the sender's domain does not allow ${client} (hard fail)`,
+        rule: "spf",
+      };
     }
     if (s.enabled.rbl && !listMatches(s.rblWhite, sender)) {
       const zone = await this.rblListing(client);
       if (zone) return { action: `REJECT 5.7.1 client ${client} is listed in ${zone}`, rule: "rbl" };
     }
     if (s.enabled.greylist && !listMatches(s.greylistWhite, sender)) {
-      const wait = await this.o.greylist.check(client, sender, recipient, this.o.greylistDelayS, (this.o.now ?? Date.now)());
+      const wait = await this.o.greylist.check(
+        client,
+        sender,
+        recipient,
+        this.o.greylistDelayS,
+        (this.o.now ?? Date.now)(),
+      );
       if (wait > 0) return { action: `DEFER 4.7.1 greylisted, try again in ${wait} s`, rule: "greylist" };
       return { action: "DUNNO", rule: "greylist-passed" };
     }
@@ -200,11 +232,15 @@ export class SpamPolicy {
    * one of its lists (lib/lists/admission.ts). One answer for the whole message: SMTP has no per-recipient reply there.
    */
   private async endOfData(req: PolicyRequest): Promise<PolicyAnswer> {
-    const recipients = (req.recipients ?? "").split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+    const recipients = (req.recipients ?? "")
+      .split(",")
+      .map((r) => r.trim().toLowerCase())
+      .filter(Boolean);
     const size = Number(req.size) || 0;
     for (const rcpt of recipients) {
       const full = await this.fullMailbox(rcpt, size);
-      if (full) return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
+      if (full)
+        return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
     }
     const store = listStore(this.o.db);
     const poster = (req.from ?? "").toLowerCase();

@@ -18,7 +18,11 @@ import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } fr
 /** The server's defaults of the three switches: the one setting the API reports as spam_*_default. */
 export function spamDefaults(): SpamDefaults {
   const e = env();
-  return { rbl: e.SPAM_RBL_DEFAULT === "1" ? 1 : 0, spf: e.SPAM_SPF_DEFAULT === "1" ? 1 : 0, greylist: e.SPAM_GREYLIST_DEFAULT === "1" ? 1 : 0 };
+  return {
+    rbl: e.SPAM_RBL_DEFAULT === "1" ? 1 : 0,
+    spf: e.SPAM_SPF_DEFAULT === "1" ? 1 : 0,
+    greylist: e.SPAM_GREYLIST_DEFAULT === "1" ? 1 : 0,
+  };
 }
 
 /** Resolves on the first SIGTERM or SIGINT. */
@@ -46,7 +50,8 @@ export const SANDBOX_COMMANDS: Command[] = [
   {
     name: "mailserver sandbox send",
     summary: "Sends one message into a running sandbox (its MX port, or submission with --user/--password).",
-    notes: "Reads the ports from <dir>/sandbox.json. Prints the server's answer; exit 1 when the message is refused or deferred.",
+    notes:
+      "Reads the ports from <dir>/sandbox.json. Prints the server's answer; exit 1 when the message is refused or deferred.",
     example: `${CLI} mailserver sandbox send --dir /tmp/sandbox --from someone@example.net --to jan.nowak@demo.example.com --subject Hello`,
     options: {
       dir: { type: "string", value: "<dir>", required: true, help: "the sandbox's folder (required)" },
@@ -54,7 +59,11 @@ export const SANDBOX_COMMANDS: Command[] = [
       to: { type: "string", value: "<email,...>", required: true, help: "recipients, comma-separated (required)" },
       subject: { type: "string", value: "<text>", help: "the subject (default 'Sandbox test')" },
       body: { type: "string", value: "<text>", help: "the text (default a line saying where it came from)" },
-      "spam-score": { type: "string", value: "N", help: "adds X-Sandbox-Spam-Score: N (the sandbox's Rspamd adds N to the score)" },
+      "spam-score": {
+        type: "string",
+        value: "N",
+        help: "adds X-Sandbox-Spam-Score: N (the sandbox's Rspamd adds N to the score)",
+      },
       user: { type: "string", value: "<email>", help: "send through the submission port, logged in as this account" },
       password: { type: "string", value: "<pw>", help: "its password" },
     },
@@ -65,7 +74,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       const info = JSON.parse(fs.readFileSync(infoFile, "utf8")) as SandboxInfo;
       const user = stringOption(values, "user");
       const score = stringOption(values, "spam-score");
-      if (score !== undefined && !Number.isFinite(Number(score))) throw new UsageError(`--spam-score: not a number: '${score}'`);
+      if (score !== undefined && !Number.isFinite(Number(score)))
+        throw new UsageError(`--spam-score: not a number: '${score}'`);
       const transport = nodemailer.createTransport({
         host: "127.0.0.1",
         port: user ? info.submission : info.smtp,
@@ -77,18 +87,22 @@ export const SANDBOX_COMMANDS: Command[] = [
       const from = requiredOption(this, values, "from");
       const result = await transport.sendMail({
         from,
-        to: requiredOption(this, values, "to").split(",").map((s) => s.trim()),
+        to: requiredOption(this, values, "to")
+          .split(",")
+          .map((s) => s.trim()),
         subject: stringOption(values, "subject") ?? "Sandbox test",
         text: stringOption(values, "body") ?? `Sent by \`mailserver sandbox send\` from ${from}.\n`,
         headers: score !== undefined ? { "X-Sandbox-Spam-Score": score } : {},
       });
-      const names = (list: (string | { address: string })[]) => list.map((a) => (typeof a === "string" ? a : a.address)).join(", ") || "none";
+      const names = (list: (string | { address: string })[]) =>
+        list.map((a) => (typeof a === "string" ? a : a.address)).join(", ") || "none";
       return `${result.response} (accepted: ${names(result.accepted)}; refused: ${names(result.rejected)})`;
     },
   },
   {
     name: "mailserver sandbox",
-    summary: "Runs the whole mail system (Postfix, Dovecot, Rspamd, Redis, policy service, DNS) privately on 127.0.0.1.",
+    summary:
+      "Runs the whole mail system (Postfix, Dovecot, Rspamd, Redis, policy service, DNS) privately on 127.0.0.1.",
     notes:
       "Configured by the same generator as `mailserver config`, over DATABASE_PATH (or with --database postgres over\n" +
       "DATABASE_URL, the mail role created with MAIL_DB_PASSWORD), every file under <dir>. When\n" +
@@ -97,14 +111,35 @@ export const SANDBOX_COMMANDS: Command[] = [
       "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox.",
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
-      dir: { type: "string", value: "<dir>", required: true, help: "the folder for every file of the instances (required)" },
-      "port-base": { type: "string", value: "N", min: 0, help: "listen on N, N+1 ... N+20 instead of free ports (0: free ports)" },
+      dir: {
+        type: "string",
+        value: "<dir>",
+        required: true,
+        help: "the folder for every file of the instances (required)",
+      },
+      "port-base": {
+        type: "string",
+        value: "N",
+        min: 0,
+        help: "listen on N, N+1 ... N+20 instead of free ports (0: free ports)",
+      },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
-      database: { type: "string", value: "<engine>", help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set" },
-      "publish-dns": { type: "boolean", help: "publish the records the hosted domains need (the DNS page's) on the sandbox's DNS" },
+      database: {
+        type: "string",
+        value: "<engine>",
+        help: "sqlite (DATABASE_PATH) or postgres (DATABASE_URL); default postgres when DATABASE_URL is set",
+      },
+      "publish-dns": {
+        type: "boolean",
+        help: "publish the records the hosted domains need (the DNS page's) on the sandbox's DNS",
+      },
       "dns-port": { type: "string", value: "N", min: 0, help: "the DNS server's UDP port (default: with the others)" },
-      only: { type: "string", value: "<component,...>", help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")})` },
+      only: {
+        type: "string",
+        value: "<component,...>",
+        help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")})`,
+      },
     },
     async run(_ctx, { values }) {
       const dir = path.resolve(requiredOption(this, values, "dir"));
@@ -113,18 +148,34 @@ export const SANDBOX_COMMANDS: Command[] = [
       const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
       const url = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
       const engine = stringOption(values, "database") ?? (url ? "postgres" : "sqlite");
-      if (engine !== "sqlite" && engine !== "postgres") throw new UsageError(`--database ${engine}: expected sqlite or postgres`);
-      if (engine === "postgres" && !url) throw new UsageError("--database postgres needs DATABASE_URL=postgres://... (docs/postgresql.md, Sandbox)");
-      if (engine === "sqlite" && url) throw new UsageError("--database sqlite: unset DATABASE_URL (the services of this process use it)");
+      if (engine !== "sqlite" && engine !== "postgres")
+        throw new UsageError(`--database ${engine}: expected sqlite or postgres`);
+      if (engine === "postgres" && !url)
+        throw new UsageError("--database postgres needs DATABASE_URL=postgres://... (docs/postgresql.md, Sandbox)");
+      if (engine === "sqlite" && url)
+        throw new UsageError("--database sqlite: unset DATABASE_URL (the services of this process use it)");
       // The mail role's password: MAIL_DB_PASSWORD, or a fresh one (the role is created or updated at start).
-      const postgres = engine === "postgres" ? { url: url!, readerPassword: process.env.MAIL_DB_PASSWORD || crypto.randomBytes(18).toString("hex") } : undefined;
-      const only = stringOption(values, "only")?.split(",").map((s) => s.trim());
+      const postgres =
+        engine === "postgres"
+          ? { url: url!, readerPassword: process.env.MAIL_DB_PASSWORD || crypto.randomBytes(18).toString("hex") }
+          : undefined;
+      const only = stringOption(values, "only")
+        ?.split(",")
+        .map((s) => s.trim());
       const unknown = only?.filter((name) => !SANDBOX_COMPONENTS.some((c) => c.name === name));
       if (unknown?.length) throw new UsageError(`--only ${unknown.join(",")}: no such component`);
       let sandbox: Sandbox;
       try {
-        sandbox = await Sandbox.start({ dir, databasePath: databasePath(), postgres, portBase, greylistDelayS: delay, defaults: spamDefaults(), log,
-          srsDomain: typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
+        sandbox = await Sandbox.start({
+          dir,
+          databasePath: databasePath(),
+          postgres,
+          portBase,
+          greylistDelayS: delay,
+          defaults: spamDefaults(),
+          log,
+          srsDomain:
+            typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
           components: only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name)),
           dnsPort: intOption(this, values, "dns-port") || undefined,
           publishDns: values["publish-dns"] === true,
@@ -148,13 +199,18 @@ export const SANDBOX_COMMANDS: Command[] = [
   },
   {
     name: "mailserver policy",
-    summary: "The policy service Postfix asks at RCPT: aliases that lead nowhere, black and white lists, SPF, RBL, greylisting per recipient.",
+    summary:
+      "The policy service Postfix asks at RCPT: aliases that lead nowhere, black and white lists, SPF, RBL, greylisting per recipient.",
     notes:
       "Reads each recipient's settings from the database at every request (a change applies to the next message).\n" +
       "SPAM_RBL_DEFAULT, SPAM_SPF_DEFAULT and SPAM_GREYLIST_DEFAULT give the server's defaults, as they do for the API.",
     example: `${CLI} mailserver policy --listen 127.0.0.1:10040 --state /var/lib/mailadmin/greylist.db`,
     options: {
-      listen: { type: "string", value: "<host:port>", help: `where to listen (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})` },
+      listen: {
+        type: "string",
+        value: "<host:port>",
+        help: `where to listen (default ${DEFAULT_ANTISPAM_OPTIONS.policyService.replace("inet:", "")})`,
+      },
       state: {
         type: "string",
         value: "<file>|database",
@@ -163,24 +219,40 @@ export const SANDBOX_COMMANDS: Command[] = [
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 300)" },
       "rbl-zones": { type: "string", value: "<zone,...>", help: "DNS blocklists (default zen.spamhaus.org)" },
       dns: { type: "string", value: "<ip:port,...>", help: "DNS servers (default the system's)" },
-      "quota-status": { type: "string", value: "<host:port>", help: "Dovecot's quota-status service (default 127.0.0.1:10190)" },
+      "quota-status": {
+        type: "string",
+        value: "<host:port>",
+        help: "Dovecot's quota-status service (default 127.0.0.1:10190)",
+      },
     },
     async run(ctx, { values }) {
       const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
       // The process's database (PostgreSQL with DATABASE_URL, else the SQLite file), as the API reads it.
       // The state first: on SQLite it needs the database file to exist, which opening the database would create.
-      const greylist = openGreylist(() => ctx.db(), stringOption(values, "state"), { postgres: isPostgresUrl(process.env.DATABASE_URL), databasePath: databasePath() });
+      const greylist = openGreylist(() => ctx.db(), stringOption(values, "state"), {
+        postgres: isPostgresUrl(process.env.DATABASE_URL),
+        databasePath: databasePath(),
+      });
       const db = ctx.db();
       const policy = new SpamPolicy({
         db,
         greylist,
         greylistDelayS: intOption(this, values, "greylist-delay") ?? 300,
-        rblZones: (stringOption(values, "rbl-zones") ?? "zen.spamhaus.org").split(",").map((z) => z.trim()).filter(Boolean),
+        rblZones: (stringOption(values, "rbl-zones") ?? "zen.spamhaus.org")
+          .split(",")
+          .map((z) => z.trim())
+          .filter(Boolean),
         defaults: spamDefaults(),
-        dnsServers: stringOption(values, "dns")?.split(",").map((s) => s.trim()),
+        dnsServers: stringOption(values, "dns")
+          ?.split(",")
+          .map((s) => s.trim()),
         quotaStatus: hostPort(stringOption(values, "quota-status") ?? "127.0.0.1:10190", "--quota-status"),
       });
-      const server = await startPolicyServer((req) => policy.decide(req), listen, (line) => process.stderr.write(`${line}\n`));
+      const server = await startPolicyServer(
+        (req) => policy.decide(req),
+        listen,
+        (line) => process.stderr.write(`${line}\n`),
+      );
       process.stderr.write(`policy service listening on ${listen.host}:${server.port}\n`);
       await untilSignal();
       await server.close();

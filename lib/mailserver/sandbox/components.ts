@@ -79,7 +79,22 @@ const redis: SandboxComponent = {
     const d = new Daemon(
       "redis",
       "redis-server",
-      ["--bind", "127.0.0.1", "--port", String(ctx.ports.redis), "--dir", ctx.layout.redis, "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""],
+      [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        String(ctx.ports.redis),
+        "--dir",
+        ctx.layout.redis,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--logfile",
+        "",
+      ],
       logFile(ctx, "redis"),
       { uid: userId("redis"), gid: groupId("redis"), cwd: ctx.layout.redis },
     );
@@ -116,7 +131,8 @@ const rspamd: SandboxComponent = {
   files(ctx) {
     const base = ctx.layout.rspamd;
     const confdir = path.join(base, "confdir");
-    for (const d of ["run", "db", "log", path.join("confdir", "override.d")]) fs.mkdirSync(path.join(base, d), { recursive: true });
+    for (const d of ["run", "db", "log", path.join("confdir", "override.d")])
+      fs.mkdirSync(path.join(base, d), { recursive: true });
     for (const d of ["run", "db", "log"]) execFileSync("chown", ["_rspamd:_rspamd", path.join(base, d)]);
     // local.d is what `mailserver config` generated; override.d only moves the instance onto its ports and resolver.
     const localD = path.join(confdir, "local.d");
@@ -124,7 +140,10 @@ const rspamd: SandboxComponent = {
     const o = path.join(confdir, "override.d");
     const p = ctx.ports;
     fs.writeFileSync(path.join(o, "worker-normal.inc"), `bind_socket = "127.0.0.1:${p.rspamd_normal}";\ncount = 1;\n`);
-    fs.writeFileSync(path.join(o, "worker-controller.inc"), `bind_socket = "127.0.0.1:${p.rspamd_controller}";\ncount = 1;\n`);
+    fs.writeFileSync(
+      path.join(o, "worker-controller.inc"),
+      `bind_socket = "127.0.0.1:${p.rspamd_controller}";\ncount = 1;\n`,
+    );
     fs.writeFileSync(
       path.join(o, "worker-proxy.inc"),
       `bind_socket = "127.0.0.1:${p.rspamd_milter}";\nmilter = yes;\ntimeout = 120s;\ncount = 1;\nupstream "local" {\n  default = yes;\n  self_scan = yes;\n}\n`,
@@ -181,7 +200,9 @@ const policy: SandboxComponent = {
   async start(ctx) {
     const { db, close: closeDb } = await openSandboxDb(ctx.options.databasePath, ctx.options.postgres);
     // As `mailserver policy` without --state: the shared table on PostgreSQL, the host's own file on SQLite.
-    const greylist = ctx.options.postgres ? new DatabaseGreylist(db) : new Greylist(path.join(ctx.layout.policy, "greylist.db"));
+    const greylist = ctx.options.postgres
+      ? new DatabaseGreylist(db)
+      : new Greylist(path.join(ctx.layout.policy, "greylist.db"));
     const decider = new SpamPolicy({
       db,
       greylist,
@@ -193,8 +214,10 @@ const policy: SandboxComponent = {
       quotaStatus: { host: "127.0.0.1", port: ctx.ports.quota_status },
     });
     const log = path.join(ctx.layout.logs, "policy.log");
-    const server = await startPolicyServer((req) => decider.decide(req), { host: "127.0.0.1", port: ctx.ports.policy }, (line) =>
-      fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+    const server = await startPolicyServer(
+      (req) => decider.decide(req),
+      { host: "127.0.0.1", port: ctx.ports.policy },
+      (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
     );
     return inProcess(async () => {
       await server.close();
@@ -324,7 +347,9 @@ const dovecot: SandboxComponent = {
     return daemonHandle(d);
   },
   ready: async (ctx) =>
-    (await greets(ctx.ports.imap, /^\* OK/m)) && (await greets(ctx.ports.pop3, /^\+OK/m)) && (await greets(ctx.ports.lmtp, /^220 /m)),
+    (await greets(ctx.ports.imap, /^\* OK/m)) &&
+    (await greets(ctx.ports.pop3, /^\+OK/m)) &&
+    (await greets(ctx.ports.lmtp, /^220 /m)),
 };
 
 /**
@@ -417,7 +442,10 @@ const postfix: SandboxComponent = {
   files(ctx) {
     writePostfixConfig(ctx);
     // What Debian's postfix.service runs before starting: copies /etc/resolv.conf, hosts, services... into the chroot.
-    execFileSync("/usr/lib/postfix/configure-instance.sh", ["-"], { env: { ...process.env, MAIL_CONFIG: ctx.layout.postfix }, stdio: "ignore" });
+    execFileSync("/usr/lib/postfix/configure-instance.sh", ["-"], {
+      env: { ...process.env, MAIL_CONFIG: ctx.layout.postfix },
+      stdio: "ignore",
+    });
   },
   start(ctx) {
     const dir = ctx.layout.postfix;
@@ -433,7 +461,9 @@ const postfix: SandboxComponent = {
     });
   },
   ready: async (ctx) =>
-    (await greets(ctx.ports.smtp, /^220 /m)) && (await greets(ctx.ports.submission, /^220 /m)) && (await greets(ctx.ports.internal, /^220 /m)),
+    (await greets(ctx.ports.smtp, /^220 /m)) &&
+    (await greets(ctx.ports.submission, /^220 /m)) &&
+    (await greets(ctx.ports.internal, /^220 /m)),
 };
 
 /**
@@ -478,7 +508,8 @@ const postsrsd: SandboxComponent = {
     const dir = path.join(ctx.layout.root, "postsrsd");
     fs.mkdirSync(dir, { recursive: true });
     const secret = path.join(dir, "postsrsd.secret");
-    if (!fs.existsSync(secret)) fs.writeFileSync(secret, `${crypto.randomBytes(24).toString("base64")}\n`, { mode: 0o600 });
+    if (!fs.existsSync(secret))
+      fs.writeFileSync(secret, `${crypto.randomBytes(24).toString("base64")}\n`, { mode: 0o600 });
   },
   start(ctx) {
     const p = ctx.ports;
@@ -487,7 +518,15 @@ const postsrsd: SandboxComponent = {
     const d = new Daemon(
       "postsrsd",
       "postsrsd",
-      [`-s${secret}`, `-d${ctx.srsDomain}`, "-l127.0.0.1", "-4", `-f${p.srs_forward}`, `-r${p.srs_reverse}`, "-unobody"],
+      [
+        `-s${secret}`,
+        `-d${ctx.srsDomain}`,
+        "-l127.0.0.1",
+        "-4",
+        `-f${p.srs_forward}`,
+        `-r${p.srs_reverse}`,
+        "-unobody",
+      ],
       logFile(ctx, "postsrsd"),
     );
     return daemonHandle(d);
@@ -495,4 +534,15 @@ const postsrsd: SandboxComponent = {
   ready: async (ctx) => (await connects(ctx.ports.srs_forward)) && (await connects(ctx.ports.srs_reverse)),
 };
 
-export const SANDBOX_COMPONENTS: SandboxComponent[] = [dns, redis, events, rspamd, policy, outbound, lists, dovecot, postsrsd, postfix];
+export const SANDBOX_COMPONENTS: SandboxComponent[] = [
+  dns,
+  redis,
+  events,
+  rspamd,
+  policy,
+  outbound,
+  lists,
+  dovecot,
+  postsrsd,
+  postfix,
+];

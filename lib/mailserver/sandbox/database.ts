@@ -38,7 +38,10 @@ export interface SandboxDatabase {
 }
 
 /** A connection of one in-process service: the SQLite file, or a small pool on DATABASE_URL. */
-export async function openSandboxDb(databasePath: string, postgres: SandboxPostgres | undefined): Promise<SandboxDatabase> {
+export async function openSandboxDb(
+  databasePath: string,
+  postgres: SandboxPostgres | undefined,
+): Promise<SandboxDatabase> {
   if (!postgres) {
     const db = openDatabase(databasePath);
     return {
@@ -50,14 +53,19 @@ export async function openSandboxDb(databasePath: string, postgres: SandboxPostg
     };
   }
   // The services' tables (db/schema.ts) are the engine's that DATABASE_URL named when the process started.
-  if (databaseEngine() !== "postgres") throw new Error("the sandbox on PostgreSQL needs DATABASE_URL=postgres://... set when the process starts");
+  if (databaseEngine() !== "postgres")
+    throw new Error("the sandbox on PostgreSQL needs DATABASE_URL=postgres://... set when the process starts");
   const pool = await openPostgres(postgres.url, { max: 4 });
   return { db: setDialect(pool, pgDialect) as unknown as Db, close: () => pool.$client.end() };
 }
 
 /** The maps' and Dovecot's connection settings: the lookups and the quota write-back, by default on DATABASE_URL's server. */
 export const sandboxPgsqlOptions = (postgres: SandboxPostgres): PgsqlMapOptions =>
-  pgsqlMapOptionsFromUrl(postgres.url, { password: postgres.readerPassword, readHosts: postgres.readHosts, writeHost: postgres.writeHost });
+  pgsqlMapOptionsFromUrl(postgres.url, {
+    password: postgres.readerPassword,
+    readHosts: postgres.readHosts,
+    writeHost: postgres.writeHost,
+  });
 
 /** Migrates the database and creates (or updates) the mail role with its grants on the mail_* views. */
 export async function prepareMailReader(postgres: SandboxPostgres): Promise<void> {
@@ -65,7 +73,8 @@ export async function prepareMailReader(postgres: SandboxPostgres): Promise<void
   const pool = await openPostgres(postgres.url, { max: 2 });
   try {
     const database = (await pool.$client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
-    if (postgres.superuserSql) return postgres.superuserSql(mailReaderSql(DEFAULT_MAIL_READER, postgres.readerPassword, database));
+    if (postgres.superuserSql)
+      return postgres.superuserSql(mailReaderSql(DEFAULT_MAIL_READER, postgres.readerPassword, database));
     try {
       await ensureMailReader(pool.$client, DEFAULT_MAIL_READER, postgres.readerPassword);
       return;
@@ -98,13 +107,17 @@ const readerUrl = (url: string, o: PgsqlMapOptions) => {
 };
 
 /** The first domain the database hosts (by id), the sandbox's default SRS domain. */
-export async function firstHostedDomain(databasePath: string, postgres: SandboxPostgres | undefined): Promise<string | undefined> {
+export async function firstHostedDomain(
+  databasePath: string,
+  postgres: SandboxPostgres | undefined,
+): Promise<string | undefined> {
   if (!postgres && !fs.existsSync(databasePath)) return undefined;
   if (postgres) {
     const client = new pg.Client({ connectionString: nodePgConnectionString(postgres.url) });
     try {
       await client.connect();
-      return (await client.query<{ domain: string }>("SELECT name AS domain FROM domains ORDER BY id LIMIT 1")).rows[0]?.domain;
+      return (await client.query<{ domain: string }>("SELECT name AS domain FROM domains ORDER BY id LIMIT 1")).rows[0]
+        ?.domain;
     } catch {
       return undefined;
     } finally {
@@ -113,7 +126,8 @@ export async function firstHostedDomain(databasePath: string, postgres: SandboxP
   }
   const db = openDatabase(databasePath);
   try {
-    const row = db.$client.prepare("SELECT name AS domain FROM domains ORDER BY id LIMIT 1").get() as { domain: string } | undefined;
+    const row = db.$client.prepare("SELECT name AS domain FROM domains ORDER BY id LIMIT 1").get() as
+      { domain: string } | undefined;
     return row?.domain;
   } catch {
     return undefined;

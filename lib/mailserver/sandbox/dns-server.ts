@@ -10,7 +10,10 @@ import dgram from "node:dgram";
 import fs from "node:fs";
 import dnsPacket from "dns-packet";
 
-export type DnsRecords = Record<string, Partial<Record<"A" | "AAAA" | "TXT" | "MX" | "PTR" | "CNAME" | "SRV", string[]>>>;
+export type DnsRecords = Record<
+  string,
+  Partial<Record<"A" | "AAAA" | "TXT" | "MX" | "PTR" | "CNAME" | "SRV", string[]>>
+>;
 
 export function writeDnsRecords(file: string, records: DnsRecords): void {
   const tmp = `${file}.tmp`;
@@ -43,7 +46,12 @@ function answersFor(records: DnsRecords, name: string, type: string): dnsPacket.
       }
       case "SRV": {
         const [priority, weight, port, target] = value.split(/\s+/);
-        return { type: "SRV", name, ttl: 1, data: { priority: Number(priority), weight: Number(weight), port: Number(port), target: target ?? "" } };
+        return {
+          type: "SRV",
+          name,
+          ttl: 1,
+          data: { priority: Number(priority), weight: Number(weight), port: Number(port), target: target ?? "" },
+        };
       }
       default:
         return { type: type as "A", name, ttl: 1, data: value };

@@ -13,7 +13,9 @@ export async function freePorts(count: number, base?: number): Promise<number[]>
   const servers = await Promise.all(
     Array.from({ length: count }, () => {
       const server = net.createServer();
-      return new Promise<net.Server>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server)));
+      return new Promise<net.Server>((resolve, reject) =>
+        server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server)),
+      );
     }),
   );
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
@@ -126,7 +128,12 @@ export function httpAnswers(port: number, urlPath: string, body: RegExp): Promis
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it is true; throws `what` after `timeoutMs`, or at once when `failed()` says so. */
-export async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number, failed?: () => string | undefined) {
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  failed?: () => string | undefined,
+) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await probe()) return;

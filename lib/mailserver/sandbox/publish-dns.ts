@@ -16,7 +16,8 @@ export async function publishHostedDomains(db: Db, file: string): Promise<number
     if (!values.includes(value)) values.push(value);
   };
   const h = mailHosts();
-  for (const name of new Set([h.mx, h.web, h.imap.host, h.submission.host, ...(h.pop3 ? [h.pop3.host] : [])])) add(name, "A", "127.0.0.1");
+  for (const name of new Set([h.mx, h.web, h.imap.host, h.submission.host, ...(h.pop3 ? [h.pop3.host] : [])]))
+    add(name, "A", "127.0.0.1");
   let count = 0;
   for (const domain of await listDomains(db)) {
     const key = await currentDkimKey(db, domain.id);

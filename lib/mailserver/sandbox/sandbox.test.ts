@@ -28,7 +28,12 @@ const missing = missingMailPackages();
 
 describe("sandbox prerequisites", () => {
   it("names missing Debian packages with the apt-get line", () => {
-    const fake = { name: "x", packages: ["mailadmin-no-such-package"], start: () => ({ stop: () => Promise.resolve() }), ready: () => Promise.resolve(true) };
+    const fake = {
+      name: "x",
+      packages: ["mailadmin-no-such-package"],
+      start: () => ({ stop: () => Promise.resolve() }),
+      ready: () => Promise.resolve(true),
+    };
     expect(() => checkPrerequisites([fake])).toThrow(SandboxPrerequisiteError);
     expect(() => checkPrerequisites([fake])).toThrow(
       "missing Debian packages: mailadmin-no-such-package (install them: apt-get install -y mailadmin-no-such-package)",
@@ -45,9 +50,13 @@ describe("sandbox prerequisites", () => {
 
 function runCli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -71,15 +80,37 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     const d = await getDomainOrThrow(db, "sandbox-demo.test");
     await createAccount(db, d, "ola", { password: "Ola-pass1" });
     await createAlias(db, d, "biuro", { target: "ola@sandbox-demo.test" });
-    await createMailingList(db, d, "wszyscy", { privacy_mode: 0, accounts: ["ola@sandbox-demo.test", "postmaster@sandbox-demo.test"] });
+    await createMailingList(db, d, "wszyscy", {
+      privacy_mode: 0,
+      accounts: ["ola@sandbox-demo.test", "postmaster@sandbox-demo.test"],
+    });
     await closeTestDatabase(db);
     // On PostgreSQL the sandbox creates the mail role itself, as the owner of a throwaway database may
     // (e2e/support/with-pg-cluster.ts gives its owner CREATEROLE the same way).
     if (mailTestsOnPostgres()) testPgCluster().psql(`ALTER ROLE ${testPgCluster().user} CREATEROLE`);
     const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
-    child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "mailserver", "sandbox", "--dir", path.join(root, "s"), ...engine], {
-      env: { ...process.env, DATABASE_PATH: dbPath(), SPAM_GREYLIST_DEFAULT: "0", MAIL_DB_PASSWORD: "sandbox-reader-1" },
-    });
+    child = spawn(
+      process.execPath,
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "lib/cli/index.ts",
+        "mailserver",
+        "sandbox",
+        "--dir",
+        path.join(root, "s"),
+        ...engine,
+      ],
+      {
+        env: {
+          ...process.env,
+          DATABASE_PATH: dbPath(),
+          SPAM_GREYLIST_DEFAULT: "0",
+          MAIL_DB_PASSWORD: "sandbox-reader-1",
+        },
+      },
+    );
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
@@ -95,7 +126,12 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
   });
 
   it("prints the ports, the outbound Maildir and the greylisting delay; every port answers", async () => {
-    expect(info).toMatchObject({ outbound: path.join(root, "s", "outbound"), greylist_delay_s: 3, spf: true, rbl: true });
+    expect(info).toMatchObject({
+      outbound: path.join(root, "s", "outbound"),
+      greylist_delay_s: 3,
+      spf: true,
+      rbl: true,
+    });
     // SRS rewrites to the first hosted domain, which Postfix receives mail for (a bounce to an SRS address comes
     // back); the SQLite side read a column the view does not have and fell back to sandbox.test, which it does not.
     expect(info.srs_domain).toBe("sandbox-demo.test");
@@ -105,7 +141,17 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(await greets(info.pop3, /^\+OK/m)).toBe(true);
     expect(await greets(info.lists_lmtp, /^220 .*LMTP/m)).toBe(true); // the list service (docs/lists.md)
     // The MX does not relay for 127.0.0.1 (no mynetworks exemption); submission needs a login.
-    const relay = await runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "a@outside.test", "--to", "b@elsewhere.test"]);
+    const relay = await runCli([
+      "mailserver",
+      "sandbox",
+      "send",
+      "--dir",
+      path.join(root, "s"),
+      "--from",
+      "a@outside.test",
+      "--to",
+      "b@elsewhere.test",
+    ]);
     expect(relay.status).toBe(1);
     expect(relay.stderr).toMatch(/Relay access denied/);
   });
@@ -113,8 +159,13 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
   it("reads the database it was given: the SQLite file, or PostgreSQL through pgsql maps as the mail role", () => {
     const cf = fs.readFileSync(path.join(root, "s", "conf", "postfix", "virtual-mailbox-maps.cf"), "utf8");
     if (mailTestsOnPostgres()) {
-      expect(info).toMatchObject({ database_engine: "postgres", database: testPgCluster().url.replace(/:[^:@/]+@/, "@") });
-      expect(cf).toContain(`hosts = 127.0.0.1:${testPgCluster().port}\nuser = mail_reader\npassword = sandbox-reader-1\n`);
+      expect(info).toMatchObject({
+        database_engine: "postgres",
+        database: testPgCluster().url.replace(/:[^:@/]+@/, "@"),
+      });
+      expect(cf).toContain(
+        `hosts = 127.0.0.1:${testPgCluster().port}\nuser = mail_reader\npassword = sandbox-reader-1\n`,
+      );
       expect(fs.readFileSync(path.join(root, "s", "postfix", "main.cf"), "utf8")).toContain("proxy:pgsql:");
     } else {
       expect(info).toMatchObject({ database_engine: "sqlite", database: dbPath() });
@@ -124,8 +175,24 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
 
   it("delivers to a mailbox, through an alias and through a list into the Maildirs", async () => {
     const send = (to: string, subject: string) =>
-      runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--from", "nadawca@outside.test", "--to", to, "--subject", subject]);
-    for (const [to, subject] of [["ola@sandbox-demo.test", "to-mailbox"], ["biuro@sandbox-demo.test", "to-alias"], ["wszyscy@sandbox-demo.test", "to-list"]]) {
+      runCli([
+        "mailserver",
+        "sandbox",
+        "send",
+        "--dir",
+        path.join(root, "s"),
+        "--from",
+        "nadawca@outside.test",
+        "--to",
+        to,
+        "--subject",
+        subject,
+      ]);
+    for (const [to, subject] of [
+      ["ola@sandbox-demo.test", "to-mailbox"],
+      ["biuro@sandbox-demo.test", "to-alias"],
+      ["wszyscy@sandbox-demo.test", "to-list"],
+    ]) {
       const r = await send(to!, subject!);
       expect(r.stdout, r.stderr).toMatch(/^250 /);
     }
@@ -133,9 +200,16 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
       const dir = path.join(root, "s", "vmail", "sandbox-demo.test", name, "Maildir", "new");
       return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")) : [];
     };
-    const subjects = (name: string) => inbox(name).map((m) => /^Subject: (.*)$/m.exec(m)?.[1]).sort();
+    const subjects = (name: string) =>
+      inbox(name)
+        .map((m) => /^Subject: (.*)$/m.exec(m)?.[1])
+        .sort();
     await waitFor("three messages for ola", () => subjects("ola").length === 3, 30_000);
-    expect(subjects("ola").map((x) => x?.replace(/^\[wszyscy\] /, "")).sort()).toEqual(["to-alias", "to-list", "to-mailbox"]);
+    expect(
+      subjects("ola")
+        .map((x) => x?.replace(/^\[wszyscy\] /, ""))
+        .sort(),
+    ).toEqual(["to-alias", "to-list", "to-mailbox"]);
     await waitFor("the list copy for postmaster", () => subjects("postmaster").length === 1, 30_000);
     const copy = inbox("postmaster")[0]!;
     expect(copy).toMatch(/^Subject: .*to-list/m);
@@ -144,8 +218,21 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
 
   it("files mail for a domain it does not host into the outbound Maildir (send helper, submission with SASL)", async () => {
     const r = await runCli([
-      "mailserver", "sandbox", "send", "--dir", path.join(root, "s"), "--user", "postmaster@sandbox-demo.test", "--password", "Admin-pass1",
-      "--from", "postmaster@sandbox-demo.test", "--to", "someone@elsewhere.test", "--subject", "leaves-the-sandbox",
+      "mailserver",
+      "sandbox",
+      "send",
+      "--dir",
+      path.join(root, "s"),
+      "--user",
+      "postmaster@sandbox-demo.test",
+      "--password",
+      "Admin-pass1",
+      "--from",
+      "postmaster@sandbox-demo.test",
+      "--to",
+      "someone@elsewhere.test",
+      "--subject",
+      "leaves-the-sandbox",
     ]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^250 /);

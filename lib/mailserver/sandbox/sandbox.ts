@@ -12,7 +12,13 @@ import path from "node:path";
 import type { ListService } from "@/lib/lists/service";
 import { writeMailServerConfig } from "../config";
 import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
-import { firstHostedDomain, prepareMailReader, sandboxPgsqlOptions, urlWithoutPassword, type SandboxPostgres } from "./database";
+import {
+  firstHostedDomain,
+  prepareMailReader,
+  sandboxPgsqlOptions,
+  urlWithoutPassword,
+  type SandboxPostgres,
+} from "./database";
 
 export { SANDBOX_RBL_ZONE };
 import { freePorts, waitUntil } from "./processes";
@@ -84,7 +90,6 @@ export const SANDBOX_PORTS = [
   "doveadm",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
-
 
 export function sandboxLayout(dir: string) {
   const root = path.resolve(dir);
@@ -159,7 +164,9 @@ export class SandboxPrerequisiteError extends Error {}
 export function missingPackages(packages: string[]): string[] {
   return [...new Set(packages)].filter((p) => {
     try {
-      return !execFileSync("dpkg-query", ["-W", "-f=${Status}", p], { encoding: "utf8" }).includes("install ok installed");
+      return !execFileSync("dpkg-query", ["-W", "-f=${Status}", p], { encoding: "utf8" }).includes(
+        "install ok installed",
+      );
     } catch {
       return true;
     }
@@ -170,7 +177,10 @@ export function missingPackages(packages: string[]): string[] {
 export const SANDBOX_PGSQL_PACKAGES = ["postfix-pgsql", "dovecot-pgsql"];
 
 export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMPONENTS, postgres = false): void {
-  const missing = missingPackages([...components.flatMap((c) => c.packages), ...(postgres ? SANDBOX_PGSQL_PACKAGES : [])]);
+  const missing = missingPackages([
+    ...components.flatMap((c) => c.packages),
+    ...(postgres ? SANDBOX_PGSQL_PACKAGES : []),
+  ]);
   if (missing.length) {
     throw new SandboxPrerequisiteError(
       `missing Debian packages: ${missing.join(" ")} (install them: apt-get install -y ${missing.join(" ")})`,
@@ -178,7 +188,9 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
   }
   // Postfix's master runs as root; a sandbox of in-process components only (--only dns) needs no privilege.
   if (process.getuid?.() !== 0 && components.some((c) => c.packages.length > 0)) {
-    throw new SandboxPrerequisiteError("mailserver sandbox needs root: Postfix's master process runs as root (run it in a root shell)");
+    throw new SandboxPrerequisiteError(
+      "mailserver sandbox needs root: Postfix's master process runs as root (run it in a root shell)",
+    );
   }
 }
 
@@ -198,14 +210,18 @@ export class Sandbox {
     if (options.postgres && daemons) await prepareMailReader(options.postgres);
     const layout = sandboxLayout(options.dir);
     const numbers = await freePorts(SANDBOX_PORTS.length, options.portBase);
-    const ports = { ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])), ...options.sharedPorts } as Record<PortName, number>;
+    const ports = {
+      ...Object.fromEntries(SANDBOX_PORTS.map((name, i) => [name, numbers[i]!])),
+      ...options.sharedPorts,
+    } as Record<PortName, number>;
     if (options.dnsPort) ports.dns = options.dnsPort;
     const sandbox = new Sandbox({
       options,
       layout,
       ports,
       greylistDelayS: options.greylistDelayS ?? 3,
-      srsDomain: options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
+      srsDomain:
+        options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
       log: options.log ?? (() => {}),
       doveadmPassword: options.doveadmPassword ?? crypto.randomBytes(18).toString("hex"),
     });
@@ -256,7 +272,9 @@ export class Sandbox {
       lists_lmtp: ports.lists_lmtp,
       lists_url: `http://127.0.0.1:${ports.lists_http}`,
       dir: layout.root,
-      database: this.ctx.options.postgres ? urlWithoutPassword(this.ctx.options.postgres.url) : this.ctx.options.databasePath,
+      database: this.ctx.options.postgres
+        ? urlWithoutPassword(this.ctx.options.postgres.url)
+        : this.ctx.options.databasePath,
       database_engine: this.ctx.options.postgres ? "postgres" : "sqlite",
       dovecot_config: layout.dovecotConf,
       postfix_config: layout.postfix,
@@ -270,15 +288,20 @@ export class Sandbox {
     // The daemons' own users (postfix, dovecot, _rspamd, redis, nobody) must reach the folder and the database;
     // components that run in this process only (--only dns) need neither.
     const daemons = this.components.some((c) => c.packages.length > 0);
-    for (const target of daemons ? [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])] : []) {
+    for (const target of daemons
+      ? [path.dirname(l.root), ...(options.postgres ? [] : [path.dirname(options.databasePath)])]
+      : []) {
       for (let d = path.resolve(target); ; d = path.dirname(d)) {
         if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) {
-          throw new SandboxPrerequisiteError(`${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`);
+          throw new SandboxPrerequisiteError(
+            `${d} is not searchable by other users (chmod o+x ${d}): the daemons' users must reach ${target}`,
+          );
         }
         if (d === path.dirname(d)) break;
       }
     }
-    for (const d of [l.root, l.conf, l.logs, l.outbound, path.dirname(l.dnsRecords), l.policy]) fs.mkdirSync(d, { recursive: true });
+    for (const d of [l.root, l.conf, l.logs, l.outbound, path.dirname(l.dnsRecords), l.policy])
+      fs.mkdirSync(d, { recursive: true });
     fs.chmodSync(l.root, 0o755);
     for (const sub of ["tmp", "new", "cur"]) fs.mkdirSync(path.join(l.outbound, sub), { recursive: true });
     fs.mkdirSync(l.vmail, { recursive: true });
@@ -335,7 +358,12 @@ export class Sandbox {
     c.files?.(this.ctx);
     const r = await c.start(this.ctx);
     this.running.set(name, r);
-    await waitUntil(`${name} did not start`, () => c.ready(this.ctx), c.readyTimeoutMs ?? 30_000, () => r.failed?.());
+    await waitUntil(
+      `${name} did not start`,
+      () => c.ready(this.ctx),
+      c.readyTimeoutMs ?? 30_000,
+      () => r.failed?.(),
+    );
   }
 
   async stopComponent(name: string): Promise<void> {

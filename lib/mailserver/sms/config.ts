@@ -34,7 +34,10 @@ const operator = z.object({
 export type OperatorConfig = z.infer<typeof operator>;
 
 export const smsConfigSchema = z.object({
-  countryCode: z.string().regex(/^\d{1,3}$/).default("48"),
+  countryCode: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .default("48"),
   nationalLength: z.number().int().min(4).max(14).default(9),
   operators: z.record(z.string().regex(/^(11|12|13|21|22|23|31|32|33|51)$/), operator).default({}),
   http: httpGateway.optional(),
@@ -54,10 +57,101 @@ export type SmsConfig = z.infer<typeof smsConfigSchema>;
 // 31-33 Orange/Idea, 51 Play), with the gateways' historical addresses and the prefixes originally assigned. Most
 // operators have closed or changed their e-mail gateways (the issue's nazwa.pl note): a provider sets its own in
 // the file. Number portability makes prefix detection a guess; sms_operator set explicitly always wins.
-const PLUS = ["601", "603", "605", "607", "609", "661", "663", "665", "667", "669", "691", "693", "695", "697", "699", "781", "783", "785", "787", "789"];
-const ERA = ["600", "602", "604", "606", "608", "660", "662", "664", "666", "668", "692", "694", "696", "698", "880", "882", "884", "886", "888"];
-const ORANGE = ["500", "501", "502", "503", "504", "505", "506", "507", "508", "509", "510", "511", "512", "515", "516", "517", "518", "519"];
-const PLAY = ["530", "531", "532", "533", "534", "535", "536", "537", "538", "539", "570", "571", "572", "573", "574", "575", "576", "577", "578", "579", "790", "791", "792", "793", "794", "795", "796", "797", "798", "799"];
+const PLUS = [
+  "601",
+  "603",
+  "605",
+  "607",
+  "609",
+  "661",
+  "663",
+  "665",
+  "667",
+  "669",
+  "691",
+  "693",
+  "695",
+  "697",
+  "699",
+  "781",
+  "783",
+  "785",
+  "787",
+  "789",
+];
+const ERA = [
+  "600",
+  "602",
+  "604",
+  "606",
+  "608",
+  "660",
+  "662",
+  "664",
+  "666",
+  "668",
+  "692",
+  "694",
+  "696",
+  "698",
+  "880",
+  "882",
+  "884",
+  "886",
+  "888",
+];
+const ORANGE = [
+  "500",
+  "501",
+  "502",
+  "503",
+  "504",
+  "505",
+  "506",
+  "507",
+  "508",
+  "509",
+  "510",
+  "511",
+  "512",
+  "515",
+  "516",
+  "517",
+  "518",
+  "519",
+];
+const PLAY = [
+  "530",
+  "531",
+  "532",
+  "533",
+  "534",
+  "535",
+  "536",
+  "537",
+  "538",
+  "539",
+  "570",
+  "571",
+  "572",
+  "573",
+  "574",
+  "575",
+  "576",
+  "577",
+  "578",
+  "579",
+  "790",
+  "791",
+  "792",
+  "793",
+  "794",
+  "795",
+  "796",
+  "797",
+  "798",
+  "799",
+];
 
 export const DEFAULT_OPERATORS: Record<string, z.input<typeof operator>> = {
   "11": { name: "Plus", email: "{msisdn}@text.plusgsm.pl", prefixes: PLUS },
@@ -104,14 +198,19 @@ export function normalizeNumber(config: SmsConfig, value: string): { national: s
 }
 
 /** sms_operator_N, or for 0 the operator whose prefix the national number starts with (longest match). */
-export function operatorFor(config: SmsConfig, code: number, national: string): { code: string; op: OperatorConfig } | undefined {
+export function operatorFor(
+  config: SmsConfig,
+  code: number,
+  national: string,
+): { code: string; op: OperatorConfig } | undefined {
   if (code !== 0) {
     const op = config.operators[String(code)];
     return op ? { code: String(code), op } : undefined;
   }
   let best: { code: string; op: OperatorConfig; len: number } | undefined;
   for (const [c, op] of Object.entries(config.operators)) {
-    for (const p of op.prefixes) if (national.startsWith(p) && (!best || p.length > best.len)) best = { code: c, op, len: p.length };
+    for (const p of op.prefixes)
+      if (national.startsWith(p) && (!best || p.length > best.len)) best = { code: c, op, len: p.length };
   }
   return best && { code: best.code, op: best.op };
 }

@@ -21,23 +21,43 @@ type Plan = Pick<SmsQueueRow, "channel" | "target" | "parts" | "status" | "lastE
 
 function plan(config: SmsConfig, account: AccountRow, number: string, operatorCode: number, mail: NewMail): Plan {
   const parts = (max: number) => smsParts(mail.subject, mail.body, account.smsCnt, max);
-  if (isEmailTarget(number)) return { channel: "email", target: number, parts: parts(config.maxLength), status: "pending", lastError: "" };
+  if (isEmailTarget(number))
+    return { channel: "email", target: number, parts: parts(config.maxLength), status: "pending", lastError: "" };
   const n = normalizeNumber(config, number);
-  const failed = (lastError: string): Plan => ({ channel: account.smsSendTo === 1 ? "email" : "http", target: number, parts: parts(config.maxLength), status: "failed", lastError });
+  const failed = (lastError: string): Plan => ({
+    channel: account.smsSendTo === 1 ? "email" : "http",
+    target: number,
+    parts: parts(config.maxLength),
+    status: "failed",
+    lastError,
+  });
   if (!n) return failed(`${number} is neither a phone number nor an e-mail address`);
   const operator = operatorFor(config, operatorCode, n.national);
   const max = operator?.op.maxLength ?? config.maxLength;
   if (account.smsSendTo === 1) {
     if (!operator) return failed(`no operator known for ${number} (set sms_operator)`);
-    if (!operator.op.email) return failed(`operator ${operator.code} (${operator.op.name}) has no e-mail-to-SMS gateway configured`);
-    return { channel: "email", target: fill(operator.op.email, n), parts: parts(max), status: "pending", lastError: "" };
+    if (!operator.op.email)
+      return failed(`operator ${operator.code} (${operator.op.name}) has no e-mail-to-SMS gateway configured`);
+    return {
+      channel: "email",
+      target: fill(operator.op.email, n),
+      parts: parts(max),
+      status: "pending",
+      lastError: "",
+    };
   }
   if (!(operator?.op.http ?? config.http)) return failed("no HTTP SMS gateway configured by the provider");
   return { channel: "http", target: number, parts: parts(max), status: "pending", lastError: "" };
 }
 
 /** Rows for a message delivered to the account's inbox (none when no number is set). */
-export async function enqueueNewMail(db: Db, config: SmsConfig, account: AccountRow, mail: NewMail, now = new Date()): Promise<SmsQueueRow[]> {
+export async function enqueueNewMail(
+  db: Db,
+  config: SmsConfig,
+  account: AccountRow,
+  mail: NewMail,
+  now = new Date(),
+): Promise<SmsQueueRow[]> {
   const numbers = [
     { slot: 1, number: account.smsPhoneNumber1.trim(), operator: account.smsOperator1 },
     { slot: 2, number: account.smsPhoneNumber2.trim(), operator: account.smsOperator2 },
@@ -52,7 +72,9 @@ export async function enqueueNewMail(db: Db, config: SmsConfig, account: Account
         await tx
           .select({ n: sql<number>`count(*)` })
           .from(smsQueue)
-          .where(and(eq(smsQueue.accountId, account.id), gte(smsQueue.createdAt, hourAgo), ne(smsQueue.status, "skipped")))
+          .where(
+            and(eq(smsQueue.accountId, account.id), gte(smsQueue.createdAt, hourAgo), ne(smsQueue.status, "skipped")),
+          )
       )[0]!.n,
     );
     const rows: SmsQueueRow[] = [];
@@ -80,7 +102,11 @@ export interface SmsTransport {
 async function sendHttp(gw: HttpGatewayConfig, values: Record<string, string>): Promise<void> {
   const fields = Object.fromEntries(Object.entries(gw.fields).map(([k, v]) => [k, fill(v, values)]));
   let url = fill(gw.url, values, encodeURIComponent);
-  const init: RequestInit = { method: gw.method, headers: { ...gw.headers }, signal: AbortSignal.timeout(gw.timeoutMs) };
+  const init: RequestInit = {
+    method: gw.method,
+    headers: { ...gw.headers },
+    signal: AbortSignal.timeout(gw.timeoutMs),
+  };
   if (gw.format === "query" || gw.method === "GET") {
     const u = new URL(url);
     for (const [k, v] of Object.entries(fields)) u.searchParams.set(k, v);
@@ -95,7 +121,8 @@ async function sendHttp(gw: HttpGatewayConfig, values: Record<string, string>): 
   const res = await fetch(url, init);
   const text = await res.text();
   if (!res.ok) throw new Error(`gateway answered ${res.status}: ${text.slice(0, 200)}`);
-  if (gw.successMatch && !text.includes(gw.successMatch)) throw new Error(`gateway answered without "${gw.successMatch}": ${text.slice(0, 200)}`);
+  if (gw.successMatch && !text.includes(gw.successMatch))
+    throw new Error(`gateway answered without "${gw.successMatch}": ${text.slice(0, 200)}`);
 }
 
 async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: SmsQueueRow): Promise<void> {
@@ -103,7 +130,12 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
   if (!account) throw new Error("the account no longer exists");
   const domain = account.email.slice(account.email.indexOf("@") + 1);
   if (row.channel === "email") {
-    const mailer = nodemailer.createTransport({ host: transport.smtp.host, port: transport.smtp.port, secure: false, ignoreTLS: true });
+    const mailer = nodemailer.createTransport({
+      host: transport.smtp.host,
+      port: transport.smtp.port,
+      secure: false,
+      ignoreTLS: true,
+    });
     try {
       for (const [i, text] of row.parts.entries()) {
         await mailer.sendMail({
@@ -131,7 +163,13 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
 }
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
-export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsTransport, now = new Date(), hostName?: string): Promise<number> {
+export async function processSmsQueue(
+  db: Db,
+  config: SmsConfig,
+  transport: SmsTransport,
+  now = new Date(),
+  hostName?: string,
+): Promise<number> {
   // With several mail hosts, each sends the notifications of the mailboxes it holds (they were queued there).
   const held = accountsHeldHere(hostName);
   const due = await db
@@ -151,7 +189,10 @@ export async function processSmsQueue(db: Db, config: SmsConfig, transport: SmsT
     try {
       await sendRow(db, config, transport, row);
       await withTransaction(db, (tx) =>
-        tx.update(smsQueue).set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" }).where(eq(smsQueue.id, row.id)),
+        tx
+          .update(smsQueue)
+          .set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" })
+          .where(eq(smsQueue.id, row.id)),
       );
     } catch (err) {
       const delays = config.retryDelaysSeconds;

@@ -49,7 +49,10 @@ export function encryptSmsPassword(plain: string): string {
 
 export function decryptSmsPassword(stored: string): string {
   if (!stored.startsWith(PREFIX)) return stored; // written before encryption existed
-  const [iv, tag, data] = stored.slice(PREFIX.length).split(".").map((p) => Buffer.from(p, "base64url"));
+  const [iv, tag, data] = stored
+    .slice(PREFIX.length)
+    .split(".")
+    .map((p) => Buffer.from(p, "base64url"));
   const decipher = crypto.createDecipheriv("aes-256-gcm", secretKey(), iv!);
   decipher.setAuthTag(tag!);
   return Buffer.concat([decipher.update(data!), decipher.final()]).toString("utf8");

@@ -1,7 +1,18 @@
 // The SMS text: plain characters a gateway accepts (GSM-safe ASCII), cut into at most `count` parts of
 // `maxLength` characters each.
 
-const SPECIAL: Record<string, string> = { ł: "l", Ł: "L", ß: "ss", æ: "ae", Æ: "AE", ø: "o", Ø: "O", đ: "d", Đ: "D", "€": "EUR" };
+const SPECIAL: Record<string, string> = {
+  ł: "l",
+  Ł: "L",
+  ß: "ss",
+  æ: "ae",
+  Æ: "AE",
+  ø: "o",
+  Ø: "O",
+  đ: "d",
+  Đ: "D",
+  "€": "EUR",
+};
 
 /** Diacritics dropped (ą -> a, ł -> l), typographic quotes and dashes made plain, whitespace collapsed. */
 export function flattenSmsText(text: string): string {

@@ -12,7 +12,14 @@ import { closeDb, getReadyDb, openDatabase, type Db } from "@/db/client";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
 import { SANDBOX_COMPONENTS } from "../sandbox/components";
 import type { SandboxPostgres } from "../sandbox/database";
-import { missingPackages, Sandbox, sandboxLayout, SANDBOX_MAIL_OWNER, SANDBOX_PGSQL_PACKAGES, type SandboxOptions } from "../sandbox/sandbox";
+import {
+  missingPackages,
+  Sandbox,
+  sandboxLayout,
+  SANDBOX_MAIL_OWNER,
+  SANDBOX_PGSQL_PACKAGES,
+  type SandboxOptions,
+} from "../sandbox/sandbox";
 
 /** The mail tests run on PostgreSQL (TEST_DATABASE=postgres, `npm run test:mail:pg`). */
 export const mailTestsOnPostgres = () => process.env.TEST_DATABASE === "postgres";
@@ -29,7 +36,9 @@ export function missingMailPackages(): string[] {
 /** `missing` as it is, unless CI=true and it is not empty: then the test file fails at import, naming the packages. */
 export function requiredInCi(missing: string[]): string[] {
   if (missing.length > 0 && process.env.CI === "true") {
-    throw new Error(`CI=true and these Debian packages are missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`);
+    throw new Error(
+      `CI=true and these Debian packages are missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`,
+    );
   }
   return missing;
 }
@@ -37,7 +46,10 @@ export function requiredInCi(missing: string[]): string[] {
 /** The test file's private cluster, started by ./pg-setup.ts under TEST_DATABASE=postgres. */
 export function testPgCluster(): PgCluster {
   const cluster = (globalThis as { __mailTestPg?: PgCluster }).__mailTestPg;
-  if (!cluster) throw new Error("TEST_DATABASE=postgres without the cluster of lib/mailserver/testing/pg-setup.ts (run npm run test:mail:pg)");
+  if (!cluster)
+    throw new Error(
+      "TEST_DATABASE=postgres without the cluster of lib/mailserver/testing/pg-setup.ts (run npm run test:mail:pg)",
+    );
   return cluster;
 }
 
@@ -125,13 +137,29 @@ export async function startMailSystem(root: string, options: Partial<SandboxOpti
 
 /** What a second mail host runs itself; the rest (Rspamd, Redis, DNS, postsrsd, lists, outbound) it shares. */
 const SECOND_HOST_COMPONENTS = ["events", "policy", "dovecot", "postfix"];
-const SHARED_PORTS = ["dns", "redis", "rspamd_normal", "rspamd_controller", "rspamd_milter", "outbound", "lists_lmtp", "lists_http", "srs_forward", "srs_reverse"] as const;
+const SHARED_PORTS = [
+  "dns",
+  "redis",
+  "rspamd_normal",
+  "rspamd_controller",
+  "rspamd_milter",
+  "outbound",
+  "lists_lmtp",
+  "lists_http",
+  "srs_forward",
+  "srs_reverse",
+] as const;
 
 /**
  * A second mail host on loopback beside `first` (docs/mail-hosts.md): its own Postfix, Dovecot, policy service and
  * mail events over the same database, in root/<name>, using the first one's shared services.
  */
-export async function startSecondMailHost(root: string, first: MailTestLayout, name: string, options: Partial<SandboxOptions> = {}): Promise<MailTestLayout> {
+export async function startSecondMailHost(
+  root: string,
+  first: MailTestLayout,
+  name: string,
+  options: Partial<SandboxOptions> = {},
+): Promise<MailTestLayout> {
   const dir = path.join(root, name);
   const sandbox = await Sandbox.start({
     dir,
@@ -163,7 +191,13 @@ export function dovecotConf(l: MailTestLayout): string {
  */
 export function postmapQuery(l: MailTestLayout, table: string, key: string): string | undefined {
   try {
-    return run("postmap", ["-c", l.postfix, "-q", key, `proxy:${mailTestsOnPostgres() ? "pgsql" : "sqlite"}:${path.join(l.conf, "postfix", `${table}.cf`)}`]).trim();
+    return run("postmap", [
+      "-c",
+      l.postfix,
+      "-q",
+      key,
+      `proxy:${mailTestsOnPostgres() ? "pgsql" : "sqlite"}:${path.join(l.conf, "postfix", `${table}.cf`)}`,
+    ]).trim();
   } catch (err) {
     if ((err as { status?: number }).status === 1) return undefined;
     throw err;
@@ -188,7 +222,8 @@ export function eventsLogMark(l: MailTestLayout) {
   const after = () => eventsLog(l).slice(start).split("\n").filter(Boolean);
   return {
     after,
-    wait: (what: string, line: RegExp, timeoutMs = 20_000) => waitFor(what, () => after().find((x) => line.test(x)), timeoutMs),
+    wait: (what: string, line: RegExp, timeoutMs = 20_000) =>
+      waitFor(what, () => after().find((x) => line.test(x)), timeoutMs),
   };
 }
 
@@ -212,8 +247,16 @@ export async function settleMail(l: MailTestLayout, markerTo: string, timeoutMs 
     [markerTo],
     `From: <${from}>\nTo: <${markerTo}>\nSubject: ${subject}\nMessage-ID: <${subject}@client.test>\nDate: ${new Date().toUTCString()}\n\nA marker.\n`,
   );
-  await waitFor("the marker's delivery", () => readMessages(l, markerTo).some((m) => m.includes(`Subject: ${subject}`)), timeoutMs);
-  await log.wait("the marker's new-mail event", new RegExp(` new-mail ${escapeRe(markerTo)} INBOX uid \\d+: `, "i"), timeoutMs);
+  await waitFor(
+    "the marker's delivery",
+    () => readMessages(l, markerTo).some((m) => m.includes(`Subject: ${subject}`)),
+    timeoutMs,
+  );
+  await log.wait(
+    "the marker's new-mail event",
+    new RegExp(` new-mail ${escapeRe(markerTo)} INBOX uid \\d+: `, "i"),
+    timeoutMs,
+  );
   await waitFor("an empty queue", () => queuedCount(l) === 0, timeoutMs);
 }
 
@@ -289,7 +332,14 @@ export async function smtpSend(port: number, from: string, to: string[], message
 }
 
 /** IMAP APPEND with an explicit INTERNALDATE (how a message gets an old received date). */
-export async function imapAppend(port: number, user: string, password: string, mailbox: string, date: Date, message: string) {
+export async function imapAppend(
+  port: number,
+  user: string,
+  password: string,
+  mailbox: string,
+  date: Date,
+  message: string,
+) {
   const s = await LineSocket.connect(port);
   const tagged = async (tag: string) => {
     const reply = await s.until(new RegExp(`^${tag} `));
@@ -339,14 +389,23 @@ export interface SmtpOutcome {
  */
 export async function smtpTry(port: number, from: string, to: string[], message: string): Promise<SmtpOutcome> {
   const { default: nodemailer } = await import("nodemailer");
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, name: "client.mailadmin.test" });
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: "client.mailadmin.test",
+  });
   type RcptError = { recipient?: string; responseCode?: number; response?: string };
   const refusals = (errors: RcptError[] | undefined) =>
     (errors ?? []).map((e) => ({ address: e.recipient ?? "", code: e.responseCode ?? 0, response: e.response ?? "" }));
   try {
     const info = await transport.sendMail({ envelope: { from, to }, raw: message.replace(/\r?\n/g, "\r\n") });
     const asText = (a: unknown) => (typeof a === "string" ? a : (a as { address: string }).address);
-    return { accepted: info.accepted.map(asText), refused: refusals((info as unknown as { rejectedErrors?: RcptError[] }).rejectedErrors) };
+    return {
+      accepted: info.accepted.map(asText),
+      refused: refusals((info as unknown as { rejectedErrors?: RcptError[] }).rejectedErrors),
+    };
   } catch (err) {
     const e = err as { code?: string; rejectedErrors?: RcptError[] };
     if (e.code === "EENVELOPE" && e.rejectedErrors) return { accepted: [], refused: refusals(e.rejectedErrors) };

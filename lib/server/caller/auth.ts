@@ -78,7 +78,13 @@ function decodeBasic(header: string): Credentials | null {
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon <= 0) return null;
-  return { email: decoded.slice(0, colon).trim().toLowerCase(), digest: decoded.slice(colon + 1).trim().toLowerCase() };
+  return {
+    email: decoded.slice(0, colon).trim().toLowerCase(),
+    digest: decoded
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase(),
+  };
 }
 
 // Today's date (UTC, YYYY-MM-DD), worked out once a day: Next wraps Date in route handlers, which makes

@@ -21,7 +21,11 @@ async function key(db: Db): Promise<Buffer> {
   let k = keys.get(db);
   if (!k) {
     await withTransaction(db, (tx) =>
-      tx.insert(serverSecrets).values({ name: KEY_NAME, value: randomBytes(32).toString("base64") }).onConflictDoNothing().execute(),
+      tx
+        .insert(serverSecrets)
+        .values({ name: KEY_NAME, value: randomBytes(32).toString("base64") })
+        .onConflictDoNothing()
+        .execute(),
     );
     const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME));
     k = Buffer.from(row!.value, "base64");
@@ -31,7 +35,9 @@ async function key(db: Db): Promise<Buffer> {
 }
 
 const sign = async (db: Db, email: string, id: string) =>
-  createHmac("sha256", await key(db)).update(`${email}\n${id}`).digest("base64url");
+  createHmac("sha256", await key(db))
+    .update(`${email}\n${id}`)
+    .digest("base64url");
 
 /** A new device cookie's value for an account that has just signed in. */
 export async function newDeviceToken(db: Db, email: string): Promise<string> {

@@ -69,7 +69,14 @@ const statements = prepared((db) => ({
   // failures at once both read "no row" and the second overwrites the first's count.
   ensure: db
     .insert(loginThrottle)
-    .values({ clientIp: sql.placeholder("clientIp"), email: sql.placeholder("email"), failures: 0, lockouts: 0, lockedUntil: 0, lastFailure: 0 })
+    .values({
+      clientIp: sql.placeholder("clientIp"),
+      email: sql.placeholder("email"),
+      failures: 0,
+      lockouts: 0,
+      lockedUntil: 0,
+      lastFailure: 0,
+    })
     .onConflictDoNothing()
     .prepare(),
   clear: db
@@ -115,12 +122,19 @@ const secondsUntil = (until: number, now: number) => (until > now ? Math.ceil((u
  * The throttle state of one sign-in: `typed` is the account address as typed, `deviceId` the id of a valid device
  * cookie for that same account (null for /api/v1 and for browsers without one).
  */
-export async function failureGate(db: Db, ip: string, typed: string, deviceId: string | null = null, now = Date.now()): Promise<FailureGate> {
+export async function failureGate(
+  db: Db,
+  ip: string,
+  typed: string,
+  deviceId: string | null = null,
+  now = Date.now(),
+): Promise<FailureGate> {
   // An empty account address must not share the per-address row.
   const email = typed === ADDRESS ? "(none)" : typed;
   const device = deviceId ? `device:${deviceId}` : "(no device)";
   const params = { ip, email, device };
-  const find = (rows: readonly Row[], key: Key) => rows.find((r) => r.clientIp === key.clientIp && r.email === key.email);
+  const find = (rows: readonly Row[], key: Key) =>
+    rows.find((r) => r.clientIp === key.clientIp && r.email === key.email);
   const accountKey = { clientIp: ACCOUNT, email };
   const addressKey = { clientIp: ip, email: ADDRESS };
   const deviceKey = { clientIp: device, email };
@@ -145,7 +159,8 @@ export async function failureGate(db: Db, ip: string, typed: string, deviceId: s
         reserved = true;
       }
       if (lockRow) await s.upsert.execute(failed(find(current, lockKey), lockKey, env().AUTH_MAX_FAILURES, now));
-      if (addressRow) await s.upsert.execute(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
+      if (addressRow)
+        await s.upsert.execute(failed(find(current, addressKey), addressKey, env().AUTH_ADDRESS_MAX_FAILURES, now));
       return 0;
     });
   return {
@@ -164,7 +179,8 @@ export async function failureGate(db: Db, ip: string, typed: string, deviceId: s
       // The address budget is not reset: a guesser who also owns one account could otherwise refill it. A device's
       // success does not reset the account's row either: the attack on it may be going on.
       const key = deviceId ? deviceKey : accountKey;
-      if (reserved || find(rows, key)) await withTransaction(db, (tx) => statements(tx).clear.execute({ ip: key.clientIp, email: key.email }));
+      if (reserved || find(rows, key))
+        await withTransaction(db, (tx) => statements(tx).clear.execute({ ip: key.clientIp, email: key.email }));
     },
   };
 }
@@ -182,6 +198,10 @@ export async function lockedFor(db: Db, email: string, now = Date.now()): Promis
 /** Deletes the rows that neither lock nor count any more; returns how many. */
 export function purgeLoginThrottle(db: Db, now = Date.now()): Promise<number> {
   return withTransaction(db, async (tx) =>
-    changedRows(await tx.delete(loginThrottle).where(and(lt(loginThrottle.lockedUntil, now), lt(loginThrottle.lastFailure, now - FORGET_AFTER_MS)))),
+    changedRows(
+      await tx
+        .delete(loginThrottle)
+        .where(and(lt(loginThrottle.lockedUntil, now), lt(loginThrottle.lastFailure, now - FORGET_AFTER_MS))),
+    ),
   );
 }

@@ -16,7 +16,12 @@ const FIELDS = ["current_password", "password", "password_retype"];
  * The account signed in again with `current` (the password as typed), the way a login is checked (a wrong one counts
  * towards the lockout; a lock answers 403.1); "wrongCurrent" when it is missing or wrong.
  */
-export async function proveCurrentPassword(db: Db, email: string, clientIp: string, current: unknown): Promise<Principal | "wrongCurrent"> {
+export async function proveCurrentPassword(
+  db: Db,
+  email: string,
+  clientIp: string,
+  current: unknown,
+): Promise<Principal | "wrongCurrent"> {
   if (typeof current !== "string" || current === "") return "wrongCurrent";
   try {
     return await authenticate(db, { email, digest: sha1Hex(current) }, clientIp);

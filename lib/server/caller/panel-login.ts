@@ -17,7 +17,12 @@ export function readCredentials(body: Record<string, unknown>): LoginCredentials
 }
 
 /** Signs in; a genuine device cookie for the account exempts it from the account's lock (lib/server/caller/device-cookie.ts). */
-export async function panelLogin(db: Db, creds: LoginCredentials, clientIp: string, deviceToken: string | null): Promise<Principal> {
+export async function panelLogin(
+  db: Db,
+  creds: LoginCredentials,
+  clientIp: string,
+  deviceToken: string | null,
+): Promise<Principal> {
   const deviceId = await deviceIdFor(db, deviceToken, creds.email);
   return authenticate(db, creds, clientIp, { revealRefusal: true, deviceId });
 }

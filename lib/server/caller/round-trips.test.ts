@@ -50,9 +50,14 @@ describe("GET one account on PostgreSQL", () => {
 
     const basic = `Basic ${Buffer.from(`postmaster@trips.example.com:${sha1Hex("Postmaster1")}`).toString("base64")}`;
     const send = () =>
-      GET(new Request("http://127.0.0.1/api/v1/emails/trips.example.com/jan", { headers: { authorization: basic, [PEER_ADDRESS_HEADER]: "127.0.0.1" } }), {
-        params: Promise.resolve({ domain: "trips.example.com", name: "jan" }),
-      });
+      GET(
+        new Request("http://127.0.0.1/api/v1/emails/trips.example.com/jan", {
+          headers: { authorization: basic, [PEER_ADDRESS_HEADER]: "127.0.0.1" },
+        }),
+        {
+          params: Promise.resolve({ domain: "trips.example.com", name: "jan" }),
+        },
+      );
     const get = async () => {
       const res = await send();
       expect(res.status).toBe(200);
@@ -79,7 +84,10 @@ describe("GET one account on PostgreSQL", () => {
         "INSERT INTO login_throttle (client_ip, email, failures, lockouts, locked_until, last_failure) VALUES ('*', $1, 0, 1, $2, $3)",
         ["postmaster@trips.example.com", Date.now() + 600_000, Date.now()],
       );
-      await vi.waitFor(async () => expect(((await (await send()).json()) as { code: string }).code).toBe("403.1"), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(async () => expect(((await (await send()).json()) as { code: string }).code).toBe("403.1"), {
+        timeout: 10_000,
+        interval: 20,
+      });
       await other.query("DELETE FROM login_throttle");
       await vi.waitFor(async () => expect((await send()).status).toBe(200), { timeout: 10_000, interval: 20 });
     } finally {

@@ -65,7 +65,11 @@ describe("panel sessions", () => {
     expect(row).toBeDefined();
     expect(Object.keys(row!).sort()).toEqual(["account_id", "client_ip", "created_at", "id_hash", "last_seen_at"]);
     expect(JSON.stringify(rows(db))).not.toContain(a);
-    expect(sessionInfo(principal)).toEqual({ email: "postmaster@example.com", domain: "example.com", isPostmaster: true });
+    expect(sessionInfo(principal)).toEqual({
+      email: "postmaster@example.com",
+      domain: "example.com",
+      isPostmaster: true,
+    });
     await endSessions(db, principal.account.id);
   });
 
@@ -203,6 +207,8 @@ describe("login throttle", () => {
     expect((await failureGate(other, "198.51.100.4", "fresh@example.com", null, now)).slowFailureMs).toBe(0);
     // Forgotten once the lock is over and the address has been quiet for 15 minutes.
     expect((await purgeExpiredLoginState(db, now + 16 * 60_000)).throttle).toBeGreaterThan(0);
-    expect((await failureGate(other, "198.51.100.3", "fresh@example.com", null, now + 16 * 60_000)).slowFailureMs).toBe(0);
+    expect((await failureGate(other, "198.51.100.3", "fresh@example.com", null, now + 16 * 60_000)).slowFailureMs).toBe(
+      0,
+    );
   });
 });

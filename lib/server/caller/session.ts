@@ -78,7 +78,10 @@ const statements = prepared((db) => ({
       ),
     )
     .prepare(),
-  remove: db.delete(sessions).where(eq(sessions.idHash, sql.placeholder("idHash"))).prepare(),
+  remove: db
+    .delete(sessions)
+    .where(eq(sessions.idHash, sql.placeholder("idHash")))
+    .prepare(),
 }));
 
 const isExpired = (s: { createdAt: number; lastSeenAt: number }, now: number) =>
@@ -141,7 +144,9 @@ export async function endSessions(db: Db, accountIds: number | readonly number[]
   await withTransaction(db, async (tx) => {
     // A bulk change of accounts: one statement per slice of 500, not one per account.
     for (let i = 0; i < ids.length; i += 500) {
-      await tx.delete(sessions).where(and(inArray(sessions.accountId, ids.slice(i, i + 500)), ne(sessions.idHash, keepIdHash)));
+      await tx
+        .delete(sessions)
+        .where(and(inArray(sessions.accountId, ids.slice(i, i + 500)), ne(sessions.idHash, keepIdHash)));
     }
   });
 }
@@ -150,7 +155,9 @@ export async function endSessions(db: Db, accountIds: number | readonly number[]
 export function purgeExpiredSessions(db: Db, now = Date.now()): Promise<number> {
   return withTransaction(db, async (tx) =>
     changedRows(
-      await tx.delete(sessions).where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS))),
+      await tx
+        .delete(sessions)
+        .where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS))),
     ),
   );
 }
@@ -159,7 +166,10 @@ export function purgeExpiredSessions(db: Db, now = Date.now()): Promise<number> 
  * `db optimize`: deletes expired sessions and login-throttle rows that no longer lock or count anything (both are
  * also deleted as they are met; this catches the ones never met again).
  */
-export async function purgeExpiredLoginState(db: Db, now = Date.now()): Promise<{ sessions: number; throttle: number }> {
+export async function purgeExpiredLoginState(
+  db: Db,
+  now = Date.now(),
+): Promise<{ sessions: number; throttle: number }> {
   return { sessions: await purgeExpiredSessions(db, now), throttle: await purgeLoginThrottle(db, now) };
 }
 

@@ -32,7 +32,11 @@ let db: Db;
 const D = "example.com";
 
 beforeAll(async () => {
-  Object.assign(process.env, { SCRYPT_COST: "1024", TOTP_ENCRYPTION_KEY: "0f".repeat(32), SMS_SECRET_KEY: "1e".repeat(32) });
+  Object.assign(process.env, {
+    SCRYPT_COST: "1024",
+    TOTP_ENCRYPTION_KEY: "0f".repeat(32),
+    SMS_SECRET_KEY: "1e".repeat(32),
+  });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "totp-audit-"));
   db = openDatabase(path.join(dir, "t.db"));
   await addDomain(db, D, "S3cret!pass", {});
@@ -65,7 +69,11 @@ describe("two-step sign-in", () => {
     const stored = db.$client.prepare("SELECT secret FROM account_totp").pluck().get() as string;
     expect(stored).not.toContain(setup.secret);
     const key = base32Decode(setup.secret);
-    expect(await reason(async () => confirmSetup(db, await postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0))).toBe("badCode");
+    expect(
+      await reason(async () =>
+        confirmSetup(db, await postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0),
+      ),
+    ).toBe("badCode");
     const codes = await confirmSetup(db, await postmaster(), totpAt(key, t0), t0);
     expect(codes).toHaveLength(10);
     expect(await secondStepNeeded(db, await postmaster())).toBe("code");
@@ -73,10 +81,16 @@ describe("two-step sign-in", () => {
     // The set-up's code, or any earlier one, is spent ("already used", not "wrong"); the next step's code works once.
     expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0), t0))).toBe("codeUsed");
     expect(await verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)).toBe("totp");
-    expect(await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000))).toBe("codeUsed");
+    expect(
+      await reason(async () => verifySecondFactor(db, await postmaster(), totpAt(key, t0 + 30_000), t0 + 30_000)),
+    ).toBe("codeUsed");
     expect(await verifySecondFactor(db, await postmaster(), codes[0]!.toUpperCase(), t0)).toBe("recovery");
     expect(await reason(async () => verifySecondFactor(db, await postmaster(), codes[0]!, t0))).toBe("badCode");
-    expect(await twoFactorState(db, await postmaster())).toMatchObject({ enabled: true, required: true, recoveryLeft: 9 });
+    expect(await twoFactorState(db, await postmaster())).toMatchObject({
+      enabled: true,
+      required: true,
+      recoveryLeft: 9,
+    });
 
     expect(await reason(async () => disable(db, await postmaster(), codes[1]!, "127.0.0.1", t0))).toBe("required");
     await setRequire2fa(db, (await postmaster()).domainId, D, false);
@@ -98,18 +112,27 @@ describe("audit log", () => {
       await updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
       // Unchanged: no entry.
       await updateAccounts(db, principal, domain, ["ala", "ola"], { blocked: 1 });
-      await updateAccounts(db, principal, domain, ["ala"], { password: "Nowe-haslo3", password_retype: "Nowe-haslo3", capacity: 20 });
+      await updateAccounts(db, principal, domain, ["ala"], {
+        password: "Nowe-haslo3",
+        password_retype: "Nowe-haslo3",
+        capacity: 20,
+      });
     });
     const entries = (await auditSince(db, since)).reverse();
     const all = JSON.stringify(entries);
-    for (const secret of ["Tajne-haslo1", "Tajne-haslo2", "SmsTajne1", "Nowe-haslo3"]) expect(all).not.toContain(secret);
+    for (const secret of ["Tajne-haslo1", "Tajne-haslo2", "SmsTajne1", "Nowe-haslo3"])
+      expect(all).not.toContain(secret);
     expect(entries.map((e) => [e.action, e.resource, e.names.join(","), e.via, e.clientIp])).toEqual([
       ["create", "account", "ala", "api", "192.0.2.7"],
       ["create", "account", "ola", "api", "192.0.2.7"],
       ["update", "account", "ala,ola", "panel", "192.0.2.8"],
       ["update", "account", "ala", "panel", "192.0.2.8"],
     ]);
-    expect(entries[0]!.changes).toMatchObject({ password: { changed: true }, sms_password_1: { changed: true }, capacity: { old: null, new: 10 } });
+    expect(entries[0]!.changes).toMatchObject({
+      password: { changed: true },
+      sms_password_1: { changed: true },
+      capacity: { old: null, new: 10 },
+    });
     expect(entries[2]!.changes).toEqual({ blocked: { old: 0, new: 1 } });
     expect(entries[3]!.changes).toEqual({ password: { changed: true }, capacity: { old: 10, new: 20 } });
     expect(entries.every((e) => e.actor === `postmaster@${D}` && e.domain === D)).toBe(true);

@@ -15,7 +15,16 @@ import { and, eq, lt } from "drizzle-orm";
 import QRCode from "qrcode";
 import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
-import { accounts, accountTotp, domainPolicies, domains, loginChallenges, loginThrottle, totpRecoveryCodes, type AccountRow } from "@/db/schema";
+import {
+  accounts,
+  accountTotp,
+  domainPolicies,
+  domains,
+  loginChallenges,
+  loginThrottle,
+  totpRecoveryCodes,
+  type AccountRow,
+} from "@/db/schema";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { ApiError } from "@/lib/errors/api-error";
 import { failureGate, lockedFor } from "./login-throttle";
@@ -148,7 +157,10 @@ export async function isRequired(db: Db, account: Pick<AccountRow, "name" | "dom
 export async function twoFactorState(db: Db, account: AccountRow): Promise<TwoFactorState> {
   const row = await totpRow(db, account.id);
   const left = (
-    await db.select({ usedAt: totpRecoveryCodes.usedAt }).from(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id))
+    await db
+      .select({ usedAt: totpRecoveryCodes.usedAt })
+      .from(totpRecoveryCodes)
+      .where(eq(totpRecoveryCodes.accountId, account.id))
   ).filter((r) => r.usedAt === 0).length;
   return { enabled: !!row && row.enabledAt > 0, required: await isRequired(db, account), recoveryLeft: left };
 }
@@ -185,14 +197,27 @@ export async function confirmSetup(db: Db, account: AccountRow, code: string, no
     if (step === null) throw new TwoFactorError("badCode");
     await tx.update(accountTotp).set({ enabledAt: now, lastStep: step }).where(eq(accountTotp.accountId, account.id));
     await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
-    await tx.insert(totpRecoveryCodes).values(codes.map((c) => ({ accountId: account.id, codeHash: sha256(normalizeRecovery(c)) })));
-    await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "create", resource: "account_security", names: [account.name], changes: { totp: { old: "off", new: "on" } } });
+    await tx
+      .insert(totpRecoveryCodes)
+      .values(codes.map((c) => ({ accountId: account.id, codeHash: sha256(normalizeRecovery(c)) })));
+    await recordChange(tx, {
+      domain: await domainName(tx, account.domainId),
+      action: "create",
+      resource: "account_security",
+      names: [account.name],
+      changes: { totp: { old: "off", new: "on" } },
+    });
   });
   return codes;
 }
 
 /** A code from the app (never the same step twice) or an unused recovery code (spent by this). */
-export function verifySecondFactor(db: Db, account: AccountRow, code: string, now = Date.now()): Promise<"totp" | "recovery"> {
+export function verifySecondFactor(
+  db: Db,
+  account: AccountRow,
+  code: string,
+  now = Date.now(),
+): Promise<"totp" | "recovery"> {
   return withTransaction(db, async (tx) => {
     const row = await totpRow(tx, account.id);
     if (!row || row.enabledAt === 0) throw new TwoFactorError("notSetUp");
@@ -256,19 +281,35 @@ export async function checkCode(
 }
 
 /** Turns 2FA off with a current code (or a recovery code); refused while the operator requires it. */
-export async function disable(db: Db, account: AccountRow, code: string, clientIp: string, now = Date.now()): Promise<void> {
+export async function disable(
+  db: Db,
+  account: AccountRow,
+  code: string,
+  clientIp: string,
+  now = Date.now(),
+): Promise<void> {
   if (await isRequired(db, account)) throw new TwoFactorError("required");
   await checkCode(db, account, code, clientIp, null, now);
   await removeSecondStep(db, account);
 }
 
 /** Deletes an account's second step (its secret and recovery codes) and the lock of its wrong codes; audited. */
-export async function removeSecondStep(db: Db, account: Pick<AccountRow, "id" | "name" | "email" | "domainId">): Promise<boolean> {
+export async function removeSecondStep(
+  db: Db,
+  account: Pick<AccountRow, "id" | "name" | "email" | "domainId">,
+): Promise<boolean> {
   return withTransaction(db, async (tx) => {
     const had = changedRows(await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id))) > 0;
     await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
     await tx.delete(loginThrottle).where(eq(loginThrottle.email, codeThrottleKey(account.email)));
-    if (had) await recordChange(tx, { domain: await domainName(tx, account.domainId), action: "delete", resource: "account_security", names: [account.name], changes: { totp: { old: "on", new: "off" } } });
+    if (had)
+      await recordChange(tx, {
+        domain: await domainName(tx, account.domainId),
+        action: "delete",
+        resource: "account_security",
+        names: [account.name],
+        changes: { totp: { old: "on", new: "off" } },
+      });
     return had;
   });
 }
@@ -296,7 +337,12 @@ export async function secondStepNeeded(db: Db, account: AccountRow): Promise<"no
 }
 
 /** A pending second step; answers the id for the browser's cookie. */
-export async function createChallenge(db: Db, account: AccountRow, clientIp: string, now = Date.now()): Promise<string> {
+export async function createChallenge(
+  db: Db,
+  account: AccountRow,
+  clientIp: string,
+  now = Date.now(),
+): Promise<string> {
   const id = randomBytes(32).toString("base64url");
   await withTransaction(db, async (tx) => {
     await tx.delete(loginChallenges).where(lt(loginChallenges.createdAt, now - CHALLENGE_TTL_MS));
@@ -306,18 +352,39 @@ export async function createChallenge(db: Db, account: AccountRow, clientIp: str
 }
 
 /** The account of a live challenge from this client address, counting a try; null when there is none. */
-export function challengeAccount(db: Db, id: string | null, clientIp: string, now = Date.now()): Promise<AccountRow | null> {
+export function challengeAccount(
+  db: Db,
+  id: string | null,
+  clientIp: string,
+  now = Date.now(),
+): Promise<AccountRow | null> {
   if (!id) return Promise.resolve(null);
   return withTransaction(db, async (tx) => {
-    const [row] = await forUpdate(tx, tx.select().from(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))));
-    if (!row || row.createdAt < now - CHALLENGE_TTL_MS || row.clientIp !== clientIp || row.attempts >= CHALLENGE_TRIES) return null;
-    await tx.update(loginChallenges).set({ attempts: row.attempts + 1 }).where(eq(loginChallenges.idHash, row.idHash));
+    const [row] = await forUpdate(
+      tx,
+      tx
+        .select()
+        .from(loginChallenges)
+        .where(eq(loginChallenges.idHash, sha256(id))),
+    );
+    if (!row || row.createdAt < now - CHALLENGE_TTL_MS || row.clientIp !== clientIp || row.attempts >= CHALLENGE_TRIES)
+      return null;
+    await tx
+      .update(loginChallenges)
+      .set({ attempts: row.attempts + 1 })
+      .where(eq(loginChallenges.idHash, row.idHash));
     return (await tx.select().from(accounts).where(eq(accounts.id, row.accountId)).limit(1))[0] ?? null;
   });
 }
 
 export async function endChallenge(db: Db, id: string | null): Promise<void> {
-  if (id) await withTransaction(db, (tx) => tx.delete(loginChallenges).where(eq(loginChallenges.idHash, sha256(id))).execute());
+  if (id)
+    await withTransaction(db, (tx) =>
+      tx
+        .delete(loginChallenges)
+        .where(eq(loginChallenges.idHash, sha256(id)))
+        .execute(),
+    );
 }
 
 export function challengeCookie(id: string, https: boolean): string {
@@ -344,7 +411,13 @@ export async function setRequire2fa(db: Db, domainId: number, domain: string, on
       .insert(domainPolicies)
       .values({ domainId, require2fa: on ? 1 : 0 })
       .onConflictDoUpdate({ target: domainPolicies.domainId, set: { require2fa: on ? 1 : 0 } });
-    await recordChange(tx, { domain, action: "update", resource: "domain", names: [domain], changes: old === (on ? 1 : 0) ? {} : { require_2fa: { old, new: on ? 1 : 0 } } });
+    await recordChange(tx, {
+      domain,
+      action: "update",
+      resource: "domain",
+      names: [domain],
+      changes: old === (on ? 1 : 0) ? {} : { require_2fa: { old, new: on ? 1 : 0 } },
+    });
   });
 }
 

@@ -59,7 +59,11 @@ function checkAddress(ip: string): boolean {
   const type = net.isIPv6(address) ? "ipv6" : net.isIPv4(address) ? "ipv4" : null;
   if (!type) return false;
   cachedList ??= buildList(
-    env().ALLOWED_CLIENT_IPS ? env().ALLOWED_CLIENT_IPS!.split(",").filter((s) => s.trim()) : defaultRules(),
+    env().ALLOWED_CLIENT_IPS
+      ? env()
+          .ALLOWED_CLIENT_IPS!.split(",")
+          .filter((s) => s.trim())
+      : defaultRules(),
   );
   return cachedList.check(address, type);
 }
@@ -97,4 +101,3 @@ export function clientAddress(peer: string | null | undefined, forwardedFor: str
 export function requestClientAddress(req: Request): string {
   return clientAddress(req.headers.get(PEER_ADDRESS_HEADER), req.headers.get(FORWARDED_FOR_HEADER));
 }
-

@@ -52,7 +52,11 @@ const PANEL_PREFIX = "/api/panel/";
 const MUTATING = new Set(["POST", "PUT", "DELETE", "PATCH"]);
 
 /** An answer; the body is a value, never a promise (a forgotten `await` on a service fails to compile). */
-export const ok = <T>(body: T extends PromiseLike<unknown> ? never : T, status = 200, headers?: Record<string, string> | Headers): ApiResult => ({
+export const ok = <T>(
+  body: T extends PromiseLike<unknown> ? never : T,
+  status = 200,
+  headers?: Record<string, string> | Headers,
+): ApiResult => ({
   status,
   body,
   headers,
@@ -89,11 +93,7 @@ export const methodNotAllowed = withPublicApi(() => {
 type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
 
 /** The panel's own answers (lib/errors/panel-errors.ts says why they are not in the v1 catalog). */
-function panelAnswer(
-  error: CatalogEntry,
-  headers?: Record<string, string>,
-  source?: string,
-): ApiResult {
+function panelAnswer(error: CatalogEntry, headers?: Record<string, string>, source?: string): ApiResult {
   const body = { code: error.code, message: error.message, category: error.category, ...(source ? { source } : {}) };
   return { status: error.status, body, headers };
 }
@@ -154,14 +154,24 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
     const ctx = { req, db, params, query, principal, clientIp, sessionId, body };
     // Who makes the changes of this request, for the audit log the services write (lib/server/resources/audit.ts).
     result = principal
-      ? await withAuditActor({ actor: principal.account.email, clientIp, via: panel ? "panel" : "api" }, () => handler(ctx))
+      ? await withAuditActor({ actor: principal.account.email, clientIp, via: panel ? "panel" : "api" }, () =>
+          handler(ctx),
+        )
       : await handler(ctx);
   } catch (err) {
     if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
-    result = { status: error.status, body: error.toBody(), headers: error.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : undefined };
+    result = {
+      status: error.status,
+      body: error.toBody(),
+      headers: error.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : undefined,
+    };
   }
-  return format(result, envelope, callback !== null && CALLBACK_RE.test(callback) && jsonpMethod(req) ? callback : null);
+  return format(
+    result,
+    envelope,
+    callback !== null && CALLBACK_RE.test(callback) && jsonpMethod(req) ? callback : null,
+  );
 }
 
 /** JSONP answers GET only; HEAD is a GET without the body (RFC 9110 9.3.2), so it gets GET's status and headers. */
@@ -220,7 +230,10 @@ function isDatabaseUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; cause?: unknown } | null;
   if (!e) return false;
   const code = typeof e.code === "string" ? e.code : "";
-  if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code)) return true;
+  if (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code)
+  )
+    return true;
   if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
   if (typeof e.message === "string" && /^Connection terminated|connection timeout/i.test(e.message)) return true;
   // drizzle wraps the driver's error ("Failed query: ...") with the original as cause.
@@ -268,7 +281,8 @@ function format(result: ApiResult, envelope: boolean, callback: string | null): 
     });
   }
   // A streamed body (the panel's CSV export) goes out as it is, with its own headers.
-  if (result.body instanceof ReadableStream) return new Response(result.body, { status: result.status, headers: result.headers });
+  if (result.body instanceof ReadableStream)
+    return new Response(result.body, { status: result.status, headers: result.headers });
   if (result.status === 204 || result.body === null) {
     return new Response(null, { status: result.status, headers: result.headers });
   }

@@ -3,7 +3,14 @@ import { orderedRecord, toJson } from "./ordered-json";
 
 describe("toJson", () => {
   it("writes a list's rows in their own order, all-digit names too", () => {
-    const body = { result_info: { total: 3 }, result_data: orderedRecord([["b", 1], ["10", 2], ["9", { x: "\"" }]]) };
+    const body = {
+      result_info: { total: 3 },
+      result_data: orderedRecord([
+        ["b", 1],
+        ["10", 2],
+        ["9", { x: '"' }],
+      ]),
+    };
     expect(toJson(body)).toBe('{"result_info":{"total":3},"result_data":{"b":1,"10":2,"9":{"x":"\\""}}}');
     expect(Object.keys(JSON.parse(toJson(body)) as object)).toEqual(["result_info", "result_data"]);
   });

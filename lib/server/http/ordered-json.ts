@@ -24,7 +24,9 @@ export function toJson(value: unknown): string {
   if (!order) return JSON.stringify(value);
   const members = Object.entries(value as object).map(([key, member]) => {
     const text =
-      key === "result_data" ? `{${order.map((k) => `${JSON.stringify(k)}:${JSON.stringify(data[k])}`).join(",")}}` : JSON.stringify(member);
+      key === "result_data"
+        ? `{${order.map((k) => `${JSON.stringify(k)}:${JSON.stringify(data[k])}`).join(",")}}`
+        : JSON.stringify(member);
     return `${JSON.stringify(key)}:${text}`;
   });
   return `{${members.join(",")}}`;

@@ -21,14 +21,27 @@ export function twoFactorAnswer(err: unknown): ApiResult {
           : err.reason === "codeUsed"
             ? panelErrors.twoFactorCodeUsed
             : panelErrors.twoFactorBadCode;
-  return { status: e.status, body: { code: e.code, message: e.message, category: e.category, ...(err.reason === "badCode" || err.reason === "codeUsed" ? { source: "code" } : {}) } };
+  return {
+    status: e.status,
+    body: {
+      code: e.code,
+      message: e.message,
+      category: e.category,
+      ...(err.reason === "badCode" || err.reason === "codeUsed" ? { source: "code" } : {}),
+    },
+  };
 }
 
 /**
  * Called by POST /api/panel/session once the password is right: null when the account signs in at once; else the
  * answer that asks for the code (or for setting it up, when the operator requires it), with the challenge cookie.
  */
-export async function secondStepAnswer(db: Db, req: Request, principal: Principal, clientIp: string): Promise<ApiResult | null> {
+export async function secondStepAnswer(
+  db: Db,
+  req: Request,
+  principal: Principal,
+  clientIp: string,
+): Promise<ApiResult | null> {
   const step = await secondStepNeeded(db, principal.account);
   if (step === "none") return null;
   const id = await createChallenge(db, principal.account, clientIp);

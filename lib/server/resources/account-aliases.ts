@@ -12,7 +12,13 @@ import { removeAliasesTo } from "./aliases";
 
 /** Replaces the aliases pointing at `account` with `emails` (full addresses in the account's domain). */
 /** Call inside the write's transaction, after lockDomain. */
-export async function setAccountAliases(db: Db, domain: DomainRow, account: AccountRow, emails: string[], byAdmin: boolean) {
+export async function setAccountAliases(
+  db: Db,
+  domain: DomainRow,
+  account: AccountRow,
+  emails: string[],
+  byAdmin: boolean,
+) {
   const suffix = `@${domain.name}`;
   const names = emails.map((e) => (e.endsWith(suffix) ? e.slice(0, -suffix.length) : ""));
   const bad = emails.find((e, i) => !isAccountName(names[i]!));
@@ -33,22 +39,35 @@ export async function setAccountAliases(db: Db, domain: DomainRow, account: Acco
   // The operators' addresses (and what certificate authorities mail to prove domain control) are the
   // administrator's to give.
   const reserved = byAdmin ? undefined : added.find(isReservedLocalPart);
-  if (reserved !== undefined) throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
+  if (reserved !== undefined)
+    throw apiError("invalidAliases", "aliases", { address: `${reserved}${suffix}`, reserved: true });
   if (removed.length) {
     await db.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed)));
     // Aliases that delivered through a removed one would deliver to whoever takes its name next.
-    await removeAliasesTo(db, domain, removed.map((n) => `${n}${suffix}`));
+    await removeAliasesTo(
+      db,
+      domain,
+      removed.map((n) => `${n}${suffix}`),
+    );
   }
   for (const name of added) {
     const holder = await nameHolder(db, domain.id, name);
     // What holds it is the administrator's to know: an owner is refused alias and list endpoints (contract §9).
-    if (holder) throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, ...(byAdmin ? { taken_by: holder } : {}) });
+    if (holder)
+      throw apiError("nameTaken", "aliases", { address: `${name}${suffix}`, ...(byAdmin ? { taken_by: holder } : {}) });
   }
   const d = await effectiveLimits(db, domain);
-  if (d.aliasCount + added.length > d.aliasLimit) throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
+  if (d.aliasCount + added.length > d.aliasLimit)
+    throw apiError("aliasLimitReached", "aliases", { alias_limit: d.aliasLimit });
   if (added.length) {
-    await db
-      .insert(aliases)
-      .values(added.map((name) => ({ domainId: domain.id, name, email: `${name}${suffix}`, target: account.email, searchKey: searchKey(name, account.email) })));
+    await db.insert(aliases).values(
+      added.map((name) => ({
+        domainId: domain.id,
+        name,
+        email: `${name}${suffix}`,
+        target: account.email,
+        searchKey: searchKey(name, account.email),
+      })),
+    );
   }
 }

@@ -60,7 +60,8 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-const domainSwitch = (value: number, serverDefault: "0" | "1") => (value === 0 || value === 1 ? value : Number(serverDefault));
+const domainSwitch = (value: number, serverDefault: "0" | "1") =>
+  value === 0 || value === 1 ? value : Number(serverDefault);
 
 export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]): AccountRecord {
   return {
@@ -137,7 +138,9 @@ export async function getAccountOrThrow(db: Db, domain: DomainRow, name: string)
 }
 
 export async function accountRecord(db: Db, domain: DomainRow, row: AccountRow): Promise<AccountRecord> {
-  const aliasEmails = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map((a) => a.email);
+  const aliasEmails = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map(
+    (a) => a.email,
+  );
   return toAccountRecord(row, domain, aliasEmails);
 }
 
@@ -163,7 +166,8 @@ interface SummaryRow {
 }
 
 /** GET emails/<domain>'s query string, parsed (500.130 naming a bad parameter). */
-export const parseAccountListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
+export const parseAccountListQuery = (query: URLSearchParams, domain: DomainRow) =>
+  parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
 
 export function listAccounts(db: Db, domain: DomainRow, q: ListQuery) {
   return listPage<SummaryRow>(
@@ -207,10 +211,18 @@ export function listAccounts(db: Db, domain: DomainRow, q: ListQuery) {
 // --- writes ---
 
 /** The old values of the fields in `input` (API names), for the audit log. */
-async function auditOld(db: Db, domain: DomainRow, row: AccountRow, input: AccountUpdate): Promise<Record<string, unknown>> {
+async function auditOld(
+  db: Db,
+  domain: DomainRow,
+  row: AccountRow,
+  input: AccountUpdate,
+): Promise<Record<string, unknown>> {
   const old: Record<string, unknown> = {};
   for (const field of Object.keys(input)) {
-    if (field === "aliases") old.aliases = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map((a) => a.email);
+    if (field === "aliases")
+      old.aliases = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map(
+        (a) => a.email,
+      );
     else old[field] = (row as Record<string, unknown>)[camel(field)];
   }
   return old;
@@ -252,7 +264,8 @@ function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Pre
   const password = input.password ?? "";
   // Contract §7: a non-empty retype must equal the password, an empty or missing password included (a client that
   // sends only the retype believes it changes the password).
-  if (input.password_retype && input.password_retype !== password) throw apiError("passwordMismatch", "password_retype");
+  if (input.password_retype && input.password_retype !== password)
+    throw apiError("passwordMismatch", "password_retype");
   if (password === "") {
     if (required) throw apiError("invalidPassword", "password");
     return undefined;
@@ -263,7 +276,8 @@ function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Pre
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
 function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean, stored: string[] = []): void {
   if (input.forwards) {
-    if (input.forwards.includes(merged.email)) throw apiError("invalidForward", "forwards", { invalid: [merged.email] });
+    if (input.forwards.includes(merged.email))
+      throw apiError("invalidForward", "forwards", { invalid: [merged.email] });
     // The stored list sent back unchanged (a GET record written back whole) is not the owner setting forwards,
     // even when the administrator set more than forward_limit.
     const unchanged = input.forwards.length === stored.length && input.forwards.every((f, i) => f === stored[i]);
@@ -280,21 +294,27 @@ function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: b
 function checkRestricted(row: AccountRow, input: AccountUpdate): void {
   for (const field of RESTRICTED_ACCOUNT_FIELDS) {
     const value = input[field];
-    if (value !== undefined && value !== row[camel(field) as keyof AccountRow]) throw apiError("restrictedField", field);
+    if (value !== undefined && value !== row[camel(field) as keyof AccountRow])
+      throw apiError("restrictedField", field);
   }
 }
 
 function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
   if (row.name !== "postmaster") return;
   if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
-  if (input.expiration_date && input.expiration_date < today()) throw apiError("postmasterProtected", "expiration_date");
+  if (input.expiration_date && input.expiration_date < today())
+    throw apiError("postmasterProtected", "expiration_date");
 }
 
 async function checkCapacity(db: Db, domainId: number, before: number): Promise<void> {
   const d = await effectiveLimits(db, { id: domainId });
   if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
     const free = Math.max(0, d.capacityLimit - before);
-    throw apiError("capacityLimitReached", "capacity", { capacity_limit: d.capacityLimit, free_mb: free, requested: d.capacitySum });
+    throw apiError("capacityLimitReached", "capacity", {
+      capacity_limit: d.capacityLimit,
+      free_mb: free,
+      requested: d.capacitySum,
+    });
   }
 }
 
@@ -310,20 +330,34 @@ export async function createAccount(
   const passwordHash = passwordHashOf(input, true, prehashed)!;
   const mailHash = mailPasswordHash(input.password!);
   return withTransaction(db, async (tx) => {
-      await lockDomain(tx, domain.id);
-      await assertNameFree(tx, domain.id, name);
-      const d = await effectiveLimits(tx, domain);
-      if (d.accountCount + 1 > d.accountLimit) throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
-      const email = `${name}@${domain.name}`;
-      const values = { ...columnValues(input), domainId: domain.id, name, email, passwordHash, mailPasswordHash: mailHash };
-      values.searchKey = searchKey(name, values.description ?? "");
-      const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
-      checkAgainstRecord(draft, input, true);
-      const [row] = await tx.insert(accounts).values(values).returning();
-      await checkCapacity(tx, domain.id, d.capacitySum);
-      if (input.aliases) await setAccountAliases(tx, domain, row!, input.aliases, true);
-      await recordChange(tx, { domain: domain.name, action: "create", resource: "account", names: [name], changes: fieldChanges(input, null) });
-      return row!;
+    await lockDomain(tx, domain.id);
+    await assertNameFree(tx, domain.id, name);
+    const d = await effectiveLimits(tx, domain);
+    if (d.accountCount + 1 > d.accountLimit)
+      throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
+    const email = `${name}@${domain.name}`;
+    const values = {
+      ...columnValues(input),
+      domainId: domain.id,
+      name,
+      email,
+      passwordHash,
+      mailPasswordHash: mailHash,
+    };
+    values.searchKey = searchKey(name, values.description ?? "");
+    const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
+    checkAgainstRecord(draft, input, true);
+    const [row] = await tx.insert(accounts).values(values).returning();
+    await checkCapacity(tx, domain.id, d.capacitySum);
+    if (input.aliases) await setAccountAliases(tx, domain, row!, input.aliases, true);
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "create",
+      resource: "account",
+      names: [name],
+      changes: fieldChanges(input, null),
+    });
+    return row!;
   });
 }
 
@@ -361,51 +395,63 @@ export async function updateAccounts(
   // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.
   if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
   return withTransaction(db, async (tx) => {
-      await lockDomain(tx, domain.id);
-      const before = (await effectiveLimits(tx, domain)).capacitySum;
-      const failures: ApiError[] = [];
-      const olds: Record<string, unknown>[] = [];
-      // The rows read, checked and written in bulk, not name by name: one statement per slice of names instead of
-      // two per name, which on PostgreSQL is a network round trip each (a 1,000-name PUT took 1.4-3.5 s; bench/).
-      const rows = await accountsByName(tx, domain, names);
-      const checked: { name: string; row: AccountRow }[] = [];
-      for (const name of names) {
-        try {
-          const row = rows.get(name);
-          if (!row) throw apiError("recordNotFound", name, { resource: "account" });
-          if (!byAdmin) checkRestricted(row, input);
-          checkPostmaster(row, input);
-          const merged = { ...row, ...values };
-          checkAgainstRecord(merged, input, byAdmin, row.forwards);
-          olds.push(await auditOld(tx, domain, row, input));
-          checked.push({ name, row });
-        } catch (err) {
-          if (!(err instanceof ApiError) || names.length === 1) throw err;
-          failures.push(failureOfName(name, err));
-        }
+    await lockDomain(tx, domain.id);
+    const before = (await effectiveLimits(tx, domain)).capacitySum;
+    const failures: ApiError[] = [];
+    const olds: Record<string, unknown>[] = [];
+    // The rows read, checked and written in bulk, not name by name: one statement per slice of names instead of
+    // two per name, which on PostgreSQL is a network round trip each (a 1,000-name PUT took 1.4-3.5 s; bench/).
+    const rows = await accountsByName(tx, domain, names);
+    const checked: { name: string; row: AccountRow }[] = [];
+    for (const name of names) {
+      try {
+        const row = rows.get(name);
+        if (!row) throw apiError("recordNotFound", name, { resource: "account" });
+        if (!byAdmin) checkRestricted(row, input);
+        checkPostmaster(row, input);
+        const merged = { ...row, ...values };
+        checkAgainstRecord(merged, input, byAdmin, row.forwards);
+        olds.push(await auditOld(tx, domain, row, input));
+        checked.push({ name, row });
+      } catch (err) {
+        if (!(err instanceof ApiError) || names.length === 1) throw err;
+        failures.push(failureOfName(name, err));
       }
-      if (failures.length) throw withNameChildren(failures);
-      const written = Object.keys(values).length > 0 ? await updateRows(tx, checked, values) : new Map<number, AccountRow>();
-      const updated: AccountRow[] = [];
-      for (const { name, row } of checked) {
-        try {
-          const next = written.get(row.id) ?? row;
-          if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
-          updated.push(next);
-        } catch (err) {
-          if (!(err instanceof ApiError) || names.length === 1) throw err;
-          failures.push(failureOfName(name, err));
-        }
+    }
+    if (failures.length) throw withNameChildren(failures);
+    const written =
+      Object.keys(values).length > 0 ? await updateRows(tx, checked, values) : new Map<number, AccountRow>();
+    const updated: AccountRow[] = [];
+    for (const { name, row } of checked) {
+      try {
+        const next = written.get(row.id) ?? row;
+        if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
+        updated.push(next);
+      } catch (err) {
+        if (!(err instanceof ApiError) || names.length === 1) throw err;
+        failures.push(failureOfName(name, err));
       }
-      if (failures.length) throw withNameChildren(failures);
-      // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
-      // A new password ends them too, except the one that set it.
-      const refused = new Set(updated.filter((a) => isLoginRefused(a)).map((a) => a.id));
-      await endSessions(tx, [...refused]);
-      if (passwordHash) await endSessions(tx, updated.map((a) => a.id).filter((id) => !refused.has(id)), principal.sessionIdHash);
-      await checkCapacity(tx, domain.id, before);
-      await recordChange(tx, { domain: domain.name, action: "update", resource: "account", names, changes: fieldChanges(input, olds) });
-      return updated;
+    }
+    if (failures.length) throw withNameChildren(failures);
+    // Blocked or expired: every panel session of the account ends now, in every process (they are rows).
+    // A new password ends them too, except the one that set it.
+    const refused = new Set(updated.filter((a) => isLoginRefused(a)).map((a) => a.id));
+    await endSessions(tx, [...refused]);
+    if (passwordHash)
+      await endSessions(
+        tx,
+        updated.map((a) => a.id).filter((id) => !refused.has(id)),
+        principal.sessionIdHash,
+      );
+    await checkCapacity(tx, domain.id, before);
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "update",
+      resource: "account",
+      names,
+      changes: fieldChanges(input, olds),
+    });
+    return updated;
   });
 }
 
@@ -418,7 +464,10 @@ async function accountsByName(db: Db, domain: DomainRow, names: string[]): Promi
   const byName = new Map<string, AccountRow>();
   for (let i = 0; i < unique.length; i += BULK) {
     const slice = unique.slice(i, i + BULK);
-    const rows = await db.select().from(accounts).where(and(eq(accounts.domainId, domain.id), inArray(accounts.name, slice)));
+    const rows = await db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.domainId, domain.id), inArray(accounts.name, slice)));
     for (const row of rows) byName.set(row.name, row);
   }
   return byName;
@@ -428,7 +477,11 @@ async function accountsByName(db: Db, domain: DomainRow, names: string[]): Promi
  * Writes the same column values to every checked row, each with its own search key when the description changes
  * (the key is made in JS: SQL's lower() differs between the engines and from JavaScript's); the new rows by id.
  */
-async function updateRows(db: Db, checked: { name: string; row: AccountRow }[], values: Partial<AccountRow>): Promise<Map<number, AccountRow>> {
+async function updateRows(
+  db: Db,
+  checked: { name: string; row: AccountRow }[],
+  values: Partial<AccountRow>,
+): Promise<Map<number, AccountRow>> {
   const ids = [...new Set(checked.map((c) => c.row.id))];
   const nameOf = new Map(checked.map((c) => [c.row.id, c.row.name]));
   const written = new Map<number, AccountRow>();
@@ -436,9 +489,18 @@ async function updateRows(db: Db, checked: { name: string; row: AccountRow }[], 
     const slice = ids.slice(i, i + BULK);
     const keys =
       values.description !== undefined
-        ? { searchKey: sql`CASE ${accounts.id} ${sql.join(slice.map((id) => sql`WHEN ${id} THEN ${searchKey(nameOf.get(id)!, values.description!)}`), sql` `)} END` }
+        ? {
+            searchKey: sql`CASE ${accounts.id} ${sql.join(
+              slice.map((id) => sql`WHEN ${id} THEN ${searchKey(nameOf.get(id)!, values.description!)}`),
+              sql` `,
+            )} END`,
+          }
         : {};
-    const rows = await db.update(accounts).set({ ...values, ...keys }).where(inArray(accounts.id, slice)).returning();
+    const rows = await db
+      .update(accounts)
+      .set({ ...values, ...keys })
+      .where(inArray(accounts.id, slice))
+      .returning();
     for (const row of rows) written.set(row.id, row);
   }
   return written;
@@ -447,46 +509,51 @@ async function updateRows(db: Db, checked: { name: string; row: AccountRow }[], 
 /** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */
 export async function deleteAccounts(db: Db, domain: DomainRow, names: string[]): Promise<void> {
   await withTransaction(db, async (tx) => {
-      await lockDomain(tx, domain.id);
-      const failures: ApiError[] = [];
-      const rows: AccountRow[] = [];
-      for (const name of names) {
-        const row = await findAccount(tx, domain, name);
-        if (!row) failures.push(apiError("recordNotFound", name, { resource: "account" }));
-        else if (row.name === "postmaster") failures.push(apiError("postmasterProtected", name));
-        else rows.push(row);
-      }
-      if (failures.length) throw names.length === 1 ? failures[0]! : withNameChildren(failures);
-      const emails = rows.map((r) => r.email);
-      for (let i = 0; i < emails.length; i += 500) {
-        const chunk = emails.slice(i, i + 500);
-        // The account leaves the domain's lists, as subscriber and as moderator (lists of other domains are theirs).
-        await tx
-          .delete(listMembers)
-          .where(
-            and(
-              inArray(listMembers.address, chunk),
-              inArray(listMembers.listId, tx.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.domainId, domain.id))),
+    await lockDomain(tx, domain.id);
+    const failures: ApiError[] = [];
+    const rows: AccountRow[] = [];
+    for (const name of names) {
+      const row = await findAccount(tx, domain, name);
+      if (!row) failures.push(apiError("recordNotFound", name, { resource: "account" }));
+      else if (row.name === "postmaster") failures.push(apiError("postmasterProtected", name));
+      else rows.push(row);
+    }
+    if (failures.length) throw names.length === 1 ? failures[0]! : withNameChildren(failures);
+    const emails = rows.map((r) => r.email);
+    for (let i = 0; i < emails.length; i += 500) {
+      const chunk = emails.slice(i, i + 500);
+      // The account leaves the domain's lists, as subscriber and as moderator (lists of other domains are theirs).
+      await tx
+        .delete(listMembers)
+        .where(
+          and(
+            inArray(listMembers.address, chunk),
+            inArray(
+              listMembers.listId,
+              tx.select({ id: mailingLists.id }).from(mailingLists).where(eq(mailingLists.domainId, domain.id)),
             ),
-          );
-        await tx.delete(accounts).where(inArray(accounts.email, chunk));
-      }
-      // Contract §9: the domain's aliases that pointed at them go (those of other domains are never touched).
-      await removeAliasesTo(tx, domain, emails);
-      // Forwards to them from the customer's accounts go too: a freed address would otherwise receive their mail.
-      await removeForwardsTo(tx, domain, emails);
-      // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
-      const catchallOff = domain.catchallType === 1 && emails.includes(domain.catchallAddress);
-      if (catchallOff) {
-        await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id));
-      }
-      await recordChange(tx, {
-        domain: domain.name,
-        action: "delete",
-        resource: "account",
-        names,
-        changes: catchallOff ? { catchall_type: { old: 1, new: 0 }, catchall_address: { old: domain.catchallAddress, new: "" } } : {},
-      });
+          ),
+        );
+      await tx.delete(accounts).where(inArray(accounts.email, chunk));
+    }
+    // Contract §9: the domain's aliases that pointed at them go (those of other domains are never touched).
+    await removeAliasesTo(tx, domain, emails);
+    // Forwards to them from the customer's accounts go too: a freed address would otherwise receive their mail.
+    await removeForwardsTo(tx, domain, emails);
+    // A catchall that delivered to a deleted account would bounce everything: turn it off instead.
+    const catchallOff = domain.catchallType === 1 && emails.includes(domain.catchallAddress);
+    if (catchallOff) {
+      await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, domain.id));
+    }
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "delete",
+      resource: "account",
+      names,
+      changes: catchallOff
+        ? { catchall_type: { old: 1, new: 0 }, catchall_address: { old: domain.catchallAddress, new: "" } }
+        : {},
+    });
   });
 }
 
@@ -494,12 +561,19 @@ export async function deleteAccounts(db: Db, domain: DomainRow, names: string[])
  * The accounts of `domain`'s customer (its domains; the domain alone without a customer) whose forwards name one of
  * `emails`, with their forwards. The JSON text is only a prefilter (LIKE): each list is then checked exactly.
  */
-export async function forwardersOf(db: Db, domain: DomainRow, emails: string[]): Promise<{ account: AccountRow; domain: string; forwards: string[] }[]> {
+export async function forwardersOf(
+  db: Db,
+  domain: DomainRow,
+  emails: string[],
+): Promise<{ account: AccountRow; domain: string; forwards: string[] }[]> {
   if (emails.length === 0) return [];
   const pool =
     domain.customerId === null
       ? [{ id: domain.id, name: domain.name }]
-      : await db.select({ id: domains.id, name: domains.name }).from(domains).where(eq(domains.customerId, domain.customerId));
+      : await db
+          .select({ id: domains.id, name: domains.name })
+          .from(domains)
+          .where(eq(domains.customerId, domain.customerId));
   const names = new Map(pool.map((d) => [d.id, d.name]));
   const found: { account: AccountRow; domain: string; forwards: string[] }[] = [];
   const wanted = new Set(emails);
@@ -511,12 +585,16 @@ export async function forwardersOf(db: Db, domain: DomainRow, emails: string[]):
       .where(
         and(
           inArray(accounts.domainId, [...names.keys()]),
-          sql`(${sql.join(chunk.map((e) => sql`CAST(${accounts.forwards} AS TEXT) LIKE ${`%"${e}"%`}`), sql` OR `)})`,
+          sql`(${sql.join(
+            chunk.map((e) => sql`CAST(${accounts.forwards} AS TEXT) LIKE ${`%"${e}"%`}`),
+            sql` OR `,
+          )})`,
         ),
       );
     for (const row of rows) {
       if (wanted.has(row.email) || found.some((f) => f.account.id === row.id)) continue;
-      if (row.forwards.some((f) => wanted.has(f))) found.push({ account: row, domain: names.get(row.domainId)!, forwards: row.forwards });
+      if (row.forwards.some((f) => wanted.has(f)))
+        found.push({ account: row, domain: names.get(row.domainId)!, forwards: row.forwards });
     }
   }
   return found.sort((a, b) => a.account.email.localeCompare(b.account.email));
@@ -528,7 +606,13 @@ async function removeForwardsTo(tx: Db, domain: DomainRow, emails: string[]): Pr
   for (const { account, domain: name, forwards } of await forwardersOf(tx, domain, emails)) {
     const kept = forwards.filter((f) => !gone.has(f));
     await tx.update(accounts).set({ forwards: kept }).where(eq(accounts.id, account.id));
-    await recordChange(tx, { domain: name, action: "update", resource: "account", names: [account.name], changes: fieldChanges({ forwards: kept }, [{ forwards }]) });
+    await recordChange(tx, {
+      domain: name,
+      action: "update",
+      resource: "account",
+      names: [account.name],
+      changes: fieldChanges({ forwards: kept }, [{ forwards }]),
+    });
   }
 }
 

@@ -50,12 +50,14 @@ export function listAliases(db: Db, domain: DomainRow, query: ListQuery) {
 }
 
 /** GET aliases/<domain>'s query string, parsed (500.130 naming a bad parameter). */
-export const parseAliasListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, ALIAS_SORT_FIELDS, domain.name);
+export const parseAliasListQuery = (query: URLSearchParams, domain: DomainRow) =>
+  parseListQuery(query, ALIAS_SORT_FIELDS, domain.name);
 
 /** The target from a body: required, a valid address, and not the alias itself (500.368). */
 function targetOf(body: Record<string, unknown>, email: string): string {
   const { target } = parseFields(body, aliasFields, READ_ONLY_ALIAS_FIELDS);
-  if (target === undefined || target === email) throw apiError("invalidAliasTarget", "target", target ? { target } : undefined);
+  if (target === undefined || target === email)
+    throw apiError("invalidAliasTarget", "target", target ? { target } : undefined);
   return target;
 }
 
@@ -69,10 +71,16 @@ function targetOf(body: Record<string, unknown>, email: string): string {
 async function assertTargetDelivers(db: Db, domain: DomainRow, target: string): Promise<void> {
   const at = target.lastIndexOf("@");
   if (target.slice(at + 1) !== domain.name) return;
-  if (!(await nameHolder(db, domain.id, target.slice(0, at)))) throw apiError("aliasTargetMissing", "target", { target });
+  if (!(await nameHolder(db, domain.id, target.slice(0, at))))
+    throw apiError("aliasTargetMissing", "target", { target });
 }
 
-export async function createAlias(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>): Promise<AliasRow> {
+export async function createAlias(
+  db: Db,
+  domain: DomainRow,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<AliasRow> {
   const email = `${name}@${domain.name}`;
   const target = targetOf(body, email);
   return withTransaction(db, async (tx) => {
@@ -81,7 +89,13 @@ export async function createAlias(db: Db, domain: DomainRow, name: string, body:
     await assertTargetDelivers(tx, domain, target);
     const d = await effectiveLimits(tx, domain);
     if (d.aliasCount + 1 > d.aliasLimit) throw apiError("aliasLimitReached", "name", { alias_limit: d.aliasLimit });
-    await recordChange(tx, { domain: domain.name, action: "create", resource: "alias", names: [name], changes: { target: { old: null, new: target } } });
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "create",
+      resource: "alias",
+      names: [name],
+      changes: { target: { old: null, new: target } },
+    });
     const [row] = await tx
       .insert(aliases)
       .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
@@ -91,9 +105,18 @@ export async function createAlias(db: Db, domain: DomainRow, name: string, body:
 }
 
 const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
-  findAllOrThrow(names, async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0], "alias");
+  findAllOrThrow(
+    names,
+    async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0],
+    "alias",
+  );
 
-export async function updateAliases(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>): Promise<AliasRow[]> {
+export async function updateAliases(
+  db: Db,
+  domain: DomainRow,
+  names: string[],
+  body: Record<string, unknown>,
+): Promise<AliasRow[]> {
   const emails = names.map((n) => `${n}@${domain.name}`);
   const target = targetOf(body, "");
   const itself = names.find((_, i) => emails[i] === target);
@@ -111,7 +134,13 @@ export async function updateAliases(db: Db, domain: DomainRow, names: string[], 
       action: "update",
       resource: "alias",
       names,
-      changes: olds.length === 1 && olds[0] === target ? {} : { target: olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target } },
+      changes:
+        olds.length === 1 && olds[0] === target
+          ? {}
+          : {
+              target:
+                olds.length === 1 ? { old: olds[0], new: target } : { old_values: olds.slice(0, 10), new: target },
+            },
     });
     const updated: AliasRow[] = [];
     for (const row of rows) {
@@ -130,9 +159,19 @@ export async function deleteAliases(db: Db, domain: DomainRow, names: string[]):
   await withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     const rows = await requireAll(tx, domain, names);
-    await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names, changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {} });
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "delete",
+      resource: "alias",
+      names,
+      changes: rows.length === 1 ? { target: { old: rows[0]!.target, new: null } } : {},
+    });
     await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, names)));
-    await removeAliasesTo(tx, domain, rows.map((r) => r.email));
+    await removeAliasesTo(
+      tx,
+      domain,
+      rows.map((r) => r.email),
+    );
   });
 }
 
@@ -140,10 +179,14 @@ export async function deleteAliases(db: Db, domain: DomainRow, names: string[]):
  * The domain's aliases that deliver to `emails`, then those that deliver to them, and so on: what removeAliasesTo
  * deletes when `emails` go away, so a confirmation can name it before the delete. Other domains' aliases never count.
  */
-export async function aliasesReaching(db: Db, domain: DomainRow, emails: string[]): Promise<{ name: string; email: string }[]> {
+export async function aliasesReaching(
+  db: Db,
+  domain: DomainRow,
+  emails: string[],
+): Promise<{ name: string; email: string }[]> {
   const found: { name: string; email: string }[] = [];
   const seen = new Set(emails);
-  for (let targets = emails; targets.length > 0; ) {
+  for (let targets = emails; targets.length > 0;) {
     const next: string[] = [];
     for (let i = 0; i < targets.length; i += 500) {
       const rows = await db
@@ -171,7 +214,10 @@ export async function aliasesReaching(db: Db, domain: DomainRow, emails: string[
 export async function removeAliasesTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
   const removed = (await aliasesReaching(tx, domain, emails)).map((a) => a.name);
   for (let i = 0; i < removed.length; i += 500) {
-    await tx.delete(aliases).where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed.slice(i, i + 500))));
+    await tx
+      .delete(aliases)
+      .where(and(eq(aliases.domainId, domain.id), inArray(aliases.name, removed.slice(i, i + 500))));
   }
-  if (removed.length) await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names: removed });
+  if (removed.length)
+    await recordChange(tx, { domain: domain.name, action: "delete", resource: "alias", names: removed });
 }

@@ -32,7 +32,14 @@ export const withAuditActor = <T>(actor: AuditActor, fn: () => T): T => context.
 const CLI_ACTOR: AuditActor = { actor: "cli", clientIp: "", via: "cli" };
 
 /** Fields whose values never reach the log. */
-const SECRET_FIELDS = new Set(["password", "password_retype", "sms_password_1", "sms_password_2", "current_password", "totp_secret"]);
+const SECRET_FIELDS = new Set([
+  "password",
+  "password_retype",
+  "sms_password_1",
+  "sms_password_2",
+  "current_password",
+  "totp_secret",
+]);
 const LIST_SHOWN = 20;
 const OLD_VALUES_SHOWN = 10;
 
@@ -64,7 +71,10 @@ export function listChangeSummary(oldCount: number, newCount: number, added: str
  * The changed fields of `input` (API field names and their new values), given each named record's old values of
  * those fields (`olds`, one object per name; absent for a create). Unchanged fields are left out.
  */
-export function fieldChanges(input: Record<string, Value>, olds: Record<string, Value>[] | null): Record<string, unknown> {
+export function fieldChanges(
+  input: Record<string, Value>,
+  olds: Record<string, Value>[] | null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, next] of Object.entries(input)) {
     if (next === undefined) continue;
@@ -79,11 +89,17 @@ export function fieldChanges(input: Record<string, Value>, olds: Record<string, 
     const before = olds.map((o) => o[field]);
     if (before.every((b) => same(b, next))) continue;
     if (Array.isArray(next)) {
-      out[field] = listChange(before.length === 1 && Array.isArray(before[0]) ? (before[0] as string[]) : undefined, next as string[]);
+      out[field] = listChange(
+        before.length === 1 && Array.isArray(before[0]) ? (before[0] as string[]) : undefined,
+        next as string[],
+      );
       continue;
     }
     const distinct = [...new Map(before.map((b) => [JSON.stringify(b), b])).values()];
-    out[field] = distinct.length === 1 ? { old: distinct[0], new: next } : { old_values: distinct.slice(0, OLD_VALUES_SHOWN), new: next };
+    out[field] =
+      distinct.length === 1
+        ? { old: distinct[0], new: next }
+        : { old_values: distinct.slice(0, OLD_VALUES_SHOWN), new: next };
   }
   return out;
 }
@@ -101,23 +117,28 @@ export async function recordChange(db: Db, entry: AuditEntryInput): Promise<void
   const changes = entry.changes ?? {};
   if (entry.action === "update" && Object.keys(changes).length === 0) return;
   const who = context.getStore() ?? CLI_ACTOR;
-  const searchText = [who.actor, who.clientIp, entry.resource, entry.action, ...entry.names.slice(0, 1000), ...Object.keys(changes)]
+  const searchText = [
+    who.actor,
+    who.clientIp,
+    entry.resource,
+    entry.action,
+    ...entry.names.slice(0, 1000),
+    ...Object.keys(changes),
+  ]
     .join(" ")
     .toLowerCase();
-  await db
-    .insert(auditLog)
-    .values({
-      at: Date.now(),
-      domain: entry.domain,
-      actor: who.actor,
-      clientIp: who.clientIp,
-      via: who.via,
-      action: entry.action,
-      resource: entry.resource,
-      names: entry.names,
-      changes,
-      searchText,
-    });
+  await db.insert(auditLog).values({
+    at: Date.now(),
+    domain: entry.domain,
+    actor: who.actor,
+    clientIp: who.clientIp,
+    via: who.via,
+    action: entry.action,
+    resource: entry.resource,
+    names: entry.names,
+    changes,
+    searchText,
+  });
 }
 
 export interface AuditQuery {
@@ -158,7 +179,9 @@ export async function listAudit(db: Db, q: AuditQuery): Promise<{ total: number;
 /** Housekeeping: deletes entries older than `days` days; answers how many went. */
 export async function trimAudit(db: Db, days: number, now = Date.now()): Promise<number> {
   if (!(days > 0)) return 0;
-  return withTransaction(db, async (tx) => changedRows(await tx.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000))));
+  return withTransaction(db, async (tx) =>
+    changedRows(await tx.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000))),
+  );
 }
 
 /** Entries since `since` (ms), for tests and the CLI's --since. */

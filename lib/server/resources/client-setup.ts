@@ -91,7 +91,9 @@ export async function autodiscover(db: Db, requestXml: string): Promise<Autodisc
   let email = "";
   let schema = "";
   try {
-    const parsed = new XMLParser({ removeNSPrefix: true, parseTagValue: false, processEntities: false }).parse(requestXml) as {
+    const parsed = new XMLParser({ removeNSPrefix: true, parseTagValue: false, processEntities: false }).parse(
+      requestXml,
+    ) as {
       Autodiscover?: { Request?: { EMailAddress?: unknown; AcceptableResponseSchema?: unknown } };
     };
     const request = parsed.Autodiscover?.Request;
@@ -101,7 +103,8 @@ export async function autodiscover(db: Db, requestXml: string): Promise<Autodisc
     // Not XML: answered as an invalid request below.
   }
   if (!addressDomain(email)) return autodiscoverError(400, 600, "Invalid Request");
-  if (schema && schema !== OUTLOOK_RESPONSE) return autodiscoverError(200, 601, "Requested schema version not supported");
+  if (schema && schema !== OUTLOOK_RESPONSE)
+    return autodiscoverError(200, 601, "Requested schema version not supported");
   const domain = await hostedDomain(db, addressDomain(email));
   if (!domain) return autodiscoverError(404, 600, "Invalid Request");
   const h = mailHosts();

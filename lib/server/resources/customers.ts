@@ -29,8 +29,16 @@ export interface EffectiveLimits {
 }
 
 const statements = prepared((db) => ({
-  byId: db.select().from(customers).where(eq(customers.id, sql.placeholder("id"))).prepare(),
-  domainById: db.select().from(domains).where(eq(domains.id, sql.placeholder("id"))).prepare(),
+  byId: db
+    .select()
+    .from(customers)
+    .where(eq(customers.id, sql.placeholder("id")))
+    .prepare(),
+  domainById: db
+    .select()
+    .from(domains)
+    .where(eq(domains.id, sql.placeholder("id")))
+    .prepare(),
   pool: db
     .select({
       accountCount: sql<number>`coalesce(sum(${domains.accountCount}), 0)`,
@@ -94,14 +102,20 @@ export async function createCustomer(db: Db, name: string): Promise<CustomerRow>
 
 export async function listCustomers(db: Db): Promise<(CustomerRow & { domains: string[] })[]> {
   const all = await db.select().from(customers).orderBy(asc(customers.id));
-  const owned = await db.select({ name: domains.name, customerId: domains.customerId }).from(domains).orderBy(domains.name);
+  const owned = await db
+    .select({ name: domains.name, customerId: domains.customerId })
+    .from(domains)
+    .orderBy(domains.name);
   return all.map((c) => ({ ...c, domains: owned.filter((d) => d.customerId === c.id).map((d) => d.name) }));
 }
 
 /** Sets the given pooled limits; `null` returns a limit to per-domain. */
 export async function setCustomerLimits(db: Db, customer: CustomerRow, limits: CustomerLimits): Promise<CustomerRow> {
   if (Object.keys(limits).length === 0) return customer;
-  return withTransaction(db, async (tx) => (await tx.update(customers).set(limits).where(eq(customers.id, customer.id)).returning())[0]!);
+  return withTransaction(
+    db,
+    async (tx) => (await tx.update(customers).set(limits).where(eq(customers.id, customer.id)).returning())[0]!,
+  );
 }
 
 /** What `customer show` prints: the customer, its pool (when pooled) and each domain with its usage. */

@@ -58,7 +58,11 @@ export interface MailHosts {
 }
 
 const IMPLICIT_TLS = new Set([993, 995, 465]);
-const service = (host: string, port: number): MailService => ({ host, port, tls: IMPLICIT_TLS.has(port) ? "ssl" : "starttls" });
+const service = (host: string, port: number): MailService => ({
+  host,
+  port,
+  tls: IMPLICIT_TLS.has(port) ? "ssl" : "starttls",
+});
 
 export function mailHosts(): MailHosts {
   const e = env();
@@ -114,7 +118,13 @@ export function requiredDnsRecords(domain: string, dkim?: { name: string; value:
       { kind: "mta_sts_host", type: "CNAME", name: `mta-sts.${domain}`, value: h.web },
     );
   }
-  if (e.TLSRPT_RUA) records.push({ kind: "tls_rpt", type: "TXT", name: `_smtp._tls.${domain}`, value: `v=TLSRPTv1; rua=${e.TLSRPT_RUA}` });
+  if (e.TLSRPT_RUA)
+    records.push({
+      kind: "tls_rpt",
+      type: "TXT",
+      name: `_smtp._tls.${domain}`,
+      value: `v=TLSRPTv1; rua=${e.TLSRPT_RUA}`,
+    });
   return records;
 }
 
@@ -132,11 +142,19 @@ const tags = (text: string) =>
       }),
   );
 /** SPF terms without their "+" qualifier, lower case. */
-const spfTerms = (text: string) => text.toLowerCase().split(/\s+/).slice(1).map((t) => t.replace(/^\+/, "")).filter(Boolean);
+const spfTerms = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .slice(1)
+    .map((t) => t.replace(/^\+/, ""))
+    .filter(Boolean);
 
 /** The answers of one kind that are meant for this record (other TXT records at the same name are not). */
 function relevant(record: RequiredDnsRecord, found: string[]): string[] {
-  const prefix = { spf: "v=spf1", dkim: "v=dkim1", dmarc: "v=dmarc1", mta_sts: "v=stsv1", tls_rpt: "v=tlsrptv1" }[record.kind as string];
+  const prefix = { spf: "v=spf1", dkim: "v=dkim1", dmarc: "v=dmarc1", mta_sts: "v=stsv1", tls_rpt: "v=tlsrptv1" }[
+    record.kind as string
+  ];
   if (!prefix) return found;
   // A DKIM record may leave out v=DKIM1 (RFC 6376 §3.6.1); any TXT at the selector's name is its record.
   if (record.kind === "dkim") return found;
@@ -154,7 +172,9 @@ function satisfies(record: RequiredDnsRecord, found: string[]): boolean {
       // Exactly one SPF record (two are a permanent error, RFC 7208 §4.5) holding every term asked for but "all".
       if (found.length !== 1) return false;
       const have = new Set(spfTerms(found[0]!));
-      return spfTerms(record.value).filter((t) => !/^[-~?]?all$/.test(t)).every((t) => have.has(t));
+      return spfTerms(record.value)
+        .filter((t) => !/^[-~?]?all$/.test(t))
+        .every((t) => have.has(t));
     }
     case "dkim":
       return found.some((v) => tags(v).get("p") === tags(record.value).get("p"));
@@ -207,7 +227,11 @@ async function lookup(resolver: Resolver, type: DnsRecordType, name: string): Pr
  * A CNAME the postmaster replaced by address records of the same host still brings clients to it: the name's
  * addresses, and whether they are the target's.
  */
-async function addressesOf(resolver: Resolver, name: string, target: string): Promise<{ found: string[]; same: boolean }> {
+async function addressesOf(
+  resolver: Resolver,
+  name: string,
+  target: string,
+): Promise<{ found: string[]; same: boolean }> {
   const addresses = async (n: string) => {
     try {
       return (await resolver.resolve4(n)).sort();
@@ -220,7 +244,10 @@ async function addressesOf(resolver: Resolver, name: string, target: string): Pr
 }
 
 /** Checks each record against DNS_RESOLVER's (or the given) resolvers, all at once. */
-export async function checkDnsRecords(records: RequiredDnsRecord[], servers = dnsResolvers()): Promise<CheckedDnsRecord[]> {
+export async function checkDnsRecords(
+  records: RequiredDnsRecord[],
+  servers = dnsResolvers(),
+): Promise<CheckedDnsRecord[]> {
   const resolver = newResolver(servers);
   return Promise.all(
     records.map(async (record): Promise<CheckedDnsRecord> => {

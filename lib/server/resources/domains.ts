@@ -15,7 +15,11 @@ import { lockDomain, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
-  byName: db.select().from(domains).where(eq(domains.name, sql.placeholder("name"))).prepare(),
+  byName: db
+    .select()
+    .from(domains)
+    .where(eq(domains.name, sql.placeholder("name")))
+    .prepare(),
   accountByEmail: db
     .select({ id: accounts.id })
     .from(accounts)
@@ -96,7 +100,10 @@ async function checkCatchall(db: Db, domain: DomainRow, type: number, address: s
       : type === 1
         ? isEmail(address) && addressDomain === domain.name && (await accountExists())
         : type === 2
-          ? isEmail(address) && addressDomain !== domain.name && (await ownCustomers(addressDomain)) && (await accountExists())
+          ? isEmail(address) &&
+            addressDomain !== domain.name &&
+            (await ownCustomers(addressDomain)) &&
+            (await accountExists())
           : isDomainName(address) && address !== domain.name && (await ownCustomers(address));
   if (!valid && type === 1 && isEmail(address) && addressDomain === domain.name) {
     throw apiError("catchallAccountMissing", "catchall_address", { catchall_type: type, address });
@@ -118,12 +125,24 @@ export async function updateDomain(db: Db, domain: DomainRow, body: Record<strin
     // The catchall's account must exist when the change commits: checked under the domain's lock.
     await lockDomain(tx, domain.id);
     if (catchallChanges) await checkCatchall(tx, domain, type, address);
-    await recordChange(tx, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges(full, [old]) });
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "update",
+      resource: "domain",
+      names: [domain.name],
+      changes: fieldChanges(full, [old]),
+    });
     return updateDomainRow(tx, domain, input, type, address);
   });
 }
 
-async function updateDomainRow(db: Db, domain: DomainRow, input: DomainUpdate, type: number, address: string): Promise<DomainRow> {
+async function updateDomainRow(
+  db: Db,
+  domain: DomainRow,
+  input: DomainUpdate,
+  type: number,
+  address: string,
+): Promise<DomainRow> {
   const [row] = await db
     .update(domains)
     .set({
@@ -158,13 +177,31 @@ export function listDomains(db: Db): Promise<DomainRow[]> {
 }
 
 /** A new domain of `customerId`'s customer, or of a new customer of its own named after the domain. */
-export async function insertDomain(db: Db, name: string, limits: DomainLimits, customerId?: number): Promise<DomainRow> {
+export async function insertDomain(
+  db: Db,
+  name: string,
+  limits: DomainLimits,
+  customerId?: number,
+): Promise<DomainRow> {
   if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
   return withTransaction(db, async (tx) => {
-    if ((await statements(tx).byName.execute({ name })).length) throw apiError("domainTaken", "domain", { domain: name });
-    const customer = customerId === undefined ? (await createCustomer(tx, name)).id : (await getCustomerOrThrow(tx, customerId)).id;
-    await recordChange(tx, { domain: name, action: "create", resource: "domain", names: [name], changes: fieldChanges({ ...limits }, null) });
-    return (await tx.insert(domains).values({ name, ...limits, customerId: customer }).returning())[0]!;
+    if ((await statements(tx).byName.execute({ name })).length)
+      throw apiError("domainTaken", "domain", { domain: name });
+    const customer =
+      customerId === undefined ? (await createCustomer(tx, name)).id : (await getCustomerOrThrow(tx, customerId)).id;
+    await recordChange(tx, {
+      domain: name,
+      action: "create",
+      resource: "domain",
+      names: [name],
+      changes: fieldChanges({ ...limits }, null),
+    });
+    return (
+      await tx
+        .insert(domains)
+        .values({ name, ...limits, customerId: customer })
+        .returning()
+    )[0]!;
   });
 }
 
@@ -173,7 +210,13 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
   const old = Object.fromEntries(Object.keys(limits).map((k) => [k, (domain as Record<string, unknown>)[k]]));
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
-    await recordChange(tx, { domain: domain.name, action: "update", resource: "domain", names: [domain.name], changes: fieldChanges({ ...limits }, [old]) });
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "update",
+      resource: "domain",
+      names: [domain.name],
+      changes: fieldChanges({ ...limits }, [old]),
+    });
     return (await tx.update(domains).set(limits).where(eq(domains.id, domain.id)).returning())[0]!;
   });
 }

@@ -145,7 +145,8 @@ export async function exportCsv(
         const envelope = pending ?? (await pageAt(page));
         pending = null;
         const items = Object.values(envelope.result_data) as Item[];
-        if (items.length > 0) controller.enqueue(encode(items.map((r) => csvLine(columns.map((c) => String(r[c] ?? "")))).join("")));
+        if (items.length > 0)
+          controller.enqueue(encode(items.map((r) => csvLine(columns.map((c) => String(r[c] ?? "")))).join("")));
         page++;
         if (items.length < PAGE) controller.close();
       },

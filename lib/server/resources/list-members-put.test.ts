@@ -19,7 +19,8 @@ const D = "listy.test";
 let dir: string;
 let db: Db;
 const domain = () => getDomainOrThrow(db, D);
-const members = async (name: string) => (await listRecord(db, await domain(), await getListOrThrow(db, await domain(), name))).accounts;
+const members = async (name: string) =>
+  (await listRecord(db, await domain(), await getListOrThrow(db, await domain(), name))).accounts;
 const addresses = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `u${i + from}@adr.pl`);
 
 beforeAll(async () => {
@@ -40,7 +41,10 @@ describe("PUT of a big list's accounts", () => {
     const base = addresses(20_000);
     await updateMailingLists(db, await domain(), ["a"], { accounts: base });
     const wanted = [...base.filter((_, i) => i % 1000 !== 7), "nowy2@adr.pl", "nowy1@adr.pl"];
-    const [updated] = await updateMailingLists(db, await domain(), ["a"], { description: "Duża", accounts: [...wanted].reverse() });
+    const [updated] = await updateMailingLists(db, await domain(), ["a"], {
+      description: "Duża",
+      accounts: [...wanted].reverse(),
+    });
     const expected = [...base.filter((_, i) => i % 1000 !== 7), "nowy1@adr.pl", "nowy2@adr.pl"];
     expect((await updated!.record()).accounts).toEqual(expected);
     expect((await updated!.record()).description).toBe("Duża");
@@ -48,7 +52,12 @@ describe("PUT of a big list's accounts", () => {
     const entry = (await listAudit(db, { domain: D })).entries[0]!;
     expect(entry.changes).toEqual({
       description: { old: "", new: "Duża" },
-      accounts: { old_count: 20_000, new_count: 19_982, added: ["nowy1@adr.pl", "nowy2@adr.pl"], removed: base.filter((_, i) => i % 1000 === 7) },
+      accounts: {
+        old_count: 20_000,
+        new_count: 19_982,
+        added: ["nowy1@adr.pl", "nowy2@adr.pl"],
+        removed: base.filter((_, i) => i % 1000 === 7),
+      },
     });
   });
 
@@ -78,8 +87,12 @@ describe("PUT of a big list's accounts", () => {
     await inflight;
     expect(n).toBeGreaterThan(10);
     // u5 left and came back with the PUT: a new member, after the others.
-    expect(await members("b")).toEqual([...wanted.filter((a) => a !== base[5] && a !== "x@adr.pl"), base[5], "x@adr.pl"]);
-      });
+    expect(await members("b")).toEqual([
+      ...wanted.filter((a) => a !== base[5] && a !== "x@adr.pl"),
+      base[5],
+      "x@adr.pl",
+    ]);
+  });
 
   it("other work gets turns of the event loop while a 50,000-member PUT runs", async () => {
     await createMailingList(db, await domain(), "c", {});
@@ -103,13 +116,19 @@ describe("PUT of a big list's accounts", () => {
 
   it("a refused PUT (a bad address, an unknown list) changes nothing", async () => {
     await createMailingList(db, await domain(), "d", { accounts: ["a@adr.pl", "b@adr.pl"] });
-    await expect(updateMailingLists(db, await domain(), ["d"], { accounts: [...addresses(5000), "zły adres"] })).rejects.toMatchObject({
+    await expect(
+      updateMailingLists(db, await domain(), ["d"], { accounts: [...addresses(5000), "zły adres"] }),
+    ).rejects.toMatchObject({
       key: "invalidListOption",
     });
-    await expect(updateMailingLists(db, await domain(), ["d", "nie-ma"], { accounts: addresses(5000) })).rejects.toMatchObject({
+    await expect(
+      updateMailingLists(db, await domain(), ["d", "nie-ma"], { accounts: addresses(5000) }),
+    ).rejects.toMatchObject({
       key: "recordNotFound",
     });
-    await expect(updateMailingLists(db, await domain(), ["d"], { replyto_mode: 2, accounts: addresses(5000) })).rejects.toMatchObject({
+    await expect(
+      updateMailingLists(db, await domain(), ["d"], { replyto_mode: 2, accounts: addresses(5000) }),
+    ).rejects.toMatchObject({
       key: "invalidListOption",
     });
     expect(await members("d")).toEqual(["a@adr.pl", "b@adr.pl"]);

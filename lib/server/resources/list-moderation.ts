@@ -34,8 +34,20 @@ export async function listModeration(db: Db, domain: DomainRow, name: string): P
     .orderBy(desc(listBounces.lastAt))
     .limit(1000);
   return {
-    held: held.map((h) => ({ id: h.id, sender: h.sender, subject: h.subject, size: h.size, status: h.status, date: new Date(h.createdAt).toISOString() })),
-    bounces: bounces.map((b) => ({ address: b.address, count: b.count, last_at: new Date(b.lastAt).toISOString(), last_reason: b.lastReason })),
+    held: held.map((h) => ({
+      id: h.id,
+      sender: h.sender,
+      subject: h.subject,
+      size: h.size,
+      status: h.status,
+      date: new Date(h.createdAt).toISOString(),
+    })),
+    bounces: bounces.map((b) => ({
+      address: b.address,
+      count: b.count,
+      last_at: new Date(b.lastAt).toISOString(),
+      last_reason: b.lastReason,
+    })),
     held_days: heldDays(),
   };
 }
@@ -47,10 +59,14 @@ export function approveHeldPosts(db: Db, domain: DomainRow, name: string, ids: n
 /** Approve and reject held posts of one list; an id that is not a held post of this list fails the whole call. */
 export async function moderateHeldPosts(db: Db, domain: DomainRow, name: string, body: unknown): Promise<void> {
   // Unknown fields are refused naming the field, as every other body is (500.115); a bad id list names its field.
-  const unknown = body && typeof body === "object" && !Array.isArray(body) ? Object.keys(body).find((k) => k !== "approve" && k !== "reject") : undefined;
+  const unknown =
+    body && typeof body === "object" && !Array.isArray(body)
+      ? Object.keys(body).find((k) => k !== "approve" && k !== "reject")
+      : undefined;
   if (unknown !== undefined) throw apiError("unknownField", unknown);
   const parsed = listModerationActionSchema.safeParse(body);
-  if (!parsed.success) throw apiError("invalidListOption", parsed.error.issues[0]?.path[0] === "reject" ? "reject" : "approve");
+  if (!parsed.success)
+    throw apiError("invalidListOption", parsed.error.issues[0]?.path[0] === "reject" ? "reject" : "approve");
   const { approve = [], reject = [] } = parsed.data;
   await withTransaction(db, async (tx) => {
     const list = await getListOrThrow(tx, domain, name);
@@ -59,11 +75,14 @@ export async function moderateHeldPosts(db: Db, domain: DomainRow, name: string,
       ? await tx
           .select({ id: listHeldPosts.id })
           .from(listHeldPosts)
-          .where(and(eq(listHeldPosts.listId, list.id), eq(listHeldPosts.status, "held"), inArray(listHeldPosts.id, all)))
+          .where(
+            and(eq(listHeldPosts.listId, list.id), eq(listHeldPosts.status, "held"), inArray(listHeldPosts.id, all)),
+          )
       : [];
     const missing = all.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw apiError("recordNotFound", String(missing[0]), { resource: "held post" });
-    if (approve.length) await tx.update(listHeldPosts).set({ status: "approved" }).where(inArray(listHeldPosts.id, approve));
+    if (approve.length)
+      await tx.update(listHeldPosts).set({ status: "approved" }).where(inArray(listHeldPosts.id, approve));
     if (reject.length) await tx.delete(listHeldPosts).where(inArray(listHeldPosts.id, reject));
   });
 }

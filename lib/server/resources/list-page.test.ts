@@ -29,14 +29,33 @@ const spec: ListSpec<Row> = {
   toItem: (r) => r,
 };
 
-const WORDS = ["Anna", "ann", "😀kot", "\uFFFDkot", "Łódź", "łódka", "ŻÓŁW", "kowal", "Kowalska", "50%", "a_b", 'q"x', "zz", "ß", "İstanbul", "x"];
+const WORDS = [
+  "Anna",
+  "ann",
+  "😀kot",
+  "\uFFFDkot",
+  "Łódź",
+  "łódka",
+  "ŻÓŁW",
+  "kowal",
+  "Kowalska",
+  "50%",
+  "a_b",
+  'q"x',
+  "zz",
+  "ß",
+  "İstanbul",
+  "x",
+];
 let dir: string;
 let db: Db;
 let domainIds: number[] = [];
 
 /** SQLite's order: numbers numerically, text by BINARY collation (its UTF-8 bytes, so code point order). */
 const sqlCompare = (x: string | number, y: string | number) =>
-  typeof x === "number" && typeof y === "number" ? x - y : Buffer.compare(Buffer.from(String(x)), Buffer.from(String(y)));
+  typeof x === "number" && typeof y === "number"
+    ? x - y
+    : Buffer.compare(Buffer.from(String(x)), Buffer.from(String(y)));
 
 /** The definition: every row of the domain whose search key contains the lowercased search, sorted, sliced. */
 function expected(domainId: number, search: string, column: string, desc: boolean, page: number, size: number) {
@@ -67,12 +86,15 @@ function createDatabase() {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "list-page-"));
   db = openDatabase(path.join(dir, "list.db"));
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (const [i, count] of [300, 40].entries()) {
     const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES (?)`).run(`d${i}.pl`).lastInsertRowid);
     domainIds.push(id);
     for (let n = 0; n < count; n++) {
-      const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+      const words = Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => WORDS[Math.floor(random() * WORDS.length)],
+      );
       insertAccount(id, `u${n}.${i}`, words.join(" "), [512, 1024, 2048][n % 3]!);
     }
   }
@@ -89,8 +111,22 @@ const PLANS: (ForcedPlan | undefined)[] = [
   { plan: "walkIndex", walkTest: "searchKey", walkBudget: 7 },
 ];
 
-const check = async (domainId: number, search: string, column: string, desc: boolean, page: number, size: number, plan?: ForcedPlan) => {
-  const got = await listPage(db, spec, domainId, { search, sort: column, sortDir: desc ? "desc" : "asc", page, size }, plan);
+const check = async (
+  domainId: number,
+  search: string,
+  column: string,
+  desc: boolean,
+  page: number,
+  size: number,
+  plan?: ForcedPlan,
+) => {
+  const got = await listPage(
+    db,
+    spec,
+    domainId,
+    { search, sort: column, sortDir: desc ? "desc" : "asc", page, size },
+    plan,
+  );
   const want = expected(domainId, search, column, desc, page, size);
   expect(got.result_info.total).toBe(want.total);
   expect(Object.keys(got.result_data)).toEqual(want.names);
@@ -106,7 +142,21 @@ describe("listPage", () => {
   });
 
   it("matches the definition for any search, sort, direction and page, by the chosen plan or any forced one", async () => {
-    const searches = [...WORDS.map((w) => w.toLowerCase()), "", "a", "ł", "an", "ód", "owal", "nna", "%", "_", '"', "a b", "xyz"];
+    const searches = [
+      ...WORDS.map((w) => w.toLowerCase()),
+      "",
+      "a",
+      "ł",
+      "an",
+      "ód",
+      "owal",
+      "nna",
+      "%",
+      "_",
+      '"',
+      "a b",
+      "xyz",
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<ForcedPlan | undefined>(...PLANS),
@@ -116,7 +166,8 @@ describe("listPage", () => {
         fc.boolean(),
         fc.integer({ min: 0, max: 12 }),
         fc.integer({ min: 1, max: 60 }),
-        (plan, domainId, search, column, desc, page, size) => check(domainId, search.toLowerCase(), column, desc, page, size, plan),
+        (plan, domainId, search, column, desc, page, size) =>
+          check(domainId, search.toLowerCase(), column, desc, page, size, plan),
       ),
       { numRuns: 1000 },
     );
@@ -150,7 +201,8 @@ describe("listPage", () => {
 
   it("pages a new search, by either plan", async () => {
     const [big, small] = domainIds;
-    const touch = () => db.$client.prepare(`UPDATE domains SET search_version = search_version + 1 WHERE id = ?`).run(big);
+    const touch = () =>
+      db.$client.prepare(`UPDATE domains SET search_version = search_version + 1 WHERE id = ?`).run(big);
     for (const plan of PLANS) {
       for (const [domainId, search, column, desc, page] of [
         [big!, "kowal", "capacity", false, 0],
@@ -172,7 +224,8 @@ describe("listPage", () => {
     // 400 accounts; the 20 with the largest capacity match.
     for (let n = 0; n < 400; n++) insertAccount(id, `b${n}`, n >= 380 ? "zzkoniec" : "zwykle", 1000 + n);
     for (const plan of PLANS) {
-      for (const desc of [false, true]) for (const page of [0, 1, 3, 4]) await check(id, "zzkoniec", "capacity", desc, page, 5, plan);
+      for (const desc of [false, true])
+        for (const page of [0, 1, 3, 4]) await check(id, "zzkoniec", "capacity", desc, page, 5, plan);
       await check(id, "zzkoniec", "name", false, 0, 50, plan);
     }
   });
@@ -182,9 +235,9 @@ describe("listPage", () => {
     await check(big!, "kowal", "name", false, 0, 50);
     insertAccount(big!, "nowy.kowal", "Nowy", 512);
     await check(big!, "kowal", "name", false, 0, 50);
-    db.$client.prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'nowy.kowal'`).run(
-      searchKey("nowy.kowal", "inny"),
-    );
+    db.$client
+      .prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'nowy.kowal'`)
+      .run(searchKey("nowy.kowal", "inny"));
     await check(big!, "inny", "capacity", true, 0, 50);
     await check(big!, "kowal", "name", false, 0, 50);
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'nowy.kowal'`).run();
@@ -195,16 +248,22 @@ describe("listPage", () => {
   it("answers the same after the search index is merged (db optimize) and written again", async () => {
     const [big] = domainIds;
     await optimizeSearchIndex(db);
-    for (const search of ["kowal", "ann", "owal", "łódka"]) await check(big!, search, "name", false, 0, 50, { plan: "sortMatches" });
+    for (const search of ["kowal", "ann", "owal", "łódka"])
+      await check(big!, search, "name", false, 0, 50, { plan: "sortMatches" });
     insertAccount(big!, "po.scaleniu", "Kowalska", 1024);
-    for (const walkTest of ["searchKey", "matchIds"] as const) await check(big!, "kowal", "capacity", false, 0, 50, { plan: "walkIndex", walkTest });
+    for (const walkTest of ["searchKey", "matchIds"] as const)
+      await check(big!, "kowal", "capacity", false, 0, 50, { plan: "walkIndex", walkTest });
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'po.scaleniu'`).run();
     await check(big!, "kowal", "capacity", false, 0, 50, { plan: "sortMatches" });
   });
 
   it("pages deep into the whole list, also after a write", async () => {
     const [big] = domainIds;
-    for (const [column, desc] of [["capacity", true], ["name", false], ["description", false]] as const) {
+    for (const [column, desc] of [
+      ["capacity", true],
+      ["name", false],
+      ["description", false],
+    ] as const) {
       for (const page of [4, 6, 5, 9, 4]) await check(big!, "", column, desc, page, 20);
       insertAccount(big!, "aaa.wstawione", "Wstawione", 4096);
       await check(big!, "", column, desc, 5, 20);
@@ -215,13 +274,18 @@ describe("listPage", () => {
 
   it("moves the domain's search_version when rows or search keys change, not when usage or sort values do", async () => {
     const [big] = domainIds;
-    const version = () => db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big) as number;
+    const version = () =>
+      db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big) as number;
     const before = version();
-    db.$client.prepare(`UPDATE accounts SET usage_bytes = usage_bytes + 1, capacity = capacity + 1 WHERE domain_id = ?`).run(big);
+    db.$client
+      .prepare(`UPDATE accounts SET usage_bytes = usage_bytes + 1, capacity = capacity + 1 WHERE domain_id = ?`)
+      .run(big);
     expect(version()).toBe(before);
     insertAccount(big!, "wersja", "Opis", 512);
     expect(version()).toBe(before + 1);
-    db.$client.prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'wersja'`).run(searchKey("wersja", "inny"));
+    db.$client
+      .prepare(`UPDATE accounts SET description = 'inny', search_key = ? WHERE name = 'wersja'`)
+      .run(searchKey("wersja", "inny"));
     expect(version()).toBe(before + 2);
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'wersja'`).run();
     expect(version()).toBe(before + 3);
@@ -233,8 +297,16 @@ describe("listPage", () => {
     await check(big!, "kowal", "name", false, 0, 10);
     const otherFile = openDatabase(path.join(dir, "other.db"));
     const version = db.$client.prepare(`SELECT search_version FROM domains WHERE id = ?`).pluck().get(big);
-    otherFile.$client.prepare(`INSERT INTO domains (id, name, search_version) VALUES (?, 'inna.pl', ?)`).run(big, version);
-    const got = await listPage(otherFile, spec, big!, { search: "kowal", sort: "name", sortDir: "asc", page: 0, size: 10 });
+    otherFile.$client
+      .prepare(`INSERT INTO domains (id, name, search_version) VALUES (?, 'inna.pl', ?)`)
+      .run(big, version);
+    const got = await listPage(otherFile, spec, big!, {
+      search: "kowal",
+      sort: "name",
+      sortDir: "asc",
+      page: 0,
+      size: 10,
+    });
     expect(got.result_info.total).toBe(0);
     otherFile.$client.close();
   });

@@ -35,8 +35,11 @@ export function parseListQuery(
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
   // Control characters never occur in names or descriptions (the search key separates them with \u0001).
-  // eslint-disable-next-line no-control-regex
-  let search = (q.search ?? "").replace(/[\u0000-\u001f]/g, "").trim().toLowerCase();
+  let search = (q.search ?? "")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f]/g, "")
+    .trim()
+    .toLowerCase();
   const at = search.lastIndexOf("@");
   if (domainName && at >= 0 && domainName.toLowerCase().startsWith(search.slice(at + 1))) {
     // The search key puts \u0001 right after the name, so "<local>\u0001" is "the name ends in <local>".
@@ -66,4 +69,3 @@ export async function listPage<Row>(
   const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
 }
-

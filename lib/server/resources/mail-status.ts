@@ -58,7 +58,12 @@ export interface SmsNotification {
 }
 
 /** The account's last ten notifications, newest first (postmaster only: targets are other people's numbers). */
-export async function smsNotifications(db: Db, principal: Principal, domainName: string, name: string): Promise<SmsNotification[]> {
+export async function smsNotifications(
+  db: Db,
+  principal: Principal,
+  domainName: string,
+  name: string,
+): Promise<SmsNotification[]> {
   const domain = await domainForAdmin(db, principal, domainName);
   const account = await getAccountOrThrow(db, domain, name);
   return (await recentSmsNotifications(db, account.id)).map((r) => ({

@@ -19,7 +19,14 @@ import {
   type MailingListSummary,
 } from "@/lib/schemas/mailing-list";
 import { fieldChanges, listChangeSummary, recordChange } from "./audit";
-import { applyPlan, checkedAddresses, memberVersion, oneAtATime, planMembers, type MemberPlan } from "./list-members-put";
+import {
+  applyPlan,
+  checkedAddresses,
+  memberVersion,
+  oneAtATime,
+  planMembers,
+  type MemberPlan,
+} from "./list-members-put";
 import { listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, failureOfName, findAllOrThrow, withNameChildren } from "./names";
 import { removeAliasesTo } from "./aliases";
@@ -44,7 +51,11 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function toListRecord(l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]): MailingListRecord {
+export function toListRecord(
+  l: MailingListRow,
+  domain: DomainRow,
+  members: { address: string; role: Role }[],
+): MailingListRecord {
   return {
     name: l.name,
     domain: domain.name,
@@ -94,7 +105,8 @@ interface SummaryRow {
 }
 
 /** GET mailinglists/<domain>'s query string, parsed (500.130 naming a bad parameter). */
-export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) => parseListQuery(query, LIST_SORT_FIELDS, domain.name);
+export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) =>
+  parseListQuery(query, LIST_SORT_FIELDS, domain.name);
 
 export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
   return listPage<SummaryRow>(
@@ -149,7 +161,12 @@ function columnValues(input: MailingListInput): Partial<MailingListRow> {
 }
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
-async function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: MailingListInput): Promise<Record<string, unknown>> {
+async function auditOld(
+  db: Db,
+  domain: DomainRow,
+  row: MailingListRow,
+  input: MailingListInput,
+): Promise<Record<string, unknown>> {
   const st = listMemberStatements(db);
   const record = toListRecord(row, domain, []) as unknown as Record<string, unknown>;
   if (input.accounts !== undefined) record.accounts = await st.ordered(row.id, "subscriber");
@@ -159,7 +176,8 @@ async function auditOld(db: Db, domain: DomainRow, row: MailingListRow, input: M
 
 /** replyto_mode 2 needs an address to offer. */
 function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">): void {
-  if (row.replytoMode === 2 && row.replytoEmail === "") throw apiError("invalidListOption", "replyto_email", { required_for_replyto_mode: 2 });
+  if (row.replytoMode === 2 && row.replytoEmail === "")
+    throw apiError("invalidListOption", "replyto_email", { required_for_replyto_mode: 2 });
 }
 
 /**
@@ -176,7 +194,12 @@ export interface ListRules {
  * was so already (its last moderator's account was deleted): a record read with GET and sent back whole, or another
  * field changed, is still accepted (contract §4).
  */
-async function checkModerators(db: Db, row: MailingListRow | null, input: MailingListInput, rules: ListRules): Promise<void> {
+async function checkModerators(
+  db: Db,
+  row: MailingListRow | null,
+  input: MailingListInput,
+  rules: ListRules,
+): Promise<void> {
   if (!rules.moderatorRequired) return;
   const privacyMode = input.privacy_mode ?? row?.privacyMode ?? 0;
   if (privacyMode !== 1) return;
@@ -209,46 +232,62 @@ async function replaceMembers(db: Db, listId: number, role: Role, addresses: str
   for (const address of wanted) if (!have.has(address)) await st.add(listId, role, address, next++);
 }
 
-export async function createMailingList(db: Db, domain: DomainRow, name: string, body: Record<string, unknown>, rules: ListRules = {}): Promise<MailingListRow> {
+export async function createMailingList(
+  db: Db,
+  domain: DomainRow,
+  name: string,
+  body: Record<string, unknown>,
+  rules: ListRules = {},
+): Promise<MailingListRow> {
   const input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   const email = `${name}@${domain.name}`;
   const values = columnValues(input);
   checkReplyTo({ replytoMode: values.replytoMode ?? 0, replytoEmail: values.replytoEmail ?? "" });
   await checkModerators(db, null, input, rules);
   return withTransaction(db, async (tx) => {
-      await lockDomain(tx, domain.id);
-      await assertNameFree(tx, domain.id, name);
-      const d = await effectiveLimits(tx, domain);
-      if (d.mailinglistCount + 1 > d.mailinglistLimit) {
-        throw apiError("mailinglistLimitReached", "name", { mailinglist_limit: d.mailinglistLimit });
-      }
-      const [row] = await tx
-        .insert(mailingLists)
-        .values({
-          subscribeRequestMailBody: DEFAULT_LIST_TEMPLATES.subscribe_request_mail_body,
-          subscribeRequestMailSubject: DEFAULT_LIST_TEMPLATES.subscribe_request_mail_subject,
-          unsubscribeRequestMailBody: DEFAULT_LIST_TEMPLATES.unsubscribe_request_mail_body,
-          unsubscribeRequestMailSubject: DEFAULT_LIST_TEMPLATES.unsubscribe_request_mail_subject,
-          subscribeMailBody: DEFAULT_LIST_TEMPLATES.subscribe_mail_body,
-          subscribeMailSubject: DEFAULT_LIST_TEMPLATES.subscribe_mail_subject,
-          unsubscribeMailBody: DEFAULT_LIST_TEMPLATES.unsubscribe_mail_body,
-          unsubscribeMailSubject: DEFAULT_LIST_TEMPLATES.unsubscribe_mail_subject,
-          ...values,
-          domainId: domain.id,
-          name,
-          email,
-          searchKey: searchKey(name, input.description ?? ""),
-        })
-        .returning();
-      await replaceMembers(tx, row!.id, "subscriber", input.accounts);
-      await replaceMembers(tx, row!.id, "moderator", input.moderators);
-      await recordChange(tx, { domain: domain.name, action: "create", resource: "list", names: [name], changes: fieldChanges(input, null) });
-      return row!;
+    await lockDomain(tx, domain.id);
+    await assertNameFree(tx, domain.id, name);
+    const d = await effectiveLimits(tx, domain);
+    if (d.mailinglistCount + 1 > d.mailinglistLimit) {
+      throw apiError("mailinglistLimitReached", "name", { mailinglist_limit: d.mailinglistLimit });
+    }
+    const [row] = await tx
+      .insert(mailingLists)
+      .values({
+        subscribeRequestMailBody: DEFAULT_LIST_TEMPLATES.subscribe_request_mail_body,
+        subscribeRequestMailSubject: DEFAULT_LIST_TEMPLATES.subscribe_request_mail_subject,
+        unsubscribeRequestMailBody: DEFAULT_LIST_TEMPLATES.unsubscribe_request_mail_body,
+        unsubscribeRequestMailSubject: DEFAULT_LIST_TEMPLATES.unsubscribe_request_mail_subject,
+        subscribeMailBody: DEFAULT_LIST_TEMPLATES.subscribe_mail_body,
+        subscribeMailSubject: DEFAULT_LIST_TEMPLATES.subscribe_mail_subject,
+        unsubscribeMailBody: DEFAULT_LIST_TEMPLATES.unsubscribe_mail_body,
+        unsubscribeMailSubject: DEFAULT_LIST_TEMPLATES.unsubscribe_mail_subject,
+        ...values,
+        domainId: domain.id,
+        name,
+        email,
+        searchKey: searchKey(name, input.description ?? ""),
+      })
+      .returning();
+    await replaceMembers(tx, row!.id, "subscriber", input.accounts);
+    await replaceMembers(tx, row!.id, "moderator", input.moderators);
+    await recordChange(tx, {
+      domain: domain.name,
+      action: "create",
+      resource: "list",
+      names: [name],
+      changes: fieldChanges(input, null),
+    });
+    return row!;
   });
 }
 
 const requireAll = (db: Db, domain: DomainRow, names: string[]) =>
-  findAllOrThrow(names, async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0], "mailinglist");
+  findAllOrThrow(
+    names,
+    async (name) => (await statements(db).byName.execute({ domainId: domain.id, name }))[0],
+    "mailinglist",
+  );
 
 /** A list changed by a PUT; `record()` is its record after the change (the answer to a PUT of one name). */
 export interface UpdatedList {
@@ -277,15 +316,28 @@ export async function updateMailingLists(
   return updateLists(db, domain, names, body, rules);
 }
 
-async function updateLists(db: Db, domain: DomainRow, names: string[], body: Record<string, unknown>, rules: ListRules): Promise<UpdatedList[]> {
+async function updateLists(
+  db: Db,
+  domain: DomainRow,
+  names: string[],
+  body: Record<string, unknown>,
+  rules: ListRules,
+): Promise<UpdatedList[]> {
   const checked = Array.isArray(body.accounts) ? await checkedAddresses(body.accounts, MAX_LIST_ACCOUNTS) : undefined;
   let input: MailingListInput;
   if (checked) {
     const rest = { ...body };
     delete rest.accounts;
-    const parsed: MailingListInput = { ...parseFields(rest, mailingListFields, READ_ONLY_LIST_FIELDS), accounts: checked };
+    const parsed: MailingListInput = {
+      ...parseFields(rest, mailingListFields, READ_ONLY_LIST_FIELDS),
+      accounts: checked,
+    };
     // The body's own field order, for the audit entry.
-    input = Object.fromEntries(Object.keys(body).filter((k) => k in parsed).map((k) => [k, parsed[k as keyof MailingListInput]]));
+    input = Object.fromEntries(
+      Object.keys(body)
+        .filter((k) => k in parsed)
+        .map((k) => [k, parsed[k as keyof MailingListInput]]),
+    );
   } else {
     input = parseFields(body, mailingListFields, READ_ONLY_LIST_FIELDS);
   }
@@ -343,9 +395,14 @@ function writeUpdate(
     await recordChange(tx, { domain: domain.name, action: "update", resource: "list", names, changes });
     const updated: UpdatedList[] = [];
     for (const [i, row] of rows.entries()) {
-      const set = { ...values, ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }) };
+      const set = {
+        ...values,
+        ...(values.description === undefined ? {} : { searchKey: searchKey(row.name, values.description) }),
+      };
       const next =
-        Object.keys(set).length > 0 ? (await tx.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning())[0]! : row;
+        Object.keys(set).length > 0
+          ? (await tx.update(mailingLists).set(set).where(eq(mailingLists.id, row.id)).returning())[0]!
+          : row;
       const plan = plans?.[i];
       if (plan) await applyPlan(tx, plan);
       else await replaceMembers(tx, row.id, "subscriber", input.accounts);
@@ -367,7 +424,13 @@ function writeUpdate(
 }
 
 /** The audit entry's changes when the subscribers' difference was planned: `fieldChanges`, without reading them. */
-async function plannedChanges(db: Db, domain: DomainRow, rows: MailingListRow[], input: MailingListInput, plans: MemberPlan[]) {
+async function plannedChanges(
+  db: Db,
+  domain: DomainRow,
+  rows: MailingListRow[],
+  input: MailingListInput,
+  plans: MemberPlan[],
+) {
   const rest = Object.fromEntries(Object.entries(input).filter(([k]) => k !== "accounts")) as MailingListInput;
   const olds: Record<string, unknown>[] = [];
   for (const r of rows) olds.push(await auditOld(db, domain, r, rest));
@@ -394,6 +457,10 @@ export async function deleteMailingLists(db: Db, domain: DomainRow, names: strin
     const rows = await requireAll(tx, domain, names);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "list", names });
     await tx.delete(mailingLists).where(and(eq(mailingLists.domainId, domain.id), inArray(mailingLists.name, names)));
-    await removeAliasesTo(tx, domain, rows.map((r) => r.email));
+    await removeAliasesTo(
+      tx,
+      domain,
+      rows.map((r) => r.email),
+    );
   });
 }

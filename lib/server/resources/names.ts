@@ -44,8 +44,18 @@ const namespace = prepared((db) =>
     .select({ kind: sql<string>`'account'`.as("kind") })
     .from(accounts)
     .where(byName(accounts))
-    .unionAll(db.select({ kind: sql<string>`'alias'`.as("kind") }).from(aliases).where(byName(aliases)))
-    .unionAll(db.select({ kind: sql<string>`'list'`.as("kind") }).from(mailingLists).where(byName(mailingLists)))
+    .unionAll(
+      db
+        .select({ kind: sql<string>`'alias'`.as("kind") })
+        .from(aliases)
+        .where(byName(aliases)),
+    )
+    .unionAll(
+      db
+        .select({ kind: sql<string>`'list'`.as("kind") })
+        .from(mailingLists)
+        .where(byName(mailingLists)),
+    )
     .limit(1)
     .prepare(),
 );
@@ -56,7 +66,11 @@ export async function nameHolder(db: Db, domainId: number, name: string): Promis
 }
 
 /** The names of `names` (at most MAX_NAMES; empty ones skipped) the domain holds, with what holds each. */
-export async function takenNames(db: Db, domainId: number, names: string[]): Promise<{ name: string; taken_by: string }[]> {
+export async function takenNames(
+  db: Db,
+  domainId: number,
+  names: string[],
+): Promise<{ name: string; taken_by: string }[]> {
   if (names.length > MAX_NAMES) throw apiError("invalidNameList", "names", { max: MAX_NAMES });
   const out: { name: string; taken_by: string }[] = [];
   for (const name of new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))) {

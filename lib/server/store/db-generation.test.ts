@@ -14,7 +14,7 @@ let db: Db;
 let other: Db;
 
 const catchall = (conn: Db) =>
-  (conn.$client.prepare("SELECT catchall_address FROM domains WHERE name = 'a.example'").pluck().get() as string);
+  conn.$client.prepare("SELECT catchall_address FROM domains WHERE name = 'a.example'").pluck().get() as string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "db-generation-"));

@@ -33,25 +33,45 @@ export const listMemberStatements = prepared((db): ListMemberStatements => {
       )
       .raw();
     const current = client.prepare("SELECT address, position FROM list_members WHERE list_id = ? AND role = ?").raw();
-    const ordered = client.prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position").pluck();
+    const ordered = client
+      .prepare("SELECT address FROM list_members WHERE list_id = ? AND role = ? ORDER BY position")
+      .pluck();
     const remove = client.prepare("DELETE FROM list_members WHERE list_id = ? AND role = ? AND address = ?");
     const add = client.prepare("INSERT INTO list_members (list_id, role, address, position) VALUES (?, ?, ?, ?)");
     return {
       version: (listId) => Promise.resolve(version.get(listId) as number | undefined),
-      subscriberPage: (listId, position, address, limit) => Promise.resolve(page.all(listId, position, address, limit) as [string, number][]),
+      subscriberPage: (listId, position, address, limit) =>
+        Promise.resolve(page.all(listId, position, address, limit) as [string, number][]),
       current: (listId, role) => Promise.resolve(current.all(listId, role) as [string, number][]),
       ordered: (listId, role) => Promise.resolve(ordered.all(listId, role) as string[]),
       remove: (listId, role, address) => Promise.resolve(remove.run(listId, role, address)),
       add: (listId, role, address, position) => Promise.resolve(add.run(listId, role, address, position)),
     };
   }
-  const memberOf = and(eq(listMembers.listId, sql.placeholder("listId")), eq(listMembers.role, sql.placeholder("role")));
-  const current = db.select({ address: listMembers.address, position: listMembers.position }).from(listMembers).where(memberOf).prepare();
-  const ordered = db.select({ address: listMembers.address }).from(listMembers).where(memberOf).orderBy(asc(listMembers.position)).prepare();
+  const memberOf = and(
+    eq(listMembers.listId, sql.placeholder("listId")),
+    eq(listMembers.role, sql.placeholder("role")),
+  );
+  const current = db
+    .select({ address: listMembers.address, position: listMembers.position })
+    .from(listMembers)
+    .where(memberOf)
+    .prepare();
+  const ordered = db
+    .select({ address: listMembers.address })
+    .from(listMembers)
+    .where(memberOf)
+    .orderBy(asc(listMembers.position))
+    .prepare();
   const pair = (r: { address: string; position: number }) => [r.address, r.position] as [string, number];
   return {
     version: async (listId) =>
-      (await db.select({ v: listMemberVersions.version }).from(listMemberVersions).where(eq(listMemberVersions.listId, listId)))[0]?.v,
+      (
+        await db
+          .select({ v: listMemberVersions.version })
+          .from(listMemberVersions)
+          .where(eq(listMemberVersions.listId, listId))
+      )[0]?.v,
     subscriberPage: async (listId, position, address, limit) =>
       (
         await db
@@ -70,7 +90,11 @@ export const listMemberStatements = prepared((db): ListMemberStatements => {
     current: async (listId, role) => (await current.execute({ listId, role })).map(pair),
     ordered: async (listId, role) => (await ordered.execute({ listId, role })).map((r) => r.address),
     remove: (listId, role, address) =>
-      db.delete(listMembers).where(and(eq(listMembers.listId, listId), eq(listMembers.role, role), eq(listMembers.address, address))).execute(),
-    add: (listId, role, address, position) => db.insert(listMembers).values({ listId, role, address, position }).execute(),
+      db
+        .delete(listMembers)
+        .where(and(eq(listMembers.listId, listId), eq(listMembers.role, role), eq(listMembers.address, address)))
+        .execute(),
+    add: (listId, role, address, position) =>
+      db.insert(listMembers).values({ listId, role, address, position }).execute(),
   };
 });

@@ -41,7 +41,8 @@ describe("PostgreSQL caches follow other processes' commits", () => {
       await other.query(text, values);
       await vi.waitFor(() => expect(dbGeneration(db)).not.toBe(before));
     };
-    const login = (email: string, password: string) => authenticate(db, { email, digest: sha1Hex(password) }, "192.0.2.1");
+    const login = (email: string, password: string) =>
+      authenticate(db, { email, digest: sha1Hex(password) }, "192.0.2.1");
     await expect(login("jan@stamp.test", "Stamp-pass1")).resolves.toMatchObject({ domain: "stamp.test" });
     expect((await findDomain(db, "stamp.test"))?.name).toBe("stamp.test");
 
@@ -53,7 +54,8 @@ describe("PostgreSQL caches follow other processes' commits", () => {
     await login("jan@stamp.test", "Stamp-pass1");
     // (An account's update also updates its domain's counters, so both announcing triggers are turned off.)
     const notifying = async (on: boolean) => {
-      for (const t of ["accounts", "domains"]) await other.query(`ALTER TABLE ${t} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${t}_notify_change`);
+      for (const t of ["accounts", "domains"])
+        await other.query(`ALTER TABLE ${t} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${t}_notify_change`);
     };
     await notifying(false);
     await other.query("UPDATE accounts SET description = 'unseen' WHERE email = 'jan@stamp.test'");
@@ -61,7 +63,9 @@ describe("PostgreSQL caches follow other processes' commits", () => {
     expect((await login("jan@stamp.test", "Stamp-pass1")).account.description).not.toBe("unseen");
 
     // A password changed by another process: the old one is refused, the new one accepted, once it is announced.
-    await elsewhere("UPDATE accounts SET password_hash = $1 WHERE email = 'jan@stamp.test'", [hashPassword("Stamp-pass2")]);
+    await elsewhere("UPDATE accounts SET password_hash = $1 WHERE email = 'jan@stamp.test'", [
+      hashPassword("Stamp-pass2"),
+    ]);
     await expect(login("jan@stamp.test", "Stamp-pass1")).rejects.toMatchObject({ key: "badCredentials" });
     await expect(login("jan@stamp.test", "Stamp-pass2")).resolves.toMatchObject({ domain: "stamp.test" });
 

@@ -4,7 +4,8 @@ import { Fragment } from "react";
 
 export function Address({ text }: { text: string }) {
   const at = text.lastIndexOf("@");
-  const parts = at < 0 ? text.split(/(?<=\.)/) : [...text.slice(0, at + 1).split(/(?<=[@.])/), text.slice(at + 1)].filter(Boolean);
+  const parts =
+    at < 0 ? text.split(/(?<=\.)/) : [...text.slice(0, at + 1).split(/(?<=[@.])/), text.slice(at + 1)].filter(Boolean);
   return (
     <span className="wrap-anywhere">
       {parts.map((p, i) => (

@@ -19,7 +19,13 @@ const messages: Messages<"csv" | "csv1250" | "title"> = {
   },
 };
 
-export function ExportLinks({ resource, filters }: { resource: "accounts" | "aliases" | "lists"; filters: ListFilters }) {
+export function ExportLinks({
+  resource,
+  filters,
+}: {
+  resource: "accounts" | "aliases" | "lists";
+  filters: ListFilters;
+}) {
   const t = useT(messages);
   const href = (encoding?: string) => {
     const q = new URLSearchParams();

@@ -12,7 +12,9 @@ const ITEM_NOUN: Noun = {
   en: { one: "item", other: "items" },
 };
 
-const messages: Messages<"search" | "page" | "prev" | "next" | "rows" | "sortBy" | "pager" | "sortField" | "asc" | "desc"> = {
+const messages: Messages<
+  "search" | "page" | "prev" | "next" | "rows" | "sortBy" | "pager" | "sortField" | "asc" | "desc"
+> = {
   pl: {
     search: "Szukaj",
     page: "Strona {page} z {pages} · {total}",
@@ -72,7 +74,17 @@ export function useListFilters(sortFields: readonly string[]) {
   return { filters, update };
 }
 
-export function SearchBox({ value, onChange, label, hint }: { value: string; onChange: (v: string) => void; label?: string; hint?: string }) {
+export function SearchBox({
+  value,
+  onChange,
+  label,
+  hint,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  label?: string;
+  hint?: string;
+}) {
   const t = useT(messages);
   const [text, setText] = useState(value);
   const onChangeRef = useRef(onChange);
@@ -156,7 +168,9 @@ export function Pager({
   const pages = Math.max(1, Math.ceil(total / filters.size));
   return (
     <nav aria-label={t("pager")} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
-      <p aria-live="polite">{t("page", { page: Math.min(filters.page + 1, pages), pages, total: countOf(locale, total, ITEM_NOUN) })}</p>
+      <p aria-live="polite">
+        {t("page", { page: Math.min(filters.page + 1, pages), pages, total: countOf(locale, total, ITEM_NOUN) })}
+      </p>
       <div className="flex flex-wrap items-center gap-2">
         <Select
           className="flex items-center gap-2 whitespace-nowrap [&_label]:mb-0 [&_select]:w-20"

@@ -17,7 +17,9 @@ export function Meter({ label, value, max, text }: { label: string; value: numbe
         <div className={`h-full ${color}`} style={{ width: `${pct}%` }} />
       </div>
       {/* The meter's aria-valuetext already says it: hidden from screen readers so the cell is read once. */}
-      <span aria-hidden="true" className="meter-text">{text}</span>
+      <span aria-hidden="true" className="meter-text">
+        {text}
+      </span>
     </div>
   );
 }

@@ -14,7 +14,15 @@ export function PageHeader({ title, intro }: { title: string; intro: string }) {
   );
 }
 
-export function LoadFailedAlert({ text, retryLabel, onRetry }: { text: string; retryLabel: string; onRetry: () => void }) {
+export function LoadFailedAlert({
+  text,
+  retryLabel,
+  onRetry,
+}: {
+  text: string;
+  retryLabel: string;
+  onRetry: () => void;
+}) {
   return (
     <Alert tone="error">
       {text}{" "}

@@ -8,7 +8,15 @@ export function Progress({ label, done, total, of }: { label: string; done: numb
         <span>{label}</span>
         <span className="tabular-nums">{text}</span>
       </div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-valuetext={text} className="h-2.5 w-full overflow-hidden rounded-full bg-gray-200">
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        aria-valuetext={text}
+        className="h-2.5 w-full overflow-hidden rounded-full bg-gray-200"
+      >
         <div className="h-full bg-blue-700" style={{ width: `${pct}%` }} />
       </div>
     </div>

@@ -155,15 +155,17 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const togglePage = () => {
     if (allMatching) {
       const except = new Set(allMatching.except);
-      for (const r of pageRows) if (pageAll) except.add(r.name);
-      else except.delete(r.name);
+      for (const r of pageRows)
+        if (pageAll) except.add(r.name);
+        else except.delete(r.name);
       setAllMatching({ ...allMatching, except });
       return;
     }
     setSelected((s) => {
       const next = new Set(s);
-      for (const r of pageRows) if (pageAll) next.delete(r.name);
-      else next.add(r.name);
+      for (const r of pageRows)
+        if (pageAll) next.delete(r.name);
+        else next.add(r.name);
       return next;
     });
   };
@@ -197,9 +199,14 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
       return true;
     } catch (err) {
       const children = errorChildren(err, errorText.body);
-      const text = done > 0
-        ? t(deleting ? "bulkPartlyDeleted" : "bulkPartly", { done: count(done), rest: count(names.length - done), error: errorText.failure(err) })
-        : t(deleting ? "bulkDeleteFailed" : "bulkFailed", { error: errorText.failure(err) });
+      const text =
+        done > 0
+          ? t(deleting ? "bulkPartlyDeleted" : "bulkPartly", {
+              done: count(done),
+              rest: count(names.length - done),
+              error: errorText.failure(err),
+            })
+          : t(deleting ? "bulkDeleteFailed" : "bulkFailed", { error: errorText.failure(err) });
       setOutcome({ ok: false, text, children });
       return false;
     } finally {
@@ -260,10 +267,15 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
         <section aria-label={t("selectedLabel")} className="space-y-2 rounded-md border border-blue-300 bg-blue-50 p-3">
           <div className="flex flex-wrap items-center gap-2">
             <p className="mr-2 text-sm font-semibold" aria-live="polite">
-              {allMatching ? t("selectedAll", { count: count(selectedCount) }) : t("selected", { count: count(selectedCount) })}
+              {allMatching
+                ? t("selectedAll", { count: count(selectedCount) })
+                : t("selected", { count: count(selectedCount) })}
             </p>
             {!allMatching && total > selectedCount && (
-              <Button variant="secondary" onClick={() => setAllMatching({ search: filters.search, total, except: new Set() })}>
+              <Button
+                variant="secondary"
+                onClick={() => setAllMatching({ search: filters.search, total, except: new Set() })}
+              >
                 {t("selectAllMatching", { count: count(total) })}
               </Button>
             )}
@@ -273,12 +285,25 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
           </div>
           <div className="flex flex-wrap items-end gap-2">
             {props.bulkActions?.(bulkContext)}
-            <Button variant="danger" disabled={progress !== null} onClick={() => setDeleting({ names: null, count: selectedCount })}>
+            <Button
+              variant="danger"
+              disabled={progress !== null}
+              onClick={() => setDeleting({ names: null, count: selectedCount })}
+            >
               {t("deleteSelected")}
             </Button>
           </div>
-          {selectedCount > CHUNK_SIZE && <p className="text-sm text-gray-800">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
-          {progress && <Progress label={progress.phase === "reading" ? t("reading") : t("applying")} done={progress.done} total={progress.total} of={t("of")} />}
+          {selectedCount > CHUNK_SIZE && (
+            <p className="text-sm text-gray-800">{t("chunksNote", { size: CHUNK_SIZE })}</p>
+          )}
+          {progress && (
+            <Progress
+              label={progress.phase === "reading" ? t("reading") : t("applying")}
+              done={progress.done}
+              total={progress.total}
+              of={t("of")}
+            />
+          )}
         </section>
       )}
       {outcome && (
@@ -295,7 +320,11 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
       )}
 
       {list.isError && (
-        <LoadFailedAlert text={props.t("loadFailed", { error: errorText.failure(list.error) })} retryLabel={t("retry")} onRetry={() => void list.refetch()} />
+        <LoadFailedAlert
+          text={props.t("loadFailed", { error: errorText.failure(list.error) })}
+          retryLabel={t("retry")}
+          onRetry={() => void list.refetch()}
+        />
       )}
 
       <div className="relative rounded-lg border border-gray-300 bg-white">
@@ -315,11 +344,22 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
               </th>
               {columns.map((c) =>
                 c.sortable === false ? (
-                  <th key={c.key} scope="col" className={`px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 ${cellClass(c)}`}>
+                  <th
+                    key={c.key}
+                    scope="col"
+                    className={`px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 ${cellClass(c)}`}
+                  >
                     {c.label}
                   </th>
                 ) : (
-                  <SortHeader key={c.key} field={c.key} label={c.label} filters={filters} onSort={onSort} className={cellClass(c)} />
+                  <SortHeader
+                    key={c.key}
+                    field={c.key}
+                    label={c.label}
+                    filters={filters}
+                    onSort={onSort}
+                    className={cellClass(c)}
+                  />
                 ),
               )}
               <th scope="col" className={`w-24 px-2 py-2 ${props.actionsClassName ?? "md:w-44"}`}>
@@ -327,8 +367,13 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
               </th>
             </tr>
           </thead>
-          <tbody className={list.isPlaceholderData ? "opacity-60" : undefined} onClick={props.linkRows ? navigate : undefined}>
-            {!list.data && !list.isError && <SkeletonRows rows={Math.min(filters.size, SKELETON_ROWS)} cols={colCount} />}
+          <tbody
+            className={list.isPlaceholderData ? "opacity-60" : undefined}
+            onClick={props.linkRows ? navigate : undefined}
+          >
+            {!list.data && !list.isError && (
+              <SkeletonRows rows={Math.min(filters.size, SKELETON_ROWS)} cols={colCount} />
+            )}
             {list.data && rows.length === 0 && (
               <tr>
                 <td colSpan={colCount} className="px-3 py-8 text-center text-gray-700">
@@ -357,7 +402,12 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                     {props.rowActions?.(r)}
                     {canDelete(r) && (
                       // The ghost Button's look in one short class (app/globals.css): it is repeated in every row.
-                      <button type="button" className="tdelete" aria-label={`${t("delete")}: ${r.email}`} onClick={() => setDeleting({ names: [r.name], count: 1 })}>
+                      <button
+                        type="button"
+                        className="tdelete"
+                        aria-label={`${t("delete")}: ${r.email}`}
+                        onClick={() => setDeleting({ names: [r.name], count: 1 })}
+                      >
                         {t("delete")}
                       </button>
                     )}
@@ -379,10 +429,15 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             <>
               <p>
                 {deleting.names?.length === 1
-                  ? props.t("confirmDelete", { email: `${deleting.names[0]}@${domain ?? ""}`, name: `${deleting.names[0]}@${domain ?? ""}` })
+                  ? props.t("confirmDelete", {
+                      email: `${deleting.names[0]}@${domain ?? ""}`,
+                      name: `${deleting.names[0]}@${domain ?? ""}`,
+                    })
                   : t("confirmMany", { count: count(deleting.count) })}
               </p>
-              {dialogNames && dialogNames.length > 1 && <NameList names={dialogNames} more={(n) => t("andMore", { n })} />}
+              {dialogNames && dialogNames.length > 1 && (
+                <NameList names={dialogNames} more={(n) => t("andMore", { n })} />
+              )}
               {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
               {props.deleteDetails?.(dialogNames ?? "all")}
             </>
@@ -405,7 +460,12 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
  * The name column: the row's name (a link, badges), and below it on narrow screens the key facts of the columns
  * hidden there, so a row reads whole at 375 px.
  */
-export function nameColumn<R>(label: string, width: string, name: (r: R) => ReactNode, narrowFacts: (r: R) => ReactNode): Column<R> {
+export function nameColumn<R>(
+  label: string,
+  width: string,
+  name: (r: R) => ReactNode,
+  narrowFacts: (r: R) => ReactNode,
+): Column<R> {
   return {
     key: "name",
     label,
@@ -448,6 +508,7 @@ function NameList({ names, more }: { names: string[]; more: (n: number) => strin
 
 /** One line per failing name of a multi-name answer ("name: reason"), without raw codes. */
 function errorChildren(err: unknown, body: (b: { code: string; message: string }) => string): string[] | undefined {
-  const children = (err as { body?: { children?: { source?: string; code: string; message: string }[] } }).body?.children;
+  const children = (err as { body?: { children?: { source?: string; code: string; message: string }[] } }).body
+    ?.children;
   return children?.map((c) => `${c.source ?? ""}: ${body(c)}`);
 }

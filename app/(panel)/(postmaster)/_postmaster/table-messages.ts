@@ -2,9 +2,30 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "actions" | "delete" | "retry" | "selectPage" | "selectRow" | "selectedLabel" | "selected" | "selectedAll"
-  | "selectAllMatching" | "clearSelection" | "deleteSelected" | "chunksNote" | "reading" | "applying" | "of"
-  | "bulkDone" | "bulkFailed" | "bulkPartly" | "bulkDeleted" | "bulkDeleteFailed" | "bulkPartlyDeleted" | "deleted" | "confirmMany" | "andMore";
+  | "actions"
+  | "delete"
+  | "retry"
+  | "selectPage"
+  | "selectRow"
+  | "selectedLabel"
+  | "selected"
+  | "selectedAll"
+  | "selectAllMatching"
+  | "clearSelection"
+  | "deleteSelected"
+  | "chunksNote"
+  | "reading"
+  | "applying"
+  | "of"
+  | "bulkDone"
+  | "bulkFailed"
+  | "bulkPartly"
+  | "bulkDeleted"
+  | "bulkDeleteFailed"
+  | "bulkPartlyDeleted"
+  | "deleted"
+  | "confirmMany"
+  | "andMore";
 
 export const tableMessages: Messages<Key> = {
   pl: {
@@ -19,7 +40,8 @@ export const tableMessages: Messages<Key> = {
     selectAllMatching: "Zaznacz wszystkie pasujące ({count})",
     clearSelection: "Odznacz",
     deleteSelected: "Usuń zaznaczone",
-    chunksNote: "Zmiany idą porcjami po najwyżej {size} nazw: każda porcja zmienia się w całości albo wcale, porcje jedna po drugiej.",
+    chunksNote:
+      "Zmiany idą porcjami po najwyżej {size} nazw: każda porcja zmienia się w całości albo wcale, porcje jedna po drugiej.",
     reading: "Odczytywanie zaznaczonych…",
     applying: "Zapisywanie zmian…",
     of: "z",
@@ -45,7 +67,8 @@ export const tableMessages: Messages<Key> = {
     selectAllMatching: "Select all matching ({count})",
     clearSelection: "Clear selection",
     deleteSelected: "Delete selected",
-    chunksNote: "Changes go in chunks of at most {size} names: each chunk changes entirely or not at all, one chunk after another.",
+    chunksNote:
+      "Changes go in chunks of at most {size} names: each chunk changes entirely or not at all, one chunk after another.",
     reading: "Reading the selection…",
     applying: "Saving the changes…",
     of: "of",

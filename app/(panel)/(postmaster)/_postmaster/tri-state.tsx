@@ -5,8 +5,22 @@ import { Select } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
 
 const messages: Messages<"default" | "on" | "off" | "nowOn" | "nowOff" | "global"> = {
-  pl: { default: "Domyślnie ({value})", on: "Włączony", off: "Wyłączony", nowOn: "teraz włączony", nowOff: "teraz wyłączony", global: "według ustawienia serwera" },
-  en: { default: "Default ({value})", on: "On", off: "Off", nowOn: "currently on", nowOff: "currently off", global: "as the server decides" },
+  pl: {
+    default: "Domyślnie ({value})",
+    on: "Włączony",
+    off: "Wyłączony",
+    nowOn: "teraz włączony",
+    nowOff: "teraz wyłączony",
+    global: "według ustawienia serwera",
+  },
+  en: {
+    default: "Default ({value})",
+    on: "On",
+    off: "Off",
+    nowOn: "currently on",
+    nowOff: "currently off",
+    global: "as the server decides",
+  },
 };
 
 export function TriStateSelect({

@@ -27,7 +27,10 @@ const CreateAccountForm = dynamic(() => import("./create-account-form").then((m)
 });
 // The bulk changes show once a row is ticked, the delete dialog's list of what goes too once it opens: neither is
 // part of the table's first load.
-const BulkActions = dynamic(() => import("./bulk-actions").then((m) => m.BulkActions), { ssr: false, loading: () => <Spinner /> });
+const BulkActions = dynamic(() => import("./bulk-actions").then((m) => m.BulkActions), {
+  ssr: false,
+  loading: () => <Spinner />,
+});
 const AccountDeleteDetails = dynamic(() => import("./delete-details").then((m) => m.AccountDeleteDetails), {
   ssr: false,
   loading: () => <Spinner />,
@@ -60,7 +63,11 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         <>
           {/* A plain link, navigated client-side by the tbody's handler (useLinkNavigation) and never prefetched:
               a page shows up to 200 rows, rarely all opened. */}
-          <a href={`/accounts/${encodeURIComponent(r.name)}`} className={`font-medium ${linkClass}`} aria-label={t("edit", { name: r.email })}>
+          <a
+            href={`/accounts/${encodeURIComponent(r.name)}`}
+            className={`font-medium ${linkClass}`}
+            aria-label={t("edit", { name: r.email })}
+          >
             <Address text={r.name} />
           </a>
           <AccountBadges row={r} />
@@ -74,7 +81,13 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       ),
     ),
     descriptionColumn(t("description")),
-    { key: "capacity", label: t("capacity"), wide: true, className: "w-28 text-right tabular-nums", cell: (r) => r.capacity },
+    {
+      key: "capacity",
+      label: t("capacity"),
+      wide: true,
+      className: "w-28 text-right tabular-nums",
+      cell: (r) => r.capacity,
+    },
     { key: "usage", label: t("usage"), wide: true, className: "w-36", cell: usage },
     {
       key: "blocked",
@@ -83,15 +96,31 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       className: "w-24",
       cell: (r) => (r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")),
     },
-    { key: "creation_date", label: t("created"), wide: true, className: "w-28 tabular-nums", cell: (r) => formatDate(r.creation_date, locale) },
+    {
+      key: "creation_date",
+      label: t("created"),
+      wide: true,
+      className: "w-28 tabular-nums",
+      cell: (r) => formatDate(r.creation_date, locale),
+    },
     {
       key: "expiration_date",
       label: t("expires"),
       wide: true,
       className: "w-24 tabular-nums",
-      cell: (r) => <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>{r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}</span>,
+      cell: (r) => (
+        <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>
+          {r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}
+        </span>
+      ),
     },
-    { key: "last_auth_date", label: t("lastLogin"), wide: true, className: "w-28 tabular-nums", cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—") },
+    {
+      key: "last_auth_date",
+      label: t("lastLogin"),
+      wide: true,
+      className: "w-28 tabular-nums",
+      cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—"),
+    },
   ];
 
   return (
@@ -101,7 +130,11 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       {creating && domain && (
         <div id={CREATE_FORM_ID}>
           <Card title={t("createTitle")} level={2}>
-            <CreateAccountForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created_ok", { email }))} />
+            <CreateAccountForm
+              domain={domain}
+              onAttempt={() => setNotice("")}
+              onDone={(email) => setNotice(t("created_ok", { email }))}
+            />
           </Card>
         </div>
       )}
@@ -109,7 +142,12 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
 
       {notice && <Alert tone="success">{notice}</Alert>}
 
-      <ResourceTable resource={accounts} initial={initial} t={t} noun={ACCOUNT_NOUN} columns={columns}
+      <ResourceTable
+        resource={accounts}
+        initial={initial}
+        t={t}
+        noun={ACCOUNT_NOUN}
+        columns={columns}
         deletable={(r) => r.name !== "postmaster"}
         linkRows
         actionsClassName="md:w-20"

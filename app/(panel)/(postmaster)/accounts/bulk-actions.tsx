@@ -52,7 +52,12 @@ export function BulkActions({
   return (
     <>
       {SWITCHES.map(([label, body]) => (
-        <Button key={label} variant="secondary" disabled={ctx.pending} onClick={() => (label === "block" ? setConfirmBlock(true) : void run(body))}>
+        <Button
+          key={label}
+          variant="secondary"
+          disabled={ctx.pending}
+          onClick={() => (label === "block" ? setConfirmBlock(true) : void run(body))}
+        >
           {t(label)}
         </Button>
       ))}

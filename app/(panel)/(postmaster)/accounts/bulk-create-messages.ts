@@ -2,10 +2,38 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "title" | "format" | "lines" | "file" | "preview" | "previewSummary" | "previewCaption" | "line" | "name"
-  | "password" | "capacity" | "check" | "generated" | "given" | "ok" | "back" | "create" | "creating" | "of"
-  | "resultSummary" | "resultCaption" | "result" | "created" | "retry" | "download" | "downloadedOnce" | "close"
-  | "duplicateInInput" | "description" | "encoding1250" | "closeWarning" | "closeAnyway";
+  | "title"
+  | "format"
+  | "lines"
+  | "file"
+  | "preview"
+  | "previewSummary"
+  | "previewCaption"
+  | "line"
+  | "name"
+  | "password"
+  | "capacity"
+  | "check"
+  | "generated"
+  | "given"
+  | "ok"
+  | "back"
+  | "create"
+  | "creating"
+  | "of"
+  | "resultSummary"
+  | "resultCaption"
+  | "result"
+  | "created"
+  | "retry"
+  | "download"
+  | "downloadedOnce"
+  | "close"
+  | "duplicateInInput"
+  | "description"
+  | "encoding1250"
+  | "closeWarning"
+  | "closeAnyway";
 
 export const bulkCreateMessages: Messages<Key> = {
   pl: {
@@ -72,7 +100,8 @@ export const bulkCreateMessages: Messages<Key> = {
     created: "created",
     retry: "Retry the failed ones",
     download: "Download the generated passwords (CSV, {n})",
-    downloadedOnce: "The generated passwords were downloaded; the panel does not keep them and will not show them again.",
+    downloadedOnce:
+      "The generated passwords were downloaded; the panel does not keep them and will not show them again.",
     close: "Close",
     duplicateInInput: "This name already came earlier in the input.",
     description: "Description",

@@ -60,7 +60,10 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
       const taken: string[] = [];
       // In batches: a URL of 1,000 names would pass the server's 16 kB header limit.
       for (let i = 0; i < names.length; i += TAKEN_BATCH) {
-        const batch = names.slice(i, i + TAKEN_BATCH).map(encodeURIComponent).join(",");
+        const batch = names
+          .slice(i, i + TAKEN_BATCH)
+          .map(encodeURIComponent)
+          .join(",");
         const res = await fetch(`/api/panel/taken-names?names=${batch}`);
         if (res.ok) taken.push(...((await res.json()) as { taken: { name: string }[] }).taken.map((t) => t.name));
       }
@@ -98,7 +101,10 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     await invalidate();
     const created = out.filter((r) => r.ok).map((r) => r.row);
-    setPasswords((p) => [...p, ...created.filter((r) => r.generated).map((r) => ({ name: r.name, password: r.password }))]);
+    setPasswords((p) => [
+      ...p,
+      ...created.filter((r) => r.generated).map((r) => ({ name: r.name, password: r.password })),
+    ]);
     setDownloaded((d) => d && !created.some((r) => r.generated));
     setResults([...refused, ...out].sort((a, b) => a.row.line - b.row.line));
     setProgress(null);
@@ -106,8 +112,13 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
 
   const start = () => {
     if (!rows) return;
-    const refused: Result[] = rows.filter((r) => r.problem).map((row) => ({ row, ok: false, reason: problemText(row.problem!) }));
-    void create(rows.filter((r) => !r.problem), refused);
+    const refused: Result[] = rows
+      .filter((r) => r.problem)
+      .map((row) => ({ row, ok: false, reason: problemText(row.problem!) }));
+    void create(
+      rows.filter((r) => !r.problem),
+      refused,
+    );
   };
 
   /** Retries the rows the server refused (rows that broke a rule would only be refused again). */
@@ -167,7 +178,14 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
         {!rows && (
           <>
             <p className="text-sm text-gray-800">{t("format")}</p>
-            <TextArea label={t("lines")} rows={8} value={text} spellCheck={false} className="[&_textarea]:font-mono" onChange={(e) => setText(e.target.value)} />
+            <TextArea
+              label={t("lines")}
+              rows={8}
+              value={text}
+              spellCheck={false}
+              className="[&_textarea]:font-mono"
+              onChange={(e) => setText(e.target.value)}
+            />
             <div>
               <label className="mb-1 block text-sm font-medium text-gray-900" htmlFor={`${titleId}-file`}>
                 {t("file")}
@@ -193,7 +211,11 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
 
         {rows && !results && !progress && (
           <>
-            {encodingNote && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-gray-900">{t("encoding1250")}</p>}
+            {encodingNote && (
+              <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-gray-900">
+                {t("encoding1250")}
+              </p>
+            )}
             <p className="text-sm" role="status">
               {t("previewSummary", { count: count(valid), invalid: rows.length - valid })}
             </p>
@@ -217,7 +239,11 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
         )}
 
         {confirmClose && passwords.length > 0 && (
-          <div role="alertdialog" aria-labelledby={`${titleId}-lose`} className="space-y-2 rounded border border-red-300 bg-red-50 p-3">
+          <div
+            role="alertdialog"
+            aria-labelledby={`${titleId}-lose`}
+            className="space-y-2 rounded border border-red-300 bg-red-50 p-3"
+          >
             <p id={`${titleId}-lose`} className="text-sm font-semibold text-red-900">
               {t("closeWarning", { n: passwords.length })}
             </p>
@@ -251,7 +277,10 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
               rows={results.map((r) => ({
                 line: r.row.line,
                 bad: !r.ok,
-                cells: [<Address key="n" text={r.row.name} />, r.ok ? t("created") : <span className="text-red-900">{r.reason}</span>],
+                cells: [
+                  <Address key="n" text={r.row.name} />,
+                  r.ok ? t("created") : <span className="text-red-900">{r.reason}</span>,
+                ],
               }))}
             />
             {downloaded && <p className="text-sm text-gray-800">{t("downloadedOnce")}</p>}

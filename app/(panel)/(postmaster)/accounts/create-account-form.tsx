@@ -15,10 +15,20 @@ import { accountMessages } from "./messages";
 const FIELDS = ["name", "password", "description", "capacity"] as const;
 // zod (~50 kB gzipped) is imported on the first submit, or as soon as the form gets focus: not on the table's first
 // load. The rules are the same ones the API applies.
-const resolver = lazyResolver<CreateValues>(() => import("./create-account-schema").then((m) => m.createAccountResolver));
+const resolver = lazyResolver<CreateValues>(() =>
+  import("./create-account-schema").then((m) => m.createAccountResolver),
+);
 
 /** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
-export function CreateAccountForm({ domain, onDone, onAttempt }: { domain: string; onDone: (email: string) => void; onAttempt?: () => void }) {
+export function CreateAccountForm({
+  domain,
+  onDone,
+  onAttempt,
+}: {
+  domain: string;
+  onDone: (email: string) => void;
+  onAttempt?: () => void;
+}) {
   const t = useT(accountMessages);
   const errorText = useErrorText();
   const hydrated = useHydrated();
@@ -46,10 +56,15 @@ export function CreateAccountForm({ domain, onDone, onAttempt }: { domain: strin
     }
   });
   return (
-    <form noValidate onSubmit={(e) => {
-      onAttempt?.();
-      void onSubmit(e);
-    }} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <form
+      noValidate
+      onSubmit={(e) => {
+        onAttempt?.();
+        void onSubmit(e);
+      }}
+      onFocus={resolver.preload}
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+    >
       <TextField
         label={t("name")}
         hint={`${t("nameHint")} @${domain}`}
@@ -65,7 +80,12 @@ export function CreateAccountForm({ domain, onDone, onAttempt }: { domain: strin
         error={errors.password?.message}
         {...register("password")}
       />
-      <TextField label={t("description")} maxLength={48} error={errors.description?.message} {...register("description")} />
+      <TextField
+        label={t("description")}
+        maxLength={48}
+        error={errors.description?.message}
+        {...register("description")}
+      />
       <TextField
         label={t("capacity")}
         inputMode="numeric"
@@ -73,7 +93,11 @@ export function CreateAccountForm({ domain, onDone, onAttempt }: { domain: strin
         error={errors.capacity?.message}
         {...register("capacity")}
       />
-      {formError && <Alert tone="error" className="sm:col-span-2 lg:col-span-4">{formError}</Alert>}
+      {formError && (
+        <Alert tone="error" className="sm:col-span-2 lg:col-span-4">
+          {formError}
+        </Alert>
+      )}
       <div className="sm:col-span-2 lg:col-span-4">
         {/* Not before hydration: a native submit would put the password in the URL (lib/client/use-hydrated.ts). */}
         <Button type="submit" loading={formState.isSubmitting} disabled={!hydrated}>

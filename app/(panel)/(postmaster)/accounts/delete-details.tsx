@@ -24,22 +24,28 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
   const few = named !== "all" && names.length <= MAX_READ;
   const records = useQuery({
     queryKey: [...accountKeys.all, "delete-details", domain, names],
-    queryFn: () => Promise.all(names.map((n) => panelFetch<AccountRecord>(`emails/${domain}/${encodeURIComponent(n)}`))),
+    queryFn: () =>
+      Promise.all(names.map((n) => panelFetch<AccountRecord>(`emails/${domain}/${encodeURIComponent(n)}`))),
     enabled: few,
     retry: retryRule,
   });
   const memberships = useQuery({
     queryKey: [...accountKeys.all, "delete-lists", domain, names],
     queryFn: () =>
-      Promise.all(names.map((n) => panelFetch<AccountListMembership[]>(`emails/${domain}/${encodeURIComponent(n)}/lists`))),
+      Promise.all(
+        names.map((n) => panelFetch<AccountListMembership[]>(`emails/${domain}/${encodeURIComponent(n)}/lists`)),
+      ),
     enabled: few,
     retry: retryRule,
   });
   const reached = useQuery({
     queryKey: [...accountKeys.all, "delete-aliases", domain, names],
     queryFn: async () =>
-      (JSON.parse(await panelRequestText(`/api/panel/aliases-reaching?names=${names.map(encodeURIComponent).join(",")}`)) as { aliases: string[] })
-        .aliases,
+      (
+        JSON.parse(
+          await panelRequestText(`/api/panel/aliases-reaching?names=${names.map(encodeURIComponent).join(",")}`),
+        ) as { aliases: string[] }
+      ).aliases,
     enabled: few,
     retry: retryRule,
   });
@@ -47,7 +53,10 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
     queryKey: [...accountKeys.all, "delete-forwarders", domain, names],
     queryFn: async () => {
       const each = await Promise.all(
-        names.map(async (n) => JSON.parse(await panelRequestText(`/api/panel/forwarders/${domain}/${encodeURIComponent(n)}`)) as string[]),
+        names.map(
+          async (n) =>
+            JSON.parse(await panelRequestText(`/api/panel/forwarders/${domain}/${encodeURIComponent(n)}`)) as string[],
+        ),
       );
       const gone = new Set(names.map((n) => `${n}@${domain}`));
       return [...new Set(each.flat())].filter((e) => !gone.has(e)).sort();
@@ -67,7 +76,8 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
   const catchallOff = domainRecord.data.catchall_type === 1 && emails.has(catchall);
   const lists = [...new Set(memberships.data.flat().map((m) => m.email))].sort();
   const forwarding = forwarders.data;
-  if (aliases.length === 0 && !catchallOff && lists.length === 0 && forwarding.length === 0) return <p className="mt-2">{t("deleteNothingElse")}</p>;
+  if (aliases.length === 0 && !catchallOff && lists.length === 0 && forwarding.length === 0)
+    return <p className="mt-2">{t("deleteNothingElse")}</p>;
   return (
     <div className="mt-2 space-y-2">
       {aliases.length > 0 && (

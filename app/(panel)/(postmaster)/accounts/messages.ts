@@ -2,12 +2,52 @@ import type { Messages } from "@/lib/i18n";
 import type { Noun } from "@/lib/i18n/plural";
 
 type Key =
-  | "title" | "intro" | "name" | "description" | "capacity" | "usage" | "usageOf" | "blocked" | "created" | "expires"
-  | "lastLogin" | "edit" | "yes" | "no" | "empty" | "emptySearch" | "loading" | "loadFailed" | "block" | "unblock"
-  | "setCapacity" | "spamOn" | "spamOff" | "confirmDelete" | "create" | "createTitle" | "password" | "passwordHint"
-  | "created_ok" | "nameHint" | "capacityHint" | "cancel" | "bulkCapacity" | "closeCreate" | "badgeBlocked"
-  | "badgeExpired" | "deleteGoesToo" | "deleteChecking" | "deleteNothingElse" | "deleteAliases" | "deleteCatchall" | "deleteLists" | "deleteForwards"
-  | "bulkCreate" | "confirmBlockTitle" | "confirmBlock";
+  | "title"
+  | "intro"
+  | "name"
+  | "description"
+  | "capacity"
+  | "usage"
+  | "usageOf"
+  | "blocked"
+  | "created"
+  | "expires"
+  | "lastLogin"
+  | "edit"
+  | "yes"
+  | "no"
+  | "empty"
+  | "emptySearch"
+  | "loading"
+  | "loadFailed"
+  | "block"
+  | "unblock"
+  | "setCapacity"
+  | "spamOn"
+  | "spamOff"
+  | "confirmDelete"
+  | "create"
+  | "createTitle"
+  | "password"
+  | "passwordHint"
+  | "created_ok"
+  | "nameHint"
+  | "capacityHint"
+  | "cancel"
+  | "bulkCapacity"
+  | "closeCreate"
+  | "badgeBlocked"
+  | "badgeExpired"
+  | "deleteGoesToo"
+  | "deleteChecking"
+  | "deleteNothingElse"
+  | "deleteAliases"
+  | "deleteCatchall"
+  | "deleteLists"
+  | "deleteForwards"
+  | "bulkCreate"
+  | "confirmBlockTitle"
+  | "confirmBlock";
 
 /** "1 konto", "3 konta", "10 kont". */
 export const ACCOUNT_NOUN: Noun = {
@@ -59,9 +99,11 @@ export const accountMessages: Messages<Key> = {
     bulkCapacity: "Nowa pojemność (MB)",
     badgeBlocked: "zablokowane",
     badgeExpired: "wygasło",
-    deleteGoesToo: "Razem z kontami znikną aliasy, które na nie wskazują, konta zostaną usunięte z list dyskusyjnych domeny, a catchall kierujący na któreś z nich zostanie wyłączony.",
+    deleteGoesToo:
+      "Razem z kontami znikną aliasy, które na nie wskazują, konta zostaną usunięte z list dyskusyjnych domeny, a catchall kierujący na któreś z nich zostanie wyłączony.",
     deleteChecking: "Sprawdzanie, co zostanie usunięte razem z kontem…",
-    deleteNothingElse: "Żaden alias nie wskazuje na usuwane konta, nie są na żadnej liście, a catchall ich nie dotyczy.",
+    deleteNothingElse:
+      "Żaden alias nie wskazuje na usuwane konta, nie są na żadnej liście, a catchall ich nie dotyczy.",
     deleteAliases: "Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias ({count}):",
     deleteCatchall: "Catchall kierujący pocztę na {address} zostanie wyłączony.",
     deleteLists: "Konto zostanie usunięte z list dyskusyjnych domeny (jako subskrybent i moderator), list: {count}:",
@@ -108,9 +150,11 @@ export const accountMessages: Messages<Key> = {
     bulkCapacity: "New capacity (MB)",
     badgeBlocked: "blocked",
     badgeExpired: "expired",
-    deleteGoesToo: "The aliases pointing at these accounts go with them, the accounts are taken off the domain's mailing lists, and a catchall delivering to one of them is switched off.",
+    deleteGoesToo:
+      "The aliases pointing at these accounts go with them, the accounts are taken off the domain's mailing lists, and a catchall delivering to one of them is switched off.",
     deleteChecking: "Checking what goes with the account…",
-    deleteNothingElse: "No alias points at the accounts being deleted, they are on no list, and the catchall does not deliver to them.",
+    deleteNothingElse:
+      "No alias points at the accounts being deleted, they are on no list, and the catchall does not deliver to them.",
     deleteAliases: "The aliases pointing at it, directly or through another alias, go too ({count}):",
     deleteCatchall: "The catchall delivering to {address} is switched off.",
     deleteLists: "It is taken off the domain's mailing lists (as subscriber and moderator), {count} lists:",

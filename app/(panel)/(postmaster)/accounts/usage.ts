@@ -4,7 +4,11 @@ import { formatMegabytes, formatNumber } from "@/lib/i18n/number";
 import type { AccountSummary } from "@/lib/client/hooks/accounts";
 
 /** The bar's percentage and its text; without usage_bytes (an older server) the percentage alone. */
-export function usageText(r: Pick<AccountSummary, "usage" | "usage_bytes" | "capacity">, locale: Locale, template: string) {
+export function usageText(
+  r: Pick<AccountSummary, "usage" | "usage_bytes" | "capacity">,
+  locale: Locale,
+  template: string,
+) {
   const percent = Number(String(r.usage).replace("%", "")) || 0;
   if (r.usage_bytes === undefined || r.usage_bytes === "") return { percent, text: `${percent}%` };
   const text = template

@@ -16,7 +16,15 @@ const createResolver = lazyResolver<Values>(() => import("./alias-schema").then(
 const targetResolver = lazyResolver<Values>(() => import("./alias-schema").then((m) => m.aliasTargetResolver));
 
 /** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
-export function CreateAliasForm({ domain, onDone, onAttempt }: { domain: string; onDone: (email: string) => void; onAttempt?: () => void }) {
+export function CreateAliasForm({
+  domain,
+  onDone,
+  onAttempt,
+}: {
+  domain: string;
+  onDone: (email: string) => void;
+  onAttempt?: () => void;
+}) {
   const t = useT(aliasMessages);
   const errorText = useErrorText();
   const save = useSaveAlias(domain);
@@ -47,8 +55,21 @@ export function CreateAliasForm({ domain, onDone, onAttempt }: { domain: string;
       onFocus={createResolver.preload}
       className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
     >
-      <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
-      <TextField label={t("target")} hint={t("targetHint")} type="email" autoComplete="off" error={formState.errors.target?.message} {...register("target")} />
+      <TextField
+        label={t("name")}
+        hint={`${t("nameHint")} @${domain}`}
+        autoComplete="off"
+        error={formState.errors.name?.message}
+        {...register("name")}
+      />
+      <TextField
+        label={t("target")}
+        hint={t("targetHint")}
+        type="email"
+        autoComplete="off"
+        error={formState.errors.target?.message}
+        {...register("target")}
+      />
       <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>
         {t("create")}
       </Button>

@@ -27,7 +27,11 @@ export function AliasesTable() {
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   // The target is changed where it is shown: in its own column on wide screens, under the address on phones.
-  const wide = useSyncExternalStore(onWidthChange, () => window.matchMedia(WIDE).matches, () => false);
+  const wide = useSyncExternalStore(
+    onWidthChange,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
   const editor = (a: AliasItem) =>
     domain && (
       <EditTargetForm
@@ -59,20 +63,40 @@ export function AliasesTable() {
         </p>
       ),
     ),
-    { key: "target", label: t("target"), wide: true, cell: (a) => (editing === a.name && wide ? editor(a) : <Address text={a.target} />) },
+    {
+      key: "target",
+      label: t("target"),
+      wide: true,
+      cell: (a) => (editing === a.name && wide ? editor(a) : <Address text={a.target} />),
+    },
   ];
 
   return (
     <div className="space-y-4">
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>
-        {domain && <CreateAliasForm domain={domain} onAttempt={() => setNotice("")} onDone={(email) => setNotice(t("created", { email }))} />}
+        {domain && (
+          <CreateAliasForm
+            domain={domain}
+            onAttempt={() => setNotice("")}
+            onDone={(email) => setNotice(t("created", { email }))}
+          />
+        )}
       </Card>
       {notice && <Alert tone="success">{notice}</Alert>}
-      <ResourceTable resource={aliases} t={t} noun={ALIAS_NOUN} columns={columns}
+      <ResourceTable
+        resource={aliases}
+        t={t}
+        noun={ALIAS_NOUN}
+        columns={columns}
         rowActions={(a) =>
           editing !== a.name && (
-            <Button variant="ghost" className="min-h-8 whitespace-nowrap px-2" aria-label={`${t("edit")}: ${a.email}`} onClick={() => setEditing(a.name)}>
+            <Button
+              variant="ghost"
+              className="min-h-8 whitespace-nowrap px-2"
+              aria-label={`${t("edit")}: ${a.email}`}
+              onClick={() => setEditing(a.name)}
+            >
               {t("edit")}
             </Button>
           )

@@ -1,9 +1,29 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "title" | "intro" | "name" | "target" | "email" | "actions" | "edit" | "delete" | "save" | "cancel" | "create"
-  | "createTitle" | "nameHint" | "targetHint" | "created" | "updated" | "deleted" | "confirmDelete" | "empty"
-  | "emptySearch" | "loadFailed" | "retry" | "newTarget";
+  | "title"
+  | "intro"
+  | "name"
+  | "target"
+  | "email"
+  | "actions"
+  | "edit"
+  | "delete"
+  | "save"
+  | "cancel"
+  | "create"
+  | "createTitle"
+  | "nameHint"
+  | "targetHint"
+  | "created"
+  | "updated"
+  | "deleted"
+  | "confirmDelete"
+  | "empty"
+  | "emptySearch"
+  | "loadFailed"
+  | "retry"
+  | "newTarget";
 
 export const aliasMessages: Messages<Key> = {
   pl: {

@@ -75,13 +75,27 @@ const FIELDS: Record<string, { label: Words; values?: Values }> = {
     },
   },
   replyto_email: { label: { pl: "Adres dla odpowiedzi", en: "Reply address" } },
-  replyto_catchall: { label: { pl: "Przekazuj na adres dla odpowiedzi", en: "Forward to the reply address" }, values: yesNo },
+  replyto_catchall: {
+    label: { pl: "Przekazuj na adres dla odpowiedzi", en: "Forward to the reply address" },
+    values: yesNo,
+  },
   confirm_url: { label: { pl: "Strona potwierdzenia", en: "Confirmation page" } },
-  autosubscribe_enabled: { label: { pl: "Zapis bez potwierdzenia", en: "Subscribe without confirmation" }, values: yesNo },
-  subscribe_request_mail_subject: { label: { pl: "Prośba o potwierdzenie zapisu: temat", en: "Subscription request: subject" } },
-  subscribe_request_mail_body: { label: { pl: "Prośba o potwierdzenie zapisu: treść", en: "Subscription request: text" } },
-  unsubscribe_request_mail_subject: { label: { pl: "Prośba o potwierdzenie wypisu: temat", en: "Unsubscription request: subject" } },
-  unsubscribe_request_mail_body: { label: { pl: "Prośba o potwierdzenie wypisu: treść", en: "Unsubscription request: text" } },
+  autosubscribe_enabled: {
+    label: { pl: "Zapis bez potwierdzenia", en: "Subscribe without confirmation" },
+    values: yesNo,
+  },
+  subscribe_request_mail_subject: {
+    label: { pl: "Prośba o potwierdzenie zapisu: temat", en: "Subscription request: subject" },
+  },
+  subscribe_request_mail_body: {
+    label: { pl: "Prośba o potwierdzenie zapisu: treść", en: "Subscription request: text" },
+  },
+  unsubscribe_request_mail_subject: {
+    label: { pl: "Prośba o potwierdzenie wypisu: temat", en: "Unsubscription request: subject" },
+  },
+  unsubscribe_request_mail_body: {
+    label: { pl: "Prośba o potwierdzenie wypisu: treść", en: "Unsubscription request: text" },
+  },
   subscribe_mail_subject: { label: { pl: "Powitanie: temat", en: "Welcome: subject" } },
   subscribe_mail_body: { label: { pl: "Powitanie: treść", en: "Welcome: text" } },
   unsubscribe_mail_subject: { label: { pl: "Pożegnanie: temat", en: "Farewell: subject" } },

@@ -5,7 +5,8 @@ import { fieldValue } from "./fields";
 export const auditMessages = {
   pl: {
     title: "Dziennik zmian",
-    intro: "Kto, kiedy i skąd zmienił coś w domenie {domain}: przez panel, API lub narzędzie operatora. Hasła nigdy nie są zapisywane.",
+    intro:
+      "Kto, kiedy i skąd zmienił coś w domenie {domain}: przez panel, API lub narzędzie operatora. Hasła nigdy nie są zapisywane.",
     search: "Szukaj w dzienniku",
     searchHint: "Adres osoby, adres IP, nazwa konta, aliasu lub listy, pole.",
     when: "Kiedy",
@@ -21,7 +22,13 @@ export const auditMessages = {
     next: "Następna",
     via: { api: "API", panel: "panel", cli: "narzędzie operatora" },
     actions: { create: "utworzenie", update: "zmiana", delete: "usunięcie" },
-    resources: { domain: "domena", account: "konto", alias: "alias", list: "lista", account_security: "logowanie dwuetapowe" },
+    resources: {
+      domain: "domena",
+      account: "konto",
+      alias: "alias",
+      list: "lista",
+      account_security: "logowanie dwuetapowe",
+    },
     changed: "zmienione (wartość nie jest zapisywana)",
     added: "dodane",
     removed: "usunięte",
@@ -31,7 +38,8 @@ export const auditMessages = {
   },
   en: {
     title: "Audit log",
-    intro: "Who changed what in {domain}, when and from where: through the panel, the API or the operator's tool. Passwords are never recorded.",
+    intro:
+      "Who changed what in {domain}, when and from where: through the panel, the API or the operator's tool. Passwords are never recorded.",
     search: "Search the log",
     searchHint: "Who, IP address, account, alias or list name, field.",
     when: "When",
@@ -39,7 +47,7 @@ export const auditMessages = {
     what: "What",
     changes: "Fields changed (was → is)",
     empty: "The log is empty.",
-    emptySearch: "No entry matches \"{search}\".",
+    emptySearch: 'No entry matches "{search}".',
     more: "and {n} more",
     pager: "Pagination",
     page: "Page {page} of {pages} · entries: {total}",
@@ -47,7 +55,13 @@ export const auditMessages = {
     next: "Next",
     via: { api: "API", panel: "panel", cli: "operator's tool" },
     actions: { create: "created", update: "changed", delete: "deleted" },
-    resources: { domain: "domain", account: "account", alias: "alias", list: "list", account_security: "two-step sign-in" },
+    resources: {
+      domain: "domain",
+      account: "account",
+      alias: "alias",
+      list: "list",
+      account_security: "two-step sign-in",
+    },
     changed: "changed (the value is not recorded)",
     added: "added",
     removed: "removed",
@@ -59,7 +73,11 @@ export const auditMessages = {
 
 function show(field: string, raw: unknown, locale: Locale) {
   const v = fieldValue(field, raw, locale);
-  return v === null || v === undefined || v === "" ? auditMessages[locale].empty_value : typeof v === "string" ? v : JSON.stringify(v);
+  return v === null || v === undefined || v === ""
+    ? auditMessages[locale].empty_value
+    : typeof v === "string"
+      ? v
+      : JSON.stringify(v);
 }
 
 /** One field's change as text: "old → new" in the panel's words, a secret's "changed", a list's counts and entries. */
@@ -75,6 +93,9 @@ export function changeText(field: string, change: unknown, locale: Locale): stri
   }
   // A created record's field: its value only.
   if (c.old === null && !("old_values" in c)) return show(field, c.new, locale);
-  const old = "old_values" in c ? `${t.various} (${(c.old_values as unknown[]).map((v) => show(field, v, locale)).join(", ")})` : show(field, c.old, locale);
+  const old =
+    "old_values" in c
+      ? `${t.various} (${(c.old_values as unknown[]).map((v) => show(field, v, locale)).join(", ")})`
+      : show(field, c.old, locale);
   return `${old} → ${show(field, c.new, locale)}`;
 }

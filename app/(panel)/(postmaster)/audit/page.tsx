@@ -29,7 +29,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { total, entries } = await listAudit(getDb(), { domain: session.domain, search, page: asked, size: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(asked, pages - 1);
-  const shown = page === asked ? entries : (await listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE })).entries;
+  const shown =
+    page === asked
+      ? entries
+      : (await listAudit(getDb(), { domain: session.domain, search, page, size: PAGE_SIZE })).entries;
   const link = (p: number) => {
     const q = new URLSearchParams();
     if (search) q.set("search", search);
@@ -40,7 +43,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     const iso = new Date(at).toISOString();
     return `${formatDate(iso.slice(0, 10), locale)} ${iso.slice(11, 19)} UTC`;
   };
-  const button = "inline-flex min-h-10 items-center rounded-md border border-gray-400 bg-white px-3 text-sm font-medium text-gray-900 hover:bg-gray-100";
+  const button =
+    "inline-flex min-h-10 items-center rounded-md border border-gray-400 bg-white px-3 text-sm font-medium text-gray-900 hover:bg-gray-100";
   return (
     <div className="space-y-4">
       <header>
@@ -54,10 +58,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <caption className="sr-only">{t.title}</caption>
           <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 md:table-header-group">
             <tr>
-              <th scope="col" className="w-44 px-2 py-2">{t.when}</th>
-              <th scope="col" className="w-56 px-2 py-2">{t.who}</th>
-              <th scope="col" className="w-40 px-2 py-2">{t.what}</th>
-              <th scope="col" className="px-2 py-2">{t.changes}</th>
+              <th scope="col" className="w-44 px-2 py-2">
+                {t.when}
+              </th>
+              <th scope="col" className="w-56 px-2 py-2">
+                {t.who}
+              </th>
+              <th scope="col" className="w-40 px-2 py-2">
+                {t.what}
+              </th>
+              <th scope="col" className="px-2 py-2">
+                {t.changes}
+              </th>
             </tr>
           </thead>
           <tbody className="block md:table-row-group">
@@ -69,8 +81,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               </tr>
             )}
             {shown.map((e: AuditEntry) => (
-              <tr key={e.id} className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0">
-                <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">{time(e.at)}</td>
+              <tr
+                key={e.id}
+                className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0"
+              >
+                <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">
+                  {time(e.at)}
+                </td>
                 <td className="block px-2 py-1 md:table-cell md:py-2">
                   <Address text={e.actor} />
                   <span className="block text-xs text-gray-700">
@@ -79,7 +96,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   </span>
                 </td>
                 <td className="block px-2 py-1 md:table-cell md:py-2">
-                  {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}: {t.resources[e.resource as "account"] ?? e.resource}
+                  {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}:{" "}
+                  {t.resources[e.resource as "account"] ?? e.resource}
                   <span className="block text-xs text-gray-800">
                     {e.names.slice(0, 5).map((name, i) => (
                       <span key={name}>
@@ -94,7 +112,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <ul className="space-y-0.5 break-words">
                     {Object.entries(e.changes).map(([field, change]) => (
                       <li key={field}>
-                        <span className="font-medium">{fieldLabel(field, locale)}</span>: {changeText(field, change, locale)}
+                        <span className="font-medium">{fieldLabel(field, locale)}</span>:{" "}
+                        {changeText(field, change, locale)}
                       </li>
                     ))}
                   </ul>
@@ -105,10 +124,31 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </table>
       </div>
       <nav aria-label={t.pager} className="flex flex-wrap items-center justify-between gap-3 text-sm">
-        <p>{t.page.replace("{page}", String(page + 1)).replace("{pages}", String(pages)).replace("{total}", String(total))}</p>
+        <p>
+          {t.page
+            .replace("{page}", String(page + 1))
+            .replace("{pages}", String(pages))
+            .replace("{total}", String(total))}
+        </p>
         <div className="flex gap-2">
-          {page > 0 ? <a className={button} href={link(page - 1)}>{t.prev}</a> : <span className={`${button} opacity-50`} aria-disabled="true">{t.prev}</span>}
-          {page + 1 < pages ? <a className={button} href={link(page + 1)}>{t.next}</a> : <span className={`${button} opacity-50`} aria-disabled="true">{t.next}</span>}
+          {page > 0 ? (
+            <a className={button} href={link(page - 1)}>
+              {t.prev}
+            </a>
+          ) : (
+            <span className={`${button} opacity-50`} aria-disabled="true">
+              {t.prev}
+            </span>
+          )}
+          {page + 1 < pages ? (
+            <a className={button} href={link(page + 1)}>
+              {t.next}
+            </a>
+          ) : (
+            <span className={`${button} opacity-50`} aria-disabled="true">
+              {t.next}
+            </span>
+          )}
         </div>
       </nav>
     </div>

@@ -6,7 +6,19 @@ import { useDkimStatus } from "@/lib/client/hooks/mail-status";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"title" | "desc" | "name" | "value" | "loading" | "failed" | "published" | "different" | "missing" | "error" | "allRecords"> = {
+const messages: Messages<
+  | "title"
+  | "desc"
+  | "name"
+  | "value"
+  | "loading"
+  | "failed"
+  | "published"
+  | "different"
+  | "missing"
+  | "error"
+  | "allRecords"
+> = {
   pl: {
     title: "Podpis DKIM",
     desc: "Poczta wysyłana z domeny jest podpisywana kluczem DKIM. Opublikuj w DNS domeny poniższy rekord TXT.",
@@ -47,14 +59,20 @@ export function DkimCard({ domain }: { domain: string }) {
           <dl className="space-y-2 text-sm">
             <div>
               <dt className="font-semibold">{t("name")}</dt>
-              <dd className="break-all font-mono" data-testid="dkim-name">{status.data.name}</dd>
+              <dd className="break-all font-mono" data-testid="dkim-name">
+                {status.data.name}
+              </dd>
             </div>
             <div>
               <dt className="font-semibold">{t("value")}</dt>
-              <dd className="break-all font-mono" data-testid="dkim-value">{status.data.value}</dd>
+              <dd className="break-all font-mono" data-testid="dkim-value">
+                {status.data.value}
+              </dd>
             </div>
           </dl>
-          <Alert tone={status.data.dns === "published" ? "success" : "warning"}>{t(status.data.dns, { detail: status.data.dns_detail })}</Alert>
+          <Alert tone={status.data.dns === "published" ? "success" : "warning"}>
+            {t(status.data.dns, { detail: status.data.dns_detail })}
+          </Alert>
         </div>
       ) : (
         !status.isError && <SkeletonLines lines={3} label={t("loading")} />

@@ -17,7 +17,13 @@ import { TriStateSelect } from "../_postmaster/tri-state";
 import { DkimCard } from "./dkim-card";
 import { domainMessages } from "./messages";
 
-const LISTS = ["spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
+const LISTS = [
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+] as const;
 const FIELDS = Object.keys(domainFields);
 type Values = Record<string, string | boolean>;
 const resolver = fieldSpecResolver<Values>(domainFields, FIELDS, LISTS);
@@ -55,13 +61,18 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
   const errorText = useErrorText();
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
-  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
+  const form = useForm<Values, FieldFormContext>({
+    resolver,
+    context: { locale: errorText.locale },
+    defaultValues: defaults,
+  });
   const { register, reset, control, formState } = form;
   useEffect(() => reset(defaults), [defaults, reset]);
   const { onSubmit, outcome } = useSaveForm(form, {
     fields: FIELDS,
     // With no catchall the address means nothing: send it empty rather than a stale one.
-    save: (values) => save.mutateAsync(String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values),
+    save: (values) =>
+      save.mutateAsync(String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values),
     texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
   });
   const errors = formState.errors;
@@ -95,7 +106,12 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
 
       <Card title={t("antispam")} description={t("antispamDesc")}>
         <div className="grid gap-3 sm:grid-cols-3">
-          <Checkbox className="sm:col-span-3" label={t("spam_enabled")} error={err("spam_enabled")} {...register("spam_enabled")} />
+          <Checkbox
+            className="sm:col-span-3"
+            label={t("spam_enabled")}
+            error={err("spam_enabled")}
+            {...register("spam_enabled")}
+          />
           {(["rbl", "spf", "greylist"] as const).map((m) => (
             <TriStateSelect
               key={m}

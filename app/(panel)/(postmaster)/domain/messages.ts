@@ -1,13 +1,52 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "title" | "intro" | "loading" | "loadFailed" | "retry" | "catchall" | "catchallDesc" | "catchall_type"
-  | "type0" | "type1" | "type2" | "type3" | "rule0" | "rule1" | "rule2" | "rule3" | "catchall_address"
-  | "addressNone" | "address1" | "address2" | "address3" | "antispam" | "antispamDesc" | "spam_enabled"
-  | "spam_rbl_enabled" | "spam_spf_enabled" | "spam_greylist_enabled" | "lists" | "listsDesc" | "spam_white_list"
-  | "spam_black_list" | "spam_greylist_whitelist" | "spam_spf_whitelist" | "spam_rbl_whitelist" | "listHint"
-  | "limits" | "limitsDesc" | "accounts" | "aliases" | "mailinglists" | "capacity" | "save" | "saved" | "saveFailed"
-  | "fixFields" | "unsaved";
+  | "title"
+  | "intro"
+  | "loading"
+  | "loadFailed"
+  | "retry"
+  | "catchall"
+  | "catchallDesc"
+  | "catchall_type"
+  | "type0"
+  | "type1"
+  | "type2"
+  | "type3"
+  | "rule0"
+  | "rule1"
+  | "rule2"
+  | "rule3"
+  | "catchall_address"
+  | "addressNone"
+  | "address1"
+  | "address2"
+  | "address3"
+  | "antispam"
+  | "antispamDesc"
+  | "spam_enabled"
+  | "spam_rbl_enabled"
+  | "spam_spf_enabled"
+  | "spam_greylist_enabled"
+  | "lists"
+  | "listsDesc"
+  | "spam_white_list"
+  | "spam_black_list"
+  | "spam_greylist_whitelist"
+  | "spam_spf_whitelist"
+  | "spam_rbl_whitelist"
+  | "listHint"
+  | "limits"
+  | "limitsDesc"
+  | "accounts"
+  | "aliases"
+  | "mailinglists"
+  | "capacity"
+  | "save"
+  | "saved"
+  | "saveFailed"
+  | "fixFields"
+  | "unsaved";
 
 export const domainMessages: Messages<Key> = {
   pl: {
@@ -25,8 +64,10 @@ export const domainMessages: Messages<Key> = {
     type3: "Inna domena (ta sama nazwa konta)",
     rule0: "Poczta na nieistniejące konto wraca do nadawcy. Adres musi pozostać pusty.",
     rule1: "Poczta trafia na istniejące konto w tej domenie. Podaj jego pełny adres, np. biuro@{domain}.",
-    rule2: "Poczta trafia na istniejące konto w innej domenie tego samego klienta (obsługiwanej na tym serwerze). Podaj jego pełny adres spoza {domain}.",
-    rule3: "Poczta na nieistniejące konto trafia na konto o tej samej nazwie w innej domenie tego samego klienta (obsługiwanej na tym serwerze). Podaj samą nazwę domeny, np. example.org.",
+    rule2:
+      "Poczta trafia na istniejące konto w innej domenie tego samego klienta (obsługiwanej na tym serwerze). Podaj jego pełny adres spoza {domain}.",
+    rule3:
+      "Poczta na nieistniejące konto trafia na konto o tej samej nazwie w innej domenie tego samego klienta (obsługiwanej na tym serwerze). Podaj samą nazwę domeny, np. example.org.",
     catchall_address: "Adres konta domyślnego",
     addressNone: "Nie dotyczy",
     address1: "Pełny adres w tej domenie",
@@ -73,8 +114,10 @@ export const domainMessages: Messages<Key> = {
     type3: "Another domain (same account name)",
     rule0: "Mail to a nonexistent account goes back to the sender. The address must stay empty.",
     rule1: "Mail goes to an existing account of this domain. Give its full address, e.g. office@{domain}.",
-    rule2: "Mail goes to an existing account in another domain of the same customer (hosted on this server). Give its full address outside {domain}.",
-    rule3: "Mail to a nonexistent account goes to the same-named account in another domain of the same customer (hosted on this server). Give just the domain name, e.g. example.org.",
+    rule2:
+      "Mail goes to an existing account in another domain of the same customer (hosted on this server). Give its full address outside {domain}.",
+    rule3:
+      "Mail to a nonexistent account goes to the same-named account in another domain of the same customer (hosted on this server). Give just the domain name, e.g. example.org.",
     catchall_address: "Default account address",
     addressNone: "Not applicable",
     address1: "Full address in this domain",

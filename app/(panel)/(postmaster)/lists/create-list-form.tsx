@@ -37,13 +37,33 @@ export function CreateListForm({ domain }: { domain: string }) {
     }
   });
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} onFocus={resolver.preload} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-      <TextField label={t("name")} hint={`${t("nameHint")} @${domain}`} autoComplete="off" error={formState.errors.name?.message} {...register("name")} />
-      <TextField label={t("description")} maxLength={255} error={formState.errors.description?.message} {...register("description")} />
+    <form
+      noValidate
+      onSubmit={(e) => void onSubmit(e)}
+      onFocus={resolver.preload}
+      className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+    >
+      <TextField
+        label={t("name")}
+        hint={`${t("nameHint")} @${domain}`}
+        autoComplete="off"
+        error={formState.errors.name?.message}
+        {...register("name")}
+      />
+      <TextField
+        label={t("description")}
+        maxLength={255}
+        error={formState.errors.description?.message}
+        {...register("description")}
+      />
       <Button type="submit" className="sm:mt-6" loading={formState.isSubmitting}>
         {t("create")}
       </Button>
-      {formError && <Alert tone="error" className="sm:col-span-3">{formError}</Alert>}
+      {formError && (
+        <Alert tone="error" className="sm:col-span-3">
+          {formError}
+        </Alert>
+      )}
     </form>
   );
 }

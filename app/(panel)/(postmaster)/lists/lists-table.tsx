@@ -31,7 +31,11 @@ export function ListsTable() {
       t("name"),
       "md:w-[26%]",
       (l) => (
-        <Link href={`/lists/${encodeURIComponent(l.name)}`} className={`font-medium ${linkClass}`} aria-label={t("edit", { email: l.email })}>
+        <Link
+          href={`/lists/${encodeURIComponent(l.name)}`}
+          className={`font-medium ${linkClass}`}
+          aria-label={t("edit", { email: l.email })}
+        >
           <Address text={l.email} />
         </Link>
       ),
@@ -46,7 +50,13 @@ export function ListsTable() {
     ),
     descriptionColumn(t("description")),
     { key: "privacy_mode", label: t("privacy_mode"), wide: true, className: "w-40", cell: privacy },
-    { key: "replyto_mode", label: t("replyto_mode"), wide: true, className: "w-32", cell: (l) => t(`replyto${l.replyto_mode}` as "replyto0") },
+    {
+      key: "replyto_mode",
+      label: t("replyto_mode"),
+      wide: true,
+      className: "w-32",
+      cell: (l) => t(`replyto${l.replyto_mode}` as "replyto0"),
+    },
     {
       key: "autosubscribe_enabled",
       label: t("autosubscribe_enabled"),
@@ -61,7 +71,11 @@ export function ListsTable() {
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>{domain && <CreateListForm domain={domain} />}</Card>
       {notice && <Alert tone="success">{notice}</Alert>}
-      <ResourceTable resource={mailingLists} t={t} noun={LIST_NOUN} columns={columns}
+      <ResourceTable
+        resource={mailingLists}
+        t={t}
+        noun={LIST_NOUN}
+        columns={columns}
         onNotice={setNotice}
         searchTools={(filters) => <ExportLinks resource="lists" filters={filters} />}
       />

@@ -1,10 +1,33 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "title" | "intro" | "name" | "description" | "privacy_mode" | "replyto_mode" | "autosubscribe_enabled"
-  | "privacy0" | "privacy1" | "privacy2" | "replyto0" | "replyto1" | "replyto2" | "yes" | "no" | "edit" | "delete"
-  | "actions" | "create" | "createTitle" | "nameHint" | "confirmDelete" | "deleted" | "empty" | "emptySearch"
-  | "loadFailed" | "retry";
+  | "title"
+  | "intro"
+  | "name"
+  | "description"
+  | "privacy_mode"
+  | "replyto_mode"
+  | "autosubscribe_enabled"
+  | "privacy0"
+  | "privacy1"
+  | "privacy2"
+  | "replyto0"
+  | "replyto1"
+  | "replyto2"
+  | "yes"
+  | "no"
+  | "edit"
+  | "delete"
+  | "actions"
+  | "create"
+  | "createTitle"
+  | "nameHint"
+  | "confirmDelete"
+  | "deleted"
+  | "empty"
+  | "emptySearch"
+  | "loadFailed"
+  | "retry";
 
 export const listMessages: Messages<Key> = {
   pl: {

@@ -9,7 +9,16 @@ import { parseNames } from "@/lib/server/resources/names";
 export const GET = withApi(async ({ db, principal, query }) => {
   const domain = await domainForAdmin(db, principal, principal.domain);
   const names = parseNames(query.get("names") ?? "", "account");
-  const reached = await aliasesReaching(db, domain, names.map((n) => `${n}@${domain.name}`));
+  const reached = await aliasesReaching(
+    db,
+    domain,
+    names.map((n) => `${n}@${domain.name}`),
+  );
   return ok({ aliases: reached.map((a) => a.email).sort() });
 });
-export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as POST,
+  panelMethodNotAllowed as PUT,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

@@ -18,4 +18,9 @@ export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
   }
   return ok(result);
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as GET,
+  panelMethodNotAllowed as POST,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

@@ -6,13 +6,21 @@
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { noContent, ok, withApi, type ApiContext, type ApiResult } from "@/lib/server/http/http";
-import { beginSetup, confirmSetup, disable, isConfigured, twoFactorState, TwoFactorError } from "@/lib/server/caller/totp";
+import {
+  beginSetup,
+  confirmSetup,
+  disable,
+  isConfigured,
+  twoFactorState,
+  TwoFactorError,
+} from "@/lib/server/caller/totp";
 import { proveCurrentPassword } from "@/lib/server/caller/own-password";
 import { endSessions } from "@/lib/server/caller/session";
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 import { panelErrors } from "@/lib/errors/panel-errors";
 
-const me = async ({ db, principal }: ApiContext) => getAccountOrThrow(db, await getDomainOrThrow(db, principal.domain), principal.account.name);
+const me = async ({ db, principal }: ApiContext) =>
+  getAccountOrThrow(db, await getDomainOrThrow(db, principal.domain), principal.account.name);
 const codeOf = (body: Record<string, unknown>) => (typeof body.code === "string" ? body.code : "");
 /** Null when the body's current_password is the account's password; else the 500.307 answer. */
 async function wrongPassword(ctx: ApiContext, body: Record<string, unknown>): Promise<ApiResult | null> {
@@ -21,11 +29,16 @@ async function wrongPassword(ctx: ApiContext, body: Record<string, unknown>): Pr
   const { code, message, category, status } = panelErrors.currentPasswordWrong;
   return { status, body: { code, message, category, source: "current_password" } };
 }
-const endOtherSessions = (ctx: ApiContext) => endSessions(ctx.db, ctx.principal.account.id, ctx.principal.sessionIdHash ?? "");
+const endOtherSessions = (ctx: ApiContext) =>
+  endSessions(ctx.db, ctx.principal.account.id, ctx.principal.sessionIdHash ?? "");
 
 export const GET = withApi(async (ctx) => {
   const s = await twoFactorState(ctx.db, await me(ctx));
-  return ok({ enabled: s.enabled, required: s.required, recovery_left: s.recoveryLeft, configured: isConfigured() }, 200, { "cache-control": "no-store" });
+  return ok(
+    { enabled: s.enabled, required: s.required, recovery_left: s.recoveryLeft, configured: isConfigured() },
+    200,
+    { "cache-control": "no-store" },
+  );
 });
 
 export const POST = withApi(async (ctx) => {

@@ -25,7 +25,15 @@ import { editorMessages } from "./messages";
 import { SignInState } from "./sign-in-state";
 import { SmsLog } from "./sms-log";
 
-const LINES = ["forwards", "aliases", "spam_white_list", "spam_black_list", "spam_greylist_whitelist", "spam_spf_whitelist", "spam_rbl_whitelist"] as const;
+const LINES = [
+  "forwards",
+  "aliases",
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+] as const;
 const FLAGS = ["blocked", "keep_mail", "spam_enabled", "autoresponder_mode"] as const;
 const FIELDS = Object.keys(accountFields) as (keyof typeof accountFields)[];
 const SPAM_LISTS = LINES.slice(2);
@@ -57,15 +65,23 @@ export function AccountEditor({ name }: { name: string }) {
     return (
       <div className="space-y-4">
         <BackLink />
-        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(account.error) })}</Alert>
+        <Alert tone="error">
+          {missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(account.error) })}
+        </Alert>
       </div>
     );
   }
   return (
     <div className="space-y-4">
       <BackLink />
-      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
-      {account.data && domain ? <EditorForm domain={domain} record={account.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
+      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">
+        {t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}
+      </h1>
+      {account.data && domain ? (
+        <EditorForm domain={domain} record={account.data} />
+      ) : (
+        <SkeletonLines lines={10} label={t("loading")} />
+      )}
     </div>
   );
 }
@@ -120,12 +136,22 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           <div>
             <dt className="text-gray-700">{t("lastLogin")}</dt>
             <dd>
-              {record.last_auth_date ? `${formatDate(asText(record.last_auth_date), locale)} (${asText(record.last_auth_ip)})` : t("never")}
+              {record.last_auth_date
+                ? `${formatDate(asText(record.last_auth_date), locale)} (${asText(record.last_auth_ip)})`
+                : t("never")}
             </dd>
           </div>
         </dl>
         <div className="mb-4">
-          <UsageBar label={t("usage")} value={usage} valueText={t("usageOf", { used: megabytes(record.usage_bytes, locale), capacity: record.capacity, pct: usage })} />
+          <UsageBar
+            label={t("usage")}
+            value={usage}
+            valueText={t("usageOf", {
+              used: megabytes(record.usage_bytes, locale),
+              capacity: record.capacity,
+              pct: usage,
+            })}
+          />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           {text("description", { maxLength: 48 })}
@@ -176,21 +202,44 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
           {[1, 2].map((n) => (
             <fieldset key={n} className="space-y-3 rounded border border-gray-200 p-3">
               <legend className="px-1 text-sm font-semibold">{t("number", { n })}</legend>
-              <TextField label={t("phone", { n })} hint={t("phoneHint")} inputMode="tel" error={err(`sms_phone_number_${n}`)} {...register(`sms_phone_number_${n}`)} />
+              <TextField
+                label={t("phone", { n })}
+                hint={t("phoneHint")}
+                inputMode="tel"
+                error={err(`sms_phone_number_${n}`)}
+                {...register(`sms_phone_number_${n}`)}
+              />
               <Select
                 label={t("operator", { n })}
                 error={err(`sms_operator_${n}`)}
-                options={[{ value: "0", label: t("operatorAuto") }, ...OPERATORS.map(([code, brand]) => ({ value: String(code), label: `${brand} (${code})` }))]}
+                options={[
+                  { value: "0", label: t("operatorAuto") },
+                  ...OPERATORS.map(([code, brand]) => ({ value: String(code), label: `${brand} (${code})` })),
+                ]}
                 {...register(`sms_operator_${n}`)}
               />
-              <TextField label={t("smsLogin", { n })} autoComplete="off" error={err(`sms_login_${n}`)} {...register(`sms_login_${n}`)} />
-              <TextField label={t("smsPassword", { n })} type="password" autoComplete="off" error={err(`sms_password_${n}`)} {...register(`sms_password_${n}`)} />
+              <TextField
+                label={t("smsLogin", { n })}
+                autoComplete="off"
+                error={err(`sms_login_${n}`)}
+                {...register(`sms_login_${n}`)}
+              />
+              <TextField
+                label={t("smsPassword", { n })}
+                type="password"
+                autoComplete="off"
+                error={err(`sms_password_${n}`)}
+                {...register(`sms_password_${n}`)}
+              />
             </fieldset>
           ))}
           <Select
             label={t("sms_send_to")}
             error={err("sms_send_to")}
-            options={[{ value: "0", label: t("sendGateway") }, { value: "1", label: t("sendMail") }]}
+            options={[
+              { value: "0", label: t("sendGateway") },
+              { value: "1", label: t("sendMail") },
+            ]}
             {...register("sms_send_to")}
           />
           <Select
@@ -227,11 +276,19 @@ function SpamFields({
   const t = useT(editorMessages);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Checkbox className="sm:col-span-2" label={t("spam_enabled")} error={err("spam_enabled")} {...register("spam_enabled")} />
+      <Checkbox
+        className="sm:col-span-2"
+        label={t("spam_enabled")}
+        error={err("spam_enabled")}
+        {...register("spam_enabled")}
+      />
       <Select
         label={t("spam_rule")}
         error={err("spam_rule")}
-        options={[{ value: "tag", label: t("ruleTag") }, { value: "move", label: t("ruleMove") }]}
+        options={[
+          { value: "tag", label: t("ruleTag") },
+          { value: "move", label: t("ruleMove") },
+        ]}
         {...register("spam_rule")}
       />
       <Select
@@ -240,7 +297,13 @@ function SpamFields({
         options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
         {...register("spam_hits")}
       />
-      <TextField label={t("spam_delete_after")} hint={t("spamDeleteHint")} inputMode="numeric" error={err("spam_delete_after")} {...register("spam_delete_after")} />
+      <TextField
+        label={t("spam_delete_after")}
+        hint={t("spamDeleteHint")}
+        inputMode="numeric"
+        error={err("spam_delete_after")}
+        {...register("spam_delete_after")}
+      />
       {(["rbl", "spf", "greylist"] as const).map((m) => (
         <TriStateSelect
           key={m}

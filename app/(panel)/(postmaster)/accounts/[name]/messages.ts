@@ -1,19 +1,94 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "back" | "title" | "loading" | "notFound" | "loadFailed" | "save" | "saved" | "saveFailed" | "fixFields" | "unsaved"
-  | "general" | "generalDesc" | "passwordGroup" | "passwordDesc" | "forwarding" | "forwardingDesc" | "autoresponder"
-  | "autoresponderDesc" | "antispam" | "antispamDesc" | "sms" | "smsDesc" | "email" | "usage" | "createdOn"
-  | "lastLogin" | "never"
-  | "description" | "capacity" | "expiration_date" | "expirationHint" | "expiredWarning" | "usageOf" | "blocked" | "blockedHint"
-  | "usage_notification_level" | "inbox_delete_after" | "trash_delete_after" | "daysHint" | "forward_limit"
-  | "alias_limit" | "password" | "password_retype" | "passwordHint" | "forwards" | "forwardsHint" | "keep_mail"
-  | "aliases" | "aliasesHint" | "autoresponder_mode" | "autoresponder_start_date" | "autoresponder_end_date"
-  | "dateHint" | "autoresponder_body" | "spam_enabled" | "spam_rule" | "ruleTag" | "ruleMove" | "spam_hits"
-  | "hits2" | "hits5" | "hits7" | "hits9" | "spam_delete_after" | "spamDeleteHint" | "spam_rbl_enabled"
-  | "spam_spf_enabled" | "spam_greylist_enabled" | "spam_white_list" | "spam_black_list" | "spam_greylist_whitelist" | "spam_spf_whitelist"
-  | "spam_rbl_whitelist" | "listHint" | "phone" | "smsLogin" | "smsPassword" | "operator" | "operatorAuto"
-  | "phoneHint" | "sms_send_to" | "sendGateway" | "sendMail" | "sms_cnt" | "cnt0" | "cnt1" | "cnt2" | "cnt3"
+  | "back"
+  | "title"
+  | "loading"
+  | "notFound"
+  | "loadFailed"
+  | "save"
+  | "saved"
+  | "saveFailed"
+  | "fixFields"
+  | "unsaved"
+  | "general"
+  | "generalDesc"
+  | "passwordGroup"
+  | "passwordDesc"
+  | "forwarding"
+  | "forwardingDesc"
+  | "autoresponder"
+  | "autoresponderDesc"
+  | "antispam"
+  | "antispamDesc"
+  | "sms"
+  | "smsDesc"
+  | "email"
+  | "usage"
+  | "createdOn"
+  | "lastLogin"
+  | "never"
+  | "description"
+  | "capacity"
+  | "expiration_date"
+  | "expirationHint"
+  | "expiredWarning"
+  | "usageOf"
+  | "blocked"
+  | "blockedHint"
+  | "usage_notification_level"
+  | "inbox_delete_after"
+  | "trash_delete_after"
+  | "daysHint"
+  | "forward_limit"
+  | "alias_limit"
+  | "password"
+  | "password_retype"
+  | "passwordHint"
+  | "forwards"
+  | "forwardsHint"
+  | "keep_mail"
+  | "aliases"
+  | "aliasesHint"
+  | "autoresponder_mode"
+  | "autoresponder_start_date"
+  | "autoresponder_end_date"
+  | "dateHint"
+  | "autoresponder_body"
+  | "spam_enabled"
+  | "spam_rule"
+  | "ruleTag"
+  | "ruleMove"
+  | "spam_hits"
+  | "hits2"
+  | "hits5"
+  | "hits7"
+  | "hits9"
+  | "spam_delete_after"
+  | "spamDeleteHint"
+  | "spam_rbl_enabled"
+  | "spam_spf_enabled"
+  | "spam_greylist_enabled"
+  | "spam_white_list"
+  | "spam_black_list"
+  | "spam_greylist_whitelist"
+  | "spam_spf_whitelist"
+  | "spam_rbl_whitelist"
+  | "listHint"
+  | "phone"
+  | "smsLogin"
+  | "smsPassword"
+  | "operator"
+  | "operatorAuto"
+  | "phoneHint"
+  | "sms_send_to"
+  | "sendGateway"
+  | "sendMail"
+  | "sms_cnt"
+  | "cnt0"
+  | "cnt1"
+  | "cnt2"
+  | "cnt3"
   | "number";
 
 export const editorMessages: Messages<Key> = {
@@ -52,7 +127,8 @@ export const editorMessages: Messages<Key> = {
     expiredWarning: "Uwaga: ta data już minęła, więc po zapisaniu konto będzie wygasłe i nie zaloguje się.",
     usageOf: "{used} MB z {capacity} MB ({pct}%)",
     blocked: "Konto zablokowane",
-    blockedHint: "Zablokowane konto nie może się logować; poczta do niego nadal trafia do skrzynki, ale przekierowania i autoresponder są wstrzymane.",
+    blockedHint:
+      "Zablokowane konto nie może się logować; poczta do niego nadal trafia do skrzynki, ale przekierowania i autoresponder są wstrzymane.",
     usage_notification_level: "Ostrzeżenie o zajętości (%)",
     inbox_delete_after: "Usuwaj z odebranych po (dniach)",
     trash_delete_after: "Usuwaj z kosza po (dniach)",
@@ -143,7 +219,8 @@ export const editorMessages: Messages<Key> = {
     expiredWarning: "Note: this date has passed, so once saved the account is expired and cannot sign in.",
     usageOf: "{used} MB of {capacity} MB ({pct}%)",
     blocked: "Account blocked",
-    blockedHint: "A blocked account cannot log in; its mail is still delivered to the mailbox, but forwards and the autoresponder are paused.",
+    blockedHint:
+      "A blocked account cannot log in; its mail is still delivered to the mailbox, but forwards and the autoresponder are paused.",
     usage_notification_level: "Usage warning level (%)",
     inbox_delete_after: "Delete from inbox after (days)",
     trash_delete_after: "Delete from trash after (days)",

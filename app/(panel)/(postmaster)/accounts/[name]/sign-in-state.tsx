@@ -8,7 +8,9 @@ import type { ErrorBody } from "@/lib/errors/api-error";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT, type Messages } from "@/lib/i18n";
 
-const messages: Messages<"twoFactor" | "on" | "off" | "passwordLock" | "codeLock" | "remove" | "removeTitle" | "removeDesc" | "removed"> = {
+const messages: Messages<
+  "twoFactor" | "on" | "off" | "passwordLock" | "codeLock" | "remove" | "removeTitle" | "removeDesc" | "removed"
+> = {
   pl: {
     twoFactor: "Logowanie dwuetapowe:",
     on: "włączone",
@@ -17,7 +19,8 @@ const messages: Messages<"twoFactor" | "on" | "off" | "passwordLock" | "codeLock
     codeLock: "Drugi krok zablokowany po błędnych kodach jeszcze przez {n} s.",
     remove: "Usuń logowanie dwuetapowe",
     removeTitle: "Usunąć logowanie dwuetapowe tego konta?",
-    removeDesc: "Właściciel zaloguje się samym hasłem i może ponownie włączyć drugi krok. Zmiana trafi do dziennika zmian.",
+    removeDesc:
+      "Właściciel zaloguje się samym hasłem i może ponownie włączyć drugi krok. Zmiana trafi do dziennika zmian.",
     removed: "Logowanie dwuetapowe usunięte.",
   },
   en: {
@@ -28,7 +31,8 @@ const messages: Messages<"twoFactor" | "on" | "off" | "passwordLock" | "codeLock
     codeLock: "Second step locked after wrong codes for {n} s more.",
     remove: "Remove two-step sign-in",
     removeTitle: "Remove this account's two-step sign-in?",
-    removeDesc: "The owner will sign in with the password alone and may turn the second step on again. The change is recorded in the audit log.",
+    removeDesc:
+      "The owner will sign in with the password alone and may turn the second step on again. The change is recorded in the audit log.",
     removed: "Two-step sign-in removed.",
   },
 };
@@ -83,8 +87,12 @@ export function SignInState({ name }: { name: string }) {
           <p>
             {t("twoFactor")} <strong>{state.two_factor ? t("on") : t("off")}</strong>
           </p>
-          {state.password_locked_for > 0 && <p className="font-medium text-red-800">{t("passwordLock", { n: state.password_locked_for })}</p>}
-          {state.code_locked_for > 0 && <p className="font-medium text-red-800">{t("codeLock", { n: state.code_locked_for })}</p>}
+          {state.password_locked_for > 0 && (
+            <p className="font-medium text-red-800">{t("passwordLock", { n: state.password_locked_for })}</p>
+          )}
+          {state.code_locked_for > 0 && (
+            <p className="font-medium text-red-800">{t("codeLock", { n: state.code_locked_for })}</p>
+          )}
           {(state.two_factor || state.code_locked_for > 0) && (
             <Button type="button" variant="secondary" onClick={() => setAsking(true)}>
               {t("remove")}

@@ -5,7 +5,20 @@ import { useSmsNotifications, type SmsNotification } from "@/lib/client/hooks/ma
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT, type Messages } from "@/lib/i18n";
 
-type Key = "title" | "none" | "failed" | "when" | "number" | "to" | "status" | "error" | "pending" | "sent" | "skipped" | "failedStatus" | "attempts";
+type Key =
+  | "title"
+  | "none"
+  | "failed"
+  | "when"
+  | "number"
+  | "to"
+  | "status"
+  | "error"
+  | "pending"
+  | "sent"
+  | "skipped"
+  | "failedStatus"
+  | "attempts";
 const messages: Messages<Key> = {
   pl: {
     title: "Ostatnie powiadomienia",

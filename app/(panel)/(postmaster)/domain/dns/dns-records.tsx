@@ -44,13 +44,19 @@ export function DnsRecords() {
         </Link>
       </p>
       {report.isError && (
-        <LoadFailedAlert text={t("loadFailed", { error: errorText.failure(report.error) })} retryLabel={t("retry")} onRetry={() => void report.refetch()} />
+        <LoadFailedAlert
+          text={t("loadFailed", { error: errorText.failure(report.error) })}
+          retryLabel={t("retry")}
+          onRetry={() => void report.refetch()}
+        />
       )}
       {report.data ? (
         <>
           <div className="flex flex-wrap items-center gap-3">
             <Alert tone={report.data.ok ? "success" : "warning"} className="grow">
-              {report.data.ok ? t("allPresent", { count: report.data.records.length }) : t("notAll", { bad, count: report.data.records.length })}
+              {report.data.ok
+                ? t("allPresent", { count: report.data.records.length })
+                : t("notAll", { bad, count: report.data.records.length })}
             </Alert>
             <Button variant="secondary" loading={report.isFetching} onClick={() => void report.refetch()}>
               {t("recheck")}
@@ -74,10 +80,22 @@ export function DnsRecords() {
   );
 }
 
-function RecordItem({ record: r, t, onCopy }: { record: CheckedDnsRecord; t: T; onCopy: (text: string, what: string) => Promise<void> }) {
+function RecordItem({
+  record: r,
+  t,
+  onCopy,
+}: {
+  record: CheckedDnsRecord;
+  t: T;
+  onCopy: (text: string, what: string) => Promise<void>;
+}) {
   const label = t(`kind_${r.kind}` as Parameters<T>[0]);
   return (
-    <li className="rounded-lg border border-gray-300 bg-white p-4 shadow-sm" data-testid={`dns-${r.kind}`} data-state={r.state}>
+    <li
+      className="rounded-lg border border-gray-300 bg-white p-4 shadow-sm"
+      data-testid={`dns-${r.kind}`}
+      data-state={r.state}
+    >
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-base font-semibold text-gray-900">
           {label} <span className="font-mono text-sm font-normal text-gray-700">{r.type}</span>
@@ -86,8 +104,18 @@ function RecordItem({ record: r, t, onCopy }: { record: CheckedDnsRecord; t: T; 
       </div>
       {/* Name beside value from 1024 px: ten records fit about twice as many to a screen. */}
       <dl className="grid gap-2 text-sm lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:gap-x-4">
-        <Copyable term={t("name")} text={r.name} copyLabel={t("copyName", { label })} onCopy={() => onCopy(r.name, r.name)} />
-        <Copyable term={t("value")} text={r.value} copyLabel={t("copyValue", { label })} onCopy={() => onCopy(r.value, `${label}, ${t("value").toLowerCase()}`)} />
+        <Copyable
+          term={t("name")}
+          text={r.name}
+          copyLabel={t("copyName", { label })}
+          onCopy={() => onCopy(r.name, r.name)}
+        />
+        <Copyable
+          term={t("value")}
+          text={r.value}
+          copyLabel={t("copyValue", { label })}
+          onCopy={() => onCopy(r.value, `${label}, ${t("value").toLowerCase()}`)}
+        />
         {r.state !== "present" && r.found.length > 0 && (
           <div className="lg:col-span-2">
             <dt className="font-semibold">{t("found")}</dt>
@@ -103,14 +131,31 @@ function RecordItem({ record: r, t, onCopy }: { record: CheckedDnsRecord; t: T; 
   );
 }
 
-function Copyable({ term, text, copyLabel, onCopy }: { term: string; text: string; copyLabel: string; onCopy: () => Promise<void> }) {
+function Copyable({
+  term,
+  text,
+  copyLabel,
+  onCopy,
+}: {
+  term: string;
+  text: string;
+  copyLabel: string;
+  onCopy: () => Promise<void>;
+}) {
   return (
     <div>
       <dt className="font-semibold">{term}</dt>
       <dd className="flex items-start gap-2">
         <code className="min-w-0 grow break-all rounded bg-gray-50 px-2 py-1 font-mono">{text}</code>
         <Button variant="secondary" className="shrink-0 px-3" aria-label={copyLabel} onClick={() => void onCopy()}>
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.6">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 20 20"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+          >
             <rect x="6" y="6" width="10" height="11" rx="1.5" />
             <path d="M4 13V4.5A1.5 1.5 0 0 1 5.5 3H13" />
           </svg>

@@ -1,10 +1,40 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "title" | "intro" | "back" | "loading" | "loadFailed" | "retry" | "recheck" | "allPresent" | "notAll" | "name"
-  | "value" | "found" | "copyName" | "copyValue" | "copied" | "copyFailed" | "present" | "missing" | "different" | "error" | "records"
-  | "kind_mx" | "kind_spf" | "kind_dkim" | "kind_dmarc" | "kind_autoconfig" | "kind_autodiscover" | "kind_autodiscover_srv"
-  | "kind_imap_srv" | "kind_pop3_srv" | "kind_submission_srv" | "kind_mta_sts" | "kind_mta_sts_host" | "kind_tls_rpt";
+  | "title"
+  | "intro"
+  | "back"
+  | "loading"
+  | "loadFailed"
+  | "retry"
+  | "recheck"
+  | "allPresent"
+  | "notAll"
+  | "name"
+  | "value"
+  | "found"
+  | "copyName"
+  | "copyValue"
+  | "copied"
+  | "copyFailed"
+  | "present"
+  | "missing"
+  | "different"
+  | "error"
+  | "records"
+  | "kind_mx"
+  | "kind_spf"
+  | "kind_dkim"
+  | "kind_dmarc"
+  | "kind_autoconfig"
+  | "kind_autodiscover"
+  | "kind_autodiscover_srv"
+  | "kind_imap_srv"
+  | "kind_pop3_srv"
+  | "kind_submission_srv"
+  | "kind_mta_sts"
+  | "kind_mta_sts_host"
+  | "kind_tls_rpt";
 
 export const dnsMessages: Messages<Key> = {
   pl: {
@@ -16,7 +46,8 @@ export const dnsMessages: Messages<Key> = {
     retry: "Spróbuj ponownie",
     recheck: "Sprawdź ponownie",
     allPresent: "Wszystkie rekordy są w DNS ({count}).",
-    notAll: "Brakuje lub różni się: {bad} z {count}. Dodaj je u dostawcy DNS domeny; zmiana może być widoczna dopiero po kilku minutach lub godzinach.",
+    notAll:
+      "Brakuje lub różni się: {bad} z {count}. Dodaj je u dostawcy DNS domeny; zmiana może być widoczna dopiero po kilku minutach lub godzinach.",
     records: "Rekordy",
     name: "Nazwa",
     value: "Wartość",
@@ -52,7 +83,8 @@ export const dnsMessages: Messages<Key> = {
     retry: "Try again",
     recheck: "Check again",
     allPresent: "All records are in DNS ({count}).",
-    notAll: "Missing or different: {bad} of {count}. Add them at the domain's DNS provider; a change may take minutes or hours to show.",
+    notAll:
+      "Missing or different: {bad} of {count}. Add them at the domain's DNS provider; a change may take minutes or hours to show.",
     records: "Records",
     name: "Name",
     value: "Value",

@@ -76,16 +76,24 @@ export function ListEditor({ name }: { name: string }) {
     return (
       <div className="space-y-4">
         {back}
-        <Alert tone="error">{missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(list.error) })}</Alert>
+        <Alert tone="error">
+          {missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(list.error) })}
+        </Alert>
       </div>
     );
   }
   return (
     <div className="space-y-4">
       {back}
-      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">{t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}</h1>
+      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">
+        {t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}
+      </h1>
       {justCreated && <Alert tone="success">{t("created")}</Alert>}
-      {list.data && domain ? <EditorForm domain={domain} record={list.data} /> : <SkeletonLines lines={10} label={t("loading")} />}
+      {list.data && domain ? (
+        <EditorForm domain={domain} record={list.data} />
+      ) : (
+        <SkeletonLines lines={10} label={t("loading")} />
+      )}
       {list.data && domain && <ModerationPanel domain={domain} name={list.data.name} />}
     </div>
   );
@@ -96,10 +104,18 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
   const errorText = useErrorText();
   const save = useSaveMailingList(domain);
   const defaults = useMemo<Values>(
-    () => ({ ...recordToForm(record, SCALARS, [], FLAGS), accounts: record.accounts ?? [], moderators: record.moderators ?? [] }),
+    () => ({
+      ...recordToForm(record, SCALARS, [], FLAGS),
+      accounts: record.accounts ?? [],
+      moderators: record.moderators ?? [],
+    }),
     [record],
   );
-  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale: errorText.locale }, defaultValues: defaults });
+  const form = useForm<Values, FieldFormContext>({
+    resolver,
+    context: { locale: errorText.locale },
+    defaultValues: defaults,
+  });
   const { register, reset, control, setValue, formState } = form;
   useEffect(() => reset(defaults), [defaults, reset]);
   const { onSubmit, outcome } = useSaveForm(form, {
@@ -116,7 +132,14 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
     <form noValidate onSubmit={onSubmit} className="space-y-4">
       <Card title={t("settings")} description={t("settingsDesc")}>
         <div className="grid gap-3 sm:grid-cols-2">
-          <TextField className="sm:col-span-2" label={t("description")} hint={t("descriptionHint")} maxLength={255} error={err("description")} {...register("description")} />
+          <TextField
+            className="sm:col-span-2"
+            label={t("description")}
+            hint={t("descriptionHint")}
+            maxLength={255}
+            error={err("description")}
+            {...register("description")}
+          />
           <Select
             label={t("privacy_mode")}
             hint={t("privacyHint")}
@@ -138,16 +161,41 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
             error={err("replyto_email")}
             {...register("replyto_email")}
           />
-          <TextField label={t("confirm_url")} hint={t("confirmUrlHint")} type="url" error={err("confirm_url")} {...register("confirm_url")} />
-          <Checkbox label={t("replyto_catchall")} hint={t("replytoCatchallHint")} error={err("replyto_catchall")} {...register("replyto_catchall")} />
-          <Checkbox label={t("autosubscribe_enabled")} hint={t("autosubscribeHint")} error={err("autosubscribe_enabled")} {...register("autosubscribe_enabled")} />
+          <TextField
+            label={t("confirm_url")}
+            hint={t("confirmUrlHint")}
+            type="url"
+            error={err("confirm_url")}
+            {...register("confirm_url")}
+          />
+          <Checkbox
+            label={t("replyto_catchall")}
+            hint={t("replytoCatchallHint")}
+            error={err("replyto_catchall")}
+            {...register("replyto_catchall")}
+          />
+          <Checkbox
+            label={t("autosubscribe_enabled")}
+            hint={t("autosubscribeHint")}
+            error={err("autosubscribe_enabled")}
+            {...register("autosubscribe_enabled")}
+          />
         </div>
       </Card>
 
       <div className="grid gap-4 lg:grid-cols-2">
         {MEMBERS.map((m) => (
-          <Card key={m} title={t(m === "accounts" ? "subscribers" : "moderators")} description={t(m === "accounts" ? "subscribersDesc" : "moderatorsDesc")}>
-            <MemberField control={control} name={m} what={t(m === "accounts" ? "subscribers" : "moderators")} error={err(m)} />
+          <Card
+            key={m}
+            title={t(m === "accounts" ? "subscribers" : "moderators")}
+            description={t(m === "accounts" ? "subscribersDesc" : "moderatorsDesc")}
+          >
+            <MemberField
+              control={control}
+              name={m}
+              what={t(m === "accounts" ? "subscribers" : "moderators")}
+              error={err(m)}
+            />
           </Card>
         ))}
       </div>
@@ -161,7 +209,12 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
             return (
               <fieldset key={tpl} className="space-y-2">
                 <legend className="text-base font-semibold">{which}</legend>
-                <TextField label={t("subject", { which })} maxLength={255} error={err(subject)} {...register(subject)} />
+                <TextField
+                  label={t("subject", { which })}
+                  maxLength={255}
+                  error={err(subject)}
+                  {...register(subject)}
+                />
                 <TextArea
                   label={t("body", { which })}
                   rows={6}
@@ -197,7 +250,17 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
 }
 
 /** Subscribers or moderators as one form field: a failed save focuses its add field (useController's ref). */
-function MemberField({ control, name, what, error }: { control: Control<Values, FieldFormContext>; name: (typeof MEMBERS)[number]; what: string; error?: string }) {
+function MemberField({
+  control,
+  name,
+  what,
+  error,
+}: {
+  control: Control<Values, FieldFormContext>;
+  name: (typeof MEMBERS)[number];
+  what: string;
+  error?: string;
+}) {
   const { field } = useController({ control, name });
   return (
     <MemberEditor

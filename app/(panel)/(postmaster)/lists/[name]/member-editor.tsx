@@ -71,7 +71,10 @@ export function MemberEditor({
   }, [values, filter]);
 
   const add = () => {
-    const entries = text.split(/[\s,;]+/).map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const entries = text
+      .split(/[\s,;]+/)
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
     const bad = entries.filter((e) => !isEmail(e));
     const present = new Set(values);
     const fresh = [...new Set(entries.filter((e) => isEmail(e) && !present.has(e)))];
@@ -107,13 +110,22 @@ export function MemberEditor({
         {report}
       </p>
       <div className="flex flex-wrap items-end justify-between gap-2">
-        <TextField className="w-full max-w-xs" type="search" label={t("filter", { what })} value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <TextField
+          className="w-full max-w-xs"
+          type="search"
+          label={t("filter", { what })}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
         <p className="text-sm text-gray-700">{t("count", { n: countOf(locale, values.length, ADDRESS_NOUN) })}</p>
       </div>
       {matching.length === 0 ? (
         <p className="text-sm text-gray-700">{t("none")}</p>
       ) : (
-        <ul className="max-h-80 divide-y divide-gray-200 overflow-y-auto rounded border border-gray-300" aria-label={what}>
+        <ul
+          className="max-h-80 divide-y divide-gray-200 overflow-y-auto rounded border border-gray-300"
+          aria-label={what}
+        >
           {matching.slice(0, SHOWN).map((address) => (
             <li key={address} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
               <span className="break-all">{address}</span>
@@ -129,12 +141,17 @@ export function MemberEditor({
           ))}
         </ul>
       )}
-      {matching.length > SHOWN && <p className="text-sm text-gray-700">{t("more", { shown: SHOWN, n: matching.length })}</p>}
+      {matching.length > SHOWN && (
+        <p className="text-sm text-gray-700">{t("more", { shown: SHOWN, n: matching.length })}</p>
+      )}
       {filter && matching.length > 0 && (
-        <Button variant="ghost" onClick={() => {
+        <Button
+          variant="ghost"
+          onClick={() => {
             const gone = new Set(matching);
             onChange(values.filter((v) => !gone.has(v)));
-          }}>
+          }}
+        >
           {t("removeAll")}
         </Button>
       )}

@@ -1,13 +1,52 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "back" | "title" | "loading" | "notFound" | "loadFailed" | "created" | "save" | "saved" | "saveFailed"
-  | "fixFields" | "unsaved" | "settings" | "settingsDesc" | "description" | "descriptionHint" | "privacy_mode"
-  | "privacy0" | "privacy1" | "privacy2" | "privacyHint" | "replyto_mode" | "replyto0" | "replyto1" | "replyto2"
-  | "replyto_email" | "replytoEmailHint" | "replyto_catchall" | "replytoCatchallHint" | "confirm_url" | "confirmUrlHint"
-  | "autosubscribe_enabled" | "autosubscribeHint" | "subscribers" | "subscribersDesc" | "moderators"
-  | "moderatorsDesc" | "templates" | "templatesDesc" | "subscribe_request" | "unsubscribe_request" | "subscribe"
-  | "unsubscribe" | "subject" | "body" | "restore" | "confirmLinkHint";
+  | "back"
+  | "title"
+  | "loading"
+  | "notFound"
+  | "loadFailed"
+  | "created"
+  | "save"
+  | "saved"
+  | "saveFailed"
+  | "fixFields"
+  | "unsaved"
+  | "settings"
+  | "settingsDesc"
+  | "description"
+  | "descriptionHint"
+  | "privacy_mode"
+  | "privacy0"
+  | "privacy1"
+  | "privacy2"
+  | "privacyHint"
+  | "replyto_mode"
+  | "replyto0"
+  | "replyto1"
+  | "replyto2"
+  | "replyto_email"
+  | "replytoEmailHint"
+  | "replyto_catchall"
+  | "replytoCatchallHint"
+  | "confirm_url"
+  | "confirmUrlHint"
+  | "autosubscribe_enabled"
+  | "autosubscribeHint"
+  | "subscribers"
+  | "subscribersDesc"
+  | "moderators"
+  | "moderatorsDesc"
+  | "templates"
+  | "templatesDesc"
+  | "subscribe_request"
+  | "unsubscribe_request"
+  | "subscribe"
+  | "unsubscribe"
+  | "subject"
+  | "body"
+  | "restore"
+  | "confirmLinkHint";
 
 export const listEditorMessages: Messages<Key> = {
   pl: {
@@ -30,7 +69,8 @@ export const listEditorMessages: Messages<Key> = {
     privacy0: "Każdy (lista otwarta)",
     privacy1: "Tylko moderatorzy (lista moderowana)",
     privacy2: "Tylko subskrybenci (lista zamknięta)",
-    privacyHint: "Moderowana: wiadomości pozostałych nadawców czekają na zatwierdzenie moderatora. Zamknięta: wiadomości spoza listy są odrzucane.",
+    privacyHint:
+      "Moderowana: wiadomości pozostałych nadawców czekają na zatwierdzenie moderatora. Zamknięta: wiadomości spoza listy są odrzucane.",
     replyto_mode: "Odpowiedzi trafiają do",
     replyto0: "Listy",
     replyto1: "Nadawcy wiadomości",
@@ -78,7 +118,8 @@ export const listEditorMessages: Messages<Key> = {
     privacy0: "Anyone (open list)",
     privacy1: "Moderators only (moderated list)",
     privacy2: "Subscribers only (closed list)",
-    privacyHint: "Moderated: other senders' posts wait for a moderator's approval. Closed: posts from outside the list are refused.",
+    privacyHint:
+      "Moderated: other senders' posts wait for a moderator's approval. Closed: posts from outside the list are refused.",
     replyto_mode: "Replies go to",
     replyto0: "The list",
     replyto1: "The sender",

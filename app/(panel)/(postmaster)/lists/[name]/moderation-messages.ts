@@ -1,14 +1,33 @@
 import type { Messages } from "@/lib/i18n";
 
 type Key =
-  | "held" | "heldDesc" | "heldNone" | "sender" | "subject" | "date" | "size" | "actions" | "approve" | "reject"
-  | "approved" | "loading" | "failed" | "bounces" | "bouncesDesc" | "bouncesNone" | "address" | "count" | "lastAt"
-  | "reason" | "noSubject";
+  | "held"
+  | "heldDesc"
+  | "heldNone"
+  | "sender"
+  | "subject"
+  | "date"
+  | "size"
+  | "actions"
+  | "approve"
+  | "reject"
+  | "approved"
+  | "loading"
+  | "failed"
+  | "bounces"
+  | "bouncesDesc"
+  | "bouncesNone"
+  | "address"
+  | "count"
+  | "lastAt"
+  | "reason"
+  | "noSubject";
 
 export const moderationMessages: Messages<Key> = {
   pl: {
     held: "Wiadomości do moderacji",
-    heldDesc: "Czekają na decyzję; bez niej zostaną usunięte po {days} dniach. Zatwierdzone rozsyła usługa list w ciągu kilku sekund.",
+    heldDesc:
+      "Czekają na decyzję; bez niej zostaną usunięte po {days} dniach. Zatwierdzone rozsyła usługa list w ciągu kilku sekund.",
     heldNone: "Żadna wiadomość nie czeka na moderację.",
     sender: "Nadawca",
     subject: "Temat",
@@ -31,7 +50,8 @@ export const moderationMessages: Messages<Key> = {
   },
   en: {
     held: "Posts held for moderation",
-    heldDesc: "Waiting for a decision; deleted after {days} days without one. The list service sends approved posts within seconds.",
+    heldDesc:
+      "Waiting for a decision; deleted after {days} days without one. The list service sends approved posts within seconds.",
     heldNone: "No post is waiting for moderation.",
     sender: "Sender",
     subject: "Subject",

@@ -17,16 +17,25 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
   const client = useQueryClient();
   const key = ["mailing-lists", "moderation", domain, name];
   const path = `mailinglists/${domain}/${encodeURIComponent(name)}/moderation`;
-  const data = useQuery({ queryKey: key, queryFn: () => panelFetch<ListModeration>(path), retry: retryRule, refetchInterval: 10_000 });
+  const data = useQuery({
+    queryKey: key,
+    queryFn: () => panelFetch<ListModeration>(path),
+    retry: retryRule,
+    refetchInterval: 10_000,
+  });
   const decide = useMutation({
-    mutationFn: (body: { approve?: number[]; reject?: number[] }) => panelFetch<ListModeration>(path, { method: "POST", body }),
+    mutationFn: (body: { approve?: number[]; reject?: number[] }) =>
+      panelFetch<ListModeration>(path, { method: "POST", body }),
     onSuccess: (next) => client.setQueryData(key, next),
   });
 
   const th = "px-2 py-1 text-left font-medium";
   return (
     <>
-      <Card title={t("held")} description={data.data ? t("heldDesc", { days: String(data.data.held_days) }) : undefined}>
+      <Card
+        title={t("held")}
+        description={data.data ? t("heldDesc", { days: String(data.data.held_days) }) : undefined}
+      >
         {data.isError && <Alert tone="error">{t("failed", { error: errorText.failure(data.error) })}</Alert>}
         {decide.isError && <Alert tone="error">{t("failed", { error: errorText.failure(decide.error) })}</Alert>}
         {!data.data ? (

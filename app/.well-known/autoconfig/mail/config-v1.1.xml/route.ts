@@ -5,9 +5,20 @@ import { autoconfigDomain, autoconfigXml, hostedDomain } from "@/lib/server/reso
 
 export async function GET(req: Request): Promise<Response> {
   const url = new URL(req.url);
-  const domain = await hostedDomain(getDb(), autoconfigDomain(req.headers.get("host"), url.searchParams.get("emailaddress")));
-  if (!domain) return new Response("No mail configuration for this domain.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const domain = await hostedDomain(
+    getDb(),
+    autoconfigDomain(req.headers.get("host"), url.searchParams.get("emailaddress")),
+  );
+  if (!domain)
+    return new Response("No mail configuration for this domain.\n", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   return new Response(autoconfigXml(domain), {
-    headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "no-store", "access-control-allow-origin": "*" },
+    headers: {
+      "content-type": "application/xml; charset=utf-8",
+      "cache-control": "no-store",
+      "access-control-allow-origin": "*",
+    },
   });
 }

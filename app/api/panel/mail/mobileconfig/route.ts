@@ -11,4 +11,9 @@ export const GET = withApi(({ principal }) =>
     "x-content-type-options": "nosniff",
   }),
 );
-export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as PUT,
+  panelMethodNotAllowed as POST,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

@@ -15,4 +15,9 @@ export const POST = withPanelSession(async ({ req, db, sessionId }) => {
     },
   };
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as PUT, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as GET,
+  panelMethodNotAllowed as PUT,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

@@ -22,7 +22,10 @@ import {
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 
 async function principalOf(db: Db, account: AccountRow) {
-  const [{ name: domain }] = (await db.select({ name: domains.name }).from(domains).where(eq(domains.id, account.domainId))) as [{ name: string }];
+  const [{ name: domain }] = (await db
+    .select({ name: domains.name })
+    .from(domains)
+    .where(eq(domains.id, account.domainId))) as [{ name: string }];
   return { account, domain, isPostmaster: account.name === "postmaster" };
 }
 
@@ -36,7 +39,14 @@ export const POST = withPanelSession(async ({ req, db, clientIp, sessionId, body
     let recoveryCodes: string[] | undefined;
     if ((await secondStepNeeded(db, account)) === "setup") recoveryCodes = await confirmSetup(db, account, code);
     // Wrong codes count against the account across challenges (a known device: against itself), like passwords.
-    else await checkCode(db, account, code, clientIp, await deviceIdFor(db, readDeviceToken(req, isHttps(req)), account.email));
+    else
+      await checkCode(
+        db,
+        account,
+        code,
+        clientIp,
+        await deviceIdFor(db, readDeviceToken(req, isHttps(req)), account.email),
+      );
     await endChallenge(db, id);
     const principal = await principalOf(db, account);
     // As the first step does without a second one: a fresh session id, and the device cookie that lets this
@@ -64,4 +74,8 @@ export const PUT = withPanelSession(async ({ req, db, clientIp }) => {
     return twoFactorAnswer(err);
   }
 });
-export { panelMethodNotAllowed as GET, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as GET,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

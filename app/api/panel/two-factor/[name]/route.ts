@@ -13,7 +13,9 @@ async function account(ctx: ApiContext) {
   return getAccountOrThrow(ctx.db, domain, (ctx.params.name ?? "").toLowerCase());
 }
 
-export const GET = withApi(async (ctx) => ok(await signInState(ctx.db, await account(ctx)), 200, { "cache-control": "no-store" }));
+export const GET = withApi(async (ctx) =>
+  ok(await signInState(ctx.db, await account(ctx)), 200, { "cache-control": "no-store" }),
+);
 
 export const DELETE = withApi(async (ctx) => {
   const target = await account(ctx);
@@ -21,4 +23,8 @@ export const DELETE = withApi(async (ctx) => {
   await removeSecondStep(ctx.db, target);
   return noContent();
 });
-export { panelMethodNotAllowed as POST, panelMethodNotAllowed as PUT, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export {
+  panelMethodNotAllowed as POST,
+  panelMethodNotAllowed as PUT,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

@@ -2,5 +2,12 @@
 import { ok, withApi } from "@/lib/server/http/http";
 import { domainDnsStatus } from "@/lib/server/resources/mail-status";
 
-export const GET = withApi(async ({ db, principal, params }) => ok(await domainDnsStatus(db, principal, params.domain!)));
-export { panelMethodNotAllowed as PUT, panelMethodNotAllowed as POST, panelMethodNotAllowed as DELETE, panelMethodNotAllowed as PATCH } from "@/lib/server/http/panel-fallback";
+export const GET = withApi(async ({ db, principal, params }) =>
+  ok(await domainDnsStatus(db, principal, params.domain!)),
+);
+export {
+  panelMethodNotAllowed as PUT,
+  panelMethodNotAllowed as POST,
+  panelMethodNotAllowed as DELETE,
+  panelMethodNotAllowed as PATCH,
+} from "@/lib/server/http/panel-fallback";

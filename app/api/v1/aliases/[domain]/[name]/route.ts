@@ -1,6 +1,12 @@
 // GET, POST, PUT, DELETE /api/v1/aliases/<domain>/<name>[,<name>...] (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
-import { createAlias, deleteAliases, getAliasOrThrow, toAliasRecord, updateAliases } from "@/lib/server/resources/aliases";
+import {
+  createAlias,
+  deleteAliases,
+  getAliasOrThrow,
+  toAliasRecord,
+  updateAliases,
+} from "@/lib/server/resources/aliases";
 import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import { parseNames } from "@/lib/server/resources/names";
 

@@ -17,12 +17,17 @@ export const GET = withApi(async ({ db, principal, params }) => {
 });
 
 // The panel's session (not a program with Basic credentials) gets the panel's rules: lib/server/resources/mailing-lists.ts.
-const rulesOf = (principal: { sessionIdHash?: string }) => ({ moderatorRequired: principal.sessionIdHash !== undefined });
+const rulesOf = (principal: { sessionIdHash?: string }) => ({
+  moderatorRequired: principal.sessionIdHash !== undefined,
+});
 
 export const POST = withApi(async ({ db, principal, params, body }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
   const [name] = parseNames(params.name!, "list", false);
-  return ok(await listRecord(db, domain, await createMailingList(db, domain, name!, await body(), rulesOf(principal))), 201);
+  return ok(
+    await listRecord(db, domain, await createMailingList(db, domain, name!, await body(), rulesOf(principal))),
+    201,
+  );
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
