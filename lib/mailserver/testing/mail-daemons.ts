@@ -9,7 +9,6 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { closeDb, getReadyDb, openDatabase, type Db } from "@/db/client";
-import type { PgCluster } from "@/e2e/support/pg-cluster";
 import { SANDBOX_COMPONENTS } from "../sandbox/components";
 import type { SandboxPostgres } from "../sandbox/database";
 import {
@@ -20,37 +19,14 @@ import {
   SANDBOX_PGSQL_PACKAGES,
   type SandboxOptions,
 } from "../sandbox/sandbox";
+import { mailTestsOnPostgres, requiredInCi, testPgCluster } from "./test-environment";
 
-/** The mail tests run on PostgreSQL (TEST_DATABASE=postgres, `npm run test:mail:pg`). */
-export const mailTestsOnPostgres = () => process.env.TEST_DATABASE === "postgres";
+export { inCi, mailTestsOnPostgres, requiredInCi, testPgCluster } from "./test-environment";
 
-/**
- * Debian packages the sandbox needs that are not installed. Outside CI the tests skip, saying so; under CI=true a
- * missing daemon throws, so a CI without Postfix fails instead of passing green with the mail tests skipped.
- */
+/** Debian packages the sandbox needs that are not installed (skip outside CI, throw in CI: requiredInCi). */
 export function missingMailPackages(): string[] {
   const pg = mailTestsOnPostgres() ? [...SANDBOX_PGSQL_PACKAGES, "postgresql-15"] : [];
   return requiredInCi(missingPackages([...SANDBOX_COMPONENTS.flatMap((c) => c.packages), ...pg]));
-}
-
-/** `missing` as it is, unless CI=true and it is not empty: then the test file fails at import, naming the packages. */
-export function requiredInCi(missing: string[]): string[] {
-  if (missing.length > 0 && process.env.CI === "true") {
-    throw new Error(
-      `CI=true and these Debian packages are missing: ${missing.join(" ")} (bash .ci/system-packages.sh installs them)`,
-    );
-  }
-  return missing;
-}
-
-/** The test file's private cluster, started by ./pg-setup.ts under TEST_DATABASE=postgres. */
-export function testPgCluster(): PgCluster {
-  const cluster = (globalThis as { __mailTestPg?: PgCluster }).__mailTestPg;
-  if (!cluster)
-    throw new Error(
-      "TEST_DATABASE=postgres without the cluster of lib/mailserver/testing/pg-setup.ts (run npm run test:mail:pg)",
-    );
-  return cluster;
 }
 
 /**
