@@ -9,7 +9,6 @@ import { DEMO, expect, originOf, test } from "./fixtures";
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
 const PAGES = [
-  { name: "accounts", path: "/accounts", scope: "main table" },
   { name: "aliases", path: "/aliases", scope: "main table" },
   { name: "lists", path: "/lists", scope: "main table" },
   { name: "audit", path: "/audit", scope: "main table" },
@@ -46,6 +45,7 @@ function brokenDomains(page: Page, scope: string, domain: string) {
 
 for (const p of PAGES) {
   test(`${p.name}: the domain of an address stays on one line at 375, 1280 and 1920 px`, async ({ page, loginAs }) => {
+    test.setTimeout(90_000);
     await loginAs(page, "postmaster");
     if (p.name === "audit") {
       // An entry of the demo domain in the log, whatever ran before: an alias made through the panel.
