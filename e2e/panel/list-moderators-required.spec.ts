@@ -1,6 +1,7 @@
 // A moderated list needs a moderator: the list editor refuses to save "moderators only" with none, on the moderators'
 // add field (marked, described, focused), in Polish and English; the service refuses the same through the BFF.
-// Screenshots of the refusal at three widths (test-results/screenshots/list-no-moderator-*).
+// The add button stays beside its field, the error under both. Screenshots of the refusal at three widths
+// (test-results/screenshots/list-no-moderator-*).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
@@ -44,9 +45,18 @@ test("a moderated list without a moderator is refused on the moderators field, t
   await expect(field).toHaveAccessibleDescription(/Lista moderowana musi mieć co najmniej jednego moderatora/);
   await expect(field).toBeFocused();
   await expect(page.getByRole("alert").filter({ hasText: "Do poprawienia (1)" })).toContainText("„Moderatorzy”");
+  // The add button beside the field (its top on the field's top), the error under both, at every width.
+  const addButton = page.getByRole("button", { name: "Dodaj", exact: true }).nth(1);
+  const errorText = page.locator(`[id="${await field.getAttribute("id")}-error"]`);
+  await expect(errorText).toContainText("Lista moderowana musi mieć co najmniej jednego moderatora");
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
     await field.scrollIntoViewIfNeeded();
+    const [input, button, message] = await Promise.all([field, addButton, errorText].map((l) => l.boundingBox()));
+    expect(Math.abs(button!.y - input!.y), `button top vs field top at ${width} px`).toBeLessThanOrEqual(1);
+    expect(button!.x, `button right of the field at ${width} px`).toBeGreaterThanOrEqual(input!.x + input!.width);
+    expect(message!.y, `error under the field at ${width} px`).toBeGreaterThanOrEqual(input!.y + input!.height);
+    expect(message!.y, `error under the button at ${width} px`).toBeGreaterThanOrEqual(button!.y + button!.height);
     await page.screenshot({ path: path.join(SCREENSHOTS, `list-no-moderator-${width}.png`) });
   }
   const stored = async () =>
@@ -57,7 +67,7 @@ test("a moderated list without a moderator is refused on the moderators field, t
   expect(await stored()).toMatchObject({ privacy_mode: 0, moderators: [] });
 
   await field.fill(`biuro@${DEMO.domain}`);
-  await page.getByRole("button", { name: "Dodaj" }).nth(1).click();
+  await addButton.click();
   await page.getByRole("button", { name: "Zapisz listę" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Zapisano listę." })).toBeVisible();
   expect(await stored()).toMatchObject({ privacy_mode: 1, moderators: [`biuro@${DEMO.domain}`] });

@@ -2,10 +2,12 @@
 // Subscribers or moderators of a list: add one or paste many (each checked as an address), filter, remove.
 // Large lists show the first matches only, so a list of thousands stays quick to render.
 import { useId, useMemo, useState, type Ref } from "react";
-import { Button, TextArea, TextField } from "@/components";
+import { Button, TextField } from "@/components";
+import { Field } from "@/components/field-parts";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
 import { isEmail } from "@/lib/schemas/common";
+import { Address } from "../../_postmaster/address";
 
 const SHOWN = 200;
 /** "1 adres", "2 adresy", "5 adresów". */
@@ -85,27 +87,30 @@ export function MemberEditor({
 
   return (
     <div className="space-y-3">
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <TextArea
-          className="flex-1"
-          rows={2}
-          ref={inputRef}
-          label={t("paste", { what })}
-          hint={t("pasteHint")}
-          error={error}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              add();
-            }
-          }}
-        />
-        <Button variant="secondary" onClick={add} disabled={!text.trim()} className="sm:mb-7">
-          {t("add")}
-        </Button>
-      </div>
+      {/* The add button sits beside the field at every width; the hint and any error run under both. */}
+      <Field label={t("paste", { what })} hint={t("pasteHint")} error={error}>
+        {(control) => (
+          <div className="flex items-start gap-2">
+            <textarea
+              {...control}
+              className={`${control.className} min-w-0 flex-1`}
+              rows={2}
+              ref={inputRef}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+                  e.preventDefault();
+                  add();
+                }
+              }}
+            />
+            <Button variant="secondary" onClick={add} disabled={!text.trim()} className="shrink-0">
+              {t("add")}
+            </Button>
+          </div>
+        )}
+      </Field>
       <p id={statusId} role="status" className="min-h-5 text-sm text-gray-800">
         {report}
       </p>
@@ -128,7 +133,9 @@ export function MemberEditor({
         >
           {matching.slice(0, SHOWN).map((address) => (
             <li key={address} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
-              <span className="break-all">{address}</span>
+              <span className="min-w-0">
+                <Address text={address} />
+              </span>
               <Button
                 variant="ghost"
                 className="min-h-8 shrink-0 px-2"

@@ -6,6 +6,7 @@ import { panelFetch, retryRule } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
 import type { ListModeration } from "@/lib/schemas/list-moderation";
+import { Address } from "../../_postmaster/address";
 import { moderationMessages } from "./moderation-messages";
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -57,7 +58,9 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
               <tbody>
                 {data.data.held.map((post) => (
                   <tr key={post.id} className="border-b border-gray-200 align-top">
-                    <td className="px-2 py-1 wrap-anywhere">{post.sender}</td>
+                    <td className="px-2 py-1">
+                      <Address text={post.sender} />
+                    </td>
                     <td className="px-2 py-1 wrap-anywhere">{post.subject || t("noSubject")}</td>
                     <td className="px-2 py-1 whitespace-nowrap">{when(post.date)}</td>
                     <td className="px-2 py-1 whitespace-nowrap">{kb(post.size)}</td>
@@ -111,7 +114,9 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
               <tbody>
                 {data.data.bounces.map((b) => (
                   <tr key={b.address} className="border-b border-gray-200 align-top">
-                    <td className="px-2 py-1 wrap-anywhere">{b.address}</td>
+                    <td className="px-2 py-1">
+                      <Address text={b.address} />
+                    </td>
                     <td className="px-2 py-1">{b.count}</td>
                     <td className="px-2 py-1 whitespace-nowrap">{when(b.last_at)}</td>
                     <td className="px-2 py-1 wrap-anywhere">{b.last_reason}</td>
