@@ -17,8 +17,9 @@ export interface ListMemberStatements {
   current(listId: number, role: MemberRole): Promise<[string, number][]>;
   /** Every member of a role, in their order. */
   ordered(listId: number, role: MemberRole): Promise<string[]>;
-  remove(listId: number, role: MemberRole, address: string): Promise<unknown>;
-  add(listId: number, role: MemberRole, address: string, position: number): Promise<unknown>;
+  /** How many rows it removed (0 or 1). */
+  remove(listId: number, role: MemberRole, address: string): Promise<number>;
+  add(listId: number, role: MemberRole, address: string, position: number): Promise<number>;
 }
 
 export const listMemberStatements = prepared((db): ListMemberStatements => {
