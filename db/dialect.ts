@@ -26,6 +26,14 @@ export interface ForcedPlan {
   walkBudget?: number;
 }
 
+/** A statement prepared once on a connection; its `sql.placeholder`s are filled from `values` on each call. */
+export interface RawStatement {
+  /** The rows, each an array of its column values (no object per row: a 50,000-member list is read whole). */
+  rows(values: Record<string, unknown>): Promise<unknown[][]>;
+  /** Runs it; returns how many rows it changed. */
+  run(values: Record<string, unknown>): Promise<number>;
+}
+
 export interface Dialect {
   readonly name: "sqlite" | "postgres";
   /** Runs `fn` in a transaction (a savepoint when `db` is already a transaction); commits or rolls back. */
@@ -41,6 +49,14 @@ export interface Dialect {
    * transaction's connection; null where the transaction's handle builds its own (SQLite's is one object, built once).
    */
   statementsFrom<T>(tx: Db, of: (db: Db) => T): T | null;
+  /** `query` with its rows locked until the transaction ends (FOR UPDATE); unchanged where writes are serial. */
+  forUpdate<Q>(query: Q): Q;
+  /** How many rows a drizzle insert, update or delete without RETURNING changed (`result` is what it answered). */
+  changedRows(result: unknown): number;
+  /** An ORDER BY term on sessions that breaks ties in created_at by insertion order, or a stable stand-in for it. */
+  readonly sessionInsertionOrder: SQL;
+  /** `query` prepared on `db`'s connection (lib/server/store/prepared.ts keeps one per connection). */
+  prepareRaw(db: Db, query: SQL): RawStatement;
   /** The rows of a raw query, as objects keyed by column name. */
   all<T>(db: Db, query: SQL): Promise<T[]>;
   /** Runs a raw statement; returns how many rows it changed. */

@@ -18,13 +18,12 @@ export function lockDomain(tx: Db, domainId: number): Promise<void> {
   return dialectOf(tx).lockDomain(tx, domainId);
 }
 
-/** How many rows a drizzle insert, update or delete without RETURNING changed, on either engine. */
-export function changedRows(result: unknown): number {
-  const r = result as { changes?: number; rowCount?: number | null };
-  return r.changes ?? r.rowCount ?? 0;
+/** How many rows a drizzle insert, update or delete without RETURNING on `db` changed. */
+export function changedRows(db: Db, result: unknown): number {
+  return dialectOf(db).changedRows(result);
 }
 
 /** `query` with FOR UPDATE on PostgreSQL (its rows locked until the transaction ends); unchanged on SQLite. */
 export function forUpdate<Q>(db: Db, query: Q): Q {
-  return dialectOf(db).name === "postgres" ? (query as unknown as { for(strength: "update"): Q }).for("update") : query;
+  return dialectOf(db).forUpdate(query);
 }

@@ -5,7 +5,7 @@
 // domain while the domain's search_version (moved by the triggers of 0001 in the writing transaction, whichever
 // process or host writes) is unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
 import { createHash } from "node:crypto";
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { setBounded } from "../../lib/server/store/bounded-map";
 import type { Db } from "../client";
@@ -129,7 +129,11 @@ const statementName = (text: string) => `s_${createHash("sha1").update(text).dig
 /** What drizzle's node-postgres handle holds: its SQL builder, and the Pool (or a transaction's client) it runs on. */
 interface DrizzleInternals {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-  session: { client: { query<T>(config: { name: string; text: string; values: unknown[] }): Promise<PgResult<T>> } };
+  session: {
+    client: {
+      query<T>(config: { name: string; text: string; values: unknown[]; rowMode?: "array" }): Promise<PgResult<T>>;
+    };
+  };
 }
 
 /**
@@ -287,6 +291,25 @@ export const pgDialect: Dialect = {
   statementsFrom(tx, of) {
     const pool = (tx as TxHandle)[POOL];
     return pool ? onConnection(of(pool), tx) : null;
+  },
+
+  forUpdate: <Q>(query: Q) => (query as unknown as { for(strength: "update"): Q }).for("update"),
+
+  changedRows: (result) => (result as PgResult<unknown>).rowCount ?? 0,
+
+  // PostgreSQL keeps no insertion order: the id hash breaks the tie.
+  sessionInsertionOrder: sql.raw("id_hash"),
+
+  prepareRaw(db, query) {
+    const handle = db as unknown as DrizzleInternals;
+    const { sql: text, params } = handle.dialect.sqlToQuery(query);
+    const name = statementName(text);
+    const call = <T>(values: Record<string, unknown>, rowMode?: "array") =>
+      handle.session.client.query<T>({ name, text, values: fillPlaceholders(params, values), rowMode });
+    return {
+      rows: async (values) => (await call<unknown[]>(values, "array")).rows,
+      run: async (values) => (await call(values)).rowCount ?? 0,
+    };
   },
 
   async all<T>(db: Db, query: SQL) {

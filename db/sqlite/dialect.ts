@@ -10,12 +10,17 @@
 // connection holds the lock would busy-wait on the event loop that the holder needs: so in the web process every
 // write goes through withTransaction (db/transaction.ts).
 import type Database from "better-sqlite3";
-import type { SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "../client";
 import { setDialect, type Dialect } from "../dialect";
 import { openSqlite } from "./connection";
 import { sqliteListRows } from "./list-rows";
+
+/** What drizzle's SQLite handle holds: its SQL builder. */
+interface DrizzleInternals {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+}
 
 interface Writer {
   db: Db;
@@ -95,6 +100,24 @@ export const sqliteDialect: Dialect = {
     if (db.$client.inTransaction) return null;
     const s = stamps(db.$client);
     return `${s.dataVersion.get() as number}:${s.totalChanges.get() as number}`;
+  },
+
+  // The write connection's BEGIN IMMEDIATE already holds every row.
+  forUpdate: (query) => query,
+
+  changedRows: (result) => (result as Database.RunResult).changes,
+
+  // Ties in created_at (sign-ins within one millisecond) go by insertion order.
+  sessionInsertionOrder: sql.raw("rowid"),
+
+  prepareRaw(db, query) {
+    const { sql: text, params } = (db as unknown as DrizzleInternals).dialect.sqlToQuery(query);
+    const statement = db.$client.prepare(text);
+    const args = (values: Record<string, unknown>) => fillPlaceholders(params, values);
+    return {
+      rows: (values) => Promise.resolve(statement.raw().all(...args(values)) as unknown[][]),
+      run: (values) => Promise.resolve(statement.run(...args(values)).changes),
+    };
   },
 
   all<T>(db: Db, query: SQL) {

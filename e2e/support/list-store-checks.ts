@@ -1,7 +1,7 @@
 // The list service's store (lib/lists/store.ts), its one-click links (lib/lists/unsubscribe.ts) and the policy
 // service's reads (lib/mailserver/policy/spam-policy.ts), checked against whichever engine the process was
 // configured for (DATABASE_URL or DATABASE_PATH, set before the services are imported). Used by
-// lib/lists/store.test.ts (SQLite) and lib/lists/store-pg.test.ts (PostgreSQL): written once, so code that only
+// lib/lists/store.test.ts (SQLite) and db/pg/list-store.test.ts (PostgreSQL): written once, so code that only
 // runs on one engine (better-sqlite3 statements through `$client`) fails the other.
 import fs from "node:fs";
 import os from "node:os";

@@ -1,5 +1,5 @@
 // The list service's store, its one-click links and the policy service's reads on SQLite (a temp file);
-// store-pg.test.ts runs the same checks (e2e/support/list-store-checks.ts) on PostgreSQL.
+// db/pg/list-store.test.ts runs the same checks (e2e/support/list-store-checks.ts) on PostgreSQL.
 import { describe, it, vi } from "vitest";
 import { servicesOnTempSqlite } from "@/e2e/support/services-on";
 import { runListStoreChecks, runSpamPolicyChecks } from "@/e2e/support/list-store-checks";

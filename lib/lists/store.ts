@@ -123,7 +123,7 @@ export function listStore(db: Db) {
           .values({ listId, role: "subscriber", address, position: next })
           .onConflictDoNothing()
           .execute();
-        return changedRows(result) > 0;
+        return changedRows(tx, result) > 0;
       }),
     /** Removes a subscriber and its bounce record; false when it was not subscribed. */
     unsubscribe: (listId: number, address: string) =>
@@ -136,7 +136,7 @@ export function listStore(db: Db) {
           .delete(listMembers)
           .where(and(subscriberOf(listId), eq(listMembers.address, address)))
           .execute();
-        return changedRows(result) > 0;
+        return changedRows(tx, result) > 0;
       }),
     /**
      * A confirmation token, unless the list and address already have one pending or the client address (when given:
@@ -227,6 +227,7 @@ export function listStore(db: Db) {
         db,
         async (tx) =>
           changedRows(
+            tx,
             await tx
               .update(listHeldPosts)
               .set({ status: "approved" })
@@ -237,7 +238,7 @@ export function listStore(db: Db) {
     deleteHeld: (id: number) =>
       withTransaction(
         db,
-        async (tx) => changedRows(await tx.delete(listHeldPosts).where(eq(listHeldPosts.id, id)).execute()) > 0,
+        async (tx) => changedRows(tx, await tx.delete(listHeldPosts).where(eq(listHeldPosts.id, id)).execute()) > 0,
       ),
     /** One approved post at a time: a message may be as large as Postfix's message_size_limit. */
     approved: (): Promise<{ id: number; listId: number; message: Buffer }[]> =>
@@ -256,6 +257,7 @@ export function listStore(db: Db) {
           .where(lt(listRequests.createdAt, Date.now() - REQUEST_WINDOW_MS))
           .execute();
         return changedRows(
+          tx,
           await tx
             .delete(listHeldPosts)
             .where(and(eq(listHeldPosts.status, "held"), lt(listHeldPosts.createdAt, heldBefore)))

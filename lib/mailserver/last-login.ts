@@ -14,6 +14,7 @@ export async function recordMailLogin(db: Db, user: string, ip: string, date = t
   if (!email.includes("@") || !ip) return false;
   const changed = await withTransaction(db, async (tx) =>
     changedRows(
+      tx,
       await tx
         .update(accounts)
         .set({ lastAuthDate: date, lastAuthIp: ip })

@@ -199,6 +199,7 @@ export async function lockedFor(db: Db, email: string, now = Date.now()): Promis
 export function purgeLoginThrottle(db: Db, now = Date.now()): Promise<number> {
   return withTransaction(db, async (tx) =>
     changedRows(
+      tx,
       await tx
         .delete(loginThrottle)
         .where(and(lt(loginThrottle.lockedUntil, now), lt(loginThrottle.lastFailure, now - FORGET_AFTER_MS))),

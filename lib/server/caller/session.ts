@@ -40,10 +40,6 @@ export interface ResolvedSession {
 
 export const hashSessionId = (id: string) => createHash("sha256").update(id).digest("hex");
 
-// Ties in created_at (sign-ins within one millisecond) go by insertion order: SQLite's rowid; PostgreSQL keeps no
-// such order, and the id hash breaks the tie there.
-const insertionOrder = (db: Db) => sql.raw(dialectOf(db).name === "sqlite" ? "rowid" : "id_hash");
-
 const statements = prepared((db) => ({
   insert: db
     .insert(sessions)
@@ -74,7 +70,7 @@ const statements = prepared((db) => ({
       and(
         eq(sessions.accountId, sql.placeholder("accountId")),
         sql`${sessions.idHash} NOT IN (SELECT id_hash FROM sessions WHERE account_id = ${sql.placeholder("accountId")}
-          ORDER BY created_at DESC, ${insertionOrder(db)} DESC LIMIT ${MAX_SESSIONS_PER_ACCOUNT})`,
+          ORDER BY created_at DESC, ${dialectOf(db).sessionInsertionOrder} DESC LIMIT ${MAX_SESSIONS_PER_ACCOUNT})`,
       ),
     )
     .prepare(),
@@ -155,6 +151,7 @@ export async function endSessions(db: Db, accountIds: number | readonly number[]
 export function purgeExpiredSessions(db: Db, now = Date.now()): Promise<number> {
   return withTransaction(db, async (tx) =>
     changedRows(
+      tx,
       await tx
         .delete(sessions)
         .where(or(lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS), lt(sessions.createdAt, now - ABSOLUTE_TIMEOUT_MS))),

@@ -231,7 +231,7 @@ export function verifySecondFactor(
         .set({ lastStep: step })
         .where(and(eq(accountTotp.accountId, account.id), lt(accountTotp.lastStep, step)));
       // The right code, but its step was used already (a second sign-in within the same 30 s).
-      if (changedRows(moved) !== 1) throw new TwoFactorError("codeUsed");
+      if (changedRows(tx, moved) !== 1) throw new TwoFactorError("codeUsed");
       return "totp";
     }
     const spent = await tx
@@ -244,7 +244,7 @@ export function verifySecondFactor(
           eq(totpRecoveryCodes.usedAt, 0),
         ),
       );
-    if (changedRows(spent) !== 1) throw new TwoFactorError("badCode");
+    if (changedRows(tx, spent) !== 1) throw new TwoFactorError("badCode");
     return "recovery";
   });
 }
@@ -299,7 +299,7 @@ export async function removeSecondStep(
   account: Pick<AccountRow, "id" | "name" | "email" | "domainId">,
 ): Promise<boolean> {
   return withTransaction(db, async (tx) => {
-    const had = changedRows(await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id))) > 0;
+    const had = changedRows(tx, await tx.delete(accountTotp).where(eq(accountTotp.accountId, account.id))) > 0;
     await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
     await tx.delete(loginThrottle).where(eq(loginThrottle.email, codeThrottleKey(account.email)));
     if (had)

@@ -180,7 +180,7 @@ export async function listAudit(db: Db, q: AuditQuery): Promise<{ total: number;
 export async function trimAudit(db: Db, days: number, now = Date.now()): Promise<number> {
   if (!(days > 0)) return 0;
   return withTransaction(db, async (tx) =>
-    changedRows(await tx.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000))),
+    changedRows(tx, await tx.delete(auditLog).where(lt(auditLog.at, now - days * 86_400_000))),
   );
 }
 

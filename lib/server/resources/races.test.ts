@@ -1,5 +1,5 @@
 // The write races (limits and the shared namespace under concurrent writers) on SQLite: concurrent async writes of one process go through the write connection's
-// queue (db/sqlite/dialect.ts), so the limit and the shared namespace hold. races-pg.test.ts runs them on PostgreSQL.
+// queue (db/sqlite/dialect.ts), so the limit and the shared namespace hold. db/pg/races.test.ts runs them on PostgreSQL.
 import { describe, it, vi } from "vitest";
 import { servicesOnTempSqlite } from "@/e2e/support/services-on";
 import { runRaces } from "@/e2e/support/races";
