@@ -89,7 +89,7 @@ export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);
 export type MailingListInput = FieldValues<typeof mailingListFields>;
 
-export { LIST_SORT_FIELDS } from "./mailing-list-sort";
+export { LIST_SORT_FIELDS } from "./list-columns";
 
 /** Default Polish templates, used when a list is created without them. {{list}} is the list address. */
 export const DEFAULT_LIST_TEMPLATES = {
