@@ -13,18 +13,21 @@ import {
 } from "./fields";
 import { spamEnabledField, spamListsAndSwitches } from "./spam";
 
+/** A domain's limits and usage as they bind: its own, or its customer's pool for each pooled limit. */
+export interface EffectiveLimits {
+  accountLimit: number;
+  aliasLimit: number;
+  mailinglistLimit: number;
+  capacityLimit: number;
+  accountCount: number;
+  aliasCount: number;
+  mailinglistCount: number;
+  capacitySum: number;
+}
+
 /** What a domain's record is read from besides its row: the limits that bind it and the server's defaults. */
 export interface DomainContext {
-  limits: {
-    accountLimit: number;
-    aliasLimit: number;
-    mailinglistLimit: number;
-    capacityLimit: number;
-    accountCount: number;
-    aliasCount: number;
-    mailinglistCount: number;
-    capacitySum: number;
-  };
+  limits: EffectiveLimits;
   defaults: { rbl: "0" | "1"; spf: "0" | "1"; greylist: "0" | "1" };
 }
 type Read = (d: DomainRow, c: DomainContext) => unknown;
