@@ -13,6 +13,7 @@ import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
 import { setDialect, type Dialect, type ListSpec } from "../dialect";
 import type { ListQuery } from "../../lib/schemas/list-query";
+import { NUMERIC_SORT_COLUMNS } from "../../lib/schemas/list-columns";
 
 /** What node-postgres answers for a statement (the part used here). */
 interface PgResult<T> {
@@ -173,16 +174,7 @@ async function listRows<Row>(
   const dir = sql.raw(q.sortDir === "desc" ? "DESC" : "ASC");
   // COLLATE "C": code point order, as SQLite's (whatever locale the cluster was made with).
   const order = (c: string) => sql`${ident(c)} COLLATE "C" ${dir}`;
-  const numeric = new Set([
-    "capacity",
-    "usage_percent",
-    "usage_bytes",
-    "blocked",
-    "privacy_mode",
-    "replyto_mode",
-    "autosubscribe_enabled",
-  ]);
-  const sortBy = (c: string) => (numeric.has(c) ? sql`${ident(c)} ${dir}` : order(c));
+  const sortBy = (c: string) => (NUMERIC_SORT_COLUMNS.has(c) ? sql`${ident(c)} ${dir}` : order(c));
   const orderBy = column === "name" ? sortBy("name") : sql`${sortBy(column)}, ${order("name")}`;
   const columns = sql.raw(
     spec.columns

@@ -11,7 +11,7 @@ export const READ_ONLY_ALIAS_FIELDS = ["name", "domain", "email"] as const;
 export const aliasSchema = objectSchema(aliasFields);
 export type AliasInput = FieldValues<typeof aliasFields>;
 
-export { ALIAS_SORT_FIELDS } from "./alias-sort";
+export { ALIAS_SORT_FIELDS } from "./list-columns";
 
 // --- answers (see lib/schemas/account.ts) ---
 /** The alias record; the list item is the same record. */

@@ -1,71 +1,78 @@
-// The domain resource: fields a domain administrator may change with PUT domains/<domain>.
+// The domain resource: its record field by field, the writable ones with their rules.
 import { z } from "zod";
-import { int, flag, spamList, text, triState } from "./common";
-import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
+import type { DomainRow } from "@/db/schema";
+import { int, text } from "./common";
+import {
+  objectSchema,
+  readOnlyFieldsOf,
+  recordReader,
+  recordSchemaOf,
+  writeFieldsOf,
+  type FieldValues,
+  type RecordField,
+} from "./fields";
+import { spamEnabledField, spamListsAndSwitches } from "./spam";
 
-export const domainFields = {
-  catchall_type: { schema: int(0, 3), error: "invalidCatchallType" },
-  catchall_address: { schema: text(254).trim().toLowerCase(), error: "invalidCatchallAddress" },
-  spam_enabled: { schema: flag(), error: "invalidSpamEnabled" },
-  spam_white_list: { schema: spamList(), error: "invalidSpamListEntry" },
-  spam_black_list: { schema: spamList(), error: "invalidSpamListEntry" },
-  spam_greylist_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
-  spam_spf_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
-  spam_rbl_whitelist: { schema: spamList(), error: "invalidSpamListEntry" },
-  spam_rbl_enabled: { schema: triState(), error: "invalidSpamSwitch" },
-  spam_spf_enabled: { schema: triState(), error: "invalidSpamSwitch" },
-  spam_greylist_enabled: { schema: triState(), error: "invalidSpamSwitch" },
-} as const satisfies FieldSpecs;
+/** A domain's limits and usage as they bind: its own, or its customer's pool for each pooled limit. */
+export interface EffectiveLimits {
+  accountLimit: number;
+  aliasLimit: number;
+  mailinglistLimit: number;
+  capacityLimit: number;
+  accountCount: number;
+  aliasCount: number;
+  mailinglistCount: number;
+  capacitySum: number;
+}
+
+/** What a domain's record is read from besides its row: the limits that bind it and the server's defaults. */
+export interface DomainContext {
+  limits: EffectiveLimits;
+  defaults: { rbl: "0" | "1"; spf: "0" | "1"; greylist: "0" | "1" };
+}
+type Read = (d: DomainRow, c: DomainContext) => unknown;
+const str = z.string();
+const digits = str.regex(/^\d+$/);
+const flagText = z.enum(["0", "1"]);
+const ro = <S extends z.ZodType>(record: S, read: Read) => ({ record, read });
+const limit = (key: keyof DomainContext["limits"]) => ro(digits, (_, c) => String(c.limits[key]));
+
+/** The domain record: settings as numbers and lists, limits and their usage as strings (as the specification shows). */
+export const domainTable = {
+  name: ro(str, (d) => d.name),
+  domain: ro(str, (d) => d.name),
+  catchall_type: { record: z.int(), write: { schema: int(0, 3), error: "invalidCatchallType" } },
+  catchall_address: {
+    record: str,
+    write: { schema: text(254).trim().toLowerCase(), error: "invalidCatchallAddress" },
+  },
+  spam_enabled: spamEnabledField,
+  ...spamListsAndSwitches,
+  // The server-wide defaults, as strings (SPAM_*_DEFAULT of the environment).
+  spam_rbl_default: ro(flagText, (_, c) => c.defaults.rbl),
+  spam_spf_default: ro(flagText, (_, c) => c.defaults.spf),
+  spam_greylist_default: ro(flagText, (_, c) => c.defaults.greylist),
+  account_limit: limit("accountLimit"),
+  alias_limit: limit("aliasLimit"),
+  mailinglist_limit: limit("mailinglistLimit"),
+  capacity_limit: limit("capacityLimit"),
+  account_limit_usage: limit("accountCount"),
+  alias_limit_usage: limit("aliasCount"),
+  mailinglist_limit_usage: limit("mailinglistCount"),
+  capacity_limit_usage: limit("capacitySum"),
+} as const satisfies Record<string, RecordField>;
+
+/** The fields a domain administrator may change with PUT domains/<domain>. */
+export const domainFields = writeFieldsOf(domainTable);
 
 /** Read-only fields of the domain record, ignored in a PUT body. */
-export const READ_ONLY_DOMAIN_FIELDS = [
-  "name",
-  "domain",
-  "spam_rbl_default",
-  "spam_spf_default",
-  "spam_greylist_default",
-  "account_limit",
-  "alias_limit",
-  "mailinglist_limit",
-  "capacity_limit",
-  "account_limit_usage",
-  "alias_limit_usage",
-  "mailinglist_limit_usage",
-  "capacity_limit_usage",
-] as const;
+export const READ_ONLY_DOMAIN_FIELDS = readOnlyFieldsOf(domainTable);
 
 export const domainUpdateSchema = objectSchema(domainFields);
 export type DomainUpdate = FieldValues<typeof domainFields>;
 
 // --- answers (see lib/schemas/account.ts) ---
-const str = z.string();
-const digits = str.regex(/^\d+$/);
-/** The domain record: settings as numbers and lists, limits and their usage as strings (as the specification shows). */
-export const domainRecordSchema = z.object({
-  name: str,
-  domain: str,
-  catchall_type: z.int(),
-  catchall_address: str,
-  spam_enabled: z.int(),
-  spam_white_list: z.array(str),
-  spam_black_list: z.array(str),
-  spam_greylist_whitelist: z.array(str),
-  spam_spf_whitelist: z.array(str),
-  spam_rbl_whitelist: z.array(str),
-  spam_rbl_enabled: z.int(),
-  spam_spf_enabled: z.int(),
-  spam_greylist_enabled: z.int(),
-  // The server-wide defaults, as strings (SPAM_*_DEFAULT of the environment).
-  spam_rbl_default: z.enum(["0", "1"]),
-  spam_spf_default: z.enum(["0", "1"]),
-  spam_greylist_default: z.enum(["0", "1"]),
-  account_limit: digits,
-  alias_limit: digits,
-  mailinglist_limit: digits,
-  capacity_limit: digits,
-  account_limit_usage: digits,
-  alias_limit_usage: digits,
-  mailinglist_limit_usage: digits,
-  capacity_limit_usage: digits,
-});
+export const domainRecordSchema = recordSchemaOf(domainTable);
 export type DomainRecord = z.infer<typeof domainRecordSchema>;
+/** The record of a domain row. */
+export const toDomainRecord = recordReader<typeof domainTable, DomainRow, DomainContext>(domainTable);

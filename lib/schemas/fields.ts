@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors/api-error";
 import type { ErrorKey } from "../errors/catalog";
+import type { ItemKind, ListColumns } from "./list-columns";
 
 export interface FieldSpec {
   schema: z.ZodType;
@@ -63,3 +64,72 @@ export function firstWithChildren(errors: ApiError[]): ApiError {
   if (errors.length === 1) return first;
   return new ApiError(first.key, { source: first.source, attributes: first.attributes, children: errors });
 }
+
+// --- record tables ---
+// A resource's record, field by field in the order the specification gives: the answer's schema, the rule of a
+// writable field, and how the value is read from the row when it is not the column of the camel-cased name. The
+// write fields, the read-only fields, the record's zod schema and its mapping all derive from the one table.
+
+export interface RecordField {
+  record: z.ZodType;
+  write?: FieldSpec;
+  /** Only a domain administrator may change it (contract §7). */
+  restricted?: true;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each table types its own row and context
+  read?: (row: any, ctx: any) => unknown;
+}
+export type RecordTable = Record<string, RecordField>;
+
+type WriteKeys<T extends RecordTable> = { [K in keyof T]: T[K] extends { write: FieldSpec } ? K : never }[keyof T];
+export type WriteSpecs<T extends RecordTable> = {
+  [K in WriteKeys<T>]: T[K] extends { write: infer W extends FieldSpec } ? W : never;
+};
+type RestrictedKeys<T extends RecordTable> = { [K in keyof T]: T[K] extends { restricted: true } ? K : never }[keyof T];
+
+/** The writable fields (a PUT's), in record order. */
+export const writeFieldsOf = <T extends RecordTable>(table: T) =>
+  Object.fromEntries(Object.entries(table).flatMap(([k, f]) => (f.write ? [[k, f.write]] : []))) as WriteSpecs<T>;
+
+/** The fields a PUT ignores, so that a record read with GET can be sent back whole. */
+export const readOnlyFieldsOf = (table: RecordTable): readonly string[] =>
+  Object.keys(table).filter((k) => !table[k]!.write);
+
+export const restrictedFieldsOf = <T extends RecordTable>(table: T) =>
+  Object.keys(table).filter((k) => table[k]!.restricted) as (RestrictedKeys<T> & string)[];
+
+/** The record's zod schema (what the API answers). */
+export const recordSchemaOf = <T extends RecordTable>(table: T) =>
+  z.object(Object.fromEntries(Object.entries(table).map(([k, f]) => [k, f.record]))) as z.ZodObject<{
+    [K in keyof T]: T[K]["record"];
+  }>;
+
+/** The row property of an API field: the field camel-cased ("sms_phone_number_1" is smsPhoneNumber1). */
+export const camel = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** The mapping of a row (and its context) to the record, its fields in table order. */
+export function recordReader<T extends RecordTable, Row, Ctx>(table: T) {
+  const readers = Object.entries(table).map(([k, f]) => {
+    const column = camel(k);
+    return [k, f.read ?? ((row: Record<string, unknown>) => row[column])] as const;
+  });
+  return (row: Row, ctx: Ctx): z.infer<ReturnType<typeof recordSchemaOf<T>>> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, read] of readers) out[k] = read(row, ctx);
+    return out as never;
+  };
+}
+
+const str = z.string();
+const itemSchemas: Record<ItemKind, z.ZodType> = {
+  text: str,
+  digits: str.regex(/^\d+$/),
+  flag: z.enum(["0", "1"]),
+  percent: str.regex(/^\d+%$/),
+};
+/** A list's item schema: its fields as lib/schemas/list-columns.ts writes them. */
+export const summarySchemaOf = <C extends ListColumns>(columns: C) =>
+  z.object(
+    Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, itemSchemas[c.kind ?? "text"]])),
+  ) as z.ZodObject<{
+    [K in keyof C]: C[K] extends { kind: "flag" } ? z.ZodEnum<{ "0": "0"; "1": "1" }> : z.ZodString;
+  }>;

@@ -1,7 +1,8 @@
 // The mailing-list resource: fields with their rules, the Polish default templates, and sortable fields.
 import { z } from "zod";
 import { addressList, flag, int, isEmail, multilineText, text } from "./common";
-import { objectSchema, type FieldSpecs, type FieldValues } from "./fields";
+import { objectSchema, summarySchemaOf, type FieldSpecs, type FieldValues } from "./fields";
+import { MAILING_LIST_LIST_COLUMNS } from "./list-columns";
 
 /** Placeholder replaced by the confirmation link in the two request templates. */
 export const CONFIRM_LINK = "{{confirm_link}}";
@@ -89,7 +90,7 @@ export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
 export const mailingListSchema = objectSchema(mailingListFields);
 export type MailingListInput = FieldValues<typeof mailingListFields>;
 
-export { LIST_SORT_FIELDS } from "./mailing-list-sort";
+export { LIST_SORT_FIELDS } from "./list-columns";
 
 /** Default Polish templates, used when a list is created without them. {{list}} is the list address. */
 export const DEFAULT_LIST_TEMPLATES = {
@@ -140,13 +141,5 @@ export const mailingListRecordSchema = z.object({
 export type MailingListRecord = z.infer<typeof mailingListRecordSchema>;
 
 /** The list of lists' item: numbers as strings. */
-export const mailingListSummarySchema = z.object({
-  email: str,
-  description: str,
-  privacy_mode: str.regex(/^\d+$/),
-  replyto_mode: str.regex(/^\d+$/),
-  autosubscribe_enabled: str.regex(/^\d+$/),
-  name: str,
-  domain: str,
-});
+export const mailingListSummarySchema = summarySchemaOf(MAILING_LIST_LIST_COLUMNS);
 export type MailingListSummary = z.infer<typeof mailingListSummarySchema>;

@@ -2,7 +2,7 @@
 // Aliases of the postmaster's domain (hooks of resource.ts). An account record lists the aliases pointing at it,
 // so alias writes invalidate the accounts too.
 import type { AliasRecord } from "@/lib/schemas/alias";
-import { ALIAS_SORT_FIELDS } from "@/lib/schemas/alias-sort";
+import { ALIAS_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { resourceHooks } from "./resource";
 
 /** The alias list item (the same shape as the record), from lib/schemas/alias.ts. */

@@ -1,7 +1,7 @@
 "use client";
 // Mailing lists of the postmaster's domain (hooks of resource.ts).
 import type { MailingListRecord, MailingListSummary } from "@/lib/schemas/mailing-list";
-import { LIST_SORT_FIELDS } from "@/lib/schemas/mailing-list-sort";
+import { LIST_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { resourceHooks } from "./resource";
 
 // The answers' shapes, from lib/schemas/mailing-list.ts.

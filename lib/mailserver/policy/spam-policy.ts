@@ -12,12 +12,9 @@ import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { leadsNowhere, resolve, storingMailboxes } from "./destination";
 import type { GreylistStore } from "./greylist";
+import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
-export interface SpamDefaults {
-  rbl: 0 | 1;
-  spf: 0 | 1;
-  greylist: 0 | 1;
-}
+export type { SpamDefaults };
 
 export interface PolicyOptions {
   db: Db;
@@ -100,13 +97,6 @@ const spamColumns = (t: typeof domains | typeof accounts) => ({
   spamGreylistEnabled: t.spamGreylistEnabled,
 });
 type ListKey = "spamWhiteList" | "spamBlackList" | "spamGreylistWhitelist" | "spamSpfWhitelist" | "spamRblWhitelist";
-
-/** 1 or 0 from the account's value, else the domain's, else the server's default. */
-export function effectiveSwitch(account: number | undefined, domain: number, serverDefault: 0 | 1): 0 | 1 {
-  if (account === 0 || account === 1) return account;
-  if (domain === 0 || domain === 1) return domain;
-  return serverDefault;
-}
 
 /**
  * The settings that apply to mail for `recipient`: its account's (lists added to the domain's, switches falling back

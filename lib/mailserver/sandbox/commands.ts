@@ -7,23 +7,13 @@ import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
 import { isPostgresUrl } from "@/db/pg/client";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
-import { env } from "@/lib/server/env";
 import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
 import { openGreylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
-import { SpamPolicy, type SpamDefaults } from "../policy/spam-policy";
+import { SpamPolicy } from "../policy/spam-policy";
+import { spamDefaults } from "@/lib/server/spam-defaults";
 import { SANDBOX_COMPONENTS } from "./components";
 import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
-
-/** The server's defaults of the three switches: the one setting the API reports as spam_*_default. */
-export function spamDefaults(): SpamDefaults {
-  const e = env();
-  return {
-    rbl: e.SPAM_RBL_DEFAULT === "1" ? 1 : 0,
-    spf: e.SPAM_SPF_DEFAULT === "1" ? 1 : 0,
-    greylist: e.SPAM_GREYLIST_DEFAULT === "1" ? 1 : 0,
-  };
-}
 
 /** Resolves on the first SIGTERM or SIGINT. */
 function untilSignal(): Promise<string> {

@@ -1,212 +1,48 @@
 import "server-only";
-// Mail accounts: the record, the list, create, change (one or many names, atomically) and delete.
+// Mail accounts: create, change (one or many names, atomically) and delete; reading them is in ./account-record.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts, aliases, domains, listMembers, mailingLists, type AccountRow, type DomainRow } from "@/db/schema";
+import { accounts, domains, listMembers, mailingLists, type AccountRow, type DomainRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { PanelError } from "@/lib/errors/panel-error";
 import { panelErrors } from "@/lib/errors/panel-errors";
-import {
-  accountFields,
-  ACCOUNT_SORT_FIELDS,
-  READ_ONLY_ACCOUNT_FIELDS,
-  RESTRICTED_ACCOUNT_FIELDS,
-  type AccountRecord,
-  type AccountSummary,
-  type AccountUpdate,
-} from "@/lib/schemas/account";
-import { parseFields } from "@/lib/schemas/fields";
+import { accountFields, READ_ONLY_ACCOUNT_FIELDS, type AccountUpdate } from "@/lib/schemas/account";
+import { camel, parseFields } from "@/lib/schemas/fields";
 import { setAccountAliases } from "./account-aliases";
+import {
+  checkAgainstRecord,
+  checkCapacity,
+  checkPostmaster,
+  checkRestricted,
+  passwordHashOf,
+  type Prehashed,
+} from "./account-checks";
+import { removeForwardsTo } from "./account-forwards";
+import { aliasEmailsOf, findAccount } from "./account-record";
 import { removeAliasesTo } from "./aliases";
 import { fieldChanges, recordChange } from "./audit";
-import { isLoginRefused, today, type Principal } from "../caller/auth";
+import { isLoginRefused, type Principal } from "../caller/auth";
 import { isAdminOf } from "../caller/access";
 import { effectiveLimits } from "./customers";
-import { listPage, parseListQuery, searchKey } from "./list-page";
+import { searchKey } from "./list-page";
 import { assertNameFree, failureOfName, withNameChildren } from "./names";
-import { hashDigest, hashDigestAsync, sha1Hex } from "../caller/password";
 import { endSessions } from "../caller/session";
-import { env } from "../env";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { lockDomain, withTransaction } from "@/db/transaction";
-import type { ListQuery } from "@/lib/schemas/list-query";
-import { prepared } from "../store/prepared";
 
-const statements = prepared((db) => ({
-  byName: db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
-    .prepare(),
-  // The account with its aliases' addresses (as accountRecord reads them), in one statement: one round trip.
-  recordByName: db
-    .select({
-      account: accounts,
-      // Spelt out: Drizzle leaves the table off the columns of a one-table select, which would lose the correlation.
-      aliases: sql<string | null>`(SELECT string_agg(al.email, ' ' ORDER BY al.name) FROM aliases al
-        WHERE al.domain_id = "accounts"."domain_id" AND al.target = "accounts"."email")`,
-    })
-    .from(accounts)
-    .where(and(eq(accounts.domainId, sql.placeholder("domainId")), eq(accounts.name, sql.placeholder("name"))))
-    .prepare(),
-  // Contract §7: only the account's own domain's aliases; other domains' aliases to it are not its administrator's
-  // business (and would not survive the record being sent back whole).
-  aliasesOf: db
-    .select({ email: aliases.email })
-    .from(aliases)
-    .where(and(eq(aliases.domainId, sql.placeholder("domainId")), eq(aliases.target, sql.placeholder("target"))))
-    .orderBy(aliases.name)
-    .prepare(),
-}));
-
-const domainSwitch = (value: number, serverDefault: "0" | "1") =>
-  value === 0 || value === 1 ? value : Number(serverDefault);
-
-export function toAccountRecord(a: AccountRow, domain: DomainRow, aliasEmails: string[]): AccountRecord {
-  return {
-    name: a.name,
-    domain: domain.name,
-    email: a.email,
-    description: a.description,
-    capacity: a.capacity,
-    usage: a.usagePercent,
-    usage_bytes: a.usageBytes,
-    password: "",
-    password_retype: "",
-    usage_notification_level: a.usageNotificationLevel,
-    expiration_date: a.expirationDate,
-    creation_date: a.creationDate,
-    last_auth_date: a.lastAuthDate,
-    last_auth_ip: a.lastAuthIp,
-    keep_mail: a.keepMail,
-    forwards: a.forwards,
-    forward_email_1: a.forwards[0] ?? "",
-    forward_email_2: a.forwards[1] ?? "",
-    forward_email_3: a.forwards[2] ?? "",
-    forward_limit: a.forwardLimit,
-    aliases: aliasEmails,
-    alias_limit: a.aliasLimit,
-    alias_creation_priv: a.aliasCreationPriv,
-    inbox_delete_after: a.inboxDeleteAfter,
-    trash_delete_after: a.trashDeleteAfter,
-    spam_enabled: a.spamEnabled,
-    spam_rule: a.spamRule as AccountRecord["spam_rule"],
-    spam_hits: a.spamHits,
-    spam_delete_after: a.spamDeleteAfter,
-    spam_white_list: a.spamWhiteList,
-    spam_black_list: a.spamBlackList,
-    spam_greylist_whitelist: a.spamGreylistWhitelist,
-    spam_spf_whitelist: a.spamSpfWhitelist,
-    spam_rbl_whitelist: a.spamRblWhitelist,
-    spam_rbl_enabled: a.spamRblEnabled,
-    spam_spf_enabled: a.spamSpfEnabled,
-    spam_greylist_enabled: a.spamGreylistEnabled,
-    // What -1 means for this account: the domain's value, or where that is -1 too, the server's (the setting the
-    // policy service applies, lib/mailserver/policy/spam-policy.ts).
-    spam_rbl_default: domainSwitch(domain.spamRblEnabled, env().SPAM_RBL_DEFAULT),
-    spam_spf_default: domainSwitch(domain.spamSpfEnabled, env().SPAM_SPF_DEFAULT),
-    spam_greylist_default: domainSwitch(domain.spamGreylistEnabled, env().SPAM_GREYLIST_DEFAULT),
-    sms_phone_number_1: a.smsPhoneNumber1,
-    sms_phone_number_2: a.smsPhoneNumber2,
-    sms_login_1: a.smsLogin1,
-    sms_login_2: a.smsLogin2,
-    sms_password_1: "",
-    sms_password_2: "",
-    sms_operator_1: a.smsOperator1,
-    sms_operator_2: a.smsOperator2,
-    sms_send_to: a.smsSendTo,
-    sms_cnt: a.smsCnt,
-    autoresponder_mode: a.autoresponderMode,
-    autoresponder_start_date: a.autoresponderStartDate,
-    autoresponder_end_date: a.autoresponderEndDate,
-    autoresponder_body: a.autoresponderBody,
-    blocked: a.blocked,
-    extra_rules: a.extraRules,
-  };
-}
-export type { AccountRecord };
-
-export async function findAccount(db: Db, domain: DomainRow, name: string): Promise<AccountRow | undefined> {
-  return (await statements(db).byName.execute({ domainId: domain.id, name }))[0];
-}
-
-export async function getAccountOrThrow(db: Db, domain: DomainRow, name: string): Promise<AccountRow> {
-  const row = await findAccount(db, domain, name);
-  if (!row) throw apiError("recordNotFound", name, { resource: "account" });
-  return row;
-}
-
-export async function accountRecord(db: Db, domain: DomainRow, row: AccountRow): Promise<AccountRecord> {
-  const aliasEmails = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map(
-    (a) => a.email,
-  );
-  return toAccountRecord(row, domain, aliasEmails);
-}
-
-/** One account's record by name, or 404.x: the row and its aliases read together. */
-export async function getAccountRecordOrThrow(db: Db, domain: DomainRow, name: string): Promise<AccountRecord> {
-  const [found] = await statements(db).recordByName.execute({ domainId: domain.id, name });
-  if (!found) throw apiError("recordNotFound", name, { resource: "account" });
-  // Addresses hold no spaces (lib/schemas/common.ts), so a space separates them.
-  return toAccountRecord(found.account, domain, found.aliases ? found.aliases.split(" ") : []);
-}
-
-interface SummaryRow {
-  name: string;
-  email: string;
-  creation_date: string;
-  expiration_date: string;
-  last_auth_date: string;
-  capacity: number;
-  description: string;
-  blocked: number;
-  usage_percent: number;
-  usage_bytes: number;
-}
-
-/** GET emails/<domain>'s query string, parsed (500.130 naming a bad parameter). */
-export const parseAccountListQuery = (query: URLSearchParams, domain: DomainRow) =>
-  parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
-
-export function listAccounts(db: Db, domain: DomainRow, q: ListQuery) {
-  return listPage<SummaryRow>(
-    db,
-    {
-      table: "accounts",
-      columns:
-        "name, email, creation_date, expiration_date, last_auth_date, capacity, description, blocked, usage_percent, usage_bytes",
-      sortColumns: {
-        name: "name",
-        email: "name",
-        domain: "name",
-        creation_date: "creation_date",
-        expiration_date: "expiration_date",
-        last_auth_date: "last_auth_date",
-        capacity: "capacity",
-        description: "description",
-        blocked: "blocked",
-        usage: "usage_percent",
-        usage_bytes: "usage_bytes",
-      },
-      toItem: (r): AccountSummary => ({
-        email: r.email,
-        creation_date: r.creation_date,
-        expiration_date: r.expiration_date,
-        last_auth_date: r.last_auth_date,
-        capacity: String(r.capacity),
-        description: r.description,
-        blocked: String(r.blocked) as AccountSummary["blocked"],
-        name: r.name,
-        domain: domain.name,
-        usage: `${r.usage_percent}%`,
-        usage_bytes: String(r.usage_bytes),
-      }),
-    },
-    domain.id,
-    q,
-  );
-}
+export {
+  accountRecord,
+  findAccount,
+  getAccountOrThrow,
+  getAccountRecordOrThrow,
+  listAccounts,
+  parseAccountListQuery,
+  toAccountRecord,
+  type AccountRecord,
+} from "./account-record";
+export { forwardersOf } from "./account-forwards";
+export { prehashPassword, type Prehashed } from "./account-checks";
 
 // --- writes ---
 
@@ -219,16 +55,12 @@ async function auditOld(
 ): Promise<Record<string, unknown>> {
   const old: Record<string, unknown> = {};
   for (const field of Object.keys(input)) {
-    if (field === "aliases")
-      old.aliases = (await statements(db).aliasesOf.execute({ domainId: domain.id, target: row.email })).map(
-        (a) => a.email,
-      );
+    if (field === "aliases") old.aliases = await aliasEmailsOf(db, domain, row.email);
     else old[field] = (row as Record<string, unknown>)[camel(field)];
   }
   return old;
 }
 
-const camel = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 /** Fields stored in a column of the same (camel-cased) name. */
 const COLUMN_FIELDS = Object.keys(accountFields).filter(
   (f) => !["password", "password_retype", "aliases"].includes(f),
@@ -243,79 +75,6 @@ function columnValues(input: AccountUpdate): Partial<AccountRow> {
     else if (typeof values[key] === "string") values[key] = encryptSmsPassword(values[key]);
   }
   return values;
-}
-
-/**
- * The scrypt hash of a body's new password, computed off the event loop: request handlers pass it on to
- * createAccount / updateAccounts, which then do not hash on the loop. Undefined when the body sets no password.
- */
-export async function prehashPassword(body: Record<string, unknown>): Promise<Prehashed | undefined> {
-  const password = body.password;
-  if (typeof password !== "string" || password === "") return undefined;
-  return { password, hash: await hashDigestAsync(sha1Hex(password)) };
-}
-export interface Prehashed {
-  password: string;
-  hash: string;
-}
-
-/** Password and its retype: the new scrypt hash, or undefined when unchanged. */
-function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
-  const password = input.password ?? "";
-  // Contract §7: a non-empty retype must equal the password, an empty or missing password included (a client that
-  // sends only the retype believes it changes the password).
-  if (input.password_retype && input.password_retype !== password)
-    throw apiError("passwordMismatch", "password_retype");
-  if (password === "") {
-    if (required) throw apiError("invalidPassword", "password");
-    return undefined;
-  }
-  return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
-}
-
-/** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
-function checkAgainstRecord(merged: AccountRow, input: AccountUpdate, byAdmin: boolean, stored: string[] = []): void {
-  if (input.forwards) {
-    if (input.forwards.includes(merged.email))
-      throw apiError("invalidForward", "forwards", { invalid: [merged.email] });
-    // The stored list sent back unchanged (a GET record written back whole) is not the owner setting forwards,
-    // even when the administrator set more than forward_limit.
-    const unchanged = input.forwards.length === stored.length && input.forwards.every((f, i) => f === stored[i]);
-    if (!byAdmin && !unchanged && input.forwards.length > merged.forwardLimit) {
-      throw apiError("tooManyForwards", "forwards", { forward_limit: merged.forwardLimit });
-    }
-  }
-  const { autoresponderStartDate: start, autoresponderEndDate: end } = merged;
-  if (start && end && end < start) {
-    throw apiError("autoresponderEndBeforeStart", "autoresponder_end_date", { start_date: start, end_date: end });
-  }
-}
-
-function checkRestricted(row: AccountRow, input: AccountUpdate): void {
-  for (const field of RESTRICTED_ACCOUNT_FIELDS) {
-    const value = input[field];
-    if (value !== undefined && value !== row[camel(field) as keyof AccountRow])
-      throw apiError("restrictedField", field);
-  }
-}
-
-function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
-  if (row.name !== "postmaster") return;
-  if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
-  if (input.expiration_date && input.expiration_date < today())
-    throw apiError("postmasterProtected", "expiration_date");
-}
-
-async function checkCapacity(db: Db, domainId: number, before: number): Promise<void> {
-  const d = await effectiveLimits(db, { id: domainId });
-  if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
-    const free = Math.max(0, d.capacityLimit - before);
-    throw apiError("capacityLimitReached", "capacity", {
-      capacity_limit: d.capacityLimit,
-      free_mb: free,
-      requested: d.capacitySum,
-    });
-  }
 }
 
 /** POST emails/<domain>/<name> (domain administrator). */
@@ -555,65 +314,6 @@ export async function deleteAccounts(db: Db, domain: DomainRow, names: string[])
         : {},
     });
   });
-}
-
-/**
- * The accounts of `domain`'s customer (its domains; the domain alone without a customer) whose forwards name one of
- * `emails`, with their forwards. The JSON text is only a prefilter (LIKE): each list is then checked exactly.
- */
-export async function forwardersOf(
-  db: Db,
-  domain: DomainRow,
-  emails: string[],
-): Promise<{ account: AccountRow; domain: string; forwards: string[] }[]> {
-  if (emails.length === 0) return [];
-  const pool =
-    domain.customerId === null
-      ? [{ id: domain.id, name: domain.name }]
-      : await db
-          .select({ id: domains.id, name: domains.name })
-          .from(domains)
-          .where(eq(domains.customerId, domain.customerId));
-  const names = new Map(pool.map((d) => [d.id, d.name]));
-  const found: { account: AccountRow; domain: string; forwards: string[] }[] = [];
-  const wanted = new Set(emails);
-  for (let i = 0; i < emails.length; i += 100) {
-    const chunk = emails.slice(i, i + 100);
-    const rows = await db
-      .select()
-      .from(accounts)
-      .where(
-        and(
-          inArray(accounts.domainId, [...names.keys()]),
-          sql`(${sql.join(
-            chunk.map((e) => sql`CAST(${accounts.forwards} AS TEXT) LIKE ${`%"${e}"%`}`),
-            sql` OR `,
-          )})`,
-        ),
-      );
-    for (const row of rows) {
-      if (wanted.has(row.email) || found.some((f) => f.account.id === row.id)) continue;
-      if (row.forwards.some((f) => wanted.has(f)))
-        found.push({ account: row, domain: names.get(row.domainId)!, forwards: row.forwards });
-    }
-  }
-  return found.sort((a, b) => a.account.email.localeCompare(b.account.email));
-}
-
-/** Takes `emails` (accounts being deleted) out of the forwards of the customer's other accounts; audited per account. */
-async function removeForwardsTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
-  const gone = new Set(emails);
-  for (const { account, domain: name, forwards } of await forwardersOf(tx, domain, emails)) {
-    const kept = forwards.filter((f) => !gone.has(f));
-    await tx.update(accounts).set({ forwards: kept }).where(eq(accounts.id, account.id));
-    await recordChange(tx, {
-      domain: name,
-      action: "update",
-      resource: "account",
-      names: [account.name],
-      changes: fieldChanges({ forwards: kept }, [{ forwards }]),
-    });
-  }
 }
 
 /** `usage report`: what the mail server's quota accounting says is stored in a mailbox. */

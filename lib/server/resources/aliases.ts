@@ -5,9 +5,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AliasRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { aliasFields, ALIAS_SORT_FIELDS, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
+import { aliasFields, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
+import { ALIAS_LIST_COLUMNS, ALIAS_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { parseFields } from "@/lib/schemas/fields";
-import { listPage, parseListQuery, searchKey } from "./list-page";
+import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
 import { recordChange } from "./audit";
 import { assertNameFree, failureOfName, findAllOrThrow, nameHolder, withNameChildren } from "./names";
 import { lockDomain, withTransaction } from "@/db/transaction";
@@ -36,17 +37,7 @@ export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): 
 }
 
 export function listAliases(db: Db, domain: DomainRow, query: ListQuery) {
-  return listPage<AliasRow>(
-    db,
-    {
-      table: "aliases",
-      columns: "name, email, target",
-      sortColumns: { name: "name", email: "name", domain: "name", target: "target" },
-      toItem: (r) => toAliasRecord(r, domain),
-    },
-    domain.id,
-    query,
-  );
+  return listPage(db, columnsSpec("aliases", ALIAS_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
 /** GET aliases/<domain>'s query string, parsed (500.130 naming a bad parameter). */

@@ -3,6 +3,7 @@ import "server-only";
 // types 2 and 3 may name only domains of the same customer. A limit set on the customer is pooled: each of its
 // domains answers the pool's limit and the usage summed over all of them, and creating beyond the pool is refused
 // as a domain's limit is; a limit left unset (NULL) stays per domain.
+import type { EffectiveLimits } from "@/lib/schemas/domain";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
@@ -16,17 +17,7 @@ export interface CustomerLimits {
   capacityLimit?: number | null;
 }
 
-/** A domain's limits and usage as they bind: its own, or its customer's pool for each pooled limit. */
-export interface EffectiveLimits {
-  accountLimit: number;
-  aliasLimit: number;
-  mailinglistLimit: number;
-  capacityLimit: number;
-  accountCount: number;
-  aliasCount: number;
-  mailinglistCount: number;
-  capacitySum: number;
-}
+export type { EffectiveLimits };
 
 const statements = prepared((db) => ({
   byId: db

@@ -5,7 +5,13 @@ import type { Db } from "@/db/client";
 import { accounts, domains, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
-import { domainFields, READ_ONLY_DOMAIN_FIELDS, type DomainRecord, type DomainUpdate } from "@/lib/schemas/domain";
+import {
+  domainFields,
+  READ_ONLY_DOMAIN_FIELDS,
+  toDomainRecord as recordOf,
+  type DomainRecord,
+  type DomainUpdate,
+} from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { fieldChanges, recordChange } from "./audit";
 import { UntilChangedCache } from "../store/db-generation";
@@ -51,33 +57,8 @@ export async function getDomainOrThrow(db: Db, name: string): Promise<Readonly<D
  */
 export async function toDomainRecord(db: Db, d: DomainRow): Promise<DomainRecord> {
   const e = env();
-  const l = await effectiveLimits(db, d);
-  return {
-    name: d.name,
-    domain: d.name,
-    catchall_type: d.catchallType,
-    catchall_address: d.catchallAddress,
-    spam_enabled: d.spamEnabled,
-    spam_white_list: d.spamWhiteList,
-    spam_black_list: d.spamBlackList,
-    spam_greylist_whitelist: d.spamGreylistWhitelist,
-    spam_spf_whitelist: d.spamSpfWhitelist,
-    spam_rbl_whitelist: d.spamRblWhitelist,
-    spam_rbl_enabled: d.spamRblEnabled,
-    spam_spf_enabled: d.spamSpfEnabled,
-    spam_greylist_enabled: d.spamGreylistEnabled,
-    spam_rbl_default: e.SPAM_RBL_DEFAULT,
-    spam_spf_default: e.SPAM_SPF_DEFAULT,
-    spam_greylist_default: e.SPAM_GREYLIST_DEFAULT,
-    account_limit: String(l.accountLimit),
-    alias_limit: String(l.aliasLimit),
-    mailinglist_limit: String(l.mailinglistLimit),
-    capacity_limit: String(l.capacityLimit),
-    account_limit_usage: String(l.accountCount),
-    alias_limit_usage: String(l.aliasCount),
-    mailinglist_limit_usage: String(l.mailinglistCount),
-    capacity_limit_usage: String(l.capacitySum),
-  };
+  const defaults = { rbl: e.SPAM_RBL_DEFAULT, spf: e.SPAM_SPF_DEFAULT, greylist: e.SPAM_GREYLIST_DEFAULT };
+  return recordOf(d, { limits: await effectiveLimits(db, d), defaults });
 }
 export type { DomainRecord };
 

@@ -5,6 +5,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { dialectOf, type ForcedPlan, type ListSpec } from "@/db/dialect";
 import { apiError } from "@/lib/errors/api-error";
+import { sortColumnOf, type ListColumns } from "@/lib/schemas/list-columns";
 import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
 import { orderedRecord } from "../http/ordered-json";
 
@@ -68,4 +69,34 @@ export async function listPage<Row>(
   const { total, rows } = await dialectOf(db).listRows(db, spec, domainId, q, force);
   const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
+}
+
+type ColumnRow = Record<string, unknown>;
+const specs = new WeakMap<ListColumns, Omit<ListSpec<ColumnRow>, "toItem" | "table">>();
+
+/** The page of a list whose item is described by `columns` (lib/schemas/list-columns.ts), for `domainName`. */
+export function columnsSpec(table: string, columns: ListColumns, domainName: string): ListSpec<ColumnRow> {
+  let fixed = specs.get(columns);
+  if (!fixed) {
+    const read = Object.values(columns).flatMap((c) => (c.column === null || c.column === "name" ? [] : [c.column]));
+    fixed = {
+      columns: ["name", ...new Set(read)].join(", "),
+      sortColumns: Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, sortColumnOf(c)])),
+    };
+    specs.set(columns, fixed);
+  }
+  const entries = Object.entries(columns);
+  return {
+    table,
+    ...fixed,
+    toItem: (row) => {
+      const item: Record<string, unknown> = {};
+      for (const [key, c] of entries) {
+        const value = c.column === null ? domainName : row[c.column];
+        const kind = c.kind ?? "text";
+        item[key] = kind === "text" ? value : kind === "percent" ? `${String(value)}%` : String(value);
+      }
+      return item;
+    },
+  };
 }

@@ -16,8 +16,8 @@ import {
   READ_ONLY_LIST_FIELDS,
   type MailingListInput,
   type MailingListRecord,
-  type MailingListSummary,
 } from "@/lib/schemas/mailing-list";
+import { MAILING_LIST_LIST_COLUMNS } from "@/lib/schemas/list-columns";
 import { fieldChanges, listChangeSummary, recordChange } from "./audit";
 import {
   applyPlan,
@@ -27,7 +27,7 @@ import {
   planMembers,
   type MemberPlan,
 } from "./list-members-put";
-import { listPage, parseListQuery, searchKey } from "./list-page";
+import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
 import { assertNameFree, failureOfName, findAllOrThrow, withNameChildren } from "./names";
 import { removeAliasesTo } from "./aliases";
 import { lockDomain, withTransaction } from "@/db/transaction";
@@ -95,47 +95,12 @@ export async function listRecord(db: Db, domain: DomainRow, row: MailingListRow)
   return record;
 }
 
-interface SummaryRow {
-  name: string;
-  email: string;
-  description: string;
-  privacy_mode: number;
-  replyto_mode: number;
-  autosubscribe_enabled: number;
-}
-
 /** GET mailinglists/<domain>'s query string, parsed (500.130 naming a bad parameter). */
 export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) =>
   parseListQuery(query, LIST_SORT_FIELDS, domain.name);
 
 export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
-  return listPage<SummaryRow>(
-    db,
-    {
-      table: "mailing_lists",
-      columns: "name, email, description, privacy_mode, replyto_mode, autosubscribe_enabled",
-      sortColumns: {
-        name: "name",
-        email: "name",
-        domain: "name",
-        description: "description",
-        privacy_mode: "privacy_mode",
-        replyto_mode: "replyto_mode",
-        autosubscribe_enabled: "autosubscribe_enabled",
-      },
-      toItem: (r): MailingListSummary => ({
-        email: r.email,
-        description: r.description,
-        privacy_mode: String(r.privacy_mode),
-        replyto_mode: String(r.replyto_mode),
-        autosubscribe_enabled: String(r.autosubscribe_enabled),
-        name: r.name,
-        domain: domain.name,
-      }),
-    },
-    domain.id,
-    query,
-  );
+  return listPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
 /** Column values of a validated body (templates, members and cross-field rules handled by the callers). */

@@ -1,0 +1,41 @@
+// The spam settings an account and its domain both have, with their rules: one definition for both record tables.
+import { z } from "zod";
+import { flag, spamList, triState } from "./common";
+import type { RecordField } from "./fields";
+
+const int = z.int();
+const list = z.array(z.string());
+const spamListField = { record: list, write: { schema: spamList(), error: "invalidSpamListEntry" } } as const;
+// -1: the domain's setting (for an account) or the server's (for a domain).
+const switchField = { record: int, write: { schema: triState(), error: "invalidSpamSwitch" } } as const;
+
+export const spamEnabledField = {
+  record: int,
+  write: { schema: flag(), error: "invalidSpamEnabled" },
+} as const satisfies RecordField;
+
+/** The address lists and the three switches, in the records' order. */
+export const spamListsAndSwitches = {
+  spam_white_list: spamListField,
+  spam_black_list: spamListField,
+  spam_greylist_whitelist: spamListField,
+  spam_spf_whitelist: spamListField,
+  spam_rbl_whitelist: spamListField,
+  spam_rbl_enabled: switchField,
+  spam_spf_enabled: switchField,
+  spam_greylist_enabled: switchField,
+} as const satisfies Record<string, RecordField>;
+
+/** The server's defaults of the three switches (SPAM_*_DEFAULT), where domain and account say -1. */
+export interface SpamDefaults {
+  rbl: 0 | 1;
+  spf: 0 | 1;
+  greylist: 0 | 1;
+}
+
+/** 1 or 0 from the account's value, else the domain's, else the server's default. */
+export function effectiveSwitch(account: number | undefined, domain: number, serverDefault: 0 | 1): 0 | 1 {
+  if (account === 0 || account === 1) return account;
+  if (domain === 0 || domain === 1) return domain;
+  return serverDefault;
+}

@@ -1,0 +1,88 @@
+import "server-only";
+// The rules an account write is checked against: the password and its retype, limits, protected fields.
+import type { Db } from "@/db/client";
+import type { AccountRow } from "@/db/schema";
+import { apiError } from "@/lib/errors/api-error";
+import { RESTRICTED_ACCOUNT_FIELDS, type AccountUpdate } from "@/lib/schemas/account";
+import { camel } from "@/lib/schemas/fields";
+import { today } from "../caller/auth";
+import { hashDigest, hashDigestAsync, sha1Hex } from "../caller/password";
+import { effectiveLimits } from "./customers";
+
+/**
+ * The scrypt hash of a body's new password, computed off the event loop: request handlers pass it on to
+ * createAccount / updateAccounts, which then do not hash on the loop. Undefined when the body sets no password.
+ */
+export async function prehashPassword(body: Record<string, unknown>): Promise<Prehashed | undefined> {
+  const password = body.password;
+  if (typeof password !== "string" || password === "") return undefined;
+  return { password, hash: await hashDigestAsync(sha1Hex(password)) };
+}
+export interface Prehashed {
+  password: string;
+  hash: string;
+}
+
+/** Password and its retype: the new scrypt hash, or undefined when unchanged. */
+export function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
+  const password = input.password ?? "";
+  // Contract §7: a non-empty retype must equal the password, an empty or missing password included (a client that
+  // sends only the retype believes it changes the password).
+  if (input.password_retype && input.password_retype !== password)
+    throw apiError("passwordMismatch", "password_retype");
+  if (password === "") {
+    if (required) throw apiError("invalidPassword", "password");
+    return undefined;
+  }
+  return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
+}
+
+/** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
+export function checkAgainstRecord(
+  merged: AccountRow,
+  input: AccountUpdate,
+  byAdmin: boolean,
+  stored: string[] = [],
+): void {
+  if (input.forwards) {
+    if (input.forwards.includes(merged.email))
+      throw apiError("invalidForward", "forwards", { invalid: [merged.email] });
+    // The stored list sent back unchanged (a GET record written back whole) is not the owner setting forwards,
+    // even when the administrator set more than forward_limit.
+    const unchanged = input.forwards.length === stored.length && input.forwards.every((f, i) => f === stored[i]);
+    if (!byAdmin && !unchanged && input.forwards.length > merged.forwardLimit) {
+      throw apiError("tooManyForwards", "forwards", { forward_limit: merged.forwardLimit });
+    }
+  }
+  const { autoresponderStartDate: start, autoresponderEndDate: end } = merged;
+  if (start && end && end < start) {
+    throw apiError("autoresponderEndBeforeStart", "autoresponder_end_date", { start_date: start, end_date: end });
+  }
+}
+
+export function checkRestricted(row: AccountRow, input: AccountUpdate): void {
+  for (const field of RESTRICTED_ACCOUNT_FIELDS) {
+    const value = input[field];
+    if (value !== undefined && value !== row[camel(field) as keyof AccountRow])
+      throw apiError("restrictedField", field);
+  }
+}
+
+export function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
+  if (row.name !== "postmaster") return;
+  if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
+  if (input.expiration_date && input.expiration_date < today())
+    throw apiError("postmasterProtected", "expiration_date");
+}
+
+export async function checkCapacity(db: Db, domainId: number, before: number): Promise<void> {
+  const d = await effectiveLimits(db, { id: domainId });
+  if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
+    const free = Math.max(0, d.capacityLimit - before);
+    throw apiError("capacityLimitReached", "capacity", {
+      capacity_limit: d.capacityLimit,
+      free_mb: free,
+      requested: d.capacitySum,
+    });
+  }
+}

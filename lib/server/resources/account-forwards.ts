@@ -1,0 +1,65 @@
+import "server-only";
+// Forwards to accounts of the same customer: who forwards to an address, and taking deleted accounts out of them.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { accounts, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { fieldChanges, recordChange } from "./audit";
+
+/**
+ * The accounts of `domain`'s customer (its domains; the domain alone without a customer) whose forwards name one of
+ * `emails`, with their forwards. The JSON text is only a prefilter (LIKE): each list is then checked exactly.
+ */
+export async function forwardersOf(
+  db: Db,
+  domain: DomainRow,
+  emails: string[],
+): Promise<{ account: AccountRow; domain: string; forwards: string[] }[]> {
+  if (emails.length === 0) return [];
+  const pool =
+    domain.customerId === null
+      ? [{ id: domain.id, name: domain.name }]
+      : await db
+          .select({ id: domains.id, name: domains.name })
+          .from(domains)
+          .where(eq(domains.customerId, domain.customerId));
+  const names = new Map(pool.map((d) => [d.id, d.name]));
+  const found: { account: AccountRow; domain: string; forwards: string[] }[] = [];
+  const wanted = new Set(emails);
+  for (let i = 0; i < emails.length; i += 100) {
+    const chunk = emails.slice(i, i + 100);
+    const rows = await db
+      .select()
+      .from(accounts)
+      .where(
+        and(
+          inArray(accounts.domainId, [...names.keys()]),
+          sql`(${sql.join(
+            chunk.map((e) => sql`CAST(${accounts.forwards} AS TEXT) LIKE ${`%"${e}"%`}`),
+            sql` OR `,
+          )})`,
+        ),
+      );
+    for (const row of rows) {
+      if (wanted.has(row.email) || found.some((f) => f.account.id === row.id)) continue;
+      if (row.forwards.some((f) => wanted.has(f)))
+        found.push({ account: row, domain: names.get(row.domainId)!, forwards: row.forwards });
+    }
+  }
+  return found.sort((a, b) => a.account.email.localeCompare(b.account.email));
+}
+
+/** Takes `emails` (accounts being deleted) out of the forwards of the customer's other accounts; audited per account. */
+export async function removeForwardsTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
+  const gone = new Set(emails);
+  for (const { account, domain: name, forwards } of await forwardersOf(tx, domain, emails)) {
+    const kept = forwards.filter((f) => !gone.has(f));
+    await tx.update(accounts).set({ forwards: kept }).where(eq(accounts.id, account.id));
+    await recordChange(tx, {
+      domain: name,
+      action: "update",
+      resource: "account",
+      names: [account.name],
+      changes: fieldChanges({ forwards: kept }, [{ forwards }]),
+    });
+  }
+}
