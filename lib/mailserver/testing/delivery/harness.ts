@@ -26,7 +26,7 @@ import {
   smtpSend as smtpSendOn,
   startMailSystem,
   type MailTestLayout,
-} from "../../testing/mail-daemons";
+} from "../mail-daemons";
 import { startSmsGateway } from "../../testing/sms-gateway";
 
 // mailauth has no type declarations: its dkimVerify(message, { resolver }) -> { results: [{ status, ... }] }.

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { dialectOf } from "@/db/dialect";
 import { accounts } from "@/db/schema";
 import { runHousekeeping } from "../../housekeeping";
-import { dovecotConf, eventsLogMark, readMessages, waitFor } from "../../testing/mail-daemons";
+import { dovecotConf, eventsLogMark, readMessages, waitFor } from "../mail-daemons";
 import {
   A,
   PW,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { accountRecord } from "@/lib/server/resources/accounts";
 import { decryptSmsPassword } from "../../sms/secret";
-import { eventsLogMark, readMessages, waitFor } from "../../testing/mail-daemons";
+import { eventsLogMark, readMessages, waitFor } from "../mail-daemons";
 import { A, l, db, gateway, alpha, row, set, smtpSend, outbound, message, settle, smsRows } from "./harness";
 
 export function smsCases() {

@@ -5,7 +5,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { checkDkimDns, currentDkimKey, dkimRecord } from "../../dkim";
-import { readMessages, waitFor } from "../../testing/mail-daemons";
+import { readMessages, waitFor } from "../mail-daemons";
 import { A, PW, l, db, cli, alpha, smtpSend, outbound, message, publishDkim, dkimVerify } from "./harness";
 
 export function srsAndDkimCases() {
