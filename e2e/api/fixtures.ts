@@ -15,6 +15,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "val.example.com", limits: ["--capacity-limit", "100000000"] },
     // Of val's customer: the only domain val's catchall types 2 and 3 may name (docs/customers.md).
     { name: "val-sister.example.com", limits: ["--customer", "val.example.com"] },
+    // e2e/api/validation-lists.test.ts.
+    { name: "val-lists.example.com" },
     { name: "multi.example.com" },
     {
       name: "limits.example.com",

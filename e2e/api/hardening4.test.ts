@@ -4,14 +4,9 @@
 // or off with a stolen session, and can be removed by the postmaster and the operator; page parameters, reserved
 // names, SMS numbers, and the forwards of a deleted account. This file starts a server of its own (two worker
 // processes over one database, a TOTP key); docs/security.md names these tests.
-import { databaseEnv } from "../support/test-database";
-import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import {
   api,
@@ -24,42 +19,18 @@ import {
   type RawResponse,
 } from "./client";
 import { DOMAINS, PM_PASSWORD } from "./fixtures";
-import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
+import { ownServer, pm } from "./own-server";
 
 const A = "h4a.example.com"; // customer 1
 const B = "h4b.example.com"; // customer 1 too
 const C = "h4c.example.com"; // another customer
-const PORT = Number(process.env.API_TEST_PORT ?? 3200) + 20;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
-const V1 = `${ORIGIN}/api/v1`;
-const PW = "Postmaster-1";
-const pm = (d: string): Creds => ({ email: `postmaster@${d}`, password: PW });
-
-let dir: string;
-let dbPath: string;
-let dbEnv: Record<string, string> = {};
-let server: Server;
-const env = (): NodeJS.ProcessEnv => {
-  const e: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_PATH: dbPath,
-    ...dbEnv,
-    // Two processes: a count kept in one process's memory would not hold.
-    WORKERS: "2",
-    SCRYPT_COST: "1024",
-    AUTH_MAX_FAILURES: "5",
-    AUTH_LOCKOUT_SECONDS: "60",
-    AUTH_ADDRESS_MAX_FAILURES: "50",
-    TOTP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
-  };
-  delete e.ALLOWED_CLIENT_IPS;
-  return e;
-};
-const cli = (...args: string[]) =>
-  execFileSync(process.execPath, [...NODE_TSX, "lib/cli/index.ts", ...args], { env: env(), encoding: "utf8" });
+const { ORIGIN, V1, cli, createAccount } = ownServer({
+  name: "h4",
+  portOffset: 20,
+  domains: { a: A, b: B, c: C },
+  // Two processes: a count kept in one process's memory would not hold.
+  env: { WORKERS: "2", TOTP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0" },
+});
 
 type Raw = RawResponse;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -104,19 +75,6 @@ function code(base32: string, step: number): string {
 }
 const stepNow = () => Math.floor(Date.now() / 30_000);
 
-async function createAccount(
-  d: string,
-  name: string,
-  password = "Secret-123",
-  extra: Record<string, unknown> = {},
-): Promise<Creds> {
-  expectStatus(
-    await api("POST", `emails/${d}/${name}`, { base: V1, auth: pm(d), body: { password, capacity: 1, ...extra } }),
-    201,
-  );
-  return { email: `${name}@${d}`, password };
-}
-
 /** Turns the second step on for `c` through /me's endpoints; answers the key and the step its confirmation used. */
 async function enableTotp(c: Creds): Promise<{ secret: string; step: number }> {
   const s = await session(c);
@@ -138,20 +96,7 @@ async function challenge(c: Creds): Promise<string> {
 const secondStep = (cookie: string, typed: string) =>
   panel("POST", "/api/panel/session/second-step", cookie, { code: typed });
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-h4-"));
-  dbPath = path.join(dir, "h4.db");
-  dbEnv = await databaseEnv("h4", dbPath);
-  const add = (d: string, ...more: string[]) => ["domain", "add", d, "--postmaster-password", PW, ...more];
-  await run([...NODE_TSX, "e2e/api/seed.ts", JSON.stringify([add(A), add(B, "--customer", A), add(C)])], env());
-  server = await startServer("h4", PORT, env(), dir);
-}, 120_000);
-
-afterAll(async () => {
-  agent.destroy();
-  if (server) await stop(server);
-  if (!process.env.KEEP_API_TEST_DIR) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => agent.destroy());
 
 describe("1. the second step cannot be guessed", () => {
   it("10,000 wrong codes over 2,000 challenges (a correct password each time) do not sign in, nor does the right code among them", async () => {

@@ -1,0 +1,210 @@
+// List cases: who may post, and moderation.
+import { describe, expect, it } from "vitest";
+import { createMailingList } from "@/lib/server/resources/mailing-lists";
+import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
+import { writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
+import {
+  at,
+  PW,
+  l,
+  db,
+  service,
+  domain,
+  unique,
+  message,
+  post,
+  postAs,
+  received,
+  waitReceived,
+  settle,
+  outboundWith,
+  maillog,
+  text,
+} from "./harness";
+
+export function postingCases() {
+  describe("who may post", () => {
+    it("open list (0): an outsider, a subscriber and a moderator all reach every subscriber", async () => {
+      const subjects = {
+        obcy: unique("open-outsider"),
+        jan: unique("open-subscriber"),
+        anna: unique("open-moderator"),
+      };
+      for (const [who, subject] of Object.entries(subjects)) await post(at(who), "otwarta", subject);
+      for (const subject of Object.values(subjects)) {
+        await waitReceived(at("jan"), subject);
+        await waitReceived(at("ewa"), subject);
+      }
+      await settle();
+      expect(received(at("anna"), subjects.obcy)).toBe(false); // a moderator is not a subscriber
+    });
+
+    it("moderated list (1): a moderator's (authenticated) post goes out; a subscriber's and an outsider's are held and each moderator notified", async () => {
+      const direct = unique("mod-moderator");
+      const bySubscriber = unique("mod-subscriber");
+      const byOutsider = unique("mod-outsider");
+      await postAs(at("anna"), "moderowana", direct);
+      await postAs(at("jan"), "moderowana", bySubscriber);
+      await post(at("obcy"), "moderowana", byOutsider);
+      await waitReceived(at("ewa"), direct);
+      await waitReceived(at("anna"), `Do moderacji: ${bySubscriber}`);
+      await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
+      await settle();
+      expect(received(at("ewa"), bySubscriber)).toBe(false);
+      expect(received(at("jan"), byOutsider)).toBe(false);
+      const held = (await listModeration(db, await domain(), "moderowana")).held.map((h) => h.subject);
+      expect(held).toEqual(expect.arrayContaining([bySubscriber, byOutsider]));
+    });
+
+    it("a forged From is an outsider's: the moderator's address from another server's envelope is held, not sent", async () => {
+      const forged = unique("forged-moderator");
+      // The MX port, no login, no DMARC for alpha.test: nothing vouches for the From.
+      await post(at("anna"), "moderowana", forged, "", "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${forged}`);
+      await settle();
+      expect(received(at("jan"), forged)).toBe(false);
+      expect(received(at("ewa"), forged)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.map((h) => h.subject)).toContain(forged);
+      // A header the sender wrote itself vouches for nothing: Rspamd removes it.
+      const claimed = unique("forged-header");
+      await post(at("anna"), "moderowana", claimed, `X-Mailadmin-Poster: ${at("anna")}\n`, "attacker@evil.example");
+      await waitReceived(at("anna"), `Do moderacji: ${claimed}`);
+      // Logged in as someone else: still not the moderator.
+      const other = unique("forged-login");
+      const { default: nodemailer } = await import("nodemailer");
+      const t = nodemailer.createTransport({
+        host: "127.0.0.1",
+        port: l.ports.submission,
+        secure: false,
+        ignoreTLS: true,
+        auth: { user: at("obcy"), pass: PW },
+      });
+      await t.sendMail({
+        envelope: { from: at("obcy"), to: [at("moderowana")] },
+        raw: message(at("anna"), at("moderowana"), other),
+      });
+      t.close();
+      await waitReceived(at("anna"), `Do moderacji: ${other}`);
+      await settle();
+      expect(received(at("ewa"), claimed)).toBe(false);
+      expect(received(at("ewa"), other)).toBe(false);
+    });
+
+    it("a DMARC-aligned pass authenticates the From: another server's moderator posts directly from the MX port", async () => {
+      writeDnsRecords(l.dnsRecords, {
+        "zewn.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+        "_dmarc.zewn.test": { TXT: ["v=DMARC1; p=reject"] },
+      });
+      try {
+        await createMailingList(db, await domain(), "dmarcowa", {
+          privacy_mode: 1,
+          accounts: [at("jan")],
+          moderators: ["redaktor@zewn.test"],
+        });
+        const aligned = unique("dmarc-pass");
+        await post("redaktor@zewn.test", "dmarcowa", aligned);
+        await waitReceived(at("jan"), aligned);
+        expect((await listModeration(db, await domain(), "dmarcowa")).held).toHaveLength(0);
+      } finally {
+        writeDnsRecords(l.dnsRecords, {});
+      }
+    });
+
+    it("moderated list with replyto_catchall: a subscriber's post goes to replyto_email only, an outsider's is held", async () => {
+      const bySubscriber = unique("catchall-subscriber");
+      const byOutsider = unique("catchall-outsider");
+      await postAs(at("jan"), "kierowana", bySubscriber);
+      await post(at("obcy"), "kierowana", byOutsider);
+      await waitReceived(at("marta"), bySubscriber);
+      await waitReceived(at("anna"), `Do moderacji: ${byOutsider}`);
+      await settle();
+      expect(received(at("jan"), bySubscriber)).toBe(false);
+      expect(received(at("marta"), byOutsider)).toBe(false);
+    });
+
+    it("closed list (2): subscribers and moderators post; an outsider is refused in the SMTP session (5xx at end of DATA), no bounce", async () => {
+      const bySubscriber = unique("closed-subscriber");
+      const byModerator = unique("closed-moderator");
+      const byOutsider = unique("closed-outsider");
+      await postAs(at("ewa"), "zamknieta", bySubscriber);
+      await postAs(at("anna"), "zamknieta", byModerator);
+      // Another server's sender (its bounce would land in the outbound Maildir), and a subscriber's From forged.
+      await expect(post("obcy@elsewhere.test", "zamknieta", byOutsider)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/,
+      );
+      const forged = unique("closed-forged");
+      await expect(post(at("ewa"), "zamknieta", forged, "", "obcy@elsewhere.test")).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers/,
+      );
+      await waitReceived(at("jan"), bySubscriber);
+      await waitReceived(at("jan"), byModerator);
+      await settle();
+      expect(outboundWith(byOutsider)).toEqual([]);
+      expect(outboundWith(forged)).toEqual([]);
+      expect(received(at("ewa"), byOutsider)).toBe(false);
+      expect(received(at("anna"), byOutsider)).toBe(false);
+      expect((await listModeration(db, await domain(), "zamknieta")).held).toHaveLength(0);
+      // Postfix never queued them: no queue file, so nothing to return.
+      expect(maillog()).toMatch(/reject: END-OF-MESSAGE|milter-reject: END-OF-MESSAGE/);
+    });
+  });
+
+  describe("moderation", () => {
+    async function holdOne(what: string) {
+      const subject = unique(what);
+      await post(at("obcy"), "moderowana", subject);
+      const notice = await waitReceived(at("anna"), `Do moderacji: ${subject}`);
+      const body = await text(notice);
+      const approve = /http:\/\/\S+\/moderate\/\S+\?action=approve/.exec(body)![0];
+      const reject = /http:\/\/\S+\/moderate\/\S+\?action=reject/.exec(body)![0];
+      return { subject, approve, reject };
+    }
+
+    it("the moderator's approve link: a GET (a link scanner) only shows the button; the POST sends the post out", async () => {
+      const { subject, approve } = await holdOne("approve-link");
+      const page = await fetch(approve);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<button");
+      await service.pump();
+      await settle();
+      expect(received(at("jan"), subject)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        true,
+      );
+      const done = await fetch(approve.split("?")[0]!, {
+        method: "POST",
+        body: new URLSearchParams({ action: "approve" }),
+      });
+      expect(done.status).toBe(200);
+      await waitReceived(at("jan"), subject);
+      await waitReceived(at("ewa"), subject);
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        false,
+      );
+      // Used up: the same link again is gone.
+      expect((await fetch(approve)).status).toBe(410);
+    });
+
+    it("the moderator's reject link deletes the post; nobody receives it", async () => {
+      const { subject, reject } = await holdOne("reject-link");
+      const done = await fetch(reject.split("?")[0]!, {
+        method: "POST",
+        body: new URLSearchParams({ action: "reject" }),
+      });
+      expect(done.status).toBe(200);
+      await service.pump();
+      await settle();
+      expect(received(at("jan"), subject)).toBe(false);
+      expect((await listModeration(db, await domain(), "moderowana")).held.some((h) => h.subject === subject)).toBe(
+        false,
+      );
+    });
+
+    it("approval through the panel's service (the database) is picked up and sent", async () => {
+      const { subject } = await holdOne("approve-panel");
+      const id = (await listModeration(db, await domain(), "moderowana")).held.find((h) => h.subject === subject)!.id;
+      await approveHeldPosts(db, await domain(), "moderowana", [id]);
+      await waitReceived(at("ewa"), subject);
+    });
+  });
+}

@@ -1,0 +1,157 @@
+// List cases: subscription by mail, and the limits of the list's page.
+import { simpleParser } from "mailparser";
+import { describe, expect, it } from "vitest";
+import { errorCatalog } from "@/lib/errors/catalog";
+import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
+import { smtpSend } from "@/lib/mailserver/testing/mail-daemons";
+import { listStore } from "../store";
+import {
+  at,
+  l,
+  db,
+  publicUrl,
+  domain,
+  unique,
+  message,
+  mailOf,
+  waitReceived,
+  settle,
+  outboundWith,
+  text,
+  linkIn,
+  members,
+} from "./harness";
+
+export function subscriptionCases() {
+  describe("subscription by mail", () => {
+    it("SUBSCRIBE with the list's templates: never broadcast; a scanner's GET subscribes nobody; the POST does, with the welcome", async () => {
+      const marker = unique("sub");
+      await smtpSend(
+        l.ports.smtp,
+        at("piotr"),
+        [at("zapisy")],
+        message(at("piotr"), at("zapisy"), "  SubScribe ", "", `${marker}\n`),
+      );
+      const request = await waitReceived(at("piotr"), `Chcesz na ${at("zapisy")}?`);
+      const body = await text(request);
+      expect(body).toContain(`Adres ${at("piotr")} prosi o zapis na Zapisy pocztą. Kliknij: ${publicUrl()}/confirm/`);
+      const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      await settle();
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+      expect((await members("zapisy")).accounts).not.toContain(at("piotr"));
+
+      const scanned = await fetch(link);
+      expect(scanned.status).toBe(200);
+      expect(await scanned.text()).toContain("Potwierdź zapis");
+      expect((await members("zapisy")).accounts).not.toContain(at("piotr"));
+
+      expect((await fetch(link, { method: "POST" })).status).toBe(200);
+      expect((await members("zapisy")).accounts).toContain(at("piotr"));
+      const welcome = await waitReceived(at("piotr"), `Jesteś na ${at("zapisy")}`);
+      expect(await text(welcome)).toContain(`Witaj ${at("piotr")} na Zapisy pocztą.`);
+      // Single use.
+      expect((await fetch(link, { method: "POST" })).status).toBe(410);
+    });
+
+    it("UNSUBSCRIBE with the list's templates", async () => {
+      await smtpSend(l.ports.smtp, at("jan"), [at("zapisy")], message(at("jan"), at("zapisy"), "unsubscribe"));
+      const request = await waitReceived(at("jan"), `Odchodzisz z ${at("zapisy")}?`);
+      const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      expect((await members("zapisy")).accounts).toContain(at("jan"));
+      expect((await fetch(link, { method: "POST" })).status).toBe(200);
+      expect((await members("zapisy")).accounts).not.toContain(at("jan"));
+      await waitReceived(at("jan"), `Żegnaj z ${at("zapisy")}`);
+    });
+
+    it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {
+      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "SUBSCRIBE"));
+      const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("domyslna")}`);
+      expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(
+        200,
+      );
+      await waitReceived(at("zofia"), `Witamy na liście ${at("domyslna")}`);
+      expect((await members("domyslna")).accounts).toContain(at("zofia"));
+      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "UNSUBSCRIBE"));
+      const again = await waitReceived(at("zofia"), `Potwierdź wypisanie z listy ${at("domyslna")}`);
+      expect((await fetch(await linkIn(again, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
+      await waitReceived(at("zofia"), `Wypisano z listy ${at("domyslna")}`);
+      expect((await members("domyslna")).accounts).not.toContain(at("zofia"));
+    });
+
+    it("confirm_url: the link is the list's own page with the token; its POST to this service confirms", async () => {
+      await smtpSend(
+        l.ports.smtp,
+        at("karol"),
+        [at("zewnetrzna")],
+        message(at("karol"), at("zewnetrzna"), "subscribe"),
+      );
+      const request = await waitReceived(at("karol"), `Potwierdź zapis na listę ${at("zewnetrzna")}`);
+      const link = await linkIn(request, /https:\/\/www\.example\.test\/potwierdz\?lista=1&token=[\w-]+/);
+      expect(link).not.toBe("");
+      const token = new URL(link).searchParams.get("token")!;
+      expect(
+        (await fetch(`${publicUrl()}/confirm`, { method: "POST", body: new URLSearchParams({ token }) })).status,
+      ).toBe(200);
+      expect((await members("zewnetrzna")).accounts).toEqual([at("karol")]);
+    });
+
+    it("an expired token subscribes nobody", async () => {
+      const list = await getListOrThrow(db, await domain(), "domyslna");
+      const made = await listStore(db).requestToken(list.id, "subscribe", at("karol"), -1000);
+      const token = "token" in made ? made.token : "";
+      expect((await fetch(`${publicUrl()}/confirm/${token}`)).status).toBe(410);
+      expect((await fetch(`${publicUrl()}/confirm/${token}`, { method: "POST" })).status).toBe(410);
+      expect((await members("domyslna")).accounts).not.toContain(at("karol"));
+    });
+
+    it("SUBSCRIBE to a list without autosubscribe is refused in the SMTP session (5xx at end of DATA), not broadcast, no bounce", async () => {
+      const marker = unique("nosub");
+      await expect(
+        smtpSend(
+          l.ports.smtp,
+          "karol@elsewhere.test",
+          [at("bezzapisow")],
+          message("karol@elsewhere.test", at("bezzapisow"), "subscribe", "", `${marker}\n`),
+        ),
+      ).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 This list does not take subscriptions by mail/);
+      await settle();
+      expect(outboundWith(marker)).toEqual([]);
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
+    });
+  });
+
+  describe("the list's page (List-Help): confirmation requests are limited", () => {
+    const ask = (list: string, address: string, action = "subscribe") =>
+      fetch(`${publicUrl()}/lists/${encodeURIComponent(at(list))}`, {
+        method: "POST",
+        body: new URLSearchParams({ address, action }),
+      });
+    const refusal = async (res: Response, key: "listRequestPending" | "listRequestBudget") => {
+      expect(res.status).toBe(errorCatalog[key].status);
+      const html = await res.text();
+      expect(html).toContain(`data-code="${errorCatalog[key].code}"`);
+      expect(html).toContain(errorCatalog[key].message);
+    };
+
+    it("40 requests for one address at once send one mail; the others are refused with the catalog's error", async () => {
+      await createMailingList(db, await domain(), "strona", { autosubscribe_enabled: 1, description: "Strona listy" });
+      const answers = await Promise.all(Array.from({ length: 40 }, () => ask("strona", at("marta"))));
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of answers.filter((r) => r.status !== 200)) await refusal(r, "listRequestPending");
+      await waitReceived(at("marta"), `Potwierdź zapis na listę ${at("strona")}`);
+      await settle();
+      const requests = await Promise.all(mailOf(at("marta")).map((raw) => simpleParser(raw)));
+      expect(requests.filter((m) => m.subject === `Potwierdź zapis na listę ${at("strona")}`)).toHaveLength(1);
+      // An unsubscription request is a request too: still pending for this address and list.
+      await refusal(await ask("strona", at("marta"), "unsubscribe"), "listRequestPending");
+    });
+
+    it("one client address gets a few requests an hour over all lists, then the catalog's error", async () => {
+      // The first test's request used one of the five.
+      for (const n of [1, 2, 3, 4]) expect((await ask("strona", `adres${n}@sink.test`)).status).toBe(200);
+      await refusal(await ask("strona", "adres5@sink.test"), "listRequestBudget");
+      await refusal(await ask("zapisy", "adres6@sink.test"), "listRequestBudget");
+      await settle();
+    });
+  });
+}

@@ -1,0 +1,285 @@
+// Delivery cases: last login from the mail server, quota, and the usage warning.
+import fs from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { dialectOf } from "@/db/dialect";
+import { accounts } from "@/db/schema";
+import { runHousekeeping } from "../../housekeeping";
+import { dovecotConf, eventsLogMark, readMessages, waitFor } from "../mail-daemons";
+import {
+  A,
+  PW,
+  l,
+  db,
+  row,
+  set,
+  smtpSend,
+  outbound,
+  message,
+  filler,
+  MARKER,
+  settle,
+  imapLogin,
+  pop3Login,
+  smtpAuthSend,
+} from "./harness";
+
+export function loginAndQuotaCases() {
+  describe("last login from the mail server", () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const reset = () =>
+      db
+        .update(accounts)
+        .set({ lastAuthDate: "", lastAuthIp: "" })
+        .where(eq(accounts.email, `jan@${A}`));
+    const moved = () =>
+      waitFor(
+        "last_auth_* to move",
+        async () => {
+          const jan = await row("jan");
+          return jan.lastAuthDate === today && jan.lastAuthIp === "127.0.0.1";
+        },
+        5_000,
+      );
+    /** A later login of the marker account, recorded: the mail event service has handled the reports before it. */
+    const markerLogin = async () => {
+      await db.update(accounts).set({ lastAuthDate: "", lastAuthIp: "" }).where(eq(accounts.email, MARKER));
+      expect(await imapLogin(MARKER, PW)).toBe(true);
+      await waitFor("the marker's login recorded", async () => (await row("znacznik")).lastAuthDate === today, 5_000);
+    };
+
+    it("IMAP login sets last_auth_date and last_auth_ip", async () => {
+      await reset();
+      expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
+      await moved();
+    });
+
+    it("POP3 login sets them", async () => {
+      await reset();
+      expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
+      await moved();
+    });
+
+    it("SMTP AUTH (Dovecot SASL) sets them", async () => {
+      await reset();
+      await smtpAuthSend(`jan@${A}`, PW, `ola@${A}`);
+      await moved();
+      await settle();
+    });
+
+    it("a failed login does not, and repeated logins and commands write nothing more", async () => {
+      await reset();
+      expect(await imapLogin(`jan@${A}`, "wrong-password")).toBe(false);
+      await markerLogin();
+      expect((await row("jan")).lastAuthDate).toBe("");
+      const writes = async () =>
+        (
+          await dialectOf(db).all<{ n: number }>(
+            db,
+            sql`SELECT count(*) AS n FROM test_auth_writes WHERE email = ${`jan@${A}`}`,
+          )
+        )[0]!;
+      expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
+      await moved();
+      const after = (await writes()).n;
+      for (let i = 0; i < 3; i++) expect(await imapLogin(`jan@${A}`, PW)).toBe(true);
+      expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
+      await markerLogin();
+      expect((await writes()).n).toBe(after);
+    });
+  });
+
+  describe("quota", () => {
+    it("a second message to a full mailbox is refused at RCPT (552), on the MX and the submission port, and nothing bounces", async () => {
+      await smtpSend(
+        "nadawca@far.test",
+        [`pelny@${A}`],
+        message("nadawca@far.test", `pelny@${A}`, "duza", filler(1100)),
+      );
+      await settle();
+      expect(readMessages(l, `pelny@${A}`).length).toBe(1);
+      await waitFor("usage written back", async () => (await row("pelny")).usagePercent >= 95);
+      const before = outbound().length;
+      await expect(
+        smtpSend("nadawca@far.test", [`pelny@${A}`], message("nadawca@far.test", `pelny@${A}`, "druga")),
+      ).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
+      // An authenticated sender (submission port, SASL) is refused at RCPT too.
+      await expect(smtpAuthSend(`jan@${A}`, PW, `pelny@${A}`, "trzecia")).rejects.toMatchObject({
+        code: "EENVELOPE",
+        responseCode: 552,
+      });
+      await settle();
+      expect(readMessages(l, `pelny@${A}`).length).toBe(1);
+      expect(
+        outbound()
+          .slice(before)
+          .filter((m) => m.to.includes("nadawca@far.test") || m.to.includes(`jan@${A}`)),
+      ).toEqual([]);
+      expect(
+        readMessages(l, `jan@${A}`).filter((m) => m.includes("trzecia") || /Undelivered|Returned/i.test(m)),
+      ).toEqual([]);
+    });
+  });
+
+  describe("quota: refused in the SMTP session, or not at all", () => {
+    it("an alias of a full mailbox is refused at RCPT (552) like the mailbox itself, nothing bounces", async () => {
+      await waitFor("pelny full", async () => (await row("pelny")).usagePercent >= 95);
+      const before = outbound().length;
+      await expect(
+        smtpSend(
+          "nadawca@far.test",
+          [`pelny-alias@${A}`],
+          message("nadawca@far.test", `pelny-alias@${A}`, "przez-alias"),
+        ),
+      ).rejects.toThrow(/^SMTP: 552 5\.2\.2/m);
+      await settle();
+      expect(
+        outbound()
+          .slice(before)
+          .filter((m) => m.to.includes("nadawca@far.test")),
+      ).toEqual([]);
+    });
+
+    it("a message that does not fit a nearly full mailbox, sent without SIZE=, is refused at the end of DATA (5xx), nothing bounces", async () => {
+      await smtpSend(
+        "nadawca@far.test",
+        [`prawie@${A}`],
+        message("nadawca@far.test", `prawie@${A}`, "pierwsza", filler(700)),
+      );
+      await settle();
+      await waitFor("usage written back", async () => (await row("prawie")).usagePercent >= 60);
+      const before = outbound().length;
+      // smtpSend announces no SIZE=: only the end of DATA knows the size.
+      await expect(
+        smtpSend(
+          "nadawca@far.test",
+          [`prawie@${A}`],
+          message("nadawca@far.test", `prawie@${A}`, "za-duza", filler(600)),
+        ),
+      ).rejects.toThrow(new RegExp(`^SMTP: 5\\d\\d .*mailbox of prawie@${A.replace(/\./g, "\\.")} is full`, "m"));
+      await settle();
+      expect(readMessages(l, `prawie@${A}`).filter((m) => m.includes("za-duza"))).toEqual([]);
+      expect(
+        outbound()
+          .slice(before)
+          .filter((m) => m.to.includes("nadawca@far.test")),
+      ).toEqual([]);
+      // A message that fits is still taken.
+      await smtpSend("nadawca@far.test", [`prawie@${A}`], message("nadawca@far.test", `prawie@${A}`, "mala"));
+      await waitFor("the small message", () => readMessages(l, `prawie@${A}`).some((m) => m.includes("mala")));
+    });
+
+    it("a forward-only account (keep_mail 0) takes and forwards mail whatever its quota", async () => {
+      await smtpSend(
+        "nadawca@far.test",
+        [`tylkofwd@${A}`],
+        message("nadawca@far.test", `tylkofwd@${A}`, "wypelnia", filler(1100)),
+      );
+      await settle();
+      await waitFor("tylkofwd full", async () => (await row("tylkofwd")).usagePercent >= 95);
+      await set("tylkofwd", { forwards: ["dalej@outside.test"], keep_mail: 0 });
+      await smtpSend("nadawca@far.test", [`tylkofwd@${A}`], message("nadawca@far.test", `tylkofwd@${A}`, "przekazana"));
+      const forwarded = await waitFor(
+        "the forward",
+        () => outbound().find((m) => m.to.includes("dalej@outside.test") && m.raw.includes("przekazana")),
+        30_000,
+      );
+      expect(forwarded.raw).toContain("Subject: przekazana");
+      await settle();
+      expect(outbound().filter((m) => m.to.includes("nadawca@far.test"))).toEqual([]);
+    });
+  });
+
+  describe("usage warning at delivery", () => {
+    const warnings = () => readMessages(l, `ola@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+    /** Dovecot's report of the crossing a delivery made, answered by the mail event service (its log line). */
+    const crossingAnswered = (mark: ReturnType<typeof eventsLogMark>) =>
+      mark.wait("ola's crossing answered", new RegExp(`quota-warning ola@${A} \\d+%: `));
+
+    it("comes with the delivery that reaches the level, not before, and not again within 24 h", async () => {
+      let mark = eventsLogMark(l);
+      await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "trzydziesci", filler(300)));
+      await settle();
+      await crossingAnswered(mark);
+      expect(warnings()).toHaveLength(0);
+      await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "szescdziesiat", filler(300)));
+      await waitFor("the warning", () => warnings().length === 1, 15_000);
+      expect(warnings()[0]).toMatch(/Subject: =\?UTF-8\?B\?/);
+      expect(Buffer.from(/Subject: =\?UTF-8\?B\?([^?]+)\?=/.exec(warnings()[0]!)![1]!, "base64").toString()).toMatch(
+        /^Skrzynka zajęta w (5|6)\d%$/,
+      );
+      expect((await row("ola")).usageWarnedAt).not.toBe("");
+      mark = eventsLogMark(l);
+      await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "osiemdziesiat", filler(200)));
+      await settle();
+      await crossingAnswered(mark);
+      expect(warnings()).toHaveLength(1);
+      // A day later, the next crossing warns again.
+      await db
+        .update(accounts)
+        .set({ usageWarnedAt: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+        .where(eq(accounts.email, `ola@${A}`));
+      await smtpSend("a@far.test", [`ola@${A}`], message("a@far.test", `ola@${A}`, "dziewiecdziesiat", filler(100)));
+      await waitFor("the second warning", () => warnings().length === 2, 15_000);
+    });
+  });
+
+  describe("usage warning past 100%, and one account's failure in the daily run", () => {
+    const warningsOf = (name: string) =>
+      readMessages(l, `${name}@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+
+    it("a delivery that takes the mailbox over its capacity (Dovecot's grace) still brings the warning", async () => {
+      await smtpSend(
+        "a@far.test",
+        [`przepelniony@${A}`],
+        message("a@far.test", `przepelniony@${A}`, "ponad", filler(1100)),
+      );
+      await waitFor("usage written back", async () => (await row("przepelniony")).usagePercent > 100);
+      // The warning's save is not held to the quota: before, it failed with "Quota exceeded" and was lost.
+      await waitFor("the warning", () => warningsOf("przepelniony").length === 1, 15_000);
+    });
+
+    it("housekeeping warns the others when one account's warning cannot be saved, and reports that one", async () => {
+      for (const name of ["wadliwy", "nastepny"]) {
+        await smtpSend("a@far.test", [`${name}@${A}`], message("a@far.test", `${name}@${A}`, "polowa", filler(400)));
+        await waitFor(`${name}'s usage`, async () => (await row(name)).usagePercent >= 30);
+      }
+      // The delivery's warnings came; a day later the daily run is due to repeat them.
+      await waitFor(
+        "the delivery's warnings",
+        () => warningsOf("wadliwy").length === 1 && warningsOf("nastepny").length === 1,
+        15_000,
+      );
+      const maildir = path.join(l.vmail, A, "wadliwy", "Maildir");
+      fs.chmodSync(maildir, 0);
+      try {
+        const report = await runHousekeeping(db, {
+          doveadm: ["doveadm", "-c", dovecotConf(l)],
+          now: new Date(Date.now() + 25 * 3_600_000),
+        });
+        // doveadm's expunge runs name the account too (it goes on past it); its warning is the one not saved.
+        expect(report.failed.filter((f) => f.startsWith("usage warning"))).toEqual([
+          expect.stringContaining(`usage warning wadliwy@${A}: `),
+        ]);
+        expect(
+          report.failed
+            .filter((f) => !f.startsWith("usage warning"))
+            .every((f) => f.startsWith("doveadm ") && f.includes(`wadliwy@${A}`)),
+        ).toBe(true);
+        expect(report.warned).toContainEqual(expect.stringMatching(new RegExp(`^nastepny@`)));
+      } finally {
+        fs.chmodSync(maildir, 0o700);
+      }
+      expect(warningsOf("nastepny")).toHaveLength(2);
+      expect(warningsOf("wadliwy")).toHaveLength(1);
+      // Given back: the next run (a day after the claim it did not use) tries it again.
+      const report = await runHousekeeping(db, {
+        doveadm: ["doveadm", "-c", dovecotConf(l)],
+        now: new Date(Date.now() + 26 * 3_600_000),
+      });
+      expect(report.failed).toEqual([]);
+      expect(warningsOf("wadliwy")).toHaveLength(2);
+    });
+  });
+}

@@ -1,0 +1,151 @@
+// Delivery cases: SMS notifications by e-mail and over the HTTP gateway.
+import { describe, expect, it } from "vitest";
+import { accountRecord } from "@/lib/server/resources/accounts";
+import { decryptSmsPassword } from "../../sms/secret";
+import { eventsLogMark, readMessages, waitFor } from "../mail-daemons";
+import { A, l, db, gateway, alpha, row, set, smtpSend, outbound, message, settle, smsRows } from "./harness";
+
+export function smsCases() {
+  describe("SMS notifications", () => {
+    const sentTo = (address: string) => outbound().filter((m) => m.to.includes(address));
+    const text = (raw: string) =>
+      raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join("\n")
+        .trim();
+
+    it("the record never shows the SMS password; it is stored encrypted", async () => {
+      const r = await accountRecord(db, await alpha(), await row("smshttp"));
+      expect(r.sms_password_1).toBe("");
+      expect((await row("smshttp")).smsPassword1).toMatch(/^enc1:/);
+      expect(decryptSmsPassword((await row("smshttp")).smsPassword1)).toBe("Bramka-tajne1");
+      // Sending the record back whole keeps the stored password.
+      const { aliases: _aliases, ...back } = r;
+      void _aliases;
+      await set("smshttp", back);
+      expect(decryptSmsPassword((await row("smshttp")).smsPassword1)).toBe("Bramka-tajne1");
+    });
+
+    it("sms_send_to 1 with an e-mail address, sms_cnt 1: one e-mail with subject and body", async () => {
+      await smtpSend(
+        "nadawca@far.test",
+        [`smsmail@${A}`],
+        message("nadawca@far.test", `smsmail@${A}`, "Zażółć gęślą jaźń", "Pierwsza linia.\nDruga linia.\n"),
+      );
+      await waitFor("the notification", () => sentTo("bramka@outside.test").length === 1, 20_000);
+      expect(text(sentTo("bramka@outside.test")[0]!.raw)).toBe("Zazolc gesla jazn: Pierwsza linia. Druga linia.");
+      expect((await smsRows("smsmail")).map((r) => r.status)).toEqual(["sent"]);
+    });
+
+    it("a number with an operator code (21) goes to that operator's gateway, sms_cnt 0: the subject only", async () => {
+      await smtpSend(
+        "nadawca@far.test",
+        [`smsop@${A}`],
+        message("nadawca@far.test", `smsop@${A}`, "Tylko temat", "ciało, którego nie ma w SMS\n"),
+      );
+      await waitFor("the notification", () => sentTo("48601234567@era-sms.outside.test").length === 1, 20_000);
+      expect(text(sentTo("48601234567@era-sms.outside.test")[0]!.raw)).toBe("Tylko temat");
+    });
+
+    it("operator 0 is detected from the prefix (601: Plus), sms_cnt 2: two SMS of at most 160 characters", async () => {
+      const body = Array.from({ length: 60 }, (_, i) => `słowo${i}`).join(" ");
+      await smtpSend(
+        "nadawca@far.test",
+        [`smsauto@${A}`],
+        message("nadawca@far.test", `smsauto@${A}`, "Długi list", body),
+      );
+      await waitFor("two SMS e-mails", () => sentTo("48601234567@plus-sms.outside.test").length === 2, 20_000);
+      const parts = sentTo("48601234567@plus-sms.outside.test").map((m) => text(m.raw).replace(/=\r?\n/g, ""));
+      for (const p of parts) expect(p.length).toBeLessThanOrEqual(160);
+      expect(parts[0]).toMatch(/^Dlugi list: slowo0 slowo1/);
+      expect(parts[1]).toMatch(/^slowo\d+/);
+    });
+
+    it("sms_send_to 0: the HTTP gateway with the account's login and password, sms_cnt 3: three SMS; the second number by e-mail", async () => {
+      const body = Array.from({ length: 120 }, (_, i) => `w${i}`).join(" ");
+      await smtpSend(
+        "nadawca@far.test",
+        [`smshttp@${A}`],
+        message("nadawca@far.test", `smshttp@${A}`, "Przez bramkę", body),
+      );
+      await waitFor(
+        "three gateway requests",
+        () => gateway.requests.filter((r) => r.fields.to === "48501234567").length === 3,
+        20_000,
+      );
+      const reqs = gateway.requests.filter((r) => r.fields.to === "48501234567");
+      expect(
+        reqs.every(
+          (r) => r.url === "/send?client=klient1" && r.fields.password === "Bramka-tajne1" && r.method === "POST",
+        ),
+      ).toBe(true);
+      expect(reqs.every((r) => r.fields.text!.length <= 160)).toBe(true);
+      expect(reqs[0]!.fields.text).toMatch(/^Przez bramke: w0 w1/);
+      await waitFor("the second number's e-mail", () => sentTo("kopia@outside.test").length === 3, 20_000).catch(
+        async (e: Error) => {
+          throw new Error(`${e.message}: ${JSON.stringify(await smsRows("smshttp"))}`);
+        },
+      );
+    });
+
+    it("a failing gateway is retried until it accepts, and the failure is recorded meanwhile", async () => {
+      gateway.state.failNext = 2;
+      await smtpSend("nadawca@far.test", [`smsretry@${A}`], message("nadawca@far.test", `smsretry@${A}`, "Ponow"));
+      await waitFor(
+        "a recorded failure",
+        async () => (await smsRows("smsretry"))[0]?.lastError.includes("503"),
+        20_000,
+      );
+      await waitFor("the SMS sent", async () => (await smsRows("smsretry"))[0]?.status === "sent", 20_000);
+      expect((await smsRows("smsretry"))[0]!.attempts).toBe(3);
+      expect(gateway.requests.filter((r) => r.fields.to === "48791000111").map((r) => r.fields.text)).toEqual([
+        "Ponow",
+      ]);
+    });
+
+    it("the per-account hourly limit: the fourth message within the hour is skipped", async () => {
+      for (let i = 1; i <= 4; i++)
+        await smtpSend("nadawca@far.test", [`smsrate@${A}`], message("nadawca@far.test", `smsrate@${A}`, `Limit ${i}`));
+      await waitFor("four rows", async () => (await smsRows("smsrate")).length === 4, 20_000);
+      await waitFor("three sent", () => sentTo("limit@outside.test").length === 3, 20_000);
+      const statuses = (await smsRows("smsrate")).map((r) => r.status).sort();
+      expect(statuses).toEqual(["sent", "sent", "sent", "skipped"]);
+      expect((await smsRows("smsrate")).find((r) => r.status === "skipped")!.lastError).toMatch(/rate limit/);
+    });
+
+    it("no SMS for mail outside the inbox, nor for list mail the account only moderates", async () => {
+      const mark = eventsLogMark(l);
+      // Scored 8 by the sandbox's Rspamd (X-Sandbox-Spam-Score): moved to Spam by the account's spam_rule.
+      await smtpSend(
+        "x@far.test",
+        [`moder@${A}`],
+        message("x@far.test", `moder@${A}`, "Do spamu", "Treść testowa.\n", "X-Sandbox-Spam-Score: 8\n"),
+      );
+      await smtpSend("x@far.test", [`zarzad@${A}`], message("x@far.test", `zarzad@${A}`, "Do moderacji"));
+      await settle();
+      expect(readMessages(l, `moder@${A}`, "Spam").some((m) => m.includes("Do spamu"))).toBe(true);
+      // The list service (the sandbox's lists component) holds the post and sends moder the moderation request.
+      await waitFor(
+        "the moderation request",
+        () => readMessages(l, `moder@${A}`).some((m) => m.includes("Do moderacji")),
+        20_000,
+      );
+      // Its report answered without a notification (the Spam copy is not the inbox's, so never reported).
+      await mark.wait(
+        "the moderation request's new-mail event",
+        new RegExp(`new-mail moder@${A} INBOX uid \\d+: list traffic to moderate`),
+      );
+      // The control: a message to the account itself is announced.
+      await smtpSend("x@far.test", [`moder@${A}`], message("x@far.test", `moder@${A}`, "Do mnie"));
+      await waitFor("the control notification", () => sentTo("moder-sms@outside.test").length === 1, 20_000);
+      // The SMS worker has gone through every notification queued for moder.
+      await waitFor(
+        "moder's notifications handled",
+        async () => (await smsRows("moder")).every((r) => r.status !== "pending"),
+        20_000,
+      );
+      expect(sentTo("moder-sms@outside.test").map((m) => text(m.raw))).toEqual(["Do mnie"]);
+    });
+  });
+}

@@ -1,0 +1,174 @@
+// Mail-server cases: `mailserver check` in its own process against the running sandbox.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { dovecotConf, MAIL_OWNER, mailTestsOnPostgres, waitFor } from "../mail-daemons";
+import { A, PASSWORD, l, cli, authOk } from "./harness";
+
+export function mailserverCheckCases() {
+  describe("mailserver check", () => {
+    const checkArgs = () => [
+      "mailserver",
+      "check",
+      "--account",
+      `ewa@${A}`,
+      "--password",
+      PASSWORD.other,
+      "--config-dir",
+      l.conf,
+      "--db-group",
+      MAIL_OWNER.group,
+      "--postfix-config",
+      l.postfix,
+      "--dovecot-config",
+      dovecotConf(l),
+      "--rspamd-controller",
+      `127.0.0.1:${l.ports.rspamd_controller}`,
+      "--policy-service",
+      `127.0.0.1:${l.ports.policy}`,
+      "--quota-status",
+      `127.0.0.1:${l.ports.quota_status}`,
+      "--events-url",
+      `http://127.0.0.1:${l.ports.events}`,
+      "--dkim-dir",
+      path.join(l.root, "dkim"),
+      "--lmtp-socket",
+      path.join(l.dovecot, "run", "lmtp"),
+      "--auth-socket",
+      path.join(l.dovecot, "run", "auth-client"),
+    ];
+    /**
+     * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
+     * runs in this process and must answer the CLI's check meanwhile.
+     */
+    const runCli = (args: string[]) =>
+      new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
+          {
+            env: { ...process.env, DATABASE_PATH: l.db },
+            timeout: 120_000,
+          },
+        );
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+        child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+        child.on("close", (status) => resolve({ stdout, stderr, status }));
+      });
+    const lines = (stdout: string) => stdout.split("\n").filter((line) => /^[✓✗] /.test(line));
+
+    it("passes on the test installation, one ✓ line per check", async () => {
+      const r = await runCli(checkArgs());
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const found = lines(r.stdout);
+      expect(found.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
+        ...(mailTestsOnPostgres()
+          ? [
+              "PostgreSQL connection (DATABASE_URL)",
+              "PostgreSQL connections fit max_connections",
+              "mail role reads the views on every read host",
+              "mail role is read-only",
+            ]
+          : ["database readable by the mail group"]),
+        "postmap finds the domain",
+        "postmap finds the mailbox",
+        "postmap finds an alias",
+        "doveadm user",
+        "doveadm auth test",
+        "LMTP socket",
+        "auth socket",
+        "quota_clone writes usage back",
+        "Rspamd answers",
+        "policy service answers",
+        "quota-status answers at RCPT",
+        "mail events service answers",
+        "DKIM key for the account's domain",
+      ]);
+      expect(found.every((line) => line.startsWith("✓"))).toBe(true);
+      expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
+    });
+
+    it.skipIf(!mailTestsOnPostgres())(
+      "fails naming the mail role when its password is wrong (PostgreSQL)",
+      async () => {
+        // A copy of the configuration whose maps hold a wrong password (changing the role's own password would make
+        // the running Postfix skip the host for its retry_interval, 60 s, and fail the next tests).
+        const wrong = path.join(path.dirname(l.root), "conf-wrong-password");
+        fs.cpSync(l.conf, wrong, { recursive: true });
+        for (const f of fs.readdirSync(path.join(wrong, "postfix")).filter((x) => x.endsWith(".cf"))) {
+          const file = path.join(wrong, "postfix", f);
+          fs.writeFileSync(
+            file,
+            fs.readFileSync(file, "utf8").replace(/^password = .*$/m, "password = not-the-password"),
+          );
+        }
+        const args = checkArgs();
+        args[args.indexOf("--config-dir") + 1] = wrong;
+        const r = await runCli(args);
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed[0]).toMatch(
+          /^✗ mail role reads the views on every read host: mail_reader@127\.0\.0\.1:\d+: password authentication failed for user "mail_reader"/,
+        );
+      },
+    );
+
+    it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
+      fs.chmodSync(l.db, 0o600);
+      try {
+        const r = await runCli(checkArgs());
+        expect(r.status).toBe(1);
+        expect(r.stderr).toMatch(/^error: \d of 14 checks failed\n$/);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed[0]).toBe(
+          `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
+        );
+      } finally {
+        fs.chmodSync(l.db, 0o666);
+      }
+    });
+
+    it("fails naming Dovecot's own error when Dovecot is stopped; housekeeping shows doveadm's stderr", async () => {
+      await l.sandbox.stopComponent("dovecot");
+      expect(fs.existsSync(path.join(l.dovecot, "run", "master.pid"))).toBe(false);
+      try {
+        const r = await runCli(checkArgs());
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
+          "doveadm user",
+          "doveadm auth test",
+          "LMTP socket",
+          "auth socket",
+          "quota_clone writes usage back",
+          "quota-status answers at RCPT",
+        ]);
+        // doveadm's own words: it could not reach the auth service's socket.
+        expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);
+        expect(failed[2]).toMatch(/lmtp: (ECONNREFUSED|ENOENT)|lmtp does not exist/);
+
+        // The same failure in housekeeping: doveadm's stderr, and the user list it names is still there to read.
+        const err = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l)).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(err?.message).toMatch(
+          /^doveadm -c \S+ expunge -F (\S+) .*failed \((exit \d+|killed by SIG\w+)\): .*auth-userdb/,
+        );
+        // One line per failed doveadm run (each mailbox's expunge was tried; a failure does not stop the others).
+        for (const line of err!.message.split("\n"))
+          expect(line).toMatch(/^(doveadm -c \S+ expunge -F \S+ .*failed|done: )/);
+        const listFile = /expunge -F (\S+)/.exec(err!.message)![1]!;
+        expect(fs.readFileSync(listFile, "utf8")).toContain(`jan@${A}`);
+        fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
+      } finally {
+        await l.sandbox.startComponent("dovecot");
+        await waitFor("Dovecot to answer", () => authOk(`ewa@${A}`, PASSWORD.other));
+      }
+    });
+  });
+}
