@@ -1,3 +1,5 @@
+import { nextDistDir } from "./lib/config.mjs";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // better-sqlite3 is a native addon, pg has an optional native part: load both from node_modules at run time.
@@ -8,7 +10,7 @@ const nextConfig = {
   // /api/v1 answers JSON everywhere: no redirect pages for a trailing slash.
   skipTrailingSlashRedirect: true,
   // Parallel builds (tests, benchmarks) each get their own output folder.
-  distDir: process.env.NEXT_DIST_DIR ?? ".next",
+  distDir: nextDistDir(),
   typedRoutes: false,
   // Outlook asks for /Autodiscover/Autodiscover.xml, other clients for the lower-case path; one handler serves both.
   async rewrites() {

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { NextResponse, type NextRequest } from "next/server";
+import { nextDistDir } from "@/lib/config.mjs";
 import { cameOverHttps, contentSecurityPolicy, newNonce, PAGE_PATH_HEADER, pageHeaders } from "@/lib/security-headers";
 
 /**
@@ -13,7 +14,7 @@ import { cameOverHttps, contentSecurityPolicy, newNonce, PAGE_PATH_HEADER, pageH
  * elements without the nonce, so the policy allows exactly their contents. Read once, from the build being served.
  */
 function inlinedStyleHashes(): string[] {
-  const root = path.join(process.cwd(), process.env.NEXT_DIST_DIR ?? ".next", "static");
+  const root = path.join(process.cwd(), nextDistDir(), "static");
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -3,7 +3,7 @@
 // Pool per process); without it the SQLite file DATABASE_PATH (lib/config.mjs).
 import { databaseEngine, databasePath, databasePoolMax, databaseSetting, databaseUrl } from "../lib/config.mjs";
 import { setDialect } from "./dialect";
-import { runMigrations } from "./migrate";
+import { runSqliteMigrations } from "./migrate.mjs";
 import { openPostgresPool } from "./pg/client";
 import { pgDialect } from "./pg/dialect";
 import { openSqlite, type SqliteDb } from "./sqlite/connection";
@@ -29,7 +29,7 @@ export { databasePath };
 /** Opens (and creates, and migrates) the SQLite file at `file`. */
 export function openDatabase(file: string): Db {
   const db = setDialect(openSqlite(file), sqliteDialect);
-  runMigrations(db);
+  runSqliteMigrations(db);
   return db;
 }
 

@@ -1,8 +1,10 @@
-// The one module that reads where things are: the database (DATABASE_URL or DATABASE_PATH), the migrations folder,
-// and the address the server listens on (PORT, HOST, WORKERS). The server (lib/runtime/server.mjs, run by plain
-// node), the TypeScript services and CLI, and drizzle.config.ts all import it, so the rules cannot drift apart.
+// The one module that reads the environment (process.env). Where things are: the database (DATABASE_URL or
+// DATABASE_PATH), the migrations folders, the address the server listens on (PORT, HOST, WORKERS, SERVER_NAMES);
+// the settings of the CLI and the mail services. The server (lib/runtime/server.mjs, run by plain node), the
+// TypeScript services and CLI, next.config.mjs and drizzle.config.ts all import it, so the rules cannot drift apart.
 // Plain JavaScript for that reason; its types are in config.d.mts. The service's own tunables (limits, throttling,
-// anti-spam defaults) are validated in lib/server/env.ts.
+// anti-spam defaults) are validated with zod in lib/server/env.ts, over environment(). Read at each call, not once:
+// tests and the sandbox point a running process at another database or resolver.
 import os from "node:os";
 import path from "node:path";
 
@@ -13,6 +15,12 @@ export const DEFAULT_DATABASE_PATH = "data/mail.db";
 export function databaseUrl() {
   const url = process.env.DATABASE_URL;
   return url === undefined || url === "" ? undefined : url;
+}
+
+/** DATABASE_URL when it names a PostgreSQL database, else undefined (the CLI's PostgreSQL-only commands). */
+export function postgresUrl() {
+  const url = databaseUrl();
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url) ? url : undefined;
 }
 
 /** Which engine holds the data: PostgreSQL when DATABASE_URL names one, otherwise the embedded SQLite file. */
@@ -59,6 +67,70 @@ export function serverHost() {
 export function workersSetting() {
   const setting = process.env.WORKERS;
   return setting === undefined || setting === "" ? undefined : setting;
+}
+
+/**
+ * SERVER_NAMES: the server's own host names (comma-separated, as nginx's server_name), lowercased; empty when unset
+ * (any Host is taken as ours).
+ */
+export function serverNames() {
+  return list(process.env.SERVER_NAMES).map((n) => n.toLowerCase());
+}
+
+/** NEXT_DIST_DIR: the folder of Next's build (default .next), relative to the project. */
+export function nextDistDir() {
+  return process.env.NEXT_DIST_DIR ?? ".next";
+}
+
+/**
+ * DNS_RESOLVER: the resolvers the DNS checks ask (host[:port], comma-separated), the system's when unset. Read at
+ * each check, because a test or the sandbox points a running process at its own resolver.
+ */
+export function dnsResolvers() {
+  return list(process.env.DNS_RESOLVER);
+}
+
+/** The environment as a whole, for the modules that validate a group of settings with their own schema. */
+export function environment() {
+  return process.env;
+}
+
+/** LISTS_HELD_DAYS: how long a held list post waits (default 14; what is not a positive number counts as unset). */
+export function listsHeldDays() {
+  return Number(process.env.LISTS_HELD_DAYS ?? 14) || 14;
+}
+
+/** PG_BIN: the folder of PostgreSQL's client programs (Debian's postgresql-client-15 by default). */
+export function pgBinDir() {
+  return process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+}
+
+/** MAIL_DB_PASSWORD: the password of the mail daemons' read-only database role, when set (empty counts as unset). */
+export function mailDbPassword() {
+  return process.env.MAIL_DB_PASSWORD || undefined;
+}
+
+/** SMS_CONFIG: the SMS gateway's configuration file, when set. */
+export function smsConfigPath() {
+  return process.env.SMS_CONFIG;
+}
+
+/** SMS_SECRET_KEY: the key that encrypts SMS gateway secrets, when set (empty counts as unset). */
+export function smsSecretKey() {
+  return process.env.SMS_SECRET_KEY || undefined;
+}
+
+/** MAIL_HOST_NAME: this mail host's name among several, trimmed; undefined when unset or blank. */
+export function mailHostName() {
+  return process.env.MAIL_HOST_NAME?.trim() || undefined;
+}
+
+/** A comma-separated setting's entries, trimmed, without empty ones. */
+function list(setting) {
+  return (setting ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** What the API's workers may open together by default: 60 of PostgreSQL's default max_connections of 100. */

@@ -1,7 +1,9 @@
 // The browser defences of every panel page (applied by proxy.ts): a Content-Security-Policy whose scripts
 // are only the app's own (a fresh nonce per response, which Next puts on its scripts; 'strict-dynamic' lets those
 // load the app's chunks), no framing, no MIME sniffing, no referrer to other sites, no powerful browser features,
-// and HSTS when the request came over HTTPS. No server imports: proxy.ts runs before any route.
+// and HSTS when the request came over HTTPS. No server imports: proxy.ts runs before any route. What pages share
+// with the baseline of every other answer (lib/runtime/server.mjs) is in lib/runtime/edge.mjs.
+import { BASELINE_PAGE_HEADERS, FIXED_POLICY_DIRECTIVES } from "@/lib/runtime/edge.mjs";
 
 /** Browser features the panel never uses, all denied (Permissions-Policy). */
 const DENIED_FEATURES = [
@@ -49,10 +51,7 @@ export function contentSecurityPolicy(nonce: string, https: boolean, styleHashes
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
+    ...FIXED_POLICY_DIRECTIVES,
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 }
@@ -66,9 +65,7 @@ export function cameOverHttps(forwardedProto: string | null, urlProtocol: string
 /** Every header of a page response but the policy itself. */
 export function pageHeaders(https: boolean): Record<string, string> {
   return {
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "referrer-policy": "same-origin",
+    ...BASELINE_PAGE_HEADERS,
     "permissions-policy": PERMISSIONS_POLICY,
     "cross-origin-opener-policy": "same-origin",
     ...(https ? { "strict-transport-security": HSTS } : {}),

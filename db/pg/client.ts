@@ -2,9 +2,9 @@
 // with db/pg/schema.ts. DATABASE_URL=postgres://... selects this engine (the configuration module decides; this
 // file only opens what it is given).
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { nodePgConnectionString, pgMigrationsFolder } from "../../lib/config.mjs";
+import { runPgMigrations } from "../migrate.mjs";
 import * as schema from "./schema";
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -15,10 +15,7 @@ export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
-/** Any fixed number: the key of the advisory lock that serialises migrations across processes and hosts. */
-const MIGRATION_LOCK_KEY = 3_400_034;
-
-export { pgMigrationsFolder };
+export { pgMigrationsFolder, runPgMigrations };
 
 export interface OpenPostgresOptions {
   /** Default 10 connections per process (node-postgres's default). */
@@ -26,25 +23,6 @@ export interface OpenPostgresOptions {
   /** Skip migrating (a read-only role, a replica). */
   migrate?: boolean;
   migrationsFolder?: string;
-}
-
-/** Applies db/pg/migrations, holding an advisory lock so processes starting at once migrate one after another. */
-export async function runPgMigrations(pool: pg.Pool, folder = pgMigrationsFolder()): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // A standby replays the primary's schema and refuses writes: there is nothing to migrate (and nothing could be).
-    const { rows } = await client.query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby");
-    if (rows[0]?.standby) return;
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-    try {
-      // The migrator runs on its own connection from the pool; this one only holds the lock.
-      await migrate(drizzle(pool, { schema }), { migrationsFolder: folder });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
-    }
-  } finally {
-    client.release();
-  }
 }
 
 /** Opens a pool on `url` (postgres://user:password@host:port/db), migrates it, and returns the drizzle instance. */

@@ -1,7 +1,7 @@
 // The `db` command group: daily upkeep, online backup, and restore with the service stopped.
 import fs from "node:fs";
 import { databasePath } from "@/db/client";
-import { isPostgresUrl } from "@/db/pg/client";
+import { postgresUrl } from "@/lib/config.mjs";
 import { optimizeSearchIndex } from "@/lib/server/resources/search-index";
 import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
@@ -9,7 +9,6 @@ import { backupDatabase, restoreDatabase } from "./backup";
 import { backupPostgres, migratePostgres, optimizePostgres, restorePostgres } from "./pg-backup";
 
 /** DATABASE_URL when it selects PostgreSQL (docs/postgresql.md), else undefined (the SQLite file). */
-const postgresUrl = () => (isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined);
 
 export const DB_COMMANDS: Command[] = [
   {

@@ -8,12 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openPostgres } from "@/db/pg/client";
-import { nodePgConnectionString } from "@/lib/config.mjs";
+import { nodePgConnectionString, pgBinDir } from "@/lib/config.mjs";
 import type { BackupReport } from "./backup";
 
 /** The PostgreSQL client programs; Debian's postgresql-client-15 (PG_BIN overrides). */
 const pgBin = (name: string) => {
-  const dir = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+  const dir = pgBinDir();
   return fs.existsSync(path.join(dir, name)) ? path.join(dir, name) : name;
 };
 

@@ -2,6 +2,7 @@
 // text (what the panel shows in English, see lib/client/error-text.ts) and the condition that raises it.
 // Services throw by key (`throw apiError("accountNotFound", ...)`); docs/errors.md is generated from this table.
 // No server imports: the panel shows the same messages.
+import { EDGE_ERRORS } from "@/lib/runtime/edge.mjs";
 
 export type ErrorCategory = "internal" | "resource_missing" | "resource_existing" | "authorization" | "validation";
 
@@ -24,6 +25,12 @@ const entry = (
   messageEn: string,
   condition: string,
 ): CatalogEntry => ({ code, status: Number(code.split(".")[0]), category, message, messageEn, condition });
+
+/** An error lib/runtime/server.mjs also answers by itself, before Next runs: its code and text are in edge.mjs. */
+const edgeEntry = (key: keyof typeof EDGE_ERRORS, messageEn: string, condition: string): CatalogEntry => {
+  const { code, category, message } = EDGE_ERRORS[key];
+  return entry(code, category, message, messageEn, condition);
+};
 
 export const errorCatalog = {
   // --- authentication and authorization ---
@@ -91,10 +98,8 @@ export const errorCatalog = {
     "The account, alias or list does not exist.",
     "The named account, alias or mailing list does not exist in the domain; `source` is the name.",
   ),
-  endpointNotFound: entry(
-    "404.4",
-    "resource_missing",
-    "Nie ma takiego zasobu API.",
+  endpointNotFound: edgeEntry(
+    "endpointNotFound",
     "There is no such API resource.",
     "The path matches no endpoint of /api/v1.",
   ),
@@ -121,10 +126,8 @@ export const errorCatalog = {
     "The body is not valid JSON.",
   ),
   // Sent by lib/runtime/server.mjs itself (the request never reaches Next); e2e/api/protocol.test.ts keeps both equal.
-  malformedRequest: entry(
-    "400.1",
-    "internal",
-    "Nieprawidłowe żądanie HTTP (błędny wiersz żądania lub nagłówek).",
+  malformedRequest: edgeEntry(
+    "malformedRequest",
     "Invalid HTTP request (bad request line or header).",
     "The request line or a header is not valid HTTP, e.g. raw non-ASCII bytes in the URL (percent-encode them).",
   ),

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { CLI, UsageError, stringOption, type Command } from "@/lib/cli/args";
+import { environment } from "@/lib/config.mjs";
 import { LIST_SERVICE_DEFAULTS, startListService } from "./service";
 
 /** The list service's settings from the environment (docs/lists.md); options of `lists serve` override them. */
@@ -60,7 +61,7 @@ export const LIST_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { values }) {
-      const s = settingsSchema.parse(process.env);
+      const s = settingsSchema.parse(environment());
       const lmtp = hostPort(stringOption(values, "lmtp") ?? s.LISTS_LMTP, "--lmtp");
       const http = hostPort(stringOption(values, "http") ?? s.LISTS_HTTP, "--http");
       const publicUrl = (

@@ -3,8 +3,12 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
-import { isPostgresUrl } from "@/db/pg/client";
-import { nodePgConnectionString } from "@/lib/config.mjs";
+import {
+  mailDbPassword as mailDbPasswordSetting,
+  nodePgConnectionString,
+  postgresUrl,
+  smsConfigPath,
+} from "@/lib/config.mjs";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { CLI, FailedWithReport, requiredOption, stringOption, type Command, type Parsed } from "@/lib/cli/args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "./antispam-config";
@@ -24,11 +28,10 @@ function splitHostPort(value: string): [string, number] {
 }
 
 /** DATABASE_URL when it selects PostgreSQL. */
-const postgresUrl = () => (isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined);
 
 /** The mail role's password: --mail-db-password, else MAIL_DB_PASSWORD (keeps it out of `ps`). */
 const mailDbPassword = (values: Parsed["values"]) => {
-  const pw = stringOption(values, "mail-db-password") ?? process.env.MAIL_DB_PASSWORD;
+  const pw = stringOption(values, "mail-db-password") ?? mailDbPasswordSetting();
   if (!pw) throw new Error("the mail role's password: set MAIL_DB_PASSWORD (or --mail-db-password)");
   return pw;
 };
@@ -290,7 +293,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const events = await startMailEvents({
         db: ctx.db(),
         doveadm: [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])],
-        sms: loadSmsConfig(stringOption(values, "sms-config") ?? process.env.SMS_CONFIG),
+        sms: loadSmsConfig(stringOption(values, "sms-config") ?? smsConfigPath()),
         transport: { smtp: { host: smtpHost, port: smtpPort } },
         host,
         port,

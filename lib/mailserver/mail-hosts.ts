@@ -8,6 +8,7 @@ import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, mailHosts } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
+import { mailHostName } from "@/lib/config.mjs";
 import { MAIL_HOST_NAME } from "./config";
 
 export interface MailHost {
@@ -32,7 +33,7 @@ export function checkHostName(name: string): string {
 
 /** This host's name: MAIL_HOST_NAME, or undefined on a single mail host (every mailbox is served here). */
 export function localMailHost(): string | undefined {
-  const name = process.env.MAIL_HOST_NAME?.trim();
+  const name = mailHostName();
   return name ? checkHostName(name) : undefined;
 }
 

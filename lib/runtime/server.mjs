@@ -10,22 +10,10 @@ import cluster from "node:cluster";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
-import path from "node:path";
-import {
-  databaseEngine,
-  databasePath,
-  databaseUrl,
-  migrationsFolder,
-  pgMigrationsFolder,
-  serverHost,
-  serverPort,
-  workersSetting,
-  nodePgConnectionString,
-} from "../config.mjs";
+import { serverHost, serverNames, serverPort, workersSetting } from "../config.mjs";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
+import { BASELINE_HEADERS, edgeErrorBody, FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "./edge.mjs";
 
-const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
-const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
 const port = serverPort();
 const hostname = serverHost();
 
@@ -43,6 +31,7 @@ function workerCount() {
 async function runPrimary() {
   const count = workerCount();
   // Migrate once here, before any worker opens the file: workers migrating a fresh file at the same time would race.
+  const { migrateDatabase } = await import("../../db/migrate.mjs");
   await migrateDatabase();
 
   // The primary accepts every connection and hands it to a ready worker in turn. Not cluster's own round robin:
@@ -133,42 +122,6 @@ async function runPrimary() {
   for (let i = 0; i < count; i++) cluster.fork();
 }
 
-async function migrateDatabase() {
-  if (databaseEngine() === "postgres") return migratePostgres();
-  // The same file and folder as db/client.ts (both read lib/config.mjs).
-  const { default: Database } = await import("better-sqlite3");
-  const { drizzle } = await import("drizzle-orm/better-sqlite3");
-  const { migrate } = await import("drizzle-orm/better-sqlite3/migrator");
-  const fs = await import("node:fs");
-  const file = databasePath();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("busy_timeout = 5000");
-  migrate(drizzle(sqlite), { migrationsFolder: migrationsFolder() });
-  sqlite.close();
-}
-
-/** DATABASE_URL: db/pg/migrations, under the advisory lock db/pg/client.ts takes (hosts starting at once wait). */
-async function migratePostgres() {
-  const { default: pg } = await import("pg");
-  const { drizzle } = await import("drizzle-orm/node-postgres");
-  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: nodePgConnectionString(databaseUrl()), max: 2 });
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [3_400_034]);
-    try {
-      await migrate(drizzle(pool), { migrationsFolder: pgMigrationsFolder() });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [3_400_034]);
-    }
-  } finally {
-    client.release();
-    await pool.end();
-  }
-}
-
 async function runWorker() {
   const { default: next } = await import("next");
   const app = next({ dev: false, hostname, port });
@@ -184,7 +137,8 @@ async function runWorker() {
     if (isForeignTarget(req)) return answerForeignTarget(req, res);
     // What every answer outside /api carries even when no page renders it (static files, Next's own errors);
     // pages overwrite them with their own (proxy.ts: the same, plus the policy with the page's nonce).
-    if (!isApiPath(pathOf(req.url))) for (const [name, value] of BASELINE_HEADERS) res.setHeader(name, value);
+    if (!isApiPath(pathOf(req.url)))
+      for (const [name, value] of Object.entries(BASELINE_HEADERS)) res.setHeader(name, value);
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     // X-Forwarded-For as it arrived (Next may add the peer to the header itself); trusted only from TRUSTED_PROXIES.
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
@@ -212,11 +166,7 @@ async function runWorker() {
   server.keepAliveTimeout = 65_000;
   // Node's HTTP parser refuses malformed requests (say, raw UTF-8 in the URL) before Next sees them, with an empty
   // body; answer with the API's JSON error instead (catalog key malformedRequest).
-  const MALFORMED = JSON.stringify({
-    code: "400.1",
-    message: "Nieprawidłowe żądanie HTTP (błędny wiersz żądania lub nagłówek).",
-    category: "internal",
-  });
+  const MALFORMED = edgeErrorBody("malformedRequest");
   server.on("clientError", (err, socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
     // An answer to HEAD has no body: a client would read one as garbage after the answer.
@@ -254,25 +204,8 @@ async function runWorker() {
 
 // Contract §9 "Paths": nothing redirects to where a request says it is going. The server's own names
 // are SERVER_NAMES (comma-separated host names, as nginx's server_name; unset: any Host is taken as ours).
-const serverNames = (process.env.SERVER_NAMES ?? "")
-  .split(",")
-  .map((n) => n.trim().toLowerCase())
-  .filter(Boolean);
-const NOT_FOUND = JSON.stringify({
-  code: "404.4",
-  message: "Nie ma takiego zasobu API.",
-  category: "resource_missing",
-});
-// The panel's policy without a nonce (lib/security-headers.ts): no script runs from an answer that is not a page.
-const BASELINE_HEADERS = [
-  [
-    "content-security-policy",
-    "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  ],
-  ["x-frame-options", "DENY"],
-  ["x-content-type-options", "nosniff"],
-  ["referrer-policy", "same-origin"],
-];
+const ownNames = serverNames();
+const NOT_FOUND = edgeErrorBody("endpointNotFound");
 
 const pathOf = (url) => (url ?? "/").split("?")[0];
 // Contract §4: every answer under /api/v1 is the API's JSON. Next's route handlers know only fetch's methods, and
@@ -300,7 +233,7 @@ const CLIENT_SETUP_PATHS = new Set([
 function isForeignTarget(req) {
   if (!(req.url ?? "/").startsWith("/")) return true;
   if (CLIENT_SETUP_PATHS.has(pathOf(req.url))) return false;
-  return serverNames.length > 0 && !serverNames.includes(hostName(req.headers.host));
+  return ownNames.length > 0 && !ownNames.includes(hostName(req.headers.host));
 }
 
 /** /api paths: the JSON 404.4 of an unknown path; anything else: 400. Never a redirect. */
@@ -315,7 +248,7 @@ function answerForeignTarget(req, res) {
   const body =
     req.method === "HEAD" ? "" : api ? NOT_FOUND : "Bad Request: this server answers only its own host names.\n";
   res.writeHead(api ? 404 : 400, {
-    ...Object.fromEntries(BASELINE_HEADERS),
+    ...BASELINE_HEADERS,
     "content-type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
     "cache-control": "no-store",
     "content-length": Buffer.byteLength(body),

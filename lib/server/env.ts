@@ -1,7 +1,9 @@
 import "server-only";
-// The one place that reads process.env for the service, validated once at first use.
+// The service's settings, typed and validated once at first use, over the environment as lib/config.mjs (the one
+// reader of process.env) gives it.
 import os from "node:os";
 import { z } from "zod";
+import { dnsResolvers, environment } from "@/lib/config.mjs";
 
 const hostName = z
   .string()
@@ -60,17 +62,8 @@ export type Env = z.infer<typeof envSchema>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  cached ??= envSchema.parse(process.env);
+  cached ??= envSchema.parse(environment());
   return cached;
 }
 
-/**
- * DNS_RESOLVER: the resolvers the DNS checks ask (host[:port], comma-separated), the system's when unset. Read at
- * each check rather than once, because a test or the sandbox points a running process at its own resolver.
- */
-export function dnsResolvers(): string[] {
-  return (process.env.DNS_RESOLVER ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+export { dnsResolvers };

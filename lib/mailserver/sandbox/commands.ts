@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
-import { isPostgresUrl } from "@/db/pg/client";
+import { mailDbPassword, postgresUrl } from "@/lib/config.mjs";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
 import { openGreylist } from "../policy/greylist";
@@ -136,7 +136,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       const portBase = intOption(this, values, "port-base") || undefined;
       const delay = intOption(this, values, "greylist-delay") ?? 3;
       const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
-      const url = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
+      const url = postgresUrl();
       const engine = stringOption(values, "database") ?? (url ? "postgres" : "sqlite");
       if (engine !== "sqlite" && engine !== "postgres")
         throw new UsageError(`--database ${engine}: expected sqlite or postgres`);
@@ -147,7 +147,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       // The mail role's password: MAIL_DB_PASSWORD, or a fresh one (the role is created or updated at start).
       const postgres =
         engine === "postgres"
-          ? { url: url!, readerPassword: process.env.MAIL_DB_PASSWORD || crypto.randomBytes(18).toString("hex") }
+          ? { url: url!, readerPassword: mailDbPassword() ?? crypto.randomBytes(18).toString("hex") }
           : undefined;
       const only = stringOption(values, "only")
         ?.split(",")
@@ -220,7 +220,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       // The process's database (PostgreSQL with DATABASE_URL, else the SQLite file), as the API reads it.
       // The state first: on SQLite it needs the database file to exist, which opening the database would create.
       const greylist = openGreylist(() => ctx.db(), stringOption(values, "state"), {
-        postgres: isPostgresUrl(process.env.DATABASE_URL),
+        postgres: postgresUrl() !== undefined,
         databasePath: databasePath(),
       });
       const db = ctx.db();

@@ -8,6 +8,7 @@ import path from "node:path";
 import { DatabaseGreylist, Greylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy } from "../policy/spam-policy";
+import { smsConfigPath } from "@/lib/config.mjs";
 import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
 import { startDnsServer } from "./dns-server";
 import { openSandboxDb } from "./database";
@@ -482,7 +483,7 @@ const events: SandboxComponent = {
     const server = await startMailEvents({
       db,
       doveadm: ["doveadm", "-c", ctx.layout.dovecotConf],
-      sms: loadSmsConfig(process.env.SMS_CONFIG),
+      sms: loadSmsConfig(smsConfigPath()),
       transport: { smtp: { host: "127.0.0.1", port: ctx.ports.internal } },
       port: ctx.ports.events,
       queueIntervalMs: 1000,

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
+import { smsSecretKey } from "@/lib/config.mjs";
 
 const PREFIX = "enc1:";
 let cachedKey: { source: string; key: Buffer } | undefined;
@@ -18,7 +19,7 @@ function parseKey(text: string): Buffer {
 }
 
 function secretKey(): Buffer {
-  const fromEnv = process.env.SMS_SECRET_KEY;
+  const fromEnv = smsSecretKey();
   const source = fromEnv ? `env:${fromEnv}` : `file:${databasePath()}`;
   if (cachedKey?.source === source) return cachedKey.key;
   let key: Buffer;

@@ -5,12 +5,11 @@ import "server-only";
 import net from "node:net";
 import os from "node:os";
 import { setBounded } from "../store/bounded-map";
+import { FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "@/lib/runtime/edge.mjs";
 import { env } from "../env";
 
-/** Header that the custom server (lib/runtime/server.mjs) overwrites with the socket's peer address. */
-export const PEER_ADDRESS_HEADER = "x-mailadmin-peer-address";
-/** The request's own X-Forwarded-For as it arrived, copied by lib/runtime/server.mjs before Next adds to it. */
-export const FORWARDED_FOR_HEADER = "x-mailadmin-forwarded-for";
+// Written by lib/runtime/server.mjs from the socket and the request as it arrived; read here.
+export { FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER };
 
 let cachedList: net.BlockList | undefined;
 // Answers by peer address: a client keeps calling from the same few addresses, and BlockList.check() builds a

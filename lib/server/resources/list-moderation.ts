@@ -4,13 +4,11 @@ import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { listBounces, listHeldPosts, type DomainRow } from "@/db/schema";
+import { listsHeldDays } from "@/lib/config.mjs";
 import { apiError } from "@/lib/errors/api-error";
 import { listModerationActionSchema, type ListModeration } from "@/lib/schemas/list-moderation";
 import { withTransaction } from "@/db/transaction";
 import { getListOrThrow } from "./mailing-lists";
-
-/** How long a held post waits (LISTS_HELD_DAYS of the list service; the same default). */
-const heldDays = () => Number(process.env.LISTS_HELD_DAYS ?? 14) || 14;
 
 export async function listModeration(db: Db, domain: DomainRow, name: string): Promise<ListModeration> {
   const list = await getListOrThrow(db, domain, name);
@@ -48,7 +46,7 @@ export async function listModeration(db: Db, domain: DomainRow, name: string): P
       last_at: new Date(b.lastAt).toISOString(),
       last_reason: b.lastReason,
     })),
-    held_days: heldDays(),
+    held_days: listsHeldDays(),
   };
 }
 

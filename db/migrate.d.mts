@@ -1,0 +1,9 @@
+// Types of db/migrate.mjs (plain JavaScript so that lib/runtime/server.mjs can import it without TypeScript).
+import type Database from "better-sqlite3";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type pg from "pg";
+
+export declare function openSqliteFile(file: string): Database.Database;
+export declare function runSqliteMigrations(db: BetterSQLite3Database<Record<string, unknown>>, folder?: string): void;
+export declare function runPgMigrations(pool: pg.Pool, folder?: string): Promise<void>;
+export declare function migrateDatabase(): Promise<string>;

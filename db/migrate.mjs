@@ -1,0 +1,85 @@
+// The one migration runner: the committed drizzle-kit migrations of either engine, applied by the server's primary
+// before its workers start (lib/runtime/server.mjs, plain node), by `npm run db:migrate`, and by every process that
+// opens the database (db/client.ts). Plain JavaScript for the server's sake; types in migrate.d.mts.
+import Database from "better-sqlite3";
+import { drizzle as sqliteDrizzle } from "drizzle-orm/better-sqlite3";
+import { migrate as sqliteMigrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
+import { migrate as pgMigrate } from "drizzle-orm/node-postgres/migrator";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import {
+  databaseEngine,
+  databasePath,
+  databaseUrl,
+  migrationsFolder,
+  nodePgConnectionString,
+  pgMigrationsFolder,
+} from "../lib/config.mjs";
+
+/** Any fixed number: the key of the advisory lock that serialises migrations across processes and hosts. */
+const MIGRATION_LOCK_KEY = 3_400_034;
+
+/**
+ * Opens (and creates) a SQLite file, tuned the same way for every connection to it. WAL lets readers (and the mail
+ * server's lookups) run beside one writer; the busy timeout makes a writer wait for another instead of failing at
+ * once; 16 MB of page cache instead of SQLite's 2 MB keeps a searched list page's scattered rows in memory.
+ */
+export function openSqliteFile(file) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("cache_size = -16384");
+  return sqlite;
+}
+
+/** Applies db/sqlite/migrations (or MIGRATIONS_PATH) to any drizzle SQLite instance. */
+export function runSqliteMigrations(db, folder = migrationsFolder()) {
+  sqliteMigrate(db, { migrationsFolder: folder });
+}
+
+/** Applies db/pg/migrations, holding an advisory lock so processes starting at once migrate one after another. */
+export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
+  const client = await pool.connect();
+  try {
+    // A standby replays the primary's schema and refuses writes: there is nothing to migrate (and nothing could be).
+    const { rows } = await client.query("SELECT pg_is_in_recovery() AS standby");
+    if (rows[0]?.standby) return;
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      // The migrator runs on its own connection from the pool; this one only holds the lock.
+      await pgMigrate(pgDrizzle(pool), { migrationsFolder: folder });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Migrates the configured database (DATABASE_URL, else the SQLite file) and closes it; returns what it migrated. */
+export async function migrateDatabase() {
+  if (databaseEngine() === "postgres") {
+    const url = databaseUrl();
+    const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: 2 });
+    try {
+      await runPgMigrations(pool);
+    } finally {
+      await pool.end();
+    }
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  }
+  const file = databasePath();
+  const sqlite = openSqliteFile(file);
+  try {
+    runSqliteMigrations(sqliteDrizzle(sqlite));
+  } finally {
+    sqlite.close();
+  }
+  return file;
+}
