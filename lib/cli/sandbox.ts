@@ -6,14 +6,14 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
 import { isPostgresUrl } from "@/db/pg/client";
-import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
+import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "./args";
 import { env } from "@/lib/server/env";
-import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
-import { openGreylist } from "../policy/greylist";
-import { startPolicyServer } from "../policy/policy-server";
-import { SpamPolicy, type SpamDefaults } from "../policy/spam-policy";
-import { SANDBOX_COMPONENTS } from "./components";
-import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
+import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
+import { openGreylist } from "@/lib/mailserver/policy/greylist";
+import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
+import { SpamPolicy, type SpamDefaults } from "@/lib/mailserver/policy/spam-policy";
+import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
+import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "@/lib/mailserver/sandbox/sandbox";
 
 /** The server's defaults of the three switches: the one setting the API reports as spam_*_default. */
 export function spamDefaults(): SpamDefaults {

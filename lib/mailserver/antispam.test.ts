@@ -18,7 +18,7 @@ import {
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, toDomainRecord, updateDomain } from "@/lib/server/resources/domains";
-import { spamDefaults } from "./sandbox/commands";
+import { spamDefaults } from "@/lib/cli/sandbox";
 import { writeDnsRecords } from "./sandbox/dns-server";
 import { SANDBOX_RBL_ZONE } from "./sandbox/sandbox";
 import {
