@@ -21,7 +21,9 @@ import {
 } from "@/lib/server/resources/domains";
 import { LIST_COMMANDS } from "./lists";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
+import { MAIL_HOST_COMMANDS } from "./mail-hosts";
 import { MAILSERVER_COMMANDS } from "./mailserver";
+import { SANDBOX_COMMANDS } from "./sandbox";
 import { checkDomainDns } from "@/lib/server/resources/mail-status";
 import {
   CLI,
@@ -328,6 +330,8 @@ export const COMMANDS: Command[] = [
   ...CUSTOMER_COMMANDS,
   ...OTHER_COMMANDS,
   ...DB_COMMANDS,
+  ...SANDBOX_COMMANDS,
+  ...MAIL_HOST_COMMANDS,
   ...MAILSERVER_COMMANDS,
   ...LIST_COMMANDS,
   ...AUDIT_COMMANDS,

@@ -6,22 +6,13 @@ import { databasePath } from "@/db/client";
 import { isPostgresUrl } from "@/db/pg/client";
 import { nodePgConnectionString } from "@/lib/config.mjs";
 import { mailReaderSql } from "@/db/pg/mail-reader";
-import { CLI, FailedWithReport, requiredOption, stringOption, type Command, type Parsed } from "./args";
+import { CLI, FailedWithReport, requiredOption, splitHostPort, stringOption, type Command, type Parsed } from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { formatCheck, runMailServerCheck } from "@/lib/mailserver/check";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/config";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
 import { runHousekeeping } from "@/lib/mailserver/housekeeping";
 import { localMailHost } from "@/lib/mailserver/mail-hosts";
-import { MAIL_HOST_COMMANDS } from "./mail-hosts";
-import { SANDBOX_COMMANDS } from "./sandbox";
-
-function splitHostPort(value: string): [string, number] {
-  const i = value.lastIndexOf(":");
-  const port = Number(value.slice(i + 1));
-  if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
-  return [value.slice(0, i), port];
-}
 
 /** DATABASE_URL when it selects PostgreSQL. */
 const postgresUrl = () => (isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined);
@@ -59,8 +50,6 @@ const DOVECOT_CONFIG = {
 } as const;
 
 export const MAILSERVER_COMMANDS: Command[] = [
-  ...SANDBOX_COMMANDS,
-  ...MAIL_HOST_COMMANDS,
   {
     name: "mailserver config",
     summary:
