@@ -2,18 +2,15 @@
 // second connection per reload would leak file handles). DATABASE_URL=postgres://... selects PostgreSQL (a pg
 // Pool per process); without it the SQLite file DATABASE_PATH (lib/config.mjs).
 import { databaseEngine, databasePath, databasePoolMax, databaseSetting, databaseUrl } from "../lib/config.mjs";
-import { setDialect } from "./dialect";
+import { setDialect, type Db } from "./dialect";
 import { runSqliteMigrations } from "./migrate.mjs";
 import { openPostgresPool } from "./pg/client";
 import { pgDialect } from "./pg/dialect";
-import { openSqlite, type SqliteDb } from "./sqlite/connection";
+import { openSqlite } from "./sqlite/connection";
 import { sqliteDialect } from "./sqlite/dialect";
 
-/**
- * The handle every service receives. Typed as the SQLite drizzle instance; on PostgreSQL it is the node-postgres
- * one, and services use only what both share (docs/architecture.md, "Services are async").
- */
-export type Db = SqliteDb;
+/** Services import the handle's type from here, beside `getDb`. */
+export type { Db };
 
 interface Cached {
   /** The database settings when the connection was opened (resolving the path on every call costs more than a lookup). */

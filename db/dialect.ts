@@ -2,7 +2,13 @@
 // db/pg/dialect.ts) and the services call it through `dialectOf(db)` instead of testing which engine they run on.
 import type { SQL } from "drizzle-orm";
 import type { ListQuery } from "../lib/schemas/list-query";
-import type { Db } from "./client";
+import type { SqliteDb } from "./sqlite/connection";
+
+/**
+ * The handle every service receives. Typed as the SQLite drizzle instance; on PostgreSQL it is the node-postgres
+ * one, and services use only what both share (docs/architecture.md, "Services are async").
+ */
+export type Db = SqliteDb;
 
 /** A list kind (accounts, aliases, mailing lists) as lib/server/resources/list-page.ts describes it. */
 export interface ListSpec<Row> {

@@ -8,10 +8,9 @@ import { createHash } from "node:crypto";
 import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { setBounded } from "../../lib/server/store/bounded-map";
-import type { Db } from "../client";
 import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
-import { setDialect, type Dialect, type ListSpec } from "../dialect";
+import { setDialect, type Db, type Dialect, type ListSpec } from "../dialect";
 import type { ListQuery } from "../../lib/schemas/list-query";
 import { NUMERIC_SORT_COLUMNS } from "../../lib/schemas/list-columns";
 

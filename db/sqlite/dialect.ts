@@ -12,8 +12,7 @@
 import type Database from "better-sqlite3";
 import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Db } from "../client";
-import { setDialect, type Dialect } from "../dialect";
+import { setDialect, type Db, type Dialect } from "../dialect";
 import { openSqlite } from "./connection";
 import { sqliteListRows } from "./list-rows";
 

@@ -19,8 +19,7 @@
 import type { Statement } from "better-sqlite3";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
-import type { Db } from "../client";
-import type { ForcedPlan, ListPlan, ListSpec, WalkTest } from "../dialect";
+import type { Db, ForcedPlan, ListPlan, ListSpec, WalkTest } from "../dialect";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {

@@ -158,3 +158,11 @@ export class FailedWithReport extends Error {
     super(message);
   }
 }
+
+/** A host:port option value. */
+export function splitHostPort(value: string): [string, number] {
+  const i = value.lastIndexOf(":");
+  const port = Number(value.slice(i + 1));
+  if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
+  return [value.slice(0, i), port];
+}

@@ -41,18 +41,24 @@ export function verifyDatabaseFile(file: string): void {
   }
 }
 
-/**
- * Copies the open database into `file` with SQLite's online backup, then makes the copy a self-contained file
- * (rollback journal, no -wal beside it) and checks it. Written under a temporary name and renamed when good, so
- * `file` never holds a half-written or unchecked copy.
- */
-export async function backupDatabase(source: Database.Database, file: string): Promise<BackupReport> {
+/** The backup's absolute path (which must not exist yet, in an existing folder) and its temporary name. */
+export function backupTarget(file: string): { target: string; partial: string } {
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
   if (!fs.existsSync(path.dirname(target)))
     throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
+  return { target, partial };
+}
+
+/**
+ * Copies the open database into `file` with SQLite's online backup, then makes the copy a self-contained file
+ * (rollback journal, no -wal beside it) and checks it. Written under a temporary name and renamed when good, so
+ * `file` never holds a half-written or unchecked copy.
+ */
+export async function backupDatabase(source: Database.Database, file: string): Promise<BackupReport> {
+  const { target, partial } = backupTarget(file);
   const started = performance.now();
   // Each step copies under one read transaction; a write by another connection between steps restarts the copy.
   // Asking for every remaining page in one step makes the copy one snapshot, which in WAL mode does not block

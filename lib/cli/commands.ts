@@ -19,9 +19,11 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/resources/domains";
-import { LIST_COMMANDS } from "@/lib/lists/commands";
+import { LIST_COMMANDS } from "./lists";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
-import { MAILSERVER_COMMANDS } from "@/lib/mailserver/commands";
+import { MAIL_HOST_COMMANDS } from "./mail-hosts";
+import { MAILSERVER_COMMANDS } from "./mailserver";
+import { SANDBOX_COMMANDS } from "./sandbox";
 import { checkDomainDns } from "@/lib/server/resources/mail-status";
 import {
   CLI,
@@ -35,8 +37,8 @@ import {
   type OptionSpec,
   type Parsed,
 } from "./args";
-import { AUDIT_COMMANDS } from "./audit-commands";
-import { DB_COMMANDS } from "./db-commands";
+import { AUDIT_COMMANDS } from "./audit";
+import { DB_COMMANDS } from "./database";
 import { seedDemo } from "./demo";
 import { addDomain } from "@/lib/server/resources/new-domain";
 
@@ -328,6 +330,8 @@ export const COMMANDS: Command[] = [
   ...CUSTOMER_COMMANDS,
   ...OTHER_COMMANDS,
   ...DB_COMMANDS,
+  ...SANDBOX_COMMANDS,
+  ...MAIL_HOST_COMMANDS,
   ...MAILSERVER_COMMANDS,
   ...LIST_COMMANDS,
   ...AUDIT_COMMANDS,

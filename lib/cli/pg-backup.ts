@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { openPostgres } from "@/db/pg/client";
 import { nodePgConnectionString, pgBinDir } from "@/lib/config.mjs";
-import type { BackupReport } from "./backup";
+import { backupTarget, type BackupReport } from "./backup";
 
 /** The PostgreSQL client programs; Debian's postgresql-client-15 (PG_BIN overrides). */
 const pgBin = (name: string) => {
@@ -56,12 +56,7 @@ export function verifyPgArchive(file: string): void {
 
 /** pg_dump -Fc of the database at `url` into `file` (never overwritten), checked, mode 0600. */
 export function backupPostgres(url: string, file: string): BackupReport {
-  const target = path.resolve(file);
-  if (fs.existsSync(target)) throw new Error(`${target} already exists; a backup never overwrites a file`);
-  if (!fs.existsSync(path.dirname(target)))
-    throw new Error(`${path.dirname(target)} does not exist; create the backup folder first`);
-  const partial = `${target}.partial`;
-  fs.rmSync(partial, { force: true });
+  const { target, partial } = backupTarget(file);
   const started = performance.now();
   const conn = pgToolConnection(url);
   try {

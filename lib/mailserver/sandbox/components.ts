@@ -9,12 +9,14 @@ import { DatabaseGreylist, Greylist } from "../policy/greylist";
 import { startPolicyServer } from "../policy/policy-server";
 import { SpamPolicy } from "../policy/spam-policy";
 import { smsConfigPath } from "@/lib/config.mjs";
-import { LIST_SERVICE_DEFAULTS, startListService } from "@/lib/lists/service";
+import { LIST_SERVICE_DEFAULTS } from "@/lib/lists/options";
+import { startListService } from "@/lib/lists/service";
 import { startDnsServer } from "./dns-server";
 import { openSandboxDb } from "./database";
 import { startOutboundSink } from "./outbound-sink";
 import { publishHostedDomains } from "./publish-dns";
 import { connects, Daemon, greets, httpAnswers } from "./processes";
+import { writeDovecotConfig, writePostfixConfig } from "./daemon-config";
 import type { SandboxContext } from "./sandbox";
 
 /** The RBL zone the sandbox's policy service asks (its records go into the DNS file). */
@@ -273,72 +275,6 @@ const outbound: SandboxComponent = {
   ready: (ctx) => greets(ctx.ports.outbound, /^220 /m),
 };
 
-export function writeDovecotConfig(ctx: SandboxContext): void {
-  const l = ctx.layout;
-  const p = ctx.ports;
-  fs.mkdirSync(path.join(l.dovecot, "run"), { recursive: true });
-  fs.mkdirSync(path.join(l.dovecot, "state"), { recursive: true });
-  fs.writeFileSync(
-    l.dovecotConf,
-    `# The sandbox's Dovecot instance around the generated mailadmin.conf.
-base_dir = ${l.dovecot}/run
-state_dir = ${l.dovecot}/state
-log_path = ${l.logs}/dovecot.log
-protocols = imap pop3 lmtp
-listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-# Refused logins answer at once (a production server keeps the default 2 s delay).
-auth_failure_delay = 0
-default_internal_user = dovecot
-default_login_user = dovenull
-# Vacation replies go to Postfix's internal port (a production host uses sendmail).
-submission_host = 127.0.0.1:${p.internal}
-service imap-login {
-  inet_listener imap {
-    address = 127.0.0.1
-    port = ${p.imap}
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-service pop3-login {
-  inet_listener pop3 {
-    address = 127.0.0.1
-    port = ${p.pop3}
-  }
-  inet_listener pop3s {
-    port = 0
-  }
-}
-service lmtp {
-  inet_listener lmtp {
-    address = 127.0.0.1
-    port = ${p.lmtp}
-  }
-}
-# doveadm's server: another mail host's \`doveadm sync ... tcp:\` (moving a domain, docs/mail-hosts.md).
-doveadm_password = ${ctx.doveadmPassword}
-service doveadm {
-  inet_listener {
-    address = 127.0.0.1
-    port = ${p.doveadm}
-  }
-}
-# SASL for Postfix's submission port.
-service auth {
-  inet_listener sasl {
-    address = 127.0.0.1
-    port = ${p.auth}
-  }
-}
-!include ${l.conf}/dovecot/mailadmin.conf
-`,
-  );
-}
-
 const dovecot: SandboxComponent = {
   name: "dovecot",
   packages: ["dovecot-core", "dovecot-imapd", "dovecot-pop3d", "dovecot-lmtpd", "dovecot-sqlite", "dovecot-sieve"],
@@ -352,90 +288,6 @@ const dovecot: SandboxComponent = {
     (await greets(ctx.ports.pop3, /^\+OK/m)) &&
     (await greets(ctx.ports.lmtp, /^220 /m)),
 };
-
-/**
- * master.cf with Debian's chroot column (/usr/share/postfix/master.cf.dist): smtpd, cleanup, trivial-rewrite, lmtp
- * and the rest run chrooted in the queue directory, where the database's path does not exist; only proxymap (not
- * chrooted) opens the lookup tables, which is why `mailserver config` writes them as proxy:sqlite: maps.
- */
-function masterCf(ctx: SandboxContext): string {
-  const p = ctx.ports;
-  return `# The MX: clients are the Internet (no mynetworks), every filter applies.
-127.0.0.1:${p.smtp} inet n - y - - smtpd
-# Submission: SASL through Dovecot, authenticated users only.
-127.0.0.1:${p.submission} inet n - y - - smtpd
-  -o syslog_name=postfix/submission
-  -o smtpd_sasl_auth_enable=yes
-  -o smtpd_sasl_type=dovecot
-  -o smtpd_sasl_path=inet:127.0.0.1:${p.auth}
-  -o smtpd_tls_security_level=none
-  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
-  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
-  -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
-# (The quota check first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
-# Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
-127.0.0.1:${p.internal} inet n - y - - smtpd
-  -o syslog_name=postfix/internal
-  -o mynetworks=127.0.0.0/8
-  -o smtpd_relay_restrictions=permit_mynetworks,reject
-  -o smtpd_recipient_restrictions=permit_mynetworks,reject
-  -o smtpd_milters=
-pickup unix n - y 60 1 pickup
-cleanup unix n - y - 0 cleanup
-qmgr unix n - n 300 1 qmgr
-rewrite unix - - y - - trivial-rewrite
-bounce unix - - y - 0 bounce
-defer unix - - y - 0 bounce
-trace unix - - y - 0 bounce
-verify unix - - y - 1 verify
-flush unix n - y 1000? 0 flush
-proxymap unix - - n - - proxymap
-proxywrite unix - - n - 1 proxymap
-smtp unix - - y - - smtp
-relay unix - - y - - smtp
-showq unix n - y - - showq
-error unix - - y - - error
-retry unix - - y - - error
-discard unix - - y - - discard
-lmtp unix - - y - - lmtp
-# Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept.
-outbound unix - - y - - lmtp
-  -o lmtp_generic_maps=
-anvil unix - - y - 1 anvil
-scache unix - - y - 1 scache
-postlog unix-dgram n - n - 1 postlogd
-`;
-}
-
-export function writePostfixConfig(ctx: SandboxContext): void {
-  const l = ctx.layout;
-  fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
-  fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
-  execFileSync("chown", ["postfix", path.join(l.postfix, "data")]);
-  const main = `compatibility_level = 3.6
-queue_directory = ${l.postfix}/queue
-data_directory = ${l.postfix}/data
-maillog_file_prefixes = ${l.root}
-maillog_file = ${l.logs}/postfix.log
-myhostname = mx.sandbox.test
-mydomain = sandbox.test
-myorigin = $myhostname
-mydestination =
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-# The MX port treats 127.0.0.1 as the Internet: no client is exempt from the filters.
-mynetworks =
-alias_maps =
-alias_database =
-local_transport = error:no local delivery
-smtputf8_enable = no
-# Nothing leaves the machine: mail for domains the database does not host goes into the outbound Maildir.
-default_transport = outbound:inet:127.0.0.1:${ctx.ports.outbound}
-relay_transport = $default_transport
-${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
-  fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
-  fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(ctx));
-}
 
 const postfix: SandboxComponent = {
   name: "postfix",

@@ -10,22 +10,13 @@ import {
   smsConfigPath,
 } from "@/lib/config.mjs";
 import { mailReaderSql } from "@/db/pg/mail-reader";
-import { CLI, FailedWithReport, requiredOption, stringOption, type Command, type Parsed } from "@/lib/cli/args";
-import { DEFAULT_ANTISPAM_OPTIONS } from "./antispam-config";
-import { formatCheck, runMailServerCheck } from "./check";
-import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "./config";
-import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "./config-database";
-import { runHousekeeping } from "./housekeeping";
-import { localMailHost } from "./mail-hosts";
-import { MAIL_HOST_COMMANDS } from "./mail-host-commands";
-import { SANDBOX_COMMANDS } from "./sandbox/commands";
-
-function splitHostPort(value: string): [string, number] {
-  const i = value.lastIndexOf(":");
-  const port = Number(value.slice(i + 1));
-  if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
-  return [value.slice(0, i), port];
-}
+import { CLI, FailedWithReport, requiredOption, splitHostPort, stringOption, type Command, type Parsed } from "./args";
+import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
+import { formatCheck, runMailServerCheck } from "@/lib/mailserver/check";
+import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/config";
+import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
+import { runHousekeeping } from "@/lib/mailserver/housekeeping";
+import { localMailHost } from "@/lib/mailserver/mail-hosts";
 
 /** DATABASE_URL when it selects PostgreSQL. */
 
@@ -62,8 +53,6 @@ const DOVECOT_CONFIG = {
 } as const;
 
 export const MAILSERVER_COMMANDS: Command[] = [
-  ...SANDBOX_COMMANDS,
-  ...MAIL_HOST_COMMANDS,
   {
     name: "mailserver config",
     summary:
@@ -288,8 +277,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const [host, port] = splitHostPort(stringOption(values, "listen") ?? "127.0.0.1:10180");
       const [smtpHost, smtpPort] = splitHostPort(stringOption(values, "smtp") ?? "127.0.0.1:25");
       // Loaded here: the other commands start faster without nodemailer and mailparser.
-      const { startMailEvents } = await import("./events");
-      const { loadSmsConfig } = await import("./sms/config");
+      const { startMailEvents } = await import("@/lib/mailserver/events");
+      const { loadSmsConfig } = await import("@/lib/mailserver/sms/config");
       const events = await startMailEvents({
         db: ctx.db(),
         doveadm: [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])],

@@ -6,14 +6,14 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
 import { mailDbPassword, postgresUrl } from "@/lib/config.mjs";
-import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "@/lib/cli/args";
-import { DEFAULT_ANTISPAM_OPTIONS } from "../antispam-config";
-import { openGreylist } from "../policy/greylist";
-import { startPolicyServer } from "../policy/policy-server";
-import { SpamPolicy } from "../policy/spam-policy";
+import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "./args";
+import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
+import { openGreylist } from "@/lib/mailserver/policy/greylist";
+import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
+import { SpamPolicy } from "@/lib/mailserver/policy/spam-policy";
 import { spamDefaults } from "@/lib/server/spam-defaults";
-import { SANDBOX_COMPONENTS } from "./components";
-import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
+import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
+import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "@/lib/mailserver/sandbox/sandbox";
 
 /** Resolves on the first SIGTERM or SIGINT. */
 function untilSignal(): Promise<string> {

@@ -1,7 +1,7 @@
 import "server-only";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
-import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "@/lib/cli/args";
+import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "./args";
 import {
   accountsOnHost,
   listMailHosts,
@@ -9,7 +9,7 @@ import {
   setAccountMailHost,
   setDomainMailHost,
   setMailHost,
-} from "./mail-hosts";
+} from "@/lib/mailserver/mail-hosts";
 
 const port = (help: string) => ({ type: "string", value: "N", min: 1, help }) as const;
 

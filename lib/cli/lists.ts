@@ -3,9 +3,10 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { CLI, UsageError, stringOption, type Command } from "@/lib/cli/args";
+import { CLI, UsageError, stringOption, type Command } from "./args";
 import { environment } from "@/lib/config.mjs";
-import { LIST_SERVICE_DEFAULTS, startListService } from "./service";
+import { LIST_SERVICE_DEFAULTS } from "@/lib/lists/options";
+import { startListService } from "@/lib/lists/service";
 
 /** The list service's settings from the environment (docs/lists.md); options of `lists serve` override them. */
 const settingsSchema = z.object({

@@ -1,0 +1,179 @@
+import "server-only";
+// The list service's LMTP listener: Postfix delivers list mail here; each recipient gets its own answer (posted,
+// held, queued, a subscription request, a recorded bounce, or refused).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
+import { parseTarget } from "./addressing";
+import { admit } from "./admission";
+import type { ListDistribution } from "./distribution";
+import { firstAddress, readHeaders, rewrittenStream } from "./message";
+import type { ListServiceOptions } from "./options";
+import { bounceAddress, sendComposed, sendmail } from "./sendmail";
+import { newToken, sha256, type ListRow, type ListStore } from "./store";
+import type { ListSubscriptions } from "./subscriptions";
+
+/** An LMTP answer for one recipient. */
+class Reply extends Error {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startListLmtp(
+  o: ListServiceOptions,
+  store: ListStore,
+  { distribute, pump }: ListDistribution,
+  { requestConfirmation }: ListSubscriptions,
+): Promise<SMTPServer> {
+  async function hold(list: ListRow, file: string, poster: string, subject: string): Promise<void> {
+    const token = newToken();
+    await store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
+    const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
+    const text =
+      `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
+      `Temat: ${subject}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
+      `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
+      `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
+    for (const moderator of await store.moderators(list.id)) {
+      await sendComposed(
+        o,
+        list,
+        list.description || list.email,
+        moderator,
+        `Do moderacji: ${subject}`.slice(0, 200),
+        text,
+      );
+    }
+    o.log(`${list.email}: post from ${poster} held for moderation`);
+  }
+
+  async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
+    const h = await readHeaders(file);
+    const poster = firstAddress(h.getFirst("from")) || envelopeFrom.toLowerCase();
+    const subject = h.getFirst("subject");
+    const decision = await admit(store, list, {
+      listIds: h.get("list-id"),
+      autoSubmitted: h.getFirst("auto-submitted"),
+      envelopeFrom,
+      poster,
+      verified: poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster,
+      subject,
+    });
+    switch (decision.kind) {
+      case "discard":
+        return `2.0.0 Discarded: ${decision.reason}`;
+      case "subscribe":
+        if (await requestConfirmation(list, "subscribe", poster))
+          return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Subscription request sent for confirmation";
+      case "unsubscribe":
+        if (await requestConfirmation(list, "unsubscribe", poster))
+          return "2.0.0 A confirmation request is already waiting for this address";
+        return "2.0.0 Unsubscription request sent for confirmation";
+      case "distribute": {
+        // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and
+        // it would then send the post again): it is kept in the database and answered at once; the pump sends it.
+        const subscribers = await store.subscriberCount(list.id);
+        if (subscribers > o.batchSize) {
+          await store.queue(list.id, poster, subject, fs.readFileSync(file));
+          void pump();
+          o.log(`${list.email}: post from ${poster} queued for ${subscribers} subscribers`);
+          return `2.0.0 Queued for ${subscribers} subscribers`;
+        }
+        const n = await distribute(list, file);
+        return `2.0.0 Distributed to ${n} subscribers`;
+      }
+      case "replyto":
+        await sendmail(
+          o,
+          bounceAddress(list),
+          [list.replytoEmail],
+          rewrittenStream(file, () => {}),
+          true,
+        );
+        o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
+        return `2.0.0 Sent to ${list.replytoEmail}`;
+      case "hold":
+        await hold(list, file, poster, subject);
+        return "2.0.0 Held for moderation";
+      case "refuse":
+        // Normally refused during the SMTP session already (Rspamd asks the policy service at the end of DATA); here
+        // only when that check did not run, and then Postfix returns the message to its sender.
+        o.log(`${list.email}: post from ${poster} refused after acceptance, returned to the sender (${decision.text})`);
+        throw new Reply(550, decision.text);
+    }
+  }
+
+  async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {
+    const head = Buffer.alloc(64 * 1024);
+    const fd = fs.openSync(file, "r");
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    fs.closeSync(fd);
+    const text = head.subarray(0, n).toString("utf8");
+    const reason = (/^Diagnostic-Code:\s*(.+)$/im.exec(text) ?? /^Status:\s*(.+)$/im.exec(text))?.[1]?.trim() ?? "";
+    await store.recordBounce(list.id, address, reason.slice(0, 500));
+    o.log(`${list.email}: bounce recorded for ${address} (${reason})`);
+    return "2.0.0 Bounce recorded";
+  }
+
+  async function handle(rcpt: string, file: string, envelopeFrom: string): Promise<string | Reply> {
+    try {
+      const target = await parseTarget(store, rcpt);
+      if (!target) return new Reply(550, "5.1.1 No such list");
+      return target.kind === "bounce"
+        ? await handleBounce(target.list, target.address, file)
+        : await handlePost(target.list, file, envelopeFrom);
+    } catch (err) {
+      if (err instanceof Reply) return err;
+      o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
+      return new Reply(451, "4.3.0 Temporary failure, try again later");
+    }
+  }
+
+  const server = new SMTPServer({
+    lmtp: true,
+    name: "mailadmin-lists",
+    banner: "mailadmin list service",
+    disabledCommands: ["AUTH", "STARTTLS"],
+    authOptional: true,
+    hideSTARTTLS: true,
+    logger: false,
+    // Postfix keeps idle LMTP connections for a few seconds; do not wait 30 s for them on shutdown.
+    closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      parseTarget(store, address.address).then(
+        (target) =>
+          target ? callback() : callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 })),
+        () => callback(Object.assign(new Error("4.3.0 Temporary failure, try again later"), { responseCode: 451 })),
+      );
+    },
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const file = path.join(o.spoolDir, `${Date.now()}-${crypto.randomBytes(6).toString("hex")}.eml`);
+      const out = fs.createWriteStream(file, { mode: 0o600 });
+      stream.pipe(out);
+      out.on("error", (err) => callback(Object.assign(err, { responseCode: 451 })));
+      out.on("finish", () => {
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        void (async () => {
+          const replies: (string | Reply)[] = [];
+          for (const rcpt of session.envelope.rcptTo) replies.push(await handle(rcpt.address, file, from));
+          fs.rm(file, { force: true }, () => {});
+          callback(null, replies);
+        })();
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.lmtp.port, o.lmtp.host, () => resolve());
+  });
+  server.on("error", (err) => o.log(`lmtp: ${err.message}`));
+  return server;
+}
