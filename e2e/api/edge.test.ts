@@ -5,7 +5,7 @@ import { BASELINE_HEADERS } from "../../lib/runtime/edge.mjs";
 import { expectErrorBody, rawRequest } from "./client";
 
 const origin = () => new URL(inject("mainBase")).origin;
-const directives = (policy: unknown) => (typeof policy === "string" ? policy : "").split("; ");
+const directives = (policy: string | string[] | undefined) => String(policy ?? "").split("; ");
 
 describe("the server's own answers and the app's", () => {
   it("a static file carries the baseline headers, which every page carries too", async () => {
