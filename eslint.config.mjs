@@ -4,6 +4,7 @@ import nextPlugin from "@next/eslint-plugin-next";
 import drizzle from "eslint-plugin-drizzle";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import { engineNeutralDb } from "./db/lint/engine-neutral-db.mjs";
 
 export default tseslint.config(
   {
@@ -30,6 +31,18 @@ export default tseslint.config(
       "drizzle/enforce-delete-with-where": ["error", { drizzleObjectName: ["db", "tx"] }],
       "drizzle/enforce-update-with-where": ["error", { drizzleObjectName: ["db", "tx"] }],
     },
+  },
+  {
+    // Code that runs on both engines; the exempt files open or query one engine's own handle on purpose.
+    files: ["app/**/*.ts", "app/**/*.tsx", "lib/server/**/*.ts", "lib/lists/**/*.ts", "lib/mailserver/**/*.ts"],
+    ignores: [
+      "lib/mailserver/sandbox/**", // opens, seeds and closes the test database of either engine by its driver
+      "lib/mailserver/check.ts", // `mailserver check` on SQLite; its PostgreSQL checks are in check-pg.ts
+      "lib/mailserver/testing/mail-daemons.ts", // closes the test database by its engine's driver
+      "**/*.test.ts", // tests set up, break and inspect one engine's database through its driver
+    ],
+    plugins: { local: { rules: { "engine-neutral-db": engineNeutralDb } } },
+    rules: { "local/engine-neutral-db": "error" },
   },
   {
     files: ["**/*.mjs", "**/*.js"],
