@@ -214,7 +214,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     const copy = inbox("postmaster")[0]!;
     expect(copy).toMatch(/^Subject: .*to-list/m);
     expect(copy).toMatch(/^List-Id: .*<wszyscy\.sandbox-demo\.test>/m);
-  });
+  }, 120_000); // three CLI starts (tsx compiles the CLI each time), each sending through the real daemons
 
   it("files mail for a domain it does not host into the outbound Maildir (send helper, submission with SASL)", async () => {
     const r = await runCli([
