@@ -27,22 +27,13 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Two files at a time (vitest's default on two cores is one): the mail and PostgreSQL tests mostly wait on
-    // daemons, so a second file fills that wait. Every file starts its own sandbox, cluster and ports.
-    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "db/**/*.test.ts"] } },
       // The API integration tests call production servers started by their global setup (needs a build in
       // NEXT_DIST_DIR or .next); a separate project so that unit-test runs do not start them.
       {
         extends: true,
-        // One file at a time: the files share the setup's servers, and some lock or break a database on purpose.
-        test: {
-          name: "api",
-          include: ["e2e/api/**/*.test.ts"],
-          globalSetup: ["e2e/api/global-setup.ts"],
-          maxWorkers: 1,
-        },
+        test: { name: "api", include: ["e2e/api/**/*.test.ts"], globalSetup: ["e2e/api/global-setup.ts"] },
       },
       // The real-daemon mail tests again on PostgreSQL (`npm run test:mail:pg`): each file gets a private cluster
       // and DATABASE_URL from the setup file before it imports anything; the sandbox reads it over pgsql maps.
