@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
-import { BIG_DOMAIN, QUICK_SIZES, accountNames, seed } from "./seed";
+import { accountNames, seed } from "./seed";
+import { BIG_DOMAIN, QUICK_SIZES } from "./seed-plan";
 
 const oldRoot = path.resolve(process.argv[2] ?? "");
 const newRoot = path.resolve(import.meta.dirname, "..");

@@ -16,7 +16,8 @@ import { cpuProbeMs } from "./host";
 import { measurePair, type Load } from "./load";
 import { CHROMIUM, LIGHTHOUSE_RUNS, measurePanel } from "./panel";
 import { checkPrerequisites } from "./prerequisites";
-import { ADMIN_PASSWORD, BIG_DOMAIN, seed } from "./seed";
+import { seed } from "./seed";
+import { ADMIN_PASSWORD, BIG_DOMAIN } from "./seed-plan";
 
 checkPrerequisites(CHROMIUM);
 const root = path.resolve(import.meta.dirname, "..");

@@ -11,11 +11,11 @@ import pg from "pg";
 import { openPostgres, runPgMigrations } from "@/db/pg/client";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
-import { DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
 import { searchKey } from "@/lib/server/resources/list-page";
 import { hashPassword } from "@/lib/server/caller/password";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { cpuProbeMs } from "./host";
+import { TEMPLATE_VALUES } from "./seed-plan";
 import { writeProviderReport, type ProviderResult, type Target } from "./report";
 
 const quick = process.argv.includes("--quick");
@@ -126,7 +126,6 @@ async function seed(primary: PgCluster, domains: DomainPlan[]) {
       [big, domains[0]!.name, names, targets, names.map((n, k) => searchKey(n, targets[k]!))],
     );
   }
-  const t = DEFAULT_LIST_TEMPLATES;
   const listNames = Array.from({ length: SIZES.lists }, (_, i) => `lista-${i}`);
   const listDomains = listNames.map((_, i) => ids[i % ids.length]!);
   await pool.query(
@@ -135,19 +134,7 @@ async function seed(primary: PgCluster, domains: DomainPlan[]) {
        subscribe_mail_subject, unsubscribe_mail_body, unsubscribe_mail_subject)
      SELECT d, n, n || '@' || dn, 'Lista', n, $4, $5, $6, $7, $8, $9, $10, $11
      FROM unnest($1::int[], $2::text[], $3::text[]) AS x(d, n, dn)`,
-    [
-      listDomains.map((d) => d.id),
-      listNames,
-      listDomains.map((d) => d.name),
-      t.subscribe_request_mail_body,
-      t.subscribe_request_mail_subject,
-      t.unsubscribe_request_mail_body,
-      t.unsubscribe_request_mail_subject,
-      t.subscribe_mail_body,
-      t.subscribe_mail_subject,
-      t.unsubscribe_mail_body,
-      t.unsubscribe_mail_subject,
-    ],
+    [listDomains.map((d) => d.id), listNames, listDomains.map((d) => d.name), ...TEMPLATE_VALUES],
   );
   const seeding = ms(t0);
   await pool.query("VACUUM (ANALYZE)");

@@ -17,19 +17,17 @@ import { CHROMIUM, measurePanel, type PanelResult } from "./panel";
 import { checkPrerequisites } from "./prerequisites";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import { writeReports, type Report, type Row, type Target } from "./report";
+import { accountNames, seed } from "./seed";
+import { accountNamesPg, seedPostgres } from "./seed-pg";
 import {
-  accountNames,
-  accountNamesPg,
   ADMIN_PASSWORD,
   BIG_DOMAIN,
   FULL_LIST,
   FULL_SIZES,
   MID_DOMAIN,
   QUICK_SIZES,
-  seed,
-  seedPostgres,
   type SeedResult,
-} from "./seed";
+} from "./seed-plan";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
 
 const quick = process.argv.includes("--quick");

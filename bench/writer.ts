@@ -9,7 +9,7 @@
 import pg from "pg";
 import { openDatabase } from "@/db/client";
 import { searchKey } from "@/lib/server/resources/list-page";
-import { BIG_DOMAIN, CITY, FIRST, LAST, ROLE } from "./seed";
+import { BIG_DOMAIN, CITY, FIRST, LAST, ROLE } from "./seed-plan";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
 
 const IMPORT_BATCH = 100;
