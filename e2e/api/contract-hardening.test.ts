@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
 // Contract §9 ("Hardening"), over real HTTP against the production server: what a hostile client got through when
 // the service was probed, each item now refused. The probe table in docs/security.md names these tests.
 //   enumeration  - a caller who does not administer a domain gets 403.2 whether the domain or record exists or not
