@@ -11,6 +11,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readDnsRecords, writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
+import { sandboxCliArgs } from "../support/sandbox-cli";
 import { createAccount, sha1Hex } from "./client";
 import { CLIENT_HOSTS } from "./fixtures";
 
@@ -33,23 +34,11 @@ beforeAll(async () => {
   await createAccount(D, "jan", { password: PASSWORD });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-client-setup-"));
   fs.chmodSync(dir, 0o755);
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "lib/cli/index.ts",
-      "mailserver",
-      "sandbox",
-      "--dir",
-      path.join(dir, "sandbox"),
-      "--only",
-      "dns",
-      "--publish-dns",
-    ],
-    { cwd: ROOT, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] },
-  );
+  sandbox = spawn(process.execPath, sandboxCliArgs(path.join(dir, "sandbox"), "--only", "dns", "--publish-dns"), {
+    cwd: ROOT,
+    env: cliEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   sandbox.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {
