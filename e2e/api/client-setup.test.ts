@@ -11,7 +11,9 @@ import path from "node:path";
 import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readDnsRecords, writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
+import { sandboxCliArgs } from "../support/sandbox-cli";
 import { createAccount, sha1Hex } from "./client";
+import { parseAutoconfig, parseAutodiscover } from "./client-setup-parse";
 import { CLIENT_HOSTS } from "./fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -33,23 +35,11 @@ beforeAll(async () => {
   await createAccount(D, "jan", { password: PASSWORD });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-client-setup-"));
   fs.chmodSync(dir, 0o755);
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "lib/cli/index.ts",
-      "mailserver",
-      "sandbox",
-      "--dir",
-      path.join(dir, "sandbox"),
-      "--only",
-      "dns",
-      "--publish-dns",
-    ],
-    { cwd: ROOT, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] },
-  );
+  sandbox = spawn(process.execPath, sandboxCliArgs(path.join(dir, "sandbox"), "--only", "dns", "--publish-dns"), {
+    cwd: ROOT,
+    env: cliEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   sandbox.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {
@@ -147,31 +137,6 @@ async function thunderbirdLookup(address: string): Promise<{ tried: string[]; co
   return { tried };
 }
 
-/** python3's ElementTree (a real XML parser) reading Thunderbird's documented elements. */
-function parseAutoconfig(xml: string) {
-  const script = `
-import json, sys, xml.etree.ElementTree as ET
-root = ET.fromstring(sys.stdin.read())
-assert root.tag == "clientConfig", root.tag
-p = root.find("emailProvider")
-def server(e):
-    return {"type": e.get("type"), **{k: e.findtext(k) for k in ["hostname", "port", "socketType", "authentication", "username"]}}
-print(json.dumps({
-    "version": root.get("version"), "id": p.get("id"), "domain": [d.text for d in p.findall("domain")],
-    "displayName": p.findtext("displayName"),
-    "incoming": [server(e) for e in p.findall("incomingServer")],
-    "outgoing": [server(e) for e in p.findall("outgoingServer")],
-}))`;
-  return JSON.parse(execFileSync("python3", ["-c", script], { input: xml, encoding: "utf8" })) as {
-    version: string;
-    id: string;
-    domain: string[];
-    displayName: string;
-    incoming: Record<string, string>[];
-    outgoing: Record<string, string>[];
-  };
-}
-
 const EXPECTED_AUTOCONFIG = {
   version: "1.1",
   id: D,
@@ -243,31 +208,6 @@ describe("Thunderbird's autoconfig", () => {
     expect(parseAutoconfig(bare.body).id).toBe(D);
   });
 });
-
-/** python3's ElementTree over the POX answer, with the documented namespaces (MS-OXDSCLI 2.2.4). */
-function parseAutodiscover(xml: string) {
-  const script = `
-import json, sys, xml.etree.ElementTree as ET
-A = "{http://schemas.microsoft.com/exchange/autodiscover/responseschema/2006}"
-O = "{http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a}"
-root = ET.fromstring(sys.stdin.read())
-assert root.tag == A + "Autodiscover", root.tag
-error = root.find(A + "Response/" + A + "Error")
-if error is not None:
-    print(json.dumps({"error": error.findtext(A + "ErrorCode")}))
-    sys.exit(0)
-account = root.find(O + "Response/" + O + "Account")
-keys = ["Type", "Server", "Port", "LoginName", "SSL", "Encryption", "SPA", "AuthRequired", "DomainRequired"]
-print(json.dumps({
-    "user": root.findtext(O + "Response/" + O + "User/" + O + "DisplayName"),
-    "type": account.findtext(O + "AccountType"), "action": account.findtext(O + "Action"),
-    "protocols": [{k: p.findtext(O + k) for k in keys} for p in account.findall(O + "Protocol")],
-}))`;
-  return JSON.parse(execFileSync("python3", ["-c", script], { input: xml, encoding: "utf8" })) as Record<
-    string,
-    unknown
-  >;
-}
 
 const autodiscoverRequest = (
   email: string,

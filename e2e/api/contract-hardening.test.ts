@@ -1,15 +1,14 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped JSON */
 // Contract §9 ("Hardening"), over real HTTP against the production server: what a hostile client got through when
 // the service was probed, each item now refused. The probe table in docs/security.md names these tests.
 //   enumeration  - a caller who does not administer a domain gets 403.2 whether the domain or record exists or not
 //   paths        - nothing under /api/v1 (or the panel's /api/panel) redirects; `//` is 404.4, a trailing slash the clean path
 //   boundaries   - deleting an account touches only its own domain; its `aliases` lists only its own domain's
 //   text         - control characters refused in one-line texts, only line breaks and tabs in multi-line ones
-//   headers      - the browser defences of the panel's pages
+// The browser defences of the panel's pages are in browser-defences.test.ts.
 import { onPostgres } from "../support/test-database";
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalog, type ErrorKey } from "@/lib/errors/catalog";
@@ -27,6 +26,7 @@ import {
   sha1Hex,
   type Creds,
 } from "./client";
+import { raw } from "./raw-request";
 
 const X = "hx.example.com";
 const Y = "hy.example.com";
@@ -35,36 +35,6 @@ const adminX = postmaster(X);
 const adminY = postmaster(Y);
 const userX: Creds = { email: `ola@${X}`, password: "Ola-pass1" };
 const origin = () => new URL(inject("mainBase")).origin;
-
-/** One raw HTTP request: the path exactly as given (fetch would normalize backslashes and dot segments). */
-function raw(method: string, rawPath: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; json: any }>(
-    (resolve, reject) => {
-      const url = new URL(origin());
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          method,
-          path: rawPath,
-          headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (d: string) => (text += d));
-          res.on("end", () => {
-            let json: unknown;
-            if ((res.headers["content-type"] ?? "").startsWith("application/json")) json = JSON.parse(text);
-            resolve({ status: res.statusCode!, headers: res.headers, text, json });
-          });
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    },
-  );
-}
 
 /** Signs in to the panel; the session cookie for later calls. */
 async function panelSession(c: Creds): Promise<string> {
@@ -426,48 +396,4 @@ describe("text fields: control characters (contract §9)", () => {
       }
     },
   );
-});
-
-describe("browser defences of the panel's pages", () => {
-  const policy = (h: Headers) => h.get("content-security-policy") ?? "";
-  it.each(["/login", "/me", "/accounts", "/no-such-page"])(
-    "%s: CSP with a fresh nonce, no framing, nosniff, referrer, permissions",
-    async (p) => {
-      const [a, b] = await Promise.all([
-        fetch(`${origin()}${p}`, { redirect: "manual" }),
-        fetch(`${origin()}${p}`, { redirect: "manual" }),
-      ]);
-      for (const res of [a, b]) {
-        const csp = policy(res.headers);
-        const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(csp)?.[1] ?? "";
-        expect(scriptSrc).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
-        expect(csp).toContain("frame-ancestors 'none'");
-        expect(csp).toContain("object-src 'none'");
-        expect(csp).toContain("base-uri 'none'");
-        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-        expect(res.headers.get("x-frame-options")).toBe("DENY");
-        expect(res.headers.get("referrer-policy")).toBe("same-origin");
-        expect(res.headers.get("permissions-policy")).toMatch(/(^|, )camera=\(\)(, |$)/);
-        expect(res.headers.get("permissions-policy")).toMatch(/(^|, )geolocation=\(\)(, |$)/);
-        expect(res.headers.get("strict-transport-security")).toBeNull();
-      }
-      expect(policy(a.headers)).not.toBe(policy(b.headers));
-    },
-  );
-
-  it("every script of the page carries the response's nonce", async () => {
-    const res = await fetch(`${origin()}/login`);
-    const nonce = /'nonce-([^']+)'/.exec(policy(res.headers))![1];
-    const tags = (await res.text()).match(/<script\b[^>]*>/g) ?? [];
-    expect(tags.length).toBeGreaterThan(0);
-    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
-  });
-
-  it("HSTS (and upgrade-insecure-requests) only when the request came over HTTPS through the proxy", async () => {
-    const res = await fetch(`${origin()}/login`, { headers: { "x-forwarded-proto": "https" } });
-    expect(res.headers.get("strict-transport-security")).toMatch(/^max-age=\d{8,}/);
-    expect(policy(res.headers)).toContain("upgrade-insecure-requests");
-    const plain = await fetch(`${origin()}/login`, { headers: { "x-forwarded-proto": "http" } });
-    expect(plain.headers.get("strict-transport-security")).toBeNull();
-  });
 });

@@ -5,7 +5,6 @@
 // (a digest of every table, read through a separate read-only connection, ignoring the last-login columns).
 import { onPostgres } from "../support/test-database";
 import Database from "better-sqlite3";
-import crypto from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalog, type ErrorKey } from "@/lib/errors/catalog";
@@ -13,6 +12,8 @@ import { accountFields } from "@/lib/schemas/account";
 import { domainFields } from "@/lib/schemas/domain";
 import { mailingListFields } from "@/lib/schemas/mailing-list";
 import { api, basic, postmaster, recordAsserted, sha1Hex } from "./client";
+import { digest } from "./db-digest";
+import { collectionPath, recordPath } from "./fuzz-paths";
 
 const D = "fuzz.example.com";
 const D2 = "fuzz2.example.com";
@@ -20,31 +21,7 @@ const base = () => inject("fuzzBase");
 const admin = postmaster(D);
 const user = { email: `u1@${D}`, password: "User-pass1" };
 
-// --- the database digest ---
-const IGNORED_COLUMNS = new Set(["last_auth_date", "last_auth_ip"]);
-// Failed logins are counted there (lib/server/caller/login-throttle.ts): the one write a refusal is meant to make.
-const THROTTLE_TABLE = "login_throttle";
 let reader: Database.Database;
-
-function digest(): string {
-  const hash = crypto.createHash("sha256");
-  const tables = reader
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all() as string[];
-  for (const table of tables.filter((t) => t !== THROTTLE_TABLE)) {
-    hash.update(`\n#${table}\n`);
-    // Sorted serialized rows: some tables have no rowid, and the order of rows is no part of the state.
-    const rows = (reader.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]).map((row) =>
-      Object.entries(row)
-        .filter(([k]) => !IGNORED_COLUMNS.has(k))
-        .map(([k, v]) => `${k}=${JSON.stringify(v instanceof Buffer ? v.toString("hex") : v)}`)
-        .join(";"),
-    );
-    for (const row of rows.sort()) hash.update(`${row}\n`);
-  }
-  return hash.digest("hex");
-}
 
 // --- generators ---
 const weird = fc.constantFrom(
@@ -105,14 +82,12 @@ const path = fc
     // A record or several: emails|aliases|mailinglists/<domain>/<names>
     {
       weight: 10,
-      arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")),
+      arbitrary: recordPath(domain, name),
     },
     // A collection or the domain: emails|aliases|mailinglists|domains/<domain>
     {
       weight: 3,
-      arbitrary: fc
-        .tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain)
-        .map((xs) => xs.join("/")),
+      arbitrary: collectionPath(domain),
     },
     {
       weight: 1,
@@ -353,7 +328,7 @@ async function exercise(m: string, p: string, q: string, b: string | undefined, 
     rawBody: m === "GET" ? undefined : b,
   });
   const { status, body: answer } = effective(res, new URLSearchParams(q), m);
-  const after = digest();
+  const after = digest(reader);
   const key =
     status >= 400
       ? String((answer as { code?: string }).code)
@@ -381,7 +356,7 @@ beforeAll(async () => {
   // panel fuzz still run there).
   if (onPostgres()) return;
   reader = new Database(inject("fuzzDbPath"), { readonly: true, fileMustExist: true });
-  baseline = digest();
+  baseline = digest(reader);
 });
 afterAll(() => reader?.close());
 

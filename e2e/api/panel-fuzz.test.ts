@@ -6,60 +6,19 @@
 // The one non-JSON answer by design is the sign-out form's 303 to /login. Runs on the main server, in its own domain;
 // no request carries credentials that could count as a failed sign-in (which would throttle the other test files).
 import fc from "fast-check";
-import http from "node:http";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalog, type ErrorKey } from "@/lib/errors/catalog";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { createAccount, recordAsserted, sha1Hex, type Creds } from "./client";
 import { PM_PASSWORD } from "./fixtures";
+import { collectionPath, recordPath } from "./fuzz-paths";
+import { send, signIn, type Answer } from "./panel-send";
 
 const D = "panel.example.com";
 const origin = () => new URL(inject("mainBase")).origin;
 const admin: Creds = { email: `postmaster@${D}`, password: PM_PASSWORD };
 const user: Creds = { email: `u1@${D}`, password: "User-pass1" };
 const cookies: Record<"admin" | "user", string> = { admin: "", user: "" };
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
-
-/**
- * One raw request: the path as generated (no normalization of `//`, `\` or dot segments), any method, any body.
- * Characters outside printable ASCII are percent-encoded as every HTTP client does (raw ones never reach Next: the
- * custom server's clientError answers them, e2e/api/protocol.test.ts).
- */
-function send(
-  method: string,
-  rawPath: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-): Promise<Answer> {
-  const path = rawPath.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
-  return new Promise((resolve, reject) => {
-    const url = new URL(origin());
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-async function signIn(c: Creds): Promise<string> {
-  const res = await send(
-    "POST",
-    "/api/panel/session",
-    { "content-type": "application/json", origin: origin() },
-    JSON.stringify({ email: c.email, digest: sha1Hex(c.password) }),
-  );
-  expect(res.status, res.text).toBe(200);
-  return /^[^;]+/.exec(String(res.headers["set-cookie"]))![0];
-}
 
 // --- generators ---
 const weird = fc.constantFrom(
@@ -94,13 +53,11 @@ const domain = fc.oneof(
 const v1Path = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.tuple(fc.constantFrom("emails", "aliases", "mailinglists"), domain, name).map((xs) => xs.join("/")),
+    arbitrary: recordPath(domain, name),
   },
   {
     weight: 3,
-    arbitrary: fc
-      .tuple(fc.constantFrom("emails", "aliases", "mailinglists", "domains"), domain)
-      .map((xs) => xs.join("/")),
+    arbitrary: collectionPath(domain),
   },
   { weight: 1, arbitrary: fc.constantFrom("openapi.json", "", "nothing", "domains", "emails//x") },
   {

@@ -10,13 +10,12 @@ import { databaseEnv, onPostgres } from "../support/test-database";
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, basic, expectError, expectErrorBody, expectStatus, sha1Hex, type Creds } from "./client";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
+import { getOnce, hangUpMidBody, hugeBody } from "./state-requests";
 
 const D = "state.example.com";
 const PM: Creds = { email: `postmaster@${D}`, password: "Postmaster-1" };
@@ -331,40 +330,6 @@ describe("the budget of one client address", () => {
   });
 });
 
-/** Sends a 256 MB chunked body and reports whether the answer came before the body was sent in full. */
-function hugeBody(port: number, method: string, pathname: string, headers: Record<string, string>) {
-  const total = 256 * 1024 * 1024;
-  const chunk = Buffer.alloc(64 * 1024, 0x61);
-  return new Promise<{ status: number; body: string; sent: number; total: number }>((resolve, reject) => {
-    let sent = 0;
-    const req = http.request({
-      host: "127.0.0.1",
-      port,
-      path: pathname,
-      method,
-      headers: { "content-type": "application/json", ...headers },
-    });
-    req.on("response", (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => {
-        resolve({ status: res.statusCode!, body, sent, total });
-        req.destroy();
-      });
-    });
-    req.on("error", reject);
-    req.write('{"email":"');
-    const pump = () => {
-      while (sent < total) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      req.end();
-    };
-    pump();
-  });
-}
-
 describe("bodies", () => {
   it("a 256 MB chunked body to the panel's sign-in and to /api/v1 is refused before it is sent in full, in little memory", async () => {
     const port = PORTS.a;
@@ -396,35 +361,6 @@ describe("bodies", () => {
     expect(logged().slice(before)).not.toMatch(/Unexpected error|aborted|ECONNRESET/);
   });
 });
-
-/** A PUT that declares 1,000 bytes of body, sends 8, waits 300 ms and closes the connection. */
-function hangUpMidBody(port: number, pathname: string, authorization: string) {
-  return new Promise<void>((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write(
-        `PUT ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${authorization}\r\n` +
-          `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"descri`,
-      );
-      setTimeout(() => {
-        socket.destroy();
-        resolve();
-      }, 300);
-    });
-    socket.on("error", reject);
-  });
-}
-
-/** One request on a connection of its own (a kept-alive one might lead to the killed worker). */
-function getOnce(port: number, pathname: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path: pathname, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode!));
-    });
-    req.on("error", reject);
-    req.setTimeout(5000, () => req.destroy(new Error("no answer within 5 s")));
-  });
-}
 
 describe("supervision", () => {
   it("kill -9 of a worker: requests go on being answered within 5 s, and the worker is replaced", async () => {

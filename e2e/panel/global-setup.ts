@@ -9,6 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { sandboxCliArgs } from "../support/sandbox-cli";
 import { onPostgres } from "../support/test-database";
 import { EXTRA_DOMAINS, SEEDED_ACCOUNTS } from "./fixtures";
 import { PANEL_BASE_URL, PANEL_DNS_PORT, PANEL_MAIL_HOSTS, SERVER_SCRIPT, panelServerEnv } from "./server-env";
@@ -52,21 +53,7 @@ export default async function globalSetup() {
 async function startSandboxDns(dir: string, dbEnv: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "lib/cli/index.ts",
-      "mailserver",
-      "sandbox",
-      "--dir",
-      path.join(dir, "sandbox"),
-      "--only",
-      "dns",
-      "--publish-dns",
-      "--dns-port",
-      String(PANEL_DNS_PORT),
-    ],
+    sandboxCliArgs(path.join(dir, "sandbox"), "--only", "dns", "--publish-dns", "--dns-port", String(PANEL_DNS_PORT)),
     { cwd: ROOT, env: { ...process.env, ...dbEnv, ...PANEL_MAIL_HOSTS }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sandboxCliArgs } from "@/e2e/support/sandbox-cli";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
@@ -89,28 +90,14 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     // (e2e/support/with-pg-cluster.ts gives its owner CREATEROLE the same way).
     if (mailTestsOnPostgres()) testPgCluster().psql(`ALTER ROLE ${testPgCluster().user} CREATEROLE`);
     const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
-    child = spawn(
-      process.execPath,
-      [
-        "--conditions=react-server",
-        "--import",
-        "tsx",
-        "lib/cli/index.ts",
-        "mailserver",
-        "sandbox",
-        "--dir",
-        path.join(root, "s"),
-        ...engine,
-      ],
-      {
-        env: {
-          ...process.env,
-          DATABASE_PATH: dbPath(),
-          SPAM_GREYLIST_DEFAULT: "0",
-          MAIL_DB_PASSWORD: "sandbox-reader-1",
-        },
+    child = spawn(process.execPath, sandboxCliArgs(path.join(root, "s"), ...engine), {
+      env: {
+        ...process.env,
+        DATABASE_PATH: dbPath(),
+        SPAM_GREYLIST_DEFAULT: "0",
+        MAIL_DB_PASSWORD: "sandbox-reader-1",
       },
-    );
+    });
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
