@@ -7,7 +7,7 @@
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
 // row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { Alert, Button, ConfirmDialog } from "@/components";
+import { ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import type { ListFilters } from "@/lib/client/hooks/list-params";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
@@ -16,22 +16,14 @@ import { useLinkNavigation } from "@/lib/client/use-link-navigation";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
 import { CHUNK_SIZE, chunked, matchingNames, type ChunkProgress } from "./bulk";
+import { BulkBar, OutcomeAlert, type Outcome } from "./bulk-bar";
 import { Pager, SearchBox, SkeletonRows, SortHeader, SortSelect, useListFilters } from "./list-controls";
 import { LoadFailedAlert } from "./page-parts";
-import { Progress } from "./progress";
+import { cellClass, type Column } from "./table-columns";
 import { tableMessages } from "./table-messages";
+import { useSelection } from "./use-selection";
 
-export interface Column<Row> {
-  /** The sort field (when sortable) and the column's id. */
-  key: string;
-  label: string;
-  sortable?: boolean;
-  /** Hidden below the md breakpoint (the name cell shows what matters of it there). */
-  wide?: boolean;
-  /** Header and cell classes (width, alignment). */
-  className?: string;
-  cell: (row: Row) => ReactNode;
-}
+export { descriptionColumn, nameColumn, type Column } from "./table-columns";
 
 /** What bulk actions get: the names to change (resolved across pages when all matching are selected). */
 export interface BulkContext {
@@ -90,37 +82,26 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const list = resource.useList(domain, filters, props.initial);
   const remove = resource.useDelete(domain);
   const navigate = useLinkNavigation();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  // "All N matching": every row the search finds, on every page, except the ones unticked since.
-  const [allMatching, setAllMatching] = useState<{ search: string; total: number; except: Set<string> } | null>(null);
   const [progress, setProgress] = useState<ChunkProgress | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string; children?: string[] } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [deleting, setDeleting] = useState<{ names: string[] | null; count: number } | null>(null);
 
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.info.total ?? 0;
   const canDelete = (r: R) => props.deletable?.(r) ?? true;
-  const isSelected = (name: string) => (allMatching ? !allMatching.except.has(name) : selected.has(name));
-  const selectedCount = allMatching ? allMatching.total - allMatching.except.size : selected.size;
-  const pageRows = rows;
-  const pageAll = pageRows.length > 0 && pageRows.every((r) => isSelected(r.name));
+  const selection = useSelection(rows);
+  const { allMatching, selected, clear: clearSelection } = selection;
+  const selectedCount = selection.count;
   const count = (n: number) => countOf(locale, n, noun);
 
-  const clearSelection = () => {
-    setSelected(new Set());
-    setAllMatching(null);
-  };
   // Paging and sorting keep the selection (the same rows, shown in another order or slice, "all matching" too); a
   // new search starts a new one (it selects among other rows).
   const change = useCallback(
     (patch: Parameters<typeof update>[0], replace = false) => {
-      if (patch.search !== undefined) {
-        setSelected(new Set());
-        setAllMatching(null);
-      }
+      if (patch.search !== undefined) clearSelection();
       update(patch, replace);
     },
-    [update],
+    [update, clearSelection],
   );
   const onSearch = useCallback((search: string) => change({ search, page: 0 }, true), [change]);
   const onSort = (sort: string, dir: "asc" | "desc") => change({ sort, dir, page: 0 });
@@ -136,39 +117,6 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     const timer = setTimeout(() => update({ page: lastPage }, "always"), 0);
     return () => clearTimeout(timer);
   }, [pastEnd, lastPage, update]);
-
-  const toggle = (name: string) => {
-    if (allMatching) {
-      const except = new Set(allMatching.except);
-      if (except.has(name)) except.delete(name);
-      else except.add(name);
-      setAllMatching({ ...allMatching, except });
-      return;
-    }
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
-  };
-  const togglePage = () => {
-    if (allMatching) {
-      const except = new Set(allMatching.except);
-      for (const r of pageRows)
-        if (pageAll) except.add(r.name);
-        else except.delete(r.name);
-      setAllMatching({ ...allMatching, except });
-      return;
-    }
-    setSelected((s) => {
-      const next = new Set(s);
-      for (const r of pageRows)
-        if (pageAll) next.delete(r.name);
-        else next.add(r.name);
-      return next;
-    });
-  };
 
   /** The selected names: read from the service, page by page, when all matching rows are selected. */
   const resolveNames = async (): Promise<string[]> => {
@@ -235,7 +183,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
         setOutcome(null);
         props.onNotice(t("deleted", { names: single.join(", ") }));
         setDeleting(null);
-        setSelected((s) => new Set([...s].filter((n) => !single.includes(n))));
+        selection.unselect(single);
       } catch {
         // shown in the dialog
       }
@@ -264,60 +212,17 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
       </div>
 
       {selectedCount > 0 && (
-        <section aria-label={t("selectedLabel")} className="space-y-2 rounded-md border border-blue-300 bg-blue-50 p-3">
-          <div className="flex flex-wrap items-center gap-2">
-            <p className="mr-2 text-sm font-semibold" aria-live="polite">
-              {allMatching
-                ? t("selectedAll", { count: count(selectedCount) })
-                : t("selected", { count: count(selectedCount) })}
-            </p>
-            {!allMatching && total > selectedCount && (
-              <Button
-                variant="secondary"
-                onClick={() => setAllMatching({ search: filters.search, total, except: new Set() })}
-              >
-                {t("selectAllMatching", { count: count(total) })}
-              </Button>
-            )}
-            <Button variant="ghost" onClick={clearSelection}>
-              {t("clearSelection")}
-            </Button>
-          </div>
-          <div className="flex flex-wrap items-end gap-2">
-            {props.bulkActions?.(bulkContext)}
-            <Button
-              variant="danger"
-              disabled={progress !== null}
-              onClick={() => setDeleting({ names: null, count: selectedCount })}
-            >
-              {t("deleteSelected")}
-            </Button>
-          </div>
-          {selectedCount > CHUNK_SIZE && (
-            <p className="text-sm text-gray-800">{t("chunksNote", { size: CHUNK_SIZE })}</p>
-          )}
-          {progress && (
-            <Progress
-              label={progress.phase === "reading" ? t("reading") : t("applying")}
-              done={progress.done}
-              total={progress.total}
-              of={t("of")}
-            />
-          )}
-        </section>
+        <BulkBar
+          selection={selection}
+          total={total}
+          search={filters.search}
+          count={count}
+          progress={progress}
+          actions={props.bulkActions?.(bulkContext)}
+          onDelete={() => setDeleting({ names: null, count: selectedCount })}
+        />
       )}
-      {outcome && (
-        <Alert tone={outcome.ok ? "success" : "error"}>
-          {outcome.text}
-          {outcome.children && (
-            <ul className="mt-1 list-disc pl-5">
-              {outcome.children.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          )}
-        </Alert>
-      )}
+      {outcome && <OutcomeAlert outcome={outcome} />}
 
       {list.isError && (
         <LoadFailedAlert
@@ -337,9 +242,9 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   type="checkbox"
                   aria-label={t("selectPage")}
                   className="tcheck"
-                  checked={pageAll}
-                  disabled={pageRows.length === 0}
-                  onChange={togglePage}
+                  checked={selection.pageAll}
+                  disabled={rows.length === 0}
+                  onChange={selection.togglePage}
                 />
               </th>
               {columns.map((c) =>
@@ -388,8 +293,8 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                     type="checkbox"
                     aria-label={t("selectRow", { name: r.email })}
                     className="tcheck"
-                    checked={isSelected(r.name)}
-                    onChange={() => toggle(r.name)}
+                    checked={selection.isSelected(r.name)}
+                    onChange={() => selection.toggle(r.name)}
                   />
                 </td>
                 {columns.map((c) => (
@@ -455,45 +360,6 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     </div>
   );
 }
-
-/**
- * The name column: the row's name (a link, badges), and below it on narrow screens the key facts of the columns
- * hidden there, so a row reads whole at 375 px.
- */
-export function nameColumn<R>(
-  label: string,
-  width: string,
-  name: (r: R) => ReactNode,
-  narrowFacts: (r: R) => ReactNode,
-): Column<R> {
-  return {
-    key: "name",
-    label,
-    className: width,
-    cell: (r) => (
-      <div className="space-y-1">
-        {name(r)}
-        <div className="space-y-1 text-xs text-gray-800 md:hidden">{narrowFacts(r)}</div>
-      </div>
-    ),
-  };
-}
-
-/** A description column: wraps to two lines instead of being cut short. */
-export function descriptionColumn<R extends { description: string }>(label: string): Column<R> {
-  return {
-    key: "description",
-    label,
-    wide: true,
-    cell: (r) => (
-      <p className="line-clamp-2 break-words" title={r.description}>
-        {r.description}
-      </p>
-    ),
-  };
-}
-
-const cellClass = (c: { wide?: boolean; className?: string }) => `${c.wide ? "twide " : ""}${c.className ?? ""}`;
 
 const NAMES_SHOWN = 10;
 
