@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, stop, type Server } from "@/e2e/api/global-setup";
 import { freePort, runPgBin, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { mailTestsOnPostgres, missingMailPackages, waitFor } from "./testing/mail-daemons";
+import { pgMailConfigArgs } from "./testing/pg-mail-config";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
@@ -147,26 +148,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)(
       const conf = path.join(root, "mail-conf");
       cli(
         standby.url,
-        [
-          "mailserver",
-          "config",
-          "--database",
-          "postgres",
-          "--out",
-          conf,
-          "--read-hosts",
-          `127.0.0.1:${standby.port}`,
-          "--write-host",
-          `127.0.0.1:${standby.port}`,
-          "--maildir-root",
-          path.join(root, "vmail"),
-          "--mail-user",
-          "nobody",
-          "--mail-group",
-          "nogroup",
-          "--db-group",
-          "nogroup",
-        ],
+        pgMailConfigArgs(conf, [`127.0.0.1:${standby.port}`], `127.0.0.1:${standby.port}`, path.join(root, "vmail")),
         { MAIL_DB_PASSWORD: "reader-secret" },
       );
       expect(fs.readFileSync(path.join(conf, "dovecot", "dovecot-dict-sql.conf.ext"), "utf8")).toContain(

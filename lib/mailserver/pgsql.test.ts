@@ -15,6 +15,7 @@ import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/su
 import { appConnection, connectionBudget, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
 import { mailPasswordHash } from "./sha512-crypt";
 import { missingMailPackages, requiredInCi } from "./testing/mail-daemons";
+import { pgMailConfigArgs } from "./testing/pg-mail-config";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
@@ -63,26 +64,7 @@ function cli(args: string[], env: Record<string, string> = {}): string {
 
 /** `mailserver config --database postgres` for a mail host reading readHosts and writing usage to writeHost. */
 function writeConfig(dir: string, readHosts: string[], writeHost: string) {
-  cli([
-    "mailserver",
-    "config",
-    "--database",
-    "postgres",
-    "--out",
-    dir,
-    "--read-hosts",
-    readHosts.join(","),
-    "--write-host",
-    writeHost,
-    "--maildir-root",
-    path.join(root, "vmail"),
-    "--mail-user",
-    "nobody",
-    "--mail-group",
-    "nogroup",
-    "--db-group",
-    "nogroup",
-  ]);
+  cli(pgMailConfigArgs(dir, readHosts, writeHost, path.join(root, "vmail")));
 }
 
 describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {

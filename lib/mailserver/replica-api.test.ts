@@ -22,6 +22,7 @@ import {
   openTestDatabase,
   testPgCluster,
 } from "./testing/mail-daemons";
+import { pgMailConfigArgs } from "./testing/pg-mail-config";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
@@ -92,26 +93,10 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
     // The second mail host's configuration: lookups on its replica, quota write-back to the primary.
     conf = path.join(root, "conf");
     process.env.MAIL_DB_PASSWORD = READER_PASSWORD;
-    await runCommand(db, [
-      "mailserver",
-      "config",
-      "--database",
-      "postgres",
-      "--out",
-      conf,
-      "--read-hosts",
-      `127.0.0.1:${replica.port}`,
-      "--write-host",
-      `127.0.0.1:${primary.port}`,
-      "--maildir-root",
-      path.join(root, "vmail"),
-      "--mail-user",
-      "nobody",
-      "--mail-group",
-      "nogroup",
-      "--db-group",
-      "nogroup",
-    ]);
+    await runCommand(
+      db,
+      pgMailConfigArgs(conf, [`127.0.0.1:${replica.port}`], `127.0.0.1:${primary.port}`, path.join(root, "vmail")),
+    );
     delete process.env.MAIL_DB_PASSWORD;
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {

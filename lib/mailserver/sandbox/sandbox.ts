@@ -11,7 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ListService } from "@/lib/lists/service";
 import { writeMailServerConfig } from "../config";
-import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE, type Running, type SandboxComponent } from "./components";
+import { SANDBOX_COMPONENTS, SANDBOX_RBL_ZONE } from "./components";
+import type { Running, SandboxComponent } from "./component";
 import {
   firstHostedDomain,
   prepareMailReader,

@@ -12,17 +12,16 @@ import { auditSince, listAudit, trimAudit, withAuditActor } from "../resources/a
 import type { Principal } from "./auth";
 import { getDomainOrThrow } from "../resources/domains";
 import {
-  base32Decode,
   beginSetup,
   confirmSetup,
   disable,
   secondStepNeeded,
   setRequire2fa,
-  totpAt,
   TwoFactorError,
   twoFactorState,
   verifySecondFactor,
 } from "./totp";
+import { base32Decode, totpAt } from "./totp-code";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));

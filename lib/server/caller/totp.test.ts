@@ -1,6 +1,7 @@
 // TOTP against RFC 6238's own test vectors (SHA-1), base32 round trips, and the secret's encryption at rest.
 import { describe, expect, it, vi } from "vitest";
-import { base32Decode, base32Encode, decryptSecret, encryptSecret, hotp, matchStep, timeStep, totpAt } from "./totp";
+import { decryptSecret, encryptSecret } from "./totp";
+import { base32Decode, base32Encode, hotp, matchStep, timeStep, totpAt } from "./totp-code";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));

@@ -10,9 +10,7 @@ import {
   DEFAULT_LIST_TEMPLATES,
   LIST_SORT_FIELDS,
   MAX_LIST_ACCOUNTS,
-  MODERATORS_REQUIRED_ATTRIBUTES,
   mailingListFields,
-  moderatorsMissing,
   READ_ONLY_LIST_FIELDS,
   type MailingListInput,
   type MailingListRecord,
@@ -34,6 +32,7 @@ import { lockDomain, withTransaction } from "@/db/transaction";
 import type { ListQuery } from "@/lib/schemas/list-query";
 import { prepared } from "../store/prepared";
 import { listMemberStatements, type MemberRole } from "../store/list-members";
+import { checkModerators, checkReplyTo, columnValues, replaceMembers, type ListRules } from "./mailing-list-rules";
 
 type Role = MemberRole;
 
@@ -103,28 +102,6 @@ export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
   return listPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
-/** Column values of a validated body (templates, members and cross-field rules handled by the callers). */
-function columnValues(input: MailingListInput): Partial<MailingListRow> {
-  const v: Partial<MailingListRow> = {
-    description: input.description,
-    privacyMode: input.privacy_mode,
-    replytoMode: input.replyto_mode,
-    replytoEmail: input.replyto_email,
-    replytoCatchall: input.replyto_catchall,
-    confirmUrl: input.confirm_url,
-    autosubscribeEnabled: input.autosubscribe_enabled,
-    subscribeRequestMailBody: input.subscribe_request_mail_body,
-    subscribeRequestMailSubject: input.subscribe_request_mail_subject,
-    unsubscribeRequestMailBody: input.unsubscribe_request_mail_body,
-    unsubscribeRequestMailSubject: input.unsubscribe_request_mail_subject,
-    subscribeMailBody: input.subscribe_mail_body,
-    subscribeMailSubject: input.subscribe_mail_subject,
-    unsubscribeMailBody: input.unsubscribe_mail_body,
-    unsubscribeMailSubject: input.unsubscribe_mail_subject,
-  };
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
-}
-
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
 async function auditOld(
   db: Db,
@@ -137,64 +114,6 @@ async function auditOld(
   if (input.accounts !== undefined) record.accounts = await st.ordered(row.id, "subscriber");
   if (input.moderators !== undefined) record.moderators = await st.ordered(row.id, "moderator");
   return Object.fromEntries(Object.keys(input).map((f) => [f, record[f]]));
-}
-
-/** replyto_mode 2 needs an address to offer. */
-function checkReplyTo(row: Pick<MailingListRow, "replytoMode" | "replytoEmail">): void {
-  if (row.replytoMode === 2 && row.replytoEmail === "")
-    throw apiError("invalidListOption", "replyto_email", { required_for_replyto_mode: 2 });
-}
-
-/**
- * Rules the panel applies beyond the specification. `moderatorRequired`: the specification lets a program make a list
- * moderated before naming its moderators (privacy_mode alone), so only the panel's editor, where a user would
- * otherwise save a list nobody can post to, refuses it.
- */
-export interface ListRules {
-  moderatorRequired?: boolean;
-}
-
-/**
- * A moderated list needs a moderator (in the panel). A save that leaves a list moderated without one is refused, unless the list
- * was so already (its last moderator's account was deleted): a record read with GET and sent back whole, or another
- * field changed, is still accepted (contract §4).
- */
-async function checkModerators(
-  db: Db,
-  row: MailingListRow | null,
-  input: MailingListInput,
-  rules: ListRules,
-): Promise<void> {
-  if (!rules.moderatorRequired) return;
-  const privacyMode = input.privacy_mode ?? row?.privacyMode ?? 0;
-  if (privacyMode !== 1) return;
-  const stored = row ? await listMemberStatements(db).ordered(row.id, "moderator") : [];
-  const after = { privacy_mode: privacyMode, moderators: input.moderators ?? stored };
-  const before = row && { privacy_mode: row.privacyMode, moderators: stored };
-  if (moderatorsMissing(after) && !(before && moderatorsMissing(before))) {
-    throw apiError("invalidListOption", "moderators", MODERATORS_REQUIRED_ATTRIBUTES);
-  }
-}
-
-/**
- * Sets a role's members to `addresses`, writing only the difference: a PUT of a 50,000-member list that adds or
- * removes a few addresses deletes and inserts those few rows, so the write lock is held for milliseconds
- * (bench/list-put.ts measures it). Members keep their place; new ones go after the last. (Subscribers are a set: a PUT that
- * only reorders them changes nothing.)
- */
-async function replaceMembers(db: Db, listId: number, role: Role, addresses: string[] | undefined): Promise<void> {
-  if (addresses === undefined) return;
-  const st = listMemberStatements(db);
-  const current = await st.current(listId, role);
-  const wanted = new Set(addresses);
-  const have = new Set<string>();
-  let next = 0;
-  for (const [address, position] of current) {
-    have.add(address);
-    if (position >= next) next = position + 1;
-    if (!wanted.has(address)) await st.remove(listId, role, address);
-  }
-  for (const address of wanted) if (!have.has(address)) await st.add(listId, role, address, next++);
 }
 
 export async function createMailingList(
