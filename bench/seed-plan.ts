@@ -1,7 +1,6 @@
 // The benchmark data set, generated once from a fixed PRNG seed and written by either engine's seeder
 // (seed.ts for SQLite, seed-pg.ts for PostgreSQL).
 import { DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
-import { searchKey } from "@/lib/server/resources/list-page";
 import { hashPassword } from "@/lib/server/caller/password";
 
 export interface SeedSizes {
