@@ -1,10 +1,12 @@
 // Contract §9 ("Hardening"), over real HTTP against the production server: the browser defences of the panel's
 // pages (content security policy with a fresh nonce, no framing, nosniff, referrer, permissions, HSTS behind HTTPS).
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { markFileRan } from "./client";
 
 const origin = () => new URL(inject("mainBase")).origin;
 
 describe("browser defences of the panel's pages", () => {
+  beforeAll(markFileRan);
   const policy = (h: Headers) => h.get("content-security-policy") ?? "";
   it.each(["/login", "/me", "/accounts", "/no-such-page"])(
     "%s: CSP with a fresh nonce, no framing, nosniff, referrer, permissions",

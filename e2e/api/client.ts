@@ -68,8 +68,11 @@ export function recordAsserted(key: ErrorKey): void {
 }
 
 let fileMarked = false;
-/** Notes that this test file ran (the catalog check at the end only judges complete runs). */
-function markFileRan(): void {
+/**
+ * Notes that this test file ran (the catalog check at the end only judges complete runs). The client's requests
+ * call it; a file that sends its requests otherwise calls it itself.
+ */
+export function markFileRan(): void {
   if (fileMarked) return;
   fileMarked = true;
   fs.appendFileSync(inject("seenFile"), `${testFile()}\t-\n`);
