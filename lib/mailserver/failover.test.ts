@@ -134,6 +134,9 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)(
       // The docs' first step, on host B: promote the standby.
       runPgBin("pg_ctl", ["promote", "-D", standby.dataDir]);
       expect(standby.psql("SELECT pg_is_in_recovery()").trim()).toBe("f");
+      // The docs' CHECKPOINT: until it, the new primary's control file names the old timeline, and pg_rewind from it
+      // would find "no rewind required" and leave the old primary's diverged write in place.
+      standby.psql("CHECKPOINT");
       // Every API host: DATABASE_URL names the new primary, then a restart.
       await stop(server!);
       await startApi(standby.url);
