@@ -19,7 +19,8 @@ export default defineConfig({
   testDir: "e2e/panel",
   testMatch: "**/*.spec.ts",
   globalSetup: "./e2e/panel/global-setup.ts",
-  outputDir: "test-results/playwright",
+  // Per engine: both runs may go at once, and Playwright empties its output folder when it starts.
+  outputDir: onPostgres() ? "test-results/playwright-pg" : "test-results/playwright",
   // Two shared cores: one worker, tests within a file in order.
   workers: 1,
   fullyParallel: false,

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { errorCatalog } from "../../lib/errors/catalog";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
-import { databaseEnv, onPostgres } from "../support/test-database";
+import { apiTestPort, databaseEnv, onPostgres } from "../support/test-database";
 import { CLIENT_HOSTS, DOMAINS, PM_PASSWORD } from "./fixtures";
 
 declare module "vitest" {
@@ -125,7 +125,7 @@ export default async function setup(project: TestProject) {
     throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-admin-api-"));
-  const port = Number(process.env.API_TEST_PORT ?? 3200);
+  const port = apiTestPort();
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_DIST_DIR: distDir,

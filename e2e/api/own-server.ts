@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { databaseEnv } from "../support/test-database";
+import { apiTestPort, databaseEnv } from "../support/test-database";
 import { api, expectStatus, type Creds } from "./client";
 import { NODE_TSX, run, startServer, stop, type Server } from "./global-setup";
 
@@ -24,7 +24,7 @@ export interface OwnServerOptions {
 
 /** Starts the server before the file's tests and stops it after them. */
 export function ownServer(options: OwnServerOptions) {
-  const PORT = Number(process.env.API_TEST_PORT ?? 3200) + options.portOffset;
+  const PORT = apiTestPort() + options.portOffset;
   const ORIGIN = `http://127.0.0.1:${PORT}`;
   const V1 = `${ORIGIN}/api/v1`;
   let dir: string;

@@ -6,7 +6,7 @@
 // Sessions, sign-out, lockouts, restarts, password change and block are shown across A and B; then the import of
 // 10,000 accounts by another process, the timing of unknown and wrong logins, bodies of 256 MB, and kill -9 of a
 // worker.
-import { databaseEnv, onPostgres } from "../support/test-database";
+import { apiTestPort, databaseEnv, onPostgres } from "../support/test-database";
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -20,7 +20,7 @@ import { getOnce, hangUpMidBody, hugeBody } from "./state-requests";
 const D = "state.example.com";
 const PM: Creds = { email: `postmaster@${D}`, password: "Postmaster-1" };
 const JAN: Creds = { email: `jan@${D}`, password: "Jan-pass-1" };
-const port0 = Number(process.env.API_TEST_PORT ?? 3200) + 5;
+const port0 = apiTestPort() + 5;
 const PORTS = { a: port0, b: port0 + 1, budget: port0 + 2 };
 
 let dir: string;

@@ -22,7 +22,6 @@ test.describe.serial("Lighthouse accessibility", () => {
   test.beforeAll(async ({ playwright, baseURL }) => {
     chrome = await chromeLauncher.launch({
       chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      port: Number(process.env.PANEL_LIGHTHOUSE_PORT ?? 3320),
       chromeFlags: [
         "--headless=new",
         "--no-sandbox",

@@ -1,8 +1,10 @@
 // The panel tests' server: lib/runtime/server.mjs over the production build, with the settings every panel test
 // relies on. playwright.config.ts starts it as Playwright's webServer on SQLite; on PostgreSQL the global setup
 // starts it itself, after the cluster it needs (Playwright starts its webServer before the global setup).
+import { onPostgres } from "../support/test-database";
 
-export const PANEL_PORT = Number(process.env.PANEL_E2E_PORT ?? 3310);
+// Each engine has its own port, so the SQLite and PostgreSQL runs of the suite can run at once (.ci/test.sh).
+export const PANEL_PORT = Number(process.env.PANEL_E2E_PORT ?? (onPostgres() ? 3330 : 3310));
 export const PANEL_BASE_URL = `http://127.0.0.1:${PANEL_PORT}`;
 /**
  * The sandbox's DNS server the panel asks (DNS_RESOLVER), started by the global setup with the demo domain's records

@@ -5,6 +5,9 @@ import pg from "pg";
 
 export const onPostgres = () => process.env.TEST_DATABASE === "postgres";
 
+/** The first port of the API tests' servers; each engine has its own range, so both suites can run at once. */
+export const apiTestPort = () => Number(process.env.API_TEST_PORT ?? (onPostgres() ? 3250 : 3200));
+
 /** The environment that points a process at database `name`: the SQLite file `file`, or a database on the cluster. */
 export async function databaseEnv(name: string, file: string): Promise<Record<string, string>> {
   if (!onPostgres()) return { DATABASE_PATH: file };
