@@ -41,7 +41,7 @@ export interface Report {
   /** os.loadavg() (1, 5, 15 min) when the measuring started and ended: other work on the machine skews figures. */
   load: { start: number[]; end: number[] };
   /**
-   * Milliseconds a fixed CPU-bound loop took at the start and the end (cpuProbeMs in run.ts): the same code on this
+   * Milliseconds a fixed CPU-bound loop took at the start and the end (cpuProbeMs in host.ts): the same code on this
    * virtual machine has taken 340 to 630 ms (bench/README.md), so absolute figures move with the host.
    */
   cpuProbeMs?: { start: number; end: number };
