@@ -1,8 +1,8 @@
-// Issue 31: editing a 50,000-member mailing list (a PUT of `accounts`) must not hold other domains' requests for
+// Editing a 50,000-member mailing list (a PUT of `accounts`) must not hold other domains' requests for
 // more than 250 ms. `measureListPut` fills a list with `members` subscribers, then runs `concurrent` PUTs of it at
 // a time (each adding and removing a few addresses, as an editor does), `rounds` times, while another domain's
 // account is PUT one request after another; it reports the list PUTs' times and the other domain's latencies.
-// Used by bench/run.ts (full runs) and runnable by itself against a running server:
+// Used by bench/engine.ts and runnable by itself against a running server:
 //   node --conditions=react-server --import tsx bench/list-put.ts --standalone   (seeds its own file, starts a server)
 //   ... --standalone --runs 5 --compare .next-before,.next   (two builds taking turns; medians of each)
 import { spawn } from "node:child_process";

@@ -1,5 +1,6 @@
 // The bench's output: the table on stdout, bench/results.json (with `targets`) and bench/RESULTS.md.
 import type { BadSignInsResult } from "./bad-sign-ins";
+import type { PanelResult } from "./panel";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -40,7 +41,7 @@ export interface Report {
   /** os.loadavg() (1, 5, 15 min) when the measuring started and ended: other work on the machine skews figures. */
   load: { start: number[]; end: number[] };
   /**
-   * Milliseconds a fixed CPU-bound loop took at the start and the end (cpuProbeMs in run.ts): the same code on this
+   * Milliseconds a fixed CPU-bound loop took at the start and the end (cpuProbeMs in host.ts): the same code on this
    * virtual machine has taken 340 to 630 ms (bench/README.md), so absolute figures move with the host.
    */
   cpuProbeMs?: { start: number; end: number };
@@ -65,23 +66,7 @@ export interface Report {
     import: { accounts: number; seconds: number; requests: number; slowestMs: number; errors: number };
   };
   pairs: { pair: string; rps: number; p50: number; p99: number }[];
-  panel: {
-    tableVisibleMs: number[];
-    tableVisibleMedianMs: number;
-    js: { page: string; transferredKb: number; gzipKb: number; files: number }[];
-    lighthouse: number | null;
-    /** Absent in reports written before Lighthouse ran several times. */
-    lighthouseRuns?: {
-      score: number;
-      fcpMs: number;
-      lcpMs: number;
-      tbtMs: number;
-      speedIndexMs: number;
-      cls: number;
-      stealPercent?: number | null;
-    }[];
-    lighthouseError?: string;
-  } | null;
+  panel: PanelResult | null;
   rows: Row[];
   targets: Target[];
 }

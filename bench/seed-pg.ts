@@ -6,15 +6,21 @@
 // measure nothing about the service. Only the postmasters' password is used to log in.
 import { openPostgres } from "@/db/pg/client";
 import { searchKey } from "@/lib/server/resources/list-page";
-import {
-  BIG_DOMAIN,
-  listMemberCount,
-  plan,
-  TEMPLATE_VALUES,
-  type AccountRow,
-  type SeedResult,
-  type SeedSizes,
-} from "./seed-plan";
+import { ACCOUNTS, BIG_DOMAIN, plan, seedResult, TEMPLATE_VALUES, type SeedResult, type SeedSizes } from "./seed-plan";
+
+/**
+ * One statement inserting a batch of accounts from one array per column (`INSERT ... SELECT FROM unnest(...)`), in
+ * ACCOUNTS.columns' order.
+ */
+const INSERT_ACCOUNTS = (() => {
+  const columns = Object.keys(ACCOUNTS.columns);
+  const types = Object.values(ACCOUNTS.columns);
+  const as = columns.map((_, j) => `c${j}`);
+  const selected = as.map((c, j) => (types[j] === "jsonb" ? `${c}::jsonb` : c));
+  const arrays = types.map((t, j) => `$${j + 1}::${t === "jsonb" ? "text" : t}[]`);
+  return `INSERT INTO accounts (${columns.join(", ")})
+    SELECT ${selected.join(", ")} FROM unnest(${arrays.join(", ")}) AS t(${as.join(", ")})`;
+})();
 
 /**
  * Seeds the (empty, or migrated) PostgreSQL database at `url` with the same rows as seed(): migrated first, then
@@ -39,34 +45,10 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
     const domainIds = new Map((domainRows.rows as { id: number; name: string }[]).map((r) => [r.name, r.id]));
     for (let i = 0; i < p.accounts.length; i += 10_000) {
       const rows = p.accounts.slice(i, i + 10_000);
-      const col = <T>(f: (a: AccountRow) => T) => rows.map(f);
+      const values = rows.map((a) => ACCOUNTS.values(a, domainIds.get(a.domain)!));
       await q(
-        `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, usage_bytes, usage_messages,
-           password_hash, expiration_date, creation_date, last_auth_date, last_auth_ip, forwards, blocked,
-           spam_white_list, spam_black_list)
-         SELECT d, n, e, de, k, c, u, m, h, x, cr, la, ip, f::jsonb, b, w::jsonb, bl::jsonb
-         FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::bigint[],
-           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[], $16::text[], $17::text[])
-           AS t(d, n, e, de, k, c, u, m, h, x, cr, la, ip, f, b, w, bl)`,
-        [
-          col((a) => domainIds.get(a.domain)!),
-          col((a) => a.name),
-          col((a) => `${a.name}@${a.domain}`),
-          col((a) => a.description),
-          col((a) => searchKey(a.name, a.description)),
-          col((a) => a.capacity),
-          col((a) => a.usage),
-          col((a) => Math.floor(a.usage / 50_000)),
-          col((a) => a.hash),
-          col((a) => a.expiration),
-          col((a) => a.creation),
-          col((a) => a.lastAuth),
-          col((a) => a.lastAuthIp),
-          col((a) => a.forwards),
-          col((a) => a.blocked),
-          col((a) => a.white),
-          col((a) => a.black),
-        ],
+        INSERT_ACCOUNTS,
+        Object.keys(ACCOUNTS.columns).map((_, j) => values.map((v) => v[j])),
       );
     }
     const bigId = domainIds.get(BIG_DOMAIN)!;
@@ -128,12 +110,7 @@ export async function seedPostgres(url: string, sizes: SeedSizes): Promise<SeedR
       );
     }
     await pool.query("VACUUM (ANALYZE)");
-    return {
-      file: url,
-      seconds: (performance.now() - started) / 1000,
-      accounts: p.accounts.length,
-      listMembers: listMemberCount(p),
-    };
+    return seedResult(url, started, p);
   } finally {
     await pool.end();
   }

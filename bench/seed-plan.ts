@@ -2,6 +2,7 @@
 // (seed.ts for SQLite, seed-pg.ts for PostgreSQL).
 import { DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
 import { hashPassword } from "@/lib/server/caller/password";
+import { searchKey } from "@/lib/server/resources/list-page";
 
 export interface SeedSizes {
   bigAccounts: number;
@@ -176,6 +177,59 @@ export interface AccountRow {
   white: string;
   black: string;
 }
+
+/**
+ * How both writers insert an account: the columns filled, with their PostgreSQL types (jsonb columns travel as text
+ * and are cast), and a row's values in that order.
+ */
+export const ACCOUNTS = {
+  columns: {
+    domain_id: "int",
+    name: "text",
+    email: "text",
+    description: "text",
+    search_key: "text",
+    capacity: "int",
+    usage_bytes: "bigint",
+    usage_messages: "bigint",
+    password_hash: "text",
+    expiration_date: "text",
+    creation_date: "text",
+    last_auth_date: "text",
+    last_auth_ip: "text",
+    forwards: "jsonb",
+    blocked: "int",
+    spam_white_list: "jsonb",
+    spam_black_list: "jsonb",
+  } as const,
+  values: (a: AccountRow, domainId: number): (string | number)[] => [
+    domainId,
+    a.name,
+    `${a.name}@${a.domain}`,
+    a.description,
+    searchKey(a.name, a.description),
+    a.capacity,
+    a.usage,
+    Math.floor(a.usage / 50_000),
+    a.hash,
+    a.expiration,
+    a.creation,
+    a.lastAuth,
+    a.lastAuthIp,
+    a.forwards,
+    a.blocked,
+    a.white,
+    a.black,
+  ],
+};
+
+/** What a writer reports once `p` is in the database at `file` (a path or URL), seeding having begun at `started`. */
+export const seedResult = (file: string, started: number, p: SeedPlan): SeedResult => ({
+  file,
+  seconds: (performance.now() - started) / 1000,
+  accounts: p.accounts.length,
+  listMembers: listMemberCount(p),
+});
 
 /** Everything the seed writes, generated once (same PRNG sequence as ever) and written by either engine's writer. */
 export interface SeedPlan {

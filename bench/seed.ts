@@ -8,15 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { searchKey } from "@/lib/server/resources/list-page";
-import {
-  BIG_DOMAIN,
-  listMemberCount,
-  plan,
-  TEMPLATE_VALUES,
-  type AccountRow,
-  type SeedResult,
-  type SeedSizes,
-} from "./seed-plan";
+import { ACCOUNTS, BIG_DOMAIN, plan, seedResult, TEMPLATE_VALUES, type SeedResult, type SeedSizes } from "./seed-plan";
 
 /** Seeds a fresh SQLite file at `file`. */
 export function seed(file: string, sizes: SeedSizes): SeedResult {
@@ -34,11 +26,9 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
   const insertDomain = sqlite.prepare(
     `INSERT INTO domains (name, account_limit, alias_limit, mailinglist_limit, capacity_limit) VALUES (?, ?, ?, ?, ?)`,
   );
+  const columns = Object.keys(ACCOUNTS.columns);
   const insertAccount = sqlite.prepare(
-    `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, usage_bytes, usage_messages,
-       password_hash, expiration_date, creation_date, last_auth_date, last_auth_ip, forwards, blocked,
-       spam_white_list, spam_black_list)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO accounts (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );
   const insertAlias = sqlite.prepare(
     `INSERT INTO aliases (domain_id, name, email, target, search_key) VALUES (?, ?, ?, ?, ?)`,
@@ -65,28 +55,8 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
       );
     }
   })();
-  const batch = sqlite.transaction((rows: AccountRow[]) => {
-    for (const a of rows) {
-      insertAccount.run(
-        domainIds.get(a.domain)!,
-        a.name,
-        `${a.name}@${a.domain}`,
-        a.description,
-        searchKey(a.name, a.description),
-        a.capacity,
-        a.usage,
-        Math.floor(a.usage / 50_000),
-        a.hash,
-        a.expiration,
-        a.creation,
-        a.lastAuth,
-        a.lastAuthIp,
-        a.forwards,
-        a.blocked,
-        a.white,
-        a.black,
-      );
-    }
+  const batch = sqlite.transaction((rows: typeof p.accounts) => {
+    for (const a of rows) insertAccount.run(...ACCOUNTS.values(a, domainIds.get(a.domain)!));
   });
   for (let i = 0; i < p.accounts.length; i += 10_000) batch(p.accounts.slice(i, i + 10_000));
 
@@ -121,12 +91,7 @@ export function seed(file: string, sizes: SeedSizes): SeedResult {
   db.$client.pragma("optimize");
   sqlite.pragma("journal_mode = WAL");
   sqlite.close();
-  return {
-    file,
-    seconds: (performance.now() - started) / 1000,
-    accounts: p.accounts.length,
-    listMembers: listMemberCount(p),
-  };
+  return seedResult(file, started, p);
 }
 
 /** Names of `count` accounts of the big domain, for the PUT of many names (read back from the file). */
