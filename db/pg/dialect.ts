@@ -12,7 +12,7 @@ import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
 import { setDialect, type Db, type Dialect, type ListSpec } from "../dialect";
 import type { ListQuery } from "../../lib/schemas/list-query";
-import { NUMERIC_SORT_COLUMNS } from "../../lib/schemas/list-columns";
+import { ACCOUNT_LIST_COLUMNS, NUMERIC_SORT_COLUMNS, sortColumnOf } from "../../lib/schemas/list-columns";
 
 /** What node-postgres answers for a statement (the part used here). */
 interface PgResult<T> {
@@ -32,7 +32,9 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
  * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (migration 0008).
  * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (migration 0009): deliveries
  * rewrite the accounts' rows, not the copy's, so its pages stay all-visible for the index-only walks of OFFSET pages.
+ * The copy holds every sort column of the accounts but the usage ones, which every delivery changes.
  */
+const USAGE_SORTS = new Set(["usage_percent", "usage_bytes"]);
 const TABLES: Record<
   string,
   { counter: string; matches: string; id: string; trigram?: string; order?: { table: string; sorts: Set<string> } }
@@ -44,15 +46,11 @@ const TABLES: Record<
     trigram: "trigram_key",
     order: {
       table: "accounts_order",
-      sorts: new Set([
-        "name",
-        "creation_date",
-        "expiration_date",
-        "last_auth_date",
-        "capacity",
-        "description",
-        "blocked",
-      ]),
+      sorts: new Set(
+        Object.values(ACCOUNT_LIST_COLUMNS)
+          .map(sortColumnOf)
+          .filter((c) => !USAGE_SORTS.has(c)),
+      ),
     },
   },
   aliases: { counter: "alias_count", matches: "aliases", id: "id" },

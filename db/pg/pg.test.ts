@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import { openPostgres, type PgDb } from "./client";
+import { MAIL_VIEWS } from "./mail-reader";
 import * as p from "./schema";
 
 let cluster: PgCluster;
@@ -17,22 +18,10 @@ let pdb: PgDb;
 let sdb: Db;
 let dir: string;
 
-const VIEWS = [
-  "mail_domains",
-  "mail_mailboxes",
-  "mail_alias_map",
-  "mail_list_addresses",
-  "mail_passdb",
-  "mail_userdb",
-  "mail_sieve_scripts",
-  "mail_account_hosts",
-];
-
 const sortRows = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
 const pgRows = async (q: string) => (await pdb.$client.query(q)).rows as Record<string, unknown>[];
 const sqliteRows = (q: string) => sdb.$client.prepare(q).all() as Record<string, unknown>[];
 
-/** The same change on both engines (the drizzle calls differ only in sync/async). */
 /** The same SQL on both engines (the fixture and the changes are plain SQL both dialects accept). */
 async function both(sqlText: string): Promise<void> {
   sdb.$client.exec(sqlText);
@@ -103,7 +92,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect((await pgRows("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'")).length).toBe(1);
   });
 
-  it.each(VIEWS)("view %s returns the same rows as SQLite's", async (view) => {
+  it.each(MAIL_VIEWS)("view %s returns the same rows as SQLite's", async (view) => {
     const pgr = await pgRows(`SELECT * FROM ${view}`);
     expect(pgr.length).toBeGreaterThan(0);
     expect(sortRows(pgr)).toEqual(sortRows(sqliteRows(`SELECT * FROM ${view}`)));

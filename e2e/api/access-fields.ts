@@ -98,3 +98,18 @@ export const LIST_FIELDS = [
   "accounts",
   "moderators",
 ];
+
+/** An account's list item, in the specification's order (each of its fields also sorts the list: contract §6). */
+export const ACCOUNT_ITEM_FIELDS = [
+  "email",
+  "creation_date",
+  "expiration_date",
+  "last_auth_date",
+  "capacity",
+  "description",
+  "blocked",
+  "name",
+  "domain",
+  "usage",
+  "usage_bytes",
+];

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ErrorKey } from "@/lib/errors/catalog";
 import { api, createAccount, expectError, expectStatus, postmaster, type ApiResponse, type Creds } from "./client";
-import { ACCOUNT_FIELDS, DOMAIN_FIELDS, LIST_FIELDS } from "./access-fields";
+import { ACCOUNT_FIELDS, ACCOUNT_ITEM_FIELDS, DOMAIN_FIELDS, LIST_FIELDS } from "./access-fields";
 
 const D = "acl.example.com";
 const roles = {
@@ -77,19 +77,7 @@ const cases: Record<string, Case> = {
     method: "GET",
     path: () => `emails/${D}`,
     expected: adminOnly(200),
-    check: listEnvelope([
-      "email",
-      "creation_date",
-      "expiration_date",
-      "last_auth_date",
-      "capacity",
-      "description",
-      "blocked",
-      "name",
-      "domain",
-      "usage",
-      "usage_bytes",
-    ]),
+    check: listEnvelope(ACCOUNT_ITEM_FIELDS),
   },
   "GET emails/<domain>/<name>": {
     method: "GET",

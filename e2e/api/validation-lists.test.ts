@@ -2,6 +2,7 @@
 // Each validation rule at its boundary, on both sides (see validation.test.ts): mailing lists, alias targets and
 // the list query parameters.
 import { describe, expect, it } from "vitest";
+import { ACCOUNT_ITEM_FIELDS } from "./access-fields";
 import { api, expectError, expectStatus } from "./client";
 import { OK, s, validationDomain, type Outcome } from "./validation-setup";
 
@@ -165,21 +166,7 @@ describe("list query parameters (GET emails|aliases|mailinglists/<domain>)", () 
   }
 
   it.each([
-    [
-      "emails",
-      [
-        "name",
-        "email",
-        "domain",
-        "creation_date",
-        "expiration_date",
-        "last_auth_date",
-        "capacity",
-        "description",
-        "blocked",
-        "usage",
-      ],
-    ],
+    ["emails", ACCOUNT_ITEM_FIELDS],
     ["aliases", ["name", "email", "domain", "target"]],
     [
       "mailinglists",

@@ -4,7 +4,7 @@
 // missing, a changed one as different with what DNS holds; each value copies. Screenshots at 375, 1280, 1920 px.
 import fs from "node:fs";
 import path from "node:path";
-import { DEMO, expect, loginAs, test } from "./fixtures";
+import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
@@ -68,14 +68,9 @@ test("the domain page leads to the DNS page, where every record the demo domain 
   ]);
   await expect(page.getByTestId("dns-dmarc").getByText("Jest", { exact: true })).toBeVisible();
 
-  for (const width of [375, 1280, 1920]) {
-    await page.setViewportSize({ width, height: 900 });
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      `horizontal scroll at ${width} px`,
-    ).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `domain-dns-present-${width}.png`), fullPage: true });
-  }
+  await atEachWidth(page, (width) =>
+    page.screenshot({ path: path.join(SCREENSHOTS, `domain-dns-present-${width}.png`), fullPage: true }),
+  );
 });
 
 test("a record removed from DNS shows as missing, a changed one as different with what DNS holds", async ({ page }) => {

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
+import { blockSelected, DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const shot = (page: Page, name: string) =>
@@ -112,11 +112,7 @@ test("a bulk block shows in the audit log: who, from where, which names, blocked
   }
   await page.goto(`/accounts?search=aud${stamp}`);
   await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
-  await page.getByRole("button", { name: "Zablokuj" }).click();
-  await page
-    .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
-    .getByRole("button", { name: "Zablokuj" })
-    .click();
+  await blockSelected(page);
   await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
 
   await page.getByRole("link", { name: "Dziennik" }).click();

@@ -47,6 +47,27 @@ async function loginAs(page: Page, role: DemoRole): Promise<void> {
   await page.goto(who.landing);
 }
 
+/** Blocks the accounts selected in the table: the toolbar's button, then the confirmation dialog's. */
+export async function blockSelected(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Zablokuj" }).click();
+  await page
+    .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
+    .getByRole("button", { name: "Zablokuj" })
+    .click();
+}
+
+/** At each width screenshots are looked at (375, 1280, 1920 px): no horizontal scroll, then `shoot(width)`. */
+export async function atEachWidth(page: Page, shoot: (width: number) => Promise<unknown>): Promise<void> {
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `horizontal scroll at ${width} px`,
+    ).toBeLessThanOrEqual(0);
+    await shoot(width);
+  }
+}
+
 /** Chromium's console text for anything the page's policy refused ("... violates the following Content Security Policy directive ..."). */
 const CSP_VIOLATION = /Content Security Policy/i;
 

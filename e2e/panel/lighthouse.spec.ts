@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 import { DEMO, expect, sha1Hex, test } from "./fixtures";
 
 const RESULTS = path.resolve(import.meta.dirname, "../../test-results/lighthouse.json");
@@ -21,16 +22,8 @@ test.describe.serial("Lighthouse accessibility", () => {
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      chromeFlags: [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
     });
     const api = await playwright.request.newContext({ baseURL });
     const res = await api.post("/api/panel/session", {

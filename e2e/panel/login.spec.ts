@@ -1,9 +1,23 @@
 // Signing in and out of the panel: Polish messages, the session cookie, logout, and expired or absent sessions.
-import type { Page } from "@playwright/test";
+import type { Page, PlaywrightWorkerArgs } from "@playwright/test";
 import { DEMO, expect, loginAs, originOf, sha1Hex, test } from "./fixtures";
 
 /** The login form's own alert (Next's route announcer is an empty role="alert" too). */
 const formAlert = (page: Page) => page.locator("main [role=alert]");
+
+/** API calls of their own (apart from the page's session), same-origin as the panel's mutating calls must be. */
+const sameOriginRequests = (playwright: PlaywrightWorkerArgs["playwright"], baseURL: string) =>
+  playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL).origin } });
+
+/** sameOriginRequests signed in as the demo postmaster. */
+async function postmasterRequests(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string) {
+  const admin = await sameOriginRequests(playwright, baseURL);
+  const res = await admin.post("/api/panel/session", {
+    data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) },
+  });
+  expect(res.status()).toBe(200);
+  return admin;
+}
 
 async function fillLogin(page: Page, email: string, password: string) {
   await page.goto("/login");
@@ -112,17 +126,7 @@ test("a session that ends while a page is open sends the user to the login page 
 });
 
 test("a blocked account gets its own message", async ({ page, playwright, baseURL }) => {
-  const admin = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
-  });
-  expect(
-    (
-      await admin.post("/api/panel/session", {
-        data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) },
-      })
-    ).status(),
-  ).toBe(200);
+  const admin = await postmasterRequests(playwright, baseURL!);
   const blocked = await admin.put(`/api/panel/v1/emails/${DEMO.domain}/maria.wojcik`, { data: { blocked: 1 } });
   expect(blocked.status()).toBe(200);
   try {
@@ -204,17 +208,7 @@ test("a browser that signed in before signs in while someone else's guesses lock
   playwright,
   baseURL,
 }) => {
-  const admin = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
-  });
-  expect(
-    (
-      await admin.post("/api/panel/session", {
-        data: { email: DEMO.postmaster.email, digest: sha1Hex(DEMO.postmaster.password) },
-      })
-    ).status(),
-  ).toBe(200);
+  const admin = await postmasterRequests(playwright, baseURL!);
   const email = `device.owner@${DEMO.domain}`;
   expect(
     (
@@ -223,10 +217,7 @@ test("a browser that signed in before signs in while someone else's guesses lock
       })
     ).status(),
   ).toBe(201);
-  const attacker = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { origin: new URL(baseURL!).origin },
-  });
+  const attacker = await sameOriginRequests(playwright, baseURL!);
   try {
     // The owner signs in once: the browser keeps a signed device cookie, httpOnly.
     await fillLogin(page, email, "Device-pass1");

@@ -3,7 +3,7 @@
 // Screenshots of both changed pages at 375, 1280 and 1920 px.
 import fs from "node:fs";
 import path from "node:path";
-import { DEMO, expect, loginAs, test } from "./fixtures";
+import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
@@ -25,14 +25,7 @@ test("/me lists the mail program settings and downloads the account's Apple prof
   expect(profile).not.toContain(DEMO.user.password);
 
   await page.getByRole("heading", { name: "Programy pocztowe" }).scrollIntoViewIfNeeded();
-  for (const width of [375, 1280, 1920]) {
-    await page.setViewportSize({ width, height: 900 });
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      `horizontal scroll at ${width} px`,
-    ).toBeLessThanOrEqual(0);
-    await card.screenshot({ path: path.join(SCREENSHOTS, `me-mail-clients-${width}.png`) });
-  }
+  await atEachWidth(page, (width) => card.screenshot({ path: path.join(SCREENSHOTS, `me-mail-clients-${width}.png`) }));
 });
 
 test("the domain page's DKIM card links to the DNS page", async ({ page }) => {

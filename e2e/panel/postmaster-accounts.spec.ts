@@ -1,6 +1,6 @@
 // The postmaster's account table and editor: create, search (kept in the URL), sort, edit, bulk-block and delete.
 import type { Page } from "@playwright/test";
-import { DEMO, expect, test } from "./fixtures";
+import { blockSelected, DEMO, expect, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
@@ -108,11 +108,7 @@ test.describe("accounts", () => {
     await expect(page.locator("tbody tr")).toHaveCount(2);
     await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
     await expect(page.getByText("Zaznaczono: 2 konta")).toBeVisible();
-    await page.getByRole("button", { name: "Zablokuj" }).click();
-    await page
-      .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
-      .getByRole("button", { name: "Zablokuj" })
-      .click();
+    await blockSelected(page);
     await expect(page.getByRole("status").filter({ hasText: "Zmieniono: 2 konta." })).toBeVisible();
     for (const n of names) await expect(rowOf(page, n).getByRole("cell", { name: "tak" })).toBeVisible();
 
@@ -133,11 +129,7 @@ test.describe("accounts", () => {
     await search(page, "postmaster");
     await page.getByLabel(`Zaznacz postmaster@${DEMO.domain}`).check();
     await page.getByLabel(`Zaznacz ${name}@${DEMO.domain}`).check();
-    await page.getByRole("button", { name: "Zablokuj" }).click();
-    await page
-      .getByRole("dialog", { name: "Zablokować zaznaczone konta?" })
-      .getByRole("button", { name: "Zablokuj" })
-      .click();
+    await blockSelected(page);
     const alert = page.getByRole("alert").filter({ hasText: "Nic nie zmieniono" });
     await expect(alert).toContainText("postmaster: Konta postmaster nie można usunąć ani zablokować.");
     await expect(rowOf(page, name).getByRole("cell", { name: "nie" })).toBeVisible();

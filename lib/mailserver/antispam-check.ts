@@ -37,32 +37,50 @@ export function rspamdAnswers(controller: string): () => Promise<Result> {
   };
 }
 
+/**
+ * Sends one Postfix policy request (the attribute lines of `request`) to host:port and reads the answer's action:
+ * `answered` words the success, `what` names the service in a connection failure.
+ */
+export function askPolicyService(
+  host: string,
+  port: number,
+  request: string,
+  what: string,
+  answered: (action: string) => string,
+): Promise<Result> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    let reply = "";
+    const done = (r: Result) => {
+      socket.destroy();
+      resolve(r);
+    };
+    socket.setTimeout(5000, () => done({ ok: false, detail: `${host}:${port}: no answer within 5 s` }));
+    socket.once("error", (err: NodeJS.ErrnoException) =>
+      done({ ok: false, detail: `${host}:${port}: ${err.code ?? err.message} (${what})` }),
+    );
+    socket.once("connect", () => socket.write(`request=smtpd_access_policy\n${request}\n`));
+    socket.on("data", (c: Buffer) => {
+      reply += c.toString("utf8");
+      if (reply.includes("\n\n")) {
+        const action = /^action=(.*)$/m.exec(reply)?.[1];
+        done(
+          action ? { ok: true, detail: answered(action) } : { ok: false, detail: `unexpected answer: ${reply.trim()}` },
+        );
+      }
+    });
+  });
+}
+
 export function policyAnswers(service: string): () => Promise<Result> {
   return () => {
     const { host, port } = hostPort(service);
-    return new Promise((resolve) => {
-      const socket = net.connect(port, host);
-      let reply = "";
-      const done = (r: Result) => {
-        socket.destroy();
-        resolve(r);
-      };
-      socket.setTimeout(5000, () => done({ ok: false, detail: `${host}:${port}: no answer within 5 s` }));
-      socket.once("error", (err: NodeJS.ErrnoException) =>
-        done({ ok: false, detail: `${host}:${port}: ${err.code ?? err.message} (is \`mailserver policy\` running?)` }),
-      );
-      socket.once("connect", () => socket.write("request=smtpd_access_policy\nprotocol_state=END-OF-MESSAGE\n\n"));
-      socket.on("data", (c: Buffer) => {
-        reply += c.toString("utf8");
-        if (reply.includes("\n\n")) {
-          const action = /^action=(.*)$/m.exec(reply)?.[1];
-          done(
-            action
-              ? { ok: true, detail: `${host}:${port} answers action=${action}` }
-              : { ok: false, detail: `unexpected answer: ${reply.trim()}` },
-          );
-        }
-      });
-    });
+    return askPolicyService(
+      host,
+      port,
+      "protocol_state=END-OF-MESSAGE\n",
+      "is `mailserver policy` running?",
+      (action) => `${host}:${port} answers action=${action}`,
+    );
   };
 }

@@ -39,6 +39,18 @@ function userQuery(userCol: string, o: MailServerConfigOptions, hostName: string
   );
 }
 
+/** The mailboxes every account has, with the special-use flag mail clients find them by, created and subscribed. */
+const specialMailboxes = (
+  [
+    [MAILBOXES.trash, "Trash"],
+    [MAILBOXES.spam, "Junk"],
+    [MAILBOXES.sent, "Sent"],
+    [MAILBOXES.drafts, "Drafts"],
+  ] as const
+)
+  .map(([name, use]) => `  mailbox ${name} {\n    special_use = \\${use}\n    auto = subscribe\n  }`)
+  .join("\n");
+
 export function dovecotFiles(o: MailServerConfigOptions): Record<string, string> {
   const dir = path.join(o.outDir, "dovecot");
   const pg = o.pgsql;
@@ -128,22 +140,7 @@ mail_plugins = $mail_plugins quota quota_clone
 
 namespace inbox {
   inbox = yes
-  mailbox ${MAILBOXES.trash} {
-    special_use = \\Trash
-    auto = subscribe
-  }
-  mailbox ${MAILBOXES.spam} {
-    special_use = \\Junk
-    auto = subscribe
-  }
-  mailbox ${MAILBOXES.sent} {
-    special_use = \\Sent
-    auto = subscribe
-  }
-  mailbox ${MAILBOXES.drafts} {
-    special_use = \\Drafts
-    auto = subscribe
-  }
+${specialMailboxes}
 }
 
 passdb {

@@ -2,8 +2,8 @@ import "server-only";
 // `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, and the
 // DKIM key files Rspamd signs with.
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { askPolicyService } from "./antispam-check";
 
 type Result = { ok: boolean; detail: string };
 
@@ -11,34 +11,13 @@ type Result = { ok: boolean; detail: string };
 export function quotaStatusAnswers(hostPort: string, account: string): () => Promise<Result> {
   return () => {
     const i = hostPort.lastIndexOf(":");
-    const host = hostPort.slice(0, i);
-    const port = Number(hostPort.slice(i + 1));
-    return new Promise((resolve) => {
-      const socket = net.connect(port, host);
-      let reply = "";
-      const done = (r: Result) => {
-        socket.destroy();
-        resolve(r);
-      };
-      socket.setTimeout(5000, () => done({ ok: false, detail: `${hostPort}: no answer within 5 s` }));
-      socket.once("error", (err: NodeJS.ErrnoException) =>
-        done({ ok: false, detail: `${hostPort}: ${err.code ?? err.message} (Dovecot's quota-status service)` }),
-      );
-      socket.once("connect", () =>
-        socket.write(`request=smtpd_access_policy\nprotocol_state=RCPT\nrecipient=${account}\nsize=0\n\n`),
-      );
-      socket.on("data", (c: Buffer) => {
-        reply += c.toString("utf8");
-        if (reply.includes("\n\n")) {
-          const action = /^action=(.*)$/m.exec(reply)?.[1];
-          done(
-            action
-              ? { ok: true, detail: `${hostPort}: ${account} -> ${action}` }
-              : { ok: false, detail: `unexpected answer: ${reply.trim()}` },
-          );
-        }
-      });
-    });
+    return askPolicyService(
+      hostPort.slice(0, i),
+      Number(hostPort.slice(i + 1)),
+      `protocol_state=RCPT\nrecipient=${account}\nsize=0\n`,
+      "Dovecot's quota-status service",
+      (action) => `${hostPort}: ${account} -> ${action}`,
+    );
   };
 }
 

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { accounts, smsQueue } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
@@ -19,8 +19,6 @@ import {
   closeTestDatabase,
   LineSocket,
   maildirFiles,
-  mailTestsOnPostgres,
-  missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
   run,
@@ -31,17 +29,14 @@ import {
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
+import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW } from "./testing/several-hosts";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
 
 // PostgreSQL only (`npm run test:mail:pg`): several mail hosts need a networked database.
-const missing = mailTestsOnPostgres() ? missingMailPackages() : [];
-if (missing.length) console.warn(`mail host tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+const describeOnPg = describeOnPostgres("mail host tests");
 
-const A = "alpha.test";
-const B = "beta.test";
-const PW = "Konto-pass1";
 const DELAY_S = 300;
 let db: Db;
 let a: MailTestLayout;
@@ -53,27 +48,6 @@ const cli = (...argv: string[]) => runCommand(db, argv);
 
 const message = (from: string, to: string, subject: string) =>
   `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${subject}.${Date.now()}@client.test>\nDate: ${new Date().toUTCString()}\n\nHello.\n`;
-
-/** Logs in over IMAP and returns the inbox's message count and each message's Subject line. */
-async function imapSubjects(port: number, user: string): Promise<{ login: string; subjects: string[] }> {
-  const s = await LineSocket.connect(port);
-  try {
-    await s.until(/^\* OK/);
-    s.write(`a LOGIN "${user}" "${PW}"\r\n`);
-    const login = await s.until(/^a /);
-    if (!/^a OK/m.test(login)) return { login, subjects: [] };
-    s.write("b SELECT INBOX\r\n");
-    const selected = await s.until(/^b /);
-    const exists = Number(/^\* (\d+) EXISTS/m.exec(selected)?.[1] ?? 0);
-    if (!exists) return { login, subjects: [] };
-    s.write("c FETCH 1:* (BODY.PEEK[HEADER.FIELDS (SUBJECT)])\r\n");
-    const fetched = await s.until(/^c /);
-    s.write("z LOGOUT\r\n");
-    return { login, subjects: [...fetched.matchAll(/^Subject: (.*)$/gm)].map((m) => m[1]!) };
-  } finally {
-    s.close();
-  }
-}
 
 async function pop3Count(port: number, user: string): Promise<number> {
   const s = await LineSocket.connect(port);
@@ -119,7 +93,7 @@ async function lmtpDeliver(port: number, rcpt: string, subject: string): Promise
 const subjectsIn = (l: MailTestLayout, email: string) =>
   maildirFiles(l, email).map((f) => /^Subject: (.*)$/m.exec(fs.readFileSync(f, "utf8"))?.[1]);
 
-describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts over one database", () => {
+describeOnPg("two mail hosts over one database", () => {
   let root: string;
 
   beforeAll(async () => {
@@ -140,27 +114,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
     b = await startSecondMailHost(root, a, "host-b", { hostName: "b", greylistDelayS: DELAY_S, clock });
     // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.
-    for (const [name, l] of [
-      ["a", a],
-      ["b", b],
-    ] as const) {
-      await cli(
-        "mailserver",
-        "host",
-        "set",
-        name,
-        "--address",
-        "127.0.0.1",
-        "--imap-port",
-        String(l.ports.imap),
-        "--pop3-port",
-        String(l.ports.pop3),
-        "--lmtp-port",
-        String(l.ports.lmtp),
-      );
-    }
-    await cli("domain", "set-mail-host", A, "--mail-host", "a");
-    await cli("domain", "set-mail-host", B, "--mail-host", "b");
+    await placeOnHosts(db, a, b);
     await cli("account", "set-mail-host", `stays@${B}`, "--mail-host", "a");
   });
 
@@ -201,12 +155,12 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     expect(fs.existsSync(path.join(b.vmail, B, "stays"))).toBe(false);
 
     // Read through host a: the message exists only on b, so a's Dovecot proxied the login.
-    const viaA = await imapSubjects(a.ports.imap, `bea@${B}`);
+    const viaA = await imapInbox(a.ports.imap, `bea@${B}`);
     expect(viaA.login).toMatch(/^a OK/m);
     expect(viaA.subjects).toEqual(["via-mx-a"]);
     expect(await pop3Count(a.ports.pop3, `bea@${B}`)).toBe(1);
     // And the other way round: stays@beta (on a) through b.
-    expect((await imapSubjects(b.ports.imap, `stays@${B}`)).subjects).toEqual(["via-mx-a"]);
+    expect((await imapInbox(b.ports.imap, `stays@${B}`)).subjects).toEqual(["via-mx-a"]);
 
     // A's LMTP takes b's recipient and b stores it.
     expect(await lmtpDeliver(a.ports.lmtp, `bea@${B}`, "via-lmtp-a")).toMatch(/^250 /);
@@ -339,7 +293,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("two mail hosts ov
     );
     await waitFor("after-switch on host a", () => subjectsIn(a, `bea@${B}`).includes("after-switch"), 60_000);
     expect(subjectsIn(b, `bea@${B}`)).not.toContain("after-switch");
-    expect((await imapSubjects(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual([
+    expect((await imapInbox(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual([
       "after-switch",
       "before-switch",
       "via-lmtp-a",

@@ -5,24 +5,19 @@
 // `mailserver config --database postgres --read-hosts <replica>` writes) within 1 s; a replica that falls behind
 // (WAL replay paused) or stops does not slow the API. Runs under `npm run test:mail:pg` (TEST_DATABASE=postgres).
 import { spawnSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { mailReaderSql } from "@/db/pg/mail-reader";
-import { startServer, stop, type Server } from "@/e2e/api/global-setup";
+import { stop, type Server } from "@/e2e/api/global-setup";
 import { freePort, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runCommand } from "@/lib/cli/commands";
-import {
-  closeTestDatabase,
-  mailTestsOnPostgres,
-  missingMailPackages,
-  openTestDatabase,
-  testPgCluster,
-} from "./testing/mail-daemons";
+import { closeTestDatabase, openTestDatabase, testPgCluster } from "./testing/mail-daemons";
 import { pgMailConfigArgs } from "./testing/pg-mail-config";
+import { describeOnPostgres } from "./testing/several-hosts";
+import { callApi, requireProductionBuild, startProductionApi } from "./testing/production-api";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 60_000 });
@@ -30,10 +25,8 @@ vi.setConfig({ testTimeout: 60_000 });
 const D = "replika.test";
 const PM = { email: `postmaster@${D}`, password: "Admin-pass1" };
 const READER_PASSWORD = "reader-secret";
-const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 
-const missing = mailTestsOnPostgres() ? missingMailPackages() : [];
-if (missing.length) console.warn(`replica API test SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+const describeOnPg = describeOnPostgres("replica API test");
 
 let root: string;
 let db: Db;
@@ -43,20 +36,8 @@ let server: Server;
 let base: string;
 let conf: string;
 
-const sha1 = (s: string) => crypto.createHash("sha1").update(s, "utf8").digest("hex");
-const auth = `Basic ${Buffer.from(`${PM.email}:${sha1(PM.password)}`).toString("base64")}`;
-
 /** One API call over real HTTP; the status, the JSON body and how long the answer took. */
-async function call(method: string, pathname: string, body?: unknown) {
-  const started = performance.now();
-  const res = await fetch(`${base}${pathname}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  return { status: res.status, json, ms: performance.now() - started };
-}
+const call = (method: string, pathname: string, body?: unknown) => callApi(base, PM, method, pathname, body);
 const create = (name: string) => call("POST", `/emails/${D}/${name}`, { password: "Konto-pass1" });
 
 /** `postmap -q` on the replica's map (pgsql: opened by postmap itself); undefined when not found. */
@@ -78,10 +59,9 @@ function resolvedWithin(key: string, since: number, limitMs: number): { found?: 
   return { found, ms: performance.now() - since };
 }
 
-describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming replica behind the API (PostgreSQL)", () => {
+describeOnPg("a streaming replica behind the API (PostgreSQL)", () => {
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(distDir, "BUILD_ID")))
-      throw new Error(`No production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` first.`);
+    requireProductionBuild();
     primary = testPgCluster();
     root = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-replica-api-"));
     fs.mkdirSync(path.join(root, "postfix-etc"));
@@ -99,17 +79,7 @@ describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)("a streaming repli
     );
     delete process.env.MAIL_DB_PASSWORD;
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATABASE_URL: primary.url,
-      NEXT_DIST_DIR: distDir,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      WORKERS: "1",
-      SCRYPT_COST: "1024",
-    };
-    delete env.ALLOWED_CLIENT_IPS;
-    server = await startServer("replica-api", port, env, root);
+    server = await startProductionApi("replica-api", port, primary.url, root);
     base = `http://127.0.0.1:${port}/api/v1`;
   }, 180_000);
 

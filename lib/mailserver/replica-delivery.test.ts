@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { accounts } from "@/db/schema";
 import { startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
@@ -19,8 +19,6 @@ import { maildirNew } from "./sandbox/outbound-sink";
 import {
   closeTestDatabase,
   LineSocket,
-  mailTestsOnPostgres,
-  missingMailPackages,
   newMailTestRoot,
   openTestDatabase,
   readMessages,
@@ -32,17 +30,14 @@ import {
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
+import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW } from "./testing/several-hosts";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
 
 // PostgreSQL only (`npm run test:mail:pg`): a streaming replica of the test file's cluster.
-const missing = mailTestsOnPostgres() ? missingMailPackages() : [];
-if (missing.length) console.warn(`replica delivery test SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+const describeOnPg = describeOnPostgres("replica delivery test");
 
-const A = "alpha.test";
-const B = "beta.test";
-const PW = "Konto-pass1";
 const EWA = `ewa@${B}`;
 let db: Db;
 let primary: PgCluster;
@@ -66,191 +61,152 @@ const repliesTo = (to: string) =>
     .map((f) => fs.readFileSync(f, "utf8"))
     .filter((m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes(`X-Sandbox-Envelope-To: <${to}>`));
 
-async function imapLogin(port: number, user: string): Promise<{ login: string; exists: number }> {
-  const s = await LineSocket.connect(port);
-  try {
-    await s.until(/^\* OK/);
-    s.write(`a LOGIN "${user}" "${PW}"\r\n`);
-    const login = await s.until(/^a /);
-    if (!/^a OK/m.test(login)) return { login, exists: 0 };
-    s.write("b SELECT INBOX\r\n");
-    const selected = await s.until(/^b /);
-    s.write("z LOGOUT\r\n");
-    return { login, exists: Number(/^\* (\d+) EXISTS/m.exec(selected)?.[1] ?? 0) };
-  } finally {
-    s.close();
-  }
-}
-
 const ewaRow = async () => (await db.select().from(accounts).where(eq(accounts.email, EWA)))[0]!;
 const dovecotLog = (l: MailTestLayout) => fs.readFileSync(path.join(l.logs, "dovecot.log"), "utf8");
 
-describe.skipIf(!mailTestsOnPostgres() || missing.length > 0)(
-  "a mail host reading a replica while the primary is down",
-  () => {
-    beforeAll(async () => {
-      root = newMailTestRoot("mailadmin-replica-delivery-");
-      db = await openTestDatabase(path.join(root, "db", "mail.db"));
-      primary = testPgCluster();
-      for (const d of [A, B]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
-      await createAccount(db, await getDomainOrThrow(db, B), "ewa", {
-        password: PW,
-        spam_hits: 5,
-        spam_rule: "move",
-        autoresponder_mode: 1,
-        autoresponder_body: "Jestem na urlopie.",
-      });
-      a = await startMailSystem(root, { hostName: "a" });
-      replica = await startReplica(primary, { replicationUser: "replicator" });
-      // Host b as docs/postgresql.md sets it up: lookups on its replica, the quota write-back to the primary.
-      b = await startSecondMailHost(root, a, "host-b", {
-        hostName: "b",
-        postgres: {
-          ...testSandboxPostgres()!,
-          readHosts: [`127.0.0.1:${replica.port}`],
-          writeHost: `127.0.0.1:${primary.port}`,
-        },
-      });
-      for (const [name, l] of [
-        ["a", a],
-        ["b", b],
-      ] as const) {
-        await runCommand(db, [
-          "mailserver",
-          "host",
-          "set",
-          name,
-          "--address",
-          "127.0.0.1",
-          "--imap-port",
-          String(l.ports.imap),
-          "--pop3-port",
-          String(l.ports.pop3),
-          "--lmtp-port",
-          String(l.ports.lmtp),
-        ]);
-      }
-      await runCommand(db, ["domain", "set-mail-host", A, "--mail-host", "a"]);
-      await runCommand(db, ["domain", "set-mail-host", B, "--mail-host", "b"]);
-      // The replica has replayed the placement and both Sieve scripts (polled: replay has no event to wait on).
-      await waitFor(
-        "the placement and Sieve scripts on the replica",
-        () =>
-          replica.psql(`SELECT count(*) FROM mail_account_hosts WHERE email = '${EWA}' AND host = 'b'`).trim() ===
-            "1" && replica.psql(`SELECT count(*) FROM mail_sieve_scripts WHERE username = '${EWA}'`).trim() === "2",
-        30_000,
-      );
-    }, 240_000);
-
-    afterAll(async () => {
-      await b?.sandbox.stop();
-      await a?.sandbox.stop();
-      await replica?.stop();
-      // The setup file stops the primary; it must be running for the pool's close.
-      await primary?.start();
-      await closeTestDatabase(db);
-      if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
-    }, 60_000);
-
-    it("host b's configuration reads the replica and writes usage to the primary", async () => {
-      expect(replica.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
-      const conf = (f: string) => fs.readFileSync(path.join(b.conf, f), "utf8");
-      expect(conf("postfix/virtual-mailbox-maps.cf")).toContain(`hosts = 127.0.0.1:${replica.port}\n`);
-      expect(conf("dovecot/dovecot-sql.conf.ext")).toContain(`host=127.0.0.1 port=${replica.port} `);
-      expect(conf("dovecot/dovecot-dict-sieve-sql.conf.ext")).toContain(`host=127.0.0.1 port=${replica.port} `);
-      expect(conf("dovecot/dovecot-dict-sql.conf.ext")).toContain(`host=127.0.0.1 port=${primary.port} `);
-      // With the primary up: delivered, filtered, the usage written back.
-      const sent = await smtpTry(
-        b.ports.smtp,
-        "before@outside.test",
-        [EWA],
-        message("before@outside.test", EWA, "before-stop"),
-      );
-      expect(sent.accepted).toEqual([EWA]);
-      await waitFor("before-stop in ewa's inbox on host b", () => has("", "before-stop"), 60_000);
-      await waitFor("the usage written back", async () => (await ewaRow()).usageMessages === 1, 30_000);
-      await waitFor("the autoresponder's reply", () => repliesTo("before@outside.test").length === 1, 30_000);
+describeOnPg("a mail host reading a replica while the primary is down", () => {
+  beforeAll(async () => {
+    root = newMailTestRoot("mailadmin-replica-delivery-");
+    db = await openTestDatabase(path.join(root, "db", "mail.db"));
+    primary = testPgCluster();
+    for (const d of [A, B]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
+    await createAccount(db, await getDomainOrThrow(db, B), "ewa", {
+      password: PW,
+      spam_hits: 5,
+      spam_rule: "move",
+      autoresponder_mode: 1,
+      autoresponder_body: "Jestem na urlopie.",
     });
-
-    it("with the primary stopped, host b accepts and delivers with the account's Sieve (spam folder, autoresponder); IMAP works", async () => {
-      const lastAuthBefore = (await ewaRow()).lastAuthDate;
-      await primary.kill();
-      expect(() => primary.psql("SELECT 1")).toThrow();
-
-      const plain = await smtpTry(
-        b.ports.smtp,
-        "down@outside.test",
-        [EWA],
-        message("down@outside.test", EWA, "while-down"),
-      );
-      expect(plain.refused).toEqual([]);
-      expect(plain.accepted).toEqual([EWA]);
-      const spam = await smtpTry(
-        b.ports.smtp,
-        "spammer@outside.test",
-        [EWA],
-        message("spammer@outside.test", EWA, "spam-while-down", 10),
-      );
-      expect(spam.accepted).toEqual([EWA]);
-      await waitFor("while-down in ewa's inbox", () => has("", "while-down"), 60_000);
-      // The spam filter (sieve_before, read from the replica) filed it into Spam.
-      await waitFor("spam-while-down in ewa's Spam folder", () => has("Spam", "spam-while-down"), 60_000);
-      expect(has("", "spam-while-down")).toBe(false);
-      // The autoresponder (the account's own script, read from the replica) replied.
-      await waitFor(
-        "the autoresponder's reply to down@outside.test",
-        () => repliesTo("down@outside.test").length === 1,
-        30_000,
-      );
-      expect(repliesTo("down@outside.test")[0]).toContain("Jestem na urlopie.");
-
-      // IMAP through b: the passdb and userdb read the replica.
-      const login = await imapLogin(b.ports.imap, EWA);
-      expect(login.login).toMatch(/^a OK/m);
-      expect(login.exists).toBe(2);
-
-      // What needs a write waits: quota_clone could not write the usage to the primary (the delivery did not wait
-      // for it), and Dovecot's report of the login reached the mail events, whose write failed.
-      await waitFor(
-        "quota_clone's failed write in b's log",
-        () => /quota_clone.*(fail|error)|(fail|error).*quota_clone/i.test(dovecotLog(b)),
-        30_000,
-      );
-
-      // The primary back: a delivery's write-back sets the whole usage again. Dovecot's dict processes keep the
-      // connections they had before the outage, and the first write on each fails once more ("terminating
-      // connection"), so the usage is right after the first write-back on a new connection: at most one delivery
-      // per dict process (up to 4 here).
-      await primary.start();
-      let count = 3; // the inbox's 2 and Spam's 1
-      let synced = false;
-      for (let i = 1; i <= 4 && !synced; i++) {
-        const subject = `after-restart-${i}`;
-        const after = await smtpTry(
-          b.ports.smtp,
-          "after@outside.test",
-          [EWA],
-          message("after@outside.test", EWA, subject),
-        );
-        expect(after.accepted).toEqual([EWA]);
-        await waitFor(`${subject} in ewa's inbox`, () => has("", subject), 60_000);
-        count++;
-        const expected = count;
-        synced = await waitFor(
-          "the usage written back",
-          async () => (await ewaRow()).usageMessages === expected,
-          5_000,
-        ).then(
-          () => true,
-          () => false,
-        );
-        if (synced) console.log(`replica delivery: usage written back by delivery ${i} after the primary's restart`);
-      }
-      expect(synced).toBe(true);
-      // The login made while the primary was down left no last-login record; the next one, with it back, does.
-      expect((await ewaRow()).lastAuthDate).toBe(lastAuthBefore);
-      expect((await imapLogin(b.ports.imap, EWA)).login).toMatch(/^a OK/m);
-      await waitFor("the last login recorded", async () => (await ewaRow()).lastAuthDate !== lastAuthBefore, 30_000);
+    a = await startMailSystem(root, { hostName: "a" });
+    replica = await startReplica(primary, { replicationUser: "replicator" });
+    // Host b as docs/postgresql.md sets it up: lookups on its replica, the quota write-back to the primary.
+    b = await startSecondMailHost(root, a, "host-b", {
+      hostName: "b",
+      postgres: {
+        ...testSandboxPostgres()!,
+        readHosts: [`127.0.0.1:${replica.port}`],
+        writeHost: `127.0.0.1:${primary.port}`,
+      },
     });
-  },
-);
+    await placeOnHosts(db, a, b);
+    // The replica has replayed the placement and both Sieve scripts (polled: replay has no event to wait on).
+    await waitFor(
+      "the placement and Sieve scripts on the replica",
+      () =>
+        replica.psql(`SELECT count(*) FROM mail_account_hosts WHERE email = '${EWA}' AND host = 'b'`).trim() === "1" &&
+        replica.psql(`SELECT count(*) FROM mail_sieve_scripts WHERE username = '${EWA}'`).trim() === "2",
+      30_000,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await b?.sandbox.stop();
+    await a?.sandbox.stop();
+    await replica?.stop();
+    // The setup file stops the primary; it must be running for the pool's close.
+    await primary?.start();
+    await closeTestDatabase(db);
+    if (root && !process.env.KEEP_MAIL_TEST_DIR) fs.rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+
+  it("host b's configuration reads the replica and writes usage to the primary", async () => {
+    expect(replica.psql("SELECT pg_is_in_recovery()").trim()).toBe("t");
+    const conf = (f: string) => fs.readFileSync(path.join(b.conf, f), "utf8");
+    expect(conf("postfix/virtual-mailbox-maps.cf")).toContain(`hosts = 127.0.0.1:${replica.port}\n`);
+    expect(conf("dovecot/dovecot-sql.conf.ext")).toContain(`host=127.0.0.1 port=${replica.port} `);
+    expect(conf("dovecot/dovecot-dict-sieve-sql.conf.ext")).toContain(`host=127.0.0.1 port=${replica.port} `);
+    expect(conf("dovecot/dovecot-dict-sql.conf.ext")).toContain(`host=127.0.0.1 port=${primary.port} `);
+    // With the primary up: delivered, filtered, the usage written back.
+    const sent = await smtpTry(
+      b.ports.smtp,
+      "before@outside.test",
+      [EWA],
+      message("before@outside.test", EWA, "before-stop"),
+    );
+    expect(sent.accepted).toEqual([EWA]);
+    await waitFor("before-stop in ewa's inbox on host b", () => has("", "before-stop"), 60_000);
+    await waitFor("the usage written back", async () => (await ewaRow()).usageMessages === 1, 30_000);
+    await waitFor("the autoresponder's reply", () => repliesTo("before@outside.test").length === 1, 30_000);
+  });
+
+  it("with the primary stopped, host b accepts and delivers with the account's Sieve (spam folder, autoresponder); IMAP works", async () => {
+    const lastAuthBefore = (await ewaRow()).lastAuthDate;
+    await primary.kill();
+    expect(() => primary.psql("SELECT 1")).toThrow();
+
+    const plain = await smtpTry(
+      b.ports.smtp,
+      "down@outside.test",
+      [EWA],
+      message("down@outside.test", EWA, "while-down"),
+    );
+    expect(plain.refused).toEqual([]);
+    expect(plain.accepted).toEqual([EWA]);
+    const spam = await smtpTry(
+      b.ports.smtp,
+      "spammer@outside.test",
+      [EWA],
+      message("spammer@outside.test", EWA, "spam-while-down", 10),
+    );
+    expect(spam.accepted).toEqual([EWA]);
+    await waitFor("while-down in ewa's inbox", () => has("", "while-down"), 60_000);
+    // The spam filter (sieve_before, read from the replica) filed it into Spam.
+    await waitFor("spam-while-down in ewa's Spam folder", () => has("Spam", "spam-while-down"), 60_000);
+    expect(has("", "spam-while-down")).toBe(false);
+    // The autoresponder (the account's own script, read from the replica) replied.
+    await waitFor(
+      "the autoresponder's reply to down@outside.test",
+      () => repliesTo("down@outside.test").length === 1,
+      30_000,
+    );
+    expect(repliesTo("down@outside.test")[0]).toContain("Jestem na urlopie.");
+
+    // IMAP through b: the passdb and userdb read the replica.
+    const login = await imapInbox(b.ports.imap, EWA);
+    expect(login.login).toMatch(/^a OK/m);
+    expect(login.exists).toBe(2);
+
+    // What needs a write waits: quota_clone could not write the usage to the primary (the delivery did not wait
+    // for it), and Dovecot's report of the login reached the mail events, whose write failed.
+    await waitFor(
+      "quota_clone's failed write in b's log",
+      () => /quota_clone.*(fail|error)|(fail|error).*quota_clone/i.test(dovecotLog(b)),
+      30_000,
+    );
+
+    // The primary back: a delivery's write-back sets the whole usage again. Dovecot's dict processes keep the
+    // connections they had before the outage, and the first write on each fails once more ("terminating
+    // connection"), so the usage is right after the first write-back on a new connection: at most one delivery
+    // per dict process (up to 4 here).
+    await primary.start();
+    let count = 3; // the inbox's 2 and Spam's 1
+    let synced = false;
+    for (let i = 1; i <= 4 && !synced; i++) {
+      const subject = `after-restart-${i}`;
+      const after = await smtpTry(
+        b.ports.smtp,
+        "after@outside.test",
+        [EWA],
+        message("after@outside.test", EWA, subject),
+      );
+      expect(after.accepted).toEqual([EWA]);
+      await waitFor(`${subject} in ewa's inbox`, () => has("", subject), 60_000);
+      count++;
+      const expected = count;
+      synced = await waitFor(
+        "the usage written back",
+        async () => (await ewaRow()).usageMessages === expected,
+        5_000,
+      ).then(
+        () => true,
+        () => false,
+      );
+      if (synced) console.log(`replica delivery: usage written back by delivery ${i} after the primary's restart`);
+    }
+    expect(synced).toBe(true);
+    // The login made while the primary was down left no last-login record; the next one, with it back, does.
+    expect((await ewaRow()).lastAuthDate).toBe(lastAuthBefore);
+    expect((await imapInbox(b.ports.imap, EWA)).login).toMatch(/^a OK/m);
+    await waitFor("the last login recorded", async () => (await ewaRow()).lastAuthDate !== lastAuthBefore, 30_000);
+  });
+});

@@ -3,43 +3,9 @@
 // in DNS, every DNS record the domain needs with its state, and an account's latest SMS notifications.
 import { useQuery } from "@tanstack/react-query";
 import { panelRequestText, retryRule } from "@/lib/client/api";
+import type { DkimStatus, DomainDnsReport, SmsNotification } from "@/lib/schemas/mail-status";
 
-export interface DkimStatus {
-  selector: string;
-  name: string;
-  value: string;
-  dns: "published" | "different" | "missing" | "error";
-  dns_detail: string;
-}
-
-export type DnsState = "present" | "missing" | "different" | "error";
-
-export interface CheckedDnsRecord {
-  kind: string;
-  type: "MX" | "TXT" | "CNAME" | "SRV";
-  name: string;
-  value: string;
-  state: DnsState;
-  found: string[];
-}
-
-export interface DomainDnsReport {
-  domain: string;
-  ok: boolean;
-  records: CheckedDnsRecord[];
-}
-
-export interface SmsNotification {
-  created_at: string;
-  number: 1 | 2;
-  channel: string;
-  target: string;
-  /** pending, sent, failed or skipped. */
-  status: string;
-  attempts: number;
-  last_error: string;
-  sent_at: string;
-}
+export type { CheckedDnsRecord, DnsState, SmsNotification } from "@/lib/schemas/mail-status";
 
 async function getJson<T>(path: string): Promise<T> {
   return JSON.parse(await panelRequestText(`/api/panel/mail/${path}`)) as T;

@@ -5,6 +5,17 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SandboxContext } from "./sandbox";
 
+/** A login service listening on loopback at `port`, its implicit-TLS listener off (the sandbox has no TLS). */
+const loginService = (protocol: "imap" | "pop3", port: number) => `service ${protocol}-login {
+  inet_listener ${protocol} {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener ${protocol}s {
+    port = 0
+  }
+}`;
+
 export function writeDovecotConfig(ctx: SandboxContext): void {
   const l = ctx.layout;
   const p = ctx.ports;
@@ -27,24 +38,8 @@ default_internal_user = dovecot
 default_login_user = dovenull
 # Vacation replies go to Postfix's internal port (a production host uses sendmail).
 submission_host = 127.0.0.1:${p.internal}
-service imap-login {
-  inet_listener imap {
-    address = 127.0.0.1
-    port = ${p.imap}
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-service pop3-login {
-  inet_listener pop3 {
-    address = 127.0.0.1
-    port = ${p.pop3}
-  }
-  inet_listener pop3s {
-    port = 0
-  }
-}
+${loginService("imap", p.imap)}
+${loginService("pop3", p.pop3)}
 service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1

@@ -68,6 +68,9 @@ function runCli(args: string[], env: Record<string, string> = {}) {
 
 describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
   let root: string;
+  /** The sandbox's send helper (`mailserver sandbox send`) on this sandbox. */
+  const sandboxSend = (...args: string[]) =>
+    runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), ...args]);
   let child: ChildProcess;
   let info: SandboxInfo;
   let stderr = "";
@@ -128,17 +131,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(await greets(info.pop3, /^\+OK/m)).toBe(true);
     expect(await greets(info.lists_lmtp, /^220 .*LMTP/m)).toBe(true); // the list service (docs/lists.md)
     // The MX does not relay for 127.0.0.1 (no mynetworks exemption); submission needs a login.
-    const relay = await runCli([
-      "mailserver",
-      "sandbox",
-      "send",
-      "--dir",
-      path.join(root, "s"),
-      "--from",
-      "a@outside.test",
-      "--to",
-      "b@elsewhere.test",
-    ]);
+    const relay = await sandboxSend("--from", "a@outside.test", "--to", "b@elsewhere.test");
     expect(relay.status).toBe(1);
     expect(relay.stderr).toMatch(/Relay access denied/);
   });
@@ -162,19 +155,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
 
   it("delivers to a mailbox, through an alias and through a list into the Maildirs", async () => {
     const send = (to: string, subject: string) =>
-      runCli([
-        "mailserver",
-        "sandbox",
-        "send",
-        "--dir",
-        path.join(root, "s"),
-        "--from",
-        "nadawca@outside.test",
-        "--to",
-        to,
-        "--subject",
-        subject,
-      ]);
+      sandboxSend("--from", "nadawca@outside.test", "--to", to, "--subject", subject);
     for (const [to, subject] of [
       ["ola@sandbox-demo.test", "to-mailbox"],
       ["biuro@sandbox-demo.test", "to-alias"],
@@ -204,12 +185,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
   }, 120_000); // three CLI starts (tsx compiles the CLI each time), each sending through the real daemons
 
   it("files mail for a domain it does not host into the outbound Maildir (send helper, submission with SASL)", async () => {
-    const r = await runCli([
-      "mailserver",
-      "sandbox",
-      "send",
-      "--dir",
-      path.join(root, "s"),
+    const r = await sandboxSend(
       "--user",
       "postmaster@sandbox-demo.test",
       "--password",
@@ -220,7 +196,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
       "someone@elsewhere.test",
       "--subject",
       "leaves-the-sandbox",
-    ]);
+    );
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^250 /);
     const file = await waitFor("the outbound file", () => maildirNew(info.outbound)[0], 20_000);

@@ -3,46 +3,22 @@ import "server-only";
 // account gets a cookie naming that account and a random device id, signed with a key of the service. Its later
 // sign-ins to that account are exempt from the account's lock and throttled per device instead
 // (lib/server/caller/login-throttle.ts), so an attacker guessing the password cannot lock the real user out of the panel.
-// The key lives in the database (server_secrets), made at first use, so every process signs and checks alike.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { withTransaction } from "@/db/transaction";
+// The key is the service's own (lib/server/store/server-key.ts).
+import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
-import { serverSecrets } from "@/db/schema";
+import { isServerMac, serverMac } from "@/lib/server/store/server-key";
 
 export const DEVICE_COOKIE = "mailadmin_device";
 export const SECURE_DEVICE_COOKIE = "__Host-mailadmin_device";
 const MAX_AGE_SECONDS = 180 * 24 * 3600;
 const KEY_NAME = "device_cookie_key";
 
-const keys = new WeakMap<Db, Buffer>();
-
-async function key(db: Db): Promise<Buffer> {
-  let k = keys.get(db);
-  if (!k) {
-    await withTransaction(db, (tx) =>
-      tx
-        .insert(serverSecrets)
-        .values({ name: KEY_NAME, value: randomBytes(32).toString("base64") })
-        .onConflictDoNothing()
-        .execute(),
-    );
-    const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, KEY_NAME));
-    k = Buffer.from(row!.value, "base64");
-    keys.set(db, k);
-  }
-  return k;
-}
-
-const sign = async (db: Db, email: string, id: string) =>
-  createHmac("sha256", await key(db))
-    .update(`${email}\n${id}`)
-    .digest("base64url");
+const signed = (email: string, id: string) => `${email}\n${id}`;
 
 /** A new device cookie's value for an account that has just signed in. */
 export async function newDeviceToken(db: Db, email: string): Promise<string> {
   const id = randomBytes(16).toString("base64url");
-  return `${Buffer.from(email).toString("base64url")}.${id}.${await sign(db, email, id)}`;
+  return `${Buffer.from(email).toString("base64url")}.${id}.${await serverMac(db, KEY_NAME, signed(email, id))}`;
 }
 
 /** The device id when the token is genuine and names this account; null otherwise. */
@@ -50,9 +26,7 @@ export async function deviceIdFor(db: Db, token: string | null, email: string): 
   if (!token) return null;
   const [who, id, mac] = token.split(".");
   if (!who || !id || !mac || Buffer.from(who, "base64url").toString() !== email) return null;
-  const expected = Buffer.from(await sign(db, email, id));
-  const given = Buffer.from(mac);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
+  return (await isServerMac(db, KEY_NAME, signed(email, id), mac)) ? id : null;
 }
 
 const cookieName = (secure: boolean) => (secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE);

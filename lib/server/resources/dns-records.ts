@@ -5,41 +5,8 @@ import "server-only";
 // panel's DNS page, `domain dns-check` and `domain dkim show` all check through here (docs/onboarding.md).
 import crypto from "node:crypto";
 import { Resolver } from "node:dns/promises";
+import type { CheckedDnsRecord, DnsRecordKind, DnsRecordType, RequiredDnsRecord } from "@/lib/schemas/mail-status";
 import { dnsResolvers, env } from "../env";
-
-export type DnsRecordKind =
-  | "mx"
-  | "spf"
-  | "dkim"
-  | "dmarc"
-  | "autoconfig"
-  | "autodiscover"
-  | "autodiscover_srv"
-  | "imap_srv"
-  | "pop3_srv"
-  | "submission_srv"
-  | "mta_sts"
-  | "mta_sts_host"
-  | "tls_rpt";
-
-export type DnsRecordType = "MX" | "TXT" | "CNAME" | "SRV";
-
-export interface RequiredDnsRecord {
-  kind: DnsRecordKind;
-  type: DnsRecordType;
-  /** The record's owner name, fully qualified, without the trailing dot. */
-  name: string;
-  /** Its value as a DNS provider's form takes it: MX "10 host", SRV "priority weight port host", TXT the text. */
-  value: string;
-}
-
-export type DnsState = "present" | "missing" | "different" | "error";
-
-export interface CheckedDnsRecord extends RequiredDnsRecord {
-  state: DnsState;
-  /** What DNS answered for the name and type (empty when missing), or the resolver's error. */
-  found: string[];
-}
 
 /** Where mail clients connect: implicit TLS on the usual ports (993, 995, 465), STARTTLS on any other. */
 export interface MailService {

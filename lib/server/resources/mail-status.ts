@@ -7,16 +7,9 @@ import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib
 import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
 import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
-import { checkDnsRecords, requiredDnsRecords, type CheckedDnsRecord } from "./dns-records";
+import type { DkimStatus, DomainDnsReport, SmsNotification } from "@/lib/schemas/mail-status";
+import { checkDnsRecords, requiredDnsRecords } from "./dns-records";
 import type { Principal } from "../caller/auth";
-
-export interface DkimStatus {
-  selector: string;
-  name: string;
-  value: string;
-  dns: "published" | "different" | "missing" | "error";
-  dns_detail: string;
-}
 
 /** The domain's DKIM TXT record (a key is made for a domain created before DKIM existed) and what DNS answers. */
 export async function dkimStatus(db: Db, principal: Principal, domainName: string): Promise<DkimStatus> {
@@ -25,13 +18,6 @@ export async function dkimStatus(db: Db, principal: Principal, domainName: strin
   const record = dkimRecord(domain.name, key);
   const dns = await checkDkimDns(record);
   return { ...record, dns: dns.state, dns_detail: dns.detail };
-}
-
-export interface DomainDnsReport {
-  domain: string;
-  /** Every record present. */
-  ok: boolean;
-  records: CheckedDnsRecord[];
 }
 
 /** Each record the domain needs, checked against DNS now (the CLI's `domain dns-check`, and the page's below). */
@@ -44,17 +30,6 @@ export async function checkDomainDns(db: Db, domain: Pick<DomainRow, "id" | "nam
 /** The domain's DNS page (postmaster only). */
 export async function domainDnsStatus(db: Db, principal: Principal, domainName: string): Promise<DomainDnsReport> {
   return checkDomainDns(db, await domainForAdmin(db, principal, domainName));
-}
-
-export interface SmsNotification {
-  created_at: string;
-  number: 1 | 2;
-  channel: string;
-  target: string;
-  status: string;
-  attempts: number;
-  last_error: string;
-  sent_at: string;
 }
 
 /** The account's last ten notifications, newest first (postmaster only: targets are other people's numbers). */

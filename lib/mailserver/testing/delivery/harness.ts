@@ -168,57 +168,31 @@ export async function setUp() {
   await createAccount(db, d, "wadliwy", { password: PW, capacity: 1, usage_notification_level: 30 });
   await createAccount(db, d, "nastepny", { password: PW, capacity: 1, usage_notification_level: 30 });
   await createAccount(db, d, "fwd", { password: PW, forwards: ["daleko@outside.test"], keep_mail: 0 });
-  await createAccount(db, d, "smsmail", {
-    password: PW,
-    sms_phone_number_1: "bramka@outside.test",
-    sms_send_to: 1,
-    sms_cnt: 1,
-  });
-  await createAccount(db, d, "smsop", {
-    password: PW,
-    sms_phone_number_1: "+48601234567",
-    sms_operator_1: 21,
-    sms_send_to: 1,
-    sms_cnt: 0,
-  });
-  await createAccount(db, d, "smsauto", {
-    password: PW,
-    sms_phone_number_1: "601234567",
-    sms_operator_1: 0,
-    sms_send_to: 1,
-    sms_cnt: 2,
-  });
-  await createAccount(db, d, "smshttp", {
-    password: PW,
-    sms_phone_number_1: "501234567",
-    sms_send_to: 0,
-    sms_cnt: 3,
-    sms_login_1: "klient1",
-    sms_password_1: "Bramka-tajne1",
-    sms_phone_number_2: "kopia@outside.test",
-  });
-  await createAccount(db, d, "smsretry", {
-    password: PW,
-    sms_phone_number_1: "791000111",
-    sms_send_to: 0,
-    sms_cnt: 0,
-    sms_login_1: "k2",
-    sms_password_1: "p2",
-  });
-  await createAccount(db, d, "smsrate", {
-    password: PW,
-    sms_phone_number_1: "limit@outside.test",
-    sms_send_to: 1,
-    sms_cnt: 0,
-  });
-  await createAccount(db, d, "moder", {
-    password: PW,
-    sms_phone_number_1: "moder-sms@outside.test",
-    sms_send_to: 1,
-    sms_cnt: 0,
-    spam_hits: 5,
-    spam_rule: "move",
-  });
+  // The SMS accounts (./sms.ts): an e-mail gateway, an operator's, the HTTP gateway, retries, the rate, a moderator.
+  const sms: Record<string, Record<string, unknown>> = {
+    smsmail: { sms_phone_number_1: "bramka@outside.test", sms_send_to: 1, sms_cnt: 1 },
+    smsop: { sms_phone_number_1: "+48601234567", sms_operator_1: 21, sms_send_to: 1, sms_cnt: 0 },
+    smsauto: { sms_phone_number_1: "601234567", sms_operator_1: 0, sms_send_to: 1, sms_cnt: 2 },
+    smshttp: {
+      sms_phone_number_1: "501234567",
+      sms_send_to: 0,
+      sms_cnt: 3,
+      sms_login_1: "klient1",
+      sms_password_1: "Bramka-tajne1",
+      sms_phone_number_2: "kopia@outside.test",
+    },
+    smsretry: { sms_phone_number_1: "791000111", sms_send_to: 0, sms_cnt: 0, sms_login_1: "k2", sms_password_1: "p2" },
+    smsrate: { sms_phone_number_1: "limit@outside.test", sms_send_to: 1, sms_cnt: 0 },
+    // Also a moderator of the list zarzad, filtering spam.
+    moder: {
+      sms_phone_number_1: "moder-sms@outside.test",
+      sms_send_to: 1,
+      sms_cnt: 0,
+      spam_hits: 5,
+      spam_rule: "move",
+    },
+  };
+  for (const [name, fields] of Object.entries(sms)) await createAccount(db, d, name, { password: PW, ...fields });
   await createMailingList(db, d, "zarzad", { privacy_mode: 1, accounts: [`jan@${A}`], moderators: [`moder@${A}`] });
   // Counts the writes of last_auth_* (no write per command, nor per login on the same day from the same address).
   const statements = mailTestsOnPostgres()

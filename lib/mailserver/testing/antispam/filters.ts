@@ -1,0 +1,103 @@
+// Anti-spam cases: the score levels, tag and move, the filter off, white and black lists of the account and its domain.
+import { expect, it } from "vitest";
+
+import { readMessages } from "../mail-daemons";
+import { S, OFF, LEVELS, l, domain, setAccount, setDomain, message, send, settle, landed, codes } from "./harness";
+
+export function spamFilterCases() {
+  it("spam_hits 2, 5, 7, 9: a score just under each stays in the inbox, from the score on it is spam (one message, four accounts)", async () => {
+    const to = LEVELS.map((h) => `h${h}@${S}`);
+    const sent: { subject: string; score: number }[] = [];
+    for (const h of LEVELS) {
+      for (const score of [h - 0.1, h, h + 0.1]) {
+        const subject = `level-${h}-${score.toFixed(1)}`;
+        expect((await send("sender@outside.test", to, subject, score)).accepted).toHaveLength(4);
+        sent.push({ subject, score });
+      }
+    }
+    await settle();
+    for (const { subject, score } of sent) {
+      for (const h of LEVELS) {
+        expect({ subject, account: h, where: landed(`h${h}@${S}`, subject).where }).toEqual({
+          subject,
+          account: h,
+          where: score >= h - 1e-9 ? "spam" : "inbox",
+        });
+      }
+    }
+    // The score headers the Sieve script compares: hundredths, and readable.
+    const one = readMessages(l, `h2@${S}`, "Spam").find((m) => m.includes("level-5-5.1"))!;
+    expect(one).toMatch(/^X-Mailadmin-Spam-Centiscore: 510$/m);
+    expect(one).toMatch(/^X-Spam-Score: 5\.10$/m);
+  });
+
+  it("spam_rule tag puts [SPAM] into the subject in the inbox, move files into Spam; spam_enabled 0 does neither", async () => {
+    const to = [`tagger@${S}`, `mover@${S}`, `nofilter@${S}`];
+    await send("sender@outside.test", to, "rule-high", 12);
+    await send("sender@outside.test", to, "rule-low", 3);
+    await settle();
+    expect(landed(`tagger@${S}`, "rule-high")).toEqual({ where: "inbox", subjectLine: "[SPAM] rule-high" });
+    expect(landed(`mover@${S}`, "rule-high")).toEqual({ where: "spam", subjectLine: "rule-high" });
+    expect(landed(`nofilter@${S}`, "rule-high")).toEqual({ where: "inbox", subjectLine: "rule-high" });
+    expect(landed(`tagger@${S}`, "rule-low")).toEqual({ where: "inbox", subjectLine: "rule-low" });
+    expect(landed(`mover@${S}`, "rule-low").where).toBe("inbox");
+  });
+
+  it("spam_enabled 0 on the domain turns the filter off for its accounts", async () => {
+    await send("sender@outside.test", [`anyone@${OFF}`], "domain-off", 15);
+    await settle();
+    expect(landed(`anyone@${OFF}`, "domain-off").where).toBe("inbox");
+    await setDomain(OFF, { spam_enabled: 1 });
+    await send("sender@outside.test", [`anyone@${OFF}`], "domain-on", 15);
+    await settle();
+    expect(landed(`anyone@${OFF}`, "domain-on").where).toBe("spam");
+  });
+
+  it("the white list (an address, a domain, and the domain's list) beats a high score", async () => {
+    await setDomain(S, { spam_white_list: ["partner.test"] });
+    try {
+      await send("friend@outside.test", [`friendly@${S}`, `mover@${S}`], "white-address", 20);
+      await send("anyone@trusted.test", [`friendly@${S}`], "white-domain", 20);
+      await send("someone@partner.test", [`mover@${S}`], "white-domain-level", 20);
+      await send("stranger@outside.test", [`friendly@${S}`], "not-white", 20);
+      await settle();
+      expect(landed(`friendly@${S}`, "white-address").where).toBe("inbox");
+      // The same message to an account without that white list is spam: the verdict is per recipient.
+      expect(landed(`mover@${S}`, "white-address").where).toBe("spam");
+      expect(landed(`friendly@${S}`, "white-domain").where).toBe("inbox");
+      expect(landed(`mover@${S}`, "white-domain-level").where).toBe("inbox");
+      expect(landed(`friendly@${S}`, "not-white").where).toBe("spam");
+    } finally {
+      await setDomain(S, { spam_white_list: [] });
+    }
+  });
+
+  it("the black list refuses an address and a domain at SMTP when every recipient refuses it, else skips only that recipient", async () => {
+    const alone = await send("pest@outside.test", [`picky@${S}`], "black-alone");
+    expect(alone.accepted).toEqual([]);
+    expect(codes(alone)[`picky@${S}`]).toBeGreaterThanOrEqual(500);
+    const byDomain = await send("bulk@junk.test", [`picky@${S}`], "black-domain");
+    expect(byDomain.accepted).toEqual([]);
+    const mixed = await send("pest@outside.test", [`picky@${S}`, `plain@${S}`], "black-mixed");
+    expect(mixed.accepted).toEqual([`plain@${S}`]);
+    expect(codes(mixed)[`picky@${S}`]).toBeGreaterThanOrEqual(500);
+    await settle();
+    expect(landed(`picky@${S}`, "black-mixed").where).toBe("none");
+    expect(landed(`plain@${S}`, "black-mixed").where).toBe("inbox");
+    expect(landed(`picky@${S}`, "black-alone").where).toBe("none");
+  });
+
+  it("the domain's black list (by domain and by address) applies to every account; the white list beats it", async () => {
+    await setDomain(S, { spam_black_list: ["spammer.test", "nuisance@outside.test"] });
+    try {
+      const r = await send("x@spammer.test", [`plain@${S}`, `mover@${S}`], "domain-black");
+      expect(r.accepted).toEqual([]);
+      expect(Object.keys(codes(r)).sort()).toEqual([`mover@${S}`, `plain@${S}`]);
+      expect((await send("nuisance@outside.test", [`plain@${S}`], "domain-black-address")).accepted).toEqual([]);
+      await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
+      expect((await send("x@spammer.test", [`friendly@${S}`], "black-but-white")).accepted).toEqual([`friendly@${S}`]);
+    } finally {
+      await setDomain(S, { spam_black_list: [] });
+    }
+  });
+}

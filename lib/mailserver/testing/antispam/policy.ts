@@ -1,0 +1,213 @@
+// Anti-spam cases at SMTP: greylisting, addresses reached through aliases and catchalls, SPF, RBL, changes that
+// apply at once, and the spam_*_default fields.
+import { expect, it } from "vitest";
+import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
+import { toDomainRecord } from "@/lib/server/resources/domains";
+import { spamDefaults } from "@/lib/server/spam-defaults";
+import { runCommand } from "@/lib/cli/commands";
+import { domains } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { writeDnsRecords } from "../../sandbox/dns-server";
+import { SANDBOX_RBL_ZONE } from "../../sandbox/sandbox";
+import {
+  S,
+  G,
+  OFF,
+  PW,
+  l,
+  db,
+  domain,
+  setAccount,
+  setDomain,
+  message,
+  send,
+  settle,
+  landed,
+  codes,
+  moveClock,
+} from "./harness";
+
+export function policyCases() {
+  it("greylisting: on defers the first attempt with 4xx and accepts the retry after greylist_delay_s; off, inherited, white-listed", async () => {
+    const sender = `grey-${Date.now()}@outside.test`;
+    const first = await send(sender, [`greyon@${G}`, `greyoff@${G}`, `inherits@${G}`, `greywhite@${G}`], "grey-1");
+    // greyoff (0) and greywhite (sender's domain on its greylist white list) take it at once.
+    expect(first.accepted.sort()).toEqual([`greyoff@${G}`, `greywhite@${G}`]);
+    expect(codes(first)).toEqual({ [`greyon@${G}`]: 450, [`inherits@${G}`]: 450 });
+    // Too early: still deferred.
+    const early = await send(sender, [`greyon@${G}`, `inherits@${G}`], "grey-2");
+    expect(early.accepted).toEqual([]);
+    expect(codes(early)).toEqual({ [`greyon@${G}`]: 450, [`inherits@${G}`]: 450 });
+    // The wait passes on the policy service's clock, not in real time.
+    moveClock(l.sandbox.info.greylist_delay_s * 1000 + 300);
+    const retry = await send(sender, [`greyon@${G}`, `inherits@${G}`], "grey-3");
+    expect(retry.accepted.sort()).toEqual([`greyon@${G}`, `inherits@${G}`]);
+    await settle();
+    expect(landed(`greyon@${G}`, "grey-3").where).toBe("inbox");
+    // In a domain with greylisting off (S), an account's own 1 still greylists; -1 there means off.
+    const other = await send(sender, [`greyexplicit@${S}`, `plain@${S}`], "grey-domain-off");
+    expect(other.accepted).toEqual([`plain@${S}`]);
+    expect(codes(other)).toEqual({ [`greyexplicit@${S}`]: 450 });
+    // An address that does not exist is refused at once (550), not greylisted first (nor kept in the greylist).
+    const unknown = await send(`grey-unknown-${Date.now()}@outside.test`, [`nobody-here@${G}`], "grey-unknown");
+    expect(codes(unknown)).toEqual({ [`nobody-here@${G}`]: 550 });
+  }, 30_000);
+
+  it("an alias or catchall that leads to an address gone from a domain hosted here is refused at RCPT (550), not bounced later", async () => {
+    // Contract §9: another domain deleting the account leaves this domain's alias to it, and mail to it is refused
+    // like mail to any unknown address. Greylisting is off in S, so what is accepted is accepted at once.
+    await createAccount(db, await domain(G), "cel", { password: PW });
+    await createAlias(db, await domain(S), "martwy", { target: `cel@${G}` });
+    await createAlias(db, await domain(S), "posredni", { target: `martwy@${S}` });
+    await createAlias(db, await domain(S), "daleki", { target: "ktos@outside.test" });
+    const sender = `dest-${Date.now()}@outside.test`;
+    // Nothing is delivered to cel first: a copy still in the queue when the account goes is deferred, and the queue
+    // that later tests wait to empty would not empty.
+    await deleteAccounts(db, await domain(G), ["cel"]);
+    const dead = await send(sender, [`martwy@${S}`, `posredni@${S}`, `daleki@${S}`, `plain@${S}`], "dest-dead");
+    expect(codes(dead)).toEqual({ [`martwy@${S}`]: 550, [`posredni@${S}`]: 550 });
+    expect(dead.accepted.sort()).toEqual([`daleki@${S}`, `plain@${S}`]);
+    await settle();
+    // A catchall to another domain's same-named account that does not exist there: refused.
+    // (Set in the table: the API allows types 2 and 3 only between domains of one customer, which these are not.)
+    const catchall = (type: number, address: string) =>
+      db.update(domains).set({ catchallType: type, catchallAddress: address }).where(eq(domains.name, S));
+    await catchall(3, OFF);
+    try {
+      const viaCatchall = await send(sender, [`nieznany@${S}`], "dest-catchall");
+      expect(codes(viaCatchall)).toEqual({ [`nieznany@${S}`]: 550 });
+    } finally {
+      await catchall(0, "");
+    }
+  });
+
+  it("an alias or catchall of an account applies that account's black list, white list, greylisting, SPF and RBL settings", async () => {
+    for (const [alias, target] of [
+      ["picky-al", "picky"],
+      ["grey-al", "greyexplicit"],
+      ["spfoff-al", "spfoff"],
+      ["friendly-al", "friendly"],
+    ]) {
+      await createAlias(db, await domain(S), alias!, { target: `${target}@${S}` });
+    }
+    // A domain whose catchall (type 1) is an account with a black list; greylisting off at the domain.
+    const C = "catch.test";
+    await runCommand(db, ["domain", "add", C, "--postmaster-password", PW]);
+    await setDomain(C, { spam_greylist_enabled: 0 });
+    await createAccount(db, await domain(C), "wybredny", { password: PW, spam_black_list: ["pest@outside.test"] });
+    await setDomain(C, { catchall_type: 1, catchall_address: `wybredny@${C}` });
+
+    // Black list: the account's, through its alias and through the catchall; the others take the message.
+    const black = await send("pest@outside.test", [`picky-al@${S}`, `plain@${S}`], "alias-black");
+    expect(codes(black)[`picky-al@${S}`]).toBeGreaterThanOrEqual(500);
+    expect(black.accepted).toEqual([`plain@${S}`]);
+    const caught = await send("pest@outside.test", [`whoever@${C}`], "catchall-black");
+    expect(codes(caught)[`whoever@${C}`]).toBeGreaterThanOrEqual(500);
+    expect((await send("someone@outside.test", [`whoever@${C}`], "catchall-ok")).accepted).toEqual([`whoever@${C}`]);
+    // Greylisting: the account's 1 over its domain's 0.
+    const grey = await send(`alias-grey-${Date.now()}@outside.test`, [`grey-al@${S}`, `plain@${S}`], "alias-grey");
+    expect(codes(grey)).toEqual({ [`grey-al@${S}`]: 450 });
+    // White list: the account's beats the domain's black list.
+    await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "x@spammer.test"] });
+    await setDomain(S, { spam_black_list: ["spammer.test"] });
+    try {
+      const white = await send("x@spammer.test", [`friendly-al@${S}`, `plain@${S}`], "alias-white");
+      expect(white.accepted).toEqual([`friendly-al@${S}`]);
+    } finally {
+      await setDomain(S, { spam_black_list: [] });
+    }
+    // SPF and RBL: the account's 0 over the domain's (server default) 1.
+    writeDnsRecords(l.dnsRecords, {
+      "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+      [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] },
+    });
+    try {
+      const spf = await send("someone@spf-fail.test", [`spfoff-al@${S}`, `plain@${S}`], "alias-spf");
+      expect(spf.accepted).toEqual([`spfoff-al@${S}`]);
+      const rbl = await send("someone@outside.test", [`spfoff-al@${S}`, `plain@${S}`], "alias-rbl");
+      expect(rbl.accepted).toEqual([`spfoff-al@${S}`]);
+      expect(rbl.refused[0]!.response).toMatch(/listed in/);
+    } finally {
+      writeDnsRecords(l.dnsRecords, {});
+    }
+    await settle();
+    expect(landed(`picky@${S}`, "alias-black").where).toBe("none");
+    expect(landed(`wybredny@${C}`, "catchall-black").where).toBe("none");
+    expect(landed(`wybredny@${C}`, "catchall-ok").where).toBe("inbox");
+    expect(landed(`spfoff@${S}`, "alias-spf").where).not.toBe("none");
+  });
+
+  it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
+    await setDomain(G, { spam_greylist_enabled: 0 });
+    const sender = `grey-dom-${Date.now()}@outside.test`;
+    expect((await send(sender, [`inherits@${G}`], "grey-dom-0")).accepted).toEqual([`inherits@${G}`]);
+    await setDomain(G, { spam_greylist_enabled: 1 });
+    const sender2 = `grey-dom1-${Date.now()}@outside.test`;
+    expect(codes(await send(sender2, [`inherits@${G}`], "grey-dom-1"))).toEqual({ [`inherits@${G}`]: 450 });
+    await setDomain(G, { spam_greylist_enabled: -1 });
+  });
+
+  it("SPF: a hard fail is refused; spam_spf_enabled 0 and the SPF white list let it through; a pass is accepted", async () => {
+    writeDnsRecords(l.dnsRecords, {
+      "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+      "spf-pass.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+    });
+    try {
+      const r = await send("someone@spf-fail.test", [`plain@${S}`, `spfoff@${S}`, `spfwhite@${S}`], "spf-fail");
+      expect(r.accepted.sort()).toEqual([`spfoff@${S}`, `spfwhite@${S}`]);
+      expect(codes(r)[`plain@${S}`]).toBeGreaterThanOrEqual(500);
+      expect(r.refused[0]!.response).toMatch(/SPF/);
+      expect((await send("someone@spf-pass.test", [`plain@${S}`], "spf-pass")).accepted).toEqual([`plain@${S}`]);
+      await setDomain(S, { spam_spf_enabled: 0 });
+      expect((await send("someone@spf-fail.test", [`plain@${S}`], "spf-domain-off")).accepted).toEqual([`plain@${S}`]);
+    } finally {
+      await setDomain(S, { spam_spf_enabled: -1 });
+      writeDnsRecords(l.dnsRecords, {});
+    }
+  });
+
+  it("RBL: a listed client is refused; spam_rbl_enabled 0 and the RBL white list let it through", async () => {
+    writeDnsRecords(l.dnsRecords, { [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] } });
+    try {
+      const r = await send("someone@outside.test", [`plain@${S}`, `spfoff@${S}`], "rbl-listed");
+      expect(r.accepted).toEqual([`spfoff@${S}`]);
+      expect(r.refused[0]!.response).toMatch(new RegExp(`listed in ${SANDBOX_RBL_ZONE.replace(/\./g, "\\.")}`));
+      expect((await send("rblfriend@outside.test", [`spfwhite@${S}`], "rbl-white")).accepted).toEqual([
+        `spfwhite@${S}`,
+      ]);
+    } finally {
+      writeDnsRecords(l.dnsRecords, {});
+    }
+    expect((await send("someone@outside.test", [`plain@${S}`], "rbl-unlisted")).accepted).toEqual([`plain@${S}`]);
+  });
+
+  it("a setting changed through the service the API calls applies to the next message, without any reload", async () => {
+    await send("sender@outside.test", [`changing@${S}`], "change-1", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-1").where).toBe("inbox");
+    await setAccount(S, "changing", { spam_hits: 5 });
+    await send("sender@outside.test", [`changing@${S}`], "change-2", 6);
+    await setAccount(S, "changing", { spam_black_list: ["sender@outside.test"] });
+    const refused = await send("sender@outside.test", [`changing@${S}`], "change-3", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-2").where).toBe("spam");
+    expect(refused.accepted).toEqual([]);
+    await setAccount(S, "changing", { spam_black_list: [], spam_rule: "tag" });
+    await send("sender@outside.test", [`changing@${S}`], "change-4", 6);
+    await settle();
+    expect(landed(`changing@${S}`, "change-4")).toEqual({ where: "inbox", subjectLine: "[SPAM] change-4" });
+  });
+
+  it("spam_*_default report what the policy service applies: the server's setting, and the domain's value for an account", async () => {
+    const record = await toDomainRecord(db, await domain(G));
+    expect(record).toMatchObject({ spam_greylist_default: "1", spam_spf_default: "1", spam_rbl_default: "1" });
+    expect(spamDefaults()).toEqual({ greylist: 1, spf: 1, rbl: 1 });
+    await setDomain(G, { spam_greylist_enabled: 0 });
+    const account = await accountRecord(db, await domain(G), await getAccountOrThrow(db, await domain(G), "inherits"));
+    expect(account.spam_greylist_default).toBe(0);
+    await setDomain(G, { spam_greylist_enabled: -1 });
+    const again = await accountRecord(db, await domain(G), await getAccountOrThrow(db, await domain(G), "inherits"));
+    expect(again.spam_greylist_default).toBe(1);
+  });
+}
