@@ -5,7 +5,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AliasRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { aliasFields, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
+import { aliasFields, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
 import { ALIAS_LIST_COLUMNS, ALIAS_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { parseFields } from "@/lib/schemas/fields";
 import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
@@ -23,12 +23,7 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export const toAliasRecord = (a: AliasRow, domain: DomainRow): AliasRecord => ({
-  name: a.name,
-  domain: domain.name,
-  email: a.email,
-  target: a.target,
-});
+export { toAliasRecord } from "@/lib/schemas/alias";
 
 export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): Promise<AliasRow> {
   const [row] = await statements(db).byName.execute({ domainId: domain.id, name });

@@ -12,6 +12,7 @@ import {
   MAX_LIST_ACCOUNTS,
   mailingListFields,
   READ_ONLY_LIST_FIELDS,
+  toMailingListRecord,
   type MailingListInput,
   type MailingListRecord,
 } from "@/lib/schemas/mailing-list";
@@ -50,34 +51,9 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function toListRecord(
-  l: MailingListRow,
-  domain: DomainRow,
-  members: { address: string; role: Role }[],
-): MailingListRecord {
-  return {
-    name: l.name,
-    domain: domain.name,
-    email: l.email,
-    description: l.description,
-    privacy_mode: l.privacyMode,
-    replyto_mode: l.replytoMode,
-    replyto_email: l.replytoEmail,
-    replyto_catchall: l.replytoCatchall,
-    confirm_url: l.confirmUrl,
-    autosubscribe_enabled: l.autosubscribeEnabled,
-    subscribe_request_mail_body: l.subscribeRequestMailBody,
-    subscribe_request_mail_subject: l.subscribeRequestMailSubject,
-    unsubscribe_request_mail_body: l.unsubscribeRequestMailBody,
-    unsubscribe_request_mail_subject: l.unsubscribeRequestMailSubject,
-    subscribe_mail_body: l.subscribeMailBody,
-    subscribe_mail_subject: l.subscribeMailSubject,
-    unsubscribe_mail_body: l.unsubscribeMailBody,
-    unsubscribe_mail_subject: l.unsubscribeMailSubject,
-    accounts: members.filter((m) => m.role === "subscriber").map((m) => m.address),
-    moderators: members.filter((m) => m.role === "moderator").map((m) => m.address),
-  };
-}
+/** The record of a list row with its members (subscribers and moderators, in their order). */
+export const toListRecord = (l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]) =>
+  toMailingListRecord(l, { domain, members });
 export type { MailingListRecord };
 
 export async function getListOrThrow(db: Db, domain: DomainRow, name: string): Promise<MailingListRow> {
