@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MAX_TOTALS } from "@/lib/server/resources/list-page";
+import { MAX_TOTALS } from "@/lib/server/resources/page";
 import { measureBadSignIns } from "./bad-sign-ins";
 import { cpuProbeMs, cpuTimes, stealPercent } from "./host";
 import { measureListPut, type ListPutReport } from "./list-put";

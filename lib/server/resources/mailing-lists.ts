@@ -26,11 +26,11 @@ import {
   planMembers,
   type MemberPlan,
 } from "./list-members-put";
-import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
+import { columnsSpec, readPage, parsePageQuery, searchKey } from "./page";
 import { assertNameFree, failureOfName, findAllOrThrow, withNameChildren } from "./names";
 import { removeAliasesTo } from "./aliases";
 import { lockDomain, withTransaction } from "@/db/transaction";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { prepared } from "../store/prepared";
 import { listMemberStatements, type MemberRole } from "../store/list-members";
 import { checkModerators, checkReplyTo, columnValues, replaceMembers, type ListRules } from "./mailing-list-rules";
@@ -72,10 +72,10 @@ export async function listRecord(db: Db, domain: DomainRow, row: MailingListRow)
 
 /** GET mailinglists/<domain>'s query string, parsed (500.130 naming a bad parameter). */
 export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) =>
-  parseListQuery(query, LIST_SORT_FIELDS, domain.name);
+  parsePageQuery(query, LIST_SORT_FIELDS, domain.name);
 
-export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
-  return listPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
+export function listMailingLists(db: Db, domain: DomainRow, query: PageQuery) {
+  return readPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */
