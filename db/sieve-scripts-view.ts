@@ -12,24 +12,26 @@ const dialects = {
     daysBetween: (start: string, end: string) =>
       `max(1, min(365, CAST(julianday(${end}) - julianday(${start}) AS INTEGER) + 1))`,
     jsonValues: (column: string) => `json_each(${column})`,
+    indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
   },
   pg: {
     newline: "chr(10)",
     join: (value: string, separator: string) => `string_agg(${value}, ${separator})`,
     daysBetween: (start: string, end: string) => `greatest(1, least(365, (${end}::date - ${start}::date) + 1))`,
     jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
+    indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
   },
 } as const;
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, daysBetween, jsonValues } = dialects[engine];
+  const { newline: nl, join, daysBetween, jsonValues, indexOf } = dialects[engine];
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
   const whiteList = (condition: string) =>
     `(SELECT ${join(quoted("w.value"), "', '")} FROM (SELECT value FROM ${jsonValues("a.spam_white_list")} ` +
-    `UNION SELECT value FROM ${jsonValues("d.spam_white_list")}) w WHERE w.value ${condition})`;
+    `UNION SELECT value FROM ${jsonValues("d.spam_white_list")}) w WHERE ${indexOf("w.value", "'@'")} ${condition})`;
   return `-- The autoresponder as a Sieve script, generated from the row itself, so it is current after every change without
 -- any file to rewrite. Dovecot reads it through its dict (priv/sieve/name/<name> -> id, priv/sieve/data/<id> ->
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
@@ -74,8 +76,8 @@ CREATE VIEW mail_sieve_scripts AS
     CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
       'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables"];' || ${nl} ||
       'if allof(' ||
-      coalesce('not envelope :all :is "from" [' || ${whiteList("LIKE '%@%'")} || '], ', '') ||
-      coalesce('not envelope :domain :is "from" [' || ${whiteList("NOT LIKE '%@%'")} || '], ', '') ||
+      coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') ||
+      coalesce('not envelope :domain :is "from" [' || ${whiteList("= 0")} || '], ', '') ||
       'header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "' ||
       CAST(round(a.spam_hits * 100) AS INTEGER) || '") {' || ${nl} ||
       CASE a.spam_rule

@@ -45,8 +45,8 @@ CREATE VIEW mail_sieve_scripts AS
     CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
       'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables"];' || chr(10) ||
       'if allof(' ||
-      coalesce('not envelope :all :is "from" [' || (SELECT string_agg('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM jsonb_array_elements_text(a.spam_white_list) UNION SELECT value FROM jsonb_array_elements_text(d.spam_white_list)) w WHERE w.value LIKE '%@%') || '], ', '') ||
-      coalesce('not envelope :domain :is "from" [' || (SELECT string_agg('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM jsonb_array_elements_text(a.spam_white_list) UNION SELECT value FROM jsonb_array_elements_text(d.spam_white_list)) w WHERE w.value NOT LIKE '%@%') || '], ', '') ||
+      coalesce('not envelope :all :is "from" [' || (SELECT string_agg('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM jsonb_array_elements_text(a.spam_white_list) UNION SELECT value FROM jsonb_array_elements_text(d.spam_white_list)) w WHERE strpos(w.value, '@') > 0) || '], ', '') ||
+      coalesce('not envelope :domain :is "from" [' || (SELECT string_agg('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM jsonb_array_elements_text(a.spam_white_list) UNION SELECT value FROM jsonb_array_elements_text(d.spam_white_list)) w WHERE strpos(w.value, '@') = 0) || '], ', '') ||
       'header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "' ||
       CAST(round(a.spam_hits * 100) AS INTEGER) || '") {' || chr(10) ||
       CASE a.spam_rule
