@@ -11,7 +11,7 @@ import pg from "pg";
 import { openPostgres, runPgMigrations } from "@/db/pg/client";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 import { hashPassword } from "@/lib/server/caller/password";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { cpuProbeMs } from "./host";

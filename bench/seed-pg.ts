@@ -5,7 +5,7 @@
 // password and reused, because paying ~50 ms of scrypt 100,000 times would make seeding take over an hour and
 // measure nothing about the service. Only the postmasters' password is used to log in.
 import { openPostgres } from "@/db/pg/client";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 import { ACCOUNTS, BIG_DOMAIN, plan, seedResult, TEMPLATE_VALUES, type SeedResult, type SeedSizes } from "./seed-plan";
 
 /**

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 import { ACCOUNTS, BIG_DOMAIN, plan, seedResult, TEMPLATE_VALUES, type SeedResult, type SeedSizes } from "./seed-plan";
 
 /** Seeds a fresh SQLite file at `file`. */

@@ -8,7 +8,7 @@
 //                                 per transaction, as an import by another process would, reports and exits.
 import pg from "pg";
 import { openDatabase } from "@/db/client";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 import { BIG_DOMAIN, CITY, FIRST, LAST, ROLE } from "./seed-plan";
 import { QUOTA_WRITES_PER_SECOND, type ImportReport, type QuotaReport } from "./writer-messages";
 

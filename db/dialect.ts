@@ -1,7 +1,7 @@
 // What differs between the two engines, behind one interface: each engine implements it once (db/sqlite/dialect.ts,
 // db/pg/dialect.ts) and the services call it through `dialectOf(db)` instead of testing which engine they run on.
 import type { SQL } from "drizzle-orm";
-import type { ListQuery } from "../lib/schemas/list-query";
+import type { PageQuery } from "../lib/schemas/page-query";
 import type { SqliteDb } from "./sqlite/connection";
 
 /**
@@ -10,8 +10,8 @@ import type { SqliteDb } from "./sqlite/connection";
  */
 export type Db = SqliteDb;
 
-/** A list kind (accounts, aliases, mailing lists) as lib/server/resources/list-page.ts describes it. */
-export interface ListSpec<Row> {
+/** A list kind (accounts, aliases, mailing lists) as lib/server/resources/page.ts describes it. */
+export interface PageSpec<Row> {
   table: string;
   /** The summary columns to select: plain column names, comma-separated. */
   columns: string;
@@ -21,12 +21,12 @@ export interface ListSpec<Row> {
 }
 
 /** How a searched page is read on SQLite: the matching rows sorted, or the sort index walked in order. */
-export type ListPlan = "sortMatches" | "walkIndex";
+export type PagePlan = "sortMatches" | "walkIndex";
 /** How a walk in an order other than name tests an entry: the row's search key, or its id among the matches. */
 export type WalkTest = "searchKey" | "matchIds";
 /** Tests force a plan or a walk's test, to check each against the definition (SQLite; ignored elsewhere). */
 export interface ForcedPlan {
-  plan?: ListPlan;
+  plan?: PagePlan;
   walkTest?: WalkTest;
   /** How many entries a search-key walk in an order other than name may pass before ids are tested instead. */
   walkBudget?: number;
@@ -70,11 +70,11 @@ export interface Dialect {
   /** `db optimize`: the search index merged, the planner's statistics refreshed. */
   optimize(db: Db): Promise<void>;
   /** One page of a domain's list (contract §6) and the total matching: the search, the sort and the plan. */
-  listRows<Row>(
+  pageRows<Row>(
     db: Db,
-    spec: ListSpec<Row>,
+    spec: PageSpec<Row>,
     domainId: number,
-    q: ListQuery,
+    q: PageQuery,
     force?: ForcedPlan,
   ): Promise<{ total: number; rows: Row[] }>;
 }

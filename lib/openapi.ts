@@ -6,7 +6,7 @@ import { ACCOUNT_SORT_FIELDS, accountRecordSchema, accountSummarySchema, account
 import { ALIAS_SORT_FIELDS, aliasRecordSchema, aliasSchema, aliasSummarySchema } from "./schemas/alias";
 import { domainRecordSchema, domainUpdateSchema } from "./schemas/domain";
 import { errorBodySchema } from "./schemas/error";
-import { listEnvelopeSchema } from "./schemas/list-query";
+import { pageEnvelopeSchema } from "./schemas/page-query";
 import {
   accountListMembershipSchema,
   listModerationActionSchema,
@@ -29,13 +29,13 @@ const schemas = {
   DomainUpdate: json(domainUpdateSchema, "input"),
   Account: json(accountRecordSchema, "output"),
   AccountUpdate: json(accountUpdateSchema, "input"),
-  AccountList: json(listEnvelopeSchema(accountSummarySchema), "output"),
+  AccountList: json(pageEnvelopeSchema(accountSummarySchema), "output"),
   Alias: json(aliasRecordSchema, "output"),
   AliasInput: json(aliasSchema, "input"),
-  AliasList: json(listEnvelopeSchema(aliasSummarySchema), "output"),
+  AliasList: json(pageEnvelopeSchema(aliasSummarySchema), "output"),
   MailingList: json(mailingListRecordSchema, "output"),
   MailingListInput: json(mailingListSchema, "input"),
-  MailingListList: json(listEnvelopeSchema(mailingListSummarySchema), "output"),
+  MailingListList: json(pageEnvelopeSchema(mailingListSummarySchema), "output"),
   ListModeration: json(listModerationSchema, "output"),
   ListModerationAction: json(listModerationActionSchema, "input"),
   AccountListMemberships: json(z.array(accountListMembershipSchema), "output"),

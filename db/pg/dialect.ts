@@ -3,15 +3,15 @@
 // changeStamp follows the announcements of committed changes to accounts and domains (db/pg/change-listener.ts),
 // so a verified caller and a domain by name are reused between requests as on SQLite. A search's total is kept per
 // domain while the domain's search_version (moved by the triggers of 0001 in the writing transaction, whichever
-// process or host writes) is unchanged, as SQLite's list-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
+// process or host writes) is unchanged, as SQLite's page-rows.ts does. Lists search with pg_trgm's GIN indexes (db/pg/migrations).
 import { createHash } from "node:crypto";
 import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { setBounded } from "../../lib/server/store/bounded-map";
 import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
-import { setDialect, type Db, type Dialect, type ListSpec } from "../dialect";
-import type { ListQuery } from "../../lib/schemas/list-query";
+import { setDialect, type Db, type Dialect, type PageSpec } from "../dialect";
+import type { PageQuery } from "../../lib/schemas/page-query";
 import { ACCOUNT_LIST_COLUMNS, NUMERIC_SORT_COLUMNS, sortColumnOf } from "../../lib/schemas/list-columns";
 
 /** What node-postgres answers for a statement (the part used here). */
@@ -57,7 +57,7 @@ const TABLES: Record<
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
 };
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** Only plain column names reach SQL text (they come from the services' ListSpec, never from a request). */
+/** Only plain column names reach SQL text (they come from the services' PageSpec, never from a request). */
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column name: ${name}`);
   return sql.raw(`"${name}"`);
@@ -155,14 +155,14 @@ const byIdsUpTo = (needed: number, rows: number) => Math.min(10_000, Math.floor(
 
 /** Remembered search totals, per list kind, domain and search, with the search version they were counted at. */
 const totals = new Map<string, { version: number; total: number }>();
-/** As many as SQLite's connection keeps (db/sqlite/list-rows.ts, MAX_TOTALS). */
+/** As many as SQLite's connection keeps (db/sqlite/page-rows.ts, MAX_TOTALS). */
 const MAX_TOTALS = 1000;
 
-async function listRows<Row>(
+async function pageRows<Row>(
   db: Db,
-  spec: ListSpec<Row>,
+  spec: PageSpec<Row>,
   domainId: number,
-  q: ListQuery,
+  q: PageQuery,
 ): Promise<{ total: number; rows: Row[] }> {
   const table = ident(spec.table);
   const kind = TABLES[spec.table];
@@ -313,5 +313,5 @@ export const pgDialect: Dialect = {
     await pgOf(db).execute(sql`ANALYZE`);
   },
 
-  listRows,
+  pageRows,
 };

@@ -14,7 +14,7 @@ import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setDialect, type Db, type Dialect } from "../dialect";
 import { openSqlite } from "./connection";
-import { sqliteListRows } from "./list-rows";
+import { sqlitePageRows } from "./page-rows";
 
 /** What drizzle's SQLite handle holds: its SQL builder. */
 interface DrizzleInternals {
@@ -135,8 +135,8 @@ export const sqliteDialect: Dialect = {
     return Promise.resolve();
   },
 
-  listRows(db, spec, domainId, q, force) {
-    return Promise.resolve(sqliteListRows(db, spec, domainId, q, force));
+  pageRows(db, spec, domainId, q, force) {
+    return Promise.resolve(sqlitePageRows(db, spec, domainId, q, force));
   },
 };
 

@@ -61,7 +61,7 @@ export const domains = sqliteTable(
     mailinglistCount: integer("mailinglist_count").notNull().default(0),
     capacitySum: integer("capacity_sum").notNull().default(0),
     // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
-    // changes: a list total counted at one value holds while it stays (lib/server/resources/list-page.ts).
+    // changes: a list total counted at one value holds while it stays (lib/server/resources/page.ts).
     searchVersion: integer("search_version").notNull().default(0),
     createdAt: text("created_at")
       .notNull()

@@ -3,7 +3,7 @@
 // import costs no scrypt). Run with the react-server condition, like the CLI:
 //   DATABASE_PATH=... node --conditions=react-server --import tsx e2e/api/import-accounts.ts <domain> <count> <prefix>
 import { getDb } from "@/db/client";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 
 const [domain, countText, prefix] = process.argv.slice(2);
 const count = Number(countText);

@@ -12,7 +12,7 @@ import { accountRecordSchema, accountSummarySchema } from "@/lib/schemas/account
 import { aliasRecordSchema, aliasSummarySchema } from "@/lib/schemas/alias";
 import { domainRecordSchema } from "@/lib/schemas/domain";
 import { errorBodySchema } from "@/lib/schemas/error";
-import { listEnvelopeSchema } from "@/lib/schemas/list-query";
+import { pageEnvelopeSchema } from "@/lib/schemas/page-query";
 import { mailingListRecordSchema, mailingListSummarySchema } from "@/lib/schemas/mailing-list";
 import { api, createAccount, expectStatus, postmaster } from "./client";
 
@@ -103,11 +103,11 @@ describe("real answers validate against their schemas", () => {
     };
     expectShape(domainRecordSchema, await read(`domains/${D}`));
     expectShape(accountRecordSchema, await read(`emails/${D}/jan`));
-    expectShape(listEnvelopeSchema(accountSummarySchema), await read(`emails/${D}`));
+    expectShape(pageEnvelopeSchema(accountSummarySchema), await read(`emails/${D}`));
     expectShape(aliasRecordSchema, await read(`aliases/${D}/info`));
-    expectShape(listEnvelopeSchema(aliasSummarySchema), await read(`aliases/${D}`));
+    expectShape(pageEnvelopeSchema(aliasSummarySchema), await read(`aliases/${D}`));
     expectShape(mailingListRecordSchema, await read(`mailinglists/${D}/news`));
-    expectShape(listEnvelopeSchema(mailingListSummarySchema), await read(`mailinglists/${D}`));
+    expectShape(pageEnvelopeSchema(mailingListSummarySchema), await read(`mailinglists/${D}`));
     // Answers of writes: the same records.
     const put = await api("PUT", `emails/${D}/jan`, { auth: admin, body: { description: "Jan K." } });
     expectShape(accountRecordSchema, put.json);

@@ -28,7 +28,7 @@ export const BASELINE_HEADERS = {
   ...BASELINE_PAGE_HEADERS,
 };
 
-/** The API errors the server answers before Next runs (their English texts and conditions: lib/errors/catalog.ts). */
+/** The API errors the server answers before Next runs (their English texts and conditions: lib/errors/catalog-request.ts). */
 export const EDGE_ERRORS = {
   endpointNotFound: { code: "404.4", category: "resource_missing", message: "Nie ma takiego zasobu API." },
   malformedRequest: {

@@ -3,17 +3,7 @@
 import { z } from "zod";
 import type { AccountRow, DomainRow } from "@/db/schema";
 import { addressList, flag, int, isEmail, multilineText, oneOf, text, optionalDate, passwordSchema } from "./common";
-import {
-  objectSchema,
-  readOnlyFieldsOf,
-  recordReader,
-  recordSchemaOf,
-  restrictedFieldsOf,
-  summarySchemaOf,
-  writeFieldsOf,
-  type FieldValues,
-  type RecordField,
-} from "./fields";
+import { readOnly, resourceOf, summarySchemaOf, writable as w, type FieldValues, type RecordField } from "./fields";
 import { ACCOUNT_LIST_COLUMNS } from "./list-columns";
 import { effectiveSwitch, spamEnabledField, spamListsAndSwitches, type SpamDefaults } from "./spam";
 
@@ -40,10 +30,7 @@ const read = (fn: Read) => fn;
 const str = z.string();
 const list = z.array(z.string());
 const int_ = z.int();
-const w = <S extends z.ZodType, E extends RecordField["write"] & {}>(record: S, write: E) =>
-  ({ record, write }) as const;
-const ro = <S extends z.ZodType>(record: S, r?: Read): { record: S; read?: Read } =>
-  r ? { record, read: r } : { record };
+const ro = <S extends z.ZodType>(record: S, r?: Read) => readOnly(record, r);
 const hidden = read(() => "");
 // What -1 means for this account: the domain's value, or where that is -1 too, the server's (the setting the policy
 // service applies, lib/mailserver/policy/spam-policy.ts).
@@ -139,16 +126,18 @@ export const accountTable = {
   extra_rules: ro(int_),
 } as const satisfies Record<string, RecordField>;
 
+const account = resourceOf<AccountRow, AccountContext>()(accountTable);
+
 /** The writable fields with their rules. */
-export const accountFields = writeFieldsOf(accountTable);
+export const accountFields = account.fields;
 
 /** Fields only a domain administrator may change (contract §7). */
-export const RESTRICTED_ACCOUNT_FIELDS = restrictedFieldsOf(accountTable);
+export const RESTRICTED_ACCOUNT_FIELDS = account.restrictedFields;
 
 /** Fields of the account record that a PUT ignores, so a record read with GET can be sent back whole. */
-export const READ_ONLY_ACCOUNT_FIELDS = readOnlyFieldsOf(accountTable);
+export const READ_ONLY_ACCOUNT_FIELDS = account.readOnlyFields;
 
-export const accountUpdateSchema = objectSchema(accountFields);
+export const accountUpdateSchema = account.inputSchema;
 export type AccountUpdate = FieldValues<typeof accountFields>;
 
 // Re-exported from a zod-free module: the account table imports it in the browser without pulling in zod.
@@ -158,10 +147,10 @@ export { ACCOUNT_SORT_FIELDS } from "./list-columns";
 // What the API sends back: the services build these types (lib/server/resources/account-record.ts), the OpenAPI
 // document describes them, the panel's hooks read them, and e2e/api checks real answers against them.
 
-export const accountRecordSchema = recordSchemaOf(accountTable);
+export const accountRecordSchema = account.recordSchema;
 export type AccountRecord = z.infer<typeof accountRecordSchema>;
 /** The record of an account row. */
-export const toAccountRecord = recordReader<typeof accountTable, AccountRow, AccountContext>(accountTable);
+export const toAccountRecord = account.toRecord;
 
 /** The account list's item: numbers as strings (specification), `usage` with a % suffix, `usage_bytes` digits. */
 export const accountSummarySchema = summarySchemaOf(ACCOUNT_LIST_COLUMNS);

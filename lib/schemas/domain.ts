@@ -2,15 +2,7 @@
 import { z } from "zod";
 import type { DomainRow } from "@/db/schema";
 import { int, text } from "./common";
-import {
-  objectSchema,
-  readOnlyFieldsOf,
-  recordReader,
-  recordSchemaOf,
-  writeFieldsOf,
-  type FieldValues,
-  type RecordField,
-} from "./fields";
+import { readOnly, resourceOf, writable, type FieldValues, type RecordField } from "./fields";
 import { spamEnabledField, spamListsAndSwitches } from "./spam";
 
 /** A domain's limits and usage as they bind: its own, or its customer's pool for each pooled limit. */
@@ -34,18 +26,15 @@ type Read = (d: DomainRow, c: DomainContext) => unknown;
 const str = z.string();
 const digits = str.regex(/^\d+$/);
 const flagText = z.enum(["0", "1"]);
-const ro = <S extends z.ZodType>(record: S, read: Read) => ({ record, read });
+const ro = <S extends z.ZodType>(record: S, read: Read) => readOnly(record, read);
 const limit = (key: keyof DomainContext["limits"]) => ro(digits, (_, c) => String(c.limits[key]));
 
 /** The domain record: settings as numbers and lists, limits and their usage as strings (as the specification shows). */
 export const domainTable = {
   name: ro(str, (d) => d.name),
   domain: ro(str, (d) => d.name),
-  catchall_type: { record: z.int(), write: { schema: int(0, 3), error: "invalidCatchallType" } },
-  catchall_address: {
-    record: str,
-    write: { schema: text(254).trim().toLowerCase(), error: "invalidCatchallAddress" },
-  },
+  catchall_type: writable(z.int(), { schema: int(0, 3), error: "invalidCatchallType" }),
+  catchall_address: writable(str, { schema: text(254).trim().toLowerCase(), error: "invalidCatchallAddress" }),
   spam_enabled: spamEnabledField,
   ...spamListsAndSwitches,
   // The server-wide defaults, as strings (SPAM_*_DEFAULT of the environment).
@@ -62,17 +51,19 @@ export const domainTable = {
   capacity_limit_usage: limit("capacitySum"),
 } as const satisfies Record<string, RecordField>;
 
+const domain = resourceOf<DomainRow, DomainContext>()(domainTable);
+
 /** The fields a domain administrator may change with PUT domains/<domain>. */
-export const domainFields = writeFieldsOf(domainTable);
+export const domainFields = domain.fields;
 
 /** Read-only fields of the domain record, ignored in a PUT body. */
-export const READ_ONLY_DOMAIN_FIELDS = readOnlyFieldsOf(domainTable);
+export const READ_ONLY_DOMAIN_FIELDS = domain.readOnlyFields;
 
-export const domainUpdateSchema = objectSchema(domainFields);
+export const domainUpdateSchema = domain.inputSchema;
 export type DomainUpdate = FieldValues<typeof domainFields>;
 
 // --- answers (see lib/schemas/account.ts) ---
-export const domainRecordSchema = recordSchemaOf(domainTable);
+export const domainRecordSchema = domain.recordSchema;
 export type DomainRecord = z.infer<typeof domainRecordSchema>;
 /** The record of a domain row. */
-export const toDomainRecord = recordReader<typeof domainTable, DomainRow, DomainContext>(domainTable);
+export const toDomainRecord = domain.toRecord;

@@ -86,6 +86,15 @@ export type WriteSpecs<T extends RecordTable> = {
 };
 type RestrictedKeys<T extends RecordTable> = { [K in keyof T]: T[K] extends { restricted: true } ? K : never }[keyof T];
 
+/** A field the API answers and a PUT ignores; `read` when it is not the row's column of the camel-cased name. */
+export const readOnly = <S extends z.ZodType, R extends RecordField["read"] = undefined>(
+  record: S,
+  read?: R,
+): R extends undefined ? { record: S } : { record: S; read: R } => (read ? { record, read } : { record }) as never;
+
+/** A writable field: what the API answers, and the rule and error of what it accepts. */
+export const writable = <S extends z.ZodType, W extends FieldSpec>(record: S, write: W) => ({ record, write }) as const;
+
 /** The writable fields (a PUT's), in record order. */
 export const writeFieldsOf = <T extends RecordTable>(table: T) =>
   Object.fromEntries(Object.entries(table).flatMap(([k, f]) => (f.write ? [[k, f.write]] : []))) as WriteSpecs<T>;
@@ -118,6 +127,27 @@ export function recordReader<T extends RecordTable, Row, Ctx>(table: T) {
     return out as never;
   };
 }
+
+/**
+ * Everything a resource's table gives, for rows of type Row read with context Ctx: its writable fields, the fields
+ * only a domain administrator may change, the read-only fields, the schema of a PUT's body, the record's schema and
+ * the mapping of a row to its record.
+ */
+export const resourceOf =
+  <Row, Ctx>() =>
+  <T extends RecordTable>(table: T) => {
+    const fields = writeFieldsOf(table);
+    return {
+      fields,
+      restrictedFields: restrictedFieldsOf(table),
+      readOnlyFields: readOnlyFieldsOf(table),
+      inputSchema: objectSchema(fields as FieldSpecs) as z.ZodObject<{
+        [K in keyof WriteSpecs<T>]: z.ZodOptional<WriteSpecs<T>[K]["schema"]>;
+      }>,
+      recordSchema: recordSchemaOf(table),
+      toRecord: recordReader<T, Row, Ctx>(table),
+    };
+  };
 
 const str = z.string();
 const itemSchemas: Record<ItemKind, z.ZodType> = {

@@ -1,7 +1,8 @@
-// The mailing-list resource: fields with their rules, the Polish default templates, and sortable fields.
+// The mailing-list resource: its record field by field (the writable ones with their rules), the Polish default templates, and sortable fields.
 import { z } from "zod";
 import { addressList, flag, int, isEmail, multilineText, text } from "./common";
-import { objectSchema, summarySchemaOf, type FieldSpecs, type FieldValues } from "./fields";
+import type { DomainRow, MailingListRow } from "@/db/schema";
+import { readOnly, resourceOf, summarySchemaOf, writable, type FieldValues, type RecordField } from "./fields";
 import { MAILING_LIST_LIST_COLUMNS } from "./list-columns";
 
 /** Placeholder replaced by the confirmation link in the two request templates. */
@@ -24,11 +25,27 @@ export function confirmUrlProblem(s: string): "scheme" | "space" | null {
 /** Most subscribers a list may have (the `accounts` of one PUT). */
 export const MAX_LIST_ACCOUNTS = 100000;
 
-export const mailingListFields = {
-  description: { schema: text(255), error: "invalidListText" },
-  privacy_mode: { schema: int(0, 2), error: "invalidListOption" },
-  replyto_mode: { schema: int(0, 2), error: "invalidListOption" },
-  replyto_email: {
+/** What a list's record is read from besides its row. */
+export interface MailingListContext {
+  domain: DomainRow;
+  /** Its subscribers and moderators, in their order. */
+  members: { address: string; role: "subscriber" | "moderator" }[];
+}
+const str = z.string();
+const int_ = z.int();
+const list = z.array(z.string());
+const members = (role: "subscriber" | "moderator") => (_: MailingListRow, c: MailingListContext) =>
+  c.members.filter((m) => m.role === role).map((m) => m.address);
+
+/** The mailing-list record, field by field: every field, `accounts` the subscribers. */
+export const mailingListTable = {
+  name: readOnly(str),
+  domain: readOnly(str, (_: MailingListRow, c: MailingListContext) => c.domain.name),
+  email: readOnly(str),
+  description: writable(str, { schema: text(255), error: "invalidListText" }),
+  privacy_mode: writable(int_, { schema: int(0, 2), error: "invalidListOption" }),
+  replyto_mode: writable(int_, { schema: int(0, 2), error: "invalidListOption" }),
+  replyto_email: writable(str, {
     // The error's attributes say why (lib/errors/details.ts words them): the address given and what is wrong with it.
     schema: text(254)
       .trim()
@@ -38,28 +55,37 @@ export const mailingListFields = {
         ctx.addIssue({ code: "custom", input: s, params: { replyto_email: s, problem } });
       }),
     error: "invalidListOption",
-  },
-  replyto_catchall: { schema: flag(), error: "invalidListOption" },
-  confirm_url: {
+  }),
+  replyto_catchall: writable(int_, { schema: flag(), error: "invalidListOption" }),
+  confirm_url: writable(str, {
     // The error's attributes say why (lib/errors/details.ts words them): the address given and what is wrong with it.
     schema: text(2000).superRefine((s, ctx) => {
       const problem = confirmUrlProblem(s);
       if (problem) ctx.addIssue({ code: "custom", input: s, params: { confirm_url: s, problem } });
     }),
     error: "invalidListOption",
+  }),
+  autosubscribe_enabled: writable(int_, { schema: flag(), error: "invalidListOption" }),
+  subscribe_request_mail_body: writable(str, { schema: requestBody(), error: "invalidListText" }),
+  subscribe_request_mail_subject: writable(str, { schema: subject(), error: "invalidListText" }),
+  unsubscribe_request_mail_body: writable(str, { schema: requestBody(), error: "invalidListText" }),
+  unsubscribe_request_mail_subject: writable(str, { schema: subject(), error: "invalidListText" }),
+  subscribe_mail_body: writable(str, { schema: body(), error: "invalidListText" }),
+  subscribe_mail_subject: writable(str, { schema: subject(), error: "invalidListText" }),
+  unsubscribe_mail_body: writable(str, { schema: body(), error: "invalidListText" }),
+  unsubscribe_mail_subject: writable(str, { schema: subject(), error: "invalidListText" }),
+  accounts: {
+    ...writable(list, { schema: addressList(isEmail, MAX_LIST_ACCOUNTS), error: "invalidListOption" }),
+    read: members("subscriber"),
   },
-  autosubscribe_enabled: { schema: flag(), error: "invalidListOption" },
-  subscribe_request_mail_body: { schema: requestBody(), error: "invalidListText" },
-  subscribe_request_mail_subject: { schema: subject(), error: "invalidListText" },
-  unsubscribe_request_mail_body: { schema: requestBody(), error: "invalidListText" },
-  unsubscribe_request_mail_subject: { schema: subject(), error: "invalidListText" },
-  subscribe_mail_body: { schema: body(), error: "invalidListText" },
-  subscribe_mail_subject: { schema: subject(), error: "invalidListText" },
-  unsubscribe_mail_body: { schema: body(), error: "invalidListText" },
-  unsubscribe_mail_subject: { schema: subject(), error: "invalidListText" },
-  accounts: { schema: addressList(isEmail, MAX_LIST_ACCOUNTS), error: "invalidListOption" },
-  moderators: { schema: addressList(isEmail, 1000), error: "invalidListOption" },
-} as const satisfies FieldSpecs;
+  moderators: {
+    ...writable(list, { schema: addressList(isEmail, 1000), error: "invalidListOption" }),
+    read: members("moderator"),
+  },
+} as const satisfies Record<string, RecordField>;
+
+const mailingList = resourceOf<MailingListRow, MailingListContext>()(mailingListTable);
+export const mailingListFields = mailingList.fields;
 
 /**
  * A rule across fields: replies sent to a given address (replyto_mode 2) need that address. The service checks
@@ -86,8 +112,8 @@ export function moderatorsMissing(values: { privacy_mode?: unknown; moderators?:
 /** The error attributes the service gives that case (lib/errors/details.ts words them). */
 export const MODERATORS_REQUIRED_ATTRIBUTES = { required_for_privacy_mode: 1 } as const;
 
-export const READ_ONLY_LIST_FIELDS = ["name", "domain", "email"] as const;
-export const mailingListSchema = objectSchema(mailingListFields);
+export const READ_ONLY_LIST_FIELDS = mailingList.readOnlyFields;
+export const mailingListSchema = mailingList.inputSchema;
 export type MailingListInput = FieldValues<typeof mailingListFields>;
 
 export { LIST_SORT_FIELDS } from "./list-columns";
@@ -114,31 +140,10 @@ export const DEFAULT_LIST_TEMPLATES = {
 } as const;
 
 // --- answers (see lib/schemas/account.ts) ---
-const str = z.string();
-/** The mailing-list record: every field, `accounts` the subscribers. */
-export const mailingListRecordSchema = z.object({
-  name: str,
-  domain: str,
-  email: str,
-  description: str,
-  privacy_mode: z.int(),
-  replyto_mode: z.int(),
-  replyto_email: str,
-  replyto_catchall: z.int(),
-  confirm_url: str,
-  autosubscribe_enabled: z.int(),
-  subscribe_request_mail_body: str,
-  subscribe_request_mail_subject: str,
-  unsubscribe_request_mail_body: str,
-  unsubscribe_request_mail_subject: str,
-  subscribe_mail_body: str,
-  subscribe_mail_subject: str,
-  unsubscribe_mail_body: str,
-  unsubscribe_mail_subject: str,
-  accounts: z.array(str),
-  moderators: z.array(str),
-});
+export const mailingListRecordSchema = mailingList.recordSchema;
 export type MailingListRecord = z.infer<typeof mailingListRecordSchema>;
+/** The record of a list row. */
+export const toMailingListRecord = mailingList.toRecord;
 
 /** The list of lists' item: numbers as strings. */
 export const mailingListSummarySchema = summarySchemaOf(MAILING_LIST_LIST_COLUMNS);

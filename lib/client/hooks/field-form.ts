@@ -7,7 +7,7 @@ import { PanelApiError } from "@/lib/client/api";
 import { errorBodyText, errorCodes, failureText } from "@/lib/client/error-text";
 import type { ErrorBody } from "@/lib/errors/api-error";
 import type { Locale } from "@/lib/i18n";
-import { asText } from "./list-params";
+import { asText } from "./page-params";
 
 /** What a form passes as useForm's `context` so the resolver speaks the page's language: `{ locale }`. */
 export interface FieldFormContext {

@@ -5,8 +5,8 @@
 // and changes the domain's counters).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { panelFetch, panelFetchText, retryRule } from "@/lib/client/api";
-import { parseListPage, type ListPage } from "@/lib/client/list-page";
-import { listQueryString, type ListFilters } from "./list-params";
+import { parseResultPage, type ResultPage } from "@/lib/client/page";
+import { pageQueryString, type PageFilters } from "./page-params";
 
 export interface ResourceConfig {
   /** The react-query key prefix, e.g. "accounts". */
@@ -23,7 +23,7 @@ export interface ResourceConfig {
 export interface InitialListPage<Item> {
   domain: string;
   query: string;
-  data: ListPage<Item>;
+  data: ResultPage<Item>;
   /** Server time of the read (ms), so react-query's staleTime counts from when the data was current. */
   at: number;
 }
@@ -40,7 +40,7 @@ export function resourceKeys(key: string) {
   return {
     all,
     lists: () => [...all, "list"] as const,
-    list: (filters: ListFilters & { domain: string }) => [...all, "list", filters] as const,
+    list: (filters: PageFilters & { domain: string }) => [...all, "list", filters] as const,
     detail: (domain: string, name: string) => [...all, "detail", domain, name] as const,
   };
 }
@@ -67,8 +67,8 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
   }
 
   /** Reads one page of the list; rows in the service's order. Without a domain (session loading) nothing is read. */
-  function fetchPage(domain: string, filters: ListFilters): Promise<ListPage<Item>> {
-    return panelFetchText(`${base(domain)}?${listQueryString(filters)}`).then((text) => parseListPage<Item>(text));
+  function fetchPage(domain: string, filters: PageFilters): Promise<ResultPage<Item>> {
+    return panelFetchText(`${base(domain)}?${pageQueryString(filters)}`).then((text) => parseResultPage<Item>(text));
   }
 
   /** POST (create) or PUT (update) of one record, outside react-query (bulk create invalidates once at the end). */
@@ -76,8 +76,8 @@ export function resourceHooks<Item extends { name: string }, Rec extends { name:
     return panelFetch<Rec>(`${base(domain)}/${encodeURIComponent(name)}`, { method: create ? "POST" : "PUT", body });
   }
 
-  function useList(domain: string | undefined, filters: ListFilters, initial?: InitialListPage<Item>) {
-    const query = listQueryString(filters);
+  function useList(domain: string | undefined, filters: PageFilters, initial?: InitialListPage<Item>) {
+    const query = pageQueryString(filters);
     // The server's page seeds exactly the query it was read for; any other page, sort or search is fetched.
     const seed = initial && initial.domain === domain && initial.query === query ? initial : undefined;
     return useQuery({

@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { aliases, type AccountRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isAccountName, isReservedLocalPart } from "@/lib/schemas/common";
-import { searchKey } from "./list-page";
+import { searchKey } from "./page";
 import { nameHolder } from "./names";
 import { removeAliasesTo } from "./aliases";
 

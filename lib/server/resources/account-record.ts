@@ -6,10 +6,10 @@ import { accounts, aliases, type AccountRow, type DomainRow } from "@/db/schema"
 import { apiError } from "@/lib/errors/api-error";
 import { toAccountRecord as recordOf, type AccountRecord } from "@/lib/schemas/account";
 import { ACCOUNT_LIST_COLUMNS, ACCOUNT_SORT_FIELDS } from "@/lib/schemas/list-columns";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { spamDefaults } from "../spam-defaults";
 import { prepared } from "../store/prepared";
-import { columnsSpec, listPage, parseListQuery } from "./list-page";
+import { columnsSpec, readPage, parsePageQuery } from "./page";
 
 const statements = prepared((db) => ({
   byName: db
@@ -72,8 +72,8 @@ export async function getAccountRecordOrThrow(db: Db, domain: DomainRow, name: s
 
 /** GET emails/<domain>'s query string, parsed (500.130 naming a bad parameter). */
 export const parseAccountListQuery = (query: URLSearchParams, domain: DomainRow) =>
-  parseListQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
+  parsePageQuery(query, ACCOUNT_SORT_FIELDS, domain.name);
 
-export function listAccounts(db: Db, domain: DomainRow, q: ListQuery) {
-  return listPage(db, columnsSpec("accounts", ACCOUNT_LIST_COLUMNS, domain.name), domain.id, q);
+export function listAccounts(db: Db, domain: DomainRow, q: PageQuery) {
+  return readPage(db, columnsSpec("accounts", ACCOUNT_LIST_COLUMNS, domain.name), domain.id, q);
 }

@@ -24,7 +24,7 @@ import { fieldChanges, recordChange } from "./audit";
 import { isLoginRefused, type Principal } from "../caller/auth";
 import { isAdminOf } from "../caller/access";
 import { effectiveLimits } from "./customers";
-import { searchKey } from "./list-page";
+import { searchKey } from "./page";
 import { assertNameFree, failureOfName, withNameChildren } from "./names";
 import { endSessions } from "../caller/session";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";

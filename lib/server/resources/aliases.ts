@@ -5,14 +5,14 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AliasRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { aliasFields, READ_ONLY_ALIAS_FIELDS, type AliasRecord } from "@/lib/schemas/alias";
+import { aliasFields, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
 import { ALIAS_LIST_COLUMNS, ALIAS_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { parseFields } from "@/lib/schemas/fields";
-import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
+import { columnsSpec, readPage, parsePageQuery, searchKey } from "./page";
 import { recordChange } from "./audit";
 import { assertNameFree, failureOfName, findAllOrThrow, nameHolder, withNameChildren } from "./names";
 import { lockDomain, withTransaction } from "@/db/transaction";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
@@ -23,12 +23,7 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export const toAliasRecord = (a: AliasRow, domain: DomainRow): AliasRecord => ({
-  name: a.name,
-  domain: domain.name,
-  email: a.email,
-  target: a.target,
-});
+export { toAliasRecord } from "@/lib/schemas/alias";
 
 export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): Promise<AliasRow> {
   const [row] = await statements(db).byName.execute({ domainId: domain.id, name });
@@ -36,13 +31,13 @@ export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): 
   return row;
 }
 
-export function listAliases(db: Db, domain: DomainRow, query: ListQuery) {
-  return listPage(db, columnsSpec("aliases", ALIAS_LIST_COLUMNS, domain.name), domain.id, query);
+export function listAliases(db: Db, domain: DomainRow, query: PageQuery) {
+  return readPage(db, columnsSpec("aliases", ALIAS_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
 /** GET aliases/<domain>'s query string, parsed (500.130 naming a bad parameter). */
 export const parseAliasListQuery = (query: URLSearchParams, domain: DomainRow) =>
-  parseListQuery(query, ALIAS_SORT_FIELDS, domain.name);
+  parsePageQuery(query, ALIAS_SORT_FIELDS, domain.name);
 
 /** The target from a body: required, a valid address, and not the alias itself (500.368). */
 function targetOf(body: Record<string, unknown>, email: string): string {

@@ -11,7 +11,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import type { ListEnvelope, ListQuery } from "@/lib/schemas/list-query";
+import type { PageEnvelope, PageQuery } from "@/lib/schemas/page-query";
 import { listAccounts, parseAccountListQuery } from "./accounts";
 import { listAliases, parseAliasListQuery } from "./aliases";
 import { listMailingLists, parseMailingListQuery } from "./mailing-lists";
@@ -27,8 +27,8 @@ type Locale = "pl" | "en";
 /** The record's fields in the file's column order, each with its column header in the panel's languages. */
 type Headers = Record<string, Record<Locale, string>>;
 interface ExportSpec {
-  list: (db: Db, d: DomainRow, q: ListQuery) => Promise<ListEnvelope<unknown>>;
-  parse: (q: URLSearchParams, d: DomainRow) => ListQuery;
+  list: (db: Db, d: DomainRow, q: PageQuery) => Promise<PageEnvelope<unknown>>;
+  parse: (q: URLSearchParams, d: DomainRow) => PageQuery;
   headers: Headers;
 }
 // "Adres"/"Address" first: a header the bulk import skips (lib/client/account-rows.ts).
@@ -60,7 +60,7 @@ const spec: Record<ExportResource, ExportSpec> = {
 };
 
 /** The table's query (search, sort, sort_dir) as the export reads it: its own pages of 1,000 (500.130 on a bad one). */
-export function parseExportQuery(resource: ExportResource, tableQuery: URLSearchParams, domain: DomainRow): ListQuery {
+export function parseExportQuery(resource: ExportResource, tableQuery: URLSearchParams, domain: DomainRow): PageQuery {
   const query = new URLSearchParams();
   for (const key of ["search", "sort", "sort_dir"]) {
     const v = tableQuery.get(key);
@@ -113,7 +113,7 @@ export async function exportCsv(
   db: Db,
   domain: DomainRow,
   resource: ExportResource,
-  query: ListQuery,
+  query: PageQuery,
   encoding: ExportEncoding = "utf-8",
   locale: Locale = "pl",
 ): Promise<ReadableStream<Uint8Array>> {
@@ -125,7 +125,7 @@ export async function exportCsv(
   const utf8 = new TextEncoder();
   const encode = (text: string) => (encoding === "windows-1250" ? encodeWindows1250(text) : utf8.encode(text));
   let page = 0;
-  let pending: ListEnvelope<unknown> | null = first;
+  let pending: PageEnvelope<unknown> | null = first;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {

@@ -12,6 +12,7 @@ import {
   MAX_LIST_ACCOUNTS,
   mailingListFields,
   READ_ONLY_LIST_FIELDS,
+  toMailingListRecord,
   type MailingListInput,
   type MailingListRecord,
 } from "@/lib/schemas/mailing-list";
@@ -25,11 +26,11 @@ import {
   planMembers,
   type MemberPlan,
 } from "./list-members-put";
-import { columnsSpec, listPage, parseListQuery, searchKey } from "./list-page";
+import { columnsSpec, readPage, parsePageQuery, searchKey } from "./page";
 import { assertNameFree, failureOfName, findAllOrThrow, withNameChildren } from "./names";
 import { removeAliasesTo } from "./aliases";
 import { lockDomain, withTransaction } from "@/db/transaction";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { prepared } from "../store/prepared";
 import { listMemberStatements, type MemberRole } from "../store/list-members";
 import { checkModerators, checkReplyTo, columnValues, replaceMembers, type ListRules } from "./mailing-list-rules";
@@ -50,34 +51,9 @@ const statements = prepared((db) => ({
     .prepare(),
 }));
 
-export function toListRecord(
-  l: MailingListRow,
-  domain: DomainRow,
-  members: { address: string; role: Role }[],
-): MailingListRecord {
-  return {
-    name: l.name,
-    domain: domain.name,
-    email: l.email,
-    description: l.description,
-    privacy_mode: l.privacyMode,
-    replyto_mode: l.replytoMode,
-    replyto_email: l.replytoEmail,
-    replyto_catchall: l.replytoCatchall,
-    confirm_url: l.confirmUrl,
-    autosubscribe_enabled: l.autosubscribeEnabled,
-    subscribe_request_mail_body: l.subscribeRequestMailBody,
-    subscribe_request_mail_subject: l.subscribeRequestMailSubject,
-    unsubscribe_request_mail_body: l.unsubscribeRequestMailBody,
-    unsubscribe_request_mail_subject: l.unsubscribeRequestMailSubject,
-    subscribe_mail_body: l.subscribeMailBody,
-    subscribe_mail_subject: l.subscribeMailSubject,
-    unsubscribe_mail_body: l.unsubscribeMailBody,
-    unsubscribe_mail_subject: l.unsubscribeMailSubject,
-    accounts: members.filter((m) => m.role === "subscriber").map((m) => m.address),
-    moderators: members.filter((m) => m.role === "moderator").map((m) => m.address),
-  };
-}
+/** The record of a list row with its members (subscribers and moderators, in their order). */
+export const toListRecord = (l: MailingListRow, domain: DomainRow, members: { address: string; role: Role }[]) =>
+  toMailingListRecord(l, { domain, members });
 export type { MailingListRecord };
 
 export async function getListOrThrow(db: Db, domain: DomainRow, name: string): Promise<MailingListRow> {
@@ -96,10 +72,10 @@ export async function listRecord(db: Db, domain: DomainRow, row: MailingListRow)
 
 /** GET mailinglists/<domain>'s query string, parsed (500.130 naming a bad parameter). */
 export const parseMailingListQuery = (query: URLSearchParams, domain: DomainRow) =>
-  parseListQuery(query, LIST_SORT_FIELDS, domain.name);
+  parsePageQuery(query, LIST_SORT_FIELDS, domain.name);
 
-export function listMailingLists(db: Db, domain: DomainRow, query: ListQuery) {
-  return listPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
+export function listMailingLists(db: Db, domain: DomainRow, query: PageQuery) {
+  return readPage(db, columnsSpec("mailing_lists", MAILING_LIST_LIST_COLUMNS, domain.name), domain.id, query);
 }
 
 /** The old values of the fields of `input` (API names: the record's own), for the audit log. */

@@ -1,8 +1,8 @@
 // Bulk work across pages: the names matching a search, read page by page, and changes sent in chunks. The
 // service applies at most 1,000 names per request, each request atomically (contract §2); the chunks of one change
 // apply one after another, so a failing chunk leaves the earlier ones applied and the later ones not tried.
-import type { ListPage } from "@/lib/client/list-page";
-import type { ListFilters } from "@/lib/client/hooks/list-params";
+import type { ResultPage } from "@/lib/client/page";
+import type { PageFilters } from "@/lib/client/hooks/page-params";
 
 /** The most names the service takes in one PUT or DELETE. */
 export const CHUNK_SIZE = 1000;
@@ -21,7 +21,7 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
 
 /** Every name the search matches, read in pages of 1,000 by name. */
 export async function matchingNames(
-  fetchPage: (domain: string, filters: ListFilters) => Promise<ListPage<{ name: string }>>,
+  fetchPage: (domain: string, filters: PageFilters) => Promise<ResultPage<{ name: string }>>,
   domain: string,
   search: string,
   onRead: (done: number) => void,

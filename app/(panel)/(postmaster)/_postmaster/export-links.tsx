@@ -2,7 +2,7 @@
 // The CSV export of a table: plain download links to /api/panel/export/<resource> carrying the table's search and
 // order, so the file holds what the search matches (every page), in the order shown. UTF-8 (with a BOM, which
 // Excel needs to read it as UTF-8), or Windows-1250 for older Polish Excel.
-import type { ListFilters } from "@/lib/client/hooks/list-params";
+import type { PageFilters } from "@/lib/client/hooks/page-params";
 import { useT, type Messages } from "@/lib/i18n";
 import { linkClass } from "./ui";
 
@@ -24,7 +24,7 @@ export function ExportLinks({
   filters,
 }: {
   resource: "accounts" | "aliases" | "lists";
-  filters: ListFilters;
+  filters: PageFilters;
 }) {
   const t = useT(messages);
   const href = (encoding?: string) => {

@@ -2,7 +2,7 @@
 // Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type ListFilters } from "@/lib/client/hooks/list-params";
+import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type PageFilters } from "@/lib/client/hooks/page-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
@@ -56,7 +56,7 @@ export function useListFilters(sortFields: readonly string[]) {
    * Changes the URL with a new history entry. `replace` (refining a search already typed) overwrites the current
    * one instead, so that Back leaves the search rather than stepping through its keystrokes.
    */
-  const update = (patch: Partial<ListFilters>, replace: boolean | "always" = false) => {
+  const update = (patch: Partial<PageFilters>, replace: boolean | "always" = false) => {
     const next = { ...filters, ...patch };
     const q = new URLSearchParams();
     if (next.search) q.set("search", next.search);
@@ -126,7 +126,7 @@ export function SortHeader({
 }: {
   field: string;
   label: string;
-  filters: ListFilters;
+  filters: PageFilters;
   onSort: (field: string, dir: "asc" | "desc") => void;
   className?: string;
 }) {
@@ -159,9 +159,9 @@ export function Pager({
   total,
   onChange,
 }: {
-  filters: ListFilters;
+  filters: PageFilters;
   total: number;
-  onChange: (patch: Partial<ListFilters>) => void;
+  onChange: (patch: Partial<PageFilters>) => void;
 }) {
   const t = useT(messages);
   const locale = useLocale();
@@ -204,7 +204,7 @@ export function SortSelect({
   onSort,
 }: {
   fields: { key: string; label: string }[];
-  filters: ListFilters;
+  filters: PageFilters;
   onSort: (field: string, dir: "asc" | "desc") => void;
 }) {
   const t = useT(messages);

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import type { ListFilters } from "@/lib/client/hooks/list-params";
+import type { PageFilters } from "@/lib/client/hooks/page-params";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
@@ -64,7 +64,7 @@ export interface ResourceTableProps<R extends Row> {
   /** Row links are plain <a>s navigated by one handler (lib/client/use-link-navigation.ts). */
   linkRows?: boolean;
   /** Beside the search box: what acts on everything the search matches (the CSV export). */
-  searchTools?: (filters: ListFilters) => ReactNode;
+  searchTools?: (filters: PageFilters) => ReactNode;
   /** The actions column's width from md up (default md:w-44: room for two buttons). */
   actionsClassName?: string;
 }

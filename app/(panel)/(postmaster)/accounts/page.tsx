@@ -3,9 +3,9 @@
 // the first rows are in the HTML instead of waiting for the JavaScript and a second request.
 import { getDb } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
-import { filtersFromUrl, listQueryString } from "@/lib/client/hooks/list-params";
+import { filtersFromUrl, pageQueryString } from "@/lib/client/hooks/page-params";
 import type { AccountSummary, InitialAccountPage } from "@/lib/client/hooks/accounts";
-import { parseListPage } from "@/lib/client/list-page";
+import { parseResultPage } from "@/lib/client/page";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { listAccounts, parseAccountListQuery } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
@@ -23,7 +23,7 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined) url.set(key, first);
   }
-  const query = listQueryString(filtersFromUrl(url, ACCOUNT_SORT_FIELDS));
+  const query = pageQueryString(filtersFromUrl(url, ACCOUNT_SORT_FIELDS));
   return <AccountsTable initial={await firstPage(session.domain, query)} />;
 }
 
@@ -33,7 +33,7 @@ async function firstPage(domain: string, query: string): Promise<InitialAccountP
     const row = await getDomainOrThrow(db, domain);
     const data = await listAccounts(db, row, parseAccountListQuery(new URLSearchParams(query), row));
     // Exactly what the browser would get from the BFF: the JSON of the API's answer.
-    return { domain, query, data: parseListPage<AccountSummary>(toJson(data)), at: Date.now() };
+    return { domain, query, data: parseResultPage<AccountSummary>(toJson(data)), at: Date.now() };
   } catch (err) {
     // A query the API refuses (or a domain removed meanwhile): the table fetches it and shows the API's error.
     if (err instanceof ApiError) return undefined;

@@ -6,7 +6,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
-import { asText } from "@/lib/client/hooks/list-params";
+import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";

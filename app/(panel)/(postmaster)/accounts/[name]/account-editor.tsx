@@ -8,7 +8,7 @@ import { Alert, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, Usag
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
-import { asText } from "@/lib/client/hooks/list-params";
+import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";

@@ -1,16 +1,16 @@
 // A list answer as the panel shows it: the rows in the order the service wrote them. JavaScript objects put
 // all-digit keys first (an all-digit name is a valid account name), so the order of result_data is read from the
 // JSON text itself instead of from the parsed object (contract §6); the client never sorts rows itself.
-import type { ListEnvelope } from "@/lib/schemas/list-query";
+import type { PageEnvelope } from "@/lib/schemas/page-query";
 
-export interface ListPage<T> {
-  info: ListEnvelope<T>["result_info"];
+export interface ResultPage<T> {
+  info: PageEnvelope<T>["result_info"];
   rows: T[];
 }
 
 /** Parses a list answer's JSON text into its info and its rows, in the text's order of result_data. */
-export function parseListPage<T>(text: string): ListPage<T> {
-  const envelope = JSON.parse(text) as ListEnvelope<T>;
+export function parseResultPage<T>(text: string): ResultPage<T> {
+  const envelope = JSON.parse(text) as PageEnvelope<T>;
   const data = envelope.result_data ?? {};
   const keys = objectKeysAt(text, "result_data");
   return { info: envelope.result_info, rows: keys.map((k) => data[k]!).filter((r) => r !== undefined) };

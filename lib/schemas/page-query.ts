@@ -8,7 +8,7 @@ const PAGE_DIGITS = /^\d{1,9}$/;
 /**
  * A page number asked for in a panel page's URL (or a CLI option): anything that is not a whole number 0..MAX_PAGE
  * (negative, fractional, `1e308`, twenty nines) is clamped into that range, so a hand-edited URL shows a page.
- * The API refuses the same values instead (listQuerySchema: 500.130).
+ * The API refuses the same values instead (pageQuerySchema: 500.130).
  */
 export function clampPage(raw: string | number | null | undefined): number {
   const text = typeof raw === "number" ? String(raw) : (raw ?? "").trim();
@@ -16,7 +16,7 @@ export function clampPage(raw: string | number | null | undefined): number {
   return 0;
 }
 
-export const listQuerySchema = (sortFields: readonly [string, ...string[]]) =>
+export const pageQuerySchema = (sortFields: readonly [string, ...string[]]) =>
   z.object({
     page: z.string().regex(PAGE_DIGITS).transform(Number).optional(),
     size: z
@@ -30,7 +30,7 @@ export const listQuerySchema = (sortFields: readonly [string, ...string[]]) =>
     sort_dir: z.enum(["asc", "desc"]).optional(),
   });
 
-export interface ListQuery {
+export interface PageQuery {
   page: number;
   size: number;
   search: string;
@@ -38,13 +38,13 @@ export interface ListQuery {
   sortDir: "asc" | "desc";
 }
 
-export interface ListEnvelope<T> {
+export interface PageEnvelope<T> {
   result_info: { total: number; fetched: number; page_size: number; page: number };
   result_data: Record<string, T>;
 }
 
 /** The list answer's envelope around `item`, the resource's summary item (for the OpenAPI document and tests). */
-export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
+export const pageEnvelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     result_info: z.object({ total: z.int(), fetched: z.int(), page_size: z.int(), page: z.int() }),
     result_data: z.record(z.string(), item),

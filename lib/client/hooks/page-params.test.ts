@@ -1,16 +1,16 @@
 // The list query in the URL and as the API's query text, and the form helpers' text <-> list conversion.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PAGE_SIZE, filtersFromUrl, listQueryString, type ListFilters } from "./list-params";
+import { DEFAULT_PAGE_SIZE, filtersFromUrl, pageQueryString, type PageFilters } from "./page-params";
 import { linesToList, listToLines, recordToForm } from "./use-field-form";
 
-const filters = (sort: string, dir: "asc" | "desc"): ListFilters => ({ page: 0, size: 50, search: "", sort, dir });
+const filters = (sort: string, dir: "asc" | "desc"): PageFilters => ({ page: 0, size: 50, search: "", sort, dir });
 
 describe("list query and form conversions", () => {
   it("builds the API's query parameters", () => {
-    expect(listQueryString({ page: 2, size: 100, search: "jan k", sort: "usage", dir: "desc" })).toBe(
+    expect(pageQueryString({ page: 2, size: 100, search: "jan k", sort: "usage", dir: "desc" })).toBe(
       "page=2&size=100&sort=usage&sort_dir=desc&search=jan+k",
     );
-    expect(listQueryString(filters("name", "asc"))).not.toContain("search");
+    expect(pageQueryString(filters("name", "asc"))).not.toContain("search");
   });
 
   it("edits arrays as lines", () => {

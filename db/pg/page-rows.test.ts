@@ -3,9 +3,9 @@
 // domain's rows, made by any connection (another process, another host).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
-import { setDialect, type ListSpec } from "@/db/dialect";
+import { setDialect, type PageSpec } from "@/db/dialect";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { openPostgres, type PgDb } from "./client";
 import { pgDialect } from "./dialect";
 
@@ -15,13 +15,13 @@ let cluster: PgCluster;
 let pdb: PgDb;
 let db: Db;
 
-const spec: ListSpec<{ name: string }> = {
+const spec: PageSpec<{ name: string }> = {
   table: "accounts",
   columns: "name",
   sortColumns: { name: "name", description: "description", capacity: "capacity" },
   toItem: (r) => r,
 };
-const query = (over: Partial<ListQuery>): ListQuery => ({
+const query = (over: Partial<PageQuery>): PageQuery => ({
   page: 0,
   size: 50,
   search: "",
@@ -77,10 +77,10 @@ describe("PostgreSQL list pages", () => {
     const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byName = all.map((r) => r.name).sort(cp);
     const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
-    const page = await pgDialect.listRows(db, spec, 1, query({ page: 3, size: 20 }));
+    const page = await pgDialect.pageRows(db, spec, 1, query({ page: 3, size: 20 }));
     expect(page.total).toBe(3000);
     expect(page.rows.map((r) => r.name)).toEqual(byName.slice(60, 80));
-    const desc = await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", sortDir: "desc", size: 10 }));
+    const desc = await pgDialect.pageRows(db, spec, 1, query({ sort: "capacity", sortDir: "desc", size: 10 }));
     expect(desc.rows.map((r) => r.name)).toEqual(
       [...all]
         .sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name))
@@ -88,7 +88,7 @@ describe("PostgreSQL list pages", () => {
         .slice(0, 10),
     );
     expect(
-      (await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 2, size: 25 }))).rows.map((r) => r.name),
+      (await pgDialect.pageRows(db, spec, 1, query({ sort: "capacity", page: 2, size: 25 }))).rows.map((r) => r.name),
     ).toEqual(byCapacity.slice(50, 75));
     // The plans: an index read in order, no sort of the domain's rows (these sorts walk accounts_order, 0009).
     for (const order of [
@@ -109,7 +109,7 @@ describe("PostgreSQL list pages", () => {
   });
 
   it("keeps a search's total only while the domain's rows are unchanged, whoever changes them", async () => {
-    const kowal = () => pgDialect.listRows(db, spec, 1, query({ search: "kowal" }));
+    const kowal = () => pgDialect.pageRows(db, spec, 1, query({ search: "kowal" }));
     expect((await kowal()).total).toBe(1000);
     expect((await kowal()).total).toBe(1000); // remembered
     // Another connection (another process or host) adds a match...
@@ -189,7 +189,7 @@ describe("the sorts the mail server does not change (migration 0009)", () => {
     const byCapacity = [...all].sort((a, b) => a.capacity - b.capacity || cp(a.name, b.name)).map((r) => r.name);
     const { sent, spy } = recordStatements();
     try {
-      const page = await pgDialect.listRows(db, spec, 1, query({ sort: "capacity", page: 40, size: 50 }));
+      const page = await pgDialect.pageRows(db, spec, 1, query({ sort: "capacity", page: 40, size: 50 }));
       expect(page.rows.map((r) => r.name)).toEqual(byCapacity.slice(2000, 2050));
     } finally {
       spy.mockRestore();
@@ -258,7 +258,7 @@ describe("a new search with few matches", () => {
     // The statements the pool is sent, to see which one read the page and how PostgreSQL plans it.
     const { sent, spy } = recordStatements();
     try {
-      const page = await pgDialect.listRows(
+      const page = await pgDialect.pageRows(
         db,
         spec,
         1,
@@ -278,7 +278,7 @@ describe("a new search with few matches", () => {
     expect(text).toMatch(/Function Scan on unnest/);
     expect(text).not.toMatch(/accounts_sort_/);
     // Past the last match: the total and no rows.
-    expect(await pgDialect.listRows(db, spec, 1, query({ search: "opis 10", page: 100, size: 25 }))).toEqual({
+    expect(await pgDialect.pageRows(db, spec, 1, query({ search: "opis 10", page: 100, size: 25 }))).toEqual({
       total: all.length,
       rows: [],
     });
@@ -296,7 +296,7 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
     );
     const [{ id }] = (await sql("SELECT id FROM domains WHERE name = 'marks.test'")).rows as [{ id: number }];
     for (const term of ["b.c", "bqc", "b-c", "bxc", "b_c", "bvc", "d.e", "."]) {
-      const page = await pgDialect.listRows(db, spec, id, query({ search: term }));
+      const page = await pgDialect.pageRows(db, spec, id, query({ search: term }));
       expect(
         page.rows.map((r) => r.name),
         term,
@@ -307,7 +307,7 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
     const [{ n }] = (
       await sql("SELECT count(*)::int AS n FROM accounts WHERE domain_id = 1 AND strpos(search_key, 'l_3') > 0")
     ).rows as [{ n: number }];
-    const found = await pgDialect.listRows(db, spec, 1, query({ search: "l_3", size: 200 }));
+    const found = await pgDialect.pageRows(db, spec, 1, query({ search: "l_3", size: 200 }));
     expect(found.total).toBe(n);
     expect(found.total).toBeGreaterThan(30);
   });

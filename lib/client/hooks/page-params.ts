@@ -1,7 +1,7 @@
 // Paging, sorting and searching of the three list endpoints, as URL query text and back.
-import { clampPage } from "@/lib/schemas/list-query";
+import { clampPage } from "@/lib/schemas/page-query";
 
-export interface ListFilters {
+export interface PageFilters {
   page: number;
   size: number;
   search: string;
@@ -22,7 +22,7 @@ export const PAGE_SIZES = [25, 50, 100, 200];
 export function filtersFromUrl(
   params: { get(key: string): string | null },
   sortFields: readonly string[],
-): ListFilters {
+): PageFilters {
   const sort = params.get("sort") ?? "";
   const size = Number(params.get("size"));
   return {
@@ -34,7 +34,7 @@ export function filtersFromUrl(
   };
 }
 
-export function listQueryString(f: ListFilters): string {
+export function pageQueryString(f: PageFilters): string {
   const q = new URLSearchParams({
     page: String(f.page),
     size: String(f.size),

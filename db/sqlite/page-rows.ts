@@ -1,4 +1,4 @@
-// SQLite's reading of a list page (lib/server/resources/list-page.ts asks for it through db/sqlite/dialect.ts),
+// SQLite's reading of a page of a list (lib/server/resources/page.ts asks for it through db/sqlite/dialect.ts),
 // answered by SQLite alone: every process sees every other process's writes at once, and there is nothing to
 // catch up with.
 //
@@ -17,9 +17,9 @@
 //   unchanged. A new search's count hands over the ids of up to 10,000 matches, so its page does not run the
 //   trigram query again.
 import type { Statement } from "better-sqlite3";
-import type { ListQuery } from "@/lib/schemas/list-query";
+import type { PageQuery } from "@/lib/schemas/page-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
-import type { Db, ForcedPlan, ListPlan, ListSpec, WalkTest } from "../dialect";
+import type { Db, ForcedPlan, PagePlan, PageSpec, WalkTest } from "../dialect";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
@@ -38,7 +38,7 @@ const MIN_TRIGRAM_SEARCH = 3;
  * spread over the sort order. Reading and sorting a match costs about as much as passing ten entries (on the
  * bench data), so fewer matches than a tenth of that walk are read and sorted, more are walked.
  */
-export function planFor(matches: number, needed: number, rows: number): ListPlan {
+export function planFor(matches: number, needed: number, rows: number): PagePlan {
   return matches * 10 <= (needed * rows) / matches ? "sortMatches" : "walkIndex";
 }
 
@@ -115,11 +115,11 @@ function readRows<Row>(db: Db, sql: string, args: unknown[]): Row[] {
 }
 
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
-export function sqliteListRows<Row>(
+export function sqlitePageRows<Row>(
   db: Db,
-  spec: ListSpec<Row>,
+  spec: PageSpec<Row>,
   domainId: number,
-  q: ListQuery,
+  q: PageQuery,
   force: ForcedPlan = {},
 ): { total: number; rows: Row[] } {
   const { table, columns } = spec;

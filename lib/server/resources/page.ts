@@ -1,37 +1,37 @@
 import "server-only";
 // The paged, searched, sorted list behind GET emails|aliases|mailinglists/<domain> (contract §6): the query parsed
-// at the HTTP edge, the page read by the engine's dialect (db/sqlite/list-rows.ts: FTS5 trigrams and a planner
-// tuned to SQLite; db/pg/list-rows.ts: pg_trgm), the envelope built here.
+// at the HTTP edge, the page read by the engine's dialect (db/sqlite/page-rows.ts: FTS5 trigrams and a planner
+// tuned to SQLite; db/pg/dialect.ts: pg_trgm), the envelope built here.
 import type { Db } from "@/db/client";
-import { dialectOf, type ForcedPlan, type ListSpec } from "@/db/dialect";
+import { dialectOf, type ForcedPlan, type PageSpec } from "@/db/dialect";
 import { apiError } from "@/lib/errors/api-error";
 import { sortColumnOf, type ListColumns } from "@/lib/schemas/list-columns";
-import { listQuerySchema, type ListEnvelope, type ListQuery } from "@/lib/schemas/list-query";
+import { pageQuerySchema, type PageEnvelope, type PageQuery } from "@/lib/schemas/page-query";
 import { orderedRecord } from "../http/ordered-json";
 
-export type { ForcedPlan, ListSpec };
-export { MAX_TOTALS, planFor, sortIndex, walkTestFor } from "@/db/sqlite/list-rows";
+export type { ForcedPlan, PageSpec };
+export { MAX_TOTALS, planFor, sortIndex, walkTestFor } from "@/db/sqlite/page-rows";
 
 // Built once per list kind: building a zod schema costs far more than using it (about 1 ms per request).
-const schemas = new WeakMap<readonly string[], ReturnType<typeof listQuerySchema>>();
+const schemas = new WeakMap<readonly string[], ReturnType<typeof pageQuerySchema>>();
 
 /**
  * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. With `domainName`, a search for an
  * address of that domain, whole or still being typed ("marta.krajewska@", "marta.krajewska@exa"), finds the names
  * that address is a part of: those ending in its local part (the records' names are stored without the domain).
  */
-export function parseListQuery(
+export function parsePageQuery(
   query: URLSearchParams,
   sortFields: readonly [string, ...string[]],
   domainName?: string,
-): ListQuery {
+): PageQuery {
   const raw: Record<string, string> = {};
   for (const key of ["page", "size", "search", "sort", "sort_dir"]) {
     const value = query.get(key);
     if (value !== null) raw[key] = value;
   }
   let schema = schemas.get(sortFields);
-  if (!schema) schemas.set(sortFields, (schema = listQuerySchema(sortFields)));
+  if (!schema) schemas.set(sortFields, (schema = pageQuerySchema(sortFields)));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
@@ -59,23 +59,23 @@ export function parseListQuery(
 export const searchKey = (...parts: string[]) => parts.join("\u0001").toLowerCase();
 
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
-export async function listPage<Row>(
+export async function readPage<Row>(
   db: Db,
-  spec: ListSpec<Row>,
+  spec: PageSpec<Row>,
   domainId: number,
-  q: ListQuery,
+  q: PageQuery,
   force: ForcedPlan = {},
-): Promise<ListEnvelope<unknown>> {
-  const { total, rows } = await dialectOf(db).listRows(db, spec, domainId, q, force);
+): Promise<PageEnvelope<unknown>> {
+  const { total, rows } = await dialectOf(db).pageRows(db, spec, domainId, q, force);
   const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
 }
 
 type ColumnRow = Record<string, unknown>;
-const specs = new WeakMap<ListColumns, Omit<ListSpec<ColumnRow>, "toItem" | "table">>();
+const specs = new WeakMap<ListColumns, Omit<PageSpec<ColumnRow>, "toItem" | "table">>();
 
 /** The page of a list whose item is described by `columns` (lib/schemas/list-columns.ts), for `domainName`. */
-export function columnsSpec(table: string, columns: ListColumns, domainName: string): ListSpec<ColumnRow> {
+export function columnsSpec(table: string, columns: ListColumns, domainName: string): PageSpec<ColumnRow> {
   let fixed = specs.get(columns);
   if (!fixed) {
     const read = Object.values(columns).flatMap((c) => (c.column === null || c.column === "name" ? [] : [c.column]));

@@ -1,4 +1,4 @@
-// listPage answers exactly what the plain definition says (contract §6: case-insensitive substring search over
+// readPage answers exactly what the plain definition says (contract §6: case-insensitive substring search over
 // the search key, sort with name as tie-break, page of size): whichever way it reads the page (the matches sorted,
 // or the sort index walked), with matches found in the trigram index or by LIKE, and with totals remembered
 // between writes.
@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { optimizeSearchIndex } from "./search-index";
-import { listPage, planFor, searchKey, sortIndex, walkTestFor, type ForcedPlan, type ListSpec } from "./list-page";
+import { readPage, planFor, searchKey, sortIndex, walkTestFor, type ForcedPlan, type PageSpec } from "./page";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -22,7 +22,7 @@ interface Row {
   email: string;
 }
 
-const spec: ListSpec<Row> = {
+const spec: PageSpec<Row> = {
   table: "accounts",
   columns: "name, capacity, description, search_key, email",
   sortColumns: { name: "name", capacity: "capacity", description: "description", email: "email" },
@@ -83,7 +83,7 @@ function insertAccount(domainId: number, name: string, description: string, capa
 
 function createDatabase() {
   domainIds = [];
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "list-page-"));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "page-"));
   db = openDatabase(path.join(dir, "list.db"));
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -120,7 +120,7 @@ const check = async (
   size: number,
   plan?: ForcedPlan,
 ) => {
-  const got = await listPage(
+  const got = await readPage(
     db,
     spec,
     domainId,
@@ -132,7 +132,7 @@ const check = async (
   expect(Object.keys(got.result_data)).toEqual(want.names);
 };
 
-describe("listPage", () => {
+describe("readPage", () => {
   beforeAll(() => {
     createDatabase();
   });
@@ -300,7 +300,7 @@ describe("listPage", () => {
     otherFile.$client
       .prepare(`INSERT INTO domains (id, name, search_version) VALUES (?, 'inna.pl', ?)`)
       .run(big, version);
-    const got = await listPage(otherFile, spec, big!, {
+    const got = await readPage(otherFile, spec, big!, {
       search: "kowal",
       sort: "name",
       sortDir: "asc",

@@ -1,0 +1,94 @@
+// The Sieve scripts Dovecot runs for each account (the autoresponder and the spam filter), written once as one SQL
+// view rendered for each engine: a migration that (re)creates the view holds this function's output for its engine,
+// and db/sieve-scripts-view.test.ts checks that the newest one does.
+
+export type Engine = "sqlite" | "pg";
+
+// What the two engines spell differently; everything else is the same SQL.
+const dialects = {
+  sqlite: {
+    newline: "char(10)",
+    join: (value: string, separator: string) => `group_concat(${value}, ${separator})`,
+    daysBetween: (start: string, end: string) =>
+      `max(1, min(365, CAST(julianday(${end}) - julianday(${start}) AS INTEGER) + 1))`,
+    jsonValues: (column: string) => `json_each(${column})`,
+    indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
+  },
+  pg: {
+    newline: "chr(10)",
+    join: (value: string, separator: string) => `string_agg(${value}, ${separator})`,
+    daysBetween: (start: string, end: string) => `greatest(1, least(365, (${end}::date - ${start}::date) + 1))`,
+    jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
+    indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
+  },
+} as const;
+
+/** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
+export function sieveScriptsView(engine: Engine): string {
+  const { newline: nl, join, daysBetween, jsonValues, indexOf } = dialects[engine];
+  const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
+  const start = "a.autoresponder_start_date";
+  const end = "a.autoresponder_end_date";
+  const whiteList = (condition: string) =>
+    `(SELECT ${join(quoted("w.value"), "', '")} FROM (SELECT value FROM ${jsonValues("a.spam_white_list")} ` +
+    `UNION SELECT value FROM ${jsonValues("d.spam_white_list")}) w WHERE ${indexOf("w.value", "'@'")} ${condition})`;
+  return `-- The autoresponder as a Sieve script, generated from the row itself, so it is current after every change without
+-- any file to rewrite. Dovecot reads it through its dict (priv/sieve/name/<name> -> id, priv/sieve/data/<id> ->
+-- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
+-- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
+-- once per :days; :handle names the period, so a new period starts afresh.
+CREATE VIEW mail_sieve_scripts AS
+  SELECT
+    a.email AS username,
+    'autoresponder' AS name,
+    'ar' || a.id || 'v' || a.sieve_version AS id,
+    'require ["vacation", "date", "relational"];' || ${nl} ||
+    'if ' || CASE
+      WHEN ${start} <> '' AND ${end} <> '' THEN
+        'allof(currentdate :value "ge" "date" "' || ${start} ||
+        '", currentdate :value "le" "date" "' || ${end} || '")'
+      WHEN ${start} <> '' THEN 'currentdate :value "ge" "date" "' || ${start} || '"'
+      WHEN ${end} <> '' THEN 'currentdate :value "le" "date" "' || ${end} || '"'
+      ELSE 'true'
+    END || ' {' || ${nl} ||
+    '  vacation :days ' || CASE
+      WHEN ${start} <> '' AND ${end} <> '' THEN ${daysBetween(start, end)}
+      ELSE 7
+    END ||
+    ' :handle "autoresponder ' || ${start} || ' ' || ${end} || '"' ||
+    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.email || '"'`, "', '")} FROM aliases x WHERE x.target = a.email) || ']', '') ||
+    ' ' || ${quoted("a.autoresponder_body")} || ';' || ${nl} ||
+    '}' || ${nl} AS script
+  FROM accounts a
+  WHERE a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> ''
+  UNION ALL
+  -- The spam filter (docs/mail-server.md, Anti-spam): one script per account, run by Dovecot's sieve_before
+  -- before the account's own scripts. Rspamd's milter wrote the message's score in hundredths into
+  -- X-Mailadmin-Spam-Centiscore (replacing any copy the sender sent); from spam_hits on, the message is spam for
+  -- this account: moved into Spam ("move") or tagged in the subject ("tag"), unless the envelope sender is on the
+  -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. The id never
+  -- changes and the location has no bindir: the script is compiled at every delivery, so a change applies to the
+  -- next message.
+  SELECT
+    a.email AS username,
+    'spam' AS name,
+    'sp' || a.id AS id,
+    CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
+      'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables"];' || ${nl} ||
+      'if allof(' ||
+      coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') ||
+      coalesce('not envelope :domain :is "from" [' || ${whiteList("= 0")} || '], ', '') ||
+      'header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "' ||
+      CAST(round(a.spam_hits * 100) AS INTEGER) || '") {' || ${nl} ||
+      CASE a.spam_rule
+        WHEN 'tag' THEN
+          '  if header :matches "Subject" "*" { set "subject" "\${1}"; } else { set "subject" ""; }' || ${nl} ||
+          '  deleteheader "Subject";' || ${nl} ||
+          '  addheader :last "Subject" "[SPAM] \${subject}";' || ${nl}
+        ELSE '  fileinto "Spam";' || ${nl}
+      END ||
+      '}' || ${nl}
+    ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl}
+    END AS script
+  FROM accounts a JOIN domains d ON d.id = a.domain_id;`;
+}
