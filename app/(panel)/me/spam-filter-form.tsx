@@ -8,6 +8,7 @@ import { z } from "zod";
 import { Checkbox, Select, TextField } from "@/components";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
+import { editorSharedMessages } from "../_editors/messages";
 import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
 import { errorText, useSection } from "./use-section";
@@ -28,6 +29,7 @@ const schema = z.object({
 
 export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
+  const shared = useT(editorSharedMessages);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: {
@@ -55,7 +57,7 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
           {...form.register("spam_enabled")}
         />
         <Select
-          label={t("spam_rule")}
+          label={shared("spam_rule")}
           error={errorText(errors.spam_rule, t("fixFields"))}
           options={[
             { value: "move", label: t("ruleMove") },
@@ -64,15 +66,15 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
           {...form.register("spam_rule")}
         />
         <Select
-          label={t("spam_hits")}
+          label={shared("spam_hits")}
           hint={t("hitsHint")}
           error={errorText(errors.spam_hits, t("fixFields"))}
-          options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
+          options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: shared(`hits${h}` as "hits2") }))}
           {...form.register("spam_hits")}
         />
         <TextField
-          label={t("spam_delete_after")}
-          hint={t("spamDeleteHint")}
+          label={shared("spam_delete_after")}
+          hint={shared("spamDeleteHint")}
           inputMode="numeric"
           error={errorText(errors.spam_delete_after, t("deleteAfterInvalid"))}
           {...form.register("spam_delete_after")}

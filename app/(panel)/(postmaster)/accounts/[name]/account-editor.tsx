@@ -14,6 +14,7 @@ import { accountFields } from "@/lib/schemas/account";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { AutoresponderFields, autoresponderProblems } from "../../../_editors/autoresponder-fields";
 import { DateField } from "../../../_editors/date-field";
+import { editorSharedMessages } from "../../../_editors/messages";
 import { useEditorForm } from "../../../_editors/use-editor-form";
 import { megabytes, todayIso } from "../../../_editors/format";
 import { SaveBar } from "../../_postmaster/page-parts";
@@ -219,6 +220,7 @@ function SpamFields({
   err: (f: string) => string | undefined;
 }) {
   const t = useT(editorMessages);
+  const shared = useT(editorSharedMessages);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <Checkbox
@@ -228,7 +230,7 @@ function SpamFields({
         {...register("spam_enabled")}
       />
       <Select
-        label={t("spam_rule")}
+        label={shared("spam_rule")}
         error={err("spam_rule")}
         options={[
           { value: "tag", label: t("ruleTag") },
@@ -237,14 +239,14 @@ function SpamFields({
         {...register("spam_rule")}
       />
       <Select
-        label={t("spam_hits")}
+        label={shared("spam_hits")}
         error={err("spam_hits")}
-        options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
+        options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: shared(`hits${h}` as "hits2") }))}
         {...register("spam_hits")}
       />
       <TextField
-        label={t("spam_delete_after")}
-        hint={t("spamDeleteHint")}
+        label={shared("spam_delete_after")}
+        hint={shared("spamDeleteHint")}
         inputMode="numeric"
         error={err("spam_delete_after")}
         {...register("spam_delete_after")}
