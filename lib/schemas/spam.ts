@@ -14,6 +14,19 @@ export const spamEnabledField = {
   write: { schema: flag(), error: "invalidSpamEnabled" },
 } as const satisfies RecordField;
 
+/** The five address lists, in the records' order; the forms edit each as text, one entry a line. */
+export const SPAM_LISTS = [
+  "spam_white_list",
+  "spam_black_list",
+  "spam_greylist_whitelist",
+  "spam_spf_whitelist",
+  "spam_rbl_whitelist",
+] as const;
+export type SpamList = (typeof SPAM_LISTS)[number];
+
+/** The three switches that may say "default" (-1). */
+export const SPAM_SWITCHES = ["rbl", "spf", "greylist"] as const;
+
 /** The address lists and the three switches, in the records' order. */
 export const spamListsAndSwitches = {
   spam_white_list: spamListField,

@@ -1,4 +1,4 @@
-// Texts of the pieces every editor shares (outcome, dates, autoresponder), Polish and English.
+// Texts of the pieces every editor shares (outcome, dates, autoresponder, spam filter), Polish and English.
 import type { Messages } from "@/lib/i18n";
 
 type Key =
@@ -12,7 +12,15 @@ type Key =
   | "arBody"
   | "arBodyRequired"
   | "arEndBeforeStart"
-  | "tooLong";
+  | "tooLong"
+  | "spam_rule"
+  | "spam_hits"
+  | "hits2"
+  | "hits5"
+  | "hits7"
+  | "hits9"
+  | "spam_delete_after"
+  | "spamDeleteHint";
 
 export const editorSharedMessages: Messages<Key> = {
   pl: {
@@ -27,6 +35,14 @@ export const editorSharedMessages: Messages<Key> = {
     arBodyRequired: "Włączony autoresponder musi mieć treść odpowiedzi. Wpisz ją albo wyłącz autoresponder.",
     arEndBeforeStart: "Data końcowa jest wcześniejsza niż data początkowa.",
     tooLong: "Tekst jest za długi (najwyżej {n} znaków).",
+    spam_rule: "Co robić ze spamem",
+    spam_hits: "Czułość filtra",
+    hits2: "Duża (2)",
+    hits5: "Normalna (5)",
+    hits7: "Mała (7)",
+    hits9: "Bardzo mała (9)",
+    spam_delete_after: "Usuwaj spam po (dniach)",
+    spamDeleteHint: "0: nie czyść folderu SPAM.",
   },
   en: {
     details: "Details for support",
@@ -40,5 +56,13 @@ export const editorSharedMessages: Messages<Key> = {
     arBodyRequired: "An autoresponder that is on needs a reply text. Enter one or switch the autoresponder off.",
     arEndBeforeStart: "The end date is before the start date.",
     tooLong: "The text is too long (at most {n} characters).",
+    spam_rule: "What to do with spam",
+    spam_hits: "Filter sensitivity",
+    hits2: "High (2)",
+    hits5: "Normal (5)",
+    hits7: "Low (7)",
+    hits9: "Very low (9)",
+    spam_delete_after: "Delete spam after (days)",
+    spamDeleteHint: "0: never clean the SPAM folder.",
   },
 };

@@ -3,12 +3,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { Button, Card } from "@/components";
 import { useLocale, useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
 import { AUTORESPONDER_FIELDS, AutoresponderFields, autoresponderProblems } from "../_editors/autoresponder-fields";
-import { FormOutcome } from "../_editors/form-outcome";
 import { editorSharedMessages } from "../_editors/messages";
+import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
 import { errorText, useSection } from "./use-section";
 import type { MyAccountRecord } from "./use-my-account";
@@ -52,14 +51,8 @@ export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
     return errorText(e, rule);
   };
   return (
-    <Card title={t("arTitle")} description={t("arDesc")}>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <AutoresponderFields control={form.control} register={form.register} err={err} />
-        <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>
-          {pending ? t("saving") : t("save")}
-        </Button>
-      </form>
-    </Card>
+    <SectionForm title={t("arTitle")} description={t("arDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+      <AutoresponderFields control={form.control} register={form.register} err={err} />
+    </SectionForm>
   );
 }

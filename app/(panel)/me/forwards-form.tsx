@@ -4,12 +4,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { Button, Card, Checkbox, TextArea } from "@/components";
+import { Checkbox, TextArea } from "@/components";
 import { useLocale, useT, type Locale } from "@/lib/i18n";
 import { counted } from "@/lib/i18n/plural";
 import { accountFields } from "@/lib/schemas/account";
+import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
-import { FormOutcome } from "../_editors/form-outcome";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
 
@@ -52,32 +52,26 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
   const locale = useLocale();
   const forwardsExplanation = count > limit ? t("fwTooMany", { n: forwardCount(locale, limit) }) : t("fwInvalid");
   return (
-    <Card title={t("fwTitle")} description={t("fwDesc")}>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {limit === 0 && record.forwards.length === 0 ? (
-          <p className="text-sm text-gray-800">{t("fwNoneAllowed")}</p>
-        ) : (
-          <TextArea
-            label={t("fwList")}
-            hint={t("fwHint", { n: forwardCount(locale, limit) })}
-            rows={Math.min(Math.max(limit, 2), 6)}
-            autoCapitalize="none"
-            spellCheck={false}
-            error={errorText(errors.forwards, forwardsExplanation)}
-            {...form.register("forwards")}
-          />
-        )}
-        <Checkbox
-          label={t("fwKeep")}
-          hint={t("fwKeepHint")}
-          error={errorText(errors.keep_mail, t("saveFailed"))}
-          {...form.register("keep_mail")}
+    <SectionForm title={t("fwTitle")} description={t("fwDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+      {limit === 0 && record.forwards.length === 0 ? (
+        <p className="text-sm text-gray-800">{t("fwNoneAllowed")}</p>
+      ) : (
+        <TextArea
+          label={t("fwList")}
+          hint={t("fwHint", { n: forwardCount(locale, limit) })}
+          rows={Math.min(Math.max(limit, 2), 6)}
+          autoCapitalize="none"
+          spellCheck={false}
+          error={errorText(errors.forwards, forwardsExplanation)}
+          {...form.register("forwards")}
         />
-        <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>
-          {pending ? t("saving") : t("save")}
-        </Button>
-      </form>
-    </Card>
+      )}
+      <Checkbox
+        label={t("fwKeep")}
+        hint={t("fwKeepHint")}
+        error={errorText(errors.keep_mail, t("saveFailed"))}
+        {...form.register("keep_mail")}
+      />
+    </SectionForm>
   );
 }

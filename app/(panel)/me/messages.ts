@@ -79,17 +79,9 @@ export const meMessages: Messages<
   | "filterTitle"
   | "filterDesc"
   | "spam_enabled"
-  | "spam_rule"
   | "ruleMove"
   | "ruleTag"
-  | "spam_hits"
   | "hitsHint"
-  | "hits2"
-  | "hits5"
-  | "hits7"
-  | "hits9"
-  | "spam_delete_after"
-  | "spamDeleteHint"
   | "deleteAfterInvalid"
 > = {
   pl: {
@@ -158,17 +150,9 @@ export const meMessages: Messages<
     filterTitle: "Filtr antyspamowy",
     filterDesc: "Co serwer robi z wiadomościami, które uzna za spam. Zmiana obowiązuje od następnej wiadomości.",
     spam_enabled: "Filtr antyspamowy włączony",
-    spam_rule: "Co robić ze spamem",
     ruleMove: "Przenoś do folderu SPAM",
     ruleTag: "Oznaczaj słowem [SPAM] w temacie",
-    spam_hits: "Czułość filtra",
     hitsHint: "Od jakiej oceny wiadomość jest spamem: im mniejsza liczba, tym więcej wiadomości trafia do spamu.",
-    hits2: "Duża (2)",
-    hits5: "Normalna (5)",
-    hits7: "Mała (7)",
-    hits9: "Bardzo mała (9)",
-    spam_delete_after: "Usuwaj spam po (dniach)",
-    spamDeleteHint: "0: nie czyść folderu SPAM.",
     deleteAfterInvalid: "Podaj liczbę dni od 0 do 3650.",
     spamTitle: "Listy antyspamowe",
     spamDesc: "Adresy e-mail lub domeny traktowane w szczególny sposób przez filtry antyspamowe.",
@@ -250,17 +234,9 @@ export const meMessages: Messages<
     filterTitle: "Spam filter",
     filterDesc: "What the server does with messages it considers spam. A change applies from the next message.",
     spam_enabled: "Spam filter on",
-    spam_rule: "What to do with spam",
     ruleMove: "Move into the SPAM folder",
     ruleTag: "Mark with [SPAM] in the subject",
-    spam_hits: "Filter sensitivity",
     hitsHint: "The score from which a message is spam: the smaller the number, the more messages count as spam.",
-    hits2: "High (2)",
-    hits5: "Normal (5)",
-    hits7: "Low (7)",
-    hits9: "Very low (9)",
-    spam_delete_after: "Delete spam after (days)",
-    spamDeleteHint: "0: never clean the SPAM folder.",
     deleteAfterInvalid: "Enter a number of days from 0 to 3650.",
     spamTitle: "Anti-spam lists",
     spamDesc: "Email addresses or domains that the spam filters treat specially.",

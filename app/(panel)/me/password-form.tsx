@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { Button, Card, TextField } from "@/components";
+import { TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { accountKeys } from "@/lib/client/hooks/accounts";
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
@@ -15,8 +15,8 @@ import { useT } from "@/lib/i18n";
 import type { AccountRecord } from "@/lib/schemas/account";
 import { accountFields } from "@/lib/schemas/account";
 import { passwordProblems } from "@/lib/schemas/common";
+import { SectionForm } from "./section-form";
 import { meMessages, type MeKey } from "./messages";
-import { FormOutcome } from "../_editors/form-outcome";
 import { errorText } from "./use-section";
 import type { MyAccountRecord } from "./use-my-account";
 
@@ -80,59 +80,53 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
   const password = useWatch({ control: form.control, name: "password" }) ?? "";
   const problems = passwordProblems(password);
   return (
-    <Card title={t("pwTitle")} description={t("pwDesc")}>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <input type="text" name="username" autoComplete="username" value={record.email} readOnly hidden />
-        <TextField
-          type="password"
-          label={t("pwCurrent")}
-          autoComplete="current-password"
-          error={errorText(errors.current_password, t("pwCurrentMissing"))}
-          {...form.register("current_password")}
-        />
-        <TextField
-          type="password"
-          label={t("pwNew")}
-          autoComplete="new-password"
-          aria-describedby="password-rules"
-          error={errorText(errors.password, t("pwInvalid"))}
-          {...form.register("password")}
-        />
-        <div id="password-rules">
-          <p className="text-sm font-medium text-gray-900">{t("pwRules")}</p>
-          <ul className="mt-1 space-y-1 text-sm">
-            {RULES.map(([problem, label]) => {
-              // Nothing typed yet: no rule is met or unmet.
-              const ok = password === "" ? null : !problems.includes(problem);
-              return (
-                <li
-                  key={problem}
-                  className={ok === null ? "text-gray-800" : ok ? "text-green-800" : "text-red-800"}
-                  data-rule={problem}
-                  data-ok={ok ?? undefined}
-                >
-                  <span aria-hidden="true" className="inline-block w-5">
-                    {ok === null ? "•" : ok ? "✓" : "✗"}
-                  </span>
-                  {t(label)}
-                  {ok !== null && <span className="sr-only"> – {ok ? t("pwRuleOk") : t("pwRuleBad")}</span>}
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-        <TextField
-          type="password"
-          label={t("pwRetype")}
-          autoComplete="new-password"
-          error={errorText(errors.password_retype, t("pwMismatch"))}
-          {...form.register("password_retype")}
-        />
-        <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>
-          {pending ? t("saving") : t("save")}
-        </Button>
-      </form>
-    </Card>
+    <SectionForm title={t("pwTitle")} description={t("pwDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+      <input type="text" name="username" autoComplete="username" value={record.email} readOnly hidden />
+      <TextField
+        type="password"
+        label={t("pwCurrent")}
+        autoComplete="current-password"
+        error={errorText(errors.current_password, t("pwCurrentMissing"))}
+        {...form.register("current_password")}
+      />
+      <TextField
+        type="password"
+        label={t("pwNew")}
+        autoComplete="new-password"
+        aria-describedby="password-rules"
+        error={errorText(errors.password, t("pwInvalid"))}
+        {...form.register("password")}
+      />
+      <div id="password-rules">
+        <p className="text-sm font-medium text-gray-900">{t("pwRules")}</p>
+        <ul className="mt-1 space-y-1 text-sm">
+          {RULES.map(([problem, label]) => {
+            // Nothing typed yet: no rule is met or unmet.
+            const ok = password === "" ? null : !problems.includes(problem);
+            return (
+              <li
+                key={problem}
+                className={ok === null ? "text-gray-800" : ok ? "text-green-800" : "text-red-800"}
+                data-rule={problem}
+                data-ok={ok ?? undefined}
+              >
+                <span aria-hidden="true" className="inline-block w-5">
+                  {ok === null ? "•" : ok ? "✓" : "✗"}
+                </span>
+                {t(label)}
+                {ok !== null && <span className="sr-only"> – {ok ? t("pwRuleOk") : t("pwRuleBad")}</span>}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      <TextField
+        type="password"
+        label={t("pwRetype")}
+        autoComplete="new-password"
+        error={errorText(errors.password_retype, t("pwMismatch"))}
+        {...form.register("password_retype")}
+      />
+    </SectionForm>
   );
 }

@@ -5,10 +5,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { Button, Card, Checkbox, Select, TextField } from "@/components";
+import { Checkbox, Select, TextField } from "@/components";
 import { useT } from "@/lib/i18n";
 import { accountFields } from "@/lib/schemas/account";
-import { FormOutcome } from "../_editors/form-outcome";
+import { editorSharedMessages } from "../_editors/messages";
+import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
 import { errorText, useSection } from "./use-section";
 import type { MyAccountRecord } from "./use-my-account";
@@ -28,6 +29,7 @@ const schema = z.object({
 
 export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
+  const shared = useT(editorSharedMessages);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: {
@@ -40,44 +42,44 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
   const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
   const errors = form.formState.errors;
   return (
-    <Card title={t("filterTitle")} description={t("filterDesc")}>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Checkbox
-            className="sm:col-span-2"
-            label={t("spam_enabled")}
-            error={errorText(errors.spam_enabled, t("fixFields"))}
-            {...form.register("spam_enabled")}
-          />
-          <Select
-            label={t("spam_rule")}
-            error={errorText(errors.spam_rule, t("fixFields"))}
-            options={[
-              { value: "move", label: t("ruleMove") },
-              { value: "tag", label: t("ruleTag") },
-            ]}
-            {...form.register("spam_rule")}
-          />
-          <Select
-            label={t("spam_hits")}
-            hint={t("hitsHint")}
-            error={errorText(errors.spam_hits, t("fixFields"))}
-            options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
-            {...form.register("spam_hits")}
-          />
-          <TextField
-            label={t("spam_delete_after")}
-            hint={t("spamDeleteHint")}
-            inputMode="numeric"
-            error={errorText(errors.spam_delete_after, t("deleteAfterInvalid"))}
-            {...form.register("spam_delete_after")}
-          />
-        </div>
-        <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>
-          {pending ? t("saving") : t("save")}
-        </Button>
-      </form>
-    </Card>
+    <SectionForm
+      title={t("filterTitle")}
+      description={t("filterDesc")}
+      onSubmit={onSubmit}
+      status={status}
+      pending={pending}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Checkbox
+          className="sm:col-span-2"
+          label={t("spam_enabled")}
+          error={errorText(errors.spam_enabled, t("fixFields"))}
+          {...form.register("spam_enabled")}
+        />
+        <Select
+          label={shared("spam_rule")}
+          error={errorText(errors.spam_rule, t("fixFields"))}
+          options={[
+            { value: "move", label: t("ruleMove") },
+            { value: "tag", label: t("ruleTag") },
+          ]}
+          {...form.register("spam_rule")}
+        />
+        <Select
+          label={shared("spam_hits")}
+          hint={t("hitsHint")}
+          error={errorText(errors.spam_hits, t("fixFields"))}
+          options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: shared(`hits${h}` as "hits2") }))}
+          {...form.register("spam_hits")}
+        />
+        <TextField
+          label={shared("spam_delete_after")}
+          hint={shared("spamDeleteHint")}
+          inputMode="numeric"
+          error={errorText(errors.spam_delete_after, t("deleteAfterInvalid"))}
+          {...form.register("spam_delete_after")}
+        />
+      </div>
+    </SectionForm>
   );
 }

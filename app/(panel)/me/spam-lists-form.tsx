@@ -3,13 +3,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { Button, Card, TextArea } from "@/components";
+import { TextArea } from "@/components";
 import { errorDetailText } from "@/lib/errors/details";
 import { useLocale, useT } from "@/lib/i18n";
 import { issueAttributes } from "@/lib/schemas/fields";
 import { accountFields } from "@/lib/schemas/account";
+import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
-import { FormOutcome } from "../_editors/form-outcome";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
 
@@ -43,27 +43,27 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
     return detail ? `${t("spamInvalid")} ${detail}` : t("spamInvalid");
   };
   return (
-    <Card title={t("spamTitle")} description={t("spamDesc")}>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <div className="grid gap-4 md:grid-cols-2">
-          {FIELDS.map((f) => (
-            <TextArea
-              key={f}
-              label={t(f)}
-              hint={t("spamHint")}
-              rows={4}
-              autoCapitalize="none"
-              spellCheck={false}
-              error={errorText(errors[f], errors[f] ? explain(f) : "")}
-              {...form.register(f)}
-            />
-          ))}
-        </div>
-        <FormOutcome outcome={status} />
-        <Button type="submit" loading={pending}>
-          {pending ? t("saving") : t("save")}
-        </Button>
-      </form>
-    </Card>
+    <SectionForm
+      title={t("spamTitle")}
+      description={t("spamDesc")}
+      onSubmit={onSubmit}
+      status={status}
+      pending={pending}
+    >
+      <div className="grid gap-4 md:grid-cols-2">
+        {FIELDS.map((f) => (
+          <TextArea
+            key={f}
+            label={t(f)}
+            hint={t("spamHint")}
+            rows={4}
+            autoCapitalize="none"
+            spellCheck={false}
+            error={errorText(errors[f], errors[f] ? explain(f) : "")}
+            {...form.register(f)}
+          />
+        ))}
+      </div>
+    </SectionForm>
   );
 }

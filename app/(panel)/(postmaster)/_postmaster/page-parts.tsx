@@ -37,8 +37,8 @@ export function LoadFailedAlert({
 export function SaveBar(props: {
   saveLabel: string;
   unsavedLabel: string;
-  submitting: boolean;
-  dirty: boolean;
+  /** The form's state (react-hook-form's formState). */
+  state: { isSubmitting: boolean; isDirty: boolean };
   status: SaveOutcome;
   /** Long editors keep the row on screen while scrolling. */
   sticky?: boolean;
@@ -65,10 +65,10 @@ export function SaveBar(props: {
       ref={bar}
       className={`flex flex-wrap items-center gap-3${sticky ? " sticky bottom-0 z-10 border-t border-gray-300 bg-white py-3 shadow-[0_-2px_6px_rgba(0,0,0,0.08)]" : ""}`}
     >
-      <Button type="submit" loading={props.submitting}>
+      <Button type="submit" loading={props.state.isSubmitting}>
         {props.saveLabel}
       </Button>
-      {props.dirty && !status && <span className="text-sm text-gray-700">{props.unsavedLabel}</span>}
+      {props.state.isDirty && !status && <span className="text-sm text-gray-700">{props.unsavedLabel}</span>}
       <FormOutcome outcome={status} className="flex-1" />
     </div>
   );

@@ -1,8 +1,9 @@
 "use client";
 // The -1/0/1 switches of RBL, SPF and greylisting, with what "default" currently means spelled out.
-import type { UseFormRegisterReturn } from "react-hook-form";
+import type { FieldValues, Path, UseFormRegister, UseFormRegisterReturn } from "react-hook-form";
 import { Select } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
+import { SPAM_SWITCHES } from "@/lib/schemas/spam";
 
 const messages: Messages<"default" | "on" | "off" | "nowOn" | "nowOff" | "global"> = {
   pl: {
@@ -50,4 +51,29 @@ export function TriStateSelect({
       {...registration}
     />
   );
+}
+
+type SpamSwitch = (typeof SPAM_SWITCHES)[number];
+
+/** The RBL, SPF and greylisting switches of a record (a domain's or an account's), each with its current default. */
+export function SpamSwitches<V extends FieldValues>({
+  label,
+  record,
+  err,
+  register,
+}: {
+  label: (field: `spam_${SpamSwitch}_enabled`) => string;
+  record: Record<`spam_${SpamSwitch}_default`, unknown>;
+  err: (field: string) => string | undefined;
+  register: UseFormRegister<V>;
+}) {
+  return SPAM_SWITCHES.map((m) => (
+    <TriStateSelect
+      key={m}
+      label={label(`spam_${m}_enabled`)}
+      defaultValue={record[`spam_${m}_default`]}
+      error={err(`spam_${m}_enabled`)}
+      registration={register(`spam_${m}_enabled` as Path<V>)}
+    />
+  ));
 }

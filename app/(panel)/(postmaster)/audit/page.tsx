@@ -16,6 +16,13 @@ import { auditMessages, changeText } from "./messages";
 export const metadata: Metadata = { title: "Dziennik zmian" };
 
 const PAGE_SIZE = 50;
+/** The table's columns: their heading's message and width. */
+const COLUMNS = [
+  ["when", "w-44"],
+  ["who", "w-56"],
+  ["what", "w-40"],
+  ["changes", ""],
+] as const;
 type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
@@ -58,18 +65,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <caption className="sr-only">{t.title}</caption>
           <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 md:table-header-group">
             <tr>
-              <th scope="col" className="w-44 px-2 py-2">
-                {t.when}
-              </th>
-              <th scope="col" className="w-56 px-2 py-2">
-                {t.who}
-              </th>
-              <th scope="col" className="w-40 px-2 py-2">
-                {t.what}
-              </th>
-              <th scope="col" className="px-2 py-2">
-                {t.changes}
-              </th>
+              {COLUMNS.map(([key, width]) => (
+                <th key={key} scope="col" className={`${width} px-2 py-2`}>
+                  {t[key]}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody className="block md:table-row-group">

@@ -57,18 +57,14 @@ export function DkimCard({ domain }: { domain: string }) {
       {status.data ? (
         <div className="space-y-3">
           <dl className="space-y-2 text-sm">
-            <div>
-              <dt className="font-semibold">{t("name")}</dt>
-              <dd className="break-all font-mono" data-testid="dkim-name">
-                {status.data.name}
-              </dd>
-            </div>
-            <div>
-              <dt className="font-semibold">{t("value")}</dt>
-              <dd className="break-all font-mono" data-testid="dkim-value">
-                {status.data.value}
-              </dd>
-            </div>
+            {(["name", "value"] as const).map((key) => (
+              <div key={key}>
+                <dt className="font-semibold">{t(key)}</dt>
+                <dd className="break-all font-mono" data-testid={`dkim-${key}`}>
+                  {status.data[key]}
+                </dd>
+              </div>
+            ))}
           </dl>
           <Alert tone={status.data.dns === "published" ? "success" : "warning"}>
             {t(status.data.dns, { detail: status.data.dns_detail })}

@@ -1,32 +1,26 @@
 "use client";
 // Domain settings: catchall with each type's rule explained, anti-spam switches showing the server default,
 // the five address lists (one entry a line, each checked with the API's rule), and the limits as bars.
-import { useEffect, useMemo } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useMemo } from "react";
+import { useWatch } from "react-hook-form";
 import { Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hooks/domain";
 import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
-import { useSaveForm } from "@/lib/client/hooks/use-save-form";
+import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
+import { SPAM_LISTS } from "@/lib/schemas/spam";
+import { useEditorForm } from "../../_editors/use-editor-form";
 import { LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
-import { TriStateSelect } from "../_postmaster/tri-state";
+import { SpamSwitches } from "../_postmaster/tri-state";
 import { DkimCard } from "./dkim-card";
 import { domainMessages } from "./messages";
 
-const LISTS = [
-  "spam_white_list",
-  "spam_black_list",
-  "spam_greylist_whitelist",
-  "spam_spf_whitelist",
-  "spam_rbl_whitelist",
-] as const;
 const FIELDS = Object.keys(domainFields);
 type Values = Record<string, string | boolean>;
-const resolver = fieldSpecResolver<Values>(domainFields, FIELDS, LISTS);
+const resolver = fieldSpecResolver<Values>(domainFields, FIELDS, SPAM_LISTS);
 
 export function DomainSettings() {
   const t = useT(domainMessages);
@@ -58,25 +52,16 @@ export function DomainSettings() {
 
 function SettingsForm({ domain, record }: { domain: string; record: DomainRecord }) {
   const t = useT(domainMessages);
-  const errorText = useErrorText();
   const save = useUpdateDomain(domain);
-  const defaults = useMemo(() => recordToForm(record, FIELDS, LISTS, ["spam_enabled"]), [record]);
-  const form = useForm<Values, FieldFormContext>({
-    resolver,
-    context: { locale: errorText.locale },
-    defaultValues: defaults,
-  });
-  const { register, reset, control, formState } = form;
-  useEffect(() => reset(defaults), [defaults, reset]);
-  const { onSubmit, outcome } = useSaveForm(form, {
+  const defaults = useMemo(() => recordToForm(record, FIELDS, SPAM_LISTS, ["spam_enabled"]), [record]);
+  const { form, onSubmit, outcome, err } = useEditorForm(resolver, defaults, {
     fields: FIELDS,
     // With no catchall the address means nothing: send it empty rather than a stale one.
     save: (values) =>
       save.mutateAsync(String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values),
-    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+    texts: { saved: t("saved") },
   });
-  const errors = formState.errors;
-  const err = (f: string) => errors[f]?.message;
+  const { register, control, formState } = form;
   const type = asText(useWatch({ control, name: "catchall_type" })) as "0" | "1" | "2" | "3";
 
   return (
@@ -112,33 +97,19 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
             error={err("spam_enabled")}
             {...register("spam_enabled")}
           />
-          {(["rbl", "spf", "greylist"] as const).map((m) => (
-            <TriStateSelect
-              key={m}
-              label={t(`spam_${m}_enabled`)}
-              defaultValue={record[`spam_${m}_default`]}
-              error={err(`spam_${m}_enabled`)}
-              registration={register(`spam_${m}_enabled`)}
-            />
-          ))}
+          <SpamSwitches label={t} record={record} err={err} register={register} />
         </div>
       </Card>
 
       <Card title={t("lists")} description={t("listsDesc")}>
         <div className="grid gap-3 sm:grid-cols-2">
-          {LISTS.map((f) => (
+          {SPAM_LISTS.map((f) => (
             <TextArea key={f} label={t(f)} hint={t("listHint")} rows={4} error={err(f)} {...register(f)} />
           ))}
         </div>
       </Card>
 
-      <SaveBar
-        saveLabel={t("save")}
-        unsavedLabel={t("unsaved")}
-        submitting={formState.isSubmitting}
-        dirty={formState.isDirty}
-        status={outcome}
-      />
+      <SaveBar saveLabel={t("save")} unsavedLabel={t("unsaved")} state={formState} status={outcome} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n";
+import type { SpamList } from "@/lib/schemas/spam";
 
 type Key =
   | "title"
@@ -30,11 +31,7 @@ type Key =
   | "spam_greylist_enabled"
   | "lists"
   | "listsDesc"
-  | "spam_white_list"
-  | "spam_black_list"
-  | "spam_greylist_whitelist"
-  | "spam_spf_whitelist"
-  | "spam_rbl_whitelist"
+  | SpamList
   | "listHint"
   | "limits"
   | "limitsDesc"

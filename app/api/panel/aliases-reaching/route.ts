@@ -16,9 +16,4 @@ export const GET = withApi(async ({ db, principal, query }) => {
   );
   return ok({ aliases: reached.map((a) => a.email).sort() });
 });
-export {
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

@@ -9,9 +9,4 @@ export const GET = withApi(async ({ db, principal, query }) => {
   const domain = await domainForAdmin(db, principal, principal.domain);
   return ok({ taken: await takenNames(db, domain.id, (query.get("names") ?? "").split(",")) });
 });
-export {
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

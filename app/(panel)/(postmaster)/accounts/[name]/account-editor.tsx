@@ -1,42 +1,32 @@
 "use client";
 // The account editor: every writable field of the record, grouped, checked with the API's own field rules;
 // an API error lands on the field its `source` names.
-import Link from "next/link";
-import { useEffect, useMemo } from "react";
-import { useForm, useWatch, type UseFormRegister } from "react-hook-form";
-import { Alert, Card, Checkbox, Select, SkeletonLines, TextArea, TextField, UsageBar } from "@/components";
-import { PanelApiError } from "@/lib/client/api";
-import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { useMemo } from "react";
+import { useWatch, type UseFormRegister } from "react-hook-form";
+import { Card, Checkbox, Select, TextArea, TextField, UsageBar } from "@/components";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
 import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
-import { useSaveForm } from "@/lib/client/hooks/use-save-form";
-import { useT } from "@/lib/i18n";
+import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
+import { useLocale, useT } from "@/lib/i18n";
 import { formatDate } from "@/lib/errors/details";
 import { accountFields } from "@/lib/schemas/account";
+import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { AutoresponderFields, autoresponderProblems } from "../../../_editors/autoresponder-fields";
 import { DateField } from "../../../_editors/date-field";
+import { editorSharedMessages } from "../../../_editors/messages";
+import { useEditorForm } from "../../../_editors/use-editor-form";
 import { megabytes, todayIso } from "../../../_editors/format";
 import { SaveBar } from "../../_postmaster/page-parts";
-import { TriStateSelect } from "../../_postmaster/tri-state";
-import { linkClass } from "../../_postmaster/ui";
+import { RecordPage } from "../../_postmaster/record-page";
+import { SpamSwitches } from "../../_postmaster/tri-state";
 import { editorMessages } from "./messages";
 import { SignInState } from "./sign-in-state";
 import { SmsLog } from "./sms-log";
 
-const LINES = [
-  "forwards",
-  "aliases",
-  "spam_white_list",
-  "spam_black_list",
-  "spam_greylist_whitelist",
-  "spam_spf_whitelist",
-  "spam_rbl_whitelist",
-] as const;
+const LINES = ["forwards", "aliases", ...SPAM_LISTS] as const;
 const FLAGS = ["blocked", "keep_mail", "spam_enabled", "autoresponder_mode"] as const;
 const FIELDS = Object.keys(accountFields) as (keyof typeof accountFields)[];
-const SPAM_LISTS = LINES.slice(2);
 /** The operator codes of the specification, labelled by brand (the mapping is ours: docs/panel.md). */
 const OPERATORS: [number, string][] = [
   [11, "Plus"],
@@ -56,63 +46,26 @@ const resolver = fieldSpecResolver<Values>(accountFields, FIELDS, LINES);
 
 export function AccountEditor({ name }: { name: string }) {
   const t = useT(editorMessages);
-  const errorText = useErrorText();
   const domain = useDomainName();
-  const account = useAccount(domain, name);
-
-  if (account.isError) {
-    const missing = account.error instanceof PanelApiError && account.error.status === 404;
-    return (
-      <div className="space-y-4">
-        <BackLink />
-        <Alert tone="error">
-          {missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(account.error) })}
-        </Alert>
-      </div>
-    );
-  }
   return (
-    <div className="space-y-4">
-      <BackLink />
-      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">
-        {t("title", { email: account.data?.email ?? `${name}@${domain ?? "…"}` })}
-      </h1>
-      {account.data && domain ? (
-        <EditorForm domain={domain} record={account.data} />
-      ) : (
-        <SkeletonLines lines={10} label={t("loading")} />
-      )}
-    </div>
-  );
-}
-
-function BackLink() {
-  const t = useT(editorMessages);
-  return (
-    <Link href="/accounts" className={`${linkClass} text-sm`}>
-      {t("back")}
-    </Link>
+    <RecordPage back="/accounts" name={name} domain={domain} query={useAccount(domain, name)} t={t}>
+      {(record, domain) => <EditorForm domain={domain} record={record} />}
+    </RecordPage>
   );
 }
 
 function EditorForm({ domain, record }: { domain: string; record: AccountRecord }) {
   const t = useT(editorMessages);
-  const errorText = useErrorText();
-  const locale = errorText.locale;
   const save = useUpdateAccounts(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, LINES, FLAGS), [record]);
-  const form = useForm<Values, FieldFormContext>({ resolver, context: { locale }, defaultValues: defaults });
-  const { register, reset, control, formState } = form;
-  const { errors } = formState;
-  useEffect(() => reset(defaults), [defaults, reset]);
-  const { onSubmit, outcome } = useSaveForm(form, {
+  const locale = useLocale();
+  const { form, onSubmit, outcome, err } = useEditorForm(resolver, defaults, {
     fields: FIELDS,
     save: (values) => save.mutateAsync({ names: [record.name], body: values }),
     check: (values) => autoresponderProblems(values, locale),
-    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+    texts: { saved: t("saved") },
   });
-
-  const err = (f: string) => errors[f]?.message;
+  const { register, control, formState } = form;
   const text = (f: string, props: Record<string, unknown> = {}) => (
     <TextField label={t(f as never)} error={err(f)} {...props} {...register(f)} />
   );
@@ -252,14 +205,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         <SmsLog domain={domain} name={record.name} />
       </Card>
 
-      <SaveBar
-        saveLabel={t("save")}
-        unsavedLabel={t("unsaved")}
-        submitting={formState.isSubmitting}
-        dirty={formState.isDirty}
-        status={outcome}
-        sticky
-      />
+      <SaveBar saveLabel={t("save")} unsavedLabel={t("unsaved")} state={formState} status={outcome} sticky />
     </form>
   );
 }
@@ -274,6 +220,7 @@ function SpamFields({
   err: (f: string) => string | undefined;
 }) {
   const t = useT(editorMessages);
+  const shared = useT(editorSharedMessages);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <Checkbox
@@ -283,7 +230,7 @@ function SpamFields({
         {...register("spam_enabled")}
       />
       <Select
-        label={t("spam_rule")}
+        label={shared("spam_rule")}
         error={err("spam_rule")}
         options={[
           { value: "tag", label: t("ruleTag") },
@@ -292,27 +239,19 @@ function SpamFields({
         {...register("spam_rule")}
       />
       <Select
-        label={t("spam_hits")}
+        label={shared("spam_hits")}
         error={err("spam_hits")}
-        options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: t(`hits${h}` as "hits2") }))}
+        options={[2, 5, 7, 9].map((h) => ({ value: String(h), label: shared(`hits${h}` as "hits2") }))}
         {...register("spam_hits")}
       />
       <TextField
-        label={t("spam_delete_after")}
-        hint={t("spamDeleteHint")}
+        label={shared("spam_delete_after")}
+        hint={shared("spamDeleteHint")}
         inputMode="numeric"
         error={err("spam_delete_after")}
         {...register("spam_delete_after")}
       />
-      {(["rbl", "spf", "greylist"] as const).map((m) => (
-        <TriStateSelect
-          key={m}
-          label={t(`spam_${m}_enabled`)}
-          defaultValue={record[`spam_${m}_default`]}
-          error={err(`spam_${m}_enabled`)}
-          registration={register(`spam_${m}_enabled`)}
-        />
-      ))}
+      <SpamSwitches label={t} record={record} err={err} register={register} />
       {SPAM_LISTS.map((f) => (
         <TextArea key={f} label={t(f)} hint={t("listHint")} error={err(f)} {...register(f)} />
       ))}

@@ -1,11 +1,9 @@
 import type { Messages } from "@/lib/i18n";
+import type { SpamList } from "@/lib/schemas/spam";
+import type { RecordPageKey } from "../../_postmaster/record-page";
 
 type Key =
-  | "back"
-  | "title"
-  | "loading"
-  | "notFound"
-  | "loadFailed"
+  | RecordPageKey
   | "save"
   | "saved"
   | "saveFailed"
@@ -56,24 +54,12 @@ type Key =
   | "dateHint"
   | "autoresponder_body"
   | "spam_enabled"
-  | "spam_rule"
   | "ruleTag"
   | "ruleMove"
-  | "spam_hits"
-  | "hits2"
-  | "hits5"
-  | "hits7"
-  | "hits9"
-  | "spam_delete_after"
-  | "spamDeleteHint"
   | "spam_rbl_enabled"
   | "spam_spf_enabled"
   | "spam_greylist_enabled"
-  | "spam_white_list"
-  | "spam_black_list"
-  | "spam_greylist_whitelist"
-  | "spam_spf_whitelist"
-  | "spam_rbl_whitelist"
+  | SpamList
   | "listHint"
   | "phone"
   | "smsLogin"
@@ -149,16 +135,8 @@ export const editorMessages: Messages<Key> = {
     dateHint: "RRRR-MM-DD; puste: bez ograniczenia.",
     autoresponder_body: "Treść odpowiedzi",
     spam_enabled: "Filtr antyspamowy włączony",
-    spam_rule: "Co robić ze spamem",
     ruleTag: "Oznacz słowem SPAM",
     ruleMove: "Przenieś do folderu SPAM",
-    spam_hits: "Czułość filtra",
-    hits2: "Duża (2)",
-    hits5: "Normalna (5)",
-    hits7: "Mała (7)",
-    hits9: "Bardzo mała (9)",
-    spam_delete_after: "Usuwaj spam po (dniach)",
-    spamDeleteHint: "0: nie czyść folderu SPAM.",
     spam_rbl_enabled: "RBL (czarne listy serwerów)",
     spam_spf_enabled: "SPF",
     spam_greylist_enabled: "Greylisting",
@@ -241,16 +219,8 @@ export const editorMessages: Messages<Key> = {
     dateHint: "YYYY-MM-DD; empty: no limit.",
     autoresponder_body: "Reply text",
     spam_enabled: "Anti-spam filter on",
-    spam_rule: "What to do with spam",
     ruleTag: "Tag with the word SPAM",
     ruleMove: "Move to the SPAM folder",
-    spam_hits: "Filter sensitivity",
-    hits2: "High (2)",
-    hits5: "Normal (5)",
-    hits7: "Low (7)",
-    hits9: "Very low (9)",
-    spam_delete_after: "Delete spam after (days)",
-    spamDeleteHint: "0: never clean the SPAM folder.",
     spam_rbl_enabled: "RBL (blackhole lists)",
     spam_spf_enabled: "SPF",
     spam_greylist_enabled: "Greylisting",

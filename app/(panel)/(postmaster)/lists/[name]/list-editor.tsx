@@ -1,19 +1,15 @@
 "use client";
 // The mailing-list editor: settings, subscribers, moderators and the eight templates, checked with the list
 // field rules; an API error lands on the field its `source` names.
-import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo } from "react";
-import { useController, useForm, useWatch, type Control, type FieldErrors, type Resolver } from "react-hook-form";
-import { Alert, Button, Card, Checkbox, Select, SkeletonLines, TextArea, TextField } from "@/components";
-import { PanelApiError } from "@/lib/client/api";
+import { useMemo } from "react";
+import { useController, useWatch, type Control, type FieldErrors, type Resolver } from "react-hook-form";
+import { Alert, Button, Card, Checkbox, Select, TextArea, TextField } from "@/components";
 import { catalogText } from "@/lib/client/error-text";
-import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useMailingList, useSaveMailingList, type MailingListRecord } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm, type FieldFormContext } from "@/lib/client/hooks/use-field-form";
 import { errorDetailText } from "@/lib/errors/details";
-import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import {
   DEFAULT_LIST_TEMPLATES,
@@ -23,8 +19,9 @@ import {
   REPLYTO_REQUIRED_ATTRIBUTES,
   replyToAddressMissing,
 } from "@/lib/schemas/mailing-list";
+import { useEditorForm } from "../../../_editors/use-editor-form";
 import { SaveBar } from "../../_postmaster/page-parts";
-import { linkClass } from "../../_postmaster/ui";
+import { RecordPage } from "../../_postmaster/record-page";
 import { listEditorMessages } from "./messages";
 import { MemberEditor } from "./member-editor";
 import { ModerationPanel } from "./moderation-panel";
@@ -62,46 +59,29 @@ const resolver: Resolver<Values, FieldFormContext> = async (values, context, opt
 
 export function ListEditor({ name }: { name: string }) {
   const t = useT(listEditorMessages);
-  const errorText = useErrorText();
   const domain = useDomainName();
-  const list = useMailingList(domain, name);
   const justCreated = useSearchParams().get("created") === "1";
-  const back = (
-    <Link href="/lists" className={`${linkClass} text-sm`}>
-      {t("back")}
-    </Link>
-  );
-  if (list.isError) {
-    const missing = list.error instanceof PanelApiError && list.error.status === 404;
-    return (
-      <div className="space-y-4">
-        {back}
-        <Alert tone="error">
-          {missing ? t("notFound", { name }) : t("loadFailed", { error: errorText.failure(list.error) })}
-        </Alert>
-      </div>
-    );
-  }
   return (
-    <div className="space-y-4">
-      {back}
-      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">
-        {t("title", { email: list.data?.email ?? `${name}@${domain ?? "…"}` })}
-      </h1>
-      {justCreated && <Alert tone="success">{t("created")}</Alert>}
-      {list.data && domain ? (
-        <EditorForm domain={domain} record={list.data} />
-      ) : (
-        <SkeletonLines lines={10} label={t("loading")} />
+    <RecordPage
+      back="/lists"
+      name={name}
+      domain={domain}
+      query={useMailingList(domain, name)}
+      t={t}
+      notice={justCreated && <Alert tone="success">{t("created")}</Alert>}
+    >
+      {(record, domain) => (
+        <>
+          <EditorForm domain={domain} record={record} />
+          <ModerationPanel domain={domain} name={record.name} />
+        </>
       )}
-      {list.data && domain && <ModerationPanel domain={domain} name={list.data.name} />}
-    </div>
+    </RecordPage>
   );
 }
 
 function EditorForm({ domain, record }: { domain: string; record: MailingListRecord }) {
   const t = useT(listEditorMessages);
-  const errorText = useErrorText();
   const save = useSaveMailingList(domain);
   const defaults = useMemo<Values>(
     () => ({
@@ -111,21 +91,13 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
     }),
     [record],
   );
-  const form = useForm<Values, FieldFormContext>({
-    resolver,
-    context: { locale: errorText.locale },
-    defaultValues: defaults,
-  });
-  const { register, reset, control, setValue, formState } = form;
-  useEffect(() => reset(defaults), [defaults, reset]);
-  const { onSubmit, outcome } = useSaveForm(form, {
+  const { form, onSubmit, outcome, err } = useEditorForm(resolver, defaults, {
     fields: FIELDS,
     label: (field) => fieldLabel(t, field),
     save: (values) => save.mutateAsync({ name: record.name, body: values, create: false }),
-    texts: { saved: t("saved"), failed: (error) => t("saveFailed", { error }) },
+    texts: { saved: t("saved") },
   });
-  const errors = formState.errors;
-  const err = (f: string) => errors[f]?.message;
+  const { register, control, setValue, formState } = form;
   const replyto = useWatch({ control, name: "replyto_mode" });
 
   return (
@@ -237,14 +209,7 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
         </div>
       </Card>
 
-      <SaveBar
-        saveLabel={t("save")}
-        unsavedLabel={t("unsaved")}
-        submitting={formState.isSubmitting}
-        dirty={formState.isDirty}
-        status={outcome}
-        sticky
-      />
+      <SaveBar saveLabel={t("save")} unsavedLabel={t("unsaved")} state={formState} status={outcome} sticky />
     </form>
   );
 }

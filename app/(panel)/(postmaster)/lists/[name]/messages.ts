@@ -1,11 +1,8 @@
 import type { Messages } from "@/lib/i18n";
+import type { RecordPageKey } from "../../_postmaster/record-page";
 
 type Key =
-  | "back"
-  | "title"
-  | "loading"
-  | "notFound"
-  | "loadFailed"
+  | RecordPageKey
   | "created"
   | "save"
   | "saved"

@@ -27,9 +27,4 @@ export const GET = withApi(async ({ db, principal, params, query }) => {
     },
   );
 });
-export {
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

@@ -11,9 +11,4 @@ export const GET = withApi(({ principal }) =>
     "x-content-type-options": "nosniff",
   }),
 );
-export {
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

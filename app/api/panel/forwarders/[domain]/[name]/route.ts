@@ -11,9 +11,4 @@ export const GET = withApi(async ({ db, principal, params }) => {
   const account = await getAccountOrThrow(db, domain, name!);
   return ok((await forwardersOf(db, domain, [account.email])).map((f) => f.account.email));
 });
-export {
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

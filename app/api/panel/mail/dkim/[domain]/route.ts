@@ -3,9 +3,4 @@ import { ok, withApi } from "@/lib/server/http/http";
 import { dkimStatus } from "@/lib/server/resources/mail-status";
 
 export const GET = withApi(async ({ db, principal, params }) => ok(await dkimStatus(db, principal, params.domain!)));
-export {
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

@@ -5,9 +5,4 @@ import { domainDnsStatus } from "@/lib/server/resources/mail-status";
 export const GET = withApi(async ({ db, principal, params }) =>
   ok(await domainDnsStatus(db, principal, params.domain!)),
 );
-export {
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";

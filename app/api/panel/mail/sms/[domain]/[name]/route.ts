@@ -5,9 +5,4 @@ import { smsNotifications } from "@/lib/server/resources/mail-status";
 export const GET = withApi(async ({ db, principal, params }) =>
   ok(await smsNotifications(db, principal, params.domain!, params.name!)),
 );
-export {
-  panelMethodNotAllowed as PUT,
-  panelMethodNotAllowed as POST,
-  panelMethodNotAllowed as DELETE,
-  panelMethodNotAllowed as PATCH,
-} from "@/lib/server/http/panel-fallback";
+export * from "@/lib/server/http/read-only-route";
