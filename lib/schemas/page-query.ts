@@ -1,20 +1,6 @@
 // Query parameters of the three list endpoints (contract §6).
 import { z } from "zod";
-
-/** The highest page number anything takes: page × the largest page size stays a safe integer for every engine. */
-export const MAX_PAGE = 999_999_999;
-const PAGE_DIGITS = /^\d{1,9}$/;
-
-/**
- * A page number asked for in a panel page's URL (or a CLI option): anything that is not a whole number 0..MAX_PAGE
- * (negative, fractional, `1e308`, twenty nines) is clamped into that range, so a hand-edited URL shows a page.
- * The API refuses the same values instead (pageQuerySchema: 500.130).
- */
-export function clampPage(raw: string | number | null | undefined): number {
-  const text = typeof raw === "number" ? String(raw) : (raw ?? "").trim();
-  if (/^\d+$/.test(text)) return PAGE_DIGITS.test(text) ? Number(text) : MAX_PAGE;
-  return 0;
-}
+import { PAGE_DIGITS } from "./page-number";
 
 export const pageQuerySchema = (sortFields: readonly [string, ...string[]]) =>
   z.object({

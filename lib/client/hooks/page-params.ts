@@ -1,5 +1,5 @@
 // Paging, sorting and searching of the three list endpoints, as URL query text and back.
-import { clampPage } from "@/lib/schemas/page-query";
+import { clampPage } from "@/lib/schemas/page-number";
 
 export interface PageFilters {
   page: number;

@@ -13,7 +13,7 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { changedRows, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
-import { clampPage } from "@/lib/schemas/page-query";
+import { clampPage } from "@/lib/schemas/page-number";
 
 export type AuditAction = "create" | "update" | "delete";
 export type AuditResource = "domain" | "account" | "alias" | "list" | "account_security";

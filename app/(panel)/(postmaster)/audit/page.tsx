@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { formatDate } from "@/lib/errors/details";
 import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
-import { clampPage } from "@/lib/schemas/page-query";
+import { clampPage } from "@/lib/schemas/page-number";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { Address } from "../_postmaster/address";
 import { AuditSearch } from "./audit-search";
