@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
-import { MAX_TOTALS } from "@/lib/server/resources/list-page";
+import { MAX_TOTALS } from "@/lib/server/resources/page";
 import { measureBadSignIns } from "./bad-sign-ins";
 import { measureListPut, type ListPutReport } from "./list-put";
 import { measureUntil, peakRssMb } from "./load";

@@ -2,7 +2,7 @@
 // (seed.ts for SQLite, seed-pg.ts for PostgreSQL).
 import { DEFAULT_LIST_TEMPLATES } from "@/lib/schemas/mailing-list";
 import { hashPassword } from "@/lib/server/caller/password";
-import { searchKey } from "@/lib/server/resources/list-page";
+import { searchKey } from "@/lib/server/resources/page";
 
 export interface SeedSizes {
   bigAccounts: number;
