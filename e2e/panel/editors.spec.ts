@@ -46,7 +46,8 @@ test("the unsaved-changes guard asks before an in-app link leaves the editor", a
   await page.getByRole("navigation").getByRole("link", { name: "Aliasy" }).click();
   await expect(page).toHaveURL(/\/aliases$/);
 
-  // Nothing unsaved: no question. (Signing in again here would race the aliases page's own requests.)
+  // Nothing unsaved: no question. Not a new sign-in: that ends this session (a fresh id at every sign-in) while the
+  // aliases page may still be loading its table, whose request then meets a 401 and sends the page to the login.
   await gotoAccount(page, "maria.wojcik");
   let questions = 0;
   page.on("dialog", (d) => {

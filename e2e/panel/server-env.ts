@@ -3,7 +3,7 @@
 // starts it itself, after the cluster it needs (Playwright starts its webServer before the global setup).
 import { onPostgres } from "../support/test-database";
 
-// Each engine has its own port, so the SQLite and PostgreSQL runs of the suite can run at once (.ci/test.sh).
+// Each engine has its own port, so the SQLite and PostgreSQL runs of the suite can run at once (docs/testing.md).
 export const PANEL_PORT = Number(process.env.PANEL_E2E_PORT ?? (onPostgres() ? 3330 : 3310));
 export const PANEL_BASE_URL = `http://127.0.0.1:${PANEL_PORT}`;
 /**
