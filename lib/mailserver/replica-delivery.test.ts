@@ -18,7 +18,6 @@ import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { maildirNew } from "./sandbox/outbound-sink";
 import {
   closeTestDatabase,
-  LineSocket,
   newMailTestRoot,
   openTestDatabase,
   readMessages,

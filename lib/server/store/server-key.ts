@@ -12,7 +12,7 @@ const keys = new WeakMap<Db, Map<string, Buffer>>();
 
 async function serverKey(db: Db, name: string): Promise<Buffer> {
   let known = keys.get(db);
-  if (!known) keys.set(db, (known = new Map()));
+  if (!known) keys.set(db, (known = new Map<string, Buffer>()));
   let k = known.get(name);
   if (!k) {
     await withTransaction(db, (tx) =>

@@ -2,7 +2,7 @@
 import { expect, it } from "vitest";
 
 import { readMessages } from "../mail-daemons";
-import { S, OFF, LEVELS, l, domain, setAccount, setDomain, message, send, settle, landed, codes } from "./harness";
+import { S, OFF, LEVELS, l, setAccount, setDomain, send, settle, landed, codes } from "./harness";
 
 export function spamFilterCases() {
   it("spam_hits 2, 5, 7, 9: a score just under each stays in the inbox, from the score on it is spam (one message, four accounts)", async () => {

@@ -20,7 +20,6 @@ import {
   domain,
   setAccount,
   setDomain,
-  message,
   send,
   settle,
   landed,
