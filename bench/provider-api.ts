@@ -177,18 +177,18 @@ async function accountNames(databaseUrl: string, domain: string, count: number):
   }
 }
 
+/** Measures on `server` (started on `databaseUrl` by startServer), which it does not stop. */
 export async function measureApi(
+  server: Server,
   databaseUrl: string,
   bigDomain: string,
   smallDomain: string,
   settings: ApiSettings,
   log: (line: string) => void,
 ): Promise<ApiResult> {
-  ensureBuild();
   const names = await accountNames(databaseUrl, bigDomain, 1000);
-  const server = await startServer(databaseUrl);
-  try {
-    const { base } = server;
+  const { base } = server;
+  {
     const bench = benchReport();
     const empty: Load = { url: `${base}/api/health`, connections: CONNECTIONS };
     const get = (p: string, domain: string): Load => ({
@@ -275,7 +275,5 @@ export async function measureApi(
         vsBench: benchInEmptyRequests !== undefined ? inEmptyRequests / benchInEmptyRequests : undefined,
       },
     };
-  } finally {
-    await server.stop();
   }
 }
