@@ -2,7 +2,7 @@
 // GET one account, the list page of a 100,000-account and of a 20-account domain, each measured paired with the
 // empty route handler (A B B A), and a PUT of 1,000 names; each compared with the same on the 100k bench
 // (bench/results.json) as a ratio to that run's empty route handler, since the two runs' hosts differ.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,15 +10,13 @@ import pg from "pg";
 import { freePort } from "@/e2e/support/pg-cluster";
 import { measurePair, median, type Load, type Sample } from "./load";
 import type { Report } from "./report";
-import { PROVIDER_PASSWORD } from "./provider-seed";
+import { CONNECTIONS, distDir, root, startArgs, startEnv, startTokens } from "./run-config";
+import { EMPTY_HANDLER, ONE_ACCOUNT, short } from "./scenarios";
+import { PROVIDER_PASSWORD, type DomainPlan } from "./provider-seed";
 
-const root = path.resolve(import.meta.dirname, "..");
-const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-const CONNECTIONS = 4;
-/** The 100k bench's names of the scenarios compared here (bench/run.ts). */
-const EMPTY_HANDLER = "empty route handler (GET /api/health)";
-const ONE_ACCOUNT = "GET one account (auth)";
+/** The 100k bench's list query compared here (its pair name in bench/results.json), and its query string. */
 const LIST_QUERY = 'search "kowal", sort=name';
+const LIST_SEARCH = "?search=kowal&sort=name";
 
 export interface ApiSettings {
   warmup: number;
@@ -61,31 +59,6 @@ export interface ApiResult {
   };
 }
 
-/** The production build the server serves, built when missing (as `npm run bench` does). */
-export function ensureBuild(): void {
-  if (fs.existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  console.log(`No production build in ${distDir}: building ...`);
-  const built = spawnSync("npm", ["run", "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_DIST_DIR: distDir },
-  });
-  if (built.status !== 0) throw new Error("next build failed");
-}
-
-/** `npm start`'s command line from package.json: its environment settings before `node`, and node's arguments. */
-function startCommand(): { env: Record<string, string>; args: string[]; text: string } {
-  const tokens = (
-    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }
-  ).scripts.start.split(/\s+/);
-  const at = tokens.indexOf("node");
-  return {
-    env: Object.fromEntries(tokens.slice(0, at).map((t) => t.split("=", 2) as [string, string])),
-    args: tokens.slice(at + 1),
-    text: tokens.join(" "),
-  };
-}
-
 export interface Server {
   base: string;
   child: ChildProcess;
@@ -96,8 +69,7 @@ export interface Server {
 /** The production server with one worker (as the 100k bench's main server) on the given PostgreSQL database. */
 export async function startServer(databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const cmd = startCommand();
-  const child = spawn(process.execPath, cmd.args, {
+  const child = spawn(process.execPath, startArgs, {
     cwd: root,
     env: {
       ...process.env,
@@ -106,7 +78,7 @@ export async function startServer(databaseUrl: string): Promise<Server> {
       NEXT_DIST_DIR: distDir,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      ...cmd.env,
+      ...startEnv,
       PORT: String(port),
       WORKERS: "1",
     },
@@ -133,7 +105,7 @@ export async function startServer(databaseUrl: string): Promise<Server> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { base, child, command: cmd.text, stop };
+  return { base, child, command: startTokens.join(" "), stop };
 }
 
 const auth = (domain: string) => ({
@@ -155,10 +127,19 @@ function benchShare(report: Report | undefined, pick: (r: Report["rows"][number]
   return empty && row && empty.rps > 0 ? row.rps / empty.rps : undefined;
 }
 
-async function ok(url: string, init?: RequestInit): Promise<void> {
-  const res = await fetch(url, init);
-  await res.arrayBuffer();
-  if (res.status >= 300) throw new Error(`${init?.method ?? "GET"} ${url}: ${res.status}`);
+/** A GET that must answer 200 with JSON; its body, so the caller can check it answered about real rows. */
+async function getJson(load: Load): Promise<Record<string, unknown>> {
+  const res = await fetch(load.url, { headers: load.headers });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${load.url}: ${res.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The list's total, which must be above zero: a list that finds nothing would measure an empty page. */
+function listTotal(body: Record<string, unknown>, url: string): number {
+  const total = (body.result_info as { total?: number } | undefined)?.total ?? 0;
+  if (!(total > 0)) throw new Error(`GET ${url}: no accounts found`);
+  return total;
 }
 
 /** Names of accounts of a domain other than its postmaster, in insertion order. */
@@ -177,103 +158,132 @@ async function accountNames(databaseUrl: string, domain: string, count: number):
   }
 }
 
-/** Measures on `server` (started on `databaseUrl` by startServer), which it does not stop. */
+interface ApiScenario {
+  name: string;
+  load: Load;
+  bench?: number;
+}
+
+/** Each scenario paired with the empty handler, `settings.runs` times; medians, and the share of the empty handler. */
+async function measureFigures(
+  server: Server,
+  empty: Load,
+  scenarios: ApiScenario[],
+  settings: ApiSettings,
+  log: (line: string) => void,
+): Promise<ApiFigure[]> {
+  const samples = new Map<string, { a: Sample; e: Sample }[]>(scenarios.map((s) => [s.name, []]));
+  for (let run = 1; run <= settings.runs; run++) {
+    for (const s of scenarios) {
+      const [e, a] = await measurePair(empty, s.load, settings.warmup, settings.seconds, server.child.pid!);
+      samples.get(s.name)!.push({ a, e });
+      log(
+        `API run ${run}/${settings.runs}  ${s.name.padEnd(48)} ${a.rps.toFixed(0).padStart(5)} req/s (empty handler ${e.rps.toFixed(0)})  p50 ${a.p50.toFixed(2)} ms  p99 ${a.p99.toFixed(2)} ms  errors ${a.errors + e.errors}`,
+      );
+    }
+  }
+  return scenarios.map((s) => {
+    const xs = samples.get(s.name)!;
+    const ofEmpty = median(xs.map((x) => x.a.rps / x.e.rps));
+    return {
+      name: s.name,
+      rps: median(xs.map((x) => x.a.rps)),
+      p50: median(xs.map((x) => x.a.p50)),
+      p99: median(xs.map((x) => x.a.p99)),
+      errors: xs.reduce((n, x) => n + x.a.errors + x.e.errors, 0),
+      emptyRps: median(xs.map((x) => x.e.rps)),
+      emptyP50: median(xs.map((x) => x.e.p50)),
+      ofEmpty,
+      benchOfEmpty: s.bench,
+      vsBench: s.bench !== undefined ? s.bench / ofEmpty : undefined,
+    };
+  });
+}
+
+/** Sequential PUTs of one new description to `names` of `domain`; their times in ms. */
+async function putTimes(base: string, domain: string, names: string[], runs: number): Promise<number[]> {
+  const url = `${base}/api/v1/emails/${domain}/${names.join(",")}`;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, {
+      method: "PUT",
+      headers: { ...auth(domain), "content-type": "application/json" },
+      body: JSON.stringify({ description: `Zmiana zbiorcza ${i}` }),
+    });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+    if (res.status !== 204) throw new Error(`PUT of ${names.length} names: ${res.status}`);
+  }
+  return times;
+}
+
+/**
+ * Measures on `server` (started on `databaseUrl` by startServer), which it does not stop: GET one account and the
+ * list page of the big and of the small domain, each paired with the empty handler, then the PUT of 1,000 names.
+ */
 export async function measureApi(
   server: Server,
   databaseUrl: string,
-  bigDomain: string,
-  smallDomain: string,
+  big: DomainPlan,
+  small: DomainPlan,
   settings: ApiSettings,
   log: (line: string) => void,
 ): Promise<ApiResult> {
-  const names = await accountNames(databaseUrl, bigDomain, 1000);
+  const names = await accountNames(databaseUrl, big.name, 1000);
   const { base } = server;
-  {
-    const bench = benchReport();
-    const empty: Load = { url: `${base}/api/health`, connections: CONNECTIONS };
-    const get = (p: string, domain: string): Load => ({
-      url: `${base}${p}`,
-      headers: auth(domain),
-      connections: CONNECTIONS,
-    });
-    const list = `?search=kowal&sort=name`;
-    const scenarios = [
-      {
-        name: `${ONE_ACCOUNT}, 100k domain`,
-        load: get(`/api/v1/emails/${bigDomain}/${names[0]}`, bigDomain),
-        bench: bench ? bench.ratios.accountToEmptyHandler : undefined,
-      },
-      {
-        name: `list, 100k domain: ${LIST_QUERY}`,
-        load: get(`/api/v1/emails/${bigDomain}${list}`, bigDomain),
-        bench: benchShare(bench, (r) => r.group === "list100k" && r.pair === LIST_QUERY),
-      },
-      {
-        name: `list, 20-account domain: ${LIST_QUERY}`,
-        load: get(`/api/v1/emails/${smallDomain}${list}`, smallDomain),
-        bench: undefined,
-      },
-    ];
-    for (const s of [{ load: empty }, ...scenarios]) await ok(s.load.url, { headers: s.load.headers });
-    const samples = new Map<string, { a: Sample; e: Sample }[]>(scenarios.map((s) => [s.name, []]));
-    for (let run = 1; run <= settings.runs; run++) {
-      for (const s of scenarios) {
-        const [e, a] = await measurePair(empty, s.load, settings.warmup, settings.seconds, server.child.pid!);
-        samples.get(s.name)!.push({ a, e });
-        log(
-          `API run ${run}/${settings.runs}  ${s.name.padEnd(52)} ${a.rps.toFixed(0).padStart(5)} req/s (empty handler ${e.rps.toFixed(0)})  p50 ${a.p50.toFixed(2)} ms  p99 ${a.p99.toFixed(2)} ms`,
-        );
-      }
-    }
-    const figures: ApiFigure[] = scenarios.map((s) => {
-      const xs = samples.get(s.name)!;
-      const ofEmpty = median(xs.map((x) => x.a.rps / x.e.rps));
-      return {
-        name: s.name,
-        rps: median(xs.map((x) => x.a.rps)),
-        p50: median(xs.map((x) => x.a.p50)),
-        p99: median(xs.map((x) => x.a.p99)),
-        errors: xs.reduce((n, x) => n + x.a.errors + x.e.errors, 0),
-        emptyRps: median(xs.map((x) => x.e.rps)),
-        emptyP50: median(xs.map((x) => x.e.p50)),
-        ofEmpty,
-        benchOfEmpty: s.bench,
-        vsBench: s.bench !== undefined ? s.bench / ofEmpty : undefined,
-      };
-    });
+  const bench = benchReport();
+  const empty: Load = { url: `${base}/api/health`, connections: CONNECTIONS };
+  const get = (p: string, domain: string): Load => ({
+    url: `${base}${p}`,
+    headers: auth(domain),
+    connections: CONNECTIONS,
+  });
+  const bigSize = `${short(big.accounts)} domain`;
+  const smallSize = `${small.accounts}-account domain`;
+  const scenarios: ApiScenario[] = [
+    {
+      name: `${ONE_ACCOUNT}, ${bigSize}`,
+      load: get(`/api/v1/emails/${big.name}/${names[0]}`, big.name),
+      bench: bench?.ratios.accountToEmptyHandler,
+    },
+    {
+      name: `list, ${bigSize}: ${LIST_QUERY}`,
+      load: get(`/api/v1/emails/${big.name}${LIST_SEARCH}`, big.name),
+      bench: benchShare(bench, (r) => r.group === "list100k" && r.pair === LIST_QUERY),
+    },
+    { name: `list, ${smallSize}: ${LIST_QUERY}`, load: get(`/api/v1/emails/${small.name}${LIST_SEARCH}`, small.name) },
+  ];
+  // Each answers with what it is meant to measure before it is measured: the account, and lists that find rows.
+  await getJson(empty);
+  const account = await getJson(scenarios[0]!.load);
+  if (account.name !== names[0]) throw new Error(`GET ${scenarios[0]!.load.url}: answered ${JSON.stringify(account)}`);
+  const totals = [listTotal(await getJson(scenarios[1]!.load), scenarios[1]!.load.url)];
+  totals.push(listTotal(await getJson(scenarios[2]!.load), scenarios[2]!.load.url));
+  log(`API: ${base}; the lists find ${totals.join(" and ")} accounts`);
+  const figures = await measureFigures(server, empty, scenarios, settings, log);
 
-    const url = `${base}/api/v1/emails/${bigDomain}/${names.join(",")}`;
-    const timesMs: number[] = [];
-    for (let i = 0; i < settings.putRuns; i++) {
-      const t0 = performance.now();
-      await ok(url, {
-        method: "PUT",
-        headers: { ...auth(bigDomain), "content-type": "application/json" },
-        body: JSON.stringify({ description: `Zmiana zbiorcza ${i}` }),
-      });
-      timesMs.push(performance.now() - t0);
-    }
-    log(`API: PUT ${names.length} names: ${timesMs.map((t) => t.toFixed(0)).join(", ")} ms`);
-    const medianMs = median(timesMs);
-    const emptyRps = median(figures.map((f) => f.emptyRps));
-    const benchEmpty = bench?.rows.find((r) => r.name === EMPTY_HANDLER);
-    const benchPut = bench?.rows.find((r) => r.group === "write" && r.name.startsWith("PUT 1000 names"));
-    const benchInEmptyRequests = benchEmpty && benchPut ? (benchPut.p50 * benchEmpty.rps) / 1000 : undefined;
-    const inEmptyRequests = (medianMs * emptyRps) / 1000;
-    return {
-      server: server.command,
-      connections: CONNECTIONS,
-      settings,
-      bench: bench ? { date: bench.date, engine: bench.engine ?? "", quick: bench.quick } : undefined,
-      figures,
-      put: {
-        names: names.length,
-        timesMs,
-        medianMs,
-        inEmptyRequests,
-        benchInEmptyRequests,
-        vsBench: benchInEmptyRequests !== undefined ? inEmptyRequests / benchInEmptyRequests : undefined,
-      },
-    };
-  }
+  const timesMs = await putTimes(base, big.name, names, settings.putRuns);
+  log(`API: PUT ${names.length} names: ${timesMs.map((t) => t.toFixed(0)).join(", ")} ms`);
+  const medianMs = median(timesMs);
+  const emptyRps = median(figures.map((f) => f.emptyRps));
+  const benchEmpty = bench?.rows.find((r) => r.name === EMPTY_HANDLER);
+  const benchPut = bench?.rows.find((r) => r.group === "write" && r.name.startsWith("PUT 1000 names"));
+  const benchInEmptyRequests = benchEmpty && benchPut ? (benchPut.p50 * benchEmpty.rps) / 1000 : undefined;
+  const inEmptyRequests = (medianMs * emptyRps) / 1000;
+  return {
+    server: server.command,
+    connections: CONNECTIONS,
+    settings,
+    bench: bench ? { date: bench.date, engine: bench.engine ?? "", quick: bench.quick } : undefined,
+    figures,
+    put: {
+      names: names.length,
+      timesMs,
+      medianMs,
+      inEmptyRequests,
+      benchInEmptyRequests,
+      vsBench: benchInEmptyRequests !== undefined ? inEmptyRequests / benchInEmptyRequests : undefined,
+    },
+  };
 }

@@ -13,18 +13,16 @@ import { runPgMigrations } from "@/db/pg/client";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { cpuProbeMs } from "./host";
-import { ensureBuild, measureApi, startServer, type Server } from "./provider-api";
+import { measureApi, startServer, type Server } from "./provider-api";
 import { lagDuringImport, lookups, mailQueries, postmapAgrees, READER } from "./provider-mail";
 import { providerTargets, writeProviderReport, type ProviderResult } from "./provider-report";
 import { ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
 import type { Target } from "./report";
+import { buildIfMissing, log, quick } from "./run-config";
 
-const quick = process.argv.includes("--quick");
 const SIZES = quick ? PROVIDER_QUICK_SIZES : PROVIDER_SIZES;
 /** The API's measurements: as the 100k bench's (bench/run.ts), fewer repetitions in quick mode. */
 const API = quick ? { warmup: 1, seconds: 2, runs: 1, putRuns: 2 } : { warmup: 1, seconds: 4, runs: 3, putRuns: 7 };
-
-const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 function cli(args: string[], url: string): { ms: number; out: string; ok: boolean } {
   const t0 = performance.now();
@@ -61,7 +59,7 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
 
 async function main() {
   // Before anything is timed: the server needs a production build.
-  ensureBuild();
+  buildIfMissing();
   const started = performance.now();
   const load = () =>
     os
@@ -154,7 +152,7 @@ async function main() {
     save();
     // Before the import below adds accounts to the big domain.
     const small = domains.find((d) => d.accounts === 20)!;
-    result.api = await measureApi(await server, primary.url, domains[0]!.name, small.name, API, log);
+    result.api = await measureApi(await server, primary.url, domains[0]!, small, API, log);
     save();
     result.replicaLagDuringImport = await lagDuringImport(
       primary,
