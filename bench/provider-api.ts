@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "@/e2e/support/pg-cluster";
-import { measurePair, median, type Load, type Sample } from "./load";
+import { measure, measurePair, median, type Load, type Sample } from "./load";
 import type { Report } from "./report";
 import { CONNECTIONS, distDir, root, startArgs, startEnv, startTokens } from "./run-config";
 import { EMPTY_HANDLER, ONE_ACCOUNT, short } from "./scenarios";
@@ -19,6 +19,8 @@ const LIST_QUERY = 'search "kowal", sort=name';
 const LIST_SEARCH = "?search=kowal&sort=name";
 
 export interface ApiSettings {
+  /** Seconds of each load, unmeasured, on the fresh server before the first pair: a new worker starts slow. */
+  serverWarmup: number;
   warmup: number;
   seconds: number;
   runs: number;
@@ -172,6 +174,8 @@ async function measureFigures(
   settings: ApiSettings,
   log: (line: string) => void,
 ): Promise<ApiFigure[]> {
+  for (const load of [empty, ...scenarios.map((s) => s.load)])
+    await measure(load, 0, settings.serverWarmup, server.child.pid!);
   const samples = new Map<string, { a: Sample; e: Sample }[]>(scenarios.map((s) => [s.name, []]));
   for (let run = 1; run <= settings.runs; run++) {
     for (const s of scenarios) {

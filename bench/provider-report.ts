@@ -93,7 +93,8 @@ function apiSection(api: ApiResult): string {
     `The API on the primary, through the production server (\`${api.server}\`, WORKERS=1), ${api.connections} connections: ` +
       `each scenario paired with the empty route handler (A B B A, ${api.settings.seconds} s after a ${api.settings.warmup} s ` +
       `warm-up, ${api.settings.runs} repetition(s), medians), its throughput as a share of the empty handler's, and that share ` +
-      `against the same on ${bench} ("vs bench": the bench's share ÷ this one; above 1 is costlier here).`,
+      `against the same on ${bench}, where the two rows were measured apart ("vs bench": the bench's share ÷ this ` +
+      `one; above 1 is costlier here).`,
     "",
     "| Scenario | req/s | p50 ms | p99 ms | empty handler req/s | share of empty | on the bench | vs bench |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",

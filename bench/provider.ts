@@ -22,7 +22,9 @@ import { buildIfMissing, log, quick } from "./run-config";
 
 const SIZES = quick ? PROVIDER_QUICK_SIZES : PROVIDER_SIZES;
 /** The API's measurements: as the 100k bench's (bench/run.ts), fewer repetitions in quick mode. */
-const API = quick ? { warmup: 1, seconds: 2, runs: 1, putRuns: 2 } : { warmup: 1, seconds: 4, runs: 3, putRuns: 7 };
+const API = quick
+  ? { serverWarmup: 1, warmup: 1, seconds: 2, runs: 1, putRuns: 2 }
+  : { serverWarmup: 4, warmup: 1, seconds: 4, runs: 3, putRuns: 7 };
 
 function cli(args: string[], url: string): { ms: number; out: string; ok: boolean } {
   const t0 = performance.now();
