@@ -10,22 +10,7 @@ import { domains } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { writeDnsRecords } from "../../sandbox/dns-server";
 import { SANDBOX_RBL_ZONE } from "../../sandbox/sandbox";
-import {
-  S,
-  G,
-  OFF,
-  PW,
-  l,
-  db,
-  domain,
-  setAccount,
-  setDomain,
-  send,
-  settle,
-  landed,
-  codes,
-  moveClock,
-} from "./harness";
+import { S, G, OFF, PW, l, db, domain, setAccount, setDomain, send, settle, landed, codes, moveClock } from "./harness";
 
 export function policyCases() {
   it("greylisting: on defers the first attempt with 4xx and accepts the retry after greylist_delay_s; off, inherited, white-listed", async () => {
