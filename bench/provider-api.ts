@@ -51,6 +51,8 @@ export interface ApiResult {
   bench?: { date: string; engine: string; quick: boolean };
   figures: ApiFigure[];
   put: {
+    /** The accounts of the domain the names belong to. */
+    domainAccounts: number;
     names: number;
     timesMs: number[];
     medianMs: number;
@@ -282,6 +284,7 @@ export async function measureApi(
     bench: bench ? { date: bench.date, engine: bench.engine ?? "", quick: bench.quick } : undefined,
     figures,
     put: {
+      domainAccounts: big.accounts,
       names: names.length,
       timesMs,
       medianMs,

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ApiResult } from "./provider-api";
 import type { Percentiles } from "./provider-mail";
 import { PROVIDER_HEADING, targetsTable, type Target } from "./report";
+import { short } from "./scenarios";
 
 /** The provider bench's result (bench/provider.ts), the parts this section reads. */
 export interface ProviderResult {
@@ -93,7 +94,7 @@ function apiSection(api: ApiResult): string {
     `The API on the primary, through the production server (\`${api.server}\`, WORKERS=1), ${api.connections} connections: ` +
       `each scenario paired with the empty route handler (A B B A, ${api.settings.seconds} s after a ${api.settings.warmup} s ` +
       `warm-up, ${api.settings.runs} repetition(s), medians), its throughput as a share of the empty handler's, and that share ` +
-      `against the same on ${bench}, where the two rows were measured apart ("vs bench": the bench's share ÷ this ` +
+      `against the same on ${bench}, where the lists were measured apart from the empty handler ("vs bench": the bench's share ÷ this ` +
       `one; above 1 is costlier here).`,
     "",
     "| Scenario | req/s | p50 ms | p99 ms | empty handler req/s | share of empty | on the bench | vs bench |",
@@ -103,12 +104,28 @@ function apiSection(api: ApiResult): string {
         `| ${f.name} | ${f.rps.toFixed(0)} | ${ms(f.p50)} | ${ms(f.p99)} | ${f.emptyRps.toFixed(0)} | ${f.ofEmpty.toFixed(2)} | ${f.benchOfEmpty?.toFixed(2) ?? ""} | ${x(f.vsBench)} |`,
     ),
     "",
-    `PUT of ${api.put.names} names of the 100k domain (new descriptions), sequential: ${api.put.timesMs.map((t) => t.toFixed(0)).join(", ")} ms, ` +
+    `PUT of ${api.put.names} names of the ${short(api.put.domainAccounts)}-account domain (new descriptions), sequential: ${api.put.timesMs.map((t) => t.toFixed(0)).join(", ")} ms, ` +
       `median ${api.put.medianMs.toFixed(0)} ms, the time of ${api.put.inEmptyRequests.toFixed(1)} empty-handler requests` +
       (api.put.benchInEmptyRequests !== undefined
         ? ` (on the bench ${api.put.benchInEmptyRequests.toFixed(1)}: ${x(api.put.vsBench)}).`
         : "."),
   ].join("\n");
+}
+
+/** The API's rows for stdout: each scenario's share of the empty handler and the PUT, with the 100k bench's. */
+export function apiLines(api: ApiResult): string[] {
+  const bench = (of: number | undefined, vs: number | undefined, d: number) =>
+    of !== undefined && vs !== undefined ? `; 100k bench ${of.toFixed(d)}, ${x(vs)}` : "";
+  const { put } = api;
+  return [
+    ...api.figures.map(
+      (f) =>
+        `API    ${f.name}: ${f.rps.toFixed(0)} req/s, ${f.ofEmpty.toFixed(2)} of the empty handler's ${f.emptyRps.toFixed(0)}` +
+        bench(f.benchOfEmpty, f.vsBench, 2),
+    ),
+    `API    PUT ${put.names} names: median ${put.medianMs.toFixed(0)} ms, ${put.inEmptyRequests.toFixed(0)} empty-handler requests` +
+      bench(put.benchInEmptyRequests, put.vsBench, 0),
+  ];
 }
 
 const max = (name: string, value: number, limit: number, unit: string): Target => ({
