@@ -162,7 +162,7 @@ export function writeReports(dir: string, reports: Report[]): void {
   process.stdout.write(`\n${md}\n`);
 }
 
-const PROVIDER_HEADING = "## Provider scale on PostgreSQL (`npm run bench:provider`)";
+export const PROVIDER_HEADING = "## Provider scale on PostgreSQL (`npm run bench:provider`)";
 
 /** What `writeProviderReport` last wrote into `dir`'s results: results.json's `provider`, RESULTS.md's section. */
 function keptProviderReport(dir: string): { json: { provider?: unknown }; md: string } {
@@ -173,82 +173,6 @@ function keptProviderReport(dir: string): { json: { provider?: unknown }; md: st
   const provider = json ? (JSON.parse(json) as { provider?: unknown }).provider : undefined;
   const at = md.indexOf(PROVIDER_HEADING);
   return { json: provider === undefined ? {} : { provider }, md: at >= 0 ? `\n${md.slice(at)}` : "" };
-}
-
-type Percentiles = { p50: number; p99: number; max: number; n: number };
-
-/** The provider bench's result (bench/provider.ts), the parts this section reads. */
-export interface ProviderResult {
-  mode: string;
-  date: string;
-  seconds: number;
-  host: { cores: number; cpuProbeMs: number[]; loadBefore: string; loadAfter: string };
-  domains: number;
-  accounts: number;
-  seeding: { seconds: number; withVacuumAnalyzeSeconds: number };
-  sizeBytes: { database: number; wal: number; per100kAccounts: number };
-  postmapAgrees: Record<string, number>;
-  lookupsOnReplica: { at1: Record<string, Percentiles>; at8: Record<string, Percentiles> };
-  replicaLagDuringImport: {
-    importMs: number;
-    samples: number;
-    maxBytes: number;
-    maxSeconds: number;
-    lookupsOnReplica: Record<string, Percentiles>;
-  };
-  backup: { ms: number };
-  restore: { ms: number };
-  migrateAddingColumn: { ms: number };
-  targets: Target[];
-}
-
-/** Puts the provider bench's figures into `dir`'s results.json (`provider`) and RESULTS.md (its own section, last). */
-export function writeProviderReport(dir: string, r: ProviderResult): void {
-  const jsonFile = path.join(dir, "results.json");
-  const mdFile = path.join(dir, "RESULTS.md");
-  const json = fs.existsSync(jsonFile)
-    ? (JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>)
-    : {};
-  fs.writeFileSync(jsonFile, `${JSON.stringify({ ...json, provider: r }, null, 2)}\n`);
-  const md = fs.existsSync(mdFile) ? fs.readFileSync(mdFile, "utf8") : "";
-  const at = md.indexOf(PROVIDER_HEADING);
-  fs.writeFileSync(mdFile, `${(at >= 0 ? md.slice(0, at) : md).trimEnd()}\n\n${providerSection(r)}`);
-}
-
-function providerSection(r: ProviderResult): string {
-  const f = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
-  const trio = (p: Percentiles | undefined) => (p ? `${f(p.p50)} / ${f(p.p99)} / ${f(p.max)}` : "");
-  const during = r.replicaLagDuringImport;
-  const mb = (b: number) => (b / 1e6).toFixed(0);
-  return [
-    PROVIDER_HEADING,
-    "",
-    `${r.date.slice(0, 16).replace("T", " ")} UTC, ${r.mode} mode, ${r.host.cores} cores; the whole run took ${r.seconds.toFixed(0)} s. ` +
-      `CPU probe (a fixed loop) ${r.host.cpuProbeMs.map((x) => x.toFixed(0)).join(" ms at the start, ")} ms at the end; ` +
-      `load average (1/5/15 min) ${r.host.loadBefore} at the start, ${r.host.loadAfter} at the end.`,
-    "",
-    `Data: ${r.domains.toLocaleString("en")} domains, ${r.accounts.toLocaleString("en")} accounts, seeded in ${r.seeding.seconds.toFixed(1)} s ` +
-      `(${r.seeding.withVacuumAnalyzeSeconds.toFixed(1)} s with VACUUM (ANALYZE)); database ${mb(r.sizeBytes.database)} MB, WAL ${mb(r.sizeBytes.wal)} MB, ` +
-      `${mb(r.sizeBytes.per100kAccounts)} MB per 100,000 accounts. db backup ${(r.backup.ms / 1000).toFixed(1)} s, db restore ${(r.restore.ms / 1000).toFixed(1)} s, ` +
-      `a migration adding a column to accounts ${(r.migrateAddingColumn.ms / 1000).toFixed(1)} s.`,
-    "",
-    "The mail host's lookups on the streaming replica, as the mail reader role, with the queries of the generated " +
-      "`proxy:pgsql:` maps and Dovecot's passdb/userdb, keyed as the daemons key them; each Postfix map's SQL gave " +
-      `the same answer as \`postmap -q\` on the generated file (${Object.values(r.postmapAgrees).reduce((a, b) => a + b, 0)} keys). ` +
-      `Milliseconds, p50 / p99 / max; during the import: 8 connections cycling over every map while another connection ` +
-      `added accounts 100 per transaction (${(during.importMs / 1000).toFixed(1)} s) and usage was written; the replica's ` +
-      `lag then peaked at ${mb(during.maxBytes)} MB, ${during.maxSeconds.toFixed(3)} s (${during.samples} samples).`,
-    "",
-    "| Map (query) | 1 connection | 8 connections | 8, during the import |",
-    "|---|---:|---:|---:|",
-    ...Object.keys(r.lookupsOnReplica.at1).map(
-      (m) =>
-        `| ${m} | ${trio(r.lookupsOnReplica.at1[m])} | ${trio(r.lookupsOnReplica.at8[m])} | ${trio(during.lookupsOnReplica[m])} |`,
-    ),
-    "",
-    targetsTable(r.targets.map((t) => ({ ...t, value: Number(t.value.toFixed(3)) }))),
-    "",
-  ].join("\n");
 }
 
 /** One engine's part of RESULTS.md (its headings one level down when there are several engines). */

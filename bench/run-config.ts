@@ -1,5 +1,6 @@
 // What `npm run bench` reads from its flags, the environment and package.json: the engines, the ports, the sizes
 // and durations of a quick or full run, and how the production server is started.
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -91,4 +92,16 @@ export const auth = (domain: string) => ({
 
 export function log(message: string) {
   process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+/** Builds the production server when `distDir` has no build. */
+export function buildIfMissing(): void {
+  if (fs.existsSync(path.join(root, distDir, "BUILD_ID"))) return;
+  log(`No production build in ${distDir}: building ...`);
+  const built = spawnSync("npm", ["run", "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_DIST_DIR: distDir },
+  });
+  if (built.status !== 0) throw new Error("next build failed");
 }

@@ -3,27 +3,13 @@
 // baseline on it, loads each endpoint (warm-up, then a fixed time; the whole list of scenarios is repeated and each
 // figure is the median over the repetitions), checks the targets, and writes bench/results.json and
 // bench/RESULTS.md. --quick: small data and short runs, so CI keeps the harness alive.
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { measureBadSignIns } from "./bad-sign-ins";
 import { benchEngine, type Running } from "./engine";
 import { CHROMIUM } from "./panel";
 import { checkPrerequisites } from "./prerequisites";
 import { writeReports, type Report } from "./report";
-import { distDir, enginesOf, log, portsFor, quick, root } from "./run-config";
-
-/** Builds the production server when `distDir` has no build. */
-function buildIfMissing(): void {
-  if (fs.existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  log(`No production build in ${distDir}: building ...`);
-  const built = spawnSync("npm", ["run", "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_DIST_DIR: distDir },
-  });
-  if (built.status !== 0) throw new Error("next build failed");
-}
+import { buildIfMissing, distDir, enginesOf, log, portsFor, quick, root } from "./run-config";
 
 async function main() {
   const engines = enginesOf(process.argv);

@@ -1,0 +1,234 @@
+// The mail host's side of the provider bench: the lookups of the generated Postfix maps and Dovecot's passdb/userdb,
+// made on the replica as the mail reader role, and the replica's lag while the primary takes an import.
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import pg from "pg";
+import type { PgCluster } from "@/e2e/support/pg-cluster";
+import { int, ms } from "./provider-seed";
+
+export const READER = { role: "mail_reader", password: "reader-secret" };
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+};
+
+export interface MailQuery {
+  name: string;
+  sql: string;
+  /** Postfix's map file (for postmap -q), or undefined for Dovecot's passdb/userdb. */
+  postfixMap?: string;
+  /**
+   * What the daemon looks up: the address, its domain (virtual_mailbox_domains: a map of domains keyed by %s), or
+   * "@domain" (a catchall). A %d query needs an address: pgsql_table(5) skips a key without a domain part.
+   */
+  key: "address" | "domain" | "catchall";
+}
+
+/** The lookups of the generated Postfix maps and Dovecot's passdb/userdb, as the daemons make them. */
+export function mailQueries(confDir: string): MailQuery[] {
+  const out: MailQuery[] = [];
+  const walk = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  for (const file of walk(confDir)) {
+    const text = fs.readFileSync(file, "utf8");
+    const relative = path.relative(confDir, file);
+    const postfixMap = relative.startsWith("postfix") ? file : undefined;
+    for (const m of text.matchAll(/^\s*(query|password_query|user_query)\s*=\s*(.+(?:\n\s+.+)*)/gm)) {
+      const sql = m[2]!.replace(/\s+/g, " ").trim();
+      const name = `${relative}:${m[1]}`;
+      out.push({
+        name,
+        sql,
+        postfixMap,
+        key: /FROM mail_domains\b/.test(sql) && !sql.includes("%d") ? "domain" : "address",
+      });
+      // virtual_alias_maps: an address that is no alias is looked up again as "@domain" (a catchall).
+      if (relative.endsWith("virtual-alias-maps.cf"))
+        out.push({ name: `${name} (@domain)`, sql, postfixMap, key: "catchall" });
+    }
+  }
+  return out;
+}
+
+/** The key the daemon passes for one recipient or login. */
+function keyOf(q: MailQuery, address: string): string {
+  const domain = address.slice(address.indexOf("@") + 1);
+  return q.key === "domain" ? domain : q.key === "catchall" ? `@${domain}` : address;
+}
+
+/** The query with its %-expansions filled in as the daemon does: pgsql_table(5) for Postfix, Dovecot's variables. */
+function fill(q: MailQuery, address: string): string {
+  const key = keyOf(q, address);
+  const at = key.indexOf("@");
+  const local = at > 0 ? key.slice(0, at) : "";
+  const domain = at >= 0 ? key.slice(at + 1) : key;
+  const lit = (s: string) => s.replace(/'/g, "''");
+  if (q.postfixMap) return q.sql.replace(/%s/g, lit(key)).replace(/%u/g, lit(local)).replace(/%d/g, lit(domain));
+  // Dovecot: %s is the service (imap here), %u the user, %n its local part, %d its domain.
+  return q.sql
+    .replace(/%s|%\{service\}/g, "imap")
+    .replace(/%u|%\{user\}/g, lit(key))
+    .replace(/%n|%\{username\}/g, lit(local))
+    .replace(/%d|%\{domain\}/g, lit(domain));
+}
+
+const readerClient = async (replica: PgCluster) => {
+  const c = new pg.Client({ connectionString: replica.urlFor({ user: READER.role, password: READER.password }) });
+  await c.connect();
+  return c;
+};
+
+/**
+ * Postfix's own answer (postmap -q on the generated map file, which names the replica) against the same SQL run
+ * here, for a few keys per map: the loop below measures what Postfix runs.
+ */
+export async function postmapAgrees(replica: PgCluster, queries: MailQuery[], sample: string[], work: string) {
+  const configDir = path.join(work, "postfix-main");
+  fs.mkdirSync(configDir, { recursive: true });
+  fs.writeFileSync(path.join(configDir, "main.cf"), "");
+  const c = await readerClient(replica);
+  const checked: Record<string, number> = {};
+  try {
+    for (const q of queries.filter((x) => x.postfixMap)) {
+      for (const address of sample.slice(0, 5)) {
+        const key = keyOf(q, address);
+        const r = spawnSync("postmap", ["-c", configDir, "-q", key, `pgsql:${q.postfixMap}`], { encoding: "utf8" });
+        if (r.status !== 0 && r.status !== 1)
+          throw new Error(`postmap -q ${key} pgsql:${q.postfixMap}: ${r.stderr.trim()}`);
+        const theirs = r.status === 0 ? r.stdout.trim() : "";
+        const ours = (await c.query<Record<string, unknown>>(fill(q, address))).rows
+          .map((row) => String(Object.values(row)[0]))
+          .join(",");
+        if (theirs !== ours) throw new Error(`${q.name}, key ${key}: postmap answered "${theirs}", the SQL "${ours}"`);
+        checked[q.name] = (checked[q.name] ?? 0) + 1;
+      }
+    }
+  } finally {
+    await c.end();
+  }
+  return checked;
+}
+
+export type Percentiles = { p50: number; p99: number; max: number; n: number };
+
+export async function lookups(
+  replica: PgCluster,
+  queries: MailQuery[],
+  sample: string[],
+  concurrency: number,
+  perQuery: number,
+) {
+  const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
+  const result: Record<string, Percentiles> = {};
+  for (const q of queries) {
+    const times: number[] = [];
+    let next = 0;
+    await Promise.all(
+      clients.map(async (c) => {
+        while (next < perQuery) {
+          const i = next++;
+          const t0 = performance.now();
+          await c.query(fill(q, sample[i % sample.length]!));
+          times.push(ms(t0));
+        }
+      }),
+    );
+    result[q.name] = { p50: pct(times, 50), p99: pct(times, 99), max: Math.max(...times), n: times.length };
+  }
+  await Promise.all(clients.map((c) => c.end()));
+  return result;
+}
+
+/** Every map's lookup in turn at `concurrency` connections until `until()` says stop: the mail host while the API imports. */
+async function lookupsUntil(
+  replica: PgCluster,
+  queries: MailQuery[],
+  sample: string[],
+  concurrency: number,
+  until: () => boolean,
+) {
+  const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
+  const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
+  let next = 0;
+  await Promise.all(
+    clients.map(async (c) => {
+      while (!until()) {
+        const i = next++;
+        const q = queries[i % queries.length]!;
+        const t0 = performance.now();
+        await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
+        times.get(q.name)!.push(ms(t0));
+      }
+    }),
+  );
+  await Promise.all(clients.map((c) => c.end()));
+  const result: Record<string, Percentiles> = {};
+  for (const [name, xs] of times)
+    result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(0, ...xs), n: xs.length };
+  return result;
+}
+
+/**
+ * Replica lag sampled every 100 ms while another connection imports accounts 100 per transaction and usage is
+ * written, with the mail host's lookups running on the replica at 8 connections all the while.
+ */
+export async function lagDuringImport(
+  primary: PgCluster,
+  replica: PgCluster,
+  queries: MailQuery[],
+  domainName: string,
+  count: number,
+  sample: string[],
+) {
+  const pool = new pg.Pool({ connectionString: primary.url, max: 3 });
+  const { rows } = await pool.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
+  const domainId = rows[0]!.id;
+  const samples: { bytes: number; seconds: number }[] = [];
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      const r = await pool.query<{ bytes: number; seconds: number }>(
+        `SELECT coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::float8 AS bytes,
+                coalesce(extract(epoch FROM replay_lag), 0)::float8 AS seconds FROM pg_stat_replication`,
+      );
+      if (r.rows[0]) samples.push(r.rows[0]);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  })();
+  const usage = (async () => {
+    let i = 0;
+    while (!done) {
+      await pool.query(
+        `INSERT INTO mail_quota (username, bytes, messages) VALUES ($1, $2, $3)
+         ON CONFLICT (username) DO UPDATE SET bytes = EXCLUDED.bytes, messages = EXCLUDED.messages`,
+        [sample[i++ % sample.length], int(0, 1e9), int(0, 1e5)],
+      );
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  })();
+  const mailHost = lookupsUntil(replica, queries, sample, 8, () => done);
+  const t0 = performance.now();
+  for (let i = 0; i < count; i += 100) {
+    const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
+    await pool.query(
+      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
+       SELECT $1, n, n || '@' || $2, 'import', n, 1000, 'x' FROM unnest($3::text[]) AS t(n)`,
+      [domainId, domainName, names],
+    );
+  }
+  const importMs = ms(t0);
+  done = true;
+  const [lookupsMeanwhile] = await Promise.all([mailHost, sampler, usage]);
+  await pool.end();
+  return {
+    importMs,
+    lookupsOnReplica: lookupsMeanwhile,
+    samples: samples.length,
+    maxBytes: Math.max(0, ...samples.map((s) => s.bytes)),
+    maxSeconds: Math.max(0, ...samples.map((s) => s.seconds)),
+  };
+}
