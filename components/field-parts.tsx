@@ -40,6 +40,30 @@ export interface ControlProps {
   className: string;
 }
 
+/** What a labelled control takes for its Field: label, hint, error, and the id, class and extra descriptions. */
+export interface LabelledProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  /** The message shown under the field; its presence marks the field invalid. */
+  error?: string;
+  id?: string;
+  className?: string;
+  "aria-describedby"?: string;
+}
+
+/** A labelled control's props split in two: those of its Field, and the rest, for the control itself. */
+export function splitField<P extends LabelledProps>({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  "aria-describedby": describedBy,
+  ...control
+}: P) {
+  return [{ label, hint, error, id, className, describedBy }, control] as const;
+}
+
 /** The label, hint and error around one control; `children` renders the control with the props it is given. */
 export function Field({
   id,

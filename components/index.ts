@@ -7,4 +7,5 @@ export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog";
 export { Select, type SelectOption, type SelectProps } from "./select";
 export { Skeleton, SkeletonLines, Spinner } from "./spinner";
 export { TextArea, TextField, type TextAreaProps, type TextFieldProps } from "./text-field";
+export { TotpKey } from "./totp-key";
 export { UsageBar, type UsageBarProps } from "./usage-bar";

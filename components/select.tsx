@@ -1,33 +1,22 @@
 // A labelled native select (native for keyboard and screen-reader support) with hint and error.
-import type { ReactNode, Ref, SelectHTMLAttributes } from "react";
-import { Field } from "./field-parts";
+import type { Ref, SelectHTMLAttributes } from "react";
+import { Field, splitField, type LabelledProps } from "./field-parts";
 
 export interface SelectOption {
   value: string | number;
   label: string;
 }
 
-export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "children"> {
-  label: ReactNode;
+export interface SelectProps
+  extends LabelledProps, Omit<SelectHTMLAttributes<HTMLSelectElement>, "children" | keyof LabelledProps> {
   options: readonly SelectOption[];
-  hint?: ReactNode;
-  error?: string;
   ref?: Ref<HTMLSelectElement>;
 }
 
-export function Select({
-  label,
-  options,
-  hint,
-  error,
-  id,
-  className,
-  ref,
-  "aria-describedby": extra,
-  ...select
-}: SelectProps) {
+export function Select({ ref, options, ...props }: SelectProps) {
+  const [field, select] = splitField(props);
   return (
-    <Field id={id} label={label} hint={hint} error={error} describedBy={extra} className={className}>
+    <Field {...field}>
       {(control) => (
         <select ref={ref} {...control} {...select}>
           {options.map((o) => (

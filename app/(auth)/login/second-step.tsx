@@ -3,7 +3,7 @@
 // operator requires two-step sign-in and the account has none yet, its set-up first (QR code, the first code, the
 // recovery codes shown once), then on to the panel.
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { Alert, Button, TextField } from "@/components";
+import { Alert, Button, TextField, TotpKey } from "@/components";
 import { useT, type Messages } from "@/lib/i18n";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import type { ErrorBody } from "@/lib/errors/api-error";
@@ -143,21 +143,13 @@ export function SecondStep({
     <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
       {kind === "setup" && <p className="text-sm">{t("setupIntro")}</p>}
       {setup && (
-        <>
-          {/* The SVG of the `qrcode` package: paths only, no script. */}
-          <div
-            className="mx-auto h-48 w-48 border border-gray-300"
-            role="img"
-            aria-label={t("setupIntro")}
-            dangerouslySetInnerHTML={{ __html: setup.qr_svg }}
-          />
-          <p className="text-sm">
-            {t("manual")}{" "}
-            <code className="break-all font-mono" data-testid="totp-secret">
-              {setup.secret}
-            </code>
-          </p>
-        </>
+        <TotpKey
+          qrSvg={setup.qr_svg}
+          secret={setup.secret}
+          label={t("setupIntro")}
+          manual={t("manual")}
+          className="mx-auto"
+        />
       )}
       {error && <Alert tone="error">{t(error)}</Alert>}
       {refusal && <Alert tone="error">{refusal}</Alert>}

@@ -8,19 +8,11 @@ import { errorDetailText } from "@/lib/errors/details";
 import { useLocale, useT } from "@/lib/i18n";
 import { issueAttributes } from "@/lib/schemas/fields";
 import { accountFields } from "@/lib/schemas/account";
+import { SPAM_LISTS as FIELDS, type SpamList as SpamField } from "@/lib/schemas/spam";
 import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
 import { errorText, useSection } from "./use-section";
 import { lines, type MyAccountRecord } from "./use-my-account";
-
-const FIELDS = [
-  "spam_white_list",
-  "spam_black_list",
-  "spam_greylist_whitelist",
-  "spam_spf_whitelist",
-  "spam_rbl_whitelist",
-] as const;
-type SpamField = (typeof FIELDS)[number];
 
 const asLines = (field: SpamField) => z.string().transform(lines).pipe(accountFields[field].schema);
 const schema = z.object(

@@ -2,8 +2,8 @@
 // "Logowanie dwuetapowe": any account turns TOTP on for its panel sign-in (scan the QR code, confirm with the app's
 // first code, keep the ten recovery codes shown once) or off again with a code; both ask for the current password.
 // The server: /api/panel/two-factor.
-import { Fragment, useEffect, useId, useState, type FormEvent } from "react";
-import { Alert, Button, Card, TextField } from "@/components";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { Alert, Button, Card, TextField, TotpKey } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import type { ErrorBody } from "@/lib/errors/api-error";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
@@ -241,25 +241,7 @@ export function TwoFactorSection() {
         {setup && (
           <form onSubmit={confirm} noValidate className="space-y-3">
             <p className="text-sm">{t("scan")}</p>
-            {/* The SVG of the `qrcode` package: paths only, no script. */}
-            <div
-              className="h-48 w-48 border border-gray-300"
-              role="img"
-              aria-label={t("scan")}
-              dangerouslySetInnerHTML={{ __html: setup.qr_svg }}
-            />
-            <p className="text-sm">
-              {t("manual")}{" "}
-              {/* In groups of four, as authenticator apps show keys: easier to type and check; the apps ignore the spaces. */}
-              <code className="font-mono" data-testid="totp-secret">
-                {setup.secret.match(/.{1,4}/g)!.map((group, i) => (
-                  <Fragment key={i}>
-                    {i > 0 && " "}
-                    <span className="whitespace-nowrap">{group}</span>
-                  </Fragment>
-                ))}
-              </code>
-            </p>
+            <TotpKey qrSvg={setup.qr_svg} secret={setup.secret} label={t("scan")} manual={t("manual")} />
             {codeField}
             <div className="flex gap-2">
               <Button type="submit" loading={busy}>

@@ -10,6 +10,7 @@ import { useSaveAccount } from "@/lib/client/hooks/accounts";
 import { lazyResolver, placeApiError, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useT } from "@/lib/i18n";
 import type { CreateValues } from "./create-account-schema";
+import { CreateForm, type CreateFormProps } from "../_postmaster/create-form";
 import { accountMessages } from "./messages";
 
 const FIELDS = ["name", "password", "description", "capacity"] as const;
@@ -19,26 +20,18 @@ const resolver = lazyResolver<CreateValues>(() =>
   import("./create-account-schema").then((m) => m.createAccountResolver),
 );
 
-/** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
-export function CreateAccountForm({
-  domain,
-  onDone,
-  onAttempt,
-}: {
-  domain: string;
-  onDone: (email: string) => void;
-  onAttempt?: () => void;
-}) {
+export function CreateAccountForm({ domain, onDone, onAttempt }: CreateFormProps) {
   const t = useT(accountMessages);
   const errorText = useErrorText();
   const hydrated = useHydrated();
   const create = useSaveAccount(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, reset, setFocus, formState } = useForm<CreateValues, FieldFormContext>({
+  const form = useForm<CreateValues, FieldFormContext>({
     resolver,
     context: { locale: errorText.locale },
     defaultValues: { name: "", password: "", description: "", capacity: "1024" },
   });
+  const { register, handleSubmit, setError, reset, setFocus, formState } = form;
   useLeaveGuard(formState);
   const { errors } = formState;
   // The form appears when the postmaster opens it (accounts-table.tsx): start typing the name at once.
@@ -56,22 +49,7 @@ export function CreateAccountForm({
     }
   });
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        onAttempt?.();
-        void onSubmit(e);
-      }}
-      onFocus={resolver.preload}
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
-    >
-      <TextField
-        label={t("name")}
-        hint={`${t("nameHint")} @${domain}`}
-        autoComplete="off"
-        error={errors.name?.message}
-        {...register("name")}
-      />
+    <CreateForm form={form} resolver={resolver} domain={domain} t={t} onSubmit={onSubmit} onAttempt={onAttempt} wide>
       <TextField
         label={t("password")}
         type="password"
@@ -104,6 +82,6 @@ export function CreateAccountForm({
           {t("create")}
         </Button>
       </div>
-    </form>
+    </CreateForm>
   );
 }

@@ -8,6 +8,7 @@ import { lazyResolver, type FieldFormContext } from "@/lib/client/hooks/field-fo
 import { useSaveForm } from "@/lib/client/hooks/use-save-form";
 import { useT } from "@/lib/i18n";
 import { FormOutcome } from "../../_editors/form-outcome";
+import { CreateForm, type CreateFormProps } from "../_postmaster/create-form";
 import type { AliasValues as Values } from "./alias-schema";
 import { aliasMessages } from "./messages";
 
@@ -15,16 +16,7 @@ import { aliasMessages } from "./messages";
 const createResolver = lazyResolver<Values>(() => import("./alias-schema").then((m) => m.createAliasResolver));
 const targetResolver = lazyResolver<Values>(() => import("./alias-schema").then((m) => m.aliasTargetResolver));
 
-/** `onAttempt`: called at every submit, so the page drops an earlier success banner before the new outcome. */
-export function CreateAliasForm({
-  domain,
-  onDone,
-  onAttempt,
-}: {
-  domain: string;
-  onDone: (email: string) => void;
-  onAttempt?: () => void;
-}) {
+export function CreateAliasForm({ domain, onDone, onAttempt }: CreateFormProps) {
   const t = useT(aliasMessages);
   const errorText = useErrorText();
   const save = useSaveAlias(domain);
@@ -46,22 +38,7 @@ export function CreateAliasForm({
     },
   });
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        onAttempt?.();
-        return onSubmit(e);
-      }}
-      onFocus={createResolver.preload}
-      className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-    >
-      <TextField
-        label={t("name")}
-        hint={`${t("nameHint")} @${domain}`}
-        autoComplete="off"
-        error={formState.errors.name?.message}
-        {...register("name")}
-      />
+    <CreateForm form={form} resolver={createResolver} domain={domain} t={t} onSubmit={onSubmit} onAttempt={onAttempt}>
       <TextField
         label={t("target")}
         hint={t("targetHint")}
@@ -74,7 +51,7 @@ export function CreateAliasForm({
         {t("create")}
       </Button>
       {outcome && !outcome.ok && <FormOutcome outcome={outcome} className="sm:col-span-3" />}
-    </form>
+    </CreateForm>
   );
 }
 

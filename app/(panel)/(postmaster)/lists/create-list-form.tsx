@@ -10,6 +10,7 @@ import { useSaveMailingList } from "@/lib/client/hooks/mailing-lists";
 import { lazyResolver, placeApiError, type FieldFormContext } from "@/lib/client/hooks/field-form";
 import { useT } from "@/lib/i18n";
 import type { CreateListValues as Values } from "./create-list-schema";
+import { CreateForm } from "../_postmaster/create-form";
 import { listMessages } from "./messages";
 
 // The rules (and zod with them) load when the form is first focused or validated, not with the table.
@@ -21,11 +22,12 @@ export function CreateListForm({ domain }: { domain: string }) {
   const router = useRouter();
   const save = useSaveMailingList(domain);
   const [formError, setFormError] = useState("");
-  const { register, handleSubmit, setError, formState } = useForm<Values, FieldFormContext>({
+  const form = useForm<Values, FieldFormContext>({
     context: { locale: errorText.locale },
     resolver,
     defaultValues: { name: "", description: "" },
   });
+  const { register, handleSubmit, setError, formState } = form;
   useLeaveGuard(formState);
   const onSubmit = handleSubmit(async ({ name, description }) => {
     setFormError("");
@@ -37,19 +39,7 @@ export function CreateListForm({ domain }: { domain: string }) {
     }
   });
   return (
-    <form
-      noValidate
-      onSubmit={(e) => void onSubmit(e)}
-      onFocus={resolver.preload}
-      className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-    >
-      <TextField
-        label={t("name")}
-        hint={`${t("nameHint")} @${domain}`}
-        autoComplete="off"
-        error={formState.errors.name?.message}
-        {...register("name")}
-      />
+    <CreateForm form={form} resolver={resolver} domain={domain} t={t} onSubmit={onSubmit}>
       <TextField
         label={t("description")}
         maxLength={255}
@@ -64,6 +54,6 @@ export function CreateListForm({ domain }: { domain: string }) {
           {formError}
         </Alert>
       )}
-    </form>
+    </CreateForm>
   );
 }
