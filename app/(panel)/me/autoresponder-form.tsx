@@ -36,7 +36,7 @@ export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
       autoresponder_body: record.autoresponder_body,
     },
   });
-  const { onSubmit, status, pending } = useSection(form, record, AUTORESPONDER_FIELDS, (v) => ({ ...v }), {
+  const save = useSection(form, record, AUTORESPONDER_FIELDS, {
     check: (v) => autoresponderProblems(v, locale),
   });
   const errors = form.formState.errors;
@@ -51,7 +51,7 @@ export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
     return errorText(e, rule);
   };
   return (
-    <SectionForm title={t("arTitle")} description={t("arDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+    <SectionForm title={t("arTitle")} description={t("arDesc")} save={save}>
       <AutoresponderFields control={form.control} register={form.register} err={err} />
     </SectionForm>
   );

@@ -46,13 +46,13 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
     resolver: zodResolver(schema),
     defaultValues: { forwards: record.forwards.join("\n"), keep_mail: record.keep_mail === 1 },
   });
-  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
+  const save = useSection(form, record, FIELDS);
   const errors = form.formState.errors;
   const count = lines(String(useWatch({ control: form.control, name: "forwards" }) ?? "")).length;
   const locale = useLocale();
   const forwardsExplanation = count > limit ? t("fwTooMany", { n: forwardCount(locale, limit) }) : t("fwInvalid");
   return (
-    <SectionForm title={t("fwTitle")} description={t("fwDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+    <SectionForm title={t("fwTitle")} description={t("fwDesc")} save={save}>
       {limit === 0 && record.forwards.length === 0 ? (
         <p className="text-sm text-gray-800">{t("fwNoneAllowed")}</p>
       ) : (

@@ -63,11 +63,7 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
     resolver: zodResolver(schema),
     defaultValues: EMPTY,
   });
-  const {
-    onSubmit,
-    outcome: status,
-    submitting: pending,
-  } = useSaveForm(form, {
+  const save = useSaveForm(form, {
     fields: FIELDS,
     save: (values) => changePassword(values),
     onSaved: (saved) => {
@@ -80,7 +76,7 @@ export function PasswordForm({ record }: { record: MyAccountRecord }) {
   const password = useWatch({ control: form.control, name: "password" }) ?? "";
   const problems = passwordProblems(password);
   return (
-    <SectionForm title={t("pwTitle")} description={t("pwDesc")} onSubmit={onSubmit} status={status} pending={pending}>
+    <SectionForm title={t("pwTitle")} description={t("pwDesc")} save={save}>
       <input type="text" name="username" autoComplete="username" value={record.email} readOnly hidden />
       <TextField
         type="password"

@@ -39,16 +39,10 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
       spam_delete_after: String(record.spam_delete_after),
     },
   });
-  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
+  const save = useSection(form, record, FIELDS);
   const errors = form.formState.errors;
   return (
-    <SectionForm
-      title={t("filterTitle")}
-      description={t("filterDesc")}
-      onSubmit={onSubmit}
-      status={status}
-      pending={pending}
-    >
+    <SectionForm title={t("filterTitle")} description={t("filterDesc")} save={save}>
       <div className="grid gap-4 sm:grid-cols-2">
         <Checkbox
           className="sm:col-span-2"

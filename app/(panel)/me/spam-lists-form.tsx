@@ -25,7 +25,7 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
     resolver: zodResolver(schema),
     defaultValues: Object.fromEntries(FIELDS.map((f) => [f, record[f].join("\n")])) as Record<SpamField, string>,
   });
-  const { onSubmit, status, pending } = useSection(form, record, FIELDS, (v) => ({ ...v }));
+  const save = useSection(form, record, FIELDS);
   const errors = form.formState.errors;
   const locale = useLocale();
   // The rule, then the lines that break it (quoted), as the API itself would say.
@@ -35,13 +35,7 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
     return detail ? `${t("spamInvalid")} ${detail}` : t("spamInvalid");
   };
   return (
-    <SectionForm
-      title={t("spamTitle")}
-      description={t("spamDesc")}
-      onSubmit={onSubmit}
-      status={status}
-      pending={pending}
-    >
+    <SectionForm title={t("spamTitle")} description={t("spamDesc")} save={save}>
       <div className="grid gap-4 md:grid-cols-2">
         {FIELDS.map((f) => (
           <TextArea

@@ -9,18 +9,16 @@ export function useSection<TIn extends FieldValues, TContext, TOut extends Field
   form: UseFormReturn<TIn, TContext, TOut>,
   who: { domain: string; name: string },
   fields: readonly string[],
-  toBody: (values: TOut) => Record<string, unknown>,
   options: { onSaved?: () => void; check?: (values: TOut) => FormProblem<TIn>[]; saved?: string } = {},
 ) {
   const save = useSaveMyAccount(who.domain, who.name);
-  const { onSubmit, outcome, submitting } = useSaveForm(form, {
+  return useSaveForm(form, {
     fields,
-    save: (values) => save.mutateAsync(toBody(values)),
+    save: (values) => save.mutateAsync(values),
     check: options.check,
     onSaved: () => options.onSaved?.(),
     texts: { saved: options.saved },
   });
-  return { onSubmit, status: outcome, pending: submitting };
 }
 
 /** The text under a field: the API's or the panel's own message, else the page's explanation of the rule. */
