@@ -101,6 +101,16 @@ test("a duplicate name is marked on the name field, focused, without a raw code;
   await expect(name).not.toHaveAttribute("aria-invalid", "true");
 });
 
+test("an empty create form focuses its first field, the name, on each create form", async ({ page }) => {
+  await loginAs(page, "postmaster");
+  await page.getByRole("button", { name: "Nowe konto" }).click();
+  await page.getByRole("button", { name: "Utwórz konto" }).click();
+  await expect(page.getByLabel("Nazwa", { exact: true })).toBeFocused();
+  await page.goto("/aliases");
+  await page.getByRole("button", { name: "Utwórz alias" }).click();
+  await expect(page.getByLabel("Alias", { exact: true })).toBeFocused();
+});
+
 test("a duplicate alias name is marked on its field too", async ({ page }) => {
   await loginAs(page, "postmaster");
   await page.goto("/aliases");

@@ -2,7 +2,7 @@
 // The frame of the postmaster's create forms (account, alias, list): the form's own checks instead of the browser's,
 // its rules loaded when it first gets focus, and first the new name, with the domain it goes under in the hint.
 import type { FormEvent, ReactNode } from "react";
-import type { Path, UseFormReturn } from "react-hook-form";
+import type { UseFormRegisterReturn, UseFormReturn } from "react-hook-form";
 import { TextField } from "@/components";
 import type { FieldFormContext } from "@/lib/client/hooks/field-form";
 
@@ -17,6 +17,7 @@ export interface CreateFormProps {
 
 export function CreateForm<T extends { name: string }>({
   form,
+  nameField,
   resolver,
   domain,
   t,
@@ -26,6 +27,11 @@ export function CreateForm<T extends { name: string }>({
   children,
 }: {
   form: UseFormReturn<T, FieldFormContext>;
+  /**
+   * `register("name")`, called by the form as a prop (evaluated before its children): react-hook-form focuses the
+   * first invalid field in the order the fields were registered, and the name comes first on screen.
+   */
+  nameField: UseFormRegisterReturn<"name">;
   resolver: { preload: () => void };
   domain: string;
   /** The form's texts; it must have "name" and "nameHint". */
@@ -54,7 +60,7 @@ export function CreateForm<T extends { name: string }>({
         hint={`${t("nameHint")} @${domain}`}
         autoComplete="off"
         error={form.formState.errors.name?.message as string | undefined}
-        {...form.register("name" as Path<T>)}
+        {...nameField}
       />
       {children}
     </form>

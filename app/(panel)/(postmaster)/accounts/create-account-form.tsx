@@ -49,7 +49,16 @@ export function CreateAccountForm({ domain, onDone, onAttempt }: CreateFormProps
     }
   });
   return (
-    <CreateForm form={form} resolver={resolver} domain={domain} t={t} onSubmit={onSubmit} onAttempt={onAttempt} wide>
+    <CreateForm
+      form={form}
+      nameField={register("name")}
+      resolver={resolver}
+      domain={domain}
+      t={t}
+      onSubmit={onSubmit}
+      onAttempt={onAttempt}
+      wide
+    >
       <TextField
         label={t("password")}
         type="password"

@@ -38,7 +38,15 @@ export function CreateAliasForm({ domain, onDone, onAttempt }: CreateFormProps) 
     },
   });
   return (
-    <CreateForm form={form} resolver={createResolver} domain={domain} t={t} onSubmit={onSubmit} onAttempt={onAttempt}>
+    <CreateForm
+      form={form}
+      nameField={register("name")}
+      resolver={createResolver}
+      domain={domain}
+      t={t}
+      onSubmit={onSubmit}
+      onAttempt={onAttempt}
+    >
       <TextField
         label={t("target")}
         hint={t("targetHint")}

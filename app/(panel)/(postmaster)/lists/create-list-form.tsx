@@ -39,7 +39,7 @@ export function CreateListForm({ domain }: { domain: string }) {
     }
   });
   return (
-    <CreateForm form={form} resolver={resolver} domain={domain} t={t} onSubmit={onSubmit}>
+    <CreateForm form={form} nameField={register("name")} resolver={resolver} domain={domain} t={t} onSubmit={onSubmit}>
       <TextField
         label={t("description")}
         maxLength={255}
