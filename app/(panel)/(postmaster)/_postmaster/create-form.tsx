@@ -34,8 +34,8 @@ export function CreateForm<T extends { name: string }>({
   nameField: UseFormRegisterReturn<"name">;
   resolver: { preload: () => void };
   domain: string;
-  /** The form's texts; it must have "name" and "nameHint". */
-  t: (key: "name" | "nameHint") => string;
+  /** The form's texts; it must have "name" and "nameHint" (with the {domain} the name goes under). */
+  t: (key: "name" | "nameHint", vars?: Record<string, string>) => string;
   onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
   /** Called at every submit, before the checks, so the page drops an earlier success banner. */
   onAttempt?: () => void;
@@ -57,7 +57,7 @@ export function CreateForm<T extends { name: string }>({
     >
       <TextField
         label={t("name")}
-        hint={`${t("nameHint")} @${domain}`}
+        hint={t("nameHint", { domain })}
         autoComplete="off"
         error={form.formState.errors.name?.message as string | undefined}
         {...nameField}

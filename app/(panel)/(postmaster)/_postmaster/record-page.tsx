@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { Alert, SkeletonLines } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
+import { Address } from "./address";
 import { linkClass } from "./ui";
 
 export type RecordPageKey = "back" | "title" | "loading" | "notFound" | "loadFailed";
@@ -30,6 +31,7 @@ export function RecordPage<T extends { email: string }>({
   children: (record: T, domain: string) => ReactNode;
 }) {
   const errorText = useErrorText();
+  const email = query.data?.email ?? `${name}@${domain ?? "…"}`;
   const backLink = (
     <Link href={back} className={`${linkClass} text-sm`}>
       {t("back")}
@@ -49,11 +51,24 @@ export function RecordPage<T extends { email: string }>({
   return (
     <div className="space-y-4">
       {backLink}
-      <h1 className="text-2xl font-semibold text-gray-900 wrap-anywhere">
-        {t("title", { email: query.data?.email ?? `${name}@${domain ?? "…"}` })}
+      <h1 className="text-2xl font-semibold text-gray-900">
+        <Title text={t("title", { email })} email={email} />
       </h1>
       {notice}
       {query.data && domain ? children(query.data, domain) : <SkeletonLines lines={10} label={t("loading")} />}
     </div>
+  );
+}
+
+/** The title with its address breakable only where Address allows (after "@" and dots), never mid-domain. */
+function Title({ text, email }: { text: string; email: string }) {
+  const at = text.indexOf(email);
+  if (at < 0) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      <Address text={email} />
+      {text.slice(at + email.length)}
+    </>
   );
 }

@@ -18,7 +18,7 @@ export const metadata: Metadata = { title: "Dziennik zmian" };
 const PAGE_SIZE = 50;
 /** The table's columns: their heading's message and width. */
 const COLUMNS = [
-  ["when", "w-44"],
+  ["when", "w-44 xl:w-52"],
   ["who", "w-56"],
   ["what", "w-40"],
   ["changes", ""],
