@@ -12,6 +12,7 @@ import pg from "pg";
 import { runPgMigrations } from "@/db/pg/client";
 import { mailReaderSql } from "@/db/pg/mail-reader";
 import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
+import { pgMailConfigArgs } from "@/lib/mailserver/testing/pg-mail-config";
 import { cpuProbeMs } from "./host";
 import { measureApi, startServer, type Server } from "./provider-api";
 import { lagDuringImport, lookups, mailQueries, postmapAgrees, READER } from "./provider-mail";
@@ -109,26 +110,7 @@ async function main() {
     replica = await startReplica(primary, { replicationUser: "replicator" });
     const conf = path.join(work, "conf");
     const written = cli(
-      [
-        "mailserver",
-        "config",
-        "--database",
-        "postgres",
-        "--out",
-        conf,
-        "--read-hosts",
-        `127.0.0.1:${replica.port}`,
-        "--write-host",
-        `127.0.0.1:${primary.port}`,
-        "--maildir-root",
-        path.join(work, "vmail"),
-        "--mail-user",
-        "nobody",
-        "--mail-group",
-        "nogroup",
-        "--db-group",
-        "nogroup",
-      ],
+      pgMailConfigArgs(conf, [`127.0.0.1:${replica.port}`], `127.0.0.1:${primary.port}`, path.join(work, "vmail")),
       primary.url,
     );
     if (!written.ok) throw new Error(`mailserver config: ${written.out}`);
