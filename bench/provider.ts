@@ -164,6 +164,10 @@ async function main() {
     save();
     // The whole result is in the file save() writes; stdout gets the API's rows and the targets.
     log(`results in bench/data/${quick ? "provider-quick.json" : "provider.json"}`);
+    const host = result.host as { cpuProbeMs: number[]; loadBefore: string; loadAfter: string };
+    log(
+      `host: CPU probe ${host.cpuProbeMs.map((v) => v.toFixed(0)).join(" then ")} ms, load ${host.loadBefore} then ${host.loadAfter}`,
+    );
     if (done.api) for (const line of apiLines(done.api)) console.log(line);
     // The committed results come from a full run, or from a quick one asked to (--results).
     if (!quick || process.argv.includes("--results")) writeProviderReport("bench", done);
