@@ -5,8 +5,8 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { AUDITED_PAGES } from "./audited-pages";
 import { expect, loginAs, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const WIDTHS = [1280, 375] as const;
 
 for (const audited of AUDITED_PAGES) {

@@ -4,8 +4,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const WIDTHS = [375, 1280, 1920] as const;
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `account-edges-${name}.png`), fullPage: true });

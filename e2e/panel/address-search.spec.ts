@@ -3,8 +3,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const stem = `agn${Date.now().toString(36)}`;
 const names = [`${stem}.kowalczyk`, `${stem}.kowalczyk5`, `${stem}.kowalczyk55`];
 const editLinks = (page: Page) => page.getByRole("link", { name: new RegExp(`^Edytuj ${stem}\\.`) });

@@ -5,8 +5,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 const PAGES = [
   { name: "aliases", path: "/aliases", scope: "main table" },

@@ -5,8 +5,8 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 /** Windows-1250 bytes of a text of ASCII and a few Polish letters. */
 const windows1250 = (text: string) =>
   Buffer.from(

@@ -2,8 +2,7 @@
 // another alias; screenshots at the three widths (test-results/screenshots/delete-chain-*).
 import path from "node:path";
 import { DEMO, expect, originOf, test } from "./fixtures";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 test("the delete dialog names the aliases that point at the account through another alias, and they all go", async ({
   page,

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const D = DEMO.domain;
 const recordsFile = () => {
   const file = process.env.PANEL_E2E_DNS_RECORDS;

@@ -5,8 +5,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, loginAs, sha1Hex as sha1, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `editors-${name}.png`), fullPage: true });
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });

@@ -5,8 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { blockSelected, DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `export-audit-${name}.png`), fullPage: true });
 

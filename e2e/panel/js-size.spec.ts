@@ -7,8 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { AUDITED_PAGES } from "./audited-pages";
 import { DEMO, expect, originOf, sha1Hex, test, watchCsp } from "./fixtures";
+import { resultsFile } from "./artifacts";
 
-const RESULTS = path.resolve(import.meta.dirname, "../../test-results/js-size.json");
+const RESULTS = resultsFile("js-size");
 const LIMIT_BYTES = 250 * 1000;
 /** Next's compression middleware sends smaller bodies uncompressed (the `compression` package's default threshold). */
 const COMPRESSION_THRESHOLD_BYTES = 1024;

@@ -7,8 +7,9 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 import { DEMO, expect, sha1Hex, test } from "./fixtures";
+import { resultsFile } from "./artifacts";
 
-const RESULTS = path.resolve(import.meta.dirname, "../../test-results/lighthouse.json");
+const RESULTS = resultsFile("lighthouse");
 const PAGES = [
   { name: "login", path: "/login", signedIn: false },
   { name: "account table", path: "/accounts", signedIn: true },

@@ -5,8 +5,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
 
 async function createList(page: Page, name: string) {

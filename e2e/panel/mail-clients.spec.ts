@@ -5,8 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 test("/me lists the mail program settings and downloads the account's Apple profile", async ({ page }) => {
   await loginAs(page, "user");

@@ -3,8 +3,7 @@
 // Screenshots of the question at three widths (test-results/screenshots/my-aliases-remove-*).
 import path from "node:path";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 test("removing an alias asks first, then the focus moves to the next alias or the new-alias field", async ({
   page,

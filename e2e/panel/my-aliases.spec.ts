@@ -3,8 +3,7 @@
 // widths.
 import path from "node:path";
 import { DEMO, expect, signIn, test } from "./fixtures";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 test("an owner adding postmaster or a taken name is told why, on the marked field", async ({ page }) => {
   await signIn(page, DEMO.user.email, DEMO.user.password);

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -10,7 +11,7 @@ test("the owner's alias card states the limit once, without a doubled pronoun", 
   const desc = page.getByText(/Dodatkowe adresy w domenie/);
   await expect(desc).toContainText(/Możesz mieć najwyżej \d+ alias/);
   await expect(desc).not.toContainText("ich najwyżej");
-  await page.screenshot({ path: path.join(ROOT, "test-results/screenshots/me-aliases-desc.png"), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, "me-aliases-desc.png"), fullPage: true });
 });
 
 test("the README's sandbox line runs in a root shell without sudo (a minimal Debian has none)", () => {

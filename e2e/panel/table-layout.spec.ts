@@ -6,8 +6,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+import { SCREENSHOTS } from "./artifacts";
 
 interface HeaderBox {
   text: string;

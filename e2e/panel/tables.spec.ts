@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, signIn, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `tables-${name}.png`), fullPage: true });
 

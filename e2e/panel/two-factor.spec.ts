@@ -5,8 +5,8 @@ import { createHmac } from "node:crypto";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, sha1Hex, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage: true });
 

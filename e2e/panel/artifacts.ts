@@ -1,0 +1,13 @@
+// Where the panel suite leaves what people read after a run: screenshots and the JavaScript-size and Lighthouse
+// figures. Per engine, as Playwright's own output folder is, so the SQLite and PostgreSQL runs can go at once.
+import path from "node:path";
+import { onPostgres } from "../support/test-database";
+
+const RESULTS = path.resolve(import.meta.dirname, "../../test-results");
+const suffix = onPostgres() ? "-pg" : "";
+
+/** test-results/screenshots (test-results/screenshots-pg on PostgreSQL). */
+export const SCREENSHOTS = path.join(RESULTS, `screenshots${suffix}`);
+
+/** test-results/<name>.json (<name>-pg.json on PostgreSQL). */
+export const resultsFile = (name: string) => path.join(RESULTS, `${name}${suffix}.json`);
