@@ -11,6 +11,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { errorCatalog } from "../../lib/errors/catalog";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { assertPortFree } from "../support/port-free";
 import { apiTestPort, databaseEnv, onPostgres } from "../support/test-database";
 import { CLIENT_HOSTS, DOMAINS, PM_PASSWORD } from "./fixtures";
 
@@ -53,6 +54,7 @@ export interface Server {
 }
 
 export async function startServer(name: string, port: number, env: NodeJS.ProcessEnv, logDir: string): Promise<Server> {
+  await assertPortFree(port, "set API_TEST_PORT to another base");
   const log = path.join(logDir, `${name}.log`);
   const out = fs.openSync(log, "w");
   const child = spawn(process.execPath, ["lib/runtime/server.mjs"], {

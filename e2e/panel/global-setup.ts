@@ -10,9 +10,17 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster";
 import { sandboxCliArgs } from "../support/sandbox-cli";
+import { assertPortFree } from "../support/port-free";
 import { onPostgres } from "../support/test-database";
 import { EXTRA_DOMAINS, SEEDED_ACCOUNTS } from "./fixtures";
-import { PANEL_BASE_URL, PANEL_DNS_PORT, PANEL_MAIL_HOSTS, SERVER_SCRIPT, panelServerEnv } from "./server-env";
+import {
+  PANEL_BASE_URL,
+  PANEL_DNS_PORT,
+  PANEL_PORT,
+  PANEL_MAIL_HOSTS,
+  SERVER_SCRIPT,
+  panelServerEnv,
+} from "./server-env";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -126,6 +134,7 @@ async function postgresSetup(dir: string) {
 
 /** The server as the webServer would run it, on DATABASE_URL; resolves once /login answers. */
 async function startServer(url: string, log: string): Promise<ChildProcess> {
+  await assertPortFree(PANEL_PORT, "set PANEL_E2E_PORT to another port");
   const out = fs.openSync(log, "w");
   const child = spawn(process.execPath, [SERVER_SCRIPT], {
     cwd: ROOT,
