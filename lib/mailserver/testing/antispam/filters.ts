@@ -1,8 +1,8 @@
 // Anti-spam cases: the score levels, tag and move, the filter off, white and black lists of the account and its domain.
 import { expect, it } from "vitest";
 
-import { readMessages } from "../mail-daemons";
-import { S, OFF, LEVELS, l, setAccount, setDomain, send, settle, landed, codes } from "./harness";
+import { readMessages, smtpTry } from "../mail-daemons";
+import { S, OFF, LEVELS, l, setAccount, setDomain, send, settle, landed, codes, message } from "./harness";
 
 export function spamFilterCases() {
   it("spam_hits 2, 5, 7, 9: a score just under each stays in the inbox, from the score on it is spam (one message, four accounts)", async () => {
@@ -99,5 +99,18 @@ export function spamFilterCases() {
     } finally {
       await setDomain(S, { spam_black_list: [] });
     }
+  });
+
+  it("the GTUBE test string is refused at the end of DATA even with the account's filter off (Rspamd 3.4's own check), and nothing is stored", async () => {
+    const gtube = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
+    const text = message("tester@outside.test", [`nofilter@${S}`], "gtube").replace("A test message.", gtube);
+    const refused = await smtpTry(l.ports.smtp, "tester@outside.test", [`nofilter@${S}`], text).then(
+      () => null,
+      (e: { responseCode?: number; response?: string }) => ({ code: e.responseCode, response: e.response }),
+    );
+    expect(refused?.code).toBe(554);
+    expect(refused?.response).toMatch(/Gtube pattern/i);
+    await settle();
+    expect(landed(`nofilter@${S}`, "gtube").where).toBe("none");
   });
 }
