@@ -148,22 +148,12 @@ describe("the list page of a small domain on PostgreSQL", () => {
       );
     }
 
-    // Written by another process: the next page has it, with the total counted with it.
+    // Deleted by another process: the next page and its total follow at once (they are not reused).
     const other = new pg.Client({ connectionString: cluster.url });
     await other.connect();
     try {
-      await other.query("UPDATE accounts SET description = 'kowalski' WHERE email = 'user1@small.example.com'");
-      await vi.waitFor(
-        async () =>
-          expect(await list("?search=kowal&sort=name")).toEqual({
-            total: 5,
-            names: ["kowal12", "kowal16", "kowal4", "kowal8", "user1"],
-          }),
-        {
-          timeout: 10_000,
-          interval: 20,
-        },
-      );
+      await other.query("DELETE FROM accounts WHERE email = 'kowal4@small.example.com'");
+      expect(await list("?search=kowal&sort=name")).toEqual({ total: 3, names: ["kowal12", "kowal16", "kowal8"] });
     } finally {
       await other.end();
     }
