@@ -338,10 +338,10 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
   });
 });
 
-describe("statements prepared once (lib/server/store/prepared.ts)", () => {
-  it("reads a list that fits in one page, and its total, with the domain's row; never a bigger domain's rows", async () => {
-    const id = (await sql("INSERT INTO domains (name, account_limit) VALUES ('small.test', 10) RETURNING id")).rows[0]!
-      .id as number;
+describe("a list that fits in one page", () => {
+  it("is read with its total and the domain's row in one statement, which never reads a bigger domain's rows", async () => {
+    const inserted = await sql("INSERT INTO domains (name, account_limit) VALUES ('small.test', 10) RETURNING id");
+    const id = (inserted.rows[0] as { id: number }).id;
     await sql(
       `INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
                SELECT $1::integer, n, n || '@small.test', lower(n), 'x' FROM unnest(ARRAY['kowal_b', 'Kowal_a', 'nowak']) AS n`,
@@ -364,7 +364,9 @@ describe("statements prepared once (lib/server/store/prepared.ts)", () => {
       spy.mockRestore();
     }
   });
+});
 
+describe("statements prepared once (lib/server/store/prepared.ts)", () => {
   it("are named on PostgreSQL, so each connection parses and plans them once", async () => {
     const { prepared } = await import("@/lib/server/store/prepared");
     const { eq, sql: drizzleSql } = await import("drizzle-orm");
