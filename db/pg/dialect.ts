@@ -158,6 +158,16 @@ const totals = new Map<string, { version: number; total: number }>();
 /** As many as SQLite's connection keeps (db/sqlite/page-rows.ts, MAX_TOTALS). */
 const MAX_TOTALS = 1000;
 
+/** A row of the first statement of `pageRows` without the domain's columns and the position. */
+function pageRow<Row>({
+  domain_rows: _rows,
+  domain_version: _version,
+  page_pos: _pos,
+  ...row
+}: Record<string, unknown>) {
+  return row as Row;
+}
+
 async function pageRows<Row>(
   db: Db,
   spec: PageSpec<Row>,
@@ -181,28 +191,37 @@ async function pageRows<Row>(
   );
   const offset = q.page * q.size;
   let total: number;
-  let where: SQL;
+  // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring test.
+  const pattern = q.search ? `%${escapeLike(q.search)}%` : "";
+  const where = q.search ? sql`domain_id = ${domainId} AND search_key LIKE ${pattern}` : sql`domain_id = ${domainId}`;
   /** A new search's matches, when few: their page is read by id (`byIdsUpTo`). */
   let ids: string | null = null;
-  // The version is read before counting: a total counted after a newer commit is then kept under the older
-  // version, which no later request asks for (never the other way round).
-  const domain = await executeNamed<{ rows: number; version: number }>(
+  // The domain's counter and search version, and, when the whole list fits in one page, every match in order: a
+  // small domain's page and total come in this one round trip (the gate keeps a big domain's rows unread). The
+  // version is read before counting: a total counted after a newer commit is then kept under the older version,
+  // which no later request asks for (never the other way round).
+  const first = await executeNamed<Record<string, unknown>>(
     db,
-    sql`SELECT ${ident(kind.counter)} AS rows, search_version AS version FROM domains WHERE id = ${domainId}`,
+    sql`SELECT d.domain_rows, d.domain_version, m.* FROM
+          (SELECT ${ident(kind.counter)} AS domain_rows, search_version AS domain_version FROM domains WHERE id = ${domainId}) d
+          LEFT JOIN LATERAL (SELECT ${columns}, row_number() OVER (ORDER BY ${orderBy}) AS page_pos FROM ${table}
+                             WHERE ${where} AND d.domain_rows <= ${q.size}) m ON true
+        ORDER BY m.page_pos`,
   );
+  const domainRows = Number(first.rows[0]?.domain_rows ?? 0);
+  if (domainRows <= q.size) {
+    const all = first.rows.filter((r) => r.page_pos !== null).map(pageRow<Row>);
+    return { total: all.length, rows: all.slice(offset, offset + q.size) };
+  }
   if (!q.search) {
-    total = Number(domain.rows[0]?.rows ?? 0);
-    where = sql`domain_id = ${domainId}`;
+    total = domainRows;
   } else {
-    // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring
-    // test. The matches are counted through a pg_trgm GIN index (accounts: on accounts_search); a page of many
-    // matches walks the sort index testing each row, a page of few is read by id.
-    const pattern = `%${escapeLike(q.search)}%`;
-    where = sql`domain_id = ${domainId} AND search_key LIKE ${pattern}`;
+    // The matches are counted through a pg_trgm GIN index (accounts: on accounts_search); a page of many matches
+    // walks the sort index testing each row, a page of few is read by id.
     const key = `${spec.table}\u0000${domainId}\u0000${q.search}`;
-    const version = domain.rows[0]?.version;
+    const version = first.rows[0]?.domain_version as number | undefined;
     const known = totals.get(key);
-    const upTo = byIdsUpTo(offset + q.size, Number(domain.rows[0]?.rows ?? 0));
+    const upTo = byIdsUpTo(offset + q.size, domainRows);
     if (known && version !== undefined && known.version === Number(version) && known.total > upTo) {
       total = known.total;
     } else {

@@ -338,6 +338,34 @@ describe("a search with a dot, a dash or an underscore (migration 0008)", () => 
   });
 });
 
+describe("a list that fits in one page", () => {
+  it("is read with its total and the domain's row in one statement, which never reads a bigger domain's rows", async () => {
+    const inserted = await sql("INSERT INTO domains (name, account_limit) VALUES ('small.test', 10) RETURNING id");
+    const id = (inserted.rows[0] as { id: number }).id;
+    await sql(
+      `INSERT INTO accounts (domain_id, name, email, search_key, password_hash)
+               SELECT $1::integer, n, n || '@small.test', lower(n), 'x' FROM unnest(ARRAY['kowal_b', 'Kowal_a', 'nowak']) AS n`,
+      [id],
+    );
+    const { sent, spy } = recordStatements();
+    try {
+      const small = await pgDialect.pageRows(db, spec, id, query({ search: "kowal" }));
+      expect(small).toEqual({ total: 2, rows: [{ name: "Kowal_a" }, { name: "kowal_b" }] });
+      expect(await pgDialect.pageRows(db, spec, id, query({ page: 1, size: 3 }))).toEqual({ total: 3, rows: [] });
+      expect(sent).toHaveLength(2);
+      sent.length = 0;
+      await pgDialect.pageRows(db, spec, 1, query({ search: "kowal" }));
+      // The same statement on the 3,000-account domain: its rows are not read.
+      const plan = await sql(`EXPLAIN (ANALYZE, COSTS OFF) ${sent[0]!.text}`, sent[0]!.values);
+      const lines = (plan.rows as { "QUERY PLAN": string }[]).map((r) => r["QUERY PLAN"]);
+      expect(lines.join("\n")).toMatch(/One-Time Filter/);
+      expect(lines.filter((l) => / on accounts\b/.test(l)).every((l) => l.includes("never executed"))).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe("statements prepared once (lib/server/store/prepared.ts)", () => {
   it("are named on PostgreSQL, so each connection parses and plans them once", async () => {
     const { prepared } = await import("@/lib/server/store/prepared");

@@ -1,5 +1,5 @@
-// How many statements a GET of one account sends to PostgreSQL once the process is warm: the route handler itself,
-// called as Next calls it, with every query of the pool's connections counted.
+// How many statements a GET of one account, and a list page of a small domain, send to PostgreSQL once the process is
+// warm: the route handlers themselves, called as Next calls them, with every query of the pool's connections counted.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
@@ -93,5 +93,68 @@ describe("GET one account on PostgreSQL", () => {
     } finally {
       await other.end();
     }
-  });
+  }, 120_000);
+});
+
+describe("the list page of a small domain on PostgreSQL", () => {
+  it("is one round trip once the caller is verified, and answers what the domain holds now", async () => {
+    const { getReadyDb } = await import("@/db/client");
+    const { addDomain } = await import("@/lib/server/resources/new-domain");
+    const { createAccount, prehashPassword } = await import("@/lib/server/resources/accounts");
+    const { dbGeneration } = await import("@/lib/server/store/db-generation");
+    const { sha1Hex } = await import("@/lib/server/caller/password");
+    const { PEER_ADDRESS_HEADER } = await import("@/lib/server/http/client-address");
+    const { GET } = await import("@/app/api/v1/emails/[domain]/route");
+    const db = await getReadyDb();
+    const domain = await addDomain(db, "small.example.com", "Postmaster1", {});
+    // One password hashed once: the accounts' passwords play no part here.
+    const body = { password: "Jan-pass1" };
+    const hashed = await prehashPassword(body);
+    for (let i = 1; i < 20; i++) await createAccount(db, domain, i % 4 === 0 ? `kowal${i}` : `user${i}`, body, hashed);
+    await vi.waitFor(() => expect(dbGeneration(db)).not.toBeNull(), { timeout: 10_000, interval: 20 });
+
+    const basic = `Basic ${Buffer.from(`postmaster@small.example.com:${sha1Hex("Postmaster1")}`).toString("base64")}`;
+    const list = async (query: string) => {
+      const res = await GET(
+        new Request(`http://127.0.0.1/api/v1/emails/small.example.com${query}`, {
+          headers: { authorization: basic, [PEER_ADDRESS_HEADER]: "127.0.0.1" },
+        }),
+        { params: Promise.resolve({ domain: "small.example.com" }) },
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { result_info: { total: number; fetched: number }; result_data: object };
+      return { total: body.result_info.total, names: Object.keys(body.result_data) };
+    };
+    await list(""); // verifies the password, records the login, fills the caches
+    const kowal = ["kowal12", "kowal16", "kowal4", "kowal8"];
+    const users = [9, 7, 6, 5, 3, 2, 19, 18, 17, 15, 14, 13, 11, 10, 1].map((i) => `user${i}`);
+    const desc = [...users, "postmaster", ...[...kowal].reverse()];
+    const cases: [string, { total: number; names: string[] }][] = [
+      ["?search=kowal&sort=name", { total: 4, names: kowal }],
+      ["?sort=name&sort_dir=desc&size=20", { total: 20, names: desc }],
+      ["", { total: 20, names: expect.arrayContaining(["postmaster", ...kowal]) as string[] }],
+      ["?search=kowal&page=1", { total: 4, names: [] }],
+      ["?search=nobody", { total: 0, names: [] }],
+    ];
+    for (const [query, expected] of cases) {
+      await vi.waitFor(
+        async () => {
+          sent.length = 0;
+          expect(await list(query)).toEqual(expected);
+          expect(sent, sent.join("\n")).toHaveLength(1);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    }
+
+    // Deleted by another process: the next page and its total follow at once (they are not reused).
+    const other = new pg.Client({ connectionString: cluster.url });
+    await other.connect();
+    try {
+      await other.query("DELETE FROM accounts WHERE email = 'kowal4@small.example.com'");
+      expect(await list("?search=kowal&sort=name")).toEqual({ total: 3, names: ["kowal12", "kowal16", "kowal8"] });
+    } finally {
+      await other.end();
+    }
+  }, 120_000);
 });
