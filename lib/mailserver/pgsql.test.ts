@@ -180,6 +180,9 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
           encoding: "utf8",
         });
       const deadline = Date.now() + 20_000;
+      // A client that finds no proxymap socket sleeps 10 s before it tries again: query once master has made it.
+      const socket = path.join(dir, "queue", "private", "proxymap");
+      while (!fs.existsSync(socket) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
       let r = q("virtual-mailbox-maps", "ola@pg.test");
       while (r.stdout.trim() !== "pg.test/ola/" && Date.now() < deadline) {
         await new Promise((res) => setTimeout(res, 250));
