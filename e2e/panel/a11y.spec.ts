@@ -4,7 +4,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { AUDITED_PAGES } from "./audited-pages";
-import { expect, loginAs, test } from "./fixtures";
+import { expect, signInAs, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const WIDTHS = [1280, 375] as const;
@@ -13,7 +13,7 @@ for (const audited of AUDITED_PAGES) {
   test(`${audited.name} (${audited.path}) is accessible and fits 375 px`, async ({ page }) => {
     // Two widths, each with a full scan: more than one default test time on two shared cores.
     test.setTimeout(90_000);
-    if (audited.role) await loginAs(page, audited.role);
+    if (audited.role) await signInAs(page, audited.role);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(audited.path);

@@ -4,7 +4,7 @@
 // missing, a changed one as different with what DNS holds; each value copies. Screenshots at 375, 1280, 1920 px.
 import fs from "node:fs";
 import path from "node:path";
-import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
+import { atEachWidth, DEMO, expect, signInAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
 import { SCREENSHOTS } from "./artifacts";
 
@@ -49,7 +49,7 @@ const KINDS = [
 test("the domain page leads to the DNS page, where every record the demo domain needs is present in the sandbox's DNS", async ({
   page,
 }) => {
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/domain");
   await page.getByRole("link", { name: /Wszystkie rekordy DNS domeny/ }).click();
   await expect(page).toHaveURL(/\/domain\/dns$/);
@@ -74,7 +74,7 @@ test("the domain page leads to the DNS page, where every record the demo domain 
 });
 
 test("a record removed from DNS shows as missing, a changed one as different with what DNS holds", async ({ page }) => {
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/domain/dns");
   await expect(page.getByTestId("dns-dmarc")).toHaveAttribute("data-state", "present");
   editDns((r) => {
@@ -109,7 +109,7 @@ test("a record removed from DNS shows as missing, a changed one as different wit
 
 test("each name and value copies to the clipboard, and the copy is announced", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/domain/dns");
   const spf = page.getByTestId("dns-spf");
   await spf.getByRole("button", { name: /^Kopiuj wartość: SPF/ }).click();
@@ -125,7 +125,7 @@ test("each name and value copies to the clipboard, and the copy is announced", a
 });
 
 test("an ordinary account is kept off the DNS page and its data", async ({ page }) => {
-  await loginAs(page, "user");
+  await signInAs(page, "user");
   await page.goto("/domain/dns");
   await expect(page).toHaveURL(/\/me/);
   const res = await page.request.get(`/api/panel/mail/dns/${D}`);

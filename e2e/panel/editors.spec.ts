@@ -4,7 +4,7 @@
 // Each test leaves a screenshot in test-results/screenshots.
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, loginAs, sha1Hex as sha1, test } from "./fixtures";
+import { DEMO, expect, loginAs, signInAs, sha1Hex as sha1, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -112,7 +112,7 @@ test("an empty create form focuses its first field, the name, on each create for
 });
 
 test("a duplicate alias name is marked on its field too", async ({ page }) => {
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/aliases");
   const name = page.getByLabel("Alias", { exact: true });
   await name.fill("biuro");

@@ -2,14 +2,14 @@
 // catalog's English text of the same entry (lib/client/error-text.ts), both for the server's errors placed on a
 // field and for the panel's own checks that mirror an API rule.
 import { errorCatalog } from "@/lib/errors/catalog";
-import { DEMO, expect, test } from "./fixtures";
+import { DEMO, expect, signInAs, test } from "./fixtures";
 
 test.beforeEach(async ({ context, baseURL }) => {
   await context.addCookies([{ name: "locale", value: "en", url: baseURL! }]);
 });
 
-test("a server error on the domain page lands on its field in English (no such account)", async ({ page, loginAs }) => {
-  await loginAs(page, "postmaster");
+test("a server error on the domain page lands on its field in English (no such account)", async ({ page }) => {
+  await signInAs(page, "postmaster");
   await page.goto("/domain");
   await expect(page.getByRole("heading", { level: 1, name: "Domain settings" })).toBeVisible();
   await page.getByLabel("Kind of default account").selectOption("1");
@@ -40,8 +40,8 @@ test("the account form's own checks use the catalog's English text", async ({ pa
   await expect(page.getByText(errorCatalog.invalidPassword.messageEn)).toBeVisible();
 });
 
-test("a name already taken lands on the name field in English, without its code", async ({ page, loginAs }) => {
-  await loginAs(page, "postmaster");
+test("a name already taken lands on the name field in English, without its code", async ({ page }) => {
+  await signInAs(page, "postmaster");
   await page.goto("/aliases");
   await expect(page.getByRole("cell", { name: /^kontakt@/ })).toBeVisible();
   await page.getByLabel("Alias", { exact: true }).fill("biuro");
@@ -53,8 +53,8 @@ test("a name already taken lands on the name field in English, without its code"
   await expect(page.getByText("409.1")).not.toBeVisible();
 });
 
-test("a bad confirmation URL in the list editor says why, in English", async ({ page, loginAs }) => {
-  await loginAs(page, "postmaster");
+test("a bad confirmation URL in the list editor says why, in English", async ({ page }) => {
+  await signInAs(page, "postmaster");
   await page.goto("/lists/ogloszenia");
   const url = page.getByLabel("Confirmation page URL");
   await url.fill("lista.example.com/potwierdz");

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { blockSelected, DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, test } from "./fixtures";
+import { blockSelected, DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, signInAs, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -87,8 +87,8 @@ test("exports all 1,500 accounts as UTF-8 CSV with a BOM, read back row for row"
   expect(searched.every((r) => r[0]!.startsWith("user01"))).toBe(true);
 });
 
-test("Windows-1250 on request: Polish letters as Excel's code page has them, no BOM", async ({ page, loginAs }) => {
-  await loginAs(page, "postmaster");
+test("Windows-1250 on request: Polish letters as Excel's code page has them, no BOM", async ({ page }) => {
+  await signInAs(page, "postmaster");
   await page.goto("/accounts?search=ksi%C4%99gowo%C5%9B%C4%87");
   await expect(page.getByRole("link", { name: /^Edytuj anna\.kowalska@/ })).toBeVisible();
   const bytes = await download(page, "CSV w Windows-1250");

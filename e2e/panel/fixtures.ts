@@ -1,6 +1,7 @@
 // Typed fixtures of the panel's browser tests. `loginAs(page, role)` signs in through the panel's session endpoint
 // (the login form itself is covered by login.spec.ts), so the browser context holds the real session cookie, then
-// opens the role's landing page (/accounts or /me). Use it as `loginAs(page, "user")`, imported or as a fixture.
+// opens the role's landing page (/accounts or /me). Use it as `loginAs(page, "user")`, imported or as a fixture;
+// `signInAs` signs in alone, for a test whose first step opens another page (one page load fewer).
 // Every test also fails on a Content-Security-Policy violation that Chromium reports in the console of a page of
 // its browser context (the automatic `cspViolations` fixture; contexts a test opens itself call `watchCsp`).
 import { createHash } from "node:crypto";
@@ -41,10 +42,14 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   expect(res.status(), await res.text()).toBe(200);
 }
 
+/** Signs the page's context in as a demo role without opening a page, for a test that opens its own first. */
+async function signInAs(page: Page, role: DemoRole): Promise<void> {
+  await signIn(page, DEMO[role].email, DEMO[role].password);
+}
+
 async function loginAs(page: Page, role: DemoRole): Promise<void> {
-  const who = DEMO[role];
-  await signIn(page, who.email, who.password);
-  await page.goto(who.landing);
+  await signInAs(page, role);
+  await page.goto(DEMO[role].landing);
 }
 
 /** Blocks the accounts selected in the table: the toolbar's button, then the confirmation dialog's. */
@@ -97,4 +102,4 @@ export const test = base.extend<{ loginAs: typeof loginAs; cspViolations: string
   ],
 });
 
-export { expect, loginAs, signIn };
+export { expect, loginAs, signIn, signInAs };

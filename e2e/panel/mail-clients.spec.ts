@@ -3,7 +3,7 @@
 // Screenshots of both changed pages at 375, 1280 and 1920 px.
 import fs from "node:fs";
 import path from "node:path";
-import { atEachWidth, DEMO, expect, loginAs, test } from "./fixtures";
+import { atEachWidth, DEMO, expect, loginAs, signInAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
 import { SCREENSHOTS } from "./artifacts";
 
@@ -28,7 +28,7 @@ test("/me lists the mail program settings and downloads the account's Apple prof
 });
 
 test("the domain page's DKIM card links to the DNS page", async ({ page }) => {
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/domain");
   const link = page.getByRole("link", { name: /Wszystkie rekordy DNS domeny/ });
   await expect(link).toHaveAttribute("href", "/domain/dns");

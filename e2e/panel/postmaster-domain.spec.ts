@@ -1,10 +1,10 @@
 // The postmaster changes the domain's catchall and anti-spam lists; rules are checked in the browser with the
 // API's own schema, and what only the server knows (does the account exist?) comes back onto its field.
-import { DEMO, expect, test } from "./fixtures";
+import { DEMO, expect, signInAs, test } from "./fixtures";
 
 test.describe("domain settings", () => {
-  test.beforeEach(async ({ page, loginAs }) => {
-    await loginAs(page, "postmaster");
+  test.beforeEach(async ({ page }) => {
+    await signInAs(page, "postmaster");
     await page.goto("/domain");
     await expect(page.getByRole("heading", { level: 1, name: "Ustawienia domeny" })).toBeVisible();
   });

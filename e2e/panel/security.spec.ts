@@ -2,13 +2,13 @@
 // script Next renders carries the response's nonce, and Chromium enforces the policy: a script injected into the
 // page does not run (and the suite's automatic CSP watch sees the refusal), the sign-in page cannot be framed.
 import { AUDITED_PAGES } from "./audited-pages";
-import { expect, loginAs, test } from "./fixtures";
+import { expect, signInAs, test } from "./fixtures";
 
 for (const audited of AUDITED_PAGES) {
   test(`${audited.path} (${audited.role ?? "signed out"}) sends the browser defences and runs within them`, async ({
     page,
   }) => {
-    if (audited.role) await loginAs(page, audited.role);
+    if (audited.role) await signInAs(page, audited.role);
     const res = await page.goto(audited.path);
     expect(new URL(page.url()).pathname).toBe(new URL(audited.landsOn ?? audited.path, "http://x").pathname);
     const h = res!.headers();

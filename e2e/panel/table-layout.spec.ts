@@ -5,7 +5,7 @@
 // column squeezed to 0 px wide, its header drawn over "Pojemność", fails all of these.
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signInAs, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 interface HeaderBox {
@@ -69,10 +69,9 @@ for (const table of TABLES) {
   for (const width of [1280, 1920]) {
     test(`${table.name} at ${width} px: every column at least as wide as its header, no header overlaps`, async ({
       page,
-      loginAs,
     }) => {
       await page.setViewportSize({ width, height: 900 });
-      await loginAs(page, "postmaster");
+      await signInAs(page, "postmaster");
       await page.goto(table.path);
       await table.ready(page);
       const headers = await measureHeaders(page);

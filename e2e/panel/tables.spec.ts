@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, signIn, test } from "./fixtures";
+import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, signInAs, signIn, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -136,7 +136,7 @@ test("usage in MB after the CLI's usage report", async ({ page }) => {
       stdio: ["ignore", "ignore", "inherit"],
     },
   );
-  await loginAs(page, "postmaster");
+  await signInAs(page, "postmaster");
   await page.goto("/accounts?search=anna.kowalska");
   const row = page
     .getByRole("row")
@@ -159,7 +159,7 @@ test.describe("at 375 px", () => {
     ["lists", "/lists", `wszyscy@${DEMO.domain}`],
   ] as const) {
     test(`the ${name} table shows name, facts and actions without sideways scrolling`, async ({ page }) => {
-      await loginAs(page, "postmaster");
+      await signInAs(page, "postmaster");
       await page.goto(url);
       const row = page.getByRole("row").filter({ hasText: rowName }).first();
       await expect(row).toBeVisible();
