@@ -14,7 +14,7 @@ import { accounts, aliases, domains, mailingLists } from "@/db/pg/schema";
 import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { appConnection, connectionBudget, mailRoleReadOnly, mailRoleReads, readPgsqlMapFile } from "./check-pg";
 import { mailPasswordHash } from "./sha512-crypt";
-import { missingMailPackages, requiredInCi } from "./testing/mail-daemons";
+import { missingMailPackages, requiredInCi, waitFor } from "./testing/mail-daemons";
 import { pgMailConfigArgs } from "./testing/pg-mail-config";
 
 vi.mock("server-only", () => ({}));
@@ -182,7 +182,7 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
       const deadline = Date.now() + 20_000;
       // A client that finds no proxymap socket sleeps 10 s before it tries again: query once master has made it.
       const socket = path.join(dir, "queue", "private", "proxymap");
-      while (!fs.existsSync(socket) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+      await waitFor("proxymap's socket", () => fs.existsSync(socket), 20_000);
       let r = q("virtual-mailbox-maps", "ola@pg.test");
       while (r.stdout.trim() !== "pg.test/ola/" && Date.now() < deadline) {
         await new Promise((res) => setTimeout(res, 250));
