@@ -1,6 +1,6 @@
 // Browser tests of the panel (e2e/panel). They run against the PRODUCTION build (`npm test` builds first; set
 // NEXT_DIST_DIR to test another build folder) served by lib/runtime/server.mjs on a throwaway SQLite file that the
-// global setup seeds with the CLI's `demo` command. Chromium is Debian's (/usr/bin/chromium, .ci/system-packages.sh).
+// global setup seeds with the CLI's `demo` command. Chromium is Debian's headless shell (e2e/panel/chromium.ts).
 // TEST_DATABASE=postgres (npm run test:e2e:pg): the global setup starts a private PostgreSQL cluster (e2e/support),
 // seeds it the same way and starts the server on it itself; there is no webServer then.
 import fs from "node:fs";

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: Chromium for the panel's browser tests; Postfix, Dovecot, Rspamd and Redis
-# for the mail-server tests and `mailserver sandbox` (lib/mailserver; postsrsd and curl for SRS and the quota-warning
-# script); wrk for the bench's workers comparison. PostgreSQL 15 (pg_trgm is in it) for the private clusters of the
-# PostgreSQL tests (e2e/support/pg-cluster.ts), postfix-pgsql and dovecot-pgsql for the pgsql maps (issue 34).
+# Debian packages the test suite needs: Chromium and its headless shell for the panel's browser tests (Lighthouse
+# and Playwright); Postfix, Dovecot, Rspamd and Redis for the mail-server tests and `mailserver sandbox`
+# (lib/mailserver; postsrsd and curl for SRS and the quota-warning script); wrk for the bench's workers comparison.
+# PostgreSQL 15 (pg_trgm is in it) for the private clusters of the PostgreSQL tests (e2e/support/pg-cluster.ts),
+# postfix-pgsql and dovecot-pgsql for the pgsql maps.
 # Idempotent; needs root.
 set -euo pipefail
-packages=(chromium postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sqlite dovecot-sieve rspamd redis-server wrk
+packages=(chromium chromium-headless-shell postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sqlite dovecot-sieve rspamd redis-server wrk
   postsrsd curl postgresql-15 postfix-pgsql dovecot-pgsql)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -5,21 +5,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
-bash .ci/system-packages.sh
-npm run typecheck
-npm run lint
-npm run format:check
-npm run docs:check
-npm run build
-npm run test:unit
+# Each step's time goes to the log, so a slow run says where its minutes went.
+step() {
+  local start=$SECONDS
+  "$@"
+  echo "[ci] $* took $((SECONDS - start)) s"
+}
+step bash .ci/system-packages.sh
+step npm run typecheck
+step npm run lint
+step npm run format:check
+step npm run docs:check
+step npm run build
+step npm run test:unit
 # The API integration suite again on PostgreSQL (a private cluster started by its global setup; docs/postgresql.md).
-npm run test:api:pg
+step npm run test:api:pg
 # The real-daemon mail tests (sandbox: Postfix proxy:pgsql maps, Dovecot pgsql) and the replica test through the API,
 # on PostgreSQL: a private cluster per test file (lib/mailserver/testing/pg-setup.ts).
-npm run test:mail:pg
-npm run bench -- --quick
+step npm run test:mail:pg
+step npm run bench -- --quick
 # Provider scale, quick: a few thousand domains on a private primary with a streaming replica (bench/provider.ts).
-npm run bench:provider -- --quick
-npm run test:e2e
+step npm run bench:provider -- --quick
+step npm run test:e2e
 # The panel suite again on PostgreSQL: the global setup starts a private cluster and the server on it.
-npm run test:e2e:pg
+step npm run test:e2e:pg

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { CHROMIUM_ARGS, LIGHTHOUSE_CHROMIUM_PATH } from "./chromium";
 import { DEMO, expect, sha1Hex, test } from "./fixtures";
 import { resultsFile } from "./artifacts";
 
@@ -23,7 +23,7 @@ test.describe.serial("Lighthouse accessibility", () => {
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     chrome = await chromeLauncher.launch({
-      chromePath: CHROMIUM_PATH,
+      chromePath: LIGHTHOUSE_CHROMIUM_PATH,
       chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
     });
     const api = await playwright.request.newContext({ baseURL });
