@@ -94,8 +94,8 @@ export function targetsTable(targets: Target[]): string {
 }
 
 /**
- * The lists' worst p99 also as a multiple of the empty route handler's p99 in the same run: the 50 ms limit is
- * absolute, but hosts differ (the bare node:http baseline has served 4,274 and 12,136 req/s in two runs of one day).
+ * The lists' worst p99 in milliseconds beside its multiple of the empty route handler's p99 in the same run (the
+ * target's figure): hosts differ (the bare node:http baseline has served 4,274 and 12,136 req/s in two runs of one day).
  */
 function listTails(report: Report): string {
   const empty = report.rows.find((r) => r.group === "server" && r.name.startsWith("empty route handler"));

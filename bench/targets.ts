@@ -135,7 +135,10 @@ type TargetOf = (name: string, value: number, limit: number, unit: string, met: 
 
 /** The targets every engine has: the API's throughput and tails, the writes, and memory. */
 function apiTargets(m: Measured, rows: Row[], ratios: Report["ratios"], pairs: Report["pairs"], target: TargetOf) {
-  const worstP99 = (group: string) => Math.max(...rows.filter((r) => r.group === group).map((r) => r.p99));
+  // Tails as ratios against the empty handler's p99 at the same connections in the same run: a loaded host
+  // stretches both.
+  const emptyP99 = rows.find((r) => r.name === EMPTY_HANDLER)!.p99;
+  const worstP99 = (group: string) => Math.max(...rows.filter((r) => r.group === group).map((r) => r.p99)) / emptyP99;
   const worstPair = pairs.reduce((w, p) => (Math.max(p.rps, p.p50) > Math.max(w.rps, w.p50) ? p : w));
   const importMax = m.duringImport.sample.max;
   const putMedian = median(m.put.times);
@@ -154,18 +157,18 @@ function apiTargets(m: Measured, rows: Row[], ratios: Report["ratios"], pairs: R
       ratios.accountToEmptyHandler >= 0.7,
     ),
     target(
-      "List on 100k accounts (search, any sort, 4 connections): worst p99",
+      `List on 100k accounts (search, any sort, ${CONNECTIONS} connections): worst p99 / the empty handler's`,
       worstP99("list100k"),
-      50,
-      "ms (max)",
-      worstP99("list100k") <= 50,
+      2.5,
+      "x (max)",
+      worstP99("list100k") <= 2.5,
     ),
     target(
-      `List on 100k accounts under writes (${QUOTA_WRITES_PER_SECOND} mail_quota upserts/s; search, any sort, 4 connections): worst p99`,
+      `List on 100k accounts under writes (${QUOTA_WRITES_PER_SECOND} mail_quota upserts/s; search, any sort, ${CONNECTIONS} connections): worst p99 / the empty handler's`,
       worstP99("underWrites"),
-      50,
-      "ms (max)",
-      worstP99("underWrites") <= 50,
+      2.5,
+      "x (max)",
+      worstP99("underWrites") <= 2.5,
     ),
     target(
       `List during an import of ${m.duringImport.report.accounts} accounts by another process: slowest request`,
