@@ -1,5 +1,5 @@
 // `node --conditions=react-server --import tsx bench/compare-sqlite.ts <old-checkout>`: the SQLite figures of the
-// services of two checkouts side by side, in one process and one run (issue 34: "SQLite loses nothing"). Each
+// services of two checkouts side by side, in one process and one run, to show that a change loses SQLite nothing. Each
 // checkout gets its own copy of one seeded database; the two are measured alternately, round after round, so load
 // on the host falls on both alike. Measured in-process (no HTTP): PUT of 1,000 names (updateAccounts) and the
 // list page (listAccounts) with a search, p50/p99. The old checkout's services are synchronous, the new async;

@@ -1,4 +1,4 @@
-// The panel's speed at 100,000 accounts (issue 33), on its own: `npm run bench:panel` (BENCH_PORT, default 3500).
+// The panel's speed at 100,000 accounts, on its own: `npm run bench:panel` (BENCH_PORT, default 3500).
 // - The host's CPU probe (bench/host.ts), before and after, so figures from different hosts can be compared.
 // - The server-rendered /accounts page against the API's list page that it is built on (GET
 //   /api/v1/emails/<domain>?size=25), measured side by side (A B B A slices, one connection each), p50 and p99;

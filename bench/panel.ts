@@ -1,4 +1,4 @@
-// The panel's side of the bench (issue 4): Debian's Chromium through Playwright, signed in as the postmaster of
+// The panel's side of the bench: Debian's Chromium through Playwright, signed in as the postmaster of
 // the 100k-account domain.
 // - Account table: milliseconds from navigation start until the first data row is in the DOM (a fresh browser
 //   context each time, so the JavaScript is fetched too), median of several.

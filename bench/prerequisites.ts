@@ -1,5 +1,5 @@
-// What `npm run bench` needs besides node_modules, checked before it seeds 100,000 accounts (issue 33: it seeded,
-// then crashed with `spawn wrk ENOENT`). One line says what to install.
+// What `npm run bench` needs besides node_modules, checked before it seeds 100,000 accounts (rather than
+// crashing with `spawn wrk ENOENT` after seeding). One line says what to install.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

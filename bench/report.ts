@@ -26,7 +26,7 @@ export interface Target {
 }
 
 export interface Report {
-  /** The engine measured (issue 34: SQLite and PostgreSQL in one run). */
+  /** The engine measured (SQLite and PostgreSQL are measured in one run). */
   engine?: string;
   quick: boolean;
   /** Issue 29: the real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
@@ -52,7 +52,7 @@ export interface Report {
   warmup: number;
   connections: number;
   seed: Record<string, number>;
-  /** workersOn*: throughput with two workers over that with one (absent in reports before issue 19). */
+  /** workersOn*: throughput with two workers over that with one (absent in older reports). */
   ratios: {
     accountToEmptyHandler: number;
     accountToBaseline: number;
@@ -60,7 +60,7 @@ export interface Report {
     workersOnList?: number;
     processesOnAccount?: number;
   };
-  /** What the other processes wrote while the "under writes" and import scenarios ran (issue 19). */
+  /** What the other processes wrote while the "under writes" and import scenarios ran. */
   conditions?: {
     quotaWrites: { writes: number; seconds: number; perSecond: number };
     import: { accounts: number; seconds: number; requests: number; slowestMs: number; errors: number };
@@ -267,7 +267,7 @@ function section(report: Report, several: boolean): string {
           "",
         ]),
     ...(report.badSignIns
-      ? [h("A real user while 4 clients send bad sign-ins (issue 29)"), "", badSignInsText(report.badSignIns), ""]
+      ? [h("A real user while 4 clients send bad sign-ins"), "", badSignInsText(report.badSignIns), ""]
       : []),
   ].join("\n");
 }

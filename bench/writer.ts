@@ -1,6 +1,6 @@
-// The second process of the bench (issue 19): it writes to the bench database while the server is measured, so the
+// The second process of the bench: it writes to the bench database while the server is measured, so the
 // figures describe a service whose data other processes change, as they do in production. The database is a SQLite
-// file or a postgres:// URL (issue 34: the same writes on either engine).
+// file or a postgres:// URL (the same writes on either engine).
 //   writer.ts quota <db>          between "start" and "stop" messages, upserts mail_quota for random accounts of the
 //                                 big domain at QUOTA_WRITES_PER_SECOND, one statement per transaction, as Dovecot's
 //                                 quota_clone does on deliveries; answers "stop" with what it wrote.
