@@ -1,4 +1,4 @@
-// drizzle-kit for the PostgreSQL schema (issue 34): `npx drizzle-kit generate --config drizzle.pg.config.ts`.
+// drizzle-kit for the PostgreSQL schema: `npx drizzle-kit generate --config drizzle.pg.config.ts`.
 // drizzle.config.ts stays the SQLite one; db/pg/schema.ts must be kept in step with db/schema.ts.
 import { defineConfig } from "drizzle-kit";
 

@@ -48,7 +48,7 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Prefetches included (issue 29): a prefetched page is a page, with the same policy and headers; static files get
+// Prefetches included: a prefetched page is a page, with the same policy and headers; static files get
 // the baseline headers from lib/runtime/server.mjs.
 export const config = {
   matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
