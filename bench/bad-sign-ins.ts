@@ -1,4 +1,4 @@
-// Issue 29: "a real user's median latency while 4 clients send bad sign-ins", against quiet (target: at most 2x).
+// A real user's median latency while 4 clients send bad sign-ins, against quiet (target: at most 2x).
 // A server of its own (production build, one worker, the real scrypt cost, TRUSTED_PROXIES=127.0.0.1 so that the
 // attackers can rotate X-Forwarded-For addresses and never meet the per-address slowing), on a small database of
 // its own. The real user reads its own account record with Basic credentials, one request after another on one

@@ -61,7 +61,7 @@ function providerSection(r: ProviderResult): string {
     "",
     `Data: ${r.domains.toLocaleString("en")} domains, ${r.accounts.toLocaleString("en")} accounts, seeded in ${r.seeding.seconds.toFixed(1)} s ` +
       `(${r.seeding.withVacuumAnalyzeSeconds.toFixed(1)} s with VACUUM (ANALYZE)); database ${mb(r.sizeBytes.database)} MB with every index, ` +
-      `${mb(r.sizeBytes.per100kAccounts)} MB per 100,000 accounts; WAL after a checkpoint ${mb(r.sizeBytes.wal)} MB (recycled segments, bounded by max_wal_size, 2 GB here, not by the accounts). db backup ${(r.backup.ms / 1000).toFixed(1)} s, db restore ${(r.restore.ms / 1000).toFixed(1)} s, ` +
+      `${mb(r.sizeBytes.per100kAccounts)} MB per 100,000 accounts; WAL after a checkpoint ${mb(r.sizeBytes.wal)} MB (recycled segments, bounded by the primary's max_wal_size, not by the accounts). db backup ${(r.backup.ms / 1000).toFixed(1)} s, db restore ${(r.restore.ms / 1000).toFixed(1)} s, ` +
       `a migration adding a column to accounts ${(r.migrateAddingColumn.ms / 1000).toFixed(1)} s.`,
     "",
     "The mail host's lookups on the streaming replica, as the mail reader role, with the queries of the generated " +

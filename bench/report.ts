@@ -29,7 +29,7 @@ export interface Report {
   /** The engine measured (SQLite and PostgreSQL are measured in one run). */
   engine?: string;
   quick: boolean;
-  /** Issue 29: the real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
+  /** The real user's latency while 4 clients send bad sign-ins (bench/bad-sign-ins.ts). */
   badSignIns?: BadSignInsResult;
   date: string;
   cores: number;
@@ -94,15 +94,22 @@ export function targetsTable(targets: Target[]): string {
 }
 
 /**
- * The lists' worst p99 in milliseconds beside its multiple of the empty route handler's p99 in the same run (the
- * target's figure): hosts differ (the bare node:http baseline has served 4,274 and 12,136 req/s in two runs of one day).
+ * A group of rows' worst p99 (ms) and its multiple of the empty route handler's p99 in the same run, the lists' tail
+ * targets' figure: hosts differ (the bare node:http baseline has served 4,274 and 12,136 req/s in two runs of one day).
  */
+export function worstP99(rows: Row[], group: string): { ms: number; ofEmpty: number } {
+  const empty = rows.find((r) => r.group === "server" && r.name.startsWith("empty route handler"));
+  const worst = Math.max(0, ...rows.filter((r) => r.group === group).map((r) => r.p99));
+  return { ms: worst, ofEmpty: empty && empty.p99 > 0 ? worst / empty.p99 : NaN };
+}
+
 function listTails(report: Report): string {
   const empty = report.rows.find((r) => r.group === "server" && r.name.startsWith("empty route handler"));
-  const worst = (group: string) => Math.max(0, ...report.rows.filter((r) => r.group === group).map((r) => r.p99));
   if (!empty || empty.p99 <= 0) return "";
-  const part = (label: string, group: string) =>
-    `${label} ${ms(worst(group))} ms (${(worst(group) / empty.p99).toFixed(2)}x)`;
+  const part = (label: string, group: string) => {
+    const w = worstP99(report.rows, group);
+    return `${label} ${ms(w.ms)} ms (${w.ofEmpty.toFixed(2)}x)`;
+  };
   return (
     `Lists on the 100k domain, worst p99 and its multiple of the empty route handler's p99 (${ms(empty.p99)} ms): ` +
     `${part("quiet", "list100k")}, ${part("under writes", "underWrites")}.`
