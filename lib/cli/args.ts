@@ -166,3 +166,6 @@ export function splitHostPort(value: string): [string, number] {
   if (i <= 0 || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${value}: expected host:port`);
   return [value.slice(0, i), port];
 }
+
+/** A value as the commands print JSON: indented by two spaces. */
+export const showJson = (value: unknown) => JSON.stringify(value, null, 2);

@@ -1,0 +1,85 @@
+// The operator's customer commands: the customers who own domains, and the limits pooled over their domains.
+import type { Db } from "@/db/client";
+import {
+  customerReport,
+  getCustomerOrThrow,
+  isPooled,
+  listCustomers,
+  setCustomerLimits,
+  type CustomerLimits,
+} from "@/lib/server/resources/customers";
+import { CLI, intOption, showJson as show, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+
+const POOL_OPTIONS: Record<string, OptionSpec> = {
+  "account-limit": {
+    type: "string",
+    value: "N|none",
+    help: "accounts over all the customer's domains (none: back to per-domain limits)",
+  },
+  "alias-limit": { type: "string", value: "N|none", help: "aliases over all its domains" },
+  "mailinglist-limit": { type: "string", value: "N|none", help: "mailing lists over all its domains" },
+  "capacity-limit": { type: "string", value: "MB|none", help: "the sum of all its accounts' capacities in MB" },
+};
+
+function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimits {
+  const out: Record<string, number | null> = {};
+  for (const [option, key] of [
+    ["account-limit", "accountLimit"],
+    ["alias-limit", "aliasLimit"],
+    ["mailinglist-limit", "mailinglistLimit"],
+    ["capacity-limit", "capacityLimit"],
+  ] as const) {
+    if (values[option] === "none") out[key] = null;
+    else {
+      const n = intOption(command, values, option);
+      if (n !== undefined) out[key] = n;
+    }
+  }
+  return out;
+}
+
+function customerArg(db: Db, command: Command, text: string) {
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`${command.name}: <id> must be a customer id (see \`customer list\`), not '${text}'`);
+  return getCustomerOrThrow(db, Number(text));
+}
+
+export const CUSTOMER_COMMANDS: Command[] = [
+  {
+    name: "customer list",
+    summary: "Lists the customers: id, name, pooled limits, domains.",
+    example: `${CLI} customer list`,
+    run: async (ctx) =>
+      (await listCustomers(ctx.db()))
+        .map((c) => {
+          const pool = isPooled(c)
+            ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
+            : "per-domain limits";
+          return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
+        })
+        .join("\n"),
+  },
+  {
+    name: "customer show",
+    args: ["<id>"],
+    summary: "Prints a customer: its pooled limits, the pool's usage and each of its domains.",
+    example: `${CLI} customer show 3`,
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      return show(await customerReport(db, await customerArg(db, this, positionals[0]!)));
+    },
+  },
+  {
+    name: "customer set-limits",
+    args: ["<id>"],
+    summary:
+      "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
+    example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
+    options: POOL_OPTIONS,
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const customer = await customerArg(db, this, positionals[0]!);
+      return show(await customerReport(db, await setCustomerLimits(db, customer, poolLimitsOf(this, values))));
+    },
+  },
+];

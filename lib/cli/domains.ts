@@ -1,0 +1,202 @@
+// The operator's domain commands (contract §1): adding and removing domains, their limits, DKIM keys and DNS checks.
+import type { Db } from "@/db/client";
+import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
+import { getCustomerOrThrow } from "@/lib/server/resources/customers";
+import {
+  findDomain,
+  getDomainOrThrow,
+  listDomains,
+  removeDomain,
+  setDomainLimits,
+  toDomainRecord,
+  type DomainLimits,
+} from "@/lib/server/resources/domains";
+import { checkDomainDns } from "@/lib/server/resources/mail-status";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import {
+  CLI,
+  FailedWithReport,
+  intOption,
+  requiredOption,
+  showJson as show,
+  UsageError,
+  type Command,
+  type OptionSpec,
+  type Parsed,
+} from "./args";
+
+const LIMIT_OPTIONS: Record<string, OptionSpec> = {
+  "account-limit": { type: "string", value: "N", min: 0, help: "how many accounts the domain may have (default 1000)" },
+  "alias-limit": { type: "string", value: "N", min: 0, help: "how many aliases (default 1000)" },
+  "mailinglist-limit": { type: "string", value: "N", min: 0, help: "how many mailing lists (default 100)" },
+  "capacity-limit": {
+    type: "string",
+    value: "MB",
+    min: 0,
+    help: "the sum of the accounts' capacities in MB (default 102400)",
+  },
+};
+
+function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
+  const limits: DomainLimits = {
+    accountLimit: intOption(command, values, "account-limit"),
+    aliasLimit: intOption(command, values, "alias-limit"),
+    mailinglistLimit: intOption(command, values, "mailinglist-limit"),
+    capacityLimit: intOption(command, values, "capacity-limit"),
+  };
+  return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+}
+
+export const DOMAIN_COMMANDS: Command[] = [
+  {
+    name: "domain add",
+    args: ["<domain>"],
+    summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
+    example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
+    options: {
+      "postmaster-password": {
+        type: "string",
+        value: "<pw>",
+        required: true,
+        help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)",
+      },
+      customer: {
+        type: "string",
+        value: "<id>",
+        help: "the customer who owns it: an id from `customer list`, or a domain it already owns (default: a new customer named after the domain)",
+      },
+      ...LIMIT_OPTIONS,
+    },
+    async run(ctx, { positionals, values }) {
+      const password = requiredOption(this, values, "postmaster-password");
+      const db = ctx.db();
+      const customer = await customerOption(db, this, values);
+      const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
+      return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}.`;
+    },
+  },
+  {
+    name: "domain list",
+    summary: "Lists the hosted domains with their usage and limits.",
+    example: `${CLI} domain list`,
+    run: async (ctx) =>
+      (await listDomains(ctx.db()))
+        .map(
+          (d) =>
+            `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`,
+        )
+        .join("\n"),
+  },
+  {
+    name: "domain show",
+    args: ["<domain>"],
+    summary: "Prints the domain's record (as GET /api/v1/domains/<domain> returns it).",
+    example: `${CLI} domain show example.org`,
+    run: async (ctx, { positionals }) => {
+      const db = ctx.db();
+      return show(await toDomainRecord(db, await getDomainOrThrow(db, positionals[0]!)));
+    },
+  },
+  {
+    name: "domain set-limits",
+    args: ["<domain>"],
+    summary: "Changes the given limits of a domain; the others stay as they are.",
+    example: `${CLI} domain set-limits example.org --account-limit 200 --capacity-limit 204800`,
+    options: LIMIT_OPTIONS,
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      return show(await toDomainRecord(db, await setDomainLimits(db, domain, limitsOf(this, values))));
+    },
+  },
+  {
+    name: "domain dkim show",
+    args: ["<domain>"],
+    summary: "Prints the DKIM TXT record to publish for the domain and whether DNS already holds it.",
+    notes: "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
+    example: `${CLI} domain dkim show example.org`,
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
+      const record = dkimRecord(domain.name, key);
+      const dns = await checkDkimDns(record);
+      return `${record.name} TXT "${record.value}"\nDNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`;
+    },
+  },
+  {
+    name: "domain dns-check",
+    args: ["<domain>"],
+    summary:
+      "Checks every DNS record the domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS.",
+    notes:
+      "One line per record: its state (present, missing, different, error), type, name and the value to publish,\n" +
+      "then what DNS holds when it differs. Exit 0 when every record is present, 1 otherwise (for monitoring).\n" +
+      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.\n" +
+      "The host names come from MAIL_HOST, IMAP_*, POP3_*, SUBMISSION_*, WEB_HOST (docs/onboarding.md).",
+    example: `${CLI} domain dns-check example.org`,
+    options: { json: { type: "boolean", help: "print the report as JSON" } },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const report = await checkDomainDns(db, await getDomainOrThrow(db, positionals[0]!));
+      const output =
+        values.json === true
+          ? show(report)
+          : report.records
+              .map((r) => {
+                const line = `${r.state.padEnd(9)} ${r.type.padEnd(5)} ${r.name} ${r.type === "TXT" ? JSON.stringify(r.value) : r.value}`;
+                return r.state === "present" || !r.found.length
+                  ? line
+                  : `${line}\n          found: ${r.found.join(" | ")}`;
+              })
+              .join("\n");
+      if (report.ok) return output;
+      const bad = report.records.filter((r) => r.state !== "present").length;
+      throw new FailedWithReport(
+        output,
+        `${bad} of ${report.records.length} DNS records of ${report.domain} are not as needed`,
+      );
+    },
+  },
+  {
+    name: "domain dkim rotate",
+    args: ["<domain>"],
+    summary:
+      "Generates a new DKIM key (new selector) for the domain; it signs as soon as `mailserver events` writes it.",
+    notes:
+      "Publish the new TXT record first if you can: mail signed with the new selector fails DKIM until DNS has it.\nThe old record may stay in DNS for a week, for mail still in transit.",
+    example: `${CLI} domain dkim rotate example.org`,
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      const record = dkimRecord(domain.name, await generateDkimKey(db, domain));
+      return `New DKIM key; publish:\n${record.name} TXT "${record.value}"`;
+    },
+  },
+  {
+    name: "domain remove",
+    args: ["<domain>"],
+    summary: "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay).",
+    example: `${CLI} domain remove example.org --yes`,
+    options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const domain = await getDomainOrThrow(db, positionals[0]!);
+      if (values.yes !== true) throw new UsageError(`domain remove: refusing to remove ${domain.name} without --yes`);
+      await removeDomain(db, domain);
+      return `Domain ${domain.name} removed with all its accounts, aliases and lists.`;
+    },
+  },
+];
+
+/** `--customer <id>` (or a domain the customer owns), checked to exist; undefined when not given. */
+async function customerOption(db: Db, command: Command, values: Parsed["values"]): Promise<number | undefined> {
+  const value = values.customer;
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && /^\d+$/.test(value)) return (await getCustomerOrThrow(db, Number(value))).id;
+  const owned = typeof value === "string" ? await findDomain(db, value) : undefined;
+  if (owned) return owned.customerId ?? undefined;
+  throw new UsageError(
+    `${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`,
+  );
+}
