@@ -11,7 +11,7 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/resources/domains";
-import { checkDomainDns } from "@/lib/server/resources/mail-status";
+import { checkDomainDns, checkEveryDomainDns } from "@/lib/server/resources/mail-status";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import {
   CLI,
@@ -126,18 +126,33 @@ export const DOMAIN_COMMANDS: Command[] = [
   },
   {
     name: "domain dns-check",
-    args: ["<domain>"],
+    args: ["[domain]"],
     summary:
-      "Checks every DNS record the domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS.",
+      "Checks every DNS record a domain needs (MX, SPF, DKIM, DMARC, client set-up names, MTA-STS, TLS-RPT) against DNS; --all checks every hosted domain.",
     notes:
       "One line per record: its state (present, missing, different, error), type, name and the value to publish,\n" +
-      "then what DNS holds when it differs. Exit 0 when every record is present, 1 otherwise (for monitoring).\n" +
+      "then what DNS holds when it differs. With --all, one line per domain that lacks something (the records by\n" +
+      "state), then how many domains have everything; --json prints every report. Exit 0 when every record is\n" +
+      "present, 1 otherwise (for monitoring).\n" +
       "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.\n" +
       "The host names come from MAIL_HOST, IMAP_*, POP3_*, SUBMISSION_*, WEB_HOST (docs/onboarding.md).",
     example: `${CLI} domain dns-check example.org`,
-    options: { json: { type: "boolean", help: "print the report as JSON" } },
+    options: {
+      all: { type: "boolean", help: "every hosted domain instead of one" },
+      concurrency: {
+        type: "string",
+        value: "N",
+        min: 1,
+        help: "with --all, how many domains are checked at once (default 16)",
+      },
+      json: { type: "boolean", help: "print the report as JSON" },
+    },
     async run(ctx, { positionals, values }) {
+      if ((positionals.length === 1) === (values.all === true))
+        throw new UsageError(`${this.name}: name one domain, or give --all for every hosted domain`);
       const db = ctx.db();
+      if (values.all === true)
+        return everyDomainDns(db, intOption(this, values, "concurrency") ?? 16, values.json === true);
       const report = await checkDomainDns(db, await getDomainOrThrow(db, positionals[0]!));
       const output =
         values.json === true
@@ -199,4 +214,20 @@ async function customerOption(db: Db, command: Command, values: Parsed["values"]
   throw new UsageError(
     `${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`,
   );
+}
+
+/** `domain dns-check --all`: a line per domain that lacks a record, e.g. `a.test  missing mx, dkim; different spf`. */
+async function everyDomainDns(db: Db, concurrency: number, json: boolean): Promise<string> {
+  const reports = await checkEveryDomainDns(db, concurrency);
+  const failing = reports.filter((r) => !r.ok);
+  const lines = failing.map((report) => {
+    const byState = new Map<string, string[]>();
+    for (const r of report.records)
+      if (r.state !== "present") byState.set(r.state, [...(byState.get(r.state) ?? []), r.kind]);
+    return `${report.domain}\t${[...byState].map(([state, kinds]) => `${state} ${kinds.join(", ")}`).join("; ")}`;
+  });
+  const summary = `${reports.length - failing.length} of ${reports.length} domains have every DNS record they need`;
+  const output = json ? show(reports) : [...lines, summary].join("\n");
+  if (!failing.length) return output;
+  throw new FailedWithReport(output, `${failing.length} of ${reports.length} domains lack DNS records they need`);
 }

@@ -31,8 +31,27 @@ export function readDnsRecords(file: string): DnsRecords {
 
 const norm = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-function answersFor(records: DnsRecords, name: string, type: string): dnsPacket.Answer[] {
-  const entry = Object.entries(records).find(([n]) => norm(n) === norm(name))?.[1];
+/** The file's records by normalised name, parsed again only when the file changes (a provider's file is megabytes). */
+function recordsReader(file: string): () => Map<string, DnsRecords[string]> {
+  let version = "";
+  let byName = new Map<string, DnsRecords[string]>();
+  return () => {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      stat = undefined;
+    }
+    const now = stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : "none";
+    if (now !== version) {
+      byName = new Map(Object.entries(readDnsRecords(file)).map(([n, entry]) => [norm(n), entry]));
+      version = now;
+    }
+    return byName;
+  };
+}
+
+function answersFor(entry: DnsRecords[string] | undefined, name: string, type: string): dnsPacket.Answer[] {
   if (!entry) return [];
   const values = (entry as Record<string, string[] | undefined>)[type] ?? [];
   return values.map((value): dnsPacket.Answer => {
@@ -66,6 +85,7 @@ export interface DnsServer {
 
 export async function startDnsServer(recordsFile: string, port: number): Promise<DnsServer> {
   const socket = dgram.createSocket("udp4");
+  const records = recordsReader(recordsFile);
   socket.on("message", (msg, rinfo) => {
     let query: dnsPacket.Packet;
     try {
@@ -73,10 +93,10 @@ export async function startDnsServer(recordsFile: string, port: number): Promise
     } catch {
       return;
     }
-    const records = readDnsRecords(recordsFile);
     const question = query.questions?.[0];
-    const answers = question ? answersFor(records, question.name, question.type) : [];
-    const known = question ? Object.keys(records).some((n) => norm(n) === norm(question.name)) : false;
+    const entry = question ? records().get(norm(question.name)) : undefined;
+    const answers = question ? answersFor(entry, question.name, question.type) : [];
+    const known = entry !== undefined;
     const reply = dnsPacket.encode({
       type: "response",
       id: query.id,

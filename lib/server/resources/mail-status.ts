@@ -7,6 +7,7 @@ import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib
 import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
 import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
+import { listDomains } from "./domains";
 import type { DkimStatus, DomainDnsReport, SmsNotification } from "@/lib/schemas/mail-status";
 import { checkDnsRecords, requiredDnsRecords } from "./dns-records";
 import type { Principal } from "../caller/auth";
@@ -25,6 +26,21 @@ export async function checkDomainDns(db: Db, domain: Pick<DomainRow, "id" | "nam
   const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
   const records = await checkDnsRecords(requiredDnsRecords(domain.name, dkimRecord(domain.name, key)));
   return { domain: domain.name, ok: records.every((r) => r.state === "present"), records };
+}
+
+/**
+ * Every hosted domain's report, by domain name, `concurrency` domains checked at once (each asks for its records
+ * at once too): a provider's thousands of domains in seconds against a nearby resolver.
+ */
+export async function checkEveryDomainDns(db: Db, concurrency: number): Promise<DomainDnsReport[]> {
+  const domains = await listDomains(db);
+  const reports: DomainDnsReport[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < domains.length; i = next++) reports[i] = await checkDomainDns(db, domains[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, domains.length) }, worker));
+  return reports;
 }
 
 /** The domain's DNS page (postmaster only). */
