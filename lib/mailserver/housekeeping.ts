@@ -19,6 +19,7 @@ import { usageWarningMessage } from "./usage-warning";
 export interface HousekeepingOptions {
   /** The doveadm command, with any global options (for example ["doveadm", "-c", "/etc/dovecot/dovecot.conf"]). */
   doveadm: string[];
+  /** The run's time (default: the current time): the expunge cutoffs and the 24 h between warnings count from it. */
   now?: Date;
   /** This host's name (MAIL_HOST_NAME): only the mailboxes it holds (mail-hosts.ts); unset: every mailbox. */
   hostName?: string;
@@ -56,8 +57,11 @@ function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
  * One `doveadm expunge -F <users>` per mailbox and number of days (0 disables), not one per account. doveadm goes on
  * past a user it cannot expunge (an unreadable mailbox) and then fails; that is reported, and the other runs go on.
  * The user-list files are removed only when every run succeeded: a failure names its file for the operator.
+ * The cutoff goes to doveadm as a UNIX time, `now` less the days: exact to the second like doveadm's own `Nd`, which
+ * would count from doveadm's clock instead of the run's.
  */
 async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: string[]; failed: string[] }> {
+  const now = (o.now ?? new Date()).getTime();
   const done: string[] = [];
   const failed: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
@@ -74,8 +78,9 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: strin
       const file = path.join(dir, `${rule.mailbox}-${days}`);
       fs.writeFileSync(file, `${users}\n`);
       const what = `${rule.mailbox}: ${rule.search} ${days}d, ${emails.length} account(s)`;
+      const cutoff = String(Math.floor((now - days * DAY_MS) / 1000));
       try {
-        doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, `${days}d`]);
+        doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, cutoff]);
         done.push(what);
       } catch (err) {
         // doveadm's own line names the command, the user-list file and its stderr.

@@ -263,6 +263,53 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       });
       expect(warnings()).toHaveLength(2);
     });
+
+    it("expunges Trash and Spam after each account's days, counted from when a message was put there; 0 keeps", async () => {
+      await setAccount("ewa", { trash_delete_after: 7, spam_delete_after: 14 });
+      await setAccount("anna", { trash_delete_after: 14, spam_delete_after: 7 });
+      await setAccount("catchall", { trash_delete_after: 0, spam_delete_after: 0 });
+      const names = ["ewa", "anna", "catchall"];
+      const present = () =>
+        names.flatMap((name) =>
+          ["Trash", "Spam"]
+            .filter((folder) => hasSubject(`${name}@${A}`, `${name}-${folder}`, folder))
+            .map((folder) => `${name} ${folder}`),
+        );
+      // Received a year ago, put into Trash and Spam now: Dovecot's save date is the APPEND's time (the maildir
+      // file's ctime), so the days pass on the run's clock (runHousekeeping's now), not the message's.
+      const yearAgo = new Date(Date.now() - 365 * 86_400_000);
+      for (const name of names) {
+        for (const folder of ["Trash", "Spam"]) {
+          const msg = message("old@outside.test", `${name}@${A}`, `${name}-${folder}`);
+          await imapAppend(`${name}@${A}`, PASSWORD.other, folder, yearAgo, msg);
+        }
+      }
+      const all = ["ewa Trash", "ewa Spam", "anna Trash", "anna Spam", "catchall Trash", "catchall Spam"];
+      expect(present()).toEqual(all);
+
+      const output = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
+      for (const line of [
+        "Trash: savedbefore 7d, 1 account(s)",
+        "Trash: savedbefore 14d, 1 account(s)",
+        "Spam: savedbefore 7d, 1 account(s)",
+        "Spam: savedbefore 14d, 1 account(s)",
+      ])
+        expect(output.split("\n")).toContain(`expunge ${line}`);
+      expect(present()).toEqual(all);
+
+      const later = (days: number) =>
+        runHousekeeping(db, {
+          doveadm: ["doveadm", "-c", dovecotConf(l)],
+          now: new Date(Date.now() + days * 86_400_000),
+        });
+      // 6 days on: younger than every account's days. 10: past 7, not 14. 15: past both; 0 still keeps.
+      expect((await later(6)).failed).toEqual([]);
+      expect(present()).toEqual(all);
+      expect((await later(10)).failed).toEqual([]);
+      expect(present()).toEqual(["ewa Spam", "anna Trash", "catchall Trash", "catchall Spam"]);
+      expect((await later(15)).failed).toEqual([]);
+      expect(present()).toEqual(["catchall Trash", "catchall Spam"]);
+    });
   });
 
   mailserverCheckCases();
