@@ -76,6 +76,14 @@ export function landed(email: string, subject: string) {
 }
 
 export const codes = (o: SmtpOutcome) => Object.fromEntries(o.refused.map((r) => [r.address, r.code]));
+/** Why each refused recipient was refused, read from the policy service's reply: "spf", "rbl", else the reply. */
+export const refusedBy = (o: SmtpOutcome) =>
+  Object.fromEntries(
+    o.refused.map((r) => [
+      r.address,
+      /\bSPF\b/.test(r.response) ? "spf" : /\bis listed in\b/.test(r.response) ? "rbl" : `${r.code} ${r.response}`,
+    ]),
+  );
 
 export async function setUp() {
   const root = newMailTestRoot("mailadmin-antispam-");
@@ -100,6 +108,7 @@ export async function setUp() {
   await createAccount(db, await domain(S), "plain", { password: PW });
   await createAccount(db, await domain(S), "changing", { password: PW, spam_hits: 9 });
   await createAccount(db, await domain(S), "spfoff", { password: PW, spam_spf_enabled: 0, spam_rbl_enabled: 0 });
+  await createAccount(db, await domain(S), "strict", { password: PW, spam_spf_enabled: 1, spam_rbl_enabled: 1 });
   await createAccount(db, await domain(S), "spfwhite", {
     password: PW,
     spam_spf_whitelist: ["spf-fail.test"],

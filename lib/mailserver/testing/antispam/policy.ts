@@ -10,7 +10,23 @@ import { domains } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { writeDnsRecords } from "../../sandbox/dns-server";
 import { SANDBOX_RBL_ZONE } from "../../sandbox/sandbox";
-import { S, G, OFF, PW, l, db, domain, setAccount, setDomain, send, settle, landed, codes, moveClock } from "./harness";
+import {
+  S,
+  G,
+  OFF,
+  PW,
+  l,
+  db,
+  domain,
+  setAccount,
+  setDomain,
+  send,
+  settle,
+  landed,
+  codes,
+  refusedBy,
+  moveClock,
+} from "./harness";
 
 export function policyCases() {
   it("greylisting: on defers the first attempt with 4xx and accepts the retry after greylist_delay_s; off, inherited, white-listed", async () => {
@@ -122,17 +138,24 @@ export function policyCases() {
     expect(landed(`spfoff@${S}`, "alias-spf").where).not.toBe("none");
   });
 
-  it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on", async () => {
-    await setDomain(G, { spam_greylist_enabled: 0 });
-    const sender = `grey-dom-${Date.now()}@outside.test`;
-    expect((await send(sender, [`inherits@${G}`], "grey-dom-0")).accepted).toEqual([`inherits@${G}`]);
-    await setDomain(G, { spam_greylist_enabled: 1 });
-    const sender2 = `grey-dom1-${Date.now()}@outside.test`;
-    expect(codes(await send(sender2, [`inherits@${G}`], "grey-dom-1"))).toEqual({ [`inherits@${G}`]: 450 });
-    await setDomain(G, { spam_greylist_enabled: -1 });
+  it("greylisting inherited from the domain: domain 0 turns it off for its -1 accounts, domain 1 on; the account's own 1 or 0 beats it", async () => {
+    try {
+      await setDomain(G, { spam_greylist_enabled: 0 });
+      const sender = `grey-dom-${Date.now()}@outside.test`;
+      const off = await send(sender, [`inherits@${G}`, `greyon@${G}`], "grey-dom-0");
+      expect(off.accepted).toEqual([`inherits@${G}`]);
+      expect(codes(off)).toEqual({ [`greyon@${G}`]: 450 });
+      await setDomain(G, { spam_greylist_enabled: 1 });
+      const sender2 = `grey-dom1-${Date.now()}@outside.test`;
+      const on = await send(sender2, [`inherits@${G}`, `greyoff@${G}`], "grey-dom-1");
+      expect(on.accepted).toEqual([`greyoff@${G}`]);
+      expect(codes(on)).toEqual({ [`inherits@${G}`]: 450 });
+    } finally {
+      await setDomain(G, { spam_greylist_enabled: -1 });
+    }
   });
 
-  it("SPF: a hard fail is refused; spam_spf_enabled 0 and the SPF white list let it through; a pass is accepted", async () => {
+  it("SPF: a hard fail is refused; spam_spf_enabled 0 and the SPF white list let it through; a pass is accepted; the domain's 0 or 1 applies to its -1 accounts, the account's own 1 or 0 beats it", async () => {
     writeDnsRecords(l.dnsRecords, {
       "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
       "spf-pass.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
@@ -144,7 +167,13 @@ export function policyCases() {
       expect(r.refused[0]!.response).toMatch(/SPF/);
       expect((await send("someone@spf-pass.test", [`plain@${S}`], "spf-pass")).accepted).toEqual([`plain@${S}`]);
       await setDomain(S, { spam_spf_enabled: 0 });
-      expect((await send("someone@spf-fail.test", [`plain@${S}`], "spf-domain-off")).accepted).toEqual([`plain@${S}`]);
+      const off = await send("someone@spf-fail.test", [`plain@${S}`, `strict@${S}`], "spf-domain-off");
+      expect(off.accepted).toEqual([`plain@${S}`]);
+      expect(refusedBy(off)).toEqual({ [`strict@${S}`]: "spf" });
+      await setDomain(S, { spam_spf_enabled: 1 });
+      const on = await send("someone@spf-fail.test", [`plain@${S}`, `spfoff@${S}`], "spf-domain-on");
+      expect(on.accepted).toEqual([`spfoff@${S}`]);
+      expect(refusedBy(on)).toEqual({ [`plain@${S}`]: "spf" });
     } finally {
       await setDomain(S, { spam_spf_enabled: -1 });
       writeDnsRecords(l.dnsRecords, {});
@@ -164,6 +193,66 @@ export function policyCases() {
       writeDnsRecords(l.dnsRecords, {});
     }
     expect((await send("someone@outside.test", [`plain@${S}`], "rbl-unlisted")).accepted).toEqual([`plain@${S}`]);
+  });
+
+  it("RBL inherited from the domain: domain 0 lets a listed client through for its -1 accounts, domain 1 refuses it; the account's own 1 or 0 beats it", async () => {
+    writeDnsRecords(l.dnsRecords, { [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] } });
+    // plain and tagger say -1 and have no lists; spfoff says 0, strict 1.
+    const to = [`plain@${S}`, `spfoff@${S}`, `strict@${S}`, `tagger@${S}`];
+    try {
+      await setDomain(S, { spam_rbl_enabled: 0 });
+      const off = await send("someone@outside.test", to, "rbl-domain-0");
+      expect(off.accepted.sort()).toEqual([`plain@${S}`, `spfoff@${S}`, `tagger@${S}`]);
+      expect(refusedBy(off)).toEqual({ [`strict@${S}`]: "rbl" });
+      await setDomain(S, { spam_rbl_enabled: 1 });
+      const on = await send("someone@outside.test", to, "rbl-domain-1");
+      expect(on.accepted).toEqual([`spfoff@${S}`]);
+      expect(refusedBy(on)).toEqual({ [`plain@${S}`]: "rbl", [`strict@${S}`]: "rbl", [`tagger@${S}`]: "rbl" });
+    } finally {
+      await setDomain(S, { spam_rbl_enabled: -1 });
+      writeDnsRecords(l.dnsRecords, {});
+    }
+  });
+
+  it("the domain's RBL, SPF and greylisting white lists (an address, a domain) let through, for every account of the domain, what the account's own would", async () => {
+    // Accounts with no lists of their own, saying -1 (plain, tagger, inherits) or 1 (strict, greyon) for the mechanism.
+    const every = [`plain@${S}`, `strict@${S}`, `tagger@${S}`];
+    const grey = [`greyon@${G}`, `inherits@${G}`];
+    const accepted = async (from: string, to: string[], subject: string) =>
+      (await send(from, to, subject)).accepted.sort();
+    const all = (to: string[], value: string | number) => Object.fromEntries(to.map((t) => [t, value]));
+    try {
+      // SPF: a hard fail from the listed address and from the listed domain passes; another sender's does not.
+      writeDnsRecords(l.dnsRecords, {
+        "spf-fail.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+        "spf-bad.test": { TXT: ["v=spf1 ip4:192.0.2.1 -all"] },
+      });
+      await setDomain(S, { spam_spf_whitelist: ["liar@spf-bad.test", "spf-fail.test"] });
+      expect(await accepted("liar@spf-bad.test", every, "domain-spf-white-address")).toEqual(every);
+      expect(await accepted("someone@spf-fail.test", every, "domain-spf-white-domain")).toEqual(every);
+      const spf = await send("other@spf-bad.test", every, "domain-spf-unlisted");
+      expect(refusedBy(spf)).toEqual(all(every, "spf"));
+
+      // RBL: the client is listed; the listed address and domain pass it, another sender does not.
+      writeDnsRecords(l.dnsRecords, { [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.0.0.2"] } });
+      await setDomain(S, { spam_rbl_whitelist: ["pal@outside.test", "friends.test"] });
+      expect(await accepted("pal@outside.test", every, "domain-rbl-white-address")).toEqual(every);
+      expect(await accepted("anyone@friends.test", every, "domain-rbl-white-domain")).toEqual(every);
+      const rbl = await send("stranger@outside.test", every, "domain-rbl-unlisted");
+      expect(refusedBy(rbl)).toEqual(all(every, "rbl"));
+      writeDnsRecords(l.dnsRecords, {});
+
+      // Greylisting (on in G by the server's default): new senders' first attempts, taken at once when listed.
+      const stamp = Date.now();
+      await setDomain(G, { spam_greylist_whitelist: [`early-${stamp}@outside.test`, "known.test"] });
+      expect(await accepted(`early-${stamp}@outside.test`, grey, "domain-grey-white-address")).toEqual(grey);
+      expect(await accepted(`someone-${stamp}@known.test`, grey, "domain-grey-white-domain")).toEqual(grey);
+      expect(codes(await send(`late-${stamp}@outside.test`, grey, "domain-grey-unlisted"))).toEqual(all(grey, 450));
+    } finally {
+      await setDomain(S, { spam_spf_whitelist: [], spam_rbl_whitelist: [] });
+      await setDomain(G, { spam_greylist_whitelist: [] });
+      writeDnsRecords(l.dnsRecords, {});
+    }
   });
 
   it("a setting changed through the service the API calls applies to the next message, without any reload", async () => {
