@@ -134,6 +134,9 @@ export function dovecotFiles(o: MailServerConfigOptions): Record<string, string>
 
 mail_home = ${o.maildirRoot}/%d/%n
 mail_location = maildir:~/Maildir
+# The save date (housekeeping's savedbefore) is cached when a message is saved: uncached, maildir takes it from the
+# file's ctime, which every flag change (a rename, e.g. marking Spam read) moves on, restarting the days.
+mail_always_cache_fields = date.save
 mail_uid = ${o.mailUser}
 mail_gid = ${o.mailGroup}
 mail_plugins = $mail_plugins quota quota_clone

@@ -275,8 +275,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
             .filter((folder) => hasSubject(`${name}@${A}`, `${name}-${folder}`, folder))
             .map((folder) => `${name} ${folder}`),
         );
-      // Received a year ago, put into Trash and Spam now: Dovecot's save date is the APPEND's time (the maildir
-      // file's ctime), so the days pass on the run's clock (runHousekeeping's now), not the message's.
+      // Received a year ago, put into Trash and Spam now: Dovecot's save date is the APPEND's time (cached at the
+      // save), so the days pass on the run's clock (runHousekeeping's now), not the message's.
       const yearAgo = new Date(Date.now() - 365 * 86_400_000);
       for (const name of names) {
         for (const folder of ["Trash", "Spam"]) {
@@ -309,6 +309,27 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(present()).toEqual(["ewa Spam", "anna Trash", "catchall Trash", "catchall Spam"]);
       expect((await later(15)).failed).toEqual([]);
       expect(present()).toEqual(["catchall Trash", "catchall Spam"]);
+    });
+
+    it("keeps a message's save date when it is marked read, though that renames its maildir file", async () => {
+      // jan's Trash is empty so far: no housekeeping search has read (and so cached) a save date in it.
+      await setAccount("jan", { trash_delete_after: 7 });
+      const yearAgo = new Date(Date.now() - 365 * 86_400_000);
+      await imapAppend(`jan@${A}`, PASSWORD.janNew, "Trash", yearAgo, message("old@outside.test", `jan@${A}`, "read"));
+      const ctime = () => Math.floor(fs.statSync(maildirFiles(l, `jan@${A}`, "Trash")[0]!).ctimeMs / 1000);
+      const saved = ctime();
+      await waitFor("the clock's next second", () => Date.now() >= (saved + 1) * 1000);
+      doveadm("flags", "add", "-u", `jan@${A}`, "\\Seen", "mailbox", "Trash", "all");
+      expect(maildirFiles(l, `jan@${A}`, "Trash")[0]).toMatch(/:2,S$/);
+      const read = ctime();
+      expect(read).toBeGreaterThan(saved);
+      // 7 days after the read to the second: the cutoff falls between the save and the rename.
+      const run = await runHousekeeping(db, {
+        doveadm: ["doveadm", "-c", dovecotConf(l)],
+        now: new Date(read * 1000 + 7 * 86_400_000),
+      });
+      expect(run.failed).toEqual([]);
+      expect(hasSubject(`jan@${A}`, "read", "Trash")).toBe(false);
     });
   });
 
