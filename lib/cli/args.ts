@@ -2,6 +2,7 @@
 // its options, so a misspelt option, a missing value or a bad number is refused (exit 2) instead of ignored.
 import { parseArgs } from "node:util";
 import type { Db } from "@/db/client";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** Wrong usage: the CLI prints the one-line message and exits with 2. */
 export class UsageError extends Error {}
@@ -169,3 +170,14 @@ export function splitHostPort(value: string): [string, number] {
 
 /** A value as the commands print JSON: indented by two spaces. */
 export const showJson = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** A failure in one line: an API error's message, source and code (500.363...), else the error's first line. */
+export function describeError(err: unknown): string {
+  const message =
+    err instanceof ApiError
+      ? `${err.message}${err.source ? ` (${err.source})` : ""} [${err.toBody().code}]`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+  return message.split("\n")[0]!;
+}

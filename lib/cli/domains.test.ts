@@ -1,5 +1,6 @@
 // `domain dns-check --all`: every hosted domain checked against a real resolver (the sandbox's loopback DNS server,
 // publishing what each domain's DNS page asks for), the domains that lack something named with what they lack.
+// `domain import`: many domains from a file, as `domain add` adds one, on a database of its own.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { publishHostedDomains } from "@/lib/mailserver/sandbox/publish-dns";
 import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from "@/lib/mailserver/sandbox/dns-server";
+import { verifyDigest, sha1Hex } from "@/lib/server/caller/password";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { listCustomers } from "@/lib/server/resources/customers";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { currentDkimKey } from "@/lib/mailserver/dkim";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { FailedWithReport, UsageError } from "./args";
 import { runCommand } from "./commands";
@@ -36,15 +42,16 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The command's output, or its report and one-line error when it finds a domain lacking records (exit 1). */
-async function dnsCheck(...args: string[]): Promise<{ ok: boolean; output: string; error?: string }> {
+/** A command's output, or its report and one-line error when it ran and found problems (exit 1). */
+async function run(on: Db, argv: string[]): Promise<{ ok: boolean; output: string; error?: string }> {
   try {
-    return { ok: true, output: await runCommand(db, ["domain", "dns-check", ...args]) };
+    return { ok: true, output: await runCommand(on, argv) };
   } catch (err) {
     if (!(err instanceof FailedWithReport)) throw err;
     return { ok: false, output: err.output, error: err.message };
   }
 }
+const dnsCheck = (...args: string[]) => run(db, ["domain", "dns-check", ...args]);
 
 describe("domain dns-check --all", () => {
   it("passes when every domain has every record, and names each domain that lacks one with what it lacks", async () => {
@@ -88,5 +95,87 @@ describe("domain dns-check --all", () => {
     await expect(runCommand(db, ["domain", "dns-check", "--all", "--concurrency", "0"])).rejects.toThrow(
       "--concurrency needs a whole number of at least 1",
     );
+  });
+});
+
+describe("domain import", () => {
+  let own: Db;
+  let file: string;
+  beforeAll(() => {
+    own = openDatabase(path.join(dir, "import.db"));
+    file = path.join(dir, "domains.txt");
+    fs.writeFileSync(
+      file,
+      [
+        "# a provider's domains",
+        "alpha.example   Alpha-pass1  account-limit=50 capacity-limit=2048",
+        "beta.example    -            customer=alpha.example",
+        "",
+        "gamma.example   -            alias-limit=5",
+        "bad_name        -",
+        "delta.example   short",
+        "eps.example     -            colour=blue",
+        "alpha.example   Other-pass2",
+      ].join("\n"),
+    );
+  });
+  afterAll(() => own?.$client.close());
+
+  it("adds the lines in order as domain add would, prints generated passwords, names each failed line", async () => {
+    const first = await run(own, ["domain", "import", file, "--concurrency", "2"]);
+    expect(first.error).toBe("3 of 7 lines failed");
+    const lines = first.output.split("\n");
+    expect(lines[0]).toBe("added\talpha.example\tcustomer 1");
+    expect(lines[1]).toMatch(/^added\tbeta\.example\tcustomer 1\tpassword ([A-Za-z2-9]{12})$/);
+    expect(lines[2]).toMatch(/^added\tgamma\.example\tcustomer 2\tpassword [A-Za-z2-9]{12}$/);
+    expect(lines.slice(3)).toEqual([
+      "failed\tbad_name\tline 6: Nieprawidłowa nazwa domeny. (domain) [500.363]",
+      expect.stringMatching(/^failed\tdelta\.example\tline 7: .*\(--postmaster-password\) \[500\.304\]$/),
+      expect.stringMatching(/^failed\teps\.example\tline 8: unknown option 'colour=blue'/),
+      "exists\talpha.example",
+      "3 added, 1 already hosted, 3 failed",
+    ]);
+
+    // What domain add makes: the limits, the customer named by a domain of an earlier line, a postmaster who signs
+    // in with the given or the printed password, a DKIM key.
+    const alpha = await getDomainOrThrow(own, "alpha.example");
+    expect([alpha.accountLimit, alpha.capacityLimit, alpha.aliasLimit]).toEqual([50, 2048, 1000]);
+    expect((await getDomainOrThrow(own, "gamma.example")).aliasLimit).toBe(5);
+    expect((await listCustomers(own)).map((c) => c.domains)).toEqual([
+      ["alpha.example", "beta.example"],
+      ["gamma.example"],
+    ]);
+    const printed = /password (\S+)$/.exec(lines[1]!)![1]!;
+    for (const [domain, password] of [
+      ["alpha.example", "Alpha-pass1"],
+      ["beta.example", printed],
+    ] as const) {
+      const postmaster = await getAccountOrThrow(own, await getDomainOrThrow(own, domain), "postmaster");
+      expect(verifyDigest(sha1Hex(password), postmaster.passwordHash)).toBe(true);
+      expect(postmaster.mailPasswordHash).toMatch(/^\{SHA512-CRYPT\}\$6\$/);
+      expect(await currentDkimKey(own, postmaster.domainId)).toBeDefined();
+    }
+
+    // Run again once the failed lines are fixed: the hosted domains stay as they are, the others are added.
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, "utf8")
+        .replace("bad_name ", "bad.example")
+        .replace(" short", " Delta-pass1")
+        .replace("colour=blue", ""),
+    );
+    const second = await run(own, ["domain", "import", file]);
+    expect(second.ok).toBe(true);
+    expect(second.output.split("\n").map((l) => l.split("\t").slice(0, 2).join(" "))).toEqual([
+      "exists alpha.example",
+      "exists beta.example",
+      "exists gamma.example",
+      "added bad.example",
+      "added delta.example",
+      "added eps.example",
+      "exists alpha.example",
+      "3 added, 4 already hosted, 0 failed",
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 // The operator's domain commands (contract §1): adding and removing domains, their limits, DKIM keys and DNS checks.
+import crypto from "node:crypto";
+import fs from "node:fs";
 import type { Db } from "@/db/client";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
 import { getCustomerOrThrow } from "@/lib/server/resources/customers";
@@ -12,9 +14,10 @@ import {
   type DomainLimits,
 } from "@/lib/server/resources/domains";
 import { checkDomainDns, checkEveryDomainDns } from "@/lib/server/resources/mail-status";
-import { addDomain } from "@/lib/server/resources/new-domain";
+import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
 import {
   CLI,
+  describeError,
   FailedWithReport,
   intOption,
   requiredOption,
@@ -73,6 +76,36 @@ export const DOMAIN_COMMANDS: Command[] = [
       const customer = await customerOption(db, this, values);
       const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
       return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}.`;
+    },
+  },
+  {
+    name: "domain import",
+    args: ["<file>"],
+    summary:
+      "Adds many domains from a file, as `domain add` would one by one: a line per domain; the ones already hosted are left as they are.",
+    notes:
+      "A line: <domain> <postmaster-password> [account-limit=N] [alias-limit=N] [mailinglist-limit=N] [capacity-limit=MB]\n" +
+      "[customer=<id>|<domain>]; a password of - is generated and printed. Blank lines and lines starting with # are\n" +
+      "skipped; - as the file reads standard input. The lines are added in order, each in its own transaction (a\n" +
+      "customer=<domain> may name a domain of an earlier line); the passwords' hashes and DKIM keys are made --concurrency\n" +
+      "at a time beforehand. One output line per domain (added, exists, failed), then the counts; exit 1 when a line failed.",
+    example: `${CLI} domain import domains.txt`,
+    options: {
+      concurrency: {
+        type: "string",
+        value: "N",
+        min: 1,
+        help: "how many domains' password hashes and DKIM keys are made at once (default 4, the thread pool's size)",
+      },
+    },
+    async run(ctx, { positionals, values }) {
+      const file = positionals[0]!;
+      const text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
+      const lines = text
+        .split("\n")
+        .map((raw, i) => ({ line: i + 1, words: raw.trim().split(/\s+/) }))
+        .filter(({ words }) => words[0] !== "" && !words[0]!.startsWith("#"));
+      return importDomains(this, ctx.db(), lines, intOption(this, values, "concurrency") ?? 4);
     },
   },
   {
@@ -230,4 +263,73 @@ async function everyDomainDns(db: Db, concurrency: number, json: boolean): Promi
   const output = json ? show(reports) : [...lines, summary].join("\n");
   if (!failing.length) return output;
   throw new FailedWithReport(output, `${failing.length} of ${reports.length} domains lack DNS records they need`);
+}
+
+/** A password that passes the account password rule: 12 letters and digits, without look-alikes (l, 1, O, 0). */
+function newPassword(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  for (;;) {
+    const password = Array.from({ length: 12 }, () => alphabet[crypto.randomInt(alphabet.length)]).join("");
+    if (/[a-z]/i.test(password) && /\d/.test(password)) return password;
+  }
+}
+
+const IMPORT_OPTIONS = new Set([...Object.keys(LIMIT_OPTIONS), "customer"]);
+
+/**
+ * `domain import`: each line's options checked as `domain add` checks its flags, the slow parts prepared
+ * `concurrency` lines ahead, the domains added in the file's order.
+ */
+async function importDomains(
+  command: Command,
+  db: Db,
+  lines: { line: number; words: string[] }[],
+  concurrency: number,
+): Promise<string> {
+  const entries = lines.map(({ line, words: [name, given, ...rest] }) => {
+    const password = given === undefined || given === "-" ? newPassword() : given;
+    return { line, name: name!.toLowerCase(), password, generated: password !== given, rest };
+  });
+  // A second run of the same file (after fixing its failed lines) prepares nothing for the domains already added.
+  const hosted = new Set((await listDomains(db)).map((d) => d.name));
+  const prepared: Promise<PreparedPostmaster | undefined>[] = [];
+  const prepare = (i: number) => {
+    const p = hosted.has(entries[i]!.name) ? Promise.resolve(undefined) : preparePostmaster(entries[i]!.password);
+    p.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
+    prepared[i] = p;
+  };
+  for (let i = 0; i < Math.min(concurrency, entries.length); i++) prepare(i);
+  const out: string[] = [];
+  const counts = { added: 0, exists: 0, failed: 0 };
+  for (const [i, entry] of entries.entries()) {
+    try {
+      const values: Parsed["values"] = {};
+      for (const word of entry.rest) {
+        const [key, ...value] = word.split("=");
+        if (!IMPORT_OPTIONS.has(key!) || !value.length)
+          throw new UsageError(`unknown option '${word}' (${[...IMPORT_OPTIONS].map((o) => `${o}=`).join(", ")})`);
+        values[key!] = value.join("=");
+      }
+      const limits = limitsOf(command, values);
+      if (await findDomain(db, entry.name)) {
+        counts.exists++;
+        out.push(`exists\t${entry.name}`);
+        continue;
+      }
+      const customer = await customerOption(db, command, values);
+      const domain = await addDomain(db, entry.name, entry.password, limits, customer, await prepared[i]!);
+      counts.added++;
+      out.push(
+        `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,
+      );
+    } catch (err) {
+      counts.failed++;
+      out.push(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
+    } finally {
+      if (i + concurrency < entries.length) prepare(i + concurrency);
+    }
+  }
+  out.push(`${counts.added} added, ${counts.exists} already hosted, ${counts.failed} failed`);
+  if (!counts.failed) return out.join("\n");
+  throw new FailedWithReport(out.join("\n"), `${counts.failed} of ${entries.length} lines failed`);
 }

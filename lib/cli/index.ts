@@ -3,8 +3,7 @@
 // Runs with the react-server condition so the server modules' `server-only` guard allows it.
 import { getDb, getReadyDb } from "@/db/client";
 import { databaseEngine } from "@/lib/config.mjs";
-import { ApiError } from "@/lib/errors/api-error";
-import { FailedWithReport, UsageError } from "./args";
+import { describeError, FailedWithReport, UsageError } from "./args";
 import { ownsConnection, runCommand } from "./commands";
 
 try {
@@ -16,12 +15,6 @@ try {
   process.exit(0);
 } catch (err) {
   if (err instanceof FailedWithReport) console.log(err.output);
-  const message =
-    err instanceof ApiError
-      ? `${err.message}${err.source ? ` (${err.source})` : ""} [${err.toBody().code}]`
-      : err instanceof Error
-        ? err.message
-        : String(err);
-  console.error(`error: ${message.split("\n")[0]}`);
+  console.error(`error: ${describeError(err)}`);
   process.exit(err instanceof UsageError ? 2 : 1);
 }

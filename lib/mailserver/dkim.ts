@@ -25,17 +25,43 @@ async function newSelector(db: Db, domainId: number, now: Date): Promise<string>
   throw new Error("too many DKIM keys today");
 }
 
-/** A new 2048-bit RSA key for the domain; it signs from now on (the old row stays for the DNS overlap). */
-export async function generateDkimKey(db: Db, domain: Pick<DomainRow, "id">, now = new Date()): Promise<DkimKeyRow> {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
+export interface DkimKeyPair {
+  /** PKCS #8 PEM. */
+  privateKey: string;
+  /** SubjectPublicKeyInfo DER in base64, as the TXT record's p= carries it. */
+  publicKey: string;
+}
+
+/** A 2048-bit RSA key pair, made on libuv's thread pool: a caller makes it before its transaction, not inside. */
+export function newDkimKeyPair(): Promise<DkimKeyPair> {
+  return new Promise((resolve, reject) =>
+    crypto.generateKeyPair("rsa", { modulusLength: 2048 }, (err, publicKey, privateKey) =>
+      err
+        ? reject(err)
+        : resolve({
+            privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+            publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+          }),
+    ),
+  );
+}
+
+/** A new key for the domain (`pair`, or one made now); it signs from now on (the old row stays for the DNS overlap). */
+export async function generateDkimKey(
+  db: Db,
+  domain: Pick<DomainRow, "id">,
+  now = new Date(),
+  pair?: DkimKeyPair,
+): Promise<DkimKeyRow> {
+  const { privateKey, publicKey } = pair ?? (await newDkimKeyPair());
   return withTransaction(db, async (tx) => {
     const [row] = await tx
       .insert(dkimKeys)
       .values({
         domainId: domain.id,
         selector: await newSelector(tx, domain.id, now),
-        privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-        publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+        privateKey,
+        publicKey,
         createdAt: now.toISOString(),
       })
       .returning();

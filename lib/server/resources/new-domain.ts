@@ -3,28 +3,50 @@
 import type { Db } from "@/db/client";
 import { apiError } from "@/lib/errors/api-error";
 import { withTransaction } from "@/db/transaction";
-import { generateDkimKey } from "@/lib/mailserver/dkim";
+import { generateDkimKey, newDkimKeyPair, type DkimKeyPair } from "@/lib/mailserver/dkim";
 import { passwordProblems } from "@/lib/schemas/common";
-import { createAccount } from "./accounts";
+import { createAccount, prehashPassword, type Prehashed } from "./accounts";
 import { getDomainOrThrow, insertDomain, type DomainLimits } from "./domains";
 
-/** Adds a domain with its postmaster account, in one transaction; of a new customer unless `customerId` names one. */
+export interface PreparedPostmaster {
+  prehashed: Prehashed | undefined;
+  keyPair: DkimKeyPair;
+}
+
+/**
+ * The slow parts of adding a domain, the postmaster password's scrypt hash and the RSA key, made on libuv's thread
+ * pool: before the transaction (which then holds no lock for them), and for many domains at once by an import.
+ */
+export async function preparePostmaster(password: string): Promise<PreparedPostmaster> {
+  if (passwordProblems(password).length) throw apiError("invalidPassword", "--postmaster-password");
+  const [prehashed, keyPair] = await Promise.all([prehashPassword({ password }), newDkimKeyPair()]);
+  return { prehashed, keyPair };
+}
+
+/**
+ * Adds a domain with its postmaster account and DKIM key, in one transaction; of a new customer unless `customerId`
+ * names one. `prepared` is preparePostmaster(postmasterPassword)'s result when the caller made it already.
+ */
 export async function addDomain(
   db: Db,
   name: string,
   postmasterPassword: string,
   limits: DomainLimits,
   customerId?: number,
+  prepared?: PreparedPostmaster,
 ) {
-  if (passwordProblems(postmasterPassword).length) throw apiError("invalidPassword", "--postmaster-password");
+  const { prehashed, keyPair } = prepared ?? (await preparePostmaster(postmasterPassword));
   return withTransaction(db, async (tx) => {
     const domain = await insertDomain(tx, name, limits, customerId);
-    await createAccount(tx, domain, "postmaster", {
-      password: postmasterPassword,
-      description: "Administrator domeny",
-    });
+    await createAccount(
+      tx,
+      domain,
+      "postmaster",
+      { password: postmasterPassword, description: "Administrator domeny" },
+      prehashed,
+    );
     // Its DKIM key: `mailserver events` hands it to Rspamd; the TXT record to publish is in `domain dkim show`.
-    await generateDkimKey(tx, domain);
+    await generateDkimKey(tx, domain, undefined, keyPair);
     return getDomainOrThrow(tx, name);
   });
 }
