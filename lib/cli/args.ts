@@ -122,8 +122,13 @@ function describeParseError(err: unknown): string {
   return (e.message ?? String(err)).split("\n")[0]!;
 }
 
-/** A whole-number option: undefined when absent, UsageError naming it when it is not a number of at least its min. */
-export function intOption(command: Command, values: Parsed["values"], name: string): number | undefined {
+/** A whole-number option: undefined when absent, UsageError naming it (as `spelt`) when not a number of at least its min. */
+export function intOption(
+  command: Command,
+  values: Parsed["values"],
+  name: string,
+  spelt = `--${name}`,
+): number | undefined {
   const value = values[name];
   if (value === undefined) return undefined;
   const min = command.options?.[name]?.min ?? 0;
@@ -133,7 +138,7 @@ export function intOption(command: Command, values: Parsed["values"], name: stri
     !Number.isSafeInteger(Number(value)) ||
     Number(value) < min
   ) {
-    throw new UsageError(`${command.name}: --${name} needs a whole number of at least ${min}, not '${String(value)}'`);
+    throw new UsageError(`${command.name}: ${spelt} needs a whole number of at least ${min}, not '${String(value)}'`);
   }
   return Number(value);
 }

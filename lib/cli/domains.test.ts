@@ -116,6 +116,7 @@ describe("domain import", () => {
         "delta.example   short",
         "eps.example     -            colour=blue",
         "alpha.example   Other-pass2",
+        "zeta.example    -            account-limit=x",
       ].join("\n"),
     );
   });
@@ -123,7 +124,7 @@ describe("domain import", () => {
 
   it("adds the lines in order as domain add would, prints generated passwords, names each failed line", async () => {
     const first = await run(own, ["domain", "import", file, "--concurrency", "2"]);
-    expect(first.error).toBe("3 of 7 lines failed");
+    expect(first.error).toBe("4 of 8 lines failed");
     const lines = first.output.split("\n");
     expect(lines[0]).toBe("added\talpha.example\tcustomer 1");
     expect(lines[1]).toMatch(/^added\tbeta\.example\tcustomer 1\tpassword ([A-Za-z2-9]{12})$/);
@@ -133,7 +134,8 @@ describe("domain import", () => {
       expect.stringMatching(/^failed\tdelta\.example\tline 7: .*\(--postmaster-password\) \[500\.304\]$/),
       expect.stringMatching(/^failed\teps\.example\tline 8: unknown option 'colour=blue'/),
       "exists\talpha.example",
-      "3 added, 1 already hosted, 3 failed",
+      "failed\tzeta.example\tline 10: domain import: account-limit= needs a whole number of at least 0, not 'x'",
+      "3 added, 1 already hosted, 4 failed",
     ]);
 
     // What domain add makes: the limits, the customer named by a domain of an earlier line, a postmaster who signs
@@ -163,7 +165,8 @@ describe("domain import", () => {
         .readFileSync(file, "utf8")
         .replace("bad_name ", "bad.example")
         .replace(" short", " Delta-pass1")
-        .replace("colour=blue", ""),
+        .replace("colour=blue", "")
+        .replace("account-limit=x", "account-limit=10"),
     );
     const second = await run(own, ["domain", "import", file]);
     expect(second.ok).toBe(true);
@@ -175,7 +178,8 @@ describe("domain import", () => {
       "added delta.example",
       "added eps.example",
       "exists alpha.example",
-      "3 added, 4 already hosted, 0 failed",
+      "added zeta.example",
+      "4 added, 4 already hosted, 0 failed",
     ]);
   });
 });

@@ -40,12 +40,14 @@ const LIMIT_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
-function limitsOf(command: Command, values: Parsed["values"]): DomainLimits {
+/** The limits given; `spelt` writes an option's name as the user wrote it (a flag by default, `name=` in an import). */
+function limitsOf(command: Command, values: Parsed["values"], spelt = (name: string) => `--${name}`): DomainLimits {
+  const limit = (name: string) => intOption(command, values, name, spelt(name));
   const limits: DomainLimits = {
-    accountLimit: intOption(command, values, "account-limit"),
-    aliasLimit: intOption(command, values, "alias-limit"),
-    mailinglistLimit: intOption(command, values, "mailinglist-limit"),
-    capacityLimit: intOption(command, values, "capacity-limit"),
+    accountLimit: limit("account-limit"),
+    aliasLimit: limit("alias-limit"),
+    mailinglistLimit: limit("mailinglist-limit"),
+    capacityLimit: limit("capacity-limit"),
   };
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 }
@@ -310,7 +312,7 @@ async function importDomains(
           throw new UsageError(`unknown option '${word}' (${[...IMPORT_OPTIONS].map((o) => `${o}=`).join(", ")})`);
         values[key!] = value.join("=");
       }
-      const limits = limitsOf(command, values);
+      const limits = limitsOf(command, values, (name) => `${name}=`);
       if (await findDomain(db, entry.name)) {
         counts.exists++;
         out.push(`exists\t${entry.name}`);
