@@ -147,9 +147,9 @@ export async function seed() {
     subscribe_mail_subject: "Jesteś na {{list}}",
     subscribe_mail_body: "Witaj {{address}} na {{description}}.",
     unsubscribe_request_mail_subject: "Odchodzisz z {{list}}?",
-    unsubscribe_request_mail_body: "Potwierdź wypisanie {{address}}: {{confirm_link}}",
+    unsubscribe_request_mail_body: "Potwierdź wypisanie {{address}} z {{list}}: {{confirm_link}}",
     unsubscribe_mail_subject: "Żegnaj z {{list}}",
-    unsubscribe_mail_body: "Adres {{address}} wypisany.",
+    unsubscribe_mail_body: "Adres {{address}} wypisany z {{description}}.",
     description: "Zapisy pocztą",
   });
   await createMailingList(db, d, "domyslna", { autosubscribe_enabled: 1, accounts: [at("jan")] });

@@ -57,10 +57,13 @@ export function subscriptionCases() {
       await smtpSend(l.ports.smtp, at("jan"), [at("zapisy")], message(at("jan"), at("zapisy"), "unsubscribe"));
       const request = await waitReceived(at("jan"), `Odchodzisz z ${at("zapisy")}?`);
       const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      expect(link.startsWith(`${publicUrl()}/confirm/`)).toBe(true);
+      expect((await text(request)).trim()).toBe(`Potwierdź wypisanie ${at("jan")} z ${at("zapisy")}: ${link}`);
       expect((await members("zapisy")).accounts).toContain(at("jan"));
       expect((await fetch(link, { method: "POST" })).status).toBe(200);
       expect((await members("zapisy")).accounts).not.toContain(at("jan"));
-      await waitReceived(at("jan"), `Żegnaj z ${at("zapisy")}`);
+      const goodbye = await waitReceived(at("jan"), `Żegnaj z ${at("zapisy")}`);
+      expect((await text(goodbye)).trim()).toBe(`Adres ${at("jan")} wypisany z Zapisy pocztą.`);
     });
 
     it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {

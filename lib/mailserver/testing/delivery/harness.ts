@@ -168,10 +168,19 @@ export async function setUp() {
   await createAccount(db, d, "wadliwy", { password: PW, capacity: 1, usage_notification_level: 30 });
   await createAccount(db, d, "nastepny", { password: PW, capacity: 1, usage_notification_level: 30 });
   await createAccount(db, d, "fwd", { password: PW, forwards: ["daleko@outside.test"], keep_mail: 0 });
-  // The SMS accounts (./sms.ts): an e-mail gateway, an operator's, the HTTP gateway, retries, the rate, a moderator.
+  // The SMS accounts (./sms.ts): an e-mail gateway, operators' (both numbers), the HTTP gateway (both slots),
+  // retries, the rate, a moderator.
   const sms: Record<string, Record<string, unknown>> = {
     smsmail: { sms_phone_number_1: "bramka@outside.test", sms_send_to: 1, sms_cnt: 1 },
-    smsop: { sms_phone_number_1: "+48601234567", sms_operator_1: 21, sms_send_to: 1, sms_cnt: 0 },
+    // The second number's prefix (602) is Era's: its code 11 (Plus) must win.
+    smsop: {
+      sms_phone_number_1: "+48601234567",
+      sms_operator_1: 21,
+      sms_phone_number_2: "602000111",
+      sms_operator_2: 11,
+      sms_send_to: 1,
+      sms_cnt: 0,
+    },
     smsauto: { sms_phone_number_1: "601234567", sms_operator_1: 0, sms_send_to: 1, sms_cnt: 2 },
     smshttp: {
       sms_phone_number_1: "501234567",
@@ -180,6 +189,19 @@ export async function setUp() {
       sms_login_1: "klient1",
       sms_password_1: "Bramka-tajne1",
       sms_phone_number_2: "kopia@outside.test",
+    },
+    // Both numbers Orange's by prefix (501): the second one's code 12 has its own HTTP gateway.
+    smsdwa: {
+      sms_phone_number_1: "501000222",
+      sms_operator_1: 0,
+      sms_login_1: "klient-jeden",
+      sms_password_1: "Haslo-jeden1",
+      sms_phone_number_2: "501000333",
+      sms_operator_2: 12,
+      sms_login_2: "klient-dwa",
+      sms_password_2: "Haslo-dwa2",
+      sms_send_to: 0,
+      sms_cnt: 0,
     },
     smsretry: { sms_phone_number_1: "791000111", sms_send_to: 0, sms_cnt: 0, sms_login_1: "k2", sms_password_1: "p2" },
     smsrate: { sms_phone_number_1: "limit@outside.test", sms_send_to: 1, sms_cnt: 0 },
@@ -211,23 +233,26 @@ export async function setUp() {
   for (const statement of statements) await dialectOf(db).run(db, sql.raw(statement));
 
   // The provider's SMS configuration (SMS_CONFIG, read by the sandbox's events component): two operators'
-  // e-mail gateways on outside domains (so into the outbound Maildir) and the HTTP gateway stand-in.
+  // e-mail gateways on outside domains (so into the outbound Maildir) and the HTTP gateway stand-in, which also
+  // plays operator 12's own gateway under another path.
   gateway = await startSmsGateway();
+  const httpGateway = (pathname: string) => ({
+    url: `http://127.0.0.1:${gateway.port}${pathname}?client={login}`,
+    method: "POST",
+    format: "form",
+    fields: { to: "{msisdn}", password: "{password}", text: "{text}" },
+    successMatch: "OK",
+  });
   const smsConfigFile = path.join(root, "sms.json");
   fs.writeFileSync(
     smsConfigFile,
     JSON.stringify({
       operators: {
         "11": { email: "{msisdn}@plus-sms.outside.test" },
+        "12": { http: httpGateway("/operator12") },
         "21": { email: "{msisdn}@era-sms.outside.test" },
       },
-      http: {
-        url: `http://127.0.0.1:${gateway.port}/send?client={login}`,
-        method: "POST",
-        format: "form",
-        fields: { to: "{msisdn}", password: "{password}", text: "{text}" },
-        successMatch: "OK",
-      },
+      http: httpGateway("/send"),
       retryDelaysSeconds: [0.3],
       rateLimitPerHour: 3,
     }),

@@ -38,7 +38,7 @@ export function smsCases() {
       expect((await smsRows("smsmail")).map((r) => r.status)).toEqual(["sent"]);
     });
 
-    it("a number with an operator code (21) goes to that operator's gateway, sms_cnt 0: the subject only", async () => {
+    it("a number with an operator code (21) goes to that operator's gateway, sms_cnt 0: the subject only; the second number to its own code's (11)", async () => {
       await smtpSend(
         "nadawca@far.test",
         [`smsop@${A}`],
@@ -46,6 +46,9 @@ export function smsCases() {
       );
       await waitFor("the notification", () => sentTo("48601234567@era-sms.outside.test").length === 1, 20_000);
       expect(text(sentTo("48601234567@era-sms.outside.test")[0]!.raw)).toBe("Tylko temat");
+      await waitFor("the second number's", () => sentTo("48602000111@plus-sms.outside.test").length === 1, 20_000);
+      expect(text(sentTo("48602000111@plus-sms.outside.test")[0]!.raw)).toBe("Tylko temat");
+      expect(sentTo("48602000111@era-sms.outside.test")).toEqual([]);
     });
 
     it("operator 0 is detected from the prefix (601: Plus), sms_cnt 2: two SMS of at most 160 characters", async () => {
@@ -87,6 +90,22 @@ export function smsCases() {
           throw new Error(`${e.message}: ${JSON.stringify(await smsRows("smshttp"))}`);
         },
       );
+    });
+
+    it("sms_send_to 0, two numbers: each slot's login and password; sms_operator_2 (12) picks that operator's gateway", async () => {
+      await smtpSend("nadawca@far.test", [`smsdwa@${A}`], message("nadawca@far.test", `smsdwa@${A}`, "Dwa numery"));
+      const to = (msisdn: string) =>
+        gateway.requests
+          .filter((r) => r.fields.to === msisdn)
+          .map((r) => ({ method: r.method, url: r.url, password: r.fields.password, text: r.fields.text }));
+      await waitFor("both numbers' requests", () => to("48501000222").length && to("48501000333").length, 20_000);
+      expect(to("48501000222")).toEqual([
+        { method: "POST", url: "/send?client=klient-jeden", password: "Haslo-jeden1", text: "Dwa numery" },
+      ]);
+      expect(to("48501000333")).toEqual([
+        { method: "POST", url: "/operator12?client=klient-dwa", password: "Haslo-dwa2", text: "Dwa numery" },
+      ]);
+      expect((await row("smsdwa")).smsPassword2).toMatch(/^enc1:/);
     });
 
     it("a failing gateway is retried until it accepts, and the failure is recorded meanwhile", async () => {
