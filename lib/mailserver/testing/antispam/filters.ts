@@ -1,8 +1,27 @@
 // Anti-spam cases: the score levels, tag and move, the filter off, white and black lists of the account and its domain.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { expect, it } from "vitest";
 
-import { readMessages, smtpTry } from "../mail-daemons";
-import { S, OFF, LEVELS, l, setAccount, setDomain, send, settle, landed, codes, message } from "./harness";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { runHousekeeping } from "../../housekeeping";
+import { dovecotConf, maildirFiles, readMessages, smtpTry, waitFor } from "../mail-daemons";
+import {
+  S,
+  OFF,
+  LEVELS,
+  PW,
+  db,
+  domain,
+  l,
+  setAccount,
+  setDomain,
+  send,
+  settle,
+  landed,
+  codes,
+  message,
+} from "./harness";
 
 export function spamFilterCases() {
   it("spam_hits 2, 5, 7, 9: a score just under each stays in the inbox, from the score on it is spam (one message, four accounts)", async () => {
@@ -112,5 +131,29 @@ export function spamFilterCases() {
     expect(refused?.response).toMatch(/Gtube pattern/i);
     await settle();
     expect(landed(`nofilter@${S}`, "gtube").where).toBe("none");
+  });
+
+  it("spam filed into Spam keeps its save date when it is read: spam_delete_after counts from the delivery", async () => {
+    const reader = `reader@${S}`;
+    await createAccount(db, await domain(S), "reader", { password: PW, spam_delete_after: 7 });
+    await send("sender@outside.test", [reader], "read-spam", 12);
+    await settle();
+    expect(landed(reader, "read-spam").where).toBe("spam");
+    const ctime = () => Math.floor(fs.statSync(maildirFiles(l, reader, "Spam")[0]!).ctimeMs / 1000);
+    const delivered = ctime();
+    // Nothing has read its save date yet (a read caches it); marking it read renames the file a second later.
+    await waitFor("the clock's next second", () => Date.now() >= (delivered + 1) * 1000);
+    const conf = ["-c", dovecotConf(l)];
+    execFileSync("doveadm", [...conf, "flags", "add", "-u", reader, "\\Seen", "mailbox", "Spam", "all"]);
+    expect(maildirFiles(l, reader, "Spam")[0]).toMatch(/:2,S$/);
+    const read = ctime();
+    expect(read).toBeGreaterThan(delivered);
+    // 7 days after the read to the second: past the delivery's 7 days, not the read's.
+    const run = await runHousekeeping(db, {
+      doveadm: ["doveadm", ...conf],
+      now: new Date(read * 1000 + 7 * 86_400_000),
+    });
+    expect(run.failed).toEqual([]);
+    expect(landed(reader, "read-spam").where).toBe("none");
   });
 }
