@@ -1,5 +1,4 @@
 // The operator's domain commands (contract §1): adding and removing domains, their limits, DKIM keys and DNS checks.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Db } from "@/db/client";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
@@ -13,6 +12,7 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/resources/domains";
+import { generatePassword } from "@/lib/schemas/common";
 import { checkDomainDns, checkEveryDomainDns } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
 import {
@@ -267,15 +267,6 @@ async function everyDomainDns(db: Db, concurrency: number, json: boolean): Promi
   throw new FailedWithReport(output, `${failing.length} of ${reports.length} domains lack DNS records they need`);
 }
 
-/** A password that passes the account password rule: 12 letters and digits, without look-alikes (l, 1, O, 0). */
-function newPassword(): string {
-  const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  for (;;) {
-    const password = Array.from({ length: 12 }, () => alphabet[crypto.randomInt(alphabet.length)]).join("");
-    if (/[a-z]/i.test(password) && /\d/.test(password)) return password;
-  }
-}
-
 const IMPORT_OPTIONS = new Set([...Object.keys(LIMIT_OPTIONS), "customer"]);
 
 /**
@@ -289,7 +280,7 @@ async function importDomains(
   concurrency: number,
 ): Promise<string> {
   const entries = lines.map(({ line, words: [name, given, ...rest] }) => {
-    const password = given === undefined || given === "-" ? newPassword() : given;
+    const password = given === undefined || given === "-" ? generatePassword() : given;
     return { line, name: name!.toLowerCase(), password, generated: password !== given, rest };
   });
   // A second run of the same file (after fixing its failed lines) prepares nothing for the domains already added.

@@ -4,7 +4,9 @@
 // no value in any field (Excel ends a sheet's CSV with `;;;` rows). Each row is checked
 // with the account's own rules before anything is sent. Loaded only with the bulk-create dialog.
 import { accountFields } from "@/lib/schemas/account";
-import { isAccountName, passwordSchema } from "@/lib/schemas/common";
+import { generatePassword, isAccountName, passwordSchema } from "@/lib/schemas/common";
+
+export { generatePassword };
 import type { ErrorKey } from "@/lib/errors/catalog";
 
 export const DEFAULT_CAPACITY = 1024;
@@ -56,20 +58,6 @@ export function splitLine(line: string, max = Infinity): string[] {
 }
 
 const HEADER_NAMES = new Set(["name", "nazwa", "login", "email", "e-mail", "konto", "account", "adres", "address"]);
-
-/** A password of 12 characters from an unambiguous alphabet, with letters and digits (the password rules). */
-export function generatePassword(
-  random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n)),
-): string {
-  const letters = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
-  const digits = "23456789";
-  const all = letters + digits;
-  for (;;) {
-    const r = random(12);
-    const pw = Array.from(r, (v) => all[v % all.length]).join("");
-    if (/[a-zA-Z]/.test(pw) && /\d/.test(pw)) return pw;
-  }
-}
 
 /** A line with no value in any field: empty, or only separators and empty quotes (Excel's `;;;` rows). */
 const isBlankLine = (line: string) => splitLine(line).every((f) => f === "");

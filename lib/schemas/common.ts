@@ -124,6 +124,20 @@ export function passwordProblems(pw: string): ("length" | "letter" | "digitOrSpe
 }
 export const passwordSchema = () => z.string().refine((s) => passwordProblems(s).length === 0);
 
+/** A password of 12 characters from an unambiguous alphabet, with letters and digits (the password rules): bulk create in the panel, `domain import` in the CLI. */
+export function generatePassword(
+  random: (n: number) => Uint32Array = (n) => crypto.getRandomValues(new Uint32Array(n)),
+): string {
+  const letters = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+  const digits = "23456789";
+  const all = letters + digits;
+  for (;;) {
+    const r = random(12);
+    const pw = Array.from(r, (v) => all[v % all.length]).join("");
+    if (/[a-zA-Z]/.test(pw) && /\d/.test(pw)) return pw;
+  }
+}
+
 /**
  * Local parts that mail to a domain's operators goes to, and that certificate authorities write to when they
  * check domain control (CA/Browser Forum baseline requirements 3.2.2.4.4, RFC 2142): only the domain's
