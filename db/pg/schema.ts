@@ -21,6 +21,7 @@ import {
   primaryKey,
   text,
   uniqueIndex,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 /** SQLite's date('now'): today's UTC date as YYYY-MM-DD text. */
@@ -91,15 +92,26 @@ export const domains = pgTable(
   (t) => [index("domains_customer_idx").on(t.customerId)],
 );
 
+/** An account's, alias's or mailing list's address columns and their two unique rules; see db/sqlite/schema.ts. */
+const domainAddress = () => ({
+  id: id(),
+  domainId: integer("domain_id")
+    .notNull()
+    .references(() => domains.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+});
+
+type AddressColumns = Record<"domainId" | "name" | "email", AnyPgColumn>;
+const addressIndexes = (table: string, t: AddressColumns) => [
+  uniqueIndex(`${table}_domain_name`).on(t.domainId, t.name),
+  uniqueIndex(`${table}_email`).on(t.email),
+];
+
 export const accounts = pgTable(
   "accounts",
   {
-    id: id(),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     description: text("description").notNull().default(""),
     searchKey: text("search_key").notNull().default(""),
     capacity: integer("capacity").notNull().default(1024),
@@ -154,8 +166,7 @@ export const accounts = pgTable(
     extraRules: integer("extra_rules").notNull().default(0),
   },
   (t) => [
-    uniqueIndex("accounts_domain_name").on(t.domainId, t.name),
-    uniqueIndex("accounts_email").on(t.email),
+    ...addressIndexes("accounts", t),
     // The sorts by name, dates, capacity, description and blocked walk accounts_order (migration 0009), a copy that
     // deliveries do not update; the sorts by usage change with every delivery, so they stay here.
     index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
@@ -166,18 +177,12 @@ export const accounts = pgTable(
 export const aliases = pgTable(
   "aliases",
   {
-    id: id(),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     target: text("target").notNull(),
     searchKey: text("search_key").notNull().default(""),
   },
   (t) => [
-    uniqueIndex("aliases_domain_name").on(t.domainId, t.name),
-    uniqueIndex("aliases_email").on(t.email),
+    ...addressIndexes("aliases", t),
     index("aliases_sort_target").on(t.domainId, t.target, t.name),
     index("aliases_target").on(t.target),
   ],
@@ -186,12 +191,7 @@ export const aliases = pgTable(
 export const mailingLists = pgTable(
   "mailing_lists",
   {
-    id: id(),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     description: text("description").notNull().default(""),
     searchKey: text("search_key").notNull().default(""),
     privacyMode: integer("privacy_mode").notNull().default(0),
@@ -210,8 +210,7 @@ export const mailingLists = pgTable(
     unsubscribeMailSubject: text("unsubscribe_mail_subject").notNull(),
   },
   (t) => [
-    uniqueIndex("mailing_lists_domain_name").on(t.domainId, t.name),
-    uniqueIndex("mailing_lists_email").on(t.email),
+    ...addressIndexes("mailing_lists", t),
     index("mailing_lists_sort_description").on(t.domainId, t.description, t.name),
     index("mailing_lists_sort_privacy").on(t.domainId, t.privacyMode, t.name),
     index("mailing_lists_sort_replyto").on(t.domainId, t.replytoMode, t.name),

@@ -2,7 +2,17 @@
 // List-valued fields that the API only ever reads and writes whole (forwards, the anti-spam lists) are JSON
 // arrays in a text column; members of mailing lists are rows, because they are searched and expanded one by one.
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+  type AnySQLiteColumn,
+} from "drizzle-orm/sqlite-core";
 
 const jsonList = (name: string) =>
   text(name, { mode: "json" })
@@ -70,15 +80,29 @@ export const domains = sqliteTable(
   (t) => [index("domains_customer_idx").on(t.customerId)],
 );
 
+/**
+ * The columns of an address of a domain (an account, an alias, a mailing list): its local name, unique in the
+ * domain, and its full address, unique across all domains (addressIndexes keeps both rules).
+ */
+const domainAddress = () => ({
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  domainId: integer("domain_id")
+    .notNull()
+    .references(() => domains.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+});
+
+type AddressColumns = Record<"domainId" | "name" | "email", AnySQLiteColumn>;
+const addressIndexes = (table: string, t: AddressColumns) => [
+  uniqueIndex(`${table}_domain_name`).on(t.domainId, t.name),
+  uniqueIndex(`${table}_email`).on(t.email),
+];
+
 export const accounts = sqliteTable(
   "accounts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     description: text("description").notNull().default(""),
     // Lowercased "name\u0001description" (Unicode-aware, done in JS) that the list search matches against.
     searchKey: text("search_key").notNull().default(""),
@@ -141,8 +165,7 @@ export const accounts = sqliteTable(
     extraRules: integer("extra_rules").notNull().default(0),
   },
   (t) => [
-    uniqueIndex("accounts_domain_name").on(t.domainId, t.name),
-    uniqueIndex("accounts_email").on(t.email),
+    ...addressIndexes("accounts", t),
     // One index per sortable column of the account list, each ending in name for a stable order.
     index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name),
     index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name),
@@ -158,18 +181,12 @@ export const accounts = sqliteTable(
 export const aliases = sqliteTable(
   "aliases",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     target: text("target").notNull(),
     searchKey: text("search_key").notNull().default(""),
   },
   (t) => [
-    uniqueIndex("aliases_domain_name").on(t.domainId, t.name),
-    uniqueIndex("aliases_email").on(t.email),
+    ...addressIndexes("aliases", t),
     index("aliases_sort_target").on(t.domainId, t.target, t.name),
     index("aliases_target").on(t.target),
   ],
@@ -178,12 +195,7 @@ export const aliases = sqliteTable(
 export const mailingLists = sqliteTable(
   "mailing_lists",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    domainId: integer("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
+    ...domainAddress(),
     description: text("description").notNull().default(""),
     searchKey: text("search_key").notNull().default(""),
     privacyMode: integer("privacy_mode").notNull().default(0),
@@ -202,8 +214,7 @@ export const mailingLists = sqliteTable(
     unsubscribeMailSubject: text("unsubscribe_mail_subject").notNull(),
   },
   (t) => [
-    uniqueIndex("mailing_lists_domain_name").on(t.domainId, t.name),
-    uniqueIndex("mailing_lists_email").on(t.email),
+    ...addressIndexes("mailing_lists", t),
     index("mailing_lists_sort_description").on(t.domainId, t.description, t.name),
     index("mailing_lists_sort_privacy").on(t.domainId, t.privacyMode, t.name),
     index("mailing_lists_sort_replyto").on(t.domainId, t.replytoMode, t.name),
