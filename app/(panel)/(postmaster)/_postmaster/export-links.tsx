@@ -19,13 +19,9 @@ const messages: Messages<"csv" | "csv1250" | "title"> = {
   },
 };
 
-export function ExportLinks({
-  resource,
-  filters,
-}: {
-  resource: "accounts" | "aliases" | "lists";
-  filters: PageFilters;
-}) {
+export type ExportResource = "accounts" | "aliases" | "lists";
+
+export function ExportLinks({ resource, filters }: { resource: ExportResource; filters: PageFilters }) {
   const t = useT(messages);
   const href = (encoding?: string) => {
     const q = new URLSearchParams();

@@ -7,9 +7,8 @@
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
 // row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { ConfirmDialog } from "@/components";
+import { Alert, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import type { PageFilters } from "@/lib/client/hooks/page-params";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLinkNavigation } from "@/lib/client/use-link-navigation";
@@ -17,6 +16,7 @@ import { useLocale, useT } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
 import { CHUNK_SIZE, chunked, matchingNames, type ChunkProgress } from "./bulk";
 import { BulkBar, OutcomeAlert, type Outcome } from "./bulk-bar";
+import { ExportLinks, type ExportResource } from "./export-links";
 import { Pager, SearchBox, SkeletonRows, SortHeader, SortSelect, useListFilters } from "./list-controls";
 import { LoadFailedAlert } from "./page-parts";
 import { cellClass, type Column } from "./table-columns";
@@ -60,11 +60,13 @@ export interface ResourceTableProps<R extends Row> {
   deleteDetails?: (names: string[] | "all") => ReactNode;
   /** Above the search box's row, beside it. */
   toolbar?: ReactNode;
+  /** The page's success banner, shown above the table: set by the page's forms and by the table's own deletes. */
+  notice: string;
   onNotice: (text: string) => void;
   /** Row links are plain <a>s navigated by one handler (lib/client/use-link-navigation.ts). */
   linkRows?: boolean;
-  /** Beside the search box: what acts on everything the search matches (the CSV export). */
-  searchTools?: (filters: PageFilters) => ReactNode;
+  /** Which CSV export the links beside the search box download (everything the search matches). */
+  exportAs: ExportResource;
   /** The actions column's width from md up (default md:w-44: room for two buttons). */
   actionsClassName?: string;
 }
@@ -198,6 +200,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
 
   return (
     <div className="space-y-4">
+      {props.notice && <Alert tone="success">{props.notice}</Alert>}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex w-full flex-wrap items-end gap-3 md:w-auto">
           <SearchBox value={filters.search} onChange={onSearch} />
@@ -206,7 +209,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             filters={filters}
             onSort={onSort}
           />
-          {props.searchTools?.(filters)}
+          <ExportLinks resource={props.exportAs} filters={filters} />
         </div>
         {props.toolbar}
       </div>

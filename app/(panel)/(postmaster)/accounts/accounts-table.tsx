@@ -3,12 +3,11 @@
 // changes, bulk create (its CSV code loads when the dialog opens) and the delete dialog's list of what goes too.
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { Alert, Button, Card, Spinner } from "@/components";
+import { Button, Card, Spinner } from "@/components";
 import { accounts, type AccountSummary, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLocale, useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
-import { ExportLinks } from "../_postmaster/export-links";
 import { Meter } from "../_postmaster/meter";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
@@ -140,8 +139,6 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       )}
       {importing && domain && <BulkCreateDialog domain={domain} onClose={() => setImporting(false)} />}
 
-      {notice && <Alert tone="success">{notice}</Alert>}
-
       <ResourceTable
         resource={accounts}
         initial={initial}
@@ -151,9 +148,10 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         deletable={(r) => r.name !== "postmaster"}
         linkRows
         actionsClassName="md:w-20"
-        searchTools={(filters) => <ExportLinks resource="accounts" filters={filters} />}
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names) => domain && <AccountDeleteDetails domain={domain} names={names} />}
+        exportAs="accounts"
+        notice={notice}
         onNotice={setNotice}
         toolbar={
           <div className="flex flex-wrap gap-2">

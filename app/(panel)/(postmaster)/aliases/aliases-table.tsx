@@ -1,12 +1,11 @@
 "use client";
 // The alias table: the shared resource table with the address and target columns; the target is changed in place.
 import { useState, useSyncExternalStore } from "react";
-import { Alert, Button, Card } from "@/components";
+import { Button, Card } from "@/components";
 import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import { Address } from "../_postmaster/address";
-import { ExportLinks } from "../_postmaster/export-links";
 import { PageHeader } from "../_postmaster/page-parts";
 import { nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { ALIAS_NOUN } from "../accounts/messages";
@@ -83,7 +82,6 @@ export function AliasesTable() {
           />
         )}
       </Card>
-      {notice && <Alert tone="success">{notice}</Alert>}
       <ResourceTable
         resource={aliases}
         t={t}
@@ -101,8 +99,9 @@ export function AliasesTable() {
             </Button>
           )
         }
+        exportAs="aliases"
+        notice={notice}
         onNotice={setNotice}
-        searchTools={(filters) => <ExportLinks resource="aliases" filters={filters} />}
       />
     </div>
   );

@@ -2,13 +2,12 @@
 // The mailing-list table: the shared resource table with the list's columns; each list opens in its editor.
 import Link from "next/link";
 import { useState } from "react";
-import { Alert, Card } from "@/components";
+import { Card } from "@/components";
 import { mailingLists, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import type { Noun } from "@/lib/i18n/plural";
 import { Address } from "../_postmaster/address";
-import { ExportLinks } from "../_postmaster/export-links";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { linkClass } from "../_postmaster/ui";
@@ -70,14 +69,14 @@ export function ListsTable() {
     <div className="space-y-4">
       <PageHeader title={t("title")} intro={t("intro", { domain: domain ?? "…" })} />
       <Card title={t("createTitle")}>{domain && <CreateListForm domain={domain} />}</Card>
-      {notice && <Alert tone="success">{notice}</Alert>}
       <ResourceTable
         resource={mailingLists}
         t={t}
         noun={LIST_NOUN}
         columns={columns}
+        exportAs="lists"
+        notice={notice}
         onNotice={setNotice}
-        searchTools={(filters) => <ExportLinks resource="lists" filters={filters} />}
       />
     </div>
   );
