@@ -3,16 +3,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { expect, it } from "vitest";
 
-import { createAccount } from "@/lib/server/resources/accounts";
 import { runHousekeeping } from "../../housekeeping";
 import { dovecotConf, maildirFiles, readMessages, smtpTry, waitFor } from "../mail-daemons";
 import {
   S,
   OFF,
   LEVELS,
-  PW,
   db,
-  domain,
   l,
   setAccount,
   setDomain,
@@ -21,6 +18,7 @@ import {
   landed,
   codes,
   message,
+  addAccount,
 } from "./harness";
 
 export function spamFilterCases() {
@@ -135,7 +133,7 @@ export function spamFilterCases() {
 
   it("spam filed into Spam keeps its save date when it is read: spam_delete_after counts from the delivery", async () => {
     const reader = `reader@${S}`;
-    await createAccount(db, await domain(S), "reader", { password: PW, spam_delete_after: 7 });
+    await addAccount(S, "reader", { spam_delete_after: 7 });
     await send("sender@outside.test", [reader], "read-spam", 12);
     await settle();
     expect(landed(reader, "read-spam").where).toBe("spam");

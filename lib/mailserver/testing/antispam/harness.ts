@@ -45,6 +45,9 @@ export const admin = async (d: string): Promise<Principal> => ({
 export const setAccount = async (d: string, name: string, body: Record<string, unknown>) =>
   updateAccounts(db, await admin(d), await domain(d), [name], body);
 export const setDomain = async (d: string, body: Record<string, unknown>) => updateDomain(db, await domain(d), body);
+/** A new account of domain `d` with the tests' password and the given fields. */
+export const addAccount = async (d: string, name: string, body: Record<string, unknown> = {}) =>
+  createAccount(db, await domain(d), name, { password: PW, ...body });
 
 /** A well-formed message; `score` (when given) is the total score Rspamd is to reach. */
 export function message(from: string, to: string[], subject: string, score?: number) {
@@ -91,37 +94,27 @@ export async function setUp() {
   for (const d of [S, G, OFF]) await runCommand(db, ["domain", "add", d, "--postmaster-password", PW]);
   await setDomain(S, { spam_greylist_enabled: 0 });
   await setDomain(OFF, { spam_greylist_enabled: 0, spam_enabled: 0 });
-  for (const h of LEVELS)
-    await createAccount(db, await domain(S), `h${h}`, { password: PW, spam_hits: h, spam_rule: "move" });
-  await createAccount(db, await domain(S), "tagger", { password: PW, spam_hits: 5, spam_rule: "tag" });
-  await createAccount(db, await domain(S), "mover", { password: PW, spam_hits: 5, spam_rule: "move" });
-  await createAccount(db, await domain(S), "nofilter", { password: PW, spam_enabled: 0, spam_hits: 2 });
-  await createAccount(db, await domain(S), "friendly", {
-    password: PW,
-    spam_hits: 2,
-    spam_white_list: ["friend@outside.test", "trusted.test"],
-  });
-  await createAccount(db, await domain(S), "picky", {
-    password: PW,
-    spam_black_list: ["pest@outside.test", "junk.test"],
-  });
-  await createAccount(db, await domain(S), "plain", { password: PW });
-  await createAccount(db, await domain(S), "changing", { password: PW, spam_hits: 9 });
-  await createAccount(db, await domain(S), "spfoff", { password: PW, spam_spf_enabled: 0, spam_rbl_enabled: 0 });
-  await createAccount(db, await domain(S), "strict", { password: PW, spam_spf_enabled: 1, spam_rbl_enabled: 1 });
-  await createAccount(db, await domain(S), "spfwhite", {
-    password: PW,
+  for (const h of LEVELS) await addAccount(S, `h${h}`, { spam_hits: h, spam_rule: "move" });
+  await addAccount(S, "tagger", { spam_hits: 5, spam_rule: "tag" });
+  await addAccount(S, "mover", { spam_hits: 5, spam_rule: "move" });
+  await addAccount(S, "nofilter", { spam_enabled: 0, spam_hits: 2 });
+  await addAccount(S, "friendly", { spam_hits: 2, spam_white_list: ["friend@outside.test", "trusted.test"] });
+  await addAccount(S, "picky", { spam_black_list: ["pest@outside.test", "junk.test"] });
+  await addAccount(S, "plain");
+  await addAccount(S, "changing", { spam_hits: 9 });
+  await addAccount(S, "spfoff", { spam_spf_enabled: 0, spam_rbl_enabled: 0 });
+  await addAccount(S, "strict", { spam_spf_enabled: 1, spam_rbl_enabled: 1 });
+  await addAccount(S, "spfwhite", {
     spam_spf_whitelist: ["spf-fail.test"],
     spam_rbl_whitelist: ["rblfriend@outside.test"],
   });
-  await createAccount(db, await domain(OFF), "anyone", { password: PW, spam_hits: 2 });
-  await createAccount(db, await domain(G), "inherits", { password: PW });
-  await createAccount(db, await domain(G), "greyoff", { password: PW, spam_greylist_enabled: 0 });
-  await createAccount(db, await domain(G), "greyon", { password: PW, spam_greylist_enabled: 1 });
-  await createAccount(db, await domain(G), "greywhite", { password: PW, spam_greylist_whitelist: ["outside.test"] });
-  await createAccount(db, await domain(S), "greyexplicit", { password: PW, spam_greylist_enabled: 1 });
-  await createAccount(db, await domain(S), "znacznik", {
-    password: PW,
+  await addAccount(OFF, "anyone", { spam_hits: 2 });
+  await addAccount(G, "inherits");
+  await addAccount(G, "greyoff", { spam_greylist_enabled: 0 });
+  await addAccount(G, "greyon", { spam_greylist_enabled: 1 });
+  await addAccount(G, "greywhite", { spam_greylist_whitelist: ["outside.test"] });
+  await addAccount(S, "greyexplicit", { spam_greylist_enabled: 1 });
+  await addAccount(S, "znacznik", {
     spam_enabled: 0,
     spam_spf_enabled: 0,
     spam_rbl_enabled: 0,
