@@ -1,7 +1,8 @@
-// Pieces every postmaster page repeats: the page heading with its intro line, the "could not load" alert
-// with a retry button, and the save row under an editor form. Texts come from each page's own messages, so the wording stays per page.
-import { useEffect, useRef } from "react";
-import { Alert, Button } from "@/components";
+// Pieces every postmaster page repeats: the page heading with its intro line, the "could not load" alert with a
+// retry button, an editor's card of fields, and the save row under an editor form. Texts come from each page's own
+// messages, so the wording stays per page.
+import { useEffect, useRef, type ReactNode } from "react";
+import { Alert, Button, Card } from "@/components";
 import type { SaveOutcome } from "@/lib/client/hooks/use-save-form";
 import { FormOutcome } from "../../_editors/form-outcome";
 
@@ -30,6 +31,15 @@ export function LoadFailedAlert({
         {retryLabel}
       </Button>
     </Alert>
+  );
+}
+
+/** An editor's card of fields: one column on phones, two (or three) side by side from the sm breakpoint. */
+export function FieldCard(props: { title: string; description: string; columns?: 2 | 3; children: ReactNode }) {
+  return (
+    <Card title={props.title} description={props.description}>
+      <div className={`grid gap-3 ${props.columns === 3 ? "sm:grid-cols-3" : "sm:grid-cols-2"}`}>{props.children}</div>
+    </Card>
   );
 }
 

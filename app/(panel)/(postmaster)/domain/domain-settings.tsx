@@ -13,7 +13,7 @@ import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { useEditorForm } from "../../_editors/use-editor-form";
-import { LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
+import { FieldCard, LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
 import { SpamSwitches } from "../_postmaster/tri-state";
 import { DkimCard } from "./dkim-card";
 import { domainMessages } from "./messages";
@@ -66,48 +66,42 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
-      <Card title={t("catchall")} description={t("catchallDesc")}>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Select
-            label={t("catchall_type")}
-            error={err("catchall_type")}
-            options={(["0", "1", "2", "3"] as const).map((v) => ({ value: v, label: t(`type${v}`) }))}
-            {...register("catchall_type")}
-          />
-          <TextField
-            label={t("catchall_address")}
-            readOnly={type === "0"}
-            placeholder={type === "0" ? t("addressNone") : undefined}
-            hint={type === "0" ? undefined : t(`address${type}`)}
-            autoComplete="off"
-            error={err("catchall_address")}
-            {...register("catchall_address")}
-          />
-          <p className="text-sm text-gray-800 sm:col-span-2" aria-live="polite">
-            {t(`rule${type}`, { domain })}
-          </p>
-        </div>
-      </Card>
+      <FieldCard title={t("catchall")} description={t("catchallDesc")}>
+        <Select
+          label={t("catchall_type")}
+          error={err("catchall_type")}
+          options={(["0", "1", "2", "3"] as const).map((v) => ({ value: v, label: t(`type${v}`) }))}
+          {...register("catchall_type")}
+        />
+        <TextField
+          label={t("catchall_address")}
+          readOnly={type === "0"}
+          placeholder={type === "0" ? t("addressNone") : undefined}
+          hint={type === "0" ? undefined : t(`address${type}`)}
+          autoComplete="off"
+          error={err("catchall_address")}
+          {...register("catchall_address")}
+        />
+        <p className="text-sm text-gray-800 sm:col-span-2" aria-live="polite">
+          {t(`rule${type}`, { domain })}
+        </p>
+      </FieldCard>
 
-      <Card title={t("antispam")} description={t("antispamDesc")}>
-        <div className="grid gap-3 sm:grid-cols-3">
-          <Checkbox
-            className="sm:col-span-3"
-            label={t("spam_enabled")}
-            error={err("spam_enabled")}
-            {...register("spam_enabled")}
-          />
-          <SpamSwitches label={t} record={record} err={err} register={register} />
-        </div>
-      </Card>
+      <FieldCard title={t("antispam")} description={t("antispamDesc")} columns={3}>
+        <Checkbox
+          className="sm:col-span-3"
+          label={t("spam_enabled")}
+          error={err("spam_enabled")}
+          {...register("spam_enabled")}
+        />
+        <SpamSwitches label={t} record={record} err={err} register={register} />
+      </FieldCard>
 
-      <Card title={t("lists")} description={t("listsDesc")}>
-        <div className="grid gap-3 sm:grid-cols-2">
-          {SPAM_LISTS.map((f) => (
-            <TextArea key={f} label={t(f)} hint={t("listHint")} rows={4} error={err(f)} {...register(f)} />
-          ))}
-        </div>
-      </Card>
+      <FieldCard title={t("lists")} description={t("listsDesc")}>
+        {SPAM_LISTS.map((f) => (
+          <TextArea key={f} label={t(f)} hint={t("listHint")} rows={4} error={err(f)} {...register(f)} />
+        ))}
+      </FieldCard>
 
       <SaveBar saveLabel={t("save")} unsavedLabel={t("unsaved")} state={formState} status={outcome} />
     </form>

@@ -17,7 +17,7 @@ import { DateField } from "../../../_editors/date-field";
 import { editorSharedMessages } from "../../../_editors/messages";
 import { useEditorForm } from "../../../_editors/use-editor-form";
 import { megabytes, todayIso } from "../../../_editors/format";
-import { SaveBar } from "../../_postmaster/page-parts";
+import { FieldCard, SaveBar } from "../../_postmaster/page-parts";
 import { RecordPage } from "../../_postmaster/record-page";
 import { SpamSwitches } from "../../_postmaster/tri-state";
 import { editorMessages } from "./messages";
@@ -134,13 +134,11 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         <SignInState name={String(record.name)} />
       </Card>
 
-      <Card title={t("forwarding")} description={t("forwardingDesc")}>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextArea label={t("forwards")} hint={t("forwardsHint")} error={err("forwards")} {...register("forwards")} />
-          <TextArea label={t("aliases")} hint={t("aliasesHint")} error={err("aliases")} {...register("aliases")} />
-          <Checkbox label={t("keep_mail")} error={err("keep_mail")} {...register("keep_mail")} />
-        </div>
-      </Card>
+      <FieldCard title={t("forwarding")} description={t("forwardingDesc")}>
+        <TextArea label={t("forwards")} hint={t("forwardsHint")} error={err("forwards")} {...register("forwards")} />
+        <TextArea label={t("aliases")} hint={t("aliasesHint")} error={err("aliases")} {...register("aliases")} />
+        <Checkbox label={t("keep_mail")} error={err("keep_mail")} {...register("keep_mail")} />
+      </FieldCard>
 
       <Card title={t("autoresponder")} description={t("autoresponderDesc")}>
         <AutoresponderFields control={control} register={register} err={err} />

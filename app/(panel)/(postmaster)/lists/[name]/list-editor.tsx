@@ -20,7 +20,7 @@ import {
   replyToAddressMissing,
 } from "@/lib/schemas/mailing-list";
 import { useEditorForm } from "../../../_editors/use-editor-form";
-import { SaveBar } from "../../_postmaster/page-parts";
+import { FieldCard, SaveBar } from "../../_postmaster/page-parts";
 import { RecordPage } from "../../_postmaster/record-page";
 import { listEditorMessages } from "./messages";
 import { MemberEditor } from "./member-editor";
@@ -102,58 +102,56 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
-      <Card title={t("settings")} description={t("settingsDesc")}>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField
-            className="sm:col-span-2"
-            label={t("description")}
-            hint={t("descriptionHint")}
-            maxLength={255}
-            error={err("description")}
-            {...register("description")}
-          />
-          <Select
-            label={t("privacy_mode")}
-            hint={t("privacyHint")}
-            error={err("privacy_mode")}
-            options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`privacy${v}`) }))}
-            {...register("privacy_mode")}
-          />
-          <Select
-            label={t("replyto_mode")}
-            error={err("replyto_mode")}
-            options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`replyto${v}`) }))}
-            {...register("replyto_mode")}
-          />
-          <TextField
-            label={t("replyto_email")}
-            hint={t("replytoEmailHint")}
-            type="email"
-            required={replyto === "2"}
-            error={err("replyto_email")}
-            {...register("replyto_email")}
-          />
-          <TextField
-            label={t("confirm_url")}
-            hint={t("confirmUrlHint")}
-            type="url"
-            error={err("confirm_url")}
-            {...register("confirm_url")}
-          />
-          <Checkbox
-            label={t("replyto_catchall")}
-            hint={t("replytoCatchallHint")}
-            error={err("replyto_catchall")}
-            {...register("replyto_catchall")}
-          />
-          <Checkbox
-            label={t("autosubscribe_enabled")}
-            hint={t("autosubscribeHint")}
-            error={err("autosubscribe_enabled")}
-            {...register("autosubscribe_enabled")}
-          />
-        </div>
-      </Card>
+      <FieldCard title={t("settings")} description={t("settingsDesc")}>
+        <TextField
+          className="sm:col-span-2"
+          label={t("description")}
+          hint={t("descriptionHint")}
+          maxLength={255}
+          error={err("description")}
+          {...register("description")}
+        />
+        <Select
+          label={t("privacy_mode")}
+          hint={t("privacyHint")}
+          error={err("privacy_mode")}
+          options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`privacy${v}`) }))}
+          {...register("privacy_mode")}
+        />
+        <Select
+          label={t("replyto_mode")}
+          error={err("replyto_mode")}
+          options={(["0", "1", "2"] as const).map((v) => ({ value: v, label: t(`replyto${v}`) }))}
+          {...register("replyto_mode")}
+        />
+        <TextField
+          label={t("replyto_email")}
+          hint={t("replytoEmailHint")}
+          type="email"
+          required={replyto === "2"}
+          error={err("replyto_email")}
+          {...register("replyto_email")}
+        />
+        <TextField
+          label={t("confirm_url")}
+          hint={t("confirmUrlHint")}
+          type="url"
+          error={err("confirm_url")}
+          {...register("confirm_url")}
+        />
+        <Checkbox
+          label={t("replyto_catchall")}
+          hint={t("replytoCatchallHint")}
+          error={err("replyto_catchall")}
+          {...register("replyto_catchall")}
+        />
+        <Checkbox
+          label={t("autosubscribe_enabled")}
+          hint={t("autosubscribeHint")}
+          error={err("autosubscribe_enabled")}
+          {...register("autosubscribe_enabled")}
+        />
+      </FieldCard>
 
       <div className="grid gap-4 lg:grid-cols-2">
         {MEMBERS.map((m) => (
