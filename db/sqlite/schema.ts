@@ -2,17 +2,8 @@
 // List-valued fields that the API only ever reads and writes whole (forwards, the anti-spam lists) are JSON
 // arrays in a text column; members of mailing lists are rows, because they are searched and expanded one by one.
 import { sql } from "drizzle-orm";
-import {
-  blob,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-  type AnySQLiteColumn,
-} from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 const jsonList = (name: string) =>
   text(name, { mode: "json" })
