@@ -1,6 +1,8 @@
 // The list editor's held posts (approve, reject) and bounces, and the account delete dialog naming the lists the
 // account leaves. Held posts and bounces are written into the database the way the list service writes them
 // (lib/lists/store.ts); that an approved post is then sent is lib/lists/lists.test.ts's (real Postfix/Dovecot).
+import path from "node:path";
+import { SCREENSHOTS } from "./artifacts";
 import { DEMO, expect, originOf, test } from "./fixtures";
 import { sql } from "./test-db";
 
@@ -43,6 +45,24 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   await expect(held).toContainText("obcy@example.net");
   await expect(held).toContainText("49 KB");
   await expect(page.getByTestId("list-bounces")).toContainText("550 5.1.1 User unknown");
+  // On a phone the subject, date and size go under the sender: nothing scrolls sideways, the buttons stay in view.
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const table of [held, page.getByTestId("list-bounces")]) {
+      const overflow = await table.evaluate((t) => t.scrollWidth - t.parentElement!.clientWidth);
+      expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+    }
+    const approve = (await page.getByRole("button", { name: `Zatwierdź: ${keep}` }).boundingBox())!;
+    expect(approve.x + approve.width, `${width} px`).toBeLessThanOrEqual(width);
+    // The two cards, from the held posts' top to the bounces' bottom.
+    const [top, bottom] = await Promise.all(
+      [held, page.getByTestId("list-bounces")].map(
+        async (t) => (await t.locator("xpath=ancestor::section[1]").boundingBox())!,
+      ),
+    );
+    const clip = { x: 0, y: top!.y, width, height: bottom!.y + bottom!.height - top!.y };
+    await page.screenshot({ path: path.join(SCREENSHOTS, `list-moderation-${width}.png`), fullPage: true, clip });
+  }
 
   await page.getByRole("button", { name: `Zatwierdź: ${keep}` }).click();
   await expect(held.getByRole("row").filter({ hasText: keep })).toContainText("zatwierdzona, rozsyłanie");

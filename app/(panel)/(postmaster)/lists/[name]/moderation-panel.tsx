@@ -11,7 +11,8 @@ import { Address } from "../../_postmaster/address";
 import { moderationMessages } from "./moderation-messages";
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
-const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
+/** A date and time, kept on one line. */
+const when = (iso: string) => <span className="whitespace-nowrap">{iso.slice(0, 16).replace("T", " ")}</span>;
 
 export function ModerationPanel({ domain, name }: { domain: string; name: string }) {
   const t = useT(moderationMessages);
@@ -44,19 +45,18 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
         ) : (
           <DetailTable
             testId="held-posts"
-            headers={[t("sender"), t("subject"), t("date"), t("size"), t("actions")]}
             items={data.data.held}
+            itemKey={(post) => post.id}
             empty={t("heldNone")}
-            row={(post) => (
-              <tr key={post.id} className={ROW}>
-                <td className="px-2 py-1">
-                  <Address text={post.sender} />
-                </td>
-                <td className="px-2 py-1 wrap-anywhere">{post.subject || t("noSubject")}</td>
-                <td className="px-2 py-1 whitespace-nowrap">{when(post.date)}</td>
-                <td className="px-2 py-1 whitespace-nowrap">{kb(post.size)}</td>
-                <td className="px-2 py-1">
-                  {post.status === "approved" ? (
+            columns={[
+              { label: t("sender"), cell: (post) => <Address text={post.sender} /> },
+              { label: t("subject"), wide: true, className: WORDS, cell: (post) => post.subject || t("noSubject") },
+              { label: t("date"), wide: true, cell: (post) => when(post.date) },
+              { label: t("size"), wide: true, className: "whitespace-nowrap", cell: (post) => kb(post.size) },
+              {
+                label: t("actions"),
+                cell: (post) =>
+                  post.status === "approved" ? (
                     t("approved")
                   ) : (
                     <div className="flex flex-wrap gap-2">
@@ -79,10 +79,9 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
                         {t("reject")}
                       </Button>
                     </div>
-                  )}
-                </td>
-              </tr>
-            )}
+                  ),
+              },
+            ]}
           />
         )}
       </Card>
@@ -90,19 +89,15 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
         {data.data && (
           <DetailTable
             testId="list-bounces"
-            headers={[t("address"), t("count"), t("lastAt"), t("reason")]}
             items={data.data.bounces}
+            itemKey={(b) => b.address}
             empty={t("bouncesNone")}
-            row={(b) => (
-              <tr key={b.address} className={ROW}>
-                <td className="px-2 py-1">
-                  <Address text={b.address} />
-                </td>
-                <td className="px-2 py-1">{b.count}</td>
-                <td className="px-2 py-1 whitespace-nowrap">{when(b.last_at)}</td>
-                <td className="px-2 py-1 wrap-anywhere">{b.last_reason}</td>
-              </tr>
-            )}
+            columns={[
+              { label: t("address"), cell: (b) => <Address text={b.address} /> },
+              { label: t("count"), cell: (b) => b.count },
+              { label: t("lastAt"), wide: true, cell: (b) => when(b.last_at) },
+              { label: t("reason"), wide: true, className: WORDS, cell: (b) => b.last_reason },
+            ]}
           />
         )}
       </Card>
@@ -110,36 +105,67 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
   );
 }
 
-const ROW = "border-b border-gray-200 align-top";
+interface Column<T> {
+  label: string;
+  cell: (item: T) => ReactNode;
+  /** Its own column from the `sm` breakpoint; below it, a labelled line under the first column, so no row scrolls. */
+  wide?: boolean;
+  className?: string;
+}
+
+/** Free text wraps anywhere, but its column keeps a readable width (not one letter a line). */
+const WORDS = "min-w-40 wrap-anywhere";
 
 /** The panel's two tables here: the column labels, one row per item, or the `empty` line when there is none. */
 function DetailTable<T>({
   testId,
-  headers,
+  columns,
   items,
+  itemKey,
   empty,
-  row,
 }: {
   testId: string;
-  headers: string[];
+  columns: Column<T>[];
   items: T[];
+  itemKey: (item: T) => string | number;
   empty: string;
-  row: (item: T) => ReactNode;
 }) {
   if (items.length === 0) return <p>{empty}</p>;
+  const [first, ...rest] = columns;
+  const shown = (c: Column<T>) => (c.wide ? "hidden sm:table-cell" : "");
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm" data-testid={testId}>
         <thead>
           <tr className="border-b border-gray-300">
-            {headers.map((h) => (
-              <th key={h} className="px-2 py-1 text-left font-medium">
-                {h}
+            {columns.map((c) => (
+              <th key={c.label} className={`px-2 py-1 text-left font-medium ${shown(c)}`}>
+                {c.label}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>{items.map(row)}</tbody>
+        <tbody>
+          {items.map((item) => (
+            <tr key={itemKey(item)} className="border-b border-gray-200 align-top">
+              <td className="px-2 py-1">
+                {first!.cell(item)}
+                {rest
+                  .filter((c) => c.wide)
+                  .map((c) => (
+                    <div key={c.label} className="mt-1 text-gray-700 wrap-anywhere sm:hidden">
+                      <span className="text-gray-500">{c.label}:</span> {c.cell(item)}
+                    </div>
+                  ))}
+              </td>
+              {rest.map((c) => (
+                <td key={c.label} className={`px-2 py-1 ${c.className ?? ""} ${shown(c)}`}>
+                  {c.cell(item)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );
