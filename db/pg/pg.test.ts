@@ -263,7 +263,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     }
   });
 
-  it("keeps the trigram indexes' pending lists small and the accounts vacuumed often (migration 0006)", async () => {
+  it("keeps the trigram indexes' pending lists small and the accounts vacuumed often", async () => {
     const rows = await pgRows(
       "SELECT relname, reloptions FROM pg_class WHERE relkind = 'i' AND relname LIKE '%trgm' ORDER BY relname",
     );
@@ -281,7 +281,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     );
   });
 
-  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write (migrations 0007, 0008)", async () => {
+  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write", async () => {
     const drift = () =>
       pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_search s ON s.account_id = a.id
               WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id
@@ -302,7 +302,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(await rows()).toBe(before + 2);
   });
 
-  it("keeps a bulk update linear after one-row updates on the same connection (migration 0010)", async () => {
+  it("keeps a bulk update linear after one-row updates on the same connection", async () => {
     // PL/pgSQL plans a trigger's statements once per connection, for the first call's transition tables: after
     // one-row updates (a delivery's usage, a login), a join of old_rows and new_rows became a nested loop, and
     // 2,000 rows took 2,000 x 2,000 comparisons per such statement (tens of seconds here; ~0.2 s without the joins).
