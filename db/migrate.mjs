@@ -37,8 +37,32 @@ export function openSqliteFile(file) {
   return sqlite;
 }
 
+/** The release with the step-by-step migrations that lead up to the baseline. */
+const PRE_BASELINE_RELEASE = "release 0.1.0 (commit dda88ef)";
+
+/**
+ * Each engine's migrations start from one baseline (the journal's first entry) that creates the whole schema, dated
+ * like the newest step-by-step migration it replaced. drizzle applies every migration newer than a database's newest,
+ * so a database migrated by an older release would get the baseline on top of its tables: refuse it, before anything
+ * is changed. `newest`: the newest created_at in the migrations table (null when there is none: a fresh database).
+ */
+function refuseBeforeBaseline(newest, folder) {
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8"));
+  const baseline = journal.entries[0]?.when;
+  if (newest === null || newest === undefined || baseline === undefined || Number(newest) >= baseline) return;
+  throw new Error(
+    `This database was migrated by a release older than the schema baseline of release 0.2.0; nothing was changed. ` +
+      `Migrate it first with ${PRE_BASELINE_RELEASE}, which still has the step-by-step migrations (its \`db migrate\`), ` +
+      `then run \`db migrate\` of this release (docs/deploy.md, "Upgrading").`,
+  );
+}
+
 /** Applies db/sqlite/migrations (or MIGRATIONS_PATH) to any drizzle SQLite instance. */
 export function runSqliteMigrations(db, folder = migrationsFolder()) {
+  const sqlite = db.$client;
+  const present = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+  const newest = "SELECT max(created_at) AS newest FROM __drizzle_migrations";
+  refuseBeforeBaseline(present ? sqlite.prepare(newest).get().newest : null, folder);
   sqliteMigrate(db, { migrationsFolder: folder });
 }
 
@@ -51,6 +75,9 @@ export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
     if (rows[0]?.standby) return;
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
+      const table = await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+      const newest = "SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations";
+      refuseBeforeBaseline(table.rows[0].present ? (await client.query(newest)).rows[0].newest : null, folder);
       // The migrator runs on its own connection from the pool; this one only holds the lock.
       await pgMigrate(pgDrizzle(pool), { migrationsFolder: folder });
     } finally {

@@ -28,9 +28,9 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
 /**
  * Per list kind: the domains column counting its rows (kept by triggers), and the table a new search counts its
  * matches in, with that table's column holding the row's id. Accounts have a narrow copy of their search keys for it
- * (migration 0007, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows. `trigram`:
- * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (migration 0008).
- * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (migration 0009): deliveries
+ * (accounts_search, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows. `trigram`:
+ * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (trigram_form).
+ * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (accounts_order): deliveries
  * rewrite the accounts' rows, not the copy's, so its pages stay all-visible for the index-only walks of OFFSET pages.
  * The copy holds every sort column of the accounts but the usage ones, which every delivery changes.
  */
@@ -228,7 +228,7 @@ async function pageRows<Row>(
       // The count visits every match, so it hands over their ids too when there are few: their page is then read by
       // id and sorted, where walking the sort index would pass many rows that do not match before a page fills. (A
       // remembered total that small is counted again, for the ids.)
-      // The trigram key picks the candidates, search_key decides (trigram_form, migration 0008, maps "q" and "."
+      // The trigram key picks the candidates, search_key decides (trigram_form maps "q" and "."
       // alike). The statement is unnamed, so PostgreSQL folds trigram_form of the pattern before choosing the index.
       const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE trigram_form(${pattern}) AND ` : sql``;
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(

@@ -1,5 +1,5 @@
-// The PostgreSQL dialect's list pages (db/pg/dialect.ts): pages in code point order read from the sort indexes of
-// migration 0005 (not a sort of the whole domain), and a search's remembered total following every change of the
+// The PostgreSQL dialect's list pages (db/pg/dialect.ts): pages in code point order read from the sort indexes in
+// that order (not a sort of the whole domain), and a search's remembered total following every change of the
 // domain's rows, made by any connection (another process, another host).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
@@ -134,7 +134,7 @@ describe("PostgreSQL list pages", () => {
   });
 });
 
-describe("the sorts the mail server does not change (migration 0009)", () => {
+describe("the sorts the mail server does not change (accounts_order)", () => {
   it("are every sort of the accounts but usage", async () => {
     const onCopy = (
       await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts_order' ORDER BY 1")
@@ -285,7 +285,7 @@ describe("a new search with few matches", () => {
   });
 });
 
-describe("a search with a dot, a dash or an underscore (migration 0008)", () => {
+describe("a search with a dot, a dash or an underscore (trigram_form)", () => {
   it("counts exactly what contains it, though its trigram form is shared with q, x and v", async () => {
     await sql("INSERT INTO domains (name) VALUES ('marks.test')");
     const names = ["ab.cd", "abqcd", "ab-cd", "abxcd", "ab_cd", "abvcd", "ab.cd.ef"];

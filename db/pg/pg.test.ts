@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
+import { runPgMigrations } from "../migrate.mjs";
 import { openPostgres, type PgDb } from "./client";
 import { MAIL_VIEWS } from "./mail-reader";
 import * as p from "./schema";
@@ -90,6 +91,66 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     ) as { entries: unknown[] };
     expect(applied[0]!.n).toBe(journal.entries.length);
     expect((await pgRows("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'")).length).toBe(1);
+  });
+
+  // db/migrate.mjs's guard (the SQLite twin is db/migrate.test.ts): the migrations start from one baseline dated
+  // like release 0.1.0's newest migration (0018_sieve_scripts_view).
+  describe("from the baseline", () => {
+    const RELEASE_0_1_0_NEWEST = 1796000018000;
+    const journal = JSON.parse(
+      fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8"),
+    ) as { entries: { when: number }[] };
+
+    /** A database of its own whose drizzle.__drizzle_migrations holds rows dated `times`, and one table of its own. */
+    async function migratedBefore(database: string, times: number[]): Promise<pg.Pool> {
+      cluster.psql(`CREATE DATABASE ${database} OWNER ${cluster.user}`, "postgres");
+      const pool = new pg.Pool({ connectionString: cluster.urlFor({ database }), max: 2 });
+      await pool.query(`CREATE SCHEMA drizzle;
+        CREATE TABLE drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint);
+        CREATE TABLE kept (id integer PRIMARY KEY)`);
+      for (const t of times)
+        await pool.query("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('h', $1)", [t]);
+      return pool;
+    }
+    /** Everything that could change: the tables and views of both schemas, and the migrations table's rows. */
+    const state = async (pool: pg.Pool) => ({
+      relations: (
+        await pool.query(
+          "SELECT relname FROM pg_class WHERE relnamespace IN ('public'::regnamespace, 'drizzle'::regnamespace) ORDER BY 1",
+        )
+      ).rows,
+      migrations: (await pool.query("SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id")).rows,
+    });
+
+    it("created this fresh database from the baseline, dated as the journal says", async () => {
+      expect(journal.entries[0]!.when).toBe(RELEASE_0_1_0_NEWEST);
+      const rows = await pgRows("SELECT created_at FROM drizzle.__drizzle_migrations");
+      expect(rows.map((r) => Number(r.created_at))).toEqual([RELEASE_0_1_0_NEWEST]);
+    });
+
+    it("leaves a database of the release before the baseline as it is (its newest migration is dated like it)", async () => {
+      const pool = await migratedBefore("at_baseline", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST]);
+      try {
+        const before = await state(pool);
+        await runPgMigrations(pool);
+        expect(await state(pool)).toEqual(before);
+      } finally {
+        await pool.end();
+      }
+    });
+
+    it("refuses a database migrated by an older release, naming the release to migrate it with first, and changes nothing", async () => {
+      const pool = await migratedBefore("older_release", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST - 3000]);
+      try {
+        const before = await state(pool);
+        await expect(runPgMigrations(pool)).rejects.toThrow(
+          /older than the schema baseline of release 0\.2\.0.*release 0\.1\.0 \(commit dda88ef\)/,
+        );
+        expect(await state(pool)).toEqual(before);
+      } finally {
+        await pool.end();
+      }
+    });
   });
 
   it.each(MAIL_VIEWS)("view %s returns the same rows as SQLite's", async (view) => {
@@ -202,7 +263,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     }
   });
 
-  it("keeps the trigram indexes' pending lists small and the accounts vacuumed often (migration 0006)", async () => {
+  it("keeps the trigram indexes' pending lists small and the accounts vacuumed often", async () => {
     const rows = await pgRows(
       "SELECT relname, reloptions FROM pg_class WHERE relkind = 'i' AND relname LIKE '%trgm' ORDER BY relname",
     );
@@ -220,7 +281,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     );
   });
 
-  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write (migrations 0007, 0008)", async () => {
+  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write", async () => {
     const drift = () =>
       pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_search s ON s.account_id = a.id
               WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id
@@ -241,7 +302,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(await rows()).toBe(before + 2);
   });
 
-  it("keeps a bulk update linear after one-row updates on the same connection (migration 0010)", async () => {
+  it("keeps a bulk update linear after one-row updates on the same connection", async () => {
     // PL/pgSQL plans a trigger's statements once per connection, for the first call's transition tables: after
     // one-row updates (a delivery's usage, a login), a join of old_rows and new_rows became a nested loop, and
     // 2,000 rows took 2,000 x 2,000 comparisons per such statement (tens of seconds here; ~0.2 s without the joins).

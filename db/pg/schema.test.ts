@@ -54,7 +54,7 @@ describe("db/pg/schema.ts mirrors db/schema.ts", () => {
           columns: i.config.columns.map((c) => (c as { name: string }).name),
         }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name)));
-    // PostgreSQL keeps these sort indexes on accounts_order (migration 0009), not on the accounts.
+    // PostgreSQL keeps these sort indexes on accounts_order, not on the accounts.
     const movedOnPg = new Set([
       "accounts_sort_creation",
       "accounts_sort_expiration",

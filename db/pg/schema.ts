@@ -81,7 +81,7 @@ export const domains = pgTable(
     aliasLimit: integer("alias_limit").notNull().default(1000),
     mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
     capacityLimit: int64("capacity_limit").notNull().default(102400),
-    // Usage counters, kept current by triggers (db/pg/migrations, the PL/pgSQL twin of SQLite's 0001).
+    // Usage counters, kept current by triggers (db/pg/migrations, the PL/pgSQL twin of SQLite's).
     accountCount: integer("account_count").notNull().default(0),
     aliasCount: integer("alias_count").notNull().default(0),
     mailinglistCount: integer("mailinglist_count").notNull().default(0),
@@ -167,7 +167,7 @@ export const accounts = pgTable(
   },
   (t) => [
     ...addressIndexes("accounts", t),
-    // The sorts by name, dates, capacity, description and blocked walk accounts_order (migration 0009), a copy that
+    // The sorts by name, dates, capacity, description and blocked walk accounts_order, a copy that
     // deliveries do not update; the sorts by usage change with every delivery, so they stay here.
     index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
     index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name),
@@ -236,7 +236,7 @@ export const listMembers = pgTable(
   ],
 );
 
-/** How many times a list's members have changed (kept by the triggers of migration 0002); see db/sqlite/schema.ts. */
+/** How many times a list's members have changed (kept by the triggers list_members_version_*); see db/sqlite/schema.ts. */
 export const listMemberVersions = pgTable("list_member_versions", {
   listId: integer("list_id").primaryKey(),
   version: int64("version").notNull().default(0),

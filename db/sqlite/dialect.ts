@@ -128,7 +128,7 @@ export const sqliteDialect: Dialect = {
   },
 
   optimize(db) {
-    // FTS5 answers a query by reading every segment of the index; this merges them into one (migrations 0004-0005).
+    // FTS5 answers a query by reading every segment of the index; this merges them into one (automerge only limits their number).
     db.$client.exec("INSERT INTO accounts_search(accounts_search) VALUES ('optimize')");
     // Lets SQLite refresh the statistics its planner uses, where they are stale (cheap when nothing changed).
     db.$client.pragma("optimize");

@@ -5,15 +5,15 @@
 // Scale (bench/): on a domain of 100,000 accounts nothing here may read every row per request.
 // - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
 //   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing.
-// - A search of 3+ characters on accounts finds its matches in the trigram index (migration 0004), whose rowid is
+// - A search of 3+ characters on accounts finds its matches in the trigram index (accounts_search), whose rowid is
 //   domain_id * 2^32 + id, so "in this domain" is a rowid range and counting reads no table row. Its phrase match
 //   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
-//   test search_key LIKE over the (domain_id, name, search_key) index (migration 0006), a scan of short entries.
+//   test search_key LIKE over the (domain_id, name, search_key) index (accounts_domain_name_search), a scan of short entries.
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
 //   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
 //   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk in an
 //   order other than name that meets matches bunched at its end stops at twice its expected length and tests ids.
-// - A search's total is remembered per domain while its search_version (moved by triggers, migration 0011) is
+// - A search's total is remembered per domain while its search_version (moved by triggers) is
 //   unchanged. A new search's count hands over the ids of up to 10,000 matches, so its page does not run the
 //   trigram query again.
 import type { Statement } from "better-sqlite3";

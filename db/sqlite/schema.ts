@@ -41,7 +41,7 @@ export const domains = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull().unique(),
-    // Every domain has one (migration 0012 gave each existing domain a customer of its own).
+    // Every domain has one.
     customerId: integer("customer_id").references(() => customers.id),
     catchallType: integer("catchall_type").notNull().default(0),
     catchallAddress: text("catchall_address").notNull().default(""),
@@ -56,12 +56,12 @@ export const domains = sqliteTable(
     aliasLimit: integer("alias_limit").notNull().default(1000),
     mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
     capacityLimit: integer("capacity_limit").notNull().default(102400),
-    // Usage counters, kept current by triggers (see the custom migration) so reading a domain costs no scan.
+    // Usage counters, kept current by triggers (db/sqlite/migrations) so reading a domain costs no scan.
     accountCount: integer("account_count").notNull().default(0),
     aliasCount: integer("alias_count").notNull().default(0),
     mailinglistCount: integer("mailinglist_count").notNull().default(0),
     capacitySum: integer("capacity_sum").notNull().default(0),
-    // Moved by triggers (migration 0011) whenever a row of the domain's lists is added or removed or its search key
+    // Moved by triggers whenever a row of the domain's lists is added or removed or its search key
     // changes: a list total counted at one value holds while it stays (lib/server/resources/page.ts).
     searchVersion: integer("search_version").notNull().default(0),
     createdAt: text("created_at")
@@ -226,13 +226,13 @@ export const listMembers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.listId, t.role, t.address] }),
     index("list_members_address").on(t.address),
-    // Members in their order, read in pages (a 50,000-member PUT reads them in slices; migration 0017).
+    // Members in their order, read in pages (a 50,000-member PUT reads them in slices).
     index("list_members_order").on(t.listId, t.role, t.position, t.address),
   ],
 );
 
 /**
- * How many times a list's members have changed (triggers of migration 0017 count every insert, update and delete
+ * How many times a list's members have changed (triggers list_members_version_* count every insert, update and delete
  * of `list_members`, whoever makes it). A PUT of a big list reads the members in slices outside its write
  * transaction and writes only if this number is still the one it read (lib/server/list-members-put.ts).
  */
@@ -437,7 +437,7 @@ export const dkimKeys = sqliteTable(
   },
   (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
 );
-// --- the audit log and two-factor sign-in (tables of their own, migration 0016) ---
+// --- the audit log and two-factor sign-in (tables of their own) ---
 
 /** One change made through the API, the panel or the CLI (lib/server/resources/audit.ts). Passwords are never in it. */
 export const auditLog = sqliteTable(

@@ -1,6 +1,6 @@
 import "server-only";
 // `mailserver config`: the Postfix lookup tables and the Dovecot configuration that read the panel's SQLite
-// database through the views of migration 0003. The files reference each other by absolute path inside the
+// database through its mail_* views (db/sqlite/migrations). The files reference each other by absolute path inside the
 // output folder, so the folder is meant to stay where it was generated (for example /etc/mailadmin).
 import fs from "node:fs";
 import path from "node:path";

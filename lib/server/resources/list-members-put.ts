@@ -4,7 +4,7 @@ import "server-only";
 // the work is cut into slices of a few milliseconds with a turn of the event loop between them:
 //
 //   1. the addresses are checked in slices (`checkedAddresses`, the rules of `addressList`);
-//   2. the current members are read in pages in their order (index `list_members_order`, migration 0017), outside
+//   2. the current members are read in pages in their order (index `list_members_order`), outside
 //      any transaction, with the list's member version (`list_member_versions`, kept by triggers) read first;
 //   3. the difference is worked out in slices (`planMembers`);
 //   4. one short write transaction checks that the version is still the one read (nobody changed the members
@@ -62,7 +62,7 @@ export async function checkedAddresses(value: unknown, max: number): Promise<str
   return out;
 }
 
-/** The list's member version: moves with every insert, update and delete of its members (migration 0017). */
+/** The list's member version: moves with every insert, update and delete of its members (triggers list_members_version_*). */
 export const memberVersion = async (db: Db, listId: number) => (await listMemberStatements(db).version(listId)) ?? 0;
 
 /** What a PUT of `accounts` changes in one list, worked out against the members as of `version`. */

@@ -1,5 +1,5 @@
 import "server-only";
-// Upkeep of the accounts' trigram search index (migrations 0004, 0005). FTS5 answers a query by reading every
+// Upkeep of the accounts' trigram search index (accounts_search, db/sqlite/migrations). FTS5 answers a query by reading every
 // segment of the index, and each write adds one; automerge keeps their number down as writes come, and this merges
 // them all into one, which is what a search costs least on (a bulk load leaves many segments, each searched on
 // its own). Run daily by

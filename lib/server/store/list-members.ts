@@ -9,7 +9,7 @@ import { prepared } from "./prepared";
 export type MemberRole = "subscriber" | "moderator";
 
 export interface ListMemberStatements {
-  /** The list's member version, moved by triggers on every change of its members (SQLite 0017, PostgreSQL 0002). */
+  /** The list's member version, moved by triggers on every change of its members (list_members_version_* in each engine's baseline). */
   version(listId: number): Promise<number | undefined>;
   /** Up to `limit` subscribers after (position, address), in their order, as [address, position]. */
   subscriberPage(listId: number, position: number, address: string, limit: number): Promise<[string, number][]>;

@@ -1,0 +1,64 @@
+// db/migrate.mjs on SQLite: a fresh database gets the baseline, one migrated by the release before it (its newest
+// migration dated like the baseline) is left as it is, and one migrated by an older release is refused untouched.
+// The PostgreSQL twin is in db/pg/pg.test.ts.
+import type Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSqliteFile, runSqliteMigrations } from "./migrate.mjs";
+
+const folder = path.join("db", "sqlite", "migrations");
+const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+  entries: { when: number; tag: string }[];
+};
+const baseline = journal.entries[0]!.when;
+/** When release 0.1.0's newest SQLite migration (0022_sieve_scripts_view) is dated: every database it migrated ends there. */
+const RELEASE_0_1_0_NEWEST = 1796000022000;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-migrate-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A database whose migrations table holds rows dated `times`, as drizzle writes them, and one table of its own. */
+function migratedBefore(name: string, times: number[]): Database.Database {
+  const sqlite = openSqliteFile(path.join(dir, name));
+  sqlite.exec(`CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric);
+    CREATE TABLE kept (id integer PRIMARY KEY)`);
+  for (const t of times) sqlite.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('h', ?)").run(t);
+  return sqlite;
+}
+
+/** Everything that could change: the schema and the migrations table's rows. */
+const state = (sqlite: Database.Database) => ({
+  schema: sqlite.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all(),
+  migrations: sqlite.prepare("SELECT id, hash, created_at FROM __drizzle_migrations ORDER BY id").all(),
+});
+
+describe("SQLite migrations from the baseline", () => {
+  it("creates a fresh database from the baseline, dated as the journal says", () => {
+    const sqlite = openSqliteFile(path.join(dir, "fresh.db"));
+    runSqliteMigrations(drizzle(sqlite), folder);
+    expect(sqlite.prepare("SELECT created_at FROM __drizzle_migrations").all()).toEqual([{ created_at: baseline }]);
+    expect(sqlite.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 0 });
+    sqlite.close();
+  });
+
+  it("leaves a database of the release before the baseline as it is (its newest migration is dated like it)", () => {
+    expect(baseline).toBe(RELEASE_0_1_0_NEWEST);
+    const sqlite = migratedBefore("current.db", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST]);
+    const before = state(sqlite);
+    runSqliteMigrations(drizzle(sqlite), folder);
+    expect(state(sqlite)).toEqual(before);
+    sqlite.close();
+  });
+
+  it("refuses a database migrated by an older release, naming the release to migrate it with first, and changes nothing", () => {
+    const sqlite = migratedBefore("old.db", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST - 3000]);
+    const before = state(sqlite);
+    expect(() => runSqliteMigrations(drizzle(sqlite), folder)).toThrow(
+      /older than the schema baseline of release 0\.2\.0.*release 0\.1\.0 \(commit dda88ef\)/,
+    );
+    expect(state(sqlite)).toEqual(before);
+    sqlite.close();
+  });
+});
