@@ -27,12 +27,13 @@ const pgOf = (db: Db) => db as unknown as PgHandle;
 
 /**
  * Per list kind: the domains column counting its rows (kept by triggers), and the table a new search counts its
- * matches in, with that table's column holding the row's id. Accounts have a narrow copy of their search keys for it
- * (accounts_search, as SQLite's FTS5 accounts_search); aliases and lists are counted in their own rows. `trigram`:
- * a column holding the search key with "." "-" "_" as letters, which the trigram index is on (trigram_form).
- * `order`: a narrow copy of the accounts' sort keys whose indexes serve the listed sorts (accounts_order): deliveries
- * rewrite the accounts' rows, not the copy's, so its pages stay all-visible for the index-only walks of OFFSET pages.
- * The copy holds every sort column of the accounts but the usage ones, which every delivery changes.
+ * matches in, with that table's column holding the row's id. Accounts count theirs in accounts_order, a narrow copy
+ * of their search and sort keys; aliases and lists are counted in their own rows. `trigram`: a column holding the
+ * search key with "." "-" "_" as letters, which the trigram index is on (trigram_form). `order`: the narrow copy
+ * whose indexes serve the listed sorts (accounts_order): deliveries rewrite the accounts' rows, not the copy's, so its
+ * pages stay all-visible for the index-only walks of OFFSET pages. The copy holds every sort column of the accounts
+ * but the usage ones, which every delivery changes; a new search sorted by one of them counts its matches and takes
+ * its page's ids in the same scan.
  */
 const USAGE_SORTS = new Set(["usage_percent", "usage_bytes"]);
 const TABLES: Record<
@@ -41,7 +42,7 @@ const TABLES: Record<
 > = {
   accounts: {
     counter: "account_count",
-    matches: "accounts_search",
+    matches: "accounts_order",
     id: "account_id",
     trigram: "trigram_key",
     order: {
@@ -216,31 +217,57 @@ async function pageRows<Row>(
   if (!q.search) {
     total = domainRows;
   } else {
-    // The matches are counted through a pg_trgm GIN index (accounts: on accounts_search); a page of many matches
+    // The matches are counted through a pg_trgm GIN index (accounts: on accounts_order); a page of many matches
     // walks the sort index testing each row, a page of few is read by id.
     const key = `${spec.table}\u0000${domainId}\u0000${q.search}`;
     const version = first.rows[0]?.domain_version as number | undefined;
     const known = totals.get(key);
     const upTo = byIdsUpTo(offset + q.size, domainRows);
+    // The trigram key picks the candidates, search_key decides (trigram_form maps "q" and "."
+    // alike). The statements are unnamed, so PostgreSQL folds trigram_form of the pattern before choosing the index.
+    const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE trigram_form(${pattern}) AND ` : sql``;
+    const matching = sql`domain_id = ${domainId} AND ${candidates}search_key LIKE ${pattern}`;
+    const remember = () => {
+      // Not inside a transaction: its own uncommitted rows may be in the count.
+      if (version !== undefined && !(db instanceof PgTransaction))
+        setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
+    };
     if (known && version !== undefined && known.version === Number(version) && known.total > upTo) {
       total = known.total;
+    } else if (kind.order?.sorts.has(column)) {
+      // Sorted by a key of the copy the matches are counted in: one scan of the matches counts them and keeps the
+      // page's ids (a top-N sort), where counting and then walking the sort index read the matches twice.
+      const counted = await pgOf(db).execute<{ id: number; n: number }>(
+        sql`SELECT ${ident(kind.id)} AS id, count(*) OVER () AS n FROM ${ident(kind.order.table)}
+            WHERE ${matching} ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`,
+      );
+      if (counted.rows.length > 0 || offset === 0) {
+        total = Number(counted.rows[0]?.n ?? 0);
+        ids = `{${counted.rows.map((r) => r.id).join(",")}}`;
+      } else {
+        // A page past the last match has no row to carry the count.
+        const all = await pgOf(db).execute<{ n: number }>(
+          sql`SELECT count(*) AS n FROM ${ident(kind.order.table)} WHERE ${matching}`,
+        );
+        total = Number(all.rows[0]?.n ?? 0);
+      }
+      remember();
+      if (offset >= total) return { total, rows: [] };
+      const byId = sql`SELECT ${columns} FROM ${table} JOIN unnest(${ids}::integer[]) AS matched(id) USING (id)
+                       WHERE domain_id = ${domainId} ORDER BY ${orderBy}`;
+      return { total, rows: (await pgOf(db).execute<Row>(byId)).rows };
     } else {
       // The count visits every match, so it hands over their ids too when there are few: their page is then read by
       // id and sorted, where walking the sort index would pass many rows that do not match before a page fills. (A
       // remembered total that small is counted again, for the ids.)
-      // The trigram key picks the candidates, search_key decides (trigram_form maps "q" and "."
-      // alike). The statement is unnamed, so PostgreSQL folds trigram_form of the pattern before choosing the index.
-      const candidates = kind.trigram ? sql`${ident(kind.trigram)} LIKE trigram_form(${pattern}) AND ` : sql``;
       const counted = await pgOf(db).execute<{ n: number; ids: number[] | null }>(
         sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${upTo} THEN array_agg(${ident(kind.id)}) END AS ids
-            FROM ${ident(kind.matches)} WHERE domain_id = ${domainId} AND ${candidates}search_key LIKE ${pattern}`,
+            FROM ${ident(kind.matches)} WHERE ${matching}`,
       );
       total = Number(counted.rows[0]?.n ?? 0);
       const found = counted.rows[0]?.ids;
       if (found) ids = `{${found.join(",")}}`;
-      // Not inside a transaction: its own uncommitted rows may be in the count.
-      if (version !== undefined && !(db instanceof PgTransaction))
-        setBounded(totals, MAX_TOTALS, key, { version: Number(version), total });
+      remember();
     }
   }
   if (offset >= total) return { total, rows: [] };

@@ -148,6 +148,7 @@ describe("the sorts the mail server does not change (accounts_order)", () => {
       "accounts_order_last_auth",
       "accounts_order_name",
       "accounts_order_pkey",
+      "accounts_order_words_trgm",
     ]);
     const onAccounts = (await sql("SELECT indexname FROM pg_indexes WHERE tablename = 'accounts' ORDER BY 1")).rows.map(
       (r: { indexname: string }) => r.indexname,
@@ -285,6 +286,76 @@ describe("a new search with few matches", () => {
   });
 });
 
+describe("a new search sorted by a key of accounts_order", () => {
+  it("counts its matches and takes its page's ids in one scan, whatever the page", async () => {
+    const all = (
+      await sql("SELECT name, description, capacity FROM accounts WHERE domain_id = 1 AND search_key LIKE '%owal%'")
+    ).rows as { name: string; description: string; capacity: number }[];
+    // More matches than byIdsUpTo's bound for a first page: a count alone would not have handed over the ids.
+    expect(all.length).toBeGreaterThan(900);
+    const cp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const byCapacityDesc = [...all].sort((a, b) => b.capacity - a.capacity || cp(b.name, a.name)).map((r) => r.name);
+    const byDescription = [...all].sort((a, b) => cp(a.description, b.description) || cp(a.name, b.name));
+    const cases: [Partial<PageQuery>, string[]][] = [
+      [{ sort: "capacity", sortDir: "desc", page: 0, size: 20 }, byCapacityDesc.slice(0, 20)],
+      [{ sort: "capacity", sortDir: "desc", page: 7, size: 20 }, byCapacityDesc.slice(140, 160)],
+      [{ sort: "description", page: 3, size: 30 }, byDescription.map((r) => r.name).slice(90, 120)],
+      [
+        { sort: "name", page: 1, size: 50 },
+        all
+          .map((r) => r.name)
+          .sort(cp)
+          .slice(50, 100),
+      ],
+      // The last page, partly filled.
+      [
+        { sort: "capacity", sortDir: "desc", page: Math.floor(all.length / 50), size: 50 },
+        byCapacityDesc.slice(Math.floor(all.length / 50) * 50),
+      ],
+    ];
+    let i = 0;
+    for (const [over, expected] of cases) {
+      // Not remembered: a change of a search key elsewhere in the domain moves its search version.
+      await sql("UPDATE accounts SET search_key = $1 WHERE name = 'Nowak_1'", [`nowak_1\u0001opis 1#${i++}`]);
+      const { sent, spy } = recordStatements();
+      let page;
+      try {
+        page = await pgDialect.pageRows(db, spec, 1, query({ search: "owal", ...over }));
+      } finally {
+        spy.mockRestore();
+      }
+      const label = JSON.stringify(over);
+      expect(page.total, label).toBe(all.length);
+      expect(
+        page.rows.map((r) => r.name),
+        label,
+      ).toEqual(expected);
+      // The domain's row, the one scan of the matches, the page's rows by id: no walk of a sort index.
+      expect(sent, label).toHaveLength(3);
+      expect(sent[1]!.text, label).toContain("count(*) OVER ()");
+      expect(sent[2]!.text, label).toContain("unnest(");
+    }
+  });
+
+  it("answers no match, and a page past the last match, with the total", async () => {
+    await sql("UPDATE accounts SET search_key = $1 WHERE name = 'Nowak_1'", ["nowak_1\u0001opis 1#none"]);
+    expect(await pgDialect.pageRows(db, spec, 1, query({ search: "brak", sort: "capacity" }))).toEqual({
+      total: 0,
+      rows: [],
+    });
+    const [{ n }] = (
+      await sql("SELECT count(*)::int AS n FROM accounts WHERE domain_id = 1 AND search_key LIKE '%owal_2%'")
+    ).rows as [{ n: number }];
+    expect(n).toBeGreaterThan(100);
+    const past = query({ search: "owal_2", sort: "capacity", page: Math.ceil(n / 25) + 3, size: 25 });
+    expect(await pgDialect.pageRows(db, spec, 1, past)).toEqual({ total: n, rows: [] });
+    // Remembered: the next page of the same search has the same total.
+    const first = await pgDialect.pageRows(db, spec, 1, query({ search: "owal_2", sort: "capacity", size: 25 }));
+    expect(first.total).toBe(n);
+    expect(first.rows).toHaveLength(25);
+  });
+});
+
 describe("a search with a dot, a dash or an underscore (trigram_form)", () => {
   it("counts exactly what contains it, though its trigram form is shared with q, x and v", async () => {
     await sql("INSERT INTO domains (name) VALUES ('marks.test')");
@@ -320,11 +391,11 @@ describe("a search with a dot, a dash or an underscore (trigram_form)", () => {
       await client.query("SET enable_seqscan = off");
       // As the dialect sends it: the escaped pattern through trigram_form, as a parameter of an unnamed statement.
       const plan = await client.query(
-        "EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE trigram_form($1)",
+        "EXPLAIN SELECT account_id FROM accounts_order WHERE trigram_key LIKE trigram_form($1)",
         ["%l\\_3%"],
       );
       expect(plan.rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n")).toContain(
-        "accounts_search_words_trgm",
+        "accounts_order_words_trgm",
       );
       // pg_trgm's own reading of the two forms: "l_3" is the words "l" and "3"; "lv3" is one word.
       const words = (await client.query("SELECT show_trgm('l_3') AS plain, show_trgm('lv3') AS joined")).rows as [

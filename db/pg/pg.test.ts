@@ -99,7 +99,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     const RELEASE_0_1_0_NEWEST = 1796000018000;
     const journal = JSON.parse(
       fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8"),
-    ) as { entries: { when: number }[] };
+    ) as { entries: { when: number; tag: string }[] };
 
     /** A database of its own whose drizzle.__drizzle_migrations holds rows dated `times`, and one table of its own. */
     async function migratedBefore(database: string, times: number[]): Promise<pg.Pool> {
@@ -122,20 +122,55 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       migrations: (await pool.query("SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id")).rows,
     });
 
-    it("created this fresh database from the baseline, dated as the journal says", async () => {
+    /** A copy of the migrations folder whose journal ends at the baseline. */
+    function baselineOnly(): string {
+      const from = path.join("db", "pg", "migrations");
+      const to = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-pg-baseline-"));
+      fs.mkdirSync(path.join(to, "meta"));
+      const first = journal.entries[0]!;
+      fs.copyFileSync(path.join(from, `${first.tag}.sql`), path.join(to, `${first.tag}.sql`));
+      fs.writeFileSync(path.join(to, "meta", "_journal.json"), JSON.stringify({ ...journal, entries: [first] }));
+      return to;
+    }
+
+    it("created this fresh database from the baseline and the migrations after it, dated as the journal says", async () => {
       expect(journal.entries[0]!.when).toBe(RELEASE_0_1_0_NEWEST);
-      const rows = await pgRows("SELECT created_at FROM drizzle.__drizzle_migrations");
-      expect(rows.map((r) => Number(r.created_at))).toEqual([RELEASE_0_1_0_NEWEST]);
+      const rows = await pgRows("SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY id");
+      expect(rows.map((r) => Number(r.created_at))).toEqual(journal.entries.map((e) => e.when));
     });
 
     it("leaves a database of the release before the baseline as it is (its newest migration is dated like it)", async () => {
       const pool = await migratedBefore("at_baseline", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST]);
+      const folder = baselineOnly();
       try {
         const before = await state(pool);
-        await runPgMigrations(pool);
+        await runPgMigrations(pool, folder);
         expect(await state(pool)).toEqual(before);
       } finally {
         await pool.end();
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it("upgrades a database at the baseline: its accounts are found through accounts_order's trigram key", async () => {
+      cluster.psql(`CREATE DATABASE upgraded OWNER ${cluster.user}`, "postgres");
+      const pool = new pg.Pool({ connectionString: cluster.urlFor({ database: "upgraded" }), max: 2 });
+      const folder = baselineOnly();
+      try {
+        await runPgMigrations(pool, folder);
+        await pool.query("INSERT INTO domains (name) VALUES ('up.test')");
+        await pool.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
+          SELECT 1, n, n || '@up.test', 'x', n FROM unnest(ARRAY['jan.kowal', 'ewa_nowak', 'ola']) AS n`);
+        await runPgMigrations(pool);
+        const rows = await pool.query(
+          "SELECT name, trigram_key FROM accounts_order WHERE trigram_key LIKE trigram_form('%n.k%') ORDER BY name",
+        );
+        expect(rows.rows).toEqual([{ name: "jan.kowal", trigram_key: "janqkowal" }]);
+        const gone = await pool.query("SELECT to_regclass('accounts_search') AS t");
+        expect(gone.rows).toEqual([{ t: null }]);
+      } finally {
+        await pool.end();
+        fs.rmSync(folder, { recursive: true, force: true });
       }
     });
 
@@ -243,18 +278,18 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(await pgRows("SELECT * FROM list_members")).toEqual([]);
   });
 
-  it("answers a substring search of the accounts through the trigram index of accounts_search", async () => {
+  it("answers a substring search of the accounts through the trigram index of accounts_order", async () => {
     const client = await pdb.$client.connect();
     try {
       // A handful of rows: the planner would scan the table; forbidding the scan shows the index answers ILIKE.
       await client.query("SET enable_seqscan = off");
-      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_search WHERE trigram_key LIKE '%ewa%'"))
+      const plan = (await client.query("EXPLAIN SELECT account_id FROM accounts_order WHERE trigram_key LIKE '%ewa%'"))
         .rows as Record<string, unknown>[];
-      expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("accounts_search_words_trgm");
+      expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("accounts_order_words_trgm");
       expect(
         (
           await client.query(
-            "SELECT a.email FROM accounts_search s JOIN accounts a ON a.id = s.account_id WHERE s.search_key LIKE '%ewa%'",
+            "SELECT a.email FROM accounts_order s JOIN accounts a ON a.id = s.account_id WHERE s.search_key LIKE '%ewa%'",
           )
         ).rows,
       ).toEqual([{ email: "ewa@two.test" }]);
@@ -268,7 +303,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       "SELECT relname, reloptions FROM pg_class WHERE relkind = 'i' AND relname LIKE '%trgm' ORDER BY relname",
     );
     expect(rows.map((r) => r.relname)).toEqual([
-      "accounts_search_words_trgm",
+      "accounts_order_words_trgm",
       "aliases_search_trgm",
       "audit_log_search_trgm",
       "mailing_lists_search_trgm",
@@ -281,12 +316,12 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     );
   });
 
-  it("mirrors every account's domain and search key (and its trigram form) in accounts_search, whatever the write", async () => {
+  it("mirrors every account's domain and search key (and its trigram form) in accounts_order, whatever the write", async () => {
     const drift = () =>
-      pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_search s ON s.account_id = a.id
+      pgRows(`SELECT a.id, s.account_id FROM accounts a FULL JOIN accounts_order s ON s.account_id = a.id
               WHERE a.id IS NULL OR s.account_id IS NULL OR s.search_key <> a.search_key OR s.domain_id <> a.domain_id
                  OR s.trigram_key <> trigram_form(a.search_key)`);
-    const rows = async () => Number((await pgRows("SELECT count(*) AS n FROM accounts_search"))[0]?.n);
+    const rows = async () => Number((await pgRows("SELECT count(*) AS n FROM accounts_order"))[0]?.n);
     expect(await drift()).toEqual([]);
     const before = await rows();
     await pdb.$client.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
@@ -298,7 +333,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     await pdb.$client.query("INSERT INTO mail_quota (username, bytes, messages) VALUES ('nowy2@two.test', 5, 1)");
     await pdb.$client.query("DELETE FROM accounts WHERE name = 'nowy3'");
     expect(await drift()).toEqual([]);
-    expect(await pgRows("SELECT search_key FROM accounts_search WHERE trigram_key = 'zmienionyqopis'")).toHaveLength(1);
+    expect(await pgRows("SELECT search_key FROM accounts_order WHERE trigram_key = 'zmienionyqopis'")).toHaveLength(1);
     expect(await rows()).toBe(before + 2);
   });
 
@@ -342,9 +377,9 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     // Once for each of the three one-row key changes, once for the bulk statement.
     expect(Number(after.v)).toBe(Number(before.v) + 4);
     const stale = await pgRows(`SELECT a.name FROM accounts a
-      JOIN accounts_search s ON s.account_id = a.id JOIN accounts_order o ON o.account_id = a.id
+      JOIN accounts_order o ON o.account_id = a.id
       WHERE a.domain_id = (SELECT id FROM domains WHERE name = 'bulk.test')
-        AND (s.search_key <> a.search_key OR s.trigram_key <> trigram_form(a.search_key) OR o.search_key <> a.search_key
+        AND (o.trigram_key <> trigram_form(a.search_key) OR o.search_key <> a.search_key
              OR o.description <> a.description OR o.capacity <> a.capacity)`);
     expect(stale).toEqual([]);
   }, 60_000);
