@@ -237,23 +237,17 @@ async function pageRows<Row>(
     } else if (kind.order?.sorts.has(column)) {
       // Sorted by a key of the copy the matches are counted in: one scan of the matches counts them and keeps the
       // page's ids (a top-N sort), where counting and then walking the sort index read the matches twice. The
-      // matches are MATERIALIZED: PostgreSQL 15 prices count(*) OVER () under a LIMIT as if the window could stop
-      // early, and walked the whole domain's sort index instead of the trigram index's few candidates.
+      // matches are MATERIALIZED, read once for the count and once for the page: PostgreSQL 15 priced a count(*)
+      // OVER () under a LIMIT as if the window could stop early, and walked the whole domain's sort index instead of
+      // the trigram index's few candidates. One row, also when the page is past the last match.
       const keys = column === "name" ? ident("name") : sql`${ident(column)}, ${ident("name")}`;
-      const counted = await pgOf(db).execute<{ id: number; n: number }>(
+      const counted = await pgOf(db).execute<{ n: number; ids: number[] }>(
         sql`WITH m AS MATERIALIZED (SELECT ${ident(kind.id)} AS id, ${keys} FROM ${ident(kind.order.table)} WHERE ${matching})
-            SELECT id, count(*) OVER () AS n FROM m ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}`,
+            SELECT (SELECT count(*) FROM m) AS n,
+                   ARRAY(SELECT id FROM m ORDER BY ${orderBy} LIMIT ${q.size} OFFSET ${offset}) AS ids`,
       );
-      if (counted.rows.length > 0 || offset === 0) {
-        total = Number(counted.rows[0]?.n ?? 0);
-        ids = `{${counted.rows.map((r) => r.id).join(",")}}`;
-      } else {
-        // A page past the last match has no row to carry the count.
-        const all = await pgOf(db).execute<{ n: number }>(
-          sql`SELECT count(*) AS n FROM ${ident(kind.order.table)} WHERE ${matching}`,
-        );
-        total = Number(all.rows[0]?.n ?? 0);
-      }
+      total = Number(counted.rows[0]?.n ?? 0);
+      ids = `{${(counted.rows[0]?.ids ?? []).join(",")}}`;
       remember();
       if (offset >= total) return { total, rows: [] };
       const byId = sql`SELECT ${columns} FROM ${table} JOIN unnest(${ids}::integer[]) AS matched(id) USING (id)
