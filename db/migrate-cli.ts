@@ -2,4 +2,10 @@
 // (DATABASE_PATH), or PostgreSQL when DATABASE_URL is a postgres:// URL (db/migrate.mjs, as `npm start` does).
 import { migrateDatabase } from "./migrate.mjs";
 
-console.log(`Database migrated: ${await migrateDatabase()}`);
+try {
+  console.log(`Database migrated: ${await migrateDatabase()}`);
+} catch (err) {
+  // The operator's next step is in the message (a refused upgrade names the release to migrate through first).
+  console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

@@ -32,7 +32,13 @@ async function runPrimary() {
   const count = workerCount();
   // Migrate once here, before any worker opens the file: workers migrating a fresh file at the same time would race.
   const { migrateDatabase } = await import("../../db/migrate.mjs");
-  await migrateDatabase();
+  try {
+    await migrateDatabase();
+  } catch (err) {
+    // One line in the journal, with the operator's next step (a refused upgrade names the release to go through).
+    console.error(`mail-admin: the database was not migrated: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
 
   // The primary accepts every connection and hands it to a ready worker in turn. Not cluster's own round robin:
   // that can hand a connection to a worker that has just died, and the client then waits forever. Here the primary
