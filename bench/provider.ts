@@ -18,7 +18,7 @@ import { measureApi, startServer, type Server } from "./provider-api";
 import { lagDuringImport, lookups, mailQueries, postmapAgrees, READER } from "./provider-mail";
 import { apiLines, providerTargets, writeProviderReport, type ProviderResult } from "./provider-report";
 import { ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
-import { buildIfMissing, log, quick } from "./run-config";
+import { buildIfStale, log, quick } from "./run-config";
 
 const SIZES = quick ? PROVIDER_QUICK_SIZES : PROVIDER_SIZES;
 /** The API's measurements: as the 100k bench's (bench/run.ts), fewer repetitions in quick mode. */
@@ -61,7 +61,7 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
 
 async function main() {
   // Before anything is timed: the server needs a production build.
-  buildIfMissing();
+  buildIfStale();
   const started = performance.now();
   const load = () =>
     os

@@ -95,13 +95,33 @@ export function log(message: string) {
 }
 
 /** Builds the production server when `distDir` has no build. */
-export function buildIfMissing(): void {
-  if (fs.existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  log(`No production build in ${distDir}: building ...`);
-  const built = spawnSync("npm", ["run", "build"], {
+/** What the production build is made of: a change to any of these after the build makes it stale. */
+const BUILD_SOURCES = ["app", "components", "db", "lib", "next.config.mjs", "package-lock.json"];
+
+/** The newest modification time (ms) of a file or of any file below a folder. */
+function newestChange(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs
+    .readdirSync(target)
+    .reduce((newest, entry) => Math.max(newest, newestChange(path.join(target, entry))), stat.mtimeMs);
+}
+
+/** Builds the production server when there is no build or a source changed after it: a bench measures this code. */
+export function buildIfStale(): void {
+  const built = fs.statSync(path.join(root, distDir, "BUILD_ID"), { throwIfNoEntry: false });
+  const changed = Math.max(...BUILD_SOURCES.map((s) => newestChange(path.join(root, s))));
+  if (built && built.mtimeMs >= changed) return;
+  log(
+    built
+      ? `The build in ${distDir} is older than the sources: building ...`
+      : `No production build in ${distDir}: building ...`,
+  );
+  const run = spawnSync("npm", ["run", "build"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_DIST_DIR: distDir },
   });
-  if (built.status !== 0) throw new Error("next build failed");
+  if (run.status !== 0) throw new Error("next build failed");
 }

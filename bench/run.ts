@@ -9,7 +9,7 @@ import { benchEngine, type Running } from "./engine";
 import { CHROMIUM } from "./panel";
 import { checkPrerequisites } from "./prerequisites";
 import { writeReports, type Report } from "./report";
-import { buildIfMissing, distDir, enginesOf, log, portsFor, quick, root } from "./run-config";
+import { buildIfStale, distDir, enginesOf, log, portsFor, quick, root } from "./run-config";
 
 async function main() {
   const engines = enginesOf(process.argv);
@@ -22,7 +22,7 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
     return;
   }
-  buildIfMissing();
+  buildIfStale();
   const running: Running = { stop: async () => {} };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
