@@ -1,6 +1,7 @@
 // Bulk create's input rows: CSV splitting, header skipping, full addresses, generated passwords and row checks.
 import { describe, expect, it } from "vitest";
-import { generatePassword, parseRows, passwordsCsv, splitLine } from "./account-rows";
+import { generatePassword } from "@/lib/schemas/common";
+import { parseRows, passwordsCsv, splitLine } from "./account-rows";
 
 describe("splitLine", () => {
   it("splits on semicolons, or commas when a line has none, with CSV quotes", () => {

@@ -4,10 +4,8 @@
 // no value in any field (Excel ends a sheet's CSV with `;;;` rows). Each row is checked
 // with the account's own rules before anything is sent. Loaded only with the bulk-create dialog.
 import { accountFields } from "@/lib/schemas/account";
-import { generatePassword, isAccountName, passwordSchema } from "@/lib/schemas/common";
-
-export { generatePassword };
 import type { ErrorKey } from "@/lib/errors/catalog";
+import { generatePassword, isAccountName, passwordSchema } from "@/lib/schemas/common";
 
 export const DEFAULT_CAPACITY = 1024;
 
