@@ -1,13 +1,13 @@
 "use client";
 // The list's held posts with approve and reject, and the bounces recorded per subscriber (docs/lists.md).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
 import { Alert, Button, Card, SkeletonLines } from "@/components";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
 import type { ListModeration } from "@/lib/schemas/list-moderation";
 import { Address } from "../../_postmaster/address";
+import { cellClass, type Column } from "../../_postmaster/table-columns";
 import { moderationMessages } from "./moderation-messages";
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -49,11 +49,24 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
             itemKey={(post) => post.id}
             empty={t("heldNone")}
             columns={[
-              { label: t("sender"), cell: (post) => <Address text={post.sender} /> },
-              { label: t("subject"), wide: true, className: WORDS, cell: (post) => post.subject || t("noSubject") },
-              { label: t("date"), wide: true, cell: (post) => when(post.date) },
-              { label: t("size"), wide: true, className: "whitespace-nowrap", cell: (post) => kb(post.size) },
+              { key: "sender", label: t("sender"), cell: (post) => <Address text={post.sender} /> },
               {
+                key: "subject",
+                label: t("subject"),
+                wide: true,
+                className: WORDS,
+                cell: (post) => post.subject || t("noSubject"),
+              },
+              { key: "date", label: t("date"), wide: true, cell: (post) => when(post.date) },
+              {
+                key: "size",
+                label: t("size"),
+                wide: true,
+                className: "whitespace-nowrap",
+                cell: (post) => kb(post.size),
+              },
+              {
+                key: "actions",
                 label: t("actions"),
                 cell: (post) =>
                   post.status === "approved" ? (
@@ -93,10 +106,10 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
             itemKey={(b) => b.address}
             empty={t("bouncesNone")}
             columns={[
-              { label: t("address"), cell: (b) => <Address text={b.address} /> },
-              { label: t("count"), cell: (b) => b.count },
-              { label: t("lastAt"), wide: true, cell: (b) => when(b.last_at) },
-              { label: t("reason"), wide: true, className: WORDS, cell: (b) => b.last_reason },
+              { key: "address", label: t("address"), cell: (b) => <Address text={b.address} /> },
+              { key: "count", label: t("count"), cell: (b) => b.count },
+              { key: "lastAt", label: t("lastAt"), wide: true, cell: (b) => when(b.last_at) },
+              { key: "reason", label: t("reason"), wide: true, className: WORDS, cell: (b) => b.last_reason },
             ]}
           />
         )}
@@ -105,18 +118,13 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
   );
 }
 
-interface Column<T> {
-  label: string;
-  cell: (item: T) => ReactNode;
-  /** Its own column from the `sm` breakpoint; below it, a labelled line under the first column, so no row scrolls. */
-  wide?: boolean;
-  className?: string;
-}
-
 /** Free text wraps anywhere, but its column keeps a readable width (not one letter a line). */
 const WORDS = "min-w-40 wrap-anywhere";
 
-/** The panel's two tables here: the column labels, one row per item, or the `empty` line when there is none. */
+/**
+ * The panel's two tables here: the column labels, one row per item, or the `empty` line when there is none. Columns
+ * marked `wide` are hidden below md, as in the resource table, and shown there as labelled lines under the first.
+ */
 function DetailTable<T>({
   testId,
   columns,
@@ -132,14 +140,13 @@ function DetailTable<T>({
 }) {
   if (items.length === 0) return <p>{empty}</p>;
   const [first, ...rest] = columns;
-  const shown = (c: Column<T>) => (c.wide ? "hidden sm:table-cell" : "");
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm" data-testid={testId}>
         <thead>
           <tr className="border-b border-gray-300">
             {columns.map((c) => (
-              <th key={c.label} className={`px-2 py-1 text-left font-medium ${shown(c)}`}>
+              <th key={c.key} className={`px-2 py-1 text-left font-medium ${cellClass(c)}`}>
                 {c.label}
               </th>
             ))}
@@ -153,13 +160,13 @@ function DetailTable<T>({
                 {rest
                   .filter((c) => c.wide)
                   .map((c) => (
-                    <div key={c.label} className="mt-1 text-gray-700 wrap-anywhere sm:hidden">
+                    <div key={c.key} className="mt-1 text-gray-700 wrap-anywhere md:hidden">
                       <span className="text-gray-500">{c.label}:</span> {c.cell(item)}
                     </div>
                   ))}
               </td>
               {rest.map((c) => (
-                <td key={c.label} className={`px-2 py-1 ${c.className ?? ""} ${shown(c)}`}>
+                <td key={c.key} className={`px-2 py-1 ${cellClass(c)}`}>
                   {c.cell(item)}
                 </td>
               ))}
