@@ -51,9 +51,9 @@ function refuseBeforeBaseline(newest, folder) {
   const baseline = journal.entries[0]?.when;
   if (newest === null || newest === undefined || baseline === undefined || Number(newest) >= baseline) return;
   throw new Error(
-    `This database was migrated by a release older than the schema baseline of release 0.2.0; nothing was changed. ` +
-      `Migrate it first with ${PRE_BASELINE_RELEASE}, which still has the step-by-step migrations (its \`db migrate\`), ` +
-      `then run \`db migrate\` of this release (docs/deploy.md, "Upgrading").`,
+    `This database was migrated by a release older than the schema baseline of release 0.2.0; the migration changed ` +
+      `nothing. Migrate it first with ${PRE_BASELINE_RELEASE}, which still has the step-by-step migrations ` +
+      `(\`npm run db:migrate\` in its checkout), then with this release (docs/deploy.md, "Upgrading").`,
   );
 }
 
