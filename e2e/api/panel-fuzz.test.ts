@@ -362,6 +362,19 @@ describe("random requests to the panel's endpoints", () => {
       ),
       { numRuns: 600 },
     );
+    // A body that is not JSON, through the passage to the v1 API: the random run sends one there only by chance.
+    const notJson: Case = {
+      m: "PUT",
+      p: `/api/panel/v1/emails/${D}/u2`,
+      q: "",
+      b: "{",
+      c: "admin",
+      o: "own",
+      t: "application/json",
+    };
+    const refused = await send(notJson.m, notJson.p, headersOf(notJson), notJson.b);
+    check(notJson, refused);
+    expect((JSON.parse(refused.text) as { code?: string }).code, refused.text).toBe("400.1");
     // Still serving, and the administrator's session still live (the run may have changed u1's password).
     const res = await send("GET", "/api/panel/session", { cookie: cookies.admin }, undefined);
     expect(res.status, res.text).toBe(200);

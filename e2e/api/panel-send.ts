@@ -25,7 +25,10 @@ export function send(
   const path = rawPath.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
   return new Promise((resolve, reject) => {
     const url = new URL(origin());
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+    // Node's client sends a DELETE's or OPTIONS's body without Content-Length on a kept-alive connection: the server
+    // then reads it as the next request, and answers the client's next request with that one's 400.
+    const framed = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: framed }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
