@@ -4,6 +4,9 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type pg from "pg";
 
 export declare function openSqliteFile(file: string): Database.Database;
-export declare function runSqliteMigrations(db: BetterSQLite3Database<Record<string, unknown>>, folder?: string): void;
-export declare function runPgMigrations(pool: pg.Pool, folder?: string): Promise<void>;
+export declare function runSqliteMigrations(
+  db: BetterSQLite3Database<Record<string, unknown>>,
+  folder?: string,
+): number;
+export declare function runPgMigrations(pool: pg.Pool, folder?: string): Promise<number | null>;
 export declare function migrateDatabase(): Promise<string>;

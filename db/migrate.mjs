@@ -57,29 +57,43 @@ function refuseBeforeBaseline(newest, folder) {
   );
 }
 
-/** Applies db/sqlite/migrations (or MIGRATIONS_PATH) to any drizzle SQLite instance. */
+/** Applies db/sqlite/migrations (or MIGRATIONS_PATH) to any drizzle SQLite instance; returns how many it applied. */
 export function runSqliteMigrations(db, folder = migrationsFolder()) {
   const sqlite = db.$client;
-  const present = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+  const present = () => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+  const count = () => (present() ? sqlite.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get().n : 0);
   const newest = "SELECT max(created_at) AS newest FROM __drizzle_migrations";
-  refuseBeforeBaseline(present ? sqlite.prepare(newest).get().newest : null, folder);
+  refuseBeforeBaseline(present() ? sqlite.prepare(newest).get().newest : null, folder);
+  const before = count();
   sqliteMigrate(db, { migrationsFolder: folder });
+  return count() - before;
 }
 
-/** Applies db/pg/migrations, holding an advisory lock so processes starting at once migrate one after another. */
+/**
+ * Applies db/pg/migrations, holding an advisory lock so processes starting at once migrate one after another; returns
+ * how many it applied (null on a standby).
+ */
 export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
   const client = await pool.connect();
   try {
     // A standby replays the primary's schema and refuses writes: there is nothing to migrate (and nothing could be).
     const { rows } = await client.query("SELECT pg_is_in_recovery() AS standby");
-    if (rows[0]?.standby) return;
+    if (rows[0]?.standby) return null;
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
-      const table = await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+      const present = async () =>
+        (await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present")).rows[0]
+          .present;
+      const count = async () =>
+        (await present())
+          ? Number((await client.query("SELECT count(*) AS n FROM drizzle.__drizzle_migrations")).rows[0].n)
+          : 0;
       const newest = "SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations";
-      refuseBeforeBaseline(table.rows[0].present ? (await client.query(newest)).rows[0].newest : null, folder);
+      refuseBeforeBaseline((await present()) ? (await client.query(newest)).rows[0].newest : null, folder);
+      const before = await count();
       // The migrator runs on its own connection from the pool; this one only holds the lock.
       await pgMigrate(pgDrizzle(pool), { migrationsFolder: folder });
+      return (await count()) - before;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
     }
@@ -88,25 +102,33 @@ export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
   }
 }
 
-/** Migrates the configured database (DATABASE_URL, else the SQLite file) and closes it; returns what it migrated. */
+/**
+ * Migrates the configured database (DATABASE_URL, else the SQLite file) and closes it; returns the line that says
+ * which database it was and how many migrations were applied (`npm run db:migrate` and the CLI's `db migrate`).
+ */
 export async function migrateDatabase() {
+  let target;
+  let applied;
   if (databaseEngine() === "postgres") {
     const url = databaseUrl();
     const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: 2 });
     try {
-      await runPgMigrations(pool);
+      applied = await runPgMigrations(pool);
     } finally {
       await pool.end();
     }
     const u = new URL(url);
-    return `${u.host}${u.pathname}`;
+    target = `${u.host}${u.pathname}`;
+  } else {
+    target = databasePath();
+    const sqlite = openSqliteFile(target);
+    try {
+      applied = runSqliteMigrations(sqliteDrizzle(sqlite));
+    } finally {
+      sqlite.close();
+    }
   }
-  const file = databasePath();
-  const sqlite = openSqliteFile(file);
-  try {
-    runSqliteMigrations(sqliteDrizzle(sqlite));
-  } finally {
-    sqlite.close();
-  }
-  return file;
+  if (applied === null) return `Database not migrated: ${target} is a standby (migrate its primary)`;
+  const what = applied === 0 ? "already up to date" : `${applied} migration${applied === 1 ? "" : "s"} applied`;
+  return `Database migrated: ${target} (${what})`;
 }

@@ -53,7 +53,8 @@ export function openPostgresPool(
 ): { db: PgDb; migrated: Promise<void> } {
   const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: options.max ?? 10 });
   pool.on("error", () => {});
-  const migrated = options.migrate === false ? Promise.resolve() : runPgMigrations(pool, options.migrationsFolder);
+  const migrated =
+    options.migrate === false ? Promise.resolve() : runPgMigrations(pool, options.migrationsFolder).then(() => {});
   // Awaited by getReadyDb(); a failure there is reported where it is awaited.
   migrated.catch(() => {});
   return { db: drizzle({ client: pool, schema }), migrated };

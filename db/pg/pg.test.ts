@@ -144,7 +144,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       const folder = baselineOnly();
       try {
         const before = await state(pool);
-        await runPgMigrations(pool, folder);
+        expect(await runPgMigrations(pool, folder)).toBe(0);
         expect(await state(pool)).toEqual(before);
       } finally {
         await pool.end();
@@ -161,7 +161,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
         await pool.query("INSERT INTO domains (name) VALUES ('up.test')");
         await pool.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
           SELECT 1, n, n || '@up.test', 'x', n FROM unnest(ARRAY['jan.kowal', 'ewa_nowak', 'ola']) AS n`);
-        await runPgMigrations(pool);
+        expect(await runPgMigrations(pool)).toBe(1);
         const rows = await pool.query(
           "SELECT name, trigram_key FROM accounts_order WHERE trigram_key LIKE trigram_form('%n.k%') ORDER BY name",
         );

@@ -1,14 +1,13 @@
 // The `db` command group: daily upkeep, online backup, and restore with the service stopped.
 import fs from "node:fs";
 import { databasePath } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate.mjs";
 import { postgresUrl } from "@/lib/config.mjs";
 import { optimizeSearchIndex } from "@/lib/server/resources/search-index";
 import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
 import { backupDatabase, restoreDatabase } from "./backup";
-import { backupPostgres, migratePostgres, optimizePostgres, restorePostgres } from "./pg-backup";
-
-/** DATABASE_URL when it selects PostgreSQL (docs/postgresql.md), else undefined (the SQLite file). */
+import { backupPostgres, optimizePostgres, restorePostgres } from "./pg-backup";
 
 export const DB_COMMANDS: Command[] = [
   {
@@ -83,14 +82,7 @@ export const DB_COMMANDS: Command[] = [
       "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
     notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
     example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
-    async run(ctx) {
-      const url = postgresUrl();
-      if (url) {
-        await migratePostgres(url);
-        return `Database migrated: ${new URL(url).host}${new URL(url).pathname}`;
-      }
-      ctx.db();
-      return `Database migrated: ${databasePath()}`;
-    },
+    // The same runner and line as `npm run db:migrate`: which database, and how many migrations it applied.
+    run: () => migrateDatabase(),
   },
 ];

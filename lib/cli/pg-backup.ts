@@ -148,12 +148,6 @@ export async function restorePostgres(url: string, file: string): Promise<{ ms: 
   }
 }
 
-/** `db migrate`: applies db/pg/migrations (under the advisory lock). */
-export async function migratePostgres(url: string): Promise<void> {
-  const db = await openPostgres(url);
-  await db.$client.end();
-}
-
 /**
  * `db optimize` on PostgreSQL: VACUUM (ANALYZE) of every table (autovacuum does this too; after a bulk load the
  * planner's statistics should not wait for it). Readers and writers are not blocked.
