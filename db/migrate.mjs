@@ -60,13 +60,13 @@ function refuseBeforeBaseline(newest, folder) {
 /** Applies db/sqlite/migrations (or MIGRATIONS_PATH) to any drizzle SQLite instance; returns how many it applied. */
 export function runSqliteMigrations(db, folder = migrationsFolder()) {
   const sqlite = db.$client;
-  const present = () => sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
-  const count = () => (present() ? sqlite.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get().n : 0);
-  const newest = "SELECT max(created_at) AS newest FROM __drizzle_migrations";
-  refuseBeforeBaseline(present() ? sqlite.prepare(newest).get().newest : null, folder);
-  const before = count();
+  const present = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+  const applied = () =>
+    sqlite.prepare("SELECT count(*) AS n, max(created_at) AS newest FROM __drizzle_migrations").get();
+  const before = present ? applied() : { n: 0, newest: null };
+  refuseBeforeBaseline(before.newest, folder);
   sqliteMigrate(db, { migrationsFolder: folder });
-  return count() - before;
+  return applied().n - before.n;
 }
 
 /**
@@ -81,19 +81,15 @@ export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
     if (rows[0]?.standby) return null;
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
-      const present = async () =>
-        (await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present")).rows[0]
-          .present;
-      const count = async () =>
-        (await present())
-          ? Number((await client.query("SELECT count(*) AS n FROM drizzle.__drizzle_migrations")).rows[0].n)
-          : 0;
-      const newest = "SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations";
-      refuseBeforeBaseline((await present()) ? (await client.query(newest)).rows[0].newest : null, folder);
-      const before = await count();
+      const table = await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+      const applied = async () =>
+        (await client.query("SELECT count(*)::int AS n, max(created_at) AS newest FROM drizzle.__drizzle_migrations"))
+          .rows[0];
+      const before = table.rows[0].present ? await applied() : { n: 0, newest: null };
+      refuseBeforeBaseline(before.newest, folder);
       // The migrator runs on its own connection from the pool; this one only holds the lock.
       await pgMigrate(pgDrizzle(pool), { migrationsFolder: folder });
-      return (await count()) - before;
+      return (await applied()).n - before.n;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
     }
