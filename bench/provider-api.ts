@@ -116,6 +116,28 @@ const auth = (domain: string) => ({
   authorization: `Basic ${Buffer.from(`postmaster@${domain}:${crypto.createHash("sha1").update(PROVIDER_PASSWORD).digest("hex")}`).toString("base64")}`,
 });
 
+/**
+ * The API imports `count` accounts into `domain` as a provider's client would: one POST each with a password (which
+ * the server hashes with scrypt), `concurrency` at a time.
+ */
+export function apiImport(server: Server, domain: string, count: number, concurrency = 4): () => Promise<void> {
+  return async () => {
+    let next = 0;
+    const client = async () => {
+      for (let i = next++; i < count; i = next++) {
+        const res = await fetch(`${server.base}/api/v1/emails/${domain}/apiimport${i}`, {
+          method: "POST",
+          headers: { ...auth(domain), "content-type": "application/json" },
+          body: JSON.stringify({ password: `Import-${i}x`, description: "API import" }),
+        });
+        const body = await res.text();
+        if (res.status !== 201) throw new Error(`POST of account ${i}: ${res.status} ${body.slice(0, 200)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, client));
+  };
+}
+
 /** The 100k bench's figures to compare with: its PostgreSQL report in bench/results.json, if there is one. */
 function benchReport(): Report | undefined {
   const file = path.join(root, "bench", "results.json");

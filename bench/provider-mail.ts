@@ -172,21 +172,39 @@ async function lookupsUntil(
   return result;
 }
 
+/** Accounts going into a domain, 100 per transaction on one connection, as another process's import would. */
+export function sqlImport(primary: PgCluster, domainName: string, count: number): () => Promise<void> {
+  return async () => {
+    const client = new pg.Client({ connectionString: primary.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
+      for (let i = 0; i < count; i += 100) {
+        const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
+        await client.query(
+          `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
+           SELECT $1, n, n || '@' || $2, 'import', n, 1000, 'x' FROM unnest($3::text[]) AS t(n)`,
+          [rows[0]!.id, domainName, names],
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /**
- * Replica lag sampled every 100 ms while another connection imports accounts 100 per transaction and usage is
- * written, with the mail host's lookups running on the replica at 8 connections all the while.
+ * Replica lag sampled every 100 ms while `importAccounts` runs on the primary and usage is written, with the mail
+ * host's lookups running on the replica at 8 connections all the while.
  */
 export async function lagDuringImport(
   primary: PgCluster,
   replica: PgCluster,
   queries: MailQuery[],
-  domainName: string,
-  count: number,
   sample: string[],
+  importAccounts: () => Promise<void>,
 ) {
-  const pool = new pg.Pool({ connectionString: primary.url, max: 3 });
-  const { rows } = await pool.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
-  const domainId = rows[0]!.id;
+  const pool = new pg.Pool({ connectionString: primary.url, max: 2 });
   const samples: { bytes: number; seconds: number }[] = [];
   let done = false;
   const sampler = (async () => {
@@ -212,18 +230,15 @@ export async function lagDuringImport(
   })();
   const mailHost = lookupsUntil(replica, queries, sample, 8, () => done);
   const t0 = performance.now();
-  for (let i = 0; i < count; i += 100) {
-    const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
-    await pool.query(
-      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
-       SELECT $1, n, n || '@' || $2, 'import', n, 1000, 'x' FROM unnest($3::text[]) AS t(n)`,
-      [domainId, domainName, names],
-    );
-  }
+  const failed = await importAccounts().then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
   const importMs = ms(t0);
   done = true;
   const [lookupsMeanwhile] = await Promise.all([mailHost, sampler, usage]);
   await pool.end();
+  if (failed) throw failed;
   return {
     importMs,
     lookupsOnReplica: lookupsMeanwhile,
