@@ -12,7 +12,8 @@ import { measure, measurePair, median, type Load, type Sample } from "./load";
 import type { Report } from "./report";
 import { CONNECTIONS, distDir, root, startArgs, startEnv, startTokens } from "./run-config";
 import { EMPTY_HANDLER, ONE_ACCOUNT, short } from "./scenarios";
-import { PROVIDER_PASSWORD, type DomainPlan } from "./provider-seed";
+import type { Importer } from "./provider-mail";
+import { listened, PROVIDER_PASSWORD, type DomainPlan } from "./provider-seed";
 
 /** The 100k bench's list query compared here (its pair name in bench/results.json), and its query string. */
 const LIST_QUERY = 'search "kowal", sort=name';
@@ -118,23 +119,31 @@ const auth = (domain: string) => ({
 
 /**
  * The API imports `count` accounts into `domain` as a provider's client would: one POST each with a password (which
- * the server hashes with scrypt), `concurrency` at a time.
+ * the server hashes with scrypt), `concurrency` at a time. The first refused or failed POST stops every client and
+ * is thrown, with the server's answer, once the others' requests have returned.
  */
-export function apiImport(server: Server, domain: string, count: number, concurrency = 4): () => Promise<void> {
-  return async () => {
+export function apiImport(server: Server, domain: string, count: number, concurrency = 4): Importer {
+  return async (stop) => {
     let next = 0;
+    let failed: Error | undefined;
     const client = async () => {
-      for (let i = next++; i < count; i = next++) {
-        const res = await fetch(`${server.base}/api/v1/emails/${domain}/apiimport${i}`, {
-          method: "POST",
-          headers: { ...auth(domain), "content-type": "application/json" },
-          body: JSON.stringify({ password: `Import-${i}x`, description: "API import" }),
-        });
-        const body = await res.text();
-        if (res.status !== 201) throw new Error(`POST of account ${i}: ${res.status} ${body.slice(0, 200)}`);
+      for (let i = next++; i < count && !failed && !stop(); i = next++) {
+        const url = `${server.base}/api/v1/emails/${domain}/apiimport${i}`;
+        try {
+          const res = await fetch(url, {
+            method: "POST",
+            headers: { ...auth(domain), "content-type": "application/json" },
+            body: JSON.stringify({ password: `Import-${i}x`, description: "API import" }),
+          });
+          const body = await res.text();
+          if (res.status !== 201) throw new Error(`answered ${res.status}: ${body}`);
+        } catch (err) {
+          failed ??= new Error(`POST ${url} (account ${i + 1} of ${count}): ${(err as Error).message}`, { cause: err });
+        }
       }
     };
     await Promise.all(Array.from({ length: concurrency }, client));
+    if (failed) throw failed;
   };
 }
 
@@ -170,7 +179,7 @@ function listTotal(body: Record<string, unknown>, url: string): number {
 
 /** Names of accounts of a domain other than its postmaster, in insertion order. */
 async function accountNames(databaseUrl: string, domain: string, count: number): Promise<string[]> {
-  const c = new pg.Client({ connectionString: databaseUrl });
+  const c = listened(new pg.Client({ connectionString: databaseUrl }), "account names on the primary");
   await c.connect();
   try {
     const { rows } = await c.query<{ name: string }>(

@@ -5,7 +5,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
-import { int, ms } from "./provider-seed";
+import { int, listened, ms } from "./provider-seed";
 
 export const READER = { role: "mail_reader", password: "reader-secret" };
 
@@ -13,6 +13,9 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
+
+/** The largest of xs (0 if none) without spreading them: Math.max(...xs) overflows the stack past about 120,000. */
+const maxOf = (xs: number[]) => xs.reduce((m, x) => (x > m ? x : m), 0);
 
 export interface MailQuery {
   name: string;
@@ -77,7 +80,10 @@ function fill(q: MailQuery, address: string): string {
 }
 
 const readerClient = async (replica: PgCluster) => {
-  const c = new pg.Client({ connectionString: replica.urlFor({ user: READER.role, password: READER.password }) });
+  const c = listened(
+    new pg.Client({ connectionString: replica.urlFor({ user: READER.role, password: READER.password }) }),
+    "mail reader on the replica",
+  );
   await c.connect();
   return c;
 };
@@ -154,32 +160,41 @@ async function lookupsUntil(
   const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
   const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   let next = 0;
+  // The first failed lookup stops every connection, so all of them are ended before it is thrown.
+  let failed: { err: unknown } | undefined;
   await Promise.all(
     clients.map(async (c) => {
-      while (!until()) {
-        const i = next++;
-        const q = queries[i % queries.length]!;
-        const t0 = performance.now();
-        await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
-        times.get(q.name)!.push(ms(t0));
+      try {
+        while (!until() && !failed) {
+          const i = next++;
+          const q = queries[i % queries.length]!;
+          const t0 = performance.now();
+          await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
+          times.get(q.name)!.push(ms(t0));
+        }
+      } catch (err) {
+        failed ??= { err };
       }
     }),
   );
   await Promise.all(clients.map((c) => c.end()));
+  if (failed) throw failed.err;
   const result: Record<string, Percentiles> = {};
-  for (const [name, xs] of times)
-    result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(0, ...xs), n: xs.length };
+  for (const [name, xs] of times) result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: maxOf(xs), n: xs.length };
   return result;
 }
 
+/** Imports accounts until done or until `stop()` says another part of the measurement failed. */
+export type Importer = (stop: () => boolean) => Promise<void>;
+
 /** Accounts going into a domain, 100 per transaction on one connection, as another process's import would. */
-export function sqlImport(primary: PgCluster, domainName: string, count: number): () => Promise<void> {
-  return async () => {
-    const client = new pg.Client({ connectionString: primary.url });
+export function sqlImport(primary: PgCluster, domainName: string, count: number): Importer {
+  return async (stop) => {
+    const client = listened(new pg.Client({ connectionString: primary.url }), "import on the primary");
     await client.connect();
     try {
       const { rows } = await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
-      for (let i = 0; i < count; i += 100) {
+      for (let i = 0; i < count && !stop(); i += 100) {
         const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
         await client.query(
           `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
@@ -195,18 +210,24 @@ export function sqlImport(primary: PgCluster, domainName: string, count: number)
 
 /**
  * Replica lag sampled every 100 ms while `importAccounts` runs on the primary and usage is written, with the mail
- * host's lookups running on the replica at 8 connections all the while.
+ * host's lookups running on the replica at 8 connections all the while. The first failure of any of them stops the
+ * others and is thrown once every connection is closed.
  */
 export async function lagDuringImport(
   primary: PgCluster,
   replica: PgCluster,
   queries: MailQuery[],
   sample: string[],
-  importAccounts: () => Promise<void>,
+  importAccounts: Importer,
 ) {
-  const pool = new pg.Pool({ connectionString: primary.url, max: 2 });
+  const pool = listened(new pg.Pool({ connectionString: primary.url, max: 2 }), "lag sampler and usage on the primary");
   const samples: { bytes: number; seconds: number }[] = [];
   let done = false;
+  let failed: { err: unknown } | undefined;
+  const fail = (err: unknown) => {
+    failed ??= { err };
+    done = true;
+  };
   const sampler = (async () => {
     while (!done) {
       const r = await pool.query<{ bytes: number; seconds: number }>(
@@ -229,21 +250,19 @@ export async function lagDuringImport(
     }
   })();
   const mailHost = lookupsUntil(replica, queries, sample, 8, () => done);
+  for (const side of [sampler, usage, mailHost]) side.catch(fail);
   const t0 = performance.now();
-  const failed = await importAccounts().then(
-    () => undefined,
-    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-  );
+  await importAccounts(() => done).catch(fail);
   const importMs = ms(t0);
   done = true;
-  const [lookupsMeanwhile] = await Promise.all([mailHost, sampler, usage]);
+  const [, , lookupsMeanwhile] = await Promise.allSettled([sampler, usage, mailHost]);
   await pool.end();
-  if (failed) throw failed;
+  if (failed) throw failed.err;
   return {
     importMs,
-    lookupsOnReplica: lookupsMeanwhile,
+    lookupsOnReplica: (lookupsMeanwhile as PromiseFulfilledResult<Record<string, Percentiles>>).value,
     samples: samples.length,
-    maxBytes: Math.max(0, ...samples.map((s) => s.bytes)),
-    maxSeconds: Math.max(0, ...samples.map((s) => s.seconds)),
+    maxBytes: maxOf(samples.map((s) => s.bytes)),
+    maxSeconds: maxOf(samples.map((s) => s.seconds)),
   };
 }

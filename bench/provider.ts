@@ -17,7 +17,7 @@ import { cpuProbeMs } from "./host";
 import { apiImport, measureApi, startServer, type Server } from "./provider-api";
 import { lagDuringImport, lookups, mailQueries, postmapAgrees, READER, sqlImport } from "./provider-mail";
 import { apiLines, providerTargets, writeProviderReport, type ProviderResult } from "./provider-report";
-import { ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
+import { clustersStopping, listened, ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
 import { buildIfStale, log, quick } from "./run-config";
 
 const SIZES = quick ? PROVIDER_QUICK_SIZES : PROVIDER_SIZES;
@@ -51,7 +51,7 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
     path.join(folder, `${tag}.sql`),
     "ALTER TABLE accounts ADD COLUMN bench_note text NOT NULL DEFAULT '';\n",
   );
-  const pool = new pg.Pool({ connectionString: primary.url, max: 2 });
+  const pool = listened(new pg.Pool({ connectionString: primary.url, max: 2 }), "migration on the primary");
   const t0 = performance.now();
   await runPgMigrations(pool, folder);
   const took = ms(t0);
@@ -193,6 +193,7 @@ async function main() {
     const failed = [backup, restore].filter((r) => !r.ok);
     if (failed.length) throw new Error(failed.map((r) => r.out).join("; "));
   } finally {
+    clustersStopping();
     await server?.then(
       (s) => s.stop(),
       () => {},
