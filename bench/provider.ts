@@ -35,6 +35,39 @@ function cli(args: string[], url: string): { ms: number; out: string; ok: boolea
   return { ms: ms(t0), out: (r.stdout + r.stderr).trim(), ok: r.status === 0 };
 }
 
+/**
+ * Raises a domain's account and capacity limits with `domain set-limits` (never lowering one), as an operator does
+ * before a migration: room for `coming` accounts of the capacity the API gives one posted without it (1024 MB).
+ */
+function makeRoom(primary: PgCluster, domain: string, coming: number) {
+  const [accounts, accountLimit, capacity, capacityLimit] = primary
+    .psql(`SELECT account_count, account_limit, capacity_sum, capacity_limit FROM domains WHERE name = '${domain}'`)
+    .trim()
+    .split("|")
+    .map(Number) as [number, number, number, number];
+  const limits = {
+    accountLimit: Math.max(accountLimit, accounts + coming),
+    capacityLimit: Math.max(capacityLimit, capacity + coming * 1024),
+  };
+  const set = cli(
+    [
+      "domain",
+      "set-limits",
+      domain,
+      "--account-limit",
+      String(limits.accountLimit),
+      "--capacity-limit",
+      String(limits.capacityLimit),
+    ],
+    primary.url,
+  );
+  if (!set.ok) throw new Error(`domain set-limits ${domain}: ${set.out}`);
+  log(
+    `${domain}: ${accounts} accounts (limit ${accountLimit} -> ${limits.accountLimit}), capacity ${capacity} MB (limit ${capacityLimit} -> ${limits.capacityLimit})`,
+  );
+  return { accounts, capacityMb: capacity, ...limits };
+}
+
 /** `db migrate` with one more migration that adds a column to accounts (a copy of the migrations folder). */
 async function migrateAddingColumn(primary: PgCluster, work: string) {
   const folder = path.join(work, "migrations");
@@ -152,8 +185,10 @@ async function main() {
     // beside the lookups: a quick run imports fewer through the API to stay within its 2 minutes.
     const viaApi = quick ? 300 : 10_000;
     log(`inserted ${imported} accounts 100 per transaction; the API imports ${viaApi} more`);
+    const before = makeRoom(primary, domains[0]!.name, viaApi);
     result.replicaLagDuringApiImport = {
       accounts: viaApi,
+      domainBefore: before,
       ...(await lagDuringImport(
         primary,
         replica,
