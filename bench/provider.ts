@@ -15,7 +15,7 @@ import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-c
 import { pgMailConfigArgs } from "@/lib/mailserver/testing/pg-mail-config";
 import { cpuProbeMs } from "./host";
 import { apiImport, measureApi, startServer, type Server } from "./provider-api";
-import { lagDuringImport, lookups, mailQueries, postmapAgrees, READER, sqlImport } from "./provider-mail";
+import { lagDuringImport, lookups, mailQueries, MONITOR, postmapAgrees, READER, sqlImport } from "./provider-mail";
 import { apiLines, providerTargets, writeProviderReport, type ProviderResult } from "./provider-report";
 import { clustersStopping, listened, ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
 import { buildIfStale, log, quick } from "./run-config";
@@ -131,6 +131,7 @@ async function main() {
     result.seeding = { seconds: seeded.seedingSeconds, withVacuumAnalyzeSeconds: seeded.withVacuumSeconds };
     save();
     primary.psql(mailReaderSql(READER.role, READER.password, primary.database));
+    primary.psql(`CREATE ROLE ${MONITOR.role} LOGIN PASSWORD '${MONITOR.password}' IN ROLE pg_monitor`);
     // The API's server starts while the replica is made and the maps written (unmeasured steps); it idles until used.
     server = startServer(primary.url);
     server.catch(() => {}); // awaited, and its failure reported, at the API's step
