@@ -12,7 +12,8 @@ import { measure, measurePair, median, type Load, type Sample } from "./load";
 import type { Report } from "./report";
 import { CONNECTIONS, distDir, root, startArgs, startEnv, startTokens } from "./run-config";
 import { EMPTY_HANDLER, ONE_ACCOUNT, short } from "./scenarios";
-import { PROVIDER_PASSWORD, type DomainPlan } from "./provider-seed";
+import type { Importer } from "./provider-mail";
+import { listened, PROVIDER_PASSWORD, type DomainPlan } from "./provider-seed";
 
 /** The 100k bench's list query compared here (its pair name in bench/results.json), and its query string. */
 const LIST_QUERY = 'search "kowal", sort=name';
@@ -116,6 +117,36 @@ const auth = (domain: string) => ({
   authorization: `Basic ${Buffer.from(`postmaster@${domain}:${crypto.createHash("sha1").update(PROVIDER_PASSWORD).digest("hex")}`).toString("base64")}`,
 });
 
+/**
+ * The API imports `count` accounts into `domain` as a provider's client would: one POST each with a password (which
+ * the server hashes with scrypt), `concurrency` at a time. The first refused or failed POST stops every client and
+ * is thrown, with the server's answer, once the others' requests have returned.
+ */
+export function apiImport(server: Server, domain: string, count: number, concurrency = 4): Importer {
+  return async (stop) => {
+    let next = 0;
+    let failed: Error | undefined;
+    const client = async () => {
+      for (let i = next++; i < count && !failed && !stop(); i = next++) {
+        const url = `${server.base}/api/v1/emails/${domain}/apiimport${i}`;
+        try {
+          const res = await fetch(url, {
+            method: "POST",
+            headers: { ...auth(domain), "content-type": "application/json" },
+            body: JSON.stringify({ password: `Import-${i}x`, description: "API import" }),
+          });
+          const body = await res.text();
+          if (res.status !== 201) throw new Error(`answered ${res.status}: ${body}`);
+        } catch (err) {
+          failed ??= new Error(`POST ${url} (account ${i + 1} of ${count}): ${(err as Error).message}`, { cause: err });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, client));
+    if (failed) throw failed;
+  };
+}
+
 /** The 100k bench's figures to compare with: its PostgreSQL report in bench/results.json, if there is one. */
 function benchReport(): Report | undefined {
   const file = path.join(root, "bench", "results.json");
@@ -148,7 +179,7 @@ function listTotal(body: Record<string, unknown>, url: string): number {
 
 /** Names of accounts of a domain other than its postmaster, in insertion order. */
 async function accountNames(databaseUrl: string, domain: string, count: number): Promise<string[]> {
-  const c = new pg.Client({ connectionString: databaseUrl });
+  const c = listened(new pg.Client({ connectionString: databaseUrl }), "account names on the primary");
   await c.connect();
   try {
     const { rows } = await c.query<{ name: string }>(

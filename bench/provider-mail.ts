@@ -5,14 +5,19 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
-import { int, ms } from "./provider-seed";
+import { int, listened, ms } from "./provider-seed";
 
 export const READER = { role: "mail_reader", password: "reader-secret" };
+/** The role the replica's lag is read as (in pg_monitor): see lagDuringImport. */
+export const MONITOR = { role: "lag_monitor", password: "monitor-secret" };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
+
+/** The largest of xs (0 if none) without spreading them: Math.max(...xs) overflows the stack past about 120,000. */
+const maxOf = (xs: number[]) => xs.reduce((m, x) => (x > m ? x : m), 0);
 
 export interface MailQuery {
   name: string;
@@ -77,7 +82,10 @@ function fill(q: MailQuery, address: string): string {
 }
 
 const readerClient = async (replica: PgCluster) => {
-  const c = new pg.Client({ connectionString: replica.urlFor({ user: READER.role, password: READER.password }) });
+  const c = listened(
+    new pg.Client({ connectionString: replica.urlFor({ user: READER.role, password: READER.password }) }),
+    "mail reader on the replica",
+  );
   await c.connect();
   return c;
 };
@@ -113,7 +121,8 @@ export async function postmapAgrees(replica: PgCluster, queries: MailQuery[], sa
   return checked;
 }
 
-export type Percentiles = { p50: number; p99: number; max: number; n: number };
+/** `slow`: how many took over 50 ms (the issue's limit for any lookup during an import). */
+export type Percentiles = { p50: number; p99: number; max: number; n: number; slow?: number };
 
 export async function lookups(
   replica: PgCluster,
@@ -154,48 +163,98 @@ async function lookupsUntil(
   const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
   const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   let next = 0;
+  // The first failed lookup stops every connection, so all of them are ended before it is thrown.
+  let failed: { err: unknown } | undefined;
   await Promise.all(
     clients.map(async (c) => {
-      while (!until()) {
-        const i = next++;
-        const q = queries[i % queries.length]!;
-        const t0 = performance.now();
-        await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
-        times.get(q.name)!.push(ms(t0));
+      try {
+        while (!until() && !failed) {
+          const i = next++;
+          const q = queries[i % queries.length]!;
+          const t0 = performance.now();
+          await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
+          times.get(q.name)!.push(ms(t0));
+        }
+      } catch (err) {
+        failed ??= { err };
       }
     }),
   );
   await Promise.all(clients.map((c) => c.end()));
+  if (failed) throw failed.err;
   const result: Record<string, Percentiles> = {};
   for (const [name, xs] of times)
-    result[name] = { p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(0, ...xs), n: xs.length };
+    result[name] = {
+      p50: pct(xs, 50),
+      p99: pct(xs, 99),
+      max: maxOf(xs),
+      n: xs.length,
+      slow: xs.filter((x) => x > 50).length,
+    };
   return result;
 }
 
+/** Imports accounts until done or until `stop()` says another part of the measurement failed. */
+export type Importer = (stop: () => boolean) => Promise<void>;
+
+/** Accounts going into a domain, 100 per transaction on one connection, as another process's import would. */
+export function sqlImport(primary: PgCluster, domainName: string, count: number): Importer {
+  return async (stop) => {
+    const client = listened(new pg.Client({ connectionString: primary.url }), "import on the primary");
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
+      for (let i = 0; i < count && !stop(); i += 100) {
+        const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
+        await client.query(
+          `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
+           SELECT $1, n, n || '@' || $2, 'import', n, 1000, 'x' FROM unnest($3::text[]) AS t(n)`,
+          [rows[0]!.id, domainName, names],
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /**
- * Replica lag sampled every 100 ms while another connection imports accounts 100 per transaction and usage is
- * written, with the mail host's lookups running on the replica at 8 connections all the while.
+ * Replica lag sampled every 100 ms while `importAccounts` runs on the primary and usage is written, with the mail
+ * host's lookups running on the replica at 8 connections all the while. The first failure of any of them stops the
+ * others and is thrown once every connection is closed.
  */
 export async function lagDuringImport(
   primary: PgCluster,
   replica: PgCluster,
   queries: MailQuery[],
-  domainName: string,
-  count: number,
   sample: string[],
+  importAccounts: Importer,
 ) {
-  const pool = new pg.Pool({ connectionString: primary.url, max: 3 });
-  const { rows } = await pool.query<{ id: number }>("SELECT id FROM domains WHERE name = $1", [domainName]);
-  const domainId = rows[0]!.id;
+  const pool = listened(new pg.Pool({ connectionString: primary.url, max: 1 }), "usage on the primary");
+  // pg_stat_replication shows the replica's positions only to pg_read_all_stats (the owner sees NULLs there): the
+  // sampler reads it as a monitoring role, as an operator's monitoring would.
+  const monitor = listened(
+    new pg.Pool({ connectionString: primary.urlFor({ user: MONITOR.role, password: MONITOR.password }), max: 1 }),
+    "lag sampler on the primary",
+  );
   const samples: { bytes: number; seconds: number }[] = [];
   let done = false;
+  let failed: { err: unknown } | undefined;
+  const fail = (err: unknown) => {
+    failed ??= { err };
+    done = true;
+  };
   const sampler = (async () => {
     while (!done) {
-      const r = await pool.query<{ bytes: number; seconds: number }>(
-        `SELECT coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::float8 AS bytes,
+      const r = await monitor.query<{ bytes: number | null; seconds: number | null }>(
+        `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::float8 AS bytes,
                 coalesce(extract(epoch FROM replay_lag), 0)::float8 AS seconds FROM pg_stat_replication`,
       );
-      if (r.rows[0]) samples.push(r.rows[0]);
+      // No row, or no replay position: the replica is not streaming, and a lag of 0 would be a lie.
+      const row = r.rows[0];
+      if (!row || row.bytes === null || row.seconds === null)
+        throw new Error("no streaming replica in pg_stat_replication");
+      samples.push({ bytes: row.bytes, seconds: row.seconds });
       await new Promise((res) => setTimeout(res, 100));
     }
   })();
@@ -211,24 +270,19 @@ export async function lagDuringImport(
     }
   })();
   const mailHost = lookupsUntil(replica, queries, sample, 8, () => done);
+  for (const side of [sampler, usage, mailHost]) side.catch(fail);
   const t0 = performance.now();
-  for (let i = 0; i < count; i += 100) {
-    const names = Array.from({ length: Math.min(100, count - i) }, (_, k) => `import${i + k}`);
-    await pool.query(
-      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, password_hash)
-       SELECT $1, n, n || '@' || $2, 'import', n, 1000, 'x' FROM unnest($3::text[]) AS t(n)`,
-      [domainId, domainName, names],
-    );
-  }
+  await importAccounts(() => done).catch(fail);
   const importMs = ms(t0);
   done = true;
-  const [lookupsMeanwhile] = await Promise.all([mailHost, sampler, usage]);
-  await pool.end();
+  const [, , lookupsMeanwhile] = await Promise.allSettled([sampler, usage, mailHost]);
+  await Promise.all([pool.end(), monitor.end()]);
+  if (failed) throw failed.err;
   return {
     importMs,
-    lookupsOnReplica: lookupsMeanwhile,
+    lookupsOnReplica: (lookupsMeanwhile as PromiseFulfilledResult<Record<string, Percentiles>>).value,
     samples: samples.length,
-    maxBytes: Math.max(0, ...samples.map((s) => s.bytes)),
-    maxSeconds: Math.max(0, ...samples.map((s) => s.seconds)),
+    maxBytes: maxOf(samples.map((s) => s.bytes)),
+    maxSeconds: maxOf(samples.map((s) => s.seconds)),
   };
 }

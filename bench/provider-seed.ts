@@ -1,6 +1,7 @@
 // The provider's data: 10,000 domains of skewed sizes (three of 100,000 accounts, a few hundred of 100-5,000, the
 // rest under 20, one of exactly 20 for the API's small list), 200,000 aliases and 5,000 lists, generated from a
 // fixed seed and written through the migrations' triggers and indexes.
+import type pg from "pg";
 import { openPostgres } from "@/db/pg/client";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
 import { searchKey } from "@/lib/server/resources/page";
@@ -76,6 +77,23 @@ export function plan(sizes: ProviderSizes): DomainPlan[] {
 }
 
 export const ms = (t0: number) => performance.now() - t0;
+
+let stopping = false;
+/** Called before the clusters stop: the connections' errors after that (57P01) are the stop's, not the run's. */
+export const clustersStopping = () => {
+  stopping = true;
+};
+
+/**
+ * Every pool and client the bench opens gets an error listener: an idle connection's error is emitted, not thrown,
+ * and unheard it would end the process with itself (a 57P01 when the clusters stop) instead of the run's real error.
+ */
+export function listened<T extends pg.Pool | pg.Client>(connection: T, what: string): T {
+  (connection as pg.Client).on("error", (err: Error) => {
+    if (!stopping) console.error(`${new Date().toISOString().slice(11, 19)} ${what}: connection error: ${err.message}`);
+  });
+  return connection;
+}
 
 export interface Seeded {
   seedingSeconds: number;
