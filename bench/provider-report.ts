@@ -98,7 +98,7 @@ function providerSection(r: ProviderResult): string {
     ...[during, viaApi].flatMap((lag, i) => {
       if (!lag) return [];
       const all = Object.values(lag.lookupsOnReplica);
-      const slow = all.reduce((a, p) => a + (p.slow ?? 0), 0);
+      const slow = all.reduce((a, p) => a + p.slow, 0);
       const n = all.reduce((a, p) => a + p.n, 0);
       return [
         `Lookups over 50 ms during the ${i ? "API import" : "insert"}: ${slow.toLocaleString("en")} of ${n.toLocaleString("en")}.`,
