@@ -94,7 +94,6 @@ export function log(message: string) {
   process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 }
 
-/** Builds the production server when `distDir` has no build. */
 /** What the production build is made of: a change to any of these after the build makes it stale. */
 const BUILD_SOURCES = ["app", "components", "db", "lib", "next.config.mjs", "package-lock.json"];
 
