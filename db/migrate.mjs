@@ -87,8 +87,8 @@ export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
           .rows[0];
       const before = table.rows[0].present ? await applied() : { n: 0, newest: null };
       refuseBeforeBaseline(before.newest, folder);
-      // The migrator runs on its own connection from the pool; this one only holds the lock.
-      await pgMigrate(pgDrizzle(pool), { migrationsFolder: folder });
+      // On the connection that holds the lock: a second one from the pool would never come with DATABASE_POOL_MAX=1.
+      await pgMigrate(pgDrizzle({ client }), { migrationsFolder: folder });
       return (await applied()).n - before.n;
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);

@@ -93,6 +93,21 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect((await pgRows("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'")).length).toBe(1);
   });
 
+  it("migrates through a pool of one connection (DATABASE_POOL_MAX=1): the lock's connection runs the migrations", async () => {
+    cluster.psql(`CREATE DATABASE pool_of_one OWNER ${cluster.user}`, "postgres");
+    const pool = new pg.Pool({ connectionString: cluster.urlFor({ database: "pool_of_one" }), max: 1 });
+    try {
+      const journal = JSON.parse(
+        fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8"),
+      ) as { entries: unknown[] };
+      expect(await runPgMigrations(pool)).toBe(journal.entries.length);
+      expect(await runPgMigrations(pool)).toBe(0);
+      expect((await pool.query("SELECT count(*)::int AS n FROM accounts")).rows[0].n).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
   // db/migrate.mjs's guard (the SQLite twin is db/migrate.test.ts): the migrations start from one baseline dated
   // like release 0.1.0's newest migration (0018_sieve_scripts_view).
   describe("from the baseline", () => {
