@@ -167,8 +167,9 @@ export async function pgQuotaWriteBack(
 }
 
 /**
- * This host's API (WORKERS × DATABASE_POOL_MAX connections at most) beside the connections open now (the other
- * hosts' pools, the services): it fails when they would not fit in max_connections less the superusers' reserve.
+ * This host's API (per worker, DATABASE_POOL_MAX pooled connections and the one that listens for changes,
+ * db/pg/change-listener.ts) beside the connections open now (the other hosts' pools, the services): it fails when
+ * they would not fit in max_connections less the superusers' reserve.
  */
 export async function connectionBudget(
   url: string,
@@ -182,8 +183,8 @@ export async function connectionBudget(
     );
     const { max, reserved, used } = r.rows[0]!;
     const available = Number(max) - Number(reserved);
-    const api = workers * poolMax;
-    const detail = `this host's API up to ${workers} workers × ${poolMax} = ${api}, ${used} open now, max_connections ${max} (${reserved} reserved)`;
+    const api = workers * (poolMax + 1);
+    const detail = `this host's API up to ${workers} workers × (${poolMax} pooled + 1 listening) = ${api}, ${used} open now, max_connections ${max} (${reserved} reserved)`;
     if (api + used > available) {
       return {
         ok: false,

@@ -232,8 +232,17 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     const over = await connectionBudget(primary.url, 16, 10);
     expect(over.ok).toBe(false);
     expect(over.detail).toMatch(
-      /16 workers × 10 = 160, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/,
+      /16 workers × \(10 pooled \+ 1 listening\) = 176, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/,
     );
+    // Each worker's listening connection counts: a pool that would just fit beside what is open does not with it.
+    const open = Number(
+      primary.psql(
+        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      ),
+    );
+    const pool = Math.floor((97 - open) / 12);
+    expect((await connectionBudget(primary.url, 12, pool)).ok).toBe(false);
+    expect((await connectionBudget(primary.url, 12, pool - 1)).ok).toBe(true);
   });
 
   it("Dovecot authenticates and looks users up over pgsql, and quota_clone writes usage back through the role", async () => {
