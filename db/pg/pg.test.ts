@@ -102,7 +102,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       ) as { entries: unknown[] };
       expect(await runPgMigrations(pool)).toBe(journal.entries.length);
       expect(await runPgMigrations(pool)).toBe(0);
-      expect((await pool.query("SELECT count(*)::int AS n FROM accounts")).rows[0].n).toBe(0);
+      expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts")).rows[0]!.n).toBe(0);
     } finally {
       await pool.end();
     }
