@@ -1,6 +1,6 @@
 // A PostgreSQL standby serves reads: the CLI's read-only commands work with DATABASE_URL at a streaming replica
 // (nothing is migrated there), `mailserver check` says it is a standby, a write is refused as needing the primary,
-// and the API's answer while the database is gone is a 503 with Retry-After, not 500.100.
+// and the API's answer while the database is gone or has no connection left is a 503 with Retry-After, not 500.100.
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openPostgres, type PgDb } from "@/db/pg/client";
@@ -85,6 +85,27 @@ describe("a standby serves reads", () => {
       expect(toApiError(err).status).toBe(503);
     } finally {
       await standby.$client.end();
+    }
+  });
+
+  it("a connection refused for want of a free one (53300) is answered 503.2, not 500.100", async () => {
+    // The role's limit refuses as max_connections does, with the same SQLSTATE.
+    primary.psql("CREATE ROLE no_slots LOGIN PASSWORD 'no-slots' CONNECTION LIMIT 0");
+    const full = await openPostgres(primary.urlFor({ user: "no_slots", password: "no-slots" }), { migrate: false });
+    try {
+      const err = await full
+        .select()
+        .from(domains)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      // drizzle wraps the driver's error ("Failed query: ..."), the original as its cause.
+      expect((err as { cause?: { code?: string } }).cause?.code).toBe("53300");
+      expect(toApiError(err).toBody()).toMatchObject({ code: "503.2" });
+      expect(toApiError(err).status).toBe(503);
+    } finally {
+      await full.$client.end();
     }
   });
 

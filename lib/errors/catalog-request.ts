@@ -134,7 +134,7 @@ export const requestErrors = {
     "internal",
     "Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.",
     "The database is unavailable at the moment. Try again shortly.",
-    "The PostgreSQL server does not answer or is shutting down (a failover in progress); sent with Retry-After.",
+    "The PostgreSQL server does not answer, is shutting down (a failover in progress) or has no connection left (max_connections); sent with Retry-After.",
   ),
   databaseReadOnly: entry(
     "503.3",

@@ -225,7 +225,10 @@ async function readBody(req: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Connection errors of node-postgres: the server refuses, is gone, or is shutting down (SQLSTATE 08, 57P0x). */
+/**
+ * Connection errors of node-postgres: the server refuses, is gone, is shutting down (SQLSTATE 08, 57P0x), or has
+ * no connection left (53300, max_connections or the role's limit: other hosts' pools may free one in a moment).
+ */
 function isDatabaseUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; cause?: unknown } | null;
   if (!e) return false;
@@ -234,7 +237,7 @@ function isDatabaseUnreachable(err: unknown): boolean {
     ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code)
   )
     return true;
-  if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
+  if (/^08/.test(code) || /^57P0[123]$/.test(code) || code === "53300") return true;
   if (typeof e.message === "string" && /^Connection terminated|connection timeout/i.test(e.message)) return true;
   // drizzle wraps the driver's error ("Failed query: ...") with the original as cause.
   return e.cause !== undefined && e.cause !== err && isDatabaseUnreachable(e.cause);
