@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { mailPasswordHash, sha512Crypt } from "./sha512-crypt";
+import { mailPasswordHash, mailPasswordHashAsync, sha512Crypt } from "./sha512-crypt";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -59,5 +59,23 @@ describe("sha512Crypt", () => {
     const a = mailPasswordHash("Secret-1");
     expect(a).toMatch(/^\{SHA512-CRYPT\}\$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}$/);
     expect(mailPasswordHash("Secret-1")).not.toBe(a);
+  });
+
+  it("hashes in turns of the event loop for a request handler, to the same hash as OpenSSL's for its salt", async () => {
+    let turns = 0;
+    let hashing = true;
+    const count = () => {
+      if (!hashing) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const hash = await mailPasswordHashAsync("zażółć-gęślą");
+    hashing = false;
+    // 5,000 rounds in turns of 250: the loop ran other callbacks between them.
+    expect(turns).toBeGreaterThanOrEqual(19);
+    const [, , salt] = hash.split("$");
+    const openssl = execFileSync("openssl", ["passwd", "-6", "-salt", salt!, "zażółć-gęślą"], { encoding: "utf8" });
+    expect(hash).toBe(`{SHA512-CRYPT}${openssl.trim()}`);
   });
 });

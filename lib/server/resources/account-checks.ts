@@ -6,21 +6,25 @@ import { apiError } from "@/lib/errors/api-error";
 import { RESTRICTED_ACCOUNT_FIELDS, type AccountUpdate } from "@/lib/schemas/account";
 import { camel } from "@/lib/schemas/fields";
 import { today } from "../caller/auth";
+import { mailPasswordHash, mailPasswordHashAsync } from "@/lib/mailserver/sha512-crypt";
 import { hashDigest, hashDigestAsync, sha1Hex } from "../caller/password";
 import { effectiveLimits } from "./customers";
 
 /**
- * The scrypt hash of a body's new password, computed off the event loop: request handlers pass it on to
- * createAccount / updateAccounts, which then do not hash on the loop. Undefined when the body sets no password.
+ * The hashes of a body's new password, the API's scrypt (off the event loop) and the mail server's SHA512-crypt (in
+ * turns of the loop): request handlers pass them on to createAccount / updateAccounts, which then do not hash on
+ * the loop. Undefined when the body sets no password.
  */
 export async function prehashPassword(body: Record<string, unknown>): Promise<Prehashed | undefined> {
   const password = body.password;
   if (typeof password !== "string" || password === "") return undefined;
-  return { password, hash: await hashDigestAsync(sha1Hex(password)) };
+  const [hash, mailHash] = await Promise.all([hashDigestAsync(sha1Hex(password)), mailPasswordHashAsync(password)]);
+  return { password, hash, mailHash };
 }
 export interface Prehashed {
   password: string;
   hash: string;
+  mailHash: string;
 }
 
 /** Password and its retype: the new scrypt hash, or undefined when unchanged. */
@@ -36,6 +40,10 @@ export function passwordHashOf(input: AccountUpdate, required: boolean, prehashe
   }
   return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
 }
+
+/** The mail server's hash of the same new password (docs/mail-server.md), written with the API's. */
+export const mailHashOf = (password: string, prehashed?: Prehashed) =>
+  prehashed?.password === password ? prehashed.mailHash : mailPasswordHash(password);
 
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
 export function checkAgainstRecord(

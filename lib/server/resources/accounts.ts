@@ -14,6 +14,7 @@ import {
   checkCapacity,
   checkPostmaster,
   checkRestricted,
+  mailHashOf,
   passwordHashOf,
   type Prehashed,
 } from "./account-checks";
@@ -27,7 +28,6 @@ import { effectiveLimits } from "./customers";
 import { searchKey } from "./page";
 import { assertNameFree, failureOfName, withNameChildren } from "./names";
 import { endSessions } from "../caller/session";
-import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { lockDomain, withTransaction } from "@/db/transaction";
 
@@ -87,7 +87,7 @@ export async function createAccount(
 ): Promise<AccountRow> {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const passwordHash = passwordHashOf(input, true, prehashed)!;
-  const mailHash = mailPasswordHash(input.password!);
+  const mailHash = mailHashOf(input.password!, prehashed);
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     await assertNameFree(tx, domain.id, name);
@@ -151,8 +151,7 @@ export async function updateAccounts(
   const passwordHash = passwordHashOf(input, false, prehashed);
   const values = columnValues(input);
   if (passwordHash) values.passwordHash = passwordHash;
-  // The mail server's own hash of the same password (docs/mail-server.md), written with the API's.
-  if (passwordHash) values.mailPasswordHash = mailPasswordHash(input.password!);
+  if (passwordHash) values.mailPasswordHash = mailHashOf(input.password!, prehashed);
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     const before = (await effectiveLimits(tx, domain)).capacitySum;
