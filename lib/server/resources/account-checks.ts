@@ -21,14 +21,23 @@ export async function prehashPassword(body: Record<string, unknown>): Promise<Pr
   const [hash, mailHash] = await Promise.all([hashDigestAsync(sha1Hex(password)), mailPasswordHashAsync(password)]);
   return { password, hash, mailHash };
 }
-export interface Prehashed {
-  password: string;
+export interface PasswordHashes {
   hash: string;
   mailHash: string;
 }
+export interface Prehashed extends PasswordHashes {
+  password: string;
+}
 
-/** Password and its retype: the new scrypt hash, or undefined when unchanged. */
-export function passwordHashOf(input: AccountUpdate, required: boolean, prehashed?: Prehashed): string | undefined {
+/**
+ * Password and its retype: the new password's hashes, the API's scrypt and the mail server's SHA512-crypt
+ * (docs/mail-server.md), written together; undefined when unchanged.
+ */
+export function passwordHashesOf(
+  input: AccountUpdate,
+  required: boolean,
+  prehashed?: Prehashed,
+): PasswordHashes | undefined {
   const password = input.password ?? "";
   // Contract §7: a non-empty retype must equal the password, an empty or missing password included (a client that
   // sends only the retype believes it changes the password).
@@ -38,12 +47,9 @@ export function passwordHashOf(input: AccountUpdate, required: boolean, prehashe
     if (required) throw apiError("invalidPassword", "password");
     return undefined;
   }
-  return prehashed?.password === password ? prehashed.hash : hashDigest(sha1Hex(password));
+  if (prehashed?.password === password) return { hash: prehashed.hash, mailHash: prehashed.mailHash };
+  return { hash: hashDigest(sha1Hex(password)), mailHash: mailPasswordHash(password) };
 }
-
-/** The mail server's hash of the same new password (docs/mail-server.md), written with the API's. */
-export const mailHashOf = (password: string, prehashed?: Prehashed) =>
-  prehashed?.password === password ? prehashed.mailHash : mailPasswordHash(password);
 
 /** Rules that depend on the stored record: limits of the owner, dates in order, no forward to itself. */
 export function checkAgainstRecord(

@@ -14,8 +14,7 @@ import {
   checkCapacity,
   checkPostmaster,
   checkRestricted,
-  mailHashOf,
-  passwordHashOf,
+  passwordHashesOf,
   type Prehashed,
 } from "./account-checks";
 import { removeForwardsTo } from "./account-forwards";
@@ -86,8 +85,7 @@ export async function createAccount(
   prehashed?: Prehashed,
 ): Promise<AccountRow> {
   const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
-  const passwordHash = passwordHashOf(input, true, prehashed)!;
-  const mailHash = mailHashOf(input.password!, prehashed);
+  const hashes = passwordHashesOf(input, true, prehashed)!;
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     await assertNameFree(tx, domain.id, name);
@@ -100,8 +98,8 @@ export async function createAccount(
       domainId: domain.id,
       name,
       email,
-      passwordHash,
-      mailPasswordHash: mailHash,
+      passwordHash: hashes.hash,
+      mailPasswordHash: hashes.mailHash,
     };
     values.searchKey = searchKey(name, values.description ?? "");
     const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
@@ -148,10 +146,12 @@ export async function updateAccounts(
   ) {
     throw new PanelError(panelErrors.currentPasswordRequired, "password");
   }
-  const passwordHash = passwordHashOf(input, false, prehashed);
+  const hashes = passwordHashesOf(input, false, prehashed);
   const values = columnValues(input);
-  if (passwordHash) values.passwordHash = passwordHash;
-  if (passwordHash) values.mailPasswordHash = mailHashOf(input.password!, prehashed);
+  if (hashes) {
+    values.passwordHash = hashes.hash;
+    values.mailPasswordHash = hashes.mailHash;
+  }
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     const before = (await effectiveLimits(tx, domain)).capacitySum;
@@ -195,7 +195,7 @@ export async function updateAccounts(
     // A new password ends them too, except the one that set it.
     const refused = new Set(updated.filter((a) => isLoginRefused(a)).map((a) => a.id));
     await endSessions(tx, [...refused]);
-    if (passwordHash)
+    if (hashes)
       await endSessions(
         tx,
         updated.map((a) => a.id).filter((id) => !refused.has(id)),
