@@ -2,7 +2,7 @@
 // made on the replica as the mail reader role, and the replica's lag while the primary takes an import.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import pg from "pg";
 import type { PgCluster } from "@/e2e/support/pg-cluster";
 import { int, listened, ms } from "./provider-seed";
@@ -11,10 +11,9 @@ export const READER = { role: "mail_reader", password: "reader-secret" };
 /** The role the replica's lag is read as (in pg_monitor): see lagDuringImport. */
 export const MONITOR = { role: "lag_monitor", password: "monitor-secret" };
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
-};
+/** The p-th percentile of xs sorted ascending. */
+const pct = (sorted: ArrayLike<number>, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 /** The largest of xs (0 if none) without spreading them: Math.max(...xs) overflows the stack past about 120,000. */
 const maxOf = (xs: number[]) => xs.reduce((m, x) => (x > m ? x : m), 0);
@@ -66,7 +65,7 @@ function keyOf(q: MailQuery, address: string): string {
 }
 
 /** The query with its %-expansions filled in as the daemon does: pgsql_table(5) for Postfix, Dovecot's variables. */
-function fill(q: MailQuery, address: string): string {
+export function fill(q: MailQuery, address: string): string {
   const key = keyOf(q, address);
   const at = key.indexOf("@");
   const local = at > 0 ? key.slice(0, at) : "";
@@ -124,75 +123,62 @@ export async function postmapAgrees(replica: PgCluster, queries: MailQuery[], sa
 /** `slow`: how many took over 50 ms (the issue's limit for any lookup during an import). */
 export type Percentiles = { p50: number; p99: number; max: number; n: number; slow: number };
 
-const percentiles = (xs: number[]): Percentiles => ({
-  p50: pct(xs, 50),
-  p99: pct(xs, 99),
-  max: maxOf(xs),
-  n: xs.length,
-  slow: xs.filter((x) => x > 50).length,
-});
+/** `slow`: how many took over 50 ms (the issue's limit for any lookup during an import). */
+export function percentiles(durations: Float64Array): Percentiles {
+  const sorted = durations.slice().sort(); // numeric: a typed array's sort
+  const firstSlow = sorted.findIndex((x) => x > 50);
+  return {
+    p50: pct(sorted, 50),
+    p99: pct(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : 0,
+    n: sorted.length,
+    slow: firstSlow < 0 ? 0 : sorted.length - firstSlow,
+  };
+}
 
-export async function lookups(
+/** What bench/mail-host.ts is asked to do: `perQuery` lookups of each map in turn, or every map until told "stop". */
+export interface MailHostJob {
+  url: string;
+  queries: MailQuery[];
+  sample: string[];
+  concurrency: number;
+  perQuery?: number;
+}
+
+/**
+ * The mail host (bench/mail-host.ts, a process of its own) making `job`'s lookups on the replica as the mail reader
+ * role; `stop()` ends a job without `perQuery`. Resolves to each map's percentiles.
+ */
+function mailHost(replica: PgCluster, job: Omit<MailHostJob, "url">) {
+  const child = fork(path.join(import.meta.dirname, "mail-host.ts"), {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let isReady: () => void;
+  const ready = new Promise<void>((resolve) => (isReady = resolve));
+  const result = new Promise<Record<string, Percentiles>>((resolve, reject) => {
+    let answer: { result?: Record<string, Percentiles>; error?: string } | undefined;
+    child.on("message", (m: { ready?: true } & typeof answer) => (m.ready ? isReady() : (answer = m)));
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      if (answer?.result) resolve(answer.result);
+      else reject(new Error(`mail host lookups: ${answer?.error ?? `exited with ${code ?? signal}`}`));
+    });
+  });
+  child.send({ ...job, url: replica.urlFor({ user: READER.role, password: READER.password }) } satisfies MailHostJob);
+  // A failed start settles `ready` too, so that a caller waiting for it hears of the failure from `result`.
+  result.catch(() => isReady());
+  return { ready, result, stop: () => child.connected && child.send("stop") };
+}
+
+/** `perQuery` lookups of each map in turn at `concurrency` connections. */
+export function lookups(
   replica: PgCluster,
   queries: MailQuery[],
   sample: string[],
   concurrency: number,
   perQuery: number,
 ) {
-  const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
-  const result: Record<string, Percentiles> = {};
-  for (const q of queries) {
-    const times: number[] = [];
-    let next = 0;
-    await Promise.all(
-      clients.map(async (c) => {
-        while (next < perQuery) {
-          const i = next++;
-          const t0 = performance.now();
-          await c.query(fill(q, sample[i % sample.length]!));
-          times.push(ms(t0));
-        }
-      }),
-    );
-    result[q.name] = percentiles(times);
-  }
-  await Promise.all(clients.map((c) => c.end()));
-  return result;
-}
-
-/** Every map's lookup in turn at `concurrency` connections until `until()` says stop: the mail host while the API imports. */
-async function lookupsUntil(
-  replica: PgCluster,
-  queries: MailQuery[],
-  sample: string[],
-  concurrency: number,
-  until: () => boolean,
-) {
-  const clients = await Promise.all(Array.from({ length: concurrency }, () => readerClient(replica)));
-  const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
-  let next = 0;
-  // The first failed lookup stops every connection, so all of them are ended before it is thrown.
-  let failed: { err: unknown } | undefined;
-  await Promise.all(
-    clients.map(async (c) => {
-      try {
-        while (!until() && !failed) {
-          const i = next++;
-          const q = queries[i % queries.length]!;
-          const t0 = performance.now();
-          await c.query(fill(q, sample[Math.floor(i / queries.length) % sample.length]!));
-          times.get(q.name)!.push(ms(t0));
-        }
-      } catch (err) {
-        failed ??= { err };
-      }
-    }),
-  );
-  await Promise.all(clients.map((c) => c.end()));
-  if (failed) throw failed.err;
-  const result: Record<string, Percentiles> = {};
-  for (const [name, xs] of times) result[name] = percentiles(xs);
-  return result;
+  return mailHost(replica, { queries, sample, concurrency, perQuery }).result;
 }
 
 /** Imports accounts until done or until `stop()` says another part of the measurement failed. */
@@ -269,13 +255,17 @@ export async function lagDuringImport(
       await new Promise((res) => setTimeout(res, 20));
     }
   })();
-  const mailHost = lookupsUntil(replica, queries, sample, 8, () => done);
-  for (const side of [sampler, usage, mailHost]) side.catch(fail);
+  // Every map in turn at 8 connections until the import ends.
+  const host = mailHost(replica, { queries, sample, concurrency: 8 });
+  const mailHostDone = host.result;
+  for (const side of [sampler, usage, mailHostDone]) side.catch(fail);
+  await host.ready;
   const t0 = performance.now();
   await importAccounts(() => done).catch(fail);
   const importMs = ms(t0);
   done = true;
-  const [, , lookupsMeanwhile] = await Promise.allSettled([sampler, usage, mailHost]);
+  host.stop();
+  const [, , lookupsMeanwhile] = await Promise.allSettled([sampler, usage, mailHostDone]);
   await Promise.all([pool.end(), monitor.end()]);
   if (failed) throw failed.err;
   return {
