@@ -37,7 +37,9 @@ export function mailQueries(confDir: string): MailQuery[] {
     fs
       .readdirSync(dir, { withFileTypes: true })
       .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-  for (const file of walk(confDir)) {
+  // The maps asked of the primary (virtual-mailbox-maps-primary.cf, dovecot-sql-primary.conf.ext) only when the
+  // replica does not know an address or login: not the replica's lookups, and never asked for the keys used here.
+  for (const file of walk(confDir).filter((f) => !/-primary\.(cf|conf\.ext)$/.test(f))) {
     const text = fs.readFileSync(file, "utf8");
     const relative = path.relative(confDir, file);
     const postfixMap = relative.startsWith("postfix") ? file : undefined;

@@ -4,7 +4,8 @@
 // b's MX and delivered with the account's Sieve applied (the spam filter files into Spam, the autoresponder
 // replies), the mailbox is read over IMAP; only the writes wait: the quota write-back fails (logged) and the usage is
 // set again by the first write-back that reaches the primary once it is back, and a login's last-login record is
-// not written while it is gone.
+// not written while it is gone. With the replica behind, an account just created on the primary gets its mail through
+// b and logs in there: b asks the primary what its replica does not know yet.
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -128,6 +129,50 @@ describeOnPg("a mail host reading a replica while the primary is down", () => {
     await waitFor("the autoresponder's reply", () => repliesTo("before@outside.test").length === 1, 30_000);
   });
 
+  it("with the replica behind, an account created a moment ago gets its mail through host b and logs in there", async () => {
+    // The primary answers what the replica does not know yet (primaryFallback in config-database.ts).
+    expect(fs.readFileSync(path.join(b.conf, "postfix/virtual-mailbox-maps-primary.cf"), "utf8")).toContain(
+      `hosts = 127.0.0.1:${primary.port}\n`,
+    );
+    const NOWA = `nowa@${B}`;
+    replica.psql("SELECT pg_wal_replay_pause()");
+    try {
+      await createAccount(db, await getDomainOrThrow(db, B), "nowa", { password: PW });
+      // Committed on the primary, not replayed: the replica's own lookup does not know the mailbox.
+      expect(primary.psql(`SELECT count(*) FROM mail_mailboxes WHERE email = '${NOWA}'`).trim()).toBe("1");
+      expect(replica.psql(`SELECT count(*) FROM mail_mailboxes WHERE email = '${NOWA}'`).trim()).toBe("0");
+
+      const sent = await smtpTry(
+        b.ports.smtp,
+        "early@outside.test",
+        [NOWA],
+        message("early@outside.test", NOWA, "first-mail"),
+      );
+      expect(sent.refused).toEqual([]);
+      expect(sent.accepted).toEqual([NOWA]);
+      await waitFor(
+        "first-mail in nowa's inbox on host b",
+        () => readMessages(b, NOWA, "").some((m) => m.includes("Subject: first-mail\n")),
+        60_000,
+      );
+      const login = await imapInbox(b.ports.imap, NOWA);
+      expect(login.login).toMatch(/^a OK/m);
+      expect(login.subjects).toEqual(["first-mail"]);
+      // An address that exists nowhere is still refused during the dialogue.
+      const nobody = await smtpTry(
+        b.ports.smtp,
+        "early@outside.test",
+        [`nikt@${B}`],
+        message("early@outside.test", `nikt@${B}`, "to-nobody"),
+      );
+      expect(nobody.accepted).toEqual([]);
+      expect(nobody.refused.map((r) => [r.address, r.code])).toEqual([[`nikt@${B}`, 550]]);
+      expect(replica.psql(`SELECT count(*) FROM mail_mailboxes WHERE email = '${NOWA}'`).trim()).toBe("0");
+    } finally {
+      replica.psql("SELECT pg_wal_replay_resume()");
+    }
+  });
+
   it("with the primary stopped, host b accepts and delivers with the account's Sieve (spam folder, autoresponder); IMAP works", async () => {
     const lastAuthBefore = (await ewaRow()).lastAuthDate;
     await primary.kill();
@@ -141,6 +186,15 @@ describeOnPg("a mail host reading a replica while the primary is down", () => {
     );
     expect(plain.refused).toEqual([]);
     expect(plain.accepted).toEqual([EWA]);
+    // An address the replica does not know is asked of the primary (see above), which is down: deferred, not refused.
+    const unknown = await smtpTry(
+      b.ports.smtp,
+      "down@outside.test",
+      [`nikt@${B}`],
+      message("down@outside.test", `nikt@${B}`, "to-nobody-while-down"),
+    );
+    expect(unknown.accepted).toEqual([]);
+    expect(unknown.refused.map((r) => [r.address, Math.floor(r.code / 100)])).toEqual([[`nikt@${B}`, 4]]);
     const spam = await smtpTry(
       b.ports.smtp,
       "spammer@outside.test",
