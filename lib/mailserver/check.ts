@@ -229,11 +229,21 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     o.alias ?? (o.postgresUrl ? await pgDefaultAlias(o.postgresUrl, o.account) : db && defaultAlias(db, o.account));
   const pgUrl = o.postgresUrl;
   const mapFile = path.join(o.configDir, "postfix", "virtual-mailbox-maps.cf");
+  // Written when the read hosts are replicas: what they do not know yet is asked of the primary (config-database.ts).
+  const primaryMapFile = path.join(o.configDir, "postfix", "virtual-mailbox-maps-primary.cf");
   const databaseChecks: [string, Check][] = pgUrl
     ? [
         ["PostgreSQL connection (DATABASE_URL)", () => appConnection(pgUrl)],
         ["PostgreSQL connections fit max_connections", () => connectionBudget(pgUrl)],
         ["mail role reads the views on every read host", () => mailRoleReads(readPgsqlMapFile(mapFile))],
+        ...(fs.existsSync(primaryMapFile)
+          ? ([
+              [
+                "mail role reads the views on the primary (new mailboxes the replica does not know yet)",
+                () => mailRoleReads(readPgsqlMapFile(primaryMapFile)),
+              ],
+            ] as [string, Check][])
+          : []),
         ["mail role is read-only", () => mailRoleReadOnly(pgUrl, readPgsqlMapFile(mapFile).user)],
       ]
     : [["database readable by the mail group", databaseAccess(o)]];

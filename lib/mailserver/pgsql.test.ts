@@ -371,10 +371,35 @@ service imap-login {
       expect(ms).toBeLessThan(1000);
     });
 
+    it("asks the primary about a mailbox the replica does not know yet", async () => {
+      const primaryMap = path.join(replicaConf, "postfix", "virtual-mailbox-maps-primary.cf");
+      expect(fs.readFileSync(primaryMap, "utf8")).toContain(`hosts = 127.0.0.1:${primary.port}\n`);
+      const main = fs.readFileSync(path.join(replicaConf, "postfix", "main.cf.snippet"), "utf8");
+      expect(main).toContain(
+        `virtual_mailbox_maps = proxy:pgsql:${replicaConf}/postfix/virtual-mailbox-maps.cf proxy:pgsql:${primaryMap}\n`,
+      );
+      // mailserver check's line for it: the mail role reads the views there.
+      const reads = await mailRoleReads(readPgsqlMapFile(primaryMap));
+      expect(reads.ok).toBe(true);
+      expect(reads.detail).toContain(`on 127.0.0.1:${primary.port}`);
+      const [d] = await db.select().from(domains).where(eq(domains.name, "pg.test"));
+      replica.psql("SELECT pg_wal_replay_pause()");
+      try {
+        await db.insert(accounts).values({ domainId: d!.id, name: "later", email: "later@pg.test", passwordHash: "x" });
+        expect(postmap("virtual-mailbox-maps", "later@pg.test", replicaConf)).toBeUndefined();
+        expect(postmap("virtual-mailbox-maps-primary", "later@pg.test", replicaConf)).toBe("pg.test/later/");
+      } finally {
+        replica.psql("SELECT pg_wal_replay_resume()");
+      }
+      // Host A's maps read the primary itself: no second map there.
+      expect(fs.existsSync(path.join(conf, "postfix", "virtual-mailbox-maps-primary.cf"))).toBe(false);
+    });
+
     it("a replica that stops does not stop writes on the primary", async () => {
       await replica.kill();
       const started = performance.now();
       const [d] = await db.select().from(domains).where(eq(domains.name, "pg.test"));
+      const before = d!.accountCount;
       for (let i = 0; i < 20; i++) {
         await db
           .insert(accounts)
@@ -387,7 +412,7 @@ service imap-login {
       const ms = performance.now() - started;
       expect(ms).toBeLessThan(2000);
       const [c] = await db.select({ n: domains.accountCount }).from(domains).where(eq(domains.id, d!.id));
-      expect(c!.n).toBe(23);
+      expect(c!.n).toBe(before + 20);
       // A lookup against the stopped replica fails (Postfix defers the mail, it does not bounce it).
       expect(() => postmap("virtual-mailbox-maps", "down0@pg.test", replicaConf)).toThrow(/postmap failed/);
     });
