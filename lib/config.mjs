@@ -137,6 +137,12 @@ function list(setting) {
 const DEFAULT_POOL_BUDGET = 60;
 
 /**
+ * The application_name of the API server's PostgreSQL connections (PGAPPNAME, set by lib/runtime/server.mjs), by
+ * which `mailserver check` tells its host's running API from the other connections it counts.
+ */
+export const API_APPLICATION_NAME = "mailadmin-api";
+
+/**
  * Connections per process on PostgreSQL: DATABASE_POOL_MAX, or by default the budget shared by the workers
  * (2 to 10 each), so that workers × pool stays under max_connections with room for the mail hosts and the CLI.
  */

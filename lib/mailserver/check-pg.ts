@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { MAIL_VIEWS } from "@/db/pg/mail-reader";
-import { databasePoolMax, nodePgConnectionString, workersSetting } from "@/lib/config.mjs";
+import { API_APPLICATION_NAME, databasePoolMax, nodePgConnectionString, workersSetting } from "@/lib/config.mjs";
 
 export interface MailRoleSettings {
   hosts: string[];
@@ -177,14 +177,19 @@ export async function connectionBudget(
   poolMax = databasePoolMax(),
 ): Promise<Result> {
   return withClient({ connectionString: nodePgConnectionString(url) }, async (c) => {
-    const r = await c.query<{ max: string; reserved: string; used: number }>(
-      "SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved, " +
-        "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())::int AS used",
+    // This host's running API (its application_name, from this host's address) is in `api` already: left out of
+    // what is open now, so that it is not counted twice.
+    const r = await c.query<{ max: string; reserved: string; used: number; local: number }>(
+      `SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved,
+              count(*) FILTER (WHERE NOT local)::int AS used, count(*) FILTER (WHERE local)::int AS local
+         FROM (SELECT application_name = $1 AND client_addr IS NOT DISTINCT FROM inet_client_addr() AS local
+                 FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()) a`,
+      [API_APPLICATION_NAME],
     );
-    const { max, reserved, used } = r.rows[0]!;
+    const { max, reserved, used, local } = r.rows[0]!;
     const available = Number(max) - Number(reserved);
     const api = workers * (poolMax + 1);
-    const detail = `this host's API up to ${workers} workers × (${poolMax} pooled + 1 listening) = ${api}, ${used} open now, max_connections ${max} (${reserved} reserved)`;
+    const detail = `this host's API up to ${workers} workers × (${poolMax} pooled + 1 listening) = ${api}, ${used} open now besides it${local ? ` (and ${local} of its own)` : ""}, max_connections ${max} (${reserved} reserved)`;
     if (api + used > available) {
       return {
         ok: false,

@@ -7,8 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mailReaderSql } from "@/db/pg/mail-reader";
+import { API_APPLICATION_NAME } from "@/lib/config.mjs";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { accounts, aliases, domains, mailingLists } from "@/db/pg/schema";
 import { freePort, startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
@@ -232,7 +234,7 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     const over = await connectionBudget(primary.url, 16, 10);
     expect(over.ok).toBe(false);
     expect(over.detail).toMatch(
-      /16 workers × \(10 pooled \+ 1 listening\) = 176, \d+ open now, max_connections 100 \(3 reserved\): \d+ would not fit in 97/,
+      /16 workers × \(10 pooled \+ 1 listening\) = 176, \d+ open now besides it, max_connections 100 \(3 reserved\): \d+ would not fit in 97/,
     );
     // Each worker's listening connection counts: a pool that would just fit beside what is open does not with it.
     const open = Number(
@@ -243,6 +245,30 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     const pool = Math.floor((97 - open) / 12);
     expect((await connectionBudget(primary.url, 12, pool)).ok).toBe(false);
     expect((await connectionBudget(primary.url, 12, pool - 1)).ok).toBe(true);
+  });
+
+  it("mailserver check counts its host's running API once: its connections are not also counted as open", async () => {
+    const openNow = async () => {
+      const r = await connectionBudget(primary.url, 2, 2);
+      return { used: Number(/(\d+) open now besides it/.exec(r.detail)![1]), detail: r.detail };
+    };
+    const base = await openNow();
+    // Five connections as the API server names them (lib/runtime/server.mjs), from this host.
+    const api = new pg.Pool({ connectionString: primary.url, application_name: API_APPLICATION_NAME, max: 5 });
+    const other = new pg.Pool({ connectionString: primary.url, application_name: "something-else", max: 5 });
+    const held: pg.PoolClient[] = [];
+    try {
+      held.push(...(await Promise.all(Array.from({ length: 5 }, () => api.connect()))));
+      const withApi = await openNow();
+      expect(withApi.used).toBe(base.used);
+      expect(withApi.detail).toContain("(and 5 of its own)");
+      // Any other connection counts.
+      held.push(...(await Promise.all(Array.from({ length: 5 }, () => other.connect()))));
+      expect((await openNow()).used).toBe(base.used + 5);
+    } finally {
+      for (const c of held) c.release();
+      await Promise.all([api.end(), other.end()]);
+    }
   });
 
   it("Dovecot authenticates and looks users up over pgsql, and quota_clone writes usage back through the role", async () => {

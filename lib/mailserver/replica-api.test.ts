@@ -14,6 +14,7 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import { stop, type Server } from "@/e2e/api/global-setup";
 import { freePort, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runCommand } from "@/lib/cli/commands";
+import { API_APPLICATION_NAME } from "@/lib/config.mjs";
 import { closeTestDatabase, openTestDatabase, testPgCluster } from "./testing/mail-daemons";
 import { pgMailConfigArgs } from "./testing/pg-mail-config";
 import { describeOnPostgres } from "./testing/several-hosts";
@@ -101,6 +102,10 @@ describeOnPg("a streaming replica behind the API (PostgreSQL)", () => {
   it("a mailbox created through the API is resolved by postmap on the replica within 1 s", async () => {
     // The server's first create compiles and caches its route: not part of what is measured.
     expect((await create("rozgrzewka")).status).toBe(201);
+    // The server's connections carry its application_name, by which `mailserver check` counts them once.
+    expect(
+      Number(primary.psql(`SELECT count(*) FROM pg_stat_activity WHERE application_name = '${API_APPLICATION_NAME}'`)),
+    ).toBeGreaterThan(0);
     const afterAnswer: number[] = [];
     const total: number[] = [];
     for (const name of ["nowa1", "nowa2", "nowa3"]) {
