@@ -11,6 +11,7 @@ export declare function serverHost(): string;
 export declare function workersSetting(): string | undefined;
 export declare function databasePoolMax(): number;
 export declare const API_APPLICATION_NAME: string;
+export declare function nameApiConnections(): void;
 export declare function nodePgConnectionString(url: string): string;
 export declare function postgresUrl(): string | undefined;
 export declare function serverNames(): string[];

@@ -142,6 +142,11 @@ const DEFAULT_POOL_BUDGET = 60;
  */
 export const API_APPLICATION_NAME = "mailadmin-api";
 
+/** Names the PostgreSQL connections of this process and of the processes it starts (PGAPPNAME, as libpq reads it). */
+export function nameApiConnections() {
+  process.env.PGAPPNAME = API_APPLICATION_NAME;
+}
+
 /**
  * Connections per process on PostgreSQL: DATABASE_POOL_MAX, or by default the budget shared by the workers
  * (2 to 10 each), so that workers × pool stays under max_connections with room for the mail hosts and the CLI.

@@ -10,13 +10,13 @@ import cluster from "node:cluster";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
-import { API_APPLICATION_NAME, serverHost, serverNames, serverPort, workersSetting } from "../config.mjs";
+import { nameApiConnections, serverHost, serverNames, serverPort, workersSetting } from "../config.mjs";
 import { apiPathWithoutRedirect } from "./api-paths.mjs";
 import { BASELINE_HEADERS, edgeErrorBody, FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "./edge.mjs";
 
-// node-postgres names every connection of this process and its workers so (PGAPPNAME, as libpq reads it):
-// `mailserver check` then counts its host's running API once, not again among the connections open now.
-process.env.PGAPPNAME = API_APPLICATION_NAME;
+// Every PostgreSQL connection of this process and its workers carries the API's application_name: `mailserver
+// check` then counts its host's running API once, not again among the connections open now.
+nameApiConnections();
 
 const port = serverPort();
 const hostname = serverHost();
