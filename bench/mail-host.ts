@@ -3,7 +3,7 @@
 // the lookups' timers ran) then does not count as the replica's time. Forked by provider-mail.ts (mailHost); it
 // answers one job, then exits. The durations go into typed arrays, outside the heap its collector walks.
 import pg from "pg";
-import { fill, percentiles, type MailHostJob, type Percentiles } from "./provider-mail";
+import { fill, percentiles, type MailHostJob, type MailQuery, type Percentiles } from "./provider-mail";
 
 const WARMUP_MS = 1000;
 
@@ -42,18 +42,17 @@ async function run(job: MailHostJob): Promise<Record<string, Percentiles>> {
       return c;
     }),
   );
-  const times = job.queries.map(() => new Durations());
-  /** Every map in turn on each connection while `more()`, each lookup's time passed to `took`. */
-  const cycle = (more: () => boolean, took?: (qi: number, ms: number) => void) => {
+  const times = new Map(job.queries.map((q) => [q, new Durations()]));
+  /** `queries` in turn on each connection while `more(i)` for the i-th lookup; each one's time goes to `times`. */
+  const cycle = (queries: MailQuery[], more: (i: number) => boolean, measured = true) => {
     let next = 0;
     return Promise.all(
       clients.map(async (c) => {
-        while (more()) {
-          const i = next++;
-          const qi = i % job.queries.length;
+        for (let i = next++; more(i); i = next++) {
+          const q = queries[i % queries.length]!;
           const t0 = performance.now();
-          await c.query(fill(job.queries[qi]!, job.sample[Math.floor(i / job.queries.length) % job.sample.length]!));
-          took?.(qi, performance.now() - t0);
+          await c.query(fill(q, job.sample[Math.floor(i / queries.length) % job.sample.length]!));
+          if (measured) times.get(q)!.push(performance.now() - t0);
         }
       }),
     );
@@ -61,34 +60,19 @@ async function run(job: MailHostJob): Promise<Record<string, Percentiles>> {
   try {
     // Unmeasured: a fresh process's first lookups run its client's code before the JIT has compiled it.
     const warm = performance.now() + WARMUP_MS;
-    await cycle(() => performance.now() < warm);
+    await cycle(job.queries, () => performance.now() < warm, false);
     process.send!({ ready: true });
     if (job.perQuery !== undefined) {
       // Each map in turn, perQuery lookups of it spread over the connections.
-      for (const [qi, q] of job.queries.entries()) {
-        let next = 0;
-        await Promise.all(
-          clients.map(async (c) => {
-            while (next < job.perQuery!) {
-              const i = next++;
-              const t0 = performance.now();
-              await c.query(fill(q, job.sample[i % job.sample.length]!));
-              times[qi]!.push(performance.now() - t0);
-            }
-          }),
-        );
-      }
+      for (const q of job.queries) await cycle([q], (i) => i < job.perQuery!);
     } else {
       // Every map in turn until the bench says stop: the mail host while the primary imports.
-      await cycle(
-        () => !stopped,
-        (qi, ms) => times[qi]!.push(ms),
-      );
+      await cycle(job.queries, () => !stopped);
     }
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }
-  return Object.fromEntries(job.queries.map((q, qi) => [q.name, percentiles(times[qi]!.all())]));
+  return Object.fromEntries(job.queries.map((q) => [q.name, percentiles(times.get(q)!.all())]));
 }
 
 process.once("message", (job: MailHostJob) => {
