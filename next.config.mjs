@@ -12,10 +12,6 @@ const nextConfig = {
   // Parallel builds (tests, benchmarks) each get their own output folder.
   distDir: nextDistDir(),
   typedRoutes: false,
-  // Outlook asks for /Autodiscover/Autodiscover.xml, other clients for the lower-case path; one handler serves both.
-  async rewrites() {
-    return [{ source: "/Autodiscover/Autodiscover.xml", destination: "/autodiscover/autodiscover.xml" }];
-  },
   experimental: {
     // The panel's stylesheet (~7 kB gzip) goes into each page's <head> (with the CSP nonce) instead of a render-blocking
     // request: the first paint no longer waits for it, so it comes before the scripts' work.
