@@ -32,12 +32,13 @@ export const DEFAULT_MAIL_READER = "mail_reader";
 export const postfixMapType = (pg?: PgsqlMapOptions) => (pg ? "pgsql" : "sqlite");
 
 /**
- * The primary, when the lookups go to other hosts (a replica): a recipient or login the read hosts do not know is
- * asked of it before it is refused, so that an account created a moment ago on a replica that is behind gets its mail
- * and logs in (docs/postgresql.md).
+ * The primary, when any lookup may go to another host (a replica): a recipient or login the read hosts do not know
+ * is asked of it before it is refused, so that an account created a moment ago on a replica that is behind gets its
+ * mail and logs in (docs/postgresql.md). Also with the primary among the read hosts: Postfix and Dovecot may still
+ * ask the replica first.
  */
 export const primaryFallback = (pg?: PgsqlMapOptions) =>
-  pg && !pg.readHosts.includes(pg.writeHost) ? pg.writeHost : undefined;
+  pg && pg.readHosts.some((host) => host !== pg.writeHost) ? pg.writeHost : undefined;
 
 /** One Postfix sqlite_table(5) or pgsql_table(5) file, on the read hosts or the given ones. Postfix quotes %s itself. */
 export function postfixMapFile(

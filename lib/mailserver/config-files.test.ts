@@ -83,6 +83,25 @@ describe("generated configuration on PostgreSQL", () => {
     }
   });
 
+  it("asks the primary what the read hosts do not know whenever one of them is another host", () => {
+    const primaryFiles = (readHosts: string[]) => {
+      const out = fs.mkdtempSync(path.join(dir, "fallback-"));
+      writeMailServerConfig(options(out, { ...pgsql(cluster.port), readHosts, writeHost: "db1.example.org" }));
+      const main = fs.readFileSync(path.join(out, "postfix/main.cf.snippet"), "utf8");
+      const dovecot = fs.readFileSync(path.join(out, "dovecot/mailadmin.conf"), "utf8");
+      return {
+        postfix: fs.existsSync(path.join(out, "postfix/virtual-mailbox-maps-primary.cf")),
+        listed: main.includes("virtual-mailbox-maps-primary.cf"),
+        dovecot: dovecot.includes("dovecot-sql-primary.conf.ext"),
+      };
+    };
+    const all = { postfix: true, listed: true, dovecot: true };
+    expect(primaryFiles(["127.0.0.1"])).toEqual(all);
+    // The primary as a second read host: Postfix picks one at random, so the replica may still be asked first.
+    expect(primaryFiles(["127.0.0.1", "db1.example.org"])).toEqual(all);
+    expect(primaryFiles(["db1.example.org"])).toEqual({ postfix: false, listed: false, dovecot: false });
+  });
+
   it("the SQLite configuration keeps the dict's extra group (it writes the database file)", () => {
     const out = path.join(dir, "sqlite");
     writeMailServerConfig(options(out));
