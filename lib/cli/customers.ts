@@ -49,15 +49,19 @@ export const CUSTOMER_COMMANDS: Command[] = [
     name: "customer list",
     summary: "Lists the customers: id, name, pooled limits, domains.",
     example: `${CLI} customer list`,
-    run: async (ctx) =>
-      (await listCustomers(ctx.db()))
+    run: async (ctx) => {
+      const customers = await listCustomers(ctx.db());
+      // The hint goes to stderr, as `domain list`'s.
+      if (!customers.length) process.stderr.write("no customers yet: `domain add <domain>` adds one with its domain\n");
+      return customers
         .map((c) => {
           const pool = isPooled(c)
             ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
             : "per-domain limits";
           return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
         })
-        .join("\n"),
+        .join("\n");
+    },
   },
   {
     name: "customer show",

@@ -183,3 +183,28 @@ describe("domain import", () => {
     ]);
   });
 });
+
+describe("domain list and customer list on a new database", () => {
+  it("print nothing a script could read as a row, and a hint on stderr", async () => {
+    const empty = openDatabase(path.join(dir, "empty.db"));
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await runCommand(empty, ["domain", "list"])).toBe("");
+      expect(await runCommand(empty, ["customer", "list"])).toBe("");
+      expect(stderr.mock.calls.map(([text]) => String(text))).toEqual([
+        "no domains yet: `domain add <domain>` adds one\n",
+        "no customers yet: `domain add <domain>` adds one with its domain\n",
+      ]);
+      stderr.mockClear();
+      await addDomain(empty, "first.example", "Admin-pass1", {});
+      expect(await runCommand(empty, ["domain", "list"])).toMatch(/^first\.example\taccounts 1\//);
+      expect(await runCommand(empty, ["customer", "list"])).toMatch(
+        /\tfirst\.example\tper-domain limits\tfirst\.example$/,
+      );
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+      empty.$client.close();
+    }
+  });
+});

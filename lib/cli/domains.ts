@@ -114,13 +114,17 @@ export const DOMAIN_COMMANDS: Command[] = [
     name: "domain list",
     summary: "Lists the hosted domains with their usage and limits.",
     example: `${CLI} domain list`,
-    run: async (ctx) =>
-      (await listDomains(ctx.db()))
+    run: async (ctx) => {
+      const domains = await listDomains(ctx.db());
+      // The hint goes to stderr: a script reading the list gets no line it could take for a domain.
+      if (!domains.length) process.stderr.write("no domains yet: `domain add <domain>` adds one\n");
+      return domains
         .map(
           (d) =>
             `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`,
         )
-        .join("\n"),
+        .join("\n");
+    },
   },
   {
     name: "domain show",

@@ -304,11 +304,14 @@ export const MAILSERVER_COMMANDS: Command[] = [
     name: "mailserver check",
     summary: "Self-test of a live installation: one line per check, ✓ or ✗ with the reason; exit 1 when any fails.",
     notes:
-      "Checks: the database (folder, file, -wal, -shm) open to the mail group; postmap -q (through Postfix's\n" +
-      "proxymap) finds the account's domain, its mailbox and an alias; doveadm user and doveadm auth test for the\n" +
-      "account; the LMTP and auth sockets accept connections; quota_clone writes the account's usage back (a marked\n" +
-      "message is saved into the account's inbox and expunged again); Rspamd's controller answers /ping and the policy\n" +
-      "service answers a request. Run it as root.",
+      "Checks: the database. On SQLite, its folder, file, -wal and -shm open to the mail group; on PostgreSQL\n" +
+      "(DATABASE_URL=postgres://...), the connection, the connections every process may open against\n" +
+      "max_connections, the mail role reading the views on every read host (and on the primary when the read hosts\n" +
+      "are replicas) and unable to write. Then: postmap -q (through Postfix's proxymap) finds the account's domain,\n" +
+      "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
+      "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
+      "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
+      "events` answer; the account's domain has its DKIM key. Run it as root.",
     example: `${CLI} mailserver check --account check@example.org --password 'Check-pass1'`,
     options: {
       account: {
