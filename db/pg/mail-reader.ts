@@ -22,13 +22,23 @@ const ident = (s: string) => {
 };
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** The SQL that creates (or updates) the role and its grants; run by the database's owner. */
-export function mailReaderSql(role: string, password: string, database: string): string {
+/**
+ * The SQL that creates (or updates) the role and its grants; run by the database's owner. Without a password it
+ * only grants, to a role that must exist: its password, which every mail host's configuration holds, stays as it is.
+ */
+export function mailReaderSql(role: string, password: string | undefined, database: string): string {
   const r = ident(role);
+  const exists = `SELECT 1 FROM pg_roles WHERE rolname = ${literal(role)}`;
   return (
     [
-      `DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${literal(role)}) THEN
+      password === undefined
+        ? `DO $$ BEGIN
+  IF NOT EXISTS (${exists}) THEN
+    RAISE EXCEPTION 'role ${role.replace(/'/g, "''")} does not exist: give its password (MAIL_DB_PASSWORD) to create it';
+  END IF;
+END $$`
+        : `DO $$ BEGIN
+  IF NOT EXISTS (${exists}) THEN
     CREATE ROLE ${r} LOGIN PASSWORD ${literal(password)} NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;
   ELSE
     ALTER ROLE ${r} LOGIN PASSWORD ${literal(password)};
@@ -44,8 +54,12 @@ END $$`,
   );
 }
 
-/** Creates or updates the role on the database `client` is connected to (as its owner). */
-export async function ensureMailReader(client: pg.Pool | pg.Client, role: string, password: string): Promise<void> {
+/** Creates or updates the role on the database `client` is connected to (as its owner); see mailReaderSql. */
+export async function ensureMailReader(
+  client: pg.Pool | pg.Client,
+  role: string,
+  password: string | undefined,
+): Promise<void> {
   const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
   await client.query(mailReaderSql(role, password, db));
 }

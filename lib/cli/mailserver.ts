@@ -184,29 +184,36 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "PostgreSQL: creates or updates the read-only role Postfix and Dovecot connect as (views only, mail_quota).",
     notes:
       "Runs as DATABASE_URL's role, which needs CREATEROLE (or run the SQL that --print shows as a superuser).\n" +
-      "Run it again after `db migrate` adds a view, and after a restore into a new cluster. docs/postgresql.md.",
+      "With a password (MAIL_DB_PASSWORD or --mail-db-password) it creates the role or sets its password; without\n" +
+      "one it only grants, to the role as it is: run it so after `db migrate` adds a view, and the password every\n" +
+      "mail host's configuration holds stays valid. A restore into a new cluster needs the password. docs/postgresql.md.",
     example: `DATABASE_URL=postgres://mailadmin@db1/mailadmin ${CLI} mailserver db-role --print`,
     options: {
       role: { type: "string", value: "<role>", help: `default ${DEFAULT_MAIL_READER}` },
-      "mail-db-password": { type: "string", value: "<pw>", help: "its password (default MAIL_DB_PASSWORD)" },
+      "mail-db-password": {
+        type: "string",
+        value: "<pw>",
+        help: "its new password (default MAIL_DB_PASSWORD; none: grants only)",
+      },
       print: { type: "boolean", help: "print the SQL instead of running it" },
     },
     async run(_ctx, { values }) {
       const url = postgresUrl();
       if (!url) throw new Error("mailserver db-role: DATABASE_URL=postgres://... is not set (SQLite needs no role)");
       const role = stringOption(values, "role") ?? DEFAULT_MAIL_READER;
-      const sql = mailReaderSql(role, mailDbPassword(values), decodeURIComponent(new URL(url).pathname.slice(1)));
+      const password = stringOption(values, "mail-db-password") || mailDbPasswordSetting();
+      const sql = mailReaderSql(role, password, decodeURIComponent(new URL(url).pathname.slice(1)));
       if (values.print === true) return sql.trimEnd();
       const { ensureMailReader } = await import("@/db/pg/mail-reader");
       const pg = (await import("pg")).default;
       const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
       await client.connect();
       try {
-        await ensureMailReader(client, role, mailDbPassword(values));
+        await ensureMailReader(client, role, password);
       } finally {
         await client.end();
       }
-      return `Role ${role}: reads the mail views, writes mail_quota; nothing else.`;
+      return `Role ${role}${password === undefined ? " (password unchanged)" : ""}: reads the mail views, writes mail_quota; nothing else.`;
     },
   },
   {
