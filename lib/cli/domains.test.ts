@@ -184,16 +184,18 @@ describe("domain import", () => {
   });
 });
 
-describe("domain list and customer list on a new database", () => {
+describe("domain list, customer list and mailserver host list on a new database", () => {
   it("print nothing a script could read as a row, and a hint on stderr", async () => {
     const empty = openDatabase(path.join(dir, "empty.db"));
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       expect(await runCommand(empty, ["domain", "list"])).toBe("");
       expect(await runCommand(empty, ["customer", "list"])).toBe("");
+      expect(await runCommand(empty, ["mailserver", "host", "list"])).toBe("");
       expect(stderr.mock.calls.map(([text]) => String(text))).toEqual([
         "no domains yet: `domain add <domain>` adds one\n",
         "no customers yet: `domain add <domain>` adds one with its domain\n",
+        "no mail hosts: every host serves every mailbox itself\n",
       ]);
       stderr.mockClear();
       await addDomain(empty, "first.example", "Admin-pass1", {});

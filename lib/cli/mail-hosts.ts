@@ -56,7 +56,8 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     example: `${CLI} mailserver host list`,
     async run(ctx) {
       const hosts = await listMailHosts(ctx.db());
-      if (!hosts.length) return "no mail hosts (every host serves every mailbox itself)";
+      // The hint goes to stderr, as `domain list`'s: `host list | cut -f1` gets no false row.
+      if (!hosts.length) process.stderr.write("no mail hosts: every host serves every mailbox itself\n");
       return hosts
         .map((h) =>
           [
