@@ -148,6 +148,15 @@ export function stringOption(values: Parsed["values"], name: string): string | u
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * A list command's output: its rows, one a line. With none, `hint` goes to stderr and stdout stays empty, so a
+ * script reading the list gets no line it could take for a row.
+ */
+export function listOutput(rows: string[], hint: string): string {
+  if (!rows.length) process.stderr.write(`${hint}\n`);
+  return rows.join("\n");
+}
+
 /** A required string option. */
 export function requiredOption(command: Command, values: Parsed["values"], name: string): string {
   const value = stringOption(values, name);

@@ -8,7 +8,16 @@ import {
   setCustomerLimits,
   type CustomerLimits,
 } from "@/lib/server/resources/customers";
-import { CLI, intOption, showJson as show, UsageError, type Command, type OptionSpec, type Parsed } from "./args";
+import {
+  CLI,
+  intOption,
+  listOutput,
+  showJson as show,
+  UsageError,
+  type Command,
+  type OptionSpec,
+  type Parsed,
+} from "./args";
 
 const POOL_OPTIONS: Record<string, OptionSpec> = {
   "account-limit": {
@@ -49,19 +58,16 @@ export const CUSTOMER_COMMANDS: Command[] = [
     name: "customer list",
     summary: "Lists the customers: id, name, pooled limits, domains.",
     example: `${CLI} customer list`,
-    run: async (ctx) => {
-      const customers = await listCustomers(ctx.db());
-      // The hint goes to stderr, as `domain list`'s.
-      if (!customers.length) process.stderr.write("no customers yet: `domain add <domain>` adds one with its domain\n");
-      return customers
-        .map((c) => {
+    run: async (ctx) =>
+      listOutput(
+        (await listCustomers(ctx.db())).map((c) => {
           const pool = isPooled(c)
             ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
             : "per-domain limits";
           return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
-        })
-        .join("\n");
-    },
+        }),
+        "no customers yet: `domain add <domain>` adds one with its domain",
+      ),
   },
   {
     name: "customer show",

@@ -20,6 +20,7 @@ import {
   describeError,
   FailedWithReport,
   intOption,
+  listOutput,
   requiredOption,
   showJson as show,
   UsageError,
@@ -114,17 +115,14 @@ export const DOMAIN_COMMANDS: Command[] = [
     name: "domain list",
     summary: "Lists the hosted domains with their usage and limits.",
     example: `${CLI} domain list`,
-    run: async (ctx) => {
-      const domains = await listDomains(ctx.db());
-      // The hint goes to stderr: a script reading the list gets no line it could take for a domain.
-      if (!domains.length) process.stderr.write("no domains yet: `domain add <domain>` adds one\n");
-      return domains
-        .map(
+    run: async (ctx) =>
+      listOutput(
+        (await listDomains(ctx.db())).map(
           (d) =>
             `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`,
-        )
-        .join("\n");
-    },
+        ),
+        "no domains yet: `domain add <domain>` adds one",
+      ),
   },
   {
     name: "domain show",

@@ -1,7 +1,16 @@
 import "server-only";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
-import { CLI, intOption, requiredOption, stringOption, UsageError, type Command, type Parsed } from "./args";
+import {
+  CLI,
+  intOption,
+  listOutput,
+  requiredOption,
+  stringOption,
+  UsageError,
+  type Command,
+  type Parsed,
+} from "./args";
 import {
   accountsOnHost,
   listMailHosts,
@@ -56,10 +65,8 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     example: `${CLI} mailserver host list`,
     async run(ctx) {
       const hosts = await listMailHosts(ctx.db());
-      // The hint goes to stderr, as `domain list`'s: `host list | cut -f1` gets no false row.
-      if (!hosts.length) process.stderr.write("no mail hosts: every host serves every mailbox itself\n");
-      return hosts
-        .map((h) =>
+      return listOutput(
+        hosts.map((h) =>
           [
             h.name,
             h.address,
@@ -70,8 +77,9 @@ export const MAIL_HOST_COMMANDS: Command[] = [
             `${h.domains} domain(s)`,
             `${h.accounts} account(s)`,
           ].join("\t"),
-        )
-        .join("\n");
+        ),
+        "no mail hosts: every host serves every mailbox itself",
+      );
     },
   },
   {

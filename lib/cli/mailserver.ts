@@ -20,9 +20,11 @@ import { localMailHost } from "@/lib/mailserver/mail-hosts";
 
 /** DATABASE_URL when it selects PostgreSQL. */
 
-/** The mail role's password: --mail-db-password, else MAIL_DB_PASSWORD (keeps it out of `ps`). */
+/** The mail role's password: --mail-db-password, else MAIL_DB_PASSWORD (keeps it out of `ps`); empty is unset. */
+const givenMailDbPassword = (values: Parsed["values"]) =>
+  stringOption(values, "mail-db-password") || mailDbPasswordSetting();
 const mailDbPassword = (values: Parsed["values"]) => {
-  const pw = stringOption(values, "mail-db-password") ?? mailDbPasswordSetting();
+  const pw = givenMailDbPassword(values);
   if (!pw) throw new Error("the mail role's password: set MAIL_DB_PASSWORD (or --mail-db-password)");
   return pw;
 };
@@ -201,7 +203,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const url = postgresUrl();
       if (!url) throw new Error("mailserver db-role: DATABASE_URL=postgres://... is not set (SQLite needs no role)");
       const role = stringOption(values, "role") ?? DEFAULT_MAIL_READER;
-      const password = stringOption(values, "mail-db-password") || mailDbPasswordSetting();
+      const password = givenMailDbPassword(values);
       const sql = mailReaderSql(role, password, decodeURIComponent(new URL(url).pathname.slice(1)));
       if (values.print === true) return sql.trimEnd();
       const { ensureMailReader } = await import("@/db/pg/mail-reader");
