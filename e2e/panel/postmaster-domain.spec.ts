@@ -23,6 +23,28 @@ test.describe("domain settings", () => {
     await expect(page.getByLabel("Adres konta domyślnego")).toHaveValue(`biuro@${DEMO.domain}`);
   });
 
+  test("the RBL, SPF and greylisting selects sit level in both languages, each with what it refuses", async ({
+    page,
+  }) => {
+    for (const [language, hint] of [
+      ["pl", "Pierwszą próbę nieznanego nadawcy"],
+      ["en", "Defers an unknown sender's first attempt"],
+    ] as const) {
+      if (language === "en") await page.getByRole("button", { name: /English/ }).click();
+      await expect(page.getByLabel("Greylisting", { exact: true })).toHaveAccessibleDescription(new RegExp(`^${hint}`));
+      // A long label wrapped to two lines at 1280 px and pushed its select below the other two.
+      for (const width of [640, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        const tops = await Promise.all(
+          ["rbl", "spf", "greylist"].map(
+            async (m) => (await page.locator(`select[name=spam_${m}_enabled]`).boundingBox())!.y,
+          ),
+        );
+        expect(new Set(tops).size, `${language} at ${width} px: ${tops.join(", ")}`).toBe(1);
+      }
+    }
+  });
+
   test("puts the server's catchall error on the address field", async ({ page }) => {
     await page.getByLabel("Rodzaj konta domyślnego").selectOption("1");
     await page.getByLabel("Adres konta domyślnego").fill(`nie-ma-takiego@${DEMO.domain}`);

@@ -94,7 +94,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
           error={err("spam_enabled")}
           {...register("spam_enabled")}
         />
-        <SpamSwitches label={t} record={record} err={err} register={register} />
+        <SpamSwitches record={record} err={err} register={register} />
       </FieldCard>
 
       <FieldCard title={t("lists")} description={t("listsDesc")}>

@@ -26,9 +26,6 @@ type Key =
   | "antispam"
   | "antispamDesc"
   | "spam_enabled"
-  | "spam_rbl_enabled"
-  | "spam_spf_enabled"
-  | "spam_greylist_enabled"
   | "lists"
   | "listsDesc"
   | SpamList
@@ -73,9 +70,6 @@ export const domainMessages: Messages<Key> = {
     antispam: "Ochrona antyspamowa",
     antispamDesc: "Ustawienia domeny; konto ustawione na „domyślnie” dziedziczy je.",
     spam_enabled: "Filtr antyspamowy włączony",
-    spam_rbl_enabled: "RBL (czarne listy serwerów)",
-    spam_spf_enabled: "SPF (weryfikacja nadawcy)",
-    spam_greylist_enabled: "Greylisting (odrzuć pierwszą próbę nieznanego nadawcy)",
     lists: "Listy adresów",
     listsDesc: "Adresy e-mail lub domeny, jeden wpis w wierszu. Każdy wpis jest sprawdzany przed zapisem.",
     spam_white_list: "Biała lista (zawsze przyjmuj)",
@@ -123,9 +117,6 @@ export const domainMessages: Messages<Key> = {
     antispam: "Anti-spam protection",
     antispamDesc: "The domain's settings; accounts set to “default” inherit them.",
     spam_enabled: "Anti-spam filter on",
-    spam_rbl_enabled: "RBL (blackhole lists)",
-    spam_spf_enabled: "SPF (sender verification)",
-    spam_greylist_enabled: "Greylisting (refuse an unknown sender's first attempt)",
     lists: "Address lists",
     listsDesc: "E-mail addresses or domains, one entry a line. Every entry is checked before saving.",
     spam_white_list: "White list (always accept)",

@@ -249,7 +249,7 @@ function SpamFields({
         error={err("spam_delete_after")}
         {...register("spam_delete_after")}
       />
-      <SpamSwitches label={t} record={record} err={err} register={register} />
+      <SpamSwitches record={record} err={err} register={register} />
       {SPAM_LISTS.map((f) => (
         <TextArea key={f} label={t(f)} hint={t("listHint")} error={err(f)} {...register(f)} />
       ))}

@@ -56,9 +56,6 @@ type Key =
   | "spam_enabled"
   | "ruleTag"
   | "ruleMove"
-  | "spam_rbl_enabled"
-  | "spam_spf_enabled"
-  | "spam_greylist_enabled"
   | SpamList
   | "listHint"
   | "phone"
@@ -137,9 +134,6 @@ export const editorMessages: Messages<Key> = {
     spam_enabled: "Filtr antyspamowy włączony",
     ruleTag: "Oznacz słowem SPAM",
     ruleMove: "Przenieś do folderu SPAM",
-    spam_rbl_enabled: "RBL (czarne listy serwerów)",
-    spam_spf_enabled: "SPF",
-    spam_greylist_enabled: "Greylisting",
     spam_white_list: "Biała lista",
     spam_black_list: "Czarna lista",
     spam_greylist_whitelist: "Wyjątki greylistingu",
@@ -221,9 +215,6 @@ export const editorMessages: Messages<Key> = {
     spam_enabled: "Anti-spam filter on",
     ruleTag: "Tag with the word SPAM",
     ruleMove: "Move to the SPAM folder",
-    spam_rbl_enabled: "RBL (blackhole lists)",
-    spam_spf_enabled: "SPF",
-    spam_greylist_enabled: "Greylisting",
     spam_white_list: "White list",
     spam_black_list: "Black list",
     spam_greylist_whitelist: "Greylisting exceptions",
