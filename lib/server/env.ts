@@ -31,6 +31,9 @@ const envSchema = z.object({
   // Threads hashing passwords per process, at the lowest CPU priority (lib/server/caller/password.ts): a flood of sign-ins
   // takes no more cores than this.
   SCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  // New passwords hashed at once per process (accounts created or imported, passwords changed), at normal priority: an
+  // import takes no more cores than this from mail lookups and other requests.
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   // Days the audit log keeps an entry; the daily housekeeping deletes older ones.
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // The key that encrypts TOTP secrets at rest: 32 bytes as 64 hex digits or base64 (lib/server/caller/totp.ts).

@@ -1,5 +1,6 @@
 // Password hashing off the event loop (so sign-ins never stall other requests): the async hash and check agree with the synchronous ones, and run
 // in a thread at the lowest CPU priority, one at a time.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as password from "./password";
@@ -39,5 +40,28 @@ describe("password hashing off the event loop", () => {
     expect(results).toEqual([true, true, true, true]);
     expect(ticks).toBeGreaterThan(5);
     expect(threadNices().filter((n) => n === 19)).toHaveLength(1);
+  });
+
+  it("hashes new passwords PASSWORD_HASH_CONCURRENCY (1) at a time: an import does not take every core", async () => {
+    const scrypt = crypto.scrypt;
+    let running = 0;
+    let most = 0;
+    const spy = vi.spyOn(crypto, "scrypt").mockImplementation((...args: Parameters<typeof crypto.scrypt>) => {
+      most = Math.max(most, ++running);
+      const done = args.pop() as (err: Error | null, key: Buffer) => void;
+      scrypt(...(args as unknown as [string, Buffer, number, crypto.ScryptOptions]), (err, key) => {
+        running--;
+        done(err, key);
+      });
+    });
+    try {
+      const digests = ["Secret-1", "Secret-2", "Secret-3", "Secret-4"].map(password.sha1Hex);
+      const hashes = await Promise.all(digests.map((d) => password.hashDigestAsync(d)));
+      expect(spy).toHaveBeenCalledTimes(4);
+      expect(most).toBe(1);
+      expect(hashes.map((h, i) => password.verifyDigest(digests[i]!, h))).toEqual([true, true, true, true]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

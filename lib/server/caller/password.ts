@@ -105,16 +105,37 @@ function scryptAsync(digest: string, salt: Buffer, length: number, cost: number)
   });
 }
 
+let hashing = 0;
+const waitingToHash: (() => void)[] = [];
+
+/** Runs `work` once fewer than PASSWORD_HASH_CONCURRENCY new-password hashes are running in this process. */
+async function inHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing < env().PASSWORD_HASH_CONCURRENCY) hashing++;
+  else await new Promise<void>((resolve) => waitingToHash.push(resolve)); // a finishing hash hands its slot over
+  try {
+    return await work();
+  } finally {
+    const next = waitingToHash.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
 /**
  * A new password's hash, for an authenticated change (an administrator creating accounts, an owner's new
- * password): off the event loop on libuv's pool at normal priority, since only signed-in callers can ask for it.
+ * password): off the event loop on libuv's pool at normal priority, since only signed-in callers can ask for it,
+ * and PASSWORD_HASH_CONCURRENCY at a time: four clients importing accounts kept four scrypts running on a 2-core
+ * host and doubled the mail lookups' p99.
  */
 export async function hashDigestAsync(digest: string, cost = env().SCRYPT_COST): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await new Promise<Buffer>((resolve, reject) =>
-    crypto.scrypt(digest.toLowerCase(), salt, KEY_LENGTH, { N: cost, maxmem: 256 * cost * 8 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  const hash = await inHashSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        crypto.scrypt(digest.toLowerCase(), salt, KEY_LENGTH, { N: cost, maxmem: 256 * cost * 8 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
   return `scrypt$${cost}$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
