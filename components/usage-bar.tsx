@@ -19,7 +19,7 @@ export function UsageBar({ label, value, max = 100, valueText, progress }: Usage
     <div role={progress ? "status" : undefined}>
       <div className="mb-1 flex justify-between gap-2 text-sm text-gray-900">
         <span>{label}</span>
-        <span className="tabular-nums">{text}</span>
+        <span className="whitespace-nowrap tabular-nums">{text}</span>
       </div>
       <div
         role="progressbar"

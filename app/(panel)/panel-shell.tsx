@@ -94,7 +94,7 @@ export function PanelShell({ session, children }: { session: PanelSession; child
             {t("product")}
           </Link>
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-            <span className="break-all text-gray-700">
+            <span className="wrap-anywhere text-gray-700">
               <span className="sr-only">{t("signedInAs")} </span>
               {session.email}
             </span>

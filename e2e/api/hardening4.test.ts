@@ -196,6 +196,17 @@ describe("2. turning the second step on or off needs the password, and ends the 
     });
     const started = await panel("POST", "/api/panel/two-factor", mine, { current_password: owner.password });
     expect(started.status).toBe(200);
+    // A wrong first code: the set-up's own message (no recovery codes to offer yet), on the code field.
+    const wrongFirst = await panel("PUT", "/api/panel/two-factor", mine, {
+      code: [stepNow() - 1, stepNow(), stepNow() + 1].some((s) => code(started.json.secret, s) === "999999")
+        ? "999998"
+        : "999999",
+    });
+    expect(wrongFirst.json).toMatchObject({
+      code: panelErrors.twoFactorSetupBadCode.code,
+      message: panelErrors.twoFactorSetupBadCode.message,
+      source: "code",
+    });
     const step = stepNow();
     const confirmed = await panel("PUT", "/api/panel/two-factor", mine, { code: code(started.json.secret, step) });
     expect(confirmed.status).toBe(200);

@@ -1,7 +1,8 @@
 // Addresses wrap only at sensible points: after "@" (or the local part's dots), never inside the domain. Every
 // occurrence of the demo domain in the alias and list tables, the audit log and a list's members (the account table
 // shows names without the domain) is measured in the browser at 320, 375, 1280 and 1920 px, in Polish and English,
-// with a long alias present: its text must lie on one line. Screenshots of each (test-results/screenshots/address-wrap-*).
+// with a long alias present: its text must lie on one line, and the page must not scroll sideways. Screenshots of each
+// (test-results/screenshots/address-wrap-*).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
@@ -70,6 +71,9 @@ for (const p of PAGES) {
         const { seen, broken } = await brokenDomains(page, p.scope, DEMO.domain);
         expect(seen, `addresses of ${DEMO.domain} shown at ${width} px (${locale})`).toBeGreaterThan(0);
         expect(broken, `addresses broken inside the domain at ${width} px (${locale})`).toEqual([]);
+        // Nor does the page scroll sideways (the aliases table's "Change target" once stuck out 36 px at 320 px).
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `horizontal scroll at ${width} px (${locale})`).toBeLessThanOrEqual(0);
         await page.screenshot({
           path: path.join(SCREENSHOTS, `address-wrap-${p.name}-${locale}-${width}.png`),
           fullPage: true,

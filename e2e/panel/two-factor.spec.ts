@@ -63,7 +63,8 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   const secret = shown.replace(/ /g, "");
   await section.getByLabel("Kod z aplikacji").fill("000000" === totp(secret) ? "111111" : "000000");
   await section.getByRole("button", { name: "Potwierdź i włącz" }).click();
-  await expect(section.getByText("Nieprawidłowy kod")).toBeVisible();
+  // No recovery codes exist yet: the set-up's message does not offer them.
+  await expect(section.getByText("Nieprawidłowy kod. Wpisz 6 cyfr, które aplikacja pokazuje teraz")).toBeVisible();
   await shot(page, "setup-qr");
   const setupCode = totp(secret);
   await section.getByLabel("Kod z aplikacji").fill(setupCode);
@@ -73,7 +74,7 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
   expect(new Set(recovery).size).toBe(10);
   await shot(page, "recovery-codes");
-  await section.getByRole("button", { name: "Zapisałem kody" }).click();
+  await section.getByRole("button", { name: "Kody są zapisane" }).click();
   await expect(section).toContainText("Włączone.");
   await expect(section).toContainText("Niewykorzystane kody zapasowe: 10.");
   await signOut(page);

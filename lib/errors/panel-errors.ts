@@ -58,6 +58,12 @@ export const panelErrors = {
     "Wrong code. Enter the 6 digits from the app or one of the recovery codes.",
     "The second step of the panel's sign-in, its set-up or its switching off got a code that is not the current TOTP code nor an unused recovery code. Counted per account like a wrong password: AUTH_MAX_FAILURES wrong codes over any number of sign-ins lock the second step (403.1 tooManyFailures, `retry_after`), and a right password does not reset the count.",
   ),
+  twoFactorSetupBadCode: entry(
+    "403.1",
+    "Nieprawidłowy kod. Wpisz 6 cyfr, które aplikacja pokazuje teraz (kod zmienia się co 30 sekund).",
+    "Wrong code. Enter the 6 digits the app shows now (the code changes every 30 seconds).",
+    "Setting up the two-step sign-in (in My account, or at a sign-in the operator requires it for) got a code that is not the new key's current TOTP code. No recovery codes exist yet, so the message does not offer them.",
+  ),
   twoFactorCodeUsed: entry(
     "403.1",
     "Ten kod został już użyty. Poczekaj na następny kod w aplikacji.",

@@ -34,7 +34,7 @@ const messages: Messages<
     manual: "Albo wpisz klucz ręcznie:",
     codesTitle: "Kody zapasowe",
     codesNote: "Zapisz je teraz: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
-    continue: "Zapisałem kody, przejdź dalej",
+    continue: "Kody są zapisane, przejdź dalej",
     restart: "Zaloguj się od nowa",
     wrong: "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",
     expired: "Czas na podanie kodu minął albo było zbyt wiele prób. Zaloguj się ponownie.",

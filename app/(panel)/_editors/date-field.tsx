@@ -58,7 +58,12 @@ export function DateField<T extends FieldValues>({
   return (
     <TextField
       label={label}
-      hint={[hint, t("dateFormat"), warning].filter(Boolean).join(" ")}
+      hint={
+        <>
+          {[hint, `${t("dateFormat")}.`].filter(Boolean).join(" ")}
+          {warning && <span className="mt-1 block font-medium text-amber-900">{warning}</span>}
+        </>
+      }
       error={error ? (isDate ? error : t("dateInvalid")) : undefined}
       inputMode="numeric"
       autoComplete="off"

@@ -38,7 +38,7 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
         {rows.map(([label, value]) => (
           <div key={label} className="flex flex-wrap justify-between gap-2 border-b border-gray-200 py-1">
             <dt className="text-gray-700">{label}</dt>
-            <dd className="break-all font-medium text-gray-900">{value}</dd>
+            <dd className="wrap-anywhere font-medium text-gray-900">{value}</dd>
           </div>
         ))}
       </dl>

@@ -52,14 +52,14 @@ export function MailClients({ hosts, email }: { hosts: ClientHosts; email: strin
         {rows.map(([key, s]) => (
           <div key={key}>
             <dt className="font-semibold">{t(key)}</dt>
-            <dd className="break-all font-mono">
+            <dd className="wrap-anywhere font-mono">
               {s.host}:{s.port}
             </dd>
             <dd>{t(s.tls)}</dd>
           </div>
         ))}
       </dl>
-      <p className="mt-3 break-all text-sm">{t("user", { email })}</p>
+      <p className="mt-3 wrap-anywhere text-sm">{t("user", { email })}</p>
       <p className="mt-4 text-sm">
         <a
           href="/api/panel/mail/mobileconfig"

@@ -132,7 +132,7 @@ export const meMessages: Messages<
     fwTooMany: "Możesz ustawić najwyżej {n}. Usuń nadmiarowe adresy.",
     fwNoneAllowed: "Administrator domeny nie zezwolił temu kontu na przekierowania.",
     pwTitle: "Zmiana hasła",
-    pwDesc: "Po zmianie hasła pozostajesz zalogowany w panelu.",
+    pwDesc: "Po zmianie hasła ta sesja w panelu pozostaje aktywna.",
     pwCurrent: "Obecne hasło",
     pwCurrentMissing: "Wpisz obecne hasło: bez niego hasła nie można zmienić.",
     pwNew: "Nowe hasło",

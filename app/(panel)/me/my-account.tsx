@@ -23,7 +23,7 @@ export function MyAccount({ domain, name, denied = false }: { domain: string; na
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">
         {t("title")}{" "}
-        <span className="block break-all text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
+        <span className="block wrap-anywhere text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
       </h1>
       {denied && <Alert tone="warning">{t("denied")}</Alert>}
       {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}

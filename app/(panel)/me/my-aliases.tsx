@@ -196,7 +196,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
           <ul ref={listRef} className="divide-y divide-gray-200 rounded border border-gray-300" aria-label={t("title")}>
             {record.aliases.map((email) => (
               <li key={email} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
-                <span className="break-all font-medium">{email}</span>
+                <span className="wrap-anywhere font-medium">{email}</span>
                 <Button
                   variant="ghost"
                   className="min-h-8 px-2"
@@ -217,10 +217,13 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
         {full ? (
           <p className="text-sm text-gray-800">{t("full", { limit: aliasCount(locale, limit) })}</p>
         ) : (
-          <form onSubmit={(e) => void add(e)} noValidate className="flex flex-wrap items-end gap-3">
+          <form
+            onSubmit={(e) => void add(e)}
+            noValidate
+            className="grid gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-start sm:justify-start"
+          >
             <TextField
               id={inputId}
-              className="w-full max-w-xs"
               label={t("name")}
               hint={t("nameHint", { domain: record.domain })}
               value={name}
@@ -230,7 +233,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
               error={fieldError}
               onChange={(e) => setName(e.target.value)}
             />
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" className="justify-self-start sm:mt-6" loading={save.isPending}>
               {t("add")}
             </Button>
           </form>

@@ -51,7 +51,7 @@ const messages: Messages<
     codesTitle: "Kody zapasowe",
     codesNote:
       "Zapisz je teraz w bezpiecznym miejscu: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
-    done: "Zapisałem kody",
+    done: "Kody są zapisane",
     disable: "Wyłącz logowanie dwuetapowe",
     disableHint: "Podaj bieżący kod z aplikacji albo kod zapasowy.",
     disabled: "Logowanie dwuetapowe wyłączone.",

@@ -73,7 +73,10 @@ const normalizeRecovery = (code: string) => code.toLowerCase().replace(/[\s-]/g,
 
 /** The panel's 2FA failures (lib/errors/panel-errors.ts holds their bodies). */
 export class TwoFactorError extends Error {
-  constructor(readonly reason: "notConfigured" | "badCode" | "codeUsed" | "noChallenge" | "required" | "notSetUp") {
+  constructor(
+    readonly reason:
+      "notConfigured" | "badCode" | "badSetupCode" | "codeUsed" | "noChallenge" | "required" | "notSetUp",
+  ) {
     super(reason);
   }
 }
@@ -135,7 +138,7 @@ export async function confirmSetup(db: Db, account: AccountRow, code: string, no
     const row = await totpRow(tx, account.id);
     if (!row || row.enabledAt > 0) throw new TwoFactorError("notSetUp");
     const step = matchStep(decryptSecret(row.secret), code.trim(), now);
-    if (step === null) throw new TwoFactorError("badCode");
+    if (step === null) throw new TwoFactorError("badSetupCode");
     await tx.update(accountTotp).set({ enabledAt: now, lastStep: step }).where(eq(accountTotp.accountId, account.id));
     await tx.delete(totpRecoveryCodes).where(eq(totpRecoveryCodes.accountId, account.id));
     await tx

@@ -20,14 +20,16 @@ export function twoFactorAnswer(err: unknown): ApiResult {
           ? panelErrors.twoFactorRequired
           : err.reason === "codeUsed"
             ? panelErrors.twoFactorCodeUsed
-            : panelErrors.twoFactorBadCode;
+            : err.reason === "badSetupCode"
+              ? panelErrors.twoFactorSetupBadCode
+              : panelErrors.twoFactorBadCode;
   return {
     status: e.status,
     body: {
       code: e.code,
       message: e.message,
       category: e.category,
-      ...(err.reason === "badCode" || err.reason === "codeUsed" ? { source: "code" } : {}),
+      ...(["badCode", "badSetupCode", "codeUsed"].includes(err.reason) ? { source: "code" } : {}),
     },
   };
 }

@@ -284,7 +284,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             )}
             {list.data && rows.length === 0 && (
               <tr>
-                <td colSpan={colCount} className="px-3 py-8 text-center text-gray-700">
+                <td colSpan={colCount} className="px-3 py-8 text-center text-gray-700 wrap-anywhere">
                   {filters.search ? props.t("emptySearch", { search: filters.search }) : props.t("empty")}
                 </td>
               </tr>

@@ -91,7 +91,7 @@ export function AliasesTable() {
           editing !== a.name && (
             <Button
               variant="ghost"
-              className="min-h-8 whitespace-nowrap px-2"
+              className="min-h-8 px-2 md:whitespace-nowrap"
               aria-label={`${t("edit")}: ${a.email}`}
               onClick={() => setEditing(a.name)}
             >

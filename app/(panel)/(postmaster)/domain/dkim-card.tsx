@@ -60,7 +60,7 @@ export function DkimCard({ domain }: { domain: string }) {
             {(["name", "value"] as const).map((key) => (
               <div key={key}>
                 <dt className="font-semibold">{t(key)}</dt>
-                <dd className="break-all font-mono" data-testid={`dkim-${key}`}>
+                <dd className="wrap-anywhere font-mono" data-testid={`dkim-${key}`}>
                   {status.data[key]}
                 </dd>
               </div>

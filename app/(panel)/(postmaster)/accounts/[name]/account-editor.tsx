@@ -80,7 +80,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         <dl className="mb-4 grid gap-3 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-gray-700">{t("email")}</dt>
-            <dd className="font-medium break-all">{record.email}</dd>
+            <dd className="font-medium wrap-anywhere">{record.email}</dd>
           </div>
           <div>
             <dt className="text-gray-700">{t("createdOn")}</dt>

@@ -87,9 +87,9 @@ export function SmsLog({ domain, name }: { domain: string; name: string }) {
                 <tr key={i} className={n.status === "failed" || n.last_error ? "text-red-900" : undefined}>
                   <td className="pr-3 whitespace-nowrap">{n.created_at.slice(0, 16).replace("T", " ")}</td>
                   <td className="pr-3">{n.number}</td>
-                  <td className="pr-3 break-all">{n.target}</td>
+                  <td className="pr-3 wrap-anywhere">{n.target}</td>
                   <td className="pr-3">{statusText(t, n)}</td>
-                  <td className="break-all">{n.last_error}</td>
+                  <td className="wrap-anywhere">{n.last_error}</td>
                 </tr>
               ))}
             </tbody>

@@ -120,7 +120,7 @@ function RecordItem({
           <div className="lg:col-span-2">
             <dt className="font-semibold">{t("found")}</dt>
             {r.found.map((f) => (
-              <dd key={f} className="break-all font-mono text-amber-950">
+              <dd key={f} className="wrap-anywhere font-mono text-amber-950">
                 {f}
               </dd>
             ))}
@@ -146,7 +146,7 @@ function Copyable({
     <div>
       <dt className="font-semibold">{term}</dt>
       <dd className="flex items-start gap-2">
-        <code className="min-w-0 grow break-all rounded bg-gray-50 px-2 py-1 font-mono">{text}</code>
+        <code className="min-w-0 grow wrap-anywhere rounded bg-gray-50 px-2 py-1 font-mono">{text}</code>
         <Button variant="secondary" className="shrink-0 px-3" aria-label={copyLabel} onClick={() => void onCopy()}>
           <svg
             aria-hidden="true"
