@@ -72,7 +72,7 @@ describe("two-step sign-in", () => {
       await reason(async () =>
         confirmSetup(db, await postmaster(), "000000" === totpAt(key, t0) ? "111111" : "000000", t0),
       ),
-    ).toBe("badCode");
+    ).toBe("badSetupCode");
     const codes = await confirmSetup(db, await postmaster(), totpAt(key, t0), t0);
     expect(codes).toHaveLength(10);
     expect(await secondStepNeeded(db, await postmaster())).toBe("code");
