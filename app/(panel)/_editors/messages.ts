@@ -1,5 +1,6 @@
 // Texts of the pieces every editor shares (outcome, dates, autoresponder, spam filter), Polish and English.
 import type { Messages } from "@/lib/i18n";
+import type { SpamList } from "@/lib/schemas/spam";
 
 type Key =
   | "details"
@@ -20,7 +21,11 @@ type Key =
   | "hits7"
   | "hits9"
   | "spam_delete_after"
-  | "spamDeleteHint";
+  | "spamDeleteHint"
+  | "ruleMove"
+  | "ruleTag"
+  | SpamList
+  | "spamListHint";
 
 export const editorSharedMessages: Messages<Key> = {
   pl: {
@@ -42,7 +47,15 @@ export const editorSharedMessages: Messages<Key> = {
     hits7: "Mała (7)",
     hits9: "Bardzo mała (9)",
     spam_delete_after: "Usuwaj spam po (dniach)",
-    spamDeleteHint: "0: nie czyść folderu SPAM.",
+    spamDeleteHint: "0: nie czyść folderu Spam.",
+    ruleMove: "Przenoś do folderu Spam",
+    ruleTag: "Dopisuj [SPAM] przed tematem",
+    spam_white_list: "Biała lista (zawsze przyjmuj)",
+    spam_black_list: "Czarna lista (zawsze odrzucaj)",
+    spam_greylist_whitelist: "Wyjątki greylistingu",
+    spam_spf_whitelist: "Wyjątki kontroli SPF",
+    spam_rbl_whitelist: "Wyjątki list RBL",
+    spamListHint: "Jeden adres e-mail lub domena w wierszu, np. jan@partner.pl albo partner.pl.",
   },
   en: {
     details: "Details for support",
@@ -63,6 +76,14 @@ export const editorSharedMessages: Messages<Key> = {
     hits7: "Low (7)",
     hits9: "Very low (9)",
     spam_delete_after: "Delete spam after (days)",
-    spamDeleteHint: "0: never clean the SPAM folder.",
+    spamDeleteHint: "0: never clean the Spam folder.",
+    ruleMove: "Move into the Spam folder",
+    ruleTag: "Put [SPAM] before the subject",
+    spam_white_list: "Whitelist (always accept)",
+    spam_black_list: "Blacklist (always reject)",
+    spam_greylist_whitelist: "Greylisting exceptions",
+    spam_spf_whitelist: "SPF check exceptions",
+    spam_rbl_whitelist: "RBL exceptions",
+    spamListHint: "One address or domain a line, e.g. john@partner.com or partner.com.",
   },
 };

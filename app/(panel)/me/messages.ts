@@ -66,21 +66,13 @@ export const meMessages: Messages<
   | "pwChanged"
   | "spamTitle"
   | "spamDesc"
-  | "spamHint"
   | "spamInvalid"
-  | "spam_white_list"
-  | "spam_black_list"
-  | "spam_greylist_whitelist"
-  | "spam_spf_whitelist"
-  | "spam_rbl_whitelist"
   | "sessionExpired"
   | "usageOf"
   | "denied"
   | "filterTitle"
   | "filterDesc"
   | "spam_enabled"
-  | "ruleMove"
-  | "ruleTag"
   | "hitsHint"
   | "deleteAfterInvalid"
 > = {
@@ -150,19 +142,11 @@ export const meMessages: Messages<
     filterTitle: "Filtr antyspamowy",
     filterDesc: "Co serwer robi z wiadomościami, które uzna za spam. Zmiana obowiązuje od następnej wiadomości.",
     spam_enabled: "Filtr antyspamowy włączony",
-    ruleMove: "Przenoś do folderu SPAM",
-    ruleTag: "Oznaczaj słowem [SPAM] w temacie",
     hitsHint: "Od jakiej oceny wiadomość jest spamem: im mniejsza liczba, tym więcej wiadomości trafia do spamu.",
     deleteAfterInvalid: "Podaj liczbę dni od 0 do 3650.",
     spamTitle: "Listy antyspamowe",
     spamDesc: "Adresy e-mail lub domeny traktowane w szczególny sposób przez filtry antyspamowe.",
-    spamHint: "Jeden adres lub domena w wierszu.",
     spamInvalid: "Każdy wiersz musi być adresem e-mail lub domeną (np. example.com), bez powtórzeń.",
-    spam_white_list: "Biała lista (zawsze przyjmuj)",
-    spam_black_list: "Czarna lista (zawsze odrzucaj)",
-    spam_greylist_whitelist: "Wyjątki greylistingu",
-    spam_spf_whitelist: "Wyjątki kontroli SPF",
-    spam_rbl_whitelist: "Wyjątki list RBL",
     sessionExpired: "Sesja wygasła. Zaloguj się ponownie.",
     usageOf: "{used} MB z {c} MB ({p}%)",
     denied:
@@ -234,19 +218,11 @@ export const meMessages: Messages<
     filterTitle: "Spam filter",
     filterDesc: "What the server does with messages it considers spam. A change applies from the next message.",
     spam_enabled: "Spam filter on",
-    ruleMove: "Move into the SPAM folder",
-    ruleTag: "Mark with [SPAM] in the subject",
     hitsHint: "The score from which a message is spam: the smaller the number, the more messages count as spam.",
     deleteAfterInvalid: "Enter a number of days from 0 to 3650.",
     spamTitle: "Anti-spam lists",
     spamDesc: "Email addresses or domains that the spam filters treat specially.",
-    spamHint: "One address or domain per line.",
     spamInvalid: "Each line must be an email address or a domain (e.g. example.com), with no duplicates.",
-    spam_white_list: "Whitelist (always accept)",
-    spam_black_list: "Blacklist (always reject)",
-    spam_greylist_whitelist: "Greylisting exceptions",
-    spam_spf_whitelist: "SPF check exceptions",
-    spam_rbl_whitelist: "RBL exceptions",
     sessionExpired: "Your session has expired. Please sign in again.",
     usageOf: "{used} MB of {c} MB ({p}%)",
     denied:

@@ -54,8 +54,8 @@ export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
           label={shared("spam_rule")}
           error={errorText(errors.spam_rule, t("fixFields"))}
           options={[
-            { value: "move", label: t("ruleMove") },
-            { value: "tag", label: t("ruleTag") },
+            { value: "move", label: shared("ruleMove") },
+            { value: "tag", label: shared("ruleTag") },
           ]}
           {...form.register("spam_rule")}
         />

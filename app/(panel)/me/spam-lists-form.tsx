@@ -9,6 +9,7 @@ import { useLocale, useT } from "@/lib/i18n";
 import { issueAttributes } from "@/lib/schemas/fields";
 import { accountFields } from "@/lib/schemas/account";
 import { SPAM_LISTS as FIELDS, type SpamList as SpamField } from "@/lib/schemas/spam";
+import { editorSharedMessages } from "../_editors/messages";
 import { SectionForm } from "./section-form";
 import { meMessages } from "./messages";
 import { errorText, useSection } from "./use-section";
@@ -21,6 +22,7 @@ const schema = z.object(
 
 export function SpamListsForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
+  const shared = useT(editorSharedMessages);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: Object.fromEntries(FIELDS.map((f) => [f, record[f].join("\n")])) as Record<SpamField, string>,
@@ -40,8 +42,8 @@ export function SpamListsForm({ record }: { record: MyAccountRecord }) {
         {FIELDS.map((f) => (
           <TextArea
             key={f}
-            label={t(f)}
-            hint={t("spamHint")}
+            label={shared(f)}
+            hint={shared("spamListHint")}
             rows={4}
             autoCapitalize="none"
             spellCheck={false}

@@ -179,16 +179,23 @@ export function Pager({
           options={PAGE_SIZES.map((s) => ({ value: s, label: String(s) }))}
           onChange={(e) => onChange({ size: Number(e.target.value), page: 0 })}
         />
-        <Button variant="secondary" disabled={filters.page === 0} onClick={() => onChange({ page: filters.page - 1 })}>
-          {t("prev")}
-        </Button>
-        <Button
-          variant="secondary"
-          disabled={filters.page + 1 >= pages}
-          onClick={() => onChange({ page: filters.page + 1 })}
-        >
-          {t("next")}
-        </Button>
+        {/* The two buttons wrap together: "Next" never goes to a line of its own. */}
+        <div className="flex gap-2">
+          <Button
+            variant="secondary"
+            disabled={filters.page === 0}
+            onClick={() => onChange({ page: filters.page - 1 })}
+          >
+            {t("prev")}
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={filters.page + 1 >= pages}
+            onClick={() => onChange({ page: filters.page + 1 })}
+          >
+            {t("next")}
+          </Button>
+        </div>
       </div>
     </nav>
   );
@@ -213,7 +220,7 @@ export function SortSelect({
   );
   return (
     <Select
-      className="w-full max-w-xs md:hidden"
+      className="w-full sm:max-w-xs md:hidden"
       label={t("sortField")}
       value={`${filters.sort}:${filters.dir}`}
       options={options}

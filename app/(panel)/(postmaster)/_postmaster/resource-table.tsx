@@ -35,7 +35,7 @@ export interface BulkContext {
   clearOutcome: () => void;
 }
 
-export type ResourceTextKey = "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete";
+export type ResourceTextKey = "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete" | "deleteTitle";
 
 interface Row {
   name: string;
@@ -46,7 +46,7 @@ export interface ResourceTableProps<R extends Row> {
   resource: ResourceHooks<R, { name: string }>;
   initial?: InitialListPage<R>;
   /** The resource's own texts: title (the caption), empty, emptySearch {search}, loadFailed {error}, and
-   *  confirmDelete {email} (also as {name}) for one row. */
+   *  confirmDelete {email} (also as {name}) for one row, and deleteTitle, the question heading that dialog. */
   t: (key: ResourceTextKey, vars?: Record<string, string>) => string;
   noun: Noun;
   columns: Column<R>[];
@@ -331,7 +331,11 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
       <ConfirmDialog
         open={deleting !== null}
         danger
-        title={t("delete")}
+        title={
+          deleting?.names?.length === 1
+            ? props.t("deleteTitle")
+            : t("deleteMany", { count: count(deleting?.count ?? 0) })
+        }
         description={
           deleting && (
             <>

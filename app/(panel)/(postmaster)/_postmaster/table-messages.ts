@@ -25,6 +25,7 @@ type Key =
   | "bulkPartlyDeleted"
   | "deleted"
   | "confirmMany"
+  | "deleteMany"
   | "andMore";
 
 export const tableMessages: Messages<Key> = {
@@ -53,6 +54,7 @@ export const tableMessages: Messages<Key> = {
     bulkDeleteFailed: "Nic nie usunięto: {error}",
     bulkPartlyDeleted: "Usunięto {done}; pozostałych {rest} nie usunięto: {error}",
     confirmMany: "Usunąć {count}? Tej operacji nie można cofnąć.",
+    deleteMany: "Usunąć {count}?",
     andMore: "i {n} innych",
   },
   en: {
@@ -80,6 +82,7 @@ export const tableMessages: Messages<Key> = {
     bulkDeleteFailed: "Nothing was deleted: {error}",
     bulkPartlyDeleted: "Deleted {done}; the other {rest} were not deleted: {error}",
     confirmMany: "Delete {count}? This cannot be undone.",
+    deleteMany: "Delete {count}?",
     andMore: "and {n} more",
   },
 };

@@ -81,7 +81,7 @@ export function BulkActions({
         }}
       >
         <TextField
-          className="w-36"
+          className="w-44"
           label={t("bulkCapacity")}
           inputMode="numeric"
           value={capacity}

@@ -26,6 +26,7 @@ type Key =
   | "spamOn"
   | "spamOff"
   | "confirmDelete"
+  | "deleteTitle"
   | "create"
   | "createTitle"
   | "password"
@@ -87,6 +88,7 @@ export const accountMessages: Messages<Key> = {
     spamOn: "Włącz antyspam",
     spamOff: "Wyłącz antyspam",
     confirmDelete: "Usunąć konto {name}? Poczta w skrzynce zostanie utracona. Tej operacji nie można cofnąć.",
+    deleteTitle: "Usunąć konto?",
     create: "Utwórz konto",
     createTitle: "Nowe konto",
     closeCreate: "Zamknij formularz",
@@ -138,6 +140,7 @@ export const accountMessages: Messages<Key> = {
     spamOn: "Anti-spam on",
     spamOff: "Anti-spam off",
     confirmDelete: "Delete the account {name}? Its mailbox is lost. This cannot be undone.",
+    deleteTitle: "Delete the account?",
     create: "Create account",
     createTitle: "New account",
     closeCreate: "Close the form",

@@ -56,11 +56,13 @@ export function AliasesTable() {
           {editing === a.name && !wide && editor(a)}
         </>
       ),
-      (a) => (
-        <p className="text-sm">
-          → <Address text={a.target} />
-        </p>
-      ),
+      // While the target is edited under the address, its field shows the target: not a second time below.
+      (a) =>
+        editing !== a.name && (
+          <p className="text-sm">
+            → <Address text={a.target} />
+          </p>
+        ),
     ),
     {
       key: "target",

@@ -12,6 +12,7 @@ import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-fo
 import { useT } from "@/lib/i18n";
 import { domainFields } from "@/lib/schemas/domain";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
+import { editorSharedMessages } from "../../_editors/messages";
 import { useEditorForm } from "../../_editors/use-editor-form";
 import { FieldCard, LoadFailedAlert, PageHeader, SaveBar } from "../_postmaster/page-parts";
 import { SpamSwitches } from "../_postmaster/tri-state";
@@ -52,6 +53,7 @@ export function DomainSettings() {
 
 function SettingsForm({ domain, record }: { domain: string; record: DomainRecord }) {
   const t = useT(domainMessages);
+  const shared = useT(editorSharedMessages);
   const save = useUpdateDomain(domain);
   const defaults = useMemo(() => recordToForm(record, FIELDS, SPAM_LISTS, ["spam_enabled"]), [record]);
   const { form, onSubmit, outcome, err } = useEditorForm(resolver, defaults, {
@@ -99,7 +101,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
 
       <FieldCard title={t("lists")} description={t("listsDesc")}>
         {SPAM_LISTS.map((f) => (
-          <TextArea key={f} label={t(f)} hint={t("listHint")} rows={4} error={err(f)} {...register(f)} />
+          <TextArea key={f} label={shared(f)} hint={shared("spamListHint")} rows={4} error={err(f)} {...register(f)} />
         ))}
       </FieldCard>
 

@@ -1,5 +1,4 @@
 import type { Messages } from "@/lib/i18n";
-import type { SpamList } from "@/lib/schemas/spam";
 
 type Key =
   | "title"
@@ -28,8 +27,6 @@ type Key =
   | "spam_enabled"
   | "lists"
   | "listsDesc"
-  | SpamList
-  | "listHint"
   | "limits"
   | "limitsDesc"
   | "accounts"
@@ -72,12 +69,6 @@ export const domainMessages: Messages<Key> = {
     spam_enabled: "Filtr antyspamowy włączony",
     lists: "Listy adresów",
     listsDesc: "Adresy e-mail lub domeny, jeden wpis w wierszu. Każdy wpis jest sprawdzany przed zapisem.",
-    spam_white_list: "Biała lista (zawsze przyjmuj)",
-    spam_black_list: "Czarna lista (nigdy nie przyjmuj)",
-    spam_greylist_whitelist: "Wyjątki greylistingu",
-    spam_spf_whitelist: "Wyjątki SPF",
-    spam_rbl_whitelist: "Wyjątki RBL",
-    listHint: "Np. partner.pl lub jan@partner.pl",
     limits: "Limity",
     limitsDesc: "Przydzielone przez dostawcę; zmiana wymaga kontaktu z dostawcą.",
     accounts: "Konta",
@@ -119,12 +110,6 @@ export const domainMessages: Messages<Key> = {
     spam_enabled: "Anti-spam filter on",
     lists: "Address lists",
     listsDesc: "E-mail addresses or domains, one entry a line. Every entry is checked before saving.",
-    spam_white_list: "White list (always accept)",
-    spam_black_list: "Black list (never accept)",
-    spam_greylist_whitelist: "Greylisting exceptions",
-    spam_spf_whitelist: "SPF exceptions",
-    spam_rbl_whitelist: "RBL exceptions",
-    listHint: "E.g. partner.com or john@partner.com",
     limits: "Limits",
     limitsDesc: "Granted by the provider; ask the provider to change them.",
     accounts: "Accounts",

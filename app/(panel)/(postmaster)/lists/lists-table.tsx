@@ -48,19 +48,20 @@ export function ListsTable() {
       ),
     ),
     descriptionColumn(t("description")),
-    { key: "privacy_mode", label: t("privacy_mode"), wide: true, className: "w-40", cell: privacy },
+    { key: "privacy_mode", label: t("privacy_mode"), wide: true, className: "w-40 xl:w-56", cell: privacy },
     {
       key: "replyto_mode",
       label: t("replyto_mode"),
       wide: true,
-      className: "w-32",
+      // Shown from xl: between md and xl the description keeps room for a line; the editor shows both settings.
+      className: "hidden w-36 xl:table-cell",
       cell: (l) => t(`replyto${l.replyto_mode}` as "replyto0"),
     },
     {
       key: "autosubscribe_enabled",
       label: t("autosubscribe_enabled"),
       wide: true,
-      className: "w-32",
+      className: "hidden w-52 xl:table-cell",
       cell: (l) => (l.autosubscribe_enabled === "1" ? t("yes") : t("no")),
     },
   ];
@@ -75,6 +76,7 @@ export function ListsTable() {
         noun={LIST_NOUN}
         columns={columns}
         exportAs="lists"
+        actionsClassName="md:w-24"
         notice={notice}
         onNotice={setNotice}
       />

@@ -231,8 +231,8 @@ function SpamFields({
         label={shared("spam_rule")}
         error={err("spam_rule")}
         options={[
-          { value: "tag", label: t("ruleTag") },
-          { value: "move", label: t("ruleMove") },
+          { value: "move", label: shared("ruleMove") },
+          { value: "tag", label: shared("ruleTag") },
         ]}
         {...register("spam_rule")}
       />
@@ -251,7 +251,7 @@ function SpamFields({
       />
       <SpamSwitches record={record} err={err} register={register} />
       {SPAM_LISTS.map((f) => (
-        <TextArea key={f} label={t(f)} hint={t("listHint")} error={err(f)} {...register(f)} />
+        <TextArea key={f} label={shared(f)} hint={shared("spamListHint")} error={err(f)} {...register(f)} />
       ))}
     </div>
   );

@@ -1,5 +1,4 @@
 import type { Messages } from "@/lib/i18n";
-import type { SpamList } from "@/lib/schemas/spam";
 import type { RecordPageKey } from "../../_postmaster/record-page";
 
 type Key =
@@ -54,10 +53,6 @@ type Key =
   | "dateHint"
   | "autoresponder_body"
   | "spam_enabled"
-  | "ruleTag"
-  | "ruleMove"
-  | SpamList
-  | "listHint"
   | "phone"
   | "smsLogin"
   | "smsPassword"
@@ -132,14 +127,6 @@ export const editorMessages: Messages<Key> = {
     dateHint: "RRRR-MM-DD; puste: bez ograniczenia.",
     autoresponder_body: "Treść odpowiedzi",
     spam_enabled: "Filtr antyspamowy włączony",
-    ruleTag: "Oznacz słowem SPAM",
-    ruleMove: "Przenieś do folderu SPAM",
-    spam_white_list: "Biała lista",
-    spam_black_list: "Czarna lista",
-    spam_greylist_whitelist: "Wyjątki greylistingu",
-    spam_spf_whitelist: "Wyjątki SPF",
-    spam_rbl_whitelist: "Wyjątki RBL",
-    listHint: "Adresy lub domeny, jeden wpis w wierszu.",
     phone: "Numer telefonu {n}",
     phoneHint: "Numer (np. +48600100200) lub adres e-mail bramki.",
     smsLogin: "Login bramki {n}",
@@ -213,14 +200,6 @@ export const editorMessages: Messages<Key> = {
     dateHint: "YYYY-MM-DD; empty: no limit.",
     autoresponder_body: "Reply text",
     spam_enabled: "Anti-spam filter on",
-    ruleTag: "Tag with the word SPAM",
-    ruleMove: "Move to the SPAM folder",
-    spam_white_list: "White list",
-    spam_black_list: "Black list",
-    spam_greylist_whitelist: "Greylisting exceptions",
-    spam_spf_whitelist: "SPF exceptions",
-    spam_rbl_whitelist: "RBL exceptions",
-    listHint: "Addresses or domains, one entry a line.",
     phone: "Phone number {n}",
     phoneHint: "A number (e.g. +48600100200) or the gateway's e-mail address.",
     smsLogin: "Gateway login {n}",

@@ -64,8 +64,8 @@ export const listEditorMessages: Messages<Key> = {
     descriptionHint: "Dodawany do adresu listy w polu Od.",
     privacy_mode: "Kto może pisać na listę",
     privacy0: "Każdy (lista otwarta)",
-    privacy1: "Tylko moderatorzy (lista moderowana)",
-    privacy2: "Tylko subskrybenci (lista zamknięta)",
+    privacy1: "Moderatorzy (lista moderowana)",
+    privacy2: "Subskrybenci (lista zamknięta)",
     privacyHint:
       "Moderowana: wiadomości pozostałych nadawców czekają na zatwierdzenie moderatora. Zamknięta: wiadomości spoza listy są odrzucane.",
     replyto_mode: "Odpowiedzi trafiają do",
@@ -113,8 +113,8 @@ export const listEditorMessages: Messages<Key> = {
     descriptionHint: "Added to the list address in the From header.",
     privacy_mode: "Who may post",
     privacy0: "Anyone (open list)",
-    privacy1: "Moderators only (moderated list)",
-    privacy2: "Subscribers only (closed list)",
+    privacy1: "Moderators (moderated list)",
+    privacy2: "Subscribers (closed list)",
     privacyHint:
       "Moderated: other senders' posts wait for a moderator's approval. Closed: posts from outside the list are refused.",
     replyto_mode: "Replies go to",
