@@ -1,6 +1,6 @@
 // Addresses wrap only at sensible points: after "@" (or the local part's dots), never inside the domain. Every
 // occurrence of the demo domain in the alias and list tables, the audit log and a list's members (the account table
-// shows names without the domain) is measured in the browser at 320, 375, 1280 and 1920 px, in Polish and English,
+// shows names without the domain) is measured in the browser at 320, 375, 768, 1024, 1280 and 1920 px, in Polish and English,
 // with a long alias present: its text must lie on one line, and the page must not scroll sideways. Screenshots of each
 // (test-results/screenshots/address-wrap-*).
 import path from "node:path";
@@ -64,7 +64,7 @@ for (const p of PAGES) {
     await addLongAlias(page);
     for (const locale of ["pl", "en"]) {
       await page.context().addCookies([{ name: "locale", value: locale, url: originOf(page) }]);
-      for (const width of [320, 375, 1280, 1920]) {
+      for (const width of [320, 375, 768, 1024, 1280, 1920]) {
         await page.setViewportSize({ width, height: 900 });
         await page.goto(p.path);
         await expect(page.locator(p.scope).getByText(DEMO.domain).first()).toBeVisible();

@@ -1,4 +1,4 @@
-// A check that looks: the account, alias and list tables at 1280 and 1920 px, measured in the browser.
+// A check that looks: the account, alias and list tables at 768, 1024, 1280 and 1920 px, measured in the browser.
 // It fails when a visible column is narrower than its header's text (a word of the header sticks out of its cell,
 // or the column is too narrow to show it at all), when two header cells, or a header's text and a neighbouring
 // cell, overlap, or when a row's cell content spills out of its cell (over the next column). The description
@@ -66,7 +66,8 @@ const TABLES = [
 ];
 
 for (const table of TABLES) {
-  for (const width of [1280, 1920]) {
+  // 768 and 1024: the tablet widths, where the md and lg breakpoints bring columns in.
+  for (const width of [768, 1024, 1280, 1920]) {
     test(`${table.name} at ${width} px: every column at least as wide as its header, no header overlaps`, async ({
       page,
     }) => {

@@ -201,18 +201,24 @@ export function Pager({
   );
 }
 
+/** Whole class names, so that Tailwind finds them. */
+const HIDDEN_FROM = { md: "md:hidden", lg: "lg:hidden", xl: "xl:hidden" } as const;
+
 /**
- * The sort control of narrow screens, where the table shows only its name column: one select of every sortable
- * column and direction ("Pojemność, malejąco"), so a phone sorts by what a desktop sorts by.
+ * The sort control of narrow screens, where the table shows only its name column, and of any width where a sortable
+ * column is not shown yet (`hiddenFrom`: where the last of them appears): one select of every sortable column and
+ * direction ("Pojemność, malejąco"), so a phone or a tablet sorts by what a desktop sorts by.
  */
 export function SortSelect({
   fields,
   filters,
   onSort,
+  hiddenFrom,
 }: {
   fields: { key: string; label: string }[];
   filters: PageFilters;
   onSort: (field: string, dir: "asc" | "desc") => void;
+  hiddenFrom: keyof typeof HIDDEN_FROM;
 }) {
   const t = useT(messages);
   const options = fields.flatMap((f) =>
@@ -220,7 +226,7 @@ export function SortSelect({
   );
   return (
     <Select
-      className="w-full sm:max-w-xs md:hidden"
+      className={`w-full sm:max-w-xs ${HIDDEN_FROM[hiddenFrom]}`}
       label={t("sortField")}
       value={`${filters.sort}:${filters.dir}`}
       options={options}

@@ -5,7 +5,9 @@
 // fetched (a domain may hold 100,000 accounts); the previous page stays on screen while the next loads.
 //
 // Narrow screens: columns marked `wide` are hidden below the md breakpoint, and each resource's name cell shows the
-// row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling.
+// row's key facts there instead, so name, facts and actions fit 375 px without sideways scrolling. A column marked
+// `from` appears only at lg or xl, where the fixed columns leave the description its room; until the last sortable
+// one appears, the sort select stays.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { Alert, ConfirmDialog } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
@@ -19,7 +21,7 @@ import { BulkBar, OutcomeAlert, type Outcome } from "./bulk-bar";
 import { ExportLinks, type ExportResource } from "./export-links";
 import { Pager, SearchBox, SkeletonRows, SortHeader, SortSelect, useListFilters } from "./list-controls";
 import { LoadFailedAlert } from "./page-parts";
-import { cellClass, type Column } from "./table-columns";
+import { cellClass, sortableShownFrom, type Column } from "./table-columns";
 import { tableMessages } from "./table-messages";
 import { useSelection } from "./use-selection";
 
@@ -208,6 +210,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
             fields={columns.filter((c) => c.sortable !== false).map((c) => ({ key: c.key, label: c.label }))}
             filters={filters}
             onSort={onSort}
+            hiddenFrom={sortableShownFrom(columns)}
           />
           <ExportLinks resource={props.exportAs} filters={filters} />
         </div>

@@ -8,6 +8,11 @@ export interface Column<Row> {
   sortable?: boolean;
   /** Hidden below the md breakpoint (the name cell shows what matters of it there). */
   wide?: boolean;
+  /**
+   * A wide column shown only from a later breakpoint, where the other columns leave it room (below it the row's page
+   * or editor shows the value, and the sort select offers its sort).
+   */
+  from?: ShownFrom;
   /** Header and cell classes (width, alignment). */
   className?: string;
   cell: (row: Row) => ReactNode;
@@ -50,4 +55,15 @@ export function descriptionColumn<R extends { description: string }>(label: stri
   };
 }
 
-export const cellClass = (c: { wide?: boolean; className?: string }) => `${c.wide ? "twide " : ""}${c.className ?? ""}`;
+export type ShownFrom = "lg" | "xl";
+/** Whole class names, so that Tailwind finds them. */
+const SHOWN_FROM: Record<ShownFrom, string> = { lg: "hidden lg:table-cell ", xl: "hidden xl:table-cell " };
+
+export const cellClass = (c: { wide?: boolean; from?: ShownFrom; className?: string }) =>
+  `${c.from ? SHOWN_FROM[c.from] : c.wide ? "twide " : ""}${c.className ?? ""}`;
+
+/** The breakpoint from which every sortable column is shown: below it the table needs the sort select. */
+export function sortableShownFrom(columns: { sortable?: boolean; from?: ShownFrom }[]): "md" | ShownFrom {
+  const from = columns.filter((c) => c.sortable !== false).map((c) => c.from);
+  return from.includes("xl") ? "xl" : from.includes("lg") ? "lg" : "md";
+}

@@ -88,10 +88,13 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       cell: (r) => r.capacity,
     },
     { key: "usage", label: t("usage"), wide: true, className: "w-36", cell: usage },
+    // Blocked from lg, the dates from xl: at 768 and 1024 px every column's fixed width left the description none
+    // (the blocked and expired badges stand beside the name at any width).
     {
       key: "blocked",
       label: t("blocked"),
       wide: true,
+      from: "lg",
       className: "w-24",
       cell: (r) => (r.blocked === "1" ? <span className="font-semibold text-red-800">{t("yes")}</span> : t("no")),
     },
@@ -99,6 +102,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       key: "creation_date",
       label: t("created"),
       wide: true,
+      from: "xl",
       className: "w-28 tabular-nums",
       cell: (r) => formatDate(r.creation_date, locale),
     },
@@ -106,6 +110,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       key: "expiration_date",
       label: t("expires"),
       wide: true,
+      from: "xl",
       className: "w-24 tabular-nums",
       cell: (r) => (
         <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>
@@ -117,6 +122,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       key: "last_auth_date",
       label: t("lastLogin"),
       wide: true,
+      from: "xl",
       className: "w-28 tabular-nums",
       cell: (r) => (r.last_auth_date ? formatDate(r.last_auth_date, locale) : "—"),
     },

@@ -59,11 +59,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="text-sm text-gray-700">{t.intro.replace("{domain}", session.domain)}</p>
       </header>
       <AuditSearch value={search} label={t.search} hint={t.searchHint} />
-      {/* Below md the rows stack (a block per entry), so 375 px needs no sideways scrolling. */}
+      {/* Below lg the rows stack (a block per entry): 375 px needs no sideways scrolling, and at 768 px the changes
+          column left beside three fixed ones broke addresses inside their domain. */}
       <div className="rounded-lg border border-gray-300 bg-white">
-        <table className="block w-full border-collapse text-sm md:table md:table-fixed">
+        <table className="block w-full border-collapse text-sm lg:table lg:table-fixed">
           <caption className="sr-only">{t.title}</caption>
-          <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 md:table-header-group">
+          <thead className="hidden bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-800 lg:table-header-group">
             <tr>
               {COLUMNS.map(([key, width]) => (
                 <th key={key} scope="col" className={`${width} px-2 py-2`}>
@@ -72,7 +73,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               ))}
             </tr>
           </thead>
-          <tbody className="block md:table-row-group">
+          <tbody className="block lg:table-row-group">
             {shown.length === 0 && (
               <tr>
                 <td colSpan={4} className="px-3 py-8 text-center text-gray-700">
@@ -83,19 +84,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             {shown.map((e: AuditEntry) => (
               <tr
                 key={e.id}
-                className="block border-t border-gray-200 py-1 align-top first:border-t-0 md:table-row md:py-0"
+                className="block border-t border-gray-200 py-1 align-top first:border-t-0 lg:table-row lg:py-0"
               >
-                <td className="block px-2 py-1 font-semibold tabular-nums md:table-cell md:py-2 md:font-normal">
+                <td className="block px-2 py-1 font-semibold tabular-nums lg:table-cell lg:py-2 lg:font-normal">
                   {time(e.at)}
                 </td>
-                <td className="block px-2 py-1 md:table-cell md:py-2">
+                <td className="block px-2 py-1 lg:table-cell lg:py-2">
                   <Address text={e.actor} />
                   <span className="block text-xs text-gray-700">
                     {t.via[e.via as "api" | "panel" | "cli"] ?? e.via}
                     {e.clientIp ? ` · ${e.clientIp}` : ""}
                   </span>
                 </td>
-                <td className="block px-2 py-1 md:table-cell md:py-2">
+                <td className="block px-2 py-1 lg:table-cell lg:py-2">
                   {t.actions[e.action as "create" | "update" | "delete"] ?? e.action}:{" "}
                   {t.resources[e.resource as "account"] ?? e.resource}
                   <span className="block text-xs text-gray-800">
@@ -108,7 +109,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     {e.names.length > 5 ? ` ${t.more.replace("{n}", String(e.names.length - 5))}` : ""}
                   </span>
                 </td>
-                <td className="block px-2 py-1 md:table-cell md:py-2">
+                <td className="block px-2 py-1 lg:table-cell lg:py-2">
                   <ul className="space-y-0.5 break-words">
                     {Object.entries(e.changes).map(([field, change]) => (
                       <li key={field}>

@@ -54,14 +54,16 @@ export function ListsTable() {
       label: t("replyto_mode"),
       wide: true,
       // Shown from xl: between md and xl the description keeps room for a line; the editor shows both settings.
-      className: "hidden w-36 xl:table-cell",
+      from: "xl",
+      className: "w-36",
       cell: (l) => t(`replyto${l.replyto_mode}` as "replyto0"),
     },
     {
       key: "autosubscribe_enabled",
       label: t("autosubscribe_enabled"),
       wide: true,
-      className: "hidden w-52 xl:table-cell",
+      from: "xl",
+      className: "w-52",
       cell: (l) => (l.autosubscribe_enabled === "1" ? t("yes") : t("no")),
     },
   ];
