@@ -37,6 +37,7 @@ test("the password rules are neither met nor unmet on an empty field", async ({ 
     }
     await shot(page, `rules-empty-${width}`);
   }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await pw.getByLabel("Nowe hasło", { exact: true }).fill("abc");
   await expect(pw.locator('[data-rule="length"]')).toHaveAttribute("data-ok", "false");
   await expect(pw.locator('[data-rule="length"]')).toContainText("✗");

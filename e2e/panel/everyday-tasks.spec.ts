@@ -99,7 +99,7 @@ test.describe("postmaster", () => {
     await expect(taken).toContainText("Ten adres jest już zajęty");
     await expect(dialog.getByRole("row").filter({ hasText: fresh })).toContainText("Żaneta Górecka, księgowość");
     await expect(dialog.getByText("Do utworzenia: 1 konto. Wiersze z błędem: 1")).toBeVisible();
-    await shot(page, "bulk-preview-taken-1250");
+    await shot(page, "bulk-preview-taken-windows1250");
   });
 
   for (const width of [1280, 1920]) {

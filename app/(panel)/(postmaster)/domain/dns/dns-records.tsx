@@ -96,11 +96,12 @@ function RecordItem({
       data-testid={`dns-${r.kind}`}
       data-state={r.state}
     >
-      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-base font-semibold text-gray-900">
+      {/* The state stays at the card's top right whatever the title's length (it wrapped under long ones only). */}
+      <div className="mb-2 flex items-start justify-between gap-2">
+        <h2 className="min-w-0 text-base font-semibold text-gray-900">
           {label} <span className="font-mono text-sm font-normal text-gray-700">{r.type}</span>
         </h2>
-        <span className={`rounded-full border px-2 py-0.5 text-sm font-medium ${BADGE[r.state]}`}>{t(r.state)}</span>
+        <span className={`shrink-0 rounded-full border px-2 py-0.5 text-sm font-medium ${BADGE[r.state]}`}>{t(r.state)}</span>
       </div>
       {/* Name beside value from 1024 px: ten records fit about twice as many to a screen. */}
       <dl className="grid gap-2 text-sm lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:gap-x-4">

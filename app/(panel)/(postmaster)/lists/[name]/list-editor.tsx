@@ -192,8 +192,10 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
                   error={err(body)}
                   {...register(body)}
                 />
+                {/* Its text in line with the fields' left edge (the ghost button's padding indented it). */}
                 <Button
                   variant="ghost"
+                  className="-ml-4"
                   onClick={() => {
                     setValue(subject, DEFAULT_LIST_TEMPLATES[subject], { shouldDirty: true });
                     setValue(body, DEFAULT_LIST_TEMPLATES[body], { shouldDirty: true });
