@@ -1,4 +1,5 @@
 // Shared UI of the panel: import from "@/components" or from the file itself.
+export { Address } from "./address";
 export { Alert, type AlertTone } from "./alert";
 export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Card, type CardProps } from "./card";

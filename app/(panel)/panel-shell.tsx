@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
+import { Address } from "@/components/address";
 import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
 import { useT, type Messages } from "@/lib/i18n";
@@ -94,9 +95,9 @@ export function PanelShell({ session, children }: { session: PanelSession; child
             {t("product")}
           </Link>
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-            <span className="wrap-anywhere text-gray-700">
+            <span className="text-gray-700">
               <span className="sr-only">{t("signedInAs")} </span>
-              {session.email}
+              <Address text={session.email} />
             </span>
             <LanguageSwitch />
             {/* A plain form: logging out works even before the page's JavaScript has loaded. */}

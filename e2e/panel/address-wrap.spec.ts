@@ -1,6 +1,6 @@
 // Addresses wrap only at sensible points: after "@" (or the local part's dots), never inside the domain. Every
-// occurrence of the demo domain in the alias and list tables, the audit log and a list's members (the account table
-// shows names without the domain) is measured in the browser at 320, 375, 768, 1024, 1280 and 1920 px, in Polish and English,
+// occurrence of the demo domain in the alias and list tables, the audit log, a list's members, the account editor and
+// "My account" (the account table shows names without the domain) is measured in the browser at 320, 375, 768, 1024, 1280 and 1920 px, in Polish and English,
 // with a long alias present: its text must lie on one line, and the page must not scroll sideways. Screenshots of each
 // (test-results/screenshots/address-wrap-*).
 import path from "node:path";
@@ -13,6 +13,10 @@ const PAGES = [
   { name: "lists", path: "/lists", scope: "main table" },
   { name: "audit", path: "/audit", scope: "main table" },
   { name: "list-members", path: "/lists/wszyscy", scope: "main ul[aria-label]" },
+  // The page's title and the address among the account's facts (it broke as "demo.exampl|e.com" at 768 px).
+  { name: "account-editor", path: "/accounts/anna.kowalska", scope: "main" },
+  // The owner's page: its title, and the header's signed-in address above it.
+  { name: "me", path: "/me", scope: "body" },
 ];
 
 /** Each occurrence of `domain` in text under `scope` that the layout spreads over more than one line. */

@@ -1,6 +1,7 @@
 "use client";
 // The fields only the domain administrator may change, shown read-only (and never part of a save).
-import { Card, UsageBar } from "@/components";
+import { Fragment, type ReactNode } from "react";
+import { Address, Card, UsageBar } from "@/components";
 import { formatDate } from "@/lib/errors/details";
 import { useLocale, useT } from "@/lib/i18n";
 import { formatMegabytes, formatNumber } from "@/lib/i18n/number";
@@ -11,13 +12,23 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
   const locale = useLocale();
   const date = (d: string) => (d ? formatDate(d, locale) : "");
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     [t("description"), record.description || t("none")],
     [t("capacity"), `${record.capacity} MB`],
     [t("expiration"), date(record.expiration_date) || t("never")],
     [t("forwardLimit"), String(record.forward_limit)],
     [t("aliasLimit"), String(record.alias_limit)],
-    [t("aliases"), record.aliases.length ? record.aliases.join(", ") : t("none")],
+    [
+      t("aliases"),
+      record.aliases.length
+        ? record.aliases.map((a, i) => (
+            <Fragment key={a}>
+              {i > 0 && ", "}
+              <Address text={a} />
+            </Fragment>
+          ))
+        : t("none"),
+    ],
     [t("created"), date(record.creation_date) || "—"],
     [t("lastLogin"), date(record.last_auth_date) || "—"],
   ];
@@ -38,7 +49,7 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
         {rows.map(([label, value]) => (
           <div key={label} className="flex flex-wrap justify-between gap-2 border-b border-gray-200 py-1">
             <dt className="text-gray-700">{label}</dt>
-            <dd className="wrap-anywhere font-medium text-gray-900">{value}</dd>
+            <dd className="min-w-0 font-medium text-gray-900">{value}</dd>
           </div>
         ))}
       </dl>

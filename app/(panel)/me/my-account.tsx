@@ -1,6 +1,6 @@
 "use client";
 // The "My account" page body: loads the record once, then shows the read-only facts and the five editable sections.
-import { Alert, Button, SkeletonLines } from "@/components";
+import { Address, Alert, Button, SkeletonLines } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
 import { AccountInfo } from "./account-info";
@@ -23,7 +23,9 @@ export function MyAccount({ domain, name, denied = false }: { domain: string; na
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">
         {t("title")}{" "}
-        <span className="block wrap-anywhere text-base font-normal text-gray-700 sm:inline">{`${name}@${domain}`}</span>
+        <span className="block text-base font-normal text-gray-700 sm:inline">
+          <Address text={`${name}@${domain}`} />
+        </span>
       </h1>
       {denied && <Alert tone="warning">{t("denied")}</Alert>}
       {query.isPending && <SkeletonLines lines={8} label={t("loading")} />}

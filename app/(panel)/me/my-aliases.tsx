@@ -4,7 +4,7 @@
 // saves the whole set at once, as the API takes it. Removing asks first; then the keyboard focus moves to the next
 // alias's Remove button, or to the new-alias field, never back to the top of the page.
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { Alert, Button, Card, ConfirmDialog, TextField } from "@/components";
+import { Address, Alert, Button, Card, ConfirmDialog, TextField } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { errorCatalog } from "@/lib/errors/catalog";
@@ -196,7 +196,9 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
           <ul ref={listRef} className="divide-y divide-gray-200 rounded border border-gray-300" aria-label={t("title")}>
             {record.aliases.map((email) => (
               <li key={email} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
-                <span className="wrap-anywhere font-medium">{email}</span>
+                <span className="min-w-0 font-medium">
+                  <Address text={email} />
+                </span>
                 <Button
                   variant="ghost"
                   className="min-h-8 px-2"

@@ -3,10 +3,9 @@
 // then the record's form once loaded, or why it could not be (gone, or another failure).
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Alert, SkeletonLines } from "@/components";
+import { Address, Alert, SkeletonLines } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { Address } from "./address";
 import { linkClass } from "./ui";
 
 export type RecordPageKey = "back" | "title" | "loading" | "notFound" | "loadFailed";

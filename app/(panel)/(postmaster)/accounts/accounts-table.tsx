@@ -3,11 +3,10 @@
 // changes, bulk create (its CSV code loads when the dialog opens) and the delete dialog's list of what goes too.
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { Button, Card, Spinner } from "@/components";
+import { Address, Button, Card, Spinner } from "@/components";
 import { accounts, type AccountSummary, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLocale, useT } from "@/lib/i18n";
-import { Address } from "../_postmaster/address";
 import { Meter } from "../_postmaster/meter";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";

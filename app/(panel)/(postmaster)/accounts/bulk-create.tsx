@@ -4,13 +4,12 @@
 // after another with a progress bar, then a per-row result with a retry of the failed rows. Generated passwords
 // can be downloaded once, as CSV; after that they are dropped from memory.
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { Button, TextArea } from "@/components";
+import { Address, Button, TextArea } from "@/components";
 import { PanelApiError } from "@/lib/client/api";
 import { accounts } from "@/lib/client/hooks/accounts";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
-import { Address } from "../_postmaster/address";
 import { Progress } from "../_postmaster/progress";
 import { bulkCreateMessages } from "./bulk-create-messages";
 import { decodeCsvFile, markTaken, parseRows, passwordsCsv, type BulkRow } from "@/lib/client/account-rows";

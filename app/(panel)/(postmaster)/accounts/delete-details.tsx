@@ -10,7 +10,7 @@ import type { AccountListMembership } from "@/lib/schemas/list-moderation";
 import { useDomain } from "@/lib/client/hooks/domain";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
-import { Address } from "../_postmaster/address";
+import { Address } from "@/components";
 import { ALIAS_NOUN, accountMessages } from "./messages";
 
 /** Records read for the dialog at most; for more names the dialog says what happens without listing it. */

@@ -1,11 +1,10 @@
 "use client";
 // The alias table: the shared resource table with the address and target columns; the target is changed in place.
 import { useState, useSyncExternalStore } from "react";
-import { Button, Card } from "@/components";
+import { Address, Button, Card } from "@/components";
 import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
-import { Address } from "../_postmaster/address";
 import { PageHeader } from "../_postmaster/page-parts";
 import { nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { ALIAS_NOUN } from "../accounts/messages";

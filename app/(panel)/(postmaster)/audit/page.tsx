@@ -8,7 +8,7 @@ import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
 import { clampPage } from "@/lib/schemas/page-number";
 import { requirePostmaster } from "@/lib/server/http/page-session";
-import { Address } from "../_postmaster/address";
+import { Address } from "@/components";
 import { AuditSearch } from "./audit-search";
 import { fieldLabel } from "./fields";
 import { auditMessages, changeText } from "./messages";

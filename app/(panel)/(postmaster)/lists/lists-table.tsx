@@ -2,12 +2,11 @@
 // The mailing-list table: the shared resource table with the list's columns; each list opens in its editor.
 import Link from "next/link";
 import { useState } from "react";
-import { Card } from "@/components";
+import { Address, Card } from "@/components";
 import { mailingLists, type MailingListSummary } from "@/lib/client/hooks/mailing-lists";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useT } from "@/lib/i18n";
 import type { Noun } from "@/lib/i18n/plural";
-import { Address } from "../_postmaster/address";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { linkClass } from "../_postmaster/ui";

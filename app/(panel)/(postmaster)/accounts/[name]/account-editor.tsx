@@ -3,7 +3,7 @@
 // an API error lands on the field its `source` names.
 import { useMemo } from "react";
 import { useWatch, type UseFormRegister } from "react-hook-form";
-import { Card, Checkbox, Select, TextArea, TextField, UsageBar } from "@/components";
+import { Address, Card, Checkbox, Select, TextArea, TextField, UsageBar } from "@/components";
 import { useAccount, useUpdateAccounts, type AccountRecord } from "@/lib/client/hooks/accounts";
 import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
@@ -80,7 +80,9 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
         <dl className="mb-4 grid gap-3 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-gray-700">{t("email")}</dt>
-            <dd className="font-medium wrap-anywhere">{record.email}</dd>
+            <dd className="font-medium">
+              <Address text={record.email} />
+            </dd>
           </div>
           <div>
             <dt className="text-gray-700">{t("createdOn")}</dt>

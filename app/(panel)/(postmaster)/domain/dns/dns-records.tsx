@@ -101,7 +101,9 @@ function RecordItem({
         <h2 className="min-w-0 text-base font-semibold text-gray-900">
           {label} <span className="font-mono text-sm font-normal text-gray-700">{r.type}</span>
         </h2>
-        <span className={`shrink-0 rounded-full border px-2 py-0.5 text-sm font-medium ${BADGE[r.state]}`}>{t(r.state)}</span>
+        <span className={`shrink-0 rounded-full border px-2 py-0.5 text-sm font-medium ${BADGE[r.state]}`}>
+          {t(r.state)}
+        </span>
       </div>
       {/* Name beside value from 1024 px: ten records fit about twice as many to a screen. */}
       <dl className="grid gap-2 text-sm lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:gap-x-4">

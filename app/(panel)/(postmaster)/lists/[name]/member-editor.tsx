@@ -2,12 +2,11 @@
 // Subscribers or moderators of a list: add one or paste many (each checked as an address), filter, remove.
 // Large lists show the first matches only, so a list of thousands stays quick to render.
 import { useId, useMemo, useState, type Ref } from "react";
-import { Button, TextField } from "@/components";
+import { Address, Button, TextField } from "@/components";
 import { Field } from "@/components/field-parts";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
 import { isEmail } from "@/lib/schemas/common";
-import { Address } from "../../_postmaster/address";
 
 const SHOWN = 200;
 /** "1 adres", "2 adresy", "5 adresów". */

@@ -1,13 +1,12 @@
 "use client";
 // The list's held posts with approve and reject, and the bounces recorded per subscriber (docs/lists.md).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, SkeletonLines } from "@/components";
+import { Address, Alert, Button, Card, SkeletonLines } from "@/components";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { formatDate } from "@/lib/errors/details";
 import { useLocale, useT, type Locale } from "@/lib/i18n";
 import type { ListModeration } from "@/lib/schemas/list-moderation";
-import { Address } from "../../_postmaster/address";
 import { cellClass, type Column } from "../../_postmaster/table-columns";
 import { moderationMessages } from "./moderation-messages";
 
