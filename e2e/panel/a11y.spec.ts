@@ -1,7 +1,7 @@
 // Accessibility and small screens: every page of AUDITED_PAGES (each panel page, as the postmaster and as an account
 // owner) passes axe (WCAG 2.1 A/AA and axe's best practices) with no violation of any impact at 1280 and 375 px, does
-// not scroll sideways at 1280, 375, 768 or 1024 px (the tablet widths, where tables change their columns), and is
-// screenshotted at each.
+// not scroll sideways nor cut a select's chosen option short at 1280, 375, 768 or 1024 px (the tablet widths, where
+// tables change their columns), and is screenshotted at each.
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { AUDITED_PAGES } from "./audited-pages";
@@ -46,6 +46,23 @@ for (const audited of AUDITED_PAGES) {
         return { by, culprits };
       });
       expect(overflow.by, `horizontal scroll at ${width} px: ${overflow.culprits.join(", ")}`).toBeLessThanOrEqual(0);
+      // Nor is a select's chosen option cut short (three selects side by side at 768 px showed "Domyślnie (teraz włą").
+      const cut = await page.evaluate(() => {
+        const canvas = document.createElement("canvas").getContext("2d")!;
+        // Chromium draws a native select's arrow inside its content box.
+        const ARROW = 20;
+        return [...document.querySelectorAll("select")]
+          .filter((s) => s.getClientRects().length > 0)
+          .flatMap((s) => {
+            const style = getComputedStyle(s);
+            canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+            const text = s.selectedOptions[0]?.text ?? "";
+            const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
+            const needs = canvas.measureText(text).width;
+            return needs > room ? [`"${text}" needs ${needs.toFixed(0)} px, has ${room.toFixed(0)}`] : [];
+          });
+      });
+      expect(cut, `selects cut short at ${width} px`).toEqual([]);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${audited.name}-${width}.png`), fullPage: true });
       if (!scan) continue;
 

@@ -34,11 +34,14 @@ export function LoadFailedAlert({
   );
 }
 
-/** An editor's card of fields: one column on phones, two (or three) side by side from the sm breakpoint. */
+/**
+ * An editor's card of fields: one column on phones, two side by side from the sm breakpoint, and three (`columns`)
+ * from lg: at 768 px three selects cut "Domyślnie (teraz włączony)" short.
+ */
 export function FieldCard(props: { title: string; description: string; columns?: 2 | 3; children: ReactNode }) {
   return (
     <Card title={props.title} description={props.description}>
-      <div className={`grid gap-3 ${props.columns === 3 ? "sm:grid-cols-3" : "sm:grid-cols-2"}`}>{props.children}</div>
+      <div className={`grid gap-3 sm:grid-cols-2 ${props.columns === 3 ? "lg:grid-cols-3" : ""}`}>{props.children}</div>
     </Card>
   );
 }

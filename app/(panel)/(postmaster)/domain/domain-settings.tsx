@@ -91,7 +91,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
 
       <FieldCard title={t("antispam")} description={t("antispamDesc")} columns={3}>
         <Checkbox
-          className="sm:col-span-3"
+          className="col-span-full"
           label={t("spam_enabled")}
           error={err("spam_enabled")}
           {...register("spam_enabled")}
