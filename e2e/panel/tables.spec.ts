@@ -144,7 +144,8 @@ test("usage in MB after the CLI's usage report", async ({ page }) => {
   const capacity = (await row.getByRole("cell").nth(3).textContent())!.trim();
   await expect(row.getByRole("meter", { name: `Użycie anna.kowalska@${DEMO.domain}` })).toHaveAttribute(
     "aria-valuetext",
-    `300 MB z ${capacity} MB`,
+    // Each number joined to its unit by a no-break space.
+    `300\u00a0MB z ${capacity}\u00a0MB`,
   );
   await expect(row).toContainText(`300 MB z ${capacity} MB`);
   await shot(page, "usage-mb");

@@ -148,7 +148,8 @@ export const meMessages: Messages<
     spamDesc: "Adresy e-mail lub domeny traktowane w szczególny sposób przez filtry antyspamowe.",
     spamInvalid: "Każdy wiersz musi być adresem e-mail lub domeną (np. example.com), bez powtórzeń.",
     sessionExpired: "Sesja wygasła. Zaloguj się ponownie.",
-    usageOf: "{used} MB z {c} MB ({p}%)",
+    // A no-break space keeps each number with its unit: "MB" alone on a line of its own read badly.
+    usageOf: "{used}\u00a0MB z {c}\u00a0MB ({p}%)",
     denied:
       "Ta strona jest tylko dla administratora domeny (postmaster). Otwarto zamiast niej ustawienia Twojego konta.",
   },
@@ -224,7 +225,7 @@ export const meMessages: Messages<
     spamDesc: "Email addresses or domains that the spam filters treat specially.",
     spamInvalid: "Each line must be an email address or a domain (e.g. example.com), with no duplicates.",
     sessionExpired: "Your session has expired. Please sign in again.",
-    usageOf: "{used} MB of {c} MB ({p}%)",
+    usageOf: "{used}\u00a0MB of {c}\u00a0MB ({p}%)",
     denied:
       "That page is for the domain administrator (postmaster) only. Your own account's settings were opened instead.",
   },

@@ -70,7 +70,8 @@ export const accountMessages: Messages<Key> = {
     description: "Opis",
     capacity: "Pojemność (MB)",
     usage: "Użycie",
-    usageOf: "{used} MB z {capacity} MB",
+    // A no-break space keeps each number with its unit: "MB" alone on a line of its own read badly.
+    usageOf: "{used}\u00a0MB z {capacity}\u00a0MB",
     blocked: "Blokada",
     created: "Utworzone",
     expires: "Wygasa",
@@ -122,7 +123,7 @@ export const accountMessages: Messages<Key> = {
     description: "Description",
     capacity: "Capacity (MB)",
     usage: "Usage",
-    usageOf: "{used} MB of {capacity} MB",
+    usageOf: "{used}\u00a0MB of {capacity}\u00a0MB",
     blocked: "Blocked",
     created: "Created",
     expires: "Expires",

@@ -103,7 +103,8 @@ export const editorMessages: Messages<Key> = {
     expiration_date: "Data wygaśnięcia",
     expirationHint: "Puste: konto nie wygasa.",
     expiredWarning: "Uwaga: ta data już minęła, więc po zapisaniu konto będzie wygasłe i nie zaloguje się.",
-    usageOf: "{used} MB z {capacity} MB ({pct}%)",
+    // A no-break space keeps each number with its unit: "MB" alone on a line of its own read badly.
+    usageOf: "{used}\u00a0MB z {capacity}\u00a0MB ({pct}%)",
     blocked: "Konto zablokowane",
     blockedHint:
       "Zablokowane konto nie może się logować; poczta do niego nadal trafia do skrzynki, ale przekierowania i autoresponder są wstrzymane.",
@@ -176,7 +177,7 @@ export const editorMessages: Messages<Key> = {
     expiration_date: "Expiration date",
     expirationHint: "Empty: the account never expires.",
     expiredWarning: "Note: this date has passed, so once saved the account is expired and cannot sign in.",
-    usageOf: "{used} MB of {capacity} MB ({pct}%)",
+    usageOf: "{used}\u00a0MB of {capacity}\u00a0MB ({pct}%)",
     blocked: "Account blocked",
     blockedHint:
       "A blocked account cannot log in; its mail is still delivered to the mailbox, but forwards and the autoresponder are paused.",
