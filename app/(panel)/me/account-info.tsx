@@ -14,7 +14,7 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
   const date = (d: string) => (d ? formatDate(d, locale) : "");
   const rows: [string, ReactNode][] = [
     [t("description"), record.description || t("none")],
-    [t("capacity"), `${record.capacity} MB`],
+    [t("capacity"), `${formatNumber(record.capacity, locale)}\u00a0MB`],
     [t("expiration"), date(record.expiration_date) || t("never")],
     [t("forwardLimit"), String(record.forward_limit)],
     [t("aliasLimit"), String(record.alias_limit)],

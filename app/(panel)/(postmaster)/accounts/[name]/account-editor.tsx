@@ -10,6 +10,7 @@ import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
 import { useLocale, useT } from "@/lib/i18n";
 import { formatDate } from "@/lib/errors/details";
+import { formatNumber } from "@/lib/i18n/number";
 import { accountFields } from "@/lib/schemas/account";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { AutoresponderFields, autoresponderProblems } from "../../../_editors/autoresponder-fields";
@@ -103,7 +104,7 @@ function EditorForm({ domain, record }: { domain: string; record: AccountRecord 
             value={usage}
             valueText={t("usageOf", {
               used: megabytes(record.usage_bytes, locale),
-              capacity: record.capacity,
+              capacity: formatNumber(Number(record.capacity), locale),
               pct: usage,
             })}
           />
