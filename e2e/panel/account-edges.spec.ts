@@ -1,12 +1,11 @@
 // Small edges of My account and the alias table: the password rules say nothing before anything is typed, the
 // current password given again as the new one is refused on its field (in Polish and English), and "Zmień cel"
-// opens its form in the Cel column. Screenshots at 375, 1280 and 1920 px.
+// opens its form in the Cel column. Screenshots at each of WIDTHS (artifacts.ts).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
-const WIDTHS = [375, 1280, 1920] as const;
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `account-edges-${name}.png`), fullPage: true });
 const PASSWORD = "Stare-haslo1";

@@ -11,3 +11,9 @@ export const SCREENSHOTS = path.join(RESULTS, `screenshots${suffix}`);
 
 /** test-results/<name>.json (<name>-pg.json on PostgreSQL). */
 export const resultsFile = (name: string) => path.join(RESULTS, `${name}${suffix}.json`);
+
+/**
+ * The widths a page is looked at: a phone, the tablets (where the md and lg breakpoints change tables and forms), the
+ * common laptop and a wide screen.
+ */
+export const WIDTHS = [375, 768, 1024, 1280, 1920] as const;

@@ -1,11 +1,11 @@
 // The account table's selection and bulk block: sorting keeps a selection, "all N matching" included (the same rows
 // in another order); blocking asks first, as deleting does, and says the accounts are signed out; Cancel changes
 // nothing, and after the confirmation an account signed in elsewhere is signed out. Screenshots of the question at
-// three widths (test-results/screenshots/bulk-block-*).
+// widths of WIDTHS (artifacts.ts) (test-results/screenshots/bulk-block-*).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
 
@@ -81,7 +81,7 @@ test("bulk block asks first and says the accounts are signed out; Cancel blocks 
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("Zablokować 3 konta?");
   await expect(dialog).toContainText("użytkownicy zostaną wylogowani");
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-block-${width}.png`) });
   }

@@ -5,7 +5,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 /** Windows-1250 bytes of a text of ASCII and a few Polish letters. */
 const windows1250 = (text: string) =>
@@ -48,7 +48,7 @@ test("an Excel CSV's trailing ;;; rows are ignored, and the preview's scrolling 
     .withRules(["scrollable-region-focusable"])
     .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-excel-${width}.png`) });
   }

@@ -1,8 +1,8 @@
 // The account delete dialog names every alias the delete takes with it, also those reaching the account through
-// another alias; screenshots at the three widths (test-results/screenshots/delete-chain-*).
+// another alias; screenshots at each of WIDTHS (artifacts.ts) (test-results/screenshots/delete-chain-*).
 import path from "node:path";
 import { DEMO, expect, originOf, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("the delete dialog names the aliases that point at the account through another alias, and they all go", async ({
   page,
@@ -19,7 +19,7 @@ test("the delete dialog names the aliases that point at the account through anot
   expect((await bff(`aliases/${DEMO.domain}/${name}-petla`, { target: email(`${name}-biuro`) })).status()).toBe(201);
   expect((await bff(`aliases/${DEMO.domain}/${name}-dalej`, { target: email(`${name}-petla`) })).status()).toBe(201);
 
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/accounts?search=${name}`);
     await page.getByRole("button", { name: `Usuń: ${email(name)}` }).click();

@@ -1,12 +1,12 @@
 // The domain's DNS page against a real resolver: the global setup runs the sandbox's DNS server with the records
 // the seeded domains need published (`mailserver sandbox --only dns --publish-dns`), and the server asks it
 // (DNS_RESOLVER). The demo domain's records show as present; a record removed from the sandbox's DNS shows as
-// missing, a changed one as different with what DNS holds; each value copies. Screenshots at 375, 1280, 1920 px.
+// missing, a changed one as different with what DNS holds; each value copies. Screenshots at each of WIDTHS (artifacts.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { atEachWidth, DEMO, expect, signInAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 const D = DEMO.domain;
 const recordsFile = () => {
@@ -95,7 +95,7 @@ test("a record removed from DNS shows as missing, a changed one as different wit
   for (const kind of KINDS.filter((k) => k !== "dmarc" && k !== "mx"))
     await expect(page.getByTestId(`dns-${kind}`)).toHaveAttribute("data-state", "present");
 
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `domain-dns-missing-${width}.png`), fullPage: true });
   }

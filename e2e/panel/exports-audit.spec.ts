@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { blockSelected, DEMO, EXTRA_DOMAINS, expect, SEEDED_ACCOUNTS, signIn, signInAs, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `export-audit-${name}.png`), fullPage: true });
@@ -161,7 +161,7 @@ test("the English panel's export has English headers; the audit log speaks Engli
     headers: { origin },
   });
   expect(change.status(), await change.text()).toBe(200);
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/audit?search=${list}`);
     const row = page.getByRole("row").filter({ hasText: "changed: list" });
@@ -175,7 +175,7 @@ test("the English panel's export has English headers; the audit log speaks Engli
     "Prywatność: otwarta → moderowana",
   );
   // An address breaks before its domain, never inside it (the "who" column is narrow at 1280 px).
-  for (const width of [375, 1280]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     const who = page.getByRole("row").filter({ hasText: "zmiana: lista" }).getByRole("cell").nth(1);
     const domainLines = await who.evaluate((cell, domain) => {

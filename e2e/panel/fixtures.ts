@@ -6,6 +6,7 @@
 // its browser context (the automatic `cspViolations` fixture; contexts a test opens itself call `watchCsp`).
 import { createHash } from "node:crypto";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { WIDTHS } from "./artifacts";
 
 /** Logins seeded by the CLI `demo` command in the global setup. */
 export const DEMO = {
@@ -63,7 +64,7 @@ export async function blockSelected(page: Page): Promise<void> {
 
 /** At each width screenshots are looked at (375, 1280, 1920 px): no horizontal scroll, then `shoot(width)`. */
 export async function atEachWidth(page: Page, shoot: (width: number) => Promise<unknown>): Promise<void> {
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),

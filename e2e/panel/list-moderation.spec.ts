@@ -2,7 +2,7 @@
 // account leaves. Held posts and bounces are written into the database the way the list service writes them
 // (lib/lists/store.ts); that an approved post is then sent is lib/lists/lists.test.ts's (real Postfix/Dovecot).
 import path from "node:path";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 import { DEMO, expect, originOf, test } from "./fixtures";
 import { sql } from "./test-db";
 
@@ -46,7 +46,7 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   await expect(held).toContainText("49 KB");
   await expect(page.getByTestId("list-bounces")).toContainText("550 5.1.1 User unknown");
   // On a phone the subject, date and size go under the sender: nothing scrolls sideways, the buttons stay in view.
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     for (const table of [held, page.getByTestId("list-bounces")]) {
       const overflow = await table.evaluate((t) => t.scrollWidth - t.parentElement!.clientWidth);

@@ -1,11 +1,11 @@
 // A moderated list needs a moderator: the list editor refuses to save "moderators only" with none, on the moderators'
 // add field (marked, described, focused), in Polish and English; the service refuses the same through the BFF.
-// The add button stays beside its field, the error under both. Screenshots of the refusal at three widths
+// The add button stays beside its field, the error under both. Screenshots of the refusal at each of WIDTHS
 // (test-results/screenshots/list-no-moderator-*).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
 
@@ -49,7 +49,7 @@ test("a moderated list without a moderator is refused on the moderators field, t
   const addButton = page.getByRole("button", { name: "Dodaj", exact: true }).nth(1);
   const errorText = page.locator(`[id="${await field.getAttribute("id")}-error"]`);
   await expect(errorText).toContainText("Lista moderowana musi mieć co najmniej jednego moderatora");
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await field.scrollIntoViewIfNeeded();
     const [input, button, message] = await Promise.all([field, addButton, errorText].map((l) => l.boundingBox()));

@@ -1,11 +1,11 @@
 // /me tells the account how to set up a mail program: the operator's IMAP, POP3 and SMTP hosts from the server's
 // configuration, and the Apple profile to download (no password inside). The domain page leads to the DNS page.
-// Screenshots of both changed pages at 375, 1280 and 1920 px.
+// Screenshots of both changed pages at each of WIDTHS (artifacts.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { atEachWidth, DEMO, expect, loginAs, signInAs, test } from "./fixtures";
 import { PANEL_MAIL_HOSTS } from "./server-env";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("/me lists the mail program settings and downloads the account's Apple profile", async ({ page }) => {
   await loginAs(page, "user");
@@ -32,7 +32,7 @@ test("the domain page's DKIM card links to the DNS page", async ({ page }) => {
   await page.goto("/domain");
   const link = page.getByRole("link", { name: /Wszystkie rekordy DNS domeny/ });
   await expect(link).toHaveAttribute("href", "/domain/dns");
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await link.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, `domain-dkim-link-${width}.png`) });

@@ -1,9 +1,9 @@
 // An owner's "Moje aliasy": removing an alias asks first (Cancel keeps it), and after the removal the keyboard focus
 // is on the next alias's Remove button, or on the new-alias field when none follows, not at the top of the page.
-// Screenshots of the question at three widths (test-results/screenshots/my-aliases-remove-*).
+// Screenshots of the question at each of WIDTHS (artifacts.ts) (test-results/screenshots/my-aliases-remove-*).
 import path from "node:path";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("removing an alias asks first, then the focus moves to the next alias or the new-alias field", async ({
   page,
@@ -30,7 +30,7 @@ test("removing an alias asks first, then the focus moves to the next alias or th
   await removeButton(first).click();
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(`Poczta wysłana na ${first} przestanie trafiać do tej skrzynki.`);
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-remove-${width}.png`) });
   }

@@ -3,7 +3,7 @@
 // widths.
 import path from "node:path";
 import { DEMO, expect, signIn, test } from "./fixtures";
-import { SCREENSHOTS } from "./artifacts";
+import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("an owner adding postmaster or a taken name is told why, on the marked field", async ({ page }) => {
   await signIn(page, DEMO.user.email, DEMO.user.password);
@@ -27,7 +27,7 @@ test("an owner adding postmaster or a taken name is told why, on the marked fiel
   await expect(field).toHaveAccessibleDescription(/Adres anna\.kowalska@demo\.example\.com jest już zajęty w domenie/);
   await expect(field).toHaveAttribute("aria-invalid", "true");
 
-  for (const width of [375, 1280, 1920]) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-${width}.png`), fullPage: true });
     await section.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-section-${width}.png`) });
