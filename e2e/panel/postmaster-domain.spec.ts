@@ -32,15 +32,19 @@ test.describe("domain settings", () => {
     ] as const) {
       if (language === "en") await page.getByRole("button", { name: /English/ }).click();
       await expect(page.getByLabel("Greylisting", { exact: true })).toHaveAccessibleDescription(new RegExp(`^${hint}`));
-      // A long label wrapped to two lines at 1280 px and pushed its select below the other two.
-      for (const width of [640, 1280, 1920]) {
+      // A long label wrapped to two lines at 1280 px and pushed its select below the other two. Three to a row from
+      // 1024 px, two below it (three cut their values short at 768 px).
+      for (const width of [640, 768, 1024, 1280, 1920]) {
         await page.setViewportSize({ width, height: 900 });
         const tops = await Promise.all(
           ["rbl", "spf", "greylist"].map(
             async (m) => (await page.locator(`select[name=spam_${m}_enabled]`).boundingBox())!.y,
           ),
         );
-        expect(new Set(tops).size, `${language} at ${width} px: ${tops.join(", ")}`).toBe(1);
+        const row = width >= 1024 ? tops : tops.slice(0, 2);
+        expect(new Set(row).size, `${language} at ${width} px: ${tops.join(", ")}`).toBe(1);
+        if (width < 1024)
+          expect(tops[2], `${language} at ${width} px: greylisting on the next row`).toBeGreaterThan(tops[0]!);
       }
     }
   });
