@@ -39,6 +39,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     // e2e/api/client-setup.test.ts and prism-proxy.test.ts.
     { name: "setup.example.com" },
     { name: "prism.example.com" },
+    // e2e/api/protocol.test.ts.
+    { name: "proto.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

@@ -86,6 +86,13 @@ describe("search", () => {
     expect((await keys("search=_")).names).toEqual([]);
   });
 
+  it("keeps an encoded Polish letter when a stray % elsewhere in the URL is no escape", async () => {
+    // The server escapes what would not decode (a lone %, the byte %ff) and nothing else: "ksi%C4%99g" stays "księg".
+    for (const stray of ["%", "%ff", "%C4"])
+      expect((await keys(`search=ksi%C4%99g&other=${stray}`)).names, stray).toEqual(["anna"]);
+    expect((await keys("search=%ff")).names).toEqual([]);
+  });
+
   it("matches aliases by name or target, lists by name or description", async () => {
     expect((await keys("search=zewnetrzna", "aliases")).names).toEqual(["faktury"]);
     expect((await keys("search=KONT", "aliases")).names).toEqual(["kontakt"]);

@@ -2,7 +2,15 @@
 import http from "node:http";
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
-import { expectErrorBody } from "./client";
+import {
+  api,
+  basic,
+  createAccount,
+  expectErrorBody,
+  expectStatus,
+  postmaster,
+  rawRequest as exactRequest,
+} from "./client";
 
 function rawRequest(base: string, requestBytes: Buffer): Promise<string> {
   const url = new URL(base);
@@ -26,6 +34,71 @@ describe("malformed HTTP", () => {
     expect(head).toMatch(/^HTTP\/1\.1 400/);
     expect(head).toMatch(/content-type: application\/json/i);
     expectErrorBody(JSON.parse(body!), "malformedRequest");
+  });
+});
+
+describe("requests Node or Next would answer on their own", () => {
+  const target = "/api/v1/domains/proto.example.com";
+  const origin = () => new URL(inject("mainBase")).origin;
+
+  it("an HTTP/1.1 request without Host gets the JSON 400.1, not Node's empty 400", async () => {
+    const answer = await rawRequest(
+      inject("mainBase"),
+      Buffer.from(`GET ${target} HTTP/1.1\r\nConnection: close\r\n\r\n`),
+    );
+    const [head, body] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 400/);
+    expect(head).toMatch(/content-type: application\/json/i);
+    // Chunked: the JSON is the second line of the body.
+    expectErrorBody(JSON.parse(body!.split("\r\n")[1]!), "malformedRequest");
+  });
+
+  it("an expectation other than 100-continue is ignored, not answered with Node's empty 417", async () => {
+    const auth = basic(postmaster("proto.example.com"));
+    const res = await exactRequest({ origin: origin(), target, headers: { authorization: auth, expect: "foo" } });
+    expect(res.status).toBe(200);
+    expect((res.json as { name?: string }).name).toBe("proto.example.com");
+  });
+
+  // Next's client router headers: `RSC: 1` made Next answer an empty 307 to `?_rsc`, and `x-middleware-prefetch` an
+  // empty `{}` without running the route (so a PUT changed nothing, yet answered 200).
+  it.each(["rsc", "x-middleware-prefetch", "next-router-prefetch", "next-action"])(
+    "the %s header changes nothing under /api: the route answers, a PUT writes",
+    async (header) => {
+      const anonymous = await exactRequest({ origin: origin(), target, headers: { [header]: "1" } });
+      expect(anonymous.status).toBe(401);
+      const auth = postmaster("proto.example.com");
+      const description = `via ${header}`;
+      const name = header.replace(/[^a-z]/g, "");
+      await createAccount("proto.example.com", name);
+      const put = await api("PUT", `emails/proto.example.com/${name}`, {
+        auth,
+        body: { description },
+        headers: { [header]: "1" },
+      });
+      expectStatus(put, 200);
+      expect((put.json as { description?: string }).description).toBe(description);
+    },
+  );
+
+  it("a body that is not UTF-8 is refused (400.1), not stored with U+FFFD in place of its letters", async () => {
+    const auth = postmaster("proto.example.com");
+    await createAccount("proto.example.com", "faktury", { description: "przed" });
+    // "Faktury przychodzące" in ISO-8859-2: ą is the byte 0xB1.
+    const latin2 = Buffer.concat([
+      Buffer.from('{"description":"Faktury przychodz'),
+      Buffer.from([0xb1]),
+      Buffer.from('ce"}'),
+    ]);
+    const res = await fetch(`${inject("mainBase")}/emails/proto.example.com/faktury`, {
+      method: "PUT",
+      headers: { authorization: basic(auth), "content-type": "application/json; charset=iso-8859-2" },
+      body: latin2,
+    });
+    expect(res.status).toBe(400);
+    expectErrorBody(await res.json(), "invalidJson");
+    const after = await api("GET", "emails/proto.example.com/faktury", { auth });
+    expect((after.json as { description?: string }).description).toBe("przed");
   });
 });
 

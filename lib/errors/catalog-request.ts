@@ -93,7 +93,7 @@ export const requestErrors = {
     "internal",
     "Treść żądania nie jest poprawnym dokumentem JSON.",
     "The request body is not a valid JSON document.",
-    "The body is not valid JSON.",
+    "The body is not valid JSON, or not UTF-8.",
   ),
   // Sent by lib/runtime/server.mjs itself (the request never reaches Next); e2e/api/protocol.test.ts keeps both equal.
   malformedRequest: edgeEntry(

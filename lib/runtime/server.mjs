@@ -140,9 +140,20 @@ async function runWorker() {
 
   let active = 0;
   let stopping = false;
+  const MALFORMED = edgeErrorBody("malformedRequest");
   // A PUT or DELETE may name up to 1,000 accounts of up to 32 characters in its path (contract §3): ~33 kB of
-  // request line, over Node's default 16 kB header limit (which answers 431).
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+  // request line, over Node's default 16 kB header limit (which answers 431). Node would refuse an HTTP/1.1 request
+  // without a Host header itself, with an empty 400; handleRequest answers it with the JSON one.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024, requireHostHeader: false }, handleRequest);
+  // An expectation other than 100-continue: Node would answer an empty 417 on its own. RFC 9110 10.1.1 lets a server
+  // ignore it, so the request is answered as any other (a JSON answer under /api, as contract §4 asks).
+  server.on("checkExpectation", handleRequest);
+
+  function handleRequest(req, res) {
+    if (req.headers.host === undefined && req.httpVersion === "1.1") {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
+      return void res.end(MALFORMED);
+    }
     // An absolute-form target or another site's Host never reaches Next, which would build a redirect from it.
     if (isForeignTarget(req)) return answerForeignTarget(req, res);
     // What every answer outside /api carries even when no page renders it (static files, Next's own errors);
@@ -154,7 +165,12 @@ async function runWorker() {
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
     else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
     if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
-    if (!ROUTE_METHODS.has(req.method ?? "") && isApiPath(pathOf(req.url))) req.method = "PATCH";
+    const api = isApiPath(pathOf(req.url));
+    if (!ROUTE_METHODS.has(req.method ?? "") && api) req.method = "PATCH";
+    // Next acts on its client router's request headers before any route runs: `RSC: 1` answered an API path with an
+    // empty 307 to `?_rsc`, and `x-middleware-prefetch` (the pages router's, unused here) answered any path with `{}`
+    // without running its route. No client router talks to the API: there they are all dropped.
+    for (const name of api ? ROUTER_HEADERS : PAGES_ROUTER_HEADERS) delete req.headers[name];
     active++;
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);
@@ -172,11 +188,10 @@ async function runWorker() {
       req.resume();
     });
     void handle(req, res);
-  });
+  }
   server.keepAliveTimeout = 65_000;
   // Node's HTTP parser refuses malformed requests (say, raw UTF-8 in the URL) before Next sees them, with an empty
   // body; answer with the API's JSON error instead (catalog key malformedRequest).
-  const MALFORMED = edgeErrorBody("malformedRequest");
   server.on("clientError", (err, socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
     // An answer to HEAD has no body: a client would read one as garbage after the answer.
@@ -218,6 +233,17 @@ const ownNames = serverNames();
 const NOT_FOUND = edgeErrorBody("endpointNotFound");
 
 const pathOf = (url) => (url ?? "/").split("?")[0];
+const PAGES_ROUTER_HEADERS = ["x-middleware-prefetch", "x-nextjs-data"];
+const ROUTER_HEADERS = [
+  ...PAGES_ROUTER_HEADERS,
+  "rsc",
+  "next-action",
+  "next-router-state-tree",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-hmr-refresh",
+  "next-url",
+];
 // Contract §4: every answer under /api/v1 is the API's JSON. Next's route handlers know only fetch's methods, and
 // answered TRACE with a plain-text 500 (and a stack trace in the log), WebDAV's PROPFIND and the like with an empty
 // 400, and OPTIONS with its own empty 204 on any path. Under /api any other method goes on as PATCH, which no API
@@ -267,12 +293,36 @@ function answerForeignTarget(req, res) {
   req.resume();
 }
 
-/** A stray "%" that starts no escape would make Next answer a plain-text 500; escape it so the API sees it literally. */
+/**
+ * A stray "%" that starts no escape, or an escape of a byte that is no UTF-8 character, would make Next answer a
+ * plain-text 500; each is escaped so the API sees it literally. Escapes that decode stay as they are, so a stray "%"
+ * elsewhere in the URL leaves "ksi%C4%99g" meaning "księg".
+ */
 function escapeStrayPercents(url) {
   try {
     decodeURIComponent(url);
     return url;
   } catch {
-    return url.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replace(/%([89A-Fa-f][0-9A-Fa-f])/g, "%25$1");
+    return url.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replace(/(?:%[0-9A-Fa-f]{2})+/g, escapeUndecodable);
   }
+}
+
+/** A run of escapes with every escape that begins no decodable UTF-8 sequence (1 to 4 bytes) escaped itself. */
+function escapeUndecodable(run) {
+  const bytes = run.match(/%[0-9A-Fa-f]{2}/g);
+  let out = "";
+  for (let i = 0; i < bytes.length;) {
+    let n = Math.min(4, bytes.length - i);
+    for (; n > 0; n--) {
+      try {
+        decodeURIComponent(bytes.slice(i, i + n).join(""));
+        break;
+      } catch {
+        // not a whole character: try a shorter sequence
+      }
+    }
+    out += n === 0 ? `%25${bytes[i].slice(1)}` : bytes.slice(i, i + n).join("");
+    i += Math.max(n, 1);
+  }
+  return out;
 }

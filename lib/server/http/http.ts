@@ -222,8 +222,16 @@ async function readBody(req: Request): Promise<string> {
     if (size > MAX_BODY_BYTES) throw apiError("bodyTooLarge");
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  // JSON travels as UTF-8 (RFC 8259 §8.1): a body in another encoding is refused, where decoding it leniently stored
+  // U+FFFD in place of every letter it could not read. The BOM stays, for JSON.parse to refuse as before.
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw apiError("invalidJson");
+  }
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Connection errors of node-postgres: the server refuses, is gone, is shutting down (SQLSTATE 08, 57P0x), or has
