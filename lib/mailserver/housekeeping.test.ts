@@ -1,0 +1,66 @@
+// Housekeeping's expunge runs, with a recording stand-in for doveadm: how the accounts are split between runs. What
+// the expunges do to real mailboxes is tested against Dovecot in mail-server.test.ts.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { runHousekeeping } from "./housekeeping";
+
+vi.mock("server-only", () => ({}));
+
+let dir: string;
+let db: Db;
+let fakeDoveadm: string;
+const runsLog = () => path.join(dir, "runs.log");
+
+beforeAll(async () => {
+  Object.assign(process.env, { SCRYPT_COST: "1024" });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
+  db = openDatabase(path.join(dir, "mail.db"));
+  await addDomain(db, "h.test", "Admin-pass1", {});
+  const domain = await getDomainOrThrow(db, "h.test");
+  // With the postmaster, seven accounts keep Trash and Spam 30 days (the defaults); one keeps Trash 7 days.
+  for (const name of ["a", "b", "c", "d", "e", "f"]) await createAccount(db, domain, name, { password: "Secret-123" });
+  await createAccount(db, domain, "g", { password: "Secret-123", trash_delete_after: 7 });
+  // Each run: its arguments on one line, then the users of its -F file, then a blank line.
+  fakeDoveadm = path.join(dir, "doveadm");
+  fs.writeFileSync(
+    fakeDoveadm,
+    `#!/bin/sh\n{ echo "$*"; cat "$3"; echo; } >> ${JSON.stringify(runsLog())}\n`,
+    { mode: 0o755 },
+  );
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("expunge runs", () => {
+  it("split a group of accounts into runs of at most the batch size, every account in exactly one", async () => {
+    const report = await runHousekeeping(db, { doveadm: [fakeDoveadm], expungeBatch: 3 });
+    expect(report.failed).toEqual([]);
+    expect(report.expunged).toEqual([
+      "Trash: savedbefore 7d, 1 account(s)",
+      "Trash: savedbefore 30d, 3 account(s) (1-3 of 7)",
+      "Trash: savedbefore 30d, 3 account(s) (4-6 of 7)",
+      "Trash: savedbefore 30d, 1 account(s) (7-7 of 7)",
+      "Spam: savedbefore 30d, 3 account(s) (1-3 of 8)",
+      "Spam: savedbefore 30d, 3 account(s) (4-6 of 8)",
+      "Spam: savedbefore 30d, 2 account(s) (7-8 of 8)",
+    ]);
+    const runs = fs
+      .readFileSync(runsLog(), "utf8")
+      .trim()
+      .split("\n\n")
+      .map((run) => run.split("\n"));
+    expect(runs.map((run) => run.length - 1)).toEqual([1, 3, 3, 1, 3, 3, 2]);
+    const trash30 = runs.slice(1, 4).flatMap((run) => run.slice(1));
+    expect(trash30.sort()).toEqual(["a", "b", "c", "d", "e", "f", "postmaster"].map((n) => `${n}@h.test`));
+    expect(runs[0]!.slice(1)).toEqual(["g@h.test"]);
+    for (const run of runs) expect(run[0]).toMatch(/^expunge -F \S+ mailbox (Trash|Spam) savedbefore \d+$/);
+  });
+});
