@@ -204,4 +204,37 @@ describe("the CLI process", () => {
     expect(r.stderr.split("\n")).toHaveLength(2);
     expect(r.stderr).toMatch(/^error: .+\n$/);
   });
+
+  it("hands all of a long output to a slow pipe before it exits (process.exit dropped all but 64 KiB)", async () => {
+    const big = path.join(dir, "big.db");
+    const env = { ...process.env, DATABASE_PATH: big };
+    const cliArgs = ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts"];
+    const added = spawnSync(
+      process.execPath,
+      [...cliArgs, "domain", "add", "d0.test", "--postmaster-password", "Admin-pass1"],
+      { env },
+    );
+    expect(added.status).toBe(0);
+    // 2,000 domains (about 160 kB of `domain list`), copied from the first in SQL: a key pair each would take minutes.
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(big);
+    const columns = (db.prepare("PRAGMA table_info(domains)").all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((c) => c !== "id");
+    const named = new Set(["name", "search_key"]);
+    const copy = db.prepare(
+      `INSERT INTO domains (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${columns.map((c) => (named.has(c) ? "@name" : `"${c}"`)).join(", ")} FROM domains WHERE name = 'd0.test'`,
+    );
+    db.transaction(() => {
+      for (let i = 1; i < 2000; i++) copy.run({ name: `d${i}.test` });
+    })();
+    db.close();
+    // The reader takes nothing for a second, so the pipe (64 KiB) is full long before the CLI is done writing.
+    const piped = spawnSync("sh", ["-c", `"$0" "$@" domain list | { sleep 1; wc -l; }`, process.execPath, ...cliArgs], {
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(piped.stdout.trim()).toBe("2000");
+  });
 });
