@@ -177,7 +177,10 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
         await pool.query(`INSERT INTO accounts (domain_id, name, email, password_hash, search_key)
           SELECT 1, n, n || '@up.test', 'x', n FROM unnest(ARRAY['jan.kowal', 'ewa_nowak', 'ola']) AS n`);
         // Every migration after the baseline (0001 fills accounts_order's trigram key).
-        expect(await runPgMigrations(pool)).toBe(2);
+        const journal = JSON.parse(
+          fs.readFileSync(path.join("db", "pg", "migrations", "meta", "_journal.json"), "utf8"),
+        ) as { entries: unknown[] };
+        expect(await runPgMigrations(pool)).toBe(journal.entries.length - 1);
         const rows = await pool.query(
           "SELECT name, trigram_key FROM accounts_order WHERE trigram_key LIKE trigram_form('%n.k%') ORDER BY name",
         );
@@ -274,6 +277,66 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect([b!.usageBytes, b!.usageMessages, typeof b!.usageBytes]).toEqual([6_000_000_000, 9, "number"]);
     await pdb.delete(p.accounts).where(eq(p.accounts.name, "ola"));
     expect(await pgRows("SELECT * FROM mail_quota")).toEqual([]);
+  });
+
+  describe("change announcements (data_changed, db/pg/change-listener.ts)", () => {
+    /**
+     * Runs each step in its own transaction and returns how many announcements each brought. Announcements arrive in
+     * commit order, so a marker notified after a step (a payload of its own) arrives after anything the step sent.
+     */
+    async function announcementsOf(steps: string[]): Promise<number[]> {
+      const listener = new pg.Client({ connectionString: cluster.url });
+      await listener.connect();
+      let heard = 0;
+      let awaited: { payload: string; resolve: () => void } | undefined;
+      listener.on("notification", (n) => {
+        if (n.payload === "") heard += 1;
+        else if (awaited && n.payload === awaited.payload) awaited.resolve();
+      });
+      try {
+        await listener.query("LISTEN data_changed");
+        const counts: number[] = [];
+        for (const [i, step] of steps.entries()) {
+          const before = heard;
+          const marker = new Promise<void>((resolve) => (awaited = { payload: `marker ${i}`, resolve }));
+          await pdb.$client.query(step);
+          await pdb.$client.query(`NOTIFY data_changed, 'marker ${i}'`);
+          await marker;
+          counts.push(heard - before);
+        }
+        return counts;
+      } finally {
+        await listener.end();
+      }
+    }
+
+    it("mail traffic announces nothing: usage written back, a login's update of no row; a setting does", async () => {
+      const quota = (bytes: number) =>
+        `INSERT INTO mail_quota (username, bytes, messages) VALUES ('jan@one.test', ${bytes}, 3)
+         ON CONFLICT (username) DO UPDATE SET bytes = EXCLUDED.bytes, messages = EXCLUDED.messages`;
+      expect(
+        await announcementsOf([
+          quota(1_000_000),
+          quota(2_000_000),
+          "UPDATE accounts SET last_auth_date = last_auth_date WHERE name = 'jan' AND false",
+          "UPDATE accounts SET blocked = 1 WHERE name = 'jan'",
+          "UPDATE accounts SET blocked = 0, last_auth_ip = '192.0.2.9' WHERE name = 'jan'",
+          "UPDATE accounts SET capacity = capacity + 1 WHERE name = 'jan'",
+        ]),
+      ).toEqual([0, 0, 0, 1, 1, 1]);
+      const [jan] = await pdb.select().from(p.accounts).where(eq(p.accounts.name, "jan"));
+      expect([jan!.usageBytes, jan!.usageMessages]).toEqual([2_000_000, 3]);
+    });
+
+    it("an update of any column of accounts but the usage ones is announced (a new column is not forgotten)", async () => {
+      const columns = await pgRows(`SELECT a.attname AS name FROM pg_trigger t
+        JOIN pg_attribute a ON a.attrelid = t.tgrelid AND a.attnum = ANY (t.tgattr)
+        WHERE t.tgname = 'accounts_notify_update' ORDER BY a.attname`);
+      const all = await pgRows(`SELECT column_name AS name FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name = 'accounts' ORDER BY column_name`);
+      const usage = ["usage_bytes", "usage_messages", "usage_percent"];
+      expect(columns.map((c) => c.name)).toEqual(all.map((c) => c.name).filter((n) => !usage.includes(String(n))));
+    });
   });
 
   it("bumps the sieve version on autoresponder and alias changes, like SQLite", async () => {
