@@ -11,7 +11,7 @@ import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { dkimStatus } from "@/lib/server/resources/mail-status";
-import { checkDkimDns, currentDkimKey, dkimRecord, writeDkimFiles } from "./dkim";
+import { checkDkimDns, currentDkimKey, dkimFileSync, dkimRecord, writeDkimFiles } from "./dkim";
 import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from "./sandbox/dns-server";
 
 vi.mock("server-only", () => ({}));
@@ -72,6 +72,25 @@ describe("DKIM keys", () => {
     ]);
     expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
     expect(await writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
+  });
+
+  it("a service's passes read the keys only after a change, and in full every few passes", async () => {
+    const out = path.join(dir, "dkim-sync");
+    const pass = dkimFileSync(db, out, undefined, 3);
+    expect(await pass()).toBeGreaterThan(0);
+    expect(await pass()).toBeUndefined();
+    // A file removed by hand: the passes that find the keys unchanged leave it, the third one writes it again.
+    fs.rmSync(path.join(out, "selectors.map"));
+    expect(await pass()).toBeUndefined();
+    expect(await pass()).toBe(1);
+    expect(fs.existsSync(path.join(out, "selectors.map"))).toBe(true);
+    const before = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
+    await runCommand(db, ["domain", "dkim", "rotate", "b.test"]);
+    const after = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
+    // The new key file, the old one removed, the map.
+    expect(await pass()).toBe(3);
+    expect(fs.readdirSync(path.join(out, "keys"))).toContain(`b.test.${after.selector}.key`);
+    expect(fs.readdirSync(path.join(out, "keys"))).not.toContain(`b.test.${before.selector}.key`);
   });
 
   it("the DNS check says missing, published or different, as the resolver answers", async () => {

@@ -14,7 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { simpleParser, type AddressObject } from "mailparser";
 import type { Db } from "@/db/client";
 import { accounts, listMembers, mailingLists } from "@/db/schema";
-import { writeDkimFiles } from "./dkim";
+import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { recordMailLogin } from "./last-login";
 import type { SmsConfig } from "./sms/config";
@@ -183,8 +183,9 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   let dkimTimer: NodeJS.Timeout | undefined;
   if (o.dkim) {
     const { dir, group, intervalMs } = o.dkim;
+    const pass = dkimFileSync(o.db, dir, group);
     const sync = () => {
-      writeDkimFiles(o.db, dir, group).catch((err: Error) => log(`dkim keys: ${err.message}`));
+      pass().catch((err: Error) => log(`dkim keys: ${err.message}`));
     };
     sync();
     dkimTimer = setInterval(sync, intervalMs ?? 5_000);
