@@ -28,11 +28,9 @@ beforeAll(async () => {
   await createAccount(db, domain, "g", { password: "Secret-123", trash_delete_after: 7 });
   // Each run: its arguments on one line, then the users of its -F file, then a blank line.
   fakeDoveadm = path.join(dir, "doveadm");
-  fs.writeFileSync(
-    fakeDoveadm,
-    `#!/bin/sh\n{ echo "$*"; cat "$3"; echo; } >> ${JSON.stringify(runsLog())}\n`,
-    { mode: 0o755 },
-  );
+  fs.writeFileSync(fakeDoveadm, `#!/bin/sh\n{ echo "$*"; cat "$3"; echo; } >> ${JSON.stringify(runsLog())}\n`, {
+    mode: 0o755,
+  });
 });
 afterAll(() => {
   db.$client.close();
