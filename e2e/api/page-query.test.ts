@@ -93,6 +93,16 @@ describe("search", () => {
     expect((await keys("search=%ff")).names).toEqual([]);
   });
 
+  it("an address is a substring first: an alias's target finds it; else the names the address ends in", async () => {
+    // Contract §6: aliases by name or target. "anna@…" is kontakt's target.
+    expect((await keys(`search=${encodeURIComponent(`anna@${D}`)}`, "aliases")).names).toEqual(["kontakt"]);
+    // No target or name holds the alias's own address: the alias whose name it ends in (also while being typed).
+    for (const typed of [`kontakt@${D}`, "kontakt@", "kontakt@list.ex"])
+      expect((await keys(`search=${encodeURIComponent(typed)}`, "aliases")).names, typed).toEqual(["kontakt"]);
+    expect((await keys(`search=${encodeURIComponent(`anna@${D}`)}`)).names).toEqual(["anna"]);
+    expect((await keys(`search=${encodeURIComponent(`nikt@${D}`)}`)).info.total).toBe(0);
+  });
+
   it("matches aliases by name or target, lists by name or description", async () => {
     expect((await keys("search=zewnetrzna", "aliases")).names).toEqual(["faktury"]);
     expect((await keys("search=KONT", "aliases")).names).toEqual(["kontakt"]);

@@ -20,6 +20,8 @@ export interface PageQuery {
   page: number;
   size: number;
   search: string;
+  /** What is searched instead when `search` matches nothing (an address of the domain: the names it ends). */
+  searchIfNone?: string;
   sort: string;
   sortDir: "asc" | "desc";
 }

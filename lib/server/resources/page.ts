@@ -16,9 +16,11 @@ export { MAX_TOTALS, planFor, sortIndex, walkTestFor } from "@/db/sqlite/page-ro
 const schemas = new WeakMap<readonly string[], ReturnType<typeof pageQuerySchema>>();
 
 /**
- * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. With `domainName`, a search for an
- * address of that domain, whole or still being typed ("marta.krajewska@", "marta.krajewska@exa"), finds the names
- * that address is a part of: those ending in its local part (the records' names are stored without the domain).
+ * Parses page/size/search/sort/sort_dir; 500.130 naming the bad parameter. The search is a substring (contract §6:
+ * an alias's target address finds the alias). With `domainName`, a search for an address of that domain, whole or
+ * still being typed ("marta.krajewska@", "marta.krajewska@exa"), that matches nothing as a substring finds the names
+ * that address is a part of instead: those ending in its local part (the records' names are stored without the
+ * domain).
  */
 export function parsePageQuery(
   query: URLSearchParams,
@@ -36,20 +38,22 @@ export function parsePageQuery(
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
   // Control characters never occur in names or descriptions (the search key separates them with \u0001).
-  let search = (q.search ?? "")
+  const search = (q.search ?? "")
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f]/g, "")
     .trim()
     .toLowerCase();
   const at = search.lastIndexOf("@");
+  let searchIfNone: string | undefined;
   if (domainName && at >= 0 && domainName.toLowerCase().startsWith(search.slice(at + 1))) {
     // The search key puts \u0001 right after the name, so "<local>\u0001" is "the name ends in <local>".
-    search = at === 0 ? "" : `${search.slice(0, at)}\u0001`;
+    searchIfNone = at === 0 ? "" : `${search.slice(0, at)}\u0001`;
   }
   return {
     page: q.page ?? 0,
     size: q.size ?? 50,
     search,
+    ...(searchIfNone === undefined ? {} : { searchIfNone }),
     sort: q.sort ?? "name",
     sortDir: q.sort_dir ?? "asc",
   };
@@ -66,7 +70,9 @@ export async function readPage<Row>(
   q: PageQuery,
   force: ForcedPlan = {},
 ): Promise<PageEnvelope<unknown>> {
-  const { total, rows } = await dialectOf(db).pageRows(db, spec, domainId, q, force);
+  let { total, rows } = await dialectOf(db).pageRows(db, spec, domainId, q, force);
+  if (total === 0 && q.searchIfNone !== undefined)
+    ({ total, rows } = await dialectOf(db).pageRows(db, spec, domainId, { ...q, search: q.searchIfNone }, force));
   const data = orderedRecord(rows.map((row) => [(row as { name: string }).name, spec.toItem(row)] as const));
   return { result_info: { total, fetched: rows.length, page_size: q.size, page: q.page }, result_data: data };
 }
