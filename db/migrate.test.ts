@@ -34,11 +34,23 @@ const state = (sqlite: Database.Database) => ({
   migrations: sqlite.prepare("SELECT id, hash, created_at FROM __drizzle_migrations ORDER BY id").all(),
 });
 
+/** A copy of the migrations folder whose journal ends at the baseline. */
+function baselineOnly(): string {
+  const to = fs.mkdtempSync(path.join(dir, "baseline-"));
+  fs.mkdirSync(path.join(to, "meta"));
+  const first = journal.entries[0]!;
+  fs.copyFileSync(path.join(folder, `${first.tag}.sql`), path.join(to, `${first.tag}.sql`));
+  fs.writeFileSync(path.join(to, "meta", "_journal.json"), JSON.stringify({ ...journal, entries: [first] }));
+  return to;
+}
+
 describe("SQLite migrations from the baseline", () => {
-  it("creates a fresh database from the baseline, dated as the journal says", () => {
+  it("creates a fresh database from the baseline and the migrations after it, dated as the journal says", () => {
     const sqlite = openSqliteFile(path.join(dir, "fresh.db"));
     expect(runSqliteMigrations(drizzle(sqlite), folder)).toBe(journal.entries.length);
-    expect(sqlite.prepare("SELECT created_at FROM __drizzle_migrations").all()).toEqual([{ created_at: baseline }]);
+    expect(sqlite.prepare("SELECT created_at FROM __drizzle_migrations ORDER BY id").all()).toEqual(
+      journal.entries.map((e) => ({ created_at: e.when })),
+    );
     expect(sqlite.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 0 });
     sqlite.close();
   });
@@ -47,8 +59,21 @@ describe("SQLite migrations from the baseline", () => {
     expect(baseline).toBe(RELEASE_0_1_0_NEWEST);
     const sqlite = migratedBefore("current.db", [RELEASE_0_1_0_NEWEST - 5000, RELEASE_0_1_0_NEWEST]);
     const before = state(sqlite);
-    expect(runSqliteMigrations(drizzle(sqlite), folder)).toBe(0);
+    expect(runSqliteMigrations(drizzle(sqlite), baselineOnly())).toBe(0);
     expect(state(sqlite)).toEqual(before);
+    sqlite.close();
+  });
+
+  it("upgrades a database at the baseline: the greylist's expiry index replaces the one on first_seen", () => {
+    const sqlite = openSqliteFile(path.join(dir, "upgraded.db"));
+    expect(runSqliteMigrations(drizzle(sqlite), baselineOnly())).toBe(1);
+    const indexes = () =>
+      sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'greylist' AND sql IS NOT NULL")
+        .all();
+    expect(indexes()).toEqual([{ name: "greylist_first_seen" }]);
+    expect(runSqliteMigrations(drizzle(sqlite), folder)).toBe(journal.entries.length - 1);
+    expect(indexes()).toEqual([{ name: "greylist_expiry" }]);
     sqlite.close();
   });
 

@@ -329,6 +329,23 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     });
   });
 
+  it("expires greylist triplets through the index on (passed, last_seen), both kinds, not by reading the table", async () => {
+    const client = await pdb.$client.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL enable_seqscan = off");
+      const plan = await client.query<{ "QUERY PLAN": string }>(
+        "EXPLAIN DELETE FROM greylist WHERE (passed = 1 AND last_seen < 100) OR (passed = 0 AND last_seen < 200)",
+      );
+      const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(text.match(/Index Cond: \(\(passed = \d\) AND \(last_seen < \d+\)\)/g)).toHaveLength(2);
+      expect(text).toContain("greylist_expiry");
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
+
   it("bumps the sieve version on autoresponder and alias changes, like SQLite", async () => {
     const v = async () =>
       (await pgRows("SELECT sieve_version AS v FROM accounts WHERE name = 'nopass'"))[0]!.v as number;

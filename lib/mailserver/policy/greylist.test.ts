@@ -40,6 +40,33 @@ describe.each([
     expect(await g.check(t, "s@x.test", "r@y.test", 300, T0 + 301_000)).toBe(0);
     g.close();
   });
+
+  it("forgets a passed triplet 35 days after its last message, a pending one a day after its attempt", async () => {
+    const DAY = 86_400_000;
+    const now = T0 + 100 * DAY;
+    const t = (name: string) => [`expiry-${_name.length}`, `${name}@x.test`, "r@y.test"] as const;
+    const g = open();
+    // Passed 36 and 10 days ago (a retry five minutes after the first attempt), pending since 2 days and 1 hour ago.
+    for (const [name, at] of [
+      ["passed-long-ago", now - 36 * DAY],
+      ["passed-lately", now - 10 * DAY],
+    ] as const) {
+      await g.check(...t(name), 300, at - 300_000);
+      expect(await g.check(...t(name), 300, at)).toBe(0);
+    }
+    await g.check(...t("pending-long-ago"), 300, now - 2 * DAY);
+    await g.check(...t("pending-lately"), 300, now - 3_600_000);
+    g.close();
+    // A store's first check expires what is due.
+    const later = open();
+    await later.check("someone", "else@x.test", "r@y.test", 300, now);
+    // A forgotten triplet is deferred as new; a kept one passes (the pending one has waited long enough).
+    expect(await later.check(...t("passed-long-ago"), 300, now)).toBe(300);
+    expect(await later.check(...t("passed-lately"), 300, now)).toBe(0);
+    expect(await later.check(...t("pending-long-ago"), 300, now)).toBe(300);
+    expect(await later.check(...t("pending-lately"), 300, now)).toBe(0);
+    later.close();
+  });
 });
 
 describe("the store `mailserver policy` opens", () => {

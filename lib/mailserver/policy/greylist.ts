@@ -10,7 +10,11 @@ import type { Db } from "@/db/client";
 import { greylist as greylistTable } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
 
-/** Triplets that passed are kept this long after their last message; others are forgotten after a day. */
+/**
+ * Triplets that passed are kept this long after their last message; others are forgotten a day after their first
+ * attempt, which is their last_seen too (only a pass moves it): both are read through the index on (passed,
+ * last_seen), so the expiry reads only the rows it deletes.
+ */
 const PASSED_TTL_S = 35 * 86_400;
 const PENDING_TTL_S = 86_400;
 
@@ -40,6 +44,7 @@ export class Greylist implements GreylistStore {
       client TEXT NOT NULL, sender TEXT NOT NULL, recipient TEXT NOT NULL,
       first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, passed INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (client, sender, recipient))`);
+    this.db.exec("CREATE INDEX IF NOT EXISTS greylist_expiry ON greylist (passed, last_seen)");
   }
 
   /**
@@ -68,7 +73,7 @@ export class Greylist implements GreylistStore {
 
   private expire(now: number) {
     this.db
-      .prepare("DELETE FROM greylist WHERE (passed = 1 AND last_seen < ?) OR (passed = 0 AND first_seen < ?)")
+      .prepare("DELETE FROM greylist WHERE (passed = 1 AND last_seen < ?) OR (passed = 0 AND last_seen < ?)")
       .run(now - PASSED_TTL_S, now - PENDING_TTL_S);
   }
 
@@ -93,7 +98,7 @@ export class DatabaseGreylist implements GreylistStore {
           .where(
             or(
               and(eq(t.passed, 1), lt(t.lastSeen, now - PASSED_TTL_S)),
-              and(eq(t.passed, 0), lt(t.firstSeen, now - PENDING_TTL_S)),
+              and(eq(t.passed, 0), lt(t.lastSeen, now - PENDING_TTL_S)),
             ),
           ),
       );
