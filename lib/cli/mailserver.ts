@@ -238,6 +238,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
           ...(report.audit.deleted
             ? [`audit: ${report.audit.deleted} entries older than ${report.audit.days} days deleted`]
             : []),
+          ...(report.sms.deleted
+            ? [`sms: ${report.sms.deleted} notifications older than ${report.sms.days} days deleted`]
+            : []),
         ].join("\n") || "nothing to do";
       // The rest of the run was done; the exit status tells the timer (and its operator) that some of it was not.
       // One line per failure (doveadm's own words), then what was done.

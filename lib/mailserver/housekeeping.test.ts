@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { smsQueue } from "@/db/schema";
 import { createAccount } from "@/lib/server/resources/accounts";
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { runHousekeeping } from "./housekeeping";
@@ -60,5 +62,36 @@ describe("expunge runs", () => {
     expect(trash30.sort()).toEqual(["a", "b", "c", "d", "e", "f", "postmaster"].map((n) => `${n}@h.test`));
     expect(runs[0]!.slice(1)).toEqual(["g@h.test"]);
     for (const run of runs) expect(run[0]).toMatch(/^expunge -F \S+ mailbox (Trash|Spam) savedbefore \d+$/);
+  });
+});
+
+describe("the SMS queue", () => {
+  it("loses the notifications done more than 90 days ago, keeps newer ones and every pending one", async () => {
+    const now = Date.UTC(2026, 10, 30);
+    const account = await getAccountOrThrow(db, await getDomainOrThrow(db, "h.test"), "a");
+    const day = (n: number) => new Date(now - n * 86_400_000).toISOString();
+    const rows = [
+      ["sent", 91],
+      ["failed", 120],
+      ["skipped", 365],
+      ["pending", 200],
+      ["sent", 89],
+      ["failed", 1],
+    ] as const;
+    for (const [status, age] of rows)
+      await db.insert(smsQueue).values({
+        accountId: account.id,
+        slot: 1,
+        channel: "http",
+        target: "+48600000000",
+        parts: [`${status} ${age}`],
+        status,
+        nextAttemptAt: day(age),
+        createdAt: day(age),
+      });
+    const report = await runHousekeeping(db, { doveadm: [fakeDoveadm], now: new Date(now) });
+    expect(report.sms).toEqual({ days: 90, deleted: 3 });
+    const left = await db.select({ parts: smsQueue.parts }).from(smsQueue);
+    expect(left.map((r) => r.parts[0]).sort()).toEqual(["failed 1", "pending 200", "sent 89"]);
   });
 });

@@ -14,6 +14,7 @@ import { env } from "@/lib/server/env";
 import { accountsHeldHere } from "./mail-hosts";
 import { MAILBOXES, saveBeyondQuota } from "./mailboxes";
 import { runTool, runToolAsync } from "./run-tool";
+import { SMS_RETENTION_DAYS, trimSmsQueue } from "./sms/queue";
 import { usageWarningMessage } from "./usage-warning";
 
 export interface HousekeepingOptions {
@@ -35,6 +36,8 @@ export interface HousekeepingReport {
   failed: string[];
   /** Audit log entries older than AUDIT_RETENTION_DAYS, deleted. */
   audit: { days: number; deleted: number };
+  /** SMS notifications done (sent, failed, skipped) more than SMS_RETENTION_DAYS ago, deleted. */
+  sms: { days: number; deleted: number };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -213,5 +216,6 @@ export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<H
     warned: warn.warned,
     failed: [...expunge.failed, ...warn.failed],
     audit: { days, deleted: await trimAudit(db, days) },
+    sms: { days: SMS_RETENTION_DAYS, deleted: await trimSmsQueue(db, o.now?.getTime()) },
   };
 }

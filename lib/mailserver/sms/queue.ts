@@ -2,10 +2,10 @@ import "server-only";
 // The SMS notification queue (table sms_queue): a delivery to an inbox adds one row per configured number; the
 // worker of the mail event service sends due rows and retries failures with growing delays, so a slow or broken
 // gateway never delays mail delivery. A per-account hourly limit turns a flood into rows marked "skipped".
-import { and, asc, desc, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "@/db/client";
-import { forUpdate, withTransaction } from "@/db/transaction";
+import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import { accounts, smsQueue, type AccountRow, type SmsQueueRow } from "@/db/schema";
 import { fill, isEmailTarget, normalizeNumber, operatorFor, type HttpGatewayConfig, type SmsConfig } from "./config";
 import { accountsHeldHere } from "../mail-hosts";
@@ -216,4 +216,21 @@ export async function processSmsQueue(
 /** The account's latest notifications (newest first), for the postmaster's account editor. */
 export function recentSmsNotifications(db: Db, accountId: number, limit = 10): Promise<SmsQueueRow[]> {
   return db.select().from(smsQueue).where(eq(smsQueue.accountId, accountId)).orderBy(desc(smsQueue.id)).limit(limit);
+}
+
+/** How long sent, failed and skipped notifications are kept (the panel shows an account's last ten). */
+export const SMS_RETENTION_DAYS = 90;
+
+/**
+ * Deletes the notifications that are done (sent, failed, skipped) and older than SMS_RETENTION_DAYS, for the daily
+ * housekeeping: nothing else removes them, and the queue grew with every notification ever sent.
+ */
+export async function trimSmsQueue(db: Db, now = Date.now()): Promise<number> {
+  const before = new Date(now - SMS_RETENTION_DAYS * 86_400_000).toISOString();
+  return withTransaction(db, async (tx) =>
+    changedRows(
+      tx,
+      await tx.delete(smsQueue).where(and(ne(smsQueue.status, "pending"), lt(smsQueue.createdAt, before))),
+    ),
+  );
 }
