@@ -127,6 +127,35 @@ describe("methods fetch does not know", () => {
   );
 });
 
+describe("405 names what a path takes (RFC 9110 15.5.6)", () => {
+  const call = (method: string, path: string) =>
+    exactRequest({ origin: new URL(inject("mainBase")).origin, method, target: `/api/v1/${path}` });
+  const PATHS: [string, string[]][] = [
+    ["domains/x.example", ["GET", "PUT"]],
+    ["emails/x.example", ["GET"]],
+    ["emails/x.example/jan", ["GET", "POST", "PUT", "DELETE"]],
+    ["emails/x.example/jan/lists", ["GET"]],
+    ["aliases/x.example", ["GET"]],
+    ["aliases/x.example/info", ["GET", "POST", "PUT", "DELETE"]],
+    ["mailinglists/x.example", ["GET"]],
+    ["mailinglists/x.example/news", ["GET", "POST", "PUT", "DELETE"]],
+    ["mailinglists/x.example/news/moderation", ["GET", "POST"]],
+    ["openapi.json", ["GET"]],
+  ];
+  it.each(PATHS)("%s: Allow %j (GET with HEAD) on every 405, and no 405 for those", async (path, methods) => {
+    const allow = methods.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])).join(", ");
+    for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
+      const res = await call(method, path);
+      if (allow.split(", ").includes(method)) {
+        expect(res.status, `${method} ${path}`).not.toBe(405);
+      } else {
+        expect([res.status, res.headers.allow], `${method} ${path}`).toEqual([405, allow]);
+        expectErrorBody(res.json, "methodNotAllowed");
+      }
+    }
+  });
+});
+
 describe("kept-alive connections", () => {
   // The workers get their connections from the primary, so http.Server does not set TCP_NODELAY on them itself;
   // without it Nagle's algorithm and the client's delayed ACK hold every answer about 40 ms.

@@ -85,10 +85,22 @@ export function withPanelSession(handler: (ctx: SessionContext) => ApiResult | P
 export const unknownApiPath = (): Response =>
   format({ status: 404, body: apiError("endpointNotFound").toBody() }, false, null);
 
-/** Handler for a method the path does not define. */
-export const methodNotAllowed = withPublicApi(() => {
-  throw apiError("methodNotAllowed");
-});
+type RouteMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * The handlers of the methods a path does not define, given the ones it does: 405.1 with `Allow` naming those (GET
+ * with HEAD), as RFC 9110 wants of a 405. A route exports the ones it lacks, and PATCH, which lib/runtime/server.mjs
+ * makes of every method a route cannot export.
+ */
+export function methodsNotAllowed(...defined: RouteMethod[]) {
+  const allow = defined.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])).join(", ");
+  const handler = withPublicApi(() => ({
+    status: 405,
+    body: apiError("methodNotAllowed").toBody(),
+    headers: { allow },
+  }));
+  return { GET: handler, POST: handler, PUT: handler, DELETE: handler, PATCH: handler };
+}
 
 type Handler = (ctx: SessionContext) => ApiResult | Promise<ApiResult>;
 

@@ -1,8 +1,8 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document, built once from the zod schemas.
 import { openApiDocument } from "@/lib/openapi";
-import { methodNotAllowed, ok, withPublicApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withPublicApi } from "@/lib/server/http/http";
 
 const document = openApiDocument();
 
 export const GET = withPublicApi(() => ok(document));
-export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { POST, PUT, DELETE, PATCH } = methodsNotAllowed("GET");

@@ -1,7 +1,7 @@
 // GET, PUT /api/v1/domains/<domain>: the domain record (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
 import { toDomainRecord, updateDomain } from "@/lib/server/resources/domains";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(async ({ db, principal, params }) =>
   ok(await toDomainRecord(db, await domainForAdmin(db, principal, params.domain!))),
@@ -12,4 +12,4 @@ export const PUT = withApi(async ({ db, principal, params, body }) => {
   return ok(await toDomainRecord(db, await updateDomain(db, domain, await body())));
 });
 
-export { methodNotAllowed as POST, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { POST, DELETE, PATCH } = methodsNotAllowed("GET", "PUT");

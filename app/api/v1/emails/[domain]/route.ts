@@ -1,11 +1,11 @@
 // GET /api/v1/emails/<domain>: the paged account list (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
 import { listAccounts, parseAccountListQuery } from "@/lib/server/resources/accounts";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withApi } from "@/lib/server/http/http";
 
 export const GET = withApi(async ({ db, principal, params, query }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
   return ok(await listAccounts(db, domain, parseAccountListQuery(query, domain)));
 });
 
-export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { POST, PUT, DELETE, PATCH } = methodsNotAllowed("GET");

@@ -1,6 +1,6 @@
 // GET /api/v1/mailinglists/<domain>: the paged mailing-list list (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withApi } from "@/lib/server/http/http";
 import { listMailingLists, parseMailingListQuery } from "@/lib/server/resources/mailing-lists";
 
 export const GET = withApi(async ({ db, principal, params, query }) => {
@@ -8,4 +8,4 @@ export const GET = withApi(async ({ db, principal, params, query }) => {
   return ok(await listMailingLists(db, domain, parseMailingListQuery(query, domain)));
 });
 
-export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { POST, PUT, DELETE, PATCH } = methodsNotAllowed("GET");

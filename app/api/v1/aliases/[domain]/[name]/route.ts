@@ -7,7 +7,7 @@ import {
   toAliasRecord,
   updateAliases,
 } from "@/lib/server/resources/aliases";
-import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import { parseNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(async ({ db, principal, params }) => {
@@ -35,4 +35,4 @@ export const DELETE = withApi(async ({ db, principal, params }) => {
   return noContent();
 });
 
-export { methodNotAllowed as PATCH };
+export const { PATCH } = methodsNotAllowed("GET", "POST", "PUT", "DELETE");

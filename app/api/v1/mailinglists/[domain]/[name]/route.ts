@@ -1,6 +1,6 @@
 // GET, POST, PUT, DELETE /api/v1/mailinglists/<domain>/<name>[,<name>...] (domain administrator only).
 import { domainForAdmin } from "@/lib/server/caller/access";
-import { methodNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
 import {
   createMailingList,
   deleteMailingLists,
@@ -43,4 +43,4 @@ export const DELETE = withApi(async ({ db, principal, params }) => {
   return noContent();
 });
 
-export { methodNotAllowed as PATCH };
+export const { PATCH } = methodsNotAllowed("GET", "POST", "PUT", "DELETE");

@@ -2,7 +2,7 @@
 // subscriber or moderator; deleting the account takes it off them (the panel's delete dialog names them).
 import { domainForAdmin } from "@/lib/server/caller/access";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withApi } from "@/lib/server/http/http";
 import { accountListMemberships } from "@/lib/server/resources/list-memberships";
 import { parseNames } from "@/lib/server/resources/names";
 
@@ -12,4 +12,4 @@ export const GET = withApi(async ({ db, principal, params }) => {
   return ok(await accountListMemberships(db, domain, (await getAccountOrThrow(db, domain, name!)).email));
 });
 
-export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { POST, PUT, DELETE, PATCH } = methodsNotAllowed("GET");

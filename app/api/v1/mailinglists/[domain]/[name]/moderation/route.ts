@@ -1,7 +1,7 @@
 // GET, POST /api/v1/mailinglists/<domain>/<name>/moderation (domain administrator only): the list's held posts
 // and bounces; POST {"approve": [ids], "reject": [ids]} decides held posts (docs/lists.md).
 import { domainForAdmin } from "@/lib/server/caller/access";
-import { methodNotAllowed, ok, withApi } from "@/lib/server/http/http";
+import { methodsNotAllowed, ok, withApi } from "@/lib/server/http/http";
 import { listModeration, moderateHeldPosts } from "@/lib/server/resources/list-moderation";
 import { parseNames } from "@/lib/server/resources/names";
 
@@ -18,4 +18,4 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
   return ok(await listModeration(db, domain, name!));
 });
 
-export { methodNotAllowed as PUT, methodNotAllowed as DELETE, methodNotAllowed as PATCH };
+export const { PUT, DELETE, PATCH } = methodsNotAllowed("GET", "POST");
