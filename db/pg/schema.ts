@@ -331,7 +331,10 @@ export const greylist = pgTable(
     lastSeen: int64("last_seen").notNull(),
     passed: integer("passed").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.client, t.sender, t.recipient] }), index("greylist_expiry").on(t.passed, t.lastSeen)],
+  (t) => [
+    primaryKey({ columns: [t.client, t.sender, t.recipient] }),
+    index("greylist_expiry").on(t.passed, t.lastSeen),
+  ],
 );
 
 export const sessions = pgTable(
