@@ -52,10 +52,14 @@ describe("PostgreSQL caches follow other processes' commits", () => {
     await other.query("NOTIFY data_changed, 'sync'");
     await vi.waitFor(() => expect(dbGeneration(db)).not.toBe(before));
     await login("jan@stamp.test", "Stamp-pass1");
-    // (An account's update also updates its domain's counters, so both announcing triggers are turned off.)
+    // (An account's update also updates its domain's counters, so every announcing trigger is turned off.)
     const notifying = async (on: boolean) => {
-      for (const t of ["accounts", "domains"])
-        await other.query(`ALTER TABLE ${t} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${t}_notify_change`);
+      for (const [table, trigger] of [
+        ["accounts", "accounts_notify_change"],
+        ["accounts", "accounts_notify_update"],
+        ["domains", "domains_notify_change"],
+      ])
+        await other.query(`ALTER TABLE ${table} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${trigger}`);
     };
     await notifying(false);
     await other.query("UPDATE accounts SET description = 'unseen' WHERE email = 'jan@stamp.test'");
