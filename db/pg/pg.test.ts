@@ -346,6 +346,24 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     }
   });
 
+  it("counts and finds the accounts placed on a mail host through the partial index, not by reading accounts", async () => {
+    const client = await pdb.$client.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL enable_seqscan = off");
+      for (const query of [
+        "EXPLAIN SELECT count(*) FROM accounts WHERE mail_host = 'mx2'",
+        "EXPLAIN SELECT email FROM accounts WHERE mail_host = 'mx2' LIMIT 1",
+      ]) {
+        const plan = await client.query<{ "QUERY PLAN": string }>(query);
+        expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("accounts_mail_host");
+      }
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
+
   it("bumps the sieve version on autoresponder and alias changes, like SQLite", async () => {
     const v = async () =>
       (await pgRows("SELECT sieve_version AS v FROM accounts WHERE name = 'nopass'"))[0]!.v as number;

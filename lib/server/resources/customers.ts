@@ -97,7 +97,13 @@ export async function listCustomers(db: Db): Promise<(CustomerRow & { domains: s
     .select({ name: domains.name, customerId: domains.customerId })
     .from(domains)
     .orderBy(domains.name);
-  return all.map((c) => ({ ...c, domains: owned.filter((d) => d.customerId === c.id).map((d) => d.name) }));
+  const byCustomer = new Map<number | null, string[]>();
+  for (const d of owned) {
+    const names = byCustomer.get(d.customerId);
+    if (names) names.push(d.name);
+    else byCustomer.set(d.customerId, [d.name]);
+  }
+  return all.map((c) => ({ ...c, domains: byCustomer.get(c.id) ?? [] }));
 }
 
 /** Sets the given pooled limits; `null` returns a limit to per-domain. */
