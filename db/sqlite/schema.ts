@@ -167,7 +167,9 @@ export const accounts = sqliteTable(
     index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
     index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name),
     // Only the few accounts placed apart from their domain: `mailserver host list|remove` count and find them.
-    index("accounts_mail_host").on(t.mailHost).where(sql`mail_host IS NOT NULL`),
+    index("accounts_mail_host")
+      .on(t.mailHost)
+      .where(sql`mail_host IS NOT NULL`),
   ],
 );
 
