@@ -408,6 +408,8 @@ export const dkimKeys = pgTable(
     privateKey: text("private_key").notNull(),
     publicKey: text("public_key").notNull(),
     createdAt: text("created_at").notNull(),
+    // 0: staged by a rotation, published in DNS but not signing until `domain dkim activate`.
+    signing: integer("signing").notNull().default(1),
   },
   (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
 );

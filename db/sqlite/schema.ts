@@ -427,8 +427,8 @@ export const smsQueue = sqliteTable(
   ],
 );
 
-// DKIM keys per domain (lib/mailserver/dkim.ts): the newest row of a domain signs; rspamd reads it from the
-// key files the event service keeps in step with this table.
+// DKIM keys per domain (lib/mailserver/dkim.ts): the newest signing row of a domain signs; rspamd reads it from the
+// key files the event service keeps in step with this table. A rotation stages a key (signing 0) until DNS has it.
 export const dkimKeys = sqliteTable(
   "dkim_keys",
   {
@@ -441,6 +441,7 @@ export const dkimKeys = sqliteTable(
     // The base64 SubjectPublicKeyInfo: the p= of the TXT record.
     publicKey: text("public_key").notNull(),
     createdAt: text("created_at").notNull(),
+    signing: integer("signing").notNull().default(1),
   },
   (t) => [uniqueIndex("dkim_keys_domain_selector").on(t.domainId, t.selector)],
 );

@@ -10,8 +10,8 @@ import { addDomain } from "@/lib/server/resources/new-domain";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
-import { dkimStatus } from "@/lib/server/resources/mail-status";
-import { checkDkimDns, currentDkimKey, dkimFileSync, dkimRecord, writeDkimFiles } from "./dkim";
+import { checkDomainDns, dkimStatus } from "@/lib/server/resources/mail-status";
+import { checkDkimDns, currentDkimKey, dkimFileSync, dkimRecord, stagedDkimKey, writeDkimFiles } from "./dkim";
 import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from "./sandbox/dns-server";
 
 vi.mock("server-only", () => ({}));
@@ -55,23 +55,94 @@ describe("DKIM keys", () => {
     });
   });
 
-  it("rotate makes a new selector that signs from then on; the key files follow", async () => {
-    const before = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
-    await runCommand(db, ["domain", "dkim", "rotate", "a.test"]);
-    const after = (await currentDkimKey(db, (await getDomainOrThrow(db, "a.test")).id))!;
-    expect(after.selector).toBe(`${before.selector}a`);
-    const out = path.join(dir, "dkim");
-    await writeDkimFiles(db, out);
+  it("rotate stages a new selector that signs only once activate finds it in DNS; the key files follow", async () => {
+    const a = await getDomainOrThrow(db, "a.test");
+    const before = (await currentDkimKey(db, a.id))!;
+    const out = await runCommand(db, ["domain", "dkim", "rotate", "a.test"]);
+    const staged = (await stagedDkimKey(db, a.id))!;
+    expect(staged.selector).toBe(`${before.selector}a`);
+    const record = dkimRecord("a.test", staged);
+    expect(out).toBe(
+      `New DKIM key, not signing yet; publish:\n${record.name} TXT "${record.value}"\n` +
+        "then: npm run --silent cli -- domain dkim activate a.test",
+    );
+    // Not signing yet: the current key and the files stay; rotating again reprints the staged key.
+    expect((await currentDkimKey(db, a.id))!.selector).toBe(before.selector);
+    expect(await runCommand(db, ["domain", "dkim", "rotate", "a.test"])).toContain("The staged DKIM key");
+    expect((await stagedDkimKey(db, a.id))!.id).toBe(staged.id);
+    const out2 = path.join(dir, "dkim");
+    await writeDkimFiles(db, out2);
     const b = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
-    expect(fs.readFileSync(path.join(out, "selectors.map"), "utf8")).toBe(
+    expect(fs.readFileSync(path.join(out2, "selectors.map"), "utf8")).toBe(
+      `a.test ${before.selector}\nb.test ${b.selector}\n`,
+    );
+
+    // The domain's DNS report asks for the staged record too.
+    process.env.DNS_RESOLVER = dns.server;
+    try {
+      const report = await checkDomainDns(db, a);
+      expect(report.records.filter((r) => r.kind.startsWith("dkim")).map((r) => [r.kind, r.name, r.state])).toEqual([
+        ["dkim", `${before.selector}._domainkey.a.test`, "missing"],
+        ["dkim_next", record.name, "missing"],
+      ]);
+      // Activation waits for DNS: missing, then a record with another key; then the record itself.
+      const activate = () => runCommand(db, ["domain", "dkim", "activate", "a.test"]);
+      await expect(activate()).rejects.toMatchObject({
+        output: `a.test\twaiting\t${record.name}\tDNS missing`,
+        message: "1 of 1 staged DKIM keys not activated",
+      });
+      dns.txt.set(record.name, ["v=DKIM1; k=rsa; p=AAAA"]);
+      await expect(activate()).rejects.toMatchObject({
+        output: `a.test\twaiting\t${record.name}\tDNS different: v=DKIM1; k=rsa; p=AAAA`,
+      });
+      expect((await currentDkimKey(db, a.id))!.selector).toBe(before.selector);
+      dns.txt.set(record.name, [record.value]);
+      expect(await activate()).toBe(`a.test\tactivated\t${record.name}`);
+      expect(await activate()).toBe("a.test\tno staged key (domain dkim rotate a.test makes one)");
+    } finally {
+      delete process.env.DNS_RESOLVER;
+    }
+    const after = (await currentDkimKey(db, a.id))!;
+    expect(after.selector).toBe(staged.selector);
+    expect(await stagedDkimKey(db, a.id)).toBeUndefined();
+    await writeDkimFiles(db, out2);
+    expect(fs.readFileSync(path.join(out2, "selectors.map"), "utf8")).toBe(
       `a.test ${after.selector}\nb.test ${b.selector}\n`,
     );
-    expect(fs.readdirSync(path.join(out, "keys")).sort()).toEqual([
+    expect(fs.readdirSync(path.join(out2, "keys")).sort()).toEqual([
       `a.test.${after.selector}.key`,
       `b.test.${b.selector}.key`,
     ]);
-    expect(fs.readFileSync(path.join(out, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
-    expect(await writeDkimFiles(db, out)).toBe(0); // unchanged files are left alone
+    expect(fs.readFileSync(path.join(out2, "keys", `a.test.${after.selector}.key`), "utf8")).toBe(after.privateKey);
+    expect(await writeDkimFiles(db, out2)).toBe(0); // unchanged files are left alone
+  });
+
+  it("rotate --all stages a key for every domain at once; activate --all activates those DNS holds", async () => {
+    const domains = ["a.test", "b.test"];
+    const out = await runCommand(db, ["domain", "dkim", "rotate", "--all", "--concurrency", "2"]);
+    const staged = await Promise.all(
+      domains.map(async (d) => dkimRecord(d, (await stagedDkimKey(db, (await getDomainOrThrow(db, d)).id))!)),
+    );
+    expect(out).toBe(staged.map((r) => `${r.name} TXT "${r.value}"`).join("\n"));
+    dns.txt.set(staged[1]!.name, [staged[1]!.value]);
+    process.env.DNS_RESOLVER = dns.server;
+    try {
+      await expect(runCommand(db, ["domain", "dkim", "activate", "--all"])).rejects.toMatchObject({
+        output: `a.test\twaiting\t${staged[0]!.name}\tDNS missing\nb.test\tactivated\t${staged[1]!.name}`,
+      });
+      // Only the one still waiting is named; --force activates it without DNS.
+      expect(await runCommand(db, ["domain", "dkim", "activate", "--all", "--force"])).toBe(
+        `a.test\tactivated\t${staged[0]!.name}`,
+      );
+      expect(await runCommand(db, ["domain", "dkim", "activate", "--all"])).toBe("no domain has a staged DKIM key");
+    } finally {
+      delete process.env.DNS_RESOLVER;
+    }
+    for (const [i, d] of domains.entries())
+      expect((await currentDkimKey(db, (await getDomainOrThrow(db, d)).id))!.selector).toBe(staged[i]!.selector);
+    await expect(runCommand(db, ["domain", "dkim", "rotate"])).rejects.toThrow(
+      "domain dkim rotate: name one domain, or give --all for every hosted domain",
+    );
   });
 
   it("a service's passes read the keys only after a change, and in full every few passes", async () => {
@@ -84,13 +155,25 @@ describe("DKIM keys", () => {
     expect(await pass()).toBeUndefined();
     expect(await pass()).toBe(1);
     expect(fs.existsSync(path.join(out, "selectors.map"))).toBe(true);
-    const before = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
+    const b = await getDomainOrThrow(db, "b.test");
+    const before = (await currentDkimKey(db, b.id))!;
+    // A staged key changes no file; its activation does: the new key file, the old one removed, the map.
     await runCommand(db, ["domain", "dkim", "rotate", "b.test"]);
-    const after = (await currentDkimKey(db, (await getDomainOrThrow(db, "b.test")).id))!;
-    // The new key file, the old one removed, the map.
+    expect(await pass()).toBe(0);
+    await runCommand(db, ["domain", "dkim", "activate", "b.test", "--force"]);
+    const after = (await currentDkimKey(db, b.id))!;
+    expect(after.selector).not.toBe(before.selector);
     expect(await pass()).toBe(3);
+    // --now: signs at once.
     expect(fs.readdirSync(path.join(out, "keys"))).toContain(`b.test.${after.selector}.key`);
     expect(fs.readdirSync(path.join(out, "keys"))).not.toContain(`b.test.${before.selector}.key`);
+    // --now: signs at once.
+    await runCommand(db, ["domain", "dkim", "rotate", "b.test", "--now"]);
+    expect(await stagedDkimKey(db, b.id)).toBeUndefined();
+    const now = (await currentDkimKey(db, b.id))!;
+    expect(now.selector).not.toBe(after.selector);
+    expect(await pass()).toBe(3);
+    expect(fs.readdirSync(path.join(out, "keys"))).toContain(`b.test.${now.selector}.key`);
   });
 
   it("the DNS check says missing, published or different, as the resolver answers", async () => {

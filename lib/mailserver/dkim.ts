@@ -1,6 +1,6 @@
 import "server-only";
 // DKIM per domain: an RSA key generated on `domain add` (and `domain dkim rotate`), kept in dkim_keys; the newest
-// key of a domain signs. Rspamd's dkim_signing reads the keys from files that `mailserver events` writes from the
+// signing key of a domain signs. A rotation stages its key (signing 0) until `domain dkim activate` finds it in DNS. Rspamd's dkim_signing reads the keys from files that `mailserver events` writes from the
 // table (a selector map and one key file per domain and selector): a new or rotated key takes effect within
 // seconds, with no reload (docs/mail-server.md, "DKIM").
 import { execFileSync } from "node:child_process";
@@ -46,12 +46,16 @@ export function newDkimKeyPair(): Promise<DkimKeyPair> {
   );
 }
 
-/** A new key for the domain (`pair`, or one made now); it signs from now on (the old row stays for the DNS overlap). */
+/**
+ * A new key for the domain (`pair`, or one made now). It signs from now on (the old row stays for the DNS overlap),
+ * or, `staged`, only once activateDkimKey makes it: a rotation publishes the record before anything is signed with it.
+ */
 export async function generateDkimKey(
   db: Db,
   domain: Pick<DomainRow, "id">,
   now = new Date(),
   pair?: DkimKeyPair,
+  staged = false,
 ): Promise<DkimKeyRow> {
   const { privateKey, publicKey } = pair ?? (await newDkimKeyPair());
   return withTransaction(db, async (tx) => {
@@ -63,16 +67,39 @@ export async function generateDkimKey(
         privateKey,
         publicKey,
         createdAt: now.toISOString(),
+        signing: staged ? 0 : 1,
       })
       .returning();
     return row!;
   });
 }
 
+/** The key that signs the domain's mail: its newest signing key. */
 export async function currentDkimKey(db: Db, domainId: number): Promise<DkimKeyRow | undefined> {
   return (
-    await db.select().from(dkimKeys).where(eq(dkimKeys.domainId, domainId)).orderBy(desc(dkimKeys.id)).limit(1)
+    await db
+      .select()
+      .from(dkimKeys)
+      .where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.signing, 1)))
+      .orderBy(desc(dkimKeys.id))
+      .limit(1)
   )[0];
+}
+
+/** A rotation's key waiting for DNS: newer than the signing key and not signing yet. */
+export async function stagedDkimKey(db: Db, domainId: number): Promise<DkimKeyRow | undefined> {
+  const [newest] = await db
+    .select()
+    .from(dkimKeys)
+    .where(eq(dkimKeys.domainId, domainId))
+    .orderBy(desc(dkimKeys.id))
+    .limit(1);
+  return newest?.signing === 0 ? newest : undefined;
+}
+
+/** The staged key signs from now on (the key files follow within seconds: `mailserver events`). */
+export async function activateDkimKey(db: Db, key: Pick<DkimKeyRow, "id">): Promise<void> {
+  await db.update(dkimKeys).set({ signing: 1 }).where(eq(dkimKeys.id, key.id));
 }
 
 export interface DkimRecord {
@@ -118,12 +145,19 @@ function groupId(group: string): number {
   return Number(line.split(":")[2]);
 }
 
-/** Moves whenever the current keys may have changed: a new, rotated or deleted key changes the count or the newest id. */
+/**
+ * Moves whenever the current keys may have changed: a new, rotated or deleted key changes the count or the newest
+ * id, an activated one the number of signing keys.
+ */
 async function dkimKeysStamp(db: Db): Promise<string> {
   const [row] = await db
-    .select({ keys: sql<number>`count(*)`, newest: sql<number | null>`max(${dkimKeys.id})` })
+    .select({
+      keys: sql<number>`count(*)`,
+      newest: sql<number | null>`max(${dkimKeys.id})`,
+      signing: sql<number | null>`sum(${dkimKeys.signing})`,
+    })
     .from(dkimKeys);
-  return `${row?.keys ?? 0}:${row?.newest ?? 0}`;
+  return `${row?.keys ?? 0}:${row?.newest ?? 0}:${row?.signing ?? 0}`;
 }
 
 /**
@@ -164,7 +198,9 @@ export async function writeDkimFiles(db: Db, dir: string, group?: string): Promi
     .select({ domain: domains.name, selector: dkimKeys.selector, privateKey: dkimKeys.privateKey })
     .from(dkimKeys)
     .innerJoin(domains, eq(domains.id, dkimKeys.domainId))
-    .where(and(sql`${dkimKeys.id} = (SELECT max(k.id) FROM dkim_keys k WHERE k.domain_id = ${dkimKeys.domainId})`))
+    .where(
+      sql`${dkimKeys.id} = (SELECT max(k.id) FROM dkim_keys k WHERE k.domain_id = ${dkimKeys.domainId} AND k.signing = 1)`,
+    )
     .orderBy(domains.name);
   let changes = 0;
   const write = (file: string, content: string, mode: number) => {

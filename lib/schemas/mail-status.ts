@@ -5,6 +5,7 @@ export type DnsRecordKind =
   | "mx"
   | "spf"
   | "dkim"
+  | "dkim_next"
   | "dmarc"
   | "autoconfig"
   | "autodiscover"

@@ -1,9 +1,9 @@
 // `mailserver sandbox --publish-dns`: the records every hosted domain needs (the DNS page's list, with the
-// current DKIM key) written into the sandbox's DNS file, as a postmaster would publish them, so the DNS checks
+// signing DKIM key and a rotation's staged one) written into the sandbox's DNS file, as a postmaster would publish them, so the DNS checks
 // see a real resolver answer. The operator's host names point at 127.0.0.1. Entries already in the file for other
 // names stay; a test removes one afterwards to see it missing.
 import type { Db } from "@/db/client";
-import { currentDkimKey, dkimRecord } from "../dkim";
+import { currentDkimKey, dkimRecord, stagedDkimKey } from "../dkim";
 import { listDomains } from "@/lib/server/resources/domains";
 import { mailHosts, requiredDnsRecords } from "@/lib/server/resources/dns-records";
 import { readDnsRecords, writeDnsRecords, type DnsRecords } from "./dns-server";
@@ -21,7 +21,9 @@ export async function publishHostedDomains(db: Db, file: string): Promise<number
   let count = 0;
   for (const domain of await listDomains(db)) {
     const key = await currentDkimKey(db, domain.id);
-    for (const r of requiredDnsRecords(domain.name, key && dkimRecord(domain.name, key))) {
+    const staged = await stagedDkimKey(db, domain.id);
+    const dkim = (k: typeof key) => k && dkimRecord(domain.name, k);
+    for (const r of requiredDnsRecords(domain.name, dkim(key), dkim(staged))) {
       add(r.name, r.type, r.value);
       count++;
     }

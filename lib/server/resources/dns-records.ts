@@ -52,8 +52,15 @@ export function mtaStsPolicy(): string | undefined {
 /** The policy's id: it changes exactly when the policy's text does, which is what senders re-fetch on. */
 const mtaStsId = (policy: string) => crypto.createHash("sha256").update(policy).digest("hex").slice(0, 20);
 
-/** The records the domain needs, in the order the page shows them; `dkim` is the current key's TXT record. */
-export function requiredDnsRecords(domain: string, dkim?: { name: string; value: string }): RequiredDnsRecord[] {
+/**
+ * The records the domain needs, in the order the page shows them; `dkim` is the signing key's TXT record, `dkimNext`
+ * a rotation's staged key's, to publish before it signs.
+ */
+export function requiredDnsRecords(
+  domain: string,
+  dkim?: { name: string; value: string },
+  dkimNext?: { name: string; value: string },
+): RequiredDnsRecord[] {
   const e = env();
   const h = mailHosts();
   const fill = (text: string) => text.replaceAll("{domain}", domain);
@@ -68,6 +75,7 @@ export function requiredDnsRecords(domain: string, dkim?: { name: string; value:
     { kind: "spf", type: "TXT", name: domain, value: fill(e.SPF_RECORD) },
   ];
   if (dkim) records.push({ kind: "dkim", type: "TXT", name: dkim.name, value: dkim.value });
+  if (dkimNext) records.push({ kind: "dkim_next", type: "TXT", name: dkimNext.name, value: dkimNext.value });
   records.push(
     { kind: "dmarc", type: "TXT", name: `_dmarc.${domain}`, value: fill(e.DMARC_RECORD) },
     { kind: "autoconfig", type: "CNAME", name: `autoconfig.${domain}`, value: h.web },

@@ -3,7 +3,15 @@ import "server-only";
 // domain's DKIM record and whether DNS holds it, and the account's latest SMS notifications with their failures.
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
-import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey } from "@/lib/mailserver/dkim";
+import {
+  activateDkimKey,
+  checkDkimDns,
+  currentDkimKey,
+  dkimRecord,
+  generateDkimKey,
+  stagedDkimKey,
+  type DkimRecord,
+} from "@/lib/mailserver/dkim";
 import { recentSmsNotifications } from "@/lib/mailserver/sms/queue";
 import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
@@ -21,26 +29,87 @@ export async function dkimStatus(db: Db, principal: Principal, domainName: strin
   return { ...record, dns: dns.state, dns_detail: dns.detail };
 }
 
-/** Each record the domain needs, checked against DNS now (the CLI's `domain dns-check`, and the page's below). */
+/**
+ * Each record the domain needs, checked against DNS now (the CLI's `domain dns-check`, and the page's below); a
+ * rotation's staged key is one of them until it signs.
+ */
 export async function checkDomainDns(db: Db, domain: Pick<DomainRow, "id" | "name">): Promise<DomainDnsReport> {
   const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
-  const records = await checkDnsRecords(requiredDnsRecords(domain.name, dkimRecord(domain.name, key)));
+  const staged = await stagedDkimKey(db, domain.id);
+  const records = await checkDnsRecords(
+    requiredDnsRecords(domain.name, dkimRecord(domain.name, key), staged && dkimRecord(domain.name, staged)),
+  );
   return { domain: domain.name, ok: records.every((r) => r.state === "present"), records };
 }
 
 /**
- * Every hosted domain's report, by domain name, `concurrency` domains checked at once (each asks for its records
- * at once too): a provider's thousands of domains in seconds against a nearby resolver.
+ * `fn` of every hosted domain, in domain name order, `concurrency` domains at once: a provider's thousands of
+ * domains checked in seconds against a nearby resolver, or given new keys on every core.
  */
-export async function checkEveryDomainDns(db: Db, concurrency: number): Promise<DomainDnsReport[]> {
+export async function forEveryDomain<R>(
+  db: Db,
+  concurrency: number,
+  fn: (domain: DomainRow) => Promise<R>,
+): Promise<R[]> {
   const domains = await listDomains(db);
-  const reports: DomainDnsReport[] = [];
+  const results: R[] = [];
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < domains.length; i = next++) reports[i] = await checkDomainDns(db, domains[i]!);
+    for (let i = next++; i < domains.length; i = next++) results[i] = await fn(domains[i]!);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, domains.length) }, worker));
-  return reports;
+  return results;
+}
+
+/** Every hosted domain's DNS report (each domain asks for its records at once too). */
+export const checkEveryDomainDns = (db: Db, concurrency: number) =>
+  forEveryDomain(db, concurrency, (domain) => checkDomainDns(db, domain));
+
+export interface DkimRotation {
+  domain: string;
+  record: DkimRecord;
+  /** "staged": a new key, signing once activated; "already staged": the earlier rotation's key, not activated yet;
+   * "signing": a new key signing at once (`now`). */
+  key: "staged" | "already staged" | "signing";
+}
+
+/**
+ * A DKIM rotation (`domain dkim rotate`): a new key under a new selector, staged until `activateDkim` finds its record
+ * in DNS; a domain with a staged key keeps it (rotating twice before publishing would otherwise lose the first
+ * record). `now`: the new key signs at once, for a domain whose mail nobody checks yet.
+ */
+export async function rotateDkim(db: Db, domain: DomainRow, now = false): Promise<DkimRotation> {
+  const staged = now ? undefined : await stagedDkimKey(db, domain.id);
+  if (staged) return { domain: domain.name, record: dkimRecord(domain.name, staged), key: "already staged" };
+  const key = await generateDkimKey(db, domain, undefined, undefined, !now);
+  return { domain: domain.name, record: dkimRecord(domain.name, key), key: now ? "signing" : "staged" };
+}
+
+export interface DkimActivation {
+  domain: string;
+  /** "none": no staged key; "waiting": DNS does not hold its record yet (`dns` says what it answered). */
+  state: "activated" | "waiting" | "none";
+  record?: DkimRecord;
+  dns?: string;
+}
+
+/** The staged key signs from now on once DNS holds its record (`force`: without asking DNS). */
+export async function activateDkim(db: Db, domain: DomainRow, force = false): Promise<DkimActivation> {
+  const staged = await stagedDkimKey(db, domain.id);
+  if (!staged) return { domain: domain.name, state: "none" };
+  const record = dkimRecord(domain.name, staged);
+  if (!force) {
+    const dns = await checkDkimDns(record);
+    if (dns.state !== "published")
+      return {
+        domain: domain.name,
+        state: "waiting",
+        record,
+        dns: `${dns.state}${dns.detail ? `: ${dns.detail}` : ""}`,
+      };
+  }
+  await activateDkimKey(db, staged);
+  return { domain: domain.name, state: "activated", record };
 }
 
 /** The domain's DNS page (postmaster only). */

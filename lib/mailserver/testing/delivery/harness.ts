@@ -14,6 +14,7 @@ import { createAlias } from "@/lib/server/resources/aliases";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { currentDkimKey, dkimRecord } from "../../dkim";
+import type { DkimKeyRow } from "@/db/schema";
 import { readDnsRecords, writeDnsRecords } from "../../sandbox/dns-server";
 import { maildirNew } from "../../sandbox/outbound-sink";
 import {
@@ -272,9 +273,9 @@ export async function tearDown() {
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 300 });
 }
 
-/** Writes alpha.test's current DKIM TXT record into the sandbox's DNS (records.json). */
-export async function publishDkim() {
-  const r = dkimRecord(A, (await currentDkimKey(db, (await alpha()).id))!);
+/** Writes alpha.test's current DKIM TXT record (or a given key's) into the sandbox's DNS (records.json). */
+export async function publishDkim(key?: DkimKeyRow) {
+  const r = dkimRecord(A, key ?? (await currentDkimKey(db, (await alpha()).id))!);
   writeDnsRecords(l.dnsRecords, { ...readDnsRecords(l.dnsRecords), [r.name]: { TXT: [r.value] } });
   return r;
 }

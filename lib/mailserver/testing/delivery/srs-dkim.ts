@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
-import { checkDkimDns, currentDkimKey, dkimRecord } from "../../dkim";
+import { checkDkimDns, currentDkimKey, dkimRecord, stagedDkimKey } from "../../dkim";
 import { readMessages, waitFor } from "../mail-daemons";
 import { A, PW, l, db, cli, alpha, smtpSend, outbound, message, publishDkim, dkimVerify } from "./harness";
 
@@ -90,15 +90,31 @@ export function srsAndDkimCases() {
       );
     });
 
-    it("a rotated key signs within seconds, with no reload", async () => {
+    it("a rotated key signs only once activated, which waits for DNS; then within seconds, with no reload", async () => {
       const before = (await currentDkimKey(db, (await alpha()).id))!;
       const rspamdLog = path.join(l.rspamd, "log", "rspamd.log");
-      const logStart = fs.statSync(rspamdLog).size;
       const out = await cli("domain", "dkim", "rotate", A);
-      const after = (await currentDkimKey(db, (await alpha()).id))!;
+      const after = (await stagedDkimKey(db, (await alpha()).id))!;
       expect(after.selector).not.toBe(before.selector);
       expect(String(out)).toContain(`${after.selector}._domainkey.${A}`);
-      await publishDkim();
+      // Staged: mail is still signed with the old key, and activation waits while DNS lacks the new record.
+      const staged = await sendSigned("Podpis przed aktywacja");
+      expect(
+        (await dkimVerify(Buffer.from(staged.raw), { resolver: sandboxDns })).results.map((r) => [
+          r.selector,
+          r.status.result,
+        ]),
+      ).toEqual([[before.selector, "pass"]]);
+      const logStart = fs.statSync(rspamdLog).size;
+      process.env.DNS_RESOLVER = `127.0.0.1:${l.ports.dns}`;
+      try {
+        await expect(cli("domain", "dkim", "activate", A)).rejects.toThrow("1 of 1 staged DKIM keys not activated");
+        await publishDkim(after);
+        expect(String(await cli("domain", "dkim", "activate", A))).toContain("activated");
+      } finally {
+        delete process.env.DNS_RESOLVER;
+      }
+      expect((await currentDkimKey(db, (await alpha()).id))!.selector).toBe(after.selector);
       // The events component writes the key and the selector map within a second; Rspamd must pick the map up
       // within 1.5 s of that, with no reload (the sandbox sets map_watch_interval 1s; Debian's Rspamd 3.4 also
       // rereads a changed local map file at once without it: the test passes both ways).

@@ -25,6 +25,7 @@ type Key =
   | "kind_mx"
   | "kind_spf"
   | "kind_dkim"
+  | "kind_dkim_next"
   | "kind_dmarc"
   | "kind_autoconfig"
   | "kind_autodiscover"
@@ -63,6 +64,7 @@ export const dnsMessages: Messages<Key> = {
     kind_mx: "Serwer poczty przychodzącej (MX)",
     kind_spf: "SPF: kto może wysyłać pocztę z domeny",
     kind_dkim: "DKIM: klucz podpisu wysyłanej poczty",
+    kind_dkim_next: "DKIM: nowy klucz; zacznie podpisywać pocztę, gdy ten rekord będzie w DNS",
     kind_dmarc: "DMARC: co odbiorca robi z pocztą bez SPF i DKIM",
     kind_autoconfig: "Autokonfiguracja Thunderbirda",
     kind_autodiscover: "Autodiscover (Outlook)",
@@ -100,6 +102,7 @@ export const dnsMessages: Messages<Key> = {
     kind_mx: "Incoming mail server (MX)",
     kind_spf: "SPF: who may send the domain's mail",
     kind_dkim: "DKIM: the signing key of sent mail",
+    kind_dkim_next: "DKIM: the new key; it starts signing mail once this record is in DNS",
     kind_dmarc: "DMARC: what receivers do with mail failing SPF and DKIM",
     kind_autoconfig: "Thunderbird autoconfiguration",
     kind_autodiscover: "Autodiscover (Outlook)",
