@@ -224,6 +224,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         databasePath: databasePath(),
       });
       const db = ctx.db();
+      const log = (line: string) => process.stderr.write(`${line}\n`);
       const policy = new SpamPolicy({
         db,
         greylist,
@@ -237,12 +238,9 @@ export const SANDBOX_COMMANDS: Command[] = [
           ?.split(",")
           .map((s) => s.trim()),
         quotaStatus: hostPort(stringOption(values, "quota-status") ?? "127.0.0.1:10190", "--quota-status"),
+        log,
       });
-      const server = await startPolicyServer(
-        (req) => policy.decide(req),
-        listen,
-        (line) => process.stderr.write(`${line}\n`),
-      );
+      const server = await startPolicyServer((req) => policy.decide(req), listen, log);
       process.stderr.write(`policy service listening on ${listen.host}:${server.port}\n`);
       await untilSignal();
       await server.close();

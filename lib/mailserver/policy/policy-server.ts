@@ -48,7 +48,7 @@ export async function startPolicyServer(
             answer = { action: "DUNNO", rule: "none" };
           }
           log?.(
-            `${req.client_address} <${req.sender}> -> <${req.recipient ?? req.recipients}>: ${answer.rule} ${answer.action}`,
+            `${req.client_address ?? "-"} <${req.sender ?? ""}> -> <${req.recipient ?? req.recipients ?? ""}>: ${answer.rule} ${answer.action}`,
           );
           if (!socket.destroyed) socket.write(`action=${answer.action}\n\n`);
         });

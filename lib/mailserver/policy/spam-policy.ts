@@ -31,6 +31,8 @@ export interface PolicyOptions {
   now?: () => number;
   /** Dovecot's quota-status service (Postfix's policy protocol), asked for each mailbox a message is stored in. */
   quotaStatus?: { host: string; port: number };
+  /** The service's log (a blocklist refusing our queries). */
+  log?: (line: string) => void;
 }
 
 /** What Postfix's policy delegation protocol sends (the attributes we use). */
@@ -273,19 +275,36 @@ export class SpamPolicy {
     return result.status.result === "fail";
   }
 
-  /** The first zone that lists the client's IPv4 address (an A record in 127.0.0.0/8), or undefined. */
+  /**
+   * The first zone that lists the client's IPv4 address (an A record in 127.0.0.0/8), or undefined. An answer in
+   * 127.255.255.0/24 is the list refusing the query (Spamhaus: through a public resolver, or over its free volume),
+   * not a listing: counted as not listed, like a DNS failure (fail open), and logged at most hourly per zone.
+   */
   private async rblListing(ip: string): Promise<string | undefined> {
     if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return undefined;
     const reversed = ip.split(".").reverse().join(".");
     for (const zone of this.o.rblZones) {
       try {
         const answers = await this.resolver.resolve4(`${reversed}.${zone}`);
-        if (answers.some((a) => a.startsWith("127."))) return zone;
+        const refusal = answers.find((a) => a.startsWith("127.255.255."));
+        if (refusal) this.logRefusal(zone, refusal);
+        else if (answers.some((a) => a.startsWith("127."))) return zone;
       } catch {
         // NXDOMAIN: not listed; a DNS failure counts as not listed (fail open)
       }
     }
     return undefined;
+  }
+
+  private readonly refusalsLogged = new Map<string, number>();
+
+  private logRefusal(zone: string, answer: string) {
+    const now = (this.o.now ?? Date.now)();
+    if (now - (this.refusalsLogged.get(zone) ?? -Infinity) < 3_600_000) return;
+    this.refusalsLogged.set(zone, now);
+    this.o.log?.(
+      `RBL ${zone} refused the query (${answer}): nothing is refused by it; use a resolver of your own or the list's paid service`,
+    );
   }
 }
 

@@ -87,6 +87,8 @@ const policy: SandboxComponent = {
     const greylist = ctx.options.postgres
       ? new DatabaseGreylist(db)
       : new Greylist(path.join(ctx.layout.policy, "greylist.db"));
+    const log = path.join(ctx.layout.logs, "policy.log");
+    const writeLog = (line: string) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`);
     const decider = new SpamPolicy({
       db,
       greylist,
@@ -96,12 +98,12 @@ const policy: SandboxComponent = {
       dnsServers: [`127.0.0.1:${ctx.ports.dns}`],
       now: ctx.options.clock,
       quotaStatus: { host: "127.0.0.1", port: ctx.ports.quota_status },
+      log: writeLog,
     });
-    const log = path.join(ctx.layout.logs, "policy.log");
     const server = await startPolicyServer(
       (req) => decider.decide(req),
       { host: "127.0.0.1", port: ctx.ports.policy },
-      (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
+      writeLog,
     );
     return inProcess(async () => {
       await server.close();

@@ -1,5 +1,7 @@
 // Anti-spam cases at SMTP: greylisting, addresses reached through aliases and catchalls, SPF, RBL, changes that
 // apply at once, and the spam_*_default fields.
+import fs from "node:fs";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { accountRecord, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
@@ -194,6 +196,23 @@ export function policyCases() {
       writeDnsRecords(l.dnsRecords, {});
     }
     expect((await send("someone@outside.test", [`plain@${S}`], "rbl-unlisted")).accepted).toEqual([`plain@${S}`]);
+  });
+
+  it("RBL: an answer in 127.255.255.0/24 is the list refusing our query, not a listing: the client is accepted, the refusal logged", async () => {
+    // Spamhaus answers 127.255.255.254 to queries through a public resolver, 127.255.255.255 over its free volume.
+    const logFile = path.join(l.logs, "policy.log");
+    const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    writeDnsRecords(l.dnsRecords, { [`1.0.0.127.${SANDBOX_RBL_ZONE}`]: { A: ["127.255.255.254"] } });
+    try {
+      expect((await send("someone@outside.test", [`plain@${S}`], "rbl-refused-query")).accepted).toEqual([
+        `plain@${S}`,
+      ]);
+    } finally {
+      writeDnsRecords(l.dnsRecords, {});
+    }
+    expect(fs.readFileSync(logFile).subarray(logStart).toString("utf8")).toContain(
+      `RBL ${SANDBOX_RBL_ZONE} refused the query (127.255.255.254)`,
+    );
   });
 
   it("RBL inherited from the domain: domain 0 lets a listed client through for its -1 accounts, domain 1 refuses it; the account's own 1 or 0 beats it", async () => {
