@@ -121,6 +121,11 @@ describe.skipIf(onPostgres())("db backup while the service writes", () => {
 
   it("db restore puts the backup in place of a stopped database and keeps the replaced one", async () => {
     const target = path.join(dir, "restored.db");
+    // Commands other than db migrate (and demo) refuse a database file that does not exist.
+    const missing = cli(target, "domain", "add", "before-restore.example", "--postmaster-password", "Restore-pass1");
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining(`no database at ${target}`)]);
+    expect(fs.existsSync(target)).toBe(false);
+    expect(cli(target, "db", "migrate").code).toBe(0);
     const created = cli(target, "domain", "add", "before-restore.example", "--postmaster-password", "Restore-pass1");
     expect(created.code, created.stderr).toBe(0);
     fs.chmodSync(target, 0o640);

@@ -209,6 +209,7 @@ describe("the CLI process", () => {
     const big = path.join(dir, "big.db");
     const env = { ...process.env, DATABASE_PATH: big };
     const cliArgs = ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts"];
+    expect(spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env }).status).toBe(0);
     const added = spawnSync(
       process.execPath,
       [...cliArgs, "domain", "add", "d0.test", "--postmaster-password", "Admin-pass1"],

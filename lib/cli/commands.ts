@@ -41,6 +41,7 @@ const OTHER_COMMANDS: Command[] = [
     name: "demo",
     summary: "Seeds a demo domain with accounts, aliases and lists, and prints the logins.",
     example: `${CLI} demo`,
+    createsDatabase: true,
     run: (ctx) => seedDemo(ctx.db()),
   },
 ];
@@ -94,6 +95,7 @@ const selected = (argv: string[]) => COMMANDS.find((c) => c.name.split(" ").ever
 
 /** True when the command opens its own connection (the CLI then neither opens nor migrates the database first). */
 export const ownsConnection = (argv: string[]) => selected(argv)?.ownConnection === true;
+export const createsDatabase = (argv: string[]) => selected(argv)?.createsDatabase === true;
 
 export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<string> {
   const ctx = { db: typeof db === "function" ? db : () => db };

@@ -1,10 +1,11 @@
 // The operator CLI (contract §1): `npm run --silent cli -- <command>`. Exit 0 on success; on failure one line on
 // stderr: exit 2 for wrong usage (unknown command or option, missing or bad value), 1 for anything else.
 // Runs with the react-server condition so the server modules' `server-only` guard allows it.
+import fs from "node:fs";
 import { getDb, getReadyDb } from "@/db/client";
-import { databaseEngine } from "@/lib/config.mjs";
+import { databaseEngine, databasePath } from "@/lib/config.mjs";
 import { describeError, FailedWithReport, UsageError } from "./args";
-import { ownsConnection, runCommand } from "./commands";
+import { createsDatabase, ownsConnection, runCommand } from "./commands";
 
 /**
  * Writes a line and waits until the stream has handed it on: process.exit drops what a pipe has not taken yet (a
@@ -20,10 +21,20 @@ function writeLine(stream: NodeJS.WriteStream, text: string | undefined): Promis
 }
 
 try {
+  const argv = process.argv.slice(2);
   // On PostgreSQL the pool is opened and the database migrated first; the SQLite file only when a command uses it
   // (wrong usage creates no file).
-  if (databaseEngine() === "postgres" && !ownsConnection(process.argv.slice(2))) await getReadyDb();
-  const output = await runCommand(() => getDb(), process.argv.slice(2));
+  if (databaseEngine() === "postgres" && !ownsConnection(argv)) await getReadyDb();
+  const db = () => {
+    const file = databasePath();
+    if (databaseEngine() === "sqlite" && !createsDatabase(argv) && !fs.existsSync(file))
+      throw new Error(
+        `no database at ${file}: set DATABASE_URL (PostgreSQL) or DATABASE_PATH (SQLite) as the service has them, ` +
+          "or create it with `npm run db:migrate`",
+      );
+    return getDb();
+  };
+  const output = await runCommand(db, argv);
   await writeLine(process.stdout, output);
   process.exit(0);
 } catch (err) {
