@@ -116,7 +116,10 @@ describe.skipIf(onPostgres())("db backup while the service writes", () => {
   it("db restore refuses while the service has the database open", () => {
     const r = cli(inject("mainDbPath"), "db", "restore", file, "--yes");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: .+ is in use by process [\d, ]+: stop the service, Postfix and Dovecot first\n$/);
+    // Each process named with its command line (here the API server's), so the operator knows which unit to stop.
+    expect(r.stderr).toMatch(
+      /^error: .+ is in use by process \d+ \(.*node.*\).*: stop every process that opens it first \(the service, the policy, list and events services, Postfix and Dovecot\)\n$/,
+    );
   });
 
   it("db restore puts the backup in place of a stopped database and keeps the replaced one", async () => {

@@ -110,6 +110,17 @@ export function processesUsing(dbFile: string): { pids: number[]; complete: bool
   return { pids, complete };
 }
 
+/** "process 3504 (node … mailserver policy)": its command line, shortened, so the operator knows what to stop. */
+function describeProcess(pid: number): string {
+  let command = "";
+  try {
+    command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+  } catch {
+    // gone meanwhile
+  }
+  return command ? `process ${pid} (${command.length > 80 ? `${command.slice(0, 79)}…` : command})` : `process ${pid}`;
+}
+
 export interface RestoreReport {
   target: string;
   /** Where the database that was replaced went (with its -wal and -shm), or undefined when there was none. */
@@ -127,7 +138,8 @@ export function restoreDatabase(file: string, target: string): RestoreReport {
   const users = processesUsing(target);
   if (users.pids.length) {
     throw new Error(
-      `${target} is in use by process ${users.pids.join(", ")}: stop the service, Postfix and Dovecot first`,
+      `${target} is in use by ${users.pids.map(describeProcess).join(", ")}: stop every process that opens it first ` +
+        "(the service, the policy, list and events services, Postfix and Dovecot)",
     );
   }
   // Another user's process (Postfix's proxymap, Dovecot's dict) could have it open unseen: replacing the file
