@@ -273,7 +273,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dkim-dir": {
         type: "string",
         value: "<dir>",
-        help: "where to keep Rspamd's DKIM keys from the database (default /var/lib/mailadmin/dkim)",
+        help: `where to keep Rspamd's DKIM keys from the database (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
       },
       "dkim-group": { type: "string", value: "G", help: "group that may read the keys (default _rspamd)" },
       "sms-config": {
@@ -299,7 +299,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         host,
         port,
         dkim: {
-          dir: path.resolve(stringOption(values, "dkim-dir") ?? "/var/lib/mailadmin/dkim"),
+          dir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
           group: stringOption(values, "dkim-group") ?? "_rspamd",
         },
         hostName: localMailHost(),
@@ -381,6 +381,16 @@ export const MAILSERVER_COMMANDS: Command[] = [
         value: "<dir>",
         help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
       },
+      "rspamd-user": {
+        type: "string",
+        value: "<user>",
+        help: "the user Rspamd runs as, which must read the DKIM keys (default _rspamd)",
+      },
+      "srs-domain": {
+        type: "string",
+        value: "<domain>",
+        help: "postsrsd's domain (default: SRS_DOMAIN of /etc/default/postsrsd, else Postfix's mydomain)",
+      },
     },
     async run(ctx, { values }) {
       const pgUrl = postgresUrl();
@@ -402,6 +412,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
         quotaStatus: stringOption(values, "quota-status") ?? `127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort}`,
         eventsUrl: (stringOption(values, "events-url") ?? DEFAULT_CONFIG_OPTIONS.eventsUrl).replace(/\/+$/, ""),
         dkimDir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
+        rspamdUser: stringOption(values, "rspamd-user"),
+        srsDomain: stringOption(values, "srs-domain"),
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

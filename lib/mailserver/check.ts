@@ -46,6 +46,11 @@ export interface CheckOptions {
   quotaStatus: string;
   eventsUrl: string;
   dkimDir: string;
+  /** The user Rspamd runs as, which must read the DKIM keys (default _rspamd, Debian's). */
+  rspamdUser?: string;
+  /** The domain postsrsd rewrites senders into; read from postsrsd's defaults file when not given. */
+  srsDomain?: string;
+  postsrsdDefaults?: string;
   /** How long to wait for quota_clone's write (ms). */
   quotaWaitMs?: number;
 }
@@ -144,6 +149,40 @@ function lookup(o: CheckOptions, table: string, key: string, expected?: string):
     if (expected !== undefined && found !== expected)
       return { ok: false, detail: `postmap -q ${key} ${table}: '${found}', expected '${expected}'` };
     return { ok: true, detail: `postmap -q ${key} ${table} -> ${found}` };
+  };
+}
+
+const postconf = (o: CheckOptions, ...args: string[]) =>
+  runTool("postconf", [...(o.postfixConfig ? ["-c", o.postfixConfig] : []), ...args], undefined, 30_000).trim();
+
+/**
+ * With SRS on (Postfix's recipient_canonical_maps asks postsrsd), its domain must be one Postfix receives mail
+ * for, else every bounce to a forwarded message's SRS0=…@<domain> sender is refused ("Relay access denied"). The
+ * domain: --srs-domain, else postsrsd's SRS_DOMAIN (/etc/default/postsrsd), else Postfix's mydomain, as Debian's
+ * postsrsd takes it.
+ */
+function srsDomainReceives(o: CheckOptions): Check {
+  return () => {
+    if (!/\btcp:/.test(postconf(o, "-h", "recipient_canonical_maps")))
+      return { ok: true, detail: "SRS is off (recipient_canonical_maps has no postsrsd table)" };
+    let domain = o.srsDomain;
+    if (!domain && fs.existsSync(o.postsrsdDefaults ?? "/etc/default/postsrsd"))
+      domain = /^\s*SRS_DOMAIN=["']?([^"'\s#]+)/m.exec(
+        fs.readFileSync(o.postsrsdDefaults ?? "/etc/default/postsrsd", "utf8"),
+      )?.[1];
+    domain = (domain || postconf(o, "-h", "mydomain")).toLowerCase();
+    const destinations = postconf(o, "-x", "-h", "mydestination")
+      .split(/[\s,]+/)
+      .map((d) => d.toLowerCase());
+    if (destinations.includes(domain)) return { ok: true, detail: `${domain} is in mydestination` };
+    if (postmap(o, "virtual-mailbox-domains", domain) !== undefined)
+      return { ok: true, detail: `${domain} is a hosted domain` };
+    return {
+      ok: false,
+      detail:
+        `SRS domain ${domain} is neither in mydestination (${destinations.join(", ")}) nor hosted: bounces to ` +
+        "SRS addresses would be refused; use the host's name (postsrsd's SRS_DOMAIN)",
+    };
   };
 }
 
@@ -271,7 +310,8 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["policy service answers", policyAnswers(o.policyService)],
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
-    ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "")],
+    ["SRS domain receives mail here", srsDomainReceives(o)],
+    ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

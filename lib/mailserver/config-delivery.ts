@@ -31,7 +31,7 @@ export const DEFAULT_DELIVERY_OPTIONS = {
   srsDomain: "",
   srsForward: "127.0.0.1:10001",
   srsReverse: "127.0.0.1:10002",
-  dkimDir: "/var/lib/mailadmin/dkim",
+  dkimDir: "/var/lib/mailadmin-dkim",
 } as const;
 
 /** One quota_warning per percent, highest first: Dovecot runs only the highest one a change crosses. */

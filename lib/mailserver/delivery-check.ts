@@ -1,6 +1,7 @@
 import "server-only";
 // `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, and the
 // DKIM key files Rspamd signs with.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { askPolicyService } from "./antispam-check";
@@ -40,8 +41,12 @@ export function eventsAnswer(url: string): () => Promise<Result> {
   };
 }
 
-/** The selector map names the account's domain and its key file exists. */
-export function dkimFiles(dir: string, domain: string): () => Result {
+/**
+ * The selector map names the account's domain, its key file exists, and Rspamd's user (`rspamdUser`) can read both
+ * through every folder above them: this command runs as root, and a database folder closed to Rspamd's group left
+ * every message unsigned while the files were all there.
+ */
+export function dkimFiles(dir: string, domain: string, rspamdUser: string): () => Result {
   return () => {
     const map = path.join(dir, "selectors.map");
     if (!fs.existsSync(map))
@@ -53,8 +58,45 @@ export function dkimFiles(dir: string, domain: string): () => Result {
       ?.split(" ")[1];
     if (!selector) return { ok: false, detail: `${map} has no selector for ${domain}` };
     const key = path.join(dir, "keys", `${domain}.${selector}.key`);
-    return fs.existsSync(key)
-      ? { ok: true, detail: `${domain}: selector ${selector}` }
-      : { ok: false, detail: `${key} is missing` };
+    if (!fs.existsSync(key)) return { ok: false, detail: `${key} is missing` };
+    const user = userIds(rspamdUser);
+    if (!user) return { ok: false, detail: `no user ${rspamdUser} (--rspamd-user: the user Rspamd runs as)` };
+    const problems = [map, key].flatMap((file) => unreadable(user, file) ?? []);
+    return problems.length
+      ? { ok: false, detail: `${rspamdUser} cannot read the DKIM keys: ${[...new Set(problems)].join("; ")}` }
+      : { ok: true, detail: `${domain}: selector ${selector}, readable by ${rspamdUser}` };
   };
+}
+
+interface UserIds {
+  uid: number;
+  gids: Set<number>;
+}
+
+function userIds(user: string): UserIds | undefined {
+  try {
+    const id = (flag: string) => execFileSync("id", [flag, user], { encoding: "utf8", stdio: "pipe" }).trim();
+    return { uid: Number(id("-u")), gids: new Set(id("-G").split(" ").map(Number)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why `user` cannot read `file` (a folder above it it cannot enter, or the file), or undefined when it can. */
+function unreadable(user: UserIds, file: string): string | undefined {
+  const allows = (st: fs.Stats, bit: number) => {
+    if (user.uid === 0) return true;
+    const shift = st.uid === user.uid ? 6 : user.gids.has(st.gid) ? 3 : 0;
+    return ((st.mode >> shift) & bit) === bit;
+  };
+  const describe = (p: string, st: fs.Stats) =>
+    `${p} (mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")}, uid ${st.uid}, gid ${st.gid})`;
+  const parts = path.resolve(file).split(path.sep).filter(Boolean);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const folder = path.sep + parts.slice(0, i + 1).join(path.sep);
+    const st = fs.statSync(folder);
+    if (!allows(st, 1)) return `cannot enter ${describe(folder, st)}`;
+  }
+  const st = fs.statSync(file);
+  return allows(st, 4) ? undefined : `cannot read ${describe(file, st)}`;
 }

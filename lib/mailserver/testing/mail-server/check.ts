@@ -33,6 +33,8 @@ export function mailserverCheckCases() {
       `http://127.0.0.1:${l.ports.events}`,
       "--dkim-dir",
       path.join(l.root, "dkim"),
+      "--srs-domain",
+      l.sandbox.info.srs_domain,
       "--lmtp-socket",
       path.join(l.dovecot, "run", "lmtp"),
       "--auth-socket",
@@ -86,6 +88,7 @@ export function mailserverCheckCases() {
         "policy service answers",
         "quota-status answers at RCPT",
         "mail events service answers",
+        "SRS domain receives mail here",
         "DKIM key for the account's domain",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
@@ -117,12 +120,36 @@ export function mailserverCheckCases() {
       },
     );
 
+    it("fails when Rspamd's user cannot reach the DKIM keys, or the SRS domain is not received here", async () => {
+      const keys = path.join(l.root, "dkim", "keys");
+      fs.chmodSync(keys, 0o700);
+      try {
+        const args = checkArgs();
+        args[args.indexOf("--srs-domain") + 1] = "srs.elsewhere.test";
+        const r = await runCli(args);
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed).toEqual([
+          expect.stringMatching(
+            /^✗ SRS domain receives mail here: SRS domain srs\.elsewhere\.test is neither in mydestination \(.*\) nor hosted/,
+          ),
+          expect.stringMatching(
+            new RegExp(
+              `^✗ DKIM key for the account's domain: _rspamd cannot read the DKIM keys: cannot enter ${keys} \\(mode 0700`,
+            ),
+          ),
+        ]);
+      } finally {
+        fs.chmodSync(keys, 0o750);
+      }
+    });
+
     it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 14 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 15 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
