@@ -129,8 +129,8 @@ describe("every command", () => {
     expect(await usage(["domain", "show", "a.example", "b.example"])).toBe(
       "domain show: unexpected argument 'b.example' (see --help)",
     );
-    expect(await usage(["domain", "add", "a.example"])).toMatch(
-      /^domain add: --postmaster-password is required \(usage: /,
+    expect(await usage(["mailserver", "check", "--password", "x"])).toMatch(
+      /^mailserver check: --account is required \(usage: /,
     );
     expect(await usage(["mailserver", "config", "--maildir-rot", "/srv/mail", "--out", "/tmp/x"])).toBe(
       "mailserver config: unknown option --maildir-rot (see --help)",

@@ -98,6 +98,28 @@ describe("domain dns-check --all", () => {
   });
 });
 
+describe("domain add", () => {
+  it("takes the postmaster's password from the option, else POSTMASTER_PASSWORD, else generates and prints one", async () => {
+    const passwordOf = async (domain: string) =>
+      (await getAccountOrThrow(db, await getDomainOrThrow(db, domain), "postmaster")).passwordHash;
+    expect(await runCommand(db, ["domain", "add", "opt.test", "--postmaster-password", "Option-pass1"])).toMatch(
+      /log in as postmaster@opt\.test\.$/,
+    );
+    expect(verifyDigest(sha1Hex("Option-pass1"), await passwordOf("opt.test"))).toBe(true);
+    process.env.POSTMASTER_PASSWORD = "Env-pass1";
+    try {
+      expect(await runCommand(db, ["domain", "add", "env.test"])).toMatch(/log in as postmaster@env\.test\.$/);
+    } finally {
+      delete process.env.POSTMASTER_PASSWORD;
+    }
+    expect(verifyDigest(sha1Hex("Env-pass1"), await passwordOf("env.test"))).toBe(true);
+    const out = await runCommand(db, ["domain", "add", "gen.test"]);
+    const generated = / with the password (\S+) \(generated, shown only here\)\.$/.exec(out)?.[1];
+    expect(generated).toBeDefined();
+    expect(verifyDigest(sha1Hex(generated!), await passwordOf("gen.test"))).toBe(true);
+  });
+});
+
 describe("domain import", () => {
   let own: Db;
   let file: string;

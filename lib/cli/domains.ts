@@ -29,7 +29,7 @@ import {
   FailedWithReport,
   intOption,
   listOutput,
-  requiredOption,
+  stringOption,
   showJson as show,
   UsageError,
   type Command,
@@ -66,13 +66,15 @@ export const DOMAIN_COMMANDS: Command[] = [
     name: "domain add",
     args: ["<domain>"],
     summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
-    example: `${CLI} domain add example.org --postmaster-password 'S3cret-pass' --account-limit 50`,
+    notes:
+      "The postmaster's password: --postmaster-password, else the environment's POSTMASTER_PASSWORD (neither in `ps`\n" +
+      "nor in the shell's history), else one generated and printed once.",
+    example: `${CLI} domain add example.org --account-limit 50`,
     options: {
       "postmaster-password": {
         type: "string",
         value: "<pw>",
-        required: true,
-        help: "the postmaster's password (required; the account password rule: 6-15 characters, a letter, and a digit or a special character)",
+        help: "the postmaster's password (the account password rule: 6-15 characters, a letter, and a digit or a special character); visible in ps: prefer POSTMASTER_PASSWORD or a generated one",
       },
       customer: {
         type: "string",
@@ -82,11 +84,13 @@ export const DOMAIN_COMMANDS: Command[] = [
       ...LIMIT_OPTIONS,
     },
     async run(ctx, { positionals, values }) {
-      const password = requiredOption(this, values, "postmaster-password");
+      const given = stringOption(values, "postmaster-password") || process.env.POSTMASTER_PASSWORD || undefined;
+      const password = given ?? generatePassword();
       const db = ctx.db();
       const customer = await customerOption(db, this, values);
       const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
-      return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}.`;
+      const login = given ? "" : ` with the password ${password} (generated, shown only here)`;
+      return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}${login}.`;
     },
   },
   {
