@@ -324,7 +324,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
       "events` answer; the account's domain has its DKIM key. Run it as root.",
-    example: `${CLI} mailserver check --account check@example.org --password 'Check-pass1'`,
+    example: `CHECK_PASSWORD='Check-pass1' ${CLI} mailserver check --account check@example.org`,
     options: {
       account: {
         type: "string",
@@ -332,7 +332,11 @@ export const MAILSERVER_COMMANDS: Command[] = [
         required: true,
         help: "an account to test with (required; a dedicated one is best)",
       },
-      password: { type: "string", value: "<pw>", required: true, help: "its password (required)" },
+      password: {
+        type: "string",
+        value: "<pw>",
+        help: "its password, else the environment's CHECK_PASSWORD (which keeps it out of ps); one of the two is required",
+      },
       alias: {
         type: "string",
         value: "<address>",
@@ -399,7 +403,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
         databasePath: databasePath(),
         postgresUrl: pgUrl,
         account: requiredOption(this, values, "account").toLowerCase(),
-        password: requiredOption(this, values, "password"),
+        password:
+          stringOption(values, "password") || process.env.CHECK_PASSWORD || requiredOption(this, values, "password"),
         alias: stringOption(values, "alias"),
         configDir: path.resolve(stringOption(values, "config-dir") ?? "/etc/mailadmin"),
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,
