@@ -19,6 +19,7 @@ import {
   readPgsqlMapFile,
 } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
+import { mailHosts } from "@/lib/server/resources/dns-records";
 
 export interface CheckOptions {
   databasePath: string;
@@ -186,6 +187,25 @@ function srsDomainReceives(o: CheckOptions): Check {
   };
 }
 
+/**
+ * MAIL_HOST is every hosted domain's MX and the mail programs' server name (the DNS page, autoconfig): unset, it is
+ * the machine's own name, which on Debian is a short one ("mx") that no one else can resolve.
+ */
+function mailHostIsADomainName(): Check {
+  return () => {
+    const mx = mailHosts().mx;
+    return mx.includes(".")
+      ? { ok: true, detail: `the domains' MX and the mail programs' server: ${mx}` }
+      : {
+          ok: false,
+          detail:
+            `MAIL_HOST is '${mx}'${process.env.MAIL_HOST ? "" : " (the machine's name; MAIL_HOST is not set)"}, not a ` +
+            "domain name: set MAIL_HOST=<this host's name in DNS> in service.env; every domain's MX record and " +
+            "the mail programs' settings name it",
+        };
+  };
+}
+
 const doveadm = (o: CheckOptions, args: string[], input?: string) =>
   runTool("doveadm", [...(o.dovecotConfig ? ["-c", o.dovecotConfig] : []), ...args], input, 30_000);
 
@@ -311,6 +331,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["SRS domain receives mail here", srsDomainReceives(o)],
+    ["MAIL_HOST is a domain name", mailHostIsADomainName()],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
   ];
   const results: CheckResult[] = [];

@@ -44,13 +44,13 @@ export function mailserverCheckCases() {
      * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
      * runs in this process and must answer the CLI's check meanwhile.
      */
-    const runCli = (args: string[]) =>
+    const runCli = (args: string[], env: Record<string, string> = {}) =>
       new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
         const child = spawn(
           process.execPath,
           ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
           {
-            env: { ...process.env, DATABASE_PATH: l.db },
+            env: { ...process.env, DATABASE_PATH: l.db, MAIL_HOST: "mx.check.test", ...env },
             timeout: 120_000,
           },
         );
@@ -89,6 +89,7 @@ export function mailserverCheckCases() {
         "quota-status answers at RCPT",
         "mail events service answers",
         "SRS domain receives mail here",
+        "MAIL_HOST is a domain name",
         "DKIM key for the account's domain",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
@@ -120,19 +121,20 @@ export function mailserverCheckCases() {
       },
     );
 
-    it("fails when Rspamd's user cannot reach the DKIM keys, or the SRS domain is not received here", async () => {
+    it("fails when Rspamd's user cannot reach the DKIM keys, the SRS domain is not received here, or MAIL_HOST is a short name", async () => {
       const keys = path.join(l.root, "dkim", "keys");
       fs.chmodSync(keys, 0o700);
       try {
         const args = checkArgs();
         args[args.indexOf("--srs-domain") + 1] = "srs.elsewhere.test";
-        const r = await runCli(args);
+        const r = await runCli(args, { MAIL_HOST: "mx" });
         expect(r.status).toBe(1);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed).toEqual([
           expect.stringMatching(
             /^✗ SRS domain receives mail here: SRS domain srs\.elsewhere\.test is neither in mydestination \(.*\) nor hosted/,
           ),
+          expect.stringMatching(/^✗ MAIL_HOST is a domain name: MAIL_HOST is 'mx', not a domain name: set MAIL_HOST=/),
           expect.stringMatching(
             new RegExp(
               `^✗ DKIM key for the account's domain: _rspamd cannot read the DKIM keys: cannot enter ${keys} \\(mode 0700`,
@@ -149,7 +151,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 15 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 16 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
