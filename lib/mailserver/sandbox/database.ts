@@ -92,7 +92,7 @@ export async function prepareMailReader(postgres: SandboxPostgres): Promise<void
   } catch (err) {
     throw new Error(
       `the mail role ${o.user} cannot read the mail views (${(err as Error).message}): create it as postgres with ` +
-        "`MAIL_DB_PASSWORD=... mailserver db-role --print | sudo -u postgres psql -d <database>` (docs/postgresql.md)",
+        "`MAIL_DB_PASSWORD=... mailserver db-role --print | runuser -u postgres -- psql -d <database>` (docs/postgresql.md)",
     );
   } finally {
     await client.end().catch(() => {});
