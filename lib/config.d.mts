@@ -21,6 +21,9 @@ export declare function environment(): Readonly<Record<string, string | undefine
 export declare function listsHeldDays(): number;
 export declare function pgBinDir(): string;
 export declare function mailDbPassword(): string | undefined;
+export declare function postmasterPassword(): string | undefined;
+export declare function checkPassword(): string | undefined;
+export declare function mailHostSet(): boolean;
 export declare function smsConfigPath(): string | undefined;
 export declare function smsSecretKey(): string | undefined;
 export declare function mailHostName(): string | undefined;

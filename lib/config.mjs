@@ -110,6 +110,21 @@ export function mailDbPassword() {
   return process.env.MAIL_DB_PASSWORD || undefined;
 }
 
+/** POSTMASTER_PASSWORD: `domain add`'s password for the new postmaster, when set (empty counts as unset). */
+export function postmasterPassword() {
+  return process.env.POSTMASTER_PASSWORD || undefined;
+}
+
+/** CHECK_PASSWORD: the password of `mailserver check`'s account, when set (empty counts as unset). */
+export function checkPassword() {
+  return process.env.CHECK_PASSWORD || undefined;
+}
+
+/** Whether MAIL_HOST is set at all (unset, lib/server/env.ts takes the machine's name). */
+export function mailHostSet() {
+  return Boolean(process.env.MAIL_HOST);
+}
+
 /** SMS_CONFIG: the SMS gateway's configuration file, when set. */
 export function smsConfigPath() {
   return process.env.SMS_CONFIG;

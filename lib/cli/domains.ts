@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
+import { postmasterPassword } from "@/lib/config.mjs";
 import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey, stagedDkimKey } from "@/lib/mailserver/dkim";
 import { getCustomerOrThrow } from "@/lib/server/resources/customers";
 import {
@@ -84,7 +85,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       ...LIMIT_OPTIONS,
     },
     async run(ctx, { positionals, values }) {
-      const given = stringOption(values, "postmaster-password") || process.env.POSTMASTER_PASSWORD || undefined;
+      const given = stringOption(values, "postmaster-password") || postmasterPassword();
       const password = given ?? generatePassword();
       const db = ctx.db();
       const customer = await customerOption(db, this, values);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
 import {
+  checkPassword,
   mailDbPassword as mailDbPasswordSetting,
   nodePgConnectionString,
   postgresUrl,
@@ -403,8 +404,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         databasePath: databasePath(),
         postgresUrl: pgUrl,
         account: requiredOption(this, values, "account").toLowerCase(),
-        password:
-          stringOption(values, "password") || process.env.CHECK_PASSWORD || requiredOption(this, values, "password"),
+        password: stringOption(values, "password") || checkPassword() || requiredOption(this, values, "password"),
         alias: stringOption(values, "alias"),
         configDir: path.resolve(stringOption(values, "config-dir") ?? "/etc/mailadmin"),
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,

@@ -20,6 +20,7 @@ import {
 } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
 import { mailHosts } from "@/lib/server/resources/dns-records";
+import { mailHostSet } from "@/lib/config.mjs";
 
 export interface CheckOptions {
   databasePath: string;
@@ -199,7 +200,7 @@ function mailHostIsADomainName(): Check {
       : {
           ok: false,
           detail:
-            `MAIL_HOST is '${mx}'${process.env.MAIL_HOST ? "" : " (the machine's name; MAIL_HOST is not set)"}, not a ` +
+            `MAIL_HOST is '${mx}'${mailHostSet() ? "" : " (the machine's name; MAIL_HOST is not set)"}, not a ` +
             "domain name: set MAIL_HOST=<this host's name in DNS> in service.env; every domain's MX record and " +
             "the mail programs' settings name it",
         };
