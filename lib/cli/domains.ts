@@ -200,13 +200,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       "The host names come from MAIL_HOST, IMAP_*, POP3_*, SUBMISSION_*, WEB_HOST (docs/onboarding.md).",
     example: `${CLI} domain dns-check example.org`,
     options: {
-      all: { type: "boolean", help: "every hosted domain instead of one" },
-      concurrency: {
-        type: "string",
-        value: "N",
-        min: 1,
-        help: "with --all, how many domains are checked at once (default 16)",
-      },
+      ...everyDomainOptions("every hosted domain instead of one", "domains are checked", 16),
       json: { type: "boolean", help: "print the report as JSON" },
     },
     async run(ctx, { positionals, values }) {
@@ -248,14 +242,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "CPU: --all makes about 10 a second on two cores.",
     example: `${CLI} domain dkim rotate --all > new-dkim-records.txt`,
     options: {
-      all: { type: "boolean", help: "every hosted domain instead of one" },
+      ...everyDomainOptions("every hosted domain instead of one", "keys are made", 2),
       now: { type: "boolean", help: "the new key signs at once instead of after activation" },
-      concurrency: {
-        type: "string",
-        value: "N",
-        min: 1,
-        help: "with --all, how many keys are made at once (default 2)",
-      },
     },
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
@@ -286,14 +274,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
     example: `${CLI} domain dkim activate --all`,
     options: {
-      all: { type: "boolean", help: "every hosted domain with a staged key instead of one" },
+      ...everyDomainOptions("every hosted domain with a staged key instead of one", "domains are checked", 16),
       force: { type: "boolean", help: "activate without checking DNS" },
-      concurrency: {
-        type: "string",
-        value: "N",
-        min: 1,
-        help: "with --all, how many domains are checked at once (default 16)",
-      },
     },
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
@@ -336,6 +318,19 @@ async function customerOption(db: Db, command: Command, values: Parsed["values"]
   throw new UsageError(
     `${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`,
   );
+}
+
+/** --all and --concurrency of a command that works on one domain or on every one. */
+function everyDomainOptions(all: string, atOnce: string, concurrency: number): Record<string, OptionSpec> {
+  return {
+    all: { type: "boolean", help: all },
+    concurrency: {
+      type: "string",
+      value: "N",
+      min: 1,
+      help: `with --all, how many ${atOnce} at once (default ${concurrency})`,
+    },
+  };
 }
 
 /** `fn` of the one domain named, or of every domain with --all (`concurrency` at once); one of the two is required. */
