@@ -298,3 +298,22 @@ test("a failed save with several invalid fields focuses the first in page order"
   await expect(expiration).toHaveAttribute("aria-invalid", "true");
   await expect(expiration).toBeFocused();
 });
+
+test("a date in the right format that does not exist is called so, not a format error", async ({ page, baseURL }) => {
+  await openAccount(page, "maria.wojcik");
+  const expiration = page.getByLabel("Data wygaśnięcia");
+  await expiration.fill("31.02.2026");
+  await page.getByRole("button", { name: "Zapisz zmiany" }).click();
+  await expect(expiration).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Nie ma takiego dnia: 31.02.2026. Sprawdź dzień i miesiąc.")).toBeVisible();
+  await expect(page.getByText(/Wpisz datę jako/)).toHaveCount(0);
+  await shot(page, "date-no-such-day");
+
+  await page.context().addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+  await page.goto("/accounts/maria.wojcik");
+  await expect(page.getByLabel("Description", { exact: true })).not.toHaveValue("");
+  const en = page.getByLabel("Expiration date");
+  await en.fill("2026-02-31");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("There is no such day: 2026-02-31. Check the day and month.")).toBeVisible();
+});
