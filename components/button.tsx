@@ -1,5 +1,5 @@
 // The panel's one button. `type` defaults to "button" so a button inside a form never submits by accident.
-import type { ButtonHTMLAttributes } from "react";
+import type { ButtonHTMLAttributes, Ref } from "react";
 import { Spinner } from "./spinner";
 
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
@@ -15,6 +15,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   /** Shows a spinner, disables the button and tells assistive technology it is busy. */
   loading?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({

@@ -41,3 +41,34 @@ test("the delete dialog names the aliases that point at the account through anot
     expect((await page.request.get(`/api/panel/v1/aliases/${DEMO.domain}/${name}-${alias}`)).status()).toBe(404);
   }
 });
+
+test("the delete dialog of one account with nothing attached speaks of one account, in both languages", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  await loginAs(page, "postmaster");
+  const name = `samo${Date.now().toString(36)}`;
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+    data: { password: "Haslo-123", capacity: 10 },
+    headers: { origin: originOf(page) },
+  });
+  expect(res.status()).toBe(201);
+  await page.goto(`/accounts?search=${name}`);
+  await page.getByRole("button", { name: `Usuń: ${name}@${DEMO.domain}` }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(
+    "Żaden alias nie wskazuje na usuwane konto, nie jest ono na żadnej liście, a catchall go nie dotyczy.",
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, "delete-one-nothing-else.png") });
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  await page.context().addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+  await page.goto(`/accounts?search=${name}`);
+  await page.getByRole("button", { name: `Delete: ${name}@${DEMO.domain}` }).click();
+  await expect(dialog).toContainText(
+    "No alias points at the account being deleted, it is on no list, and the catchall does not deliver to it.",
+  );
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(dialog).toBeHidden();
+});

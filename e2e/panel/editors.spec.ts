@@ -259,3 +259,61 @@ test("the owner's password change needs the current password, checked by the ser
   });
   expect(back.status(), await back.text()).toBe(200);
 });
+
+for (const width of [375, 1280]) {
+  test(`after a failed save the focused field and its message stay above the sticky save bar (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openAccount(page, "maria.wojcik");
+    await page.getByLabel("Nowe hasło", { exact: true }).fill("Inne-haslo1");
+    const retype = page.getByLabel("Powtórz nowe hasło");
+    await retype.fill("Inne-haslo2");
+    const save = page.getByRole("button", { name: "Zapisz zmiany" });
+    await save.click();
+    await expect(retype).toBeFocused();
+    const message = page.getByText("Powtórzone hasło różni się od hasła.");
+    await expect(message).toBeVisible();
+    // The bar grows by the outcome's alert: measured once both are drawn.
+    await expect(page.getByText("Popraw zaznaczone pola i zapisz ponownie.")).toBeVisible();
+    const bar = save.locator("xpath=..");
+    await expect
+      .poll(async () => {
+        const [f, m, b] = [(await retype.boundingBox())!, (await message.boundingBox())!, (await bar.boundingBox())!];
+        return { fieldOnScreen: f.y >= 0, messageAboveBar: m.y + m.height <= b.y };
+      })
+      .toEqual({ fieldOnScreen: true, messageAboveBar: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `editors-save-bar-error-${width}.png`) });
+  });
+}
+
+test("a failed save with several invalid fields focuses the first in page order", async ({ page }) => {
+  await openAccount(page, "maria.wojcik");
+  const expiration = page.getByLabel("Data wygaśnięcia");
+  await expiration.fill("31.13.2026");
+  await page.getByLabel("Ostrzeżenie o zajętości (%)").fill("150");
+  await page.getByLabel("Limit aliasów").fill("-1");
+  await page.getByRole("button", { name: "Zapisz zmiany" }).click();
+  await expect(page.getByLabel("Ostrzeżenie o zajętości (%)")).toHaveAttribute("aria-invalid", "true");
+  await expect(expiration).toHaveAttribute("aria-invalid", "true");
+  await expect(expiration).toBeFocused();
+});
+
+test("a date in the right format that does not exist is called so, not a format error", async ({ page, baseURL }) => {
+  await openAccount(page, "maria.wojcik");
+  const expiration = page.getByLabel("Data wygaśnięcia");
+  await expiration.fill("31.02.2026");
+  await page.getByRole("button", { name: "Zapisz zmiany" }).click();
+  await expect(expiration).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Nie ma takiego dnia: 31.02.2026. Sprawdź dzień i miesiąc.")).toBeVisible();
+  await expect(page.getByText(/Wpisz datę jako/)).toHaveCount(0);
+  await shot(page, "date-no-such-day");
+
+  await page.context().addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+  await page.goto("/accounts/maria.wojcik");
+  await expect(page.getByLabel("Description", { exact: true })).not.toHaveValue("");
+  const en = page.getByLabel("Expiration date");
+  await en.fill("2026-02-31");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("There is no such day: 2026-02-31. Check the day and month.")).toBeVisible();
+});

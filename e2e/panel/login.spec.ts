@@ -40,6 +40,16 @@ test("a wrong password is refused with a Polish message, and only the digest is 
   expect(JSON.parse(posted[0]!)).toEqual({ email: DEMO.user.email, digest: sha1Hex("Zle-haslo9") });
 });
 
+test("the failed sign-in's alert goes once the address or the password is changed", async ({ page }) => {
+  for (const field of ["Hasło", "Adres e-mail"]) {
+    await fillLogin(page, DEMO.user.email, "Zle-haslo9");
+    await expect(formAlert(page)).toContainText("Nieprawidłowy adres lub hasło");
+    await page.getByLabel(field).press("End");
+    await page.getByLabel(field).pressSequentially("x");
+    await expect(formAlert(page)).toHaveCount(0);
+  }
+});
+
 test("an ordinary account lands on /me; the session is an httpOnly SameSite=Strict cookie and the digest stays on the server", async ({
   page,
   context,

@@ -62,6 +62,22 @@ test("the owner sets forwards up to the limit, with keep_mail", async ({ page })
   expect((await ownRecord(page)).keep_mail).toBe(1);
 });
 
+test("forwards: the bad entries are quoted on the field, as in the postmaster's editor", async ({ page }) => {
+  await loginAs(page, "user");
+  const fw = section(page, "Przekierowania");
+  const list = fw.getByLabel("Adresy przekierowań");
+  await list.fill(`jan.nowak@${DEMO.domain}\nfoo`);
+  await fw.getByRole("button", { name: "Zapisz" }).click();
+  await expect(list).toHaveAttribute("aria-invalid", "true");
+  await expect(list).toBeFocused();
+  await expect(fw.getByText("Adres przekierowania jest nieprawidłowy. Błędne wpisy: „foo”.")).toBeVisible();
+  // Then the server's own refusal (the account itself), quoted the same way.
+  await list.fill(`jan.nowak@${DEMO.domain}`);
+  await fw.getByRole("button", { name: "Zapisz" }).click();
+  await expect(fw.getByText(`Błędne wpisy: „jan.nowak@${DEMO.domain}”.`)).toBeVisible();
+  await expect(list).toHaveAttribute("aria-invalid", "true");
+});
+
 test("restricted fields are read-only on the page and refused through the BFF", async ({ page }) => {
   await loginAs(page, "user");
   const info = section(page, "Informacje o koncie");

@@ -25,9 +25,16 @@ test("creates an alias, changes its target and deletes it", async ({ page }) => 
   await target.fill("to nie adres");
   await target.press("Enter");
   await expect(target).toHaveAttribute("aria-invalid", "true");
+  // Escape closes the editor and gives the focus back to the row's button, not to the page's body.
+  await target.press("Escape");
+  await expect(target).toHaveCount(0);
+  const change = row.getByRole("button", { name: /Zmień cel/ });
+  await expect(change).toBeFocused();
+  await change.click();
   await target.fill(`faktury@${DEMO.domain}`);
   await target.press("Enter");
   await expect(row).toContainText(`faktury@${DEMO.domain}`);
+  await expect(change).toBeFocused();
 
   await row.getByRole("button", { name: /Usuń/ }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Usuń" }).click();

@@ -58,6 +58,29 @@ test.describe("domain settings", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Popraw zaznaczone pola" })).toBeVisible();
   });
 
+  test("a catchall to an account with no address is refused in the form, before sending", async ({ page }) => {
+    await page.getByLabel("Rodzaj konta domyślnego").selectOption("1");
+    const address = page.getByLabel("Adres konta domyślnego");
+    await address.fill("");
+    let sent = false;
+    page.on("request", (r) => {
+      if (r.url().includes("/api/panel/v1/domains/") && r.method() === "PUT") sent = true;
+    });
+    await page.getByRole("button", { name: "Zapisz ustawienia" }).click();
+    await expect(address).toHaveAttribute("aria-invalid", "true");
+    await expect(address).toBeFocused();
+    await expect(page.getByText("Podaj adres konta domyślnego.")).toBeVisible();
+    await expect(page.getByText("Szczegóły dla pomocy technicznej")).toHaveCount(0);
+    expect(sent).toBe(false);
+
+    await page.getByRole("button", { name: /English/ }).click();
+    await page.getByLabel("Kind of default account").selectOption("1");
+    await page.getByLabel("Default account address").fill("");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Enter the default account's address.")).toBeVisible();
+    expect(sent).toBe(false);
+  });
+
   test("checks every list entry before saving", async ({ page }) => {
     const white = page.getByLabel("Biała lista (zawsze przyjmuj)");
     await white.fill("partner.pl\nto nie jest adres");

@@ -113,6 +113,19 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   await expect(page.getByRole("region", { name: "Logowanie dwuetapowe" })).toContainText(
     "Niewykorzystane kody zapasowe: 9.",
   );
+  // Turning it off with no code says that the code is missing, not that it is wrong; in English too.
+  const tfa = page.getByRole("region", { name: "Logowanie dwuetapowe" });
+  await tfa.getByLabel("Obecne hasło").fill(password);
+  await tfa.getByRole("button", { name: "Wyłącz logowanie dwuetapowe" }).click();
+  await expect(tfa.getByText("Wpisz kod z aplikacji (albo kod zapasowy).")).toBeVisible();
+  await expect(tfa.getByLabel("Kod z aplikacji")).toBeFocused();
+  await expect(tfa.getByText(/Nieprawidłowy kod/)).toHaveCount(0);
+  await page.getByRole("button", { name: /English/ }).click();
+  const tfaEn = page.getByRole("region", { name: "Two-step sign-in" });
+  await tfaEn.getByRole("button", { name: "Turn off two-step sign-in" }).click();
+  await expect(tfaEn.getByText("Enter the code from the app (or a recovery code).")).toBeVisible();
+  await page.getByRole("button", { name: /Polski/ }).click();
+  await expect(tfa).toContainText("Włączone.");
   await signOut(page);
   await signInWithForm(page, email, password);
   await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);

@@ -1,6 +1,9 @@
 // Building blocks of the resource schemas: names, addresses, dates and the lenient integer of the API.
 // No server imports: the panel's forms use the same rules.
 import { z } from "zod";
+import { isIsoDate } from "./dates";
+
+export { isIsoDate } from "./dates";
 
 // contract §8: letters/digits at both ends, single symbols between them.
 export const ACCOUNT_NAME_RE = /^(?=.{2,32}$)[a-z0-9](?:[._-]?[a-z0-9])*$/;
@@ -22,13 +25,6 @@ export function isEmail(s: string): boolean {
 }
 
 export const isEmailOrDomain = (s: string) => isEmail(s) || isDomainName(s);
-
-/** YYYY-MM-DD naming a real calendar day. */
-export function isIsoDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 // Contract §9: one-line texts take no control characters (U+0000-U+001F, U+007F): a CR-LF in a subject or an SMS
 // login is header injection waiting to happen, a NUL breaks what the mail server generates from the row.

@@ -29,6 +29,14 @@ const flagText = z.enum(["0", "1"]);
 const ro = <S extends z.ZodType>(record: S, read: Read) => readOnly(record, read);
 const limit = (key: keyof DomainContext["limits"]) => ro(digits, (_, c) => String(c.limits[key]));
 
+/**
+ * A catchall that names no target: types 1 to 3 deliver to an address (1, 2) or a domain (3), which the API refuses
+ * empty (invalidCatchallAddress); the panel asks for it before sending.
+ */
+export const catchallTargetMissing = (type: unknown, address: unknown): boolean =>
+  (asText(type) || "0") !== "0" && asText(address).trim() === "";
+const asText = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "");
+
 /** The domain record: settings as numbers and lists, limits and their usage as strings (as the specification shows). */
 export const domainTable = {
   name: ro(str, (d) => d.name),

@@ -150,7 +150,14 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
         {second ? (
           <SecondStep kind={second} next={next} onRestart={() => setSecond(null)} />
         ) : (
-          <form method="post" onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+          <form
+            method="post"
+            onSubmit={(e) => void submit(e)}
+            // The last attempt's error is about what was typed then: it goes once the address or password changes.
+            onChange={() => error && setError(null)}
+            noValidate
+            className="space-y-4"
+          >
             <TextField
               label={t("email")}
               name="email"

@@ -8,20 +8,8 @@ import { useController, type Control, type FieldValues, type Path } from "react-
 import { TextField } from "@/components";
 import { formatDate } from "@/lib/errors/details";
 import { useLocale, useT, type Locale } from "@/lib/i18n";
+import { parseTypedDate as parseDate, readTypedDate } from "@/lib/schemas/dates";
 import { editorSharedMessages } from "./messages";
-
-/** Typed text as YYYY-MM-DD: D.M.YYYY (also with / or -) or YYYY-MM-DD; "" stays ""; anything else as typed. */
-export function parseDate(text: string): string {
-  const s = text.trim();
-  if (s === "") return "";
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
-  const dmy = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(s);
-  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
-  if (!y || !m || !d) return s;
-  const out = `${y}-${m.padStart(2, "0")}-${d.padStart(2, "0")}`;
-  const date = new Date(`${out}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === out ? out : s;
-}
 
 const shown = (value: unknown, locale: Locale) => formatDate(typeof value === "string" ? value : "", locale);
 
@@ -54,7 +42,14 @@ export function DateField<T extends FieldValues>({
     setTextLocale(locale);
     setText(shown(value, locale));
   }
-  const isDate = text.trim() === "" || /^\d{4}-\d{2}-\d{2}$/.test(parseDate(text));
+  // A rule failure of text that is no real day says what is wrong with it rather than the rule's own message.
+  const typed = readTypedDate(text);
+  const dateError =
+    typed.kind === "noSuchDay"
+      ? t("dateNoSuchDay", { date: text.trim() })
+      : typed.kind === "format"
+        ? t("dateInvalid")
+        : error;
   return (
     <TextField
       label={label}
@@ -64,7 +59,7 @@ export function DateField<T extends FieldValues>({
           {warning && <span className="mt-1 block font-medium text-amber-900">{warning}</span>}
         </>
       }
-      error={error ? (isDate ? error : t("dateInvalid")) : undefined}
+      error={error ? dateError : undefined}
       inputMode="numeric"
       autoComplete="off"
       placeholder={locale === "pl" ? "DD.MM.RRRR" : "YYYY-MM-DD"}
@@ -77,8 +72,8 @@ export function DateField<T extends FieldValues>({
       }}
       onBlur={() => {
         // Tidy what was typed into the panel's format once the field is left.
-        const parsed = parseDate(text);
-        if (/^\d{4}-\d{2}-\d{2}$/.test(parsed)) setText(formatDate(parsed, locale));
+        const parsed = readTypedDate(text);
+        if (parsed.kind === "date") setText(formatDate(parsed.iso, locale));
         onBlur();
       }}
     />

@@ -6,6 +6,7 @@ type Key =
   | "details"
   | "dateFormat"
   | "dateInvalid"
+  | "dateNoSuchDay"
   | "arMode"
   | "arStart"
   | "arEnd"
@@ -32,6 +33,7 @@ export const editorSharedMessages: Messages<Key> = {
     details: "Szczegóły dla pomocy technicznej",
     dateFormat: "Format: DD.MM.RRRR",
     dateInvalid: "Wpisz datę jako DD.MM.RRRR, np. 31.12.2030, albo zostaw pole puste.",
+    dateNoSuchDay: "Nie ma takiego dnia: {date}. Sprawdź dzień i miesiąc.",
     arMode: "Autoresponder włączony",
     arStart: "Data początkowa",
     arEnd: "Data końcowa",
@@ -61,6 +63,7 @@ export const editorSharedMessages: Messages<Key> = {
     details: "Details for support",
     dateFormat: "Format: YYYY-MM-DD",
     dateInvalid: "Enter the date as YYYY-MM-DD, e.g. 2030-12-31, or leave the field empty.",
+    dateNoSuchDay: "There is no such day: {date}. Check the day and month.",
     arMode: "Autoresponder on",
     arStart: "Start date",
     arEnd: "End date",

@@ -45,7 +45,6 @@ export const meMessages: Messages<
   | "fwHint"
   | "fwKeep"
   | "fwKeepHint"
-  | "fwInvalid"
   | "fwTooMany"
   | "fwNoneAllowed"
   | "pwTitle"
@@ -120,7 +119,6 @@ export const meMessages: Messages<
     fwHint: "Jeden adres w wierszu, najwyżej {n}.",
     fwKeep: "Zachowuj wiadomości na tym koncie",
     fwKeepHint: "Bez tej opcji wiadomości po przekierowaniu są usuwane ze skrzynki.",
-    fwInvalid: "Każdy wiersz musi być poprawnym, niepowtarzającym się adresem e-mail, np. jan@example.com.",
     fwTooMany: "Możesz ustawić najwyżej {n}. Usuń nadmiarowe adresy.",
     fwNoneAllowed: "Administrator domeny nie zezwolił temu kontu na przekierowania.",
     pwTitle: "Zmiana hasła",
@@ -197,7 +195,6 @@ export const meMessages: Messages<
     fwHint: "One address per line, at most {n}.",
     fwKeep: "Keep messages in this mailbox",
     fwKeepHint: "Without this option, forwarded messages are removed from the mailbox.",
-    fwInvalid: "Each line must be a valid email address, e.g. jan@example.com, with no duplicates.",
     fwTooMany: "You can set at most {n}. Remove the extra ones.",
     fwNoneAllowed: "The domain administrator has not allowed forwarding for this account.",
     pwTitle: "Change password",

@@ -21,6 +21,7 @@ const messages: Messages<
   | "manual"
   | "code"
   | "codeHint"
+  | "codeEmpty"
   | "confirm"
   | "codesTitle"
   | "codesNote"
@@ -47,6 +48,7 @@ const messages: Messages<
     manual: "Albo wpisz ten klucz ręcznie:",
     code: "Kod z aplikacji",
     codeHint: "6 cyfr (albo kod zapasowy).",
+    codeEmpty: "Wpisz kod z aplikacji (albo kod zapasowy).",
     confirm: "Potwierdź i włącz",
     codesTitle: "Kody zapasowe",
     codesNote:
@@ -74,6 +76,7 @@ const messages: Messages<
     manual: "Or type this key by hand:",
     code: "Code from the app",
     codeHint: "6 digits (or a recovery code).",
+    codeEmpty: "Enter the code from the app (or a recovery code).",
     confirm: "Confirm and turn on",
     codesTitle: "Recovery codes",
     codesNote:
@@ -146,6 +149,15 @@ export function TwoFactorSection() {
     }
   };
 
+  // An empty code is said so here: the server would call it a wrong code.
+  const codeMissing = () => {
+    if (code.trim() !== "") return false;
+    setNotice("");
+    setError(setup ? t("codeEmpty").replace(/ \(.*\)/, "") : t("codeEmpty"));
+    document.getElementById(codeId)?.focus();
+    return true;
+  };
+
   const start = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -155,6 +167,7 @@ export function TwoFactorSection() {
   };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
+    if (codeMissing()) return;
     void run(async () => {
       const { recovery_codes } = await call<{ recovery_codes: string[] }>("PUT", { code });
       setCodes(recovery_codes);
@@ -166,6 +179,7 @@ export function TwoFactorSection() {
   };
   const turnOff = (e: FormEvent) => {
     e.preventDefault();
+    if (codeMissing()) return;
     void run(async () => {
       await call("DELETE", { current_password: password, code });
       setCode("");

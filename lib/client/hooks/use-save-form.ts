@@ -4,9 +4,10 @@
 // field (aria-invalid, focus on the first) and keeps what fits no field for the form's alert, codes apart for a
 // details element. Sending again first clears the old messages. While the form holds unsaved changes, leaving the
 // page asks first (lib/client/use-unsaved-guard.ts).
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 import { useLocale, useT } from "@/lib/i18n";
+import { focusFirstInvalid } from "../reveal-field";
 import { useUnsavedChangesGuard } from "../use-unsaved-guard";
 import { placeApiErrors } from "./field-form";
 
@@ -69,6 +70,21 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
   const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const { isDirty, isSubmitting } = form.formState;
   useLeaveGuard({ isDirty, isSubmitting }, options.guard !== false);
+  // The form element of the last submit: after a failed save, focus goes to its first invalid field in page order
+  // (react-hook-form focuses in the order fields registered), once the messages are drawn, above any sticky bar.
+  const formElement = useRef<HTMLFormElement | null>(null);
+  useEffect(() => {
+    const el = formElement.current;
+    if (!outcome || outcome.ok || !el) return;
+    // After the frame that draws the messages, and after react-hook-form's own focus, which it repeats in a
+    // timeout once the invalid handler has run.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => focusFirstInvalid(el))));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [outcome]);
 
   const submit = form.handleSubmit(
     async (values) => {
@@ -105,6 +121,8 @@ export function useSaveForm<TIn extends FieldValues, TContext, TOut extends Fiel
   return {
     /** The form's onSubmit: clears the last answer's messages, then validates and sends. */
     onSubmit: (e?: React.BaseSyntheticEvent) => {
+      const target: unknown = e?.currentTarget ?? e?.target;
+      formElement.current = target instanceof HTMLFormElement ? target : null;
       form.clearErrors();
       setOutcome(null);
       void submit(e);

@@ -4,6 +4,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Alert, Button, Card } from "@/components";
 import type { SaveOutcome } from "@/lib/client/hooks/use-save-form";
+import { revealAboveStickyBar, STICKY_SAVE_BAR } from "@/lib/client/reveal-field";
 import { FormOutcome } from "../../_editors/form-outcome";
 
 export function PageHeader({ title, intro }: { title: string; intro: string }) {
@@ -59,23 +60,18 @@ export function SaveBar(props: {
   const { status, sticky } = props;
   const bar = useRef<HTMLDivElement>(null);
   // A sticky bar must never hide the field being edited: when focus lands on a field under the bar (Tab, or an
-  // error's focus), the page scrolls it up above the bar, with a little room.
+  // error's focus), the page scrolls it, with its hint and error, up above the bar (lib/client/reveal-field.ts).
   useEffect(() => {
-    const el = bar.current;
-    const form = el?.closest("form");
-    if (!sticky || !el || !form) return;
-    const onFocus = (e: FocusEvent) => {
-      const target = e.target as HTMLElement;
-      if (el.contains(target)) return;
-      const covered = target.getBoundingClientRect().bottom - el.getBoundingClientRect().top;
-      if (covered > -8) window.scrollBy({ top: covered + 16, behavior: "instant" });
-    };
+    const form = bar.current?.closest("form");
+    if (!sticky || !form) return;
+    const onFocus = (e: FocusEvent) => revealAboveStickyBar(e.target as HTMLElement);
     form.addEventListener("focusin", onFocus);
     return () => form.removeEventListener("focusin", onFocus);
   }, [sticky]);
   return (
     <div
       ref={bar}
+      {...(sticky ? { [STICKY_SAVE_BAR]: "" } : {})}
       className={`flex flex-wrap items-center gap-3${sticky ? " sticky bottom-0 z-10 border-t border-gray-300 bg-white py-3 shadow-[0_-2px_6px_rgba(0,0,0,0.08)]" : ""}`}
     >
       <Button type="submit" loading={props.state.isSubmitting}>

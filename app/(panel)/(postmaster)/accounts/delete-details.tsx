@@ -77,7 +77,7 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
   const lists = [...new Set(memberships.data.flat().map((m) => m.email))].sort();
   const forwarding = forwarders.data;
   if (aliases.length === 0 && !catchallOff && lists.length === 0 && forwarding.length === 0)
-    return <p className="mt-2">{t("deleteNothingElse")}</p>;
+    return <p className="mt-2">{t(names.length === 1 ? "deleteNothingElseOne" : "deleteNothingElse")}</p>;
   return (
     <div className="mt-2 space-y-2">
       {aliases.length > 0 && (

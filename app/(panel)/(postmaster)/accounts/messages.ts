@@ -42,6 +42,7 @@ type Key =
   | "deleteGoesToo"
   | "deleteChecking"
   | "deleteNothingElse"
+  | "deleteNothingElseOne"
   | "deleteAliases"
   | "deleteCatchall"
   | "deleteLists"
@@ -107,6 +108,8 @@ export const accountMessages: Messages<Key> = {
     deleteChecking: "Sprawdzanie, co zostanie usunięte razem z kontem…",
     deleteNothingElse:
       "Żaden alias nie wskazuje na usuwane konta, nie są na żadnej liście, a catchall ich nie dotyczy.",
+    deleteNothingElseOne:
+      "Żaden alias nie wskazuje na usuwane konto, nie jest ono na żadnej liście, a catchall go nie dotyczy.",
     deleteAliases: "Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias ({count}):",
     deleteCatchall: "Catchall kierujący pocztę na {address} zostanie wyłączony.",
     deleteLists: "Konto zostanie usunięte z list dyskusyjnych domeny (jako subskrybent i moderator), list: {count}:",
@@ -159,6 +162,8 @@ export const accountMessages: Messages<Key> = {
     deleteChecking: "Checking what goes with the account…",
     deleteNothingElse:
       "No alias points at the accounts being deleted, they are on no list, and the catchall does not deliver to them.",
+    deleteNothingElseOne:
+      "No alias points at the account being deleted, it is on no list, and the catchall does not deliver to it.",
     deleteAliases: "The aliases pointing at it, directly or through another alias, go too ({count}):",
     deleteCatchall: "The catchall delivering to {address} is switched off.",
     deleteLists: "It is taken off the domain's mailing lists (as subscriber and moderator), {count} lists:",

@@ -1,6 +1,6 @@
 "use client";
 // The alias table: the shared resource table with the address and target columns; the target is changed in place.
-import { useState, useSyncExternalStore } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 import { Address, Button, Card } from "@/components";
 import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
@@ -24,6 +24,13 @@ export function AliasesTable() {
   const domain = useDomainName();
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
+  // The alias whose "Change target" button gets the focus back when its editor closes (Escape, Cancel or saved):
+  // the button comes back with the row's text, and the focus would otherwise fall to the page's body.
+  const focusBack = useRef<string | null>(null);
+  const close = (name: string) => {
+    focusBack.current = name;
+    setEditing(null);
+  };
   // The target is changed where it is shown: in its own column on wide screens, under the address on phones.
   const wide = useSyncExternalStore(
     onWidthChange,
@@ -35,9 +42,9 @@ export function AliasesTable() {
       <EditTargetForm
         domain={domain}
         alias={a}
-        onCancel={() => setEditing(null)}
+        onCancel={() => close(a.name)}
         onDone={() => {
-          setEditing(null);
+          close(a.name);
           setNotice(t("updated", { email: a.email }));
         }}
       />
@@ -95,6 +102,12 @@ export function AliasesTable() {
               className="min-h-8 px-2 md:whitespace-nowrap"
               aria-label={`${t("edit")}: ${a.email}`}
               onClick={() => setEditing(a.name)}
+              ref={(el) => {
+                if (el && focusBack.current === a.name) {
+                  focusBack.current = null;
+                  el.focus();
+                }
+              }}
             >
               {t("edit")}
             </Button>

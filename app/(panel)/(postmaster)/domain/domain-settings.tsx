@@ -10,7 +10,7 @@ import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
 import { useT } from "@/lib/i18n";
-import { domainFields } from "@/lib/schemas/domain";
+import { catchallTargetMissing, domainFields } from "@/lib/schemas/domain";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { editorSharedMessages } from "../../_editors/messages";
 import { useEditorForm } from "../../_editors/use-editor-form";
@@ -61,6 +61,11 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
     // With no catchall the address means nothing: send it empty rather than a stale one.
     save: (values) =>
       save.mutateAsync(String(values.catchall_type) === "0" ? { ...values, catchall_address: "" } : values),
+    // The API refuses an empty target too, but only as "does not fit the type", with a code for support.
+    check: (values) =>
+      catchallTargetMissing(values.catchall_type, values.catchall_address)
+        ? [{ field: "catchall_address", message: t("addressRequired") }]
+        : [],
     texts: { saved: t("saved") },
   });
   const { register, control, formState } = form;

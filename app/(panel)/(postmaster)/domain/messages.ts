@@ -22,6 +22,7 @@ type Key =
   | "address1"
   | "address2"
   | "address3"
+  | "addressRequired"
   | "antispam"
   | "antispamDesc"
   | "spam_enabled"
@@ -64,6 +65,7 @@ export const domainMessages: Messages<Key> = {
     address1: "Pełny adres w tej domenie",
     address2: "Pełny adres w innej domenie",
     address3: "Nazwa domeny",
+    addressRequired: "Podaj adres konta domyślnego.",
     antispam: "Ochrona antyspamowa",
     antispamDesc: "Ustawienia domeny; konto ustawione na „domyślnie” dziedziczy je.",
     spam_enabled: "Filtr antyspamowy włączony",
@@ -105,6 +107,7 @@ export const domainMessages: Messages<Key> = {
     address1: "Full address in this domain",
     address2: "Full address in another domain",
     address3: "Domain name",
+    addressRequired: "Enter the default account's address.",
     antispam: "Anti-spam protection",
     antispamDesc: "The domain's settings; accounts set to “default” inherit them.",
     spam_enabled: "Anti-spam filter on",
