@@ -63,6 +63,9 @@ const POSTER_ROUTINE = `return function(task, common_meta)
   return nil, add, {['${POSTER_HEADER}'] = 0}, {}
 end`;
 
+/** The headers Rspamd adds for this host's own use (milter_headers.conf), removed from mail leaving over SMTP. */
+export const INTERNAL_HEADERS = ["X-Spamd-Result", SCORE_HEADER, SCORE_HEADER_READABLE, POSTER_HEADER];
+
 /** The policy request Rspamd sends at the end of DATA (answered by lib/mailserver/policy/spam-policy.ts). */
 export const END_OF_DATA_REQUEST = "mailadmin_end_of_data";
 

@@ -190,20 +190,27 @@ function srsDomainReceives(o: CheckOptions): Check {
 
 /**
  * MAIL_HOST is every hosted domain's MX and the mail programs' server name (the DNS page, autoconfig): unset, it is
- * the machine's own name, which on Debian is a short one ("mx") that no one else can resolve.
+ * the machine's own name, which on Debian is a short one ("mx") that no one else can resolve. Postfix greets other
+ * servers with myhostname, Debian's default the same short name, which receivers refuse or score.
  */
-function mailHostIsADomainName(): Check {
+function hostNamesAreDomainNames(o: CheckOptions): Check {
   return () => {
     const mx = mailHosts().mx;
-    return mx.includes(".")
-      ? { ok: true, detail: `the domains' MX and the mail programs' server: ${mx}` }
-      : {
-          ok: false,
-          detail:
-            `MAIL_HOST is '${mx}'${mailHostSet() ? "" : " (the machine's name; MAIL_HOST is not set)"}, not a ` +
-            "domain name: set MAIL_HOST=<this host's name in DNS> in service.env; every domain's MX record and " +
-            "the mail programs' settings name it",
-        };
+    const greets = postconf(o, "-h", "myhostname");
+    const problems: string[] = [];
+    if (!mx.includes("."))
+      problems.push(
+        `MAIL_HOST is '${mx}'${mailHostSet() ? "" : " (the machine's name; MAIL_HOST is not set)"}, not a domain ` +
+          "name: set MAIL_HOST=<this host's name in DNS> in service.env; every domain's MX record and the mail " +
+          "programs' settings name it",
+      );
+    if (!greets.includes("."))
+      problems.push(
+        `Postfix's myhostname is '${greets}', not a domain name: postconf -e myhostname=<this host's name in DNS>`,
+      );
+    return problems.length
+      ? { ok: false, detail: problems.join("; ") }
+      : { ok: true, detail: `the domains' MX and the mail programs' server ${mx}; Postfix greets as ${greets}` };
   };
 }
 
@@ -332,7 +339,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["SRS domain receives mail here", srsDomainReceives(o)],
-    ["MAIL_HOST is a domain name", mailHostIsADomainName()],
+    ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
   ];
   const results: CheckResult[] = [];

@@ -111,9 +111,11 @@ error unix - - y - - error
 retry unix - - y - - error
 discard unix - - y - - discard
 lmtp unix - - y - - lmtp
-# Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept.
+# Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept,
+# the smtp client's header checks applied.
 outbound unix - - y - - lmtp
   -o lmtp_generic_maps=
+  -o lmtp_header_checks=$smtp_header_checks
 anvil unix - - y - 1 anvil
 scache unix - - y - 1 scache
 postlog unix-dgram n - n - 1 postlogd

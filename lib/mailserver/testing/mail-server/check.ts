@@ -89,7 +89,7 @@ export function mailserverCheckCases() {
         "quota-status answers at RCPT",
         "mail events service answers",
         "SRS domain receives mail here",
-        "MAIL_HOST is a domain name",
+        "MAIL_HOST and myhostname are domain names",
         "DKIM key for the account's domain",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
@@ -134,7 +134,9 @@ export function mailserverCheckCases() {
           expect.stringMatching(
             /^✗ SRS domain receives mail here: SRS domain srs\.elsewhere\.test is neither in mydestination \(.*\) nor hosted/,
           ),
-          expect.stringMatching(/^✗ MAIL_HOST is a domain name: MAIL_HOST is 'mx', not a domain name: set MAIL_HOST=/),
+          expect.stringMatching(
+            /^✗ MAIL_HOST and myhostname are domain names: MAIL_HOST is 'mx', not a domain name: set MAIL_HOST=/,
+          ),
           expect.stringMatching(
             new RegExp(
               `^✗ DKIM key for the account's domain: _rspamd cannot read the DKIM keys: cannot enter ${keys} \\(mode 0700`,
