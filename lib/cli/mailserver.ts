@@ -325,7 +325,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
       "events` answer; the account's domain has its DKIM key. Run it as root.",
-    example: `read -rs CHECK_PASSWORD && export CHECK_PASSWORD && ${CLI} mailserver check --account check@example.org`,
+    example: `${CLI} mailserver check --account check@example.org`,
     options: {
       account: {
         type: "string",
