@@ -204,10 +204,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       json: { type: "boolean", help: "print the report as JSON" },
     },
     async run(ctx, { positionals, values }) {
-      if ((positionals.length === 1) === (values.all === true))
-        throw new UsageError(`${this.name}: name one domain, or give --all for every hosted domain`);
       const db = ctx.db();
-      if (values.all === true)
+      if (allDomains(this, positionals, values))
         return everyDomainDns(db, intOption(this, values, "concurrency") ?? 16, values.json === true);
       const report = await checkDomainDns(db, await getDomainOrThrow(db, positionals[0]!));
       const output =
@@ -333,6 +331,13 @@ function everyDomainOptions(all: string, atOnce: string, concurrency: number): R
   };
 }
 
+/** Whether --all was given; a usage error unless exactly one of a domain and --all is. */
+function allDomains(command: Command, positionals: string[], values: Parsed["values"]): boolean {
+  if ((positionals.length === 1) === (values.all === true))
+    throw new UsageError(`${command.name}: name one domain, or give --all for every hosted domain`);
+  return values.all === true;
+}
+
 /** `fn` of the one domain named, or of every domain with --all (`concurrency` at once); one of the two is required. */
 async function eachDomainOrOne<R>(
   command: Command,
@@ -342,9 +347,7 @@ async function eachDomainOrOne<R>(
   defaultConcurrency: number,
   fn: (domain: DomainRow) => Promise<R>,
 ): Promise<R[]> {
-  if ((positionals.length === 1) === (values.all === true))
-    throw new UsageError(`${command.name}: name one domain, or give --all for every hosted domain`);
-  if (values.all !== true) return [await fn(await getDomainOrThrow(db, positionals[0]!))];
+  if (!allDomains(command, positionals, values)) return [await fn(await getDomainOrThrow(db, positionals[0]!))];
   return forEveryDomain(db, intOption(command, values, "concurrency") ?? defaultConcurrency, fn);
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { dkimFiles, eventsAnswer, quotaStatusAnswers } from "./delivery-check";
+import { dkimFiles, eventsAnswer, quotaStatusAnswers, userIds } from "./delivery-check";
 // `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
 // themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
 // permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
@@ -77,15 +77,6 @@ function groupOf(name: string): { gid: number } | undefined {
   }
 }
 
-/** Whether a user has the group, as primary or supplementary group (`id -G`). */
-function inGroup(user: string, gid: number): boolean {
-  try {
-    return runTool("id", ["-G", user], undefined, 10_000).trim().split(/\s+/).map(Number).includes(gid);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The database folder, file, -wal and -shm must be readable and writable by the group (a WAL reader writes the
  * -shm index, and creates -wal/-shm in the folder when they are missing), or by everyone. When the group is what
@@ -118,7 +109,7 @@ function databaseAccess(o: CheckOptions): Check {
     needs(path.dirname(o.databasePath), 7, "writable");
     // This command has the database open, so -wal and -shm exist now (SQLite gives them the database's mode).
     for (const suffix of ["", "-wal", "-shm"]) needs(o.databasePath + suffix, 6, "readable and writable");
-    const missing = viaGroup ? ["postfix", "dovecot"].filter((u) => !inGroup(u, group.gid)) : [];
+    const missing = viaGroup ? ["postfix", "dovecot"].filter((u) => !userIds(u)?.gids.has(group.gid)) : [];
     if (missing.length)
       problems.push(`${missing.join(" and ")} not in group ${o.dbGroup} (usermod -aG ${o.dbGroup} <user>)`);
     return problems.length

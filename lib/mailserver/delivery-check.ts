@@ -1,10 +1,10 @@
 import "server-only";
 // `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, and the
 // DKIM key files Rspamd signs with.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { askPolicyService } from "./antispam-check";
+import { runTool } from "./run-tool";
 
 type Result = { ok: boolean; detail: string };
 
@@ -73,10 +73,11 @@ interface UserIds {
   gids: Set<number>;
 }
 
-function userIds(user: string): UserIds | undefined {
+/** A user's uid and every group it has, primary or supplementary (`id`); undefined when there is no such user. */
+export function userIds(user: string): UserIds | undefined {
   try {
-    const id = (flag: string) => execFileSync("id", [flag, user], { encoding: "utf8", stdio: "pipe" }).trim();
-    return { uid: Number(id("-u")), gids: new Set(id("-G").split(" ").map(Number)) };
+    const id = (flag: string) => runTool("id", [flag, user], undefined, 10_000).trim();
+    return { uid: Number(id("-u")), gids: new Set(id("-G").split(/\s+/).map(Number)) };
   } catch {
     return undefined;
   }
