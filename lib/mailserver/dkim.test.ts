@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import type { FailedWithReport } from "@/lib/cli/args";
 import { runCommand } from "@/lib/cli/commands";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
@@ -143,6 +144,36 @@ describe("DKIM keys", () => {
     await expect(runCommand(db, ["domain", "dkim", "rotate"])).rejects.toThrow(
       "domain dkim rotate: name one domain, or give --all for every hosted domain",
     );
+  });
+
+  it("activate --all --quiet (cron) prints only what it activated, and fails only when DNS cannot be asked", async () => {
+    await runCommand(db, ["domain", "dkim", "rotate", "--all"]);
+    const staged = await Promise.all(
+      ["a.test", "b.test"].map(async (d) =>
+        dkimRecord(d, (await stagedDkimKey(db, (await getDomainOrThrow(db, d)).id))!),
+      ),
+    );
+    const quiet = () => runCommand(db, ["domain", "dkim", "activate", "--all", "--quiet"]);
+    try {
+      process.env.DNS_RESOLVER = dns.server;
+      // Nothing published: nothing to say, and not a failure (cron mails nothing).
+      expect(await quiet()).toBe("");
+      dns.txt.set(staged[0]!.name, [staged[0]!.value]);
+      expect(await quiet()).toBe(`a.test\tactivated\t${staged[0]!.name}`);
+      // No resolver answers: that is worth a mail, in one line however many domains wait.
+      process.env.DNS_RESOLVER = "127.0.0.1:9";
+      const failed = await quiet().then(
+        () => undefined,
+        (err: FailedWithReport) => err,
+      );
+      expect(failed?.output).toBe("");
+      expect(failed?.message).toMatch(/^DNS could not be asked about 1 staged DKIM keys, e\.g\. b\.test\twaiting\t/);
+      process.env.DNS_RESOLVER = dns.server;
+      dns.txt.set(staged[1]!.name, [staged[1]!.value]);
+      expect(await quiet()).toBe(`b.test\tactivated\t${staged[1]!.name}`);
+    } finally {
+      delete process.env.DNS_RESOLVER;
+    }
   });
 
   it("a service's passes read the keys only after a change, and in full every few passes", async () => {
