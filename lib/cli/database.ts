@@ -36,7 +36,7 @@ export const DB_COMMANDS: Command[] = [
       "The copy is one consistent snapshot: every change committed before it began, nothing half-written. It is\n" +
       "checked with PRAGMA integrity_check and only then given its name (mode 0600). An existing file is never\n" +
       "overwritten. docs/deploy.md has a daily systemd timer that keeps N days.",
-    example: `${CLI} db backup /var/backups/mailadmin/mail-$(date +%F).db`,
+    example: `${CLI} db backup /var/backups/mailadmin/mail-$(date +%F).backup`,
     async run(ctx, { positionals }) {
       const url = postgresUrl();
       if (url) {
@@ -58,7 +58,7 @@ export const DB_COMMANDS: Command[] = [
       "The backup is checked with integrity_check first. The command refuses while any process has the database\n" +
       "open (it looks in /proc; run it as root or as the service's user). The replaced database is kept beside it\n" +
       "as <name>.before-restore-<time>, and the restored file gets its owner, group and mode.",
-    example: `${CLI} db restore /var/backups/mailadmin/mail-2026-11-23.db --yes`,
+    example: `${CLI} db restore /var/backups/mailadmin/mail-2026-11-23.backup --yes`,
     options: { yes: { type: "boolean", help: "confirms replacing the current database (required)" } },
     // Migrating a new database first would leave an empty schema behind a restore that fails.
     ownConnection: true,
