@@ -14,6 +14,7 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import { CLI, FailedWithReport, requiredOption, splitHostPort, stringOption, type Command, type Parsed } from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { formatCheck, runMailServerCheck } from "@/lib/mailserver/check";
+import { mailHosts } from "@/lib/server/resources/dns-records";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/config";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
 import { runHousekeeping } from "@/lib/mailserver/housekeeping";
@@ -324,7 +325,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
-      "events` answer; the account's domain has its DKIM key. Run it as root.",
+      "events` answer; the account's domain has its DKIM key; the account logs in on the submission port over TLS.\n" +
+      "Run it as root.",
     example: `${CLI} mailserver check --account check@example.org`,
     options: {
       account: {
@@ -396,6 +398,11 @@ export const MAILSERVER_COMMANDS: Command[] = [
         value: "<domain>",
         help: "postsrsd's domain (default: SRS_DOMAIN of /etc/default/postsrsd, else Postfix's mydomain)",
       },
+      submission: {
+        type: "string",
+        value: "<host:port>",
+        help: "the submission port (default 127.0.0.1:SUBMISSION_PORT; TLS from the start on 465, STARTTLS on others)",
+      },
     },
     async run(ctx, { values }) {
       const pgUrl = postgresUrl();
@@ -419,6 +426,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         dkimDir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
         rspamdUser: stringOption(values, "rspamd-user"),
         srsDomain: stringOption(values, "srs-domain"),
+        submission: stringOption(values, "submission") ?? `127.0.0.1:${mailHosts().submission.port}`,
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

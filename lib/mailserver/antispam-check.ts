@@ -5,7 +5,8 @@ import net from "node:net";
 
 type Result = { ok: boolean; detail: string };
 
-const hostPort = (value: string) => {
+/** "host:port" (or Postfix's "inet:host:port") of a service the checks connect to. */
+export const hostPort = (value: string) => {
   const m = /^(?:inet:)?([^:]+):(\d+)$/.exec(value);
   if (!m) throw new Error(`expected host:port, got '${value}'`);
   return { host: m[1]!, port: Number(m[2]) };

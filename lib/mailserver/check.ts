@@ -1,5 +1,5 @@
 import "server-only";
-import { dkimFiles, eventsAnswer, quotaStatusAnswers, userIds } from "./delivery-check";
+import { dkimFiles, eventsAnswer, quotaStatusAnswers, submissionLogin, userIds } from "./delivery-check";
 // `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
 // themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
 // permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
@@ -48,6 +48,8 @@ export interface CheckOptions {
   quotaStatus: string;
   eventsUrl: string;
   dkimDir: string;
+  /** The submission port mail programs send through, host:port. */
+  submission: string;
   /** The user Rspamd runs as, which must read the DKIM keys (default _rspamd, Debian's). */
   rspamdUser?: string;
   /** The domain postsrsd rewrites senders into; read from postsrsd's defaults file when not given. */
@@ -332,6 +334,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["SRS domain receives mail here", srsDomainReceives(o)],
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
+    ["submission port takes a login over TLS", submissionLogin(o.submission, o.account, o.password)],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

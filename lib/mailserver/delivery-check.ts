@@ -1,20 +1,61 @@
 import "server-only";
-// `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, and the
-// DKIM key files Rspamd signs with.
+// `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, the
+// DKIM key files Rspamd signs with, and the submission port the mail programs' settings name.
 import fs from "node:fs";
 import path from "node:path";
-import { askPolicyService } from "./antispam-check";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { mailService } from "@/lib/server/resources/dns-records";
+import { askPolicyService, hostPort as parseHostPort } from "./antispam-check";
 import { runTool } from "./run-tool";
 
 type Result = { ok: boolean; detail: string };
 
+/**
+ * Logs in on the submission port as a mail program does: implicit TLS on 465, STARTTLS (required) on any other
+ * port, then AUTH with the account's password, so a closed port, a missing TLS certificate or a broken SASL link
+ * to Dovecot fails here rather than in the first customer's mail program. The certificate is not verified: the
+ * check connects by address, not by the name clients use.
+ */
+export function submissionLogin(hostPort: string, account: string, password: string): () => Promise<Result> {
+  return () => {
+    const { host, port } = parseHostPort(hostPort);
+    const tls = mailService(host, port).tls;
+    const connection = new SMTPConnection({
+      host,
+      port,
+      secure: tls === "ssl",
+      requireTLS: tls === "starttls",
+      tls: { rejectUnauthorized: false },
+      name: "mailserver-check",
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 10_000,
+    });
+    return new Promise((resolve) => {
+      let settled = false;
+      const done = (ok: boolean, detail: string) => {
+        if (settled) return;
+        settled = true;
+        connection.close();
+        resolve({ ok, detail: `${hostPort} (${tls === "ssl" ? "TLS" : "STARTTLS"}): ${detail}` });
+      };
+      connection.on("error", (err) => done(false, err.message));
+      connection.connect(() =>
+        connection.login({ user: account, pass: password }, (err) =>
+          err ? done(false, `login as ${account} refused: ${err.message}`) : done(true, `logged in as ${account}`),
+        ),
+      );
+    });
+  };
+}
+
 /** Asks quota-status about the account at RCPT, as Postfix does: DUNNO (room left) or a 552 refusal both prove it runs. */
 export function quotaStatusAnswers(hostPort: string, account: string): () => Promise<Result> {
   return () => {
-    const i = hostPort.lastIndexOf(":");
+    const { host, port } = parseHostPort(hostPort);
     return askPolicyService(
-      hostPort.slice(0, i),
-      Number(hostPort.slice(i + 1)),
+      host,
+      port,
       `protocol_state=RCPT\nrecipient=${account}\nsize=0\n`,
       "Dovecot's quota-status service",
       (action) => `${hostPort}: ${account} -> ${action}`,

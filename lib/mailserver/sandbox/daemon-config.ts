@@ -73,6 +73,7 @@ service auth {
  */
 function masterCf(ctx: SandboxContext): string {
   const p = ctx.ports;
+  const tls = path.join(ctx.layout.postfix, "tls");
   return `# The MX: clients are the Internet (no mynetworks), every filter applies.
 127.0.0.1:${p.smtp} inet n - y - - smtpd
 # Submission: SASL through Dovecot, authenticated users only.
@@ -81,7 +82,9 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_sasl_auth_enable=yes
   -o smtpd_sasl_type=dovecot
   -o smtpd_sasl_path=inet:127.0.0.1:${p.auth}
-  -o smtpd_tls_security_level=none
+  -o smtpd_tls_security_level=may
+  -o smtpd_tls_cert_file=${tls}/cert.pem
+  -o smtpd_tls_key_file=${tls}/key.pem
   -o smtpd_client_restrictions=permit_sasl_authenticated,reject
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
   -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
@@ -117,6 +120,7 @@ outbound unix - - y - - lmtp
   -o lmtp_generic_maps=
   -o lmtp_header_checks=$smtp_header_checks
 anvil unix - - y - 1 anvil
+tlsmgr unix - - y 1000? 1 tlsmgr
 scache unix - - y - 1 scache
 postlog unix-dgram n - n - 1 postlogd
 `;
@@ -127,6 +131,21 @@ export function writePostfixConfig(ctx: SandboxContext): void {
   fs.mkdirSync(path.join(l.postfix, "queue"), { recursive: true });
   fs.mkdirSync(path.join(l.postfix, "data"), { recursive: true });
   execFileSync("chown", ["postfix", path.join(l.postfix, "data")]);
+  // A self-signed certificate for STARTTLS on the submission port, as `mailserver check` logs in there over TLS.
+  const tls = path.join(l.postfix, "tls");
+  if (!fs.existsSync(path.join(tls, "cert.pem"))) {
+    fs.mkdirSync(tls, { recursive: true, mode: 0o700 });
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", "/CN=mx.sandbox.test"].concat([
+        "-keyout",
+        path.join(tls, "key.pem"),
+        "-out",
+        path.join(tls, "cert.pem"),
+      ]),
+      { stdio: "pipe" },
+    );
+  }
   const main = `compatibility_level = 3.6
 queue_directory = ${l.postfix}/queue
 data_directory = ${l.postfix}/data

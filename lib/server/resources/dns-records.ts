@@ -25,7 +25,7 @@ export interface MailHosts {
 }
 
 const IMPLICIT_TLS = new Set([993, 995, 465]);
-const service = (host: string, port: number): MailService => ({
+export const mailService = (host: string, port: number): MailService => ({
   host,
   port,
   tls: IMPLICIT_TLS.has(port) ? "ssl" : "starttls",
@@ -36,9 +36,9 @@ export function mailHosts(): MailHosts {
   return {
     mx: e.MAIL_HOST,
     web: e.WEB_HOST ?? e.MAIL_HOST,
-    imap: service(e.IMAP_HOST ?? e.MAIL_HOST, e.IMAP_PORT),
-    pop3: e.POP3_PORT ? service(e.POP3_HOST ?? e.MAIL_HOST, e.POP3_PORT) : undefined,
-    submission: service(e.SUBMISSION_HOST ?? e.MAIL_HOST, e.SUBMISSION_PORT),
+    imap: mailService(e.IMAP_HOST ?? e.MAIL_HOST, e.IMAP_PORT),
+    pop3: e.POP3_PORT ? mailService(e.POP3_HOST ?? e.MAIL_HOST, e.POP3_PORT) : undefined,
+    submission: mailService(e.SUBMISSION_HOST ?? e.MAIL_HOST, e.SUBMISSION_PORT),
   };
 }
 

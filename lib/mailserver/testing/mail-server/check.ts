@@ -39,6 +39,8 @@ export function mailserverCheckCases() {
       path.join(l.dovecot, "run", "lmtp"),
       "--auth-socket",
       path.join(l.dovecot, "run", "auth-client"),
+      "--submission",
+      `127.0.0.1:${l.ports.submission}`,
     ];
     /**
      * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
@@ -91,8 +93,10 @@ export function mailserverCheckCases() {
         "SRS domain receives mail here",
         "MAIL_HOST and myhostname are domain names",
         "DKIM key for the account's domain",
+        "submission port takes a login over TLS",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
+      expect(r.stdout).toContain(`(STARTTLS): logged in as ewa@${A}`);
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
@@ -148,12 +152,27 @@ export function mailserverCheckCases() {
       }
     });
 
+    it("fails when the submission port offers no TLS, or nothing answers there", async () => {
+      for (const [port, reason] of [
+        [l.ports.smtp, /\(STARTTLS\): .*STARTTLS/],
+        [1, /\(STARTTLS\): .*ECONNREFUSED/],
+      ] as const) {
+        const args = checkArgs();
+        args[args.indexOf("--submission") + 1] = `127.0.0.1:${port}`;
+        const r = await runCli(args);
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed).toEqual([expect.stringMatching(/^✗ submission port takes a login over TLS: 127\.0\.0\.1:\d+ /)]);
+        expect(failed[0]).toMatch(reason);
+      }
+    });
+
     it.skipIf(mailTestsOnPostgres())("fails naming the database file when the mail group cannot read it", async () => {
       fs.chmodSync(l.db, 0o600);
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 16 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 17 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
@@ -177,6 +196,7 @@ export function mailserverCheckCases() {
           "auth socket",
           "quota_clone writes usage back",
           "quota-status answers at RCPT",
+          "submission port takes a login over TLS",
         ]);
         // doveadm's own words: it could not reach the auth service's socket.
         expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);
