@@ -27,9 +27,9 @@ export function submissionLogin(hostPort: string, account: string, password: str
       requireTLS: tls === "starttls",
       tls: { rejectUnauthorized: false },
       name: "mailserver-check",
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 10_000,
+      connectionTimeout: 5000,
+      greetingTimeout: 5000,
+      socketTimeout: 5000,
     });
     return new Promise((resolve) => {
       let settled = false;
@@ -39,7 +39,10 @@ export function submissionLogin(hostPort: string, account: string, password: str
         connection.close();
         resolve({ ok, detail: `${hostPort} (${tls === "ssl" ? "TLS" : "STARTTLS"}): ${detail}` });
       };
-      connection.on("error", (err) => done(false, err.message));
+      // A lost link to Dovecot's auth service leaves AUTH unanswered: the timeout is what tells.
+      connection.on("error", (err: Error & { code?: string }) =>
+        done(false, err.code === "ETIMEDOUT" ? "no answer within 5 s" : err.message),
+      );
       connection.connect(() =>
         connection.login({ user: account, pass: password }, (err) =>
           err ? done(false, `login as ${account} refused: ${err.message}`) : done(true, `logged in as ${account}`),
