@@ -148,6 +148,10 @@ test("the delete dialog of several accounts speaks of them all, with the Polish 
   );
   await expect(dialog).toContainText("To konto przestanie przekierowywać pocztę na usuwane konta:");
   await page.unroute("**/api/panel/aliases-reaching*");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `delete-two-pl-${width}.png`) });
+  }
   await expect(dialog).not.toContainText(/Razem z kontem|Konto zostanie|na usuwane konto\b|na nie wskazuje\b/);
   await dialog.getByRole("button", { name: "Anuluj" }).click();
 

@@ -49,7 +49,7 @@ test("the audit log's URL counts pages as its pager does, from 1", async ({ page
   // 51 changes: two pages of 50 at least.
   for (let i = 1; i <= 51; i++) {
     const res = await page.request.put(`/api/panel/v1/emails/${domain}/${user(i)}`, {
-      data: { description: `Strona ${i}` },
+      data: { description: `Zmiana ${i}` },
       headers: { origin: originOf(page) },
     });
     expect(res.status(), await res.text()).toBe(200);

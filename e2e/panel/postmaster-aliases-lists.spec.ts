@@ -132,7 +132,8 @@ test("pasted members keep each address whole: names from a mail program, commas,
   await expect(field).toHaveValue("Zofia Brak Adresu");
   for (const width of [375, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    await field.scrollIntoViewIfNeeded();
+    // The field mid-window: scrolled in from below, it would sit under the sticky save bar.
+    await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SCREENSHOTS, `list-members-paste-${width}.png`) });
   }
 });
