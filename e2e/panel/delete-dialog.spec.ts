@@ -72,3 +72,140 @@ test("the delete dialog of one account with nothing attached speaks of one accou
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(dialog).toBeHidden();
 });
+
+test("the delete dialog of several accounts speaks of them all, with the Polish plural forms, in both languages", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  await loginAs(page, "postmaster");
+  const stamp = Date.now().toString(36);
+  const prefix = `mn${stamp}`;
+  const email = (n: string) => `${n}@${DEMO.domain}`;
+  const headers = { origin: originOf(page) };
+  const bff = async (method: "post" | "delete", url: string, data?: object) => {
+    const res = await page.request[method](`/api/panel/v1/${url}`, { data, headers });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+  };
+  // Eleven accounts (ten names shown, "and 1 more"); a and c each have an alias, a list and an account
+  // forwarding to them; b has nothing.
+  const names = Array.from({ length: 11 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`);
+  const [a, b, c] = names as [string, string, string];
+  for (const n of names) await bff("post", `emails/${DEMO.domain}/${n}`, { password: "Haslo-123", capacity: 10 });
+  await bff("post", `aliases/${DEMO.domain}/${prefix}-al1`, { target: email(a) });
+  await bff("post", `aliases/${DEMO.domain}/${prefix}-al2`, { target: email(c) });
+  const lists = [`ls${stamp}a`, `ls${stamp}c`];
+  await bff("post", `mailinglists/${DEMO.domain}/${lists[0]}`, { accounts: [email(a)] });
+  await bff("post", `mailinglists/${DEMO.domain}/${lists[1]}`, { accounts: [email(c)] });
+  const forwarders = [`fw${stamp}a`, `fw${stamp}c`];
+  await bff("post", `emails/${DEMO.domain}/${forwarders[0]}`, {
+    password: "Haslo-123",
+    capacity: 10,
+    forwards: [email(a)],
+  });
+  await bff("post", `emails/${DEMO.domain}/${forwarders[1]}`, {
+    password: "Haslo-123",
+    capacity: 10,
+    forwards: [email(c)],
+  });
+  const dialog = page.getByRole("dialog");
+  const open = async () => {
+    await page.goto(`/accounts?search=${prefix}`);
+    await expect(page.getByRole("checkbox", { name: new RegExp(` ${email(names[10]!)}$`) })).toBeVisible();
+  };
+
+  // One account, one of each: the singular throughout.
+  await open();
+  await page.getByRole("button", { name: `Usuń: ${email(a)}` }).click();
+  await expect(dialog).toContainText(
+    "Razem z kontem zniknie alias, który na nie wskazuje, wprost lub przez inny alias:",
+  );
+  await expect(dialog).toContainText(
+    "Konto zostanie usunięte z tej listy dyskusyjnej domeny (jako subskrybent i moderator):",
+  );
+  await expect(dialog).toContainText("To konto przestanie przekierowywać pocztę na usuwane konto:");
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  // Two accounts: every sentence speaks of them, from the check on (held until it has been read).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/panel/aliases-reaching*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel(`Zaznacz ${email(a)}`).check();
+  await page.getByLabel(`Zaznacz ${email(b)}`).check();
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  await expect(dialog.getByRole("heading")).toHaveText("Usunąć 2 konta?");
+  await expect(dialog).toContainText("Sprawdzanie, co zostanie usunięte razem z kontami…");
+  release();
+  await expect(dialog).toContainText(
+    "Razem z kontami zniknie alias, który wskazuje na któreś z nich, wprost lub przez inny alias:",
+  );
+  await expect(dialog).toContainText(
+    "Konta zostaną usunięte z tej listy dyskusyjnej domeny (jako subskrybenci i moderatorzy):",
+  );
+  await expect(dialog).toContainText("To konto przestanie przekierowywać pocztę na usuwane konta:");
+  await page.unroute("**/api/panel/aliases-reaching*");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `delete-two-pl-${width}.png`) });
+  }
+  await expect(dialog).not.toContainText(/Razem z kontem|Konto zostanie|na usuwane konto\b|na nie wskazuje\b/);
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  // Eleven accounts, two of each: "11 kont", "2 aliasy", "2 konta", and the eleventh name as "i jeszcze 1".
+  await open();
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  await expect(dialog.getByRole("heading")).toHaveText("Usunąć 11 kont?");
+  await expect(dialog).toContainText(`${names.slice(0, 10).join(", ")} i jeszcze 1`);
+  await expect(dialog).toContainText(
+    "Razem z kontami znikną aliasy, które na nie wskazują, wprost lub przez inny alias (2 aliasy):",
+  );
+  await expect(dialog).toContainText(
+    "Konta zostaną usunięte z 2 list dyskusyjnych domeny (jako subskrybenci i moderatorzy):",
+  );
+  await expect(dialog).toContainText("Te konta przestaną przekierowywać pocztę na usuwane konta (2 konta):");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `delete-many-pl-${width}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  // The same in English.
+  await page.context().addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open();
+  await page.getByLabel(`Select ${email(a)}`).check();
+  await page.getByLabel(`Select ${email(b)}`).check();
+  await page.getByRole("button", { name: "Delete selected" }).click();
+  await expect(dialog.getByRole("heading")).toHaveText("Delete 2 accounts?");
+  await expect(dialog).toContainText("The alias pointing at one of them, directly or through another alias, goes too:");
+  await expect(dialog).toContainText(
+    "They are taken off this mailing list of the domain (as subscribers and moderators):",
+  );
+  await expect(dialog).toContainText("This account stops forwarding to the accounts being deleted:");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByLabel("Select all rows on this page").check();
+  await page.getByRole("button", { name: "Delete selected" }).click();
+  await expect(dialog.getByRole("heading")).toHaveText("Delete 11 accounts?");
+  await expect(dialog).toContainText(`${names.slice(0, 10).join(", ")} and 1 more`);
+  await expect(dialog).toContainText(
+    "The aliases pointing at them, directly or through another alias, go too (2 aliases):",
+  );
+  await expect(dialog).toContainText(
+    "They are taken off 2 mailing lists of the domain (as subscribers and moderators):",
+  );
+  await expect(dialog).toContainText("These accounts stop forwarding to the accounts being deleted (2 accounts):");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `delete-many-en-${width}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted: 11 accounts." })).toBeVisible();
+  await page.context().addCookies([{ name: "locale", value: "pl", url: baseURL! }]);
+  for (const f of forwarders) await bff("delete", `emails/${DEMO.domain}/${f}`);
+  for (const l of lists) await bff("delete", `mailinglists/${DEMO.domain}/${l}`);
+});

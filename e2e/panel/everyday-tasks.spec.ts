@@ -135,7 +135,7 @@ test.describe("postmaster", () => {
       page,
       Array.from({ length: 26 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`),
     );
-    await openAccounts(page, `?search=${prefix}&page=1`);
+    await openAccounts(page, `?search=${prefix}&page=2`);
     await expect(page.getByText("Strona 2 z 2 · 26 pozycji")).toBeVisible();
     await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
     await page.getByRole("button", { name: "Usuń zaznaczone" }).click();

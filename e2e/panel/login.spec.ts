@@ -1,5 +1,7 @@
 // Signing in and out of the panel: Polish messages, the session cookie, logout, and expired or absent sessions.
+import path from "node:path";
 import type { Page, PlaywrightWorkerArgs } from "@playwright/test";
+import { SCREENSHOTS } from "./artifacts";
 import { DEMO, expect, loginAs, originOf, sha1Hex, test } from "./fixtures";
 
 /** The login form's own alert (Next's route announcer is an empty role="alert" too). */
@@ -251,5 +253,47 @@ test("a browser that signed in before signs in while someone else's guesses lock
     await page.goto("about:blank");
     await admin.delete(`/api/panel/v1/emails/${DEMO.domain}/device.owner`);
     await Promise.all([admin.dispose(), attacker.dispose()]);
+  }
+});
+
+test("the session-expired notice, once an attempt has replaced it, does not come back when a field is edited", async ({
+  page,
+}) => {
+  const notice = page.getByText("Sesja wygasła. Zaloguj się ponownie.");
+  await page.goto("/login?reason=expired");
+  await expect(notice).toBeVisible();
+  const email = page.getByLabel("Adres e-mail");
+  const password = page.getByLabel("Hasło");
+  // Typing before any attempt leaves the notice: it is why the user is here.
+  await email.fill(`nikt@${DEMO.domain}`);
+  await expect(notice).toBeVisible();
+
+  // An attempt without a password: its error takes the notice's place; editing clears the error, and the notice
+  // stays gone.
+  await page.getByRole("button", { name: "Zaloguj" }).click();
+  await expect(formAlert(page)).toHaveText("Podaj adres e-mail i hasło.");
+  await expect(notice).toHaveCount(0);
+  await password.fill("Zle-haslo1");
+  await expect(formAlert(page)).toHaveCount(0);
+  await expect(notice).toHaveCount(0);
+
+  // A refused attempt: not while it is under way, nor after the address is edited.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/panel/session", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Zaloguj" }).click();
+  await expect(page.getByRole("button", { name: "Logowanie…" })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  release();
+  await expect(formAlert(page)).toHaveText("Nieprawidłowy adres lub hasło. Sprawdź je i spróbuj ponownie.");
+  await email.fill(`ktos@${DEMO.domain}`);
+  await expect(formAlert(page)).toHaveCount(0);
+  await expect(notice).toHaveCount(0);
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `login-after-edit-${width}.png`) });
   }
 });

@@ -1,4 +1,6 @@
 // The postmaster creates, retargets and deletes an alias, and creates a mailing list with subscribers.
+import path from "node:path";
+import { SCREENSHOTS } from "./artifacts";
 import { DEMO, expect, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -90,4 +92,48 @@ test("a request template without the confirmation link is refused on its field",
   await expect(body).toHaveAttribute("aria-invalid", "true");
   await page.getByRole("button", { name: "Przywróć domyślny: Prośba o potwierdzenie zapisu" }).click();
   await expect(body).toHaveValue(/\{\{confirm_link\}\}/);
+});
+
+test("pasted members keep each address whole: names from a mail program, commas, semicolons, a spreadsheet column", async ({
+  page,
+}) => {
+  const name = unique("wklej");
+  const created = await page.request.post(`/api/panel/v1/mailinglists/${DEMO.domain}/${name}`, {
+    data: { description: "" },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await page.goto(`/lists/${name}`);
+  const field = page.getByLabel("Dodaj adresy: Subskrybenci");
+  // What a mail program's To: line and a spreadsheet's column give: display names with spaces (a comma inside the
+  // quotes), commas and semicolons between entries, one address a line; and one entry with no address at all.
+  await field.fill(
+    [
+      `Jan Nowak <jan.nowak@${DEMO.domain}>, "Kowalska, Anna" <Anna.Kowalska@${DEMO.domain}>; <biuro@${DEMO.domain}>`,
+      "klient@example.org",
+      "  faktury@example.org  ",
+      "Zofia Brak Adresu",
+    ].join("\n"),
+  );
+  await page.getByRole("button", { name: "Dodaj" }).first().click();
+  await expect(page.getByRole("status").filter({ hasText: "Dodano: 5." })).toContainText(
+    "Pominięto nieprawidłowe adresy: Zofia Brak Adresu",
+  );
+  await expect(page.getByRole("list", { name: "Subskrybenci" }).getByRole("listitem")).toHaveText(
+    [
+      `jan.nowak@${DEMO.domain}`,
+      `anna.kowalska@${DEMO.domain}`,
+      `biuro@${DEMO.domain}`,
+      "klient@example.org",
+      "faktury@example.org",
+    ].map((address) => new RegExp(`^${address.replace(/\./g, "\\.")}×$`)),
+  );
+  // What was skipped stays in the field, whole, to be corrected.
+  await expect(field).toHaveValue("Zofia Brak Adresu");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    // The field mid-window: scrolled in from below, it would sit under the sticky save bar.
+    await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: path.join(SCREENSHOTS, `list-members-paste-${width}.png`) });
+  }
 });

@@ -80,6 +80,9 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
   const t = useT(messages);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The notice ("session expired", "signed out") says why the form is shown; the first attempt answers it. It then
+  // stays gone: clearing an attempt's error (by editing a field, or by the next attempt) must not bring it back.
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
   /** The password was right and the account has two-step sign-in: the code comes next (./second-step.tsx). */
   const [second, setSecond] = useState<SecondStepKind | null>(null);
   const hydrated = useHydrated();
@@ -102,6 +105,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
     };
     const email = field("email").trim().toLowerCase();
     const password = field("password");
+    setNoticeDismissed(true);
     if (!email || !password) return setError(t("missing"));
     setBusy(true);
     setError(null);
@@ -137,7 +141,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
       </div>
       <div className="rounded-lg border border-gray-300 bg-white p-6 shadow-sm">
         <h1 className="mb-4 text-xl font-semibold text-gray-900">{t("title")}</h1>
-        {notice && !error && (
+        {notice && !noticeDismissed && !error && (
           <Alert tone={notice === "expired" ? "warning" : "info"} className="mb-4">
             {t(notice)}
           </Alert>

@@ -1,6 +1,13 @@
 // The list query in the URL and as the API's query text, and the form helpers' text <-> list conversion.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PAGE_SIZE, filtersFromUrl, pageQueryString, type PageFilters } from "./page-params";
+import {
+  DEFAULT_PAGE_SIZE,
+  filtersFromUrl,
+  pageForUrl,
+  pageFromUrl,
+  pageQueryString,
+  type PageFilters,
+} from "./page-params";
 import { linesToList, listToLines, recordToForm } from "./use-field-form";
 
 const filters = (sort: string, dir: "asc" | "desc"): PageFilters => ({ page: 0, size: 50, search: "", sort, dir });
@@ -36,7 +43,7 @@ describe("filtersFromUrl", () => {
   const fields = ["name", "capacity"] as const;
   it("reads the URL's filters and falls back to the defaults for anything unknown", () => {
     expect(filtersFromUrl(new URLSearchParams("search=ab&sort=capacity&dir=desc&size=100&page=3"), fields)).toEqual({
-      page: 3,
+      page: 2,
       size: 100,
       search: "ab",
       sort: "capacity",
@@ -49,5 +56,18 @@ describe("filtersFromUrl", () => {
       sort: "name",
       dir: "asc",
     });
+  });
+});
+
+describe("the URL's page number", () => {
+  it("is the pager's, from 1, while the API's index counts from 0", () => {
+    expect(pageFromUrl("1")).toBe(0);
+    expect(pageFromUrl("2")).toBe(1);
+    expect(pageForUrl(1)).toBe("2");
+    for (const index of [0, 1, 7, 59]) expect(pageFromUrl(pageForUrl(index))).toBe(index);
+  });
+  it("reads an absent, 0 (an old link's first page) or malformed number as the first page", () => {
+    for (const raw of [null, "", "0", "-3", "x", "1.5"]) expect(pageFromUrl(raw)).toBe(0);
+    expect(pageForUrl(0)).toBeNull();
   });
 });

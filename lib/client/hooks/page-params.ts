@@ -2,6 +2,7 @@
 import { clampPage } from "@/lib/schemas/page-number";
 
 export interface PageFilters {
+  /** The page's index as the API counts it, from 0 (the URL shows it from 1: pageFromUrl, pageForUrl). */
   page: number;
   size: number;
   search: string;
@@ -16,6 +17,15 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const PAGE_SIZES = [25, 50, 100, 200];
 
 /**
+ * A panel page's `?page=` is the number its pager shows, from 1; the API's `page` counts from 0. Absent, 0 (an old
+ * 0-based link's first page) or not a number: the first page (docs/panel.md).
+ */
+export const pageFromUrl = (raw: string | null | undefined): number => Math.max(0, clampPage(raw) - 1);
+
+/** The URL's `page` for a page index from 0; the first page (index 0) needs none. */
+export const pageForUrl = (index: number): string | null => (index > 0 ? String(index + 1) : null);
+
+/**
  * The list's filters from the page URL's query (?search, sort, dir, size, page). One rule for the browser
  * (useSearchParams) and the server component that renders the first page, so both ask for the same page.
  */
@@ -26,7 +36,7 @@ export function filtersFromUrl(
   const sort = params.get("sort") ?? "";
   const size = Number(params.get("size"));
   return {
-    page: clampPage(params.get("page")),
+    page: pageFromUrl(params.get("page")),
     size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
     search: params.get("search") ?? "",
     sort: sortFields.includes(sort) ? sort : "name",

@@ -2,7 +2,13 @@
 // Search, sort and paging of a list page, kept in the URL so that links, reloads and the back button work.
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { DEFAULT_PAGE_SIZE, filtersFromUrl, PAGE_SIZES, type PageFilters } from "@/lib/client/hooks/page-params";
+import {
+  DEFAULT_PAGE_SIZE,
+  filtersFromUrl,
+  PAGE_SIZES,
+  pageForUrl,
+  type PageFilters,
+} from "@/lib/client/hooks/page-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
@@ -63,7 +69,8 @@ export function useListFilters(sortFields: readonly string[]) {
     if (next.sort !== "name") q.set("sort", next.sort);
     if (next.dir !== "asc") q.set("dir", next.dir);
     if (next.size !== DEFAULT_PAGE_SIZE) q.set("size", String(next.size));
-    if (next.page) q.set("page", String(next.page));
+    const page = pageForUrl(next.page);
+    if (page) q.set("page", page);
     const url = q.size ? `${pathname}?${q}` : pathname;
     setWritten({ over: urlQuery, query: q.toString() });
     // The native history API: Next.js syncs useSearchParams with it and skips the server round trip that

@@ -58,8 +58,8 @@ export interface ResourceTableProps<R extends Row> {
   rowActions?: (row: R) => ReactNode;
   /** Bulk actions of the selected rows besides delete. */
   bulkActions?: (ctx: BulkContext) => ReactNode;
-  /** What else goes with the names being deleted (accounts: their aliases and the catchall). */
-  deleteDetails?: (names: string[] | "all") => ReactNode;
+  /** What else goes with the names being deleted (accounts: their aliases and the catchall); `count` of them go. */
+  deleteDetails?: (names: string[] | "all", count: number) => ReactNode;
   /** Above the search box's row, beside it. */
   toolbar?: ReactNode;
   /** The page's success banner, shown above the table: set by the page's forms and by the table's own deletes. */
@@ -354,7 +354,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                 <NameList names={dialogNames} more={(n) => t("andMore", { n })} />
               )}
               {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
-              {props.deleteDetails?.(dialogNames ?? "all")}
+              {props.deleteDetails?.(dialogNames ?? "all", deleting.count)}
             </>
           )
         }

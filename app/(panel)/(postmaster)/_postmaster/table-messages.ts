@@ -55,7 +55,8 @@ export const tableMessages: Messages<Key> = {
     bulkPartlyDeleted: "Usunięto {done}; pozostałych {rest} nie usunięto: {error}",
     confirmMany: "Usunąć {count}? Tej operacji nie można cofnąć.",
     deleteMany: "Usunąć {count}?",
-    andMore: "i {n} innych",
+    // "i jeszcze 1", "i jeszcze 5": right for every number ("i 1 innych" was not).
+    andMore: "i jeszcze {n}",
   },
   en: {
     actions: "Actions",

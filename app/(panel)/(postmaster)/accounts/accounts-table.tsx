@@ -155,7 +155,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         linkRows
         actionsClassName="md:w-20"
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
-        deleteDetails={(names) => domain && <AccountDeleteDetails domain={domain} names={names} />}
+        deleteDetails={(names, count) => domain && <AccountDeleteDetails domain={domain} names={names} count={count} />}
         exportAs="accounts"
         notice={notice}
         onNotice={setNotice}

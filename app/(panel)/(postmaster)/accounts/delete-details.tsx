@@ -11,16 +11,29 @@ import { useDomain } from "@/lib/client/hooks/domain";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
 import { Address } from "@/components";
-import { ALIAS_NOUN, accountMessages } from "./messages";
+import { ACCOUNT_NOUN, ALIAS_NOUN, accountMessages } from "./messages";
 
 /** Records read for the dialog at most; for more names the dialog says what happens without listing it. */
 const MAX_READ = 20;
 
-/** `names` "all": every account matching the search, not listed (the dialog then says what goes, in general). */
-export function AccountDeleteDetails({ domain, names: named }: { domain: string; names: string[] | "all" }) {
+/**
+ * `names` "all": every account matching the search, not listed (the dialog then says what goes, in general).
+ * `count`: how many accounts go (the names' number, or all matching less those unselected).
+ */
+export function AccountDeleteDetails({
+  domain,
+  names: named,
+  count,
+}: {
+  domain: string;
+  names: string[] | "all";
+  count: number;
+}) {
   const t = useT(accountMessages);
   const locale = useLocale();
   const names = named === "all" ? [] : named;
+  // Every sentence has a form for one account and one for several (and, for what is listed, one thing or several).
+  const many = count !== 1;
   const few = named !== "all" && names.length <= MAX_READ;
   const records = useQuery({
     queryKey: [...accountKeys.all, "delete-details", domain, names],
@@ -65,9 +78,9 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
     retry: retryRule,
   });
   const domainRecord = useDomain(domain);
-  if (!few) return <p className="mt-2">{t("deleteGoesToo")}</p>;
+  if (!few) return <p className="mt-2">{t(many ? "deleteGoesToo" : "deleteGoesTooOne")}</p>;
   if (!records.data || !domainRecord.data || !memberships.data || !reached.data || !forwarders.data) {
-    return <p className="mt-2 text-gray-700">{t("deleteChecking")}</p>;
+    return <p className="mt-2 text-gray-700">{t(many ? "deleteCheckingMany" : "deleteChecking")}</p>;
   }
 
   const aliases = reached.data;
@@ -77,12 +90,17 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
   const lists = [...new Set(memberships.data.flat().map((m) => m.email))].sort();
   const forwarding = forwarders.data;
   if (aliases.length === 0 && !catchallOff && lists.length === 0 && forwarding.length === 0)
-    return <p className="mt-2">{t(names.length === 1 ? "deleteNothingElseOne" : "deleteNothingElse")}</p>;
+    return <p className="mt-2">{t(many ? "deleteNothingElse" : "deleteNothingElseOne")}</p>;
+  const suffix = many ? "Many" : "";
   return (
     <div className="mt-2 space-y-2">
       {aliases.length > 0 && (
         <div>
-          <p>{t("deleteAliases", { count: countOf(locale, aliases.length, ALIAS_NOUN) })}</p>
+          <p>
+            {t(`${aliases.length === 1 ? "deleteAlias" : "deleteAliases"}${suffix}`, {
+              count: countOf(locale, aliases.length, ALIAS_NOUN),
+            })}
+          </p>
           <ul className="mt-1 list-disc pl-5">
             {aliases.map((a) => (
               <li key={a}>
@@ -95,7 +113,11 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
       {catchallOff && <p>{t("deleteCatchall", { address: catchall })}</p>}
       {forwarding.length > 0 && (
         <div>
-          <p>{t("deleteForwards", { count: String(forwarding.length) })}</p>
+          <p>
+            {t(`${forwarding.length === 1 ? "deleteForward" : "deleteForwards"}${suffix}`, {
+              count: countOf(locale, forwarding.length, ACCOUNT_NOUN),
+            })}
+          </p>
           <ul className="mt-1 list-disc pl-5" data-testid="delete-forwards">
             {forwarding.map((f) => (
               <li key={f}>
@@ -107,7 +129,7 @@ export function AccountDeleteDetails({ domain, names: named }: { domain: string;
       )}
       {lists.length > 0 && (
         <div>
-          <p>{t("deleteLists", { count: String(lists.length) })}</p>
+          <p>{t(`${lists.length === 1 ? "deleteList" : "deleteLists"}${suffix}`, { n: lists.length })}</p>
           <ul className="mt-1 list-disc pl-5" data-testid="delete-lists">
             {lists.map((l) => (
               <li key={l}>

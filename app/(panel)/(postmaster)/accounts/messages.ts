@@ -39,17 +39,37 @@ type Key =
   | "closeCreate"
   | "badgeBlocked"
   | "badgeExpired"
-  | "deleteGoesToo"
-  | "deleteChecking"
-  | "deleteNothingElse"
-  | "deleteNothingElseOne"
-  | "deleteAliases"
-  | "deleteCatchall"
-  | "deleteLists"
-  | "deleteForwards"
+  | DeleteDetailKey
   | "bulkCreate"
   | "confirmBlockTitle"
   | "confirmBlock";
+
+/**
+ * The delete dialog's sentences about what goes with the accounts. A key ending in "Many" speaks of several accounts
+ * being deleted; "Alias", "List" and "Forward" speak of one of those, "Aliases", "Lists" and "Forwards" of several
+ * ({count} then the count with its noun, {n} the bare number). Polish needs the forms apart: the verb and the
+ * pronoun follow the accounts and the things listed, not only the noun after the number.
+ */
+type DeleteDetailKey =
+  | "deleteGoesToo"
+  | "deleteGoesTooOne"
+  | "deleteChecking"
+  | "deleteCheckingMany"
+  | "deleteNothingElse"
+  | "deleteNothingElseOne"
+  | "deleteAlias"
+  | "deleteAliases"
+  | "deleteAliasMany"
+  | "deleteAliasesMany"
+  | "deleteCatchall"
+  | "deleteList"
+  | "deleteLists"
+  | "deleteListMany"
+  | "deleteListsMany"
+  | "deleteForward"
+  | "deleteForwards"
+  | "deleteForwardMany"
+  | "deleteForwardsMany";
 
 /** "1 konto", "3 konta", "10 kont". */
 export const ACCOUNT_NOUN: Noun = {
@@ -105,15 +125,28 @@ export const accountMessages: Messages<Key> = {
     badgeExpired: "wygasło",
     deleteGoesToo:
       "Razem z kontami znikną aliasy, które na nie wskazują, konta zostaną usunięte z list dyskusyjnych domeny, a catchall kierujący na któreś z nich zostanie wyłączony.",
+    deleteGoesTooOne:
+      "Razem z kontem znikną aliasy, które na nie wskazują, konto zostanie usunięte z list dyskusyjnych domeny, a catchall kierujący na nie zostanie wyłączony.",
     deleteChecking: "Sprawdzanie, co zostanie usunięte razem z kontem…",
+    deleteCheckingMany: "Sprawdzanie, co zostanie usunięte razem z kontami…",
     deleteNothingElse:
       "Żaden alias nie wskazuje na usuwane konta, nie są na żadnej liście, a catchall ich nie dotyczy.",
     deleteNothingElseOne:
       "Żaden alias nie wskazuje na usuwane konto, nie jest ono na żadnej liście, a catchall go nie dotyczy.",
+    deleteAlias: "Razem z kontem zniknie alias, który na nie wskazuje, wprost lub przez inny alias:",
     deleteAliases: "Razem z kontem znikną aliasy, które na nie wskazują, wprost lub przez inny alias ({count}):",
+    deleteAliasMany: "Razem z kontami zniknie alias, który wskazuje na któreś z nich, wprost lub przez inny alias:",
+    deleteAliasesMany: "Razem z kontami znikną aliasy, które na nie wskazują, wprost lub przez inny alias ({count}):",
     deleteCatchall: "Catchall kierujący pocztę na {address} zostanie wyłączony.",
-    deleteLists: "Konto zostanie usunięte z list dyskusyjnych domeny (jako subskrybent i moderator), list: {count}:",
-    deleteForwards: "Przekierowania na nie zostaną usunięte z tych kont ({count}):",
+    // "z 2 list", "z 5 list", "z 22 list": the genitive plural is one form from 2 up.
+    deleteList: "Konto zostanie usunięte z tej listy dyskusyjnej domeny (jako subskrybent i moderator):",
+    deleteLists: "Konto zostanie usunięte z {n} list dyskusyjnych domeny (jako subskrybent i moderator):",
+    deleteListMany: "Konta zostaną usunięte z tej listy dyskusyjnej domeny (jako subskrybenci i moderatorzy):",
+    deleteListsMany: "Konta zostaną usunięte z {n} list dyskusyjnych domeny (jako subskrybenci i moderatorzy):",
+    deleteForward: "To konto przestanie przekierowywać pocztę na usuwane konto:",
+    deleteForwards: "Te konta przestaną przekierowywać pocztę na usuwane konto ({count}):",
+    deleteForwardMany: "To konto przestanie przekierowywać pocztę na usuwane konta:",
+    deleteForwardsMany: "Te konta przestaną przekierowywać pocztę na usuwane konta ({count}):",
     bulkCreate: "Dodaj wiele kont",
     confirmBlockTitle: "Zablokować zaznaczone konta?",
     confirmBlock:
@@ -159,15 +192,27 @@ export const accountMessages: Messages<Key> = {
     badgeExpired: "expired",
     deleteGoesToo:
       "The aliases pointing at these accounts go with them, the accounts are taken off the domain's mailing lists, and a catchall delivering to one of them is switched off.",
+    deleteGoesTooOne:
+      "The aliases pointing at this account go with it, the account is taken off the domain's mailing lists, and a catchall delivering to it is switched off.",
     deleteChecking: "Checking what goes with the account…",
+    deleteCheckingMany: "Checking what goes with the accounts…",
     deleteNothingElse:
       "No alias points at the accounts being deleted, they are on no list, and the catchall does not deliver to them.",
     deleteNothingElseOne:
       "No alias points at the account being deleted, it is on no list, and the catchall does not deliver to it.",
+    deleteAlias: "The alias pointing at it, directly or through another alias, goes too:",
     deleteAliases: "The aliases pointing at it, directly or through another alias, go too ({count}):",
+    deleteAliasMany: "The alias pointing at one of them, directly or through another alias, goes too:",
+    deleteAliasesMany: "The aliases pointing at them, directly or through another alias, go too ({count}):",
     deleteCatchall: "The catchall delivering to {address} is switched off.",
-    deleteLists: "It is taken off the domain's mailing lists (as subscriber and moderator), {count} lists:",
-    deleteForwards: "The forwards to it are removed from these accounts ({count}):",
+    deleteList: "It is taken off this mailing list of the domain (as subscriber and moderator):",
+    deleteLists: "It is taken off {n} mailing lists of the domain (as subscriber and moderator):",
+    deleteListMany: "They are taken off this mailing list of the domain (as subscribers and moderators):",
+    deleteListsMany: "They are taken off {n} mailing lists of the domain (as subscribers and moderators):",
+    deleteForward: "This account stops forwarding to the account being deleted:",
+    deleteForwards: "These accounts stop forwarding to the account being deleted ({count}):",
+    deleteForwardMany: "This account stops forwarding to the accounts being deleted:",
+    deleteForwardsMany: "These accounts stop forwarding to the accounts being deleted ({count}):",
     bulkCreate: "Add many accounts",
     confirmBlockTitle: "Block the selected accounts?",
     confirmBlock:

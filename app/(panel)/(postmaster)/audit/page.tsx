@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { formatDate } from "@/lib/errors/details";
 import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
-import { clampPage } from "@/lib/schemas/page-number";
+import { pageForUrl, pageFromUrl } from "@/lib/client/hooks/page-params";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { Address } from "@/components";
 import { AuditSearch } from "./audit-search";
@@ -32,7 +32,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const t = auditMessages[locale];
   const params = await searchParams;
   const search = first(params.search).slice(0, 100);
-  const asked = clampPage(first(params.page));
+  // The URL's page number is the one shown (from 1); the audit query's, like the API's, counts from 0.
+  const asked = pageFromUrl(first(params.page));
   const { total, entries } = await listAudit(getDb(), { domain: session.domain, search, page: asked, size: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(asked, pages - 1);
@@ -43,7 +44,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const link = (p: number) => {
     const q = new URLSearchParams();
     if (search) q.set("search", search);
-    if (p) q.set("page", String(p));
+    const number = pageForUrl(p);
+    if (number) q.set("page", number);
     return q.size ? `/audit?${q}` : "/audit";
   };
   const time = (at: number) => {

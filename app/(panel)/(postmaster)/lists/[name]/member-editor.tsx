@@ -6,7 +6,7 @@ import { Address, Button, TextField } from "@/components";
 import { Field } from "@/components/field-parts";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
 import { countOf, type Noun } from "@/lib/i18n/plural";
-import { isEmail } from "@/lib/schemas/common";
+import { parsePastedAddresses } from "@/lib/client/pasted-addresses";
 
 const SHOWN = 200;
 /** "1 adres", "2 adresy", "5 adresów". */
@@ -18,10 +18,12 @@ const ADDRESS_NOUN: Noun = {
 const messages: Messages<
   "add" | "paste" | "pasteHint" | "filter" | "remove" | "count" | "more" | "invalid" | "added" | "none" | "removeAll"
 > = {
+  // No-break spaces keep the one-letter words "w" and "z" off the end of a line.
   pl: {
     add: "Dodaj",
     paste: "Dodaj adresy: {what}",
-    pasteHint: "Jeden lub wiele adresów, w wierszach albo oddzielonych przecinkami lub spacjami.",
+    pasteHint:
+      "Jeden lub wiele adresów: w\u00a0wierszach albo oddzielonych przecinkami lub średnikami, także w\u00a0postaci „Jan Nowak <jan@example.com>” (z\u00a0programu pocztowego).",
     filter: "Filtruj: {what}",
     remove: "Usuń {address}",
     count: "{n}",
@@ -34,7 +36,8 @@ const messages: Messages<
   en: {
     add: "Add",
     paste: "Add addresses: {what}",
-    pasteHint: "One or many addresses, one a line or separated by commas or spaces.",
+    pasteHint:
+      "One or many addresses: one a line or separated by commas or semicolons, also as “Jan Nowak <jan@example.com>” (from a mail program).",
     filter: "Filter: {what}",
     remove: "Remove {address}",
     count: "{n}",
@@ -72,13 +75,10 @@ export function MemberEditor({
   }, [values, filter]);
 
   const add = () => {
-    const entries = text
-      .split(/[\s,;]+/)
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean);
-    const bad = entries.filter((e) => !isEmail(e));
+    // Entries end at line breaks, commas and semicolons, never at a space: "Jan Nowak <jan@example.com>" is one.
+    const { addresses, invalid: bad } = parsePastedAddresses(text);
     const present = new Set(values);
-    const fresh = [...new Set(entries.filter((e) => isEmail(e) && !present.has(e)))];
+    const fresh = addresses.filter((e) => !present.has(e));
     if (fresh.length) onChange([...values, ...fresh]);
     setText(bad.join("\n"));
     setReport([t("added", { n: fresh.length }), bad.length ? t("invalid", { list: bad.join(", ") }) : ""].join(" "));
