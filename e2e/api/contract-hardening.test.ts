@@ -395,3 +395,18 @@ describe("text fields: control characters (contract §9)", () => {
     },
   );
 });
+
+describe("the panel's taken-names", () => {
+  // Bulk create's preview sends the names as typed: one with a NUL reached PostgreSQL's query and answered 500.100.
+  it("answers for the names a record may have; any other name (a NUL in it included) is taken by none", async () => {
+    const cookie = await panelSession(adminX);
+    const res = await raw("GET", `/api/panel/taken-names?names=jan,a%00b,Ola%20,no%20such,nobody`, { cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({
+      taken: [
+        { name: "jan", taken_by: "account" },
+        { name: "ola", taken_by: "account" },
+      ],
+    });
+  });
+});
