@@ -169,6 +169,10 @@ describe("paths: no redirect under /api/v1 or /api/panel", () => {
     `/api/v1\\emails\\${X}\\jan`,
     `/api/v1/emails//${X}/jan?envelope=true`,
     "/api/v1//",
+    // Dot segments that lead out of /api: Next resolved them and answered the panel's HTML 404 page.
+    "/api/v1/%2e%2e/%2e%2e/etc/passwd",
+    "/api/v1/../../login",
+    `/api/v1/emails/${X}/jan/%2E%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/x?envelope=true`,
   ])("%s is the JSON 404.4", async (p) => {
     for (const method of ["GET", "PUT", "DELETE"]) {
       const res = await raw(method, p, { authorization: basic(adminX) }, method === "PUT" ? {} : undefined);
