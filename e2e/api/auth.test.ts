@@ -36,8 +36,11 @@ describe("credentials", () => {
     ["Basic without value", "Basic"],
     ["not base64 of email:digest", raw("no-colon-here")],
     ["empty email", raw(`:${sha1Hex("x")}`)],
-  ])("401.1 for %s", async (_what, header) => {
-    expectError(await api("GET", path, { auth: header ?? null }), "missingCredentials");
+  ])("401.1 for %s, with the Basic challenge (RFC 9110 11.6.1)", async (_what, header) => {
+    const res = await api("GET", path, { auth: header ?? null });
+    expectError(res, "missingCredentials");
+    // Clients that send credentials only when challenged (.NET's HttpClient, Java's Authenticator) need it.
+    expect(res.headers.get("www-authenticate")).toBe('Basic realm="mail-admin", charset="UTF-8"');
   });
 
   it.each([
