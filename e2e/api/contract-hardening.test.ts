@@ -169,6 +169,10 @@ describe("paths: no redirect under /api/v1 or /api/panel", () => {
     `/api/v1\\emails\\${X}\\jan`,
     `/api/v1/emails//${X}/jan?envelope=true`,
     "/api/v1//",
+    // Dot segments that lead out of /api: Next resolved them and answered the panel's HTML 404 page.
+    "/api/v1/%2e%2e/%2e%2e/etc/passwd",
+    "/api/v1/../../login",
+    `/api/v1/emails/${X}/jan/%2E%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/x?envelope=true`,
   ])("%s is the JSON 404.4", async (p) => {
     for (const method of ["GET", "PUT", "DELETE"]) {
       const res = await raw(method, p, { authorization: basic(adminX) }, method === "PUT" ? {} : undefined);
@@ -394,4 +398,19 @@ describe("text fields: control characters (contract §9)", () => {
       }
     },
   );
+});
+
+describe("the panel's taken-names", () => {
+  // Bulk create's preview sends the names as typed: one with a NUL reached PostgreSQL's query and answered 500.100.
+  it("answers for the names a record may have; any other name (a NUL in it included) is taken by none", async () => {
+    const cookie = await panelSession(adminX);
+    const res = await raw("GET", `/api/panel/taken-names?names=jan,a%00b,Ola%20,no%20such,nobody`, { cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({
+      taken: [
+        { name: "jan", taken_by: "account" },
+        { name: "ola", taken_by: "account" },
+      ],
+    });
+  });
 });

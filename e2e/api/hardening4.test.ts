@@ -250,6 +250,9 @@ describe("2. turning the second step on or off needs the password, and ends the 
     expectErrorBody((await panel("DELETE", "/api/panel/two-factor/postmaster", admin)).json, "forbidden");
     // Another domain's account is not the postmaster's to see or change.
     expectErrorBody((await panel("GET", "/api/panel/two-factor/victim", admin)).json, "recordNotFound");
+    // A name no account may have is refused for its syntax: with a NUL it reached PostgreSQL's query (500.100).
+    for (const method of ["GET", "DELETE"])
+      expectErrorBody((await panel(method, "/api/panel/two-factor/vic%00tim", admin)).json, "invalidAccountName");
     const user = await session(owner);
     expectErrorBody((await panel("GET", "/api/panel/two-factor/postmaster", user)).json, "forbidden");
   });

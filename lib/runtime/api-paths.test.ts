@@ -11,6 +11,10 @@ describe("apiPathWithoutRedirect", () => {
     "/login",
     "//login",
     "/a\\b",
+    // Dot segments that stay under /api are Next's to resolve, as before.
+    "/api/v1/emails/x.test/jan/%2e%2e/ola",
+    "/api/v1/emails/x.test/jan%2e",
+    "/login/../x",
   ])("leaves %s alone", (url) => expect(apiPathWithoutRedirect(url)).toBe(url));
   it.each([
     ["/api/v1/emails//x.test/jan", UNKNOWN_API_PATH],
@@ -19,5 +23,9 @@ describe("apiPathWithoutRedirect", () => {
     ["/api/v1//?envelope=true", `${UNKNOWN_API_PATH}?envelope=true`],
     ["/api/panel//session", UNKNOWN_PANEL_API_PATH],
     ["/api/panel/v1/emails//x.test", UNKNOWN_PANEL_API_PATH],
+    // Dot segments that lead out of /api (Next resolved them to the panel's HTML pages).
+    ["/api/v1/%2e%2e/%2e%2e/etc/passwd", UNKNOWN_API_PATH],
+    ["/api/v1/../../login?envelope=true", `${UNKNOWN_API_PATH}?envelope=true`],
+    ["/api/panel/v1/%2E%2e/.%2e/%2e./login", UNKNOWN_PANEL_API_PATH],
   ])("sends %s to %s", (url, expected) => expect(apiPathWithoutRedirect(url)).toBe(expected));
 });

@@ -1,7 +1,8 @@
 // A list's moderation queue and bounce record (GET/POST /api/v1/mailinglists/<domain>/<name>/moderation).
 import { z } from "zod";
 
-const ids = z.array(z.int().min(1)).max(1000);
+// Held posts' ids are 32-bit integers (PostgreSQL's integer column; a larger one failed its query with 500.100).
+const ids = z.array(z.int().min(1).max(2_147_483_647)).max(1000);
 /** The POST body: held posts to approve (the list service sends them) and to reject (deleted). */
 export const listModerationActionSchema = z.strictObject({ approve: ids.optional(), reject: ids.optional() });
 export type ListModerationAction = z.infer<typeof listModerationActionSchema>;

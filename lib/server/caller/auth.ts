@@ -108,6 +108,10 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
   return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
 }
 
+/** Longer than any account's address; short enough for PostgreSQL's index of the login throttle in UTF-8. */
+const MAX_ADDRESS_LENGTH = 320;
+const IMPOSSIBLE_ADDRESS = "(no such address)";
+
 // What an unknown address is checked against: a hash made like the stored ones (contract §9).
 let unknownAccountHash: string | undefined;
 const decoyHash = () => (unknownAccountHash ??= hashDigest("0".repeat(40)));
@@ -130,6 +134,12 @@ export async function authenticate(
     deviceId?: string | null;
   } = {},
 ): Promise<Principal> {
+  // An address no account can have failed the queries below on PostgreSQL (500.100) where any other unknown address
+  // is refused: one with U+0000, which its text cannot hold, or one too long for the throttle's index (an index row
+  // holds at most 2704 bytes; an account's address has at most 32 + 1 + 253 characters). Such an address is
+  // counted and checked as a stand-in that no address matches.
+  if (creds.email.includes("\0") || creds.email.length > MAX_ADDRESS_LENGTH)
+    creds = { ...creds, email: IMPOSSIBLE_ADDRESS };
   const gate = await failureGate(db, clientIp, creds.email, deviceId);
   if (gate.lockedFor > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: gate.lockedFor } });
 

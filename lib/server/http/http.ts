@@ -1,6 +1,7 @@
 import "server-only";
 // The one wrapper of every API handler, for both doors to the same handlers:
-//   /api/v1/...        HTTP Basic, under the client address rule, with the envelope and JSONP;
+//   /api/v1/...        HTTP Basic (a 401 carries the Basic challenge), under the client address rule, with the
+//                      envelope and JSONP;
 //   /api/panel/v1/...  the panel's session cookie and an Origin check on changes, no client address rule (browser
 //                      users come from anywhere), plain JSON, and a 401 without WWW-Authenticate.
 // The panel's route files re-export the v1 handlers, so both doors run the same permission and validation rules.
@@ -173,11 +174,7 @@ async function respond(req: Request, route: RouteContext, handler: Handler, auth
   } catch (err) {
     if (err instanceof PanelError) return format(panelAnswer(err.entry, undefined, err.source), false, null);
     const error = toApiError(err);
-    result = {
-      status: error.status,
-      body: error.toBody(),
-      headers: error.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : undefined,
-    };
+    result = { status: error.status, body: error.toBody(), headers: errorHeaders(error.status, panel) };
   }
   return format(
     result,
@@ -272,6 +269,16 @@ const sqlState = (err: unknown): string | undefined => {
 
 /** Seconds a client should wait before retrying a 503: about the time a failover takes. */
 const RETRY_AFTER_SECONDS = "10";
+
+/**
+ * A 503 says when to retry; a 401 of /api/v1 names its scheme (RFC 9110 11.6.1: clients that send credentials only
+ * when challenged wait for it). Not the panel's 401: a browser would answer it with its own sign-in dialog.
+ */
+function errorHeaders(status: number, panel: boolean): Record<string, string> | undefined {
+  if (status === 503) return { "retry-after": RETRY_AFTER_SECONDS };
+  if (status === 401 && !panel) return { "www-authenticate": 'Basic realm="mail-admin", charset="UTF-8"' };
+  return undefined;
+}
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;

@@ -73,7 +73,9 @@ export async function takenNames(
 ): Promise<{ name: string; taken_by: string }[]> {
   if (names.length > MAX_NAMES) throw apiError("invalidNameList", "names", { max: MAX_NAMES });
   const out: { name: string; taken_by: string }[] = [];
-  for (const name of new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))) {
+  // A name no account, alias or list may have is held by none; it is not looked up (PostgreSQL's text refuses a NUL).
+  const possible = names.map((n) => n.trim().toLowerCase()).filter((n) => isAccountName(n) || isListName(n));
+  for (const name of new Set(possible)) {
     const holder = await nameHolder(db, domainId, name);
     if (holder) out.push({ name, taken_by: holder });
   }

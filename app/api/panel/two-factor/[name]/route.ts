@@ -7,10 +7,12 @@ import { domainForAdmin } from "@/lib/server/caller/access";
 import { removeSecondStep, signInState } from "@/lib/server/caller/totp";
 import { noContent, ok, withApi, type ApiContext } from "@/lib/server/http/http";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { parseNames } from "@/lib/server/resources/names";
 
 async function account(ctx: ApiContext) {
   const domain = await domainForAdmin(ctx.db, ctx.principal, ctx.principal.domain);
-  return getAccountOrThrow(ctx.db, domain, (ctx.params.name ?? "").toLowerCase());
+  const [name] = parseNames((ctx.params.name ?? "").toLowerCase(), "account", false);
+  return getAccountOrThrow(ctx.db, domain, name!);
 }
 
 export const GET = withApi(async (ctx) =>
