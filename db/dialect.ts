@@ -1,6 +1,6 @@
 // What differs between the two engines, behind one interface: each engine implements it once (db/sqlite/dialect.ts,
 // db/pg/dialect.ts) and the services call it through `dialectOf(db)` instead of testing which engine they run on.
-import type { SQL } from "drizzle-orm";
+import type { SQL, SQLWrapper } from "drizzle-orm";
 import type { PageQuery } from "../lib/schemas/page-query";
 import type { SqliteDb } from "./sqlite/connection";
 
@@ -63,6 +63,11 @@ export interface Dialect {
   readonly sessionInsertionOrder: SQL;
   /** `query` prepared on `db`'s connection (lib/server/store/prepared.ts keeps one per connection). */
   prepareRaw(db: Db, query: SQL): RawStatement;
+  /**
+   * The rows `(value, key)` of a JSON array of strings given as one parameter (`key` counts from 0): a statement
+   * that inserts or deletes thousands of rows in one round trip.
+   */
+  jsonArrayRows(json: SQLWrapper): SQL;
   /** The rows of a raw query, as objects keyed by column name. */
   all<T>(db: Db, query: SQL): Promise<T[]>;
   /** Runs a raw statement; returns how many rows it changed. */

@@ -344,6 +344,9 @@ export const pgDialect: Dialect = {
     };
   },
 
+  jsonArrayRows: (json) =>
+    sql`(SELECT value, ordinality - 1 AS key FROM json_array_elements_text(${json}::json) WITH ORDINALITY)`,
+
   async all<T>(db: Db, query: SQL) {
     return (await pgOf(db).execute<T>(query)).rows;
   },

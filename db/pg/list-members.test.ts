@@ -8,7 +8,7 @@ vi.mock("server-only", () => ({}));
 servicesOnPrivatePgCluster();
 
 describe("list-member statements on PostgreSQL", () => {
-  it("add, read in order, page and remove members; the version moves with each change", async () => {
+  it("add, read in order, page and remove members, in batches; the version moves with each change", async () => {
     const { getReadyDb } = await import("@/db/client");
     const { withTransaction } = await import("@/db/transaction");
     const { addDomain } = await import("@/lib/server/resources/new-domain");
@@ -21,19 +21,12 @@ describe("list-member statements on PostgreSQL", () => {
     const members = listMemberStatements(db);
     const before = (await members.version(list.id)) ?? 0;
 
-    const added = await withTransaction(db, async (tx) => {
+    await withTransaction(db, async (tx) => {
       const s = listMemberStatements(tx);
-      let n = 0;
-      for (const [address, position] of [
-        ["c@adr.pl", 2],
-        ["a@adr.pl", 1],
-        ["b@adr.pl", 2],
-      ] as const)
-        n += await s.add(list.id, "subscriber", address, position);
-      n += await s.add(list.id, "moderator", "m@adr.pl", 1);
-      return n;
+      await s.addAll(list.id, "subscriber", ["a@adr.pl", "b@adr.pl", "c@adr.pl"], 1);
+      await s.addAll(list.id, "moderator", ["m@adr.pl"], 1);
+      await s.addAll(list.id, "moderator", [], 2);
     });
-    expect(added).toBe(4);
     const version = await members.version(list.id);
     expect(typeof version).toBe("number");
     expect(version).toBeGreaterThan(before);
@@ -42,21 +35,28 @@ describe("list-member statements on PostgreSQL", () => {
     expect((await members.current(list.id, "subscriber")).sort()).toEqual([
       ["a@adr.pl", 1],
       ["b@adr.pl", 2],
-      ["c@adr.pl", 2],
+      ["c@adr.pl", 3],
     ]);
     expect(await members.subscriberPage(list.id, 1, "a@adr.pl", 10)).toEqual([
       ["b@adr.pl", 2],
-      ["c@adr.pl", 2],
+      ["c@adr.pl", 3],
     ]);
     expect(await members.subscriberPage(list.id, 0, "", 1)).toEqual([["a@adr.pl", 1]]);
 
-    const removed = await withTransaction(db, (tx) =>
-      listMemberStatements(tx).remove(list.id, "subscriber", "b@adr.pl"),
-    );
-    expect(removed).toBe(1);
-    expect(await members.remove(list.id, "subscriber", "nobody@adr.pl")).toBe(0);
+    await withTransaction(db, (tx) => listMemberStatements(tx).removeAll(list.id, "subscriber", ["b@adr.pl"]));
+    await members.removeAll(list.id, "subscriber", ["nobody@adr.pl"]);
     expect((await members.version(list.id))!).toBeGreaterThan(version!);
-    expect((await members.ordered(list.id, "subscriber")).slice(1)).toEqual(["c@adr.pl"]);
+    expect(await members.ordered(list.id, "subscriber")).toEqual(["a@adr.pl", "c@adr.pl"]);
+
+    // More than one statement's batch: positions run on across batches, and a removal spans batches too.
+    const many = Array.from({ length: 12_001 }, (_, i) => `u${i}@adr.pl`);
+    await withTransaction(db, (tx) => listMemberStatements(tx).addAll(list.id, "subscriber", many, 10));
+    const all = await members.current(list.id, "subscriber");
+    expect(all.length).toBe(12_003);
+    expect(new Map(all).get("u0@adr.pl")).toBe(10);
+    expect(new Map(all).get("u12000@adr.pl")).toBe(12_010);
+    await members.removeAll(list.id, "subscriber", many);
+    expect(await members.ordered(list.id, "subscriber")).toEqual(["a@adr.pl", "c@adr.pl"]);
     expect(await members.version(list.id + 1000)).toBeUndefined();
   });
 });

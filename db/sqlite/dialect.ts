@@ -119,6 +119,8 @@ export const sqliteDialect: Dialect = {
     };
   },
 
+  jsonArrayRows: (json) => sql`(SELECT value, key FROM json_each(${json}))`,
+
   all<T>(db: Db, query: SQL) {
     return Promise.resolve(db.all<T>(query));
   },

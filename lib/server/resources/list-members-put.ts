@@ -125,9 +125,8 @@ export async function planMembers(db: Db, listId: number, wanted: string[]): Pro
 /** Writes a plan (inside the caller's write transaction, after checking `memberVersion`). */
 export async function applyPlan(db: Db, plan: MemberPlan): Promise<void> {
   const st = listMemberStatements(db);
-  for (const address of plan.removed) await st.remove(plan.listId, "subscriber", address);
-  let next = plan.next;
-  for (const address of plan.added) await st.add(plan.listId, "subscriber", address, next++);
+  await st.removeAll(plan.listId, "subscriber", plan.removed);
+  await st.addAll(plan.listId, "subscriber", plan.added, plan.next);
 }
 
 /**

@@ -86,7 +86,16 @@ export async function replaceMembers(
   for (const [address, position] of current) {
     have.add(address);
     if (position >= next) next = position + 1;
-    if (!wanted.has(address)) await st.remove(listId, role, address);
   }
-  for (const address of wanted) if (!have.has(address)) await st.add(listId, role, address, next++);
+  await st.removeAll(
+    listId,
+    role,
+    current.map(([address]) => address).filter((address) => !wanted.has(address)),
+  );
+  await st.addAll(
+    listId,
+    role,
+    [...wanted].filter((address) => !have.has(address)),
+    next,
+  );
 }

@@ -8,6 +8,9 @@ import { prepared } from "./prepared";
 
 export type MemberRole = "subscriber" | "moderator";
 
+/** Members written per statement. */
+const BATCH = 5000;
+
 export interface ListMemberStatements {
   /** The list's member version, moved by triggers on every change of its members (list_members_version_* in each engine's baseline). */
   version(listId: number): Promise<number | undefined>;
@@ -17,9 +20,10 @@ export interface ListMemberStatements {
   current(listId: number, role: MemberRole): Promise<[string, number][]>;
   /** Every member of a role, in their order. */
   ordered(listId: number, role: MemberRole): Promise<string[]>;
-  /** How many rows it removed (0 or 1). */
-  remove(listId: number, role: MemberRole, address: string): Promise<number>;
-  add(listId: number, role: MemberRole, address: string, position: number): Promise<number>;
+  /** Removes these members of a role. */
+  removeAll(listId: number, role: MemberRole, addresses: string[]): Promise<void>;
+  /** Adds these addresses as members of a role, at positions `from`, `from + 1`, ... */
+  addAll(listId: number, role: MemberRole, addresses: string[], from: number): Promise<void>;
 }
 
 export const listMemberStatements = prepared((db): ListMemberStatements => {
@@ -38,12 +42,20 @@ export const listMemberStatements = prepared((db): ListMemberStatements => {
   const ordered = prepare(
     sql`SELECT address FROM list_members WHERE list_id = ${listId} AND role = ${role} ORDER BY position`,
   );
+  // The addresses go as one JSON array: one statement per batch, where a statement per member took 45 s for 66,000
+  // on PostgreSQL (a round trip each, inside the list's transaction).
+  const rows = dialectOf(db).jsonArrayRows(sql.placeholder("addresses"));
   const remove = prepare(
-    sql`DELETE FROM list_members WHERE list_id = ${listId} AND role = ${role} AND address = ${address}`,
+    sql`DELETE FROM list_members WHERE list_id = ${listId} AND role = ${role} AND address IN (SELECT value FROM ${rows} j)`,
   );
   const add = prepare(
-    sql`INSERT INTO list_members (list_id, role, address, position) VALUES (${listId}, ${role}, ${address}, ${position})`,
+    sql`INSERT INTO list_members (list_id, role, address, position)
+        SELECT ${listId}, ${role}, j.value, ${position} + j.key FROM ${rows} j`,
   );
+  /** `write` of the addresses in batches, each with the index of its first address. */
+  const inBatches = async (addresses: string[], write: (batch: string, first: number) => Promise<number>) => {
+    for (let i = 0; i < addresses.length; i += BATCH) await write(JSON.stringify(addresses.slice(i, i + BATCH)), i);
+  };
   return {
     version: async (listId) => {
       const v = (await version.rows({ listId }))[0]?.[0];
@@ -53,7 +65,9 @@ export const listMemberStatements = prepared((db): ListMemberStatements => {
       (await page.rows({ listId, position, address, limit })) as [string, number][],
     current: async (listId, role) => (await current.rows({ listId, role })) as [string, number][],
     ordered: async (listId, role) => (await ordered.rows({ listId, role })).map((r) => r[0] as string),
-    remove: (listId, role, address) => remove.run({ listId, role, address }),
-    add: (listId, role, address, position) => add.run({ listId, role, address, position }),
+    removeAll: (listId, role, addresses) =>
+      inBatches(addresses, (batch) => remove.run({ listId, role, addresses: batch })),
+    addAll: (listId, role, addresses, from) =>
+      inBatches(addresses, (batch, first) => add.run({ listId, role, addresses: batch, position: from + first })),
   };
 });
