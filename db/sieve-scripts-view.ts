@@ -13,6 +13,8 @@ const dialects = {
       `max(1, min(365, CAST(julianday(${end}) - julianday(${start}) AS INTEGER) + 1))`,
     jsonValues: (column: string) => `json_each(${column})`,
     indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
+    // SQLite has no CREATE OR REPLACE VIEW: its migration drops the view first.
+    create: "CREATE VIEW",
   },
   pg: {
     newline: "chr(10)",
@@ -20,12 +22,14 @@ const dialects = {
     daysBetween: (start: string, end: string) => `greatest(1, least(365, (${end}::date - ${start}::date) + 1))`,
     jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
     indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
+    // Replaced in place, so the mail role keeps its SELECT on it (docs/postgresql.md: the role's grants).
+    create: "CREATE OR REPLACE VIEW",
   },
 } as const;
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, daysBetween, jsonValues, indexOf } = dialects[engine];
+  const { newline: nl, join, daysBetween, jsonValues, indexOf, create } = dialects[engine];
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
@@ -36,8 +40,10 @@ export function sieveScriptsView(engine: Engine): string {
 -- any file to rewrite. Dovecot reads it through its dict (priv/sieve/name/<name> -> id, priv/sieve/data/<id> ->
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
 -- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
--- once per :days; :handle names the period, so a new period starts afresh.
-CREATE VIEW mail_sieve_scripts AS
+-- once per :days; :handle names the period, so a new period starts afresh. It answers only mail with one of the
+-- account's addresses in To or Cc: its own, its aliases', and its name in every domain whose catchall of type 3
+-- leads to its domain (x@other reaches x@here); not what a catchall of type 1 or 2 collects for unknown addresses.
+${create} mail_sieve_scripts AS
   SELECT
     a.email AS username,
     'autoresponder' AS name,
@@ -56,10 +62,14 @@ CREATE VIEW mail_sieve_scripts AS
       ELSE 7
     END ||
     ' :handle "autoresponder ' || ${start} || ' ' || ${end} || '"' ||
-    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.email || '"'`, "', '")} FROM aliases x WHERE x.target = a.email) || ']', '') ||
+    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.address || '"'`, "', '")} FROM (
+      SELECT email AS address FROM aliases WHERE target = a.email
+      UNION ALL
+      SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+    ) x) || ']', '') ||
     ' ' || ${quoted("a.autoresponder_body")} || ';' || ${nl} ||
     '}' || ${nl} AS script
-  FROM accounts a
+  FROM accounts a JOIN domains d ON d.id = a.domain_id
   WHERE a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> ''
   UNION ALL
   -- The spam filter (docs/mail-server.md, Anti-spam): one script per account, run by Dovecot's sieve_before
