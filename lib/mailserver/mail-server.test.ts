@@ -238,6 +238,47 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
     });
   });
 
+  describe("autoresponder of a forward-only account", () => {
+    it("answers while it forwards without keeping a copy (keep_mail 0), also when it became forward-only after the script was compiled; stores nothing, spam included, in or out of its dates", async () => {
+      const alpha = await domain(A);
+      for (const name of ["wyjazd", "zastepca", "pyta0", "pyta", "pyta2"])
+        await createAccount(db, alpha, name, { password: PASSWORD.other });
+      const reply = (to: string) =>
+        readMessages(l, to).filter(
+          (m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes("Poczta idzie do zast"),
+        );
+      const stored = () => ["", "Spam"].flatMap((folder) => maildirFiles(l, `wyjazd@${A}`, folder));
+
+      // Keeping its mail first: the script is compiled (and kept under its id) at this delivery.
+      await setAccount("wyjazd", { autoresponder_mode: 1, autoresponder_body: "Poczta idzie do zastępcy." });
+      await smtpSend(`pyta0@${A}`, [`wyjazd@${A}`], message(`pyta0@${A}`, `wyjazd@${A}`, "wyjazd-0"));
+      await settle();
+      await waitFor("the first reply", () => reply(`pyta0@${A}`).length === 1);
+      expect(stored()).toHaveLength(1);
+
+      await setAccount("wyjazd", { forwards: [`zastepca@${A}`], keep_mail: 0 });
+      await smtpSend(`pyta@${A}`, [`wyjazd@${A}`], message(`pyta@${A}`, `wyjazd@${A}`, "wyjazd-1"));
+      const spam = message(`pyta@${A}`, `wyjazd@${A}`, "wyjazd-spam").replace(
+        "Subject:",
+        "X-Sandbox-Spam-Score: 12\nSubject:",
+      );
+      await smtpSend(`pyta@${A}`, [`wyjazd@${A}`], spam);
+      await settle();
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-1")).toBe(true);
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-spam", "Spam")).toBe(true);
+      await waitFor("the reply", () => reply(`pyta@${A}`).length === 1);
+      expect(stored()).toHaveLength(1);
+
+      // Outside its dates: forwarded, not answered, and still nothing stored.
+      await setAccount("wyjazd", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
+      await smtpSend(`pyta2@${A}`, [`wyjazd@${A}`], message(`pyta2@${A}`, `wyjazd@${A}`, "wyjazd-2"));
+      await settle();
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-2")).toBe(true);
+      expect(reply(`pyta2@${A}`)).toEqual([]);
+      expect(stored()).toHaveLength(1);
+    });
+  });
+
   describe("autoresponder through a catchall", () => {
     const reply = (to: string, body: string) =>
       readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes(body));
