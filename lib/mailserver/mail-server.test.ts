@@ -282,11 +282,13 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   describe("autoresponder through a catchall", () => {
     const reply = (to: string, body: string) =>
       readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes(body));
-
-    it("answers mail to its name in a domain whose catchall (type 3) leads here, also when set after the script was compiled", async () => {
+    beforeAll(async () => {
       const alpha = await domain(A);
       for (const name of ["urlop", "pisze", "kolega"])
         await createAccount(db, alpha, name, { password: PASSWORD.other });
+    });
+
+    it("answers mail to its name in a domain whose catchall (type 3) leads here, also when set after the script was compiled", async () => {
       const gamma = await domain("gamma.test");
       await updateDomain(db, gamma, { catchall_type: 0 });
       try {
@@ -307,7 +309,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       }
     });
 
-    it("the catchall account of type 1 answers mail to its own address, not what it collects for unknown ones", async () => {
+    it("the catchall account of type 1 answers mail to its own address, not what it collects for unknown ones; mode 0 answers nothing", async () => {
       await setAccount("catchall", { autoresponder_mode: 1, autoresponder_body: "Biuro zamknięte." });
       try {
         await smtpSend(`pisze@${A}`, [`nobody2@${A}`], message(`pisze@${A}`, `nobody2@${A}`, "catchall-collected"));
@@ -319,6 +321,11 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       } finally {
         await setAccount("catchall", { autoresponder_mode: 0 });
       }
+      // autoresponder_mode 0: the same mail to its own address is not answered.
+      await smtpSend(`pisze@${A}`, [`catchall@${A}`], message(`pisze@${A}`, `catchall@${A}`, "catchall-off"));
+      await settle();
+      expect(hasSubject(`catchall@${A}`, "catchall-off")).toBe(true);
+      expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
     });
   });
 
