@@ -12,20 +12,30 @@ const dialects = {
     daysBetween: (start: string, end: string) =>
       `max(1, min(365, CAST(julianday(${end}) - julianday(${start}) AS INTEGER) + 1))`,
     jsonValues: (column: string) => `json_each(${column})`,
+    jsonLength: (column: string) => `json_array_length(${column})`,
     indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
+    // SQLite has no CREATE OR REPLACE VIEW: its migration drops the view first.
+    create: "CREATE VIEW",
   },
   pg: {
     newline: "chr(10)",
     join: (value: string, separator: string) => `string_agg(${value}, ${separator})`,
     daysBetween: (start: string, end: string) => `greatest(1, least(365, (${end}::date - ${start}::date) + 1))`,
     jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
+    jsonLength: (column: string) => `jsonb_array_length(${column})`,
     indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
+    // Replaced in place, so the mail role keeps its SELECT on it (docs/postgresql.md: the role's grants).
+    create: "CREATE OR REPLACE VIEW",
   },
 } as const;
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, daysBetween, jsonValues, indexOf } = dialects[engine];
+  const { newline: nl, join, daysBetween, jsonValues, jsonLength, indexOf, create } = dialects[engine];
+  // Forwards without keeping a copy (keep_mail 0): mail_alias_map gives Dovecot such an account's mail only while its
+  // autoresponder is on, for the answer; the script then discards it (the forwards have it) and files no spam. A
+  // blocked account keeps everything (its forwards are suspended), so it is not forward-only.
+  const forwardOnly = `(a.keep_mail = 0 AND a.blocked = 0 AND ${jsonLength("a.forwards")} > 0)`;
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
@@ -36,8 +46,11 @@ export function sieveScriptsView(engine: Engine): string {
 -- any file to rewrite. Dovecot reads it through its dict (priv/sieve/name/<name> -> id, priv/sieve/data/<id> ->
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
 -- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
--- once per :days; :handle names the period, so a new period starts afresh.
-CREATE VIEW mail_sieve_scripts AS
+-- once per :days; :handle names the period, so a new period starts afresh. It answers only mail with one of the
+-- account's addresses in To or Cc: its own, its aliases', and its name in every domain whose catchall of type 3
+-- leads to its domain (x@other reaches x@here); not what a catchall of type 1 or 2 collects for unknown addresses.
+-- A forward-only account (keep_mail 0 with forwards) answers too, then discards: it keeps nothing.
+${create} mail_sieve_scripts AS
   SELECT
     a.email AS username,
     'autoresponder' AS name,
@@ -56,10 +69,15 @@ CREATE VIEW mail_sieve_scripts AS
       ELSE 7
     END ||
     ' :handle "autoresponder ' || ${start} || ' ' || ${end} || '"' ||
-    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.email || '"'`, "', '")} FROM aliases x WHERE x.target = a.email) || ']', '') ||
+    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.address || '"'`, "', '")} FROM (
+      SELECT email AS address FROM aliases WHERE target = a.email
+      UNION ALL
+      SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+    ) x) || ']', '') ||
     ' ' || ${quoted("a.autoresponder_body")} || ';' || ${nl} ||
-    '}' || ${nl} AS script
-  FROM accounts a
+    '}' || ${nl} ||
+    CASE WHEN ${forwardOnly} THEN 'discard;' || ${nl} ELSE '' END AS script
+  FROM accounts a JOIN domains d ON d.id = a.domain_id
   WHERE a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> ''
   UNION ALL
   -- The spam filter (docs/mail-server.md, Anti-spam): one script per account, run by Dovecot's sieve_before
@@ -73,7 +91,7 @@ CREATE VIEW mail_sieve_scripts AS
     a.email AS username,
     'spam' AS name,
     'sp' || a.id AS id,
-    CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
+    CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 AND NOT ${forwardOnly} THEN
       'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables"];' || ${nl} ||
       'if allof(' ||
       coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') ||
@@ -88,7 +106,7 @@ CREATE VIEW mail_sieve_scripts AS
         ELSE '  fileinto "Spam";' || ${nl}
       END ||
       '}' || ${nl}
-    ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl}
+    ELSE '# spam filter off (spam_enabled 0 for the account or its domain, or it only forwards)' || ${nl}
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;`;
 }

@@ -179,13 +179,14 @@ upstream "local" {
 export function postfixAntispamLines(o: AntispamOptions): string[] {
   const quota = `check_policy_service { ${o.policyService}, policy_context=quota, timeout=30s, default_action=DUNNO }`;
   return [
-    "# Over quota first, for every client (local and logged-in senders too): the policy service asks Dovecot's",
-    "# quota-status for each mailbox the recipient is stored in (an alias's account; not a forward-only account).",
+    "# First, for every client (local and logged-in senders too): the recipient's black list (its white list",
+    "# beats it), then over quota: the policy service asks Dovecot's quota-status for each mailbox the recipient is",
+    "# stored in (an alias's account; not a forward-only account).",
     "# Anti-spam (docs/mail-server.md): the policy service decides per recipient at RCPT (black and white lists,",
     "# SPF, RBL, greylisting); Rspamd scores the message as a milter. Both fail open: when one does not answer,",
     "# mail is accepted unfiltered rather than lost (`mailserver check` reports them). The host's own clients",
-    "# (mynetworks) and logged-in users are not filtered at RCPT. An unknown recipient is refused before the policy",
-    "# service is asked: greylisting it first answered 450, stored a triplet, and refused it only on the retry.",
+    "# (mynetworks) and logged-in users are not checked for SPF, RBL and greylisting. An unknown recipient is refused",
+    "# before those checks: greylisting it first answered 450, stored a triplet, and refused it only on the retry.",
     `smtpd_recipient_restrictions = ${quota}, permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination, reject_unlisted_recipient, check_policy_service { ${o.policyService}, timeout=30s, default_action=DUNNO }`,
     `smtpd_milters = ${o.rspamdMilter}`,
     "milter_default_action = accept",

@@ -4,7 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { accountRecord, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { updateDomain } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "./housekeeping";
 import {
   dovecotConf,
@@ -234,6 +235,97 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await settle();
       expect(hasSubject(`ewa@${A}`, "vacation-3")).toBe(true);
       expect(reply(`catchall@${A}`)).toHaveLength(0);
+    });
+  });
+
+  describe("autoresponder of a forward-only account", () => {
+    it("answers while it forwards without keeping a copy (keep_mail 0), also when it became forward-only after the script was compiled; stores nothing, spam included, in or out of its dates", async () => {
+      const alpha = await domain(A);
+      for (const name of ["wyjazd", "zastepca", "pyta0", "pyta", "pyta2"])
+        await createAccount(db, alpha, name, { password: PASSWORD.other });
+      const reply = (to: string) =>
+        readMessages(l, to).filter(
+          (m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes("Poczta idzie do zast"),
+        );
+      const stored = () => ["", "Spam"].flatMap((folder) => maildirFiles(l, `wyjazd@${A}`, folder));
+
+      // Keeping its mail first: the script is compiled (and kept under its id) at this delivery.
+      await setAccount("wyjazd", { autoresponder_mode: 1, autoresponder_body: "Poczta idzie do zastępcy." });
+      await smtpSend(`pyta0@${A}`, [`wyjazd@${A}`], message(`pyta0@${A}`, `wyjazd@${A}`, "wyjazd-0"));
+      await settle();
+      await waitFor("the first reply", () => reply(`pyta0@${A}`).length === 1);
+      expect(stored()).toHaveLength(1);
+
+      await setAccount("wyjazd", { forwards: [`zastepca@${A}`], keep_mail: 0 });
+      await smtpSend(`pyta@${A}`, [`wyjazd@${A}`], message(`pyta@${A}`, `wyjazd@${A}`, "wyjazd-1"));
+      const spam = message(`pyta@${A}`, `wyjazd@${A}`, "wyjazd-spam").replace(
+        "Subject:",
+        "X-Sandbox-Spam-Score: 12\nSubject:",
+      );
+      await smtpSend(`pyta@${A}`, [`wyjazd@${A}`], spam);
+      await settle();
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-1")).toBe(true);
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-spam", "Spam")).toBe(true);
+      await waitFor("the reply", () => reply(`pyta@${A}`).length === 1);
+      expect(stored()).toHaveLength(1);
+
+      // Outside its dates: forwarded, not answered, and still nothing stored.
+      await setAccount("wyjazd", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
+      await smtpSend(`pyta2@${A}`, [`wyjazd@${A}`], message(`pyta2@${A}`, `wyjazd@${A}`, "wyjazd-2"));
+      await settle();
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-2")).toBe(true);
+      expect(reply(`pyta2@${A}`)).toEqual([]);
+      expect(stored()).toHaveLength(1);
+    });
+  });
+
+  describe("autoresponder through a catchall", () => {
+    const reply = (to: string, body: string) =>
+      readMessages(l, to).filter((m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes(body));
+    beforeAll(async () => {
+      const alpha = await domain(A);
+      for (const name of ["urlop", "pisze", "kolega"])
+        await createAccount(db, alpha, name, { password: PASSWORD.other });
+    });
+
+    it("answers mail to its name in a domain whose catchall (type 3) leads here, also when set after the script was compiled", async () => {
+      const gamma = await domain("gamma.test");
+      await updateDomain(db, gamma, { catchall_type: 0 });
+      try {
+        await setAccount("urlop", { autoresponder_mode: 1, autoresponder_body: "Urlop do piątku." });
+        // The script is compiled (and kept under its id) at this delivery, before gamma.test leads here.
+        await smtpSend(`pisze@${A}`, [`urlop@${A}`], message(`pisze@${A}`, `urlop@${A}`, "urlop-direct"));
+        await settle();
+        await waitFor("the direct reply", () => reply(`pisze@${A}`, "Urlop do piątku.").length === 1);
+
+        await updateDomain(db, await domain("gamma.test"), { catchall_type: 3, catchall_address: A });
+        const to = "urlop@gamma.test";
+        await smtpSend(`kolega@${A}`, [to], message(`kolega@${A}`, to, "urlop-catchall-3"));
+        await settle();
+        expect(hasSubject(`urlop@${A}`, "urlop-catchall-3")).toBe(true);
+        await waitFor("the reply through gamma.test", () => reply(`kolega@${A}`, "Urlop do piątku.").length === 1);
+      } finally {
+        await updateDomain(db, await domain("gamma.test"), { catchall_type: 3, catchall_address: A });
+      }
+    });
+
+    it("the catchall account of type 1 answers mail to its own address, not what it collects for unknown ones; mode 0 answers nothing", async () => {
+      await setAccount("catchall", { autoresponder_mode: 1, autoresponder_body: "Biuro zamknięte." });
+      try {
+        await smtpSend(`pisze@${A}`, [`nobody2@${A}`], message(`pisze@${A}`, `nobody2@${A}`, "catchall-collected"));
+        await smtpSend(`kolega@${A}`, [`catchall@${A}`], message(`kolega@${A}`, `catchall@${A}`, "catchall-own"));
+        await settle();
+        expect(hasSubject(`catchall@${A}`, "catchall-collected")).toBe(true);
+        await waitFor("the reply to its own address", () => reply(`kolega@${A}`, "Biuro zamknięte.").length === 1);
+        expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
+      } finally {
+        await setAccount("catchall", { autoresponder_mode: 0 });
+      }
+      // autoresponder_mode 0: the same mail to its own address is not answered.
+      await smtpSend(`pisze@${A}`, [`catchall@${A}`], message(`pisze@${A}`, `catchall@${A}`, "catchall-off"));
+      await settle();
+      expect(hasSubject(`catchall@${A}`, "catchall-off")).toBe(true);
+      expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
     });
   });
 

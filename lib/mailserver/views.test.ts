@@ -9,7 +9,7 @@ import { addDomain } from "@/lib/server/resources/new-domain";
 import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
-import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -71,6 +71,21 @@ describe("mail_sieve_scripts", () => {
     expect(second).not.toBe(first);
     await createAlias(db, await getDomainOrThrow(db, D), "aleksandra", { target: `ola@${D}` });
     expect(script(`ola@${D}`)!.id).not.toBe(second);
+    expect(script(`ola@${D}`)!.script).toContain(`:addresses ["aleksandra@${D}"]`);
+  });
+
+  it("answers the account's name in a domain whose catchall of type 3 leads here; a new ID when that changes", async () => {
+    const here = await getDomainOrThrow(db, D);
+    const other = await addDomain(db, "inny.test", "Admin-pass1", {}, here.customerId ?? undefined);
+    const before = script(`ola@${D}`)!.id;
+    await updateDomain(db, other, { catchall_type: 3, catchall_address: D });
+    const pointed = script(`ola@${D}`)!;
+    expect(pointed.id).not.toBe(before);
+    expect(pointed.script).toMatch(
+      /:addresses \["(aleksandra@views\.test", "ola@inny\.test|ola@inny\.test", "aleksandra@views\.test)"\]/,
+    );
+    await removeDomain(db, await getDomainOrThrow(db, "inny.test"));
+    expect(script(`ola@${D}`)!.id).not.toBe(pointed.id);
     expect(script(`ola@${D}`)!.script).toContain(`:addresses ["aleksandra@${D}"]`);
   });
 

@@ -39,7 +39,7 @@ export interface PolicyOptions {
 export interface PolicyRequest {
   request?: string;
   protocol_state?: string;
-  /** "quota" for the over-quota check Postfix asks first, for every client (postfixAntispamLines). */
+  /** "quota" for the question Postfix asks first, for every client (postfixAntispamLines): black list, then quota. */
   policy_context?: string;
   size?: string;
   client_address?: string;
@@ -153,6 +153,15 @@ export function listMatches(entries: string[], sender: string): boolean {
   return entries.some((e) => (e.includes("@") ? e === s : e === domain));
 }
 
+/** The black list's refusal of `sender` for `recipient`, unless the white list (which beats it) names the sender. */
+function blackListed(s: Settings, recipient: string, sender: string): PolicyAnswer | undefined {
+  if (listMatches(s.white, sender) || !listMatches(s.black, sender)) return undefined;
+  return {
+    action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`,
+    rule: "black-list",
+  };
+}
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
 
@@ -163,9 +172,15 @@ export class SpamPolicy {
 
   async decide(req: PolicyRequest): Promise<PolicyAnswer> {
     if (req.request === END_OF_DATA_REQUEST) return this.endOfData(req);
+    // Asked first, for every client (logged-in users and the host's own clients too): the recipient's black list,
+    // then its quota. A black list is the owner's "never from these", which a sender of this server may be as well.
     if (req.policy_context === "quota") {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
-      const full = await this.fullMailbox((req.recipient ?? "").toLowerCase(), Number(req.size) || 0);
+      const recipient = (req.recipient ?? "").toLowerCase();
+      const s = await settingsFor(this.o.db, recipient, this.o.defaults);
+      const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
+      if (refused) return refused;
+      const full = await this.fullMailbox(recipient, Number(req.size) || 0);
       // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
       return full ? { action: "552 5.2.2 Mailbox is full", rule: "quota" } : { action: "DUNNO", rule: "none" };
     }
@@ -183,13 +198,11 @@ export class SpamPolicy {
       return { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
     }
 
+    // The first question (above) has refused a black-listed sender already, whoever the client; here too, for a
+    // main.cf written before it asked that. The white list also skips the checks below.
     if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
-    if (listMatches(s.black, sender)) {
-      return {
-        action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`,
-        rule: "black-list",
-      };
-    }
+    const refused = blackListed(s, recipient, sender);
+    if (refused) return refused;
     if (
       s.enabled.spf &&
       !listMatches(s.spfWhite, sender) &&

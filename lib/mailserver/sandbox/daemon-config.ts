@@ -88,7 +88,7 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_client_restrictions=permit_sasl_authenticated,reject
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
   -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
-# (The quota check first, as in main.cf: a full mailbox is refused at RCPT to authenticated senders too.)
+# (The first question of main.cf: black list and quota apply at RCPT to authenticated senders too.)
 # Dovecot's own mail (vacation replies): trusted, like sendmail on a production host.
 127.0.0.1:${p.internal} inet n - y - - smtpd
   -o syslog_name=postfix/internal

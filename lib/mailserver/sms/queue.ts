@@ -1,7 +1,8 @@
 import "server-only";
 // The SMS notification queue (table sms_queue): a delivery to an inbox adds one row per configured number; the
 // worker of the mail event service sends due rows and retries failures with growing delays, so a slow or broken
-// gateway never delays mail delivery. A per-account hourly limit turns a flood into rows marked "skipped".
+// gateway never delays mail delivery. A per-account hourly limit turns a flood into rows marked "skipped"; so does
+// a block: a blocked account's notifications are suspended like its forwards (docs/mail-server.md).
 import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "@/db/client";
@@ -18,6 +19,12 @@ export interface NewMail {
 }
 
 type Plan = Pick<SmsQueueRow, "channel" | "target" | "parts" | "status" | "lastError">;
+
+/**
+ * Why a blocked account's notification is not sent. An SMS carries the subject and, with sms_cnt 1-3, the body to a
+ * number or an address outside: the same leak as a forward, which a block suspends (a compromised account).
+ */
+export const BLOCKED_SKIP = "account blocked: notifications are suspended while it is";
 
 function plan(config: SmsConfig, account: AccountRow, number: string, operatorCode: number, mail: NewMail): Plan {
   const parts = (max: number) => smsParts(mail.subject, mail.body, account.smsCnt, max);
@@ -80,6 +87,7 @@ export async function enqueueNewMail(
     const rows: SmsQueueRow[] = [];
     for (const { slot, number, operator } of numbers) {
       let p = plan(config, account, number, operator, mail);
+      if (p.status === "pending" && account.blocked) p = { ...p, status: "skipped", lastError: BLOCKED_SKIP };
       if (p.status === "pending" && config.rateLimitPerHour > 0 && recent >= config.rateLimitPerHour) {
         p = { ...p, status: "skipped", lastError: `rate limit: ${config.rateLimitPerHour} notifications per hour` };
       }
@@ -125,9 +133,16 @@ async function sendHttp(gw: HttpGatewayConfig, values: Record<string, string>): 
     throw new Error(`gateway answered without "${gw.successMatch}": ${text.slice(0, 200)}`);
 }
 
-async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: SmsQueueRow): Promise<void> {
+/** Sends one row; "blocked" when its account was blocked after the row was queued (nothing is sent). */
+async function sendRow(
+  db: Db,
+  config: SmsConfig,
+  transport: SmsTransport,
+  row: SmsQueueRow,
+): Promise<"sent" | "blocked"> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, row.accountId));
   if (!account) throw new Error("the account no longer exists");
+  if (account.blocked) return "blocked";
   const domain = account.email.slice(account.email.indexOf("@") + 1);
   if (row.channel === "email") {
     const mailer = nodemailer.createTransport({
@@ -150,7 +165,7 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
     } finally {
       mailer.close();
     }
-    return;
+    return "sent";
   }
   const n = normalizeNumber(config, row.target);
   if (!n) throw new Error(`${row.target} is not a phone number`);
@@ -160,6 +175,7 @@ async function sendRow(db: Db, config: SmsConfig, transport: SmsTransport, row: 
   const login = row.slot === 1 ? account.smsLogin1 : account.smsLogin2;
   const password = decryptSmsPassword(row.slot === 1 ? account.smsPassword1 : account.smsPassword2);
   for (const text of row.parts) await sendHttp(gw, { ...n, number: n.national, login, password, text });
+  return "sent";
 }
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
@@ -187,13 +203,12 @@ export async function processSmsQueue(
   for (const row of due) {
     const attempts = row.attempts + 1;
     try {
-      await sendRow(db, config, transport, row);
-      await withTransaction(db, (tx) =>
-        tx
-          .update(smsQueue)
-          .set({ status: "sent", attempts, sentAt: new Date().toISOString(), lastError: "" })
-          .where(eq(smsQueue.id, row.id)),
-      );
+      const outcome = await sendRow(db, config, transport, row);
+      const done =
+        outcome === "sent"
+          ? { status: "sent" as const, attempts, sentAt: new Date().toISOString(), lastError: "" }
+          : { status: "skipped" as const, lastError: BLOCKED_SKIP };
+      await withTransaction(db, (tx) => tx.update(smsQueue).set(done).where(eq(smsQueue.id, row.id)));
     } catch (err) {
       const delays = config.retryDelaysSeconds;
       const delay = delays[Math.min(attempts - 1, delays.length - 1)]! * 1000;

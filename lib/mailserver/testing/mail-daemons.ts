@@ -361,9 +361,15 @@ export interface SmtpOutcome {
 
 /**
  * Sends one message over SMTP (nodemailer) and reports per recipient what the server answered at RCPT, instead of
- * throwing: how the anti-spam tests see refusals and deferrals.
+ * throwing: how the anti-spam tests see refusals and deferrals. With `auth`, logged in (SMTP AUTH, the submission port).
  */
-export async function smtpTry(port: number, from: string, to: string[], message: string): Promise<SmtpOutcome> {
+export async function smtpTry(
+  port: number,
+  from: string,
+  to: string[],
+  message: string,
+  auth?: { user: string; pass: string },
+): Promise<SmtpOutcome> {
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: "127.0.0.1",
@@ -371,6 +377,7 @@ export async function smtpTry(port: number, from: string, to: string[], message:
     secure: false,
     ignoreTLS: true,
     name: "client.mailadmin.test",
+    ...(auth ? { auth } : {}),
   });
   type RcptError = { recipient?: string; responseCode?: number; response?: string };
   const refusals = (errors: RcptError[] | undefined) =>

@@ -150,7 +150,7 @@ export const accountMessages: Messages<Key> = {
     bulkCreate: "Dodaj wiele kont",
     confirmBlockTitle: "Zablokować zaznaczone konta?",
     confirmBlock:
-      "Zablokować {count}? Ich otwarte sesje w panelu zostaną zakończone (użytkownicy zostaną wylogowani), a logowanie do poczty (IMAP, POP3, SMTP) i do panelu będzie odrzucane. Poczta nadal będzie do nich dostarczana, ale przekierowania i autoresponder zostaną wstrzymane. Blokadę zdejmuje przycisk „Odblokuj”.",
+      "Zablokować {count}? Ich otwarte sesje w panelu zostaną zakończone (użytkownicy zostaną wylogowani), a logowanie do poczty (IMAP, POP3, SMTP) i do panelu będzie odrzucane. Poczta nadal będzie do nich dostarczana, ale przekierowania, autoresponder i powiadomienia SMS zostaną wstrzymane. Blokadę zdejmuje przycisk „Odblokuj”.",
   },
   en: {
     title: "Mail accounts",
@@ -216,6 +216,6 @@ export const accountMessages: Messages<Key> = {
     bulkCreate: "Add many accounts",
     confirmBlockTitle: "Block the selected accounts?",
     confirmBlock:
-      "Block {count}? Their open panel sessions end (the users are signed out), and sign-ins to mail (IMAP, POP3, SMTP) and to the panel are refused. Mail is still delivered to them, but forwards and the autoresponder are suspended. “Unblock” lifts the block.",
+      "Block {count}? Their open panel sessions end (the users are signed out), and sign-ins to mail (IMAP, POP3, SMTP) and to the panel are refused. Mail is still delivered to them, but forwards, the autoresponder and SMS notifications are suspended. “Unblock” lifts the block.",
   },
 };

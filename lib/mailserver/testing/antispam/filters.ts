@@ -14,6 +14,7 @@ import {
   setAccount,
   setDomain,
   send,
+  sendLoggedIn,
   settle,
   landed,
   codes,
@@ -102,6 +103,26 @@ export function spamFilterCases() {
     expect(landed(`picky@${S}`, "black-mixed").where).toBe("none");
     expect(landed(`plain@${S}`, "black-mixed").where).toBe("inbox");
     expect(landed(`picky@${S}`, "black-alone").where).toBe("none");
+  });
+
+  it("the black list refuses a logged-in sender of this server too (submission, SASL): by address and by domain", async () => {
+    await addAccount(S, "natret");
+    await addAccount(S, "unika", { spam_black_list: [`natret@${S}`, OFF] });
+    const mixed = await sendLoggedIn(`natret@${S}`, [`unika@${S}`, `plain@${S}`], "black-logged-in");
+    expect(mixed.accepted).toEqual([`plain@${S}`]);
+    expect(codes(mixed)[`unika@${S}`]).toBe(554);
+    const byDomain = await sendLoggedIn(`anyone@${OFF}`, [`unika@${S}`], "black-logged-in-domain");
+    expect(byDomain.accepted).toEqual([]);
+    expect(codes(byDomain)[`unika@${S}`]).toBe(554);
+    // Another logged-in sender is not on the list.
+    expect((await sendLoggedIn(`plain@${S}`, [`unika@${S}`], "black-logged-in-other")).accepted).toEqual([
+      `unika@${S}`,
+    ]);
+    await settle();
+    expect(landed(`unika@${S}`, "black-logged-in").where).toBe("none");
+    expect(landed(`plain@${S}`, "black-logged-in").where).toBe("inbox");
+    expect(landed(`unika@${S}`, "black-logged-in-domain").where).toBe("none");
+    expect(landed(`unika@${S}`, "black-logged-in-other").where).toBe("inbox");
   });
 
   it("the domain's black list (by domain and by address) applies to every account; the white list beats it", async () => {

@@ -92,6 +92,7 @@ export function loginAndQuotaCases() {
 
   describe("quota", () => {
     it("a second message to a full mailbox is refused at RCPT (552), on the MX and the submission port, and nothing bounces", async () => {
+      const mark = eventsLogMark(l);
       await smtpSend(
         "nadawca@far.test",
         [`pelny@${A}`],
@@ -100,6 +101,9 @@ export function loginAndQuotaCases() {
       await settle();
       expect(readMessages(l, `pelny@${A}`).length).toBe(1);
       await waitFor("usage written back", async () => (await row("pelny")).usagePercent >= 95);
+      // usage_notification_level 0: the crossing is reported and answered with no warning.
+      await mark.wait("pelny's crossing answered", new RegExp(`quota-warning pelny@${A} \\d+%: `));
+      expect(readMessages(l, `pelny@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"))).toEqual([]);
       const before = outbound().length;
       await expect(
         smtpSend("nadawca@far.test", [`pelny@${A}`], message("nadawca@far.test", `pelny@${A}`, "druga")),

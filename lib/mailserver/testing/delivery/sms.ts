@@ -1,9 +1,9 @@
 // Delivery cases: SMS notifications by e-mail and over the HTTP gateway.
 import { describe, expect, it } from "vitest";
-import { accountRecord } from "@/lib/server/resources/accounts";
+import { accountRecord, createAccount } from "@/lib/server/resources/accounts";
 import { decryptSmsPassword } from "../../sms/secret";
 import { eventsLogMark, readMessages, waitFor } from "../mail-daemons";
-import { A, l, db, gateway, alpha, row, set, smtpSend, outbound, message, settle, smsRows } from "./harness";
+import { A, PW, l, db, gateway, alpha, row, set, smtpSend, outbound, message, settle, smsRows } from "./harness";
 
 export function smsCases() {
   describe("SMS notifications", () => {
@@ -131,6 +131,25 @@ export function smsCases() {
       const statuses = (await smsRows("smsrate")).map((r) => r.status).sort();
       expect(statuses).toEqual(["sent", "sent", "sent", "skipped"]);
       expect((await smsRows("smsrate")).find((r) => r.status === "skipped")!.lastError).toMatch(/rate limit/);
+    });
+
+    it("a blocked account's notifications are suspended like its forwards (recorded as skipped); unblocked, they resume", async () => {
+      await createAccount(db, await alpha(), "smsblok", {
+        password: PW,
+        sms_phone_number_1: "blok-sms@outside.test",
+        sms_send_to: 1,
+        sms_cnt: 1,
+        blocked: 1,
+      });
+      await smtpSend("nadawca@far.test", [`smsblok@${A}`], message("nadawca@far.test", `smsblok@${A}`, "Zablokowane"));
+      await waitFor("the row", async () => (await smsRows("smsblok")).length === 1, 20_000);
+      const [blocked] = await smsRows("smsblok");
+      expect(blocked!.status).toBe("skipped");
+      expect(blocked!.lastError).toMatch(/blocked/);
+      await set("smsblok", { blocked: 0 });
+      await smtpSend("nadawca@far.test", [`smsblok@${A}`], message("nadawca@far.test", `smsblok@${A}`, "Odblokowane"));
+      await waitFor("the notification", () => sentTo("blok-sms@outside.test").length === 1, 20_000);
+      expect(text(sentTo("blok-sms@outside.test")[0]!.raw)).toMatch(/^Odblokowane: /);
     });
 
     it("no SMS for mail outside the inbox, nor for list mail the account only moderates", async () => {

@@ -107,7 +107,7 @@ export const editorMessages: Messages<Key> = {
     usageOf: "{used}\u00a0MB z {capacity}\u00a0MB ({pct}%)",
     blocked: "Konto zablokowane",
     blockedHint:
-      "Zablokowane konto nie może się logować; poczta do niego nadal trafia do skrzynki, ale przekierowania i autoresponder są wstrzymane.",
+      "Zablokowane konto nie może się logować; poczta do niego nadal trafia do skrzynki, ale przekierowania, autoresponder i powiadomienia SMS są wstrzymane.",
     usage_notification_level: "Ostrzeżenie o zajętości (%)",
     inbox_delete_after: "Usuwaj z odebranych po (dniach)",
     trash_delete_after: "Usuwaj z kosza po (dniach)",
@@ -180,7 +180,7 @@ export const editorMessages: Messages<Key> = {
     usageOf: "{used}\u00a0MB of {capacity}\u00a0MB ({pct}%)",
     blocked: "Account blocked",
     blockedHint:
-      "A blocked account cannot log in; its mail is still delivered to the mailbox, but forwards and the autoresponder are paused.",
+      "A blocked account cannot log in; its mail is still delivered to the mailbox, but forwards, the autoresponder and SMS notifications are paused.",
     usage_notification_level: "Usage warning level (%)",
     inbox_delete_after: "Delete from inbox after (days)",
     trash_delete_after: "Delete from trash after (days)",

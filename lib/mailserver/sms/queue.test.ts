@@ -1,0 +1,48 @@
+// The queue's rule for a block, on a database without the daemons: a notification queued before its account was
+// blocked is not sent once it is. The delivery of a blocked account's mail (queued as skipped) is tested in real mail
+// in lib/mailserver/delivery.test.ts.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { accounts, smsQueue } from "@/db/schema";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { smsConfig } from "./config";
+import { BLOCKED_SKIP, enqueueNewMail, processSmsQueue } from "./queue";
+
+vi.mock("server-only", () => ({}));
+
+let dir: string;
+let db: Db;
+
+beforeAll(async () => {
+  Object.assign(process.env, { SCRYPT_COST: "1024" });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-sms-queue-"));
+  db = openDatabase(path.join(dir, "mail.db"));
+  await addDomain(db, "q.test", "Admin-pass1", {});
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("SMS queue and a block", () => {
+  it("a notification queued before the account was blocked is skipped, not sent, once it is", async () => {
+    const account = await createAccount(db, await getDomainOrThrow(db, "q.test"), "ala", {
+      password: "Secret-123",
+      sms_phone_number_1: "ala-sms@outside.test",
+      sms_send_to: 1,
+    });
+    const [queued] = await enqueueNewMail(db, smsConfig(), account, { subject: "Temat", body: "" });
+    expect(queued!.status).toBe("pending");
+    await db.update(accounts).set({ blocked: 1 }).where(eq(accounts.id, account.id));
+    // Port 1 refuses: had the worker tried to send, the row would stay pending with the connection's error.
+    await processSmsQueue(db, smsConfig(), { smtp: { host: "127.0.0.1", port: 1 } });
+    const [row] = await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id));
+    expect(row).toMatchObject({ status: "skipped", lastError: BLOCKED_SKIP, attempts: 0 });
+  });
+});
