@@ -12,11 +12,15 @@ export interface OptionSpec {
   /** Placeholder shown in the help, for string options (N, MB, <dir>...). */
   value?: string;
   help: string;
-  /** A whole number of at least `min` (checked by intOption). */
+  /** A whole number of at least `min` and at most `max` (checked by intOption). */
   min?: number;
+  max?: number;
   /** Shown without brackets in the usage line (the command checks it with requiredOption). */
   required?: boolean;
 }
+
+/** The largest count a limit column holds (PostgreSQL's integer); capacities are bigint. */
+export const MAX_COUNT = 2_147_483_647;
 
 export interface Parsed {
   positionals: string[];
@@ -131,17 +135,21 @@ export function intOption(
   values: Parsed["values"],
   name: string,
   spelt = `--${name}`,
+  spec = command.options?.[name],
 ): number | undefined {
   const value = values[name];
   if (value === undefined) return undefined;
-  const min = command.options?.[name]?.min ?? 0;
+  const min = spec?.min ?? 0;
+  const max = spec?.max ?? Number.MAX_SAFE_INTEGER;
   if (
     typeof value !== "string" ||
     !/^\d+$/.test(value) ||
     !Number.isSafeInteger(Number(value)) ||
-    Number(value) < min
+    Number(value) < min ||
+    Number(value) > max
   ) {
-    throw new UsageError(`${command.name}: ${spelt} needs a whole number of at least ${min}, not '${String(value)}'`);
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${command.name}: ${spelt} needs a whole number ${range}, not '${String(value)}'`);
   }
   return Number(value);
 }

@@ -91,9 +91,11 @@ describe("every command", () => {
     const required = Object.entries(command.options ?? {})
       .filter(([o, spec]) => spec.required && o !== option)
       .flatMap(([o, spec]) => [`--${o}`, spec.min !== undefined ? "1" : "Valid-pass1"]);
-    for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1"]) {
+    const { min, max } = command.options![option]!;
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    for (const bad of ["abc", "1.5", "1e3", "", "12abc", "-1", ...(max === undefined ? [] : [String(max + 1)])]) {
       expect(await usage([...name.split(" "), ...positionals, ...required, `--${option}=${bad}`])).toBe(
-        `${name}: --${option} needs a whole number of at least ${command.options![option]!.min}, not '${bad}'`,
+        `${name}: --${option} needs a whole number ${range}, not '${bad}'`,
       );
     }
   });
@@ -178,7 +180,16 @@ describe("the CLI process", () => {
       ],
       [
         ["domain", "set-limits", "x.example", "--alias-limit", "many"],
-        "domain set-limits: --alias-limit needs a whole number of at least 0, not 'many'",
+        "domain set-limits: --alias-limit needs a whole number from 0 to 2147483647, not 'many'",
+      ],
+      // More than a limit column holds: PostgreSQL refused it with its raw SQL error, SQLite stored it.
+      [
+        ["domain", "add", "x.example", "--account-limit", "99999999999"],
+        "domain add: --account-limit needs a whole number from 0 to 2147483647, not '99999999999'",
+      ],
+      [
+        ["domain", "set-limits", "x.example", "--mailinglist-limit", "2147483648"],
+        "domain set-limits: --mailinglist-limit needs a whole number from 0 to 2147483647, not '2147483648'",
       ],
       [["nonsense"], "unknown command 'nonsense' (see --help)"],
     ] as const) {

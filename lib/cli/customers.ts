@@ -11,6 +11,7 @@ import {
 import {
   CLI,
   intOption,
+  MAX_COUNT,
   listOutput,
   showJson as show,
   UsageError,
@@ -23,10 +24,11 @@ const POOL_OPTIONS: Record<string, OptionSpec> = {
   "account-limit": {
     type: "string",
     value: "N|none",
+    max: MAX_COUNT,
     help: "accounts over all the customer's domains (none: back to per-domain limits)",
   },
-  "alias-limit": { type: "string", value: "N|none", help: "aliases over all its domains" },
-  "mailinglist-limit": { type: "string", value: "N|none", help: "mailing lists over all its domains" },
+  "alias-limit": { type: "string", value: "N|none", max: MAX_COUNT, help: "aliases over all its domains" },
+  "mailinglist-limit": { type: "string", value: "N|none", max: MAX_COUNT, help: "mailing lists over all its domains" },
   "capacity-limit": { type: "string", value: "MB|none", help: "the sum of all its accounts' capacities in MB" },
 };
 

@@ -156,7 +156,7 @@ describe("domain import", () => {
       expect.stringMatching(/^failed\tdelta\.example\tline 7: .*\(--postmaster-password\) \[500\.304\]$/),
       expect.stringMatching(/^failed\teps\.example\tline 8: unknown option 'colour=blue'/),
       "exists\talpha.example",
-      "failed\tzeta.example\tline 10: domain import: account-limit= needs a whole number of at least 0, not 'x'",
+      "failed\tzeta.example\tline 10: domain import: account-limit= needs a whole number from 0 to 2147483647, not 'x'",
       "3 added, 1 already hosted, 4 failed",
     ]);
 

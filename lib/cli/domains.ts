@@ -29,6 +29,7 @@ import {
   describeError,
   FailedWithReport,
   intOption,
+  MAX_COUNT,
   listOutput,
   stringOption,
   showJson as show,
@@ -39,9 +40,21 @@ import {
 } from "./args";
 
 const LIMIT_OPTIONS: Record<string, OptionSpec> = {
-  "account-limit": { type: "string", value: "N", min: 0, help: "how many accounts the domain may have (default 1000)" },
-  "alias-limit": { type: "string", value: "N", min: 0, help: "how many aliases (default 1000)" },
-  "mailinglist-limit": { type: "string", value: "N", min: 0, help: "how many mailing lists (default 100)" },
+  "account-limit": {
+    type: "string",
+    value: "N",
+    min: 0,
+    max: MAX_COUNT,
+    help: "how many accounts the domain may have (default 1000)",
+  },
+  "alias-limit": { type: "string", value: "N", min: 0, max: MAX_COUNT, help: "how many aliases (default 1000)" },
+  "mailinglist-limit": {
+    type: "string",
+    value: "N",
+    min: 0,
+    max: MAX_COUNT,
+    help: "how many mailing lists (default 100)",
+  },
   "capacity-limit": {
     type: "string",
     value: "MB",
@@ -52,7 +65,7 @@ const LIMIT_OPTIONS: Record<string, OptionSpec> = {
 
 /** The limits given; `spelt` writes an option's name as the user wrote it (a flag by default, `name=` in an import). */
 function limitsOf(command: Command, values: Parsed["values"], spelt = (name: string) => `--${name}`): DomainLimits {
-  const limit = (name: string) => intOption(command, values, name, spelt(name));
+  const limit = (name: string) => intOption(command, values, name, spelt(name), LIMIT_OPTIONS[name]);
   const limits: DomainLimits = {
     accountLimit: limit("account-limit"),
     aliasLimit: limit("alias-limit"),
