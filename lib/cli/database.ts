@@ -55,9 +55,12 @@ export const DB_COMMANDS: Command[] = [
     summary:
       "Replaces the database (DATABASE_PATH, or DATABASE_URL's) with a backup; stop the service, Postfix and Dovecot first.",
     notes:
-      "The backup is checked with integrity_check first. The command refuses while any process has the database\n" +
-      "open (it looks in /proc; run it as root or as the service's user). The replaced database is kept beside it\n" +
-      "as <name>.before-restore-<time>, and the restored file gets its owner, group and mode.",
+      "SQLite: the backup is checked with integrity_check first. The command refuses while any process has the\n" +
+      "database open (it looks in /proc; run it as root or as the service's user). The replaced database is kept\n" +
+      "beside it as <name>.before-restore-<time>, and the restored file gets its owner, group and mode.\n" +
+      "PostgreSQL: the archive is checked with pg_restore --list, then the tables are replaced in one transaction;\n" +
+      "no copy of the replaced data is kept and other processes are not looked for (they may run on other hosts):\n" +
+      "stop them, and `db backup` the current state first (docs/deploy.md).",
     example: `${CLI} db restore /var/backups/mailadmin/mail-2026-11-23.backup --yes`,
     options: { yes: { type: "boolean", help: "confirms replacing the current database (required)" } },
     // Migrating a new database first would leave an empty schema behind a restore that fails.
