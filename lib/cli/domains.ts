@@ -3,7 +3,14 @@ import fs from "node:fs";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { postmasterPassword } from "@/lib/config.mjs";
-import { checkDkimDns, currentDkimKey, dkimRecord, generateDkimKey, stagedDkimKey } from "@/lib/mailserver/dkim";
+import {
+  checkDkimDns,
+  currentDkimKey,
+  dkimRecord,
+  dkimZoneLine,
+  generateDkimKey,
+  stagedDkimKey,
+} from "@/lib/mailserver/dkim";
 import { getCustomerOrThrow } from "@/lib/server/resources/customers";
 import {
   findDomain,
@@ -191,10 +198,7 @@ export const DOMAIN_COMMANDS: Command[] = [
         if (!k) continue;
         const record = dkimRecord(domain.name, k);
         const dns = await checkDkimDns(record);
-        lines.push(
-          `${record.name} TXT "${record.value}"`,
-          `${label}, DNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`,
-        );
+        lines.push(dkimZoneLine(record), `${label}, DNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`);
       }
       return lines.join("\n");
     },
@@ -246,7 +250,8 @@ export const DOMAIN_COMMANDS: Command[] = [
     summary:
       "Stages a new DKIM key (new selector) for the domain, or every domain with --all; it signs once `domain dkim activate` finds its record in DNS.",
     notes:
-      'Prints the TXT record to publish, one line per domain: <name> TXT "<value>". A domain whose staged key is not\n' +
+      'Prints the TXT record to publish, one zone-file line per domain (<name>. TXT "<part>" "<part>", strings of at\n' +
+      "most 255 characters), for a DNS provider's bulk import. A domain whose staged key is not\n" +
       "activated yet prints that key again instead of getting another. The old record may stay in DNS for a week,\n" +
       "for mail in transit. --now: the new key signs within seconds (mailserver events) and mail signed with it fails\n" +
       "DKIM until DNS has the record; for a domain whose mail nobody checks yet. Each key takes about 0.2 s of\n" +
@@ -260,7 +265,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       const db = ctx.db();
       const rotate = (domain: DomainRow) => rotateDkim(db, domain, values.now === true);
       const done = await eachDomainOrOne(this, db, positionals, values, 2, rotate);
-      const line = (r: Awaited<ReturnType<typeof rotate>>) => `${r.record.name} TXT "${r.record.value}"`;
+      const line = (r: Awaited<ReturnType<typeof rotate>>) => dkimZoneLine(r.record);
       if (done.length === 1 && positionals.length === 1) {
         const [r] = done;
         const what = {

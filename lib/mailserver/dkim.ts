@@ -119,6 +119,15 @@ export function dkimRecord(domainName: string, key: Pick<DkimKeyRow, "selector" 
 }
 
 /**
+ * The record as a zone file's line, which DNS providers' bulk imports take: the name absolute (a trailing dot), the
+ * value in quoted strings of at most 255 characters (RFC 1035's limit; one string of ~410 failed to load).
+ */
+export function dkimZoneLine(record: DkimRecord): string {
+  const strings = record.value.match(/.{1,255}/g) ?? [""];
+  return `${record.name}. TXT ${strings.map((s) => `"${s}"`).join(" ")}`;
+}
+
+/**
  * What DNS answers for the record: "published" (p= equal), "different" (a record with another key), "missing", or
  * "error" (the resolver failed), checked as the domain's DNS page checks it. DNS_RESOLVER (comma-separated
  * host[:port]) names the resolver to ask; the system's otherwise.
