@@ -331,11 +331,18 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
 
   describe("housekeeping", () => {
     const warnings = () => readMessages(l, `jan@${A}`).filter((m) => m.includes("X-Mailadmin: usage-warning"));
+    /** Housekeeping opens only mailboxes whose usage counts messages: quota_clone's write follows the APPEND. */
+    const counted = (name: string) =>
+      waitFor(
+        `${name}'s messages counted`,
+        async () => (await getAccountOrThrow(db, await domain(A), name)).usageMessages > 0,
+      );
 
     it("expunges an old inbox message, keeps new ones, and warns about usage once per 24 h", async () => {
       const old = new Date(Date.now() - 60 * 86_400_000);
       await imapAppend(`jan@${A}`, PASSWORD.janNew, "INBOX", old, message("old@outside.test", `jan@${A}`, "old-one"));
       expect(hasSubject(`jan@${A}`, "old-one")).toBe(true);
+      await counted("jan");
 
       const output = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       expect(output).toMatch(/expunge INBOX: before 30d, 1 account/);
@@ -378,6 +385,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       }
       const all = ["ewa Trash", "ewa Spam", "anna Trash", "anna Spam", "catchall Trash", "catchall Spam"];
       expect(present()).toEqual(all);
+      for (const name of names) await counted(name);
 
       const output = await cli("mailserver", "housekeeping", "--dovecot-config", dovecotConf(l));
       for (const line of [

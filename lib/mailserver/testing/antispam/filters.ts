@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { expect, it } from "vitest";
 
+import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { runHousekeeping } from "../../housekeeping";
 import { dovecotConf, maildirFiles, readMessages, smtpTry, waitFor } from "../mail-daemons";
 import {
@@ -20,6 +21,7 @@ import {
   codes,
   message,
   addAccount,
+  domain,
 } from "./harness";
 
 export function spamFilterCases() {
@@ -158,6 +160,11 @@ export function spamFilterCases() {
     await send("sender@outside.test", [reader], "read-spam", 12);
     await settle();
     expect(landed(reader, "read-spam").where).toBe("spam");
+    // Housekeeping opens only mailboxes whose usage counts messages (quota_clone's write follows the delivery).
+    await waitFor(
+      "the reader's messages counted",
+      async () => (await getAccountOrThrow(db, await domain(S), "reader")).usageMessages > 0,
+    );
     const ctime = () => Math.floor(fs.statSync(maildirFiles(l, reader, "Spam")[0]!).ctimeMs / 1000);
     const delivered = ctime();
     // Nothing has read its save date yet (a read caches it); marking it read renames the file a second later.
