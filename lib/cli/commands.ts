@@ -77,7 +77,7 @@ function overview(commands: Command[], title: string): string {
     "Commands:",
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     "",
-    `Every command takes --help. DATABASE_PATH names the database (default data/mail.db).`,
+    `Every command takes --help. DATABASE_URL (postgres://...) names a PostgreSQL database, else DATABASE_PATH the SQLite file (default data/mail.db).`,
     "",
     "Example:",
     `  ${commands[0]!.example}`,
