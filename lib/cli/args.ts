@@ -30,6 +30,8 @@ export interface Parsed {
 export interface Context {
   /** The database, opened (and migrated) on first use: `--help` and `db restore` never open it. */
   db: () => Db;
+  /** Writes a line of the output now, before the command ends: a long run's report is not lost if it is cut short. */
+  print: (line: string) => Promise<void>;
 }
 
 export interface Command {

@@ -1,6 +1,6 @@
 // The operator CLI's argument handling, for every command in the table: --help answers without touching the
 // database, and an unknown option, a missing value or a bad number is refused with exit 2 and one line naming it.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -248,5 +248,31 @@ describe("the CLI process", () => {
       timeout: 60_000,
     });
     expect(piped.stdout.trim()).toBe("2000");
+  });
+
+  it("domain import prints each domain's line, with its generated password, as soon as it is added", async () => {
+    const db = path.join(dir, "import.db");
+    const env = { ...process.env, DATABASE_PATH: db, SCRYPT_COST: "1024" };
+    const cliArgs = ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts"];
+    expect(spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env }).status).toBe(0);
+    const file = path.join(dir, "import.txt");
+    fs.writeFileSync(file, ["i0.test -", "i1.test -", "i2.test -", "i3.test -", "i4.test -", "i5.test -"].join("\n"));
+    // Cut short (SIGINT) once the first line is out: the lines printed by then stay, each with its password (the whole
+    // report used to come at the end, so an interrupted import had printed nothing and its passwords were lost).
+    const child = spawn(process.execPath, [...cliArgs, "domain", "import", file, "--concurrency", "1"], { env });
+    let stdout = "";
+    const first = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (!stdout) resolve(chunk.toString("utf8"));
+        stdout += chunk.toString("utf8");
+      });
+      child.on("exit", () => reject(new Error(`the import ended before printing anything: ${stdout}`)));
+    });
+    child.kill("SIGINT");
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(first).toMatch(/^added\ti0\.test\tcustomer \d+\tpassword \S+\n/);
+    expect(first).not.toMatch(/added, \d+ already hosted/);
+    for (const line of stdout.trim().split("\n"))
+      expect(line).toMatch(/^added\ti\d\.test\tcustomer \d+\tpassword \S+$|^\d+ added, \d+ already hosted/);
   });
 });

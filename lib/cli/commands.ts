@@ -3,7 +3,7 @@
 // its options; `--help` works at every level.
 import type { Db } from "@/db/client";
 import { recordUsage } from "@/lib/server/resources/accounts";
-import { CLI, commandHelp, intOption, parseCommandArgs, UsageError, type Command } from "./args";
+import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, UsageError, type Command } from "./args";
 import { AUDIT_COMMANDS } from "./audit";
 import { CUSTOMER_COMMANDS } from "./customers";
 import { DB_COMMANDS } from "./database";
@@ -97,8 +97,21 @@ const selected = (argv: string[]) => COMMANDS.find((c) => c.name.split(" ").ever
 export const ownsConnection = (argv: string[]) => selected(argv)?.ownConnection === true;
 export const createsDatabase = (argv: string[]) => selected(argv)?.createsDatabase === true;
 
-export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<string> {
-  const ctx = { db: typeof db === "function" ? db : () => db };
+/**
+ * Runs the command `argv` names and gives its output. Lines a command prints as it goes go to `print` (the CLI's
+ * stdout); without one they are kept and come first in the output, or in a failure's report.
+ */
+export async function runCommand(
+  db: Db | (() => Db),
+  argv: string[],
+  print?: (line: string) => Promise<void>,
+): Promise<string> {
+  const printed: string[] = [];
+  const ctx = {
+    db: typeof db === "function" ? db : () => db,
+    print: print ?? ((line: string) => Promise.resolve(void printed.push(line))),
+  };
+  const withPrinted = (output: string) => [...printed, output].filter((s) => s !== "").join("\n");
   const [first, second] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return TOP_HELP;
   const command = selected(argv);
@@ -115,5 +128,11 @@ export async function runCommand(db: Db | (() => Db), argv: string[]): Promise<s
   }
   const parsed = parseCommandArgs(command, argv.slice(command.name.split(" ").length));
   if (parsed === "help") return commandHelp(command);
-  return await command.run(ctx, parsed);
+  try {
+    return withPrinted(await command.run(ctx, parsed));
+  } catch (err) {
+    if (err instanceof FailedWithReport && printed.length)
+      throw new FailedWithReport(withPrinted(err.output), err.message);
+    throw err;
+  }
 }

@@ -42,6 +42,7 @@ import {
   showJson as show,
   UsageError,
   type Command,
+  type Context,
   type OptionSpec,
   type Parsed,
 } from "./args";
@@ -124,7 +125,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "[customer=<id>|<domain>]; a password of - is generated and printed. Blank lines and lines starting with # are\n" +
       "skipped; - as the file reads standard input. The lines are added in order, each in its own transaction (a\n" +
       "customer=<domain> may name a domain of an earlier line); the passwords' hashes and DKIM keys are made --concurrency\n" +
-      "at a time beforehand. One output line per domain (added, exists, failed), then the counts; exit 1 when a line failed.",
+      "at a time beforehand. One output line per domain (added, exists, failed), printed as soon as it is done, then\n" +
+      "the counts; exit 1 when a line failed.",
     example: `${CLI} domain import domains.txt`,
     options: {
       concurrency: {
@@ -141,7 +143,7 @@ export const DOMAIN_COMMANDS: Command[] = [
         .split("\n")
         .map((raw, i) => ({ line: i + 1, words: raw.trim().split(/\s+/) }))
         .filter(({ words }) => words[0] !== "" && !words[0]!.startsWith("#"));
-      return importDomains(this, ctx.db(), lines, intOption(this, values, "concurrency") ?? 4);
+      return importDomains(this, ctx, lines, intOption(this, values, "concurrency") ?? 4);
     },
   },
   {
@@ -409,10 +411,11 @@ const IMPORT_OPTIONS = new Set([...Object.keys(LIMIT_OPTIONS), "customer"]);
  */
 async function importDomains(
   command: Command,
-  db: Db,
+  ctx: Context,
   lines: { line: number; words: string[] }[],
   concurrency: number,
 ): Promise<string> {
+  const db = ctx.db();
   const entries = lines.map(({ line, words: [name, given, ...rest] }) => {
     const password = given === undefined || given === "-" ? generatePassword() : given;
     return { line, name: name!.toLowerCase(), password, generated: password !== given, rest };
@@ -426,7 +429,8 @@ async function importDomains(
     prepared[i] = p;
   };
   for (let i = 0; i < Math.min(concurrency, entries.length); i++) prepare(i);
-  const out: string[] = [];
+  // Each line is printed as its domain is done: an import cut short has already printed the passwords it made.
+  const out = ctx.print;
   const counts = { added: 0, exists: 0, failed: 0 };
   for (const [i, entry] of entries.entries()) {
     try {
@@ -440,23 +444,23 @@ async function importDomains(
       const limits = limitsOf(command, values, (name) => `${name}=`);
       if (await findDomain(db, entry.name)) {
         counts.exists++;
-        out.push(`exists\t${entry.name}`);
+        await out(`exists\t${entry.name}`);
         continue;
       }
       const customer = await customerOption(db, command, values);
       const domain = await addDomain(db, entry.name, entry.password, limits, customer, await prepared[i]!);
       counts.added++;
-      out.push(
+      await out(
         `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,
       );
     } catch (err) {
       counts.failed++;
-      out.push(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
+      await out(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
     } finally {
       if (i + concurrency < entries.length) prepare(i + concurrency);
     }
   }
-  out.push(`${counts.added} added, ${counts.exists} already hosted, ${counts.failed} failed`);
-  if (!counts.failed) return out.join("\n");
-  throw new FailedWithReport(out.join("\n"), `${counts.failed} of ${entries.length} lines failed`);
+  const total = `${counts.added} added, ${counts.exists} already hosted, ${counts.failed} failed`;
+  if (!counts.failed) return total;
+  throw new FailedWithReport(total, `${counts.failed} of ${entries.length} lines failed`);
 }

@@ -34,7 +34,7 @@ try {
       );
     return getDb();
   };
-  const output = await runCommand(db, argv);
+  const output = await runCommand(db, argv, (line) => writeLine(process.stdout, line));
   await writeLine(process.stdout, output);
   process.exit(0);
 } catch (err) {
