@@ -23,6 +23,7 @@ export declare function pgBinDir(): string;
 export declare function mailDbPassword(): string | undefined;
 export declare function postmasterPassword(): string | undefined;
 export declare function checkPassword(): string | undefined;
+export declare function accountPassword(): string | undefined;
 export declare function mailHostSet(): boolean;
 export declare function smsConfigPath(): string | undefined;
 export declare function smsSecretKey(): string | undefined;

@@ -115,6 +115,11 @@ export function postmasterPassword() {
   return process.env.POSTMASTER_PASSWORD || undefined;
 }
 
+/** ACCOUNT_PASSWORD: `account set-password`'s new password, when set (empty counts as unset). */
+export function accountPassword() {
+  return process.env.ACCOUNT_PASSWORD || undefined;
+}
+
 /** CHECK_PASSWORD: the password of `mailserver check`'s account, when set (empty counts as unset). */
 export function checkPassword() {
   return process.env.CHECK_PASSWORD || undefined;

@@ -257,6 +257,22 @@ describe("2. turning the second step on or off needs the password, and ends the 
     expectErrorBody((await panel("GET", "/api/panel/two-factor/postmaster", user)).json, "forbidden");
   });
 
+  it("the operator sets a forgotten password with `account set-password`: the new one signs in, the old one and the sessions end", async () => {
+    const owner = await createAccount(C, "forgot", "Forgot-pass-1");
+    const before = await session(owner);
+    const generated = /: password set to (\S+)\n$/.exec(cli("account", "set-password", owner.email))?.[1];
+    expect(generated).toMatch(/^\S{6,15}$/);
+    expect((await panel("GET", "/api/panel/session", before)).status).toBe(401);
+    expect((await signIn(owner)).status).toBe(403);
+    await session({ ...owner, password: generated! });
+    // A given password obeys the account password rule, and nothing changes when it does not.
+    expect(() => cli("account", "set-password", owner.email, "--password", "short")).toThrow(/500\.304/);
+    await session({ ...owner, password: generated! });
+    expect(cli("audit", "list", "--domain", C, "--search", "forgot")).toMatch(
+      /cli\tupdate account\tforgot\t.*"password"/,
+    );
+  });
+
   it("a server without TOTP_ENCRYPTION_KEY says so (configured: false) and answers its JSON error, never an HTML 500", async () => {
     const main = inject("mainBase").replace(/\/api\/v1$/, "");
     const domain = DOMAINS.main[0]!.name;

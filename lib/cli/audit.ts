@@ -1,10 +1,22 @@
 // The operator's commands for the audit log (`audit list`) and the per-domain sign-in policy
-// (`domain set --require-2fa`), and removing an account's second step (`account reset-2fa`).
+// (`domain set --require-2fa`), and for an owner locked out: removing an account's second step (`account reset-2fa`)
+// and setting a new password (`account set-password`).
+import type { Db } from "@/db/client";
+import { accountPassword } from "@/lib/config.mjs";
+import { generatePassword } from "@/lib/schemas/common";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";
 import { removeSecondStep, setRequire2fa } from "@/lib/server/caller/totp";
-import { getAccountOrThrow } from "@/lib/server/resources/accounts";
-import { CLI, intOption, UsageError, type Command } from "./args";
+import { getAccountOrThrow, resetPassword } from "@/lib/server/resources/accounts";
+import { CLI, intOption, stringOption, UsageError, type Command } from "./args";
+
+/** The domain and the name of an account's address, both checked to exist. */
+async function accountOf(db: Db, command: Command, address: string) {
+  const at = address.lastIndexOf("@");
+  if (at <= 0) throw new UsageError(`${command.name}: ${address} is not an address (name@domain)`);
+  const domain = await getDomainOrThrow(db, address.slice(at + 1));
+  return { domain, account: await getAccountOrThrow(db, domain, address.slice(0, at)) };
+}
 
 const line = (e: Awaited<ReturnType<typeof listAudit>>["entries"][number]) =>
   [
@@ -86,18 +98,36 @@ export const AUDIT_COMMANDS: Command[] = [
       "The account then signs in to the panel with its password alone and may set the second step up again\n(a postmaster of a domain set with --require-2fa is asked to at the next sign-in). Audited.",
     async run(ctx, { positionals }) {
       const db = ctx.db();
-      const address = positionals[0]!.toLowerCase();
-      const at = address.lastIndexOf("@");
-      if (at <= 0) throw new UsageError(`account reset-2fa: ${address} is not an address (name@domain)`);
-      const account = await getAccountOrThrow(
-        db,
-        await getDomainOrThrow(db, address.slice(at + 1)),
-        address.slice(0, at),
-      );
+      const { account } = await accountOf(db, this, positionals[0]!.toLowerCase());
       const had = await removeSecondStep(db, account);
       return had
         ? `${account.email}: two-step sign-in removed.`
         : `${account.email}: had no two-step sign-in (its code lock, if any, is lifted).`;
+    },
+  },
+  {
+    name: "account set-password",
+    args: ["<address>"],
+    summary: "Sets an account's password, for an owner or a postmaster who forgot it; a new one is made unless given.",
+    example: `${CLI} account set-password postmaster@example.org`,
+    notes:
+      "The password: --password, else the environment's ACCOUNT_PASSWORD (neither in `ps` nor in the shell's\n" +
+      "history), else one generated and printed once. The account password rule applies. The account's panel\n" +
+      "sessions end and mail programs need the new one; audited (as the CLI's, the password itself never).",
+    options: {
+      password: {
+        type: "string",
+        value: "<pw>",
+        help: "the new password; visible in ps: prefer ACCOUNT_PASSWORD or a generated one",
+      },
+    },
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
+      const given = stringOption(values, "password") || accountPassword();
+      const password = given ?? generatePassword();
+      await resetPassword(db, domain, account.name, password);
+      return given ? `${account.email}: password set.` : `${account.email}: password set to ${password}`;
     },
   },
 ];

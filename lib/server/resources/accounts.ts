@@ -15,10 +15,11 @@ import {
   checkPostmaster,
   checkRestricted,
   passwordHashesOf,
+  prehashPassword,
   type Prehashed,
 } from "./account-checks";
 import { removeForwardsTo } from "./account-forwards";
-import { aliasEmailsOf, findAccount } from "./account-record";
+import { aliasEmailsOf, findAccount, getAccountOrThrow } from "./account-record";
 import { removeAliasesTo } from "./aliases";
 import { fieldChanges, recordChange } from "./audit";
 import { isLoginRefused, type Principal } from "../caller/auth";
@@ -262,6 +263,27 @@ async function updateRows(
     for (const row of rows) written.set(row.id, row);
   }
   return written;
+}
+
+/**
+ * The operator's password reset (`account set-password`), for an owner or a postmaster who forgot theirs: set as the
+ * domain's administrator sets it through the API (the password rule, the mail hashes, the account's panel sessions
+ * ended), audited as the CLI's.
+ */
+export async function resetPassword(db: Db, domain: DomainRow, name: string, password: string): Promise<AccountRow> {
+  const postmaster = await getAccountOrThrow(db, domain, "postmaster");
+  const admin: Principal = { account: postmaster, domain: domain.name, domainRow: domain, isPostmaster: true };
+  const [row] = await updateAccounts(
+    db,
+    admin,
+    domain,
+    [name],
+    { password },
+    {
+      prehashed: await prehashPassword({ password }),
+    },
+  );
+  return row!;
 }
 
 /** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */
