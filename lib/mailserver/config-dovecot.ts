@@ -156,6 +156,8 @@ mail_always_cache_fields = date.save
 mail_uid = ${o.mailUser}
 mail_gid = ${o.mailGroup}
 mail_plugins = $mail_plugins quota quota_clone
+# LOGIN beside PLAIN: the one mechanism some mail programs (older Outlook among them) offer; both only over TLS.
+auth_mechanisms = plain login
 
 namespace inbox {
   inbox = yes

@@ -31,7 +31,6 @@ protocols = imap pop3 lmtp
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
 # Refused logins answer at once (a production server keeps the default 2 s delay).
 auth_failure_delay = 0
 default_internal_user = dovecot

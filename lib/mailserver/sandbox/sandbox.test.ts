@@ -205,6 +205,28 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(text).toContain("Subject: leaves-the-sandbox");
   });
 
+  it("the submission port takes both SASL mechanisms the generated Dovecot configuration offers, PLAIN and LOGIN", async () => {
+    const { default: SMTPConnection } = await import("nodemailer/lib/smtp-connection");
+    for (const method of ["PLAIN", "LOGIN"]) {
+      const connection = new SMTPConnection({ host: "127.0.0.1", port: info.submission, ignoreTLS: true });
+      const login = new Promise<void>((resolve, reject) => {
+        connection.once("error", reject);
+        connection.connect(() =>
+          // nodemailer reads the mechanism from the credentials' `method`, which its types do not name.
+          connection.login(
+            { user: "postmaster@sandbox-demo.test", pass: "Admin-pass1", method } as { user: string; pass: string },
+            (err) => (err ? reject(err) : resolve()),
+          ),
+        );
+      });
+      try {
+        await expect(login, method).resolves.toBeUndefined();
+      } finally {
+        connection.close();
+      }
+    }
+  });
+
   it("stops everything within 30 s on SIGTERM and leaves no process behind", async () => {
     const pids = descendants(child.pid!);
     // Postfix's master and workers, Dovecot's, Rspamd's, Redis.
