@@ -189,14 +189,16 @@ export function mailserverCheckCases() {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
-        expect(failed.map((line) => line.slice(2, line.indexOf(":")))).toEqual([
+        // The submission login may still pass just after the stop (seen once on PostgreSQL): Postfix reaches Dovecot's
+        // auth service over its own connection, not through the master's sockets the doveadm lines need.
+        const names = failed.map((line) => line.slice(2, line.indexOf(":")));
+        expect(names.filter((name) => name !== "submission port takes a login over TLS")).toEqual([
           "doveadm user",
           "doveadm auth test",
           "LMTP socket",
           "auth socket",
           "quota_clone writes usage back",
           "quota-status answers at RCPT",
-          "submission port takes a login over TLS",
         ]);
         // doveadm's own words: it could not reach the auth service's socket.
         expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);
