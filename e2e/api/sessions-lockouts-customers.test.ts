@@ -153,6 +153,12 @@ describe("3. customers: pooled limits and the catchall boundary", () => {
     });
     expect(shown.domains.map((d: any) => d.name)).toEqual([A, B]);
     expect(JSON.parse(cli("customer", "show", "1")).usage.accounts).toBe(shown.usage.accounts);
+    // Named by the operator; a name that would break the tab-separated list is refused and changes nothing.
+    expect(cli("customer", "rename", "1", " Kowalski sp. z o.o. ")).toBe("1\tKowalski sp. z o.o.\n");
+    expect(() => cli("customer", "rename", "1", "a\tb")).toThrow(/on one line, without tabs/);
+    expect(cli("customer", "list")).toMatch(
+      new RegExp(`^1\\tKowalski sp\\. z o\\.o\\.\\tpool accounts 12 .*\\t${A},${B}$`, "m"),
+    );
   }, 180_000);
 
   it("every domain of the customer answers the pool's limits and usage, and creating beyond the pool is refused", async () => {

@@ -5,6 +5,7 @@ import {
   getCustomerOrThrow,
   isPooled,
   listCustomers,
+  renameCustomer,
   setCustomerLimits,
   type CustomerLimits,
 } from "@/lib/server/resources/customers";
@@ -79,6 +80,17 @@ export const CUSTOMER_COMMANDS: Command[] = [
     async run(ctx, { positionals }) {
       const db = ctx.db();
       return show(await customerReport(db, await customerArg(db, this, positionals[0]!)));
+    },
+  },
+  {
+    name: "customer rename",
+    args: ["<id>", "<name>"],
+    summary: "Names a customer (a new customer takes its first domain's name): what `customer list` shows.",
+    example: `${CLI} customer rename 3 "Kowalski sp. z o.o. (contract 2026/117)"`,
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const customer = await renameCustomer(db, await customerArg(db, this, positionals[0]!), positionals[1]!);
+      return `${customer.id}\t${customer.name}`;
     },
   },
   {

@@ -115,6 +115,24 @@ export async function setCustomerLimits(db: Db, customer: CustomerRow, limits: C
   );
 }
 
+/** What a customer's name may be: what the operator knows it by (a company, a contract number), one line. */
+export function customerName(text: string): string {
+  const name = text.trim();
+  // No control characters: the name is printed in tab-separated lines (`customer list`).
+  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name))
+    throw new Error("a customer's name must be 1 to 200 characters on one line, without tabs or control characters");
+  return name;
+}
+
+export async function renameCustomer(db: Db, customer: CustomerRow, name: string): Promise<CustomerRow> {
+  const checked = customerName(name);
+  return withTransaction(
+    db,
+    async (tx) =>
+      (await tx.update(customers).set({ name: checked }).where(eq(customers.id, customer.id)).returning())[0]!,
+  );
+}
+
 /** What `customer show` prints: the customer, its pool (when pooled) and each domain with its usage. */
 export async function customerReport(db: Db, customer: CustomerRow) {
   const owned = await db.select().from(domains).where(eq(domains.customerId, customer.id)).orderBy(domains.name);
