@@ -138,6 +138,9 @@ test("the delete dialog of several accounts speaks of them all, with the Polish 
   await page.getByLabel(`Zaznacz ${email(b)}`).check();
   await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
   await expect(dialog.getByRole("heading")).toHaveText("Usunąć 2 konta?");
+  // What is lost, as the one-account question says it; the title's question is not asked again below it.
+  await expect(dialog).toContainText("Poczta w ich skrzynkach zostanie utracona. Tej operacji nie można cofnąć.");
+  await expect(dialog.getByText("Usunąć 2 konta?")).toHaveCount(1);
   await expect(dialog).toContainText("Sprawdzanie, co zostanie usunięte razem z kontami…");
   release();
   await expect(dialog).toContainText(
@@ -182,6 +185,7 @@ test("the delete dialog of several accounts speaks of them all, with the Polish 
   await page.getByLabel(`Select ${email(b)}`).check();
   await page.getByRole("button", { name: "Delete selected" }).click();
   await expect(dialog.getByRole("heading")).toHaveText("Delete 2 accounts?");
+  await expect(dialog).toContainText("Their mailboxes are lost. This cannot be undone.");
   await expect(dialog).toContainText("The alias pointing at one of them, directly or through another alias, goes too:");
   await expect(dialog).toContainText(
     "They are taken off this mailing list of the domain (as subscribers and moderators):",

@@ -37,7 +37,8 @@ export interface BulkContext {
   clearOutcome: () => void;
 }
 
-export type ResourceTextKey = "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete" | "deleteTitle";
+export type ResourceTextKey =
+  "title" | "empty" | "emptySearch" | "loadFailed" | "confirmDelete" | "confirmDeleteMany" | "deleteTitle";
 
 interface Row {
   name: string;
@@ -48,7 +49,8 @@ export interface ResourceTableProps<R extends Row> {
   resource: ResourceHooks<R, { name: string }>;
   initial?: InitialListPage<R>;
   /** The resource's own texts: title (the caption), empty, emptySearch {search}, loadFailed {error}, and
-   *  confirmDelete {email} (also as {name}) for one row, and deleteTitle, the question heading that dialog. */
+   *  confirmDelete {email} (also as {name}) for one row, and deleteTitle, the question heading that dialog;
+   *  confirmDeleteMany, what goes with several rows (under the title that counts them). */
   t: (key: ResourceTextKey, vars?: Record<string, string>) => string;
   noun: Noun;
   columns: Column<R>[];
@@ -348,7 +350,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                       email: `${deleting.names[0]}@${domain ?? ""}`,
                       name: `${deleting.names[0]}@${domain ?? ""}`,
                     })
-                  : t("confirmMany", { count: count(deleting.count) })}
+                  : props.t("confirmDeleteMany")}
               </p>
               {dialogNames && dialogNames.length > 1 && (
                 <NameList names={dialogNames} more={(n) => t("andMore", { n })} />

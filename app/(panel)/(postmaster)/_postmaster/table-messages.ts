@@ -24,7 +24,6 @@ type Key =
   | "bulkDeleteFailed"
   | "bulkPartlyDeleted"
   | "deleted"
-  | "confirmMany"
   | "deleteMany"
   | "andMore";
 
@@ -53,7 +52,6 @@ export const tableMessages: Messages<Key> = {
     bulkDeleted: "Usunięto: {count}.",
     bulkDeleteFailed: "Nic nie usunięto: {error}",
     bulkPartlyDeleted: "Usunięto {done}; pozostałych {rest} nie usunięto: {error}",
-    confirmMany: "Usunąć {count}? Tej operacji nie można cofnąć.",
     deleteMany: "Usunąć {count}?",
     // "i jeszcze 1", "i jeszcze 5": right for every number ("i 1 innych" was not).
     andMore: "i jeszcze {n}",
@@ -82,7 +80,6 @@ export const tableMessages: Messages<Key> = {
     bulkDeleted: "Deleted: {count}.",
     bulkDeleteFailed: "Nothing was deleted: {error}",
     bulkPartlyDeleted: "Deleted {done}; the other {rest} were not deleted: {error}",
-    confirmMany: "Delete {count}? This cannot be undone.",
     deleteMany: "Delete {count}?",
     andMore: "and {n} more",
   },

@@ -26,6 +26,7 @@ type Key =
   | "spamOn"
   | "spamOff"
   | "confirmDelete"
+  | "confirmDeleteMany"
   | "deleteTitle"
   | "create"
   | "createTitle"
@@ -110,6 +111,7 @@ export const accountMessages: Messages<Key> = {
     spamOn: "Włącz antyspam",
     spamOff: "Wyłącz antyspam",
     confirmDelete: "Usunąć konto {name}? Poczta w skrzynce zostanie utracona. Tej operacji nie można cofnąć.",
+    confirmDeleteMany: "Poczta w ich skrzynkach zostanie utracona. Tej operacji nie można cofnąć.",
     deleteTitle: "Usunąć konto?",
     create: "Utwórz konto",
     createTitle: "Nowe konto",
@@ -177,6 +179,7 @@ export const accountMessages: Messages<Key> = {
     spamOn: "Anti-spam on",
     spamOff: "Anti-spam off",
     confirmDelete: "Delete the account {name}? Its mailbox is lost. This cannot be undone.",
+    confirmDeleteMany: "Their mailboxes are lost. This cannot be undone.",
     deleteTitle: "Delete the account?",
     create: "Create account",
     createTitle: "New account",

@@ -19,6 +19,7 @@ type Key =
   | "updated"
   | "deleted"
   | "confirmDelete"
+  | "confirmDeleteMany"
   | "deleteTitle"
   | "empty"
   | "emptySearch"
@@ -46,6 +47,7 @@ export const aliasMessages: Messages<Key> = {
     updated: "Zmieniono cel aliasu {email}.",
     deleted: "Usunięto alias {email}.",
     confirmDelete: "Usunąć alias {email}? Poczta na ten adres przestanie dochodzić.",
+    confirmDeleteMany: "Poczta na te adresy przestanie dochodzić.",
     deleteTitle: "Usunąć alias?",
     empty: "Domena nie ma aliasów. Utwórz pierwszy formularzem powyżej.",
     emptySearch: "Żaden alias nie pasuje do „{search}”. Zmień lub wyczyść wyszukiwanie.",
@@ -72,6 +74,7 @@ export const aliasMessages: Messages<Key> = {
     updated: "Target of {email} changed.",
     deleted: "Alias {email} deleted.",
     confirmDelete: "Delete the alias {email}? Mail to this address will stop arriving.",
+    confirmDeleteMany: "Mail to these addresses will stop arriving.",
     deleteTitle: "Delete the alias?",
     empty: "The domain has no aliases. Create the first one with the form above.",
     emptySearch: "No alias matches “{search}”. Change or clear the search.",

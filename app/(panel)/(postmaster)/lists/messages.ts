@@ -23,6 +23,7 @@ type Key =
   | "createTitle"
   | "nameHint"
   | "confirmDelete"
+  | "confirmDeleteMany"
   | "deleteTitle"
   | "deleted"
   | "empty"
@@ -54,6 +55,7 @@ export const listMessages: Messages<Key> = {
     createTitle: "Nowa lista",
     nameHint: "Sama nazwa przed @{domain}: małe litery, cyfry oraz / . - (2-32 znaki).",
     confirmDelete: "Usunąć listę {email} wraz z subskrybentami? Tej operacji nie można cofnąć.",
+    confirmDeleteMany: "Listy zostaną usunięte wraz z subskrybentami. Tej operacji nie można cofnąć.",
     deleteTitle: "Usunąć listę?",
     deleted: "Usunięto listę {email}.",
     empty: "Domena nie ma list dyskusyjnych. Utwórz pierwszą formularzem powyżej.",
@@ -84,6 +86,7 @@ export const listMessages: Messages<Key> = {
     createTitle: "New list",
     nameHint: "Just the name before @{domain}: lowercase letters, digits and / . - (2-32 characters).",
     confirmDelete: "Delete the list {email} and its subscribers? This cannot be undone.",
+    confirmDeleteMany: "The lists go with their subscribers. This cannot be undone.",
     deleteTitle: "Delete the list?",
     deleted: "List {email} deleted.",
     empty: "The domain has no mailing lists. Create the first one with the form above.",
