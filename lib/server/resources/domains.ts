@@ -153,6 +153,16 @@ export interface DomainLimits {
   capacityLimit?: number;
 }
 
+/** The limits as the domain record names them, so the audit log shows them as the API and the panel do. */
+const LIMIT_FIELDS = {
+  accountLimit: "account_limit",
+  aliasLimit: "alias_limit",
+  mailinglistLimit: "mailinglist_limit",
+  capacityLimit: "capacity_limit",
+} as const satisfies Record<keyof DomainLimits, string>;
+const asRecordFields = (limits: DomainLimits): Record<string, number | undefined> =>
+  Object.fromEntries(Object.entries(limits).map(([k, v]) => [LIMIT_FIELDS[k as keyof DomainLimits], v as number]));
+
 export function listDomains(db: Db): Promise<DomainRow[]> {
   return db.select().from(domains).orderBy(domains.name).execute();
 }
@@ -175,7 +185,7 @@ export async function insertDomain(
       action: "create",
       resource: "domain",
       names: [name],
-      changes: fieldChanges({ ...limits }, null),
+      changes: fieldChanges(asRecordFields(limits), null),
     });
     return (
       await tx
@@ -196,7 +206,7 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
       action: "update",
       resource: "domain",
       names: [domain.name],
-      changes: fieldChanges({ ...limits }, [old]),
+      changes: fieldChanges(asRecordFields(limits), [asRecordFields(old)]),
     });
     return (await tx.update(domains).set(limits).where(eq(domains.id, domain.id)).returning())[0]!;
   });
