@@ -135,5 +135,20 @@ test("pasted members keep each address whole: names from a mail program, commas,
     // The field mid-window: scrolled in from below, it would sit under the sticky save bar.
     await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SCREENSHOTS, `list-members-paste-${width}.png`) });
+    // The hint's example stays on one line: broken inside, „Jan Nowak <jan@…” no longer reads as one entry.
+    const exampleLines = await page.evaluate(() => {
+      const example = "Jan\u00a0Nowak\u00a0<jan@example.com>";
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent?.indexOf(example) ?? -1;
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + example.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }
+      return 0;
+    });
+    expect(exampleLines, `the hint's example at ${width} px`).toBe(1);
   }
 });

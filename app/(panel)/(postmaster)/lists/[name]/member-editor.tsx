@@ -18,12 +18,12 @@ const ADDRESS_NOUN: Noun = {
 const messages: Messages<
   "add" | "paste" | "pasteHint" | "filter" | "remove" | "count" | "more" | "invalid" | "added" | "none" | "removeAll"
 > = {
-  // No-break spaces keep the one-letter words "w" and "z" off the end of a line.
+  // No-break spaces keep the one-letter words "w" and "z" off the end of a line, and the example entry whole.
   pl: {
     add: "Dodaj",
     paste: "Dodaj adresy: {what}",
     pasteHint:
-      "Jeden lub wiele adresów: w\u00a0wierszach albo oddzielonych przecinkami lub średnikami, także w\u00a0postaci „Jan Nowak <jan@example.com>” (z\u00a0programu pocztowego).",
+      "Jeden lub wiele adresów: w\u00a0wierszach albo oddzielonych przecinkami lub średnikami, także w\u00a0postaci „Jan\u00a0Nowak\u00a0<jan@example.com>” (z\u00a0programu pocztowego).",
     filter: "Filtruj: {what}",
     remove: "Usuń {address}",
     count: "{n}",
@@ -37,7 +37,7 @@ const messages: Messages<
     add: "Add",
     paste: "Add addresses: {what}",
     pasteHint:
-      "One or many addresses: one a line or separated by commas or semicolons, also as “Jan Nowak <jan@example.com>” (from a mail program).",
+      "One or many addresses: one a line or separated by commas or semicolons, also as “Jan\u00a0Nowak\u00a0<jan@example.com>” (from a mail program).",
     filter: "Filter: {what}",
     remove: "Remove {address}",
     count: "{n}",
