@@ -81,6 +81,16 @@ describe("search", () => {
     expect((await keys("search=a&size=1")).info.total).toBe(5);
   });
 
+  it("finds accented letters typed composed or decomposed (a Mac's keyboard), stored composed", async () => {
+    const nfd = "Łączność, żółw".normalize("NFD");
+    await createAccount(D, "ewa", { description: nfd, capacity: 5 });
+    const record = await api("GET", `emails/${D}/ewa`, { auth: admin });
+    expect(record.json.description).toBe("Łączność, żółw".normalize("NFC"));
+    for (const term of ["ŻÓŁW".normalize("NFD"), "żółw", "łączn".normalize("NFD")])
+      expect((await keys(`search=${encodeURIComponent(term)}`)).names, term).toEqual(["ewa"]);
+    expectStatus(await api("DELETE", `emails/${D}/ewa`, { auth: admin }), 204);
+  });
+
   it("treats % and _ literally", async () => {
     expect((await keys("search=%25")).names).toEqual([]);
     expect((await keys("search=_")).names).toEqual([]);

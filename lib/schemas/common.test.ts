@@ -96,3 +96,16 @@ describe("text fields (contract §9)", () => {
     expect(multi.safeParse(s).success).toBe(false),
   );
 });
+
+describe("free texts are counted and stored composed (NFC)", () => {
+  // "Zażółć gęślą jaźń" as macOS types it: each accented letter a base letter and a combining mark.
+  const decomposed = "Zażółć gęślą jaźń, księgowość i sprzedaż, Łódź".normalize("NFD");
+  it("counts a letter with its accent as one character", () => {
+    expect(decomposed.length).toBeGreaterThan(48);
+    const parsed = text(48).safeParse(decomposed);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toBe(decomposed.normalize("NFC"));
+    expect(multilineText(48).parse(decomposed)).toBe(decomposed.normalize("NFC"));
+  });
+  it("still refuses what is too long composed", () => expect(text(48).safeParse("ś".repeat(49)).success).toBe(false));
+});

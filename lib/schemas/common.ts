@@ -39,13 +39,18 @@ const CONTROL_BUT_LINES_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{
 
 const withoutControls = (forbidden: RegExp) => (s: string) => !forbidden.test(s);
 
-/** A one-line text of at most `max` characters: the rule of every free-text field but the multi-line ones. */
-export const text = (max: number) => z.string().max(max).refine(withoutControls(CONTROL_RE));
+/**
+ * A one-line text of at most `max` characters: the rule of every free-text field but the multi-line ones. Texts are
+ * stored composed (NFC) and counted so: "ś" typed as "s" and a combining accent (macOS, some keyboards) is one
+ * character, as a reader counts it, and a search typed either way finds it.
+ */
+export const text = (max: number) => z.string().normalize("NFC").max(max).refine(withoutControls(CONTROL_RE));
 
 /** A multi-line text (autoresponder, list templates): line breaks and tabs allowed, line breaks stored as LF. */
 export const multilineText = (max: number) =>
   z
     .string()
+    .normalize("NFC")
     .max(max)
     .refine(withoutControls(CONTROL_BUT_LINES_RE))
     .transform((s) => s.replace(/\r\n?/g, "\n"));

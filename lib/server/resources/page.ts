@@ -42,6 +42,7 @@ export function parsePageQuery(
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f]/g, "")
     .trim()
+    .normalize("NFC")
     .toLowerCase();
   const at = search.lastIndexOf("@");
   let searchIfNone: string | undefined;
@@ -59,8 +60,8 @@ export function parsePageQuery(
   };
 }
 
-/** What `search` matches: the searchable texts of a record, lowercased (Unicode-aware) and kept apart. */
-export const searchKey = (...parts: string[]) => parts.join("\u0001").toLowerCase();
+/** What `search` matches: the searchable texts of a record, composed (NFC, as searches are) and lowercased. */
+export const searchKey = (...parts: string[]) => parts.join("\u0001").normalize("NFC").toLowerCase();
 
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
 export async function readPage<Row>(
