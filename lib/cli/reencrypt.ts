@@ -1,7 +1,7 @@
 // `db reencrypt`: after TOTP_ENCRYPTION_KEY or SMS_SECRET_KEY is replaced, the values the old key encrypted (the
 // accounts' TOTP secrets, sms_password_1/2) are decrypted with it (the *_OLD variable) and written again under the
 // key now set. Without it a new TOTP key makes every enrolled account's code a server error, and a new SMS key
-// makes every stored gateway password unreadable (docs/security.md, "Rotating secrets").
+// makes every stored gateway password unreadable (docs/deploy.md, section 8).
 import { eq } from "drizzle-orm";
 import { accounts, accountTotp } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
