@@ -27,4 +27,5 @@ export declare function accountPassword(): string | undefined;
 export declare function mailHostSet(): boolean;
 export declare function smsConfigPath(): string | undefined;
 export declare function smsSecretKey(): string | undefined;
+export declare function oldEncryptionKeys(): { totp: string | undefined; sms: string | undefined };
 export declare function mailHostName(): string | undefined;

@@ -140,6 +140,14 @@ export function smsSecretKey() {
   return process.env.SMS_SECRET_KEY || undefined;
 }
 
+/** TOTP_ENCRYPTION_KEY_OLD and SMS_SECRET_KEY_OLD: the keys `db reencrypt` decrypts with (empty counts as unset). */
+export function oldEncryptionKeys() {
+  return {
+    totp: process.env.TOTP_ENCRYPTION_KEY_OLD || undefined,
+    sms: process.env.SMS_SECRET_KEY_OLD || undefined,
+  };
+}
+
 /** MAIL_HOST_NAME: this mail host's name among several, trimmed; undefined when unset or blank. */
 export function mailHostName() {
   return process.env.MAIL_HOST_NAME?.trim() || undefined;

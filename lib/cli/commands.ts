@@ -7,6 +7,7 @@ import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, UsageE
 import { AUDIT_COMMANDS } from "./audit";
 import { CUSTOMER_COMMANDS } from "./customers";
 import { DB_COMMANDS } from "./database";
+import { REENCRYPT_COMMANDS } from "./reencrypt";
 import { seedDemo } from "./demo";
 import { DOMAIN_COMMANDS } from "./domains";
 import { LIST_COMMANDS } from "./lists";
@@ -51,6 +52,7 @@ export const COMMANDS: Command[] = [
   ...CUSTOMER_COMMANDS,
   ...OTHER_COMMANDS,
   ...DB_COMMANDS,
+  ...REENCRYPT_COMMANDS,
   ...SANDBOX_COMMANDS,
   ...MAIL_HOST_COMMANDS,
   ...MAILSERVER_COMMANDS,
@@ -61,7 +63,7 @@ export const COMMANDS: Command[] = [
 const GROUPS: Record<string, string> = {
   domain: "hosted domains and their limits",
   usage: "mailbox usage",
-  db: "the database: search index upkeep, backup and restore",
+  db: "the database: search index upkeep, backup and restore, re-encryption after a new key",
   mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",

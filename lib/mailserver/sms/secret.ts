@@ -11,19 +11,21 @@ import { smsSecretKey } from "@/lib/config.mjs";
 const PREFIX = "enc1:";
 let cachedKey: { source: string; key: Buffer } | undefined;
 
-function parseKey(text: string): Buffer {
+/** An SMS_SECRET_KEY value (or the key file's text) as the key; throws when it is not 32 bytes. */
+export function smsKeyFrom(text: string): Buffer {
   const t = text.trim();
   const key = /^[0-9a-f]{64}$/i.test(t) ? Buffer.from(t, "hex") : Buffer.from(t, "base64");
   if (key.length !== 32) throw new Error("SMS_SECRET_KEY must be 32 bytes (64 hex digits or base64)");
   return key;
 }
 
-function secretKey(): Buffer {
+/** The key in use: SMS_SECRET_KEY, else the key file beside the database. */
+export function smsSecretKeyInUse(): Buffer {
   const fromEnv = smsSecretKey();
   const source = fromEnv ? `env:${fromEnv}` : `file:${databasePath()}`;
   if (cachedKey?.source === source) return cachedKey.key;
   let key: Buffer;
-  if (fromEnv) key = parseKey(fromEnv);
+  if (fromEnv) key = smsKeyFrom(fromEnv);
   else {
     const file = path.join(path.dirname(path.resolve(databasePath())), "sms-secret.key");
     if (!fs.existsSync(file)) {
@@ -33,28 +35,28 @@ function secretKey(): Buffer {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
     }
-    key = parseKey(fs.readFileSync(file, "utf8"));
+    key = smsKeyFrom(fs.readFileSync(file, "utf8"));
   }
   cachedKey = { source, key };
   return key;
 }
 
 /** "" stays "" (no password); anything else is stored as enc1:<iv>.<tag>.<ciphertext> (base64url). */
-export function encryptSmsPassword(plain: string): string {
+export function encryptSmsPassword(plain: string, withKey?: Buffer): string {
   if (plain === "") return "";
   const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", secretKey(), iv);
+  const cipher = crypto.createCipheriv("aes-256-gcm", withKey ?? smsSecretKeyInUse(), iv);
   const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `${PREFIX}${[iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url")).join(".")}`;
 }
 
-export function decryptSmsPassword(stored: string): string {
+export function decryptSmsPassword(stored: string, withKey?: Buffer): string {
   if (!stored.startsWith(PREFIX)) return stored; // written before encryption existed
   const [iv, tag, data] = stored
     .slice(PREFIX.length)
     .split(".")
     .map((p) => Buffer.from(p, "base64url"));
-  const decipher = crypto.createDecipheriv("aes-256-gcm", secretKey(), iv!);
+  const decipher = crypto.createDecipheriv("aes-256-gcm", withKey ?? smsSecretKeyInUse(), iv!);
   decipher.setAuthTag(tag!);
   return Buffer.concat([decipher.update(data!), decipher.final()]).toString("utf8");
 }

@@ -38,10 +38,14 @@ const CHALLENGE_TRIES = 5;
 const ISSUER = "Panel poczty";
 
 // --- the secret at rest ---
-function key(): Buffer {
-  const raw = env().TOTP_ENCRYPTION_KEY ?? "";
+/** A TOTP_ENCRYPTION_KEY value as the key (64 hex digits or base64 of 32 bytes); null when it is not one. */
+export function totpKeyFrom(raw: string): Buffer | null {
   const k = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
-  if (k.length !== 32) throw new TwoFactorError("notConfigured");
+  return k.length === 32 ? k : null;
+}
+function key(): Buffer {
+  const k = totpKeyFrom(env().TOTP_ENCRYPTION_KEY ?? "");
+  if (!k) throw new TwoFactorError("notConfigured");
   return k;
 }
 /** Whether TOTP_ENCRYPTION_KEY holds a key: without one the panel offers no set-up and says why. */
@@ -53,16 +57,16 @@ export function isConfigured(): boolean {
     return false;
   }
 }
-export function encryptSecret(secret: Buffer): string {
+export function encryptSecret(secret: Buffer, withKey: Buffer = key()): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const cipher = createCipheriv("aes-256-gcm", withKey, iv);
   const ct = Buffer.concat([cipher.update(secret), cipher.final()]);
   return ["v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), ct.toString("base64")].join(".");
 }
-export function decryptSecret(stored: string): Buffer {
+export function decryptSecret(stored: string, withKey: Buffer = key()): Buffer {
   const [v, iv, tag, ct] = stored.split(".");
   if (v !== "v1" || !iv || !tag || !ct) throw new Error("unknown TOTP secret format");
-  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64"));
+  const decipher = createDecipheriv("aes-256-gcm", withKey, Buffer.from(iv, "base64"));
   decipher.setAuthTag(Buffer.from(tag, "base64"));
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64")), decipher.final()]);
 }
