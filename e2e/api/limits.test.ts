@@ -135,9 +135,9 @@ describe("the operator's changes from the CLI", () => {
     expect((await api("GET", `domains/${D}`, { auth: admin })).json).toMatchObject({ alias_limit: "7" });
     // Audited under the record's field names, which the panel's audit page has words for (not accountLimit).
     const log = cli("audit", "list", "--domain", D);
-    // (The change's keys in either order: the audit's JSON is read back from the database.)
+    // (Keys in any order: PostgreSQL's jsonb keeps its own.)
     expect(log).toMatch(/\tupdate domain\t\S+\t\{"alias_limit":\{("old":\d+,"new":7|"new":7,"old":\d+)\}\}$/m);
-    expect(log).toMatch(/\tcreate domain\t\S+\t\{"account_limit":/m);
+    expect(log).toMatch(/\tcreate domain\t\S+\t\{.*"account_limit":\{/m);
     cli("domain", "remove", D, "--yes");
     expectError(await api("GET", `domains/${D}`, { auth: admin }), "badCredentials");
   });
