@@ -109,3 +109,94 @@ export async function storingMailboxes(db: Db, address: string): Promise<string[
   await visit(address.toLowerCase(), 0);
   return [...found];
 }
+
+/** Postfix's virtual_alias_recursion_limit and virtual_alias_expansion_limit (both 1000 by default). */
+const POSTFIX_RECURSION_LIMIT = 1000;
+const POSTFIX_EXPANSION_LIMIT = 1000;
+
+/**
+ * What Postfix's virtual_alias_maps give for `address` (lib/mailserver/config.ts: the view mail_alias_map, then the
+ * list table, then the domain's catchall key), in the view's order: an alias's target; an account's own address
+ * when it keeps mail (or is blocked, or has no forwards) and then its forwards unless it is blocked; a list's
+ * address maps to itself. Undefined when no table has the address. A forward-only account whose message Dovecot
+ * also gets (its autoresponder answers, then discards) stores nothing, so it counts as not mapping to itself: a
+ * round through it stores the message nowhere.
+ */
+async function aliasMapLookup(db: Db, address: string): Promise<string[] | undefined> {
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const [domain] = await db
+    .select({ id: domains.id, catchallType: domains.catchallType, catchallAddress: domains.catchallAddress })
+    .from(domains)
+    .where(eq(domains.name, address.slice(at + 1)))
+    .limit(1);
+  if (!domain) return undefined;
+  const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
+  if (alias) return [alias.target.toLowerCase()];
+  const [account] = await db
+    .select({
+      keepMail: accounts.keepMail,
+      blocked: accounts.blocked,
+      forwards: accounts.forwards,
+    })
+    .from(accounts)
+    .where(eq(accounts.email, address))
+    .limit(1);
+  if (account) {
+    const forwards = Array.isArray(account.forwards)
+      ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
+      : [];
+    const keepsOwnRow = account.keepMail || account.blocked || forwards.length === 0;
+    return [...(keepsOwnRow ? [address] : []), ...(account.blocked ? [] : forwards)];
+  }
+  const bounces = local.indexOf("-bounces+");
+  const list = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .where(
+      and(eq(mailingLists.domainId, domain.id), eq(mailingLists.name, bounces > 0 ? local.slice(0, bounces) : local)),
+    )
+    .limit(1);
+  if (list.length) return [address];
+  if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress)
+    return [domain.catchallAddress.toLowerCase()];
+  if (domain.catchallType === 3 && domain.catchallAddress) return [`${local}@${domain.catchallAddress.toLowerCase()}`];
+  return undefined;
+}
+
+/**
+ * True when Postfix's expansion of `recipient` through aliases, forwards and catchalls would never end: it follows
+ * each address of the expansion until a table has no entry for it or it is one that maps to itself (an account that
+ * keeps a copy, a list), and gives up after 1,000 steps with "unreasonable virtual_alias_maps map nesting" and
+ * `451 4.6.0 Alias expansion error` at the end of DATA, for every recipient of the message (cleanup_map1n.c). So a
+ * forward-only account forwarding to its own alias, two forward-only accounts forwarding to each other, or aliases
+ * pointing at each other loop; an account that keeps a copy and forwards to its alias does not (it maps to itself,
+ * which ends the round: one copy is stored).
+ */
+export async function expansionLoops(db: Db, recipient: string): Promise<boolean> {
+  const slots = [recipient.toLowerCase()];
+  // Addresses that map to themselves (Postfix's been_here): their expansion stops there.
+  const selfMapped = new Set<string>();
+  const lookups = new Map<string, string[] | undefined>();
+  const lookup = async (address: string) => {
+    if (!lookups.has(address)) lookups.set(address, await aliasMapLookup(db, address));
+    return lookups.get(address);
+  };
+  for (let slot = 0; slot < slots.length; slot++) {
+    if (slots.length > POSTFIX_EXPANSION_LIMIT) return true;
+    // The addresses this slot went through: coming back to one that does not map to itself goes round forever.
+    const passed = new Set<string>();
+    for (;;) {
+      const address = slots[slot]!;
+      if (selfMapped.has(address)) break;
+      if (passed.has(address) || passed.size >= POSTFIX_RECURSION_LIMIT) return true;
+      passed.add(address);
+      const result = await lookup(address);
+      if (!result?.length) break;
+      if (result.includes(address)) selfMapped.add(address);
+      slots[slot] = result[0]!;
+      slots.push(...result.slice(1));
+    }
+  }
+  return false;
+}

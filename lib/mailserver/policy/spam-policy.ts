@@ -10,7 +10,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { expansionLoops, leadsNowhere, resolve, storingMailboxes } from "./destination";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -67,6 +67,7 @@ export interface PolicyAnswer {
     | "authenticated"
     | "not-hosted"
     | "no-destination"
+    | "loop"
     | "white-list"
     | "black-list"
     | "spf"
@@ -162,6 +163,14 @@ function blackListed(s: Settings, recipient: string, sender: string): PolicyAnsw
   };
 }
 
+/**
+ * A recipient whose aliases and forwards go round in a loop (destination.ts, expansionLoops): Postfix would take the
+ * message and then answer `451 4.6.0 Alias expansion error` at the end of DATA, for every recipient of it, and the
+ * sender's server would retry for days. Refused at RCPT instead, for this recipient only, with RFC 3463's
+ * "routing loop detected". Postfix writes "<address>: Recipient address rejected:" before the text.
+ */
+const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
 
@@ -178,6 +187,8 @@ export class SpamPolicy {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       const recipient = (req.recipient ?? "").toLowerCase();
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
+      // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
+      if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
       const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
       if (refused) return refused;
       const full = await this.fullMailbox(recipient, Number(req.size) || 0);
@@ -197,6 +208,7 @@ export class SpamPolicy {
       // Postfix writes "<address>: Recipient address rejected:" before the text itself.
       return { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
     }
+    if (await expansionLoops(this.o.db, recipient)) return LOOP;
 
     // The first question (above) has refused a black-listed sender already, whoever the client; here too, for a
     // main.cf written before it asked that. The white list also skips the checks below.
