@@ -1,8 +1,10 @@
-// Forwards and aliases in real mail on the sandbox: loops refused while the sender is connected.
+// Forwards and aliases in real mail on the sandbox: loops refused while the sender is connected; a forward-only
+// account's own spam settings applied to what it forwards.
 import { afterAll, beforeAll, describe, vi } from "vitest";
 import { missingMailPackages } from "./testing/mail-daemons";
 import { setUp, tearDown } from "./testing/forwarding/harness";
 import { loopCases } from "./testing/forwarding/loops";
+import { forwardOnlySpamCases } from "./testing/forwarding/spam";
 
 vi.mock("server-only", () => ({}));
 // Deliveries and Rspamd take seconds each, more on a busy host.
@@ -16,4 +18,5 @@ describe.skipIf(missing.length > 0)("forwards and aliases in real mail (real dae
   afterAll(tearDown, 60_000);
 
   loopCases();
+  forwardOnlySpamCases();
 });

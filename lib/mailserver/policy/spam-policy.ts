@@ -10,7 +10,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { expansionLoops, leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { expansionLoops, leadsNowhere, resolve, storingMailboxes, type SpamVerdictInput } from "./destination";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -49,6 +49,8 @@ export interface PolicyRequest {
   sasl_username?: string;
   // Rspamd's request at the end of DATA (END_OF_DATA_REQUEST): every accepted recipient and the headers it needs.
   recipients?: string;
+  /** The message's spam score in hundredths, as the Sieve scripts compare it. */
+  centiscore?: string;
   from?: string;
   verified?: string;
   subject?: string;
@@ -254,8 +256,13 @@ export class SpamPolicy {
       .map((r) => r.trim().toLowerCase())
       .filter(Boolean);
     const size = Number(req.size) || 0;
+    // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
+    const spam =
+      req.centiscore === undefined
+        ? undefined
+        : { centiscore: Number(req.centiscore) || 0, sender: (req.sender ?? "").toLowerCase() };
     for (const rcpt of recipients) {
-      const full = await this.fullMailbox(rcpt, size);
+      const full = await this.fullMailbox(rcpt, size, spam);
       if (full)
         return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
     }
@@ -278,9 +285,9 @@ export class SpamPolicy {
   }
 
   /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
-  private async fullMailbox(recipient: string, size: number): Promise<string | undefined> {
+  private async fullMailbox(recipient: string, size: number, spam?: SpamVerdictInput): Promise<string | undefined> {
     if (!this.o.quotaStatus || !recipient) return undefined;
-    for (const mailbox of await storingMailboxes(this.o.db, recipient)) {
+    for (const mailbox of await storingMailboxes(this.o.db, recipient, spam)) {
       const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
       // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
       if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;
