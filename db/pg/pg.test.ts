@@ -216,7 +216,7 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
   it("resolves the fixture's addresses as Postfix and Dovecot will ask", async () => {
     const dest = async (a: string) =>
       (await pgRows(`SELECT destination FROM mail_alias_map WHERE address = '${a}'`)).map((r) => r.destination).sort();
-    // Forward-only with its spam filter on: Dovecot gets the message, its spam script forwards it.
+    // Forward-only: Dovecot gets the message, its Sieve script forwards it.
     expect(await dest("jan@one.test")).toEqual(["jan@one.test"]);
     expect(await dest("blocked@one.test")).toEqual(["blocked@one.test"]);
     expect(await dest("@two.test")).toEqual(["@one.test"]);

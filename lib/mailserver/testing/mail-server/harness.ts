@@ -80,7 +80,7 @@ export async function seed() {
     keep_mail: 1,
   });
   await createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
-  // Forward-only with its spam filter off: Postfix forwards for it (piotr's filter forwards through Sieve).
+  // Forward-only with its spam filter off: its Sieve script forwards all of it as it came.
   await createAccount(db, alpha, "pawel", {
     password: PASSWORD.other,
     forwards: [`ewa@${A}`],

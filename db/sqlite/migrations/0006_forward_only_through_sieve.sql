@@ -1,9 +1,9 @@
--- A forward-only account's own spam settings apply to what it forwards (docs/mail-server.md, Anti-spam): before,
--- Postfix expanded it to its forwards, so its spam_enabled, spam_hits and spam_rule changed nothing (only a hosted
--- target's filter ran). Now, while its filter is on (the account's and its domain's spam_enabled 1), mail_alias_map
--- gives Postfix the account itself instead of its forwards, and its spam script (sieve_before) forwards the message
--- with Sieve redirects: spam tagged and forwarded ("tag"), or kept in its Spam folder and not forwarded ("move").
--- With the filter off, Postfix forwards as before.
+-- A forward-only account's own spam settings and SMS numbers apply to what it forwards (docs/mail-server.md,
+-- Anti-spam, SMS notifications): before, Postfix expanded it to its forwards, so its spam_enabled, spam_hits and
+-- spam_rule changed nothing (only a hosted target's filter ran) and no SMS was sent (nothing reached an inbox). Now
+-- mail_alias_map gives Postfix the account itself instead of its forwards, and its spam script (sieve_before)
+-- forwards the message with Sieve redirects: with its filter on, spam tagged and forwarded ("tag") or kept in its
+-- Spam folder and not forwarded ("move"); with SMS numbers, each forwarded message handed to the mail event service.
 DROP VIEW mail_sieve_scripts;
 --> statement-breakpoint
 -- The autoresponder as a Sieve script, generated from the row itself, so it is current after every change without
@@ -49,8 +49,9 @@ CREATE VIEW mail_sieve_scripts AS
   -- X-Mailadmin-Spam-Centiscore (replacing any copy the sender sent); from spam_hits on, the message is spam for
   -- this account: moved into Spam ("move") or tagged in the subject ("tag"), unless the envelope sender is on the
   -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. A forward-only
-  -- account (keep_mail 0 with forwards) with the filter on forwards here: spam tagged and forwarded ("tag") or kept
-  -- in its Spam folder ("move"), the rest forwarded as it came. The id never
+  -- account (keep_mail 0 with forwards) forwards here: with the filter on, spam tagged and forwarded ("tag") or kept
+  -- in its Spam folder ("move"), the rest forwarded as it came; with SMS numbers, each forwarded message is handed to
+  -- the mail event service (vnd.dovecot.execute) for the SMS notification. The id never
   -- changes and the location has no bindir: the script is compiled at every delivery, so a change applies to the
   -- next message.
   SELECT
@@ -58,7 +59,8 @@ CREATE VIEW mail_sieve_scripts AS
     'spam' AS name,
     'sp' || a.id AS id,
     CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
-      'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables", "copy"];' || char(10) ||
+      'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables", "copy"' ||
+      CASE WHEN (trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '') THEN ', "vnd.dovecot.execute"' ELSE '' END || '];' || char(10) ||
       'if allof(' ||
       coalesce('not envelope :all :is "from" [' || (SELECT group_concat('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM json_each(a.spam_white_list) UNION SELECT value FROM json_each(d.spam_white_list)) w WHERE instr(w.value, '@') > 0) || '], ', '') ||
       coalesce('not envelope :domain :is "from" [' || (SELECT group_concat('"' || replace(replace(w.value, '\', '\\'), '"', '\"') || '"', ', ') FROM (SELECT value FROM json_each(a.spam_white_list) UNION SELECT value FROM json_each(d.spam_white_list)) w WHERE instr(w.value, '@') = 0) || '], ', '') ||
@@ -73,28 +75,27 @@ CREATE VIEW mail_sieve_scripts AS
       END ||
       '}' || CASE
         WHEN NOT (a.keep_mail = 0 AND a.blocked = 0 AND json_array_length(a.forwards) > 0) THEN char(10)
-        WHEN a.spam_rule = 'tag' THEN char(10) || (SELECT group_concat('  redirect' || CASE WHEN (a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '') THEN ' :copy ' ELSE ' ' END || '"' || replace(replace(f.value, '\', '\\'), '"', '\"') || '"' || ';' || char(10), '') FROM json_each(a.forwards) f)
-        ELSE ' else {' || char(10) || (SELECT group_concat('  redirect' || CASE WHEN (a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '') THEN ' :copy ' ELSE ' ' END || '"' || replace(replace(f.value, '\', '\\'), '"', '\"') || '"' || ';' || char(10), '') FROM json_each(a.forwards) f) || '}' || char(10)
+        WHEN a.spam_rule = 'tag' THEN char(10) || CASE WHEN (trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '') THEN '  if execute :pipe "forwarded-mail.sh" { }' || char(10) ELSE '' END || (SELECT group_concat('  redirect' || CASE WHEN (a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '') THEN ' :copy ' ELSE ' ' END || '"' || replace(replace(f.value, '\', '\\'), '"', '\"') || '"' || ';' || char(10), '') FROM json_each(a.forwards) f)
+        ELSE ' else {' || char(10) || CASE WHEN (trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '') THEN '  if execute :pipe "forwarded-mail.sh" { }' || char(10) ELSE '' END || (SELECT group_concat('  redirect' || CASE WHEN (a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '') THEN ' :copy ' ELSE ' ' END || '"' || replace(replace(f.value, '\', '\\'), '"', '\"') || '"' || ';' || char(10), '') FROM json_each(a.forwards) f) || '}' || char(10)
       END
+    WHEN (a.keep_mail = 0 AND a.blocked = 0 AND json_array_length(a.forwards) > 0) THEN
+      '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || char(10) ||
+      'require ["copy"' || CASE WHEN (trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '') THEN ', "vnd.dovecot.execute"' ELSE '' END || '];' || char(10) || CASE WHEN (trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '') THEN '  if execute :pipe "forwarded-mail.sh" { }' || char(10) ELSE '' END || (SELECT group_concat('  redirect' || CASE WHEN (a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '') THEN ' :copy ' ELSE ' ' END || '"' || replace(replace(f.value, '\', '\\'), '"', '\"') || '"' || ';' || char(10), '') FROM json_each(a.forwards) f)
     ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || char(10)
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;
 --> statement-breakpoint
 DROP VIEW mail_alias_map;
 --> statement-breakpoint
--- Postfix virtual_alias_maps (0000_baseline.sql explains each row): the account's own row also while a forward-only
--- account's autoresponder is on or its spam filter is on; its forwards only while Postfix forwards for it (it keeps
--- a copy, or its filter is off; never while it is blocked).
+-- Postfix virtual_alias_maps (0000_baseline.sql explains each row): every account maps to itself; Postfix adds
+-- the forwards of an account that keeps a copy (never while it is blocked); a forward-only account's script
+-- forwards for it.
 CREATE VIEW mail_alias_map AS
   SELECT email AS address, target AS destination FROM aliases
   UNION ALL
   SELECT email, email FROM accounts
-  WHERE keep_mail = 1 OR blocked = 1 OR json_array_length(forwards) = 0
-    OR (autoresponder_mode = 1 AND autoresponder_body <> '')
-    OR (spam_enabled = 1 AND (SELECT d.spam_enabled FROM domains d WHERE d.id = accounts.domain_id) = 1)
   UNION ALL
-  SELECT a.email, f.value FROM accounts a, json_each(a.forwards) f WHERE a.blocked = 0
-    AND (a.keep_mail = 1 OR a.spam_enabled = 0 OR (SELECT d.spam_enabled FROM domains d WHERE d.id = a.domain_id) = 0)
+  SELECT a.email, f.value FROM accounts a, json_each(a.forwards) f WHERE a.blocked = 0 AND a.keep_mail = 1
   UNION ALL
   SELECT '@' || name, catchall_address FROM domains WHERE catchall_type IN (1, 2) AND catchall_address <> ''
   UNION ALL
