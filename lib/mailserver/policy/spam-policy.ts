@@ -173,6 +173,18 @@ function blackListed(s: Settings, recipient: string, sender: string): PolicyAnsw
  */
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
+/**
+ * Whether the black list that applies to mail for `recipient` (settingsFor: its account's and domain's, through
+ * aliases) refuses `sender`, its white list not naming it: what the policy answers 554 at RCPT. False for an address
+ * of a domain not hosted here. The list service asks it before it offers a subscriber a copy (lib/lists/distribution.ts).
+ */
+export async function blackListRefuses(db: Db, recipient: string, sender: string): Promise<boolean> {
+  const r = recipient.toLowerCase();
+  // The switches' defaults play no part in the black list.
+  const s = await settingsFor(db, r, { rbl: 0, spf: 0, greylist: 0 });
+  return !!s && !!blackListed(s, r, sender.toLowerCase());
+}
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
 
