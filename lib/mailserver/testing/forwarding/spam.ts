@@ -55,6 +55,18 @@ export function forwardOnlySpamCases() {
     expect(outbound().filter((m) => m.to.some((t) => /^(spammer|friend|someone|pest)@/.test(t)))).toEqual([]);
   });
 
+  it("a forward-only account with more forwards than Sieve's default of four redirects reaches every one", async () => {
+    const targets = [1, 2, 3, 4, 5, 6].map((i) => `daleko-${i}@outside.test`);
+    await addAccount("fwdszesc", {
+      keep_mail: 0,
+      forwards: targets,
+      forward_limit: targets.length,
+    });
+    expect((await send("someone@outside.test", [`fwdszesc@${D}`], "szesc-1")).refused).toEqual([]);
+    await settle();
+    for (const t of targets) expect(forwardedTo(t, "szesc-1")).toEqual(["szesc-1"]);
+  });
+
   it("spam a forward-only account would keep in its full Spam folder is refused at the end of DATA, never bounced; other mail is still forwarded", async () => {
     await addAccount("fwdpelny", { capacity: 1, usage_notification_level: 0, spam_enabled: 0 });
     await send("someone@outside.test", [`fwdpelny@${D}`], "wypelnia");
