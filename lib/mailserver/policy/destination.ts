@@ -156,12 +156,12 @@ const POSTFIX_RECURSION_LIMIT = 1000;
 const POSTFIX_EXPANSION_LIMIT = 1000;
 
 /**
- * What Postfix's virtual_alias_maps give for `address` (lib/mailserver/config.ts: the view mail_alias_map, then the
- * list table, then the domain's catchall key), in the view's order: an alias's target; an account's own address
- * when it keeps mail (or is blocked, or has no forwards) and then its forwards unless it is blocked; a list's
- * address maps to itself. Undefined when no table has the address. A forward-only account whose message Dovecot
- * also gets (its autoresponder answers, then discards) stores nothing, so it counts as not mapping to itself: a
- * round through it stores the message nowhere.
+ * Where mail for `address` goes next, in the order of Postfix's virtual_alias_maps (lib/mailserver/config.ts: the
+ * view mail_alias_map, then the list table, then the domain's catchall key): an alias's target; an account's own
+ * address when it keeps mail (or is blocked, or has no forwards) and then its forwards unless it is blocked; a
+ * list's address maps to itself. Undefined when no table has the address. A forward-only account maps to itself in
+ * the view, but its Sieve script forwards the message on and stores nothing (db/sieve-scripts-view.ts), so here it
+ * maps to its forwards alone: a round through it stores the message nowhere.
  */
 async function aliasMapLookup(db: Db, address: string): Promise<string[] | undefined> {
   const at = address.lastIndexOf("@");
@@ -206,10 +206,11 @@ async function aliasMapLookup(db: Db, address: string): Promise<string[] | undef
 }
 
 /**
- * True when Postfix's expansion of `recipient` through aliases, forwards and catchalls would never end: it follows
- * each address of the expansion until a table has no entry for it or it is one that maps to itself (an account that
- * keeps a copy, a list), and gives up after 1,000 steps with "unreasonable virtual_alias_maps map nesting" and
- * `451 4.6.0 Alias expansion error` at the end of DATA, for every recipient of the message (cleanup_map1n.c). So a
+ * True when the expansion of `recipient` through aliases, forwards and catchalls would never end, followed as
+ * Postfix follows virtual aliases (cleanup_map1n.c): each address until a table has no entry for it or it is one
+ * that maps to itself (an account that keeps a copy, a list), a round without such an address being a loop
+ * (Postfix gave up after 1,000 steps with `451 4.6.0 Alias expansion error` for every recipient of the message; a
+ * forward-only account's Sieve forwards now end it after one round, leaving the message in its unread inbox). So a
  * forward-only account forwarding to its own alias, two forward-only accounts forwarding to each other, or aliases
  * pointing at each other loop; an account that keeps a copy and forwards to its alias does not (it maps to itself,
  * which ends the round: one copy is stored).
