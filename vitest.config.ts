@@ -6,6 +6,7 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/mail-server.test.ts",
   "lib/mailserver/antispam.test.ts",
   "lib/mailserver/delivery.test.ts",
+  "lib/mailserver/forwarding.test.ts",
   "lib/lists/lists.test.ts",
   "lib/mailserver/sandbox/sandbox.test.ts",
   // PostgreSQL only: a streaming replica behind the production server (skipped by `unit`).

@@ -4,6 +4,9 @@
 
 export type Engine = "sqlite" | "pg";
 
+/** The program a forward-only account's script runs for each message it forwards (lib/mailserver/config-delivery.ts). */
+export const FORWARDED_MAIL_PROGRAM = "forwarded-mail.sh";
+
 // What the two engines spell differently; everything else is the same SQL.
 const dialects = {
   sqlite: {
@@ -39,6 +42,19 @@ export function sieveScriptsView(engine: Engine): string {
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
+  // A forward-only account gets its mail from Postfix itself (mail_alias_map: its own row, not its forwards) and
+  // forwards it here, after its spam filter when that is on: "tag" forwards spam marked, "move" keeps it in the
+  // account's Spam folder instead of forwarding it (docs/mail-server.md, Anti-spam). With SMS numbers set, each
+  // message it forwards is also handed to the mail event service (SMS notifications), as a message saved into an
+  // inbox is. Dovecot runs the account's own script (the autoresponder) after this one only while the implicit keep
+  // stands, so while it has one, the redirects are :copy and that script's discard drops the keep.
+  const autoresponderOn = "(a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '')";
+  const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
+  const redirect = `'  redirect' || CASE WHEN ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
+  const forwarding =
+    `CASE WHEN ${smsOn} THEN '  if execute :pipe "${FORWARDED_MAIL_PROGRAM}" { }' || ${nl} ELSE '' END || ` +
+    `(SELECT ${join(redirect, "''")} FROM ${jsonValues("a.forwards")} f)`;
+  const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
   const whiteList = (condition: string) =>
     `(SELECT ${join(quoted("w.value"), "', '")} FROM (SELECT value FROM ${jsonValues("a.spam_white_list")} ` +
     `UNION SELECT value FROM ${jsonValues("d.spam_white_list")}) w WHERE ${indexOf("w.value", "'@'")} ${condition})`;
@@ -84,15 +100,19 @@ ${create} mail_sieve_scripts AS
   -- before the account's own scripts. Rspamd's milter wrote the message's score in hundredths into
   -- X-Mailadmin-Spam-Centiscore (replacing any copy the sender sent); from spam_hits on, the message is spam for
   -- this account: moved into Spam ("move") or tagged in the subject ("tag"), unless the envelope sender is on the
-  -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. The id never
+  -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. A forward-only
+  -- account (keep_mail 0 with forwards) forwards here: with the filter on, spam tagged and forwarded ("tag") or kept
+  -- in its Spam folder ("move"), the rest forwarded as it came; with SMS numbers, each forwarded message is handed to
+  -- the mail event service (vnd.dovecot.execute) for the SMS notification. The id never
   -- changes and the location has no bindir: the script is compiled at every delivery, so a change applies to the
   -- next message.
   SELECT
     a.email AS username,
     'spam' AS name,
     'sp' || a.id AS id,
-    CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 AND NOT ${forwardOnly} THEN
-      'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables"];' || ${nl} ||
+    CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
+      'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables", "copy"' ||
+      ${sms} || '];' || ${nl} ||
       'if allof(' ||
       coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') ||
       coalesce('not envelope :domain :is "from" [' || ${whiteList("= 0")} || '], ', '') ||
@@ -105,8 +125,15 @@ ${create} mail_sieve_scripts AS
           '  addheader :last "Subject" "[SPAM] \${subject}";' || ${nl}
         ELSE '  fileinto "Spam";' || ${nl}
       END ||
-      '}' || ${nl}
-    ELSE '# spam filter off (spam_enabled 0 for the account or its domain, or it only forwards)' || ${nl}
+      '}' || CASE
+        WHEN NOT ${forwardOnly} THEN ${nl}
+        WHEN a.spam_rule = 'tag' THEN ${nl} || ${forwarding}
+        ELSE ' else {' || ${nl} || ${forwarding} || '}' || ${nl}
+      END
+    WHEN ${forwardOnly} THEN
+      '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || ${nl} ||
+      'require ["copy"' || ${sms} || '];' || ${nl} || ${forwarding}
+    ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl}
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;`;
 }

@@ -9,6 +9,9 @@ import { rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
 import type { ListRow, ListStore } from "./store";
 import { unsubscribeToken } from "./unsubscribe";
+import { eq } from "drizzle-orm";
+import { domains } from "@/db/schema";
+import { blackListRefuses } from "@/lib/mailserver/policy/spam-policy";
 
 export interface ListDistribution {
   distribute: (list: ListRow, source: string | Buffer) => Promise<number>;
@@ -33,11 +36,29 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
     );
     let after = "";
     let sent = 0;
+    let skipped = 0;
+    // Only subscribers of domains hosted here have a black list to ask; the others cost one lookup per domain.
+    const hosted = new Map<string, boolean>();
+    const refusesList = async (rcpt: string) => {
+      const name = rcpt.slice(rcpt.lastIndexOf("@") + 1).toLowerCase();
+      if (!hosted.has(name)) {
+        const found = await o.db.select({ id: domains.id }).from(domains).where(eq(domains.name, name)).limit(1);
+        hosted.set(name, found.length > 0);
+      }
+      return hosted.get(name)! && blackListRefuses(o.db, rcpt, verpAddress(list, rcpt));
+    };
     try {
       for (;;) {
         const batch = await store.subscribersAfter(list.id, after, o.batchSize);
         if (batch.length === 0) break;
         await eachLimited(batch, o.smtpConnections, async (rcpt) => {
+          // A subscriber here whose own black list refuses the list's envelope sender (its domain, usually) said
+          // "never from these": no copy, and no bounce counted against a mailbox that works (docs/lists.md).
+          if (await refusesList(rcpt)) {
+            skipped++;
+            o.log(`${list.email}: no copy for ${rcpt}: its black list refuses the list (not a bounce)`);
+            return;
+          }
           const refused = await copies.send(
             verpAddress(list, rcpt),
             rcpt,
@@ -57,8 +78,10 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
     } finally {
       fs.rm(file, { force: true }, () => {});
     }
-    o.log(`${list.email}: distributed to ${sent} subscribers`);
-    return sent;
+    o.log(
+      `${list.email}: distributed to ${sent - skipped} subscribers${skipped ? ` (${skipped} refuse it by their black list)` : ""}`,
+    );
+    return sent - skipped;
   }
 
   let pumping: Promise<void> | undefined;

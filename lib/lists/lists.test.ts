@@ -4,8 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { createMailingList, updateMailingLists } from "@/lib/server/resources/mailing-lists";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { runCommand } from "@/lib/cli/commands";
 import { listModeration } from "@/lib/server/resources/list-moderation";
-import { mailTestsOnPostgres, missingMailPackages, smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
+import {
+  mailTestsOnPostgres,
+  missingMailPackages,
+  smtpSend,
+  smtpTry,
+  waitFor,
+} from "@/lib/mailserver/testing/mail-daemons";
 import {
   A,
   at,
@@ -20,6 +28,7 @@ import {
   received,
   settle,
   maillog,
+  waitReceived,
   members,
   setUp,
   tearDown,
@@ -56,6 +65,37 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       );
       expect(bounces).toEqual([expect.objectContaining({ address: at("nikt"), count: 1 })]);
       expect(bounces[0]!.last_reason).toMatch(/550 5\.1\.1 <nikt@alpha\.test>/);
+    });
+
+    it("a subscriber whose own black list refuses the list gets no copy, and it is not counted as a bounce", async () => {
+      // Another hosted domain's account that black-lists the list's domain, beside one that does not.
+      await runCommand(db, ["domain", "add", "beta.test", "--postmaster-password", PW]);
+      const beta = await getDomainOrThrow(db, "beta.test");
+      await createAccount(db, beta, "niechce", { password: PW, spam_black_list: [A] });
+      await createAccount(db, beta, "chce", { password: PW });
+      await createMailingList(db, await domain(), "czarna", {
+        accounts: [at("jan"), "niechce@beta.test", "chce@beta.test"],
+      });
+      const subject = unique("czarna");
+      await post(at("obcy"), "czarna", subject);
+      await waitReceived(at("jan"), subject);
+      await waitReceived("chce@beta.test", subject);
+      await settle();
+      expect(received("niechce@beta.test", subject)).toBe(false);
+      expect(log()).toContain(
+        `${at("czarna")}: no copy for niechce@beta.test: its black list refuses the list (not a bounce)`,
+      );
+      expect((await listModeration(db, await domain(), "czarna")).bounces).toEqual([]);
+      // Offered where Postfix asks the policy service (the MX; LISTS_SMTP's default 127.0.0.1:25 in production), the
+      // copy is refused at RCPT: what the service recorded as a bounce before it asked the black list itself.
+      const verp = `czarna-bounces+niechce=beta.test@${A}`;
+      const offered = await smtpTry(
+        l.ports.smtp,
+        verp,
+        ["niechce@beta.test"],
+        message(verp, "niechce@beta.test", subject),
+      );
+      expect(offered.refused.map((r) => r.code)).toEqual([554]);
     });
 
     it.each([

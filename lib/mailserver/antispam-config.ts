@@ -74,7 +74,7 @@ export const STORED_OVERHEAD = 4096;
 
 /**
  * A postfilter asking the policy service (Postfix's policy protocol over TCP, one request with every accepted
- * envelope recipient and the message's size) whether a mailbox is too full for it or the list service would refuse
+ * envelope recipient, the message's size and its score) whether a mailbox is too full for it or the list service would refuse
  * it; a refusal becomes Rspamd's reject, which its milter turns into a 5xx at the end of DATA, so the sender is told
  * while connected instead of bounced. A postfilter runs after DMARC, whose result decides whether the From counts.
  * No answer (the service down, a timeout) refuses nothing.
@@ -107,9 +107,13 @@ rspamd_config:register_symbol({
     local env = task:get_from('smtp') or {}
     local ids = {}
     for _, h in ipairs(task:get_header_full('List-Id') or {}) do ids[#ids + 1] = clean(h.value) end
+    -- The score as the Sieve scripts compare it (SCORE_ROUTINE): a forward-only account keeps what it files as spam.
+    local centiscore = math.floor((task:get_metric_score('default')[1] or 0) * 100 + 0.5)
+    if centiscore < 0 then centiscore = 0 end
     local request = table.concat({
       'request=${END_OF_DATA_REQUEST}',
       'size=' .. tostring(task:get_size() + ${STORED_OVERHEAD}),
+      'centiscore=' .. tostring(centiscore),
       'recipients=' .. table.concat(list, ','),
       'sender=' .. clean(env[1] and env[1].addr or ''),
       'from=' .. clean(addr),

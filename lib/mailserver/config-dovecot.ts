@@ -5,6 +5,7 @@ import { dovecotSieveBefore } from "./antispam-config";
 import { dovecotPgConnect, primaryFallback } from "./config-database";
 import { checkedHostName, type MailServerConfigOptions } from "./config-options";
 import { MAILBOXES, QUOTA_ROOT } from "./mailboxes";
+import { MAX_FORWARDS } from "@/lib/schemas/account";
 
 /**
  * Dovecot's password_query. With a host name, an account whose mailbox lives on another host gets Dovecot's proxy
@@ -187,6 +188,8 @@ plugin {
   sieve = dict:proxy::${sieveDict};name=autoresponder;bindir=~/sieve-bin
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
+  # A forward-only account with its spam filter on forwards with Sieve redirects (one per forward; 4 by default).
+  sieve_max_redirects = ${MAX_FORWARDS}
 ${dovecotSieveBefore(sieveDict)}
 }
 

@@ -155,7 +155,7 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
 | dovecot/dovecot-dict-sql.conf.ext | read by Dovecot's dict service from here: quota usage${pg ? " (written to the primary)" : " and Sieve scripts"} |${pg ? "\n| dovecot/dovecot-dict-sieve-sql.conf.ext | read by Dovecot's dict service from here: Sieve scripts, from the read hosts |" : ""}
-| dovecot/delivery.conf, quota-warning.sh, new-mail.lua | included by mailadmin.conf: auth policy report, quota-status, quota_warning and new-mail hooks to \`mailserver events\` |
+| dovecot/delivery.conf, quota-warning.sh, new-mail.lua, sieve-execute/forwarded-mail.sh | included by mailadmin.conf: auth policy report, quota-status, quota_warning, new-mail and forwarded-mail hooks to \`mailserver events\` |
 | postfix/srs-keep-sender.cf | read by Postfix from here when SRS is on: hosted senders keep their address |
 | rspamd/local.d/dkim_signing.conf | link into /etc/rspamd/local.d/: DKIM signing with the keys \`mailserver events\` writes |
 | rspamd/local.d/*.conf, *.inc | copy into /etc/rspamd/local.d/: Redis, Rspamd only scoring (no actions), the score headers, the milter worker |

@@ -5,6 +5,7 @@ import "server-only";
 //                       Dovecot SASL): last_auth_date / last_auth_ip
 //   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
 //   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
+//   POST /forwarded-mail a forward-only account's Sieve script with a message it forwards: SMS queue
 // and the SMS queue's worker. Each request answers quickly; slow work (SMS gateways) happens in the worker.
 import { execFile } from "node:child_process";
 import http from "node:http";
@@ -13,7 +14,7 @@ import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { simpleParser, type AddressObject } from "mailparser";
 import type { Db } from "@/db/client";
-import { accounts, listMembers, mailingLists } from "@/db/schema";
+import { accounts, listMembers, mailingLists, type AccountRow } from "@/db/schema";
 import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { recordMailLogin } from "./last-login";
@@ -108,7 +109,18 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
       [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid],
       { maxBuffer: 64 * 1024 * 1024 },
     );
-    const raw = stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, "");
+    return notify(account, stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, ""));
+  }
+
+  /** A forward-only account's forwarded message (its Sieve script pipes it here): notified as if it were stored. */
+  async function forwardedMail(user: string, raw: string): Promise<string> {
+    const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
+    if (!account) return "unknown account";
+    if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
+    return notify(account, raw);
+  }
+
+  async function notify(account: AccountRow, raw: string): Promise<string> {
     const msg = await simpleParser(raw);
     if (await onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from)))
       return "list traffic to moderate";
@@ -154,6 +166,16 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
             reply(202, "accepted");
             const what = `new-mail ${form.get("user")} ${form.get("mailbox")} uid ${form.get("uid")}`;
             return newMail(form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? "").then(
+              (result) => log(`${what}: ${result}`),
+              (err: Error) => log(`${what}: ${err.message}`),
+            );
+          }
+          case "/forwarded-mail": {
+            // The message itself (its first 256 kB) from a forward-only account's Sieve script; answered at once.
+            const user = String(req.headers["x-mailadmin-user"] ?? "");
+            reply(202, "accepted");
+            const what = `forwarded-mail ${user}`;
+            return forwardedMail(user, text).then(
               (result) => log(`${what}: ${result}`),
               (err: Error) => log(`${what}: ${err.message}`),
             );

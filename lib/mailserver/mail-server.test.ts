@@ -72,7 +72,9 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(alias(`jan@${A}`)).toBe(`jan@${A}`);
       expect(alias(`kontakt@${A}`)).toBe(`jan@${A}`);
       expect(alias(`anna@${A}`)).toBe(`anna@${A},ewa@${A}`);
-      expect(alias(`piotr@${A}`)).toBe(`ewa@${A}`);
+      // Forward-only (its spam filter on, or off): Dovecot gets the message and its Sieve script forwards it.
+      expect(alias(`piotr@${A}`)).toBe(`piotr@${A}`);
+      expect(alias(`pawel@${A}`)).toBe(`pawel@${A}`);
       expect(alias(`zablokowany@${A}`)).toBe(`zablokowany@${A}`);
     });
 
@@ -132,6 +134,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await send(`kontakt@${A}`, "to-alias");
       await send(`anna@${A}`, "to-forward-keep");
       await send(`piotr@${A}`, "to-forward-only");
+      await send(`pawel@${A}`, "to-forward-only-unfiltered");
       await send(`nobody@${A}`, "to-catchall-1");
       await send("nobody@beta.test", "to-catchall-2");
       await send("jan@gamma.test", "to-catchall-3");
@@ -143,6 +146,8 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(hasSubject(`ewa@${A}`, "to-forward-keep")).toBe(true);
       expect(hasSubject(`ewa@${A}`, "to-forward-only")).toBe(true);
       expect(maildirFiles(l, `piotr@${A}`)).toHaveLength(0);
+      expect(hasSubject(`ewa@${A}`, "to-forward-only-unfiltered")).toBe(true);
+      expect(maildirFiles(l, `pawel@${A}`)).toHaveLength(0);
       expect(hasSubject(`catchall@${A}`, "to-catchall-1")).toBe(true);
       expect(hasSubject(`jan@${A}`, "to-catchall-2")).toBe(true);
       expect(hasSubject(`jan@${A}`, "to-catchall-3")).toBe(true);
@@ -239,7 +244,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
   });
 
   describe("autoresponder of a forward-only account", () => {
-    it("answers while it forwards without keeping a copy (keep_mail 0), also when it became forward-only after the script was compiled; stores nothing, spam included, in or out of its dates", async () => {
+    it("answers while it forwards without keeping a copy (keep_mail 0), also when it became forward-only after the script was compiled; stores nothing but the spam its filter keeps, in or out of its dates", async () => {
       const alpha = await domain(A);
       for (const name of ["wyjazd", "zastepca", "pyta0", "pyta", "pyta2"])
         await createAccount(db, alpha, name, { password: PASSWORD.other });
@@ -265,9 +270,11 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await smtpSend(`pyta@${A}`, [`wyjazd@${A}`], spam);
       await settle();
       expect(hasSubject(`zastepca@${A}`, "wyjazd-1")).toBe(true);
-      expect(hasSubject(`zastepca@${A}`, "wyjazd-spam", "Spam")).toBe(true);
+      // Its own spam filter (spam_rule "move", the default) keeps the spam in its Spam folder, unforwarded.
+      expect(hasSubject(`zastepca@${A}`, "wyjazd-spam", "Spam")).toBe(false);
+      expect(hasSubject(`wyjazd@${A}`, "wyjazd-spam", "Spam")).toBe(true);
       await waitFor("the reply", () => reply(`pyta@${A}`).length === 1);
-      expect(stored()).toHaveLength(1);
+      expect(stored()).toHaveLength(2);
 
       // Outside its dates: forwarded, not answered, and still nothing stored.
       await setAccount("wyjazd", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
@@ -275,7 +282,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await settle();
       expect(hasSubject(`zastepca@${A}`, "wyjazd-2")).toBe(true);
       expect(reply(`pyta2@${A}`)).toEqual([]);
-      expect(stored()).toHaveLength(1);
+      expect(stored()).toHaveLength(2);
     });
   });
 

@@ -8,6 +8,8 @@ import { ACCOUNT_LIST_COLUMNS } from "./list-columns";
 import { effectiveSwitch, spamEnabledField, spamListsAndSwitches, type SpamDefaults } from "./spam";
 
 const SMS_OPERATORS = [0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51] as const;
+/** Forwarding addresses an account may have (Dovecot's sieve_max_redirects is set to it: Sieve forwards some). */
+export const MAX_FORWARDS = 50;
 // A number is stored without the spaces and dashes people write it with ("+48 530-111-222" as "+48530111222").
 const smsPhone = () =>
   text(254)
@@ -65,7 +67,7 @@ export const accountTable = {
   last_auth_date: ro(str),
   last_auth_ip: ro(str),
   keep_mail: w(int_, { schema: flag(), error: "invalidFlag" }),
-  forwards: w(list, { schema: addressList(isEmail, 50), error: "invalidForward" }),
+  forwards: w(list, { schema: addressList(isEmail, MAX_FORWARDS), error: "invalidForward" }),
   forward_email_1: ro(
     str,
     read((a) => a.forwards[0] ?? ""),

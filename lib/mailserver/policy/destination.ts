@@ -80,13 +80,50 @@ export async function resolve(
   return { kind: "nowhere" };
 }
 
+/** What decides whether a forward-only account's spam filter keeps a message: its score and envelope sender. */
+export interface SpamVerdictInput {
+  /** The score in hundredths, as Rspamd wrote it into X-Mailadmin-Spam-Centiscore. */
+  centiscore: number;
+  sender: string;
+}
+
+/**
+ * Whether a forward-only account's spam script (db/sieve-scripts-view.ts) files this message into its Spam folder:
+ * the filter on (account and domain), rule "move", the score from spam_hits on, the sender not on the account's or
+ * the domain's white list (an address, or a domain).
+ */
+async function keepsAsSpam(db: Db, address: string, spam: SpamVerdictInput): Promise<boolean> {
+  const [row] = await db
+    .select({
+      enabled: accounts.spamEnabled,
+      rule: accounts.spamRule,
+      hits: accounts.spamHits,
+      white: accounts.spamWhiteList,
+      domainEnabled: domains.spamEnabled,
+      domainWhite: domains.spamWhiteList,
+    })
+    .from(accounts)
+    .innerJoin(domains, eq(domains.id, accounts.domainId))
+    .where(eq(accounts.email, address))
+    .limit(1);
+  if (!row || row.enabled !== 1 || row.domainEnabled !== 1 || row.rule === "tag") return false;
+  if (spam.centiscore < Math.round(Number(row.hits) * 100)) return false;
+  const white = [row.white, row.domainWhite].flatMap((l) =>
+    Array.isArray(l) ? (l as unknown[]).map((x) => String(x).toLowerCase()) : [],
+  );
+  const senderDomain = spam.sender.slice(spam.sender.lastIndexOf("@") + 1);
+  return !white.some((w) => (w.includes("@") ? w === spam.sender : w === senderDomain));
+}
+
 /**
  * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map: an
  * account keeps a copy unless it forwards without keep_mail (a blocked account keeps everything: its forwards are
  * suspended), its forwards are followed, and so are aliases and the catchall. A forward-only account is not one of
- * them, whatever its quota; lists and other servers' addresses store nothing here.
+ * them, whatever its quota, except, once the message's score is known (`spam`, at the end of DATA), when its spam
+ * filter keeps this message in its Spam folder instead of forwarding it; lists and other servers' addresses store
+ * nothing here.
  */
-export async function storingMailboxes(db: Db, address: string): Promise<string[]> {
+export async function storingMailboxes(db: Db, address: string, spam?: SpamVerdictInput): Promise<string[]> {
   const found = new Set<string>();
   const seen = new Set<string>();
   const visit = async (addr: string, depth: number): Promise<void> => {
@@ -104,8 +141,104 @@ export async function storingMailboxes(db: Db, address: string): Promise<string[
       ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
       : [];
     if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
+    else if (spam && (await keepsAsSpam(db, addr, spam))) {
+      found.add(addr);
+      return; // kept, not forwarded
+    }
     if (account && !account.blocked) for (const f of forwards) await visit(f, depth + 1);
   };
   await visit(address.toLowerCase(), 0);
   return [...found];
+}
+
+/** Postfix's virtual_alias_recursion_limit and virtual_alias_expansion_limit (both 1000 by default). */
+const POSTFIX_RECURSION_LIMIT = 1000;
+const POSTFIX_EXPANSION_LIMIT = 1000;
+
+/**
+ * Where mail for `address` goes next, in the order of Postfix's virtual_alias_maps (lib/mailserver/config.ts: the
+ * view mail_alias_map, then the list table, then the domain's catchall key): an alias's target; an account's own
+ * address when it keeps mail (or is blocked, or has no forwards) and then its forwards unless it is blocked; a
+ * list's address maps to itself. Undefined when no table has the address. A forward-only account maps to itself in
+ * the view, but its Sieve script forwards the message on and stores nothing (db/sieve-scripts-view.ts), so here it
+ * maps to its forwards alone: a round through it stores the message nowhere.
+ */
+async function aliasMapLookup(db: Db, address: string): Promise<string[] | undefined> {
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const [domain] = await db
+    .select({ id: domains.id, catchallType: domains.catchallType, catchallAddress: domains.catchallAddress })
+    .from(domains)
+    .where(eq(domains.name, address.slice(at + 1)))
+    .limit(1);
+  if (!domain) return undefined;
+  const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
+  if (alias) return [alias.target.toLowerCase()];
+  const [account] = await db
+    .select({
+      keepMail: accounts.keepMail,
+      blocked: accounts.blocked,
+      forwards: accounts.forwards,
+    })
+    .from(accounts)
+    .where(eq(accounts.email, address))
+    .limit(1);
+  if (account) {
+    const forwards = Array.isArray(account.forwards)
+      ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
+      : [];
+    const keepsOwnRow = account.keepMail || account.blocked || forwards.length === 0;
+    return [...(keepsOwnRow ? [address] : []), ...(account.blocked ? [] : forwards)];
+  }
+  const bounces = local.indexOf("-bounces+");
+  const list = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .where(
+      and(eq(mailingLists.domainId, domain.id), eq(mailingLists.name, bounces > 0 ? local.slice(0, bounces) : local)),
+    )
+    .limit(1);
+  if (list.length) return [address];
+  if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress)
+    return [domain.catchallAddress.toLowerCase()];
+  if (domain.catchallType === 3 && domain.catchallAddress) return [`${local}@${domain.catchallAddress.toLowerCase()}`];
+  return undefined;
+}
+
+/**
+ * True when the expansion of `recipient` through aliases, forwards and catchalls would never end, followed as
+ * Postfix follows virtual aliases (cleanup_map1n.c): each address until a table has no entry for it or it is one
+ * that maps to itself (an account that keeps a copy, a list), a round without such an address being a loop
+ * (Postfix gave up after 1,000 steps with `451 4.6.0 Alias expansion error` for every recipient of the message; a
+ * forward-only account's Sieve forwards now end it after one round, leaving the message in its unread inbox). So a
+ * forward-only account forwarding to its own alias, two forward-only accounts forwarding to each other, or aliases
+ * pointing at each other loop; an account that keeps a copy and forwards to its alias does not (it maps to itself,
+ * which ends the round: one copy is stored).
+ */
+export async function expansionLoops(db: Db, recipient: string): Promise<boolean> {
+  const slots = [recipient.toLowerCase()];
+  // Addresses that map to themselves (Postfix's been_here): their expansion stops there.
+  const selfMapped = new Set<string>();
+  const lookups = new Map<string, string[] | undefined>();
+  const lookup = async (address: string) => {
+    if (!lookups.has(address)) lookups.set(address, await aliasMapLookup(db, address));
+    return lookups.get(address);
+  };
+  for (let slot = 0; slot < slots.length; slot++) {
+    if (slots.length > POSTFIX_EXPANSION_LIMIT) return true;
+    // The addresses this slot went through: coming back to one that does not map to itself goes round forever.
+    const passed = new Set<string>();
+    for (;;) {
+      const address = slots[slot]!;
+      if (selfMapped.has(address)) break;
+      if (passed.has(address) || passed.size >= POSTFIX_RECURSION_LIMIT) return true;
+      passed.add(address);
+      const result = await lookup(address);
+      if (!result?.length) break;
+      if (result.includes(address)) selfMapped.add(address);
+      slots[slot] = result[0]!;
+      slots.push(...result.slice(1));
+    }
+  }
+  return false;
 }

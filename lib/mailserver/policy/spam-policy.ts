@@ -10,7 +10,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { expansionLoops, leadsNowhere, resolve, storingMailboxes, type SpamVerdictInput } from "./destination";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -49,6 +49,8 @@ export interface PolicyRequest {
   sasl_username?: string;
   // Rspamd's request at the end of DATA (END_OF_DATA_REQUEST): every accepted recipient and the headers it needs.
   recipients?: string;
+  /** The message's spam score in hundredths, as the Sieve scripts compare it. */
+  centiscore?: string;
   from?: string;
   verified?: string;
   subject?: string;
@@ -67,6 +69,7 @@ export interface PolicyAnswer {
     | "authenticated"
     | "not-hosted"
     | "no-destination"
+    | "loop"
     | "white-list"
     | "black-list"
     | "spf"
@@ -162,6 +165,26 @@ function blackListed(s: Settings, recipient: string, sender: string): PolicyAnsw
   };
 }
 
+/**
+ * A recipient whose aliases and forwards go round in a loop (destination.ts, expansionLoops): Postfix would take the
+ * message and then answer `451 4.6.0 Alias expansion error` at the end of DATA, for every recipient of it, and the
+ * sender's server would retry for days. Refused at RCPT instead, for this recipient only, with RFC 3463's
+ * "routing loop detected". Postfix writes "<address>: Recipient address rejected:" before the text.
+ */
+const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
+
+/**
+ * Whether the black list that applies to mail for `recipient` (settingsFor: its account's and domain's, through
+ * aliases) refuses `sender`, its white list not naming it: what the policy answers 554 at RCPT. False for an address
+ * of a domain not hosted here. The list service asks it before it offers a subscriber a copy (lib/lists/distribution.ts).
+ */
+export async function blackListRefuses(db: Db, recipient: string, sender: string): Promise<boolean> {
+  const r = recipient.toLowerCase();
+  // The switches' defaults play no part in the black list.
+  const s = await settingsFor(db, r, { rbl: 0, spf: 0, greylist: 0 });
+  return !!s && !!blackListed(s, r, sender.toLowerCase());
+}
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
 
@@ -178,6 +201,8 @@ export class SpamPolicy {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       const recipient = (req.recipient ?? "").toLowerCase();
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
+      // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
+      if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
       const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
       if (refused) return refused;
       const full = await this.fullMailbox(recipient, Number(req.size) || 0);
@@ -197,6 +222,7 @@ export class SpamPolicy {
       // Postfix writes "<address>: Recipient address rejected:" before the text itself.
       return { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
     }
+    if (await expansionLoops(this.o.db, recipient)) return LOOP;
 
     // The first question (above) has refused a black-listed sender already, whoever the client; here too, for a
     // main.cf written before it asked that. The white list also skips the checks below.
@@ -242,8 +268,13 @@ export class SpamPolicy {
       .map((r) => r.trim().toLowerCase())
       .filter(Boolean);
     const size = Number(req.size) || 0;
+    // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
+    const spam =
+      req.centiscore === undefined
+        ? undefined
+        : { centiscore: Number(req.centiscore) || 0, sender: (req.sender ?? "").toLowerCase() };
     for (const rcpt of recipients) {
-      const full = await this.fullMailbox(rcpt, size);
+      const full = await this.fullMailbox(rcpt, size, spam);
       if (full)
         return { action: `REJECT 5.2.2 The mailbox of ${rcpt} is full (${size} bytes do not fit)`, rule: "quota" };
     }
@@ -266,9 +297,9 @@ export class SpamPolicy {
   }
 
   /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
-  private async fullMailbox(recipient: string, size: number): Promise<string | undefined> {
+  private async fullMailbox(recipient: string, size: number, spam?: SpamVerdictInput): Promise<string | undefined> {
     if (!this.o.quotaStatus || !recipient) return undefined;
-    for (const mailbox of await storingMailboxes(this.o.db, recipient)) {
+    for (const mailbox of await storingMailboxes(this.o.db, recipient, spam)) {
       const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
       // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
       if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;

@@ -80,6 +80,13 @@ export async function seed() {
     keep_mail: 1,
   });
   await createAccount(db, alpha, "piotr", { password: PASSWORD.other, forwards: [`ewa@${A}`], keep_mail: 0 });
+  // Forward-only with its spam filter off: its Sieve script forwards all of it as it came.
+  await createAccount(db, alpha, "pawel", {
+    password: PASSWORD.other,
+    forwards: [`ewa@${A}`],
+    keep_mail: 0,
+    spam_enabled: 0,
+  });
   await createAccount(db, alpha, "ewa", { password: PASSWORD.other });
   await createAccount(db, alpha, "catchall", { password: PASSWORD.other });
   await createAccount(db, alpha, "gone", { password: PASSWORD.other });

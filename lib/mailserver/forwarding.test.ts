@@ -1,0 +1,24 @@
+// Forwards and aliases in real mail on the sandbox: loops refused while the sender is connected; a forward-only
+// account's own spam settings and SMS numbers applied to what it forwards.
+import { afterAll, beforeAll, describe, vi } from "vitest";
+import { missingMailPackages } from "./testing/mail-daemons";
+import { setUp, tearDown } from "./testing/forwarding/harness";
+import { loopCases } from "./testing/forwarding/loops";
+import { forwardOnlySpamCases } from "./testing/forwarding/spam";
+import { forwardOnlySmsCases } from "./testing/forwarding/sms";
+
+vi.mock("server-only", () => ({}));
+// Deliveries and Rspamd take seconds each, more on a busy host.
+vi.setConfig({ testTimeout: 120_000 });
+
+const missing = missingMailPackages();
+if (missing.length) console.warn(`forwarding tests SKIPPED: Debian packages missing: ${missing.join(" ")}`);
+
+describe.skipIf(missing.length > 0)("forwards and aliases in real mail (real daemons)", () => {
+  beforeAll(setUp, 300_000);
+  afterAll(tearDown, 60_000);
+
+  loopCases();
+  forwardOnlySpamCases();
+  forwardOnlySmsCases();
+});

@@ -1,0 +1,101 @@
+// Forwarding cases: a forward-only account's own spam settings apply to the mail it forwards.
+import { beforeAll, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { accounts } from "@/db/schema";
+import { readMessages, waitFor } from "../mail-daemons";
+import { addAccount, D, db, l, message, outbound, send, setAccount, settle } from "./harness";
+
+const filler = (kb: number) =>
+  Array.from({ length: kb * 16 }, (_, i) => `${String(i).padStart(6, "0")} ${"x".repeat(56)}`).join("\n") + "\n";
+
+/** The copies forwarded to `to` outside (the outbound Maildir) whose Subject line contains `subject`. */
+const forwardedTo = (to: string, subject: string) =>
+  outbound()
+    .filter((m) => m.to.includes(to))
+    .map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]?.trim())
+    .filter((s): s is string => !!s?.includes(subject));
+
+export function forwardOnlySpamCases() {
+  beforeAll(async () => {
+    const only = (to: string, body: Record<string, unknown>) => ({ keep_mail: 0, forwards: [to], ...body });
+    await addAccount("fwdtag", only("daleko-tag@outside.test", { spam_hits: 5, spam_rule: "tag" }));
+    await addAccount("fwdmove", only("daleko-move@outside.test", { spam_hits: 5, spam_rule: "move" }));
+    await addAccount("fwdoff", only("daleko-off@outside.test", { spam_enabled: 0, spam_hits: 2 }));
+    await addAccount(
+      "fwdwhite",
+      only("daleko-white@outside.test", { spam_hits: 2, spam_rule: "move", spam_white_list: ["friend@outside.test"] }),
+    );
+    await addAccount("fwdblack", only("daleko-black@outside.test", { spam_black_list: ["pest@outside.test"] }));
+  });
+
+  it("a forward-only account's spam filter applies to what it forwards: tag marks the copy, move keeps spam in its Spam folder and forwards none, spam_enabled 0 forwards it as it came, the white list beats the score, the black list refuses", async () => {
+    const spam = await send(
+      "spammer@outside.test",
+      [`fwdtag@${D}`, `fwdmove@${D}`, `fwdoff@${D}`, `fwdwhite@${D}`],
+      "spam-1",
+      8,
+    );
+    expect(spam.refused).toEqual([]);
+    expect((await send("friend@outside.test", [`fwdwhite@${D}`], "white-1", 8)).refused).toEqual([]);
+    expect((await send("someone@outside.test", [`fwdtag@${D}`, `fwdmove@${D}`], "ham-1")).refused).toEqual([]);
+    const black = await send("pest@outside.test", [`fwdblack@${D}`], "black-1");
+    expect(black.refused.map((r) => `${r.address} ${r.code}`)).toEqual([`fwdblack@${D} 554`]);
+    await settle();
+
+    expect(forwardedTo("daleko-tag@outside.test", "spam-1")).toEqual(["[SPAM] spam-1"]);
+    expect(forwardedTo("daleko-tag@outside.test", "ham-1")).toEqual(["ham-1"]);
+    expect(forwardedTo("daleko-move@outside.test", "spam-1")).toEqual([]);
+    expect(forwardedTo("daleko-move@outside.test", "ham-1")).toEqual(["ham-1"]);
+    expect(readMessages(l, `fwdmove@${D}`, "Spam").filter((m) => m.includes("Subject: spam-1"))).toHaveLength(1);
+    expect(forwardedTo("daleko-off@outside.test", "spam-1")).toEqual(["spam-1"]);
+    expect(forwardedTo("daleko-white@outside.test", "white-1")).toEqual(["white-1"]);
+    expect(forwardedTo("daleko-white@outside.test", "spam-1")).toEqual([]);
+    // Nothing else is kept: the inboxes of the forward-only accounts stay empty.
+    for (const name of ["fwdtag", "fwdmove", "fwdoff", "fwdwhite"]) expect(readMessages(l, `${name}@${D}`)).toEqual([]);
+    expect(outbound().filter((m) => m.to.some((t) => /^(spammer|friend|someone|pest)@/.test(t)))).toEqual([]);
+  });
+
+  it("a forward-only account with more forwards than Sieve's default of four redirects reaches every one", async () => {
+    const targets = [1, 2, 3, 4, 5, 6].map((i) => `daleko-${i}@outside.test`);
+    await addAccount("fwdszesc", {
+      keep_mail: 0,
+      forwards: targets,
+      forward_limit: targets.length,
+    });
+    expect((await send("someone@outside.test", [`fwdszesc@${D}`], "szesc-1")).refused).toEqual([]);
+    await settle();
+    for (const t of targets) expect(forwardedTo(t, "szesc-1")).toEqual(["szesc-1"]);
+  });
+
+  it("spam a forward-only account would keep in its full Spam folder is refused at the end of DATA, never bounced; other mail is still forwarded", async () => {
+    await addAccount("fwdpelny", { capacity: 1, usage_notification_level: 0, spam_enabled: 0 });
+    await send("someone@outside.test", [`fwdpelny@${D}`], "wypelnia");
+    const big = message("someone@outside.test", [`fwdpelny@${D}`], "wypelnia-duzo").replace(
+      "A test message.\n",
+      filler(1100),
+    );
+    const { smtpTry } = await import("../mail-daemons");
+    await smtpTry(l.ports.smtp, "someone@outside.test", [`fwdpelny@${D}`], big);
+    await settle();
+    const usage = async () =>
+      (
+        await db
+          .select({ bytes: accounts.usageBytes })
+          .from(accounts)
+          .where(eq(accounts.email, `fwdpelny@${D}`))
+      )[0]!.bytes;
+    await waitFor("fwdpelny full", async () => (await usage()) >= 1024 * 1024 * 0.95, 30_000);
+    await setAccount("fwdpelny", {
+      keep_mail: 0,
+      forwards: ["daleko-pelny@outside.test"],
+      spam_enabled: 1,
+      spam_hits: 5,
+      spam_rule: "move",
+    });
+    await expect(send("spammer@outside.test", [`fwdpelny@${D}`], "spam-pelny", 8)).rejects.toThrow(/554 .*is full/);
+    expect((await send("someone@outside.test", [`fwdpelny@${D}`], "ham-pelny")).refused).toEqual([]);
+    await settle();
+    expect(forwardedTo("daleko-pelny@outside.test", "ham-pelny")).toEqual(["ham-pelny"]);
+    expect(outbound().filter((m) => m.to.includes("spammer@outside.test"))).toEqual([]);
+  });
+}
