@@ -3,6 +3,7 @@
 // its options; `--help` works at every level.
 import type { Db } from "@/db/client";
 import { recordUsage } from "@/lib/server/resources/accounts";
+import { ACCOUNT_COMMANDS } from "./accounts";
 import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, UsageError, type Command } from "./args";
 import { AUDIT_COMMANDS } from "./audit";
 import { CUSTOMER_COMMANDS } from "./customers";
@@ -49,6 +50,7 @@ const OTHER_COMMANDS: Command[] = [
 export const COMMANDS: Command[] = [
   ...DOMAIN_COMMANDS,
   ...CUSTOMER_COMMANDS,
+  ...ACCOUNT_COMMANDS,
   ...OTHER_COMMANDS,
   ...DB_COMMANDS,
   ...SANDBOX_COMMANDS,
@@ -66,7 +68,7 @@ const GROUPS: Record<string, string> = {
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
   audit: "the audit log of changes",
-  account: "one account's panel sign-in",
+  account: "accounts: bulk import from another mail server, one account's panel sign-in and mail host",
 };
 
 function overview(commands: Command[], title: string): string {
