@@ -18,7 +18,7 @@ export async function runAccountImport(file: string): Promise<void> {
   const { getAccountOrThrow } = await import("@/lib/server/resources/accounts");
   const { getDomainOrThrow } = await import("@/lib/server/resources/domains");
   const { authenticate } = await import("@/lib/server/caller/auth");
-  const { panelLogin } = await import("@/lib/server/caller/panel-login");
+  const { panelLogin, readCredentials } = await import("@/lib/server/caller/panel-login");
   const { sha1Hex, verifyDigest, API_HASH_AT_FIRST_SIGN_IN } = await import("@/lib/server/caller/password");
   const { verifyImportedHash } = await import("@/lib/mailserver/imported-hashes");
   const { listAudit } = await import("@/lib/server/resources/audit");
@@ -105,13 +105,10 @@ export async function runAccountImport(file: string): Promise<void> {
     await expect(panelLogin(db, creds, "127.0.0.1", null)).rejects.toMatchObject({ key: "badCredentials" });
   }
   expect((await getAccountOrThrow(db, domain, "jan")).passwordHash).toBe(API_HASH_AT_FIRST_SIGN_IN);
-  // The first panel sign-in with the old password: the account's own hashes are made from it.
-  const principal = await panelLogin(
-    db,
-    { email: "jan@old.example", digest, password: OLD_PASSWORD },
-    "127.0.0.1",
-    null,
-  );
+  // The first panel sign-in with the old password (the body the login form posts): the account's own hashes are
+  // made from it.
+  const body = { email: "Jan@old.example", digest, password: OLD_PASSWORD };
+  const principal = await panelLogin(db, readCredentials(body), "127.0.0.1", null);
   expect(principal.account.email).toBe("jan@old.example");
   const upgraded = await getAccountOrThrow(db, domain, "jan");
   expect(verifyDigest(digest, upgraded.passwordHash)).toBe(true);
