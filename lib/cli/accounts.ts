@@ -5,7 +5,7 @@ import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { parseImportedHash } from "@/lib/mailserver/imported-hashes";
 import { mailPasswordHash } from "@/lib/mailserver/sha512-crypt";
-import { generatePassword, passwordProblems } from "@/lib/schemas/common";
+import { generatePassword, isDomainName, passwordProblems } from "@/lib/schemas/common";
 import { API_HASH_AT_FIRST_SIGN_IN } from "@/lib/server/caller/password";
 import { createAccounts, type NewAccount } from "@/lib/server/resources/accounts";
 import { findDomain } from "@/lib/server/resources/domains";
@@ -51,55 +51,64 @@ interface Line {
   line: number;
   email: string;
   domain: string;
-  account?: NewAccount;
+  name: string;
+  body: Record<string, unknown>;
+  /** The imported hash as mail_password_hash stores it; else `clear` gets its mail hash when its batch is written. */
+  mailHash?: string;
+  clear?: string;
   /** The password generated for it, printed once. */
-  generated?: string;
+  generated?: boolean;
   /** Why the line cannot be imported, found before any database work. */
   refused?: string;
 }
 
 /** One line of the file: the account to create, or why it is refused. */
 function readLine(line: number, raw: string): Line {
+  const bad = (refused: string): Line => ({ line, email: raw.slice(0, 40), domain: "", name: "", body: {}, refused });
   let fields: unknown;
   try {
     fields = JSON.parse(raw);
   } catch {
-    return { line, email: raw.slice(0, 40), domain: "", refused: "not a JSON object" };
+    return bad("not a JSON object");
   }
-  if (typeof fields !== "object" || fields === null || Array.isArray(fields))
-    return { line, email: raw.slice(0, 40), domain: "", refused: "not a JSON object" };
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return bad("not a JSON object");
   const { email, password_hash: imported, password, ...body } = fields as Record<string, unknown>;
-  if (typeof email !== "string" || !email.includes("@"))
-    return { line, email: raw.slice(0, 40), domain: "", refused: "no email" };
+  if (typeof email !== "string" || !email.includes("@")) return bad("no email");
   const address = email.trim().toLowerCase();
   const at = address.lastIndexOf("@");
-  const entry = { line, email: address, domain: address.slice(at + 1) };
-  const name = address.slice(0, at);
+  const entry = { line, email: address, domain: address.slice(at + 1), name: address.slice(0, at), body };
+  if (!isDomainName(entry.domain)) return { ...entry, refused: describeError(apiError("invalidDomainName", "domain")) };
   if (imported !== undefined && password !== undefined)
     return { ...entry, refused: "password_hash or password, not both" };
   if (imported !== undefined) {
     const parsed = typeof imported === "string" ? parseImportedHash(imported) : { refused: "not a string" };
     if ("refused" in parsed) return { ...entry, refused: `password_hash: ${parsed.refused}` };
-    return { ...entry, account: { name, body, hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: parsed.hash } } };
+    return { ...entry, mailHash: parsed.hash };
   }
   if (password !== undefined && (typeof password !== "string" || passwordProblems(password).length))
     return { ...entry, refused: describeError(apiError("invalidPassword", "password")) };
-  const clear = typeof password === "string" ? password : generatePassword();
-  // The mail hash now (mail works at once), the API's scrypt at the first panel sign-in, as for an imported hash:
-  // 10,000 scrypt hashes would take the import minutes (lib/server/caller/auth.ts).
-  return {
-    ...entry,
-    account: { name, body, hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: mailPasswordHash(clear) } },
-    ...(password === undefined ? { generated: clear } : {}),
-  };
+  if (typeof password === "string") return { ...entry, clear: password };
+  return { ...entry, clear: generatePassword(), generated: true };
 }
+
+/**
+ * The account to create: the imported hash, or the mail hash of the given or generated password. The API's scrypt
+ * comes at the first panel sign-in in both cases (lib/server/caller/auth.ts): 10,000 of them would take the import
+ * many minutes.
+ */
+const newAccount = (e: Line): NewAccount => ({
+  name: e.name,
+  body: e.body,
+  hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: e.mailHash ?? mailPasswordHash(e.clear!) },
+});
 
 async function importAccounts(ctx: Context, text: string, batch: number): Promise<string> {
   const db = ctx.db();
-  const raws = text
+  const lines = text
     .split("\n")
     .map((raw, i) => ({ line: i + 1, raw: raw.trim() }))
-    .filter(({ raw }) => raw !== "" && !raw.startsWith("#"));
+    .filter(({ raw }) => raw !== "" && !raw.startsWith("#"))
+    .map(({ line, raw }) => readLine(line, raw));
   const counts = { created: 0, exists: 0, failed: 0 };
   const out = async (state: keyof typeof counts, entry: Line, detail = "") => {
     counts[state]++;
@@ -107,38 +116,28 @@ async function importAccounts(ctx: Context, text: string, batch: number): Promis
   };
   const domains = new Map<string, DomainRow | undefined>();
   // Consecutive lines of one domain, at most `batch` of them, go in one transaction; each is printed once written.
-  for (let start = 0; start < raws.length;) {
-    const first = readLine(raws[start]!.line, raws[start]!.raw);
-    const group = [first];
-    while (start + group.length < raws.length && group.length < batch) {
-      const next = readLine(raws[start + group.length]!.line, raws[start + group.length]!.raw);
-      if (next.domain !== first.domain) break;
-      group.push(next);
-    }
-    start += group.length;
-    if (!domains.has(first.domain)) domains.set(first.domain, await findDomain(db, first.domain));
+  for (let start = 0; start < lines.length;) {
+    const first = lines[start]!;
+    let end = start + 1;
+    while (end < lines.length && end - start < batch && lines[end]!.domain === first.domain) end++;
+    const group = lines.slice(start, end);
+    start = end;
+    if (first.domain && !domains.has(first.domain)) domains.set(first.domain, await findDomain(db, first.domain));
     const domain = domains.get(first.domain);
-    const importable = group.filter((e) => !e.refused && domain);
-    const outcomes =
-      domain && importable.length
-        ? await createAccounts(
-            db,
-            domain,
-            importable.map((e) => e.account!),
-          )
-        : [];
+    const importable = domain ? group.filter((e) => !e.refused) : [];
+    const outcomes = importable.length ? await createAccounts(db, domain!, importable.map(newAccount)) : [];
     const byLine = new Map(importable.map((e, i) => [e, outcomes[i]!]));
     for (const entry of group) {
       const outcome = byLine.get(entry);
       const failed = (reason: string) => out("failed", entry, `\tline ${entry.line}: ${reason}`);
       if (entry.refused) await failed(entry.refused);
-      else if (!domain) await failed(describeError(apiError("domainNotFound", "domain")));
-      else if (outcome!.state === "failed") await failed(describeError(outcome!.error));
-      else if (outcome!.state === "exists") await out("exists", entry);
-      else await out("created", entry, entry.generated ? `\tpassword ${entry.generated}` : "");
+      else if (!domain || !outcome) await failed(describeError(apiError("domainNotFound", "domain")));
+      else if (outcome.state === "failed") await failed(describeError(outcome.error));
+      else if (outcome.state === "exists") await out("exists", entry);
+      else await out("created", entry, entry.generated ? `\tpassword ${entry.clear}` : "");
     }
   }
   const total = `${counts.created} created, ${counts.exists} already there, ${counts.failed} failed`;
   if (!counts.failed) return total;
-  throw new FailedWithReport(total, `${counts.failed} of ${raws.length} lines failed`);
+  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
 }
