@@ -15,7 +15,7 @@ export async function runAccountImport(file: string): Promise<void> {
   const fs = await import("node:fs");
   const { getReadyDb } = await import("@/db/client");
   const { addDomain } = await import("@/lib/server/resources/new-domain");
-  const { getAccountOrThrow } = await import("@/lib/server/resources/accounts");
+  const { accountRecord, findAccount, getAccountOrThrow } = await import("@/lib/server/resources/accounts");
   const { getDomainOrThrow } = await import("@/lib/server/resources/domains");
   const { authenticate } = await import("@/lib/server/caller/auth");
   const { panelLogin, readCredentials } = await import("@/lib/server/caller/panel-login");
@@ -25,15 +25,22 @@ export async function runAccountImport(file: string): Promise<void> {
   const { runCommand } = await import("@/lib/cli/commands");
   const { FailedWithReport } = await import("@/lib/cli/args");
   const db = await getReadyDb();
-  // Room for the postmaster (1024 MB) and five more accounts, 5,000 MB of capacity.
-  await addDomain(db, "old.example", "Admin-pass1", { accountLimit: 6, capacityLimit: 5000 });
+  // Room for the postmaster (1024 MB) and four more accounts, 5,000 MB of capacity.
+  await addDomain(db, "old.example", "Admin-pass1", { accountLimit: 5, capacityLimit: 5000 });
 
   const lines = [
     "# exported from postfixadmin",
-    JSON.stringify({ email: "jan@old.example", password_hash: OLD_HASH, description: "Jan Nowak", capacity: 1000 }),
+    JSON.stringify({
+      email: "jan@old.example",
+      password_hash: OLD_HASH,
+      description: "Jan Nowak",
+      capacity: 1000,
+      aliases: ["jn@old.example"],
+    }),
     JSON.stringify({ email: "ewa@old.example", password_hash: OLD_MD5, forwards: ["ewa@elsewhere.example"] }),
     JSON.stringify({ email: "new@old.example", capacity: 500 }),
-    JSON.stringify({ email: "own@old.example", password: "Own-pass1", capacity: 500 }),
+    // Its alias is jan's already: the account is not created either (its own savepoint).
+    JSON.stringify({ email: "own@old.example", password: "Own-pass1", capacity: 500, aliases: ["jn@old.example"] }),
     JSON.stringify({ email: "plain@old.example", password_hash: "{PLAIN-MD5}5f4dcc3b5aa765d61d8327deb882cf99" }),
     JSON.stringify({ email: "big@old.example", password_hash: OLD_HASH, capacity: 2000 }),
     JSON.stringify({ email: "postmaster@old.example", password_hash: OLD_HASH }),
@@ -53,30 +60,30 @@ export async function runAccountImport(file: string): Promise<void> {
     }
   };
   const first = await run();
-  expect(first.error).toBe("6 of 12 lines failed");
+  expect(first.error).toBe("7 of 12 lines failed");
   const out = first.output.split("\n");
   expect(out).toEqual([
     "created\tjan@old.example",
     "created\tewa@old.example",
     expect.stringMatching(/^created\tnew@old\.example\tpassword [A-Za-z2-9]{12}$/),
-    "created\town@old.example",
+    expect.stringMatching(/^failed\town@old\.example\tline 5: .*\[409\.1\]$/),
     expect.stringMatching(
       /^failed\tplain@old\.example\tline 6: password_hash: the scheme \{PLAIN-MD5\} is not accepted/,
     ),
-    // 1024 + 1000 + 1024 + 500 + 500 of 5000 MB are taken: 2000 more do not fit.
+    // 1024 + 1000 + 1024 + 500 of 5000 MB are taken: 2000 more do not fit.
     expect.stringMatching(/^failed\tbig@old\.example\tline 7: .*\(capacity\) \[500\.\d+\]$/),
     "exists\tpostmaster@old.example",
     expect.stringMatching(/^failed\tcolour@old\.example\tline 9: .*\(colour\) \[500\.115\]$/),
     expect.stringMatching(/^failed\tx@nowhere\.example\tline 10: .*\(domain\) \[404\.\d+\]$/),
     "failed\tnot json\tline 11: not a JSON object",
     "created\tlast@old.example",
-    // The domain's limit of 6 accounts is reached.
+    // The domain's limit of 5 accounts is reached.
     expect.stringMatching(/^failed\tover@old\.example\tline 13: .*\(name\) \[500\.\d+\]$/),
-    "5 created, 1 already there, 6 failed",
+    "4 created, 1 already there, 7 failed",
   ]);
 
   const domain = await getDomainOrThrow(db, "old.example");
-  expect([domain.accountCount, domain.capacitySum]).toEqual([6, 1024 + 1000 + 1024 + 500 + 500 + 100]);
+  expect([domain.accountCount, domain.capacitySum]).toEqual([5, 1024 + 1000 + 1024 + 500 + 100]);
   const jan = await getAccountOrThrow(db, domain, "jan");
   // The old hash is Dovecot's as it was; no API hash yet; the fields as given.
   expect([jan.mailPasswordHash, jan.passwordHash, jan.description]).toEqual([
@@ -92,7 +99,9 @@ export async function runAccountImport(file: string): Promise<void> {
   expect(await verifyImportedHash(generated, fresh.mailPasswordHash)).toBe(true);
   // One audit entry for the batch's accounts, by the CLI.
   const audit = await listAudit(db, { domain: "old.example", search: "create" });
-  expect(audit.entries.find((e) => e.names.includes("jan"))?.names).toEqual(["jan", "ewa", "new", "own"]);
+  expect(audit.entries.find((e) => e.names.includes("jan"))?.names).toEqual(["jan", "ewa", "new"]);
+  expect((await accountRecord(db, domain, jan)).aliases).toEqual(["jn@old.example"]);
+  expect(await findAccount(db, domain, "own")).toBeUndefined();
 
   // /api/v1 (Basic: the digest only) refuses an imported account as a wrong password, even with the right one.
   const digest = sha1Hex(OLD_PASSWORD);
@@ -123,7 +132,7 @@ export async function runAccountImport(file: string): Promise<void> {
 
   // Run again: what was created is reported as there, and nothing of it changes (jan keeps its new hashes).
   const second = await run();
-  expect(second.output.split("\n").filter((l) => l.startsWith("exists")).length).toBe(6);
-  expect(second.output).toMatch(/^0 created, 6 already there, 6 failed$/m);
+  expect(second.output.split("\n").filter((l) => l.startsWith("exists")).length).toBe(5);
+  expect(second.output).toMatch(/^0 created, 5 already there, 7 failed$/m);
   expect((await getAccountOrThrow(db, domain, "jan")).passwordHash).toBe(upgraded.passwordHash);
 }

@@ -68,7 +68,7 @@ const GROUPS: Record<string, string> = {
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
   audit: "the audit log of changes",
-  account: "accounts: bulk import from another mail server, one account's panel sign-in and mail host",
+  account: "accounts: bulk import from another mail server; one account's password, two-step sign-in and mail host",
 };
 
 function overview(commands: Command[], title: string): string {
