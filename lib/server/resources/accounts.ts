@@ -207,7 +207,9 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
         .insert(accounts)
         .values(slice.map((d) => d.values))
         .returning();
-      for (const [j, row] of rows.entries()) outcomes[slice[j]!.i] = { name: row.name, state: "created", row };
+      // By name: SQLite gives RETURNING's rows in no set order (the accepted names are distinct).
+      const lineOf = new Map(slice.map((d) => [d.values.name, d.i]));
+      for (const row of rows) outcomes[lineOf.get(row.name)!] = { name: row.name, state: "created", row };
     }
     for (const draft of accepted.filter((d) => d.input.aliases)) {
       try {
