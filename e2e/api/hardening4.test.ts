@@ -5,7 +5,10 @@
 // names, SMS numbers, and the forwards of a deleted account. This file starts a server of its own (two worker
 // processes over one database, a TOTP key); docs/security.md names these tests.
 import { createHmac } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { panelErrors } from "@/lib/errors/panel-errors";
 import {
@@ -271,6 +274,35 @@ describe("2. turning the second step on or off needs the password, and ends the 
     expect(cli("audit", "list", "--domain", C, "--search", "forgot")).toMatch(
       /cli\tupdate account\tforgot\t.*"password"/,
     );
+  });
+
+  it("an account brought by `account import` with its old hash: /api/v1 refuses it until the panel's first sign-in with the password beside the digest", async () => {
+    // doveadm pw -s SHA512-CRYPT -p Old-pass1, as the old mail server stored it.
+    const oldHash =
+      "{SHA512-CRYPT}$6$nPVzHVCdX2mDiEC1$aOHoQDFL2CMUqWtCIcFsci9g69WkHSE4JHV/ciGPellpDeRgwXiOKIC0U31M9cIEeSsR0pjNF8/pLEJLn2Xms.";
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-h4-import-")), "accounts.jsonl");
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ email: `moved@${C}`, password_hash: oldHash, description: "Moved" })}\n`,
+    );
+    expect(cli("account", "import", file)).toBe(`created\tmoved@${C}\n1 created, 0 already there, 0 failed\n`);
+    const moved = { email: `moved@${C}`, password: "Old-pass1" };
+    // The right password's digest is no use to Basic yet (no API hash): answered as a wrong password.
+    expectError(await api("GET", `emails/${C}/moved`, { base: V1, auth: moved }), "badCredentials");
+    // Nor to a sign-in that sends the digest alone.
+    expect((await signIn(moved)).status).toBe(403);
+    // The login form's body (app/(auth)/login/login-form.tsx): the password checked against the old hash, the
+    // account's own hashes made from it; the session works and so does Basic from then on.
+    const res = await raw({
+      method: "POST",
+      target: "/api/panel/session",
+      body: { email: moved.email, digest: sha1Hex(moved.password), password: moved.password },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await panel("GET", "/api/panel/session", cookieOf(res, "mailadmin_session")!)).status).toBe(200);
+    const record = await api("GET", `emails/${C}/moved`, { base: V1, auth: moved });
+    expectStatus(record, 200);
+    expect(record.json.description).toBe("Moved");
   });
 
   it("a server without TOTP_ENCRYPTION_KEY says so (configured: false) and answers its JSON error, never an HTML 500", async () => {

@@ -28,7 +28,9 @@ async function fillLogin(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Zaloguj" }).click();
 }
 
-test("a wrong password is refused with a Polish message, and only the digest is sent", async ({ page }) => {
+test("a wrong password is refused with a Polish message; the digest is sent, with the password for imported accounts", async ({
+  page,
+}) => {
   const posted: string[] = [];
   page.on("request", (r) => {
     if (r.url().endsWith("/api/panel/session") && r.method() === "POST") posted.push(r.postData() ?? "");
@@ -38,8 +40,13 @@ test("a wrong password is refused with a Polish message, and only the digest is 
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.locator("html").getAttribute("lang")).toBe("pl");
   expect(posted).toHaveLength(1);
-  expect(posted[0]).not.toContain("Zle-haslo9");
-  expect(JSON.parse(posted[0]!)).toEqual({ email: DEMO.user.email, digest: sha1Hex("Zle-haslo9") });
+  // The password as typed rides beside its digest: the server reads it only at an imported account's first sign-in
+  // (docs/migration.md).
+  expect(JSON.parse(posted[0]!)).toEqual({
+    email: DEMO.user.email,
+    digest: sha1Hex("Zle-haslo9"),
+    password: "Zle-haslo9",
+  });
 });
 
 test("the failed sign-in's alert goes once the address or the password is changed", async ({ page }) => {

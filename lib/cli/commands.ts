@@ -3,6 +3,7 @@
 // its options; `--help` works at every level.
 import type { Db } from "@/db/client";
 import { recordUsage } from "@/lib/server/resources/accounts";
+import { ACCOUNT_COMMANDS } from "./accounts";
 import { CLI, commandHelp, FailedWithReport, intOption, parseCommandArgs, UsageError, type Command } from "./args";
 import { AUDIT_COMMANDS } from "./audit";
 import { CUSTOMER_COMMANDS } from "./customers";
@@ -50,6 +51,7 @@ const OTHER_COMMANDS: Command[] = [
 export const COMMANDS: Command[] = [
   ...DOMAIN_COMMANDS,
   ...CUSTOMER_COMMANDS,
+  ...ACCOUNT_COMMANDS,
   ...OTHER_COMMANDS,
   ...DB_COMMANDS,
   ...REENCRYPT_COMMANDS,
@@ -68,7 +70,7 @@ const GROUPS: Record<string, string> = {
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",
   audit: "the audit log of changes",
-  account: "one account's panel sign-in",
+  account: "accounts: bulk import from another mail server; one account's password, two-step sign-in and mail host",
 };
 
 function overview(commands: Command[], title: string): string {

@@ -15,8 +15,13 @@ import { createsDatabase, ownsConnection, runCommand } from "./commands";
 function writeLine(stream: NodeJS.WriteStream, text: string | undefined): Promise<void> {
   if (!text) return Promise.resolve();
   return new Promise((resolve) => {
-    stream.once("error", () => resolve());
-    stream.write(`${text}\n`, () => resolve());
+    const gone = () => resolve();
+    stream.once("error", gone);
+    stream.write(`${text}\n`, () => {
+      // One listener per line would pile up over an import's thousands of lines (MaxListenersExceededWarning).
+      stream.off("error", gone);
+      resolve();
+    });
   });
 }
 

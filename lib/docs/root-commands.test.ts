@@ -13,6 +13,7 @@ test("the README and the operator's guides start no command with sudo", () => {
     "docs/deploy.md",
     "docs/postgresql.md",
     "docs/mail-hosts.md",
+    "docs/migration.md",
   ]) {
     const text = fs.readFileSync(path.join(ROOT, file), "utf8");
     const withSudo = text.split("\n").filter((line) => /(^|`)\s*sudo\s/.test(line));

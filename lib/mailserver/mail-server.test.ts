@@ -2,11 +2,15 @@
 // `mailserver config` writes, against a database changed only through the services and the CLI. On SQLite, and
 // under `npm run test:mail:pg` on PostgreSQL (proxy:pgsql: maps, Dovecot's pgsql driver as the mail role).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { updateDomain } from "@/lib/server/resources/domains";
+import { panelLogin, readCredentials } from "@/lib/server/caller/panel-login";
+import { sha1Hex } from "@/lib/server/caller/password";
 import { runHousekeeping } from "./housekeeping";
+import { IMPORTED_SCHEMES } from "./imported-hashes";
 import {
   dovecotConf,
   maildirFiles,
@@ -110,6 +114,33 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await setAccount("jan", { password: PASSWORD.janNew, password_retype: PASSWORD.janNew });
       expect(authOk(`jan@${A}`, PASSWORD.janNew)).toBe(true);
       expect(authOk(`jan@${A}`, PASSWORD.jan)).toBe(false);
+    });
+
+    it("takes the old password of an account imported with another system's hash at once, in every accepted scheme, and after its first panel sign-in", async () => {
+      await cli("domain", "add", "import.test", "--postmaster-password", PASSWORD.postmaster);
+      const lines = IMPORTED_SCHEMES.map((scheme, i) =>
+        JSON.stringify({
+          email: `u${i}@import.test`,
+          password_hash: run("doveadm", ["pw", "-s", scheme, "-p", "Old-pass1"]).trim(),
+          capacity: 1,
+        }),
+      );
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-import-")), "accounts.jsonl");
+      fs.writeFileSync(file, lines.join("\n"));
+      expect(await cli("account", "import", file)).toMatch(/^7 created, 0 already there, 0 failed$/m);
+      for (const [i] of IMPORTED_SCHEMES.entries()) {
+        expect(authOk(`u${i}@import.test`, "Old-pass1")).toBe(true);
+        expect(authOk(`u${i}@import.test`, "Old-pass2")).toBe(false);
+      }
+      // The first panel sign-in replaces the MD5-CRYPT hash with SHA512-CRYPT of the same password: mail goes on.
+      const md5 = `u${IMPORTED_SCHEMES.indexOf("MD5-CRYPT")}@import.test`;
+      const body = { email: md5, digest: sha1Hex("Old-pass1"), password: "Old-pass1" };
+      await panelLogin(db, readCredentials(body), "127.0.0.1", null);
+      expect((await getAccountOrThrow(db, await domain("import.test"), md5.split("@")[0]!)).mailPasswordHash).toMatch(
+        /^\{SHA512-CRYPT\}/,
+      );
+      expect(authOk(md5, "Old-pass1")).toBe(true);
+      expect(authOk(md5, "Old-pass2")).toBe(false);
     });
 
     it("refuses blocked and expired accounts with their right password", () => {

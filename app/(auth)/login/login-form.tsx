@@ -1,6 +1,7 @@
 "use client";
-// Address + password. The browser turns the password into its SHA-1 hex digest (Web Crypto) and posts only that:
-// the clear password never leaves the page, and the digest is kept by the server in the session, not here.
+// Address + password. The browser posts the password's SHA-1 hex digest (Web Crypto), which the server checks as the
+// API checks it, and the password as typed, which the server reads only at the first sign-in of an account imported
+// from another mail server (its API hash is made from it then: docs/migration.md) and never stores or logs.
 import { useState, type FormEvent } from "react";
 import { Alert, Button, TextField } from "@/components";
 import { LanguageSwitch } from "@/components/language-switch";
@@ -114,7 +115,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
         method: "POST",
         headers: { "content-type": "application/json" },
         credentials: "same-origin",
-        body: JSON.stringify({ email, digest: await sha1Hex(password) }),
+        body: JSON.stringify({ email, digest: await sha1Hex(password), password }),
       });
       const body = (await res.json().catch(() => null)) as
         (ErrorAnswer & { isPostmaster?: boolean; second_step?: SecondStepKind }) | null;

@@ -2,14 +2,16 @@ import "server-only";
 // Who is calling: HTTP Basic with the SHA-1 hex digest of the password, checked against the stored scrypt hash.
 // A bounded cache of verified (address, digest) pairs keeps repeated calls from paying scrypt; an entry is only
 // honoured while the stored hash is the one it was verified against, so a password change drops it everywhere.
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type AccountRow, type DomainRow } from "@/db/schema";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { setBounded } from "../store/bounded-map";
 import { UntilChangedCache } from "../store/db-generation";
 import { env } from "../env";
-import { hashDigest, verifyDigestAsync } from "./password";
+import { API_HASH_AT_FIRST_SIGN_IN, hashDigest, hashDigestAsync, sha1Hex, verifyDigestAsync } from "./password";
+import { verifyImportedHash } from "@/lib/mailserver/imported-hashes";
+import { mailPasswordHashAsync } from "@/lib/mailserver/sha512-crypt";
 import { withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 import { failureGate } from "./login-throttle";
@@ -56,6 +58,11 @@ const statements = prepared((db) => ({
 export interface Credentials {
   email: string;
   digest: string;
+  /**
+   * The password as typed, sent by the panel's sign-in and password change (never by /api/v1): read only for an
+   * imported account whose API hash is made at its first sign-in (API_HASH_AT_FIRST_SIGN_IN).
+   */
+  password?: string;
 }
 // Parsed by value: a program sends the same header on every call.
 const parsedHeaders = new Map<string, Credentials | null>();
@@ -108,6 +115,30 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
   return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
 }
 
+/**
+ * An imported account's first sign-in: the password typed (the panel sends it beside its digest) checked against the
+ * mail hash the import stored, then the account's normal hashes made from it and written in its place (the API's
+ * scrypt and our SHA512-CRYPT, so an old system's weaker scheme goes too). From then on /api/v1 works for it as for
+ * any account. The account with its new hashes; undefined when no password came (an /api/v1 call), it does not
+ * match, or the account got a password meanwhile.
+ */
+async function firstSignIn(db: Db, account: AccountRow, creds: Readonly<Credentials>): Promise<AccountRow | undefined> {
+  const password = creds.password;
+  if (typeof password !== "string" || sha1Hex(password) !== creds.digest) return undefined;
+  if (!(await verifyImportedHash(password, account.mailPasswordHash))) return undefined;
+  const [hash, mailHash] = await Promise.all([hashDigestAsync(sha1Hex(password)), mailPasswordHashAsync(password)]);
+  // Only while the account still waits for it: a password set meanwhile (by its administrator) stays.
+  const [updated] = await withTransaction(db, (tx) =>
+    tx
+      .update(accounts)
+      .set({ passwordHash: hash, mailPasswordHash: mailHash })
+      .where(and(eq(accounts.id, account.id), eq(accounts.passwordHash, API_HASH_AT_FIRST_SIGN_IN)))
+      .returning()
+      .execute(),
+  );
+  return updated;
+}
+
 /** Longer than any account's address; short enough for PostgreSQL's index of the login throttle in UTF-8. */
 const MAX_ADDRESS_LENGTH = 320;
 const IMPOSSIBLE_ADDRESS = "(no such address)";
@@ -151,29 +182,40 @@ export async function authenticate(
   // An unknown address is checked against a decoy hash of the same cost, and a malformed digest is checked too, so
   // that every failure costs one scrypt and the time taken tells nothing about which addresses exist.
   const hash = row?.account.passwordHash ?? decoyHash();
-  // scrypt runs on libuv's thread pool: a flood of bad sign-ins does not hold up other requests.
-  const ok =
-    (!!row && verified.get(key) === hash) ||
-    ((await verifyDigestAsync(creds.digest, hash)) && !!row && /^[0-9a-f]{40}$/.test(creds.digest));
-  if (!row || !ok) {
+  const imported = hash === API_HASH_AT_FIRST_SIGN_IN;
+  // scrypt runs on libuv's thread pool: a flood of bad sign-ins does not hold up other requests. An imported
+  // account's check costs the same scrypt too (on the decoy), so the time does not tell it apart.
+  let ok =
+    (!!row && !imported && verified.get(key) === hash) ||
+    ((await verifyDigestAsync(creds.digest, imported ? decoyHash() : hash)) &&
+      !!row &&
+      !imported &&
+      /^[0-9a-f]{40}$/.test(creds.digest));
+  let found = row?.account;
+  if (row && imported) {
+    found = await firstSignIn(db, row.account, creds);
+    ok = !!found;
+  }
+  if (!row || !found || !ok) {
     await gate.fail();
     // An address past its budget is answered slowly; it is never refused a correct password.
     if (gate.slowFailureMs > 0) await new Promise((r) => setTimeout(r, gate.slowFailureMs));
     throw apiError("badCredentials");
   }
   await gate.succeed();
-  remember(key, row.account.passwordHash);
+  let account = found;
+  remember(key, account.passwordHash);
   const now = today();
-  if (isLoginRefused(row.account, now)) {
-    const reason = row.account.blocked === 1 ? "blocked" : "expired";
+  if (isLoginRefused(account, now)) {
+    const reason = account.blocked === 1 ? "blocked" : "expired";
     throw revealRefusal ? new ApiError("badCredentials", { attributes: { reason } }) : apiError("badCredentials");
   }
 
   // Written only when it changes, so a busy API client does not turn every read into a write. The row may be
   // shared with later calls (see `callers`), so it is copied, never changed in place.
-  let account = row.account;
   if (account.lastAuthDate !== now || account.lastAuthIp !== clientIp) {
-    await withTransaction(db, (tx) => statements(tx).touch.execute({ id: account.id, date: now, ip: clientIp }));
+    const id = account.id;
+    await withTransaction(db, (tx) => statements(tx).touch.execute({ id, date: now, ip: clientIp }));
     account = { ...account, lastAuthDate: now, lastAuthIp: clientIp };
   }
   return { account, domain: row.domain.name, domainRow: row.domain, isPostmaster: account.name === "postmaster" };

@@ -24,7 +24,7 @@ export async function proveCurrentPassword(
 ): Promise<Principal | "wrongCurrent"> {
   if (typeof current !== "string" || current === "") return "wrongCurrent";
   try {
-    return await authenticate(db, { email, digest: sha1Hex(current) }, clientIp);
+    return await authenticate(db, { email, digest: sha1Hex(current), password: current }, clientIp);
   } catch (err) {
     if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
     throw err;

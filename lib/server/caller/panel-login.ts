@@ -9,11 +9,14 @@ import { deviceIdFor } from "./device-cookie";
 export interface LoginCredentials {
   email: string;
   digest: string;
+  /** The password as typed: read only at an imported account's first sign-in (lib/server/caller/auth.ts). */
+  password?: string;
 }
 
 export function readCredentials(body: Record<string, unknown>): LoginCredentials {
   const text = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
-  return { email: text(body.email), digest: text(body.digest) };
+  const password = typeof body.password === "string" ? body.password : undefined;
+  return { email: text(body.email), digest: text(body.digest), ...(password === undefined ? {} : { password }) };
 }
 
 /** Signs in; a genuine device cookie for the account exempts it from the account's lock (lib/server/caller/device-cookie.ts). */

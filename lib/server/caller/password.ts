@@ -9,6 +9,13 @@ export const sha1Hex = (password: string) => crypto.createHash("sha1").update(pa
 
 const KEY_LENGTH = 32;
 
+/**
+ * The password_hash of an imported account (`account import`) until its first panel sign-in: the import brings or
+ * makes only the mail hash, and the scrypt hash of the digest is made from the password typed at that sign-in
+ * (lib/server/caller/auth.ts). No digest matches it, so /api/v1 refuses the account until then.
+ */
+export const API_HASH_AT_FIRST_SIGN_IN = "first-sign-in";
+
 /** `scrypt$N$salt$hash` of a SHA-1 hex digest. */
 export function hashDigest(digest: string, cost = env().SCRYPT_COST): string {
   const salt = crypto.randomBytes(16);

@@ -16,6 +16,7 @@ import {
   checkRestricted,
   passwordHashesOf,
   prehashPassword,
+  type PasswordHashes,
   type Prehashed,
 } from "./account-checks";
 import { removeForwardsTo } from "./account-forwards";
@@ -26,7 +27,8 @@ import { isLoginRefused, type Principal } from "../caller/auth";
 import { isAdminOf } from "../caller/access";
 import { effectiveLimits } from "./customers";
 import { searchKey } from "./page";
-import { assertNameFree, failureOfName, withNameChildren } from "./names";
+import { assertNameFree, failureOfName, nameHolders, withNameChildren } from "./names";
+import { isAccountName } from "@/lib/schemas/common";
 import { endSessions } from "../caller/session";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { lockDomain, withTransaction } from "@/db/transaction";
@@ -116,6 +118,117 @@ export async function createAccount(
       changes: fieldChanges(input, null),
     });
     return row!;
+  });
+}
+
+/** An account for createAccounts: its name, its fields (as a POST body, without a password) and its hashes. */
+export interface NewAccount {
+  name: string;
+  body: Record<string, unknown>;
+  /** The API's hash (API_HASH_AT_FIRST_SIGN_IN when it is made at the first panel sign-in) and the mail hash. */
+  hashes: PasswordHashes;
+}
+
+export type NewAccountOutcome =
+  | { name: string; state: "created"; row: AccountRow }
+  | { name: string; state: "exists" }
+  | { name: string; state: "failed"; error: ApiError };
+
+/**
+ * Many accounts of one domain in one transaction (`account import`): each checked as createAccount checks one (the
+ * fields, the name, the shared namespace, the domain's or the customer's account and capacity limits, in the given
+ * order), the names read and the rows written in bulk. An account already there is reported, never changed; one
+ * that fails is reported and the others are created. Those with aliases are written one by one, each in a savepoint
+ * of its own, so an alias refused leaves no account behind.
+ */
+export async function createAccounts(db: Db, domain: DomainRow, items: NewAccount[]): Promise<NewAccountOutcome[]> {
+  const outcomes: NewAccountOutcome[] = [];
+  const drafts: { i: number; input: AccountUpdate; values: typeof accounts.$inferInsert & { capacity: number } }[] = [];
+  for (const [i, { name, body, hashes }] of items.entries()) {
+    try {
+      if (!isAccountName(name)) throw apiError("invalidAccountName", "name");
+      const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
+      if (input.password || input.password_retype) throw apiError("unknownField", "password");
+      const values: typeof accounts.$inferInsert & { capacity: number } = {
+        ...columnValues(input),
+        domainId: domain.id,
+        name,
+        email: `${name}@${domain.name}`,
+        passwordHash: hashes.hash,
+        mailPasswordHash: hashes.mailHash,
+        capacity: input.capacity ?? (accounts.capacity.default as number),
+      };
+      values.searchKey = searchKey(name, values.description ?? "");
+      checkAgainstRecord({ ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow, input, true);
+      drafts.push({ i, input, values });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      outcomes[i] = { name, state: "failed", error: err };
+    }
+  }
+  return withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    const held = await nameHolders(
+      tx,
+      domain.id,
+      drafts.map((d) => d.values.name),
+    );
+    const limits = await effectiveLimits(tx, domain);
+    let { accountCount, capacitySum } = limits;
+    const accepted: typeof drafts = [];
+    for (const draft of drafts) {
+      const { name, capacity } = draft.values;
+      const fail = (error: ApiError) => (outcomes[draft.i] = { name, state: "failed", error });
+      const holder = held.get(name);
+      if (holder === "account") outcomes[draft.i] = { name, state: "exists" };
+      else if (holder) fail(apiError("nameTaken", "name"));
+      else if (accountCount + 1 > limits.accountLimit)
+        fail(apiError("accountLimitReached", "name", { account_limit: limits.accountLimit }));
+      else if (capacity > 0 && capacitySum + capacity > limits.capacityLimit)
+        fail(
+          apiError("capacityLimitReached", "capacity", {
+            capacity_limit: limits.capacityLimit,
+            free_mb: Math.max(0, limits.capacityLimit - capacitySum),
+            requested: capacitySum + capacity,
+          }),
+        );
+      else {
+        held.set(name, "account"); // a second line with the same name finds it there
+        accountCount++;
+        capacitySum += capacity;
+        accepted.push(draft);
+      }
+    }
+    const plain = accepted.filter((d) => !d.input.aliases);
+    // 50 rows a statement: well under SQLite's 32,766 bound parameters with every column of the table.
+    for (let k = 0; k < plain.length; k += 50) {
+      const slice = plain.slice(k, k + 50);
+      const rows = await tx
+        .insert(accounts)
+        .values(slice.map((d) => d.values))
+        .returning();
+      // By name: SQLite gives RETURNING's rows in no set order (the accepted names are distinct).
+      const lineOf = new Map(slice.map((d) => [d.values.name, d.i]));
+      for (const row of rows) outcomes[lineOf.get(row.name)!] = { name: row.name, state: "created", row };
+    }
+    for (const draft of accepted.filter((d) => d.input.aliases)) {
+      try {
+        const row = await withTransaction(tx, async (inner) => {
+          const [created] = await inner.insert(accounts).values(draft.values).returning();
+          await setAccountAliases(inner, domain, created!, draft.input.aliases!, true);
+          return created!;
+        });
+        outcomes[draft.i] = { name: row.name, state: "created", row };
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        outcomes[draft.i] = { name: draft.values.name, state: "failed", error: err };
+      }
+    }
+    await checkCapacity(tx, domain.id, limits.capacitySum);
+    const created = outcomes.flatMap((o) => (o.state === "created" ? [o.name] : []));
+    if (created.length)
+      await recordChange(tx, { domain: domain.name, action: "create", resource: "account", names: created });
+    return outcomes;
   });
 }
 

@@ -1,0 +1,57 @@
+// Hashes from another mail server (`account import`): every accepted scheme as Dovecot's own `doveadm pw` makes it is
+// verified in Node (right password yes, wrong no), and Dovecot verifies the form we store (`doveadm pw -t`), a
+// `{CRYPT}` or bare crypt hash renamed to its scheme included; schemes Node cannot check are refused.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
+import { IMPORTED_SCHEMES, parseImportedHash, verifyImportedHash } from "./imported-hashes";
+import { requiredInCi } from "./testing/test-environment";
+
+vi.mock("server-only", () => ({}));
+
+const doveadm = (...args: string[]) => spawnSync("doveadm", args, { encoding: "utf8" });
+const missing = requiredInCi(doveadm("pw", "-l").status === 0 ? [] : ["dovecot-core"]);
+
+describe.skipIf(missing.length > 0)("imported hashes against Dovecot's doveadm pw", () => {
+  it.each(IMPORTED_SCHEMES)(
+    "%s: made by Dovecot, verified in Node, stored in a form Dovecot verifies",
+    async (scheme) => {
+      const made = doveadm("pw", "-s", scheme, "-p", "Old-pass1").stdout.trim();
+      const parsed = parseImportedHash(made);
+      expect(parsed).toEqual({ hash: made });
+      expect(await verifyImportedHash("Old-pass1", made)).toBe(true);
+      expect(await verifyImportedHash("Old-pass2", made)).toBe(false);
+      expect(doveadm("pw", "-t", made, "-p", "Old-pass1").status).toBe(0);
+    },
+  );
+
+  it.each(["MD5-CRYPT", "SHA256-CRYPT", "SHA512-CRYPT", "BLF-CRYPT"])(
+    "%s as {CRYPT} and bare: stored under its own scheme, which Dovecot verifies",
+    async (scheme) => {
+      const bare = doveadm("pw", "-s", scheme, "-p", "Old-pass1")
+        .stdout.trim()
+        .replace(/^\{[^}]+\}/, "");
+      for (const given of [`{CRYPT}${bare}`, bare]) {
+        const stored = (parseImportedHash(given) as { hash: string }).hash;
+        expect(stored).toBe(`{${scheme}}${bare}`);
+        expect(await verifyImportedHash("Old-pass1", stored)).toBe(true);
+        expect(doveadm("pw", "-t", stored, "-p", "Old-pass1").status).toBe(0);
+      }
+    },
+  );
+
+  it("refuses schemes Node does not verify, DES crypt, malformed hashes and costs that would stall a sign-in", () => {
+    const refusal = (value: string) => {
+      const parsed = parseImportedHash(value);
+      return "refused" in parsed ? parsed.refused : `accepted: ${parsed.hash}`;
+    };
+    for (const scheme of ["PLAIN", "PLAIN-MD5", "ARGON2ID", "CRAM-MD5", "SHA512"]) {
+      const made = doveadm("pw", "-s", scheme, "-p", "Old-pass1").stdout.trim();
+      expect(refusal(made)).toContain(`{${scheme}} is not accepted`);
+    }
+    expect(refusal("{CRYPT}ab01FAX.bQRSU")).toContain("DES");
+    expect(refusal("{SHA512-CRYPT}$6$salt$short")).toContain("not a $6$ crypt hash");
+    expect(refusal(`{SHA512-CRYPT}$6$rounds=5000000$salt$${"a".repeat(86)}`)).toContain("rounds");
+    expect(refusal(`{BLF-CRYPT}$2y$15$${"a".repeat(53)}`)).toContain("cost");
+    expect(refusal("secret")).toContain("{SCHEME}");
+  });
+});
