@@ -3,7 +3,13 @@
 // `{CRYPT}` or bare crypt hash renamed to its scheme included; schemes Node cannot check are refused.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { IMPORTED_SCHEMES, parseImportedHash, verifyImportedHash } from "./imported-hashes";
+import {
+  IMPORTED_SCHEMES,
+  MAX_IMPORTED_PASSWORD_BYTES,
+  parseImportedHash,
+  verifyImportedHash,
+} from "./imported-hashes";
+import { sha512Crypt } from "./sha512-crypt";
 import { requiredInCi } from "./testing/test-environment";
 
 vi.mock("server-only", () => ({}));
@@ -53,5 +59,34 @@ describe.skipIf(missing.length > 0)("imported hashes against Dovecot's doveadm p
     expect(refusal(`{SHA512-CRYPT}$6$rounds=5000000$salt$${"a".repeat(86)}`)).toContain("rounds");
     expect(refusal(`{BLF-CRYPT}$2y$15$${"a".repeat(53)}`)).toContain("cost");
     expect(refusal("secret")).toContain("{SCHEME}");
+  });
+});
+
+describe("checking an imported hash at a sign-in (anyone may ask for one)", () => {
+  it("checks a password of up to 256 bytes and refuses a longer one without hashing it", async () => {
+    const longest = "ż".repeat(MAX_IMPORTED_PASSWORD_BYTES / 2);
+    expect(await verifyImportedHash(longest, `{SHA512-CRYPT}${sha512Crypt(longest, "saltsalt")}`)).toBe(true);
+    const tooLong = `${longest}x`;
+    expect(await verifyImportedHash(tooLong, `{SHA512-CRYPT}${sha512Crypt(tooLong, "saltsalt")}`)).toBe(false);
+    // Near the sign-in's 1 MB body limit: SHA-crypt's first step alone would hash 10^12 bytes before pausing.
+    const started = performance.now();
+    expect(await verifyImportedHash("a".repeat(1_000_000), `{SHA512-CRYPT}${sha512Crypt("x", "saltsalt")}`)).toBe(
+      false,
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("runs one check at a time: a quick one asked second settles after a slow one asked first", async () => {
+    const settled: string[] = [];
+    const slow = `{SHA512-CRYPT}${sha512Crypt("Old-pass1", "saltsalt", 50_000)}`;
+    const quick = `{SSHA}${Buffer.concat([
+      (await import("node:crypto")).createHash("sha1").update("Old-pass1").update("salt").digest(),
+      Buffer.from("salt"),
+    ]).toString("base64")}`;
+    await Promise.all([
+      verifyImportedHash("Old-pass1", slow).then((ok) => settled.push(`slow ${ok}`)),
+      verifyImportedHash("Old-pass1", quick).then((ok) => settled.push(`quick ${ok}`)),
+    ]);
+    expect(settled).toEqual(["slow true", "quick true"]);
   });
 });

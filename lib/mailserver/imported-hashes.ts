@@ -13,6 +13,12 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Past these, one check of an imported hash at a sign-in would hold the server for seconds: refused at import. */
 const MAX_SHA_CRYPT_ROUNDS = 1_000_000;
 const MAX_BCRYPT_COST = 14;
+/**
+ * The longest password checked against an imported hash (UTF-8 bytes): SHA-crypt's cost grows with the square of
+ * the password's length, before its first pause: a 30 kB password held the event loop for 2 s, one near the 1 MB
+ * body limit would for hours. Anyone may send one to the panel's sign-in with an imported account's address.
+ */
+export const MAX_IMPORTED_PASSWORD_BYTES = 256;
 
 interface Scheme {
   /** The hash after `{SCHEME}`, well formed, or a reason it is not. */
@@ -109,12 +115,23 @@ export function parseImportedHash(value: string): { hash: string } | { refused: 
   return problem ? { refused: `{${scheme}}: ${problem}` } : { hash: `{${scheme}}${hash}` };
 }
 
-/** Whether `password` matches a hash parseImportedHash accepted (false for anything else). */
-export async function verifyImportedHash(password: string, stored: string): Promise<boolean> {
+/** The check running now, if any: the next one starts when it settles. */
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * Whether `password` matches a hash parseImportedHash accepted (false for anything else, and for a password longer
+ * than MAX_IMPORTED_PASSWORD_BYTES). These checks run on the event loop in short turns, one at a time per process:
+ * a flood of sign-ins for imported accounts then costs at most one check's turns between other requests' work
+ * (the API's own scrypt checks run on low-priority threads instead: lib/server/caller/password.ts).
+ */
+export function verifyImportedHash(password: string, stored: string): Promise<boolean> {
   const m = /^\{([A-Z0-9-]+)\}(.+)$/.exec(stored);
   const scheme = m && SCHEMES[m[1]!];
-  if (!scheme || scheme.check(m[2]!)) return false;
-  return scheme.verify(password, m[2]!);
+  if (!scheme || scheme.check(m[2]!) || Buffer.byteLength(password, "utf8") > MAX_IMPORTED_PASSWORD_BYTES)
+    return Promise.resolve(false);
+  const check = running.then(() => scheme.verify(password, m[2]!));
+  running = check.catch(() => undefined);
+  return check;
 }
 
 function equalText(a: string, b: string): boolean {
