@@ -80,50 +80,19 @@ export async function resolve(
   return { kind: "nowhere" };
 }
 
-/** What decides whether a forward-only account's spam filter keeps a message: its score and envelope sender. */
-export interface SpamVerdictInput {
-  /** The score in hundredths, as Rspamd wrote it into X-Mailadmin-Spam-Centiscore. */
-  centiscore: number;
-  sender: string;
-}
-
-/**
- * Whether a forward-only account's spam script (db/sieve-scripts-view.ts) files this message into its Spam folder:
- * the filter on (account and domain), rule "move", the score from spam_hits on, the sender not on the account's or
- * the domain's white list (an address, or a domain).
- */
-async function keepsAsSpam(db: Db, address: string, spam: SpamVerdictInput): Promise<boolean> {
-  const [row] = await db
-    .select({
-      enabled: accounts.spamEnabled,
-      rule: accounts.spamRule,
-      hits: accounts.spamHits,
-      white: accounts.spamWhiteList,
-      domainEnabled: domains.spamEnabled,
-      domainWhite: domains.spamWhiteList,
-    })
-    .from(accounts)
-    .innerJoin(domains, eq(domains.id, accounts.domainId))
-    .where(eq(accounts.email, address))
-    .limit(1);
-  if (!row || row.enabled !== 1 || row.domainEnabled !== 1 || row.rule === "tag") return false;
-  if (spam.centiscore < Math.round(Number(row.hits) * 100)) return false;
-  const white = [row.white, row.domainWhite].flatMap((l) =>
-    Array.isArray(l) ? (l as unknown[]).map((x) => String(x).toLowerCase()) : [],
-  );
-  const senderDomain = spam.sender.slice(spam.sender.lastIndexOf("@") + 1);
-  return !white.some((w) => (w.includes("@") ? w === spam.sender : w === senderDomain));
-}
-
 /**
  * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map: an
  * account keeps a copy unless it forwards without keep_mail (a blocked account keeps everything: its forwards are
  * suspended), its forwards are followed, and so are aliases and the catchall. A forward-only account is not one of
- * them, whatever its quota, except, once the message's score is known (`spam`, at the end of DATA), when its spam
- * filter keeps this message in its Spam folder instead of forwarding it; lists and other servers' addresses store
- * nothing here.
+ * them, whatever its quota, except, once the message's score is known (`keepsAsSpam`, at the end of DATA), when its
+ * spam filter keeps this message in its Spam folder instead of forwarding it; lists and other servers' addresses
+ * store nothing here.
  */
-export async function storingMailboxes(db: Db, address: string, spam?: SpamVerdictInput): Promise<string[]> {
+export async function storingMailboxes(
+  db: Db,
+  address: string,
+  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+): Promise<string[]> {
   const found = new Set<string>();
   const seen = new Set<string>();
   const visit = async (addr: string, depth: number): Promise<void> => {
@@ -141,7 +110,7 @@ export async function storingMailboxes(db: Db, address: string, spam?: SpamVerdi
       ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
       : [];
     if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
-    else if (spam && (await keepsAsSpam(db, addr, spam))) {
+    else if (keepsAsSpam && (await keepsAsSpam(addr))) {
       found.add(addr);
       return; // kept, not forwarded
     }

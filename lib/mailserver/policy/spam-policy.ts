@@ -10,7 +10,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { expansionLoops, leadsNowhere, resolve, storingMailboxes, type SpamVerdictInput } from "./destination";
+import { expansionLoops, leadsNowhere, resolve, storingMailboxes } from "./destination";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -185,6 +185,31 @@ export async function blackListRefuses(db: Db, recipient: string, sender: string
   return !!s && !!blackListed(s, r, sender.toLowerCase());
 }
 
+/**
+ * Whether a forward-only account's spam script (db/sieve-scripts-view.ts) files a message scored `centiscore` (in
+ * hundredths, as Rspamd wrote it into X-Mailadmin-Spam-Centiscore) from `sender` into its Spam folder instead of
+ * forwarding it: the filter on (account and domain), rule "move", the score from spam_hits on, the sender on
+ * neither the account's nor the domain's white list.
+ */
+async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: string): Promise<boolean> {
+  const [row] = await db
+    .select({
+      enabled: accounts.spamEnabled,
+      rule: accounts.spamRule,
+      hits: accounts.spamHits,
+      white: accounts.spamWhiteList,
+      domainEnabled: domains.spamEnabled,
+      domainWhite: domains.spamWhiteList,
+    })
+    .from(accounts)
+    .innerJoin(domains, eq(domains.id, accounts.domainId))
+    .where(eq(accounts.email, address))
+    .limit(1);
+  if (!row || row.enabled !== 1 || row.domainEnabled !== 1 || row.rule === "tag") return false;
+  if (centiscore < Math.round(Number(row.hits) * 100)) return false;
+  return !listMatches([...list(row.white), ...list(row.domainWhite)], sender);
+}
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
 
@@ -269,10 +294,11 @@ export class SpamPolicy {
       .filter(Boolean);
     const size = Number(req.size) || 0;
     // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
+    const sender = (req.sender ?? "").toLowerCase();
     const spam =
       req.centiscore === undefined
         ? undefined
-        : { centiscore: Number(req.centiscore) || 0, sender: (req.sender ?? "").toLowerCase() };
+        : (address: string) => keepsAsSpam(this.o.db, address, Number(req.centiscore) || 0, sender);
     for (const rcpt of recipients) {
       const full = await this.fullMailbox(rcpt, size, spam);
       if (full)
@@ -297,9 +323,13 @@ export class SpamPolicy {
   }
 
   /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
-  private async fullMailbox(recipient: string, size: number, spam?: SpamVerdictInput): Promise<string | undefined> {
+  private async fullMailbox(
+    recipient: string,
+    size: number,
+    keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+  ): Promise<string | undefined> {
     if (!this.o.quotaStatus || !recipient) return undefined;
-    for (const mailbox of await storingMailboxes(this.o.db, recipient, spam)) {
+    for (const mailbox of await storingMailboxes(this.o.db, recipient, keepsAsSpam)) {
       const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
       // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
       if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;
