@@ -89,14 +89,16 @@ export function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
     throw apiError("postmasterProtected", "expiration_date");
 }
 
+/** The capacity limit's refusal: `before` MB were given out, `requested` MB would be after the change. */
+export const capacityLimitReached = (limit: number, before: number, requested: number) =>
+  apiError("capacityLimitReached", "capacity", {
+    capacity_limit: limit,
+    free_mb: Math.max(0, limit - before),
+    requested,
+  });
+
 export async function checkCapacity(db: Db, domainId: number, before: number): Promise<void> {
   const d = await effectiveLimits(db, { id: domainId });
-  if (d.capacitySum > d.capacityLimit && d.capacitySum > before) {
-    const free = Math.max(0, d.capacityLimit - before);
-    throw apiError("capacityLimitReached", "capacity", {
-      capacity_limit: d.capacityLimit,
-      free_mb: free,
-      requested: d.capacitySum,
-    });
-  }
+  if (d.capacitySum > d.capacityLimit && d.capacitySum > before)
+    throw capacityLimitReached(d.capacityLimit, before, d.capacitySum);
 }

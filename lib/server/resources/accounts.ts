@@ -13,6 +13,7 @@ import {
   checkAgainstRecord,
   checkCapacity,
   checkPostmaster,
+  capacityLimitReached,
   checkRestricted,
   passwordHashesOf,
   prehashPassword,
@@ -79,6 +80,21 @@ function columnValues(input: AccountUpdate): Partial<AccountRow> {
   return values;
 }
 
+/** A new account's row as createAccount and createAccounts insert it, checked as a whole (checkAgainstRecord). */
+function newAccountValues(domain: DomainRow, name: string, input: AccountUpdate, hashes: PasswordHashes) {
+  const values = {
+    ...columnValues(input),
+    domainId: domain.id,
+    name,
+    email: `${name}@${domain.name}`,
+    passwordHash: hashes.hash,
+    mailPasswordHash: hashes.mailHash,
+  };
+  values.searchKey = searchKey(name, values.description ?? "");
+  checkAgainstRecord({ ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow, input, true);
+  return values;
+}
+
 /** POST emails/<domain>/<name> (domain administrator). */
 export async function createAccount(
   db: Db,
@@ -95,18 +111,7 @@ export async function createAccount(
     const d = await effectiveLimits(tx, domain);
     if (d.accountCount + 1 > d.accountLimit)
       throw apiError("accountLimitReached", "name", { account_limit: d.accountLimit });
-    const email = `${name}@${domain.name}`;
-    const values = {
-      ...columnValues(input),
-      domainId: domain.id,
-      name,
-      email,
-      passwordHash: hashes.hash,
-      mailPasswordHash: hashes.mailHash,
-    };
-    values.searchKey = searchKey(name, values.description ?? "");
-    const draft = { ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow;
-    checkAgainstRecord(draft, input, true);
+    const values = newAccountValues(domain, name, input, hashes);
     const [row] = await tx.insert(accounts).values(values).returning();
     await checkCapacity(tx, domain.id, d.capacitySum);
     if (input.aliases) await setAccountAliases(tx, domain, row!, input.aliases, true);
@@ -149,17 +154,10 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
       if (!isAccountName(name)) throw apiError("invalidAccountName", "name");
       const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
       if (input.password || input.password_retype) throw apiError("unknownField", "password");
-      const values: typeof accounts.$inferInsert & { capacity: number } = {
-        ...columnValues(input),
-        domainId: domain.id,
-        name,
-        email: `${name}@${domain.name}`,
-        passwordHash: hashes.hash,
-        mailPasswordHash: hashes.mailHash,
+      const values = {
+        ...newAccountValues(domain, name, input, hashes),
         capacity: input.capacity ?? (accounts.capacity.default as number),
       };
-      values.searchKey = searchKey(name, values.description ?? "");
-      checkAgainstRecord({ ...values, forwardLimit: values.forwardLimit ?? 3 } as AccountRow, input, true);
       drafts.push({ i, input, values });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -185,13 +183,7 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
       else if (accountCount + 1 > limits.accountLimit)
         fail(apiError("accountLimitReached", "name", { account_limit: limits.accountLimit }));
       else if (capacity > 0 && capacitySum + capacity > limits.capacityLimit)
-        fail(
-          apiError("capacityLimitReached", "capacity", {
-            capacity_limit: limits.capacityLimit,
-            free_mb: Math.max(0, limits.capacityLimit - capacitySum),
-            requested: capacitySum + capacity,
-          }),
-        );
+        fail(capacityLimitReached(limits.capacityLimit, capacitySum, capacitySum + capacity));
       else {
         held.set(name, "account"); // a second line with the same name finds it there
         accountCount++;
