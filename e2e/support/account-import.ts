@@ -135,4 +135,21 @@ export async function runAccountImport(file: string): Promise<void> {
   expect(second.output.split("\n").filter((l) => l.startsWith("exists")).length).toBe(5);
   expect(second.output).toMatch(/^0 created, 5 already there, 7 failed$/m);
   expect((await getAccountOrThrow(db, domain, "jan")).passwordHash).toBe(upgraded.passwordHash);
+
+  // In the file's order whatever the batch: an alias given on an earlier line keeps its name from a later account,
+  // though accounts with aliases are written after the others of their batch.
+  await addDomain(db, "two.example", "Admin-pass1", { accountLimit: 5, capacityLimit: 5000 });
+  fs.writeFileSync(
+    file,
+    [
+      JSON.stringify({ email: "v2@two.example", password: "Vee-pass12", aliases: ["v2b@two.example"] }),
+      JSON.stringify({ email: "v2b@two.example", password: "Vee-pass12" }),
+    ].join("\n"),
+  );
+  const ordered = await run();
+  expect(ordered.output.split("\n")).toEqual([
+    "created\tv2@two.example",
+    expect.stringMatching(/^failed\tv2b@two\.example\tline 2: .*\(name\) \[409\.1\]$/),
+    "1 created, 0 already there, 1 failed",
+  ]);
 }

@@ -186,6 +186,11 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
         fail(capacityLimitReached(limits.capacityLimit, capacitySum, capacitySum + capacity));
       else {
         held.set(name, "account"); // a second line with the same name finds it there
+        // Its aliases too, though written after the plain accounts: a later line may not take their names.
+        for (const alias of draft.input.aliases ?? []) {
+          const at = alias.lastIndexOf("@");
+          if (alias.slice(at + 1).toLowerCase() === domain.name) held.set(alias.slice(0, at).toLowerCase(), "alias");
+        }
         accountCount++;
         capacitySum += capacity;
         accepted.push(draft);
