@@ -36,7 +36,14 @@ export const isBounceSender = (sender: string) =>
 export const REFUSALS = {
   noSubscriptions: "5.7.1 This list does not take subscriptions by mail",
   closed: "5.7.1 Only subscribers may post to this list",
+  moderationFull: "5.7.1 Too many posts of this list are waiting for its moderators",
 } as const;
+
+/**
+ * Posts a list keeps for its moderators at most. Each is stored for days and mailed to every moderator, so a flood
+ * of outsiders' posts stops here: past it, the next is refused in the SMTP session.
+ */
+export const MAX_HELD_POSTS = 100;
 
 export async function admit(store: ListStore, list: ListRow, m: PostFacts): Promise<Decision> {
   const id = `<${listIdOf(list)}>`;
@@ -55,7 +62,10 @@ export async function admit(store: ListStore, list: ListRow, m: PostFacts): Prom
   const role = m.verified && m.poster ? await store.role(list.id, m.poster) : { subscriber: false, moderator: false };
   if (list.privacyMode === 0 || role.moderator || (list.privacyMode === 2 && role.subscriber))
     return { kind: "distribute" };
-  if (list.privacyMode === 1)
-    return role.subscriber && list.replytoCatchall === 1 && list.replytoEmail ? { kind: "replyto" } : { kind: "hold" };
+  if (list.privacyMode === 1) {
+    if (role.subscriber && list.replytoCatchall === 1 && list.replytoEmail) return { kind: "replyto" };
+    if ((await store.heldCount(list.id)) >= MAX_HELD_POSTS) return { kind: "refuse", text: REFUSALS.moderationFull };
+    return { kind: "hold" };
+  }
   return { kind: "refuse", text: REFUSALS.closed };
 }

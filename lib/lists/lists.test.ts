@@ -67,6 +67,23 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect(bounces[0]!.last_reason).toMatch(/550 5\.1\.1 <nikt@alpha\.test>/);
     });
 
+    it("a bounce address records only a delivery report (null sender) about a subscriber", async () => {
+      const report = (to: string) =>
+        `From: <x@elsewhere.test>\nTo: <${to}>\nSubject: Undelivered\n\nDiagnostic-Code: smtp; 550 made up\n`;
+      // Anyone's mail to a subscriber's bounce address, and the null sender's about an address that is no subscriber.
+      const forged = `odbicia-bounces+jan=${A}@${A}`;
+      const stranger = `odbicia-bounces+kto=elsewhere.test@${A}`;
+      await smtpSend(l.ports.smtp, at("obcy"), [forged], report(forged));
+      await smtpSend(l.ports.smtp, "", [stranger], report(stranger));
+      await waitFor("both answered", () => {
+        const m = maillog();
+        return m.includes("Discarded: not a delivery report") && m.includes("Discarded: not a subscriber");
+      });
+      const bounces = (await listModeration(db, await domain(), "odbicia")).bounces.map((b) => b.address);
+      expect(bounces).not.toContain(at("jan"));
+      expect(bounces).not.toContain("kto@elsewhere.test");
+    });
+
     it("a subscriber whose own black list refuses the list gets no copy, and it is not counted as a bounce", async () => {
       // Another hosted domain's account that black-lists the list's domain, beside one that does not.
       await runCommand(db, ["domain", "add", "beta.test", "--postmaster-password", PW]);

@@ -1,15 +1,16 @@
 import "server-only";
 // The list service's LMTP listener: Postfix delivers list mail here; each recipient gets its own answer (posted,
-// held, queued, a subscription request, a recorded bounce, or refused).
+// held, queued, a subscription request, a recorded bounce, or discarded).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
+import { isEmail } from "@/lib/schemas/common";
 import { parseTarget } from "./addressing";
 import { admit } from "./admission";
 import type { ListDistribution } from "./distribution";
-import { firstAddress, readHeaders, rewrittenStream } from "./message";
+import { decodedHeader, firstAddress, readHeaders, rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
 import { bounceAddress, sendComposed, sendmail } from "./sendmail";
 import { newToken, sha256, type ListRow, type ListStore } from "./store";
@@ -55,10 +56,12 @@ export async function startListLmtp(
 
   async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
     const h = await readHeaders(file);
-    const poster = firstAddress(h.getFirst("from")) || envelopeFrom.toLowerCase();
-    const subject = h.getFirst("subject");
+    // One plain address or none: a subscription request goes to it.
+    const poster = [firstAddress(h.getFirst("from")), envelopeFrom.toLowerCase()].find(isEmail) ?? "";
+    // Decoded, as Rspamd gives them to the policy service at the end of DATA: both must take the same decision.
+    const subject = decodedHeader(h.getFirst("subject"));
     const decision = await admit(store, list, {
-      listIds: h.get("list-id"),
+      listIds: h.get("list-id").map(decodedHeader),
       autoSubmitted: h.getFirst("auto-submitted"),
       envelopeFrom,
       poster,
@@ -69,13 +72,13 @@ export async function startListLmtp(
       case "discard":
         return `2.0.0 Discarded: ${decision.reason}`;
       case "subscribe":
-        if (await requestConfirmation(list, "subscribe", poster))
-          return "2.0.0 A confirmation request is already waiting for this address";
-        return "2.0.0 Subscription request sent for confirmation";
       case "unsubscribe":
-        if (await requestConfirmation(list, "unsubscribe", poster))
+        if (!poster) return "2.0.0 Discarded: no sender address to confirm";
+        if (await requestConfirmation(list, decision.kind, poster))
           return "2.0.0 A confirmation request is already waiting for this address";
-        return "2.0.0 Unsubscription request sent for confirmation";
+        return decision.kind === "subscribe"
+          ? "2.0.0 Subscription request sent for confirmation"
+          : "2.0.0 Unsubscription request sent for confirmation";
       case "distribute": {
         // A big list's copies take longer than Postfix waits for an LMTP answer (lmtp_data_done_timeout, 600 s, and
         // it would then send the post again): it is kept in the database and answered at once; the pump sends it.
@@ -103,14 +106,19 @@ export async function startListLmtp(
         await hold(list, file, poster, subject);
         return "2.0.0 Held for moderation";
       case "refuse":
-        // Normally refused during the SMTP session already (Rspamd asks the policy service at the end of DATA); here
-        // only when that check did not run, and then Postfix returns the message to its sender.
-        o.log(`${list.email}: post from ${poster} refused after acceptance, returned to the sender (${decision.text})`);
-        throw new Reply(550, decision.text);
+        // Refused during the SMTP session (Rspamd asks the policy service at the end of DATA); here only when that
+        // check did not run. A refusal now would make Postfix return the post to its envelope sender, which may be
+        // forged: the post is dropped instead (docs/lists.md).
+        o.log(`${list.email}: post from ${poster || "?"} dropped after acceptance (${decision.text})`);
+        return `2.0.0 Discarded: ${decision.text}`;
     }
   }
 
-  async function handleBounce(list: ListRow, address: string, file: string): Promise<string> {
+  async function handleBounce(list: ListRow, address: string, file: string, envelopeFrom: string): Promise<string> {
+    // A delivery report comes from the null sender (RFC 5321 4.5.5) and is about a subscriber: anything else sent to
+    // a bounce address would let anyone write rows (and their text) into the list's bounces.
+    if (envelopeFrom !== "" && !/^mailer-daemon@/i.test(envelopeFrom)) return "2.0.0 Discarded: not a delivery report";
+    if (!(await store.role(list.id, address)).subscriber) return "2.0.0 Discarded: not a subscriber";
     const head = Buffer.alloc(64 * 1024);
     const fd = fs.openSync(file, "r");
     const n = fs.readSync(fd, head, 0, head.length, 0);
@@ -127,7 +135,7 @@ export async function startListLmtp(
       const target = await parseTarget(store, rcpt);
       if (!target) return new Reply(550, "5.1.1 No such list");
       return target.kind === "bounce"
-        ? await handleBounce(target.list, target.address, file)
+        ? await handleBounce(target.list, target.address, file, envelopeFrom)
         : await handlePost(target.list, file, envelopeFrom);
     } catch (err) {
       if (err instanceof Reply) return err;

@@ -6,6 +6,8 @@ import { pipeline, Readable, Transform } from "node:stream";
 import { Headers, Joiner, Splitter, type MimeChunk } from "mailsplit";
 import addressparser from "nodemailer/lib/addressparser";
 import mimeFuncs from "nodemailer/lib/mime-funcs";
+import libmime from "libmime";
+import { isEmail } from "@/lib/schemas/common";
 
 const MAX_HEAD = 1024 * 1024;
 
@@ -29,10 +31,26 @@ export function readHeaders(file: string): Promise<Headers> {
   });
 }
 
-/** The first mailbox of a header value (From, Reply-To), lowercased; "" when there is none. */
+/**
+ * The first mailbox of a header value (From, Reply-To), lowercased; "" when there is none or it is not one plain
+ * address: `<a@x,b@y>` parses as a single "address" that Postfix's sendmail would split into two recipients.
+ */
 export function firstAddress(value: string): string {
-  for (const a of addressparser(value, { flatten: true })) if (a.address) return a.address.trim().toLowerCase();
+  for (const a of addressparser(value, { flatten: true })) {
+    if (!a.address) continue;
+    const address = a.address.trim().toLowerCase();
+    return isEmail(address) ? address : "";
+  }
   return "";
+}
+
+/** A header field's text as a reader (and Rspamd, which the policy service asks) sees it: RFC 2047 words decoded. */
+export function decodedHeader(value: string): string {
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import "server-only";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorCatalog } from "@/lib/errors/catalog";
+import { isEmail } from "@/lib/schemas/common";
 import { clientAddress } from "@/lib/server/http/client-address";
 import type { ListRow, ListStore, RequestRefusal } from "./store";
 
@@ -171,8 +172,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         if (post) {
           const address = (form.get("address") ?? "").trim().toLowerCase();
           const action = form.get("action") === "subscribe" ? "subscribe" : "unsubscribe";
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address))
-            return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
+          if (!isEmail(address)) return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
           const forwarded = req.headers["x-forwarded-for"];
           const client = clientAddress(
             req.socket.remoteAddress,

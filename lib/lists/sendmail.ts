@@ -5,6 +5,7 @@ import "server-only";
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { isEmail } from "@/lib/schemas/common";
 import { rewrittenStream } from "./message";
 
 export interface SendmailOptions {
@@ -25,6 +26,9 @@ export function sendmail(
   message: Readable,
   verp: boolean,
 ): Promise<void> {
+  // sendmail splits an argument at commas into several recipients: only plain addresses get this far.
+  const bad = recipients.find((r) => !isEmail(r.toLowerCase()));
+  if (bad !== undefined) return Promise.reject(new Error(`not one address, nothing sent: ${JSON.stringify(bad)}`));
   const args = [
     ...(o.postfixConfig ? ["-C", o.postfixConfig] : []),
     "-i",

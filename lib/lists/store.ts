@@ -200,6 +200,14 @@ export function listStore(db: Db) {
       );
       return live(row);
     },
+    /** How many posts of the list wait for a moderator's decision. */
+    async heldCount(listId: number): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(listHeldPosts)
+        .where(and(eq(listHeldPosts.listId, listId), eq(listHeldPosts.status, "held")));
+      return Number(row?.n ?? 0);
+    },
     hold: (listId: number, sender: string, subject: string, message: Buffer, tokenHash: string): Promise<number> =>
       withTransaction(db, (tx) => insertPost(tx, listId, sender, subject, message, tokenHash, "held")),
     /** A post to send later (a big list's): kept as an approved post, which the pump sends and deletes. */

@@ -87,8 +87,10 @@ function listAdmissionLua(policyService: string): string {
 -- from local.d/rspamd.lua.
 local rspamd_tcp = require "rspamd_tcp"
 
-local function clean(s)
-  return (tostring(s or '')):gsub('[%c]', ' ')
+-- One line of the request, cut short: a field over the policy service's request limit would drop the connection and
+-- let the message through unchecked.
+local function clean(s, max)
+  return ((tostring(s or '')):gsub('[%c]', ' ')):sub(1, max or 512)
 end
 
 rspamd_config:register_symbol({
@@ -106,7 +108,9 @@ rspamd_config:register_symbol({
     local verified = addr ~= '' and (user == addr or task:has_symbol('DMARC_POLICY_ALLOW'))
     local env = task:get_from('smtp') or {}
     local ids = {}
-    for _, h in ipairs(task:get_header_full('List-Id') or {}) do ids[#ids + 1] = clean(h.value) end
+    for i, h in ipairs(task:get_header_full('List-Id') or {}) do
+      if i <= 10 then ids[#ids + 1] = clean(h.decoded or h.value) end
+    end
     -- The score as the Sieve scripts compare it (SCORE_ROUTINE): a forward-only account keeps what it files as spam.
     local centiscore = math.floor((task:get_metric_score('default')[1] or 0) * 100 + 0.5)
     if centiscore < 0 then centiscore = 0 end
@@ -118,7 +122,7 @@ rspamd_config:register_symbol({
       'sender=' .. clean(env[1] and env[1].addr or ''),
       'from=' .. clean(addr),
       'verified=' .. (verified and '1' or '0'),
-      'subject=' .. clean(task:get_header('Subject')),
+      'subject=' .. clean(task:get_header('Subject'), 1000),
       'auto_submitted=' .. clean(task:get_header('Auto-Submitted')),
       'list_ids=' .. table.concat(ids, ' '),
     }, '\\n') .. '\\n\\n'

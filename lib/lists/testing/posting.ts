@@ -1,8 +1,10 @@
 // List cases: who may post, and moderation.
 import { describe, expect, it } from "vitest";
-import { createMailingList } from "@/lib/server/resources/mailing-lists";
+import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
 import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import { writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
+import { MAX_HELD_POSTS } from "../admission";
+import { listStore, newToken, sha256 } from "../store";
 import {
   at,
   PW,
@@ -54,6 +56,26 @@ export function postingCases() {
       expect(received(at("jan"), byOutsider)).toBe(false);
       const held = (await listModeration(db, await domain(), "moderowana")).held.map((h) => h.subject);
       expect(held).toEqual(expect.arrayContaining([bySubscriber, byOutsider]));
+    });
+
+    it(`a moderated list keeps at most ${MAX_HELD_POSTS} posts for its moderators: the next is refused in the SMTP session, nobody told`, async () => {
+      await createMailingList(db, await domain(), "pelna", { privacy_mode: 1, moderators: [at("anna")] });
+      const list = await getListOrThrow(db, await domain(), "pelna");
+      const store = listStore(db);
+      for (let i = 0; i < MAX_HELD_POSTS; i++)
+        await store.hold(list.id, at("obcy"), `stary ${i}`, Buffer.from("x"), sha256(newToken()));
+      const subject = unique("held-full");
+      await expect(post(at("obcy"), "pelna", subject)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Too many posts of this list are waiting for its moderators/,
+      );
+      await settle();
+      expect(received(at("anna"), `Do moderacji: ${subject}`)).toBe(false);
+      expect(outboundWith(subject)).toEqual([]);
+      // A decision frees a place: the next post is held again.
+      await store.deleteHeld((await listModeration(db, await domain(), "pelna")).held[0]!.id);
+      const next = unique("held-again");
+      await post(at("obcy"), "pelna", next);
+      await waitReceived(at("anna"), `Do moderacji: ${next}`);
     });
 
     it("a forged From is an outsider's: the moderator's address from another server's envelope is held, not sent", async () => {

@@ -3,7 +3,7 @@ import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
-import { smtpSend } from "@/lib/mailserver/testing/mail-daemons";
+import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 import { listStore } from "../store";
 import {
   at,
@@ -20,6 +20,7 @@ import {
   text,
   linkIn,
   members,
+  log,
 } from "./harness";
 
 export function subscriptionCases() {
@@ -79,6 +80,35 @@ export function subscriptionCases() {
       expect((await fetch(await linkIn(again, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
       await waitReceived(at("zofia"), `Wypisano z listy ${at("domyslna")}`);
       expect((await members("domyslna")).accounts).not.toContain(at("zofia"));
+    });
+
+    it("a From of several addresses in one pair of brackets gets no request: the envelope sender does", async () => {
+      // addressparser reads <a,b> as one "address", and Postfix's sendmail splits it into two recipients: before, each
+      // address packed into a forged From got the list's mail.
+      const packed = `From: <${at("ewa")},${at("marta")}>\nTo: <${at("domyslna")}>\nSubject: unsubscribe\n\nx\n`;
+      await smtpSend(l.ports.smtp, at("obcy"), [at("domyslna")], packed);
+      await waitReceived(at("obcy"), `Potwierdź wypisanie z listy ${at("domyslna")}`);
+      await settle();
+      for (const who of ["ewa", "marta"]) expect(mailOf(at(who)).some((m) => m.includes("domyslna"))).toBe(false);
+      expect(log().filter((line) => line.includes(`request sent to ${at("ewa")}`))).toEqual([]);
+    });
+
+    it("an RFC 2047 encoded UNSUBSCRIBE to a closed list is a request, as the SMTP session judged it, not a bounce", async () => {
+      // Rspamd decodes the subject before the policy service judges it at the end of DATA; the list service read it
+      // raw, took the message for an outsider's post, refused it after acceptance, and Postfix bounced it.
+      const marker = unique("encoded");
+      await smtpSend(
+        l.ports.smtp,
+        "karol@elsewhere.test",
+        [at("zamknieta")],
+        message("karol@elsewhere.test", at("zamknieta"), "=?utf-8?q?unsubscribe?=", "", `${marker}\n`),
+      );
+      await waitFor("the request", () =>
+        log().includes(`${at("zamknieta")}: unsubscribe request sent to karol@elsewhere.test`),
+      );
+      await settle();
+      expect(outboundWith(marker)).toEqual([]);
+      expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
     });
 
     it("confirm_url: the link is the list's own page with the token; its POST to this service confirms", async () => {
@@ -147,6 +177,13 @@ export function subscriptionCases() {
       expect(requests.filter((m) => m.subject === `Potwierdź zapis na listę ${at("strona")}`)).toHaveLength(1);
       // An unsubscription request is a request too: still pending for this address and list.
       await refusal(await ask("strona", at("marta"), "unsubscribe"), "listRequestPending");
+    });
+
+    it("an address field holding more than one address is refused before any request or budget", async () => {
+      // One "@" in all: a local part with a comma, which sendmail would split into "adres7" and marta's address.
+      const res = await ask("zapisy", `adres7,${at("marta")}`);
+      expect(res.status).toBe(400);
+      expect(log().filter((line) => line.includes("adres7,"))).toEqual([]);
     });
 
     it("one client address gets a few requests an hour over all lists, then the catalog's error", async () => {

@@ -4,8 +4,12 @@
 import net from "node:net";
 import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
 
-/** A request of Postfix is well under 2 kB; a connection sending more than this without an end is dropped. */
-export const MAX_POLICY_REQUEST = 8 * 1024;
+/**
+ * A connection sending more than this without an end is dropped. Postfix's requests are well under 2 kB; Rspamd's at
+ * the end of DATA names every recipient (at most smtpd_recipient_limit, 1,000, of up to 254 bytes) beside a few
+ * header fields it cuts short (lib/mailserver/antispam-config.ts).
+ */
+export const MAX_POLICY_REQUEST = 320 * 1024;
 
 export interface PolicyServer {
   port: number;
