@@ -1,12 +1,14 @@
 // `mailserver events` over real HTTP on a real SQLite file, without the mail daemons: POST /forwarded-mail takes the
 // message itself (a forward-only account's Sieve script pipes it there; testing/forwarding/sms.ts has that path with
-// the real daemons). A message with thousands of addresses costs one query to tell list traffic to moderate from mail
-// to announce.
+// the real daemons). Any local process may call the port: only a forward-only account is notified through it, and a
+// message with thousands of addresses costs one query to tell list traffic to moderate from mail to announce.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { accounts, smsQueue } from "@/db/schema";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import { addDomain } from "@/lib/server/resources/new-domain";
@@ -34,6 +36,8 @@ beforeAll(async () => {
   const forwardOnly = { keep_mail: 0, forwards: ["daleko@outside.test"] };
   await createAccount(db, domain, "fwd", { password: PW, ...forwardOnly, ...sms(1) });
   await createAccount(db, domain, "keeps", { password: PW, forwards: ["daleko@outside.test"], ...sms(2) });
+  await createAccount(db, domain, "blokfwd", { password: PW, ...forwardOnly, blocked: 1, ...sms(3) });
+  await createAccount(db, domain, "nofwd", { password: PW, keep_mail: 0, ...sms(4) });
   await createMailingList(db, domain, "zarzad", {
     privacy_mode: 1,
     accounts: [`keeps@${D}`],
@@ -96,6 +100,14 @@ async function forwarded(user: string, headers: { from?: string; to: string[]; c
   return result;
 }
 
+const rowsOf = async (name: string) => {
+  const [a] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, `${name}@${D}`));
+  return db.select().from(smsQueue).where(eq(smsQueue.accountId, a!.id));
+};
+
 /** The statements on mailing_lists prepared while `run` runs (drizzle prepares each query it sends to SQLite). */
 async function listQueries<T>(run: () => Promise<T>): Promise<{ result: T; queries: number }> {
   const prepare = vi.spyOn(db.$client, "prepare");
@@ -111,6 +123,17 @@ async function listQueries<T>(run: () => Promise<T>): Promise<{ result: T; queri
 const far = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}@far.test`);
 
 describe("POST /forwarded-mail", () => {
+  it("notifies a forward-only account only: not one that keeps its mail, is blocked, or has no forwards", async () => {
+    expect(await forwarded(`keeps@${D}`, { to: [`keeps@${D}`] })).toBe("not a forward-only account");
+    expect(await forwarded(`blokfwd@${D}`, { to: [`blokfwd@${D}`] })).toBe("not a forward-only account");
+    expect(await forwarded(`nofwd@${D}`, { to: [`nofwd@${D}`] })).toBe("not a forward-only account");
+    expect(await forwarded(`nobody@${D}`, { to: [`nobody@${D}`] })).toBe("unknown account");
+    for (const name of ["keeps", "blokfwd", "nofwd"]) expect(await rowsOf(name)).toEqual([]);
+    // The control: the forward-only account's message is queued (its one number).
+    expect(await forwarded(`fwd@${D}`, { to: [`fwd@${D}`] })).toBe("queued 1");
+    expect((await rowsOf("fwd")).length).toBe(1);
+  });
+
   it("15,000 distinct addresses in To and Cc: one query on the lists, and the message is announced", async () => {
     const { result, queries } = await listQueries(() =>
       forwarded(`fwd@${D}`, { to: far("to", 7_500), cc: far("cc", 7_500) }),

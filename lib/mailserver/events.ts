@@ -119,10 +119,17 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     return notify(account, stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, ""));
   }
 
-  /** A forward-only account's forwarded message (its Sieve script pipes it here): notified as if it were stored. */
+  /**
+   * A forward-only account's forwarded message (its Sieve script pipes it here): notified as if it were stored. Any
+   * local process may call this port and name any account, so only an account whose script does pipe here is
+   * notified: forward-only as db/sieve-scripts-view.ts has it (keep_mail 0, not blocked, with forwards). Another's
+   * mail is stored, and the new-mail event announces it.
+   */
   async function forwardedMail(user: string, raw: string): Promise<string> {
     const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
     if (!account) return "unknown account";
+    if (account.keepMail !== 0 || account.blocked !== 0 || account.forwards.length === 0)
+      return "not a forward-only account";
     if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
     return notify(account, raw);
   }
