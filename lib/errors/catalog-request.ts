@@ -23,7 +23,7 @@ export const requestErrors = {
     "authorization",
     "Zbyt wiele nieudanych prób logowania. Spróbuj ponownie później.",
     "Too many failed login attempts. Try again later.",
-    "Too many failed logins for this account from this client address, or from this client address over all accounts; the password is not checked until `attributes.retry_after` seconds pass.",
+    "Too many failed logins for this account from this client address, or from this client address over all accounts; the password is not checked until `attributes.retry_after` seconds pass. Also the panel's first sign-in of an imported account when the process already has its few checks of imported hashes running or waiting (`retry_after` 1; nothing checked, nothing counted).",
   ),
   forbidden: entry(
     "403.2",

@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { simpleParser, type AddressObject } from "mailparser";
 import type { Db } from "@/db/client";
 import { accounts, listMembers, mailingLists, type AccountRow } from "@/db/schema";
@@ -63,10 +63,18 @@ const addresses = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => (v.address ?? "").toLowerCase()));
 
 /**
+ * How many distinct addresses of a message's From, and of its To and Cc, are looked up as lists: anyone may send a
+ * message with thousands of addresses in To and Cc, and the lookup comes before the SMS rate limit. A moderated list
+ * named past them is not seen, and the message is announced as mail to the account.
+ */
+export const MAX_ADDRESSES_LOOKED_UP = 50;
+
+/**
  * Mail to a moderated or closed list (privacy_mode 1, 2) reaches only its moderators, for them to approve
  * (docs/mail-server.md): a message with such a list in To/Cc, the account one of its moderators and not itself
  * addressed, is list traffic to moderate, not mail to announce by SMS. So is what the list service sends a moderator
- * (lib/lists: the "Do moderacji" request, From the list's own address).
+ * (lib/lists: the "Do moderacji" request, From the list's own address). One query, over the first
+ * MAX_ADDRESSES_LOOKED_UP distinct addresses of each.
  */
 async function onlyModerating(
   db: Db,
@@ -74,25 +82,24 @@ async function onlyModerating(
   recipients: string[],
   senders: string[] = [],
 ): Promise<boolean> {
-  const moderates = async (address: string) => {
-    const [list] = await db.select().from(mailingLists).where(eq(mailingLists.email, address));
-    if (!list || list.privacyMode === 0) return false;
-    const [member] = await db
-      .select({ id: listMembers.listId })
-      .from(listMembers)
-      .where(
-        and(eq(listMembers.listId, list.id), eq(listMembers.role, "moderator"), eq(listMembers.address, accountEmail)),
-      )
-      .limit(1);
-    return !!member;
-  };
-  const some = async (addresses: string[]) => {
-    for (const a of addresses) if (await moderates(a)) return true;
-    return false;
-  };
-  if (await some(senders)) return true;
-  if (recipients.includes(accountEmail)) return false;
-  return some(recipients);
+  const first = (list: string[]) => [...new Set(list.filter((a) => a !== ""))].slice(0, MAX_ADDRESSES_LOOKED_UP);
+  // A message addressed to the account itself is announced, unless a list it moderates sent it.
+  const candidates = [...new Set([...first(senders), ...(recipients.includes(accountEmail) ? [] : first(recipients))])];
+  if (candidates.length === 0) return false;
+  const [moderated] = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .innerJoin(listMembers, eq(listMembers.listId, mailingLists.id))
+    .where(
+      and(
+        inArray(mailingLists.email, candidates),
+        ne(mailingLists.privacyMode, 0),
+        eq(listMembers.role, "moderator"),
+        eq(listMembers.address, accountEmail),
+      ),
+    )
+    .limit(1);
+  return !!moderated;
 }
 
 export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents> {
@@ -112,10 +119,17 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     return notify(account, stdout.replace(/^text:\n/, "").replace(/\n\f\n?$/, ""));
   }
 
-  /** A forward-only account's forwarded message (its Sieve script pipes it here): notified as if it were stored. */
+  /**
+   * A forward-only account's forwarded message (its Sieve script pipes it here): notified as if it were stored. Any
+   * local process may call this port and name any account, so only an account whose script does pipe here is
+   * notified: forward-only as db/sieve-scripts-view.ts has it (keep_mail 0, not blocked, with forwards). Another's
+   * mail is stored, and the new-mail event announces it.
+   */
   async function forwardedMail(user: string, raw: string): Promise<string> {
     const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
     if (!account) return "unknown account";
+    if (account.keepMail !== 0 || account.blocked !== 0 || account.forwards.length === 0)
+      return "not a forward-only account";
     if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
     return notify(account, raw);
   }

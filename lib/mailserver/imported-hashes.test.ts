@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
 import {
   IMPORTED_SCHEMES,
+  MAX_IMPORTED_CHECKS_IN_LINE,
   MAX_IMPORTED_PASSWORD_BYTES,
   parseImportedHash,
   verifyImportedHash,
@@ -88,5 +89,25 @@ describe("checking an imported hash at a sign-in (anyone may ask for one)", () =
       verifyImportedHash("Old-pass1", quick).then((ok) => settled.push(`quick ${ok}`)),
     ]);
     expect(settled).toEqual(["slow true", "quick true"]);
+  });
+
+  it("lines up at most a few checks per process: those asked past them are refused unchecked, before the first check ends; then there is room again", async () => {
+    const slow = `{SHA512-CRYPT}${sha512Crypt("Old-pass1", "saltsalt", 20_000)}`;
+    const settled: string[] = [];
+    // Ten sign-ins' checks asked at once, all with the right password: before the line had a bound, all ten ran.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        verifyImportedHash("Old-pass1", slow).then((ok) => settled.push(`${i} ${ok}`)),
+      ),
+    );
+    const lined = Array.from({ length: MAX_IMPORTED_CHECKS_IN_LINE }, (_, i) => `${i} true`);
+    const refused = Array.from(
+      { length: 10 - MAX_IMPORTED_CHECKS_IN_LINE },
+      (_, i) => `${i + MAX_IMPORTED_CHECKS_IN_LINE} false`,
+    );
+    expect(settled).toEqual([...refused, ...lined]);
+    expect(MAX_IMPORTED_CHECKS_IN_LINE).toBeLessThanOrEqual(4);
+    // The places are given back as the checks end.
+    expect(await verifyImportedHash("Old-pass1", slow)).toBe(true);
   });
 });

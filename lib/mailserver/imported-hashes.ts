@@ -115,23 +115,67 @@ export function parseImportedHash(value: string): { hash: string } | { refused: 
   return problem ? { refused: `{${scheme}}: ${problem}` } : { hash: `{${scheme}}${hash}` };
 }
 
+/**
+ * Checks per process that may be running or waiting for their turn. A SHA-crypt hash at the import's cap takes
+ * seconds (3.9 s at load 7 on a 2-core host; Dovecot's default 5,000 rounds 30 ms), so the last of them may wait
+ * several; a sign-in past them is not checked (lib/server/caller/auth.ts answers it "try again"), so a flood of
+ * sign-ins cannot line up checks that keep the event loop busy for minutes and hold every imported account's first
+ * sign-in behind them.
+ */
+export const MAX_IMPORTED_CHECKS_IN_LINE = 3;
+/** Places taken: checks running or waiting, and places not used yet. */
+let inLine = 0;
 /** The check running now, if any: the next one starts when it settles. */
 let running: Promise<unknown> = Promise.resolve();
 
+/** A place in the line of imported-hash checks (importedCheckPlace). */
+export interface ImportedCheckPlace {
+  /**
+   * Whether `password` matches a hash parseImportedHash accepted (false for anything else, and for a password longer
+   * than MAX_IMPORTED_PASSWORD_BYTES); the place is given back when it settles. Once per place.
+   */
+  verify(password: string, stored: string): Promise<boolean>;
+  /** Gives the place back unused (the sign-in stopped before its check). */
+  release(): void;
+}
+
 /**
- * Whether `password` matches a hash parseImportedHash accepted (false for anything else, and for a password longer
- * than MAX_IMPORTED_PASSWORD_BYTES). These checks run on the event loop in short turns, one at a time per process:
- * a flood of sign-ins for imported accounts then costs at most one check's turns between other requests' work
- * (the API's own scrypt checks run on low-priority threads instead: lib/server/caller/password.ts).
+ * A place in the line of checks, or undefined when MAX_IMPORTED_CHECKS_IN_LINE are taken. The sign-in takes it before
+ * it counts the attempt as a failure, so an attempt refused for want of a place counts nothing. The checks run on the
+ * event loop in short turns, one at a time per process: a flood of sign-ins for imported accounts costs at most one
+ * check's turns between other requests' work (the API's own scrypt checks run on low-priority threads instead:
+ * lib/server/caller/password.ts).
  */
+export function importedCheckPlace(): ImportedCheckPlace | undefined {
+  if (inLine >= MAX_IMPORTED_CHECKS_IN_LINE) return undefined;
+  inLine += 1;
+  let held = true;
+  let used = false;
+  const release = () => {
+    if (held) inLine -= 1;
+    held = false;
+  };
+  return {
+    release,
+    verify(password, stored) {
+      if (used || !held) return Promise.reject(new Error("this place in the line was used or given back"));
+      used = true;
+      const m = /^\{([A-Z0-9-]+)\}(.+)$/.exec(stored);
+      const scheme = m && SCHEMES[m[1]!];
+      if (!scheme || scheme.check(m[2]!) || Buffer.byteLength(password, "utf8") > MAX_IMPORTED_PASSWORD_BYTES) {
+        release();
+        return Promise.resolve(false);
+      }
+      const check = running.then(() => scheme.verify(password, m[2]!)).finally(release);
+      running = check.catch(() => undefined);
+      return check;
+    },
+  };
+}
+
+/** One check with a place of its own (tests, e2e/support); false without checking when the line is full. */
 export function verifyImportedHash(password: string, stored: string): Promise<boolean> {
-  const m = /^\{([A-Z0-9-]+)\}(.+)$/.exec(stored);
-  const scheme = m && SCHEMES[m[1]!];
-  if (!scheme || scheme.check(m[2]!) || Buffer.byteLength(password, "utf8") > MAX_IMPORTED_PASSWORD_BYTES)
-    return Promise.resolve(false);
-  const check = running.then(() => scheme.verify(password, m[2]!));
-  running = check.catch(() => undefined);
-  return check;
+  return importedCheckPlace()?.verify(password, stored) ?? Promise.resolve(false);
 }
 
 function equalText(a: string, b: string): boolean {

@@ -10,11 +10,11 @@ import { setBounded } from "../store/bounded-map";
 import { UntilChangedCache } from "../store/db-generation";
 import { env } from "../env";
 import { API_HASH_AT_FIRST_SIGN_IN, hashDigest, hashDigestAsync, sha1Hex, verifyDigestAsync } from "./password";
-import { verifyImportedHash } from "@/lib/mailserver/imported-hashes";
+import { importedCheckPlace } from "@/lib/mailserver/imported-hashes";
 import { mailPasswordHashAsync } from "@/lib/mailserver/sha512-crypt";
 import { withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
-import { failureGate } from "./login-throttle";
+import { failureGate, type FailureGate } from "./login-throttle";
 
 export interface Principal {
   account: Readonly<AccountRow>;
@@ -115,17 +115,49 @@ export function isLoginRefused(account: AccountRow, now = today()): boolean {
   return account.blocked === 1 || (account.expirationDate !== "" && account.expirationDate < now);
 }
 
+/** How soon a sign-in refused for want of a place in the line of imported-hash checks may try again (seconds). */
+const IMPORTED_LINE_FULL_RETRY_SECONDS = 1;
+
+/** A failed sign-in's answer: counted (unless `reserved` counted it against the lock already), slowed past budget. */
+async function refuse(gate: FailureGate, reserved = false): Promise<never> {
+  await (reserved ? gate.failAddress() : gate.fail());
+  // An address past its budget is answered slowly; it is never refused a correct password.
+  if (gate.slowFailureMs > 0) await new Promise((r) => setTimeout(r, gate.slowFailureMs));
+  throw apiError("badCredentials");
+}
+
 /**
  * An imported account's first sign-in: the password typed (the panel sends it beside its digest) checked against the
  * mail hash the import stored, then the account's normal hashes made from it and written in its place (the API's
  * scrypt and our SHA512-CRYPT, so an old system's weaker scheme goes too). From then on /api/v1 works for it as for
- * any account. The account with its new hashes; undefined when no password came (an /api/v1 call), it does not
- * match, or the account got a password meanwhile.
+ * any account. The account with its new hashes; undefined when no password came (an /api/v1 call) or it is not the
+ * digest's (the caller counts that failure). A checked attempt counts itself: the check costs up to seconds of the
+ * event loop's turns (a SHA-crypt hash at the import's cap), so it waits for a place in a short line (past it: 403.1
+ * tooManyFailures, nothing checked nor counted) and is counted against the account's lock before it runs (reserve;
+ * succeed() takes it back), so that attempts in flight get no more checks than the lock allows.
  */
-async function firstSignIn(db: Db, account: AccountRow, creds: Readonly<Credentials>): Promise<AccountRow | undefined> {
+async function firstSignIn(
+  db: Db,
+  account: AccountRow,
+  creds: Readonly<Credentials>,
+  gate: FailureGate,
+): Promise<AccountRow | undefined> {
   const password = creds.password;
   if (typeof password !== "string" || sha1Hex(password) !== creds.digest) return undefined;
-  if (!(await verifyImportedHash(password, account.mailPasswordHash))) return undefined;
+  const place = importedCheckPlace();
+  if (!place) throw new ApiError("tooManyFailures", { attributes: { retry_after: IMPORTED_LINE_FULL_RETRY_SECONDS } });
+  let lockedSeconds: number;
+  try {
+    lockedSeconds = await gate.reserve();
+  } catch (err) {
+    place.release();
+    throw err;
+  }
+  if (lockedSeconds > 0) {
+    place.release();
+    throw new ApiError("tooManyFailures", { attributes: { retry_after: lockedSeconds } });
+  }
+  if (!(await place.verify(password, account.mailPasswordHash))) return refuse(gate, true);
   const [hash, mailHash] = await Promise.all([hashDigestAsync(sha1Hex(password)), mailPasswordHashAsync(password)]);
   // Only while the account still waits for it: a password set meanwhile (by its administrator) stays.
   const [updated] = await withTransaction(db, (tx) =>
@@ -136,6 +168,7 @@ async function firstSignIn(db: Db, account: AccountRow, creds: Readonly<Credenti
       .returning()
       .execute(),
   );
+  if (!updated) return refuse(gate, true);
   return updated;
 }
 
@@ -183,8 +216,10 @@ export async function authenticate(
   // that every failure costs one scrypt and the time taken tells nothing about which addresses exist.
   const hash = row?.account.passwordHash ?? decoyHash();
   const imported = hash === API_HASH_AT_FIRST_SIGN_IN;
-  // scrypt runs on libuv's thread pool: a flood of bad sign-ins does not hold up other requests. An imported
-  // account's check costs the same scrypt too (on the decoy), so the time does not tell it apart.
+  // scrypt runs in low-priority worker threads (./password.ts): a flood of bad sign-ins does not hold up other
+  // requests. An imported account pays the same scrypt (on the decoy), so a digest alone (/api/v1) does not tell it
+  // apart; a panel sign-in whose password is its digest's pays the imported hash's check besides (firstSignIn), which
+  // takes longer (docs/security.md).
   let ok =
     (!!row && !imported && verified.get(key) === hash) ||
     ((await verifyDigestAsync(creds.digest, imported ? decoyHash() : hash)) &&
@@ -193,15 +228,10 @@ export async function authenticate(
       /^[0-9a-f]{40}$/.test(creds.digest));
   let found = row?.account;
   if (row && imported) {
-    found = await firstSignIn(db, row.account, creds);
+    found = await firstSignIn(db, row.account, creds, gate);
     ok = !!found;
   }
-  if (!row || !found || !ok) {
-    await gate.fail();
-    // An address past its budget is answered slowly; it is never refused a correct password.
-    if (gate.slowFailureMs > 0) await new Promise((r) => setTimeout(r, gate.slowFailureMs));
-    throw apiError("badCredentials");
-  }
+  if (!row || !found || !ok) return refuse(gate);
   await gate.succeed();
   let account = found;
   remember(key, account.passwordHash);
