@@ -1,7 +1,7 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
-/** The tests that start the real mail daemons (the sandbox): run on SQLite by `unit`, on PostgreSQL by `mail-pg`. */
+/** The tests that start the real mail daemons (the sandbox): run on SQLite by `mail`, on PostgreSQL by `mail-pg`. */
 const MAIL_DAEMON_TESTS = [
   "lib/mailserver/mail-server.test.ts",
   "lib/mailserver/antispam.test.ts",
@@ -9,7 +9,7 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/forwarding.test.ts",
   "lib/lists/lists.test.ts",
   "lib/mailserver/sandbox/sandbox.test.ts",
-  // PostgreSQL only: a streaming replica behind the production server (skipped by `unit`).
+  // PostgreSQL only: a streaming replica behind the production server (skipped by `mail`).
   "lib/mailserver/replica-api.test.ts",
   // PostgreSQL only: two mail hosts on loopback over one database.
   "lib/mailserver/mail-hosts.test.ts",
@@ -29,7 +29,17 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "db/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "db/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...MAIL_DAEMON_TESTS],
+        },
+      },
+      // The real-daemon mail tests on SQLite: a project of their own, so that CI runs them beside `unit` and `api`
+      // (.ci/test.sh): they mostly wait on Postfix and Dovecot, one core is enough for them.
+      { extends: true, test: { name: "mail", include: MAIL_DAEMON_TESTS } },
       // The API integration tests call production servers started by their global setup (needs a build in
       // NEXT_DIST_DIR or .next); a separate project so that unit-test runs do not start them.
       {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, formatting, docs check, build, unit and integration (the API
 # suite on SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass (SQLite, then PostgreSQL on
-# a private cluster), browser (on SQLite, then on PostgreSQL). One step at a time: docs/testing.md says why.
+# a private cluster), browser (on SQLite, then on PostgreSQL). Most steps go in two lanes, two commands at once on the
+# two cores: docs/testing.md ("Two lanes") has the times and the limits that hold at that load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
@@ -11,21 +12,42 @@ step() {
   "$@"
   echo "[ci] $* took $((SECONDS - start)) s"
 }
+# Commands at the same time, each one's output printed whole when all have ended; fails if any failed. Only for
+# commands that write nothing another one reads and whose time limits hold beside each other (docs/testing.md).
+together() {
+  local start=$SECONDS dir failed=0 i
+  dir=$(mktemp -d)
+  local cmds=("$@") pids=()
+  for i in "${!cmds[@]}"; do
+    bash -c "${cmds[$i]}" >"$dir/$i" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!cmds[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      failed=1
+      echo "[ci] FAILED: ${cmds[$i]}"
+    fi
+    cat "$dir/$i"
+  done
+  rm -rf "$dir"
+  echo "[ci] $* took $((SECONDS - start)) s"
+  return $failed
+}
 step bash .ci/system-packages.sh
-step npm run typecheck
-step npm run lint
-step npm run format:check
-step npm run docs:check
+# The static checks at once on the two cores (run one after the other they took 66 s; the build writes .next/types,
+# which the typecheck reads, so it comes after them).
+together "npm run typecheck" "npm run lint" "npm run format:check" "npm run docs:check"
 step npm run build
-step npm run test:unit
-# The API integration suite again on PostgreSQL (a private cluster started by its global setup; docs/postgresql.md).
-step npm run test:api:pg
-# The real-daemon mail tests (sandbox: Postfix proxy:pgsql maps, Dovecot pgsql) and the replica test through the API,
-# on PostgreSQL: a private cluster per test file (lib/mailserver/testing/pg-setup.ts).
-step npm run test:mail:pg
-step npm run bench -- --quick
-# Provider scale, quick: a few thousand domains on a private primary with a streaming replica (bench/provider.ts).
-step npm run bench:provider -- --quick
-step npm run test:e2e
-# The panel suite again on PostgreSQL: the global setup starts a private cluster and the server on it.
-step npm run test:e2e:pg
+# `npm run test:unit` in two lanes: the real-daemon mail tests (vitest project `mail`), which mostly wait on Postfix
+# and Dovecot, beside the rest (`unit` and the API suite on SQLite). docs/testing.md has the times.
+together "npx vitest run --project mail" "npx vitest run --project unit --project api"
+# The same two lanes on PostgreSQL: the API integration suite (a private cluster started by its global setup;
+# docs/postgresql.md) beside the real-daemon mail tests (sandbox: Postfix proxy:pgsql maps, Dovecot pgsql) and the
+# replica tests through the API, a private cluster per test file (lib/mailserver/testing/pg-setup.ts).
+together "npm run test:api:pg" "npm run test:mail:pg"
+# The bench's quick pass beside provider scale, quick (a few thousand domains on a private primary with a streaming
+# replica, bench/provider.ts): quick runs keep the harnesses working, their figures are not targets.
+together "npm run bench -- --quick" "npm run bench:provider -- --quick"
+# The panel suite on SQLite beside the same on PostgreSQL (its global setup starts a private cluster and the server on
+# it): separate ports, output folders and screenshots (docs/testing.md).
+together "npm run test:e2e" "npm run test:e2e:pg"

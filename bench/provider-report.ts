@@ -120,8 +120,8 @@ function apiSection(api: ApiResult): string {
     : "no 100k bench run in bench/results.json";
   return [
     `The API on the primary, through the production server (\`${api.server}\`, WORKERS=1), ${api.connections} connections: ` +
-      `each scenario paired with the empty route handler (A B B A, ${api.settings.seconds} s after a ${api.settings.warmup} s ` +
-      `warm-up, ${api.settings.runs} repetition(s), medians), its throughput as a share of the empty handler's, and that share ` +
+      `each scenario paired with the empty route handler (A B B A, ${api.settings.seconds} s ${api.settings.warmup ? `after a ${api.settings.warmup} s warm-up` : "with no warm-up"}, ` +
+      `${api.settings.runs} repetition(s), medians), its throughput as a share of the empty handler's, and that share ` +
       `against the same on ${bench}, where the lists were measured apart from the empty handler ("vs bench": the bench's share ÷ this ` +
       `one; above 1 is costlier here).`,
     "",

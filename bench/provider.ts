@@ -23,7 +23,7 @@ import { buildIfStale, log, quick } from "./run-config";
 const SIZES = quick ? PROVIDER_QUICK_SIZES : PROVIDER_SIZES;
 /** The API's measurements: as the 100k bench's (bench/run.ts), fewer repetitions in quick mode. */
 const API = quick
-  ? { serverWarmup: 1, warmup: 1, seconds: 2, runs: 1, putRuns: 2 }
+  ? { serverWarmup: 1, warmup: 0, seconds: 2, runs: 1, putRuns: 2 }
   : { serverWarmup: 4, warmup: 1, seconds: 4, runs: 3, putRuns: 7 };
 
 function cli(args: string[], url: string): { ms: number; out: string; ok: boolean } {
@@ -184,7 +184,7 @@ async function main() {
     save();
     // Each POST hashes a password twice (the API's scrypt and the mail system's), about 12 a second on 2 cores
     // beside the lookups: a quick run imports fewer through the API to stay within its 2 minutes.
-    const viaApi = quick ? 300 : 10_000;
+    const viaApi = quick ? 150 : 10_000;
     log(`inserted ${imported} accounts 100 per transaction; the API imports ${viaApi} more`);
     const before = makeRoom(primary, domains[0]!.name, viaApi);
     result.replicaLagDuringApiImport = {

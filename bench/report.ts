@@ -193,7 +193,7 @@ function section(report: Report, several: boolean): string {
   return [
     ...(several ? [`## ${report.engine ?? "SQLite"}`, ""] : []),
     `${report.date.slice(0, 16).replace("T", " ")} UTC, ${report.cores} cores (${report.cpu}), Node ${report.node}. ` +
-      `Each figure is the median of ${report.runs} run(s) of ${report.seconds} s after a ${report.warmup} s warm-up, ` +
+      `Each figure is the median of ${report.runs} run(s) of ${report.seconds} s ${report.warmup ? `after a ${report.warmup} s warm-up` : "with no warm-up"}, ` +
       `${report.connections} connections. Produced by \`npm run bench\` (bench/run.ts); server: \`${report.serverCommand}\`` +
       `${report.nice !== 0 ? `, bench and servers at nice ${report.nice}` : ""}. Load average (1/5/15 min) ` +
       `${report.load.start.map((x) => x.toFixed(1)).join("/")} at the start, ${report.load.end.map((x) => x.toFixed(1)).join("/")} ` +

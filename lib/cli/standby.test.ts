@@ -45,7 +45,9 @@ afterAll(async () => {
   await primary?.stop();
 });
 
-describe("a standby serves reads", () => {
+// Each test starts the CLI (tsx compiles it each time), which takes several times longer beside the mail tests (CI runs
+// them in two lanes, .ci/test.sh).
+describe("a standby serves reads", { timeout: 90_000 }, () => {
   it("domain list and audit list work against the standby without migrating", () => {
     const list = cli(replica.url, "domain", "list");
     expect(list.stderr).toBe("");
