@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite in CI order: typecheck, lint, formatting, docs check, build, unit and integration (the API
 # suite on SQLite, then on PostgreSQL; the mail tests again on PostgreSQL), bench quick pass (SQLite, then PostgreSQL on
-# a private cluster), browser (on SQLite, then on PostgreSQL). Most steps go in two lanes, two commands at once on the
+# a private cluster), browser (on SQLite, then on PostgreSQL). The tests go in two lanes, two commands at once on the
 # two cores: docs/testing.md ("Two lanes") has the times and the limits that hold at that load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,9 +34,10 @@ together() {
   return $failed
 }
 step bash .ci/system-packages.sh
-# The static checks at once on the two cores (run one after the other they took 66 s; the build writes .next/types,
-# which the typecheck reads, so it comes after them).
-together "npm run typecheck" "npm run lint" "npm run format:check" "npm run docs:check"
+step npm run typecheck
+step npm run lint
+step npm run format:check
+step npm run docs:check
 step npm run build
 # `npm run test:unit` in two lanes: the real-daemon mail tests (vitest project `mail`), which mostly wait on Postfix
 # and Dovecot, beside the rest (`unit` and the API suite on SQLite). docs/testing.md has the times.
