@@ -220,8 +220,19 @@ export async function authenticate(
   // requests. An imported account pays the same scrypt (on the decoy), so a digest alone (/api/v1) does not tell it
   // apart; a panel sign-in whose password is its digest's pays the imported hash's check besides (firstSignIn), which
   // takes longer (docs/security.md).
+  const known = !!row && !imported && verified.get(key) === hash;
+  // A digest about to be checked is a guess: it is counted against the account's lock first (reserve; succeed() takes
+  // it back), so that guesses sent at once get no more checks than the lock allows. Checked first and counted after,
+  // 100 wrong guesses sent together were all checked, and the right one among them signed in. An imported account's
+  // digest is checked against the decoy (no guess), and its first sign-in reserves for the check that is one.
+  let reserved = false;
+  if (!known && !(row && imported)) {
+    const lockedSeconds = await gate.reserve();
+    if (lockedSeconds > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: lockedSeconds } });
+    reserved = true;
+  }
   let ok =
-    (!!row && !imported && verified.get(key) === hash) ||
+    known ||
     ((await verifyDigestAsync(creds.digest, imported ? decoyHash() : hash)) &&
       !!row &&
       !imported &&
@@ -231,7 +242,7 @@ export async function authenticate(
     found = await firstSignIn(db, row.account, creds, gate);
     ok = !!found;
   }
-  if (!row || !found || !ok) return refuse(gate);
+  if (!row || !found || !ok) return refuse(gate, reserved);
   await gate.succeed();
   let account = found;
   remember(key, account.passwordHash);
