@@ -63,6 +63,8 @@ export async function backupDatabase(source: Database.Database, file: string): P
   // Each step copies under one read transaction; a write by another connection between steps restarts the copy.
   // Asking for every remaining page in one step makes the copy one snapshot, which in WAL mode does not block
   // writers, so a busy service cannot keep the backup from finishing.
+  // Created 0600 before the password hashes are copied into it; SQLite gives its journal and WAL the file's mode.
+  fs.writeFileSync(partial, "", { mode: 0o600, flag: "wx" });
   await source.backup(partial, { progress: () => 1 << 30 });
   const copy = new Database(partial);
   try {
