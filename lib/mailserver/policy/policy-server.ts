@@ -6,8 +6,9 @@ import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
 
 /**
  * A connection sending more than this without an end is dropped. Postfix's requests are well under 2 kB; Rspamd's at
- * the end of DATA names every recipient (at most smtpd_recipient_limit, 1,000, of up to 254 bytes) beside a few
- * header fields it cuts short (lib/mailserver/antispam-config.ts).
+ * the end of DATA names every recipient (at most smtpd_recipient_limit, 1,000, each of at most MAX_ADDRESS_BYTES, 254,
+ * as ./spam-policy.ts refuses longer ones at RCPT) beside a few header fields it cuts short
+ * (lib/mailserver/antispam-config.ts).
  */
 export const MAX_POLICY_REQUEST = 320 * 1024;
 

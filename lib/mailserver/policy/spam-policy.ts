@@ -64,6 +64,7 @@ export interface PolicyAnswer {
   /** Which rule decided, for logs and tests. */
   rule:
     | "none"
+    | "syntax"
     | "list-refused"
     | "quota"
     | "authenticated"
@@ -171,6 +172,16 @@ function blackListed(s: Settings, recipient: string, sender: string): PolicyAnsw
  * sender's server would retry for days. Refused at RCPT instead, for this recipient only, with RFC 3463's
  * "routing loop detected". Postfix writes "<address>: Recipient address rejected:" before the text.
  */
+/**
+ * The longest address SMTP carries (RFC 5321 4.5.3.1.3: a path of 256 octets with its angle brackets). Refused at
+ * RCPT from every client: a catchall domain took local parts of any length, and 1,000 such recipients made the end of
+ * DATA's request (lib/mailserver/antispam-config.ts) too long for MAX_POLICY_REQUEST, so the message went unchecked.
+ */
+export const MAX_ADDRESS_BYTES = 254;
+const TOO_LONG: PolicyAnswer = {
+  action: `501 5.1.3 the address is longer than ${MAX_ADDRESS_BYTES} bytes`,
+  rule: "syntax",
+};
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
 /**
@@ -224,6 +235,7 @@ export class SpamPolicy {
     // then its quota. A black list is the owner's "never from these", which a sender of this server may be as well.
     if (req.policy_context === "quota") {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
+      if (Buffer.byteLength(req.recipient ?? "") > MAX_ADDRESS_BYTES) return TOO_LONG;
       const recipient = (req.recipient ?? "").toLowerCase();
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.

@@ -85,6 +85,24 @@ export function policyCases() {
     }
   });
 
+  it("an address longer than 254 bytes is refused at RCPT (501) from every client, even where a catchall takes any local part", async () => {
+    // Before, the catchall took it; 1,000 such recipients made Rspamd's end-of-DATA request too long for the policy
+    // service, and the message went through unchecked (lists, quota).
+    const catchall = (type: number, address: string) =>
+      db.update(domains).set({ catchallType: type, catchallAddress: address }).where(eq(domains.name, S));
+    await catchall(1, `plain@${S}`);
+    try {
+      const long = `${"x".repeat(254 - S.length)}@${S}`;
+      const fits = `${"y".repeat(253 - S.length)}@${S}`;
+      const sent = await send(`long-${Date.now()}@outside.test`, [long, fits], "too-long");
+      expect(codes(sent)).toEqual({ [long]: 501 });
+      expect(sent.accepted).toEqual([fits]);
+      await settle();
+    } finally {
+      await catchall(0, "");
+    }
+  });
+
   it("an alias or catchall of an account applies that account's black list, white list, greylisting, SPF and RBL settings", async () => {
     for (const [alias, target] of [
       ["picky-al", "picky"],
