@@ -92,6 +92,22 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
     expectErrorBody(viaPanel.json, "tooManyFailures");
   });
 
+  it("100 guesses sent at once, then the right password in the same burst: at most 5 are checked, the right one is refused", async () => {
+    // Before, the lock was read when each request started and a failure counted after its check: all 100 were
+    // checked, and the right password signed in.
+    const target = await createAccount(A, "burst", "Burst-pass-1");
+    const TOO_MANY = "Zbyt wiele nieudanych prób logowania. Spróbuj ponownie później.";
+    const answers = await Promise.all(
+      [...Array.from({ length: 100 }, (_, i) => `Wrong-burst-${i}`), target.password].map((password, i) =>
+        v1("GET", `emails/${A}/burst`, { ...target, password }, `127.0.52.${(i % 20) + 1}`, undefined, true),
+      ),
+    );
+    const guesses = answers.slice(0, 100);
+    for (const res of guesses) expect(res.status).toBe(403);
+    expect(guesses.filter((res) => res.json.message !== TOO_MANY).length).toBeLessThanOrEqual(5);
+    expectError(asApi(answers[100]!), "tooManyFailures");
+  });
+
   it("a browser with a device cookie for the account signs in during the lock; it is throttled on its own", async () => {
     const owner = await createAccount(A, "owner", "Owner-pass-1");
     const first = await signIn(owner, "192.0.2.10");
