@@ -14,6 +14,7 @@ export const MAIL_VIEWS = [
   "mail_userdb",
   "mail_sieve_scripts",
   "mail_account_hosts",
+  "mail_sender_logins",
 ] as const;
 
 const ident = (s: string) => {

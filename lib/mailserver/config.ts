@@ -99,6 +99,11 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       "Mailing list addresses go to the list service",
       listQuery(`'${(o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp).replace(/'/g, "")}'`),
     ),
+    "postfix/sender-login-maps.cf": postfixTable(
+      o.databasePath,
+      "The logins that may send as an address: its account, or the account its alias leads to",
+      "SELECT login FROM mail_sender_logins WHERE sender = '%s'",
+    ),
     ...(checkedHostName(o)
       ? {
           "postfix/mailbox-transport.cf": postfixTable(
@@ -122,7 +127,11 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `transport_maps = ${[table("list-transport.cf"), ...hostTables(o).map(table)].join(" ")}`,
       "# proxymap answers only for tables listed here. Postfix's default list already names the three parameters",
       "# above; repeating it with the tables spelt out keeps them allowed if another line of main.cf sets the list.",
-      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", ...mailboxTables, "virtual-alias-maps.cf", "list-addresses.cf", "list-transport.cf", ...hostTables(o)].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
+      `proxy_read_maps = ${PROXY_READ_MAPS_DEFAULT} ${[...["virtual-mailbox-domains.cf", ...mailboxTables, "virtual-alias-maps.cf", "list-addresses.cf", "list-transport.cf", "sender-login-maps.cf", ...hostTables(o)].map(table), ...deliveryProxyTables(delivery(o))].join(" ")}`,
+      "# A signed-in user sends as its own addresses only (its account's, its aliases'): any other MAIL FROM is",
+      "# refused (553), so nobody sends as another customer with that domain's DKIM signature.",
+      `smtpd_sender_login_maps = ${table("sender-login-maps.cf")}`,
+      "smtpd_sender_restrictions = reject_authenticated_sender_login_mismatch",
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
       "# Mail leaving for other servers loses the headers Rspamd adds for this host's own use (the score, and the",
@@ -152,6 +161,7 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | postfix/virtual-mailbox-maps.cf | read by Postfix from here: addresses with a mailbox |${primaryFallback(pg) ? "\n| postfix/virtual-mailbox-maps-primary.cf, dovecot/dovecot-sql-primary.conf.ext | read by Postfix and Dovecot from here: the same lookups asked of the primary when the read hosts do not know the address or login (an account created a moment ago, the replica behind) |" : ""}
 | postfix/virtual-alias-maps.cf | read by Postfix from here: aliases, forwards, catchalls |
 | postfix/list-addresses.cf, postfix/list-transport.cf | read by Postfix from here: mailing list addresses, delivered to the list service at ${o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp} |
+| postfix/sender-login-maps.cf | read by Postfix from here: the addresses a signed-in user may send as |
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
 | dovecot/dovecot-dict-sql.conf.ext | read by Dovecot's dict service from here: quota usage${pg ? " (written to the primary)" : " and Sieve scripts"} |${pg ? "\n| dovecot/dovecot-dict-sieve-sql.conf.ext | read by Dovecot's dict service from here: Sieve scripts, from the read hosts |" : ""}

@@ -11,6 +11,7 @@ import { runCommand } from "@/lib/cli/commands";
 import { domains } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { writeDnsRecords } from "../../sandbox/dns-server";
+import { smtpTry } from "../mail-daemons";
 import { SANDBOX_RBL_ZONE } from "../../sandbox/sandbox";
 import {
   S,
@@ -29,6 +30,7 @@ import {
   refusedBy,
   moveClock,
   addAccount,
+  message,
 } from "./harness";
 
 export function policyCases() {
@@ -83,6 +85,27 @@ export function policyCases() {
     } finally {
       await catchall(0, "");
     }
+  });
+
+  it("a signed-in user sends as its own address and its alias only: another account's, another domain's or an outside address is refused (553)", async () => {
+    // Before, any MAIL FROM passed, and Rspamd signed the message with the From domain's DKIM key.
+    await addAccount(S, "nadawca");
+    await createAlias(db, await domain(S), "biuro-nadawcy", { target: `nadawca@${S}` });
+    const sendAs = (from: string, subject: string) =>
+      smtpTry(l.ports.submission, from, [`plain@${S}`], message(from, [`plain@${S}`], subject), {
+        user: `nadawca@${S}`,
+        pass: PW,
+      });
+    for (const own of [`nadawca@${S}`, `biuro-nadawcy@${S}`])
+      expect((await sendAs(own, `as-own-${own}`)).accepted).toEqual([`plain@${S}`]);
+    for (const other of [`plain@${S}`, `postmaster@${G}`, "ceo@outside.test"]) {
+      const refused = await sendAs(other, `as-other-${other}`);
+      expect(refused.accepted).toEqual([]);
+      expect(refused.refused).toMatchObject([
+        { code: 553, response: expect.stringMatching(/Sender address rejected/) },
+      ]);
+    }
+    await settle();
   });
 
   it("an address longer than 254 bytes is refused at RCPT (501) from every client, even where a catchall takes any local part", async () => {
