@@ -65,6 +65,7 @@ export interface PolicyAnswer {
   rule:
     | "none"
     | "syntax"
+    | "srs"
     | "list-refused"
     | "quota"
     | "authenticated"
@@ -182,6 +183,17 @@ const TOO_LONG: PolicyAnswer = {
   action: `501 5.1.3 the address is longer than ${MAX_ADDRESS_BYTES} bytes`,
   rule: "syntax",
 };
+/**
+ * An SRS address (postsrsd's SRS0=/SRS1= local parts; no account, alias or list name holds "=") is where a forward's
+ * delivery reports come back, with the null sender. Anything else sent to it is refused: Postfix turns the address
+ * back into the original sender and relays to it, so one SRS address, valid for 21 days, relayed anyone's mail to
+ * that address (a helper's attacker review, in the sandbox).
+ */
+const SRS_ADDRESS = /^srs[01][=+-]/i;
+const SRS_BOUNCES_ONLY: PolicyAnswer = {
+  action: "550 5.7.1 this address takes only delivery reports",
+  rule: "srs",
+};
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
 /**
@@ -236,6 +248,7 @@ export class SpamPolicy {
     if (req.policy_context === "quota") {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       if (Buffer.byteLength(req.recipient ?? "") > MAX_ADDRESS_BYTES) return TOO_LONG;
+      if (SRS_ADDRESS.test(req.recipient ?? "") && (req.sender ?? "") !== "") return SRS_BOUNCES_ONLY;
       const recipient = (req.recipient ?? "").toLowerCase();
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.

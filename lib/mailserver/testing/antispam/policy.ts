@@ -101,9 +101,8 @@ export function policyCases() {
     for (const other of [`plain@${S}`, `postmaster@${G}`, "ceo@outside.test"]) {
       const refused = await sendAs(other, `as-other-${other}`);
       expect(refused.accepted).toEqual([]);
-      expect(refused.refused).toMatchObject([
-        { code: 553, response: expect.stringMatching(/Sender address rejected/) },
-      ]);
+      expect(refused.refused.map((r) => r.code)).toEqual([553]);
+      expect(refused.refused[0]!.response).toMatch(/Sender address rejected/);
     }
     await settle();
   });

@@ -5,7 +5,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { checkDkimDns, currentDkimKey, dkimRecord, stagedDkimKey } from "../../dkim";
-import { readMessages, waitFor } from "../mail-daemons";
+import { readMessages, smtpTry, waitFor } from "../mail-daemons";
 import { A, PW, l, db, cli, alpha, smtpSend, outbound, message, publishDkim, dkimVerify } from "./harness";
 
 export function srsAndDkimCases() {
@@ -27,6 +27,16 @@ export function srsAndDkimCases() {
         20_000,
       );
       expect(back.raw).toContain("The mail could not be delivered.");
+      // Anything but a delivery report is refused at RCPT: before, it was relayed to ktos@far.test like the bounce.
+      const relayed = await smtpTry(
+        l.ports.smtp,
+        "spammer@bulk.test",
+        [fwd.from],
+        message("spammer@bulk.test", fwd.from, "Przez SRS"),
+      );
+      expect(relayed.accepted).toEqual([]);
+      expect(relayed.refused.map((r) => r.code)).toEqual([550]);
+      expect(relayed.refused[0]!.response).toMatch(/only delivery reports/);
     });
 
     it("mail from outside delivered here keeps its original sender (Return-Path, Sieve white lists): SRS only for mail leaving", async () => {
