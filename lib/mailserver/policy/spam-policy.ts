@@ -275,10 +275,13 @@ export class SpamPolicy {
     if (await expansionLoops(this.o.db, recipient)) return LOOP;
 
     // The first question (above) has refused a black-listed sender already, whoever the client; here too, for a
-    // main.cf written before it asked that. The white list also skips the checks below.
-    if (listMatches(s.white, sender)) return { action: "DUNNO", rule: "white-list" };
+    // main.cf written before it asked that.
+    const white = listMatches(s.white, sender);
     const refused = blackListed(s, recipient, sender);
     if (refused) return refused;
+    // SPF before the white list: a white-listed sender is an envelope address anyone can write, and its domain's SPF
+    // is what says the client may use it. Before, a forged sender of a white-listed domain publishing -all was let in
+    // and skipped the spam filter. Only the SPF white list skips SPF.
     if (
       s.enabled.spf &&
       !listMatches(s.spfWhite, sender) &&
@@ -289,6 +292,8 @@ export class SpamPolicy {
         rule: "spf",
       };
     }
+    // The white list skips the checks below.
+    if (white) return { action: "DUNNO", rule: "white-list" };
     if (s.enabled.rbl && !listMatches(s.rblWhite, sender)) {
       const zone = await this.rblListing(client);
       if (zone) return { action: `REJECT 5.7.1 client ${client} is listed in ${zone}`, rule: "rbl" };

@@ -209,6 +209,16 @@ export function policyCases() {
       expect(codes(r)[`plain@${S}`]).toBeGreaterThanOrEqual(500);
       expect(r.refused[0]!.response).toMatch(/SPF/);
       expect((await send("someone@spf-pass.test", [`plain@${S}`], "spf-pass")).accepted).toEqual([`plain@${S}`]);
+      // The white list does not skip SPF: the sender it names is only as true as its domain's SPF says (before, a
+      // forged white-listed sender was let in and skipped the spam filter).
+      await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test", "spf-fail.test"] });
+      try {
+        expect(refusedBy(await send("someone@spf-fail.test", [`friendly@${S}`], "spf-white"))).toEqual({
+          [`friendly@${S}`]: "spf",
+        });
+      } finally {
+        await setAccount(S, "friendly", { spam_white_list: ["friend@outside.test", "trusted.test"] });
+      }
       await setDomain(S, { spam_spf_enabled: 0 });
       const off = await send("someone@spf-fail.test", [`plain@${S}`, `strict@${S}`], "spf-domain-off");
       expect(off.accepted).toEqual([`plain@${S}`]);
