@@ -1,8 +1,8 @@
 import "server-only";
 // `mailserver events`: the small HTTP service (loopback only) that Dovecot calls while mail flows, so the panel's
 // records take effect at once instead of in the daily housekeeping run:
-//   POST /auth-policy   Dovecot's auth policy report after every authentication (IMAP, POP3, SMTP AUTH via
-//                       Dovecot SASL): last_auth_date / last_auth_ip
+//   POST /auth-policy   Dovecot's auth policy check before and report after every authentication (IMAP, POP3,
+//                       SMTP AUTH via Dovecot SASL): the login lock, last_auth_date / last_auth_ip
 //   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
 //   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
 //   POST /forwarded-mail a forward-only account's Sieve script with a message it forwards: SMS queue
@@ -17,7 +17,7 @@ import type { Db } from "@/db/client";
 import { accounts, listMembers, mailingLists, type AccountRow } from "@/db/schema";
 import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
-import { recordMailLogin } from "./last-login";
+import { mailAuthPolicy } from "./last-login";
 import type { SmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
 
@@ -154,14 +154,11 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
       .then(async (text) => {
         switch (url.pathname) {
           case "/auth-policy": {
-            // Dovecot sends {"login":..., "remote":..., "success":true, ...} with command=report after each
-            // authentication; command=allow (before auth) is answered "allow" (status 0) as well.
+            // Dovecot sends {"login":..., "remote":..., ...} with command=allow before each authentication and
+            // command=report (with "success") after it.
             const data = JSON.parse(text || "{}") as Record<string, unknown>;
-            if (url.searchParams.get("command") === "report" && data.success === true && data.policy_reject !== true) {
-              const str = (v: unknown) => (typeof v === "string" ? v : "");
-              await recordMailLogin(o.db, str(data.user) || str(data.login), str(data.remote));
-            }
-            return reply(200, JSON.stringify({ status: 0, msg: "" }), "application/json");
+            const answer = await mailAuthPolicy(o.db, url.searchParams.get("command"), data);
+            return reply(200, JSON.stringify(answer), "application/json");
           }
           case "/quota-warning": {
             const form = new URLSearchParams(text);

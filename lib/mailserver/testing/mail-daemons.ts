@@ -248,8 +248,9 @@ export class LineSocket {
       for (const w of this.waiters.splice(0)) w();
     });
   }
-  static async connect(port: number): Promise<LineSocket> {
-    const socket = net.connect(port, "127.0.0.1");
+  /** `from`: the loopback address to connect from (Dovecot delays each client address's failed logins on its own). */
+  static async connect(port: number, from?: string): Promise<LineSocket> {
+    const socket = net.connect({ port, host: "127.0.0.1", ...(from ? { localAddress: from } : {}) });
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     return new LineSocket(socket);
   }

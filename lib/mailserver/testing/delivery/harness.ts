@@ -90,8 +90,8 @@ export const filler = (kb: number) =>
 export const MARKER = `znacznik@${A}`;
 export const settle = () => settleMail(l, MARKER);
 
-export async function imapLogin(user: string, password: string) {
-  const s = await LineSocket.connect(l.ports.imap);
+export async function imapLogin(user: string, password: string, from?: string) {
+  const s = await LineSocket.connect(l.ports.imap, from);
   try {
     await s.until(/^\* OK/);
     s.write(`a LOGIN "${user}" "${password}"\r\n`);
@@ -107,8 +107,8 @@ export async function imapLogin(user: string, password: string) {
   }
 }
 
-export async function pop3Login(user: string, password: string) {
-  const s = await LineSocket.connect(l.ports.pop3);
+export async function pop3Login(user: string, password: string, from?: string) {
+  const s = await LineSocket.connect(l.ports.pop3, from);
   try {
     await s.until(/^\+OK/);
     s.write(`USER ${user}\r\n`);

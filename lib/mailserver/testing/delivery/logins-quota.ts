@@ -4,7 +4,12 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dialectOf } from "@/db/dialect";
-import { accounts } from "@/db/schema";
+import { accounts, loginThrottle } from "@/db/schema";
+import { authenticate } from "@/lib/server/caller/auth";
+import { lockedFor } from "@/lib/server/caller/login-throttle";
+import { sha1Hex } from "@/lib/server/caller/password";
+import { env } from "@/lib/server/env";
+import { createAccount } from "@/lib/server/resources/accounts";
 import { runHousekeeping } from "../../housekeeping";
 import { dovecotConf, eventsLogMark, readMessages, waitFor } from "../mail-daemons";
 import {
@@ -23,6 +28,7 @@ import {
   imapLogin,
   pop3Login,
   smtpAuthSend,
+  alpha,
 } from "./harness";
 
 export function loginAndQuotaCases() {
@@ -87,6 +93,30 @@ export function loginAndQuotaCases() {
       expect(await pop3Login(`jan@${A}`, PW)).toBe(true);
       await markerLogin();
       expect((await writes()).n).toBe(after);
+    });
+  });
+
+  describe("the login lock (the API's and the panel's) applies to IMAP, POP3 and SMTP AUTH", () => {
+    it("failed mail logins lock the account for every way in; the right password is refused while it lasts", async () => {
+      // Before, Dovecot only slowed each client address: 200 wrong IMAP passwords over 20 connections took 137 s and
+      // the right one was accepted after them.
+      const email = `zgadywany@${A}`;
+      await createAccount(db, await alpha(), "zgadywany", { password: PW });
+      // Each from its own address, as a guesser rotating addresses (and out of reach of Dovecot's delay per address).
+      for (let i = 0; i < env().AUTH_MAX_FAILURES; i++)
+        expect(await imapLogin(email, `Wrong-${i}1`, `127.0.60.${i + 1}`)).toBe(false);
+      // The reports reach the mail event service after the client's answer: wait for the lock, not a time.
+      await waitFor("the account's lock", async () => (await lockedFor(db, email)) > 0, 5_000);
+      expect(await imapLogin(email, PW, "127.0.61.1")).toBe(false);
+      expect(await pop3Login(email, PW, "127.0.61.2")).toBe(false);
+      // The API's lock it is: the same row, and the API refuses the right password too.
+      await expect(authenticate(db, { email, digest: sha1Hex(PW) }, "192.0.2.9")).rejects.toMatchObject({
+        key: "tooManyFailures",
+      });
+      // Once the lock is gone (here removed by hand), the right password logs in and clears the count.
+      await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
+      expect(await imapLogin(email, PW)).toBe(true);
+      await waitFor("the login recorded", async () => (await row("zgadywany")).lastAuthDate !== "", 5_000);
     });
   });
 
