@@ -121,6 +121,7 @@ rspamd_config:register_symbol({
       'recipients=' .. table.concat(list, ','),
       'sender=' .. clean(env[1] and env[1].addr or ''),
       'from=' .. clean(addr),
+      'user=' .. clean(user),
       'verified=' .. (verified and '1' or '0'),
       'subject=' .. clean(task:get_header('Subject'), 1000),
       'auto_submitted=' .. clean(task:get_header('Auto-Submitted')),

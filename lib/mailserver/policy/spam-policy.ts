@@ -11,6 +11,7 @@ import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { expansionLoops, leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { mayUseSender } from "./sender-logins";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -52,6 +53,8 @@ export interface PolicyRequest {
   /** The message's spam score in hundredths, as the Sieve scripts compare it. */
   centiscore?: string;
   from?: string;
+  /** The SASL login of a signed-in submission ("" otherwise). */
+  user?: string;
   verified?: string;
   subject?: string;
   auto_submitted?: string;
@@ -66,6 +69,7 @@ export interface PolicyAnswer {
     | "none"
     | "syntax"
     | "srs"
+    | "sender"
     | "list-refused"
     | "quota"
     | "authenticated"
@@ -322,6 +326,12 @@ export class SpamPolicy {
       .split(",")
       .map((r) => r.trim().toLowerCase())
       .filter(Boolean);
+    // A signed-in user's header From is one of its own addresses, as its envelope sender is (Postfix checks that one):
+    // before, a user of a domain signed mail From a colleague with the domain's DKIM key.
+    const login = (req.user ?? "").toLowerCase();
+    const from = (req.from ?? "").toLowerCase();
+    if (login && !(from && (from === login || (await mayUseSender(this.o.db, login, from)))))
+      return { action: `REJECT 5.7.1 The From header must be one address of ${login}`, rule: "sender" };
     const size = Number(req.size) || 0;
     // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
     const sender = (req.sender ?? "").toLowerCase();

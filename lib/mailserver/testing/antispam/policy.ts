@@ -98,6 +98,18 @@ export function policyCases() {
       });
     for (const own of [`nadawca@${S}`, `biuro-nadawcy@${S}`])
       expect((await sendAs(own, `as-own-${own}`)).accepted).toEqual([`plain@${S}`]);
+    // The header From too, at the end of DATA: its own address or its alias's (before, nobody checked it).
+    const headerFrom = (from: string, subject: string) =>
+      smtpTry(l.ports.submission, `nadawca@${S}`, [`plain@${S}`], message(from, [`plain@${S}`], subject), {
+        user: `nadawca@${S}`,
+        pass: PW,
+      });
+    expect((await headerFrom(`biuro-nadawcy@${S}`, "from-alias")).accepted).toEqual([`plain@${S}`]);
+    for (const other of [`plain@${S}`, "ceo@outside.test"])
+      await expect(headerFrom(other, `from-${other}`)).rejects.toMatchObject({
+        responseCode: 554,
+        response: expect.stringMatching(/The From header must be one address of nadawca@/) as unknown,
+      });
     for (const other of [`plain@${S}`, `postmaster@${G}`, "ceo@outside.test"]) {
       const refused = await sendAs(other, `as-other-${other}`);
       expect(refused.accepted).toEqual([]);
