@@ -124,10 +124,10 @@ describe("an account's forwards", () => {
     );
     await change("kopia", { spam_rule: "tag" });
     expect(spamScript(`kopia@${D}`)).toMatch(
-      /\[SPAM\] \$\{subject\}";\n\}\n  redirect :copy "daleko@outside\.test";\n$/,
+      /\[SPAM\] \$\{subject\}";\n\}\n {2}redirect :copy "daleko@outside\.test";\n$/,
     );
     await change("kopia", { spam_enabled: 0 });
-    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\n  redirect :copy "daleko@outside\.test";\n$/m);
+    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\n {2}redirect :copy "daleko@outside\.test";\n$/m);
     // Blocked: its forwards suspended, everything kept.
     await change("kopia", { blocked: 1, spam_enabled: 1 });
     expect(spamScript(`kopia@${D}`)).not.toContain("redirect");
