@@ -35,25 +35,33 @@ const dialects = {
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
   const { newline: nl, join, daysBetween, jsonValues, jsonLength, indexOf, create } = dialects[engine];
-  // Forwards without keeping a copy (keep_mail 0): mail_alias_map gives Dovecot such an account's mail only while its
-  // autoresponder is on, for the answer; the script then discards it (the forwards have it) and files no spam. A
-  // blocked account keeps everything (its forwards are suspended), so it is not forward-only.
+  // Forwards without keeping a copy (keep_mail 0): the script forwards the message and stores none of it but the spam
+  // "move" keeps; the autoresponder's script, when it runs, discards the keep. A blocked account keeps everything (its
+  // forwards are suspended), so it is not forward-only.
   const forwardOnly = `(a.keep_mail = 0 AND a.blocked = 0 AND ${jsonLength("a.forwards")} > 0)`;
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
-  // A forward-only account gets its mail from Postfix itself (mail_alias_map: its own row, not its forwards) and
-  // forwards it here, after its spam filter when that is on: "tag" forwards spam marked, "move" keeps it in the
-  // account's Spam folder instead of forwarding it (docs/mail-server.md, Anti-spam). With SMS numbers set, each
-  // message it forwards is also handed to the mail event service (SMS notifications), as a message saved into an
-  // inbox is. Dovecot runs the account's own script (the autoresponder) after this one only while the implicit keep
-  // stands, so while it has one, the redirects are :copy and that script's discard drops the keep.
+  // Every account with forwards (not blocked) gets its mail from Postfix itself (mail_alias_map: its own row, not its
+  // forwards) and forwards it here, after its spam filter when that is on: "tag" forwards spam marked, "move" keeps it
+  // in the account's Spam folder instead of forwarding it (docs/mail-server.md, Anti-spam). An account that keeps a
+  // copy (keep_mail 1) redirects with :copy, so the implicit keep stores the message as for any account; before,
+  // Postfix expanded it to its forwards too, and they got spam untouched. A forward-only account's redirects are
+  // :copy only while its autoresponder is on: Dovecot runs the account's own script (the autoresponder) after this
+  // one only while the implicit keep stands, and that script's discard then drops the keep. With SMS numbers set, each
+  // message a forward-only account forwards is also handed to the mail event service (SMS notifications), as a
+  // message saved into an inbox is (an account that keeps a copy is notified of that copy).
+  const forwards = `(a.blocked = 0 AND ${jsonLength("a.forwards")} > 0)`;
   const autoresponderOn = "(a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '')";
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
-  const redirect = `'  redirect' || CASE WHEN ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
+  const redirect = `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
+  // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix
+  // used to fold it into the account's own delivery, while a redirect to it would store a second copy (Pigeonhole's
+  // duplicate check ends the round there). With every forward left out, no redirect at all (coalesce: not NULL).
   const forwarding =
-    `CASE WHEN ${smsOn} THEN '  if execute :pipe "${FORWARDED_MAIL_PROGRAM}" { }' || ${nl} ELSE '' END || ` +
-    `(SELECT ${join(redirect, "''")} FROM ${jsonValues("a.forwards")} f)`;
+    `CASE WHEN ${smsOn} AND ${forwardOnly} THEN '  if execute :pipe "${FORWARDED_MAIL_PROGRAM}" { }' || ${nl} ELSE '' END || ` +
+    `coalesce((SELECT ${join(redirect, "''")} FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email ` +
+    `AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)), '')`;
   const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
   const whiteList = (condition: string) =>
     `(SELECT ${join(quoted("w.value"), "', '")} FROM (SELECT value FROM ${jsonValues("a.spam_white_list")} ` +
@@ -100,10 +108,11 @@ ${create} mail_sieve_scripts AS
   -- before the account's own scripts. Rspamd's milter wrote the message's score in hundredths into
   -- X-Mailadmin-Spam-Centiscore (replacing any copy the sender sent); from spam_hits on, the message is spam for
   -- this account: moved into Spam ("move") or tagged in the subject ("tag"), unless the envelope sender is on the
-  -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. A forward-only
-  -- account (keep_mail 0 with forwards) forwards here: with the filter on, spam tagged and forwarded ("tag") or kept
-  -- in its Spam folder ("move"), the rest forwarded as it came; with SMS numbers, each forwarded message is handed to
-  -- the mail event service (vnd.dovecot.execute) for the SMS notification. The id never
+  -- account's or the domain's white list. spam_enabled 0 on the account or the domain turns it off. An account with
+  -- forwards (not blocked) forwards here: with the filter on, spam tagged and forwarded ("tag") or kept in its Spam
+  -- folder and not forwarded ("move"), the rest forwarded as it came; an account that keeps a copy (keep_mail 1)
+  -- redirects with :copy and keeps it as any account does. A forward-only account (keep_mail 0) with SMS numbers
+  -- hands each forwarded message to the mail event service (vnd.dovecot.execute) for the SMS notification. The id never
   -- changes and the location has no bindir: the script is compiled at every delivery, so a change applies to the
   -- next message.
   SELECT
@@ -126,11 +135,11 @@ ${create} mail_sieve_scripts AS
         ELSE '  fileinto "Spam";' || ${nl}
       END ||
       '}' || CASE
-        WHEN NOT ${forwardOnly} THEN ${nl}
+        WHEN NOT ${forwards} THEN ${nl}
         WHEN a.spam_rule = 'tag' THEN ${nl} || ${forwarding}
         ELSE ' else {' || ${nl} || ${forwarding} || '}' || ${nl}
       END
-    WHEN ${forwardOnly} THEN
+    WHEN ${forwards} THEN
       '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || ${nl} ||
       'require ["copy"' || ${sms} || '];' || ${nl} || ${forwarding}
     ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl}

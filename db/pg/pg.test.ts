@@ -216,8 +216,9 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
   it("resolves the fixture's addresses as Postfix and Dovecot will ask", async () => {
     const dest = async (a: string) =>
       (await pgRows(`SELECT destination FROM mail_alias_map WHERE address = '${a}'`)).map((r) => r.destination).sort();
-    // Forward-only: Dovecot gets the message, its Sieve script forwards it.
+    // Forwards, with or without a copy kept: Dovecot gets the message, its Sieve script forwards it.
     expect(await dest("jan@one.test")).toEqual(["jan@one.test"]);
+    expect(await dest("ewa@two.test")).toEqual(["ewa@two.test"]);
     expect(await dest("blocked@one.test")).toEqual(["blocked@one.test"]);
     expect(await dest("@two.test")).toEqual(["@one.test"]);
     const users = (await pgRows(`SELECT "user" FROM mail_passdb`)).map((r) => r.user).sort();
@@ -227,6 +228,11 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     )[0]!.script;
     expect(spam).toContain('not envelope :all :is "from" ["a@b.test", "boss@partner.test"]');
     expect(spam).toContain('"X-Mailadmin-Spam-Centiscore" "650"');
+    // ewa keeps a copy; her domain's filter is off: kept and forwarded as it came.
+    const ewa = (
+      await pgRows("SELECT script FROM mail_sieve_scripts WHERE username = 'ewa@two.test' AND name = 'spam'")
+    )[0]!.script;
+    expect(ewa).toContain('  redirect :copy "ola@one.test";\n');
   });
 
   it("keeps the domain counters like SQLite's triggers: inserts, capacity changes, deletes, cascades", async () => {

@@ -1,11 +1,13 @@
 // Forwards and aliases in real mail on the sandbox: loops refused while the sender is connected; a forward-only
-// account's own spam settings and SMS numbers applied to what it forwards.
+// account's own spam settings and SMS numbers applied to what it forwards; an account that keeps a copy forwards after
+// its spam filter too.
 import { afterAll, beforeAll, describe, vi } from "vitest";
 import { missingMailPackages } from "./testing/mail-daemons";
 import { setUp, tearDown } from "./testing/forwarding/harness";
 import { loopCases } from "./testing/forwarding/loops";
 import { forwardOnlySpamCases } from "./testing/forwarding/spam";
 import { forwardOnlySmsCases } from "./testing/forwarding/sms";
+import { keepCopySpamCases } from "./testing/forwarding/keep-copy";
 
 vi.mock("server-only", () => ({}));
 // Deliveries and Rspamd take seconds each, more on a busy host.
@@ -21,4 +23,5 @@ describe.skipIf(missing.length > 0)("forwards and aliases in real mail (real dae
   loopCases();
   forwardOnlySpamCases();
   forwardOnlySmsCases();
+  keepCopySpamCases();
 });

@@ -98,6 +98,43 @@ describe("mail_sieve_scripts", () => {
   });
 });
 
+describe("an account's forwards", () => {
+  const spamScript = (email: string) =>
+    all<{ script: string }>("SELECT script FROM mail_sieve_scripts WHERE username = ? AND name = 'spam'", email)[0]!
+      .script;
+  const destinations = (email: string) =>
+    all<{ destination: string }>("SELECT destination FROM mail_alias_map WHERE address = ?", email)
+      .map((r) => r.destination)
+      .sort();
+
+  it("are its spam script's redirects after the filter, with :copy when it keeps a copy; Postfix maps it to itself alone", async () => {
+    const domain = await getDomainOrThrow(db, D);
+    await createAccount(db, domain, "kopia", {
+      password: "Kopia-pass1",
+      keep_mail: 1,
+      forwards: ["daleko@outside.test", `kopia-alias@${D}`],
+      spam_rule: "move",
+      spam_hits: 5,
+    });
+    await createAlias(db, domain, "kopia-alias", { target: `kopia@${D}` });
+    expect(destinations(`kopia@${D}`)).toEqual([`kopia@${D}`]);
+    // move: spam filed, the rest forwarded (a forward to its own alias left out).
+    expect(spamScript(`kopia@${D}`)).toContain(
+      '  fileinto "Spam";\n} else {\n  redirect :copy "daleko@outside.test";\n}\n',
+    );
+    await change("kopia", { spam_rule: "tag" });
+    expect(spamScript(`kopia@${D}`)).toMatch(
+      /\[SPAM\] \$\{subject\}";\n\}\n {2}redirect :copy "daleko@outside\.test";\n$/,
+    );
+    await change("kopia", { spam_enabled: 0 });
+    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\n {2}redirect :copy "daleko@outside\.test";\n$/m);
+    // Blocked: its forwards suspended, everything kept.
+    await change("kopia", { blocked: 1, spam_enabled: 1 });
+    expect(spamScript(`kopia@${D}`)).not.toContain("redirect");
+    expect(destinations(`kopia@${D}`)).toEqual([`kopia@${D}`]);
+  });
+});
+
 describe("mail_quota", () => {
   it("copies what Dovecot's dict upserts into the usage the API reports", async () => {
     const upsert = db.$client.prepare(

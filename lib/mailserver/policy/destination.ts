@@ -81,12 +81,14 @@ export async function resolve(
 }
 
 /**
- * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map: an
- * account keeps a copy unless it forwards without keep_mail (a blocked account keeps everything: its forwards are
- * suspended), its forwards are followed, and so are aliases and the catchall. A forward-only account is not one of
- * them, whatever its quota, except, once the message's score is known (`keepsAsSpam`, at the end of DATA), when its
- * spam filter keeps this message in its Spam folder instead of forwarding it; lists and other servers' addresses
- * store nothing here.
+ * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map and the
+ * accounts' Sieve scripts forward it (db/sieve-scripts-view.ts): an account keeps a copy unless it forwards without
+ * keep_mail (a blocked account keeps everything: its forwards are suspended), its forwards are followed, and so are
+ * aliases and the catchall. A forward-only account is not one of them, whatever its quota, except, once the
+ * message's score is known (`keepsAsSpam`, at the end of DATA), when its spam filter keeps this message in its Spam
+ * folder instead of forwarding it. An account that keeps a copy has its forwards followed whatever the score (the
+ * stricter answer: spam its "move" rule keeps is not forwarded, but its forwards' room still counts). Lists and
+ * other servers' addresses store nothing here.
  */
 export async function storingMailboxes(
   db: Db,
@@ -128,8 +130,9 @@ const POSTFIX_EXPANSION_LIMIT = 1000;
  * Where mail for `address` goes next, in the order of Postfix's virtual_alias_maps (lib/mailserver/config.ts: the
  * view mail_alias_map, then the list table, then the domain's catchall key): an alias's target; an account's own
  * address when it keeps mail (or is blocked, or has no forwards) and then its forwards unless it is blocked; a
- * list's address maps to itself. Undefined when no table has the address. A forward-only account maps to itself in
- * the view, but its Sieve script forwards the message on and stores nothing (db/sieve-scripts-view.ts), so here it
+ * list's address maps to itself. Undefined when no table has the address. Every account maps to itself alone in
+ * the view and its Sieve script forwards (db/sieve-scripts-view.ts); the forwards are followed here as Postfix
+ * followed them, so a loop through them is still refused at RCPT. A forward-only account stores nothing, so here it
  * maps to its forwards alone: a round through it stores the message nowhere.
  */
 async function aliasMapLookup(db: Db, address: string): Promise<string[] | undefined> {
