@@ -34,15 +34,18 @@ const state = (sqlite: Database.Database) => ({
   migrations: sqlite.prepare("SELECT id, hash, created_at FROM __drizzle_migrations ORDER BY id").all(),
 });
 
-/** A copy of the migrations folder whose journal ends at the baseline. */
-function baselineOnly(): string {
-  const to = fs.mkdtempSync(path.join(dir, "baseline-"));
+/** A copy of the migrations folder whose journal ends after its first `count` migrations. */
+function firstMigrations(count: number): string {
+  const to = fs.mkdtempSync(path.join(dir, "first-"));
   fs.mkdirSync(path.join(to, "meta"));
-  const first = journal.entries[0]!;
-  fs.copyFileSync(path.join(folder, `${first.tag}.sql`), path.join(to, `${first.tag}.sql`));
-  fs.writeFileSync(path.join(to, "meta", "_journal.json"), JSON.stringify({ ...journal, entries: [first] }));
+  const entries = journal.entries.slice(0, count);
+  for (const e of entries) fs.copyFileSync(path.join(folder, `${e.tag}.sql`), path.join(to, `${e.tag}.sql`));
+  fs.writeFileSync(path.join(to, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
   return to;
 }
+
+/** A copy of the migrations folder whose journal ends at the baseline. */
+const baselineOnly = () => firstMigrations(1);
 
 describe("SQLite migrations from the baseline", () => {
   it("creates a fresh database from the baseline and the migrations after it, dated as the journal says", () => {
@@ -74,6 +77,28 @@ describe("SQLite migrations from the baseline", () => {
     expect(indexes()).toEqual([{ name: "greylist_first_seen" }]);
     expect(runSqliteMigrations(drizzle(sqlite), folder)).toBe(journal.entries.length - 1);
     expect(indexes()).toEqual([{ name: "greylist_expiry" }]);
+    sqlite.close();
+  });
+
+  it("gives each account with its autoresponder on a new Sieve script id at 0009_autoresponder_verified_senders (Dovecot keeps compiled scripts under the id)", () => {
+    const at = journal.entries.findIndex((e) => e.tag === "0009_autoresponder_verified_senders");
+    expect(at).toBeGreaterThan(0);
+    const sqlite = openSqliteFile(path.join(dir, "sieve-ids.db"));
+    expect(runSqliteMigrations(drizzle(sqlite), firstMigrations(at))).toBe(at);
+    sqlite.exec(`INSERT INTO domains (name) VALUES ('ids.test');
+      INSERT INTO accounts (domain_id, name, email, password_hash, search_key, autoresponder_mode, autoresponder_body)
+        VALUES (1, 'ola', 'ola@ids.test', 'x', 'ola', 1, 'Away');`);
+    const script = () =>
+      sqlite.prepare("SELECT id, script FROM mail_sieve_scripts WHERE name = 'autoresponder'").get() as {
+        id: string;
+        script: string;
+      };
+    const before = script();
+    expect(before.script).not.toContain("X-Mailadmin-Sender-Verified");
+    expect(runSqliteMigrations(drizzle(sqlite), firstMigrations(at + 1))).toBe(1);
+    const after = script();
+    expect(after.script).toContain('if header :is "X-Mailadmin-Sender-Verified" "1" {');
+    expect(after.id).not.toBe(before.id);
     sqlite.close();
   });
 

@@ -7,6 +7,15 @@ export type Engine = "sqlite" | "pg";
 /** The program a forward-only account's script runs for each message it forwards (lib/mailserver/config-delivery.ts). */
 export const FORWARDED_MAIL_PROGRAM = "forwarded-mail.sh";
 
+/**
+ * The header Rspamd's milter writes, "1", when the envelope sender is verified: the client logged in (SMTP AUTH, and
+ * Postfix lets a login send only as its own addresses) or the sender's domain passed SPF for the client
+ * (R_SPF_ALLOW). Any copy a message arrives with is removed first (lib/mailserver/antispam-config.ts). The
+ * autoresponder answers only such mail: its reply goes to the envelope sender, and answering a forged one sends the
+ * forger's subject to whoever's address was forged.
+ */
+export const SENDER_VERIFIED_HEADER = "X-Mailadmin-Sender-Verified";
+
 // What the two engines spell differently; everything else is the same SQL.
 const dialects = {
   sqlite: {
@@ -42,6 +51,8 @@ export function sieveScriptsView(engine: Engine): string {
   const quoted = (value: string) => `'"' || replace(replace(${value}, '\\', '\\\\'), '"', '\\"') || '"'`;
   const start = "a.autoresponder_start_date";
   const end = "a.autoresponder_end_date";
+  // Only a verified envelope sender is answered (SENDER_VERIFIED_HEADER): the Sieve test, inside SQL quotes.
+  const verified = `header :is "${SENDER_VERIFIED_HEADER}" "1"`;
   // Every account with forwards (not blocked) gets its mail from Postfix itself (mail_alias_map: its own row, not its
   // forwards) and forwards it here, after its spam filter when that is on: "tag" forwards spam marked, "move" keeps it
   // in the account's Spam folder instead of forwarding it (docs/mail-server.md, Anti-spam). An account that keeps a
@@ -73,6 +84,8 @@ export function sieveScriptsView(engine: Engine): string {
 -- once per :days; :handle names the period, so a new period starts afresh. It answers only mail with one of the
 -- account's addresses in To or Cc: its own, its aliases', and its name in every domain whose catchall of type 3
 -- leads to its domain (x@other reaches x@here); not what a catchall of type 1 or 2 collects for unknown addresses.
+-- It answers only a verified envelope sender (${SENDER_VERIFIED_HEADER}: 1, written by Rspamd's milter for a
+-- logged-in client or an SPF pass, any copy the sender wrote removed): a forged sender would get the forger's subject.
 -- A forward-only account (keep_mail 0 with forwards) answers too, then discards: it keeps nothing.
 ${create} mail_sieve_scripts AS
   SELECT
@@ -82,11 +95,11 @@ ${create} mail_sieve_scripts AS
     'require ["vacation", "date", "relational"];' || ${nl} ||
     'if ' || CASE
       WHEN ${start} <> '' AND ${end} <> '' THEN
-        'allof(currentdate :value "ge" "date" "' || ${start} ||
+        'allof(${verified}, currentdate :value "ge" "date" "' || ${start} ||
         '", currentdate :value "le" "date" "' || ${end} || '")'
-      WHEN ${start} <> '' THEN 'currentdate :value "ge" "date" "' || ${start} || '"'
-      WHEN ${end} <> '' THEN 'currentdate :value "le" "date" "' || ${end} || '"'
-      ELSE 'true'
+      WHEN ${start} <> '' THEN 'allof(${verified}, currentdate :value "ge" "date" "' || ${start} || '")'
+      WHEN ${end} <> '' THEN 'allof(${verified}, currentdate :value "le" "date" "' || ${end} || '")'
+      ELSE '${verified}'
     END || ' {' || ${nl} ||
     '  vacation :days ' || CASE
       WHEN ${start} <> '' AND ${end} <> '' THEN ${daysBetween(start, end)}

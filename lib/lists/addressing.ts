@@ -1,7 +1,7 @@
 import "server-only";
 // How list mail is addressed: the VERP bounce address of each subscriber, and the list headers of every copy.
 import type { Headers } from "mailsplit";
-import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
+import { POSTER_HEADER, SENDER_VERIFIED_HEADER } from "@/lib/mailserver/antispam-config";
 import { mailbox, phrase } from "./message";
 import { listIdOf } from "./sendmail";
 import type { ListRow, ListStore } from "./store";
@@ -49,6 +49,8 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     "x-original-from",
     "dkim-signature",
     POSTER_HEADER.toLowerCase(),
+    // The poster's own verification: the copies go out with the list's envelope sender.
+    SENDER_VERIFIED_HEADER.toLowerCase(),
     "return-path",
     "errors-to",
   ]) {

@@ -7,6 +7,10 @@
 // script compares it with that account's spam_hits and files or tags. Everything decided per recipient during
 // SMTP (black and white lists, SPF, RBL, greylisting) is the policy service's.
 
+import { SENDER_VERIFIED_HEADER } from "@/db/sieve-scripts-view";
+
+export { SENDER_VERIFIED_HEADER };
+
 export interface AntispamOptions {
   /** Postfix's smtpd_milters entry for Rspamd's proxy worker in milter mode. */
   rspamdMilter: string;
@@ -63,8 +67,30 @@ const POSTER_ROUTINE = `return function(task, common_meta)
   return nil, add, {['${POSTER_HEADER}'] = 0}, {}
 end`;
 
+/**
+ * The milter_headers routine writing SENDER_VERIFIED_HEADER ("1", read by the autoresponder's Sieve script, view
+ * mail_sieve_scripts): the client logged in (SMTP AUTH; smtpd_sender_login_maps lets a login send only as its own
+ * addresses), or the envelope sender's domain passed SPF for the client (R_SPF_ALLOW). No header otherwise, and every
+ * copy the message arrived with is removed first, so a sender cannot vouch for itself. DMARC_POLICY_ALLOW is not
+ * enough: it can pass on a DKIM signature for the header From alone, which says nothing about the envelope sender the
+ * reply goes to (docs/mail-server.md, Autoresponder).
+ */
+const SENDER_VERIFIED_ROUTINE = `return function(task, common_meta)
+  local add = {}
+  if (task:get_user() or '') ~= '' or task:has_symbol('R_SPF_ALLOW') then
+    add['${SENDER_VERIFIED_HEADER}'] = '1'
+  end
+  return nil, add, {['${SENDER_VERIFIED_HEADER}'] = 0}, {}
+end`;
+
 /** The headers Rspamd adds for this host's own use (milter_headers.conf), removed from mail leaving over SMTP. */
-export const INTERNAL_HEADERS = ["X-Spamd-Result", SCORE_HEADER, SCORE_HEADER_READABLE, POSTER_HEADER];
+export const INTERNAL_HEADERS = [
+  "X-Spamd-Result",
+  SCORE_HEADER,
+  SCORE_HEADER_READABLE,
+  POSTER_HEADER,
+  SENDER_VERIFIED_HEADER,
+];
 
 /** The policy request Rspamd sends at the end of DATA (answered by lib/mailserver/policy/spam-policy.ts). */
 export const END_OF_DATA_REQUEST = "mailadmin_end_of_data";
@@ -160,7 +186,7 @@ greylist = null;
 `,
     // Per-recipient greylisting is the policy service's; Rspamd's own would act per message.
     "rspamd/local.d/greylist.conf": `${header}enabled = false;\n`,
-    "rspamd/local.d/milter_headers.conf": `${header}use = ["x-spamd-result", "mailadmin-score", "mailadmin-poster"];
+    "rspamd/local.d/milter_headers.conf": `${header}use = ["x-spamd-result", "mailadmin-score", "mailadmin-poster", "mailadmin-sender-verified"];
 # The score is needed for every message, also from local or authenticated senders.
 skip_local = false;
 skip_authenticated = false;
@@ -170,6 +196,9 @@ ${SCORE_ROUTINE}
 EOD;
   mailadmin-poster = <<EOD
 ${POSTER_ROUTINE}
+EOD;
+  mailadmin-sender-verified = <<EOD
+${SENDER_VERIFIED_ROUTINE}
 EOD;
 }
 `,

@@ -11,6 +11,8 @@ import { panelLogin, readCredentials } from "@/lib/server/caller/panel-login";
 import { sha1Hex } from "@/lib/server/caller/password";
 import { runHousekeeping } from "./housekeeping";
 import { IMPORTED_SCHEMES } from "./imported-hashes";
+import { writeDnsRecords } from "./sandbox/dns-server";
+import { maildirNew } from "./sandbox/outbound-sink";
 import {
   dovecotConf,
   maildirFiles,
@@ -18,6 +20,7 @@ import {
   postmapQuery,
   readMessages,
   run,
+  smtpTry,
   waitFor,
 } from "./testing/mail-daemons";
 import {
@@ -36,6 +39,7 @@ import {
   message,
   hasSubject,
   settle,
+  SENDER_SPF,
   setUp,
   tearDown,
 } from "./testing/mail-server/harness";
@@ -272,6 +276,76 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await settle();
       expect(hasSubject(`ewa@${A}`, "vacation-3")).toBe(true);
       expect(reply(`catchall@${A}`)).toHaveLength(0);
+    });
+
+    it("answers only a verified envelope sender (an SPF pass, a login): not a forged one (SPF softfail), nor one whose domain has no SPF record or that wrote the verification header itself, whose mail is still delivered", async () => {
+      const alpha = await domain(A);
+      // Its spam filter off: Rspamd scores the softfail VIOLATED_DIRECT_SPF (3.50), and spam filed into Spam is never
+      // answered; this is about the autoresponder alone.
+      await createAccount(db, alpha, "odpisuje", {
+        password: PASSWORD.other,
+        spam_enabled: 0,
+        autoresponder_mode: 1,
+        autoresponder_body: "Odpowiedź automatyczna.",
+      });
+      // A sender of this server that logs in: its domain publishes no SPF record, so only the login verifies it.
+      await createAccount(db, await domain("delta.test"), "loguje", { password: PASSWORD.other });
+      const to = `odpisuje@${A}`;
+      writeDnsRecords(l.dnsRecords, {
+        ...SENDER_SPF,
+        "sfalszowany.test": { TXT: ["v=spf1 ip4:192.0.2.1 ~all"] },
+        "zaufany.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+      });
+      /** The autoresponder's replies that left for `address` (the sandbox's outbound Maildir). */
+      const repliesTo = (address: string) =>
+        maildirNew(l.outbound)
+          .map((f) => fs.readFileSync(f, "utf8"))
+          .filter(
+            (m) =>
+              /^Auto-Submitted: auto-replied/im.test(m) &&
+              m.includes(`X-Sandbox-Envelope-To: <${address}>`) &&
+              m.includes("Odpowiedź automatyczna."),
+          );
+      try {
+        // Forged: the domain's SPF does not allow the client (softfail: accepted), or there is no SPF record; and
+        // a sender vouching for itself with the header Rspamd writes.
+        await smtpSend("ofiara@sfalszowany.test", [to], message("ofiara@sfalszowany.test", to, "forged-softfail"));
+        await smtpSend("ofiara@bezspf.test", [to], message("ofiara@bezspf.test", to, "forged-no-spf"));
+        await smtpSend(
+          "ofiara2@bezspf.test",
+          [to],
+          message("ofiara2@bezspf.test", to, "forged-header").replace(
+            "Subject:",
+            "X-Mailadmin-Sender-Verified: 1\nSubject:",
+          ),
+        );
+        // Verified: an SPF pass for the client, and a login (submission, SMTP AUTH).
+        await smtpSend("nadawca@zaufany.test", [to], message("nadawca@zaufany.test", to, "verified-spf"));
+        const own = `loguje@delta.test`;
+        const loggedIn = await smtpTry(l.ports.submission, own, [to], message(own, to, "verified-login"), {
+          user: own,
+          pass: PASSWORD.other,
+        });
+        expect(loggedIn.accepted).toEqual([to]);
+        await waitFor("the reply to the SPF pass", () => repliesTo("nadawca@zaufany.test").length === 1);
+        await waitFor("the reply to the login", () =>
+          readMessages(l, own).some((m) => /^Auto-Submitted: auto-replied/im.test(m)),
+        );
+        await settle();
+        for (const subject of ["forged-softfail", "forged-no-spf", "forged-header", "verified-spf", "verified-login"])
+          expect(hasSubject(to, subject), subject).toBe(true);
+        expect(repliesTo("ofiara@sfalszowany.test")).toEqual([]);
+        expect(repliesTo("ofiara@bezspf.test")).toEqual([]);
+        expect(repliesTo("ofiara2@bezspf.test")).toEqual([]);
+        // The header the sender wrote was removed; Rspamd wrote it for the verified ones only.
+        const stored = (subject: string) => readMessages(l, to).find((m) => m.includes(`Subject: ${subject}`))!;
+        expect(stored("forged-header")).not.toMatch(/^X-Mailadmin-Sender-Verified:/im);
+        expect(stored("forged-softfail")).not.toMatch(/^X-Mailadmin-Sender-Verified:/im);
+        expect(stored("verified-spf")).toMatch(/^X-Mailadmin-Sender-Verified: 1\r?$/im);
+      } finally {
+        writeDnsRecords(l.dnsRecords, SENDER_SPF);
+        await setAccount("odpisuje", { autoresponder_mode: 0 });
+      }
     });
   });
 

@@ -16,6 +16,7 @@ import { startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { writeDnsRecords } from "./sandbox/dns-server";
 import { maildirNew } from "./sandbox/outbound-sink";
 import {
   closeTestDatabase,
@@ -77,7 +78,10 @@ describeOnPg("a mail host reading a replica while the primary is down", () => {
       autoresponder_mode: 1,
       autoresponder_body: "Jestem na urlopie.",
     });
-    a = await startMailSystem(root, { hostName: "a" });
+    // The autoresponder answers only a verified envelope sender (docs/mail-server.md, Autoresponder): the shared
+    // Rspamd checks SPF for the loopback client, and outside.test's record lets it send.
+    a = await startMailSystem(root, { hostName: "a", authChecksForLoopback: true });
+    writeDnsRecords(a.dnsRecords, { "outside.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] } });
     replica = await startReplica(primary, { replicationUser: "replicator" });
     // Host b as docs/postgresql.md sets it up: lookups on its replica, the quota write-back to the primary.
     b = await startSecondMailHost(root, a, "host-b", {

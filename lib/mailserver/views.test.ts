@@ -46,7 +46,7 @@ describe("mail_sieve_scripts", () => {
     expect(script(`ola@${D}`)).toBeUndefined();
   });
 
-  it("builds a vacation script limited to the dates, with the body quoted for Sieve", async () => {
+  it("builds a vacation script limited to the dates and to verified senders, with the body quoted for Sieve", async () => {
     await change("ola", {
       autoresponder_mode: 1,
       autoresponder_start_date: "2026-07-01",
@@ -55,8 +55,9 @@ describe("mail_sieve_scripts", () => {
     });
     const s = script(`ola@${D}`)!;
     expect(s.script).toContain('require ["vacation", "date", "relational"];');
+    // Only mail whose envelope sender Rspamd verified (a login or an SPF pass) is answered.
     expect(s.script).toContain(
-      'allof(currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14")',
+      'if allof(header :is "X-Mailadmin-Sender-Verified" "1", currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14") {',
     );
     expect(s.script).toContain(':days 14 :handle "autoresponder 2026-07-01 2026-07-14"');
     expect(s.script).toContain('"Urlop \\\\ \\"do 14.07\\"."');
@@ -91,7 +92,7 @@ describe("mail_sieve_scripts", () => {
 
   it("is permanent without dates and suspended while the account is blocked", async () => {
     await change("ola", { autoresponder_start_date: "", autoresponder_end_date: "" });
-    expect(script(`ola@${D}`)!.script).toMatch(/^if true \{$/m);
+    expect(script(`ola@${D}`)!.script).toMatch(/^if header :is "X-Mailadmin-Sender-Verified" "1" \{$/m);
     expect(script(`ola@${D}`)!.script).toContain(":days 7 ");
     await change("ola", { blocked: 1 });
     expect(script(`ola@${D}`)).toBeUndefined();

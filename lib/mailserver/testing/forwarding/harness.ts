@@ -8,6 +8,7 @@ import type { Principal } from "@/lib/server/caller/auth";
 import { createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { writeDnsRecords } from "../../sandbox/dns-server";
 import { maildirNew } from "../../sandbox/outbound-sink";
 import {
   closeTestDatabase,
@@ -76,7 +77,10 @@ export async function setUp() {
   db = await openTestDatabase(path.join(root, "db", "mail.db"));
   await runCommand(db, ["domain", "add", D, "--postmaster-password", "Admin-pass1"]);
   await addAccount("znacznik", { spam_enabled: 0 });
-  l = await startMailSystem(root, { defaults: { rbl: 0, spf: 0, greylist: 0 } });
+  // Rspamd checks SPF for the loopback client as for any other, and outside.test's senders pass it: the
+  // autoresponder answers only a verified envelope sender (docs/mail-server.md, Autoresponder).
+  l = await startMailSystem(root, { defaults: { rbl: 0, spf: 0, greylist: 0 }, authChecksForLoopback: true });
+  writeDnsRecords(l.dnsRecords, { "outside.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] } });
 }
 
 export async function tearDown() {

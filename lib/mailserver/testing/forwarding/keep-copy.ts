@@ -77,6 +77,13 @@ export function keepCopySpamCases() {
     await settle();
     expect(kept("kopurlop", "czysta-2")).toEqual(["czysta-2"]);
     expect(forwardedTo("daleko-kurlop@outside.test", "czysta-2")).toEqual(["czysta-2"]);
+    // The sender was verified here (outside.test passes SPF: the harness's DNS record); the forward leaves without
+    // the header saying so, as without the other internal headers (smtp_header_checks).
+    expect(readMessages(l, `kopurlop@${D}`).find((m) => m.includes("czysta-2"))).toMatch(
+      /^X-Mailadmin-Sender-Verified: 1\r?$/m,
+    );
+    const forwarded = outbound().find((m) => m.to.includes("daleko-kurlop@outside.test") && m.raw.includes("czysta-2"));
+    expect(forwarded!.raw).not.toMatch(/^X-Mailadmin-Sender-Verified:/im);
     expect(outbound().find((m) => m.to.includes("urlopowicz@outside.test"))!.raw).toContain(
       "Jestem na urlopie (kopia).",
     );

@@ -8,6 +8,7 @@ import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, updateDomain } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
+import { writeDnsRecords, type DnsRecords } from "../../sandbox/dns-server";
 import {
   closeTestDatabase,
   dovecotConf,
@@ -119,14 +120,20 @@ export async function seed() {
   await updateDomain(db, await domain("gamma.test"), { catchall_type: 3, catchall_address: A });
 }
 
+/** The sandbox DNS's standing records: A's senders pass SPF from 127.0.0.1 (Rspamd's R_SPF_ALLOW). */
+export const SENDER_SPF: DnsRecords = { [A]: { TXT: ["v=spf1 ip4:127.0.0.1 -all"] } };
+
 /** Seeds the database and starts the whole mail system, as `mailserver sandbox` runs it. */
 export async function setUp() {
   const root = newMailTestRoot("mailadmin-mail-");
   process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
   db = await openTestDatabase(process.env.DATABASE_PATH);
   await seed();
-  // The whole mail system, as `mailserver sandbox` runs it: configured by `mailserver config`'s generator.
-  l = await startMailSystem(root);
+  // The whole mail system, as `mailserver sandbox` runs it: configured by `mailserver config`'s generator. Rspamd
+  // checks SPF for the loopback client as for any other, and A's senders pass it: the autoresponder answers only a
+  // verified envelope sender (docs/mail-server.md, Autoresponder), as a real sender domain publishing SPF would be.
+  l = await startMailSystem(root, { authChecksForLoopback: true });
+  writeDnsRecords(l.dnsRecords, SENDER_SPF);
 }
 
 export async function tearDown() {
