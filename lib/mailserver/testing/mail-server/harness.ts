@@ -1,6 +1,8 @@
 // The mail-server tests' shared state and setup: one sandbox for mail-server.test.ts and its case files.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
@@ -23,6 +25,8 @@ import {
   type MailTestLayout,
 } from "../mail-daemons";
 
+const execFileAsync = promisify(execFile);
+
 export const A = "alpha.test";
 export const PASSWORD = { postmaster: "Admin-pass1", jan: "Jan-pass1", janNew: "Jan-new-2", other: "Other-pw1" };
 export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -40,10 +44,24 @@ export const setAccount = async (name: string, body: Record<string, unknown>) =>
   updateAccounts(db, postmaster, await domain(A), [name], body);
 export const doveadm = (...args: string[]) => run("doveadm", ["-c", dovecotConf(l), ...args]);
 
-export function authOk(user: string, password: string): boolean {
+/**
+ * Not a synchronous spawn: Dovecot asks the mail event service (in this process) before each authentication, and a
+ * blocked event loop left each check to wait for the policy request's timeout (2 s).
+ */
+export async function authOk(user: string, password: string): Promise<boolean> {
   try {
     // no-penalty: repeated failures from one client would otherwise be slowed down by seconds each (anvil).
-    return doveadm("auth", "test", "-x", "no-penalty", user, password).includes("auth succeeded");
+    const { stdout } = await execFileAsync("doveadm", [
+      "-c",
+      dovecotConf(l),
+      "auth",
+      "test",
+      "-x",
+      "no-penalty",
+      user,
+      password,
+    ]);
+    return stdout.includes("auth succeeded");
   } catch {
     return false;
   }
