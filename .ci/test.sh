@@ -12,26 +12,27 @@ step() {
   "$@"
   echo "[ci] $* took $((SECONDS - start)) s"
 }
-# Commands at the same time, each one's output printed whole when all have ended; fails if any failed. Only for
-# commands that write nothing another one reads and whose time limits hold beside each other (docs/testing.md).
+# Commands at the same time, each one's output printed whole when all have ended, a failed one's last (CI keeps only
+# the log's tail); fails if any failed. Only for commands that write nothing another one reads and whose time limits
+# hold beside each other (docs/testing.md).
 together() {
-  local start=$SECONDS dir failed=0 i
+  local start=$SECONDS dir i
   dir=$(mktemp -d)
-  local cmds=("$@") pids=()
+  local cmds=("$@") pids=() failed=()
   for i in "${!cmds[@]}"; do
     bash -c "${cmds[$i]}" >"$dir/$i" 2>&1 &
     pids+=($!)
   done
   for i in "${!cmds[@]}"; do
-    if ! wait "${pids[$i]}"; then
-      failed=1
-      echo "[ci] FAILED: ${cmds[$i]}"
-    fi
+    if wait "${pids[$i]}"; then cat "$dir/$i"; else failed+=("$i"); fi
+  done
+  for i in "${failed[@]}"; do
     cat "$dir/$i"
+    echo "[ci] FAILED: ${cmds[$i]}"
   done
   rm -rf "$dir"
   echo "[ci] $* took $((SECONDS - start)) s"
-  return $failed
+  [ ${#failed[@]} -eq 0 ]
 }
 step bash .ci/system-packages.sh
 step npm run typecheck
