@@ -13,6 +13,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "@/lib/mailserver/sandbox/processes";
 import { api, postmaster, type ApiResponse } from "./client";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -31,17 +32,6 @@ interface Proxy {
   child: ChildProcess;
   log: () => string;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net
-      .createServer()
-      .once("error", reject)
-      .listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo;
-        server.close(() => resolve(port));
-      });
-  });
 
 async function startPrism(document: string): Promise<Proxy> {
   const port = await freePort();

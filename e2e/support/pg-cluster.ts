@@ -6,9 +6,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@/lib/mailserver/sandbox/processes";
+
+export { freePort };
 
 export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 
@@ -79,17 +81,6 @@ function run(bin: string, args: string[], input?: string, env?: Record<string, s
   });
   if (r.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${r.status}): ${r.stderr || r.stdout}`);
   return r.stdout;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function makeDir(prefix: string): string {

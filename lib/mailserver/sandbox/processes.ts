@@ -4,23 +4,46 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 
+/** Where ports are looked for: below the kernel's ephemeral range, which outgoing connections take theirs from. */
+function portRange(): [number, number] {
+  let low = 32768;
+  try {
+    low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual default.
+  }
+  return [10_000, Math.max(low, 11_000)];
+}
+
+const listenOn = (port: number) =>
+  new Promise<net.Server | null>((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(null)).listen(port, "127.0.0.1", () => resolve(server));
+  });
+
 /**
- * `count` distinct free TCP ports on 127.0.0.1, found by listening on port 0 (all held open together so that they
- * differ, then released), or `base`, `base + 1`... when a base is given.
+ * `count` consecutive free TCP ports on 127.0.0.1 at a random place below the ephemeral range, each tried by
+ * listening on it (all held open together, then released), or `base`, `base + 1`... when a base is given. A port
+ * the kernel handed out (listening on port 0) could be taken by any outgoing connection before the daemon it was
+ * meant for binds it ("Address already in use" in CI, with other tests running beside); these are not handed out,
+ * and a random block keeps two processes looking at once apart.
  */
 export async function freePorts(count: number, base?: number): Promise<number[]> {
   if (base !== undefined) return Array.from({ length: count }, (_, i) => base + i);
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => {
-      const server = net.createServer();
-      return new Promise<net.Server>((resolve, reject) =>
-        server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server)),
-      );
-    }),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
+  const [low, high] = portRange();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const start = low + Math.floor(Math.random() * (high - low - count));
+    const servers = await Promise.all(Array.from({ length: count }, (_, i) => listenOn(start + i)));
+    const open = servers.filter((s): s is net.Server => s !== null);
+    await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
+    if (servers.every(Boolean)) return servers.map((_, i) => start + i);
+  }
+  throw new Error(`no ${count} consecutive free ports between ${low} and ${high}`);
+}
+
+/** One free port, as freePorts() finds them. */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
 }
 
 /** A daemon run in the foreground as our child, its output appended to a log file. */
