@@ -1,6 +1,7 @@
 // The per-recipient decisions Postfix asks for at RCPT TO (docs/mail-server.md, Anti-spam): an address that leads
-// nowhere (destination.ts), then white list, black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
-// from the database at every request, so a change through the API applies to the next message.
+// nowhere (destination.ts), then the black list (the white list beats it), SPF hard fail, the white list, RBL and
+// greylisting, each with the recipient account's and its domain's settings read from the database at every request,
+// so a change through the API applies to the next message.
 import dns from "node:dns";
 import net from "node:net";
 import { spf } from "mailauth/lib/spf/index.js";
