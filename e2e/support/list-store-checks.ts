@@ -146,6 +146,7 @@ export async function runSpamPolicyChecks(): Promise<void> {
   const { addDomain } = await import("@/lib/server/resources/new-domain");
   const { createAccount, getAccountOrThrow, updateAccounts } = await import("@/lib/server/resources/accounts");
   const { updateDomain } = await import("@/lib/server/resources/domains");
+  const { createAlias } = await import("@/lib/server/resources/aliases");
   const { SpamPolicy, settingsFor } = await import("@/lib/mailserver/policy/spam-policy");
   const { Greylist } = await import("@/lib/mailserver/policy/greylist");
   const db = await getReadyDb();
@@ -197,6 +198,16 @@ export async function runSpamPolicyChecks(): Promise<void> {
     expect((await ask("bad@evil.test", "lista@spam.test")).rule).toBe("black-list");
     expect((await ask("x@friend.test", "jan@spam.test")).rule).toBe("white-list");
     expect((await ask("x@friend.test", "x@nie-hostowana.test")).rule).toBe("not-hosted");
+    // An SRS address takes only delivery reports; an account or alias merely named like one takes any mail.
+    await createAccount(db, domain, "srs1-archive", { password: "Spam-pass1" });
+    await createAlias(db, domain, "srs0-old", { target: "jan@spam.test" });
+    const first = (sender: string, recipient: string) =>
+      policy.decide({ protocol_state: "RCPT", policy_context: "quota", sender, recipient });
+    expect((await first("x@outside.test", "SRS0=HHH=TT=outside.test=bob@spam.test")).rule).toBe("srs");
+    expect((await first("x@outside.test", "srs1-nobody@spam.test")).rule).toBe("srs");
+    expect((await first("", "SRS0=HHH=TT=outside.test=bob@spam.test")).rule).not.toBe("srs");
+    expect((await first("x@outside.test", "srs1-archive@spam.test")).rule).not.toBe("srs");
+    expect((await first("x@outside.test", "SRS0-Old@spam.test")).rule).not.toBe("srs");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -50,6 +50,32 @@ async function step(db: Db, address: string): Promise<Step> {
 }
 
 /**
+ * True when `address` is itself a hosted account, alias or list (or a list's VERP bounce address), not an address
+ * only a catchall takes: an account or alias may be named like an SRS address (`srs0-archive`, ACCOUNT_NAME_RE).
+ */
+export async function isHostedName(db: Db, address: string): Promise<boolean> {
+  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
+    return true;
+  if ((await db.select({ id: aliases.id }).from(aliases).where(eq(aliases.email, address)).limit(1)).length)
+    return true;
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const bounces = local.indexOf("-bounces+");
+  const list = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .innerJoin(domains, eq(domains.id, mailingLists.domainId))
+    .where(
+      and(
+        eq(domains.name, address.slice(at + 1)),
+        eq(mailingLists.name, bounces > 0 ? local.slice(0, bounces) : local),
+      ),
+    )
+    .limit(1);
+  return list.length > 0;
+}
+
+/**
  * True when `recipient` (an address of a hosted domain) is an alias or reaches the catchall, and what that leads to
  * ends at an address of a domain hosted here that is nothing there, or goes round in a loop. False when it reaches
  * an account, a list or another server's address, and when the recipient itself is nothing (Postfix refuses that).

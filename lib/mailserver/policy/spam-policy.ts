@@ -1,6 +1,7 @@
 // The per-recipient decisions Postfix asks for at RCPT TO (docs/mail-server.md, Anti-spam): an address that leads
-// nowhere (destination.ts), then white list, black list, SPF hard fail, RBL, greylisting, each with the recipient account's and its domain's settings read
-// from the database at every request, so a change through the API applies to the next message.
+// nowhere (destination.ts), then the black list (the white list beats it), SPF hard fail, the white list, RBL and
+// greylisting, each with the recipient account's and its domain's settings read from the database at every request,
+// so a change through the API applies to the next message.
 import dns from "node:dns";
 import net from "node:net";
 import { spf } from "mailauth/lib/spf/index.js";
@@ -10,7 +11,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { expansionLoops, leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { expansionLoops, isHostedName, leadsNowhere, resolve, storingMailboxes } from "./destination";
 import { mayUseSender } from "./sender-logins";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
@@ -188,8 +189,9 @@ const TOO_LONG: PolicyAnswer = {
   rule: "syntax",
 };
 /**
- * An SRS address (postsrsd's SRS0=/SRS1= local parts; no account, alias or list name holds "=") is where a forward's
- * delivery reports come back, with the null sender. Anything else sent to it is refused: Postfix turns the address
+ * An SRS address (postsrsd's SRS0=/SRS1= local parts, or SRS0+/SRS0- with another SRS_SEPARATOR) is where a
+ * forward's delivery reports come back, with the null sender. Anything else sent to it is refused, unless it is a
+ * hosted account, alias or list named so (`srs1-archive` is a valid name): Postfix turns the address
  * back into the original sender and relays to it, so one SRS address, valid for 21 days, relayed anyone's mail to
  * that address (a helper's attacker review, in the sandbox).
  */
@@ -252,8 +254,9 @@ export class SpamPolicy {
     if (req.policy_context === "quota") {
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       if (Buffer.byteLength(req.recipient ?? "") > MAX_ADDRESS_BYTES) return TOO_LONG;
-      if (SRS_ADDRESS.test(req.recipient ?? "") && (req.sender ?? "") !== "") return SRS_BOUNCES_ONLY;
       const recipient = (req.recipient ?? "").toLowerCase();
+      if (SRS_ADDRESS.test(recipient) && (req.sender ?? "") !== "" && !(await isHostedName(this.o.db, recipient)))
+        return SRS_BOUNCES_ONLY;
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
       if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
