@@ -83,6 +83,13 @@ const SENDER_VERIFIED_ROUTINE = `return function(task, common_meta)
   return nil, add, {['${SENDER_VERIFIED_HEADER}'] = 0}, {}
 end`;
 
+/**
+ * What every header this host's own services trust begins with. Postfix removes any such header a message arrives
+ * with (header_checks, `postfix/inbound-header-checks`), so one a sender wrote never counts, even when Rspamd does
+ * not answer and the mail is accepted unfiltered.
+ */
+export const INTERNAL_HEADER_PREFIX = "X-Mailadmin-";
+
 /** The headers Rspamd adds for this host's own use (milter_headers.conf), removed from mail leaving over SMTP. */
 export const INTERNAL_HEADERS = [
   "X-Spamd-Result",

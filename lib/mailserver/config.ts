@@ -5,7 +5,13 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { deliveryFiles, deliveryProxyTables, postfixDeliverySnippet } from "./config-delivery";
-import { DEFAULT_ANTISPAM_OPTIONS, INTERNAL_HEADERS, postfixAntispamLines, rspamdLocalFiles } from "./antispam-config";
+import {
+  DEFAULT_ANTISPAM_OPTIONS,
+  INTERNAL_HEADER_PREFIX,
+  INTERNAL_HEADERS,
+  postfixAntispamLines,
+  rspamdLocalFiles,
+} from "./antispam-config";
 import { postfixMapFile, postfixMapType, primaryFallback } from "./config-database";
 import { checkedHostName, DEFAULT_CONFIG_OPTIONS, delivery, type MailServerConfigOptions } from "./config-options";
 import { dovecotFiles } from "./config-dovecot";
@@ -113,6 +119,12 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
           ),
         }
       : {}),
+    "postfix/inbound-header-checks": [
+      "# Headers removed from mail as it arrives (header_checks in main.cf.snippet): the X-Mailadmin-* headers only",
+      "# this host may write (Rspamd's milter adds them after these checks, and they do not apply to its headers).",
+      `/^${INTERNAL_HEADER_PREFIX}/ IGNORE`,
+      "",
+    ].join("\n"),
     "postfix/outbound-header-checks": [
       "# Headers removed from mail leaving over SMTP (smtp_header_checks in main.cf.snippet).",
       `/^(${INTERNAL_HEADERS.join("|")}):/ IGNORE`,
@@ -137,6 +149,12 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       "# Mail leaving for other servers loses the headers Rspamd adds for this host's own use (the score, and the",
       "# authenticated poster, which names the sender's login): DKIM does not sign them.",
       `smtp_header_checks = regexp:${path.join(o.outDir, "postfix", "outbound-header-checks")}`,
+      "# Mail arriving loses every X-Mailadmin-* header its sender wrote, also when Rspamd does not answer and Postfix",
+      "# accepts it unfiltered: the autoresponder and the list service trust them. Rspamd's milter writes its own after",
+      "# these checks. Only the message's own headers: an attached message is left whole. The sendmail path (pickup:",
+      "# Dovecot's forwards keep the headers the first delivery got) is exempt in master.cf (docs/deploy.md).",
+      `header_checks = regexp:${path.join(o.outDir, "postfix", "inbound-header-checks")}`,
+      "nested_header_checks =",
       ...postfixAntispamLines(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
       postfixDeliverySnippet(delivery(o)),
     ].join("\n"),
@@ -162,6 +180,7 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | postfix/virtual-alias-maps.cf | read by Postfix from here: aliases, forwards, catchalls |
 | postfix/list-addresses.cf, postfix/list-transport.cf | read by Postfix from here: mailing list addresses, delivered to the list service at ${o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp} |
 | postfix/sender-login-maps.cf | read by Postfix from here: the addresses a signed-in user may send as |
+| postfix/inbound-header-checks, postfix/outbound-header-checks | read by Postfix from here: the X-Mailadmin-* headers removed from arriving mail, and this host's headers removed from mail leaving |
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
 | dovecot/dovecot-dict-sql.conf.ext | read by Dovecot's dict service from here: quota usage${pg ? " (written to the primary)" : " and Sieve scripts"} |${pg ? "\n| dovecot/dovecot-dict-sieve-sql.conf.ext | read by Dovecot's dict service from here: Sieve scripts, from the read hosts |" : ""}
@@ -179,6 +198,8 @@ Requirements on the host:
 - Dovecot's LMTP must listen where \`virtual_transport = ${o.lmtp}\` points (for the default, a
   \`unix_listener /var/spool/postfix/private/dovecot-lmtp\` in \`service lmtp\`, mode 0600, user postfix).
 - Mailboxes under ${o.maildirRoot}, owned by ${o.mailUser}:${o.mailGroup}.
+- sendmail's path keeps the X-Mailadmin-* headers (Dovecot's forwards carry those of their first delivery):
+  \`postconf -P pickup/unix/receive_override_options=no_header_body_checks\`.
 ${
   pg
     ? `- The files holding the mail role's (${pg.user}) password are 0640 root:postfix (postfix/*.cf) and root:dovecot

@@ -321,6 +321,15 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         );
         // Verified: an SPF pass for the client, and a login (submission, SMTP AUTH).
         await smtpSend("nadawca@zaufany.test", [to], message("nadawca@zaufany.test", to, "verified-spf"));
+        // Verified, and carrying its own copies too: Postfix removed them, Rspamd wrote one.
+        await smtpSend(
+          "nadawca2@zaufany.test",
+          [to],
+          message("nadawca2@zaufany.test", to, "verified-own-header").replace(
+            "Subject:",
+            "X-Mailadmin-Sender-Verified: 1\nX-Mailadmin-Poster: nadawca2@zaufany.test\nSubject:",
+          ),
+        );
         const own = `loguje@delta.test`;
         const loggedIn = await smtpTry(l.ports.submission, own, [to], message(own, to, "verified-login"), {
           user: own,
@@ -332,7 +341,14 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
           readMessages(l, own).some((m) => /^Auto-Submitted: auto-replied/im.test(m)),
         );
         await settle();
-        for (const subject of ["forged-softfail", "forged-no-spf", "forged-header", "verified-spf", "verified-login"])
+        for (const subject of [
+          "forged-softfail",
+          "forged-no-spf",
+          "forged-header",
+          "verified-spf",
+          "verified-own-header",
+          "verified-login",
+        ])
           expect(hasSubject(to, subject), subject).toBe(true);
         expect(repliesTo("ofiara@sfalszowany.test")).toEqual([]);
         expect(repliesTo("ofiara@bezspf.test")).toEqual([]);
@@ -342,10 +358,98 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         expect(stored("forged-header")).not.toMatch(/^X-Mailadmin-Sender-Verified:/im);
         expect(stored("forged-softfail")).not.toMatch(/^X-Mailadmin-Sender-Verified:/im);
         expect(stored("verified-spf")).toMatch(/^X-Mailadmin-Sender-Verified: 1\r?$/im);
+        expect(
+          stored("verified-own-header")
+            .match(/^X-Mailadmin-[\w-]+:.*$/gim)
+            ?.map((h) => h.trim())
+            .sort(),
+        ).toEqual(["X-Mailadmin-Sender-Verified: 1", expect.stringMatching(/^X-Mailadmin-Spam-Centiscore: \d+$/)]);
       } finally {
         writeDnsRecords(l.dnsRecords, SENDER_SPF);
         await setAccount("odpisuje", { autoresponder_mode: 0 });
       }
+    });
+
+    it("while Rspamd does not answer (Postfix accepts the mail unfiltered), Postfix itself removes the X-Mailadmin headers a sender wrote: the message is delivered without them and not answered, and a list holds the post of a From that vouched for itself", async () => {
+      const alpha = await domain(A);
+      await createAccount(db, alpha, "bezfiltra", {
+        password: PASSWORD.other,
+        spam_enabled: 0,
+        autoresponder_mode: 1,
+        autoresponder_body: "Odpowiedź bez filtra.",
+      });
+      const to = `bezfiltra@${A}`;
+      const forged = (from: string, rcpt: string, subject: string) =>
+        message(from, rcpt, subject).replace(
+          "Subject:",
+          `X-Mailadmin-Sender-Verified: 1\nX-Mailadmin-Poster: ${from}\nX-Mailadmin-Spam-Centiscore: 0\nSubject:`,
+        );
+      const postfixLog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
+      const logStart = postfixLog().length;
+      await l.sandbox.stopComponent("rspamd");
+      try {
+        await smtpSend("ofiara3@bezspf.test", [to], forged("ofiara3@bezspf.test", to, "no-rspamd-forged"));
+        // The moderator's From on a moderated list, vouched for by the sender's own X-Mailadmin-Poster.
+        await smtpSend(
+          "attacker@evil.example",
+          [`ogloszenia@${A}`],
+          forged(`anna@${A}`, `ogloszenia@${A}`, "no-rspamd-post"),
+        );
+        // Postfix went on without the milter (milter_default_action = accept), as it does when Rspamd is down.
+        await waitFor("Postfix's warning that Rspamd's milter did not answer", () =>
+          /warning: connect to Milter service inet:127\.0\.0\.1:\d+: Connection refused/.test(
+            postfixLog().slice(logStart),
+          ),
+        );
+        await waitFor("the delivery", () => hasSubject(to, "no-rspamd-forged"));
+        await settle();
+        const stored = readMessages(l, to).find((m) => m.includes("Subject: no-rspamd-forged"))!;
+        expect(stored).not.toMatch(/^X-Mailadmin-/im);
+        const replies = maildirNew(l.outbound)
+          .map((f) => fs.readFileSync(f, "utf8"))
+          .filter((m) => m.includes("X-Sandbox-Envelope-To: <ofiara3@bezspf.test>"));
+        expect(replies).toEqual([]);
+        // The list service saw no X-Mailadmin-Poster: an outsider's post, held for the moderator, not distributed.
+        await waitFor("the moderation request", () =>
+          readMessages(l, `anna@${A}`).some((m) => m.includes("Do moderacji: no-rspamd-post")),
+        );
+        await settle();
+        expect(hasSubject(`jan@${A}`, "no-rspamd-post")).toBe(false);
+      } finally {
+        await l.sandbox.startComponent("rspamd");
+        await setAccount("bezfiltra", { autoresponder_mode: 0 });
+      }
+    });
+
+    it("mail this host hands back to Postfix keeps the X-Mailadmin headers: a Sieve forward (Dovecot's SMTP to the internal port here, sendmail on a production host) keeps those of its first delivery, and sendmail's path keeps them", async () => {
+      const alpha = await domain(A);
+      await createAccount(db, alpha, "odbiera", { password: PASSWORD.other });
+      await createAccount(db, alpha, "przekazuje", {
+        password: PASSWORD.other,
+        spam_enabled: 0,
+        forwards: [`odbiera@${A}`],
+        keep_mail: 0,
+      });
+      // jan@A passes SPF from 127.0.0.1 (SENDER_SPF): Rspamd writes X-Mailadmin-Sender-Verified: 1 at the first delivery.
+      await smtpSend(`jan@${A}`, [`przekazuje@${A}`], message(`jan@${A}`, `przekazuje@${A}`, "forwarded-verified"));
+      const forwarded = await waitFor("the forwarded copy", () =>
+        readMessages(l, `odbiera@${A}`).find((m) => m.includes("Subject: forwarded-verified")),
+      );
+      expect(forwarded).toMatch(/^X-Mailadmin-Sender-Verified: 1\r?$/m);
+      expect(forwarded).toMatch(/^X-Mailadmin-Spam-Centiscore: \d+\r?$/m);
+      // Postfix's sendmail (pickup), as Dovecot forwards on a production host.
+      run(
+        "sendmail",
+        ["-C", l.postfix, "-i", "-f", `jan@${A}`, "--", `odbiera@${A}`],
+        message(`jan@${A}`, `odbiera@${A}`, "via-sendmail").replace(
+          "Subject:",
+          "X-Mailadmin-Sender-Verified: 1\nSubject:",
+        ),
+      );
+      const local = await waitFor("the sendmail copy", () =>
+        readMessages(l, `odbiera@${A}`).find((m) => m.includes("Subject: via-sendmail")),
+      );
+      expect(local).toMatch(/^X-Mailadmin-Sender-Verified: 1\r?$/m);
     });
   });
 
