@@ -12,7 +12,7 @@ import { env } from "@/lib/server/env";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow, removeDomain } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "../../housekeeping";
-import { dovecotConf, eventsLogMark, LineSocket, readMessages, waitFor } from "../mail-daemons";
+import { dovecotConf, eventsLogMark, imapIdle, readMessages, waitFor } from "../mail-daemons";
 import {
   A,
   PW,
@@ -123,19 +123,7 @@ export function loginAndQuotaCases() {
   });
 
   describe("open sessions end when the account may no longer log in", () => {
-    /** Logged in over IMAP and waiting in IDLE on the inbox: open until the server ends it. */
-    async function idle(user: string, password = PW) {
-      const s = await LineSocket.connect(l.ports.imap);
-      const closed = new Promise<void>((resolve) => s.socket.once("close", () => resolve()));
-      await s.until(/^\* OK/);
-      s.write(`a LOGIN "${user}" "${password}"\r\n`);
-      expect(await s.until(/^a /)).toMatch(/^a OK/m);
-      s.write("b SELECT INBOX\r\n");
-      await s.until(/^b OK/);
-      s.write("c IDLE\r\n");
-      await s.until(/^\+ /);
-      return { s, closed };
-    }
+    const idle = (user: string, password = PW) => imapIdle(l.ports.imap, user, password);
 
     it("blocking, expiry and deletion of the account or its domain end its IMAP session; another's stays open", async () => {
       // Before, Dovecot refused only new logins: a session opened before the block went on reading new mail.
