@@ -6,7 +6,8 @@ import "server-only";
 //   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
 //   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
 //   POST /forwarded-mail a forward-only account's Sieve script with a message it forwards: SMS queue
-// the SMS queue's worker, and every few seconds the end of open sessions of users who may no longer log in. Each request answers quickly; slow work (SMS gateways) happens in the worker.
+// the SMS queue's worker, and every few seconds the end of open sessions of users who may no longer log in
+// (open-sessions.ts). Each request answers quickly; slow work (SMS gateways) happens in the worker.
 import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -236,18 +237,19 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   // Open sessions: one check at a time; a check still running when the next is due makes that one skipped.
   let sessionCheck: Promise<void> | undefined;
   let lastSessionError = "";
+  // Once per distinct error: Dovecot down would otherwise log the same line every few seconds.
+  const sessionError = (message: string) => {
+    if (message && message !== lastSessionError) log(`sessions: ${message}`);
+    lastSessionError = message;
+  };
   const checkSessions = () => {
     sessionCheck ??= endRefusedSessions(o.db, o.doveadm)
       .then(
-        (kicked) => {
-          lastSessionError = "";
-          for (const user of kicked) log(`sessions: ended ${user} (may no longer log in)`);
+        ({ ended, failed }) => {
+          for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
+          sessionError(failed.join(" | "));
         },
-        (err: Error) => {
-          // Once per distinct error: Dovecot down would otherwise log the same line every few seconds.
-          if (err.message !== lastSessionError) log(`sessions: ${err.message}`);
-          lastSessionError = err.message;
-        },
+        (err: Error) => sessionError(err.message),
       )
       .finally(() => {
         sessionCheck = undefined;

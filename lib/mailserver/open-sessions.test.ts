@@ -10,7 +10,6 @@ import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { startMailEvents } from "./events";
 import { connectedUsers, endRefusedSessions } from "./open-sessions";
-import { ToolError } from "./run-tool";
 import { smsConfig } from "./sms/config";
 
 vi.mock("server-only", () => ({}));
@@ -87,12 +86,10 @@ describe("endRefusedSessions", () => {
       [`nobody@elsewhere.test`, "sieve"],
       [`postmaster@${D}`, "imap"],
     ]);
-    expect(await endRefusedSessions(db, doveadm)).toEqual([
-      `blocked@${D}`,
-      `expired@${D}`,
-      `deleted@${D}`,
-      "nobody@elsewhere.test",
-    ]);
+    expect(await endRefusedSessions(db, doveadm)).toEqual({
+      ended: [`blocked@${D}`, `expired@${D}`, `deleted@${D}`, "nobody@elsewhere.test"],
+      failed: [],
+    });
     expect(calls().split("\n")).toEqual([
       "-c /etc/dovecot/x.conf -f tab who -1",
       `-c /etc/dovecot/x.conf kick blocked@${D}`,
@@ -105,23 +102,43 @@ describe("endRefusedSessions", () => {
   it("nobody connected: no database query", async () => {
     who([]);
     // A handle that is no database: any query would throw.
-    expect(await endRefusedSessions({} as Db, doveadm)).toEqual([]);
+    expect(await endRefusedSessions({} as Db, doveadm)).toEqual({ ended: [], failed: [] });
   });
 
   it("never kicks by a mask: a name with * or ? is left alone", async () => {
     fs.rmSync(file("calls.txt"), { force: true });
     who([[`*@${D}`, "imap"]]);
-    expect(await endRefusedSessions(db, doveadm)).toEqual([]);
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], failed: [] });
     expect(calls()).not.toContain("kick");
   });
 
-  it("a session that ended meanwhile (kick exits 68, no users kicked) is no failure; doveadm's other failures throw", async () => {
-    who([[`blocked@${D}`, "imap"]]);
+  it("a session that ended meanwhile (kick exits 68, no users kicked) is ended; another kick failure is reported, the others still kicked", async () => {
+    who([
+      [`blocked@${D}`, "imap"],
+      [`expired@${D}`, "imap"],
+    ]);
     fs.writeFileSync(file("kick-status"), "68");
-    expect(await endRefusedSessions(db, doveadm)).toEqual([`blocked@${D}`]);
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [`blocked@${D}`, `expired@${D}`], failed: [] });
+    fs.rmSync(file("calls.txt"), { force: true });
     fs.writeFileSync(file("kick-status"), "75");
-    await expect(endRefusedSessions(db, doveadm)).rejects.toBeInstanceOf(ToolError);
+    const { ended, failed } = await endRefusedSessions(db, doveadm);
+    expect(ended).toEqual([]);
+    expect(failed).toEqual([
+      `${doveadm.join(" ")} kick blocked@${D} failed (exit 75): no output`,
+      `${doveadm.join(" ")} kick expired@${D} failed (exit 75): no output`,
+    ]);
     fs.rmSync(file("kick-status"));
+  });
+
+  it("a failing doveadm who throws doveadm's own error", async () => {
+    fs.writeFileSync(file("who-fails"), "");
+    try {
+      await expect(endRefusedSessions(db, doveadm)).rejects.toThrow(
+        /who -1 failed \(exit 75\): Error: connect\(anvil\) failed/,
+      );
+    } finally {
+      fs.rmSync(file("who-fails"));
+    }
   });
 });
 

@@ -38,22 +38,27 @@ export async function mayLogIn(db: Db, users: string[]): Promise<Set<string>> {
 
 /**
  * One check: who is connected, then (only when anyone is) which of them may log in, then `doveadm kick` for each
- * other one. Returns the users kicked. Throws doveadm's own error (ToolError) or the database's.
+ * other one. Returns the users whose sessions were ended and the kicks that failed (doveadm's own error: the others
+ * are still kicked). Throws when `doveadm who` or the query fails.
  */
-export async function endRefusedSessions(db: Db, doveadm: string[]): Promise<string[]> {
+export async function endRefusedSessions(db: Db, doveadm: string[]): Promise<{ ended: string[]; failed: string[] }> {
   const [command, ...global] = doveadm;
   const users = connectedUsers(await runToolAsync(command!, [...global, "-f", "tab", "who", "-1"], undefined, 30_000));
-  if (users.length === 0) return [];
+  if (users.length === 0) return { ended: [], failed: [] };
   const allowed = await mayLogIn(db, users);
   // doveadm kick takes a mask: a name with * or ? (none the API accepts) would end other users' sessions too.
   const refused = users.filter((u) => !allowed.has(u) && !/[*?]/.test(u));
+  const ended: string[] = [];
+  const failed: string[] = [];
   for (const user of refused) {
     try {
       await runToolAsync(command!, [...global, "kick", user], undefined, 30_000);
+      ended.push(user);
     } catch (err) {
       // 68 (EX_NOUSER): "no users kicked", the session ended by itself meanwhile.
-      if (!(err instanceof ToolError && err.status === 68)) throw err;
+      if (err instanceof ToolError && err.status === 68) ended.push(user);
+      else failed.push((err as Error).message);
     }
   }
-  return refused;
+  return { ended, failed };
 }
