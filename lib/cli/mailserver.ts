@@ -258,8 +258,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
     summary: "Runs the mail event service Dovecot calls (last login, usage warning at delivery, SMS notifications).",
     notes:
       "Long-running (systemd unit in docs/deploy.md); listens on loopback only. Runs doveadm (fetch, save), so it\n" +
-      "needs the right to use Dovecot's doveadm socket, like housekeeping. SMS_CONFIG names the provider's SMS\n" +
-      "configuration (docs/mail-server.md); e-mail notifications are submitted to the local Postfix (--smtp).",
+      "needs the right to use Dovecot's doveadm socket, like housekeeping. Every 5 s it ends the open IMAP and POP3\n" +
+      "sessions of accounts that may no longer log in (blocked, expired, deleted: doveadm who, doveadm kick).\n" +
+      "SMS_CONFIG names the provider's SMS configuration (docs/mail-server.md); e-mail notifications are submitted\n" +
+      "to the local Postfix (--smtp).",
     example: `${CLI} mailserver events --listen 127.0.0.1:10180 --dovecot-config /etc/dovecot/dovecot.conf`,
     options: {
       listen: {

@@ -49,6 +49,8 @@ beforeAll(async () => {
     sms: smsConfig({ rateLimitPerHour: 0 }),
     transport: { smtp: { host: "127.0.0.1", port: 9 } },
     queueIntervalMs: 3_600_000,
+    // No Dovecot here (open-sessions.test.ts has the session check).
+    sessionCheckMs: 0,
     log: (line) => {
       logged.push(line);
       for (const wake of onLog) wake();

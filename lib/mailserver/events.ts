@@ -6,7 +6,8 @@ import "server-only";
 //   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
 //   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
 //   POST /forwarded-mail a forward-only account's Sieve script with a message it forwards: SMS queue
-// and the SMS queue's worker. Each request answers quickly; slow work (SMS gateways) happens in the worker.
+// the SMS queue's worker, and every few seconds the end of open sessions of users who may no longer log in
+// (open-sessions.ts). Each request answers quickly; slow work (SMS gateways) happens in the worker.
 import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import { accounts, listMembers, mailingLists, type AccountRow } from "@/db/schem
 import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { mailAuthPolicy } from "./last-login";
+import { endRefusedSessions } from "./open-sessions";
 import type { SmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
 
@@ -35,10 +37,18 @@ export interface MailEventsOptions {
   dkim?: { dir: string; group?: string; intervalMs?: number };
   /** How often the SMS worker looks for due rows (ms). */
   queueIntervalMs?: number;
+  /**
+   * How often this host's open Dovecot sessions of users who may no longer log in are ended (ms; default
+   * SESSION_CHECK_MS, 0: never).
+   */
+  sessionCheckMs?: number;
   /** This host's name (MAIL_HOST_NAME): the SMS worker sends only for the mailboxes held here (mail-hosts.ts). */
   hostName?: string;
   log?: (line: string) => void;
 }
+
+/** A blocked, expired or deleted account's open IMAP/POP3 session ends within this (plus the check's own time). */
+export const SESSION_CHECK_MS = 5_000;
 
 export interface MailEvents {
   url: string;
@@ -224,6 +234,30 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     dkimTimer = setInterval(sync, intervalMs ?? 5_000);
   }
 
+  // Open sessions: one check at a time; a check still running when the next is due makes that one skipped.
+  let sessionCheck: Promise<void> | undefined;
+  let lastSessionError = "";
+  // Once per distinct error: Dovecot down would otherwise log the same line every few seconds.
+  const sessionError = (message: string) => {
+    if (message && message !== lastSessionError) log(`sessions: ${message}`);
+    lastSessionError = message;
+  };
+  const checkSessions = () => {
+    sessionCheck ??= endRefusedSessions(o.db, o.doveadm)
+      .then(
+        ({ ended, failed }) => {
+          for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
+          sessionError(failed.join(" | "));
+        },
+        (err: Error) => sessionError(err.message),
+      )
+      .finally(() => {
+        sessionCheck = undefined;
+      });
+  };
+  const sessionEvery = o.sessionCheckMs ?? SESSION_CHECK_MS;
+  const sessionTimer = sessionEvery > 0 ? setInterval(checkSessions, sessionEvery) : undefined;
+
   await new Promise<void>((resolve, reject) =>
     server.once("error", reject).listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve),
   );
@@ -235,8 +269,10 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     async close() {
       clearInterval(timer);
       clearInterval(dkimTimer);
+      clearInterval(sessionTimer);
       timer = undefined;
       await running;
+      await sessionCheck;
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

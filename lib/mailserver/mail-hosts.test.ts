@@ -10,13 +10,14 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { accounts, smsQueue } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
-import { createAccount } from "@/lib/server/resources/accounts";
+import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "./housekeeping";
 import { loadSmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue } from "./sms/queue";
 import {
   closeTestDatabase,
+  imapIdle,
   LineSocket,
   maildirFiles,
   newMailTestRoot,
@@ -111,8 +112,9 @@ describeOnPg("two mail hosts over one database", () => {
     });
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
-    a = await startMailSystem(root, { hostName: "a", greylistDelayS: DELAY_S, clock });
-    b = await startSecondMailHost(root, a, "host-b", { hostName: "b", greylistDelayS: DELAY_S, clock });
+    const hostOptions = { greylistDelayS: DELAY_S, clock, sessionCheckMs: 1_000 };
+    a = await startMailSystem(root, { hostName: "a", ...hostOptions });
+    b = await startSecondMailHost(root, a, "host-b", { hostName: "b", ...hostOptions });
     // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.
     await placeOnHosts(db, a, b);
     await cli("account", "set-mail-host", `stays@${B}`, "--mail-host", "a");
@@ -175,6 +177,34 @@ describeOnPg("two mail hosts over one database", () => {
         .where(eq(accounts.email, `bea@${B}`));
       return row!.usageMessages === 2;
     });
+  });
+
+  it("a blocked account's sessions end on the host holding its mailbox and through the other host's proxy; another's stay", async () => {
+    const domainB = await getDomainOrThrow(db, B);
+    await createAccount(db, domainB, "kicked", { password: PW });
+    const direct = await imapIdle(b.ports.imap, `kicked@${B}`, PW);
+    // Through a: a's Dovecot proxies the session to b, which holds the mailbox.
+    const proxied = await imapIdle(a.ports.imap, `kicked@${B}`, PW);
+    const staysOnA = await imapIdle(a.ports.imap, `ala@${A}`, PW);
+    const staysOnB = await imapIdle(a.ports.imap, `bea@${B}`, PW);
+    const postmaster = { account: await getAccountOrThrow(db, domainB, "postmaster"), domain: B, isPostmaster: true };
+    await updateAccounts(db, postmaster, domainB, ["kicked"], { blocked: 1 });
+    // Both hosts check every second here (5 s in production).
+    await Promise.all(
+      [direct, proxied].map(async ({ s, closed }) => {
+        await s.until(/^\* BYE /, 10_000);
+        await closed;
+      }),
+    );
+    for (const { s } of [staysOnA, staysOnB]) {
+      s.write("DONE\r\n");
+      await s.until(/^c OK/);
+      s.write("d LOGOUT\r\n");
+      await s.until(/^d OK/);
+      s.close();
+    }
+    // Domain b's accounts are listed whole by the move below.
+    await deleteAccounts(db, domainB, ["kicked"]);
   });
 
   it("a full mailbox on host b is refused at host a's RCPT (552): a reads its usage from the database", async () => {

@@ -1,6 +1,6 @@
 // runTool's failures carry the tool's own words on one line, and say how the tool ended.
 import { describe, expect, it } from "vitest";
-import { runTool, ToolError } from "./run-tool";
+import { runTool, runToolAsync, ToolError } from "./run-tool";
 
 const failure = (command: string, args: string[], timeoutMs?: number) => {
   try {
@@ -41,5 +41,13 @@ describe("runTool", () => {
     expect(failure("sh", ["-c", "echo slow >&2; sleep 5"], 300).message).toBe(
       "sh -c echo slow >&2; sleep 5 failed (killed by SIGTERM after the 0.3 s time limit): slow",
     );
+  });
+});
+
+describe("runToolAsync", () => {
+  it("a tool that exits without reading its input answers by its exit status, and nothing else fails", async () => {
+    // The write into the closed pipe (EPIPE) was an unhandled 'error' event: it ended the mail event service.
+    await expect(runToolAsync("sh", ["-c", "exit 0"], "x".repeat(4_000_000))).resolves.toBe("");
+    await expect(runToolAsync("sh", ["-c", "exit 4"], "x".repeat(4_000_000))).rejects.toMatchObject({ status: 4 });
   });
 });

@@ -68,6 +68,9 @@ export function runToolAsync(command: string, args: string[], input?: string, ti
         reject(new ToolError(shown, e.code, stderr.trim() ? stderr : stdout));
       },
     );
+    // A tool that exits without reading its input (doveadm who) fails the write with EPIPE, an 'error' event that
+    // would otherwise end the process; its exit status says what happened.
+    child.stdin?.on("error", () => undefined);
     child.stdin?.end(input ?? "");
   });
 }

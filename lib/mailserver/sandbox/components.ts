@@ -222,6 +222,7 @@ const events: SandboxComponent = {
       transport: { smtp: { host: "127.0.0.1", port: ctx.ports.internal } },
       port: ctx.ports.events,
       queueIntervalMs: 1000,
+      sessionCheckMs: ctx.options.sessionCheckMs,
       dkim: { dir: path.join(ctx.layout.root, "dkim"), group: "_rspamd", intervalMs: 1000 },
       log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
     });

@@ -64,6 +64,8 @@ export interface SandboxOptions {
   clock?: () => number;
   /** The doveadm server's password, the same on every mail host (a random one when unset). */
   doveadmPassword?: string;
+  /** How often the events component ends the sessions of users who may no longer log in (ms; SESSION_CHECK_MS). */
+  sessionCheckMs?: number;
 }
 
 /** Every port the sandbox listens on; with --port-base N they are N, N+1... in this order. */

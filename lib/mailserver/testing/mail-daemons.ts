@@ -308,6 +308,24 @@ export async function smtpSend(port: number, from: string, to: string[], message
   }
 }
 
+/**
+ * Logs in over IMAP and waits in IDLE on the inbox (tag `c`): a session that stays open until the server ends it
+ * (`closed` resolves then).
+ */
+export async function imapIdle(port: number, user: string, password: string) {
+  const s = await LineSocket.connect(port);
+  const closed = new Promise<void>((resolve) => s.socket.once("close", () => resolve()));
+  await s.until(/^\* OK/);
+  s.write(`a LOGIN "${user}" "${password}"\r\n`);
+  const login = await s.until(/^a /);
+  if (!/^a OK/m.test(login)) throw new Error(`IMAP login of ${user}: ${login}`);
+  s.write("b SELECT INBOX\r\n");
+  await s.until(/^b OK/);
+  s.write("c IDLE\r\n");
+  await s.until(/^\+ /);
+  return { s, closed };
+}
+
 /** IMAP APPEND with an explicit INTERNALDATE (how a message gets an old received date). */
 export async function imapAppend(
   port: number,

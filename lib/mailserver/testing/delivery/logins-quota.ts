@@ -9,9 +9,10 @@ import { authenticate } from "@/lib/server/caller/auth";
 import { lockedFor } from "@/lib/server/caller/login-throttle";
 import { sha1Hex } from "@/lib/server/caller/password";
 import { env } from "@/lib/server/env";
-import { createAccount } from "@/lib/server/resources/accounts";
+import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow, removeDomain } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "../../housekeeping";
-import { dovecotConf, eventsLogMark, readMessages, waitFor } from "../mail-daemons";
+import { dovecotConf, eventsLogMark, imapIdle, readMessages, waitFor } from "../mail-daemons";
 import {
   A,
   PW,
@@ -29,6 +30,7 @@ import {
   pop3Login,
   smtpAuthSend,
   alpha,
+  cli,
 } from "./harness";
 
 export function loginAndQuotaCases() {
@@ -117,6 +119,50 @@ export function loginAndQuotaCases() {
       await db.delete(loginThrottle).where(eq(loginThrottle.email, email));
       expect(await imapLogin(email, PW)).toBe(true);
       await waitFor("the login recorded", async () => (await row("zgadywany")).lastAuthDate !== "", 5_000);
+    });
+  });
+
+  describe("open sessions end when the account may no longer log in", () => {
+    const idle = (user: string, password = PW) => imapIdle(l.ports.imap, user, password);
+
+    it("blocking, expiry and deletion of the account or its domain end its IMAP session; another's stays open", async () => {
+      // Before, Dovecot refused only new logins: a session opened before the block went on reading new mail.
+      const d = await alpha();
+      for (const name of ["sesja-blok", "sesja-wygasa", "sesja-usun", "sesja-zostaje"])
+        await createAccount(db, d, name, { password: PW });
+      await cli("domain", "add", "gamma.test", "--postmaster-password", "Admin-pass1");
+      const ending = {
+        blocked: await idle(`sesja-blok@${A}`),
+        expired: await idle(`sesja-wygasa@${A}`),
+        deleted: await idle(`sesja-usun@${A}`),
+        domainDeleted: await idle("postmaster@gamma.test", "Admin-pass1"),
+      };
+      const stays = await idle(`sesja-zostaje@${A}`);
+      const log = eventsLogMark(l);
+      // Through the services the API calls.
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      await set("sesja-blok", { blocked: 1 });
+      await set("sesja-wygasa", { expiration_date: yesterday });
+      await deleteAccounts(db, d, ["sesja-usun"]);
+      await removeDomain(db, await getDomainOrThrow(db, "gamma.test"));
+      // The sandbox checks every second (SESSION_CHECK_MS, 5 s, in production): 10 s is the bound on a busy host.
+      await Promise.all(
+        Object.values(ending).map(async ({ s, closed }) => {
+          await s.until(/^\* BYE /, 10_000);
+          await closed;
+        }),
+      );
+      // The service logs each user it ended (after doveadm kick returns, so perhaps after the socket closed).
+      for (const user of [`sesja-blok@${A}`, `sesja-wygasa@${A}`, `sesja-usun@${A}`, "postmaster@gamma.test"])
+        await log.wait(`${user} logged`, new RegExp(`sessions: ended ${user.replace(/\./g, "\\.")} `), 5_000);
+      // The account that may still log in: its session answers after the others have ended, and was never ended.
+      stays.s.write("DONE\r\n");
+      await stays.s.until(/^c OK/);
+      stays.s.write("d NOOP\r\n");
+      await stays.s.until(/^d OK/);
+      expect(log.after().join("\n")).not.toContain("sesja-zostaje");
+      stays.s.write("e LOGOUT\r\n");
+      stays.s.close();
     });
   });
 

@@ -1,0 +1,180 @@
+// Ending the sessions of users who may no longer log in, against a stand-in doveadm (a script that prints a `who`
+// listing and records each kick) over a real SQLite file; delivery.test.ts has it with the real Dovecot.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import type { Principal } from "@/lib/server/caller/auth";
+import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { addDomain } from "@/lib/server/resources/new-domain";
+import { startMailEvents } from "./events";
+import { connectedUsers, endRefusedSessions } from "./open-sessions";
+import { smsConfig } from "./sms/config";
+
+vi.mock("server-only", () => ({}));
+
+const D = "sessions.example";
+const PW = "Konto-pass1";
+let dir: string;
+let db: Db;
+let doveadm: string[];
+
+/** Files the stand-in reads (who.txt, kick-status) and writes (calls.txt: one line per call, its arguments). */
+const file = (name: string) => path.join(dir, name);
+const calls = () => (fs.existsSync(file("calls.txt")) ? fs.readFileSync(file("calls.txt"), "utf8").trim() : "");
+const who = (rows: [string, string][]) =>
+  fs.writeFileSync(
+    file("who.txt"),
+    `username\tproto\tpid\tip\n${rows.map(([u, p], i) => `${u}\t${p}\t${1000 + i}\t127.0.0.1\n`).join("")}`,
+  );
+
+beforeAll(async () => {
+  process.env.SCRYPT_COST = "1024";
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "open-sessions-"));
+  const script = file("doveadm");
+  fs.writeFileSync(
+    script,
+    `#!/bin/sh
+dir=$(dirname "$0")
+echo "$*" >> "$dir/calls.txt"
+case "$*" in
+  *" who -1") [ -f "$dir/who-fails" ] && { echo "Error: connect(anvil) failed" >&2; exit 75; }; cat "$dir/who.txt" ;;
+  *" kick "*) exit $(cat "$dir/kick-status" 2>/dev/null || echo 0) ;;
+esac
+`,
+    { mode: 0o755 },
+  );
+  doveadm = [script, "-c", "/etc/dovecot/x.conf"];
+  db = openDatabase(file("t.db"));
+  const domain = await addDomain(db, D, PW, {});
+  const postmaster: Principal = {
+    account: await getAccountOrThrow(db, domain, "postmaster"),
+    domain: D,
+    isPostmaster: true,
+  };
+  for (const name of ["ok", "blocked", "expired", "deleted"]) await createAccount(db, domain, name, { password: PW });
+  await updateAccounts(db, postmaster, domain, ["blocked"], { blocked: 1 });
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await updateAccounts(db, postmaster, domain, ["expired"], { expiration_date: yesterday });
+  await deleteAccounts(db, domain, ["deleted"]);
+});
+
+afterAll(() => {
+  db?.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("connectedUsers", () => {
+  it("reads doveadm -f tab who -1: each user once, LMTP deliveries left out", () => {
+    expect(
+      connectedUsers("username\tproto\tpid\tip\na@x.test\timap\t1\t::1\na@x.test\tpop3\t2\t::1\nb@x.test\tlmtp\t3\t\n"),
+    ).toEqual(["a@x.test"]);
+    expect(connectedUsers("username\tproto\tpid\tip\n")).toEqual([]);
+  });
+});
+
+describe("endRefusedSessions", () => {
+  it("kicks the blocked, the expired and the deleted, through Dovecot's config, and leaves who may log in", async () => {
+    fs.rmSync(file("calls.txt"), { force: true });
+    who([
+      [`ok@${D}`, "imap"],
+      [`blocked@${D}`, "imap"],
+      [`blocked@${D}`, "pop3"],
+      [`expired@${D}`, "imap"],
+      [`deleted@${D}`, "imap"],
+      [`nobody@elsewhere.test`, "sieve"],
+      [`postmaster@${D}`, "imap"],
+    ]);
+    expect(await endRefusedSessions(db, doveadm)).toEqual({
+      ended: [`blocked@${D}`, `expired@${D}`, `deleted@${D}`, "nobody@elsewhere.test"],
+      failed: [],
+    });
+    expect(calls().split("\n")).toEqual([
+      "-c /etc/dovecot/x.conf -f tab who -1",
+      `-c /etc/dovecot/x.conf kick blocked@${D}`,
+      `-c /etc/dovecot/x.conf kick expired@${D}`,
+      `-c /etc/dovecot/x.conf kick deleted@${D}`,
+      "-c /etc/dovecot/x.conf kick nobody@elsewhere.test",
+    ]);
+  });
+
+  it("nobody connected: no database query", async () => {
+    who([]);
+    // A handle that is no database: any query would throw.
+    expect(await endRefusedSessions({} as Db, doveadm)).toEqual({ ended: [], failed: [] });
+  });
+
+  it("never kicks by a mask: a name with * or ? is left alone", async () => {
+    fs.rmSync(file("calls.txt"), { force: true });
+    who([[`*@${D}`, "imap"]]);
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], failed: [] });
+    expect(calls()).not.toContain("kick");
+  });
+
+  it("a session that ended meanwhile (kick exits 68, no users kicked) is ended; another kick failure is reported, the others still kicked", async () => {
+    who([
+      [`blocked@${D}`, "imap"],
+      [`expired@${D}`, "imap"],
+    ]);
+    fs.writeFileSync(file("kick-status"), "68");
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [`blocked@${D}`, `expired@${D}`], failed: [] });
+    fs.rmSync(file("calls.txt"), { force: true });
+    fs.writeFileSync(file("kick-status"), "75");
+    const { ended, failed } = await endRefusedSessions(db, doveadm);
+    expect(ended).toEqual([]);
+    expect(failed).toEqual([
+      `${doveadm.join(" ")} kick blocked@${D} failed (exit 75): no output`,
+      `${doveadm.join(" ")} kick expired@${D} failed (exit 75): no output`,
+    ]);
+    fs.rmSync(file("kick-status"));
+  });
+
+  it("a failing doveadm who throws doveadm's own error", async () => {
+    fs.writeFileSync(file("who-fails"), "");
+    try {
+      await expect(endRefusedSessions(db, doveadm)).rejects.toThrow(
+        /who -1 failed \(exit 75\): Error: connect\(anvil\) failed/,
+      );
+    } finally {
+      fs.rmSync(file("who-fails"));
+    }
+  });
+});
+
+describe("the mail event service's check", () => {
+  it("ends refused sessions on its own, and logs a failing doveadm once without stopping", async () => {
+    fs.rmSync(file("calls.txt"), { force: true });
+    who([
+      [`ok@${D}`, "imap"],
+      [`blocked@${D}`, "imap"],
+    ]);
+    const logged: string[] = [];
+    const events = await startMailEvents({
+      db,
+      doveadm,
+      sms: smsConfig({ rateLimitPerHour: 0 }),
+      transport: { smtp: { host: "127.0.0.1", port: 9 } },
+      queueIntervalMs: 3_600_000,
+      sessionCheckMs: 20,
+      log: (line) => logged.push(line),
+    });
+    try {
+      await vi.waitFor(() => expect(logged).toContain(`sessions: ended blocked@${D} (may no longer log in)`), {
+        timeout: 5_000,
+      });
+      fs.writeFileSync(file("who-fails"), "");
+      const before = calls().split("\n").length;
+      // Several failed checks: one line.
+      await vi.waitFor(() => expect(calls().split("\n").length).toBeGreaterThan(before + 3), { timeout: 5_000 });
+      const failures = logged.filter((l) => l.includes("connect(anvil) failed"));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatch(/^sessions: .* who -1 failed \(exit 75\)/);
+      const res = await fetch(`${events.url}/nothing`, { method: "POST" });
+      expect(res.status).toBe(404);
+    } finally {
+      fs.rmSync(file("who-fails"), { force: true });
+      await events.close();
+    }
+  });
+});
