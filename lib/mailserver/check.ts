@@ -182,6 +182,31 @@ function srsDomainReceives(o: CheckOptions): Check {
 }
 
 /**
+ * Postfix removes the X-Mailadmin-* headers a message arrives with (main.cf's header_checks, the generated
+ * inbound-header-checks), and sendmail's path keeps them (pickup's receive_override_options in master.cf): without
+ * the first a sender's own header is trusted while Rspamd does not answer; without the second a forward to an
+ * account here loses the headers of its first delivery (docs/mail-server.md, "Internal headers").
+ */
+function internalHeaders(o: CheckOptions): Check {
+  return () => {
+    const file = path.join(o.configDir, "postfix", "inbound-header-checks");
+    const checks = postconf(o, "-h", "header_checks");
+    const pickup = postconf(o, "-P", "-h", "pickup/unix/receive_override_options");
+    const problems: string[] = [];
+    if (!checks.split(/[\s,]+/).some((map) => map.endsWith(`:${file}`)))
+      problems.push(`header_checks is '${checks}', not ${file}: rerun the postconf line of docs/deploy.md, step 5`);
+    if (!/\bno_header_body_checks\b/.test(pickup))
+      problems.push(
+        "pickup does not skip them (forwards would lose their X-Mailadmin headers): " +
+          "postconf -P pickup/unix/receive_override_options=no_header_body_checks",
+      );
+    return problems.length
+      ? { ok: false, detail: problems.join("; ") }
+      : { ok: true, detail: `removed on arrival (${file}), kept by sendmail's pickup` };
+  };
+}
+
+/**
  * MAIL_HOST is every hosted domain's MX and the mail programs' server name (the DNS page, autoconfig): unset, it is
  * the machine's own name, which on Debian is a short one ("mx") that no one else can resolve. Postfix greets other
  * servers with myhostname, Debian's default the same short name, which receivers refuse or score.
@@ -331,6 +356,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["policy service answers", policyAnswers(o.policyService)],
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
+    ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
     ["SRS domain receives mail here", srsDomainReceives(o)],
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],

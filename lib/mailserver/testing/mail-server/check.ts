@@ -90,6 +90,7 @@ export function mailserverCheckCases() {
         "policy service answers",
         "quota-status answers at RCPT",
         "mail events service answers",
+        "X-Mailadmin headers removed on arrival",
         "SRS domain receives mail here",
         "MAIL_HOST and myhostname are domain names",
         "DKIM key for the account's domain",
@@ -152,6 +153,34 @@ export function mailserverCheckCases() {
       }
     });
 
+    it("fails when Postfix keeps the X-Mailadmin headers a message arrives with, or sendmail's path drops them", async () => {
+      // A copy of Postfix's configuration without main.cf's header_checks and pickup's exemption (the running
+      // Postfix is left as it is: the check only reads the settings).
+      const copy = path.join(path.dirname(l.root), "postfix-without-header-checks");
+      fs.cpSync(l.postfix, copy, {
+        recursive: true,
+        filter: (src) => !src.startsWith(path.join(l.postfix, "queue")),
+      });
+      const drop = (file: string, line: RegExp) =>
+        fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(copy, file), "utf8").replace(line, ""));
+      drop("main.cf", /^header_checks = .*$/m);
+      drop("master.cf", /(?<=^pickup unix[^\n]*\n)\s+-o receive_override_options=no_header_body_checks\n/m);
+      try {
+        const args = checkArgs();
+        args[args.indexOf("--postfix-config") + 1] = copy;
+        const r = await runCli(args);
+        expect(r.status).toBe(1);
+        const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed).toEqual([
+          expect.stringMatching(
+            /^✗ X-Mailadmin headers removed on arrival: header_checks is '', not \S+inbound-header-checks: .*; pickup does not skip them .*postconf -P pickup\/unix\/receive_override_options=no_header_body_checks$/,
+          ),
+        ]);
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true });
+      }
+    });
+
     it("fails when the submission port offers no TLS, or nothing answers there", async () => {
       for (const [port, reason] of [
         [l.ports.smtp, /\(STARTTLS\): .*STARTTLS/],
@@ -172,7 +201,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 17 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 18 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
