@@ -160,6 +160,7 @@ const SHARED_PORTS = [
   "rspamd_normal",
   "rspamd_controller",
   "rspamd_milter",
+  "rspamd_sign",
   "outbound",
   "lists_lmtp",
   "lists_http",
