@@ -109,6 +109,21 @@ describe("generated configuration on PostgreSQL", () => {
   });
 });
 
+describe("DKIM for mail taken other than over SMTP", () => {
+  it("sends sendmail's mail through Rspamd's signing worker, whose tasks run only the local signing rule", () => {
+    const out = path.join(dir, "sign");
+    writeMailServerConfig(options(out));
+    const read = (rel: string) => fs.readFileSync(path.join(out, rel), "utf8");
+    expect(read("postfix/main.cf.snippet")).toMatch(/^smtpd_milters = inet:127\.0\.0\.1:11332$/m);
+    expect(read("postfix/main.cf.snippet")).toMatch(/^non_smtpd_milters = inet:127\.0\.0\.1:11339$/m);
+    const worker = read("rspamd/rspamd.conf.local");
+    expect(worker).toContain('bind_socket = "127.0.0.1:11339";');
+    expect(worker).toMatch(/self_scan = yes;\s+settings_id = "mailadmin_local_sign";/);
+    expect(read("rspamd/local.d/settings.conf")).toContain('symbols_enabled = ["MAILADMIN_LOCAL_SIGN"];');
+    expect(read("rspamd/local.d/rspamd.lua")).toContain("allowed_ids = 'mailadmin_local_sign'");
+  });
+});
+
 describe("the generated README", () => {
   it("describes the PostgreSQL configuration, not the SQLite one", () => {
     const out = path.join(dir, "readme");

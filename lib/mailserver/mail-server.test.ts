@@ -13,13 +13,17 @@ import { runHousekeeping } from "./housekeeping";
 import { IMPORTED_SCHEMES } from "./imported-hashes";
 import { writeDnsRecords } from "./sandbox/dns-server";
 import { maildirNew } from "./sandbox/outbound-sink";
+import { currentDkimKey, dkimRecord } from "./dkim";
 import {
+  dkimVerify,
   dovecotConf,
   maildirFiles,
   missingMailPackages,
   postmapQuery,
   readMessages,
+  receiverSymbols,
   run,
+  sandboxTxtResolver,
   smtpTry,
   waitFor,
 } from "./testing/mail-daemons";
@@ -291,8 +295,13 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       // A sender of this server that logs in: its domain publishes no SPF record, so only the login verifies it.
       await createAccount(db, await domain("delta.test"), "loguje", { password: PASSWORD.other });
       const to = `odpisuje@${A}`;
+      // alpha.test's DKIM and DMARC records as the domain's DNS page suggests them (docs/onboarding.md).
+      const key = (await currentDkimKey(db, alpha.id))!;
+      const dkim = dkimRecord(A, key);
       writeDnsRecords(l.dnsRecords, {
         ...SENDER_SPF,
+        [dkim.name]: { TXT: [dkim.value] },
+        [`_dmarc.${A}`]: { TXT: [`v=DMARC1; p=quarantine; rua=mailto:postmaster@${A}`] },
         "sfalszowany.test": { TXT: ["v=spf1 ip4:192.0.2.1 ~all"] },
         "zaufany.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
       });
@@ -364,6 +373,23 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
             ?.map((h) => h.trim())
             .sort(),
         ).toEqual(["X-Mailadmin-Sender-Verified: 1", expect.stringMatching(/^X-Mailadmin-Spam-Centiscore: \d+$/)]);
+
+        // The reply leaves with the null envelope sender (so SPF at the receiver checks only this host's HELO name)
+        // and From: the account, in alpha.test: DMARC (p=quarantine) passes only on a DKIM signature of alpha.test.
+        const [answer] = repliesTo("nadawca@zaufany.test");
+        expect(answer).toMatch(/^X-Sandbox-Envelope-From: <>\r?$/m);
+        expect(answer).toMatch(new RegExp(`^From: .*<?${to}>?\\r?$`, "m"));
+        expect(answer).toMatch(/^DKIM-Signature:(.*\r?\n[ \t])*.*\bd=alpha\.test;/m);
+        const { results } = await dkimVerify(Buffer.from(answer!), { resolver: sandboxTxtResolver(l) });
+        expect(results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([[A, key.selector, "pass"]]);
+        // A receiver's Rspamd (the sandbox's, asked as a foreign provider's filter would be) passes DMARC on it.
+        const symbols = await receiverSymbols(l, answer!, {
+          ip: "192.0.2.25",
+          helo: "mx.sandbox.test",
+          from: "<>",
+          rcpt: "nadawca@zaufany.test",
+        });
+        expect(symbols).toEqual(expect.arrayContaining(["R_DKIM_ALLOW", "DMARC_POLICY_ALLOW"]));
       } finally {
         writeDnsRecords(l.dnsRecords, SENDER_SPF);
         await setAccount("odpisuje", { autoresponder_mode: 0 });
@@ -543,6 +569,48 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await settle();
       expect(hasSubject(`catchall@${A}`, "catchall-off")).toBe(true);
       expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
+    });
+  });
+
+  describe("DKIM for mail given to sendmail (a production host's vacation replies and Sieve redirects)", () => {
+    it("signs what was composed here with its hosted From domain's key, and neither what it relays nor a foreign domain", async () => {
+      const key = (await currentDkimKey(db, (await domain(A)).id))!;
+      const dkim = dkimRecord(A, key);
+      writeDnsRecords(l.dnsRecords, { ...SENDER_SPF, [dkim.name]: { TXT: [dkim.value] } });
+      /** Through Postfix's pickup and non_smtpd_milters, as Dovecot sends with sendmail_path on a production host. */
+      const sendmail = (raw: string, to: string) => run("sendmail", ["-C", l.postfix, "-i", "-f", "<>", "--", to], raw);
+      const left = (subject: string) =>
+        waitFor(`${subject} in the outbound Maildir`, () =>
+          maildirNew(l.outbound)
+            .map((f) => fs.readFileSync(f, "utf8"))
+            .find((m) => new RegExp(`^Subject: ${subject}\\r?$`, "m").test(m)),
+        );
+      try {
+        sendmail(message(`ewa@${A}`, "odbiorca@outside.test", "pickup-composed"), "odbiorca@outside.test");
+        sendmail(message("ktos@outside.test", "odbiorca@outside.test", "pickup-foreign"), "odbiorca@outside.test");
+        // A message delivered here (the Received headers of its arrival), sent on as a Sieve redirect sends it; its
+        // From in alpha.test but unsigned, as forged mail from outside would be (the sandbox's MX signed it: its
+        // client is loopback, Rspamd's sign_local).
+        await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "pickup-relayed"));
+        await settle();
+        const stored = readMessages(l, `ewa@${A}`)
+          .find((m) => m.includes("Subject: pickup-relayed"))!
+          .replace(/^DKIM-Signature:.*\r?\n([ \t].*\r?\n)*/m, "");
+        expect(stored).toMatch(/^Received: from /m);
+        expect(stored).not.toMatch(/^DKIM-Signature:/m);
+        sendmail(stored, "odbiorca@outside.test");
+
+        const composed = await left("pickup-composed");
+        const { results } = await dkimVerify(Buffer.from(composed), { resolver: sandboxTxtResolver(l) });
+        expect(results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([[A, key.selector, "pass"]]);
+        // Signed only: not scored (the MX's milter headers), so nothing of Rspamd's but the signature.
+        expect(composed).not.toMatch(/^(X-Spamd-Result|X-Spam-Score|X-Rspamd-[\w-]+):/im);
+        expect(await left("pickup-foreign")).not.toMatch(/^DKIM-Signature:/m);
+        // Relayed: it keeps the signature it came with (none here); ours would vouch for whatever came in.
+        expect(await left("pickup-relayed")).not.toMatch(/^DKIM-Signature:/m);
+      } finally {
+        writeDnsRecords(l.dnsRecords, SENDER_SPF);
+      }
     });
   });
 

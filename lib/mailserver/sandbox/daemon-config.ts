@@ -88,14 +88,15 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
   -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
 # (The first question of main.cf: black list and quota apply at RCPT to authenticated senders too.)
-# Dovecot's own mail (vacation replies, Sieve forwards): trusted, like sendmail on a production host, so a forward
-# keeps the X-Mailadmin headers the first delivery got (main.cf's header_checks remove them everywhere else).
+# Dovecot's own mail (vacation replies, Sieve forwards), the events and list services': trusted, like sendmail on a
+# production host, so a forward keeps the X-Mailadmin headers the first delivery got (main.cf's header_checks remove
+# them everywhere else), and through the same milter as sendmail's mail there (Rspamd's signing worker).
 127.0.0.1:${p.internal} inet n - y - - smtpd
   -o syslog_name=postfix/internal
   -o mynetworks=127.0.0.0/8
   -o smtpd_relay_restrictions=permit_mynetworks,reject
   -o smtpd_recipient_restrictions=permit_mynetworks,reject
-  -o smtpd_milters=
+  -o smtpd_milters=$non_smtpd_milters
   -o receive_override_options=no_header_body_checks
 # sendmail's path, as docs/deploy.md sets it on a production host.
 pickup unix n - y 60 1 pickup

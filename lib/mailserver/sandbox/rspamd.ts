@@ -39,6 +39,9 @@ export const rspamd: SandboxComponent = {
     // local.d is what `mailserver config` generated; override.d only moves the instance onto its ports and resolver.
     const localD = path.join(confdir, "local.d");
     if (!fs.existsSync(localD)) fs.symlinkSync(path.join(ctx.layout.conf, "rspamd", "local.d"), localD);
+    // The signing worker for what Postfix takes other than over SMTP (the sandbox: its internal port), as generated.
+    const confLocal = path.join(confdir, "rspamd.conf.local");
+    if (!fs.existsSync(confLocal)) fs.symlinkSync(path.join(ctx.layout.conf, "rspamd", "rspamd.conf.local"), confLocal);
     const o = path.join(confdir, "override.d");
     const p = ctx.ports;
     fs.writeFileSync(path.join(o, "worker-normal.inc"), `bind_socket = "127.0.0.1:${p.rspamd_normal}";\ncount = 1;\n`);
@@ -92,5 +95,7 @@ export const rspamd: SandboxComponent = {
     return daemonHandle(d);
   },
   ready: async (ctx) =>
-    (await httpAnswers(ctx.ports.rspamd_controller, "/ping", /pong/)) && (await connects(ctx.ports.rspamd_milter)),
+    (await httpAnswers(ctx.ports.rspamd_controller, "/ping", /pong/)) &&
+    (await connects(ctx.ports.rspamd_milter)) &&
+    (await connects(ctx.ports.rspamd_sign)),
 };

@@ -91,6 +91,7 @@ export const SANDBOX_PORTS = [
   "srs_forward",
   "srs_reverse",
   "doveadm",
+  "rspamd_sign",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -341,6 +342,7 @@ export class Sandbox {
       srsReverse: `127.0.0.1:${ports.srs_reverse}`,
       antispam: {
         rspamdMilter: `inet:127.0.0.1:${ports.rspamd_milter}`,
+        rspamdSignMilter: `inet:127.0.0.1:${ports.rspamd_sign}`,
         rspamdController: `127.0.0.1:${ports.rspamd_controller}`,
         policyService: `inet:127.0.0.1:${ports.policy}`,
         redis: `127.0.0.1:${ports.redis}`,

@@ -4,7 +4,9 @@
 // setup file ./pg-setup.ts gives each test file a private cluster and DATABASE_URL, the services use it, and the
 // sandbox writes proxy:pgsql: maps and Dovecot's pgsql driver reading it as the mail role.
 import { execFileSync } from "node:child_process";
+import { Resolver } from "node:dns/promises";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +24,45 @@ import {
 import { mailTestsOnPostgres, requiredInCi, testPgCluster } from "./test-environment";
 
 export { inCi, mailTestsOnPostgres, requiredInCi, testPgCluster } from "./test-environment";
+
+// mailauth has no type declarations: its dkimVerify(message, { resolver }) -> { results: [{ status, ... }] }.
+export const { dkimVerify } = createRequire(import.meta.url)("mailauth/lib/dkim/verify") as {
+  dkimVerify: (
+    input: Buffer,
+    options: { resolver: (name: string, type: string) => Promise<string[][]> },
+  ) => Promise<{
+    results: { signingDomain: string; selector: string; status: { result: string; comment?: string } }[];
+  }>;
+};
+
+/** A resolver on the sandbox's DNS (TXT only), for dkimVerify: what a receiving provider would ask. */
+export function sandboxTxtResolver(l: MailTestLayout) {
+  return (name: string, type: string) => {
+    if (type !== "TXT") return Promise.reject(Object.assign(new Error(`no ${type} ${name}`), { code: "ENOTFOUND" }));
+    const r = new Resolver({ timeout: 2000, tries: 2 });
+    r.setServers([`127.0.0.1:${l.ports.dns}`]);
+    return r.resolveTxt(name);
+  };
+}
+
+/**
+ * The sandbox's Rspamd as another provider's receiving filter would judge `raw` (its normal worker, not the milter):
+ * the symbols it finds for the message coming from `ip` with that HELO and envelope, DNS from the sandbox's resolver.
+ */
+export async function receiverSymbols(
+  l: MailTestLayout,
+  raw: string,
+  env: { ip: string; helo: string; from: string; rcpt: string },
+): Promise<string[]> {
+  const res = await fetch(`http://127.0.0.1:${l.ports.rspamd_normal}/checkv2`, {
+    method: "POST",
+    headers: { IP: env.ip, Helo: env.helo, From: env.from, Rcpt: env.rcpt },
+    body: raw,
+  });
+  if (!res.ok) throw new Error(`Rspamd answered ${res.status}`);
+  const body = (await res.json()) as { symbols?: Record<string, unknown> };
+  return Object.keys(body.symbols ?? {}).sort();
+}
 
 /** Debian packages the sandbox needs that are not installed (skip outside CI, throw in CI: requiredInCi). */
 export function missingMailPackages(): string[] {
@@ -119,6 +160,7 @@ const SHARED_PORTS = [
   "rspamd_normal",
   "rspamd_controller",
   "rspamd_milter",
+  "rspamd_sign",
   "outbound",
   "lists_lmtp",
   "lists_http",

@@ -1,6 +1,5 @@
 // The delivery tests' shared state and setup: one sandbox for every case file of delivery.test.ts.
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
@@ -30,15 +29,8 @@ import {
 } from "../mail-daemons";
 import { startSmsGateway } from "../../testing/sms-gateway";
 
-// mailauth has no type declarations: its dkimVerify(message, { resolver }) -> { results: [{ status, ... }] }.
-export const { dkimVerify } = createRequire(import.meta.url)("mailauth/lib/dkim/verify") as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{
-    results: { signingDomain: string; selector: string; status: { result: string; comment?: string } }[];
-  }>;
-};
+export { dkimVerify } from "../mail-daemons";
+
 export const A = "alpha.test";
 export const PW = "Konto-pass1";
 export let root: string;
