@@ -207,6 +207,43 @@ function internalHeaders(o: CheckOptions): Check {
 }
 
 /**
+ * Mail composed on this host (vacation replies) is DKIM-signed by Rspamd's signing worker, which Postfix's
+ * non_smtpd_milters names and the generated rspamd.conf.local defines: without that link Rspamd runs no such worker,
+ * Postfix logs a refused milter connection and the replies leave unsigned (docs/mail-server.md, DKIM).
+ */
+function signingWorkerListens(o: CheckOptions): Check {
+  return () => {
+    const milter = postconf(o, "-h", "non_smtpd_milters");
+    const at = /^inet:(.+):(\d+)$/.exec(milter.trim());
+    if (!at)
+      return Promise.resolve({
+        ok: false,
+        detail: `non_smtpd_milters is '${milter}', not Rspamd's signing worker: rerun the postconf line of docs/deploy.md, step 5`,
+      });
+    const [host, port] = [at[1]!, Number(at[2])];
+    return new Promise((resolve) => {
+      const client = net.connect(port, host);
+      client.setTimeout(5000, () => {
+        client.destroy();
+        resolve({ ok: false, detail: `${host}:${port}: no answer within 5 s` });
+      });
+      client.once("connect", () => {
+        client.destroy();
+        resolve({ ok: true, detail: `${host}:${port} (non_smtpd_milters) accepts connections` });
+      });
+      client.once("error", (err: NodeJS.ErrnoException) =>
+        resolve({
+          ok: false,
+          detail:
+            `${host}:${port} (non_smtpd_milters): ${err.code ?? err.message}: link ` +
+            `${path.join(o.configDir, "rspamd", "rspamd.conf.local")} to /etc/rspamd/rspamd.conf.local and restart Rspamd`,
+        }),
+      );
+    });
+  };
+}
+
+/**
  * MAIL_HOST is every hosted domain's MX and the mail programs' server name (the DNS page, autoconfig): unset, it is
  * the machine's own name, which on Debian is a short one ("mx") that no one else can resolve. Postfix greets other
  * servers with myhostname, Debian's default the same short name, which receivers refuse or score.
@@ -357,6 +394,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
+    ["Rspamd's signing worker answers", signingWorkerListens(o)],
     ["SRS domain receives mail here", srsDomainReceives(o)],
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],

@@ -91,6 +91,7 @@ export function mailserverCheckCases() {
         "quota-status answers at RCPT",
         "mail events service answers",
         "X-Mailadmin headers removed on arrival",
+        "Rspamd's signing worker answers",
         "SRS domain receives mail here",
         "MAIL_HOST and myhostname are domain names",
         "DKIM key for the account's domain",
@@ -153,7 +154,7 @@ export function mailserverCheckCases() {
       }
     });
 
-    it("fails when Postfix keeps the X-Mailadmin headers a message arrives with, or sendmail's path drops them", async () => {
+    it("fails when Postfix keeps the X-Mailadmin headers a message arrives with, sendmail's path drops them, or Rspamd has no signing worker", async () => {
       // A copy of Postfix's configuration without main.cf's header_checks and pickup's exemption (the running
       // Postfix is left as it is: the check only reads the settings).
       const copy = path.join(path.dirname(l.root), "postfix-without-header-checks");
@@ -164,6 +165,8 @@ export function mailserverCheckCases() {
       const drop = (file: string, line: RegExp) =>
         fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(copy, file), "utf8").replace(line, ""));
       drop("main.cf", /^header_checks = .*$/m);
+      // Rspamd without the signing worker (rspamd.conf.local not linked): nothing listens where Postfix sends.
+      fs.appendFileSync(path.join(copy, "main.cf"), "\nnon_smtpd_milters = inet:127.0.0.1:1\n");
       drop("master.cf", /(?<=^pickup unix[^\n]*\n)\s+-o receive_override_options=no_header_body_checks\n/m);
       try {
         const args = checkArgs();
@@ -174,6 +177,9 @@ export function mailserverCheckCases() {
         expect(failed).toEqual([
           expect.stringMatching(
             /^✗ X-Mailadmin headers removed on arrival: header_checks is '', not \S+inbound-header-checks: .*; pickup does not skip them .*postconf -P pickup\/unix\/receive_override_options=no_header_body_checks$/,
+          ),
+          expect.stringMatching(
+            /^✗ Rspamd's signing worker answers: 127\.0\.0\.1:1 \(non_smtpd_milters\): ECONNREFUSED: link \S+rspamd\.conf\.local to \/etc\/rspamd\/rspamd\.conf\.local and restart Rspamd$/,
           ),
         ]);
       } finally {
@@ -201,7 +207,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 18 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 19 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
