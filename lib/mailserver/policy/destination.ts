@@ -16,7 +16,7 @@ type Step =
   | { kind: "elsewhere" }
   | { kind: "account" }
   | { kind: "list" }
-  | { kind: "next"; address: string }
+  | { kind: "next"; address: string; via: "alias" | "catchall" }
   | { kind: "nothing" };
 
 /** One step of Postfix's resolution of `address`. */
@@ -41,11 +41,11 @@ async function step(db: Db, address: string): Promise<Step> {
     .limit(1);
   if (list.length) return { kind: "list" };
   const [alias] = await db.select({ target: aliases.target }).from(aliases).where(eq(aliases.email, address)).limit(1);
-  if (alias) return { kind: "next", address: alias.target.toLowerCase() };
+  if (alias) return { kind: "next", address: alias.target.toLowerCase(), via: "alias" };
   if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress)
-    return { kind: "next", address: domain.catchallAddress.toLowerCase() };
+    return { kind: "next", address: domain.catchallAddress.toLowerCase(), via: "catchall" };
   if (domain.catchallType === 3 && domain.catchallAddress)
-    return { kind: "next", address: `${local}@${domain.catchallAddress.toLowerCase()}` };
+    return { kind: "next", address: `${local}@${domain.catchallAddress.toLowerCase()}`, via: "catchall" };
   return { kind: "nothing" };
 }
 
@@ -54,25 +54,8 @@ async function step(db: Db, address: string): Promise<Step> {
  * only a catchall takes: an account or alias may be named like an SRS address (`srs0-archive`, ACCOUNT_NAME_RE).
  */
 export async function isHostedName(db: Db, address: string): Promise<boolean> {
-  if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
-    return true;
-  if ((await db.select({ id: aliases.id }).from(aliases).where(eq(aliases.email, address)).limit(1)).length)
-    return true;
-  const at = address.lastIndexOf("@");
-  const local = address.slice(0, at);
-  const bounces = local.indexOf("-bounces+");
-  const list = await db
-    .select({ id: mailingLists.id })
-    .from(mailingLists)
-    .innerJoin(domains, eq(domains.id, mailingLists.domainId))
-    .where(
-      and(
-        eq(domains.name, address.slice(at + 1)),
-        eq(mailingLists.name, bounces > 0 ? local.slice(0, bounces) : local),
-      ),
-    )
-    .limit(1);
-  return list.length > 0;
+  const s = await step(db, address);
+  return s.kind === "account" || s.kind === "list" || (s.kind === "next" && s.via === "alias");
 }
 
 /**
