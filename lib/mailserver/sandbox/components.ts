@@ -127,8 +127,8 @@ const lists: SandboxComponent = {
       http: { host: "127.0.0.1", port: ctx.ports.lists_http },
       publicUrl: `http://127.0.0.1:${ctx.ports.lists_http}`,
       sendmail: "/usr/sbin/sendmail",
-      // Copies go through the internal port (trusted, no content filter), as on a host with a local listener.
-      smtp: { host: "127.0.0.1", port: ctx.ports.internal },
+      // Copies go through a listener of their own (trusted, no milter), as production's LISTS_SMTP listener.
+      smtp: { host: "127.0.0.1", port: ctx.ports.lists_smtp },
       smtpConnections: LIST_SERVICE_DEFAULTS.smtpConnections,
       postfixConfig: ctx.layout.postfix,
       spoolDir: path.join(ctx.layout.root, "lists-spool"),
@@ -199,7 +199,8 @@ const postfix: SandboxComponent = {
   ready: async (ctx) =>
     (await greets(ctx.ports.smtp, /^220 /m)) &&
     (await greets(ctx.ports.submission, /^220 /m)) &&
-    (await greets(ctx.ports.internal, /^220 /m)),
+    (await greets(ctx.ports.internal, /^220 /m)) &&
+    (await greets(ctx.ports.lists_smtp, /^220 /m)),
 };
 
 /**

@@ -88,7 +88,7 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
   -o { smtpd_recipient_restrictions = check_policy_service { inet:127.0.0.1:${p.policy}, policy_context=quota, default_action=DUNNO }, permit_sasl_authenticated, reject }
 # (The first question of main.cf: black list and quota apply at RCPT to authenticated senders too.)
-# Dovecot's own mail (vacation replies, Sieve forwards), the events and list services': trusted, like sendmail on a
+# Dovecot's own mail (vacation replies, Sieve forwards) and the events service's: trusted, like sendmail on a
 # production host, so a forward keeps the X-Mailadmin headers the first delivery got (main.cf's header_checks remove
 # them everywhere else), and through the same milter as sendmail's mail there (Rspamd's signing worker).
 127.0.0.1:${p.internal} inet n - y - - smtpd
@@ -97,6 +97,14 @@ function masterCf(ctx: SandboxContext): string {
   -o smtpd_relay_restrictions=permit_mynetworks,reject
   -o smtpd_recipient_restrictions=permit_mynetworks,reject
   -o smtpd_milters=$non_smtpd_milters
+  -o receive_override_options=no_header_body_checks
+# The list service's copies, as production's LISTS_SMTP listener (docs/lists.md): trusted, no milter, headers kept.
+127.0.0.1:${p.lists_smtp} inet n - y - - smtpd
+  -o syslog_name=postfix/lists
+  -o mynetworks=127.0.0.0/8
+  -o smtpd_relay_restrictions=permit_mynetworks,reject
+  -o smtpd_recipient_restrictions=permit_mynetworks,reject
+  -o smtpd_milters=
   -o receive_override_options=no_header_body_checks
 # sendmail's path, as docs/deploy.md sets it on a production host.
 pickup unix n - y 60 1 pickup

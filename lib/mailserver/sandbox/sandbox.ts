@@ -92,6 +92,7 @@ export const SANDBOX_PORTS = [
   "srs_reverse",
   "doveadm",
   "rspamd_sign",
+  "lists_smtp",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
