@@ -119,6 +119,59 @@ export function policyCases() {
     await settle();
   });
 
+  it("a submission session opened before its account was blocked or expired sends no more (553 at RCPT), as its own address or its alias's", async () => {
+    // Postfix checks the password only at AUTH: before, every later message of an open session passed.
+    await addAccount(S, "sesja");
+    await createAlias(db, await domain(S), "biuro-sesji", { target: `sesja@${S}` });
+    const { default: SMTPConnection } = await import("nodemailer/lib/smtp-connection");
+    const connection = new SMTPConnection({
+      host: "127.0.0.1",
+      port: l.ports.submission,
+      ignoreTLS: true,
+      name: "client.mailadmin.test",
+    });
+    await new Promise<void>((resolve, reject) => {
+      connection.once("error", reject);
+      connection.connect(() => resolve());
+    });
+    const call = <T>(fn: (done: (err: Error | null, info?: T) => void) => void) =>
+      new Promise<T>((resolve, reject) => fn((err, info) => (err ? reject(err) : resolve(info!))));
+    try {
+      await call((done) => connection.login({ user: `sesja@${S}`, pass: PW }, (err) => done(err ?? null)));
+      // A refused message leaves the transaction open: RSET before the next one, on the same connection.
+      const sendAs = (from: string, subject: string) =>
+        call<{ accepted: string[] }>((done) =>
+          connection.send(
+            { from, to: [`plain@${S}`] },
+            message(from, [`plain@${S}`], subject).replace(/\r?\n/g, "\r\n"),
+            done,
+          ),
+        ).catch(async (err: unknown) => {
+          await call((done) => connection.reset((e) => done(e ?? null)));
+          throw err;
+        });
+      expect((await sendAs(`sesja@${S}`, "session-before")).accepted).toEqual([`plain@${S}`]);
+      await setAccount(S, "sesja", { blocked: 1 });
+      for (const from of [`sesja@${S}`, `biuro-sesji@${S}`])
+        await expect(sendAs(from, `session-blocked-${from}`)).rejects.toMatchObject({
+          responseCode: 553,
+          response: expect.stringMatching(/Sender address rejected/) as unknown,
+        });
+      await setAccount(S, "sesja", { blocked: 0, expiration_date: "2020-01-01" });
+      await expect(sendAs(`sesja@${S}`, "session-expired")).rejects.toMatchObject({ responseCode: 553 });
+      // The rule is the login rule: allowed again, the same session sends again.
+      await setAccount(S, "sesja", { expiration_date: "" });
+      expect((await sendAs(`sesja@${S}`, "session-after")).accepted).toEqual([`plain@${S}`]);
+    } finally {
+      connection.quit();
+    }
+    await settle();
+    expect(landed(`plain@${S}`, "session-before").where).toBe("inbox");
+    expect(landed(`plain@${S}`, "session-after").where).toBe("inbox");
+    for (const subject of [`session-blocked-sesja@${S}`, `session-blocked-biuro-sesji@${S}`, "session-expired"])
+      expect(landed(`plain@${S}`, subject).where).toBe("none");
+  });
+
   it("an address longer than 254 bytes is refused at RCPT (501) from every client, even where a catchall takes any local part", async () => {
     // Before, the catchall took it; 1,000 such recipients made Rspamd's end-of-DATA request too long for the policy
     // service, and the message went through unchecked (lists, quota).
