@@ -221,26 +221,34 @@ function signingWorkerListens(o: CheckOptions): Check {
         detail: `non_smtpd_milters is '${milter}', not Rspamd's signing worker: rerun the postconf line of docs/deploy.md, step 5`,
       });
     const [host, port] = [at[1]!, Number(at[2])];
-    return new Promise((resolve) => {
-      const client = net.connect(port, host);
-      client.setTimeout(5000, () => {
-        client.destroy();
-        resolve({ ok: false, detail: `${host}:${port}: no answer within 5 s` });
-      });
-      client.once("connect", () => {
-        client.destroy();
-        resolve({ ok: true, detail: `${host}:${port} (non_smtpd_milters) accepts connections` });
-      });
-      client.once("error", (err: NodeJS.ErrnoException) =>
-        resolve({
-          ok: false,
-          detail:
-            `${host}:${port} (non_smtpd_milters): ${err.code ?? err.message}: link ` +
-            `${path.join(o.configDir, "rspamd", "rspamd.conf.local")} to /etc/rspamd/rspamd.conf.local and restart Rspamd`,
-        }),
-      );
-    });
+    return accepts(
+      { host, port },
+      `${host}:${port} (non_smtpd_milters)`,
+      (err) =>
+        `${err.code ?? err.message}: link ${path.join(o.configDir, "rspamd", "rspamd.conf.local")} to ` +
+        "/etc/rspamd/rspamd.conf.local and restart Rspamd",
+    );
   };
+}
+
+/** Whether something accepts a connection at `to` within 5 s; `failed` words a connection error. */
+function accepts(
+  to: net.NetConnectOpts,
+  name: string,
+  failed: (err: NodeJS.ErrnoException) => string,
+): Promise<{ ok: boolean; detail: string }> {
+  return new Promise((resolve) => {
+    const client = net.connect(to);
+    client.setTimeout(5000, () => {
+      client.destroy();
+      resolve({ ok: false, detail: `${name}: no answer within 5 s` });
+    });
+    client.once("connect", () => {
+      client.destroy();
+      resolve({ ok: true, detail: `${name} accepts connections` });
+    });
+    client.once("error", (err: NodeJS.ErrnoException) => resolve({ ok: false, detail: `${name}: ${failed(err)}` }));
+  });
 }
 
 /**
@@ -280,23 +288,12 @@ function socket(file: string, what: string): Check {
     } catch {
       return { ok: false, detail: `${file} does not exist (${what})` };
     }
-    return new Promise((resolve) => {
-      const client = net.connect(file);
-      client.setTimeout(5000, () => {
-        client.destroy();
-        resolve({ ok: false, detail: `${file}: no answer within 5 s` });
-      });
-      client.once("connect", () => {
-        client.destroy();
-        resolve({ ok: true, detail: `${file} accepts connections` });
-      });
-      client.once("error", (err: NodeJS.ErrnoException) => {
-        resolve({
-          ok: false,
-          detail: `${file}: ${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}`,
-        });
-      });
-    });
+    return accepts(
+      { path: file },
+      file,
+      (err) =>
+        `${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}`,
+    );
   };
 }
 

@@ -187,7 +187,7 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | dovecot/delivery.conf, quota-warning.sh, new-mail.lua, sieve-execute/forwarded-mail.sh | included by mailadmin.conf: auth policy report, quota-status, quota_warning, new-mail and forwarded-mail hooks to \`mailserver events\` |
 | postfix/srs-keep-sender.cf | read by Postfix from here when SRS is on: hosted senders keep their address |
 | rspamd/local.d/dkim_signing.conf | link into /etc/rspamd/local.d/: DKIM signing with the keys \`mailserver events\` writes |
-| rspamd/local.d/*.conf, *.inc | copy into /etc/rspamd/local.d/: Redis, Rspamd only scoring (no actions), the score headers, the milter worker, the signing worker's settings |
+| rspamd/local.d/*.conf, *.inc | linked into /etc/rspamd/local.d/ (docs/deploy.md, step 5): Redis, Rspamd only scoring (no actions), the score headers, the milter worker, the signing worker's settings |
 | rspamd/rspamd.conf.local | link to /etc/rspamd/rspamd.conf.local: Rspamd's signing worker, Postfix's non_smtpd_milters (DKIM for vacation replies and other mail composed here) |
 
 Requirements on the host:
