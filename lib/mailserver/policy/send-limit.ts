@@ -2,10 +2,9 @@
 // login) is accepted for is counted in the database's send_counts, one row per login and minute, so that every mail
 // host sharing the database spends one budget and a restart forgets nothing. The budget is the login's domain's
 // send_limit over a rolling hour: the current minute and the 59 before it.
-import { lt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { dialectOf } from "@/db/dialect";
-import { sendCounts } from "@/db/schema";
 
 /** Minutes in the rolling window. */
 export const WINDOW_MINUTES = 60;
@@ -52,6 +51,6 @@ export class SendLimit {
 
   /** Deletes the minutes before `first` (through the index on minute, so only the rows it deletes are read). */
   private async prune(first: number): Promise<void> {
-    await this.db.delete(sendCounts).where(lt(sendCounts.minute, first));
+    await dialectOf(this.db).run(this.db, sql`DELETE FROM send_counts WHERE minute < ${first}`);
   }
 }
