@@ -7,6 +7,7 @@ const MAIL_DAEMON_TESTS = [
   "lib/mailserver/antispam.test.ts",
   "lib/mailserver/delivery.test.ts",
   "lib/mailserver/forwarding.test.ts",
+  "lib/mailserver/send-limit.test.ts",
   "lib/lists/lists.test.ts",
   "lib/mailserver/sandbox/sandbox.test.ts",
   // PostgreSQL only: a streaming replica behind the production server (skipped by `mail`).

@@ -34,6 +34,7 @@ export const {
   domainPolicies,
   mailHosts,
   greylist,
+  sendCounts,
 } = active;
 
 export type {

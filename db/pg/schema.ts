@@ -81,6 +81,7 @@ export const domains = pgTable(
     aliasLimit: integer("alias_limit").notNull().default(1000),
     mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
     capacityLimit: int64("capacity_limit").notNull().default(102400),
+    sendLimit: integer("send_limit").notNull().default(1000),
     // Usage counters, kept current by triggers (db/pg/migrations, the PL/pgSQL twin of SQLite's).
     accountCount: integer("account_count").notNull().default(0),
     aliasCount: integer("alias_count").notNull().default(0),
@@ -339,6 +340,17 @@ export const greylist = pgTable(
     primaryKey({ columns: [t.client, t.sender, t.recipient] }),
     index("greylist_expiry").on(t.passed, t.lastSeen),
   ],
+);
+
+/** See db/sqlite/schema.ts. */
+export const sendCounts = pgTable(
+  "send_counts",
+  {
+    login: text("login").notNull(),
+    minute: integer("minute").notNull(),
+    recipients: integer("recipients").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.login, t.minute] }), index("send_counts_minute").on(t.minute)],
 );
 
 export const sessions = pgTable(

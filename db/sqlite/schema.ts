@@ -56,6 +56,9 @@ export const domains = sqliteTable(
     aliasLimit: integer("alias_limit").notNull().default(1000),
     mailinglistLimit: integer("mailinglist_limit").notNull().default(100),
     capacityLimit: integer("capacity_limit").notNull().default(102400),
+    // Recipients per rolling hour each signed-in account of the domain may send to (0: no limit); the policy
+    // service counts them in send_counts (docs/mail-server.md, "Sending limit"). Not a field of the v1 API.
+    sendLimit: integer("send_limit").notNull().default(1000),
     // Usage counters, kept current by triggers (db/sqlite/migrations) so reading a domain costs no scan.
     accountCount: integer("account_count").notNull().default(0),
     aliasCount: integer("alias_count").notNull().default(0),
@@ -352,6 +355,20 @@ export const greylist = sqliteTable(
     primaryKey({ columns: [t.client, t.sender, t.recipient] }),
     index("greylist_expiry").on(t.passed, t.lastSeen),
   ],
+);
+
+/**
+ * Recipients a signed-in sender (SASL login) was accepted for, per minute (epoch seconds / 60): the policy service's
+ * rolling hour is the sum of a login's last 60 rows (lib/mailserver/policy/send-limit.ts), shared by every mail host.
+ */
+export const sendCounts = sqliteTable(
+  "send_counts",
+  {
+    login: text("login").notNull(),
+    minute: integer("minute").notNull(),
+    recipients: integer("recipients").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.login, t.minute] }), index("send_counts_minute").on(t.minute)],
 );
 
 /**

@@ -232,3 +232,40 @@ describe("domain list, customer list and mailserver host list on a new database"
     }
   });
 });
+
+describe("domain set-limits --send-limit", () => {
+  const D = "a.test";
+  const shown = async (argv: string[]) => JSON.parse(await runCommand(db, argv)) as Record<string, unknown>;
+
+  it("is 1000 for a new domain, shown by domain show and domain list beside the v1 record", async () => {
+    const record = await shown(["domain", "show", D]);
+    expect(record.send_limit).toBe("1000");
+    expect(record.account_limit).toBe("1000");
+    expect(await runCommand(db, ["domain", "list"])).toMatch(/^a\.test\t.*\tsend 1000\/h$/m);
+    // The API's record (its fields are fixed by the specification) does not carry it.
+    const { toDomainRecord } = await import("@/lib/server/resources/domains");
+    expect(await toDomainRecord(db, await getDomainOrThrow(db, D))).not.toHaveProperty("send_limit");
+  });
+
+  it("sets the domain's limit alone, 0 for none, and refuses anything but a whole number from 0", async () => {
+    const before = await shown(["domain", "show", D]);
+    const after = await shown(["domain", "set-limits", D, "--send-limit", "250"]);
+    expect(after).toEqual({ ...before, send_limit: "250" });
+    expect((await getDomainOrThrow(db, D)).sendLimit).toBe(250);
+    expect(await runCommand(db, ["domain", "list"])).toMatch(/^a\.test\t.*\tsend 250\/h$/m);
+    expect((await shown(["domain", "set-limits", D, "--send-limit", "0"])).send_limit).toBe("0");
+    expect(await runCommand(db, ["domain", "list"])).toMatch(/^a\.test\t.*\tsend unlimited\/h$/m);
+    for (const bad of ["-1", "many", "2147483648"]) {
+      await expect(runCommand(db, ["domain", "set-limits", D, `--send-limit=${bad}`])).rejects.toThrow(
+        new UsageError(`domain set-limits: --send-limit needs a whole number from 0 to 2147483647, not '${bad}'`),
+      );
+    }
+    expect((await getDomainOrThrow(db, D)).sendLimit).toBe(0);
+    await runCommand(db, ["domain", "set-limits", D, "--send-limit", "1000"]);
+  });
+
+  it("is taken by domain add", async () => {
+    await runCommand(db, ["domain", "add", "sends.test", "--postmaster-password", "Admin-pass1", "--send-limit", "40"]);
+    expect((await getDomainOrThrow(db, "sends.test")).sendLimit).toBe(40);
+  });
+});

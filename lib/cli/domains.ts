@@ -69,6 +69,13 @@ const LIMIT_OPTIONS: Record<string, OptionSpec> = {
     min: 0,
     help: "the sum of the accounts' capacities in MB (default 102400)",
   },
+  "send-limit": {
+    type: "string",
+    value: "N",
+    min: 0,
+    max: MAX_COUNT,
+    help: "recipients per rolling hour each signed-in account may send to over SMTP AUTH; past it each further RCPT gets 450 4.7.1 (0: no limit; default 1000)",
+  },
 };
 
 /** The limits given; `spelt` writes an option's name as the user wrote it (a flag by default, `name=` in an import). */
@@ -79,8 +86,14 @@ function limitsOf(command: Command, values: Parsed["values"], spelt = (name: str
     aliasLimit: limit("alias-limit"),
     mailinglistLimit: limit("mailinglist-limit"),
     capacityLimit: limit("capacity-limit"),
+    sendLimit: limit("send-limit"),
   };
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+}
+
+/** The domain's v1 record and its sending limit, which only the operator sees (the API's fields are fixed). */
+async function domainReport(db: Db, domain: DomainRow) {
+  return { ...(await toDomainRecord(db, domain)), send_limit: String(domain.sendLimit) };
 }
 
 export const DOMAIN_COMMANDS: Command[] = [
@@ -122,11 +135,11 @@ export const DOMAIN_COMMANDS: Command[] = [
       "Adds many domains from a file, as `domain add` would one by one: a line per domain; the ones already hosted are left as they are.",
     notes:
       "A line: <domain> <postmaster-password> [account-limit=N] [alias-limit=N] [mailinglist-limit=N] [capacity-limit=MB]\n" +
-      "[customer=<id>|<domain>]; a password of - is generated and printed. Blank lines and lines starting with # are\n" +
-      "skipped; - as the file reads standard input. The lines are added in order, each in its own transaction (a\n" +
-      "customer=<domain> may name a domain of an earlier line); the passwords' hashes and DKIM keys are made --concurrency\n" +
-      "at a time beforehand. One output line per domain (added, exists, failed), printed as soon as it is done, then\n" +
-      "the counts; exit 1 when a line failed.",
+      "[send-limit=N] [customer=<id>|<domain>]; a password of - is generated and printed. Blank lines and lines\n" +
+      "starting with # are skipped; - as the file reads standard input. The lines are added in order, each in its own\n" +
+      "transaction (a customer=<domain> may name a domain of an earlier line); the passwords' hashes and DKIM keys are\n" +
+      "made --concurrency at a time beforehand. One output line per domain (added, exists, failed), printed as soon as\n" +
+      "it is done, then the counts; exit 1 when a line failed.",
     example: `${CLI} domain import domains.txt`,
     options: {
       concurrency: {
@@ -154,7 +167,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       listOutput(
         (await listDomains(ctx.db())).map(
           (d) =>
-            `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB`,
+            `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB\tsend ${d.sendLimit || "unlimited"}/h`,
         ),
         "no domains yet: `domain add <domain>` adds one",
       ),
@@ -162,23 +175,30 @@ export const DOMAIN_COMMANDS: Command[] = [
   {
     name: "domain show",
     args: ["<domain>"],
-    summary: "Prints the domain's record (as GET /api/v1/domains/<domain> returns it).",
+    summary:
+      "Prints the domain's record (as GET /api/v1/domains/<domain> returns it) and its send_limit, which the API does not carry.",
     example: `${CLI} domain show example.org`,
     run: async (ctx, { positionals }) => {
       const db = ctx.db();
-      return show(await toDomainRecord(db, await getDomainOrThrow(db, positionals[0]!)));
+      return show(await domainReport(db, await getDomainOrThrow(db, positionals[0]!)));
     },
   },
   {
     name: "domain set-limits",
     args: ["<domain>"],
     summary: "Changes the given limits of a domain; the others stay as they are.",
-    example: `${CLI} domain set-limits example.org --account-limit 200 --capacity-limit 204800`,
+    notes:
+      "--send-limit counts the recipients each signed-in account of the domain (SMTP AUTH on the submission ports)\n" +
+      "was accepted for in the last hour, on every mail host together; past it, each further RCPT gets\n" +
+      "450 4.7.1 until the hour has moved on. Mail the server composes itself (forwards, Sieve redirects, vacation\n" +
+      "replies, the list service's copies) and mail from outside are not counted. It applies to the next RCPT.\n" +
+      "Per domain only: a customer's pooled limits do not cap it (docs/customers.md says why).",
+    example: `${CLI} domain set-limits example.org --account-limit 200 --send-limit 300`,
     options: LIMIT_OPTIONS,
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
       const domain = await getDomainOrThrow(db, positionals[0]!);
-      return show(await toDomainRecord(db, await setDomainLimits(db, domain, limitsOf(this, values))));
+      return show(await domainReport(db, await setDomainLimits(db, domain, limitsOf(this, values))));
     },
   },
   {

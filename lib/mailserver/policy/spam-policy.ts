@@ -13,6 +13,7 @@ import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { expansionLoops, isHostedName, leadsNowhere, resolve, storingMailboxes } from "./destination";
 import { mayUseSender } from "./sender-logins";
+import { SendLimit } from "./send-limit";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -29,7 +30,7 @@ export interface PolicyOptions {
   defaults: SpamDefaults;
   /** DNS servers ("127.0.0.1:5353"); the system's when empty. */
   dnsServers?: string[];
-  /** Epoch milliseconds now (tests fake greylisting's clock); Date.now by default. */
+  /** Epoch milliseconds now (tests fake the clock of greylisting and the sending limit); Date.now by default. */
   now?: () => number;
   /** Dovecot's quota-status service (Postfix's policy protocol), asked for each mailbox a message is stored in. */
   quotaStatus?: { host: string; port: number };
@@ -73,6 +74,7 @@ export interface PolicyAnswer {
     | "sender"
     | "list-refused"
     | "quota"
+    | "send-limit"
     | "authenticated"
     | "not-hosted"
     | "no-destination"
@@ -241,8 +243,10 @@ async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: 
 
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
+  private readonly sendLimit: SendLimit;
 
   constructor(private readonly o: PolicyOptions) {
+    this.sendLimit = new SendLimit(o.db);
     this.resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
     if (o.dnsServers?.length) this.resolver.setServers(o.dnsServers);
   }
@@ -264,7 +268,10 @@ export class SpamPolicy {
       if (refused) return refused;
       const full = await this.fullMailbox(recipient, Number(req.size) || 0);
       // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
-      return full ? { action: "552 5.2.2 Mailbox is full", rule: "quota" } : { action: "DUNNO", rule: "none" };
+      if (full) return { action: "552 5.2.2 Mailbox is full", rule: "quota" };
+      // Last, so that only a recipient this question accepts is counted against a signed-in sender's hourly limit.
+      if (req.sasl_username) return this.withinSendLimit(req.sasl_username.toLowerCase());
+      return { action: "DUNNO", rule: "none" };
     }
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
     // Authenticated submissions are the users' own mail (smtpd_recipient_restrictions permits them before us).
@@ -317,6 +324,19 @@ export class SpamPolicy {
       return { action: "DUNNO", rule: "greylist-passed" };
     }
     return { action: "DUNNO", rule: "none" };
+  }
+
+  /**
+   * A signed-in sender's recipient counted against its domain's sending limit (./send-limit.ts); past it, deferred
+   * (450): the client's queue retries later, and nothing is accepted and then returned.
+   */
+  private async withinSendLimit(login: string): Promise<PolicyAnswer> {
+    const decision = await this.sendLimit.count(login, (this.o.now ?? Date.now)());
+    if (decision.allowed) return { action: "DUNNO", rule: "none" };
+    return {
+      action: `450 4.7.1 ${login} has reached its sending limit of ${decision.limit} recipients per hour; try again later`,
+      rule: "send-limit",
+    };
   }
 
   /**

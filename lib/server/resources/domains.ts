@@ -151,6 +151,8 @@ export interface DomainLimits {
   aliasLimit?: number;
   mailinglistLimit?: number;
   capacityLimit?: number;
+  /** Recipients per rolling hour for each signed-in account (0: none): enforced by the policy service, not in the API. */
+  sendLimit?: number;
 }
 
 /** The limits as the domain record names them, so the audit log shows them as the API and the panel do. */
@@ -159,6 +161,7 @@ const LIMIT_FIELDS = {
   aliasLimit: "alias_limit",
   mailinglistLimit: "mailinglist_limit",
   capacityLimit: "capacity_limit",
+  sendLimit: "send_limit",
 } as const satisfies Record<keyof DomainLimits, string>;
 const asRecordFields = (limits: DomainLimits): Record<string, number | undefined> =>
   Object.fromEntries(Object.entries(limits).map(([k, v]) => [LIMIT_FIELDS[k as keyof DomainLimits], v as number]));

@@ -115,6 +115,7 @@ const FIELDS: Record<string, { label: Words; values?: Values }> = {
   account_limit: { label: { pl: "Limit kont", en: "Account limit" } },
   mailinglist_limit: { label: { pl: "Limit list", en: "List limit" } },
   capacity_limit: { label: { pl: "Limit pojemności (MB)", en: "Capacity limit (MB)" } },
+  send_limit: { label: { pl: "Limit wysyłki (odbiorców na godzinę)", en: "Sending limit (recipients per hour)" } },
   totp: {
     label: { pl: "Logowanie dwuetapowe", en: "Two-step sign-in" },
     values: { off: { pl: "wyłączone", en: "off" }, on: { pl: "włączone", en: "on" } },
