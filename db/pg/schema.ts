@@ -396,6 +396,7 @@ export const smsQueue = pgTable(
     channel: text("channel").notNull(),
     target: text("target").notNull(),
     parts: jsonb("parts").$type<string[]>().notNull(),
+    partsSent: integer("parts_sent").notNull().default(0),
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: text("next_attempt_at").notNull(),

@@ -430,6 +430,8 @@ export const smsQueue = sqliteTable(
     target: text("target").notNull(),
     // The SMS texts, already flattened and cut to length, as a JSON array (one element per SMS).
     parts: text("parts", { mode: "json" }).$type<string[]>().notNull(),
+    // How many of the parts have gone out: a retry sends the rest, not the first ones again.
+    partsSent: integer("parts_sent").notNull().default(0),
     // pending, sent, failed (retries used up) or skipped (rate limit).
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),

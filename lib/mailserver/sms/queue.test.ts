@@ -2,6 +2,8 @@
 // blocked is not sent once it is. The delivery of a blocked account's mail (queued as skipped) is tested in real mail
 // in lib/mailserver/delivery.test.ts.
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -44,5 +46,52 @@ describe("SMS queue and a block", () => {
     await processSmsQueue(db, smsConfig(), { smtp: { host: "127.0.0.1", port: 1 } });
     const [row] = await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id));
     expect(row).toMatchObject({ status: "skipped", lastError: BLOCKED_SKIP, attempts: 0 });
+  });
+});
+
+describe("SMS queue and a gateway failing between parts", () => {
+  it("a notification of three SMS whose second one failed sends the second and third on retry, not the first again", async () => {
+    // The provider's HTTP gateway, stood in for by a local server speaking its form protocol: the second request
+    // fails once.
+    const texts: string[] = [];
+    let requests = 0;
+    const gateway = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        requests += 1;
+        if (requests === 2) return void res.writeHead(503).end("busy");
+        texts.push(new URLSearchParams(body).get("text") ?? "");
+        res.end("OK");
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = gateway.address() as AddressInfo;
+      const config = smsConfig({
+        http: { url: `http://127.0.0.1:${port}/send`, fields: { to: "{msisdn}", text: "{text}" } },
+        retryDelaysSeconds: [0],
+      });
+      const account = await createAccount(db, await getDomainOrThrow(db, "q.test"), "bartek", {
+        password: "Secret-123",
+        sms_phone_number_1: "600100200",
+        sms_send_to: 0,
+        sms_cnt: 3,
+      });
+      const [queued] = await enqueueNewMail(db, config, account, {
+        subject: "Faktura",
+        body: "numer dwanascie za listopad do zaplaty w terminie siedmiu dni ".repeat(8),
+      });
+      expect(queued!.parts).toHaveLength(3);
+      const transport = { smtp: { host: "127.0.0.1", port: 1 } };
+      await processSmsQueue(db, config, transport);
+      const row = async () => (await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id)))[0]!;
+      expect(await row()).toMatchObject({ status: "pending", attempts: 1, partsSent: 1 });
+      await processSmsQueue(db, config, transport);
+      expect(await row()).toMatchObject({ status: "sent", attempts: 2, partsSent: 3 });
+      expect(texts).toEqual(queued!.parts);
+    } finally {
+      gateway.close();
+    }
   });
 });

@@ -153,6 +153,7 @@ async function sendRow(
     });
     try {
       for (const [i, text] of row.parts.entries()) {
+        if (i < row.partsSent) continue;
         await mailer.sendMail({
           from: fill(config.from, { domain }),
           to: row.target,
@@ -161,6 +162,7 @@ async function sendRow(
           headers: { "Auto-Submitted": "auto-generated", "X-Mailadmin": "sms-notification" },
           envelope: { from: fill(config.from, { domain }), to: [row.target] },
         });
+        await partSent(db, row, i);
       }
     } finally {
       mailer.close();
@@ -174,8 +176,21 @@ async function sendRow(
   if (!gw) throw new Error("no HTTP SMS gateway configured by the provider");
   const login = row.slot === 1 ? account.smsLogin1 : account.smsLogin2;
   const password = decryptSmsPassword(row.slot === 1 ? account.smsPassword1 : account.smsPassword2);
-  for (const text of row.parts) await sendHttp(gw, { ...n, number: n.national, login, password, text });
+  for (const [i, text] of row.parts.entries()) {
+    if (i < row.partsSent) continue;
+    await sendHttp(gw, { ...n, number: n.national, login, password, text });
+    await partSent(db, row, i);
+  }
   return "sent";
+}
+
+/** Records that part `i` went out, so that a retry after a later part's failure starts after it. */
+async function partSent(db: Db, row: SmsQueueRow, i: number): Promise<void> {
+  if (row.parts.length > 1)
+    await db
+      .update(smsQueue)
+      .set({ partsSent: i + 1 })
+      .where(eq(smsQueue.id, row.id));
 }
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */
