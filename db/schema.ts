@@ -34,6 +34,8 @@ export const {
   domainPolicies,
   mailHosts,
   greylist,
+  mailPasswordChanges,
+  mailPasswordChangesHandled,
 } = active;
 
 export type {

@@ -88,6 +88,7 @@ describe("endRefusedSessions", () => {
     ]);
     expect(await endRefusedSessions(db, doveadm)).toEqual({
       ended: [`blocked@${D}`, `expired@${D}`, `deleted@${D}`, "nobody@elsewhere.test"],
+      passwordChanged: [],
       failed: [],
     });
     expect(calls().split("\n")).toEqual([
@@ -99,16 +100,17 @@ describe("endRefusedSessions", () => {
     ]);
   });
 
-  it("nobody connected: no database query", async () => {
+  it("nobody connected: no kick, and one query (the password changes)", async () => {
+    fs.rmSync(file("calls.txt"), { force: true });
     who([]);
-    // A handle that is no database: any query would throw.
-    expect(await endRefusedSessions({} as Db, doveadm)).toEqual({ ended: [], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], passwordChanged: [], failed: [] });
+    expect(calls()).toBe("-c /etc/dovecot/x.conf -f tab who -1");
   });
 
   it("never kicks by a mask: a name with * or ? is left alone", async () => {
     fs.rmSync(file("calls.txt"), { force: true });
     who([[`*@${D}`, "imap"]]);
-    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], passwordChanged: [], failed: [] });
     expect(calls()).not.toContain("kick");
   });
 
@@ -118,7 +120,11 @@ describe("endRefusedSessions", () => {
       [`expired@${D}`, "imap"],
     ]);
     fs.writeFileSync(file("kick-status"), "68");
-    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [`blocked@${D}`, `expired@${D}`], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({
+      ended: [`blocked@${D}`, `expired@${D}`],
+      passwordChanged: [],
+      failed: [],
+    });
     fs.rmSync(file("calls.txt"), { force: true });
     fs.writeFileSync(file("kick-status"), "75");
     const { ended, failed } = await endRefusedSessions(db, doveadm);
