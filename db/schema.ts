@@ -35,6 +35,8 @@ export const {
   mailHosts,
   greylist,
   sendCounts,
+  mailPasswordChanges,
+  mailPasswordChangesHandled,
 } = active;
 
 export type {

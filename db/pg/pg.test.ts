@@ -383,6 +383,24 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(await v()).toBe(v0 + 2);
   });
 
+  it("records a change of the mail password hash like SQLite, whatever writes it, and nothing for other updates", async () => {
+    const changes = `SELECT email, changed_at > 0 AS dated FROM mail_password_changes ORDER BY id`;
+    // A bulk update of two accounts, a one-row update, and updates that keep the hash.
+    await both(`
+      UPDATE accounts SET mail_password_hash = mail_password_hash || 'y' WHERE email IN ('blocked@one.test', 'jan@one.test');
+      UPDATE accounts SET mail_password_hash = '' WHERE email = 'ewa@two.test';
+      UPDATE accounts SET mail_password_hash = mail_password_hash, capacity = capacity + 1;
+      UPDATE accounts SET usage_bytes = 7 WHERE email = 'jan@one.test';
+    `);
+    const pgChanges = (await pgRows(changes)).map((r) => ({ ...r, dated: r.dated ? 1 : 0 }));
+    expect(sortRows(pgChanges)).toEqual(sortRows(sqliteRows(changes)));
+    expect(sortRows(pgChanges)).toEqual(
+      sortRows(["blocked@one.test", "jan@one.test", "ewa@two.test"].map((email) => ({ email, dated: 1 }))),
+    );
+    const [row] = await pgRows(`SELECT changed_at FROM mail_password_changes ORDER BY id LIMIT 1`);
+    expect(Math.abs(Number(row!.changed_at) - Date.now())).toBeLessThan(60_000);
+  });
+
   it("deletes a domain with everything in it (ON DELETE CASCADE) and its triggers do not get in the way", async () => {
     await pdb.delete(p.domains).where(eq(p.domains.name, "one.test"));
     expect(await pgRows("SELECT email FROM accounts ORDER BY email")).toEqual([{ email: "ewa@two.test" }]);

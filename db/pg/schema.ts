@@ -482,3 +482,25 @@ export const domainPolicies = pgTable("domain_policies", {
     .references(() => domains.id, { onDelete: "cascade" }),
   require2fa: integer("require_2fa").notNull().default(0),
 });
+
+/** See db/schema.ts. */
+export const mailPasswordChanges = pgTable(
+  "mail_password_changes",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    changedAt: int64("changed_at").notNull(),
+  },
+  (t) => [index("mail_password_changes_changed_at").on(t.changedAt)],
+);
+
+export const mailPasswordChangesHandled = pgTable(
+  "mail_password_changes_handled",
+  {
+    changeId: integer("change_id")
+      .notNull()
+      .references(() => mailPasswordChanges.id, { onDelete: "cascade" }),
+    host: text("host").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.changeId, t.host] })],
+);

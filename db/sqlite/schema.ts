@@ -546,3 +546,30 @@ export type ListHeldPostRow = typeof listHeldPosts.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type SmsQueueRow = typeof smsQueue.$inferSelect;
 export type DkimKeyRow = typeof dkimKeys.$inferSelect;
+
+/**
+ * One change of an account's mail password, written by the trigger accounts_mail_password_change on
+ * accounts.mail_password_hash (so a change by any path is seen): `mailserver events` on each mail host ends the
+ * account's open Dovecot sessions, then records it in mailPasswordChangesHandled. Pruned after a day.
+ */
+export const mailPasswordChanges = sqliteTable(
+  "mail_password_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    changedAt: integer("changed_at").notNull(),
+  },
+  (t) => [index("mail_password_changes_changed_at").on(t.changedAt)],
+);
+
+/** Which mail host (MAIL_HOST_NAME, '' without one) has ended the sessions of which password change. */
+export const mailPasswordChangesHandled = sqliteTable(
+  "mail_password_changes_handled",
+  {
+    changeId: integer("change_id")
+      .notNull()
+      .references(() => mailPasswordChanges.id, { onDelete: "cascade" }),
+    host: text("host").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.changeId, t.host] })],
+);

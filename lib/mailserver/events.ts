@@ -6,8 +6,8 @@ import "server-only";
 //   POST /quota-warning the quota_warning script when usage crosses a percentage: the usage warning
 //   POST /new-mail      the push_notification Lua driver for a message saved into an inbox by LMTP: SMS queue
 //   POST /forwarded-mail a forward-only account's Sieve script with a message it forwards: SMS queue
-// the SMS queue's worker, and every few seconds the end of open sessions of users who may no longer log in
-// (open-sessions.ts). Each request answers quickly; slow work (SMS gateways) happens in the worker.
+// the SMS queue's worker, and every few seconds the end of open sessions of users who may no longer log in or whose
+// mail password changed (open-sessions.ts). Each request answers quickly; slow work (SMS gateways) happens in the worker.
 import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +20,7 @@ import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { mailAuthPolicy } from "./last-login";
 import { endRefusedSessions } from "./open-sessions";
+import { prunePasswordChanges } from "./password-changes";
 import type { SmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
 
@@ -38,8 +39,8 @@ export interface MailEventsOptions {
   /** How often the SMS worker looks for due rows (ms). */
   queueIntervalMs?: number;
   /**
-   * How often this host's open Dovecot sessions of users who may no longer log in are ended (ms; default
-   * SESSION_CHECK_MS, 0: never).
+   * How often this host's open Dovecot sessions of users who may no longer log in or whose password changed are
+   * ended (ms; default SESSION_CHECK_MS, 0: never).
    */
   sessionCheckMs?: number;
   /** This host's name (MAIL_HOST_NAME): the SMS worker sends only for the mailboxes held here (mail-hosts.ts). */
@@ -47,8 +48,14 @@ export interface MailEventsOptions {
   log?: (line: string) => void;
 }
 
-/** A blocked, expired or deleted account's open IMAP/POP3 session ends within this (plus the check's own time). */
+/**
+ * A blocked, expired or deleted account's open IMAP/POP3 session, or one of an account whose password changed, ends
+ * within this (plus the check's own time).
+ */
 export const SESSION_CHECK_MS = 5_000;
+
+/** How often the session check also deletes the password changes past their keeping time. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface MailEvents {
   url: string;
@@ -242,11 +249,18 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     if (message && message !== lastSessionError) log(`sessions: ${message}`);
     lastSessionError = message;
   };
+  let prunedAt = 0;
   const checkSessions = () => {
-    sessionCheck ??= endRefusedSessions(o.db, o.doveadm)
+    const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
+    sessionCheck ??= (prune ? prunePasswordChanges(o.db) : Promise.resolve(0))
+      .then(() => {
+        if (prune) prunedAt = Date.now();
+        return endRefusedSessions(o.db, o.doveadm, o.hostName ?? "");
+      })
       .then(
-        ({ ended, failed }) => {
+        ({ ended, passwordChanged, failed }) => {
           for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
+          for (const user of passwordChanged) log(`sessions: ended ${user} (password changed)`);
           sessionError(failed.join(" | "));
         },
         (err: Error) => sessionError(err.message),

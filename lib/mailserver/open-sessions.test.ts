@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import type { Principal } from "@/lib/server/caller/auth";
 import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { startMailEvents } from "./events";
 import { connectedUsers, endRefusedSessions } from "./open-sessions";
+import { PASSWORD_CHANGE_KEEP_MS, prunePasswordChanges, unhandledPasswordChanges } from "./password-changes";
 import { smsConfig } from "./sms/config";
 
 vi.mock("server-only", () => ({}));
@@ -19,6 +21,7 @@ const PW = "Konto-pass1";
 let dir: string;
 let db: Db;
 let doveadm: string[];
+let postmaster: Principal;
 
 /** Files the stand-in reads (who.txt, kick-status) and writes (calls.txt: one line per call, its arguments). */
 const file = (name: string) => path.join(dir, name);
@@ -48,12 +51,13 @@ esac
   doveadm = [script, "-c", "/etc/dovecot/x.conf"];
   db = openDatabase(file("t.db"));
   const domain = await addDomain(db, D, PW, {});
-  const postmaster: Principal = {
+  postmaster = {
     account: await getAccountOrThrow(db, domain, "postmaster"),
     domain: D,
     isPostmaster: true,
   };
-  for (const name of ["ok", "blocked", "expired", "deleted"]) await createAccount(db, domain, name, { password: PW });
+  for (const name of ["ok", "blocked", "expired", "deleted", "changed", "other"])
+    await createAccount(db, domain, name, { password: PW });
   await updateAccounts(db, postmaster, domain, ["blocked"], { blocked: 1 });
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   await updateAccounts(db, postmaster, domain, ["expired"], { expiration_date: yesterday });
@@ -88,6 +92,7 @@ describe("endRefusedSessions", () => {
     ]);
     expect(await endRefusedSessions(db, doveadm)).toEqual({
       ended: [`blocked@${D}`, `expired@${D}`, `deleted@${D}`, "nobody@elsewhere.test"],
+      passwordChanged: [],
       failed: [],
     });
     expect(calls().split("\n")).toEqual([
@@ -99,16 +104,17 @@ describe("endRefusedSessions", () => {
     ]);
   });
 
-  it("nobody connected: no database query", async () => {
+  it("nobody connected: no kick, and one query (the password changes)", async () => {
+    fs.rmSync(file("calls.txt"), { force: true });
     who([]);
-    // A handle that is no database: any query would throw.
-    expect(await endRefusedSessions({} as Db, doveadm)).toEqual({ ended: [], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], passwordChanged: [], failed: [] });
+    expect(calls()).toBe("-c /etc/dovecot/x.conf -f tab who -1");
   });
 
   it("never kicks by a mask: a name with * or ? is left alone", async () => {
     fs.rmSync(file("calls.txt"), { force: true });
     who([[`*@${D}`, "imap"]]);
-    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [], passwordChanged: [], failed: [] });
     expect(calls()).not.toContain("kick");
   });
 
@@ -118,7 +124,11 @@ describe("endRefusedSessions", () => {
       [`expired@${D}`, "imap"],
     ]);
     fs.writeFileSync(file("kick-status"), "68");
-    expect(await endRefusedSessions(db, doveadm)).toEqual({ ended: [`blocked@${D}`, `expired@${D}`], failed: [] });
+    expect(await endRefusedSessions(db, doveadm)).toEqual({
+      ended: [`blocked@${D}`, `expired@${D}`],
+      passwordChanged: [],
+      failed: [],
+    });
     fs.rmSync(file("calls.txt"), { force: true });
     fs.writeFileSync(file("kick-status"), "75");
     const { ended, failed } = await endRefusedSessions(db, doveadm);
@@ -174,6 +184,132 @@ describe("the mail event service's check", () => {
       expect(res.status).toBe(404);
     } finally {
       fs.rmSync(file("who-fails"), { force: true });
+      await events.close();
+    }
+  });
+});
+
+describe("the sessions of an account whose mail password changed", () => {
+  const rows = () =>
+    db.$client.prepare("SELECT email FROM mail_password_changes ORDER BY id").pluck().all() as string[];
+  const reset = () => db.$client.exec("DELETE FROM mail_password_changes");
+  let n = 0;
+  /** A new password for `changed` through the service the API, the panel and the CLI call. */
+  const change = async () =>
+    updateAccounts(db, postmaster, await getDomainOrThrow(db, D), ["changed"], { password: `Nowe-haslo${++n}` });
+
+  it("the trigger records every change of the mail password hash, whatever writes it, and nothing else", async () => {
+    reset();
+    await change();
+    expect(rows()).toEqual([`changed@${D}`]);
+    // A direct SQL fix, as an operator would make it.
+    db.$client
+      .prepare("UPDATE accounts SET mail_password_hash = 'x' || mail_password_hash WHERE email = ?")
+      .run(`other@${D}`);
+    expect(rows()).toEqual([`changed@${D}`, `other@${D}`]);
+    // Updates that keep the hash (another field, the same value) record nothing.
+    await updateAccounts(db, postmaster, await getDomainOrThrow(db, D), ["changed"], { description: "x" });
+    db.$client.prepare("UPDATE accounts SET mail_password_hash = mail_password_hash, usage_bytes = 5").run();
+    expect(rows()).toEqual([`changed@${D}`, `other@${D}`]);
+    reset();
+  });
+
+  it("ends them once on each host; another account's sessions and a later session with the new password stay", async () => {
+    reset();
+    who([
+      [`changed@${D}`, "imap"],
+      [`changed@${D}`, "pop3"],
+      [`other@${D}`, "imap"],
+    ]);
+    await change();
+    fs.rmSync(file("calls.txt"), { force: true });
+    expect(await endRefusedSessions(db, doveadm, "a")).toEqual({
+      ended: [],
+      passwordChanged: [`changed@${D}`],
+      failed: [],
+    });
+    expect(calls().split("\n")).toEqual([
+      "-c /etc/dovecot/x.conf -f tab who -1",
+      `-c /etc/dovecot/x.conf kick changed@${D}`,
+    ]);
+    // The sessions listed now were opened with the new password: host a leaves them.
+    fs.rmSync(file("calls.txt"), { force: true });
+    expect(await endRefusedSessions(db, doveadm, "a")).toEqual({ ended: [], passwordChanged: [], failed: [] });
+    expect(calls()).not.toContain("kick");
+    // Host b ends the sessions its own Dovecot serves, from the same record.
+    expect((await endRefusedSessions(db, doveadm, "b")).passwordChanged).toEqual([`changed@${D}`]);
+    expect(await unhandledPasswordChanges(db, "a")).toEqual([]);
+    expect(await unhandledPasswordChanges(db, "b")).toEqual([]);
+  });
+
+  it("a change whose user is not connected is handled: a session opened later stays", async () => {
+    reset();
+    await change();
+    who([[`other@${D}`, "imap"]]);
+    expect((await endRefusedSessions(db, doveadm)).passwordChanged).toEqual([]);
+    who([[`changed@${D}`, "imap"]]);
+    fs.rmSync(file("calls.txt"), { force: true });
+    expect((await endRefusedSessions(db, doveadm)).passwordChanged).toEqual([]);
+    expect(calls()).not.toContain("kick");
+  });
+
+  it("a failed kick leaves the change for the next check", async () => {
+    reset();
+    await change();
+    who([[`changed@${D}`, "imap"]]);
+    fs.writeFileSync(file("kick-status"), "75");
+    try {
+      const { passwordChanged, failed } = await endRefusedSessions(db, doveadm);
+      expect(passwordChanged).toEqual([]);
+      expect(failed).toEqual([`${doveadm.join(" ")} kick changed@${D} failed (exit 75): no output`]);
+    } finally {
+      fs.rmSync(file("kick-status"));
+    }
+    expect((await endRefusedSessions(db, doveadm)).passwordChanged).toEqual([`changed@${D}`]);
+  });
+
+  it("keeps a change a day, then deletes it with its marks", async () => {
+    reset();
+    await change();
+    await change();
+    const [first] = await unhandledPasswordChanges(db, "a");
+    db.$client
+      .prepare("UPDATE mail_password_changes SET changed_at = changed_at - ? WHERE id = ?")
+      .run(PASSWORD_CHANGE_KEEP_MS + 1_000, first!.id);
+    who([]);
+    await endRefusedSessions(db, doveadm, "a");
+    expect(await prunePasswordChanges(db)).toBe(1);
+    expect(rows()).toEqual([`changed@${D}`]);
+    expect(db.$client.prepare("SELECT change_id FROM mail_password_changes_handled").pluck().all()).toEqual([
+      first!.id + 1,
+    ]);
+    expect(await prunePasswordChanges(db)).toBe(0);
+  });
+
+  it("the mail event service started after a change ends the sessions opened before it, and logs it", async () => {
+    reset();
+    await change();
+    who([
+      [`changed@${D}`, "imap"],
+      [`other@${D}`, "imap"],
+    ]);
+    const logged: string[] = [];
+    const events = await startMailEvents({
+      db,
+      doveadm,
+      sms: smsConfig({ rateLimitPerHour: 0 }),
+      transport: { smtp: { host: "127.0.0.1", port: 9 } },
+      queueIntervalMs: 3_600_000,
+      sessionCheckMs: 20,
+      hostName: "restarted",
+      log: (line) => logged.push(line),
+    });
+    try {
+      await vi.waitFor(() => expect(logged).toContain(`sessions: ended changed@${D} (password changed)`), {
+        timeout: 5_000,
+      });
+      expect(logged.join("\n")).not.toContain("other@");
+    } finally {
       await events.close();
     }
   });

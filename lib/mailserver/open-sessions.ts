@@ -1,11 +1,12 @@
 import "server-only";
-// Ends the open Dovecot sessions (IMAP, POP3, ManageSieve) of users who may no longer log in: blocked, expired,
-// deleted (with their domain too). Dovecot's passdb refuses only new logins; a session opened before the change
-// would go on for days (an IMAP client in IDLE keeps reading new mail). `mailserver events` runs this every few
-// seconds on each mail host (docs/mail-server.md, "Open sessions").
+// Ends the open Dovecot sessions (IMAP, POP3, ManageSieve) of users who may no longer log in (blocked, expired,
+// deleted, with their domain too) and of accounts whose mail password changed. Dovecot's passdb decides only at
+// login; a session opened before the change would go on for days (an IMAP client in IDLE keeps reading new mail).
+// `mailserver events` runs this every few seconds on each mail host (docs/mail-server.md, "Open sessions").
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { dialectOf } from "@/db/dialect";
+import { markPasswordChangesHandled, unhandledPasswordChanges } from "./password-changes";
 import { runToolAsync, ToolError } from "./run-tool";
 
 /**
@@ -36,29 +37,48 @@ export async function mayLogIn(db: Db, users: string[]): Promise<Set<string>> {
   return new Set(rows.map((r) => r.user));
 }
 
+export interface SessionCheck {
+  /** Users whose sessions were ended because they may no longer log in. */
+  ended: string[];
+  /** Users whose sessions were ended because their mail password changed (and who may still log in). */
+  passwordChanged: string[];
+  /** doveadm's own error of each kick that failed (the others are still kicked). */
+  failed: string[];
+}
+
 /**
- * One check: who is connected, then (only when anyone is) which of them may log in, then `doveadm kick` for each
- * other one. Returns the users whose sessions were ended and the kicks that failed (doveadm's own error: the others
- * are still kicked). Throws when `doveadm who` or the query fails.
+ * One check on the mail host `host` (MAIL_HOST_NAME, '' without one): the password changes it has not handled yet
+ * (one query), who is connected, then (only when anyone is) which of them may log in, then `doveadm kick` for each
+ * user who may not or whose password changed. A change is marked handled once its user is not connected or was
+ * kicked; a failed kick leaves it for the next check. Throws when `doveadm who` or a query fails.
  */
-export async function endRefusedSessions(db: Db, doveadm: string[]): Promise<{ ended: string[]; failed: string[] }> {
+export async function endRefusedSessions(db: Db, doveadm: string[], host = ""): Promise<SessionCheck> {
   const [command, ...global] = doveadm;
+  // Read before `who`: a session listed after the change committed is kicked, even one just opened with the new
+  // password (its client logs in again).
+  const changes = await unhandledPasswordChanges(db, host);
   const users = connectedUsers(await runToolAsync(command!, [...global, "-f", "tab", "who", "-1"], undefined, 30_000));
-  if (users.length === 0) return { ended: [], failed: [] };
-  const allowed = await mayLogIn(db, users);
+  const allowed = users.length > 0 ? await mayLogIn(db, users) : new Set<string>();
+  const changed = new Set(changes.map((c) => c.email.toLowerCase()));
   // doveadm kick takes a mask: a name with * or ? (none the API accepts) would end other users' sessions too.
-  const refused = users.filter((u) => !allowed.has(u) && !/[*?]/.test(u));
-  const ended: string[] = [];
-  const failed: string[] = [];
-  for (const user of refused) {
+  const toKick = users.filter((u) => (!allowed.has(u) || changed.has(u.toLowerCase())) && !/[*?]/.test(u));
+  const result: SessionCheck = { ended: [], passwordChanged: [], failed: [] };
+  const notKicked = new Set<string>();
+  for (const user of toKick) {
+    const done = () => (allowed.has(user) ? result.passwordChanged : result.ended).push(user);
     try {
       await runToolAsync(command!, [...global, "kick", user], undefined, 30_000);
-      ended.push(user);
+      done();
     } catch (err) {
       // 68 (EX_NOUSER): "no users kicked", the session ended by itself meanwhile.
-      if (err instanceof ToolError && err.status === 68) ended.push(user);
-      else failed.push((err as Error).message);
+      if (err instanceof ToolError && err.status === 68) done();
+      else {
+        result.failed.push((err as Error).message);
+        notKicked.add(user.toLowerCase());
+      }
     }
   }
-  return { ended, failed };
+  const handled = changes.filter((c) => !notKicked.has(c.email.toLowerCase())).map((c) => c.id);
+  if (handled.length > 0) await markPasswordChangesHandled(db, host, handled);
+  return result;
 }

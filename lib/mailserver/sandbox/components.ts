@@ -224,6 +224,8 @@ const events: SandboxComponent = {
       port: ctx.ports.events,
       queueIntervalMs: 1000,
       sessionCheckMs: ctx.options.sessionCheckMs,
+      // As MAIL_HOST_NAME for `mailserver events`: each host records the password changes it has handled.
+      hostName: ctx.options.hostName,
       dkim: { dir: path.join(ctx.layout.root, "dkim"), group: "_rspamd", intervalMs: 1000 },
       log: (line) => fs.appendFileSync(log, `${new Date().toISOString()} ${line}\n`),
     });

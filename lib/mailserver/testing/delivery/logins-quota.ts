@@ -12,7 +12,7 @@ import { env } from "@/lib/server/env";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow, removeDomain } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "../../housekeeping";
-import { dovecotConf, eventsLogMark, imapIdle, readMessages, waitFor } from "../mail-daemons";
+import { dovecotConf, eventsLogMark, imapIdle, LineSocket, readMessages, waitFor } from "../mail-daemons";
 import {
   A,
   PW,
@@ -163,6 +163,61 @@ export function loginAndQuotaCases() {
       expect(log.after().join("\n")).not.toContain("sesja-zostaje");
       stays.s.write("e LOGOUT\r\n");
       stays.s.close();
+    });
+  });
+
+  describe("open sessions end when the account's password changes", () => {
+    const idle = (user: string, password = PW) => imapIdle(l.ports.imap, user, password);
+    /** A POP3 session, logged in and left open. */
+    async function pop3Open(user: string, password: string) {
+      const s = await LineSocket.connect(l.ports.pop3);
+      const closed = new Promise<void>((resolve) => s.socket.once("close", () => resolve()));
+      await s.until(/^\+OK/);
+      s.write(`USER ${user}\r\n`);
+      await s.until(/^[+-]/);
+      s.write(`PASS ${password}\r\n`);
+      const r = await s.until(/^[+-]/);
+      if (!r.startsWith("+OK")) throw new Error(`POP3 login of ${user}: ${r}`);
+      return { s, closed };
+    }
+    const logged = (user: string, why: string) =>
+      new RegExp(`sessions: ended ${user.replace(/\./g, "\\.")} \\(${why}\\)`);
+
+    it("a new password (the service the API calls) ends its IMAP and POP3 sessions; another's stays; a login with the new password stays open", async () => {
+      // Before, Dovecot's passdb decided only at login: a session opened with the old password went on.
+      const d = await alpha();
+      for (const name of ["haslo-zmienione", "haslo-inne", "haslo-znacznik"])
+        await createAccount(db, d, name, { password: PW });
+      const user = `haslo-zmienione@${A}`;
+      const NEW = "Nowe-haslo-123";
+      const imap = await idle(user);
+      const pop3 = await pop3Open(user, PW);
+      const stays = await idle(`haslo-inne@${A}`);
+      const log = eventsLogMark(l);
+      await set("haslo-zmienione", { password: NEW });
+      // The sandbox checks every second (SESSION_CHECK_MS, 5 s, in production): 10 s is the bound on a busy host.
+      await imap.s.until(/^\* BYE /, 10_000);
+      await Promise.all([imap.closed, pop3.closed]);
+      await log.wait(`${user} logged`, logged(user, "password changed"), 5_000);
+      expect(await imapLogin(user, PW)).toBe(false);
+      // A session opened with the new password after the check handled the change.
+      const fresh = await idle(user, NEW);
+      // A later check has run once a marker account's block has ended its session: `fresh` was left open.
+      const marker = await idle(`haslo-znacznik@${A}`);
+      await set("haslo-znacznik", { blocked: 1 });
+      await marker.s.until(/^\* BYE /, 10_000);
+      await log.wait("the marker ended", logged(`haslo-znacznik@${A}`, "may no longer log in"), 5_000);
+      for (const open of [fresh, stays]) {
+        open.s.write("DONE\r\n");
+        await open.s.until(/^c OK/);
+        open.s.write("d NOOP\r\n");
+        await open.s.until(/^d OK/);
+        open.s.write("e LOGOUT\r\n");
+        open.s.close();
+      }
+      const after = log.after().join("\n");
+      expect(after.match(new RegExp(`ended ${user.replace(/\./g, "\\.")} `, "g"))).toHaveLength(1);
+      expect(after).not.toContain("haslo-inne");
     });
   });
 
