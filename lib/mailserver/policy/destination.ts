@@ -58,6 +58,11 @@ export async function isHostedName(db: Db, address: string): Promise<boolean> {
   return s.kind === "account" || s.kind === "list" || (s.kind === "next" && s.via === "alias");
 }
 
+/** True when `address` is in a hosted domain and nothing there (no account, alias, list or catchall takes it). */
+export async function isNothingHere(db: Db, address: string): Promise<boolean> {
+  return (await step(db, address)).kind === "nothing";
+}
+
 /**
  * True when `recipient` (an address of a hosted domain) is an alias or reaches the catchall, and what that leads to
  * ends at an address of a domain hosted here that is nothing there, or goes round in a loop. False when it reaches

@@ -11,7 +11,7 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { expansionLoops, isHostedName, leadsNowhere, resolve, storingMailboxes } from "./destination";
+import { expansionLoops, isHostedName, isNothingHere, leadsNowhere, resolve, storingMailboxes } from "./destination";
 import { mayUseSender } from "./sender-logins";
 import { SendLimit } from "./send-limit";
 import type { GreylistStore } from "./greylist";
@@ -269,8 +269,10 @@ export class SpamPolicy {
       const full = await this.fullMailbox(recipient, Number(req.size) || 0);
       // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
       if (full) return { action: "552 5.2.2 Mailbox is full", rule: "quota" };
-      // Last, so that only a recipient this question accepts is counted against a signed-in sender's hourly limit.
-      if (req.sasl_username) return this.withinSendLimit(req.sasl_username.toLowerCase());
+      // Last, so that only a recipient this question accepts is counted against a signed-in sender's hourly limit; nor
+      // one that is nothing here, which Postfix refuses next (User unknown).
+      if (req.sasl_username && !(s && (await isNothingHere(this.o.db, recipient))))
+        return this.withinSendLimit(req.sasl_username.toLowerCase());
       return { action: "DUNNO", rule: "none" };
     }
     if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
@@ -353,8 +355,15 @@ export class SpamPolicy {
     // before, a user of a domain signed mail From a colleague with the domain's DKIM key.
     const login = (req.user ?? "").toLowerCase();
     const from = (req.from ?? "").toLowerCase();
-    if (login && !(from && (from === login || (await mayUseSender(this.o.db, login, from)))))
-      return { action: `REJECT 5.7.1 The From header must be one address of ${login}`, rule: "sender" };
+    // Its own address is looked up too: the account may have been blocked, expired or deleted since its RCPT.
+    if (login && !(from && (await mayUseSender(this.o.db, login, from))))
+      return {
+        action:
+          from === login
+            ? `REJECT 5.7.1 ${login} may not send now: the account is blocked, expired or deleted`
+            : `REJECT 5.7.1 The From header must be one address of ${login}`,
+        rule: "sender",
+      };
     const size = Number(req.size) || 0;
     // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
     const sender = (req.sender ?? "").toLowerCase();

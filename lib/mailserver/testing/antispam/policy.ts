@@ -2,6 +2,7 @@
 // apply at once, and the spam_*_default fields.
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { expect, it } from "vitest";
 import { accountRecord, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
@@ -119,7 +120,7 @@ export function policyCases() {
     await settle();
   });
 
-  it("a submission session opened before its account was blocked or expired sends no more (553 at RCPT), as its own address or its alias's", async () => {
+  it("a submission session opened before its account was blocked or expired sends no more: 553 at RCPT as its own address or its alias's, 554 at the end of DATA for a message past RCPT", async () => {
     // Postfix checks the password only at AUTH: before, every later message of an open session passed.
     await addAccount(S, "sesja");
     await createAlias(db, await domain(S), "biuro-sesji", { target: `sesja@${S}` });
@@ -151,7 +152,27 @@ export function policyCases() {
           throw err;
         });
       expect((await sendAs(`sesja@${S}`, "session-before")).accepted).toEqual([`plain@${S}`]);
-      await setAccount(S, "sesja", { blocked: 1 });
+      // Blocked between RCPT and DATA: the message's text is asked for only after 354, and then the block comes
+      // first. The end of DATA checks the login again (before, a header From of its own address was not looked up).
+      let blocking: Promise<unknown> | undefined;
+      const body = new Readable({
+        read() {
+          blocking ??= setAccount(S, "sesja", { blocked: 1 }).then(
+            () => {
+              this.push(message(`sesja@${S}`, [`plain@${S}`], "session-blocked-in-data").replace(/\r?\n/g, "\r\n"));
+              this.push(null);
+            },
+            (err: Error) => this.destroy(err),
+          );
+        },
+      });
+      await expect(
+        call((done) => connection.send({ from: `sesja@${S}`, to: [`plain@${S}`] }, body, done)),
+      ).rejects.toMatchObject({
+        responseCode: 554,
+        response: expect.stringMatching(/sesja@spam\.test may not send now/) as unknown,
+      });
+      await call((done) => connection.reset((e) => done(e ?? null)));
       for (const from of [`sesja@${S}`, `biuro-sesji@${S}`])
         await expect(sendAs(from, `session-blocked-${from}`)).rejects.toMatchObject({
           responseCode: 553,
@@ -168,7 +189,12 @@ export function policyCases() {
     await settle();
     expect(landed(`plain@${S}`, "session-before").where).toBe("inbox");
     expect(landed(`plain@${S}`, "session-after").where).toBe("inbox");
-    for (const subject of [`session-blocked-sesja@${S}`, `session-blocked-biuro-sesji@${S}`, "session-expired"])
+    for (const subject of [
+      "session-blocked-in-data",
+      `session-blocked-sesja@${S}`,
+      `session-blocked-biuro-sesji@${S}`,
+      "session-expired",
+    ])
       expect(landed(`plain@${S}`, subject).where).toBe("none");
   });
 
