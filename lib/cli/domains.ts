@@ -191,7 +191,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "--send-limit counts the recipients each signed-in account of the domain (SMTP AUTH on the submission ports)\n" +
       "was accepted for in the last hour, on every mail host together; past it, each further RCPT gets\n" +
       "450 4.7.1 until the hour has moved on. Mail the server composes itself (forwards, Sieve redirects, vacation\n" +
-      "replies, the list service's copies) and mail from outside are not counted. It applies to the next RCPT.\n" +
+      "replies, the list service's copies, SMS notices) and mail from outside are not counted. It applies to the\n" +
+      "next RCPT.\n" +
       "Per domain only: a customer's pooled limits do not cap it (docs/customers.md says why).",
     example: `${CLI} domain set-limits example.org --account-limit 200 --send-limit 300`,
     options: LIMIT_OPTIONS,
