@@ -259,7 +259,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
     notes:
       "Long-running (systemd unit in docs/deploy.md); listens on loopback only. Runs doveadm (fetch, save), so it\n" +
       "needs the right to use Dovecot's doveadm socket, like housekeeping. Every 5 s it ends the open IMAP and POP3\n" +
-      "sessions of accounts that may no longer log in (blocked, expired, deleted: doveadm who, doveadm kick).\n" +
+      "sessions of accounts that may no longer log in (blocked, expired, deleted) or whose password changed\n" +
+      "(doveadm who, doveadm kick).\n" +
       "SMS_CONFIG names the provider's SMS configuration (docs/mail-server.md); e-mail notifications are submitted\n" +
       "to the local Postfix (--smtp).",
     example: `${CLI} mailserver events --listen 127.0.0.1:10180 --dovecot-config /etc/dovecot/dovecot.conf`,

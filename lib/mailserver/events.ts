@@ -43,7 +43,10 @@ export interface MailEventsOptions {
    * ended (ms; default SESSION_CHECK_MS, 0: never).
    */
   sessionCheckMs?: number;
-  /** This host's name (MAIL_HOST_NAME): the SMS worker sends only for the mailboxes held here (mail-hosts.ts). */
+  /**
+   * This host's name (MAIL_HOST_NAME): the SMS worker sends only for the mailboxes held here (mail-hosts.ts), and the
+   * session check marks the password changes it has handled under it.
+   */
   hostName?: string;
   log?: (line: string) => void;
 }
