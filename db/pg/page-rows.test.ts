@@ -467,3 +467,81 @@ describe("statements prepared once (lib/server/store/prepared.ts)", () => {
     }
   });
 });
+
+describe("deep pages without a search (db/page-anchors.ts)", () => {
+  const SORTS = ["name", "capacity", "creation_date", "expiration_date", "description", "blocked"];
+  const deepSpec: PageSpec<{ name: string }> = {
+    table: "accounts",
+    columns: "name",
+    sortColumns: Object.fromEntries(SORTS.map((s) => [s, s])),
+    toItem: (r) => r,
+  };
+  let deepId: number;
+
+  /** Every deep page of every anchored sort, both ways, against plain OFFSET in code point order. */
+  async function expectPagesAsOffset() {
+    for (const sort of SORTS)
+      for (const dir of ["ASC", "DESC"] as const)
+        for (const page of [19, 20, 21, 40, 59]) {
+          const got = await pgDialect.pageRows(
+            db,
+            deepSpec,
+            deepId,
+            query({ page, sort, sortDir: dir === "DESC" ? "desc" : "asc" }),
+          );
+          const key = sort === "capacity" || sort === "blocked" ? sort : `${sort} COLLATE "C"`;
+          const want = await sql(
+            `SELECT name FROM accounts WHERE domain_id = $1 ORDER BY ${key} ${dir}, name COLLATE "C" ${dir} LIMIT 50 OFFSET $2`,
+            [deepId, page * 50],
+          );
+          expect(
+            got.rows.map((r) => r.name),
+            `${sort} ${dir} page ${page}`,
+          ).toEqual(want.rows.map((r) => (r as { name: string }).name));
+        }
+  }
+
+  beforeAll(async () => {
+    const inserted = await sql("INSERT INTO domains (name, account_limit) VALUES ('deep.test', 10000) RETURNING id");
+    deepId = (inserted.rows[0] as { id: number }).id;
+    await sql(
+      `INSERT INTO accounts (domain_id, name, email, description, search_key, capacity, blocked, creation_date,
+                            expiration_date, password_hash)
+       SELECT $1::integer, 'u' || i, 'u' || i || '@deep.test', 'Opis ' || (i % 11), 'u' || i, 1 + i % 7,
+              CASE WHEN i % 5 = 0 THEN 1 ELSE 0 END, to_char(date '2020-01-01' + i % 97, 'YYYY-MM-DD'),
+              CASE WHEN i % 3 = 0 THEN '' ELSE to_char(date '2030-01-01' + i % 13, 'YYYY-MM-DD') END, 'x'
+       FROM generate_series(1, 3000) AS i`,
+      [deepId],
+    );
+    await sql("ANALYZE accounts, accounts_order");
+  });
+
+  it("are plain OFFSET's pages, read and read again", async () => {
+    await expectPagesAsOffset();
+    await expectPagesAsOffset();
+  });
+
+  it("follow another connection's change of each sort key, a new account and a deleted one", async () => {
+    const changes = [
+      `UPDATE accounts SET capacity = 99 WHERE domain_id = $1 AND name BETWEEN 'u1000' AND 'u1100'`,
+      `UPDATE accounts SET blocked = 1 - blocked WHERE domain_id = $1 AND name BETWEEN 'u1000' AND 'u1100'`,
+      `UPDATE accounts SET creation_date = '2019-01-01' WHERE domain_id = $1 AND name BETWEEN 'u1000' AND 'u1100'`,
+      `UPDATE accounts SET expiration_date = '' WHERE domain_id = $1 AND name BETWEEN 'u2000' AND 'u2100'`,
+      `UPDATE accounts SET description = 'A', search_key = 'a' WHERE domain_id = $1 AND name BETWEEN 'u2000' AND 'u2100'`,
+      `INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES ($1, 'a0', 'a0@deep.test', 'a0', 'x')`,
+      `DELETE FROM accounts WHERE domain_id = $1 AND name IN ('u1', 'u10', 'u100')`,
+    ];
+    // Another process's writes: a connection of its own, not the pool the pages are read through.
+    const { Client } = await import("pg");
+    const writer = new Client({ connectionString: cluster.url });
+    await writer.connect();
+    try {
+      for (const change of changes) {
+        await writer.query(change, [deepId]);
+        await expectPagesAsOffset();
+      }
+    } finally {
+      await writer.end();
+    }
+  });
+});

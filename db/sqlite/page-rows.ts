@@ -4,7 +4,8 @@
 //
 // Scale (bench/): on a domain of 100,000 accounts nothing here may read every row per request.
 // - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
-//   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing.
+//   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing. A deep page
+//   seeks past the nearest remembered entry of its order (db/page-anchors.ts) and walks fewer than 1,000.
 // - A search of 3+ characters on accounts finds its matches in the trigram index (accounts_search), whose rowid is
 //   domain_id * 2^32 + id, so "in this domain" is a rowid range and counting reads no table row. Its phrase match
 //   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
@@ -20,6 +21,7 @@ import type { Statement } from "better-sqlite3";
 import type { PageQuery } from "@/lib/schemas/page-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
 import type { Db, ForcedPlan, PagePlan, PageSpec, WalkTest } from "../dialect";
+import { ANCHORED_SORTS, AnchorStore, anchorsBefore, SPACING, type Anchor } from "../page-anchors";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
@@ -61,11 +63,16 @@ interface PerConnection {
   sortIndexes: Map<string, string | null>;
   /** Search totals by table, domain, search_version and search (per connection: domain ids are per file). */
   totals: Map<string, number>;
+  anchors: AnchorStore;
 }
 const connections = new WeakMap<Db, PerConnection>();
 function perConnection(db: Db): PerConnection {
   let c = connections.get(db);
-  if (!c) connections.set(db, (c = { statements: new Map(), sortIndexes: new Map(), totals: new Map() }));
+  if (!c)
+    connections.set(
+      db,
+      (c = { statements: new Map(), sortIndexes: new Map(), totals: new Map(), anchors: new AnchorStore() }),
+    );
   return c;
 }
 
@@ -114,6 +121,52 @@ function readRows<Row>(db: Db, sql: string, args: unknown[]): Row[] {
   return statement(db, sql).all(...args) as Row[];
 }
 
+/** Where a page without a search starts: past an anchor (`condition` with its `values`), then `skip` entries. */
+interface Seek {
+  condition: string;
+  values: unknown[];
+  skip: number;
+}
+
+/**
+ * The anchor a page at `offset` in `column` order stands on, found by stepping SPACING entries at a time from the
+ * last known one (each step reads the domain's version too, so all describe one state of the rows), or null for a
+ * shallow page, a sort the mail server writes, or a change seen while stepping.
+ */
+function seekFor(
+  db: Db,
+  table: string,
+  column: string,
+  dir: "ASC" | "DESC",
+  domainId: number,
+  version: number | undefined,
+  offset: number,
+): Seek | null {
+  const wanted = anchorsBefore(offset);
+  if (wanted === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
+  const keys = column === "name" ? "name" : `${column}, name`;
+  const valuesOf = (a: Anchor) => (column === "name" ? [a.name] : [a.value, a.name]);
+  const after = `(${keys}) ${dir === "ASC" ? ">" : "<"} (${column === "name" ? "?" : "?, ?"})`;
+  const { anchors } = perConnection(db);
+  const order = `${table}:${domainId}:${column}:${dir}`;
+  const known = [...anchors.known(order, version)];
+  const index = sortIndex(db, table, column);
+  const walk = `FROM ${table} ${index ? `INDEXED BY ${index}` : ""} WHERE domain_id = ?`;
+  const sortBy = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT 1 OFFSET ${SPACING - 1}`;
+  const read = `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, ${column} AS value, name`;
+  while (known.length < wanted) {
+    const last = known.at(-1);
+    const step = last
+      ? statement(db, `${read} ${walk} AND ${after} ${sortBy}`).get(domainId, domainId, ...valuesOf(last))
+      : statement(db, `${read} ${walk} ${sortBy}`).get(domainId, domainId);
+    const entry = step as { version: number; value: unknown; name: string } | undefined;
+    if (!entry || entry.version !== version) return null;
+    known.push({ value: entry.value, name: entry.name });
+  }
+  if (!db.$client.inTransaction) anchors.remember(order, version, known);
+  return { condition: after, values: valuesOf(known[wanted - 1]!), skip: offset - wanted * SPACING };
+}
+
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
 export function sqlitePageRows<Row>(
   db: Db,
@@ -145,8 +198,11 @@ export function sqlitePageRows<Row>(
   if (!q.search) {
     total = rowsInDomain;
     if (offset < total) {
-      const sql = rowsOf(`SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? ${order}`);
-      rows = readRows(db, sql, [domainId, q.size, offset]);
+      const seek = seekFor(db, table, column, dir, domainId, domain?.version, offset);
+      const sql = rowsOf(
+        `SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? ${seek ? `AND ${seek.condition}` : ""} ${order}`,
+      );
+      rows = readRows(db, sql, [domainId, ...(seek?.values ?? []), q.size, seek ? seek.skip : offset]);
     }
   } else {
     // The ids of the domain's matches, with the arguments of that query.
