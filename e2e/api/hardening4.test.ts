@@ -276,6 +276,24 @@ describe("2. turning the second step on or off needs the password, and ends the 
     );
   });
 
+  it("the operator blocks an account with `account block` and lifts it with `account unblock`: signed out and refused meanwhile, the postmaster never", async () => {
+    const owner = await createAccount(C, "abused", "Abused-pass-1");
+    const before = await session(owner);
+    expect(cli("account", "block", owner.email)).toBe(`${owner.email}: blocked.\n`);
+    expect(cli("account", "block", owner.email)).toBe(`${owner.email}: already blocked.\n`);
+    expectError(await api("GET", `emails/${C}/abused`, { base: V1, auth: owner }), "badCredentials");
+    expect((await panel("GET", "/api/panel/session", before)).status).toBe(401);
+    expect((await signIn(owner)).status).toBe(403);
+    expect((await api("GET", `emails/${C}/abused`, { base: V1, auth: pm(C) })).json.blocked).toBe(1);
+    expect(() => cli("account", "block", `postmaster@${C}`)).toThrow(/403\.2/);
+    expect(cli("account", "unblock", owner.email)).toBe(`${owner.email}: unblocked.\n`);
+    expect(cli("account", "unblock", owner.email)).toBe(`${owner.email}: not blocked.\n`);
+    await session(owner);
+    expect((await api("GET", `emails/${C}/abused`, { base: V1, auth: owner })).status).toBe(200);
+    const audit = cli("audit", "list", "--domain", C, "--search", "abused");
+    expect(audit.match(/cli\tupdate account\tabused\t.*"blocked"/g)).toHaveLength(2);
+  });
+
   it("an account brought by `account import` with its old hash: /api/v1 refuses it until the panel's first sign-in with the password beside the digest", async () => {
     // doveadm pw -s SHA512-CRYPT -p Old-pass1, as the old mail server stored it.
     const oldHash =

@@ -1,13 +1,13 @@
 // The operator's commands for the audit log (`audit list`) and the per-domain sign-in policy
-// (`domain set --require-2fa`), and for an owner locked out: removing an account's second step (`account reset-2fa`)
-// and setting a new password (`account set-password`).
+// (`domain set --require-2fa`), for an owner locked out: removing an account's second step (`account reset-2fa`)
+// and setting a new password (`account set-password`), and for an incident: blocking an account (`account block`).
 import type { Db } from "@/db/client";
 import { accountPassword } from "@/lib/config.mjs";
 import { generatePassword } from "@/lib/schemas/common";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";
 import { removeSecondStep, setRequire2fa } from "@/lib/server/caller/totp";
-import { getAccountOrThrow, resetPassword } from "@/lib/server/resources/accounts";
+import { getAccountOrThrow, resetPassword, setBlocked } from "@/lib/server/resources/accounts";
 import { CLI, intOption, stringOption, UsageError, type Command } from "./args";
 
 /** The domain and the name of an account's address, both checked to exist. */
@@ -128,6 +128,38 @@ export const AUDIT_COMMANDS: Command[] = [
       const password = given ?? generatePassword();
       await resetPassword(db, domain, account.name, password);
       return given ? `${account.email}: password set.` : `${account.email}: password set to ${password}`;
+    },
+  },
+  {
+    name: "account block",
+    args: ["<address>"],
+    summary: "Blocks an account (a stolen password, abuse, an unpaid invoice): it signs in nowhere until unblocked.",
+    example: `${CLI} account block jan@example.org`,
+    notes:
+      "As the domain's administrator's block (the API's and the panel's `blocked`): the panel, the API and mail logins\n" +
+      "are refused, open IMAP, POP3 and ManageSieve sessions end within 5 s on every mail host, an open SMTP\n" +
+      "submission session sends no more; mail is still delivered, its forwards, autoresponder and SMS wait.\n" +
+      "The postmaster cannot be blocked. Audited as the CLI's. `account unblock` lifts it.",
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
+      if (account.blocked) return `${account.email}: already blocked.`;
+      await setBlocked(db, domain, account.name, true);
+      return `${account.email}: blocked.`;
+    },
+  },
+  {
+    name: "account unblock",
+    args: ["<address>"],
+    summary: "Lifts an account's block: it signs in again, and its forwards, autoresponder and SMS resume.",
+    example: `${CLI} account unblock jan@example.org`,
+    notes: "Audited as the CLI's. After a stolen password, set a new one first (`account set-password`).",
+    async run(ctx, { positionals }) {
+      const db = ctx.db();
+      const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
+      if (!account.blocked) return `${account.email}: not blocked.`;
+      await setBlocked(db, domain, account.name, false);
+      return `${account.email}: unblocked.`;
     },
   },
 ];

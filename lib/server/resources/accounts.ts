@@ -381,11 +381,9 @@ async function updateRows(
  * ended), audited as the CLI's.
  */
 export async function resetPassword(db: Db, domain: DomainRow, name: string, password: string): Promise<AccountRow> {
-  const postmaster = await getAccountOrThrow(db, domain, "postmaster");
-  const admin: Principal = { account: postmaster, domain: domain.name, domainRow: domain, isPostmaster: true };
   const [row] = await updateAccounts(
     db,
-    admin,
+    await postmasterOf(db, domain),
     domain,
     [name],
     { password },
@@ -394,6 +392,18 @@ export async function resetPassword(db: Db, domain: DomainRow, name: string, pas
     },
   );
   return row!;
+}
+
+/** The operator's block or unblock of an account (the CLI), under the rules of the postmaster's (not the postmaster). */
+export async function setBlocked(db: Db, domain: DomainRow, name: string, blocked: boolean): Promise<AccountRow> {
+  const [row] = await updateAccounts(db, await postmasterOf(db, domain), domain, [name], { blocked: blocked ? 1 : 0 });
+  return row!;
+}
+
+/** The domain's postmaster as the principal of an operator's change, so the change obeys the postmaster's rules. */
+async function postmasterOf(db: Db, domain: DomainRow): Promise<Principal> {
+  const postmaster = await getAccountOrThrow(db, domain, "postmaster");
+  return { account: postmaster, domain: domain.name, domainRow: domain, isPostmaster: true };
 }
 
 /** DELETE emails/<domain>/<names>: removes the accounts and the aliases pointing at them, all or nothing. */
