@@ -1,7 +1,7 @@
 // Deep pages of a list without a search. OFFSET n walks n index entries, so page 1,000 of 100,000 accounts passed
 // 50,000 of them on every request. Each engine's page reader (db/sqlite/page-rows.ts, db/pg/dialect.ts) remembers
-// the name and sort value of every SPACING-th entry of a sort order, its anchors, per domain and while the domain's
-// search_version is unchanged; a page then seeks past the nearest anchor and skips fewer than SPACING entries.
+// the name and sort value of entries at multiples of SPACING in a sort order, its anchors, per domain and while the
+// domain's search_version is unchanged; a page then seeks past its anchor and skips fewer than SPACING entries.
 // search_version moves (triggers, whichever process writes) when a row comes, goes, or changes its search key or a
 // sort key below; the sorts the mail server writes on every login or delivery (last_auth_date, usage) keep OFFSET.
 import { setBounded } from "@/lib/server/store/bounded-map";
@@ -24,20 +24,35 @@ export interface Anchor {
   name: string;
 }
 
-/** How many anchors a page at `offset` stands on: anchor k is the entry at position (k + 1) * SPACING - 1. */
-export const anchorsBefore = (offset: number) => Math.floor(offset / SPACING);
+/** The anchor a page at `offset` stands on: anchor k is the entry at position k * SPACING - 1 (0 for none). */
+export const anchorFor = (offset: number) => Math.floor(offset / SPACING);
 
-/** The anchors known per sort order, each list valid for one search_version of its domain. */
+/**
+ * The anchors known per sort order, each set valid for one search_version of its domain. A missing anchor is found
+ * from the nearest known one before it (`nearestBefore`) in one walk, so the first deep page after a change costs
+ * about what OFFSET did, and pages near a known anchor skip fewer than SPACING entries.
+ */
 export class AnchorStore {
-  private readonly orders = new Map<string, { version: number; anchors: Anchor[] }>();
+  private readonly orders = new Map<string, { version: number; anchors: Map<number, Anchor> }>();
 
-  /** The anchors of `order` found at `version` (none after a change). */
-  known(order: string, version: number): Anchor[] {
+  /** Anchor k of `order` at `version`, if known. */
+  get(order: string, version: number, k: number): Anchor | undefined {
     const found = this.orders.get(order);
-    return found && found.version === version ? found.anchors : [];
+    return found?.version === version ? found.anchors.get(k) : undefined;
   }
 
-  remember(order: string, version: number, anchors: Anchor[]): void {
-    setBounded(this.orders, MAX_ORDERS, order, { version, anchors });
+  /** The known anchor of `order` at `version` closest before anchor k, with its number; [0, undefined] for none. */
+  nearestBefore(order: string, version: number, k: number): [number, Anchor | undefined] {
+    const found = this.orders.get(order);
+    let best: [number, Anchor | undefined] = [0, undefined];
+    if (found?.version === version)
+      for (const [j, anchor] of found.anchors) if (j < k && j > best[0]) best = [j, anchor];
+    return best;
+  }
+
+  remember(order: string, version: number, k: number, anchor: Anchor): void {
+    const found = this.orders.get(order);
+    if (found?.version === version) found.anchors.set(k, anchor);
+    else setBounded(this.orders, MAX_ORDERS, order, { version, anchors: new Map([[k, anchor]]) });
   }
 }

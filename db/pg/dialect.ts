@@ -11,7 +11,7 @@ import { setBounded } from "../../lib/server/store/bounded-map";
 import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
 import { setDialect, type Db, type Dialect, type PageSpec } from "../dialect";
-import { ANCHORED_SORTS, AnchorStore, anchorsBefore, SPACING, type Anchor } from "../page-anchors";
+import { anchorFor, ANCHORED_SORTS, AnchorStore, SPACING, type Anchor } from "../page-anchors";
 import type { PageQuery } from "../../lib/schemas/page-query";
 import { ACCOUNT_LIST_COLUMNS, NUMERIC_SORT_COLUMNS, sortColumnOf } from "../../lib/schemas/list-columns";
 
@@ -164,9 +164,9 @@ const MAX_TOTALS = 1000;
 const anchors = new AnchorStore();
 
 /**
- * Where a page without a search at `offset` starts: past the anchor it stands on, then `skip` entries. The missing
- * anchors are read in one statement that walks the order from the last known one and reads the domain's version
- * (one snapshot); null for a shallow page, a sort the mail server writes, or a version other than the page's.
+ * Where a page without a search at `offset` starts: past the anchor it stands on, then `skip` entries. An unknown
+ * anchor is found by one walk from the nearest known one before it, in a statement that reads the domain's version
+ * too (one snapshot); null for a shallow page, a sort the mail server writes, or a version other than the page's.
  */
 async function seekFor(
   db: Db,
@@ -176,31 +176,29 @@ async function seekFor(
   offset: number,
 ): Promise<{ condition: SQL; skip: number } | null> {
   const { table, walked, column, asc, orderBy } = order;
-  const wanted = anchorsBefore(offset);
-  if (wanted === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
+  const k = anchorFor(offset);
+  if (k === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
   const key = (c: string) => (NUMERIC_SORT_COLUMNS.has(c) ? ident(c) : sql`${ident(c)} COLLATE "C"`);
   const keys = column === "name" ? key("name") : sql`${key(column)}, ${key("name")}`;
   const cmp = sql.raw(asc ? ">" : "<");
   const after = (a: Anchor) =>
     column === "name" ? sql`(${keys}) ${cmp} (${a.name})` : sql`(${keys}) ${cmp} (${a.value}, ${a.name})`;
   const name = `${table}:${domainId}:${column}:${asc}`;
-  const known = [...anchors.known(name, version)];
-  if (known.length < wanted) {
-    const last = known.at(-1);
-    const missing = wanted - known.length;
+  let anchor = anchors.get(name, version, k);
+  if (!anchor) {
+    const [j, from] = anchors.nearestBefore(name, version, k);
     const found = await executeNamed<{ version: string; value: unknown; name: string }>(
       db,
-      sql`SELECT (SELECT search_version FROM domains WHERE id = ${domainId}) AS version, value, name FROM (
-            SELECT ${ident(column)} AS value, name, row_number() OVER (ORDER BY ${orderBy}) AS pos FROM ${walked}
-            WHERE domain_id = ${domainId} ${last ? sql`AND ${after(last)}` : sql``}
-            ORDER BY ${orderBy} LIMIT ${missing * SPACING}) s
-          WHERE pos % ${SPACING} = 0 ORDER BY pos`,
+      sql`SELECT (SELECT search_version FROM domains WHERE id = ${domainId}) AS version, ${ident(column)} AS value, name
+          FROM ${walked} WHERE domain_id = ${domainId} ${from ? sql`AND ${after(from)}` : sql``}
+          ORDER BY ${orderBy} LIMIT 1 OFFSET ${(k - j) * SPACING - 1}`,
     );
-    if (found.rows.length !== missing || found.rows.some((r) => Number(r.version) !== version)) return null;
-    known.push(...found.rows.map((r) => ({ value: r.value, name: r.name })));
-    if (!(db instanceof PgTransaction)) anchors.remember(name, version, known);
+    const row = found.rows[0];
+    if (!row || Number(row.version) !== version) return null;
+    anchor = { value: row.value, name: row.name };
+    if (!(db instanceof PgTransaction)) anchors.remember(name, version, k, anchor);
   }
-  return { condition: after(known[wanted - 1]!), skip: offset - wanted * SPACING };
+  return { condition: after(anchor), skip: offset - k * SPACING };
 }
 
 /** A row of the first statement of `pageRows` without the domain's columns and the position. */

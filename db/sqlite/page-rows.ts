@@ -5,7 +5,7 @@
 // Scale (bench/): on a domain of 100,000 accounts nothing here may read every row per request.
 // - The unfiltered total is the domain's counter (kept by triggers); the page is read in the order of a
 //   (domain_id, <column>, name) index, so SQLite stops after offset + size entries and sorts nothing. A deep page
-//   seeks past the nearest remembered entry of its order (db/page-anchors.ts) and walks fewer than 1,000.
+//   seeks past a remembered entry of its order (db/page-anchors.ts) and walks fewer than 1,000.
 // - A search of 3+ characters on accounts finds its matches in the trigram index (accounts_search), whose rowid is
 //   domain_id * 2^32 + id, so "in this domain" is a rowid range and counting reads no table row. Its phrase match
 //   with case_sensitive 1 is exactly "search_key contains the search" (both lowercased in JS); shorter searches
@@ -21,7 +21,7 @@ import type { Statement } from "better-sqlite3";
 import type { PageQuery } from "@/lib/schemas/page-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
 import type { Db, ForcedPlan, PagePlan, PageSpec, WalkTest } from "../dialect";
-import { ANCHORED_SORTS, AnchorStore, anchorsBefore, SPACING, type Anchor } from "../page-anchors";
+import { anchorFor, ANCHORED_SORTS, AnchorStore, SPACING, type Anchor } from "../page-anchors";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
@@ -129,9 +129,9 @@ interface Seek {
 }
 
 /**
- * The anchor a page at `offset` in `column` order stands on, found by stepping SPACING entries at a time from the
- * last known one (each step reads the domain's version too, so all describe one state of the rows), or null for a
- * shallow page, a sort the mail server writes, or a change seen while stepping.
+ * The anchor a page at `offset` in `column` order stands on, found when unknown by one walk from the nearest known
+ * anchor before it (the statement reads the domain's version too, so the anchor and the version describe one state
+ * of the rows), or null for a shallow page, a sort the mail server writes, or a change seen meanwhile.
  */
 function seekFor(
   db: Db,
@@ -142,29 +142,29 @@ function seekFor(
   version: number | undefined,
   offset: number,
 ): Seek | null {
-  const wanted = anchorsBefore(offset);
-  if (wanted === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
+  const k = anchorFor(offset);
+  if (k === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
   const keys = column === "name" ? "name" : `${column}, name`;
   const valuesOf = (a: Anchor) => (column === "name" ? [a.name] : [a.value, a.name]);
   const after = `(${keys}) ${dir === "ASC" ? ">" : "<"} (${column === "name" ? "?" : "?, ?"})`;
   const { anchors } = perConnection(db);
   const order = `${table}:${domainId}:${column}:${dir}`;
-  const known = [...anchors.known(order, version)];
-  const index = sortIndex(db, table, column);
-  const walk = `FROM ${table} ${index ? `INDEXED BY ${index}` : ""} WHERE domain_id = ?`;
-  const sortBy = `ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT 1 OFFSET ${SPACING - 1}`;
-  const read = `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, ${column} AS value, name`;
-  while (known.length < wanted) {
-    const last = known.at(-1);
-    const step = last
-      ? statement(db, `${read} ${walk} AND ${after} ${sortBy}`).get(domainId, domainId, ...valuesOf(last))
-      : statement(db, `${read} ${walk} ${sortBy}`).get(domainId, domainId);
-    const entry = step as { version: number; value: unknown; name: string } | undefined;
-    if (!entry || entry.version !== version) return null;
-    known.push({ value: entry.value, name: entry.name });
+  let anchor = anchors.get(order, version, k);
+  if (!anchor) {
+    const [j, from] = anchors.nearestBefore(order, version, k);
+    const index = sortIndex(db, table, column);
+    const found = statement(
+      db,
+      `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, ${column} AS value, name
+       FROM ${table} ${index ? `INDEXED BY ${index}` : ""} WHERE domain_id = ? ${from ? `AND ${after}` : ""}
+       ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT 1 OFFSET ?`,
+    ).get(domainId, domainId, ...(from ? valuesOf(from) : []), (k - j) * SPACING - 1) as
+      { version: number; value: unknown; name: string } | undefined;
+    if (!found || found.version !== version) return null;
+    anchor = { value: found.value, name: found.name };
+    if (!db.$client.inTransaction) anchors.remember(order, version, k, anchor);
   }
-  if (!db.$client.inTransaction) anchors.remember(order, version, known);
-  return { condition: after, values: valuesOf(known[wanted - 1]!), skip: offset - wanted * SPACING };
+  return { condition: after, values: valuesOf(anchor), skip: offset - k * SPACING };
 }
 
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
