@@ -11,11 +11,15 @@ export const SPACING = 1_000;
 /** Sort orders remembered per connection (SQLite) or process (PostgreSQL); a few kB each at 100,000 rows. */
 const MAX_ORDERS = 256;
 
-/** Per table, the sort columns every change of which moves search_version (the rest are the mail server's). */
+/**
+ * Per table, the sort columns every change of which moves search_version. The others keep OFFSET: the mail server's
+ * (last sign-in, usage), and a mailing list's description, whose change of letter case alone leaves its lowercased
+ * search key, and so the version, as it was (a domain has few lists).
+ */
 export const ANCHORED_SORTS: Record<string, ReadonlySet<string>> = {
   accounts: new Set(["name", "creation_date", "expiration_date", "capacity", "description", "blocked"]),
   aliases: new Set(["name", "target"]),
-  mailing_lists: new Set(["name", "description"]),
+  mailing_lists: new Set(["name"]),
 };
 
 /** An entry of a sort order: its sort value and its name (unique in the domain, so the pair orders totally). */

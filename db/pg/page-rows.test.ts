@@ -529,6 +529,8 @@ describe("deep pages without a search (db/page-anchors.ts)", () => {
       `UPDATE accounts SET creation_date = '2019-01-01' WHERE domain_id = $1 AND name BETWEEN 'u1000' AND 'u1100'`,
       `UPDATE accounts SET expiration_date = '' WHERE domain_id = $1 AND name BETWEEN 'u2000' AND 'u2100'`,
       `UPDATE accounts SET description = 'A', search_key = 'a' WHERE domain_id = $1 AND name BETWEEN 'u2000' AND 'u2100'`,
+      // The letter case alone: the lowercased search key stays as it was.
+      `UPDATE accounts SET description = lower(description) WHERE domain_id = $1 AND name BETWEEN 'u1000' AND 'u1900'`,
       `INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES ($1, 'a0', 'a0@deep.test', 'a0', 'x')`,
       `DELETE FROM accounts WHERE domain_id = $1 AND name IN ('u1', 'u10', 'u100')`,
     ];

@@ -273,6 +273,9 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     await pdb.update(p.accounts).set({ capacity: 400 }).where(eq(p.accounts.name, "jan"));
     await pdb.update(p.accounts).set({ blocked: 1, expirationDate: "2030-01-01" }).where(eq(p.accounts.name, "jan"));
     expect(await version()).toBe(v0 + 4);
+    // A description change the search key does not show (its letter case alone, in the services).
+    await pdb.update(p.accounts).set({ description: "Opis ZMIANY" }).where(eq(p.accounts.name, "jan"));
+    expect(await version()).toBe(v0 + 5);
   });
 
   it("copies mail_quota upserts (Dovecot's quota_clone) into the account, and forgets them with it", async () => {

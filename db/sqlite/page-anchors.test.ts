@@ -86,6 +86,8 @@ describe("deep pages without a search", () => {
       `UPDATE accounts SET creation_date = '2019-01-01' WHERE name BETWEEN 'u1000' AND 'u1100'`,
       `UPDATE accounts SET expiration_date = '' WHERE name BETWEEN 'u2000' AND 'u2100'`,
       `UPDATE accounts SET description = 'A', search_key = 'a' WHERE name BETWEEN 'u2000' AND 'u2100'`,
+      // The letter case alone: the lowercased search key stays as it was.
+      `UPDATE accounts SET description = lower(description) WHERE name BETWEEN 'u1000' AND 'u1900'`,
       `INSERT INTO accounts (domain_id, name, email, search_key, password_hash) VALUES (${domainId}, 'a0', 'a0@big.pl', 'a0', 'x')`,
       `DELETE FROM accounts WHERE name IN ('u1', 'u10', 'u100')`,
     ];

@@ -1,7 +1,7 @@
 -- A list's deep pages seek past remembered entries of a sort order (db/page-anchors.ts) while the domain's
--- search_version is unchanged, so it now also moves when an account's sort key outside its search key changes
--- (capacity, blocked, creation_date, expiration_date; description and name are in the search key; last_auth_date and
--- usage are the mail server's and keep OFFSET). Otherwise as in 0003.
+-- search_version is unchanged, so it now also moves when an account's sort key changes outside its search key: the
+-- capacity, the block, the dates, and the description's letter case (the search key is lowercased). The name is the
+-- search key's own; last_auth_date and usage are the mail server's and keep OFFSET. Otherwise as in 0003.
 CREATE OR REPLACE FUNCTION accounts_counters_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('mailadmin.usage_write', true) = 'on' OR NOT EXISTS (SELECT 1 FROM new_rows) THEN
@@ -15,9 +15,9 @@ BEGIN
   -- Both domains of a row whose search key, sort keys or domain changed: the new versions not among the old, and the
   -- reverse.
   UPDATE domains d SET search_version = d.search_version + 1
-  WHERE d.id IN (SELECT domain_id FROM (SELECT id, domain_id, search_key, capacity, blocked, creation_date, expiration_date FROM new_rows
-                                        EXCEPT SELECT id, domain_id, search_key, capacity, blocked, creation_date, expiration_date FROM old_rows) changed
-                 UNION SELECT domain_id FROM (SELECT id, domain_id, search_key, capacity, blocked, creation_date, expiration_date FROM old_rows
-                                              EXCEPT SELECT id, domain_id, search_key, capacity, blocked, creation_date, expiration_date FROM new_rows) was);
+  WHERE d.id IN (SELECT domain_id FROM (SELECT id, domain_id, search_key, description, capacity, blocked, creation_date, expiration_date FROM new_rows
+                                        EXCEPT SELECT id, domain_id, search_key, description, capacity, blocked, creation_date, expiration_date FROM old_rows) changed
+                 UNION SELECT domain_id FROM (SELECT id, domain_id, search_key, description, capacity, blocked, creation_date, expiration_date FROM old_rows
+                                              EXCEPT SELECT id, domain_id, search_key, description, capacity, blocked, creation_date, expiration_date FROM new_rows) was);
   RETURN NULL;
 END $$;

@@ -292,8 +292,15 @@ describe("readPage", () => {
     db.$client.prepare(`UPDATE accounts SET capacity = 513, blocked = blocked WHERE name = 'wersja'`).run();
     db.$client.prepare(`UPDATE accounts SET blocked = 1, expiration_date = '2030-01-01' WHERE name = 'wersja'`).run();
     expect(version()).toBe(before + 4);
+    // The description's letter case alone (the lowercased search key stays), and a capacity with a new search key:
+    // each counted once.
+    db.$client.prepare(`UPDATE accounts SET description = 'INNY' WHERE name = 'wersja'`).run();
+    db.$client
+      .prepare(`UPDATE accounts SET capacity = 514, description = 'x', search_key = ? WHERE name = 'wersja'`)
+      .run(searchKey("wersja", "x"));
+    expect(version()).toBe(before + 6);
     db.$client.prepare(`DELETE FROM accounts WHERE name = 'wersja'`).run();
-    expect(version()).toBe(before + 5);
+    expect(version()).toBe(before + 7);
     await check(big!, "wersja", "name", false, 0, 10);
   });
 
