@@ -28,30 +28,35 @@ export interface Anchor {
   name: string;
 }
 
-/** The anchor a page at `offset` stands on: anchor k is the entry at position k * SPACING - 1 (0 for none). */
-export const anchorFor = (offset: number) => Math.floor(offset / SPACING);
+/**
+ * The anchor a page at `offset` stands on (anchor k is the entry at position k * SPACING - 1; 0 for none) and the
+ * entries it skips after seeking past it.
+ */
+export function anchorFor(offset: number): { k: number; skip: number } {
+  const k = Math.floor(offset / SPACING);
+  return { k, skip: offset - k * SPACING };
+}
 
 /**
  * The anchors known per sort order, each set valid for one search_version of its domain. A missing anchor is found
- * from the nearest known one before it (`nearestBefore`) in one walk, so the first deep page after a change costs
- * about what OFFSET did, and pages near a known anchor skip fewer than SPACING entries.
+ * by one walk from the nearest known one before it, so the first deep page after a change costs about what OFFSET
+ * did, and pages near a known anchor skip fewer than SPACING entries.
  */
 export class AnchorStore {
   private readonly orders = new Map<string, { version: number; anchors: Map<number, Anchor> }>();
 
-  /** Anchor k of `order` at `version`, if known. */
-  get(order: string, version: number, k: number): Anchor | undefined {
+  /**
+   * Anchor k of `order` at `version` if known; else where to find it: past the nearest known anchor before it (none:
+   * from the order's start), the entry at `offset` of that walk.
+   */
+  find(order: string, version: number, k: number): { anchor: Anchor } | { from: Anchor | undefined; offset: number } {
     const found = this.orders.get(order);
-    return found?.version === version ? found.anchors.get(k) : undefined;
-  }
-
-  /** The known anchor of `order` at `version` closest before anchor k, with its number; [0, undefined] for none. */
-  nearestBefore(order: string, version: number, k: number): [number, Anchor | undefined] {
-    const found = this.orders.get(order);
-    let best: [number, Anchor | undefined] = [0, undefined];
-    if (found?.version === version)
-      for (const [j, anchor] of found.anchors) if (j < k && j > best[0]) best = [j, anchor];
-    return best;
+    const known = found?.version === version ? found.anchors : new Map<number, Anchor>();
+    const anchor = known.get(k);
+    if (anchor) return { anchor };
+    let j = 0;
+    for (const i of known.keys()) if (i < k && i > j) j = i;
+    return { from: known.get(j), offset: (k - j) * SPACING - 1 };
   }
 
   remember(order: string, version: number, k: number, anchor: Anchor): void {

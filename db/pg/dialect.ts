@@ -11,7 +11,7 @@ import { setBounded } from "../../lib/server/store/bounded-map";
 import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
 import { setDialect, type Db, type Dialect, type PageSpec } from "../dialect";
-import { anchorFor, ANCHORED_SORTS, AnchorStore, SPACING, type Anchor } from "../page-anchors";
+import { anchorFor, ANCHORED_SORTS, AnchorStore, type Anchor } from "../page-anchors";
 import type { PageQuery } from "../../lib/schemas/page-query";
 import { ACCOUNT_LIST_COLUMNS, NUMERIC_SORT_COLUMNS, sortColumnOf } from "../../lib/schemas/list-columns";
 
@@ -165,8 +165,8 @@ const anchors = new AnchorStore();
 
 /**
  * Where a page without a search at `offset` starts: past the anchor it stands on, then `skip` entries. An unknown
- * anchor is found by one walk from the nearest known one before it, in a statement that reads the domain's version
- * too (one snapshot); null for a shallow page, a sort the mail server writes, or a version other than the page's.
+ * anchor is walked to (db/page-anchors.ts) in a statement that reads the domain's version too (one snapshot); null
+ * for a shallow page, a sort the mail server writes, or a version other than the page's.
  */
 async function seekFor(
   db: Db,
@@ -176,7 +176,7 @@ async function seekFor(
   offset: number,
 ): Promise<{ condition: SQL; skip: number } | null> {
   const { table, walked, column, asc, orderBy } = order;
-  const k = anchorFor(offset);
+  const { k, skip } = anchorFor(offset);
   if (k === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
   const key = (c: string) => (NUMERIC_SORT_COLUMNS.has(c) ? ident(c) : sql`${ident(c)} COLLATE "C"`);
   const keys = column === "name" ? key("name") : sql`${key(column)}, ${key("name")}`;
@@ -184,21 +184,22 @@ async function seekFor(
   const after = (a: Anchor) =>
     column === "name" ? sql`(${keys}) ${cmp} (${a.name})` : sql`(${keys}) ${cmp} (${a.value}, ${a.name})`;
   const name = `${table}:${domainId}:${column}:${asc}`;
-  let anchor = anchors.get(name, version, k);
-  if (!anchor) {
-    const [j, from] = anchors.nearestBefore(name, version, k);
+  const known = anchors.find(name, version, k);
+  let anchor: Anchor;
+  if ("anchor" in known) anchor = known.anchor;
+  else {
     const found = await executeNamed<{ version: string; value: unknown; name: string }>(
       db,
       sql`SELECT (SELECT search_version FROM domains WHERE id = ${domainId}) AS version, ${ident(column)} AS value, name
-          FROM ${walked} WHERE domain_id = ${domainId} ${from ? sql`AND ${after(from)}` : sql``}
-          ORDER BY ${orderBy} LIMIT 1 OFFSET ${(k - j) * SPACING - 1}`,
+          FROM ${walked} WHERE domain_id = ${domainId} ${known.from ? sql`AND ${after(known.from)}` : sql``}
+          ORDER BY ${orderBy} LIMIT 1 OFFSET ${known.offset}`,
     );
     const row = found.rows[0];
     if (!row || Number(row.version) !== version) return null;
     anchor = { value: row.value, name: row.name };
     if (!(db instanceof PgTransaction)) anchors.remember(name, version, k, anchor);
   }
-  return { condition: after(anchor), skip: offset - k * SPACING };
+  return { condition: after(anchor), skip };
 }
 
 /** A row of the first statement of `pageRows` without the domain's columns and the position. */

@@ -21,7 +21,7 @@ import type { Statement } from "better-sqlite3";
 import type { PageQuery } from "@/lib/schemas/page-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
 import type { Db, ForcedPlan, PagePlan, PageSpec, WalkTest } from "../dialect";
-import { anchorFor, ANCHORED_SORTS, AnchorStore, SPACING, type Anchor } from "../page-anchors";
+import { anchorFor, ANCHORED_SORTS, AnchorStore, type Anchor } from "../page-anchors";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
@@ -129,42 +129,43 @@ interface Seek {
 }
 
 /**
- * The anchor a page at `offset` in `column` order stands on, found when unknown by one walk from the nearest known
- * anchor before it (the statement reads the domain's version too, so the anchor and the version describe one state
- * of the rows), or null for a shallow page, a sort the mail server writes, or a change seen meanwhile.
+ * The anchor a page at `offset` in `column` order stands on, walked to when unknown (the statement reads the domain's
+ * version too, so the anchor and the version describe one state of the rows), or null for a shallow page, a sort the
+ * mail server writes, or a change seen meanwhile. `byIndex` names the order's index, as for the page.
  */
 function seekFor(
   db: Db,
   table: string,
   column: string,
   dir: "ASC" | "DESC",
+  byIndex: string,
   domainId: number,
   version: number | undefined,
   offset: number,
 ): Seek | null {
-  const k = anchorFor(offset);
+  const { k, skip } = anchorFor(offset);
   if (k === 0 || version === undefined || !ANCHORED_SORTS[table]?.has(column)) return null;
   const keys = column === "name" ? "name" : `${column}, name`;
   const valuesOf = (a: Anchor) => (column === "name" ? [a.name] : [a.value, a.name]);
   const after = `(${keys}) ${dir === "ASC" ? ">" : "<"} (${column === "name" ? "?" : "?, ?"})`;
   const { anchors } = perConnection(db);
   const order = `${table}:${domainId}:${column}:${dir}`;
-  let anchor = anchors.get(order, version, k);
-  if (!anchor) {
-    const [j, from] = anchors.nearestBefore(order, version, k);
-    const index = sortIndex(db, table, column);
+  const known = anchors.find(order, version, k);
+  let anchor: Anchor;
+  if ("anchor" in known) anchor = known.anchor;
+  else {
     const found = statement(
       db,
       `SELECT (SELECT search_version FROM domains WHERE id = ?) AS version, ${column} AS value, name
-       FROM ${table} ${index ? `INDEXED BY ${index}` : ""} WHERE domain_id = ? ${from ? `AND ${after}` : ""}
+       FROM ${table} ${byIndex} WHERE domain_id = ? ${known.from ? `AND ${after}` : ""}
        ORDER BY ${column} ${dir}${column === "name" ? "" : `, name ${dir}`} LIMIT 1 OFFSET ?`,
-    ).get(domainId, domainId, ...(from ? valuesOf(from) : []), (k - j) * SPACING - 1) as
+    ).get(domainId, domainId, ...(known.from ? valuesOf(known.from) : []), known.offset) as
       { version: number; value: unknown; name: string } | undefined;
     if (!found || found.version !== version) return null;
     anchor = { value: found.value, name: found.name };
     if (!db.$client.inTransaction) anchors.remember(order, version, k, anchor);
   }
-  return { condition: after, values: valuesOf(anchor), skip: offset - k * SPACING };
+  return { condition: after, values: valuesOf(anchor), skip };
 }
 
 /** `force` is for tests, which check both plans and both walk tests against the definition. */
@@ -198,7 +199,7 @@ export function sqlitePageRows<Row>(
   if (!q.search) {
     total = rowsInDomain;
     if (offset < total) {
-      const seek = seekFor(db, table, column, dir, domainId, domain?.version, offset);
+      const seek = seekFor(db, table, column, dir, byIndex, domainId, domain?.version, offset);
       const sql = rowsOf(
         `SELECT id FROM ${table} ${byIndex} WHERE domain_id = ? ${seek ? `AND ${seek.condition}` : ""} ${order}`,
       );

@@ -394,7 +394,7 @@ export async function resetPassword(db: Db, domain: DomainRow, name: string, pas
   return row!;
 }
 
-/** The operator's block or unblock of an account (the CLI), under the rules of the postmaster's (not the postmaster). */
+/** The operator's block or unblock of an account (the CLI), made as the postmaster's (so the postmaster's is refused). */
 export async function setBlocked(db: Db, domain: DomainRow, name: string, blocked: boolean): Promise<AccountRow> {
   const [row] = await updateAccounts(db, await postmasterOf(db, domain), domain, [name], { blocked: blocked ? 1 : 0 });
   return row!;
