@@ -138,8 +138,9 @@ export const AUDIT_COMMANDS: Command[] = [
     notes:
       "As the domain's administrator's block (the API's and the panel's `blocked`): the panel, the API and mail logins\n" +
       "are refused, open IMAP, POP3 and ManageSieve sessions end within 5 s on every mail host, an open SMTP\n" +
-      "submission session sends no more; mail is still delivered, its forwards, autoresponder and SMS wait.\n" +
-      "The postmaster cannot be blocked. Audited as the CLI's. `account unblock` lifts it.",
+      "submission session's next RCPT is refused; mail is still delivered, its forwards, autoresponder and SMS are\n" +
+      "suspended. The postmaster cannot be blocked. Audited as the CLI's; blocking a blocked account changes\n" +
+      "nothing and is not audited (exit 0). `account unblock` lifts it.",
     async run(ctx, { positionals }) {
       const db = ctx.db();
       const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
@@ -153,7 +154,9 @@ export const AUDIT_COMMANDS: Command[] = [
     args: ["<address>"],
     summary: "Lifts an account's block: it signs in again, and its forwards, autoresponder and SMS resume.",
     example: `${CLI} account unblock jan@example.org`,
-    notes: "Audited as the CLI's. After a stolen password, set a new one first (`account set-password`).",
+    notes:
+      "Audited as the CLI's; unblocking an account that is not blocked changes nothing (exit 0). After a stolen\n" +
+      "password, set a new one first (`account set-password`).",
     async run(ctx, { positionals }) {
       const db = ctx.db();
       const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
