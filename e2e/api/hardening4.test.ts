@@ -286,6 +286,25 @@ describe("2. turning the second step on or off needs the password, and ends the 
     expect((await signIn(owner)).status).toBe(403);
     expect((await api("GET", `emails/${C}/abused`, { base: V1, auth: pm(C) })).json.blocked).toBe(1);
     expect(() => cli("account", "block", `postmaster@${C}`)).toThrow(/403\.2/);
+    // An alias's address names the account it leads to; an address without its domain is wrong usage (exit 2).
+    expectStatus(
+      await api("POST", `aliases/${C}/abuse-desk`, { base: V1, auth: pm(C), body: { target: owner.email } }),
+      201,
+    );
+    expect(() => cli("account", "block", `abuse-desk@${C}`)).toThrow(
+      `abuse-desk@${C} is an alias of ${owner.email}, not an account`,
+    );
+    const usage = (() => {
+      try {
+        return cli("account", "block", "abused@");
+      } catch (err) {
+        return err as { status: number; stderr: string };
+      }
+    })();
+    expect(usage).toMatchObject({
+      status: 2,
+      stderr: "error: account block: abused@ is not an address (name@domain)\n",
+    });
     expect(cli("account", "unblock", owner.email)).toBe(`${owner.email}: unblocked.\n`);
     expect(cli("account", "unblock", owner.email)).toBe(`${owner.email}: not blocked.\n`);
     await session(owner);

@@ -7,15 +7,25 @@ import { generatePassword } from "@/lib/schemas/common";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";
 import { removeSecondStep, setRequire2fa } from "@/lib/server/caller/totp";
-import { getAccountOrThrow, resetPassword, setBlocked } from "@/lib/server/resources/accounts";
+import { findAccount, getAccountOrThrow, resetPassword, setBlocked } from "@/lib/server/resources/accounts";
+import { findAlias } from "@/lib/server/resources/aliases";
 import { CLI, intOption, stringOption, UsageError, type Command } from "./args";
 
-/** The domain and the name of an account's address, both checked to exist. */
+/**
+ * The domain and the name of an account's address, both checked to exist. An alias's address names the account it
+ * leads to instead of "not found": in an incident the operator often has the address a message came from.
+ */
 async function accountOf(db: Db, command: Command, address: string) {
   const at = address.lastIndexOf("@");
-  if (at <= 0) throw new UsageError(`${command.name}: ${address} is not an address (name@domain)`);
+  if (at <= 0 || at === address.length - 1)
+    throw new UsageError(`${command.name}: ${address} is not an address (name@domain)`);
   const domain = await getDomainOrThrow(db, address.slice(at + 1));
-  return { domain, account: await getAccountOrThrow(db, domain, address.slice(0, at)) };
+  const name = address.slice(0, at);
+  const account = await findAccount(db, domain, name);
+  if (account) return { domain, account };
+  const alias = await findAlias(db, domain, name);
+  if (alias) throw new Error(`${command.name}: ${address} is an alias of ${alias.target}, not an account`);
+  return { domain, account: await getAccountOrThrow(db, domain, name) };
 }
 
 const line = (e: Awaited<ReturnType<typeof listAudit>>["entries"][number]) =>

@@ -25,8 +25,12 @@ const statements = prepared((db) => ({
 
 export { toAliasRecord } from "@/lib/schemas/alias";
 
+export async function findAlias(db: Db, domain: DomainRow, name: string): Promise<AliasRow | undefined> {
+  return (await statements(db).byName.execute({ domainId: domain.id, name }))[0];
+}
+
 export async function getAliasOrThrow(db: Db, domain: DomainRow, name: string): Promise<AliasRow> {
-  const [row] = await statements(db).byName.execute({ domainId: domain.id, name });
+  const row = await findAlias(db, domain, name);
   if (!row) throw apiError("recordNotFound", name, { resource: "alias" });
   return row;
 }
