@@ -141,4 +141,14 @@ describe("the sending limit of signed-in senders", () => {
     expect((await rcpt(`alice@${D}`, undefined, newPolicy())).rule).toBe("none");
     expect(await rows()).toEqual([{ minute: (T0 + 1000 * MIN) / MIN }]);
   });
+
+  it("holds at most the last hour at every count, also when a policy service counts few recipients", async () => {
+    const rows = () => dialectOf(db).all<{ minute: number }>(db, sql`SELECT minute FROM send_counts ORDER BY minute`);
+    const quiet = newPolicy();
+    for (let hour = 0; hour < 4; hour++) {
+      clock = T0 + 2000 * MIN + hour * 90 * MIN;
+      expect((await rcpt(`carol@${D}`, undefined, quiet)).rule).toBe("none");
+      expect(await rows()).toEqual([{ minute: clock / MIN }]);
+    }
+  });
 });

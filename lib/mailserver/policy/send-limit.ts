@@ -10,13 +10,12 @@ import { forUpdate, withTransaction } from "@/db/transaction";
 
 /** Minutes in the rolling window. */
 export const WINDOW_MINUTES = 60;
-/** Every this many counts, a policy service deletes the rows that have left the window. */
-const PRUNE_EVERY = 1000;
 
 export type SendDecision = { allowed: true } | { allowed: false; limit: number };
 
 export class SendLimit {
-  private counts = 0;
+  /** The window's first minute when this service last deleted what had left it. */
+  private prunedFrom = -Infinity;
 
   constructor(private readonly db: Db) {}
 
@@ -33,7 +32,11 @@ export class SendLimit {
   async count(login: string, nowMs: number): Promise<SendDecision> {
     const minute = Math.floor(nowMs / 60_000);
     const first = minute - WINDOW_MINUTES + 1;
-    if (++this.counts % PRUNE_EVERY === 1) await this.prune(first);
+    // At most once a minute, so that at every count the table holds the last hour only, a quiet host's too.
+    if (first > this.prunedFrom) {
+      this.prunedFrom = first;
+      await this.prune(first);
+    }
     const limit = sql`(SELECT d.send_limit FROM accounts a JOIN domains d ON d.id = a.domain_id WHERE a.email = ${login})`;
     const earlier = sql`(SELECT coalesce(sum(e.recipients), 0) FROM send_counts e
       WHERE e.login = ${login} AND e.minute >= ${first} AND e.minute < ${minute})`;
