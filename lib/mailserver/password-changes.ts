@@ -16,6 +16,8 @@ const MARK_CHUNK = 1_000;
 export interface PasswordChange {
   id: number;
   email: string;
+  /** Epoch milliseconds, the database's clock. */
+  changedAt: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PasswordChange {
  */
 export async function unhandledPasswordChanges(db: Db, host: string): Promise<PasswordChange[]> {
   return db
-    .select({ id: changes.id, email: changes.email })
+    .select({ id: changes.id, email: changes.email, changedAt: changes.changedAt })
     .from(changes)
     .where(
       notExists(
