@@ -32,15 +32,17 @@ export class SendLimit {
   async count(login: string, nowMs: number): Promise<SendDecision> {
     const minute = Math.floor(nowMs / 60_000);
     const first = minute - WINDOW_MINUTES + 1;
-    // At most once a minute, so that at every count the table holds the last hour only, a quiet host's too.
-    if (first > this.prunedFrom) {
-      this.prunedFrom = first;
-      await this.prune(first);
-    }
     const limit = sql`(SELECT d.send_limit FROM accounts a JOIN domains d ON d.id = a.domain_id WHERE a.email = ${login})`;
     const earlier = sql`(SELECT coalesce(sum(e.recipients), 0) FROM send_counts e
       WHERE e.login = ${login} AND e.minute >= ${first} AND e.minute < ${minute})`;
+    // Every write through withTransaction: on SQLite one on the shared connection while the process's write
+    // connection holds the lock (greylisting kept in the database) blocked the event loop and failed after 5 s.
     return withTransaction(this.db, async (tx) => {
+      // At most once a minute, so that at every count the table holds the last hour only, a quiet host's too.
+      if (first > this.prunedFrom) {
+        this.prunedFrom = first;
+        await this.prune(tx, first);
+      }
       await forUpdate(tx, tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, login)));
       const rows = await dialectOf(tx).all<{ recipients: number }>(
         tx,
@@ -58,7 +60,7 @@ export class SendLimit {
   }
 
   /** Deletes the minutes before `first` (through the index on minute, so only the rows it deletes are read). */
-  private async prune(first: number): Promise<void> {
-    await dialectOf(this.db).run(this.db, sql`DELETE FROM send_counts WHERE minute < ${first}`);
+  private async prune(tx: Db, first: number): Promise<void> {
+    await dialectOf(tx).run(tx, sql`DELETE FROM send_counts WHERE minute < ${first}`);
   }
 }
