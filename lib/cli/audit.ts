@@ -166,7 +166,8 @@ export const AUDIT_COMMANDS: Command[] = [
     example: `${CLI} account unblock jan@example.org`,
     notes:
       "Audited as the CLI's; unblocking an account that is not blocked changes nothing (exit 0). After a stolen\n" +
-      "password, set a new one first (`account set-password`).",
+      "password, set a new one first (`account set-password`), and unblock once the thief's SMTP submission\n" +
+      "sessions have closed: an open one keeps its login and sends again (docs/mail-server.md, Sending limit).",
     async run(ctx, { positionals }) {
       const db = ctx.db();
       const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());

@@ -5,13 +5,19 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { withTransaction } from "@/db/transaction";
 import type { Principal } from "@/lib/server/caller/auth";
 import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { startMailEvents } from "./events";
 import { connectedUsers, endRefusedSessions } from "./open-sessions";
-import { PASSWORD_CHANGE_KEEP_MS, prunePasswordChanges, unhandledPasswordChanges } from "./password-changes";
+import {
+  markPasswordChangesHandled,
+  PASSWORD_CHANGE_KEEP_MS,
+  prunePasswordChanges,
+  unhandledPasswordChanges,
+} from "./password-changes";
 import { smsConfig } from "./sms/config";
 
 vi.mock("server-only", () => ({}));
@@ -266,6 +272,34 @@ describe("the sessions of an account whose mail password changed", () => {
       fs.rmSync(file("kick-status"));
     }
     expect((await endRefusedSessions(db, doveadm)).passwordChanged).toEqual([`changed@${D}`]);
+  });
+
+  it("marks and prunes behind another write of the service's process instead of failing (SQLite)", async () => {
+    // A write on the shared connection while the process's write connection holds the lock busy-waits on the event
+    // loop the holder needs, and fails after the busy timeout (db/sqlite/dialect.ts): here a last login's update.
+    reset();
+    await change();
+    const whileHeld = async <T>(work: () => Promise<T>): Promise<T> => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const other = withTransaction(db, async (tx) => {
+        tx.$client.prepare("UPDATE accounts SET last_auth_ip = last_auth_ip WHERE email = ?").run(`ok@${D}`);
+        entered();
+        await held;
+      });
+      await inside;
+      const result = work();
+      release();
+      await other;
+      return result;
+    };
+    const [pending] = await unhandledPasswordChanges(db, "a");
+    await whileHeld(() => markPasswordChangesHandled(db, "a", [pending!.id]));
+    expect(await unhandledPasswordChanges(db, "a")).toEqual([]);
+    db.$client.prepare("UPDATE mail_password_changes SET changed_at = changed_at - ?").run(PASSWORD_CHANGE_KEEP_MS + 1);
+    expect(await whileHeld(() => prunePasswordChanges(db))).toBe(1);
   });
 
   it("keeps a change a day, then deletes it with its marks", async () => {

@@ -37,6 +37,13 @@ export async function mayLogIn(db: Db, users: string[]): Promise<Set<string>> {
   return new Set(rows.map((r) => r.user));
 }
 
+/**
+ * On PostgreSQL a change is marked handled only once it is this old, and until then every check ends its user's
+ * sessions: Dovecot's passdb may read a replica that has not replayed it yet and still takes the old password, also
+ * after a check. On SQLite Dovecot reads the same file, so the first check marks it.
+ */
+export const PASSWORD_CHANGE_SETTLE_MS = 15_000;
+
 export interface SessionCheck {
   /** Users whose sessions were ended because they may no longer log in. */
   ended: string[];
@@ -50,7 +57,8 @@ export interface SessionCheck {
  * One check on the mail host `host` (MAIL_HOST_NAME, '' without one): the password changes it has not handled yet
  * (one query), who is connected, then (only when anyone is) which of them may log in, then `doveadm kick` for each
  * user who may not or whose password changed. A change is marked handled once its user is not connected or was
- * kicked; a failed kick leaves it for the next check. Throws when `doveadm who` or a query fails.
+ * kicked, on PostgreSQL not before PASSWORD_CHANGE_SETTLE_MS after it; a failed kick leaves it for the next check.
+ * Throws when `doveadm who` or a query fails.
  */
 export async function endRefusedSessions(db: Db, doveadm: string[], host = ""): Promise<SessionCheck> {
   const [command, ...global] = doveadm;
@@ -78,7 +86,10 @@ export async function endRefusedSessions(db: Db, doveadm: string[], host = ""): 
       }
     }
   }
-  const handled = changes.filter((c) => !notKicked.has(c.email.toLowerCase())).map((c) => c.id);
+  const settled = Date.now() - (dialectOf(db).name === "postgres" ? PASSWORD_CHANGE_SETTLE_MS : 0);
+  const handled = changes
+    .filter((c) => !notKicked.has(c.email.toLowerCase()) && Number(c.changedAt) <= settled)
+    .map((c) => c.id);
   if (handled.length > 0) await markPasswordChangesHandled(db, host, handled);
   return result;
 }

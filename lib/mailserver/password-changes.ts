@@ -5,7 +5,7 @@ import "server-only";
 import { and, asc, eq, inArray, lt, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { mailPasswordChanges as changes, mailPasswordChangesHandled as handled } from "@/db/schema";
-import { changedRows } from "@/db/transaction";
+import { changedRows, withTransaction } from "@/db/transaction";
 
 /** A change is kept this long: a host whose events service is stopped longer misses it (its sessions go on). */
 export const PASSWORD_CHANGE_KEEP_MS = 86_400_000;
@@ -16,6 +16,8 @@ const MARK_CHUNK = 1_000;
 export interface PasswordChange {
   id: number;
   email: string;
+  /** Epoch milliseconds, the database's clock. */
+  changedAt: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PasswordChange {
  */
 export async function unhandledPasswordChanges(db: Db, host: string): Promise<PasswordChange[]> {
   return db
-    .select({ id: changes.id, email: changes.email })
+    .select({ id: changes.id, email: changes.email, changedAt: changes.changedAt })
     .from(changes)
     .where(
       notExists(
@@ -37,24 +39,32 @@ export async function unhandledPasswordChanges(db: Db, host: string): Promise<Pa
     .orderBy(asc(changes.id));
 }
 
-/** Records that `host` has ended the sessions of these changes (a change pruned meanwhile is skipped). */
+/**
+ * Records that `host` has ended the sessions of these changes (a change pruned meanwhile is skipped). Through
+ * withTransaction, as every write of the events service: on SQLite a write on the shared connection while another of
+ * its writes holds the lock blocked the event loop and failed after the busy timeout.
+ */
 export async function markPasswordChangesHandled(db: Db, host: string, ids: number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += MARK_CHUNK) {
-    const chunk = ids.slice(i, i + MARK_CHUNK);
-    // Only ids still present: the foreign key would refuse one pruned by another host since it was read.
-    await db
-      .insert(handled)
-      .select(
-        db
-          .select({ changeId: changes.id, host: sql<string>`${host}`.as("host") })
-          .from(changes)
-          .where(inArray(changes.id, chunk)),
-      )
-      .onConflictDoNothing();
-  }
+  await withTransaction(db, async (tx) => {
+    for (let i = 0; i < ids.length; i += MARK_CHUNK) {
+      const chunk = ids.slice(i, i + MARK_CHUNK);
+      // Only ids still present: the foreign key would refuse one pruned by another host since it was read.
+      await tx
+        .insert(handled)
+        .select(
+          tx
+            .select({ changeId: changes.id, host: sql<string>`${host}`.as("host") })
+            .from(changes)
+            .where(inArray(changes.id, chunk)),
+        )
+        .onConflictDoNothing();
+    }
+  });
 }
 
 /** Deletes the changes older than PASSWORD_CHANGE_KEEP_MS (their marks go with them); returns how many. */
 export async function prunePasswordChanges(db: Db, now = Date.now()): Promise<number> {
-  return changedRows(db, await db.delete(changes).where(lt(changes.changedAt, now - PASSWORD_CHANGE_KEEP_MS)));
+  return withTransaction(db, async (tx) =>
+    changedRows(tx, await tx.delete(changes).where(lt(changes.changedAt, now - PASSWORD_CHANGE_KEEP_MS))),
+  );
 }

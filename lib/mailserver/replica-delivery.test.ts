@@ -5,7 +5,8 @@
 // replies), the mailbox is read over IMAP; only the writes wait: the quota write-back fails (logged) and the usage is
 // set again by the first write-back that reaches the primary once it is back, and a login's last-login record is
 // not written while it is gone. With the replica behind, an account just created on the primary gets its mail through
-// b and logs in there: b asks the primary what its replica does not know yet.
+// b and logs in there: b asks the primary what its replica does not know yet; after a password change not yet
+// replayed, a session b lets in with the old password is still ended (open-sessions.ts, PASSWORD_CHANGE_SETTLE_MS).
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -16,10 +17,12 @@ import { startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { endRefusedSessions } from "./open-sessions";
 import { writeDnsRecords } from "./sandbox/dns-server";
 import { maildirNew } from "./sandbox/outbound-sink";
 import {
   closeTestDatabase,
+  imapIdle,
   newMailTestRoot,
   openTestDatabase,
   readMessages,
@@ -175,6 +178,44 @@ describeOnPg("a mail host reading a replica while the primary is down", () => {
     } finally {
       replica.psql("SELECT pg_wal_replay_resume()");
     }
+  });
+
+  it("with the replica behind, a password change still ends a session opened with the old password after a check", async () => {
+    // Host b's passdb reads the replica: until it replays the change, the old password still logs in there, also
+    // after a check has run. Before, that check marked the change handled and such a session stayed open for good.
+    const USER = `haslo@${B}`;
+    const NEW = "Nowe-haslo-456";
+    await createAccount(db, await getDomainOrThrow(db, B), "haslo", { password: PW });
+    const hashOn = (c: PgCluster) => c.psql(`SELECT password FROM mail_passdb WHERE "user" = '${USER}'`).trim();
+    await waitFor("haslo on the replica", () => hashOn(replica) !== "", 30_000);
+    const doveadm = ["doveadm", "-c", b.dovecotConf];
+    replica.psql("SELECT pg_wal_replay_pause()");
+    try {
+      await runCommand(db, ["account", "set-password", USER, "--password", NEW]);
+      expect(hashOn(replica)).not.toBe(hashOn(primary));
+      // A check of host b after the change, nobody connected (host b's own service checks every second too).
+      await endRefusedSessions(db, doveadm, "b");
+      const stale = await imapIdle(b.ports.imap, USER, PW);
+      await endRefusedSessions(db, doveadm, "b");
+      await stale.s.until(/^\* BYE /, 10_000);
+      await stale.closed;
+    } finally {
+      replica.psql("SELECT pg_wal_replay_resume()");
+    }
+    // Host b's own service marks the change handled once it has settled; a session with the new password then stays.
+    const handled = () =>
+      primary.psql(
+        `SELECT count(*) FROM mail_password_changes_handled h JOIN mail_password_changes c ON c.id = h.change_id ` +
+          `WHERE c.email = '${USER}' AND h.host = 'b'`,
+      );
+    await waitFor("the change handled on host b", () => handled().trim() === "1", 60_000);
+    expect(hashOn(replica)).toBe(hashOn(primary));
+    const fresh = await imapIdle(b.ports.imap, USER, NEW);
+    await endRefusedSessions(db, doveadm, "b");
+    fresh.s.write("DONE\r\n");
+    await fresh.s.until(/^c OK/);
+    fresh.s.write("d LOGOUT\r\n");
+    fresh.s.close();
   });
 
   it("with the primary stopped, host b accepts and delivers with the account's Sieve (spam folder, autoresponder); IMAP works", async () => {

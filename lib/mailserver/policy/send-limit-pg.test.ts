@@ -32,3 +32,52 @@ describe("PostgreSQL", () => {
     expect(row!.n).toBe(10);
   });
 });
+
+describe("PostgreSQL, across a minute's end", () => {
+  it("a count still in flight in one minute is seen by a count of the next: the hour never passes the limit", async () => {
+    const { getReadyDb } = await import("@/db/client");
+    const { dialectOf } = await import("@/db/dialect");
+    const { sql } = await import("drizzle-orm");
+    const { addDomain } = await import("@/lib/server/resources/new-domain");
+    const { SendLimit } = await import("./send-limit");
+    const db = await getReadyDb();
+    await addDomain(db, "minute.test", "Minute-pass1", { sendLimit: 3 });
+    const login = "postmaster@minute.test";
+    const m = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+    const limit = new SendLimit(db);
+    // Two of the hour's three, a minute before.
+    for (let i = 0; i < 2; i++) expect(await limit.count(login, m - 60_000)).toEqual({ allowed: true });
+    // The third, counted by one mail host in the last moment of minute m and not yet committed (held open here)...
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let counted!: () => void;
+    const inFlight = new Promise<void>((resolve) => (counted = resolve));
+    const first = dialectOf(db).transaction(db, async (tx) => {
+      const decision = await new SendLimit(tx).count(login, m + 59_999);
+      counted();
+      await held;
+      return decision;
+    });
+    await inFlight;
+    // ...while another host counts a fourth in the first moment of minute m + 1.
+    let settled = false;
+    const second = limit.count(login, m + 60_000).finally(() => (settled = true));
+    const waiting = async () =>
+      (
+        await dialectOf(db).all<{ n: number }>(
+          db,
+          sql`SELECT count(*)::integer AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`,
+        )
+      )[0]!.n;
+    // The second either has answered already or waits for the first's lock.
+    await vi.waitFor(async () => expect(settled || (await waiting()) > 0).toBe(true), { timeout: 10_000 });
+    release();
+    expect(await first).toEqual({ allowed: true });
+    expect(await second).toEqual({ allowed: false, limit: 3 });
+    const [row] = await dialectOf(db).all<{ n: number }>(
+      db,
+      sql`SELECT sum(recipients)::integer AS n FROM send_counts WHERE login = ${login}`,
+    );
+    expect(row!.n).toBe(3);
+  });
+});

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { dialectOf } from "@/db/dialect";
+import { withTransaction } from "@/db/transaction";
 import { runCommand } from "@/lib/cli/commands";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { Greylist } from "./greylist";
+import { SendLimit } from "./send-limit";
 import { SpamPolicy, type PolicyRequest } from "./spam-policy";
 
 vi.mock("server-only", () => ({}));
@@ -140,5 +142,35 @@ describe("the sending limit of signed-in senders", () => {
     clock = T0 + 1000 * MIN;
     expect((await rcpt(`alice@${D}`, undefined, newPolicy())).rule).toBe("none");
     expect(await rows()).toEqual([{ minute: (T0 + 1000 * MIN) / MIN }]);
+  });
+
+  it("waits behind another write of its own process (greylisting kept in the database) instead of failing", async () => {
+    // SQLite: a write outside withTransaction while the process's write connection holds the lock busy-waits on the
+    // event loop the holder needs, and fails after the busy timeout (db/sqlite/dialect.ts).
+    await setLimit(5);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const other = withTransaction(db, async (tx) => {
+      await dialectOf(tx).run(tx, sql`UPDATE domains SET send_limit = send_limit WHERE name = ${D}`);
+      entered();
+      await held;
+    });
+    await inside;
+    const counting = new SendLimit(db).count(`dave@${D}`, T0 + 1500 * MIN);
+    release();
+    await other;
+    expect(await counting).toEqual({ allowed: true });
+  });
+
+  it("holds at most the last hour at every count, also when a policy service counts few recipients", async () => {
+    const rows = () => dialectOf(db).all<{ minute: number }>(db, sql`SELECT minute FROM send_counts ORDER BY minute`);
+    const quiet = newPolicy();
+    for (let hour = 0; hour < 4; hour++) {
+      clock = T0 + 2000 * MIN + hour * 90 * MIN;
+      expect((await rcpt(`carol@${D}`, undefined, quiet)).rule).toBe("none");
+      expect(await rows()).toEqual([{ minute: clock / MIN }]);
+    }
   });
 });

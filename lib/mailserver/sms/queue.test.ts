@@ -9,6 +9,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { withTransaction } from "@/db/transaction";
 import { accounts, smsQueue } from "@/db/schema";
 import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
@@ -89,6 +90,65 @@ describe("SMS queue and a gateway failing between parts", () => {
       expect(await row()).toMatchObject({ status: "pending", attempts: 1, partsSent: 1 });
       await processSmsQueue(db, config, transport);
       expect(await row()).toMatchObject({ status: "sent", attempts: 2, partsSent: 3 });
+      expect(texts).toEqual(queued!.parts);
+    } finally {
+      gateway.close();
+    }
+  });
+
+  it("records a part sent while another write of the events service holds SQLite's lock, instead of failing", async () => {
+    // The events service writes last logins, SMS rows and session marks in transactions; a write on the shared
+    // connection meanwhile busy-waited on the event loop the holder needs and failed after 5 s ("database is locked"),
+    // so the part went out again at the retry.
+    const texts: string[] = [];
+    let requests = 0;
+    const gateway = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        requests += 1;
+        if (requests === 2) return void res.writeHead(503).end("busy");
+        texts.push(new URLSearchParams(body).get("text") ?? "");
+        if (requests > 1) return void res.end("OK");
+        // A last login's update holds the write lock from before the answer to half a second after it.
+        let entered!: () => void;
+        const inside = new Promise<void>((resolve) => (entered = resolve));
+        void withTransaction(db, async (tx) => {
+          tx.$client.prepare("UPDATE accounts SET last_auth_ip = last_auth_ip WHERE name = 'postmaster'").run();
+          entered();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        });
+        void inside.then(() => res.end("OK"));
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = gateway.address() as AddressInfo;
+      const config = smsConfig({
+        http: { url: `http://127.0.0.1:${port}/send`, fields: { to: "{msisdn}", text: "{text}" } },
+        retryDelaysSeconds: [0],
+      });
+      const account = await createAccount(db, await getDomainOrThrow(db, "q.test"), "cezary", {
+        password: "Secret-123",
+        sms_phone_number_1: "600100300",
+        sms_send_to: 0,
+        sms_cnt: 3,
+      });
+      const [queued] = await enqueueNewMail(db, config, account, {
+        subject: "Faktura",
+        body: "numer trzynascie za grudzien do zaplaty w terminie siedmiu dni ".repeat(8),
+      });
+      const transport = { smtp: { host: "127.0.0.1", port: 1 } };
+      const row = async () => (await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id)))[0]!;
+      await processSmsQueue(db, config, transport);
+      expect(await row()).toMatchObject({
+        status: "pending",
+        attempts: 1,
+        partsSent: 1,
+        lastError: expect.stringMatching(/503/) as unknown,
+      });
+      await processSmsQueue(db, config, transport);
+      expect(await row()).toMatchObject({ status: "sent", partsSent: 3 });
       expect(texts).toEqual(queued!.parts);
     } finally {
       gateway.close();

@@ -184,13 +184,19 @@ async function sendRow(
   return "sent";
 }
 
-/** Records that part `i` went out, so that a retry after a later part's failure starts after it. */
+/**
+ * Records that part `i` went out, so that a retry after a later part's failure starts after it. Through
+ * withTransaction, as every write of the events service: on SQLite one on the shared connection while another holds
+ * the lock blocked the event loop and failed after 5 s, and the part went out again.
+ */
 async function partSent(db: Db, row: SmsQueueRow, i: number): Promise<void> {
   if (row.parts.length > 1)
-    await db
-      .update(smsQueue)
-      .set({ partsSent: i + 1 })
-      .where(eq(smsQueue.id, row.id));
+    await withTransaction(db, (tx) =>
+      tx
+        .update(smsQueue)
+        .set({ partsSent: i + 1 })
+        .where(eq(smsQueue.id, row.id)),
+    );
 }
 
 /** Sends every due row once; failures are rescheduled (or marked failed after maxAttempts). Returns rows tried. */

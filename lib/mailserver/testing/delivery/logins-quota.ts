@@ -200,6 +200,20 @@ export function loginAndQuotaCases() {
       await Promise.all([imap.closed, pop3.closed]);
       await log.wait(`${user} logged`, logged(user, "password changed"), 5_000);
       expect(await imapLogin(user, PW)).toBe(false);
+      // On PostgreSQL every check ends the user's sessions until the change has settled (PASSWORD_CHANGE_SETTLE_MS: a
+      // replica may still take the old password); on SQLite the first check handled it.
+      await waitFor(
+        "the change handled",
+        async () => {
+          const [handled] = await dialectOf(db).all<{ n: number }>(
+            db,
+            sql`SELECT count(*) AS n FROM mail_password_changes_handled h
+              JOIN mail_password_changes c ON c.id = h.change_id WHERE c.email = ${user}`,
+          );
+          return Number(handled!.n) > 0;
+        },
+        30_000,
+      );
       // A session opened with the new password after the check handled the change.
       const fresh = await idle(user, NEW);
       // A later check has run once a marker account's block has ended its session: `fresh` was left open.
