@@ -126,6 +126,31 @@ test.describe("postmaster", () => {
     });
   }
 
+  for (const width of [1280, 1920]) {
+    test(`an expiry date stays on one line in the English table at ${width} px`, async ({ page }) => {
+      // The expiry column was narrower than the other two dates: "2031-03-15" broke after its hyphens in English.
+      const name = unique("expires");
+      const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+        data: { password: "Haslo-123", capacity: 10, expiration_date: "2031-03-15" },
+        headers: { origin: originOf(page) },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      await page.context().addCookies([{ name: "locale", value: "en", url: originOf(page) }]);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/accounts?search=${name}`);
+      const cell = page.getByRole("cell", { name: "2031-03-15", exact: true });
+      await expect(cell).toBeVisible();
+      const lines = await cell.evaluate((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      });
+      expect(lines).toBe(1);
+      await shot(page, `expiry-date-en-${width}`);
+      await page.request.delete(`/api/panel/v1/emails/${DEMO.domain}/${name}`, { headers: { origin: originOf(page) } });
+    });
+  }
+
   test("deleting the whole last page shows the page before it, and says 'Usunięto'; a stale page URL too", async ({
     page,
   }) => {

@@ -48,6 +48,8 @@ test("the owner sets forwards up to the limit, with keep_mail", async ({ page })
   await fw.getByRole("button", { name: "Zapisz" }).click();
   await expect(fw.getByRole("status")).toHaveText("Zapisano zmiany.");
   await expect(list).not.toHaveAttribute("aria-invalid", "true");
+  // The section shows what was stored, as a reload would (it kept "Jan.Private@Example.com" until one).
+  await expect(list).toHaveValue("jan.private@example.com\nbackup@example.org");
   expect(await ownRecord(page)).toMatchObject({
     forwards: ["jan.private@example.com", "backup@example.org"],
     forward_email_1: "jan.private@example.com",

@@ -2,7 +2,7 @@
 // script Next renders carries the response's nonce, and Chromium enforces the policy: a script injected into the
 // page does not run (and the suite's automatic CSP watch sees the refusal), the sign-in page cannot be framed.
 import { AUDITED_PAGES } from "./audited-pages";
-import { expect, signInAs, test } from "./fixtures";
+import { expect, originOf, signInAs, test } from "./fixtures";
 
 for (const audited of AUDITED_PAGES) {
   test(`${audited.path} (${audited.role ?? "signed out"}) sends the browser defences and runs within them`, async ({
@@ -36,6 +36,20 @@ for (const audited of AUDITED_PAGES) {
     await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
   });
 }
+
+test("an address the panel does not have: 404 with the panel's page, in its language, within the policy", async ({
+  page,
+}) => {
+  // Next's own 404 page said "This page could not be found." in the Polish panel, and its inline styles were refused.
+  const res = await page.goto("/no-such-page");
+  expect(res!.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Nie ma takiej strony" })).toBeVisible();
+  await page.context().addCookies([{ name: "locale", value: "en", url: originOf(page) }]);
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Go to the panel" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
 
 test("markup injected into a page runs no script, and the refusal is reported", async ({ page, cspViolations }) => {
   await page.goto("/login");

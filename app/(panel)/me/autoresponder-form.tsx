@@ -23,20 +23,23 @@ const schema = z.object({
   autoresponder_body: accountFields.autoresponder_body.schema,
 });
 
+const valuesOf = (r: MyAccountRecord) => ({
+  autoresponder_mode: r.autoresponder_mode === 1,
+  autoresponder_start_date: r.autoresponder_start_date,
+  autoresponder_end_date: r.autoresponder_end_date,
+  autoresponder_body: r.autoresponder_body,
+});
+
 export function AutoresponderForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
   const shared = useT(editorSharedMessages);
   const locale = useLocale();
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: {
-      autoresponder_mode: record.autoresponder_mode === 1,
-      autoresponder_start_date: record.autoresponder_start_date,
-      autoresponder_end_date: record.autoresponder_end_date,
-      autoresponder_body: record.autoresponder_body,
-    },
+    defaultValues: valuesOf(record),
   });
   const save = useSection(form, record, AUTORESPONDER_FIELDS, {
+    values: valuesOf,
     check: (v) => autoresponderProblems(v, locale),
   });
   const errors = form.formState.errors;

@@ -27,6 +27,7 @@ const forwardCount = (locale: Locale, n: number) =>
     : counted(locale, n, { one: "forward", other: "forwards" });
 
 type Values = { forwards: string; keep_mail: boolean };
+const valuesOf = (r: MyAccountRecord): Values => ({ forwards: r.forwards.join("\n"), keep_mail: r.keep_mail === 1 });
 const resolver = fieldSpecResolver<Values>(accountFields, FIELDS, ["forwards"]);
 const entries = (text: unknown) => {
   const list = linesToList(text);
@@ -40,10 +41,11 @@ export function ForwardsForm({ record }: { record: MyAccountRecord }) {
   const form = useForm<Values, FieldFormContext>({
     resolver,
     context: { locale },
-    defaultValues: { forwards: record.forwards.join("\n"), keep_mail: record.keep_mail === 1 },
+    defaultValues: valuesOf(record),
   });
   const count = entries(useWatch({ control: form.control, name: "forwards" }));
   const save = useSection(form, record, FIELDS, {
+    values: valuesOf,
     check: () =>
       count > limit ? [{ field: "forwards", message: t("fwTooMany", { n: forwardCount(locale, limit) }) }] : [],
   });

@@ -27,19 +27,21 @@ const schema = z.object({
   ),
 });
 
+const valuesOf = (r: MyAccountRecord) => ({
+  spam_enabled: r.spam_enabled === 1,
+  spam_rule: r.spam_rule,
+  spam_hits: String(r.spam_hits),
+  spam_delete_after: String(r.spam_delete_after),
+});
+
 export function SpamFilterForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
   const shared = useT(editorSharedMessages);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: {
-      spam_enabled: record.spam_enabled === 1,
-      spam_rule: record.spam_rule,
-      spam_hits: String(record.spam_hits),
-      spam_delete_after: String(record.spam_delete_after),
-    },
+    defaultValues: valuesOf(record),
   });
-  const save = useSection(form, record, FIELDS);
+  const save = useSection(form, record, FIELDS, { values: valuesOf });
   const errors = form.formState.errors;
   return (
     <SectionForm title={t("filterTitle")} description={t("filterDesc")} save={save}>

@@ -20,14 +20,17 @@ const schema = z.object(
   Object.fromEntries(FIELDS.map((f) => [f, asLines(f)])) as { [K in SpamField]: ReturnType<typeof asLines> },
 );
 
+const valuesOf = (r: MyAccountRecord) =>
+  Object.fromEntries(FIELDS.map((f) => [f, r[f].join("\n")])) as Record<SpamField, string>;
+
 export function SpamListsForm({ record }: { record: MyAccountRecord }) {
   const t = useT(meMessages);
   const shared = useT(editorSharedMessages);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: Object.fromEntries(FIELDS.map((f) => [f, record[f].join("\n")])) as Record<SpamField, string>,
+    defaultValues: valuesOf(record),
   });
-  const save = useSection(form, record, FIELDS);
+  const save = useSection(form, record, FIELDS, { values: valuesOf });
   const errors = form.formState.errors;
   const locale = useLocale();
   // The rule, then the lines that break it (quoted), as the API itself would say.

@@ -111,7 +111,8 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       label: t("expires"),
       wide: true,
       from: "xl",
-      className: "w-24 tabular-nums",
+      // As wide as the other two dates: at w-24 the English "2031-03-15" broke after its hyphens.
+      className: "w-28 tabular-nums",
       cell: (r) => (
         <span className={isExpired(r) ? "font-semibold text-red-800" : undefined}>
           {r.expiration_date ? formatDate(r.expiration_date, locale) : "—"}
