@@ -27,6 +27,7 @@ import {
   checkDomainDns,
   checkEveryDomainDns,
   forEveryDomain,
+  forEveryDomainAskingDns,
   rotateDkim,
   type DkimActivation,
   type DkimRotation,
@@ -237,7 +238,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "then what DNS holds when it differs. With --all, one line per domain that lacks something (the records by\n" +
       "state), then how many domains have everything; --json prints every report. Exit 0 when every record is\n" +
       "present, 1 otherwise (for monitoring).\n" +
-      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.\n" +
+      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise. --all first\n" +
+      "asks it for MAIL_HOST's address and stops (exit 1) when it does not answer at all.\n" +
       "The host names come from MAIL_HOST, IMAP_*, POP3_*, SUBMISSION_*, WEB_HOST (docs/onboarding.md).",
     example: `${CLI} domain dns-check example.org`,
     options: {
@@ -318,7 +320,8 @@ export const DOMAIN_COMMANDS: Command[] = [
       "error). Exit 0 when no staged key is left waiting, 1 otherwise. --force activates without asking DNS.\n" +
       "--quiet, for cron: only the keys activated, and one line when DNS could not be asked (exit 1); keys\n" +
       "waiting for their record are not listed (each domain's DNS page and `domain dns-check` name them).\n" +
-      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
+      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise. --all first\n" +
+      "asks it for MAIL_HOST's address and stops (exit 1) when it does not answer at all.",
     example: `${CLI} domain dkim activate --all --quiet`,
     options: {
       ...everyDomainOptions("every hosted domain with a staged key instead of one", "domains are checked", 16),
@@ -328,7 +331,15 @@ export const DOMAIN_COMMANDS: Command[] = [
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
       const done = (
-        await eachDomainOrOne(this, db, positionals, values, 16, (d) => activateDkim(db, d, values.force === true))
+        await eachDomainOrOne(
+          this,
+          db,
+          positionals,
+          values,
+          16,
+          (d) => activateDkim(db, d, values.force === true),
+          values.force === true ? forEveryDomain : forEveryDomainAskingDns,
+        )
       ).filter((a) => a.state !== "none" || positionals.length === 1);
       const line = (a: DkimActivation) =>
         a.state === "none"
@@ -401,7 +412,10 @@ function allDomains(command: Command, positionals: string[], values: Parsed["val
   return values.all === true;
 }
 
-/** `fn` of the one domain named, or of every domain with --all (`concurrency` at once); one of the two is required. */
+/**
+ * `fn` of the one domain named, or of every domain with --all (`concurrency` at once, through `every`); one of the
+ * two is required.
+ */
 async function eachDomainOrOne<R>(
   command: Command,
   db: Db,
@@ -409,9 +423,10 @@ async function eachDomainOrOne<R>(
   values: Parsed["values"],
   defaultConcurrency: number,
   fn: (domain: DomainRow) => Promise<R>,
+  every: typeof forEveryDomain = forEveryDomain,
 ): Promise<R[]> {
   if (!allDomains(command, positionals, values)) return [await fn(await getDomainOrThrow(db, positionals[0]!))];
-  return forEveryDomain(db, intOption(command, values, "concurrency") ?? defaultConcurrency, fn);
+  return every(db, intOption(command, values, "concurrency") ?? defaultConcurrency, fn);
 }
 
 /** `domain dns-check --all`: a line per domain that lacks a record, e.g. `a.test  missing mx, dkim; different spf`. */

@@ -1,8 +1,10 @@
 // DKIM keys, records and the DNS check, against a migrated database and the sandbox's loopback DNS server.
 import crypto from "node:crypto";
+import dgram from "node:dgram";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import dnsPacket from "dns-packet";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import type { FailedWithReport } from "@/lib/cli/args";
@@ -173,6 +175,25 @@ describe("DKIM keys", () => {
     await runCommand(db, ["domain", "dkim", "activate", "--all", "--force"]);
   });
 
+  it("dns-check --all stops at once when the resolver does not answer, without asking about each domain", async () => {
+    // A resolver that takes every question and answers none: each domain would wait about 9 s for it.
+    const asked: string[] = [];
+    const silent = dgram.createSocket("udp4");
+    silent.on("message", (m) => asked.push(dnsPacket.decode(m).questions?.[0]?.name ?? ""));
+    await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
+    process.env.DNS_RESOLVER = `127.0.0.1:${silent.address().port}`;
+    try {
+      await expect(runCommand(db, ["domain", "dns-check", "--all"])).rejects.toThrow(
+        /^DNS could not be asked: 127\.0\.0\.1:\d+ gave ETIMEOUT for /,
+      );
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.filter((name) => /(^|\.)[ab]\.test$/.test(name))).toEqual([]);
+    } finally {
+      delete process.env.DNS_RESOLVER;
+      silent.close();
+    }
+  }, 30_000);
+
   it("activate --all --quiet (cron) prints only what it activated, and fails only when DNS cannot be asked", async () => {
     await runCommand(db, ["domain", "dkim", "rotate", "--all"]);
     const staged = await Promise.all(
@@ -193,8 +214,9 @@ describe("DKIM keys", () => {
         () => undefined,
         (err: FailedWithReport) => err,
       );
-      expect(failed?.output).toBe("");
-      expect(failed?.message).toMatch(/^DNS could not be asked about 1 staged DKIM keys, e\.g\. b\.test\twaiting\t/);
+      // Found before any domain is asked: one line, whatever the number of domains.
+      expect(failed).toBeInstanceOf(Error);
+      expect(failed?.message).toMatch(/^DNS could not be asked: 127\.0\.0\.1:9 gave ECONNREFUSED for /);
       process.env.DNS_RESOLVER = dns.server;
       dns.txt.set(staged[1]!.name, [staged[1]!.value]);
       expect(await quiet()).toBe(`b.test\tactivated\t${staged[1]!.name}`);

@@ -17,7 +17,7 @@ import { domainForAdmin } from "../caller/access";
 import { getAccountOrThrow } from "./accounts";
 import { listDomains } from "./domains";
 import type { DkimStatus, DomainDnsReport, SmsNotification } from "@/lib/schemas/mail-status";
-import { checkDnsRecords, requiredDnsRecords } from "./dns-records";
+import { assertDnsAnswers, checkDnsRecords, requiredDnsRecords } from "./dns-records";
 import type { Principal } from "../caller/auth";
 
 /** The domain's DKIM TXT record (a key is made for a domain created before DKIM existed) and what DNS answers. */
@@ -61,9 +61,19 @@ export async function forEveryDomain<R>(
   return results;
 }
 
+/** forEveryDomain for a run that asks DNS about each domain: it stops at once when the resolver does not answer. */
+export async function forEveryDomainAskingDns<R>(
+  db: Db,
+  concurrency: number,
+  fn: (domain: DomainRow) => Promise<R>,
+): Promise<R[]> {
+  await assertDnsAnswers();
+  return forEveryDomain(db, concurrency, fn);
+}
+
 /** Every hosted domain's DNS report (each domain asks for its records at once too). */
 export const checkEveryDomainDns = (db: Db, concurrency: number) =>
-  forEveryDomain(db, concurrency, (domain) => checkDomainDns(db, domain));
+  forEveryDomainAskingDns(db, concurrency, (domain) => checkDomainDns(db, domain));
 
 export interface DkimRotation {
   domain: string;
