@@ -8,16 +8,21 @@ vi.mock("server-only", () => ({}));
 
 servicesOnPrivatePgCluster();
 
+/** The modules a case needs (imported once the cluster's DATABASE_URL is set) and a domain with its send_limit. */
+async function domainWithLimit(name: string, sendLimit: number) {
+  const { getReadyDb } = await import("@/db/client");
+  const { dialectOf } = await import("@/db/dialect");
+  const { sql } = await import("drizzle-orm");
+  const { addDomain } = await import("@/lib/server/resources/new-domain");
+  const { SendLimit } = await import("./send-limit");
+  const db = await getReadyDb();
+  await addDomain(db, name, "Limit-pass1", { sendLimit });
+  return { db, dialectOf, sql, SendLimit, login: `postmaster@${name}` };
+}
+
 describe("PostgreSQL", () => {
   it("40 recipients of one login counted at once by 4 policy services against a limit of 10 accept exactly 10", async () => {
-    const { getReadyDb } = await import("@/db/client");
-    const { dialectOf } = await import("@/db/dialect");
-    const { sql } = await import("drizzle-orm");
-    const { addDomain } = await import("@/lib/server/resources/new-domain");
-    const { SendLimit } = await import("./send-limit");
-    const db = await getReadyDb();
-    await addDomain(db, "race.test", "Race-pass1", { sendLimit: 10 });
-    const login = "postmaster@race.test";
+    const { db, dialectOf, sql, SendLimit, login } = await domainWithLimit("race.test", 10);
     const services = Array.from({ length: 4 }, () => new SendLimit(db));
     const now = 1_800_000_000_000;
     // A first count of the minute before, so that both the earlier minutes and the current one's row are read.
@@ -35,14 +40,7 @@ describe("PostgreSQL", () => {
 
 describe("PostgreSQL, across a minute's end", () => {
   it("a count still in flight in one minute is seen by a count of the next: the hour never passes the limit", async () => {
-    const { getReadyDb } = await import("@/db/client");
-    const { dialectOf } = await import("@/db/dialect");
-    const { sql } = await import("drizzle-orm");
-    const { addDomain } = await import("@/lib/server/resources/new-domain");
-    const { SendLimit } = await import("./send-limit");
-    const db = await getReadyDb();
-    await addDomain(db, "minute.test", "Minute-pass1", { sendLimit: 3 });
-    const login = "postmaster@minute.test";
+    const { db, dialectOf, sql, SendLimit, login } = await domainWithLimit("minute.test", 3);
     const m = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
     const limit = new SendLimit(db);
     // Two of the hour's three, a minute before.

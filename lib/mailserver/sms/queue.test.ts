@@ -9,6 +9,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { sqliteDialect } from "@/db/sqlite/dialect";
 import { withTransaction } from "@/db/transaction";
 import { accounts, smsQueue } from "@/db/schema";
 import { createAccount } from "@/lib/server/resources/accounts";
@@ -102,6 +103,18 @@ describe("SMS queue and a gateway failing between parts", () => {
     // so the part went out again at the retry.
     const texts: string[] = [];
     let requests = 0;
+    // The lock is held from before the first part's answer until the queue asks for a transaction of its own (the
+    // record of the part sent, queued behind this one), or, where it writes without one, until its run has ended.
+    let held = false;
+    let writeAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (writeAsked = resolve));
+    let firstRunEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (firstRunEnded = resolve));
+    const transaction = sqliteDialect.transaction.bind(sqliteDialect);
+    const spy = vi.spyOn(sqliteDialect, "transaction").mockImplementation((d, fn) => {
+      if (held) writeAsked();
+      return transaction(d, fn);
+    });
     const gateway = http.createServer((req, res) => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -110,15 +123,14 @@ describe("SMS queue and a gateway failing between parts", () => {
         if (requests === 2) return void res.writeHead(503).end("busy");
         texts.push(new URLSearchParams(body).get("text") ?? "");
         if (requests > 1) return void res.end("OK");
-        // A last login's update holds the write lock from before the answer to half a second after it.
-        let entered!: () => void;
-        const inside = new Promise<void>((resolve) => (entered = resolve));
+        // A last login's update holds the write lock.
         void withTransaction(db, async (tx) => {
           tx.$client.prepare("UPDATE accounts SET last_auth_ip = last_auth_ip WHERE name = 'postmaster'").run();
-          entered();
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          held = true;
+          res.end("OK");
+          await Promise.race([asked, ended]);
+          held = false;
         });
-        void inside.then(() => res.end("OK"));
       });
     });
     await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
@@ -141,6 +153,7 @@ describe("SMS queue and a gateway failing between parts", () => {
       const transport = { smtp: { host: "127.0.0.1", port: 1 } };
       const row = async () => (await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id)))[0]!;
       await processSmsQueue(db, config, transport);
+      firstRunEnded();
       expect(await row()).toMatchObject({
         status: "pending",
         attempts: 1,
@@ -151,6 +164,7 @@ describe("SMS queue and a gateway failing between parts", () => {
       expect(await row()).toMatchObject({ status: "sent", partsSent: 3 });
       expect(texts).toEqual(queued!.parts);
     } finally {
+      spy.mockRestore();
       gateway.close();
     }
   });
