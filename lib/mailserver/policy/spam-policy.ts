@@ -336,7 +336,7 @@ export class SpamPolicy {
     const decision = await this.sendLimit.count(login, (this.o.now ?? Date.now)());
     if (decision.allowed) return { action: "DUNNO", rule: "none" };
     return {
-      action: `450 4.7.1 ${login} has reached its sending limit of ${decision.limit} recipients per hour; try again later`,
+      action: `450 4.7.1 ${login} has reached its sending limit of ${decision.limit} ${decision.limit === 1 ? "recipient" : "recipients"} per hour; try again later`,
       rule: "send-limit",
     };
   }
