@@ -1,6 +1,7 @@
 // `demo`: a domain to try the panel and the API with, and the logins to use.
 import type { Db } from "@/db/client";
-import { createAccount, recordUsage } from "@/lib/server/resources/accounts";
+import { sha1Hex, verifyDigest } from "@/lib/server/caller/password";
+import { createAccount, findAccount, recordUsage } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
 import { findDomain } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
@@ -20,7 +21,20 @@ const PEOPLE = [
 ] as const;
 
 export async function seedDemo(db: Db): Promise<string> {
-  if (await findDomain(db, DEMO_DOMAIN)) return logins("The demo domain already exists.");
+  const existing = await findDomain(db, DEMO_DOMAIN);
+  if (existing) {
+    // Someone may have changed a demo password (or removed the account) since: printing it then would mislead.
+    const still = async (name: string, password: string) => {
+      const account = await findAccount(db, existing, name);
+      if (!account) return "(the account no longer exists)";
+      return verifyDigest(sha1Hex(password), account.passwordHash) ? password : "(changed since the demo was seeded)";
+    };
+    return logins(
+      "The demo domain already exists.",
+      await still("postmaster", DEMO_POSTMASTER_PASSWORD),
+      await still("jan.nowak", DEMO_USER_PASSWORD),
+    );
+  }
   const domain = await addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {});
   for (const [name, description, capacity, usedMb] of PEOPLE) {
     await createAccount(db, domain, name, { password: DEMO_USER_PASSWORD, description, capacity });
@@ -39,13 +53,13 @@ export async function seedDemo(db: Db): Promise<string> {
     privacy_mode: 1,
     moderators: [`biuro@${DEMO_DOMAIN}`],
   });
-  return logins(`Demo domain ${DEMO_DOMAIN} created.`);
+  return logins(`Demo domain ${DEMO_DOMAIN} created.`, DEMO_POSTMASTER_PASSWORD, DEMO_USER_PASSWORD);
 }
 
-function logins(headline: string): string {
+function logins(headline: string, postmasterPassword: string, userPassword: string): string {
   return [
     headline,
-    `  Domain administrator: postmaster@${DEMO_DOMAIN}  password: ${DEMO_POSTMASTER_PASSWORD}`,
-    `  Ordinary account:     jan.nowak@${DEMO_DOMAIN}  password: ${DEMO_USER_PASSWORD}`,
+    `  Domain administrator: postmaster@${DEMO_DOMAIN}  password: ${postmasterPassword}`,
+    `  Ordinary account:     jan.nowak@${DEMO_DOMAIN}  password: ${userPassword}`,
   ].join("\n");
 }

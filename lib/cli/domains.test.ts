@@ -1,6 +1,6 @@
 // `domain dns-check --all`: every hosted domain checked against a real resolver (the sandbox's loopback DNS server,
 // publishing what each domain's DNS page asks for), the domains that lack something named with what they lack.
-// `domain import`: many domains from a file, as `domain add` adds one, on a database of its own.
+// `domain import`: many domains from a file, as `domain add` adds one, on a database of its own; and `demo`'s logins.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -267,5 +267,21 @@ describe("domain set-limits --send-limit", () => {
   it("is taken by domain add", async () => {
     await runCommand(db, ["domain", "add", "sends.test", "--postmaster-password", "Admin-pass1", "--send-limit", "40"]);
     expect((await getDomainOrThrow(db, "sends.test")).sendLimit).toBe(40);
+  });
+});
+
+describe("demo", () => {
+  it("seeds once; run again it prints a demo login's password only while it still signs in", async () => {
+    const created = await runCommand(db, ["demo"]);
+    expect(created).toMatch(/^Demo domain demo\.example\.com created\.$/m);
+    expect(created).toContain("postmaster@demo.example.com  password: Demo-admin1");
+    expect(await runCommand(db, ["demo"])).toContain("jan.nowak@demo.example.com  password: Demo-user1");
+
+    await runCommand(db, ["account", "set-password", "jan.nowak@demo.example.com", "--password", "Other-pass2"]);
+    const again = await runCommand(db, ["demo"]);
+    expect(again).toMatch(/^The demo domain already exists\.$/m);
+    expect(again).toContain("postmaster@demo.example.com  password: Demo-admin1");
+    expect(again).toContain("jan.nowak@demo.example.com  password: (changed since the demo was seeded)");
+    expect(again).not.toContain("Demo-user1");
   });
 });
