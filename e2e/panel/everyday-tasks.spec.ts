@@ -1,10 +1,34 @@
 // The postmaster's and the owner's everyday tasks as a user meets them, each with a screenshot
 // (test-results/screenshots/tasks-*).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, originOf, signIn, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
+
+/** What the mail server reports for a mailbox, through the CLI's `usage report` (the panel has no way to set it). */
+function reportUsage(email: string, bytes: number): void {
+  execFileSync(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/index.ts",
+      "usage",
+      "report",
+      email,
+      "--bytes",
+      String(bytes),
+    ],
+    {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `tasks-${name}.png`), fullPage: true });
@@ -127,25 +151,33 @@ test.describe("postmaster", () => {
   }
 
   for (const width of [1280, 1920]) {
-    test(`an expiry date stays on one line in the English table at ${width} px`, async ({ page }) => {
-      // The expiry column was narrower than the other two dates: "2031-03-15" broke after its hyphens in English.
+    test(`an expiry date and the usage figures stay on one line in the English table at ${width} px`, async ({
+      page,
+    }) => {
+      // The expiry column was narrower than the other two dates: "2031-03-15" broke after its hyphens in English;
+      // and "7,999 MB of 8,000 MB" took two lines of the usage column (below biuro's 8,192 MB: the sorts stay as they are).
       const name = unique("expires");
       const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
-        data: { password: "Haslo-123", capacity: 10, expiration_date: "2031-03-15" },
+        data: { password: "Haslo-123", capacity: 8000, expiration_date: "2031-03-15" },
         headers: { origin: originOf(page) },
       });
       expect(res.status(), await res.text()).toBe(201);
+      reportUsage(`${name}@${DEMO.domain}`, 7_999 * 1024 * 1024);
       await page.context().addCookies([{ name: "locale", value: "en", url: originOf(page) }]);
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`/accounts?search=${name}`);
       const cell = page.getByRole("cell", { name: "2031-03-15", exact: true });
       await expect(cell).toBeVisible();
-      const lines = await cell.evaluate((td) => {
-        const range = document.createRange();
-        range.selectNodeContents(td);
-        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
-      });
-      expect(lines).toBe(1);
+      const usage = page.getByText("7,999 of 8,000\u00a0MB", { exact: true }).filter({ visible: true });
+      await expect(usage).toBeVisible();
+      for (const text of [cell, usage]) {
+        const lines = await text.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+        });
+        expect(lines).toBe(1);
+      }
       await shot(page, `expiry-date-en-${width}`);
       await page.request.delete(`/api/panel/v1/emails/${DEMO.domain}/${name}`, { headers: { origin: originOf(page) } });
     });

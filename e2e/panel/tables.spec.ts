@@ -142,12 +142,12 @@ test("usage in MB after the CLI's usage report", async ({ page }) => {
     .getByRole("row")
     .filter({ has: page.getByRole("link", { name: `Edytuj anna.kowalska@${DEMO.domain}` }) });
   const capacity = (await row.getByRole("cell").nth(3).textContent())!.trim();
-  await expect(row.getByRole("meter", { name: `Użycie anna.kowalska@${DEMO.domain}` })).toHaveAttribute(
+  await expect(row.getByRole("meter", { name: `Zajętość anna.kowalska@${DEMO.domain}` })).toHaveAttribute(
     "aria-valuetext",
-    // Each number joined to its unit by a no-break space.
-    `300\u00a0MB z ${capacity}\u00a0MB`,
+    // One unit for both, joined to the last number by a no-break space.
+    `300 z ${capacity}\u00a0MB`,
   );
-  await expect(row).toContainText(`300 MB z ${capacity} MB`);
+  await expect(row).toContainText(`300 z ${capacity} MB`);
   await shot(page, "usage-mb");
 });
 

@@ -148,7 +148,8 @@ export function SortHeader({
     >
       <button
         type="button"
-        className="inline-flex items-center gap-1 rounded"
+        // A button centres its lines: a heading wrapped on two ("Ostatnie logowanie") aligns as the column does.
+        className="inline-flex items-center gap-1 rounded [text-align:inherit]"
         onClick={() => onSort(field, nextDir)}
         title={t("sortBy", { col: label })}
       >

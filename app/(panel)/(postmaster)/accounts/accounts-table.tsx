@@ -87,7 +87,8 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       className: "w-28 text-right tabular-nums",
       cell: (r) => r.capacity,
     },
-    { key: "usage", label: t("usage"), wide: true, className: "w-36", cell: usage },
+    // Room for the longest figures on one line: "102,400 of 102,400 MB" is 141 px in English.
+    { key: "usage", label: t("usage"), wide: true, className: "w-40", cell: usage },
     // Blocked from lg, the dates from xl: at 768 and 1024 px every column's fixed width left the description none
     // (the blocked and expired badges stand beside the name at any width).
     {

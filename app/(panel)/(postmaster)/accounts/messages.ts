@@ -91,9 +91,9 @@ export const accountMessages: Messages<Key> = {
     name: "Nazwa",
     description: "Opis",
     capacity: "Pojemność (MB)",
-    usage: "Użycie",
-    // A no-break space keeps each number with its unit: "MB" alone on a line of its own read badly.
-    usageOf: "{used}\u00a0MB z {capacity}\u00a0MB",
+    usage: "Zajętość",
+    // One unit for both numbers, kept with the last by a no-break space: the cell fits "102 400 z 102 400 MB".
+    usageOf: "{used} z {capacity}\u00a0MB",
     blocked: "Blokada",
     created: "Utworzone",
     expires: "Wygasa",
@@ -161,7 +161,7 @@ export const accountMessages: Messages<Key> = {
     description: "Description",
     capacity: "Capacity (MB)",
     usage: "Usage",
-    usageOf: "{used}\u00a0MB of {capacity}\u00a0MB",
+    usageOf: "{used} of {capacity}\u00a0MB",
     blocked: "Blocked",
     created: "Created",
     expires: "Expires",

@@ -1,4 +1,4 @@
-// "X MB of Y MB": an account's usage from the list item's usage_bytes (contract §9) and its capacity in MB.
+// "X of Y MB": an account's usage from the list item's usage_bytes (contract §9) and its capacity in MB.
 import type { Locale } from "@/lib/i18n";
 import { formatMegabytes, formatNumber } from "@/lib/i18n/number";
 import type { AccountSummary } from "@/lib/client/hooks/accounts";

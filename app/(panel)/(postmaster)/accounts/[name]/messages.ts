@@ -94,7 +94,7 @@ export const editorMessages: Messages<Key> = {
     sms: "Powiadomienia SMS",
     smsDesc: "Numery i bramki operatorów do powiadomień o nowej poczcie.",
     email: "Adres",
-    usage: "Użycie skrzynki",
+    usage: "Zajętość skrzynki",
     createdOn: "Utworzone",
     lastLogin: "Ostatnie logowanie",
     never: "nigdy",
