@@ -27,6 +27,7 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "wrap.example.com" },
     { name: "list.example.com" },
     { name: "digits.example.com" },
+    { name: "email-order.example.com" },
     { name: "oas.example.com" },
     { name: "backup.example.com" },
     // e2e/api/contract-hardening.test.ts (contract §9) and panel-fuzz.test.ts.

@@ -41,6 +41,24 @@ describe("restricted fields", () => {
     expect(stable(after)).toEqual(stable(before));
   });
 
+  // A value the field's rule refuses is never the stored one: the owner may not change the field at all, so it is the
+  // same 403.2 (it was the field's 500.3xx, as if the owner might have set a valid value).
+  it.each([
+    ["description", "x".repeat(49)],
+    ["capacity", 2_000_000],
+    ["capacity", ""],
+    ["expiration_date", "2100-13-01"],
+    ["forward_limit", -1],
+    ["alias_limit", 5000],
+    ["blocked", 2],
+  ])("changing %s to a value its rule refuses (%j) is refused with 403.2 and nothing changes", async (field, value) => {
+    const before = (await api("GET", path, { auth: jan })).json as Record<string, unknown>;
+    const res = await api("PUT", path, { auth: jan, body: { [field]: value, keep_mail: 0 } });
+    expectError(res, "restrictedField", field);
+    const after = (await api("GET", path, { auth: jan })).json as Record<string, unknown>;
+    expect(stable(after)).toEqual(stable(before));
+  });
+
   it.each([
     ["description", "Jan Nowak"],
     ["capacity", 100],

@@ -48,6 +48,42 @@ describe("sorting and paging", () => {
     expect((await keys("sort=description&sort_dir=desc", "mailinglists")).names).toEqual(["zarzad", "wszyscy"]);
   });
 
+  it("sorts by email in the addresses' own order, which is not the names' when a name extends another", async () => {
+    // "jan1@…" < "jan-k@…" < "jan.k@…" < "jan@…": "1", "-", "." and "/" come before "@" (code point order, as every
+    // text sort), so the address order differs from the name order (jan, jan-k, jan.k, jan1).
+    const D3 = "email-order.example.com";
+    const pm = postmaster(D3);
+    for (const name of ["jan", "jan1", "jan-k", "jan.k"]) await createAccount(D3, name);
+    for (const name of ["ola", "ola1", "ola.k"])
+      expectStatus(await api("POST", `aliases/${D3}/${name}`, { auth: pm, body: { target: `jan@${D3}` } }), 201);
+    for (const name of ["zespol", "zespol/it", "zespol1"])
+      expectStatus(await api("POST", `mailinglists/${D3}/${encodeURIComponent(name)}`, { auth: pm, body: {} }), 201);
+    const emails = async (resource: string, query: string) => {
+      const res = await api("GET", `${resource}/${D3}?${query}`, { auth: pm });
+      expectStatus(res, 200);
+      return Object.values(res.json.result_data as Record<string, { email: string }>).map((i) => i.email);
+    };
+    const sorted = (xs: string[]) => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const resource of ["emails", "aliases", "mailinglists"]) {
+      const asc = await emails(resource, "sort=email");
+      expect(asc, resource).toEqual(sorted(asc));
+      expect(await emails(resource, "sort=email&sort_dir=desc"), resource).toEqual(sorted(asc).reverse());
+      // Paged: the same order across pages.
+      const paged = [
+        ...(await emails(resource, "sort=email&size=2")),
+        ...(await emails(resource, "sort=email&size=2&page=1")),
+      ];
+      expect(paged, resource).toEqual(sorted(asc).slice(0, 4));
+    }
+    expect(await emails("emails", "sort=email")).toEqual([
+      `jan-k@${D3}`,
+      `jan.k@${D3}`,
+      `jan1@${D3}`,
+      `jan@${D3}`,
+      `postmaster@${D3}`,
+    ]);
+  });
+
   it("writes result_data in the requested order, all-digit names included", async () => {
     const D2 = "digits.example.com";
     for (const name of ["99", "100", "a1"]) await createAccount(D2, name);

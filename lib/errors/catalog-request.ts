@@ -37,7 +37,7 @@ export const requestErrors = {
     "authorization",
     "Tego pola może zmienić tylko administrator domeny.",
     "Only the domain administrator can change this field.",
-    "An ordinary account sent a restricted field (description, capacity, expiration_date, forward_limit, alias_limit, blocked) with a value other than the stored one; `source` names it.",
+    "An ordinary account sent a restricted field (description, capacity, expiration_date, forward_limit, alias_limit, blocked) with a value other than the stored one (a value the field's rule refuses included: it is never the stored one); `source` names it.",
   ),
   postmasterProtected: entry(
     "403.2",

@@ -8,7 +8,11 @@ export type ItemKind = "text" | "digits" | "flag" | "percent";
 export interface ListColumn {
   /** The column the value is read from; null for the domain's name. */
   column: string | null;
-  /** The column the field sorts by, when not its own (the address and the domain sort by name). */
+  /**
+   * The column the field sorts by, when not its own (the domain sorts by name: a list is one domain's). The address
+   * sorts by its own column: "jan1@…" and "jan.k@…" come before "jan@…" ("1" and "." before "@"), not after it as
+   * their names do.
+   */
   sort?: string;
   kind?: ItemKind;
 }
@@ -29,7 +33,7 @@ export const sortColumnOf = (c: ListColumn) => c.sort ?? c.column ?? "name";
 export const sortsAsNumber = (c: ListColumn) => (c.kind ?? "text") !== "text";
 
 export const ACCOUNT_LIST_COLUMNS = {
-  email: { column: "email", sort: "name" },
+  email: { column: "email" },
   creation_date: { column: "creation_date" },
   expiration_date: { column: "expiration_date" },
   last_auth_date: { column: "last_auth_date" },
@@ -46,12 +50,12 @@ export const ACCOUNT_LIST_COLUMNS = {
 export const ALIAS_LIST_COLUMNS = {
   name: { column: "name" },
   domain: { column: null, sort: "name" },
-  email: { column: "email", sort: "name" },
+  email: { column: "email" },
   target: { column: "target" },
 } as const satisfies ListColumns;
 
 export const MAILING_LIST_LIST_COLUMNS = {
-  email: { column: "email", sort: "name" },
+  email: { column: "email" },
   description: { column: "description" },
   privacy_mode: { column: "privacy_mode", kind: "digits" },
   replyto_mode: { column: "replyto_mode", kind: "digits" },

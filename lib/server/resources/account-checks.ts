@@ -3,7 +3,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { AccountRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { RESTRICTED_ACCOUNT_FIELDS, type AccountUpdate } from "@/lib/schemas/account";
+import { accountFields, RESTRICTED_ACCOUNT_FIELDS, type AccountUpdate } from "@/lib/schemas/account";
 import { camel } from "@/lib/schemas/fields";
 import { today } from "../caller/auth";
 import { mailPasswordHash, mailPasswordHashAsync } from "@/lib/mailserver/sha512-crypt";
@@ -71,6 +71,19 @@ export function checkAgainstRecord(
   const { autoresponderStartDate: start, autoresponderEndDate: end } = merged;
   if (start && end && end < start) {
     throw apiError("autoresponderEndBeforeStart", "autoresponder_end_date", { start_date: start, end_date: end });
+  }
+}
+
+/**
+ * Contract §7 for a body an ordinary account sends, before its fields are validated: a restricted field whose value
+ * its rule refuses can never be the stored value, so it is the change the owner may not make (403.2), not an invalid
+ * value the owner might correct (the field's 500.3xx). Valid values are compared with the stored ones by
+ * checkRestricted.
+ */
+export function checkRestrictedValues(body: Record<string, unknown>): void {
+  for (const field of RESTRICTED_ACCOUNT_FIELDS) {
+    if (Object.hasOwn(body, field) && !accountFields[field].schema.safeParse(body[field]).success)
+      throw apiError("restrictedField", field);
   }
 }
 

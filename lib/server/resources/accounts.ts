@@ -15,6 +15,7 @@ import {
   checkPostmaster,
   capacityLimitReached,
   checkRestricted,
+  checkRestrictedValues,
   passwordHashesOf,
   prehashPassword,
   type PasswordHashes,
@@ -242,8 +243,9 @@ export async function updateAccounts(
   /** Set only by the panel's password change (lib/server/caller/own-password.ts), which has checked the current one. */
   { currentPasswordProven = false, prehashed }: { currentPasswordProven?: boolean; prehashed?: Prehashed } = {},
 ): Promise<AccountRow[]> {
-  const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   const byAdmin = isAdminOf(principal, domain.name);
+  if (!byAdmin) checkRestrictedValues(body);
+  const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
   // A panel session alone never sets its own account's password, whatever the path and however many names it
   // carries: the panel asks for the current password (PUT /api/panel/password), so a stolen session cannot take
   // the account over. API callers (Basic) have just proved the password.
