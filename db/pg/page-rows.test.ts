@@ -159,6 +159,7 @@ describe("the sorts the mail server does not change (accounts_order)", () => {
       "accounts_email",
       "accounts_mail_host",
       "accounts_pkey",
+      "accounts_sort_email",
       "accounts_sort_usage",
       "accounts_sort_usage_bytes",
     ]);

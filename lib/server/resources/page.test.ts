@@ -196,7 +196,8 @@ describe("readPage", () => {
     expect(sortIndex(db, "accounts", "capacity")).toBe("accounts_sort_capacity");
     expect(sortIndex(db, "accounts", "usage_bytes")).toBe("accounts_sort_usage_bytes");
     expect(sortIndex(db, "aliases", "target")).toBe("aliases_sort_target");
-    expect(sortIndex(db, "accounts", "email")).toBeNull();
+    expect(sortIndex(db, "accounts", "email")).toBe("accounts_sort_email");
+    expect(sortIndex(db, "mailing_lists", "email")).toBe("mailing_lists_sort_email");
   });
 
   it("pages a new search, by either plan", async () => {
