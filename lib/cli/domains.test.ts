@@ -206,6 +206,59 @@ describe("domain import", () => {
   });
 });
 
+describe("domain set-mail-host --file", () => {
+  // A provider placing thousands of hosted domains on its mail hosts: one command and one transaction for a list of
+  // names, not a process (a second or more) per domain.
+  let own: Db;
+  let file: string;
+  beforeAll(async () => {
+    own = openDatabase(path.join(dir, "placement.db"));
+    for (const name of ["p1.example", "p2.example", "p3.example"]) await addDomain(own, name, "Admin-pass1", {});
+    await runCommand(own, ["mailserver", "host", "set", "imap2", "--address", "192.0.2.2"]);
+    file = path.join(dir, "placement.txt");
+  });
+  afterAll(() => own?.$client.close());
+  const hostOf = async (name: string) => (await getDomainOrThrow(own, name)).mailHost;
+
+  it("places every domain of the file, one a line (blank lines and # comments skipped), in one go", async () => {
+    fs.writeFileSync(file, "# imap2's share\nP1.example\n\np2.example\n");
+    expect(await runCommand(own, ["domain", "set-mail-host", "--file", file, "--mail-host", "imap2"])).toBe(
+      "2 domains: mailboxes on imap2",
+    );
+    expect([await hostOf("p1.example"), await hostOf("p2.example"), await hostOf("p3.example")]).toEqual([
+      "imap2",
+      "imap2",
+      null,
+    ]);
+    expect(await runCommand(own, ["mailserver", "host", "list"])).toMatch(/\t2 domain\(s\)\t/);
+  });
+
+  it("changes nothing when a name is not hosted or the host does not exist, and names what is wrong", async () => {
+    fs.writeFileSync(file, "p3.example\nnowhere.example\np1.example\n");
+    await expect(runCommand(own, ["domain", "set-mail-host", "--file", file, "--mail-host", "none"])).rejects.toThrow(
+      "1 of 3 domains not hosted, none placed: nowhere.example",
+    );
+    expect(await hostOf("p1.example")).toBe("imap2");
+    fs.writeFileSync(file, "p3.example\n");
+    await expect(runCommand(own, ["domain", "set-mail-host", "--file", file, "--mail-host", "imap9"])).rejects.toThrow(
+      /no mail host imap9/,
+    );
+    expect(await hostOf("p3.example")).toBeNull();
+  });
+
+  it("takes one domain or --file, not both and not neither", async () => {
+    const refused = async (argv: string[]) => {
+      const err = await runCommand(own, argv).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      return (err as Error).message;
+    };
+    expect(await refused(["domain", "set-mail-host", "p1.example", "--file", file, "--mail-host", "imap2"])).toMatch(
+      /one domain or --file/,
+    );
+    expect(await refused(["domain", "set-mail-host", "--mail-host", "imap2"])).toMatch(/one domain or --file/);
+  });
+});
+
 describe("domain list, customer list and mailserver host list on a new database", () => {
   it("print nothing a script could read as a row, and a hint on stderr", async () => {
     const empty = openDatabase(path.join(dir, "empty.db"));

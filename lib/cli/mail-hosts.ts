@@ -1,4 +1,5 @@
 import "server-only";
+import fs from "node:fs";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import {
@@ -17,6 +18,7 @@ import {
   removeMailHost,
   setAccountMailHost,
   setDomainMailHost,
+  setDomainsMailHost,
   setMailHost,
 } from "@/lib/mailserver/mail-hosts";
 
@@ -107,13 +109,15 @@ export const MAIL_HOST_COMMANDS: Command[] = [
   },
   {
     name: "domain set-mail-host",
-    args: ["<domain>"],
+    args: ["[domain]"],
     summary:
       "Places a domain's mailboxes on a mail host: every host then proxies them there (the switch step of a move).",
     example: `${CLI} domain set-mail-host example.org --mail-host imap2`,
     notes:
       'Run it when the copy to the new host is done (docs/mail-hosts.md, "Moving a domain"); `none` places the domain\n' +
-      "on no host (every host serves it itself: one mail host). Accounts placed on a host of their own keep it.",
+      "on no host (every host serves it itself: one mail host). Accounts placed on a host of their own keep it.\n" +
+      "--file places every domain the file names (one a line; blank lines and lines starting with # are skipped; -\n" +
+      "reads standard input) in one transaction: all of them, or none when one is not hosted.",
     options: {
       "mail-host": {
         type: "string",
@@ -121,13 +125,31 @@ export const MAIL_HOST_COMMANDS: Command[] = [
         required: true,
         help: "a host of `mailserver host list`, or none (required)",
       },
+      file: {
+        type: "string",
+        value: "<file>",
+        help: "instead of one domain, the domains named in this file, one a line (- for standard input)",
+      },
     },
     async run(ctx, { positionals, values }) {
+      const file = stringOption(values, "file");
+      if ((positionals.length === 1) === (file !== undefined))
+        throw new UsageError(`${this.name}: name one domain or --file (a domain a line), not both`);
       const host = hostArgument(this, values);
       const db = ctx.db();
+      const where = host ?? "no host (served by every host)";
+      if (file !== undefined) {
+        const names = fs
+          .readFileSync(file === "-" ? 0 : file, "utf8")
+          .split("\n")
+          .map((line) => line.trim().split(/\s+/)[0]!)
+          .filter((name) => name !== "" && !name.startsWith("#"));
+        const placed = await setDomainsMailHost(db, names, host);
+        return `${placed} domains: mailboxes on ${where}`;
+      }
       const domain = await getDomainOrThrow(db, positionals[0]!.toLowerCase());
       await setDomainMailHost(db, domain.id, host);
-      return `${domain.name}: mailboxes on ${host ?? "no host (served by every host)"}`;
+      return `${domain.name}: mailboxes on ${where}`;
     },
   },
   {

@@ -2,7 +2,7 @@
 // accounts' TOTP secrets, sms_password_1/2) are decrypted with it (the *_OLD variable) and written again under the
 // key now set. Without it a new TOTP key makes every enrolled account's code a server error, and a new SMS key
 // makes every stored gateway password unreadable (docs/deploy.md, section 8).
-import { eq } from "drizzle-orm";
+import { eq, like, or } from "drizzle-orm";
 import { accounts, accountTotp } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
 import { oldEncryptionKeys } from "@/lib/config.mjs";
@@ -88,9 +88,12 @@ export const REENCRYPT_COMMANDS: Command[] = [
           throw new UsageError("db reencrypt: SMS_SECRET_KEY_OLD is the key in use");
         const counts = { current: 0, reencrypted: 0, unreadable: 0 };
         await withTransaction(db, async (tx) => {
+          // Only the accounts holding an encrypted value: a provider's million accounts, few with an SMS gateway,
+          // would otherwise all be held in memory at once.
           const rows = await tx
             .select({ id: accounts.id, email: accounts.email, p1: accounts.smsPassword1, p2: accounts.smsPassword2 })
-            .from(accounts);
+            .from(accounts)
+            .where(or(like(accounts.smsPassword1, "enc1:%"), like(accounts.smsPassword2, "enc1:%")));
           for (const row of rows) {
             const set: { smsPassword1?: string; smsPassword2?: string } = {};
             for (const [column, stored, n] of [

@@ -102,6 +102,21 @@ describe("generated configuration on PostgreSQL", () => {
     expect(primaryFiles(["db1.example.org"])).toEqual({ postfix: false, listed: false, dovecot: false });
   });
 
+  it("a later run without a fallback removes the primary's files an earlier run wrote (failover, docs/postgresql.md)", () => {
+    // Host B read its replica with the primary db1 as the fallback; after the failover its own database is the primary
+    // and the same folder is written again with --read-hosts 127.0.0.1 --write-host db2. The old files named the lost
+    // primary, held the mail role's password, and made `mailserver check` fail on a file nothing reads.
+    const out = fs.mkdtempSync(path.join(dir, "failover-"));
+    const stale = ["postfix/virtual-mailbox-maps-primary.cf", "dovecot/dovecot-sql-primary.conf.ext"];
+    writeMailServerConfig(
+      options(out, { ...pgsql(cluster.port), readHosts: ["127.0.0.1"], writeHost: "db1.example.org" }),
+    );
+    for (const rel of stale) expect(fs.existsSync(path.join(out, rel)), rel).toBe(true);
+    writeMailServerConfig(options(out, { ...pgsql(cluster.port), readHosts: ["127.0.0.1"], writeHost: "127.0.0.1" }));
+    for (const rel of stale) expect(fs.existsSync(path.join(out, rel)), rel).toBe(false);
+    expect(fs.readFileSync(path.join(out, "postfix/main.cf.snippet"), "utf8")).not.toContain("-primary");
+  });
+
   it("the SQLite configuration keeps the dict's extra group (it writes the database file)", () => {
     const out = path.join(dir, "sqlite");
     writeMailServerConfig(options(out));

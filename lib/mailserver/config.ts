@@ -251,8 +251,16 @@ function groupId(name: string): number | undefined {
   }
 }
 
+/**
+ * Files a run writes only in some configurations (the primary's lookups when the read hosts are replicas). A later
+ * run that does not write them removes them: after a failover they would name the lost primary, keep the mail role's
+ * password, and make `mailserver check` test a file nothing reads.
+ */
+const OPTIONAL_FILES = ["postfix/virtual-mailbox-maps-primary.cf", "dovecot/dovecot-sql-primary.conf.ext"];
+
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   const files = mailServerConfigFiles(o);
+  for (const rel of OPTIONAL_FILES) if (!(rel in files)) fs.rmSync(path.join(o.outDir, rel), { force: true });
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -4,7 +4,7 @@ import "server-only";
 // IMAP, POP3, LMTP and ManageSieve of other hosts' mailboxes to them and hands their mail to their LMTP; the jobs
 // that touch a mailbox (housekeeping, usage warnings, SMS) run only on the host it lives on. Only the operator's CLI
 // writes these: the API and the panel have no field for them.
-import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, mailHosts } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
@@ -107,6 +107,34 @@ export async function setDomainMailHost(db: Db, domainId: number, host: string |
   await withTransaction(db, async (tx) => {
     await checkHostExists(tx, host);
     await tx.update(domains).set({ mailHost: host }).where(eq(domains.id, domainId));
+  });
+}
+
+/**
+ * Places many domains on a host in one transaction (a provider's first placement of thousands of domains): every
+ * name must be hosted, else nothing changes and the error names the missing ones. Gives the number placed.
+ */
+export async function setDomainsMailHost(db: Db, names: string[], host: string | null): Promise<number> {
+  const wanted = [...new Set(names.map((n) => n.toLowerCase()))];
+  return withTransaction(db, async (tx) => {
+    await checkHostExists(tx, host);
+    const found = new Set<string>();
+    // In slices: SQLite takes at most 32,766 bound values in a statement, PostgreSQL 65,535.
+    for (let i = 0; i < wanted.length; i += 1000) {
+      const slice = wanted.slice(i, i + 1000);
+      const done = await tx
+        .update(domains)
+        .set({ mailHost: host })
+        .where(inArray(domains.name, slice))
+        .returning({ name: domains.name });
+      for (const r of done) found.add(r.name);
+    }
+    const missing = wanted.filter((n) => !found.has(n));
+    if (missing.length) {
+      const shown = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", ..." : "");
+      throw new Error(`${missing.length} of ${wanted.length} domains not hosted, none placed: ${shown}`);
+    }
+    return found.size;
   });
 }
 
