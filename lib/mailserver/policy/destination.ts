@@ -32,8 +32,10 @@ async function step(db: Db, address: string): Promise<Step> {
   if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
     return { kind: "account" };
   // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
+  // As Postfix's list tables take them (lib/mailserver/config.ts): a user and a host around an "=".
   const bounces = local.indexOf("-bounces+");
-  const listName = bounces > 0 ? local.slice(0, bounces) : local;
+  const verp = bounces > 0 && /^.+=.+$/s.test(local.slice(bounces + "-bounces+".length));
+  const listName = verp ? local.slice(0, bounces) : local;
   const list = await db
     .select({ id: mailingLists.id })
     .from(mailingLists)
