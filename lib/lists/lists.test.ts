@@ -28,6 +28,7 @@ import {
   received,
   settle,
   maillog,
+  outboundWith,
   waitReceived,
   members,
   setUp,
@@ -82,6 +83,25 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       const bounces = (await listModeration(db, await domain(), "odbicia")).bounces.map((b) => b.address);
       expect(bounces).not.toContain(at("jan"));
       expect(bounces).not.toContain("kto@elsewhere.test");
+    });
+
+    it("a list's bounce address not of the form <list>-bounces+<user>=<host> is refused at RCPT, and nothing bounces", async () => {
+      const malformed = ["foo", "", "=", "a=", "=b"].map((rest) => `odbicia-bounces+${rest}@${A}`);
+      const wellFormed = `odbicia-bounces+kto=elsewhere.test@${A}`;
+      const subject = unique("malformed-verp");
+      const outcome = await smtpTry(
+        l.ports.smtp,
+        "obcy@elsewhere.test",
+        [...malformed, wellFormed],
+        message("obcy@elsewhere.test", wellFormed, subject),
+      );
+      expect(outcome.refused.map((r) => [r.address, r.code])).toEqual(malformed.map((a) => [a, 550]));
+      expect(outcome.accepted).toEqual([wellFormed]);
+      await waitFor("the well-formed one answered", () => maillog().includes("Discarded: not a delivery report"));
+      await settle();
+      // Accepted and then refused by the list service ("550 5.1.1 No such list") would return it to the sender.
+      expect(outboundWith(subject)).toEqual([]);
+      expect(maillog()).not.toContain("No such list");
     });
 
     it("a subscriber whose own black list refuses the list gets no copy, and it is not counted as a bounce", async () => {

@@ -14,7 +14,7 @@ export interface PagesOptions {
   port: number;
   store: ListStore;
   peek(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
-  confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
+  confirm(token: string): Promise<{ list: ListRow; action: string; address: string; closed?: boolean } | undefined>;
   /** The list and address of a one-click link (RFC 8058), when its signature is good. */
   unsubscribeTarget(token: string): Promise<{ list: ListRow; address: string } | undefined>;
   /** Unsubscribes at once (the link's POST). */
@@ -87,6 +87,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       res.end(page(title, body));
     };
     const gone = () => send(410, "Link nieważny", "<p>Ten link wygasł albo został już użyty.</p>");
+    const closed = () => send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -99,6 +100,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         if (post) {
           const done = await o.confirm(token);
           if (!done) return gone();
+          if (done.closed) return closed();
           const what = done.action === "subscribe" ? "zapisany na listę" : "wypisany z listy";
           return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został ${what} ${esc(done.list.email)}.</p>`);
         }
@@ -179,8 +181,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
             Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
           );
           const done = await o.requestConfirmation(list, action, address, client);
-          if (done === "closed")
-            return send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+          if (done === "closed") return closed();
           if (done !== "sent") {
             const e = errorCatalog[done === "pending" ? "listRequestPending" : "listRequestBudget"];
             return send(e.status, "Nie wysłano", `<p data-code="${e.code}">${esc(e.message)}</p>`);

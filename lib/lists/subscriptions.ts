@@ -6,6 +6,14 @@ import type { ListRow, ListStore, RequestRefusal } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
 import { readUnsubscribeToken } from "./unsubscribe";
 
+/** A followed confirmation link: what it was for; `closed` when the list no longer takes subscriptions by mail. */
+export interface Confirmed {
+  list: ListRow;
+  action: string;
+  address: string;
+  closed?: boolean;
+}
+
 export interface ListSubscriptions {
   requestConfirmation: (
     list: ListRow,
@@ -13,7 +21,7 @@ export interface ListSubscriptions {
     address: string,
     client?: string,
   ) => Promise<RequestRefusal | undefined>;
-  confirm: (token: string) => Promise<{ list: ListRow; action: string; address: string } | undefined>;
+  confirm: (token: string) => Promise<Confirmed | undefined>;
   oneClick: (token: string) => Promise<{ list: ListRow; address: string } | undefined>;
 }
 
@@ -81,11 +89,19 @@ export function listSubscriptions(o: ListServiceOptions, store: ListStore): List
     return undefined;
   }
 
-  /** A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. */
-  async function confirm(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined> {
+  /**
+   * A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. A
+   * subscription takes effect only now, so it follows the list's autosubscribe_enabled as it is now: a list that
+   * stopped taking subscriptions since the request subscribes nobody.
+   */
+  async function confirm(token: string): Promise<Confirmed | undefined> {
     const t = await store.takeToken(token);
     const list = t && (await store.listById(t.listId));
     if (!t || !list) return undefined;
+    if (t.action === "subscribe" && !list.autosubscribeEnabled) {
+      o.log(`${list.email}: ${t.address} not subscribed: the list no longer takes subscriptions by mail`);
+      return { list, action: t.action, address: t.address, closed: true };
+    }
     if (t.action === "subscribe") await store.subscribe(list.id, t.address);
     else await store.unsubscribe(list.id, t.address);
     o.log(`${list.email}: ${t.address} ${t.action}d`);

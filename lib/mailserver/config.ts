@@ -45,9 +45,14 @@ const PROXY_READ_MAPS_DEFAULT = [
   "$smtp_nested_header_checks",
 ].join(" ");
 
-/** Rows of mail_list_addresses matching the address Postfix asks about (%d domain, %u local part). */
+/**
+ * Rows of mail_list_addresses matching the address Postfix asks about (%d domain, %u local part): the list's own
+ * address, or a VERP bounce address `<name>-bounces+<user>=<host>` (a user and a host around an "="). Any other
+ * `<name>-bounces+...` is refused at RCPT: the list service would refuse it only after Postfix accepted it, and Postfix
+ * would return the message to its (perhaps forged) sender. List names hold no LIKE wildcard; `%%` is Postfix's `%`.
+ */
 const listQuery = (value: string) =>
-  `SELECT ${value} FROM mail_list_addresses WHERE domain = '%d' AND ('%u' = name OR substr('%u', 1, length(name) + 9) = name || '-bounces+')`;
+  `SELECT ${value} FROM mail_list_addresses WHERE domain = '%d' AND ('%u' = name OR '%u' LIKE (name || '-bounces+_%%=_%%'))`;
 
 /** The mailbox tables Postfix uses: with a host name, mail for another host's mailboxes goes to that host's LMTP. */
 const hostTables = (o: MailServerConfigOptions) => (checkedHostName(o) ? ["mailbox-transport.cf"] : []);

@@ -156,6 +156,8 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     expect(postmap("virtual-alias-maps", "jan@pg.test")).toBe("jan@pg.test");
     expect(postmap("list-transport", "news@pg.test")).toBe("lmtp:inet:127.0.0.1:10024");
     expect(postmap("list-addresses", "news-bounces+a=ext.test@pg.test")).toBe("news-bounces+a=ext.test@pg.test");
+    expect(postmap("list-addresses", "news-bounces+a@pg.test")).toBeUndefined();
+    expect(postmap("list-addresses", "news-bounces+a=@pg.test")).toBeUndefined();
     expect(postmap("virtual-mailbox-maps", "nobody@pg.test")).toBeUndefined();
   });
 

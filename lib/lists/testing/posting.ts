@@ -1,6 +1,8 @@
 // List cases: who may post, and moderation.
 import { describe, expect, it } from "vitest";
 import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
+import { createAccount } from "@/lib/server/resources/accounts";
+import { createAlias } from "@/lib/server/resources/aliases";
 import { approveHeldPosts, listModeration } from "@/lib/server/resources/list-moderation";
 import { writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
 import { MAX_HELD_POSTS } from "../admission";
@@ -10,6 +12,7 @@ import {
   PW,
   l,
   db,
+  log,
   service,
   domain,
   unique,
@@ -23,6 +26,7 @@ import {
   maillog,
   text,
 } from "./harness";
+import { smtpSend } from "@/lib/mailserver/testing/mail-daemons";
 
 export function postingCases() {
   describe("who may post", () => {
@@ -174,6 +178,47 @@ export function postingCases() {
       expect((await listModeration(db, await domain(), "zamknieta")).held).toHaveLength(0);
       // Postfix never queued them: no queue file, so nothing to return.
       expect(maillog()).toMatch(/reject: END-OF-MESSAGE|milter-reject: END-OF-MESSAGE/);
+    });
+
+    it("what only reaches a list through an alias or a forward-only account is judged as at the list: refused in the SMTP session, not dropped after acceptance", async () => {
+      const d = await domain();
+      const drops = () => log().filter((line) => line.includes("dropped after acceptance"));
+      const dropsBefore = drops().length;
+      await createAlias(db, d, "do-zamknietej", { target: at("zamknieta") });
+      await createAccount(db, d, "przekazuje", { password: PW, forwards: [at("zamknieta")], keep_mail: 0 });
+      await createAlias(db, d, "do-bezzapisow", { target: at("bezzapisow") });
+      // An account that keeps its copy still takes the message; only its forward to the closed list is not sent.
+      await createAccount(db, d, "zachowuje", { password: PW, forwards: [at("zamknieta")], keep_mail: 1 });
+      const viaAlias = unique("alias-closed");
+      const viaForward = unique("forward-closed");
+      const subscribe = "SUBSCRIBE";
+      const send = (to: string, subject: string) =>
+        smtpSend(l.ports.smtp, "obcy@elsewhere.test", [to], message("obcy@elsewhere.test", to, subject));
+      await expect(send(at("do-zamknietej"), viaAlias)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/,
+      );
+      await expect(send(at("przekazuje"), viaForward)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 Only subscribers may post to this list/,
+      );
+      await expect(send(at("do-bezzapisow"), subscribe)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 This list does not take subscriptions by mail/,
+      );
+      const kept = unique("keeps-copy");
+      await send(at("zachowuje"), kept);
+      // A subscriber's authenticated post through the alias goes out, as it does to the list's own address.
+      const bySubscriber = unique("alias-closed-subscriber");
+      await postAs(at("ewa"), "do-zamknietej", bySubscriber);
+      await waitReceived(at("zachowuje"), kept);
+      await waitReceived(at("jan"), bySubscriber);
+      await settle();
+      // Only the forward of the account that kept its copy met the list after acceptance (and was not sent).
+      expect(drops().slice(dropsBefore)).toEqual([
+        `${at("zamknieta")}: post from obcy@elsewhere.test dropped after acceptance (5.7.1 Only subscribers may post to this list)`,
+      ]);
+      expect(received(at("jan"), viaAlias)).toBe(false);
+      expect(received(at("jan"), viaForward)).toBe(false);
+      expect(outboundWith(viaAlias)).toEqual([]);
+      expect(outboundWith(viaForward)).toEqual([]);
     });
   });
 

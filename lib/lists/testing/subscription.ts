@@ -2,7 +2,7 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { errorCatalog } from "@/lib/errors/catalog";
-import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
+import { createMailingList, getListOrThrow, updateMailingLists } from "@/lib/server/resources/mailing-lists";
 import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 import { listStore } from "../store";
 import {
@@ -126,6 +126,27 @@ export function subscriptionCases() {
         (await fetch(`${publicUrl()}/confirm`, { method: "POST", body: new URLSearchParams({ token }) })).status,
       ).toBe(200);
       expect((await members("zewnetrzna")).accounts).toEqual([at("karol")]);
+    });
+
+    it("a subscribe link confirmed after the list stopped taking subscriptions (autosubscribe_enabled 0) subscribes nobody", async () => {
+      const d = await domain();
+      await createMailingList(db, d, "zamyka-zapisy", { autosubscribe_enabled: 1 });
+      await smtpSend(
+        l.ports.smtp,
+        at("zofia"),
+        [at("zamyka-zapisy")],
+        message(at("zofia"), at("zamyka-zapisy"), "SUBSCRIBE"),
+      );
+      const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("zamyka-zapisy")}`);
+      const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
+      // The owner closes subscriptions by mail before the link is followed.
+      await updateMailingLists(db, d, ["zamyka-zapisy"], { autosubscribe_enabled: 0 });
+      const answer = await fetch(link, { method: "POST" });
+      expect(answer.status).toBe(403);
+      expect(await answer.text()).toContain("Na tę listę nie można zapisać się samodzielnie.");
+      expect((await members("zamyka-zapisy")).accounts).toEqual([]);
+      await settle();
+      expect(mailOf(at("zofia")).filter((m) => m.includes("Witamy na li"))).toEqual([]);
     });
 
     it("an expired token subscribes nobody", async () => {

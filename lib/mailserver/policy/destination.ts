@@ -32,8 +32,10 @@ async function step(db: Db, address: string): Promise<Step> {
   if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
     return { kind: "account" };
   // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
+  // As Postfix's list tables take them (lib/mailserver/config.ts): a user and a host around an "=".
   const bounces = local.indexOf("-bounces+");
-  const listName = bounces > 0 ? local.slice(0, bounces) : local;
+  const verp = bounces > 0 && /^.+=.+$/s.test(local.slice(bounces + "-bounces+".length));
+  const listName = verp ? local.slice(0, bounces) : local;
   const list = await db
     .select({ id: mailingLists.id })
     .from(mailingLists)
@@ -134,6 +136,48 @@ export async function storingMailboxes(
   };
   await visit(address.toLowerCase(), 0);
   return [...found];
+}
+
+/**
+ * The lists a message to `recipient` reaches, when lists are all it reaches: the recipient is a list, or its aliases,
+ * catchall and forward-only accounts' forwards (followed as `storingMailboxes` follows them) end at lists and nowhere
+ * else. Undefined when any of it is stored in a mailbox here (a forward-only account that keeps this message as spam,
+ * `keepsAsSpam`, stores it) or goes to another server, and when it reaches no list. The policy service judges such a
+ * message as the list service would, while the sender is connected: the list service only meets it after Postfix
+ * accepted it (docs/lists.md, "Who may post").
+ */
+export async function onlyListsReached(
+  db: Db,
+  recipient: string,
+  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+): Promise<string[] | undefined> {
+  const lists = new Set<string>();
+  const seen = new Set<string>();
+  let elsewhere = false;
+  const visit = async (addr: string, depth: number): Promise<void> => {
+    if (elsewhere || depth > MAX_HOPS || seen.has(addr)) return;
+    seen.add(addr);
+    const s = await step(db, addr);
+    if (s.kind === "list") lists.add(addr);
+    else if (s.kind === "next") await visit(s.address, depth + 1);
+    else if (s.kind === "elsewhere") elsewhere = true;
+    else if (s.kind === "account") {
+      const [account] = await db
+        .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
+        .from(accounts)
+        .where(eq(accounts.email, addr))
+        .limit(1);
+      const forwards = Array.isArray(account?.forwards)
+        ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
+        : [];
+      if (!account || account.blocked || account.keepMail || forwards.length === 0) elsewhere = true;
+      else if (keepsAsSpam && (await keepsAsSpam(addr)))
+        elsewhere = true; // kept in its Spam folder, not forwarded
+      else for (const f of forwards) await visit(f, depth + 1);
+    }
+  };
+  await visit(recipient.toLowerCase(), 0);
+  return elsewhere || lists.size === 0 ? undefined : [...lists];
 }
 
 /** Postfix's virtual_alias_recursion_limit and virtual_alias_expansion_limit (both 1000 by default). */

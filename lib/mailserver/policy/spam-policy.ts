@@ -11,7 +11,15 @@ import { accounts, domains } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
-import { expansionLoops, isHostedName, isNothingHere, leadsNowhere, resolve, storingMailboxes } from "./destination";
+import {
+  expansionLoops,
+  isHostedName,
+  isNothingHere,
+  leadsNowhere,
+  onlyListsReached,
+  resolve,
+  storingMailboxes,
+} from "./destination";
 import { mayUseSender } from "./sender-logins";
 import { SendLimit } from "./send-limit";
 import type { GreylistStore } from "./greylist";
@@ -378,18 +386,31 @@ export class SpamPolicy {
     }
     const store = listStore(this.o.db);
     const poster = (req.from ?? "").toLowerCase();
+    // A list's address, or an alias or forward-only account that leads only to lists (Postfix expands those after
+    // this answer, so the list service would otherwise meet the post only once it was accepted): refused when every
+    // list it reaches refuses it.
     for (const rcpt of recipients) {
-      const list = await store.listByEmail(rcpt);
-      if (!list) continue;
-      const decision = await admit(store, list, {
-        listIds: [req.list_ids ?? ""],
-        autoSubmitted: req.auto_submitted ?? "",
-        envelopeFrom: req.sender ?? "",
-        poster,
-        verified: req.verified === "1",
-        subject: req.subject ?? "",
-      });
-      if (decision.kind === "refuse") return { action: `REJECT ${decision.text}`, rule: "list-refused" };
+      const reached = await onlyListsReached(this.o.db, rcpt, spam);
+      let refusal: string | undefined;
+      for (const address of reached ?? []) {
+        const list = await store.listByEmail(address);
+        const decision = list
+          ? await admit(store, list, {
+              listIds: [req.list_ids ?? ""],
+              autoSubmitted: req.auto_submitted ?? "",
+              envelopeFrom: req.sender ?? "",
+              poster,
+              verified: req.verified === "1",
+              subject: req.subject ?? "",
+            })
+          : undefined;
+        if (decision?.kind !== "refuse") {
+          refusal = undefined;
+          break;
+        }
+        refusal ??= decision.text;
+      }
+      if (refusal) return { action: `REJECT ${refusal}`, rule: "list-refused" };
     }
     return { action: "DUNNO", rule: "none" };
   }
