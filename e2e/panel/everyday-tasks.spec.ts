@@ -1,34 +1,10 @@
 // The postmaster's and the owner's everyday tasks as a user meets them, each with a screenshot
 // (test-results/screenshots/tasks-*).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, originOf, signIn, test } from "./fixtures";
+import { DEMO, expect, originOf, reportUsage, signIn, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
-
-/** What the mail server reports for a mailbox, through the CLI's `usage report` (the panel has no way to set it). */
-function reportUsage(email: string, bytes: number): void {
-  execFileSync(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "lib/cli/index.ts",
-      "usage",
-      "report",
-      email,
-      "--bytes",
-      String(bytes),
-    ],
-    {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
-}
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `tasks-${name}.png`), fullPage: true });

@@ -4,7 +4,9 @@
 // `signInAs` signs in alone, for a test whose first step opens another page (one page load fewer).
 // Every test also fails on a Content-Security-Policy violation that Chromium reports in the console of a page of
 // its browser context (the automatic `cspViolations` fixture; contexts a test opens itself call `watchCsp`).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import path from "node:path";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { WIDTHS } from "./artifacts";
 
@@ -25,6 +27,29 @@ export const EXTRA_DOMAINS = {
 
 /** Accounts seeded into EXTRA_DOMAINS.bulk: user0001 … user1500. */
 export const SEEDED_ACCOUNTS = { prefix: "user", count: 1500 } as const;
+
+/** What the mail server reports for a mailbox, through the CLI's `usage report` (the panel has no way to set it). */
+export function reportUsage(email: string, bytes: number): void {
+  execFileSync(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/index.ts",
+      "usage",
+      "report",
+      email,
+      "--bytes",
+      String(bytes),
+    ],
+    {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
 
 export const sha1Hex = (s: string) => createHash("sha1").update(s, "utf8").digest("hex");
 

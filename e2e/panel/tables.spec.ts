@@ -1,11 +1,10 @@
 // The postmaster's tables at scale: bulk create from a CSV, bulk work across pages on a domain of 1,500
 // accounts, usage in MB after the CLI's `usage report`, and the three tables plus the owner page at 375 px. Every
 // test saves a screenshot to test-results/screenshots.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, signInAs, signIn, test } from "./fixtures";
+import { DEMO, EXTRA_DOMAINS, SEEDED_ACCOUNTS, expect, loginAs, reportUsage, signInAs, signIn, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -117,25 +116,7 @@ test("select all matching on a domain of 1,500 accounts, then block all 1,500", 
 });
 
 test("usage in MB after the CLI's usage report", async ({ page }) => {
-  execFileSync(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "lib/cli/index.ts",
-      "usage",
-      "report",
-      `anna.kowalska@${DEMO.domain}`,
-      "--bytes",
-      String(300 * 1024 * 1024),
-    ],
-    {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, DATABASE_PATH: process.env.PANEL_E2E_DB },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  reportUsage(`anna.kowalska@${DEMO.domain}`, 300 * 1024 * 1024);
   await signInAs(page, "postmaster");
   await page.goto("/accounts?search=anna.kowalska");
   const row = page
