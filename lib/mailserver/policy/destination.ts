@@ -97,6 +97,23 @@ export async function resolve(
 }
 
 /**
+ * What an account does with a message (db/sieve-scripts-view.ts): it keeps it unless it forwards without keep_mail,
+ * and a blocked one keeps everything (its forwards are suspended); `forwards` are the addresses it sends it on to.
+ */
+async function deliveryOf(db: Db, address: string): Promise<{ keeps: boolean; forwards: string[] }> {
+  const [account] = await db
+    .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
+    .from(accounts)
+    .where(eq(accounts.email, address))
+    .limit(1);
+  if (!account || account.blocked) return { keeps: true, forwards: [] };
+  const forwards = Array.isArray(account.forwards)
+    ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
+    : [];
+  return { keeps: Boolean(account.keepMail) || forwards.length === 0, forwards };
+}
+
+/**
  * The hosted mailboxes a message to `address` is stored in, as Postfix expands it through mail_alias_map and the
  * accounts' Sieve scripts forward it (db/sieve-scripts-view.ts): an account keeps a copy unless it forwards without
  * keep_mail (a blocked account keeps everything: its forwards are suspended), its forwards are followed, and so are
@@ -119,20 +136,13 @@ export async function storingMailboxes(
     const s = await step(db, addr);
     if (s.kind === "next") return visit(s.address, depth + 1);
     if (s.kind !== "account") return;
-    const [account] = await db
-      .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
-      .from(accounts)
-      .where(eq(accounts.email, addr))
-      .limit(1);
-    const forwards = Array.isArray(account?.forwards)
-      ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
-      : [];
-    if (!account || account.blocked || account.keepMail || forwards.length === 0) found.add(addr);
+    const { keeps, forwards } = await deliveryOf(db, addr);
+    if (keeps) found.add(addr);
     else if (keepsAsSpam && (await keepsAsSpam(addr))) {
       found.add(addr);
       return; // kept, not forwarded
     }
-    if (account && !account.blocked) for (const f of forwards) await visit(f, depth + 1);
+    for (const f of forwards) await visit(f, depth + 1);
   };
   await visit(address.toLowerCase(), 0);
   return [...found];
@@ -162,17 +172,9 @@ export async function onlyListsReached(
     else if (s.kind === "next") await visit(s.address, depth + 1);
     else if (s.kind === "elsewhere") elsewhere = true;
     else if (s.kind === "account") {
-      const [account] = await db
-        .select({ keepMail: accounts.keepMail, blocked: accounts.blocked, forwards: accounts.forwards })
-        .from(accounts)
-        .where(eq(accounts.email, addr))
-        .limit(1);
-      const forwards = Array.isArray(account?.forwards)
-        ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
-        : [];
-      if (!account || account.blocked || account.keepMail || forwards.length === 0) elsewhere = true;
-      else if (keepsAsSpam && (await keepsAsSpam(addr)))
-        elsewhere = true; // kept in its Spam folder, not forwarded
+      const { keeps, forwards } = await deliveryOf(db, addr);
+      // Kept in a mailbox here (or in its Spam folder, not forwarded) is not only lists.
+      if (keeps || (keepsAsSpam && (await keepsAsSpam(addr)))) elsewhere = true;
       else for (const f of forwards) await visit(f, depth + 1);
     }
   };
