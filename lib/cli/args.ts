@@ -1,5 +1,6 @@
 // The CLI's command table and argument handling, on node:util's parseArgs in strict mode: every command declares
 // its options, so a misspelt option, a missing value or a bad number is refused (exit 2) instead of ignored.
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
@@ -207,4 +208,13 @@ export function describeError(err: unknown): string {
         ? err.message
         : String(err);
   return message.split("\n")[0]!;
+}
+
+/** A file of one item a line (- reads standard input): each line's words, blank lines and # comments left out. */
+export function readLineFile(file: string): { line: number; words: string[] }[] {
+  return fs
+    .readFileSync(file === "-" ? 0 : file, "utf8")
+    .split("\n")
+    .map((raw, i) => ({ line: i + 1, words: raw.trim().split(/\s+/) }))
+    .filter(({ words }) => words[0] !== "" && !words[0]!.startsWith("#"));
 }

@@ -1,5 +1,4 @@
 // The operator's domain commands (contract §1): adding and removing domains, their limits, DKIM keys and DNS checks.
-import fs from "node:fs";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { postmasterPassword } from "@/lib/config.mjs";
@@ -40,6 +39,7 @@ import {
   intOption,
   MAX_COUNT,
   listOutput,
+  readLineFile,
   stringOption,
   showJson as show,
   UsageError,
@@ -152,12 +152,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { positionals, values }) {
-      const file = positionals[0]!;
-      const text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
-      const lines = text
-        .split("\n")
-        .map((raw, i) => ({ line: i + 1, words: raw.trim().split(/\s+/) }))
-        .filter(({ words }) => words[0] !== "" && !words[0]!.startsWith("#"));
+      const lines = readLineFile(positionals[0]!);
       return importDomains(this, ctx, lines, intOption(this, values, "concurrency") ?? 4);
     },
   },

@@ -1,11 +1,11 @@
 import "server-only";
-import fs from "node:fs";
 // The operator's commands for mailbox hosts (docs/mail-hosts.md): the hosts table, a domain's host, an account's.
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import {
   CLI,
   intOption,
   listOutput,
+  readLineFile,
   requiredOption,
   stringOption,
   UsageError,
@@ -139,11 +139,7 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       const db = ctx.db();
       const where = host ?? "no host (served by every host)";
       if (file !== undefined) {
-        const names = fs
-          .readFileSync(file === "-" ? 0 : file, "utf8")
-          .split("\n")
-          .map((line) => line.trim().split(/\s+/)[0]!)
-          .filter((name) => name !== "" && !name.startsWith("#"));
+        const names = readLineFile(file).map(({ words }) => words[0]!);
         const placed = await setDomainsMailHost(db, names, host);
         return `${placed} domains: mailboxes on ${where}`;
       }
