@@ -8,13 +8,14 @@ import { errorCatalog } from "@/lib/errors/catalog";
 import { isEmail } from "@/lib/schemas/common";
 import { clientAddress } from "@/lib/server/http/client-address";
 import type { ListRow, ListStore, RequestRefusal } from "./store";
+import type { Confirmed } from "./subscriptions";
 
 export interface PagesOptions {
   host: string;
   port: number;
   store: ListStore;
   peek(token: string): Promise<{ list: ListRow; action: string; address: string } | undefined>;
-  confirm(token: string): Promise<{ list: ListRow; action: string; address: string; closed?: boolean } | undefined>;
+  confirm(token: string): Promise<Confirmed | undefined>;
   /** The list and address of a one-click link (RFC 8058), when its signature is good. */
   unsubscribeTarget(token: string): Promise<{ list: ListRow; address: string } | undefined>;
   /** Unsubscribes at once (the link's POST). */
