@@ -88,7 +88,12 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       res.end(page(title, body));
     };
     const gone = () => send(410, "Link nieważny", "<p>Ten link wygasł albo został już użyty.</p>");
-    const closed = () => send(403, "Zapis niedostępny", "<p>Na tę listę nie można zapisać się samodzielnie.</p>");
+    const closed = (list: ListRow) =>
+      send(
+        403,
+        "Zapis niedostępny",
+        `<p>Lista <strong>${esc(list.email)}</strong>.</p><p>Na tę listę nie można zapisać się samodzielnie.</p>`,
+      );
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -101,7 +106,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         if (post) {
           const done = await o.confirm(token);
           if (!done) return gone();
-          if (done.closed) return closed();
+          if (done.closed) return closed(done.list);
           const what = done.action === "subscribe" ? "zapisany na listę" : "wypisany z listy";
           return send(200, "Gotowe", `<p>Adres ${esc(done.address)} został ${what} ${esc(done.list.email)}.</p>`);
         }
@@ -182,7 +187,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
             Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
           );
           const done = await o.requestConfirmation(list, action, address, client);
-          if (done === "closed") return closed();
+          if (done === "closed") return closed(list);
           if (done !== "sent") {
             const e = errorCatalog[done === "pending" ? "listRequestPending" : "listRequestBudget"];
             return send(e.status, "Nie wysłano", `<p data-code="${e.code}">${esc(e.message)}</p>`);

@@ -143,7 +143,9 @@ export function subscriptionCases() {
       await updateMailingLists(db, d, ["zamyka-zapisy"], { autosubscribe_enabled: 0 });
       const answer = await fetch(link, { method: "POST" });
       expect(answer.status).toBe(403);
-      expect(await answer.text()).toContain("Na tę listę nie można zapisać się samodzielnie.");
+      const text = await answer.text();
+      expect(text).toContain("Na tę listę nie można zapisać się samodzielnie.");
+      expect(text).toContain(at("zamyka-zapisy"));
       expect((await members("zamyka-zapisy")).accounts).toEqual([]);
       await settle();
       expect(mailOf(at("zofia")).filter((m) => m.includes("Witamy na li"))).toEqual([]);
