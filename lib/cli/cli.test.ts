@@ -117,6 +117,31 @@ describe("every command", () => {
     },
   );
 
+  // Every run of leading words that starts longer commands, "mailserver host" and "domain dkim" too.
+  const prefixes = [
+    ...new Set(
+      COMMANDS.flatMap((c) =>
+        c.name
+          .split(" ")
+          .slice(0, -1)
+          .map((_, i, w) => w.slice(0, i + 1).join(" ")),
+      ),
+    ),
+  ].filter((p) => !COMMANDS.some((c) => c.name === p));
+  it.each(prefixes.map((p) => [p] as const))(
+    "%s --help lists the commands under it, naming each next word once",
+    async (prefix) => {
+      const help = await runCommand(noDb, [...prefix.split(" "), "--help"]);
+      const under = COMMANDS.filter((c) => c.name.startsWith(`${prefix} `));
+      for (const c of under) expect(help).toContain(`  ${c.name} `);
+      const next = [...new Set(under.map((c) => c.name.split(" ")[prefix.split(" ").length]))];
+      expect(help.split("\n")[0]).toContain(`${prefix} <${next.join("|")}> ...`);
+      expect(await usage([...prefix.split(" "), "nonsense"])).toBe(
+        `unknown command '${prefix} nonsense' (see ${prefix} --help)`,
+      );
+    },
+  );
+
   it("the top level lists every command; an unknown command is refused", async () => {
     const help = await runCommand(noDb, ["--help"]);
     for (const c of COMMANDS) expect(help).toContain(`  ${c.name} `);

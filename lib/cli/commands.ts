@@ -116,19 +116,30 @@ export async function runCommand(
     print: print ?? ((line: string) => Promise.resolve(void printed.push(line))),
   };
   const withPrinted = (output: string) => [...printed, output].filter((s) => s !== "").join("\n");
-  const [first, second] = argv;
+  const [first] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return TOP_HELP;
   const command = selected(argv);
   if (!command) {
-    const group = COMMANDS.filter((c) => c.name.split(" ")[0] === first);
-    if (!group.length) throw new UsageError(`unknown command '${first}' (see --help)`);
-    if (second === undefined || second === "--help" || second === "-h") {
-      return overview(
-        group,
-        `Usage: ${CLI} ${first} <${group.map((c) => c.name.split(" ")[1]).join("|")}> ...  (${GROUPS[first] ?? ""})`,
-      );
+    // The longest run of words that starts longer commands names a group ("mailserver", "mailserver host").
+    let depth = 0;
+    let group: Command[] = [];
+    for (let n = 1; n <= argv.length; n++) {
+      const longer = COMMANDS.filter((c) => {
+        const words = c.name.split(" ");
+        return words.length > n && argv.slice(0, n).every((w, i) => words[i] === w);
+      });
+      if (!longer.length) break;
+      [depth, group] = [n, longer];
     }
-    throw new UsageError(`unknown command '${first} ${second}' (see ${first} --help)`);
+    if (!group.length) throw new UsageError(`unknown command '${first}' (see --help)`);
+    const prefix = argv.slice(0, depth).join(" ");
+    const next = argv[depth];
+    if (next === undefined || next === "--help" || next === "-h") {
+      const words = [...new Set(group.map((c) => c.name.split(" ")[depth]))].join("|");
+      const about = GROUPS[prefix] ? `  (${GROUPS[prefix]})` : "";
+      return overview(group, `Usage: ${CLI} ${prefix} <${words}> ...${about}`);
+    }
+    throw new UsageError(`unknown command '${prefix} ${next}' (see ${prefix} --help)`);
   }
   const parsed = parseCommandArgs(command, argv.slice(command.name.split(" ").length));
   if (parsed === "help") return commandHelp(command);
