@@ -141,7 +141,7 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       if (file !== undefined) {
         const names = readLineFile(file).map(({ words }) => words[0]!);
         const placed = await setDomainsMailHost(db, names, host);
-        return `${placed} domains: mailboxes on ${where}`;
+        return `${placed} ${placed === 1 ? "domain" : "domains"}: mailboxes on ${where}`;
       }
       const domain = await getDomainOrThrow(db, positionals[0]!.toLowerCase());
       await setDomainMailHost(db, domain.id, host);
