@@ -265,7 +265,9 @@ const OPTIONAL_FILES = ["postfix/virtual-mailbox-maps-primary.cf", "dovecot/dove
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   const files = mailServerConfigFiles(o);
-  for (const rel of OPTIONAL_FILES) if (!(rel in files)) fs.rmSync(path.join(o.outDir, rel), { force: true });
+  // The hint keeps Turbopack from tracing the whole project into the build for a path it cannot resolve.
+  for (const rel of OPTIONAL_FILES)
+    if (!(rel in files)) fs.rmSync(path.join(/*turbopackIgnore: true*/ o.outDir, rel), { force: true });
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
