@@ -90,9 +90,10 @@ export function listSubscriptions(o: ListServiceOptions, store: ListStore): List
   }
 
   /**
-   * A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye. A
-   * subscription takes effect only now, so it follows the list's autosubscribe_enabled as it is now: a list that
-   * stopped taking subscriptions since the request subscribes nobody.
+   * A confirmation link followed (POST): single use; subscribes or unsubscribes, then the welcome or goodbye (none
+   * to an address that was not on the list: mail about a membership it never had). A subscription takes effect
+   * only now, so it follows the list's autosubscribe_enabled as it is now: a list that stopped taking subscriptions
+   * since the request subscribes nobody.
    */
   async function confirm(token: string): Promise<Confirmed | undefined> {
     const t = await store.takeToken(token);
@@ -103,7 +104,10 @@ export function listSubscriptions(o: ListServiceOptions, store: ListStore): List
       return { list, action: t.action, address: t.address, closed: true };
     }
     if (t.action === "subscribe") await store.subscribe(list.id, t.address);
-    else await store.unsubscribe(list.id, t.address);
+    else if (!(await store.unsubscribe(list.id, t.address))) {
+      o.log(`${list.email}: ${t.address} was not subscribed: nothing to unsubscribe, no goodbye`);
+      return { list, action: t.action, address: t.address };
+    }
     o.log(`${list.email}: ${t.address} ${t.action}d`);
     await sendTemplate(list, t.action === "subscribe" ? "subscribe_mail" : "unsubscribe_mail", t.address);
     return { list, action: t.action, address: t.address };

@@ -67,6 +67,20 @@ export function subscriptionCases() {
       expect((await text(goodbye)).trim()).toBe(`Adres ${at("jan")} wypisany z Zapisy pocztą.`);
     });
 
+    it("an UNSUBSCRIBE confirmed by an address that is not on the list changes nothing and sends no goodbye", async () => {
+      expect((await members("zapisy")).accounts).not.toContain(at("marta"));
+      await smtpSend(l.ports.smtp, at("marta"), [at("zapisy")], message(at("marta"), at("zapisy"), "unsubscribe"));
+      const request = await waitReceived(at("marta"), `Odchodzisz z ${at("zapisy")}?`);
+      expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(
+        200,
+      );
+      expect(log()).toContain(`${at("zapisy")}: ${at("marta")} was not subscribed: nothing to unsubscribe, no goodbye`);
+      await settle();
+      expect(await Promise.all(mailOf(at("marta")).map(async (m) => (await simpleParser(m)).subject))).not.toContain(
+        `Żegnaj z ${at("zapisy")}`,
+      );
+    });
+
     it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {
       await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "SUBSCRIBE"));
       const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("domyslna")}`);
