@@ -207,6 +207,24 @@ function internalHeaders(o: CheckOptions): Check {
 }
 
 /**
+ * Address extensions are off (the snippet's `recipient_delimiter =`): with Debian's `+`, Postfix delivers jan+tag@
+ * to jan while the policy service decides on the exact address, past jan's black list and the sending limit.
+ */
+function noAddressExtensions(o: CheckOptions): Check {
+  return () => {
+    const delimiter = postconf(o, "-h", "recipient_delimiter");
+    return delimiter
+      ? {
+          ok: false,
+          detail:
+            `recipient_delimiter is '${delimiter}': mail to jan${delimiter[0]}tag@ would reach jan past jan's black list; ` +
+            "rerun the postconf line of docs/deploy.md, step 5 (the snippet clears it)",
+        }
+      : { ok: true, detail: "recipient_delimiter is empty" };
+  };
+}
+
+/**
  * Mail composed on this host (vacation replies) is DKIM-signed by Rspamd's signing worker, which Postfix's
  * non_smtpd_milters names and the generated rspamd.conf.local defines: without that link Rspamd runs no such worker,
  * Postfix logs a refused milter connection and the replies leave unsigned (docs/mail-server.md, DKIM).
@@ -391,6 +409,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
+    ["no address extensions (recipient_delimiter)", noAddressExtensions(o)],
     ["Rspamd's signing worker answers", signingWorkerListens(o)],
     ["SRS domain receives mail here", srsDomainReceives(o)],
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],

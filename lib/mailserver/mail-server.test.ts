@@ -228,6 +228,13 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       ).rejects.toThrow(/550/);
     });
 
+    it("refuses an address extension (jan+tag@) as an unknown address: the snippet clears the recipient_delimiter = + of Debian's main.cf", async () => {
+      await createAccount(db, await domain("delta.test"), "plus", { password: PASSWORD.other });
+      await expect(
+        smtpSend("sender@outside.test", ["plus+tag@delta.test"], message("a@b.test", "plus+tag@delta.test", "x")),
+      ).rejects.toThrow(/550/);
+    });
+
     it("keeps delivering to a blocked account but not its forward", async () => {
       await smtpSend(
         "sender@outside.test",

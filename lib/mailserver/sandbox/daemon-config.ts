@@ -158,7 +158,8 @@ export function writePostfixConfig(ctx: SandboxContext): void {
       { stdio: "pipe" },
     );
   }
-  const main = `compatibility_level = 3.6
+  const snippet = fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8");
+  const base = `compatibility_level = 3.6
 queue_directory = ${l.postfix}/queue
 data_directory = ${l.postfix}/data
 maillog_file_prefixes = ${l.root}
@@ -178,7 +179,13 @@ smtputf8_enable = no
 # Nothing leaves the machine: mail for domains the database does not host goes into the outbound Maildir.
 default_transport = outbound:inet:127.0.0.1:${ctx.ports.outbound}
 relay_transport = $default_transport
-${fs.readFileSync(path.join(l.conf, "postfix", "main.cf.snippet"), "utf8")}`;
-  fs.writeFileSync(path.join(l.postfix, "main.cf"), main);
+# As Debian's installer writes it ("Internet Site"); the snippet sets it again.
+recipient_delimiter = +
+`;
+  // The snippet's settings replace the same lines above, as docs/deploy.md's `postconf -e` does on a real host
+  // (a second line of one setting makes every Postfix tool warn "overriding earlier entry").
+  const set = new Set([...snippet.matchAll(/^([a-z0-9_]+)\s*=/gm)].map((m) => m[1]));
+  const kept = base.split("\n").filter((line) => !set.has(/^([a-z0-9_]+)\s*=/.exec(line)?.[1] ?? ""));
+  fs.writeFileSync(path.join(l.postfix, "main.cf"), `${kept.join("\n")}\n${snippet}`);
   fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(ctx));
 }
