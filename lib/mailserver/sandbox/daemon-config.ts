@@ -184,8 +184,9 @@ recipient_delimiter = +
 `;
   // The snippet's settings replace the same lines above, as docs/deploy.md's `postconf -e` does on a real host
   // (a second line of one setting makes every Postfix tool warn "overriding earlier entry").
-  const set = new Set([...snippet.matchAll(/^([a-z0-9_]+)\s*=/gm)].map((m) => m[1]));
-  const kept = base.split("\n").filter((line) => !set.has(/^([a-z0-9_]+)\s*=/.exec(line)?.[1] ?? ""));
+  const settingOf = (line: string) => /^([a-z0-9_]+)\s*=/.exec(line)?.[1];
+  const set = new Set(snippet.split("\n").map(settingOf));
+  const kept = base.split("\n").filter((line) => settingOf(line) === undefined || !set.has(settingOf(line)));
   fs.writeFileSync(path.join(l.postfix, "main.cf"), `${kept.join("\n")}\n${snippet}`);
   fs.writeFileSync(path.join(l.postfix, "master.cf"), masterCf(ctx));
 }
