@@ -44,12 +44,25 @@ export function firstAddress(value: string): string {
   return "";
 }
 
-/** A header field's text as a reader (and Rspamd, which the policy service asks) sees it: RFC 2047 words decoded. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header field's text as a reader (and Rspamd, which the policy service asks) sees it: RFC 2047 words decoded, and
+ * raw UTF-8 (RFC 6532), which mailsplit hands over as one Latin-1 character per byte, read as UTF-8 when it is valid.
+ */
 export function decodedHeader(value: string): string {
+  let text = value;
+  if (/[\x80-\xff]/.test(value)) {
+    try {
+      text = strictUtf8.decode(Buffer.from(value, "latin1"));
+    } catch {
+      // Not UTF-8 (8-bit text in some other charset): kept as read.
+    }
+  }
   try {
-    return libmime.decodeWords(value);
+    return libmime.decodeWords(text);
   } catch {
-    return value;
+    return text;
   }
 }
 
