@@ -35,6 +35,8 @@ export function smsCases() {
       );
       await waitFor("the notification", () => sentTo("bramka@outside.test").length === 1, 20_000);
       expect(text(sentTo("bramka@outside.test")[0]!.raw)).toBe("Zazolc gesla jazn: Pierwsza linia. Druga linia.");
+      // It leaves the host: no header of this host's own (mail-server.md, "Internal headers").
+      expect(sentTo("bramka@outside.test")[0]!.raw).not.toMatch(/^X-Mailadmin/im);
       expect((await smsRows("smsmail")).map((r) => r.status)).toEqual(["sent"]);
     });
 
