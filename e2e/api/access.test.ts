@@ -299,5 +299,14 @@ describe("missing resources", () => {
       "postmasterProtected",
       "expiration_date",
     );
+    // A future date too: once it came, the domain would have no administrator left.
+    expectError(
+      await api("PUT", `emails/${D}/postmaster`, { auth: admin, body: { expiration_date: "2999-12-31" } }),
+      "postmasterProtected",
+      "expiration_date",
+    );
+    const cleared = await api("PUT", `emails/${D}/postmaster`, { auth: admin, body: { expiration_date: "" } });
+    expect(cleared.status).toBe(200);
+    expect((cleared.json as { expiration_date: string }).expiration_date).toBe("");
   });
 });

@@ -44,7 +44,7 @@ export const requestErrors = {
     "authorization",
     "Konta postmaster nie można usunąć ani zablokować.",
     "The postmaster account cannot be deleted or blocked.",
-    "DELETE of postmaster@<domain>, or setting blocked=1 or a past expiration_date on it.",
+    "DELETE of postmaster@<domain>, or setting blocked=1 or any expiration_date on it (only clearing it passes: a future date would lock the domain's administrator out once it came).",
   ),
   clientAddressDenied: entry(
     "403.3",

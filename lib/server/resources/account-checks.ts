@@ -95,11 +95,15 @@ export function checkRestricted(row: AccountRow, input: AccountUpdate): void {
   }
 }
 
+/**
+ * The postmaster is never blocked and never given an expiry: a date in the future would lock the domain's only
+ * administrator out once it passed. Clearing the date, or sending the stored one back (a record round trip), passes.
+ */
 export function checkPostmaster(row: AccountRow, input: AccountUpdate): void {
   if (row.name !== "postmaster") return;
   if (input.blocked === 1) throw apiError("postmasterProtected", "blocked");
-  if (input.expiration_date && input.expiration_date < today())
-    throw apiError("postmasterProtected", "expiration_date");
+  const date = input.expiration_date;
+  if (date && (date !== row.expirationDate || date < today())) throw apiError("postmasterProtected", "expiration_date");
 }
 
 /** The capacity limit's refusal: `before` MB were given out, `requested` MB would be after the change. */
