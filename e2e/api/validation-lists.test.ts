@@ -106,11 +106,17 @@ describe("mailing list fields (PUT mailinglists/<domain>/lista)", () => {
     expect(bad.json.attributes).toEqual({ replyto_email: "abc", problem: "address" });
   });
 
-  it("the moderation body: an unknown field is named (500.115), a bad id list names its own field", async () => {
+  it("the moderation body: an unknown field is named (500.115), a bad id list names its own field, a post in both lists is refused", async () => {
     const moderation = `${path}/moderation`;
     expectError(await api("POST", moderation, { auth: admin, body: { bogus: 1 } }), "unknownField", "bogus");
     expectError(await api("POST", moderation, { auth: admin, body: { approve: "1" } }), "invalidListOption", "approve");
     expectError(await api("POST", moderation, { auth: admin, body: { reject: ["x"] } }), "invalidListOption", "reject");
+    // One post approved and rejected at once: it was marked approved, then deleted, and nothing was sent.
+    expectError(
+      await api("POST", moderation, { auth: admin, body: { approve: [1, 2], reject: [2] } }),
+      "invalidListOption",
+      "reject",
+    );
     // Held posts' ids are 32-bit integers on both engines: a larger one reached PostgreSQL's query (500.100).
     for (const id of [2 ** 31, Number.MAX_SAFE_INTEGER])
       expectError(

@@ -3,8 +3,13 @@ import { z } from "zod";
 
 // Held posts' ids are 32-bit integers (PostgreSQL's integer column; a larger one failed its query with 500.100).
 const ids = z.array(z.int().min(1).max(2_147_483_647)).max(1000);
-/** The POST body: held posts to approve (the list service sends them) and to reject (deleted). */
-export const listModerationActionSchema = z.strictObject({ approve: ids.optional(), reject: ids.optional() });
+/** The POST body: held posts to approve (the list service sends them) and to reject (deleted); never both for one post. */
+export const listModerationActionSchema = z
+  .strictObject({ approve: ids.optional(), reject: ids.optional() })
+  .refine((b) => !b.reject?.some((id) => b.approve?.includes(id)), {
+    path: ["reject"],
+    message: "a post is either approved or rejected",
+  });
 export type ListModerationAction = z.infer<typeof listModerationActionSchema>;
 
 export const heldPostSchema = z.object({
