@@ -55,17 +55,37 @@ export function personalCopy(base: CopyBase, personal: Record<string, string>): 
   );
 }
 
+/** The list domain's signing key (lib/mailserver/dkim.ts `currentDkimKey`), which signs every copy. */
+export interface CopySigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+/**
+ * nodemailer's default list (RFC 6376 §5.4's suggestions, List-Unsubscribe among them) and List-Unsubscribe-Post,
+ * which RFC 8058 §4 wants the signature to cover as well.
+ */
+const SIGNED_HEADERS =
+  "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:" +
+  "Content-ID:Content-Description:In-Reply-To:References:List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:" +
+  "List-Subscribe:List-Post:List-Owner:List-Archive:Precedence";
+
 export interface CopySender {
   /**
-   * Hands one copy over. Resolves with Postfix's answer when it refused the recipient for good (5xx at RCPT: an
-   * unknown local address, say), which is a bounce known at once; throws on anything temporary.
+   * Hands one copy over, DKIM-signed with `signing` when the list's domain has a key. Resolves with Postfix's answer
+   * when it refused the recipient for good (5xx at RCPT: an unknown local address, say), which is a bounce known at
+   * once; throws on anything temporary.
    */
-  send(from: string, to: string, message: Readable): Promise<string | undefined>;
+  send(from: string, to: string, message: Readable, signing?: CopySigning): Promise<string | undefined>;
   close(): void;
 }
 
-/** Pooled SMTP connections to Postfix (a listener that trusts this host: no SASL, no content filter needed). */
-export function smtpCopySender(target: SmtpTarget, connections: number): CopySender {
+/**
+ * Pooled SMTP connections to Postfix (a listener that trusts this host: no SASL, no content filter needed). A signed
+ * copy larger than nodemailer's threshold waits for its signature in `spoolDir`, not in memory.
+ */
+export function smtpCopySender(target: SmtpTarget, connections: number, spoolDir: string): CopySender {
   const transport = nodemailer.createTransport({
     host: target.host,
     port: target.port,
@@ -77,9 +97,13 @@ export function smtpCopySender(target: SmtpTarget, connections: number): CopySen
     name: "mailadmin-lists",
   } as SMTPPool.Options);
   return {
-    async send(from, to, message) {
+    async send(from, to, message, signing) {
       try {
-        await transport.sendMail({ envelope: { from, to: [to] }, raw: message });
+        await transport.sendMail({
+          envelope: { from, to: [to] },
+          raw: message,
+          ...(signing && { dkim: { ...signing, headerFieldNames: SIGNED_HEADERS, cacheDir: spoolDir } }),
+        });
         return undefined;
       } catch (err) {
         const refusal =

@@ -11,6 +11,7 @@ import type { ListRow, ListStore } from "./store";
 import { unsubscribeToken } from "./unsubscribe";
 import { eq } from "drizzle-orm";
 import { domains } from "@/db/schema";
+import { currentDkimKey } from "@/lib/mailserver/dkim";
 import { blackListRefuses } from "@/lib/mailserver/policy/spam-policy";
 
 export interface ListDistribution {
@@ -22,7 +23,7 @@ export interface ListDistribution {
 }
 
 export function listDistribution(o: ListServiceOptions, store: ListStore): ListDistribution {
-  const copies = smtpCopySender(o.smtp, o.smtpConnections);
+  const copies = smtpCopySender(o.smtp, o.smtpConnections, o.spoolDir);
 
   /**
    * A copy to every subscriber, each with its own List-Unsubscribe link and VERP sender: the headers are rewritten
@@ -34,6 +35,9 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
       rewrittenStream(source, (h) => listHeaders(h, list, o.publicUrl)),
       file,
     );
+    // Signed here, where the copy is made: a listener that spares copies the content filter has no milter to sign them.
+    const key = await currentDkimKey(o.db, list.domainId);
+    const signing = key && { domainName: list.domain, keySelector: key.selector, privateKey: key.privateKey };
     let after = "";
     let sent = 0;
     let skipped = 0;
@@ -65,6 +69,7 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
             personalCopy(base, {
               "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, await unsubscribeToken(o.db, list.id, rcpt)),
             }),
+            signing,
           );
           // Refused for good at RCPT: the bounce is known now, not from a DSN later.
           if (refused) {
