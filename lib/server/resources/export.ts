@@ -51,7 +51,7 @@ const LIST_HEADERS: Headers = {
   ...ADDRESS_AND_DESCRIPTION,
   privacy_mode: { pl: "Prywatność", en: "Privacy" },
   replyto_mode: { pl: "Odpowiedzi do", en: "Replies to" },
-  autosubscribe_enabled: { pl: "Zapis bez potwierdzenia", en: "Subscribe without confirmation" },
+  autosubscribe_enabled: { pl: "Zapis przez SUBSCRIBE", en: "SUBSCRIBE by mail" },
 };
 const spec: Record<ExportResource, ExportSpec> = {
   accounts: { list: listAccounts, parse: parseAccountListQuery, headers: ACCOUNT_HEADERS },

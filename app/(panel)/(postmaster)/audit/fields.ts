@@ -81,7 +81,7 @@ const FIELDS: Record<string, { label: Words; values?: Values }> = {
   },
   confirm_url: { label: { pl: "Strona potwierdzenia", en: "Confirmation page" } },
   autosubscribe_enabled: {
-    label: { pl: "Zapis bez potwierdzenia", en: "Subscribe without confirmation" },
+    label: { pl: "Zapis przez SUBSCRIBE", en: "SUBSCRIBE by mail" },
     values: yesNo,
   },
   subscribe_request_mail_subject: {
