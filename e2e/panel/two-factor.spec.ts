@@ -53,7 +53,10 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   await expect(page).toHaveURL(/\/me$/);
   const section = page.getByRole("region", { name: "Logowanie dwuetapowe" });
   await expect(section).toContainText("Wyłączone.");
-  // Turning it on asks for the current password (a stolen session cannot).
+  // Turning it on asks for the current password (a stolen session cannot); an empty one is said so at its field.
+  await section.getByRole("button", { name: "Włącz logowanie dwuetapowe" }).click();
+  await expect(section.getByLabel("Obecne hasło")).toHaveAccessibleDescription(/Wpisz obecne hasło\./);
+  await expect(section.getByLabel("Obecne hasło")).toBeFocused();
   await section.getByLabel("Obecne hasło").fill(password);
   await section.getByRole("button", { name: "Włącz logowanie dwuetapowe" }).click();
   await expect(section.locator("svg path").first()).toBeVisible();

@@ -34,6 +34,7 @@ const messages: Messages<
   | "cancel"
   | "password"
   | "passwordHint"
+  | "passwordEmpty"
   | "notConfigured"
 > = {
   pl: {
@@ -62,6 +63,7 @@ const messages: Messages<
     cancel: "Anuluj",
     password: "Obecne hasło",
     passwordHint: "Włączenie i wyłączenie wymaga hasła; pozostałe sesje tego konta zostaną zakończone.",
+    passwordEmpty: "Wpisz obecne hasło.",
     notConfigured: "Niedostępne na tym serwerze: operator nie ustawił klucza szyfrowania kodów (TOTP_ENCRYPTION_KEY).",
   },
   en: {
@@ -90,6 +92,7 @@ const messages: Messages<
     cancel: "Cancel",
     password: "Current password",
     passwordHint: "Turning it on or off needs the password; the account's other sessions are ended.",
+    passwordEmpty: "Enter the current password.",
     notConfigured:
       "Not available on this server: the operator has not set the key that encrypts the codes (TOTP_ENCRYPTION_KEY).",
   },
@@ -126,6 +129,7 @@ export function TwoFactorSection() {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
+  const [passwordError, setPasswordError] = useState("");
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -158,8 +162,19 @@ export function TwoFactorSection() {
     return true;
   };
 
+  // An empty password is said so at its field: the server would call it a wrong password.
+  const passwordMissing = () => {
+    if (password !== "") return false;
+    setNotice("");
+    setError("");
+    setPasswordError(t("passwordEmpty"));
+    document.getElementById(passwordId)?.focus();
+    return true;
+  };
+
   const start = (e: FormEvent) => {
     e.preventDefault();
+    if (passwordMissing()) return;
     void run(async () => {
       setSetup(await call<{ secret: string; qr_svg: string }>("POST", { current_password: password }));
       setPassword("");
@@ -179,7 +194,7 @@ export function TwoFactorSection() {
   };
   const turnOff = (e: FormEvent) => {
     e.preventDefault();
-    if (codeMissing()) return;
+    if (passwordMissing() || codeMissing()) return;
     void run(async () => {
       await call("DELETE", { current_password: password, code });
       setCode("");
@@ -211,7 +226,11 @@ export function TwoFactorSection() {
       hint={t("passwordHint")}
       autoComplete="current-password"
       value={password}
-      onChange={(e) => setPassword(e.target.value)}
+      error={passwordError || undefined}
+      onChange={(e) => {
+        setPassword(e.target.value);
+        setPasswordError("");
+      }}
       className="w-full max-w-xs"
     />
   );
