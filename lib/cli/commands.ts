@@ -65,7 +65,7 @@ export const COMMANDS: Command[] = [
 const GROUPS: Record<string, string> = {
   domain: "hosted domains and their limits",
   usage: "mailbox usage",
-  db: "the database: search index upkeep, backup and restore, re-encryption after a new key",
+  db: "the database: daily upkeep, migrations, backup and restore, re-encryption after a new key",
   mailserver: "Postfix and Dovecot: configuration, daily housekeeping, self-test",
   lists: "the mailing list service (LMTP for list addresses, confirmation and moderation pages)",
   demo: "demo data",

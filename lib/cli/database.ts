@@ -12,7 +12,9 @@ import { backupPostgres, optimizePostgres, restorePostgres } from "./pg-backup";
 export const DB_COMMANDS: Command[] = [
   {
     name: "db optimize",
-    summary: "Daily upkeep (systemd timer): merges the account search index, deletes expired sessions and login locks.",
+    summary:
+      "Daily upkeep (systemd timer): deletes expired sessions and login locks, then merges the account search index " +
+      "(SQLite) or runs VACUUM (ANALYZE) (PostgreSQL).",
     notes: "About 1 s per 100,000 accounts; readers are not blocked. Run it after a bulk load too.",
     example: `${CLI} db optimize`,
     async run(ctx) {

@@ -13,7 +13,13 @@ import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
 import { SpamPolicy } from "@/lib/mailserver/policy/spam-policy";
 import { spamDefaults } from "@/lib/server/spam-defaults";
 import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
-import { Sandbox, sandboxLayout, SandboxPrerequisiteError, type SandboxInfo } from "@/lib/mailserver/sandbox/sandbox";
+import {
+  Sandbox,
+  SANDBOX_PORTS,
+  sandboxLayout,
+  SandboxPrerequisiteError,
+  type SandboxInfo,
+} from "@/lib/mailserver/sandbox/sandbox";
 
 /** Resolves on the first SIGTERM or SIGINT. */
 function untilSignal(): Promise<string> {
@@ -111,7 +117,8 @@ export const SANDBOX_COMMANDS: Command[] = [
         type: "string",
         value: "N",
         min: 0,
-        help: "listen on N, N+1 ... N+20 instead of free ports (0: free ports)",
+        // Counted from the sandbox's port list, so the help cannot fall behind a new listener.
+        help: `listen on N, N+1 ... N+${SANDBOX_PORTS.length - 1} instead of free ports (0: free ports)`,
       },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },
