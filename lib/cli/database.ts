@@ -72,10 +72,14 @@ export const DB_COMMANDS: Command[] = [
       const url = postgresUrl();
       if (url) {
         const r = await restorePostgres(url, positionals[0]!);
+        const name = new URL(url).pathname.slice(1);
+        // The owner usually lacks CREATEROLE (docs/postgresql.md), so the hint is the pipe into psql as postgres.
         const missing = r.missingRoles.length
-          ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; run \`mailserver db-role\`.`
+          ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; with MAIL_DB_PASSWORD set to the ` +
+            `password in the mail hosts' maps, run \`${CLI} mailserver db-role --print | runuser -u postgres -- psql ` +
+            `-v ON_ERROR_STOP=1 -d ${name} -f -\` (docs/postgresql.md).`
           : "";
-        return `Restored ${positionals[0]!} into ${new URL(url).pathname.slice(1)} in ${r.ms.toFixed(0)} ms.${missing}`;
+        return `Restored ${positionals[0]!} into ${name} in ${r.ms.toFixed(0)} ms.${missing}`;
       }
       const report = restoreDatabase(positionals[0]!, databasePath());
       return `Restored ${report.target}${report.previous ? `; the previous database is kept as ${report.previous}` : ""}.`;

@@ -97,7 +97,11 @@ describe("db backup / db restore on PostgreSQL", () => {
       other.psql("CREATE EXTENSION pg_trgm");
       const r = cli(other.url, ["db", "restore", file, "--yes"]);
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toContain("Not granted (no such role here): mail_reader; run `mailserver db-role`.");
+      expect(r.stdout).toContain(
+        "Not granted (no such role here): mail_reader; with MAIL_DB_PASSWORD set to the password in the mail hosts' " +
+          "maps, run `npm run --silent cli -- mailserver db-role --print | runuser -u postgres -- psql -v ON_ERROR_STOP=1 " +
+          `-d ${other.database} -f -\` (docs/postgresql.md).`,
+      );
       expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe(
         (await emails()).join(","),
       );
