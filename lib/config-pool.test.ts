@@ -1,7 +1,7 @@
 // The PostgreSQL pool per process: DATABASE_POOL_MAX, or by default a share that keeps every worker's pool together
 // under PostgreSQL's default max_connections.
 import { afterEach, describe, expect, it } from "vitest";
-import { databasePoolMax } from "./config.mjs";
+import { databasePoolMax, nodePgConnectionString } from "./config.mjs";
 
 const saved = { WORKERS: process.env.WORKERS, DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX };
 afterEach(() => {
@@ -28,5 +28,15 @@ describe("database pool size", () => {
     expect(databasePoolMax()).toBe(25);
     process.env.DATABASE_POOL_MAX = "0";
     expect(() => databasePoolMax()).toThrow(/DATABASE_POOL_MAX must be a positive integer/);
+  });
+});
+
+describe("DATABASE_URL as node-postgres gets it", () => {
+  it("says how to write a password with URL characters, without printing it", () => {
+    const raw = "postgres://mailadmin:pa#ss/1@db1.example.org/mailadmin";
+    expect(() => nodePgConnectionString(raw)).toThrow(/^DATABASE_URL is not a valid URL: percent-encode .*# as %23/);
+    expect(() => nodePgConnectionString(raw)).not.toThrow(/pa#ss/);
+    const encoded = "postgres://mailadmin:pa%23ss%2F1@db1.example.org/mailadmin";
+    expect(nodePgConnectionString(encoded)).toBe(encoded);
   });
 });

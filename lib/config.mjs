@@ -197,6 +197,12 @@ export function databasePoolMax() {
  * of node-postgres's own reading (verify-full). `sslmode=no-verify` is node-postgres's alone and refused.
  */
 export function nodePgConnectionString(url) {
+  // Node's own error says only "Invalid URL", and the usual cause is a password with URL characters in it.
+  if (!URL.canParse(url))
+    throw new Error(
+      "DATABASE_URL is not a valid URL: percent-encode the special characters of the user name and password " +
+        "(# as %23, / as %2F, @ as %40, ? as %3F, : as %3A, % as %25)",
+    );
   const u = new URL(url);
   const mode = u.searchParams.get("sslmode");
   if (mode === "no-verify")
