@@ -3,7 +3,7 @@
 import { migrateDatabase } from "./migrate.mjs";
 
 try {
-  console.log(await migrateDatabase());
+  console.log(await migrateDatabase({ refuseStandby: true }));
 } catch (err) {
   // The operator's next step is in the message (a refused upgrade names the release to migrate through first).
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

@@ -9,4 +9,4 @@ export declare function runSqliteMigrations(
   folder?: string,
 ): number;
 export declare function runPgMigrations(pool: pg.Pool, folder?: string): Promise<number | null>;
-export declare function migrateDatabase(): Promise<string>;
+export declare function migrateDatabase(options?: { refuseStandby?: boolean }): Promise<string>;

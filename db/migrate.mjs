@@ -101,8 +101,9 @@ export async function runPgMigrations(pool, folder = pgMigrationsFolder()) {
 /**
  * Migrates the configured database (DATABASE_URL, else the SQLite file) and closes it; returns the line that says
  * which database it was and how many migrations were applied (`npm run db:migrate` and the CLI's `db migrate`).
+ * A standby is left alone; with `refuseStandby` that is an error, so that a script sees the database was not migrated.
  */
-export async function migrateDatabase() {
+export async function migrateDatabase({ refuseStandby = false } = {}) {
   let target;
   let applied;
   if (databaseEngine() === "postgres") {
@@ -124,7 +125,11 @@ export async function migrateDatabase() {
       sqlite.close();
     }
   }
-  if (applied === null) return `Database not migrated: ${target} is a standby (migrate its primary)`;
+  if (applied === null) {
+    const line = `Database not migrated: ${target} is a standby (migrate its primary)`;
+    if (refuseStandby) throw new Error(line);
+    return line;
+  }
   const what = applied === 0 ? "already up to date" : `${applied} migration${applied === 1 ? "" : "s"} applied`;
   return `Database migrated: ${target} (${what})`;
 }

@@ -199,8 +199,18 @@ export function splitHostPort(value: string): [string, number] {
 /** A value as the commands print JSON: indented by two spaces. */
 export const showJson = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** The driver's SQLSTATE, also under drizzle's wrapper ("Failed query: ...", the original as its cause). */
+function sqlState(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: unknown } | null;
+  if (typeof e?.code === "string") return e.code;
+  return e?.cause && e.cause !== err ? sqlState(e.cause) : undefined;
+}
+
 /** A failure in one line: an API error's message, source and code (500.363...), else the error's first line. */
 export function describeError(err: unknown): string {
+  // A write on a standby (25006) otherwise prints the failed SQL, which does not say the fix is the other host.
+  if (sqlState(err) === "25006")
+    return "the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)";
   const message =
     err instanceof ApiError
       ? `${err.message}${err.source ? ` (${err.source})` : ""} [${err.toBody().code}]`

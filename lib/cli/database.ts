@@ -92,6 +92,6 @@ export const DB_COMMANDS: Command[] = [
     notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
     example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
     // The same runner and line as `npm run db:migrate`: which database, and how many migrations it applied.
-    run: () => migrateDatabase(),
+    run: () => migrateDatabase({ refuseStandby: true }),
   },
 ];

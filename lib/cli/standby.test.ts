@@ -58,6 +58,19 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
     expect(audit.status).toBe(0);
   });
 
+  it("db migrate and a write against the standby fail with one line naming the primary, exit 1", () => {
+    const migrate = cli(replica.url, "db", "migrate");
+    expect(migrate.status).toBe(1);
+    expect(migrate.stderr).toMatch(
+      /^error: Database not migrated: 127\.0\.0\.1:\d+\/\w+ is a standby \(migrate its primary\)\n$/,
+    );
+    const write = cli(replica.url, "domain", "add", "w.test", "--postmaster-password", "Admin-pass1");
+    expect(write.status).toBe(1);
+    expect(write.stderr).toBe(
+      "error: the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)\n",
+    );
+  });
+
   it("mailserver check says the database is a standby", () => {
     const r = cli(
       replica.url,
