@@ -104,7 +104,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       "DATABASE_URL, the mail role created with MAIL_DB_PASSWORD), every file under <dir>. When\n" +
       "everything answers it prints one JSON line (the ports, the outbound Maildir, greylist_delay_s...) and runs until\n" +
       "SIGTERM or SIGINT, then stops everything it started. Mail for domains the database does not host lands in the\n" +
-      "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox.",
+      "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox. Never with a production\n" +
+      "DATABASE_URL: it may reset the mail role's password and writes as the mail system does (docs/postgresql.md).",
     example: `${CLI} mailserver sandbox --dir /tmp/sandbox`,
     options: {
       dir: {
