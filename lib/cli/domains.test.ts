@@ -113,6 +113,15 @@ describe("domain add", () => {
       delete process.env.POSTMASTER_PASSWORD;
     }
     expect(verifyDigest(sha1Hex("Env-pass1"), await passwordOf("env.test"))).toBe(true);
+    // 16 characters, past the rule's 15: the error names the variable, not the option that was not given.
+    process.env.POSTMASTER_PASSWORD = "Postmaster-pass1";
+    try {
+      await expect(runCommand(db, ["domain", "add", "long.test"])).rejects.toMatchObject({
+        source: "POSTMASTER_PASSWORD",
+      });
+    } finally {
+      delete process.env.POSTMASTER_PASSWORD;
+    }
     const out = await runCommand(db, ["domain", "add", "gen.test"]);
     const generated = / with the password (\S+) \(generated, shown only here\)\.$/.exec(out)?.[1];
     expect(generated).toBeDefined();

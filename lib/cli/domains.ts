@@ -20,7 +20,8 @@ import {
   toDomainRecord,
   type DomainLimits,
 } from "@/lib/server/resources/domains";
-import { generatePassword } from "@/lib/schemas/common";
+import { apiError } from "@/lib/errors/api-error";
+import { generatePassword, passwordProblems } from "@/lib/schemas/common";
 import {
   activateDkim,
   checkDomainDns,
@@ -121,7 +122,10 @@ export const DOMAIN_COMMANDS: Command[] = [
       ...LIMIT_OPTIONS,
     },
     async run(ctx, { positionals, values }) {
-      const given = stringOption(values, "postmaster-password") || postmasterPassword();
+      const option = stringOption(values, "postmaster-password");
+      const given = option || postmasterPassword();
+      // Checked here so that the error names the environment variable the refused password came from.
+      if (given && !option && passwordProblems(given).length) throw apiError("invalidPassword", "POSTMASTER_PASSWORD");
       const password = given ?? generatePassword();
       const db = ctx.db();
       const customer = await customerOption(db, this, values);
