@@ -61,6 +61,9 @@ test("creates a mailing list with subscribers and a moderator", async ({ page })
   await page.getByLabel("Opis", { exact: true }).fill("Lista z testu E2E");
   await page.getByRole("button", { name: "Utwórz listę" }).click();
   await expect(page.getByRole("heading", { level: 1, name: `Lista ${name}@${DEMO.domain}` })).toBeVisible();
+  // Said once: the address loses ?created=1, so the reload below does not say it again.
+  await expect(page.getByText("Utworzono listę. Dodaj subskrybentów i zapisz.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/lists/${name}$`));
 
   await page
     .getByLabel("Dodaj adresy: Subskrybenci")
@@ -78,6 +81,7 @@ test("creates a mailing list with subscribers and a moderator", async ({ page })
   await page.reload();
   const subscribers = page.getByRole("list", { name: "Subskrybenci" });
   await expect(subscribers.getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByText("Utworzono listę. Dodaj subskrybentów i zapisz.")).toHaveCount(0);
   await expect(subscribers).toContainText(`jan.nowak@${DEMO.domain}`);
   await expect(page.getByRole("list", { name: "Moderatorzy" })).toContainText(`biuro@${DEMO.domain}`);
   await expect(page.getByLabel("Kto może pisać na listę")).toHaveValue("2");

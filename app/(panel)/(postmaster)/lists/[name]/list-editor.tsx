@@ -2,7 +2,7 @@
 // The mailing-list editor: settings, subscribers, moderators and the eight templates, checked with the list
 // field rules; an API error lands on the field its `source` names.
 import { useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useController, useWatch, type Control, type FieldErrors, type Resolver } from "react-hook-form";
 import { Alert, Button, Card, Checkbox, Select, TextArea, TextField } from "@/components";
 import { catalogText } from "@/lib/client/error-text";
@@ -60,7 +60,15 @@ const resolver: Resolver<Values, FieldFormContext> = async (values, context, opt
 export function ListEditor({ name }: { name: string }) {
   const t = useT(listEditorMessages);
   const domain = useDomainName();
-  const justCreated = useSearchParams().get("created") === "1";
+  // Read once, then dropped from the address: a reload or a bookmark of the page does not say "created" again.
+  const params = useSearchParams();
+  const [justCreated] = useState(() => params.get("created") === "1");
+  useEffect(() => {
+    if (!params.has("created")) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete("created");
+    window.history.replaceState(window.history.state, "", url);
+  }, [params]);
   return (
     <RecordPage
       back="/lists"
