@@ -57,7 +57,9 @@ describe("parseRows", () => {
   });
   it("marks each row with the first rule it breaks", () => {
     const rows = parseRows(
-      "Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" + "x".repeat(49) + "\nok4\nok4",
+      "Zła Nazwa;Haslo-123\nok1;abc\nok2;Haslo-123;dużo\nok3;Haslo-123;10;" +
+        "x".repeat(49) +
+        "\nok4\nok4\nok5;Haslo-123;Biuro;512",
       "d.pl",
       fixed,
     );
@@ -68,6 +70,8 @@ describe("parseRows", () => {
       "invalidDescription",
       null,
       "duplicateInInput",
+      // The account form's order (description, then capacity) is named as such, not as a bad capacity.
+      "columnsSwapped",
     ]);
   });
 });

@@ -17,8 +17,11 @@ export interface BulkRow {
   generated: boolean;
   capacity: number;
   description: string;
-  /** The first rule the row breaks, or null when it may be sent. */
-  problem: ErrorKey | "duplicateInInput" | null;
+  /**
+   * The first rule the row breaks, or null when it may be sent. "columnsSwapped": the capacity column holds text and
+   * the description column a number, the order of the account form and the table (description before capacity).
+   */
+  problem: ErrorKey | "duplicateInInput" | "columnsSwapped" | null;
 }
 
 /**
@@ -83,7 +86,8 @@ export function parseRows(text: string, domain: string, generate: () => string =
     if (!isAccountName(name)) problem = "invalidAccountName";
     else if (seen.has(name)) problem = "duplicateInInput";
     else if (!passwordSchema().safeParse(password).success) problem = "invalidPassword";
-    else if (!capacity.success) problem = "invalidCapacity";
+    else if (!capacity.success)
+      problem = accountFields.capacity.schema.safeParse(fields[3] ?? "").success ? "columnsSwapped" : "invalidCapacity";
     else if (!description.success) problem = "invalidDescription";
     seen.add(name);
     rows.push({

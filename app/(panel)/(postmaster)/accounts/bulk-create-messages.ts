@@ -30,6 +30,7 @@ type Key =
   | "downloadedOnce"
   | "close"
   | "duplicateInInput"
+  | "columnsSwapped"
   | "description"
   | "encoding1250"
   | "closeWarning"
@@ -66,6 +67,7 @@ export const bulkCreateMessages: Messages<Key> = {
     downloadedOnce: "Wygenerowane hasła pobrano; panel ich nie przechowuje i nie pokaże ponownie.",
     close: "Zamknij",
     duplicateInInput: "Ta nazwa wystąpiła już wcześniej w danych.",
+    columnsSwapped: "Pojemność i opis są zamienione: kolejność to nazwa; hasło; pojemność; opis.",
     description: "Opis",
     encoding1250:
       "Plik nie był zapisany w UTF-8; odczytano go jako Windows-1250 (tak zapisuje polski Excel). Sprawdź polskie litery w opisach poniżej.",
@@ -104,6 +106,7 @@ export const bulkCreateMessages: Messages<Key> = {
       "The generated passwords were downloaded; the panel does not keep them and will not show them again.",
     close: "Close",
     duplicateInInput: "This name already came earlier in the input.",
+    columnsSwapped: "Capacity and description are swapped: the order is name; password; capacity; description.",
     description: "Description",
     encoding1250:
       "The file was not saved as UTF-8; it was read as Windows-1250 (what Polish Excel saves). Check the Polish letters in the descriptions below.",

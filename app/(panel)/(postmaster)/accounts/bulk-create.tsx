@@ -48,7 +48,7 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
   }, []);
 
   const problemText = (p: NonNullable<BulkRow["problem"]>) =>
-    p === "duplicateInInput" ? t("duplicateInInput") : errorText.catalog(p);
+    p === "duplicateInInput" || p === "columnsSwapped" ? t(p) : errorText.catalog(p);
 
   /** The rows with their checks, then the names the domain already holds marked as taken (one request). */
   const preview = async () => {
