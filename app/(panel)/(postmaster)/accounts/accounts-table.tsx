@@ -7,6 +7,7 @@ import { Address, Button, Card, Spinner } from "@/components";
 import { accounts, type AccountSummary, type InitialAccountPage } from "@/lib/client/hooks/accounts";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { useLocale, useT } from "@/lib/i18n";
+import { formatNumber } from "@/lib/i18n/number";
 import { Meter } from "../_postmaster/meter";
 import { PageHeader } from "../_postmaster/page-parts";
 import { descriptionColumn, nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
@@ -85,7 +86,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
       label: t("capacity"),
       wide: true,
       className: "w-28 text-right tabular-nums",
-      cell: (r) => r.capacity,
+      cell: (r) => formatNumber(Number(r.capacity), locale),
     },
     // Room for the longest figures on one line: "102,400 of 102,400 MB" is 141 px in English.
     { key: "usage", label: t("usage"), wide: true, className: "w-40", cell: usage },

@@ -9,7 +9,8 @@ import { useDomain, useUpdateDomain, type DomainRecord } from "@/lib/client/hook
 import { asText } from "@/lib/client/hooks/page-params";
 import { useDomainName } from "@/lib/client/hooks/session";
 import { fieldSpecResolver, recordToForm } from "@/lib/client/hooks/use-field-form";
-import { useT } from "@/lib/i18n";
+import { useLocale, useT } from "@/lib/i18n";
+import { formatNumber } from "@/lib/i18n/number";
 import { catchallTargetMissing, domainFields } from "@/lib/schemas/domain";
 import { SPAM_LISTS } from "@/lib/schemas/spam";
 import { editorSharedMessages } from "../../_editors/messages";
@@ -117,6 +118,7 @@ function SettingsForm({ domain, record }: { domain: string; record: DomainRecord
 
 function Limits({ record }: { record: DomainRecord }) {
   const t = useT(domainMessages);
+  const locale = useLocale();
   const bars = [
     ["accounts", "account_limit"],
     ["aliases", "alias_limit"],
@@ -129,7 +131,15 @@ function Limits({ record }: { record: DomainRecord }) {
         {bars.map(([label, key]) => {
           const used = Number(record[`${key}_usage`]) || 0;
           const max = Number(record[key]) || 0;
-          return <UsageBar key={key} label={t(label)} value={used} max={max} valueText={`${used} / ${max}`} />;
+          return (
+            <UsageBar
+              key={key}
+              label={t(label)}
+              value={used}
+              max={max}
+              valueText={`${formatNumber(used, locale)} / ${formatNumber(max, locale)}`}
+            />
+          );
         })}
       </div>
     </Card>

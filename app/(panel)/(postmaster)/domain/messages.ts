@@ -92,7 +92,7 @@ export const domainMessages: Messages<Key> = {
     catchall: "Default account (catchall)",
     catchallDesc: "What happens to mail sent to an address that does not exist in the domain.",
     catchall_type: "Kind of default account",
-    type0: "None — return the mail to the sender",
+    type0: "None — return to sender",
     type1: "An account in this domain",
     type2: "An account in another domain",
     type3: "Another domain (same account name)",
