@@ -90,6 +90,12 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   expect(await direct.json()).toMatchObject({ second_step: "code" });
   expect((await page.request.get("/api/panel/session")).status()).toBe(401);
 
+  // The second step names the account and has a way back to the first.
+  await signInWithForm(page, email, password);
+  await expect(page.getByText(`Konto: ${email}`)).toBeVisible();
+  await page.getByRole("button", { name: "Zaloguj się od nowa" }).click();
+  await expect(page.getByLabel("Adres e-mail")).toBeVisible();
+
   // Sign-in with a code; a wrong one first, then the set-up's code again (never accepted twice).
   await signInWithForm(page, email, password);
   const code = page.getByLabel("Kod logowania dwuetapowego");

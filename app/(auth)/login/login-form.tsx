@@ -85,7 +85,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
   // stays gone: clearing an attempt's error (by editing a field, or by the next attempt) must not bring it back.
   const [noticeDismissed, setNoticeDismissed] = useState(false);
   /** The password was right and the account has two-step sign-in: the code comes next (./second-step.tsx). */
-  const [second, setSecond] = useState<SecondStepKind | null>(null);
+  const [second, setSecond] = useState<{ kind: SecondStepKind; account: string } | null>(null);
   const hydrated = useHydrated();
 
   function explain(status: number, body: ErrorAnswer | null): string {
@@ -120,7 +120,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
       const body = (await res.json().catch(() => null)) as
         (ErrorAnswer & { isPostmaster?: boolean; second_step?: SecondStepKind }) | null;
       if (res.ok && body?.second_step) {
-        setSecond(body.second_step);
+        setSecond({ kind: body.second_step, account: email });
         setBusy(false);
         return;
       }
@@ -153,7 +153,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
           </Alert>
         )}
         {second ? (
-          <SecondStep kind={second} next={next} onRestart={() => setSecond(null)} />
+          <SecondStep kind={second.kind} account={second.account} next={next} onRestart={() => setSecond(null)} />
         ) : (
           <form
             method="post"

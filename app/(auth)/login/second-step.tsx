@@ -20,6 +20,7 @@ const messages: Messages<
   | "codesNote"
   | "continue"
   | "restart"
+  | "account"
   | "wrong"
   | "expired"
   | "server"
@@ -36,6 +37,7 @@ const messages: Messages<
     codesNote: "Zapisz je teraz: każdy działa raz, gdy nie masz telefonu. Nie zostaną pokazane ponownie.",
     continue: "Kody są zapisane, przejdź dalej",
     restart: "Zaloguj się od nowa",
+    account: "Konto: {account}",
     wrong: "Nieprawidłowy kod. Wpisz 6 cyfr z aplikacji albo jeden z kodów zapasowych.",
     expired: "Czas na podanie kodu minął albo było zbyt wiele prób. Zaloguj się ponownie.",
     server: "Serwer nie mógł obsłużyć logowania. Spróbuj ponownie za chwilę.",
@@ -52,6 +54,7 @@ const messages: Messages<
     codesNote: "Save them now: each works once, when you do not have your phone. They will not be shown again.",
     continue: "I saved the codes, continue",
     restart: "Sign in again",
+    account: "Account: {account}",
     wrong: "Wrong code. Enter the 6 digits from the app or one of the recovery codes.",
     expired: "The time to enter the code is over, or there were too many tries. Please sign in again.",
     server: "The server could not process the sign-in. Try again in a moment.",
@@ -61,10 +64,13 @@ const messages: Messages<
 
 export function SecondStep({
   kind,
+  account,
   next,
   onRestart,
 }: {
   kind: SecondStepKind;
+  /** The address whose password was right: said above the code, with a way back to sign in as another. */
+  account: string;
   next: string | null;
   onRestart: () => void;
 }) {
@@ -141,6 +147,7 @@ export function SecondStep({
   }
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+      <p className="text-sm break-all">{t("account", { account })}</p>
       {kind === "setup" && <p className="text-sm">{t("setupIntro")}</p>}
       {setup && (
         <TotpKey
@@ -167,11 +174,9 @@ export function SecondStep({
       <Button type="submit" loading={busy} className="w-full">
         {t("submit")}
       </Button>
-      {error === "expired" && (
-        <Button variant="secondary" className="w-full" onClick={onRestart}>
-          {t("restart")}
-        </Button>
-      )}
+      <Button variant="secondary" className="w-full" onClick={onRestart}>
+        {t("restart")}
+      </Button>
     </form>
   );
 }
