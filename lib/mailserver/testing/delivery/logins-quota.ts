@@ -306,7 +306,9 @@ export function loginAndQuotaCases() {
           [`prawie@${A}`],
           message("nadawca@far.test", `prawie@${A}`, "za-duza", filler(600)),
         ),
-      ).rejects.toThrow(new RegExp(`^SMTP: 5\\d\\d .*mailbox of prawie@${A.replace(/\./g, "\\.")} is full`, "m"));
+      ).rejects.toThrow(
+        new RegExp(`^SMTP: 5\\d\\d .*mailbox of prawie@${A.replace(/\./g, "\\.")} has no room for this message`, "m"),
+      );
       await settle();
       expect(readMessages(l, `prawie@${A}`).filter((m) => m.includes("za-duza"))).toEqual([]);
       expect(
