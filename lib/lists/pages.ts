@@ -84,6 +84,7 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         "Content-Security-Policy":
           "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
         "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
       });
       res.end(page(title, body));
     };
@@ -96,7 +97,13 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
       );
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+      let parts: string[];
+      try {
+        parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+      } catch {
+        // A malformed escape (%ZZ) names no page and no token.
+        return send(404, "Nie znaleziono", "<p>Nie ma takiej strony.</p>");
+      }
       const post = req.method === "POST";
       const form: Form = post ? await readForm(req) : { get: () => null };
 

@@ -176,6 +176,12 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
       }
       expect((await members("inna-lista")).accounts).toEqual([at("jan")]);
       expect((await members("jednoklik")).accounts).toEqual([at("jan"), at("karol")]);
+      // A malformed escape is no page (it answered 500 from decodeURIComponent); every page says nosniff.
+      for (const path of ["/unsubscribe/%E0%A4%A", "/moderate/%ZZ"]) {
+        const res = await fetch(`${publicUrl()}${path}`);
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      }
     });
   });
 }
