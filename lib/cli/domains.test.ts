@@ -253,6 +253,8 @@ describe("domain set-mail-host --file", () => {
       /no mail host imap9/,
     );
     expect(await hostOf("p3.example")).toBeNull();
+    // A misspelt host is named, not answered with an empty user list for a move's doveadm -F.
+    await expect(runCommand(own, ["mailserver", "host", "accounts", "imap9"])).rejects.toThrow(/no mail host imap9/);
   });
 
   it("takes one domain or --file, not both and not neither", async () => {

@@ -151,8 +151,12 @@ export async function setAccountMailHost(db: Db, email: string, host: string | n
   });
 }
 
-/** The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. */
+/**
+ * The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. An
+ * unknown host is an error, not an empty list: a misspelt name would give a move's doveadm an empty user list.
+ */
 export async function accountsOnHost(db: Db, host: string, domainId?: number): Promise<string[]> {
+  await checkHostExists(db, host);
   const domainHost = sql`(SELECT ${domains.mailHost} FROM ${domains} WHERE ${domains.id} = ${accounts.domainId})`;
   const rows = await db
     .select({ email: accounts.email })
