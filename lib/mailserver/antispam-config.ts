@@ -107,8 +107,8 @@ export const INTERNAL_HEADERS = [
 
 /**
  * The Rspamd settings (local.d/settings.conf) of the signing worker's tasks: only LOCAL_SIGN_SYMBOL runs. Every check,
- * score, header, the end-of-DATA question and Rspamd's own dkim_signing are off there: the last signs any loopback
- * client's mail (sign_local), and Postfix gives sendmail's mail the client 127.0.0.1.
+ * score, header, the end-of-DATA question and Rspamd's own dkim_signing are off there: the rule decides what was
+ * composed here, and sendmail's mail reaches it with the client 127.0.0.1, which says nothing.
  */
 export const LOCAL_SIGN_SETTINGS = "mailadmin_local_sign";
 /** The signing worker's one rule (rspamd.lua). */
