@@ -162,9 +162,14 @@ export const SANDBOX_COMMANDS: Command[] = [
         .map((s) => s.trim());
       const unknown = only?.filter((name) => !SANDBOX_COMPONENTS.some((c) => c.name === name));
       if (unknown?.length) throw new UsageError(`--only ${unknown.join(",")}: no such component`);
+      // Listened for from the start: a signal while the components start stops those already running.
+      const stopping = untilSignal();
+      const starting = new AbortController();
+      void stopping.then(() => starting.abort());
       let sandbox: Sandbox;
       try {
         sandbox = await Sandbox.start({
+          signal: starting.signal,
           dir,
           databasePath: databasePath(),
           postgres,
@@ -179,11 +184,15 @@ export const SANDBOX_COMMANDS: Command[] = [
           publishDns: values["publish-dns"] === true,
         });
       } catch (err) {
+        if (starting.signal.aborted) {
+          log(`${await stopping}: stopped while starting`);
+          return "";
+        }
         if (err instanceof SandboxPrerequisiteError) throw new UsageError(err.message);
         throw err;
       }
       process.stdout.write(`${JSON.stringify(sandbox.info)}\n`);
-      const signal = await untilSignal();
+      const signal = await stopping;
       log(`${signal}: stopping`);
       const guard = setTimeout(() => {
         log("not stopped within 30 s");

@@ -227,6 +227,24 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     }
   });
 
+  it("a SIGTERM while it is still starting stops the components already running and leaves no process behind", async () => {
+    const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
+    const early = spawn(process.execPath, sandboxCliArgs(path.join(root, "early"), ...engine), {
+      env: { ...process.env, DATABASE_PATH: dbPath(), MAIL_DB_PASSWORD: "sandbox-reader-1" },
+    });
+    let log = "";
+    early.stderr.on("data", (c: Buffer) => (log += c.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => early.once("exit", (code) => resolve(code)));
+    // Redis and the DNS server run by the time Rspamd is being started.
+    await waitFor("Rspamd starting", () => log.includes("sandbox: starting rspamd") || early.exitCode !== null, 60_000);
+    const pids = descendants(early.pid!);
+    expect(pids.length, log).toBeGreaterThan(0);
+    early.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(log).toMatch(/SIGTERM: stopped while starting\n$/);
+    expect(alive(pids)).toEqual([]);
+  }, 90_000);
+
   it("stops everything within 30 s on SIGTERM and leaves no process behind", async () => {
     const pids = descendants(child.pid!);
     // Postfix's master and workers, Dovecot's, Rspamd's, Redis.

@@ -53,6 +53,8 @@ export interface SandboxOptions {
   publishDns?: boolean;
   /** Progress lines (stderr for the CLI). */
   log?: (line: string) => void;
+  /** Aborted while starting (the CLI's SIGTERM): start stops what it has started and rejects. */
+  signal?: AbortSignal;
   /** This instance's mail host name (mailserver config's hostName, docs/mail-hosts.md); unset: one mail host. */
   hostName?: string;
   /**
@@ -230,9 +232,17 @@ export class Sandbox {
       log: options.log ?? (() => {}),
       doveadmPassword: options.doveadmPassword ?? crypto.randomBytes(18).toString("hex"),
     });
+    const { signal } = options;
+    const aborted = new Promise<never>((_, reject) => {
+      const stop = () => reject(new Error("stopped while starting"));
+      if (signal?.aborted) stop();
+      else signal?.addEventListener("abort", stop, { once: true });
+    });
+    aborted.catch(() => {});
     try {
       sandbox.prepare();
-      for (const c of sandbox.components) await sandbox.startComponent(c.name);
+      // A component still waiting to be ready is given up on at once; stop() then stops every one that was started.
+      for (const c of sandbox.components) await Promise.race([sandbox.startComponent(c.name), aborted]);
       fs.writeFileSync(layout.info, `${JSON.stringify(sandbox.info)}\n`);
     } catch (err) {
       await sandbox.stop();
