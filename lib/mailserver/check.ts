@@ -397,7 +397,13 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     [
       "doveadm auth test",
       () => {
-        const out = doveadm(o, ["auth", "test", "-x", "no-penalty", o.account, o.password]);
+        let out: string;
+        try {
+          out = doveadm(o, ["auth", "test", "-x", "no-penalty", o.account, o.password]);
+        } catch (err) {
+          // The failure quotes doveadm's command line: not the password (CHECK_PASSWORD keeps it out of the shell's).
+          throw err instanceof Error ? new Error(err.message.split(o.password).join("<password>")) : err;
+        }
         return /auth succeeded/.test(out) ? { ok: true, detail: "auth succeeded" } : { ok: false, detail: out.trim() };
       },
     ],

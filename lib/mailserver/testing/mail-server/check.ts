@@ -247,6 +247,9 @@ export function mailserverCheckCases() {
         ]);
         // doveadm's own words: it could not reach the auth service's socket.
         expect(failed[0]).toMatch(/doveadm .*user .*failed \(exit \d+\): .*auth-userdb/);
+        // Its command line is quoted without the account's password.
+        expect(failed[1]).toMatch(/doveadm .*auth test -x no-penalty \S+ <password> failed/);
+        expect(r.stdout).not.toContain(PASSWORD.other);
         expect(failed[2]).toMatch(/lmtp: (ECONNREFUSED|ENOENT)|lmtp does not exist/);
 
         // The same failure in housekeeping: doveadm's stderr, and the user list it names is still there to read.
