@@ -76,3 +76,62 @@ test("the sign-in page cannot be framed (frame-ancestors 'none')", async ({ page
   await expect(page.frameLocator("iframe").getByRole("button", { name: "Zaloguj", exact: true })).toHaveCount(0);
   cspViolations.length = 0;
 });
+
+test("an RSC request whose router state claims the panel's layouts still meets each page's own session check", async ({
+  page,
+}) => {
+  // Next renders no layout the request says the browser already has, so the layouts' checks alone were skipped: a
+  // signed-out request for /domain answered 200 with the page (its data stayed behind the BFF's 401).
+  const tree = [
+    "",
+    {
+      children: [
+        "(panel)",
+        {
+          children: [
+            "(postmaster)",
+            { children: ["accounts", { children: ["__PAGE__", {}, null, null, 0] }, null, null, 0] },
+            null,
+            null,
+            0,
+          ],
+        },
+        null,
+        null,
+        0,
+      ],
+    },
+    null,
+    null,
+    16,
+  ];
+  const headers = {
+    RSC: "1",
+    "Next-Router-State-Tree": encodeURIComponent(JSON.stringify(tree)),
+    "Next-Url": "/accounts",
+  };
+  const answer = async (path: string) => {
+    // Next answers a wrong cache-busting _rsc with a redirect to the right one for these headers.
+    const first = await page.request.get(`${path}?_rsc=x`, { headers, maxRedirects: 0 });
+    const target = first.status() === 307 ? first.headers().location! : `${path}?_rsc=x`;
+    const res = await page.request.get(target, { headers, maxRedirects: 0 });
+    return { status: res.status(), body: await res.text() };
+  };
+  const pages: [string, string][] = [
+    ["/domain", "DomainSettings"],
+    ["/domain/dns", "DnsRecords"],
+    ["/aliases", "AliasesTable"],
+    ["/lists", "ListsTable"],
+    ["/lists/wszyscy", "ListEditor"],
+    ["/accounts/jan.nowak", "AccountEditor"],
+  ];
+  for (const [path, component] of pages) {
+    const signedOut = await answer(path);
+    expect(signedOut.body, `${path} signed out`).not.toContain(`"${component}"`);
+    expect(signedOut.body, `${path} signed out`).toContain("/login");
+  }
+  await signInAs(page, "user");
+  const ordinary = await answer("/domain");
+  expect(ordinary.body).not.toContain('"DomainSettings"');
+  expect(ordinary.body).toContain("/me?denied=1");
+});
