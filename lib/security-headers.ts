@@ -78,11 +78,17 @@ export const PAGE_PATH_HEADER = "x-panel-page-path";
 /**
  * A `next` value safe to navigate to after sign-in: a path of this site (one leading slash, no scheme, no
  * backslash, no control character), and not the login page itself. Anything else gives null (the landing page).
+ * Spaces and non-ASCII characters come back percent-encoded: the value goes into a Location header, which takes
+ * neither (`/login?next=/%C4%85` answered 500).
  */
 export function safeNextPath(next: unknown): string | null {
   if (typeof next !== "string" || next.length > 2000) return null;
   // eslint-disable-next-line no-control-regex
   if (!next.startsWith("/") || next.startsWith("//") || /[\\\u0000-\u001f]/.test(next)) return null;
   if (next === "/login" || next.startsWith("/login?") || next.startsWith("/api/")) return null;
-  return next;
+  try {
+    return next.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return null; // a lone surrogate
+  }
 }

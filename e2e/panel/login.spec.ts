@@ -304,3 +304,20 @@ test("the session-expired notice, once an attempt has replaced it, does not come
     await page.screenshot({ path: path.join(SCREENSHOTS, `login-after-edit-${width}.png`) });
   }
 });
+
+test("signed in, /login?next= with non-ASCII or a space sends the browser there, percent-encoded (a Location header takes neither)", async ({
+  page,
+}) => {
+  await loginAs(page, "user");
+  const cases: [string, string][] = [
+    ["/%C4%85", "/%C4%85"],
+    ["/me?x=a%20b", "/me?x=a%20b"],
+  ];
+  for (const [next, location] of cases) {
+    const res = await page.request.get(`/login?next=${encodeURIComponent(decodeURIComponent(next))}`, {
+      maxRedirects: 0,
+    });
+    expect(res.status(), next).toBe(307);
+    expect(res.headers().location).toBe(location);
+  }
+});
