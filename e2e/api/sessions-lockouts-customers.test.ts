@@ -121,9 +121,23 @@ describe("2. throttling stops guessing without locking out the innocent", () => 
     for (let i = 0; i < 5; i++) await signIn({ ...owner, password: `Guess-${i}` }, `198.51.100.${i + 1}`);
     expectErrorBody((await signIn(owner, "192.0.2.10")).json, "tooManyFailures");
     expectError(asApi(await v1("GET", `emails/${A}/owner`, owner)), "tooManyFailures");
-    // The owner's browser still signs in.
+    // The owner's browser still signs in, and may then change the password (which asks for the current one): the
+    // lock from elsewhere does not keep the owner from the defence against it.
     const during = await signIn(owner, "192.0.2.10", device);
     expect(during.status, during.text).toBe(200);
+    const change = await panel("PUT", "/api/panel/password", `${sessionOf(during)}; ${device}`, {
+      current_password: owner.password,
+      password: "Owner-pass-2",
+      password_retype: "Owner-pass-2",
+    });
+    expect(change.status, change.text).toBe(200);
+    const withoutDevice = await panel("PUT", "/api/panel/password", sessionOf(during), {
+      current_password: "Owner-pass-2",
+      password: owner.password,
+      password_retype: owner.password,
+    });
+    expectErrorBody(withoutDevice.json, "tooManyFailures");
+    owner.password = "Owner-pass-2";
     // A forged or another account's device cookie does not help.
     const forged = device.slice(0, -2) + (device.endsWith("AA") ? "BB" : "AA");
     expectErrorBody((await signIn(owner, "192.0.2.10", forged)).json, "tooManyFailures");

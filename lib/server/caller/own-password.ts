@@ -6,6 +6,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { ApiError, apiError } from "@/lib/errors/api-error";
 import { authenticate, type Principal } from "./auth";
+import { deviceIdFor } from "./device-cookie";
 import { getAccountRecordOrThrow, prehashPassword, updateAccounts, type AccountRecord } from "../resources/accounts";
 import { getDomainOrThrow } from "../resources/domains";
 import { sha1Hex } from "./password";
@@ -14,17 +15,21 @@ const FIELDS = ["current_password", "password", "password_retype"];
 
 /**
  * The account signed in again with `current` (the password as typed), the way a login is checked (a wrong one counts
- * towards the lockout; a lock answers 403.1); "wrongCurrent" when it is missing or wrong.
+ * towards the lockout; a lock answers 403.1); "wrongCurrent" when it is missing or wrong. The browser's device cookie
+ * (`deviceToken`) exempts it from the account's lock as at sign-in, so whoever keeps the account locked from elsewhere
+ * cannot stop its owner changing the password or turning on two-step sign-in.
  */
 export async function proveCurrentPassword(
   db: Db,
   email: string,
   clientIp: string,
   current: unknown,
+  deviceToken: string | null = null,
 ): Promise<Principal | "wrongCurrent"> {
   if (typeof current !== "string" || current === "") return "wrongCurrent";
   try {
-    return await authenticate(db, { email, digest: sha1Hex(current), password: current }, clientIp);
+    const deviceId = await deviceIdFor(db, deviceToken, email);
+    return await authenticate(db, { email, digest: sha1Hex(current), password: current }, clientIp, { deviceId });
   } catch (err) {
     if (err instanceof ApiError && err.key === "badCredentials") return "wrongCurrent";
     throw err;
@@ -42,9 +47,10 @@ export async function changeOwnPassword(
   body: Record<string, unknown>,
   /** The panel session making the change: it is kept, the account's other sessions end. */
   sessionIdHash?: string,
+  deviceToken: string | null = null,
 ): Promise<AccountRecord | "wrongCurrent" | "unchanged"> {
   for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw apiError("unknownField", key);
-  const principal = await proveCurrentPassword(db, email, clientIp, body.current_password);
+  const principal = await proveCurrentPassword(db, email, clientIp, body.current_password, deviceToken);
   if (principal === "wrongCurrent") return principal;
   // Required here: an empty password would mean "unchanged" to the service.
   if (typeof body.password !== "string" || body.password === "") throw apiError("invalidPassword", "password");

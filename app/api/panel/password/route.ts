@@ -5,9 +5,19 @@
 import { panelErrors } from "@/lib/errors/panel-errors";
 import { ok, withApi } from "@/lib/server/http/http";
 import { changeOwnPassword } from "@/lib/server/caller/own-password";
+import { readDeviceToken } from "@/lib/server/caller/device-cookie";
+import { isHttps } from "@/lib/server/caller/session";
 
-export const PUT = withApi(async ({ db, principal, clientIp, body }) => {
-  const result = await changeOwnPassword(db, principal.account.email, clientIp, await body(), principal.sessionIdHash);
+export const PUT = withApi(async ({ req, db, principal, clientIp, body }) => {
+  const device = readDeviceToken(req, isHttps(req));
+  const result = await changeOwnPassword(
+    db,
+    principal.account.email,
+    clientIp,
+    await body(),
+    principal.sessionIdHash,
+    device,
+  );
   if (result === "wrongCurrent") {
     const { code, message, category, status } = panelErrors.currentPasswordWrong;
     return { status, body: { code, message, category, source: "current_password" } };

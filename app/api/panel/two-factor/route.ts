@@ -15,7 +15,8 @@ import {
   TwoFactorError,
 } from "@/lib/server/caller/totp";
 import { proveCurrentPassword } from "@/lib/server/caller/own-password";
-import { endSessions } from "@/lib/server/caller/session";
+import { readDeviceToken } from "@/lib/server/caller/device-cookie";
+import { endSessions, isHttps } from "@/lib/server/caller/session";
 import { twoFactorAnswer } from "@/lib/server/http/totp-http";
 import { panelErrors } from "@/lib/errors/panel-errors";
 
@@ -24,7 +25,9 @@ const me = async ({ db, principal }: ApiContext) =>
 const codeOf = (body: Record<string, unknown>) => (typeof body.code === "string" ? body.code : "");
 /** Null when the body's current_password is the account's password; else the 500.307 answer. */
 async function wrongPassword(ctx: ApiContext, body: Record<string, unknown>): Promise<ApiResult | null> {
-  const proven = await proveCurrentPassword(ctx.db, ctx.principal.account.email, ctx.clientIp, body.current_password);
+  const device = readDeviceToken(ctx.req, isHttps(ctx.req));
+  const email = ctx.principal.account.email;
+  const proven = await proveCurrentPassword(ctx.db, email, ctx.clientIp, body.current_password, device);
   if (proven !== "wrongCurrent") return null;
   const { code, message, category, status } = panelErrors.currentPasswordWrong;
   return { status, body: { code, message, category, source: "current_password" } };
