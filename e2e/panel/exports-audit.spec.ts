@@ -161,6 +161,14 @@ test("the English panel's export has English headers; the audit log speaks Engli
     headers: { origin },
   });
   expect(change.status(), await change.text()).toBe(200);
+  // The lists' export says the coded settings in words, as the table and the audit log do.
+  await page.goto(`/lists?search=${list}`);
+  await expect(page.getByText(`${list}@${DEMO.domain}`)).toBeVisible();
+  const lists = parseCsv((await download(page, "Export CSV")).subarray(3).toString("utf8"));
+  expect(lists).toEqual([
+    ["Address", "Description", "Privacy", "Replies to", "SUBSCRIBE by mail"],
+    [`${list}@${DEMO.domain}`, "", "moderated", "the list", "no"],
+  ]);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/audit?search=${list}`);

@@ -1,5 +1,5 @@
-// The audit log's words for the API's field names and coded values, so an entry reads as the panel does
-// ("Kto może pisać: każdy (otwarta) → tylko moderatorzy (moderowana)") instead of `privacy_mode: 0 → 1`.
+// The panel's words for the API's field names and coded values, so an audit log entry reads as the panel does
+// ("Prywatność: otwarta → moderowana") instead of `privacy_mode: 0 → 1`, and a CSV export's cell says "tak", not "1".
 import type { Locale } from "@/lib/i18n";
 
 type Words = Record<Locale, string>;

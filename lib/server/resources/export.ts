@@ -11,6 +11,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
+import { fieldValue } from "@/lib/i18n/field-words";
 import type { PageEnvelope, PageQuery } from "@/lib/schemas/page-query";
 import { listAccounts, parseAccountListQuery } from "./accounts";
 import { listAliases, parseAliasListQuery } from "./aliases";
@@ -107,7 +108,8 @@ export const exportFileName = (domain: string, resource: ExportResource, encodin
 
 /**
  * The CSV of `resource` in `domain` for the table's query (parseExportQuery), as a stream of bytes in `encoding`,
- * its header row in the panel's `locale`. The first page is read before the stream starts.
+ * its header row and coded values ("tak" for blocked 1, "moderowana" for privacy_mode 1) in the panel's `locale`.
+ * The first page is read before the stream starts.
  */
 export async function exportCsv(
   db: Db,
@@ -136,7 +138,9 @@ export async function exportCsv(
         pending = null;
         const items = Object.values(envelope.result_data) as Item[];
         if (items.length > 0)
-          controller.enqueue(encode(items.map((r) => csvLine(columns.map((c) => String(r[c] ?? "")))).join("")));
+          controller.enqueue(
+            encode(items.map((r) => csvLine(columns.map((c) => String(fieldValue(c, r[c] ?? "", locale))))).join("")),
+          );
         page++;
         if (items.length < PAGE) controller.close();
       },

@@ -1,6 +1,6 @@
 // Texts of the audit log page (rendered on the server, so a plain object per language).
 import type { Locale } from "@/lib/i18n";
-import { fieldValue } from "./fields";
+import { fieldValue } from "@/lib/i18n/field-words";
 
 export const auditMessages = {
   pl: {

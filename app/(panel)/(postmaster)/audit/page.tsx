@@ -10,7 +10,7 @@ import { pageForUrl, pageFromUrl } from "@/lib/client/hooks/page-params";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { Address } from "@/components";
 import { AuditSearch } from "./audit-search";
-import { fieldLabel } from "./fields";
+import { fieldLabel } from "@/lib/i18n/field-words";
 import { auditMessages, changeText } from "./messages";
 
 export const metadata: Metadata = { title: "Dziennik zmian" };
