@@ -159,6 +159,16 @@ describe("every command", () => {
     expect(await usage(["mailserver", "check", "--password", "x"])).toMatch(
       /^mailserver check: --account is required \(usage: /,
     );
+    // The password may come from CHECK_PASSWORD (deploy.md reads it with read -s): both are named.
+    const saved = process.env.CHECK_PASSWORD;
+    delete process.env.CHECK_PASSWORD;
+    try {
+      expect(await usage(["mailserver", "check", "--account", "a@a.example"])).toBe(
+        "mailserver check: --password or CHECK_PASSWORD is required (docs/deploy.md, step 6)",
+      );
+    } finally {
+      if (saved !== undefined) process.env.CHECK_PASSWORD = saved;
+    }
     expect(await usage(["mailserver", "config", "--maildir-rot", "/srv/mail", "--out", "/tmp/x"])).toBe(
       "mailserver config: unknown option --maildir-rot (see --help)",
     );

@@ -11,7 +11,16 @@ import {
   smsConfigPath,
 } from "@/lib/config.mjs";
 import { mailReaderSql } from "@/db/pg/mail-reader";
-import { CLI, FailedWithReport, requiredOption, splitHostPort, stringOption, type Command, type Parsed } from "./args";
+import {
+  CLI,
+  FailedWithReport,
+  requiredOption,
+  splitHostPort,
+  stringOption,
+  UsageError,
+  type Command,
+  type Parsed,
+} from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { formatCheck, runMailServerCheck } from "@/lib/mailserver/check";
 import { mailHosts } from "@/lib/server/resources/dns-records";
@@ -408,13 +417,16 @@ export const MAILSERVER_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { values }) {
+      const password = stringOption(values, "password") || checkPassword();
+      if (!password)
+        throw new UsageError(`${this.name}: --password or CHECK_PASSWORD is required (docs/deploy.md, step 6)`);
       const pgUrl = postgresUrl();
       if (!pgUrl && !fs.existsSync(databasePath())) throw new Error(`${databasePath()} does not exist (DATABASE_PATH)`);
       const results = await runMailServerCheck(pgUrl ? undefined : ctx.db(), {
         databasePath: databasePath(),
         postgresUrl: pgUrl,
         account: requiredOption(this, values, "account").toLowerCase(),
-        password: stringOption(values, "password") || checkPassword() || requiredOption(this, values, "password"),
+        password,
         alias: stringOption(values, "alias"),
         configDir: path.resolve(stringOption(values, "config-dir") ?? "/etc/mailadmin"),
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,
