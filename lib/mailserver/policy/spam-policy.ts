@@ -382,7 +382,10 @@ export class SpamPolicy {
     for (const rcpt of recipients) {
       const full = await this.fullMailbox(rcpt, size, spam);
       if (full)
-        return { action: `REJECT 5.2.2 The mailbox of ${rcpt} has no room for this message (${size} bytes)`, rule: "quota" };
+        return {
+          action: `REJECT 5.2.2 The mailbox of ${rcpt} has no room for this message (${size} bytes)`,
+          rule: "quota",
+        };
     }
     const store = listStore(this.o.db);
     const poster = (req.from ?? "").toLowerCase();
