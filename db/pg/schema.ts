@@ -493,7 +493,11 @@ export const mailPasswordChanges = pgTable(
     email: text("email").notNull(),
     changedAt: int64("changed_at").notNull(),
   },
-  (t) => [index("mail_password_changes_changed_at").on(t.changedAt)],
+  (t) => [
+    index("mail_password_changes_changed_at").on(t.changedAt),
+    // The policy service's look-up of a login's changes (lib/mailserver/policy/signed-in-sessions.ts).
+    index("mail_password_changes_email").on(t.email, t.changedAt),
+  ],
 );
 
 export const mailPasswordChangesHandled = pgTable(

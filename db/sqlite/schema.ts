@@ -561,7 +561,11 @@ export const mailPasswordChanges = sqliteTable(
     email: text("email").notNull(),
     changedAt: integer("changed_at").notNull(),
   },
-  (t) => [index("mail_password_changes_changed_at").on(t.changedAt)],
+  (t) => [
+    index("mail_password_changes_changed_at").on(t.changedAt),
+    // The policy service's look-up of a login's changes (lib/mailserver/policy/signed-in-sessions.ts).
+    index("mail_password_changes_email").on(t.email, t.changedAt),
+  ],
 );
 
 /** Which mail host (MAIL_HOST_NAME, '' without one) has ended the sessions of which password change. */
