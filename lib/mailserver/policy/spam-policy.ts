@@ -22,6 +22,7 @@ import {
 } from "./destination";
 import { mayUseSender } from "./sender-logins";
 import { SendLimit } from "./send-limit";
+import { SignedInSessions } from "./signed-in-sessions";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
 
@@ -54,6 +55,11 @@ export interface PolicyRequest {
   policy_context?: string;
   size?: string;
   client_address?: string;
+  client_port?: string;
+  server_address?: string;
+  server_port?: string;
+  /** smtpd's id of the transaction: "<pid>.<MAIL FROM seconds>.<microseconds>.<its number in the session>", hex. */
+  instance?: string;
   helo_name?: string;
   sender?: string;
   recipient?: string;
@@ -83,6 +89,7 @@ export interface PolicyAnswer {
     | "list-refused"
     | "quota"
     | "send-limit"
+    | "password-changed"
     | "authenticated"
     | "not-hosted"
     | "no-destination"
@@ -252,9 +259,11 @@ async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: 
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
   private readonly sendLimit: SendLimit;
+  private readonly sessions: SignedInSessions;
 
   constructor(private readonly o: PolicyOptions) {
     this.sendLimit = new SendLimit(o.db);
+    this.sessions = new SignedInSessions(o.db);
     this.resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
     if (o.dnsServers?.length) this.resolver.setServers(o.dnsServers);
   }
@@ -264,6 +273,13 @@ export class SpamPolicy {
     // Asked first, for every client (logged-in users and the host's own clients too): the recipient's black list,
     // then its quota. A black list is the owner's "never from these", which a sender of this server may be as well.
     if (req.policy_context === "quota") {
+      // A signed-in session that logged in before its password changed: refused at each RCPT and at the end of DATA
+      // (smtpd_end_of_data_restrictions asks the same question there), before anything is counted.
+      const state = req.protocol_state ?? "RCPT";
+      if (req.sasl_username && (state === "RCPT" || state === "END-OF-MESSAGE")) {
+        const stale = await this.signedInBeforeChange(req);
+        if (stale) return stale;
+      }
       if (req.protocol_state && req.protocol_state !== "RCPT") return { action: "DUNNO", rule: "none" };
       if (Buffer.byteLength(req.recipient ?? "") > MAX_ADDRESS_BYTES) return TOO_LONG;
       const recipient = (req.recipient ?? "").toLowerCase();
@@ -334,6 +350,20 @@ export class SpamPolicy {
       return { action: "DUNNO", rule: "greylist-passed" };
     }
     return { action: "DUNNO", rule: "none" };
+  }
+
+  /**
+   * Postfix checks the password only at AUTH: a session that logged in before the account's password changed would
+   * go on sending for as long as it stays connected. Deferred (450), not refused: the mail program's outbox retries
+   * over a new connection, which needs the new password (./signed-in-sessions.ts).
+   */
+  private async signedInBeforeChange(req: PolicyRequest): Promise<PolicyAnswer | undefined> {
+    if (!(await this.sessions.signedInBeforeChange(req))) return undefined;
+    const login = (req.sasl_username ?? "").toLowerCase();
+    return {
+      action: `450 4.7.1 ${login} signed in before its password was changed; sign in again with the new password`,
+      rule: "password-changed",
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 // Anti-spam cases at SMTP: greylisting, addresses reached through aliases and catchalls, SPF, RBL, changes that
 // apply at once, and the spam_*_default fields.
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { expect, it } from "vitest";
@@ -195,6 +196,135 @@ export function policyCases() {
       `session-blocked-biuro-sesji@${S}`,
       "session-expired",
     ])
+      expect(landed(`plain@${S}`, subject).where).toBe("none");
+  });
+
+  it("a submission session that signed in before its account's password changed sends no more: 450 at the next RCPT, at the end of DATA for a message past RCPT; a new session with the new password sends", async () => {
+    // Postfix checks the password only at AUTH: before, a session opened with a stolen password went on sending after
+    // its owner changed it, for as long as it stayed connected.
+    await addAccount(S, "haslo");
+    const NEW = "Spam-pass2-new";
+    const { default: SMTPConnection } = await import("nodemailer/lib/smtp-connection");
+    const open = async (pass: string) => {
+      const connection = new SMTPConnection({
+        host: "127.0.0.1",
+        port: l.ports.submission,
+        ignoreTLS: true,
+        name: "client.mailadmin.test",
+      });
+      await new Promise<void>((resolve, reject) => {
+        connection.once("error", reject);
+        connection.connect(() => resolve());
+      });
+      await call((done) => connection.login({ user: `haslo@${S}`, pass }, (err) => done(err ?? null))).catch(
+        (err: unknown) => {
+          connection.quit();
+          throw err;
+        },
+      );
+      return connection;
+    };
+    const call = <T>(fn: (done: (err: Error | null, info?: T) => void) => void) =>
+      new Promise<T>((resolve, reject) => fn((err, info) => (err ? reject(err) : resolve(info!))));
+    type Connection = Awaited<ReturnType<typeof open>>;
+    const sendOn = (connection: Connection, subject: string) =>
+      call<{ accepted: string[] }>((done) =>
+        connection.send(
+          { from: `haslo@${S}`, to: [`plain@${S}`] },
+          message(`haslo@${S}`, [`plain@${S}`], subject).replace(/\r?\n/g, "\r\n"),
+          done,
+        ),
+      ).catch(async (err: unknown) => {
+        await call((done) => connection.reset((e) => done(e ?? null)));
+        throw err;
+      });
+    // A session whose first transaction began (MAIL FROM) before the change and asks for its first recipient after
+    // it: the policy service has not seen it before, but smtpd's transaction id carries the MAIL FROM time, and AUTH
+    // cannot come inside a transaction, so it signed in before the change.
+    const raw = net.connect(l.ports.submission, "127.0.0.1");
+    let replies = "";
+    const reply = () =>
+      new Promise<string>((resolve, reject) => {
+        const look = () => {
+          const end = /^\d{3} .*\r\n/m.exec(replies);
+          if (!end) return false;
+          const text = replies.slice(0, end.index + end[0].length);
+          replies = replies.slice(end.index + end[0].length);
+          raw.off("data", more);
+          raw.off("error", reject);
+          resolve(text.trim());
+          return true;
+        };
+        const more = (d: Buffer) => {
+          replies += d.toString("latin1");
+          look();
+        };
+        if (look()) return;
+        raw.on("data", more);
+        raw.once("error", reject);
+      });
+    const command = async (line: string) => {
+      raw.write(`${line}\r\n`);
+      return reply();
+    };
+    const old = await open(PW);
+    try {
+      expect(await reply()).toMatch(/^220 /);
+      expect(await command("EHLO raw.mailadmin.test")).toMatch(/^250 /m);
+      const plain = Buffer.from(`\0haslo@${S}\0${PW}`).toString("base64");
+      expect(await command(`AUTH PLAIN ${plain}`)).toMatch(/^235 /);
+      expect(await command(`MAIL FROM:<haslo@${S}>`)).toMatch(/^250 /);
+      expect((await sendOn(old, "pwchange-before")).accepted).toEqual([`plain@${S}`]);
+      // The password changed between RCPT and DATA: the message's text is asked for only after 354, and then the
+      // change comes first. The end of DATA asks the policy service again.
+      let changing: Promise<unknown> | undefined;
+      const body = new Readable({
+        read() {
+          changing ??= setAccount(S, "haslo", { password: NEW }).then(
+            () => {
+              this.push(message(`haslo@${S}`, [`plain@${S}`], "pwchange-in-data").replace(/\r?\n/g, "\r\n"));
+              this.push(null);
+            },
+            (err: Error) => this.destroy(err),
+          );
+        },
+      });
+      await expect(
+        call((done) => old.send({ from: `haslo@${S}`, to: [`plain@${S}`] }, body, done)),
+      ).rejects.toMatchObject({
+        responseCode: 450,
+        response: expect.stringMatching(/haslo@spam\.test signed in before its password was changed/) as unknown,
+      });
+      await call((done) => old.reset((e) => done(e ?? null)));
+      expect(await command(`RCPT TO:<plain@${S}>`)).toMatch(
+        /^450 4\.7\.1 <plain@spam\.test>: Recipient address rejected: haslo@spam\.test signed in before its password was changed/,
+      );
+      // The next message of the same session: refused at its RCPT, while the sender is connected.
+      await expect(sendOn(old, "pwchange-after-old-session")).rejects.toMatchObject({
+        responseCode: 450,
+        response: expect.stringMatching(
+          /Recipient address rejected: haslo@spam\.test signed in before its password was changed; sign in again/,
+        ) as unknown,
+      });
+      // The old password opens no new session; the new one does, and it sends.
+      await expect(open(PW)).rejects.toMatchObject({ responseCode: 535 });
+      const fresh = await open(NEW);
+      try {
+        expect((await sendOn(fresh, "pwchange-new-session")).accepted).toEqual([`plain@${S}`]);
+        // Still refused in the old session, while the new one goes on.
+        await expect(sendOn(old, "pwchange-after-old-session-2")).rejects.toMatchObject({ responseCode: 450 });
+        expect((await sendOn(fresh, "pwchange-new-session-2")).accepted).toEqual([`plain@${S}`]);
+      } finally {
+        fresh.quit();
+      }
+    } finally {
+      old.quit();
+      raw.destroy();
+    }
+    await settle();
+    for (const subject of ["pwchange-before", "pwchange-new-session", "pwchange-new-session-2"])
+      expect(landed(`plain@${S}`, subject).where).toBe("inbox");
+    for (const subject of ["pwchange-in-data", "pwchange-after-old-session", "pwchange-after-old-session-2"])
       expect(landed(`plain@${S}`, subject).where).toBe("none");
   });
 
