@@ -206,10 +206,13 @@ function sqlState(err: unknown): string | undefined {
   return e?.cause && e.cause !== err ? sqlState(e.cause) : undefined;
 }
 
+/** A write refused because the database is a read-only standby (SQLSTATE 25006): no later write can succeed either. */
+export const refusedByStandby = (err: unknown) => sqlState(err) === "25006";
+
 /** A failure in one line: an API error's message, source and code (500.363...), else the error's first line. */
 export function describeError(err: unknown): string {
   // A write on a standby (25006) otherwise prints the failed SQL, which does not say the fix is the other host.
-  if (sqlState(err) === "25006")
+  if (refusedByStandby(err))
     return "the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)";
   const message =
     err instanceof ApiError

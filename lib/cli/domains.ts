@@ -36,6 +36,7 @@ import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/ser
 import {
   CLI,
   describeError,
+  refusedByStandby,
   FailedWithReport,
   intOption,
   MAX_COUNT,
@@ -495,6 +496,8 @@ async function importDomains(
         `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,
       );
     } catch (err) {
+      // On a standby every line would fail the same way, each after hashing its password: stop with the one line.
+      if (refusedByStandby(err)) throw err;
       counts.failed++;
       await out(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
     } finally {

@@ -15,9 +15,12 @@ let primary: PgCluster;
 let replica: PgCluster;
 let db: PgDb;
 
-const cli = (url: string, ...args: string[]) => {
+const cli = (url: string, ...argsAndInput: (string | { input: string })[]) => {
+  const input = argsAndInput.find((a) => typeof a !== "string")?.input;
+  const args = argsAndInput.filter((a) => typeof a === "string");
   const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
     encoding: "utf8",
+    input,
     env: { ...process.env, DATABASE_URL: url, DATABASE_PATH: "" },
     timeout: 60_000,
   });
@@ -67,6 +70,16 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
     const write = cli(replica.url, "domain", "add", "w.test", "--postmaster-password", "Admin-pass1");
     expect(write.status).toBe(1);
     expect(write.stderr).toBe(
+      "error: the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)\n",
+    );
+  });
+
+  it("domain import against the standby stops at its first domain with the same one line, exit 1", () => {
+    // Each line used to fail on its own after hashing its password: a line per domain, minutes for a big file.
+    const r = cli(replica.url, "domain", "import", "-", { input: "i1.test\ni2.test\ni3.test\n" });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
       "error: the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)\n",
     );
   });
