@@ -39,4 +39,18 @@ describe("DATABASE_URL as node-postgres gets it", () => {
     const encoded = "postgres://mailadmin:pa%23ss%2F1@db1.example.org/mailadmin";
     expect(nodePgConnectionString(encoded)).toBe(encoded);
   });
+
+  it("says so too when such a password leaves a URL whose host is the user name", () => {
+    // Each parses: host "mailadmin", no user; node-postgres then said "getaddrinfo ENOTFOUND mailadmin".
+    for (const pw of ["/Kx9", "123/x", "12#x", "12?x"]) {
+      const raw = `postgres://mailadmin:${pw}@db1.example.org/mailadmin`;
+      expect(() => nodePgConnectionString(raw)).toThrow(/^DATABASE_URL is not a valid URL: percent-encode /);
+      expect(() => nodePgConnectionString(raw)).not.toThrow(pw);
+    }
+    // No user in the authority is fine when none is meant to be there.
+    expect(nodePgConnectionString("postgres://db1.example.org/mailadmin?user=mailadmin")).toBe(
+      "postgres://db1.example.org/mailadmin?user=mailadmin",
+    );
+    expect(nodePgConnectionString("postgres://db1.example.org/mailadmin")).toBe("postgres://db1.example.org/mailadmin");
+  });
 });

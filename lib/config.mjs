@@ -197,13 +197,15 @@ export function databasePoolMax() {
  * of node-postgres's own reading (verify-full). `sslmode=no-verify` is node-postgres's alone and refused.
  */
 export function nodePgConnectionString(url) {
-  // Node's own error says only "Invalid URL", and the usual cause is a password with URL characters in it.
-  if (!URL.canParse(url))
+  // Node's own error says only "Invalid URL", and the usual cause is a password with URL characters in it. Such a
+  // password may also leave a URL that parses, the user name taken for the host: postgres://mailadmin:/Kx9@db1/...
+  // or postgres://mailadmin:12#x@db1/... name the host "mailadmin" and no user ("getaddrinfo ENOTFOUND mailadmin").
+  const u = URL.canParse(url) ? new URL(url) : undefined;
+  if (!u || (!u.username && !u.searchParams.has("user") && url.includes("@")))
     throw new Error(
       "DATABASE_URL is not a valid URL: percent-encode the special characters of the user name and password " +
         "(# as %23, / as %2F, @ as %40, ? as %3F, : as %3A, % as %25)",
     );
-  const u = new URL(url);
   const mode = u.searchParams.get("sslmode");
   if (mode === "no-verify")
     throw new Error("sslmode=no-verify is not understood by libpq (pg_dump, Postfix, Dovecot): use sslmode=require");
