@@ -334,6 +334,42 @@ describe("domain set-limits --send-limit", () => {
   });
 });
 
+describe("a customer's pooled limits in domain list and domain set-limits", () => {
+  const add = (name: string, ...more: string[]) =>
+    runCommand(db, ["domain", "add", name, "--postmaster-password", "Admin-pass1", ...more]);
+  const listed = async (name: string) =>
+    (await runCommand(db, ["domain", "list"])).split("\n").find((line) => line.startsWith(`${name}\t`));
+
+  it("domain list shows the pool's usage and limit for a pooled limit, the domain's own for the others", async () => {
+    await add("pool-a.test", "--capacity-limit", "3000");
+    await add("pool-b.test", "--customer", "pool-a.test");
+    const customer = (await getDomainOrThrow(db, "pool-a.test")).customerId!;
+    await runCommand(db, [
+      "customer",
+      "set-limits",
+      String(customer),
+      "--capacity-limit",
+      "5000",
+      "--alias-limit",
+      "7",
+    ]);
+    // Each postmaster has 1024 MB: the pool holds 2048 of 5000; aliases 0 of the pool's 7; accounts per domain.
+    for (const name of ["pool-a.test", "pool-b.test"]) {
+      expect(await listed(name)).toBe(
+        `${name}\taccounts 1/1000\taliases 0/7 (customer ${customer})\tlists 0/100\t` +
+          `capacity 2048/5000 MB (customer ${customer})\tsend 1000/h`,
+      );
+    }
+    // What the API answers for the domain, which the list now agrees with.
+    const record = JSON.parse(await runCommand(db, ["domain", "show", "pool-a.test"])) as Record<string, string>;
+    expect([record.capacity_limit_usage, record.capacity_limit]).toEqual(["2048", "5000"]);
+    // A domain of its own customer, without a pool, shows its own figures as before.
+    expect(await listed("b.test")).toBe(
+      "b.test\taccounts 1/1000\taliases 0/1000\tlists 0/100\tcapacity 1024/102400 MB\tsend 1000/h",
+    );
+  });
+});
+
 describe("demo", () => {
   it("seeds once; run again it prints a demo login's password only while it still signs in", async () => {
     const created = await runCommand(db, ["demo"]);

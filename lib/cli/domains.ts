@@ -10,7 +10,7 @@ import {
   generateDkimKey,
   stagedDkimKey,
 } from "@/lib/mailserver/dkim";
-import { getCustomerOrThrow } from "@/lib/server/resources/customers";
+import { domainsWithLimitsInForce, getCustomerOrThrow, type PoolableLimit } from "@/lib/server/resources/customers";
 import {
   findDomain,
   getDomainOrThrow,
@@ -163,14 +163,25 @@ export const DOMAIN_COMMANDS: Command[] = [
   },
   {
     name: "domain list",
-    summary: "Lists the hosted domains with their usage and limits.",
+    summary: "Lists the hosted domains with their usage and the limits in force.",
+    notes:
+      "A limit pooled over the domain's customer (docs/customers.md) shows the pool's usage and limit, marked\n" +
+      "`(customer <id>)`, as GET /api/v1/domains/<domain> answers it; the others are the domain's own.",
     example: `${CLI} domain list`,
     run: async (ctx) =>
       listOutput(
-        (await listDomains(ctx.db())).map(
-          (d) =>
-            `${d.name}\taccounts ${d.accountCount}/${d.accountLimit}\taliases ${d.aliasCount}/${d.aliasLimit}\tlists ${d.mailinglistCount}/${d.mailinglistLimit}\tcapacity ${d.capacitySum}/${d.capacityLimit} MB\tsend ${d.sendLimit || "unlimited"}/h`,
-        ),
+        (await domainsWithLimitsInForce(ctx.db())).map((d) => {
+          const f = d.inForce;
+          const pool = (k: PoolableLimit) => (d.pooled.includes(k) ? ` (customer ${d.customerId})` : "");
+          return [
+            d.name,
+            `accounts ${f.accountCount}/${f.accountLimit}${pool("accountLimit")}`,
+            `aliases ${f.aliasCount}/${f.aliasLimit}${pool("aliasLimit")}`,
+            `lists ${f.mailinglistCount}/${f.mailinglistLimit}${pool("mailinglistLimit")}`,
+            `capacity ${f.capacitySum}/${f.capacityLimit} MB${pool("capacityLimit")}`,
+            `send ${d.sendLimit || "unlimited"}/h`,
+          ].join("\t");
+        }),
         "no domains yet: `domain add <domain>` adds one",
       ),
   },

@@ -81,6 +81,64 @@ export async function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): Pr
   return out;
 }
 
+/** The four limits a customer may pool, by their names in the rows. */
+export const POOLABLE_LIMITS = ["accountLimit", "aliasLimit", "mailinglistLimit", "capacityLimit"] as const;
+export type PoolableLimit = (typeof POOLABLE_LIMITS)[number];
+
+const USAGE_OF = {
+  accountLimit: "accountCount",
+  aliasLimit: "aliasCount",
+  mailinglistLimit: "mailinglistCount",
+  capacityLimit: "capacitySum",
+} as const satisfies Record<PoolableLimit, keyof EffectiveLimits>;
+
+/** The limits of `customer` that are pooled (set on the customer), in POOLABLE_LIMITS' order. */
+export const pooledLimits = (customer: CustomerRow | undefined): PoolableLimit[] =>
+  customer ? POOLABLE_LIMITS.filter((k) => customer[k] !== null) : [];
+
+/**
+ * Every domain (by name) with the limits and usage in force, as effectiveLimits gives them for one, and which of
+ * them are the customer's pool: three queries for all domains, for `domain list`.
+ */
+export async function domainsWithLimitsInForce(
+  db: Db,
+): Promise<(DomainRow & { inForce: EffectiveLimits; pooled: PoolableLimit[] })[]> {
+  const rows = await db.select().from(domains).orderBy(domains.name);
+  const byId = new Map((await db.select().from(customers)).map((c) => [c.id, c]));
+  const sums = await db
+    .select({
+      customerId: domains.customerId,
+      accountCount: sql<number>`coalesce(sum(${domains.accountCount}), 0)`,
+      aliasCount: sql<number>`coalesce(sum(${domains.aliasCount}), 0)`,
+      mailinglistCount: sql<number>`coalesce(sum(${domains.mailinglistCount}), 0)`,
+      capacitySum: sql<number>`coalesce(sum(${domains.capacitySum}), 0)`,
+    })
+    .from(domains)
+    .groupBy(domains.customerId);
+  const poolOf = new Map(sums.map((s) => [s.customerId, s]));
+  return rows.map((d) => {
+    const customer = d.customerId === null ? undefined : byId.get(d.customerId);
+    const pooled = pooledLimits(customer);
+    const inForce: EffectiveLimits = {
+      accountLimit: d.accountLimit,
+      aliasLimit: d.aliasLimit,
+      mailinglistLimit: d.mailinglistLimit,
+      capacityLimit: d.capacityLimit,
+      accountCount: d.accountCount,
+      aliasCount: d.aliasCount,
+      mailinglistCount: d.mailinglistCount,
+      capacitySum: d.capacitySum,
+    };
+    const pool = poolOf.get(d.customerId)!;
+    for (const k of pooled) {
+      inForce[k] = customer![k]!;
+      // PostgreSQL's sum() of bigint comes back as a string.
+      inForce[USAGE_OF[k]] = Number(pool[USAGE_OF[k]]);
+    }
+    return { ...d, inForce, pooled };
+  });
+}
+
 /** True when both domains belong to the same customer. */
 export const sameCustomer = (a: Pick<DomainRow, "customerId">, b: Pick<DomainRow, "customerId">) =>
   a.customerId !== null && a.customerId === b.customerId;
