@@ -368,6 +368,34 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
       "b.test\taccounts 1/1000\taliases 0/1000\tlists 0/100\tcapacity 1024/102400 MB\tsend 1000/h",
     );
   });
+
+  it("domain set-limits refuses a pooled limit, naming the customer command, and changes nothing", async () => {
+    const domain = await getDomainOrThrow(db, "pool-a.test");
+    const customer = domain.customerId!;
+    await expect(
+      runCommand(db, ["domain", "set-limits", "pool-a.test", "--capacity-limit", "999", "--send-limit", "5"]),
+    ).rejects.toThrow(
+      `pool-a.test: --capacity-limit is pooled over customer ${customer}'s domains; set it with ` +
+        `\`customer set-limits ${customer} --capacity-limit MB\` (or \`none\` to give each domain its own again); ` +
+        "nothing was changed",
+    );
+    await expect(
+      runCommand(db, ["domain", "set-limits", "pool-a.test", "--alias-limit", "1", "--capacity-limit", "1"]),
+    ).rejects.toThrow(
+      /--alias-limit, --capacity-limit are pooled .*`customer set-limits \d+ --alias-limit N --capacity-limit MB`/,
+    );
+    const after = await getDomainOrThrow(db, "pool-a.test");
+    expect([after.capacityLimit, after.aliasLimit, after.sendLimit]).toEqual([3000, 1000, 1000]);
+    // A limit the customer does not pool is the domain's own, and set as before.
+    const set = JSON.parse(
+      await runCommand(db, ["domain", "set-limits", "pool-a.test", "--account-limit", "20"]),
+    ) as Record<string, string>;
+    expect(set.account_limit).toBe("20");
+    // Returned to per-domain, the domain's own capacity limit binds again and can be set.
+    await runCommand(db, ["customer", "set-limits", String(customer), "--capacity-limit", "none"]);
+    await runCommand(db, ["domain", "set-limits", "pool-a.test", "--capacity-limit", "4000"]);
+    expect(await listed("pool-a.test")).toMatch(/\tcapacity 1024\/4000 MB\tsend/);
+  });
 });
 
 describe("demo", () => {

@@ -206,7 +206,9 @@ export const DOMAIN_COMMANDS: Command[] = [
       "450 4.7.1 until the hour has moved on. Mail the server composes itself (forwards, Sieve redirects, vacation\n" +
       "replies, the list service's copies, SMS notices) and mail from outside are not counted. It applies to the\n" +
       "next RCPT.\n" +
-      "Per domain only: a customer's pooled limits do not cap it (docs/customers.md says why).",
+      "Per domain only: a customer's pooled limits do not cap it (docs/customers.md says why).\n" +
+      "A limit the domain's customer pools (`customer show`) is refused, naming the `customer set-limits` line to\n" +
+      "use instead: the domain's own figure does not bind while the pool does. Nothing is changed then.",
     example: `${CLI} domain set-limits example.org --account-limit 200 --send-limit 300`,
     options: LIMIT_OPTIONS,
     async run(ctx, { positionals, values }) {

@@ -15,7 +15,14 @@ import {
 import { parseFields } from "@/lib/schemas/fields";
 import { fieldChanges, recordChange } from "./audit";
 import { UntilChangedCache } from "../store/db-generation";
-import { createCustomer, effectiveLimits, getCustomerOrThrow, sameCustomer } from "./customers";
+import {
+  createCustomer,
+  effectiveLimits,
+  findCustomer,
+  getCustomerOrThrow,
+  pooledLimits,
+  sameCustomer,
+} from "./customers";
 import { env } from "../env";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
@@ -199,11 +206,34 @@ export async function insertDomain(
   });
 }
 
+/** The CLI options of the limits a customer may pool (`customer set-limits` takes the same names). */
+const LIMIT_OPTION = {
+  accountLimit: "--account-limit N",
+  aliasLimit: "--alias-limit N",
+  mailinglistLimit: "--mailinglist-limit N",
+  capacityLimit: "--capacity-limit MB",
+} as const;
+
+/**
+ * Sets the domain's own limits. A limit its customer pools is refused, with nothing written: the domain's own
+ * figure does not bind while the pool does (docs/customers.md), so changing it would change nothing in force.
+ */
 export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): Promise<DomainRow> {
   if (Object.keys(limits).length === 0) return domain;
   const old = Object.fromEntries(Object.keys(limits).map((k) => [k, (domain as Record<string, unknown>)[k]]));
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
+    const customer = domain.customerId === null ? undefined : await findCustomer(tx, domain.customerId);
+    const pooled = pooledLimits(customer).filter((k) => limits[k] !== undefined);
+    if (pooled.length) {
+      const options = pooled.map((k) => LIMIT_OPTION[k]);
+      const names = options.map((o) => o.split(" ")[0]).join(", ");
+      throw new Error(
+        `${domain.name}: ${names} ${pooled.length > 1 ? "are" : "is"} pooled over customer ${customer!.id}'s domains; ` +
+          `set ${pooled.length > 1 ? "them" : "it"} with \`customer set-limits ${customer!.id} ${options.join(" ")}\` ` +
+          `(or \`none\` to give each domain its own again); nothing was changed`,
+      );
+    }
     await recordChange(tx, {
       domain: domain.name,
       action: "update",
