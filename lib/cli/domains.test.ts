@@ -396,6 +396,15 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
     await runCommand(db, ["domain", "set-limits", "pool-a.test", "--capacity-limit", "4000"]);
     expect(await listed("pool-a.test")).toMatch(/\tcapacity 1024\/4000 MB\tsend/);
   });
+
+  it("domain set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {
+    await expect(runCommand(db, ["domain", "set-limits", "pool-a.test"])).rejects.toThrow(
+      new UsageError(
+        "domain set-limits: give at least one limit (usage: npm run --silent cli -- domain set-limits <domain> " +
+          "[--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB] [--send-limit N])",
+      ),
+    );
+  });
 });
 
 describe("demo", () => {

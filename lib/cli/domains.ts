@@ -45,6 +45,7 @@ import {
   stringOption,
   showJson as show,
   UsageError,
+  usageLine,
   type Command,
   type Context,
   type OptionSpec,
@@ -212,9 +213,12 @@ export const DOMAIN_COMMANDS: Command[] = [
     example: `${CLI} domain set-limits example.org --account-limit 200 --send-limit 300`,
     options: LIMIT_OPTIONS,
     async run(ctx, { positionals, values }) {
+      const limits = limitsOf(this, values);
+      if (!Object.keys(limits).length)
+        throw new UsageError(`${this.name}: give at least one limit (usage: ${usageLine(this)})`);
       const db = ctx.db();
       const domain = await getDomainOrThrow(db, positionals[0]!);
-      return show(await domainReport(db, await setDomainLimits(db, domain, limitsOf(this, values))));
+      return show(await domainReport(db, await setDomainLimits(db, domain, limits)));
     },
   },
   {
