@@ -98,6 +98,40 @@ describe("domain dns-check --all", () => {
   });
 });
 
+describe("domain dkim show", () => {
+  it("exits 0 when DNS holds the signing record, 1 with one line when it is missing or DNS cannot be asked", async () => {
+    const show = () => run(db, ["domain", "dkim", "show", "d.test"]);
+    const ok = await show();
+    expect(ok.ok).toBe(true);
+    expect(ok.output).toMatch(/\nsigning, DNS: published$/);
+
+    const published = readDnsRecords(records);
+    const name = Object.keys(published).find((n) => n.endsWith("._domainkey.d.test"))!;
+    const { [name]: dkim, ...rest } = published;
+    writeDnsRecords(records, rest);
+    try {
+      const missing = await show();
+      expect(missing).toEqual({
+        ok: false,
+        output: ok.output.replace(/published$/, "missing"),
+        error: "DNS does not hold the DKIM record of d.test as printed (signing missing)",
+      });
+    } finally {
+      writeDnsRecords(records, { ...rest, [name]: dkim! });
+    }
+    // Nothing answers on this port: the record cannot be confirmed.
+    process.env.DNS_RESOLVER = "127.0.0.1:9";
+    try {
+      const unasked = await show();
+      expect(unasked.ok).toBe(false);
+      expect(unasked.error).toBe("DNS does not hold the DKIM record of d.test as printed (signing error)");
+    } finally {
+      process.env.DNS_RESOLVER = `127.0.0.1:${dns.port}`;
+    }
+    expect((await show()).ok).toBe(true);
+  });
+});
+
 describe("domain add", () => {
   it("takes the postmaster's password from the option, else POSTMASTER_PASSWORD, else generates and prints one", async () => {
     const passwordOf = async (domain: string) =>

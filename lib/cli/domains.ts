@@ -225,7 +225,10 @@ export const DOMAIN_COMMANDS: Command[] = [
     name: "domain dkim show",
     args: ["<domain>"],
     summary: "Prints the DKIM TXT record to publish for the domain and whether DNS already holds it.",
-    notes: "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
+    notes:
+      "Exit 0 when DNS holds every record printed (the signing key's, and a staged one's), 1 otherwise (missing,\n" +
+      "different, or DNS could not be asked), as `domain dns-check` and `mailserver check` do.\n" +
+      "DNS_RESOLVER (host[:port], comma-separated) names the resolver to ask; the system's otherwise.",
     example: `${CLI} domain dkim show example.org`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
@@ -233,6 +236,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       const key = (await currentDkimKey(db, domain.id)) ?? (await generateDkimKey(db, domain));
       const staged = await stagedDkimKey(db, domain.id);
       const lines = [];
+      const notPublished: string[] = [];
       for (const [label, k] of [
         ["signing", key],
         ["staged", staged],
@@ -241,8 +245,13 @@ export const DOMAIN_COMMANDS: Command[] = [
         const record = dkimRecord(domain.name, k);
         const dns = await checkDkimDns(record);
         lines.push(dkimZoneLine(record), `${label}, DNS: ${dns.state}${dns.detail ? ` (${dns.detail})` : ""}`);
+        if (dns.state !== "published") notPublished.push(`${label} ${dns.state}`);
       }
-      return lines.join("\n");
+      if (!notPublished.length) return lines.join("\n");
+      throw new FailedWithReport(
+        lines.join("\n"),
+        `DNS does not hold the DKIM record of ${domain.name} as printed (${notPublished.join(", ")})`,
+      );
     },
   },
   {
