@@ -172,6 +172,15 @@ describe("every command", () => {
     expect(await usage(["mailserver", "config", "--maildir-rot", "/srv/mail", "--out", "/tmp/x"])).toBe(
       "mailserver config: unknown option --maildir-rot (see --help)",
     );
+    // Postfix alone never greets on the submission port (no SASL): refused before anything starts, not a hang.
+    const dir = path.join(os.tmpdir(), "mailadmin-only-postfix-never-made");
+    expect(await usage(["mailserver", "sandbox", "--dir", dir, "--only", "postfix"])).toBe(
+      "--only postfix: postfix needs dovecot (its SASL authentication on the submission port): add it, e.g. --only dovecot,postfix",
+    );
+    expect(await usage(["mailserver", "sandbox", "--dir", dir, "--only", "postfix,dns,redis"])).toMatch(
+      /: add it, e\.g\. --only dns,redis,dovecot,postfix$/,
+    );
+    expect(fs.existsSync(dir)).toBe(false);
     expect(await usage(["domain", "add", "a.example", "--postmaster-password", "-dash-first1"])).toMatch(
       /^domain add: --postmaster-password needs a value \(one that starts with - is written --postmaster-password=-\.\.\.\) \(see --help\)$/,
     );

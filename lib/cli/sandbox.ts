@@ -14,6 +14,7 @@ import { SpamPolicy } from "@/lib/mailserver/policy/spam-policy";
 import { spamDefaults } from "@/lib/server/spam-defaults";
 import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
 import {
+  missingNeeds,
   Sandbox,
   SANDBOX_PORTS,
   sandboxLayout,
@@ -136,7 +137,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       only: {
         type: "string",
         value: "<component,...>",
-        help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")})`,
+        help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")}); one that needs another (postfix: dovecot) is refused without it`,
       },
     },
     async run(_ctx, { values }) {
@@ -162,6 +163,9 @@ export const SANDBOX_COMMANDS: Command[] = [
         .map((s) => s.trim());
       const unknown = only?.filter((name) => !SANDBOX_COMPONENTS.some((c) => c.name === name));
       if (unknown?.length) throw new UsageError(`--only ${unknown.join(",")}: no such component`);
+      const chosen = only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name));
+      const needs = chosen && missingNeeds(chosen);
+      if (needs) throw new UsageError(`--only ${only!.join(",")}: ${needs}`);
       // Listened for from the start: a signal while the components start stops those already running.
       const stopping = untilSignal();
       const starting = new AbortController();
@@ -179,7 +183,7 @@ export const SANDBOX_COMMANDS: Command[] = [
           log,
           srsDomain:
             typeof values["srs-domain"] === "string" && values["srs-domain"] ? values["srs-domain"] : undefined,
-          components: only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name)),
+          components: chosen,
           dnsPort: intOption(this, values, "dns-port") || undefined,
           publishDns: values["publish-dns"] === true,
         });

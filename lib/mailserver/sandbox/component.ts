@@ -16,6 +16,11 @@ export interface SandboxComponent {
   files?(ctx: SandboxContext): void;
   start(ctx: SandboxContext): Running | Promise<Running>;
   ready(ctx: SandboxContext): Promise<boolean>;
+  /**
+   * Components it cannot become ready without, each with the reason (`--only` refuses to start it alone): the
+   * sandbox's Postfix never greets on the submission port without Dovecot's SASL.
+   */
+  needs?: Record<string, string>;
   /** How long `ready` may take (default 30 s). */
   readyTimeoutMs?: number;
 }

@@ -175,6 +175,9 @@ const dovecot: SandboxComponent = {
 const postfix: SandboxComponent = {
   name: "postfix",
   packages: ["postfix", "postfix-sqlite"],
+  // Without the auth service the submission smtpd exits "fatal: no SASL authentication mechanisms" at each
+  // connection and the master throttles it: the port never greets.
+  needs: { dovecot: "its SASL authentication on the submission port" },
   files(ctx) {
     writePostfixConfig(ctx);
     // What Debian's postfix.service runs before starting: copies /etc/resolv.conf, hosts, services... into the chroot.

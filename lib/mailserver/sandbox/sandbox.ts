@@ -201,6 +201,24 @@ export function checkPrerequisites(components: SandboxComponent[] = SANDBOX_COMP
   }
 }
 
+/**
+ * For a chosen set of components (`--only`), what is missing that one of them needs to start: one line saying what
+ * to add, or undefined when nothing is.
+ */
+export function missingNeeds(components: SandboxComponent[]): string | undefined {
+  const chosen = new Set(components.map((c) => c.name));
+  const missing = components.flatMap((c) =>
+    Object.entries(c.needs ?? {})
+      .filter(([name]) => !chosen.has(name))
+      .map(([name, why]) => ({ name, line: `${c.name} needs ${name} (${why})` })),
+  );
+  if (!missing.length) return undefined;
+  // In start order, as --only lists them in the help.
+  const wanted = new Set([...chosen, ...missing.map((m) => m.name)]);
+  const order = SANDBOX_COMPONENTS.map((c) => c.name).filter((n) => wanted.has(n));
+  return `${missing.map((m) => m.line).join("; ")}: add it, e.g. --only ${order.join(",")}`;
+}
+
 export class Sandbox {
   private running = new Map<string, Running>();
   readonly components: SandboxComponent[];
