@@ -13,7 +13,7 @@ import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
 import { accountsHeldHere } from "./mail-hosts";
 import { MAILBOXES, saveBeyondQuota } from "./mailboxes";
-import { runTool, runToolAsync } from "./run-tool";
+import { runTool, runToolAsync, ToolError } from "./run-tool";
 import { SMS_RETENTION_DAYS, trimSmsQueue } from "./sms/queue";
 import { usageWarningMessage } from "./usage-warning";
 
@@ -59,6 +59,24 @@ const RULES = [
   { mailbox: MAILBOXES.spam, column: accounts.spamDeleteAfter, search: "savedbefore" },
 ] as const;
 
+/**
+ * Dovecot is not running: doveadm could not reach its auth service, so every further doveadm run would fail the same
+ * way (after a panic of doveadm's own). The run stops at once with this one line.
+ */
+export class DovecotNotRunning extends Error {}
+
+/** DovecotNotRunning when `err` is doveadm failing to reach Dovecot's auth service socket; else `err` itself. */
+function whenDovecotDown(err: unknown): unknown {
+  const m =
+    err instanceof ToolError &&
+    /connect\(([^)]*\/auth-[^)]*)\) failed: (Connection refused|No such file or directory)/.exec(err.output);
+  if (!m) return err;
+  return new DovecotNotRunning(
+    `Dovecot is not running (doveadm could not reach its auth service, ${m[1]}: ${m[2]}): housekeeping stopped; ` +
+      "start Dovecot and run it again",
+  );
+}
+
 /** A failure throws the tool's own stderr (ToolError). */
 function doveadm(o: HousekeepingOptions, args: string[], input?: string): void {
   const [command, ...global] = o.doveadm;
@@ -78,6 +96,25 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: strin
   const done: string[] = [];
   const failed: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-housekeeping-"));
+  try {
+    await expungeRuns(db, o, now, dir, done, failed);
+  } catch (err) {
+    // Dovecot down (or the database failing): no user list is worth keeping, each run would be tried again.
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  if (failed.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+  return { done, failed };
+}
+
+async function expungeRuns(
+  db: Db,
+  o: HousekeepingOptions,
+  now: number,
+  dir: string,
+  done: string[],
+  failed: string[],
+): Promise<void> {
   for (const rule of RULES) {
     // Only mailboxes that hold messages (usage_messages, which quota_clone writes): doveadm creates the Maildir and
     // its indexes of every user it opens, about 92 KB for an account that never got mail (218 MB for a provider's
@@ -106,14 +143,14 @@ async function expungeOld(db: Db, o: HousekeepingOptions): Promise<{ done: strin
           doveadm(o, ["expunge", "-F", file, "mailbox", rule.mailbox, rule.search, cutoff]);
           done.push(what);
         } catch (err) {
+          const down = whenDovecotDown(err);
+          if (down !== err) throw down;
           // doveadm's own line names the command, the user-list file and its stderr.
           failed.push(err instanceof Error ? err.message : `expunge ${what}: ${String(err)}`);
         }
       }
     }
   }
-  if (failed.length === 0) fs.rmSync(dir, { recursive: true, force: true });
-  return { done, failed };
 }
 
 /**
@@ -203,6 +240,8 @@ async function warnUsage(db: Db, o: HousekeepingOptions): Promise<{ warned: stri
     } catch (err) {
       // Given back for tomorrow's run; one account's failure does not keep the others from their warnings.
       await unclaimWarning(db, account);
+      const down = whenDovecotDown(err);
+      if (down !== err) throw down;
       failed.push(`usage warning ${account.email}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
