@@ -245,6 +245,25 @@ describe("the CLI process", () => {
     expect(fs.existsSync(dbPath)).toBe(false);
   });
 
+  it("mailserver sandbox send to a sandbox that has stopped says so in one line, with how to start it", async () => {
+    // A sandbox's folder after it stopped: its sandbox.json names ports nothing listens on any more.
+    const sandbox = path.join(dir, "stopped-sandbox");
+    fs.mkdirSync(sandbox);
+    const net = await import("node:net");
+    const server = net.createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise((resolve) => server.close(resolve));
+    fs.writeFileSync(path.join(sandbox, "sandbox.json"), JSON.stringify({ smtp: port, submission: port }));
+    const r = cli("mailserver", "sandbox", "send", "--dir", sandbox, "--from", "a@x.test", "--to", "b@y.test");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${sandbox} is not running ` +
+        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${sandbox}\`)\n`,
+    );
+  });
+
   it("db backup of a missing database fails without creating one", () => {
     const r = cli("db", "backup", path.join(dir, "copy.db"));
     expect(r.status).toBe(1);

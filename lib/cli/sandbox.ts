@@ -73,16 +73,17 @@ export const SANDBOX_COMMANDS: Command[] = [
       const score = stringOption(values, "spam-score");
       if (score !== undefined && !Number.isFinite(Number(score)))
         throw new UsageError(`--spam-score: not a number: '${score}'`);
+      const port = user ? info.submission : info.smtp;
       const transport = nodemailer.createTransport({
         host: "127.0.0.1",
-        port: user ? info.submission : info.smtp,
+        port,
         secure: false,
         ignoreTLS: true,
         name: "client.sandbox.test",
         auth: user ? { user, pass: stringOption(values, "password") ?? "" } : undefined,
       });
       const from = requiredOption(this, values, "from");
-      const result = await transport.sendMail({
+      const sending = transport.sendMail({
         from,
         to: requiredOption(this, values, "to")
           .split(",")
@@ -90,6 +91,15 @@ export const SANDBOX_COMMANDS: Command[] = [
         subject: stringOption(values, "subject") ?? "Sandbox test",
         text: stringOption(values, "body") ?? `Sent by \`mailserver sandbox send\` from ${from}.\n`,
         headers: score !== undefined ? { "X-Sandbox-Spam-Score": score } : {},
+      });
+      // sandbox.json stays after the sandbox stops: a bare "connect ECONNREFUSED" did not say so.
+      const result = await sending.catch((err: unknown) => {
+        // nodemailer reports it as ESOCKET, the system's code in the message.
+        if (!/\bECONNREFUSED\b/.test((err as Error).message)) throw err;
+        throw new Error(
+          `nothing answers on 127.0.0.1:${port}: the sandbox in ${path.resolve(dir)} is not running ` +
+            `(start it with \`${CLI} mailserver sandbox --dir ${dir}\`)`,
+        );
       });
       const names = (list: (string | { address: string })[]) =>
         list.map((a) => (typeof a === "string" ? a : a.address)).join(", ") || "none";

@@ -257,5 +257,12 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(code).toBe(0);
     expect(stderr).toMatch(/sandbox: stopped\n$/);
     expect(alive(pids)).toEqual([]);
+    // Its sandbox.json is still there: sending now says the sandbox is not running, not a bare ECONNREFUSED.
+    const late = await sandboxSend("--from", "a@outside.test", "--to", "ola@sandbox-demo.test");
+    expect(late.status).toBe(1);
+    expect(late.stderr).toBe(
+      `error: nothing answers on 127.0.0.1:${info.smtp}: the sandbox in ${path.join(root, "s")} is not running ` +
+        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${path.join(root, "s")}\`)\n`,
+    );
   }, 40_000);
 });
