@@ -130,6 +130,17 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(await greets(info.imap, /^\* OK/m)).toBe(true);
     expect(await greets(info.pop3, /^\+OK/m)).toBe(true);
     expect(await greets(info.lists_lmtp, /^220 .*LMTP/m)).toBe(true); // the list service (docs/lists.md)
+    // The ports `mailserver check` takes (--events-url, --quota-status): the event service answers HTTP, and
+    // Dovecot's quota-status answers a policy request for a hosted account (DUNNO: not over quota).
+    const events = await fetch(`http://127.0.0.1:${info.events}/`);
+    expect([events.status, await events.text()]).toEqual([405, "POST only"]);
+    expect(
+      await greets(
+        info.quota_status,
+        /^action=/m,
+        "request=smtpd_access_policy\nrecipient=ola@sandbox-demo.test\nsize=1\n\n",
+      ),
+    ).toBe(true);
     // The MX does not relay for 127.0.0.1 (no mynetworks exemption); submission needs a login.
     const relay = await sandboxSend("--from", "a@outside.test", "--to", "b@elsewhere.test");
     expect(relay.status).toBe(1);

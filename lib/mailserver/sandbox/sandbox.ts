@@ -137,6 +137,10 @@ export interface SandboxInfo {
   rspamd_controller: number;
   redis: number;
   policy: number;
+  /** The mail event service (`mailserver check --events-url http://127.0.0.1:<events>`). */
+  events: number;
+  /** Dovecot's quota-status service, which Postfix asks at RCPT (`mailserver check --quota-status`). */
+  quota_status: number;
   /** The list service (docs/lists.md): its LMTP listener and its pages (PUBLIC_URL). */
   lists_lmtp: number;
   lists_url: string;
@@ -302,6 +306,8 @@ export class Sandbox {
       rspamd_controller: ports.rspamd_controller,
       redis: ports.redis,
       policy: ports.policy,
+      events: ports.events,
+      quota_status: ports.quota_status,
       lists_lmtp: ports.lists_lmtp,
       lists_url: `http://127.0.0.1:${ports.lists_http}`,
       dir: layout.root,
