@@ -173,7 +173,8 @@ describe("every command", () => {
       "mailserver config: unknown option --maildir-rot (see --help)",
     );
     // Postfix alone never greets on the submission port (no SASL): refused before anything starts, not a hang.
-    const dir = path.join(os.tmpdir(), "mailadmin-only-postfix-never-made");
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-only-postfix-"));
+    const dir = path.join(parent, "sandbox");
     expect(await usage(["mailserver", "sandbox", "--dir", dir, "--only", "postfix"])).toBe(
       "--only postfix: postfix needs dovecot (its SASL authentication on the submission port): add it, e.g. --only dovecot,postfix",
     );
@@ -181,6 +182,7 @@ describe("every command", () => {
       /: add it, e\.g\. --only dns,redis,dovecot,postfix$/,
     );
     expect(fs.existsSync(dir)).toBe(false);
+    fs.rmSync(parent, { recursive: true });
     expect(await usage(["domain", "add", "a.example", "--postmaster-password", "-dash-first1"])).toMatch(
       /^domain add: --postmaster-password needs a value \(one that starts with - is written --postmaster-password=-\.\.\.\) \(see --help\)$/,
     );

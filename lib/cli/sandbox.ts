@@ -175,7 +175,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       if (unknown?.length) throw new UsageError(`--only ${unknown.join(",")}: no such component`);
       const chosen = only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name));
       const needs = chosen && missingNeeds(chosen);
-      if (needs) throw new UsageError(`--only ${only!.join(",")}: ${needs}`);
+      if (needs) throw new UsageError(`--only ${only.join(",")}: ${needs}`);
       // Listened for from the start: a signal while the components start stops those already running.
       const stopping = untilSignal();
       const starting = new AbortController();
