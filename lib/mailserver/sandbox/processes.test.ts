@@ -1,7 +1,29 @@
 import fs from "node:fs";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { freePorts } from "./processes";
+import { freePorts, greets } from "./processes";
+
+describe("greets", () => {
+  it("is false at once for a server that accepts and closes without a greeting, true for one that greets", async () => {
+    const server = await new Promise<net.Server>((resolve) => {
+      const s = net
+        .createServer((c) => (greet ? c.end("220 ready\r\n") : c.end()))
+        .listen(0, "127.0.0.1", () => resolve(s));
+    });
+    let greet = false;
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      // A promise left pending would fail the test by its timeout: a close must answer, well before greets' own 2 s.
+      const started = Date.now();
+      expect(await greets(port, /^220 /m)).toBe(false);
+      expect(Date.now() - started).toBeLessThan(1500);
+      greet = true;
+      expect(await greets(port, /^220 /m)).toBe(true);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
 
 describe("freePorts", () => {
   it("finds consecutive ports below the ephemeral range that outgoing connections take theirs from", async () => {

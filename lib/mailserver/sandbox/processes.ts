@@ -115,6 +115,9 @@ export function greets(port: number, greeting: RegExp, send?: string): Promise<b
     };
     socket.setTimeout(2000, () => done(false));
     socket.once("error", () => done(false));
+    // Closed without the greeting (Postfix's smtpd exiting at once, "fatal: no SASL authentication mechanisms"):
+    // the closed socket's timeout never fires, and the promise was left pending for good.
+    socket.once("close", () => done(false));
     socket.once("connect", () => {
       if (send) socket.write(send);
     });
