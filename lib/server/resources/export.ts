@@ -11,7 +11,8 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
-import { fieldValue } from "@/lib/i18n/field-words";
+import type { Locale } from "@/lib/i18n";
+import { fieldLabel, fieldValue } from "@/lib/i18n/field-words";
 import type { PageEnvelope, PageQuery } from "@/lib/schemas/page-query";
 import { listAccounts, parseAccountListQuery } from "./accounts";
 import { listAliases, parseAliasListQuery } from "./aliases";
@@ -24,41 +25,67 @@ export type ExportEncoding = "utf-8" | "windows-1250";
 const PAGE = 1000;
 
 type Item = Record<string, string>;
-type Locale = "pl" | "en";
-/** The record's fields in the file's column order, each with its column header in the panel's languages. */
-type Headers = Record<string, Record<Locale, string>>;
+type Words = Record<Locale, string>;
 interface ExportSpec {
   list: (db: Db, d: DomainRow, q: PageQuery) => Promise<PageEnvelope<unknown>>;
   parse: (q: URLSearchParams, d: DomainRow) => PageQuery;
-  headers: Headers;
+  /** The record's fields in the file's column order. */
+  columns: readonly string[];
 }
-// "Adres"/"Address" first: a header the bulk import skips (lib/client/account-rows.ts).
-const ADDRESS_AND_DESCRIPTION: Headers = {
-  email: { pl: "Adres", en: "Address" },
-  description: { pl: "Opis", en: "Description" },
-};
-const ACCOUNT_HEADERS: Headers = {
-  ...ADDRESS_AND_DESCRIPTION,
-  capacity: { pl: "Pojemność (MB)", en: "Capacity (MB)" },
-  usage_bytes: { pl: "Zajęte (bajty)", en: "Used (bytes)" },
-  usage: { pl: "Zajętość", en: "Usage" },
-  blocked: { pl: "Zablokowane", en: "Blocked" },
-  creation_date: { pl: "Utworzone", en: "Created" },
-  expiration_date: { pl: "Wygasa", en: "Expires" },
-  last_auth_date: { pl: "Ostatnie logowanie", en: "Last sign-in" },
-};
-const ALIAS_HEADERS: Headers = { email: ADDRESS_AND_DESCRIPTION.email!, target: { pl: "Cel", en: "Target" } };
-const LIST_HEADERS: Headers = {
-  ...ADDRESS_AND_DESCRIPTION,
-  privacy_mode: { pl: "Prywatność", en: "Privacy" },
-  replyto_mode: { pl: "Odpowiedzi do", en: "Replies to" },
-  autosubscribe_enabled: { pl: "Zapis przez SUBSCRIBE", en: "SUBSCRIBE by mail" },
-};
+/**
+ * The export's own column words, the one place where a header is not the field's label in lib/i18n/field-words.ts
+ * (which the audit log says). Every other column is headed with that label, so the two cannot drift apart.
+ * - `fields`: list items' fields that field-words does not name (no form edits them, so no audit entry says them).
+ * - `short`: the table's short column words where field-words has the form's longer label (a spreadsheet column is
+ *   as narrow as the table's): "Wygasa", not "Data wygaśnięcia"; "Odpowiedzi do", not "Odpowiedzi trafiają do".
+ * export.test.ts fails when an entry here stops differing from field-words, or field-words starts naming a `fields` one.
+ */
+export const COLUMN_WORDS = {
+  fields: {
+    email: { pl: "Adres", en: "Address" },
+    usage_bytes: { pl: "Zajęte (bajty)", en: "Used (bytes)" },
+    usage: { pl: "Zajętość", en: "Usage" },
+    creation_date: { pl: "Utworzone", en: "Created" },
+    last_auth_date: { pl: "Ostatnie logowanie", en: "Last sign-in" },
+  },
+  short: {
+    expiration_date: { pl: "Wygasa", en: "Expires" },
+    replyto_mode: { pl: "Odpowiedzi do", en: "Replies to" },
+  },
+} satisfies Record<"fields" | "short", Record<string, Words>>;
+const OWN_WORDS: Record<string, Words> = { ...COLUMN_WORDS.fields, ...COLUMN_WORDS.short };
+
+/** A column's header in `locale`: the export's own word (COLUMN_WORDS) or the field's label in the panel. */
+const columnHeader = (field: string, locale: Locale) => OWN_WORDS[field]?.[locale] ?? fieldLabel(field, locale);
+
 const spec: Record<ExportResource, ExportSpec> = {
-  accounts: { list: listAccounts, parse: parseAccountListQuery, headers: ACCOUNT_HEADERS },
-  aliases: { list: listAliases, parse: parseAliasListQuery, headers: ALIAS_HEADERS },
-  lists: { list: listMailingLists, parse: parseMailingListQuery, headers: LIST_HEADERS },
+  // "email" first in each: its header "Adres"/"Address" is one the bulk import skips (lib/client/account-rows.ts).
+  accounts: {
+    list: listAccounts,
+    parse: parseAccountListQuery,
+    columns: [
+      "email",
+      "description",
+      "capacity",
+      "usage_bytes",
+      "usage",
+      "blocked",
+      "creation_date",
+      "expiration_date",
+      "last_auth_date",
+    ],
+  },
+  aliases: { list: listAliases, parse: parseAliasListQuery, columns: ["email", "target"] },
+  lists: {
+    list: listMailingLists,
+    parse: parseMailingListQuery,
+    columns: ["email", "description", "privacy_mode", "replyto_mode", "autosubscribe_enabled"],
+  },
 };
+
+/** The file's header row for `resource` in `locale`. */
+export const exportHeaders = (resource: ExportResource, locale: Locale): string[] =>
+  spec[resource].columns.map((c) => columnHeader(c, locale));
 
 /** The table's query (search, sort, sort_dir) as the export reads it: its own pages of 1,000 (500.130 on a bad one). */
 export function parseExportQuery(resource: ExportResource, tableQuery: URLSearchParams, domain: DomainRow): PageQuery {
@@ -119,9 +146,8 @@ export async function exportCsv(
   encoding: ExportEncoding = "utf-8",
   locale: Locale = "pl",
 ): Promise<ReadableStream<Uint8Array>> {
-  const columns = Object.keys(spec[resource].headers);
-  const headers = Object.values(spec[resource].headers).map((h) => h[locale]);
-  const { list } = spec[resource];
+  const { list, columns } = spec[resource];
+  const headers = exportHeaders(resource, locale);
   const pageAt = (page: number) => list(db, domain, { ...query, page, size: PAGE });
   const first = await pageAt(0);
   const utf8 = new TextEncoder();
