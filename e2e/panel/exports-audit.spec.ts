@@ -166,7 +166,7 @@ test("the English panel's export has English headers; the audit log speaks Engli
   await expect(page.getByText(`${list}@${DEMO.domain}`)).toBeVisible();
   const lists = parseCsv((await download(page, "Export CSV")).subarray(3).toString("utf8"));
   expect(lists).toEqual([
-    ["Address", "Description", "Privacy", "Replies to", "SUBSCRIBE by mail"],
+    ["Address", "Description", "Privacy", "Replies go to", "SUBSCRIBE by mail"],
     [`${list}@${DEMO.domain}`, "", "moderated", "the list", "no"],
   ]);
   for (const width of WIDTHS) {

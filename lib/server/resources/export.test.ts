@@ -63,17 +63,18 @@ describe("header rows", () => {
       "Address",
       "Description",
       "Privacy",
-      "Replies to",
+      "Replies go to",
       "SUBSCRIBE by mail",
     ]);
   });
 
   it("take field-words' label except where the export's own word is listed, and that word differs from it", () => {
     for (const locale of ["pl", "en"] as const) {
-      for (const [field, words] of Object.entries(COLUMN_WORDS.short))
-        expect(words[locale], `${field} (${locale}) is field-words' label: drop it from COLUMN_WORDS`).not.toBe(
-          fieldLabel(field, locale),
-        );
+      for (const [field, words] of Object.entries(COLUMN_WORDS.short) as [string, Partial<Record<string, string>>][])
+        if (words[locale] !== undefined)
+          expect(words[locale], `${field} (${locale}) is field-words' label: drop it from COLUMN_WORDS`).not.toBe(
+            fieldLabel(field, locale),
+          );
       for (const field of Object.keys(COLUMN_WORDS.fields))
         expect(fieldLabel(field, locale), `field-words names ${field}: move it to COLUMN_WORDS.short or drop it`).toBe(
           field,

@@ -37,7 +37,8 @@ interface ExportSpec {
  * (which the audit log says). Every other column is headed with that label, so the two cannot drift apart.
  * - `fields`: list items' fields that field-words does not name (no form edits them, so no audit entry says them).
  * - `short`: the table's short column words where field-words has the form's longer label (a spreadsheet column is
- *   as narrow as the table's): "Wygasa", not "Data wygaśnięcia"; "Odpowiedzi do", not "Odpowiedzi trafiają do".
+ *   as narrow as the table's): "Wygasa", not "Data wygaśnięcia"; "Odpowiedzi do", not "Odpowiedzi trafiają do". Per
+ *   language: the English table says "Replies go to", as field-words does, so the English header does too.
  * export.test.ts fails when an entry here stops differing from field-words, or field-words starts naming a `fields` one.
  */
 export const COLUMN_WORDS = {
@@ -50,10 +51,10 @@ export const COLUMN_WORDS = {
   },
   short: {
     expiration_date: { pl: "Wygasa", en: "Expires" },
-    replyto_mode: { pl: "Odpowiedzi do", en: "Replies to" },
+    replyto_mode: { pl: "Odpowiedzi do" },
   },
-} satisfies Record<"fields" | "short", Record<string, Words>>;
-const OWN_WORDS: Record<string, Words> = { ...COLUMN_WORDS.fields, ...COLUMN_WORDS.short };
+} satisfies { fields: Record<string, Words>; short: Record<string, Partial<Words>> };
+const OWN_WORDS: Record<string, Partial<Words>> = { ...COLUMN_WORDS.fields, ...COLUMN_WORDS.short };
 
 /** A column's header in `locale`: the export's own word (COLUMN_WORDS) or the field's label in the panel. */
 const columnHeader = (field: string, locale: Locale) => OWN_WORDS[field]?.[locale] ?? fieldLabel(field, locale);
