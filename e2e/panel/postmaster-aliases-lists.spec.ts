@@ -1,7 +1,17 @@
 // The postmaster creates, retargets and deletes an alias, and creates a mailing list with subscribers.
 import path from "node:path";
+import type { Page } from "@playwright/test";
 import { SCREENSHOTS } from "./artifacts";
 import { DEMO, expect, test } from "./fixtures";
+
+/** The list editor's one-time "created" notice at the top of the page, at a phone's, a laptop's and a wide width. */
+async function shotCreated(page: Page, locale: "pl" | "en") {
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOTS, `list-created-${locale}-${width}.png`) });
+  }
+}
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
@@ -64,6 +74,7 @@ test("creates a mailing list with subscribers and a moderator", async ({ page })
   // Said once: the address loses ?created=1, so the reload below does not say it again.
   await expect(page.getByText("Utworzono listę. Dodaj subskrybentów i zapisz.")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/lists/${name}$`));
+  await shotCreated(page, "pl");
 
   await page
     .getByLabel("Dodaj adresy: Subskrybenci")
@@ -86,6 +97,19 @@ test("creates a mailing list with subscribers and a moderator", async ({ page })
   await expect(page.getByRole("list", { name: "Moderatorzy" })).toContainText(`biuro@${DEMO.domain}`);
   await expect(page.getByLabel("Kto może pisać na listę")).toHaveValue("2");
   await expect(page.getByLabel("Temat: Potwierdzenie zapisu")).toHaveValue("Witamy na liście {{list}}");
+});
+
+test("the English editor says once that the list was created", async ({ page }) => {
+  const name = unique("list");
+  await page.context().addCookies([{ name: "locale", value: "en", url: new URL(page.url()).origin }]);
+  await page.goto("/lists");
+  await expect(page.getByRole("heading", { level: 1, name: "Mailing lists" })).toBeVisible();
+  await page.getByLabel("List", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create list" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `List ${name}@${DEMO.domain}` })).toBeVisible();
+  await expect(page.getByText("List created. Add subscribers and save.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/lists/${name}$`));
+  await shotCreated(page, "en");
 });
 
 test("a request template without the confirmation link is refused on its field", async ({ page }) => {

@@ -4,11 +4,11 @@
 import { createHmac } from "node:crypto";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, originOf, sha1Hex, test } from "./fixtures";
+import { DEMO, expect, originOf, sha1Hex, signIn, signInAs, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string, fullPage = true) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-${name}.png`), fullPage });
 
 /** The app's side: RFC 6238 (SHA-1, 30 s, 6 digits) from the base32 key shown on the page. */
 function totp(base32: string, now = Date.now()): string {
@@ -140,4 +140,51 @@ test("set-up on /me, sign-in with a code, then with a recovery code (once)", asy
   await page.getByLabel("Kod logowania dwuetapowego").fill(recovery[3]!);
   await page.getByRole("button", { name: "Potwierdź" }).click();
   await expect(page.getByText(/Nieprawidłowy kod/)).toBeVisible();
+});
+
+test("turning it on with the password left empty says so at the field, in Polish and in English", async ({ page }) => {
+  const name = `tfe${Date.now().toString(36)}`;
+  const email = `${name}@${DEMO.domain}`;
+  await signInAs(page, "postmaster");
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+    data: { password: "Haslo-123", capacity: 10 },
+    headers: { origin: originOf(page) },
+  });
+  expect(res.status()).toBe(201);
+  await signIn(page, email, "Haslo-123");
+  await page.goto("/me");
+  for (const [locale, words] of [
+    [
+      "pl",
+      {
+        title: "Logowanie dwuetapowe",
+        start: "Włącz logowanie dwuetapowe",
+        field: "Obecne hasło",
+        error: "Wpisz obecne hasło.",
+      },
+    ],
+    [
+      "en",
+      {
+        title: "Two-step sign-in",
+        start: "Turn on two-step sign-in",
+        field: "Current password",
+        error: "Enter the current password.",
+      },
+    ],
+  ] as const) {
+    if (locale === "en") await page.getByRole("button", { name: /English/ }).click();
+    const section = page.getByRole("region", { name: words.title });
+    await section.getByRole("button", { name: words.start }).click();
+    const field = section.getByLabel(words.field);
+    await expect(field).toHaveAccessibleDescription(new RegExp(words.error.replace(/\./g, "\\.")));
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toBeFocused();
+    for (const width of [375, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      // The section mid-window, with the field, its error and the button in view.
+      await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
+      await shot(page, `empty-password-${locale}-${width}`, false);
+    }
+  }
 });
