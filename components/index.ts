@@ -5,6 +5,7 @@ export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Card, type CardProps } from "./card";
 export { Checkbox, type CheckboxProps } from "./checkbox";
 export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog";
+export { LocalTime } from "./local-time";
 export { Select, type SelectOption, type SelectProps } from "./select";
 export { Skeleton, SkeletonLines, Spinner } from "./spinner";
 export { TextArea, TextField, type TextAreaProps, type TextFieldProps } from "./text-field";

@@ -1,14 +1,13 @@
 // /audit: the domain's audit log for its postmaster (lib/server/resources/audit.ts): who changed what, from which address and
 // when, newest first, with a search (as you type, like the tables) and paging in the URL. Rendered on the server; only
-// the search box runs in the browser.
+// the search box and each entry's time (UTC from the server, local time once hydrated: LocalTime) run in the browser.
 import type { Metadata } from "next";
 import { getDb } from "@/db/client";
-import { formatDate } from "@/lib/errors/details";
 import { requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
 import { pageForUrl, pageFromUrl } from "@/lib/client/hooks/page-params";
 import { requirePostmaster } from "@/lib/server/http/page-session";
-import { Address } from "@/components";
+import { Address, LocalTime } from "@/components";
 import { AuditSearch } from "./audit-search";
 import { fieldLabel } from "@/lib/i18n/field-words";
 import { auditMessages, changeText } from "./messages";
@@ -48,10 +47,6 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     if (number) q.set("page", number);
     return q.size ? `/audit?${q}` : "/audit";
   };
-  const time = (at: number) => {
-    const iso = new Date(at).toISOString();
-    return `${formatDate(iso.slice(0, 10), locale)} ${iso.slice(11, 19)} UTC`;
-  };
   const button =
     "inline-flex min-h-10 items-center rounded-md border border-gray-400 bg-white px-3 text-sm font-medium text-gray-900 hover:bg-gray-100";
   return (
@@ -89,7 +84,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 className="block border-t border-gray-200 py-1 align-top first:border-t-0 lg:table-row lg:py-0"
               >
                 <td className="block px-2 py-1 font-semibold tabular-nums lg:table-cell lg:py-2 lg:font-normal">
-                  {time(e.at)}
+                  <LocalTime at={e.at} />
                 </td>
                 <td className="block px-2 py-1 lg:table-cell lg:py-2">
                   <Address text={e.actor} />

@@ -1,24 +1,20 @@
 "use client";
 // The list's held posts with approve and reject, and the bounces recorded per subscriber (docs/lists.md).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Address, Alert, Button, Card, SkeletonLines } from "@/components";
+import { Address, Alert, Button, Card, LocalTime, SkeletonLines } from "@/components";
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
-import { formatDate } from "@/lib/errors/details";
-import { useLocale, useT, type Locale } from "@/lib/i18n";
+import { useT } from "@/lib/i18n";
 import type { ListModeration } from "@/lib/schemas/list-moderation";
 import { cellClass, type Column } from "../../_postmaster/table-columns";
 import { moderationMessages } from "./moderation-messages";
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
-/** A date (in the panel's format) and time of an ISO UTC timestamp, kept on one line, as the audit log shows them. */
-const when = (iso: string, locale: Locale) => (
-  <span className="whitespace-nowrap">{`${formatDate(iso.slice(0, 10), locale)} ${iso.slice(11, 16)} UTC`}</span>
-);
+/** A moment in the browser's time zone, to the minute, kept on one line, as the audit log shows them. */
+const when = (iso: string) => <LocalTime at={iso} seconds={false} className="whitespace-nowrap" />;
 
 export function ModerationPanel({ domain, name }: { domain: string; name: string }) {
   const t = useT(moderationMessages);
-  const locale = useLocale();
   const errorText = useErrorText();
   const client = useQueryClient();
   const key = ["mailing-lists", "moderation", domain, name];
@@ -60,7 +56,7 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
                 className: WORDS,
                 cell: (post) => post.subject || t("noSubject"),
               },
-              { key: "date", label: t("date"), wide: true, cell: (post) => when(post.date, locale) },
+              { key: "date", label: t("date"), wide: true, cell: (post) => when(post.date) },
               {
                 key: "size",
                 label: t("size"),
@@ -111,7 +107,7 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
             columns={[
               { key: "address", label: t("address"), cell: (b) => <Address text={b.address} /> },
               { key: "count", label: t("count"), cell: (b) => b.count },
-              { key: "lastAt", label: t("lastAt"), wide: true, cell: (b) => when(b.last_at, locale) },
+              { key: "lastAt", label: t("lastAt"), wide: true, cell: (b) => when(b.last_at) },
               { key: "reason", label: t("reason"), wide: true, className: WORDS, cell: (b) => b.last_reason },
             ]}
           />
