@@ -120,6 +120,23 @@ test("a request template without the confirmation link is refused on its field",
   await expect(body).toHaveAttribute("aria-invalid", "true");
   await page.getByRole("button", { name: "Przywróć domyślny: Prośba o potwierdzenie zapisu" }).click();
   await expect(body).toHaveValue(/\{\{confirm_link\}\}/);
+  // On a phone the longer "restore" buttons wrap: every line starts at the fields' left edge, none centred.
+  await page.setViewportSize({ width: 375, height: 900 });
+  const restore = page.getByRole("button", { name: /^Przywróć domyślny: / });
+  await expect(restore).toHaveCount(4);
+  const lineStarts = await restore.evaluateAll((buttons) =>
+    buttons.map((button) => {
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      return [...range.getClientRects()].map((r) => Math.round(r.left));
+    }),
+  );
+  const fieldLeft = await body.evaluate((el) => Math.round(el.getBoundingClientRect().left));
+  expect(
+    lineStarts.some((lines) => lines.length > 1),
+    "a button wraps at 375 px",
+  ).toBe(true);
+  for (const lines of lineStarts) for (const left of lines) expect(Math.abs(left - fieldLeft)).toBeLessThanOrEqual(1);
 });
 
 test("pasted members keep each address whole: names from a mail program, commas, semicolons, a spreadsheet column", async ({

@@ -200,10 +200,11 @@ function EditorForm({ domain, record }: { domain: string; record: MailingListRec
                   error={err(body)}
                   {...register(body)}
                 />
-                {/* Its text in line with the fields' left edge (the ghost button's padding indented it). */}
+                {/* Its text in line with the fields' left edge (the ghost button's padding indented it), on every line
+                    when it wraps on a phone (a button centres its lines). */}
                 <Button
                   variant="ghost"
-                  className="-ml-4"
+                  className="-ml-4 justify-start text-left"
                   onClick={() => {
                     setValue(subject, DEFAULT_LIST_TEMPLATES[subject], { shouldDirty: true });
                     setValue(body, DEFAULT_LIST_TEMPLATES[body], { shouldDirty: true });
