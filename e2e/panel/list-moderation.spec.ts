@@ -8,6 +8,16 @@ import { sql } from "./test-db";
 
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
+// Times are the browser's local ones (docs/panel.md, "Times"): UTC+5:30 all year, the longest offset label.
+test.use({ timezoneId: "Asia/Kolkata" });
+
+/** DD.MM.RRRR HH:MM of the moment `ms` at UTC+5:30. */
+const kolkata = (ms: number) => {
+  const d = new Date(ms + 330 * 60_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+};
+
 test.beforeEach(async ({ page, loginAs }) => {
   await loginAs(page, "postmaster");
 });
@@ -24,10 +34,11 @@ test("the list editor approves and rejects held posts and shows bounces", async 
     await sql<{ id: number }>("SELECT id FROM mailing_lists WHERE email = ?", [`${name}@${DEMO.domain}`])
   )[0]!;
   const message = (subject: string) => Buffer.from(`From: <obcy@example.net>\r\nSubject: ${subject}\r\n\r\nTreść\r\n`);
+  const at = Date.now();
   const hold = async (sender: string, subject: string, size: number) => {
     const rows = await sql<{ id: number }>(
       "INSERT INTO list_held_posts (list_id, sender, subject, size, message, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-      [list.id, sender, subject, size, message(subject), `t-${subject}`, Date.now()],
+      [list.id, sender, subject, size, message(subject), `t-${subject}`, at],
     );
     return rows[0]!.id;
   };
@@ -35,7 +46,7 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   await sql("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)", [
     list.id,
     `jan.nowak@${DEMO.domain}`,
-    Date.now(),
+    at,
     "smtp; 550 5.1.1 User unknown",
   ]);
 
@@ -45,6 +56,13 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   await expect(held).toContainText("obcy@example.net");
   await expect(held).toContainText("49 KB");
   await expect(page.getByTestId("list-bounces")).toContainText("550 5.1.1 User unknown");
+  // When it came and when it last bounced, in the browser's time zone with the offset said.
+  await expect(held.getByRole("row").filter({ hasText: keep }).locator("time").filter({ visible: true })).toHaveText(
+    `${kolkata(at)} UTC+5:30`,
+  );
+  await expect(page.getByTestId("list-bounces").locator("time").filter({ visible: true })).toHaveText(
+    `${kolkata(at)} UTC+5:30`,
+  );
   // On a phone the subject, date and size go under the sender: nothing scrolls sideways, the buttons stay in view.
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });

@@ -10,8 +10,11 @@ import { cellClass, type Column } from "../../_postmaster/table-columns";
 import { moderationMessages } from "./moderation-messages";
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
-/** A moment in the browser's time zone, to the minute, kept on one line, as the audit log shows them. */
-const when = (iso: string) => <LocalTime at={iso} seconds={false} className="whitespace-nowrap" />;
+/**
+ * A moment in the browser's time zone, to the minute, as the audit log shows them. On a phone it may break between
+ * the date and the time (never inside either): kept whole, "… 03:04 UTC+5:30" pushed the bounces table 27 px wide.
+ */
+const when = (iso: string) => <LocalTime at={iso} seconds={false} />;
 
 export function ModerationPanel({ domain, name }: { domain: string; name: string }) {
   const t = useT(moderationMessages);
