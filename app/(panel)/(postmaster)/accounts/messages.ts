@@ -165,7 +165,7 @@ export const accountMessages: Messages<Key> = {
     blocked: "Blocked",
     created: "Created",
     expires: "Expires",
-    lastLogin: "Last login",
+    lastLogin: "Last sign-in",
     edit: "Edit {name}",
     yes: "yes",
     no: "no",

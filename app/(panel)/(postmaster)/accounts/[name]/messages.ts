@@ -170,7 +170,7 @@ export const editorMessages: Messages<Key> = {
     email: "Address",
     usage: "Mailbox usage",
     createdOn: "Created",
-    lastLogin: "Last login",
+    lastLogin: "Last sign-in",
     never: "never",
     description: "Description",
     capacity: "Capacity (MB)",
