@@ -16,6 +16,7 @@ import {
   listOutput,
   showJson as show,
   UsageError,
+  usageLine,
   type Command,
   type OptionSpec,
   type Parsed,
@@ -101,9 +102,12 @@ export const CUSTOMER_COMMANDS: Command[] = [
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
     options: POOL_OPTIONS,
     async run(ctx, { positionals, values }) {
+      const limits = poolLimitsOf(this, values);
+      if (!Object.keys(limits).length)
+        throw new UsageError(`${this.name}: give at least one limit (usage: ${usageLine(this)})`);
       const db = ctx.db();
       const customer = await customerArg(db, this, positionals[0]!);
-      return show(await customerReport(db, await setCustomerLimits(db, customer, poolLimitsOf(this, values))));
+      return show(await customerReport(db, await setCustomerLimits(db, customer, limits)));
     },
   },
 ];

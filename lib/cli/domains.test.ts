@@ -439,6 +439,15 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
       ),
     );
   });
+
+  it("customer set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {
+    await expect(runCommand(db, ["customer", "set-limits", "1"])).rejects.toThrow(
+      new UsageError(
+        "customer set-limits: give at least one limit (usage: npm run --silent cli -- customer set-limits <id> " +
+          "[--account-limit N|none] [--alias-limit N|none] [--mailinglist-limit N|none] [--capacity-limit MB|none])",
+      ),
+    );
+  });
 });
 
 describe("demo", () => {
