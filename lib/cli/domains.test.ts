@@ -291,6 +291,26 @@ describe("domain set-mail-host --file", () => {
     await expect(runCommand(own, ["mailserver", "host", "accounts", "imap9"])).rejects.toThrow(/no mail host imap9/);
   });
 
+  it("domain list names each domain's host, and --mail-host none finds the ones left to place", async () => {
+    // p1 and p2 are on imap2 (above); a domain added later is on none until placed.
+    await addDomain(own, "later.example", "Admin-pass1", {});
+    const names = async (...args: string[]) =>
+      (await runCommand(own, ["domain", "list", ...args])).split("\n").map((l) => l.split("\t")[0]);
+    expect(await runCommand(own, ["domain", "list"])).toMatch(/^p1\.example\t.*\thost imap2\tsend 1000\/h$/m);
+    expect(await runCommand(own, ["domain", "list"])).toMatch(/^later\.example\t.*\thost none\tsend 1000\/h$/m);
+    expect(await names("--mail-host", "none")).toEqual(["later.example", "p3.example"]);
+    expect(await names("--mail-host", "imap2")).toEqual(["p1.example", "p2.example"]);
+    expect(await names("--search", "P2")).toEqual(["p2.example"]);
+    expect(await names("--mail-host", "none", "--search", "later")).toEqual(["later.example"]);
+    // LIKE's wildcards are plain text in --search.
+    expect(await runCommand(own, ["domain", "list", "--search", "p_"])).toBe("");
+    await expect(runCommand(own, ["domain", "list", "--mail-host", "imap9"])).rejects.toThrow(/no mail host imap9/);
+    // Piped into set-mail-host, the unplaced ones are placed in one go.
+    fs.writeFileSync(file, (await names("--mail-host", "none")).join("\n"));
+    await runCommand(own, ["domain", "set-mail-host", "--file", file, "--mail-host", "imap2"]);
+    expect(await runCommand(own, ["domain", "list", "--mail-host", "none"])).toBe("");
+  });
+
   it("takes one domain or --file, not both and not neither", async () => {
     const refused = async (argv: string[]) => {
       const err = await runCommand(own, argv).catch((e: unknown) => e);
@@ -391,7 +411,7 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
     for (const name of ["pool-a.test", "pool-b.test"]) {
       expect(await listed(name)).toBe(
         `${name}\taccounts 1/1000\taliases 0/7 (customer ${customer})\tlists 0/100\t` +
-          `capacity 2048/5000 MB (customer ${customer})\tsend 1000/h`,
+          `capacity 2048/5000 MB (customer ${customer})\thost none\tsend 1000/h`,
       );
     }
     // What the API answers for the domain, which the list now agrees with.
@@ -399,7 +419,7 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
     expect([record.capacity_limit_usage, record.capacity_limit]).toEqual(["2048", "5000"]);
     // A domain of its own customer, without a pool, shows its own figures as before.
     expect(await listed("b.test")).toBe(
-      "b.test\taccounts 1/1000\taliases 0/1000\tlists 0/100\tcapacity 1024/102400 MB\tsend 1000/h",
+      "b.test\taccounts 1/1000\taliases 0/1000\tlists 0/100\tcapacity 1024/102400 MB\thost none\tsend 1000/h",
     );
   });
 
@@ -428,7 +448,7 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
     // Returned to per-domain, the domain's own capacity limit binds again and can be set.
     await runCommand(db, ["customer", "set-limits", String(customer), "--capacity-limit", "none"]);
     await runCommand(db, ["domain", "set-limits", "pool-a.test", "--capacity-limit", "4000"]);
-    expect(await listed("pool-a.test")).toMatch(/\tcapacity 1024\/4000 MB\tsend/);
+    expect(await listed("pool-a.test")).toMatch(/\tcapacity 1024\/4000 MB\thost none\tsend/);
   });
 
   it("domain set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {

@@ -33,6 +33,7 @@ import {
   type DkimRotation,
 } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
+import { checkHostExists } from "@/lib/mailserver/mail-hosts";
 import {
   CLI,
   describeError,
@@ -164,14 +165,31 @@ export const DOMAIN_COMMANDS: Command[] = [
   },
   {
     name: "domain list",
-    summary: "Lists the hosted domains with their usage and the limits in force.",
+    summary:
+      "Lists the hosted domains with their usage, the limits in force and the mail host, one tab-separated line each, by name.",
     notes:
       "A limit pooled over the domain's customer (docs/customers.md) shows the pool's usage and limit, marked\n" +
-      "`(customer <id>)`, as GET /api/v1/domains/<domain> answers it; the others are the domain's own.",
-    example: `${CLI} domain list`,
-    run: async (ctx) =>
-      listOutput(
-        (await domainsWithLimitsInForce(ctx.db())).map((d) => {
+      "`(customer <id>)`, as GET /api/v1/domains/<domain> answers it; the others are the domain's own.\n" +
+      "--mail-host none lists the domains placed on no mail host yet (a domain added after the hosts were set up is\n" +
+      "one until `domain set-mail-host` places it; docs/mail-hosts.md); --search keeps the names containing the text.",
+    example: `${CLI} domain list --mail-host none | cut -f1`,
+    options: {
+      "mail-host": {
+        type: "string",
+        value: "<name>|none",
+        help: "only the domains placed on this mail host, or on none",
+      },
+      search: { type: "string", value: "<text>", help: "only the domains whose name contains it" },
+    },
+    async run(ctx, { values }) {
+      const db = ctx.db();
+      const host = stringOption(values, "mail-host");
+      const mailHost = host === undefined ? undefined : host === "none" ? null : host;
+      if (mailHost) await checkHostExists(db, mailHost);
+      const search = stringOption(values, "search");
+      const rows = await domainsWithLimitsInForce(db, await listDomains(db, { mailHost, search }));
+      return listOutput(
+        rows.map((d) => {
           const f = d.inForce;
           const pool = (k: PoolableLimit) => (d.pooled.includes(k) ? ` (customer ${d.customerId})` : "");
           return [
@@ -180,11 +198,15 @@ export const DOMAIN_COMMANDS: Command[] = [
             `aliases ${f.aliasCount}/${f.aliasLimit}${pool("aliasLimit")}`,
             `lists ${f.mailinglistCount}/${f.mailinglistLimit}${pool("mailinglistLimit")}`,
             `capacity ${f.capacitySum}/${f.capacityLimit} MB${pool("capacityLimit")}`,
+            `host ${d.mailHost ?? "none"}`,
             `send ${d.sendLimit || "unlimited"}/h`,
           ].join("\t");
         }),
-        "no domains yet: `domain add <domain>` adds one",
-      ),
+        host === undefined && search === undefined
+          ? "no domains yet: `domain add <domain>` adds one"
+          : "no hosted domain matches",
+      );
+    },
   },
   {
     name: "domain show",

@@ -96,7 +96,8 @@ export async function removeMailHost(db: Db, name: string): Promise<void> {
   });
 }
 
-async function checkHostExists(tx: Db, host: string | null): Promise<void> {
+/** Throws, naming the command that adds it, unless the host exists (`null`, no host, always does). */
+export async function checkHostExists(tx: Db, host: string | null): Promise<void> {
   if (host === null) return;
   const [row] = await tx.select({ name: mailHosts.name }).from(mailHosts).where(eq(mailHosts.name, host));
   if (!row) throw new Error(`no mail host ${host} (add it: mailserver host set ${host} --address <address>)`);

@@ -97,13 +97,13 @@ export const pooledLimits = (customer: CustomerRow | undefined): PoolableLimit[]
   customer ? POOLABLE_LIMITS.filter((k) => customer[k] !== null) : [];
 
 /**
- * Every domain (by name) with the limits and usage in force, as effectiveLimits gives them for one, and which of
- * them are the customer's pool: three queries for all domains, for `domain list`.
+ * `rows` (domains) with the limits and usage in force, as effectiveLimits gives them for one, and which of them are
+ * the customer's pool: two queries for any number of domains, for `domain list`.
  */
 export async function domainsWithLimitsInForce(
   db: Db,
+  rows: DomainRow[],
 ): Promise<(DomainRow & { inForce: EffectiveLimits; pooled: PoolableLimit[] })[]> {
-  const rows = await db.select().from(domains).orderBy(domains.name);
   const byId = new Map((await db.select().from(customers)).map((c) => [c.id, c]));
   const sums = await db
     .select({

@@ -1,6 +1,6 @@
 import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
@@ -173,8 +173,26 @@ const LIMIT_FIELDS = {
 const asRecordFields = (limits: DomainLimits): Record<string, number | undefined> =>
   Object.fromEntries(Object.entries(limits).map(([k, v]) => [LIMIT_FIELDS[k as keyof DomainLimits], v as number]));
 
-export function listDomains(db: Db): Promise<DomainRow[]> {
-  return db.select().from(domains).orderBy(domains.name).execute();
+export interface DomainFilter {
+  /** Only the domains placed on this mail host; `null`: those placed on none. */
+  mailHost?: string | null;
+  /** Only the domains whose name contains this text. */
+  search?: string;
+}
+
+/** The hosted domains by name, or those `filter` selects (in SQL: a provider has thousands). */
+export function listDomains(db: Db, filter: DomainFilter = {}): Promise<DomainRow[]> {
+  const search = (filter.search ?? "").trim().toLowerCase();
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = and(
+    filter.mailHost === undefined
+      ? undefined
+      : filter.mailHost === null
+        ? isNull(domains.mailHost)
+        : eq(domains.mailHost, filter.mailHost),
+    search ? sql`${domains.name} LIKE ${pattern} ESCAPE '\\'` : undefined,
+  );
+  return db.select().from(domains).where(where).orderBy(domains.name).execute();
 }
 
 /** A new domain of `customerId`'s customer, or of a new customer of its own named after the domain. */
