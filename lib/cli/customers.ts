@@ -9,6 +9,7 @@ import {
   setCustomerLimits,
   type CustomerLimits,
 } from "@/lib/server/resources/customers";
+import { findDomain } from "@/lib/server/resources/domains";
 import {
   CLI,
   intOption,
@@ -51,10 +52,17 @@ function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimit
   return out;
 }
 
-function customerArg(db: Db, command: Command, text: string) {
-  if (!/^\d+$/.test(text))
-    throw new UsageError(`${command.name}: <id> must be a customer id (see \`customer list\`), not '${text}'`);
-  return getCustomerOrThrow(db, Number(text));
+/**
+ * The customer named by an id or by a domain it owns (as `domain add --customer` takes it): among thousands of
+ * customers the operator knows the domain, and `customer list | grep` matches other names containing it.
+ */
+async function customerArg(db: Db, command: Command, text: string) {
+  if (/^\d+$/.test(text)) return getCustomerOrThrow(db, Number(text));
+  const owned = await findDomain(db, text.toLowerCase());
+  if (owned?.customerId != null) return getCustomerOrThrow(db, owned.customerId);
+  throw new UsageError(
+    `${command.name}: <id> must be a customer id (see \`customer list\`) or a hosted domain, not '${text}'`,
+  );
 }
 
 export const CUSTOMER_COMMANDS: Command[] = [
@@ -75,9 +83,9 @@ export const CUSTOMER_COMMANDS: Command[] = [
   },
   {
     name: "customer show",
-    args: ["<id>"],
+    args: ["<id>|<domain>"],
     summary: "Prints a customer: its pooled limits, the pool's usage and each of its domains.",
-    example: `${CLI} customer show 3`,
+    example: `${CLI} customer show example.org`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
       return show(await customerReport(db, await customerArg(db, this, positionals[0]!)));
@@ -85,7 +93,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
   },
   {
     name: "customer rename",
-    args: ["<id>", "<name>"],
+    args: ["<id>|<domain>", "<name>"],
     summary: "Names a customer (a new customer takes its first domain's name): what `customer list` shows.",
     example: `${CLI} customer rename 3 "Kowalski sp. z o.o. (contract 2026/117)"`,
     async run(ctx, { positionals }) {
@@ -96,7 +104,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
   },
   {
     name: "customer set-limits",
-    args: ["<id>"],
+    args: ["<id>|<domain>"],
     summary:
       "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,

@@ -249,6 +249,34 @@ describe("domain import", () => {
   });
 });
 
+describe("customer show, rename and set-limits", () => {
+  it("name the customer by its id or by a domain it owns", async () => {
+    // Customer 1 owns alpha.example and beta.example (domain import, above); gamma.example is customer 2's.
+    const own = openDatabase(path.join(dir, "import.db"));
+    try {
+      const shown = async (who: string) =>
+        JSON.parse(await runCommand(own, ["customer", "show", who])) as { id: number; domains: { name: string }[] };
+      expect((await shown("beta.example")).id).toBe(1);
+      expect((await shown("BETA.example")).domains.map((d) => d.name)).toEqual(["alpha.example", "beta.example"]);
+      expect((await shown("gamma.example")).id).toBe(2);
+      expect(await shown("alpha.example")).toEqual(await shown("1"));
+      expect(await runCommand(own, ["customer", "rename", "gamma.example", "Gamma Ltd"])).toBe("2\tGamma Ltd");
+      await runCommand(own, ["customer", "set-limits", "alpha.example", "--account-limit", "70"]);
+      expect((await listCustomers(own)).slice(0, 2).map((c) => [c.id, c.accountLimit])).toEqual([
+        [1, 70],
+        [2, null],
+      ]);
+      await expect(runCommand(own, ["customer", "show", "nowhere.example"])).rejects.toThrow(
+        new UsageError(
+          "customer show: <id> must be a customer id (see `customer list`) or a hosted domain, not 'nowhere.example'",
+        ),
+      );
+    } finally {
+      own.$client.close();
+    }
+  });
+});
+
 describe("domain set-mail-host --file", () => {
   // A provider placing thousands of hosted domains on its mail hosts: one command and one transaction for a list of
   // names, not a process (a second or more) per domain.
