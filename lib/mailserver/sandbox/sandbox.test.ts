@@ -12,6 +12,7 @@ import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
 import {
   closeTestDatabase,
+  LineSocket,
   mailTestsOnPostgres,
   missingMailPackages,
   newMailTestRoot,
@@ -145,6 +146,24 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     const relay = await sandboxSend("--from", "a@outside.test", "--to", "b@elsewhere.test");
     expect(relay.status).toBe(1);
     expect(relay.stderr).toMatch(/Relay access denied/);
+  });
+
+  it("the MX and the submission port refuse VRFY: which addresses exist is not told outside a transaction", async () => {
+    for (const port of [info.smtp, info.submission]) {
+      const s = await LineSocket.connect(port);
+      try {
+        await s.until(/^220 /m);
+        s.write("EHLO client.mailadmin.test\r\n");
+        expect(await s.until(/^250 /m)).not.toMatch(/^250[- ]VRFY/m);
+        // Before: 252 2.0.0 for an existing address, 550 5.1.1 for one that is not.
+        for (const address of ["ola@sandbox-demo.test", "nikt@sandbox-demo.test"]) {
+          s.write(`VRFY ${address}\r\n`);
+          expect(await s.until(/^\d{3} /m)).toMatch(/^502 5\.5\.1 VRFY command is disabled/m);
+        }
+      } finally {
+        s.close();
+      }
+    }
   });
 
   it("reads the database it was given: the SQLite file, or PostgreSQL through pgsql maps as the mail role", () => {
