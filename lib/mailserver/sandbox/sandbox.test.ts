@@ -257,6 +257,43 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     }
   });
 
+  it("the MX ends DATA only at <CR><LF>.<CR><LF>: a second transaction smuggled after <LF>.<CR><LF> is message text", async () => {
+    const s = await LineSocket.connect(info.smtp);
+    let replies = "";
+    try {
+      await s.until(/^220 /);
+      s.write("EHLO relay.outside.test\r\n");
+      await s.until(/^250 /);
+      s.write("MAIL FROM:<nadawca@outside.test>\r\nRCPT TO:<ola@sandbox-demo.test>\r\nDATA\r\n");
+      await s.until(/^354 /);
+      // What a relaying server that passes a bare <LF> on would send: the outer message, then, after <LF>.<CR><LF>,
+      // a transaction with the hosted domain's postmaster as its sender.
+      s.write(
+        "From: nadawca@outside.test\r\nTo: ola@sandbox-demo.test\r\nSubject: outer-smuggling\r\n\r\nouter\n.\r\n" +
+          "MAIL FROM:<postmaster@sandbox-demo.test>\r\nRCPT TO:<ola@sandbox-demo.test>\r\nDATA\r\n" +
+          "From: postmaster@sandbox-demo.test\r\nTo: ola@sandbox-demo.test\r\nSubject: smuggled\r\n\r\nx\r\n.\r\n",
+      );
+      replies += await s.until(/^250 2\.0\.0 /);
+      s.write("QUIT\r\n");
+      replies += await s.until(/^221 /);
+    } finally {
+      s.close();
+    }
+    // Before: "250 … queued" after <LF>.<CR><LF>, then 250, 250, 354 and a second "queued" for the smuggled message.
+    expect(replies.match(/queued as/g)).toHaveLength(1);
+    const dir = path.join(root, "s", "vmail", "sandbox-demo.test", "ola", "Maildir", "new");
+    const outer = await waitFor(
+      "the outer message",
+      () =>
+        fs
+          .readdirSync(dir)
+          .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+          .find((m) => m.includes("Subject: outer-smuggling")),
+      30_000,
+    );
+    expect(outer).toContain("MAIL FROM:<postmaster@sandbox-demo.test>");
+  });
+
   it("a SIGTERM while it is still starting stops the components already running and leaves no process behind", async () => {
     const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
     const early = spawn(process.execPath, sandboxCliArgs(path.join(root, "early"), ...engine), {
