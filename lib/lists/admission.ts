@@ -37,6 +37,8 @@ export const REFUSALS = {
   noSubscriptions: "5.7.1 This list does not take subscriptions by mail",
   closed: "5.7.1 Only subscribers may post to this list",
   moderationFull: "5.7.1 Too many posts of this list are waiting for its moderators",
+  unauthenticatedRequest:
+    "5.7.1 A request by mail needs a From this server can authenticate (DMARC or a login); use the list's page",
 } as const;
 
 /**
@@ -54,9 +56,13 @@ export async function admit(store: ListStore, list: ListRow, m: PostFacts): Prom
   if (isBounceSender(m.envelopeFrom)) return { kind: "discard", reason: "sent from a bounce address" };
 
   const command = m.subject.trim().toLowerCase();
-  if (command === "subscribe")
-    return list.autosubscribeEnabled ? { kind: "subscribe" } : { kind: "refuse", text: REFUSALS.noSubscriptions };
-  if (command === "unsubscribe") return { kind: "unsubscribe" };
+  if (command === "subscribe" && !list.autosubscribeEnabled) return { kind: "refuse", text: REFUSALS.noSubscriptions };
+  if (command === "subscribe" || command === "unsubscribe") {
+    // The request is mailed to the From address: only to one that is authenticated, never to whoever a forger names
+    // (a request a day to each of any number of addresses, with the list owner's text, signed by the list's domain).
+    if (!m.verified || !m.poster) return { kind: "refuse", text: REFUSALS.unauthenticatedRequest };
+    return { kind: command };
+  }
 
   // Only an authenticated From counts; anyone else's post is an outsider's, whatever address it claims.
   const role = m.verified && m.poster ? await store.role(list.id, m.poster) : { subscriber: false, moderator: false };

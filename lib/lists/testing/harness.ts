@@ -55,8 +55,11 @@ export function message(from: string, to: string, subject: string, extra = "", b
 export const post = (from: string, list: string, subject: string, extra = "", envelope = from) =>
   smtpSend(l.ports.smtp, envelope, [at(list)], message(from, at(list), subject, extra));
 
-/** A post sent through the submission port, logged in as its From (how members' posts are authenticated). */
-export async function postAs(from: string, list: string, subject: string) {
+/**
+ * A post sent through the submission port, logged in as its From (how members' posts are authenticated); also how a
+ * SUBSCRIBE or UNSUBSCRIBE by mail is answered (only to an authenticated From).
+ */
+export async function postAs(from: string, list: string, subject: string, body?: string) {
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: "127.0.0.1",
@@ -69,7 +72,7 @@ export async function postAs(from: string, list: string, subject: string) {
   try {
     await transport.sendMail({
       envelope: { from, to: [at(list)] },
-      raw: message(from, at(list), subject).replace(/\r?\n/g, "\r\n"),
+      raw: message(from, at(list), subject, "", body).replace(/\r?\n/g, "\r\n"),
     });
   } finally {
     transport.close();

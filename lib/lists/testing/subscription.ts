@@ -2,11 +2,13 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { errorCatalog } from "@/lib/errors/catalog";
+import { createAccount } from "@/lib/server/resources/accounts";
 import { createMailingList, getListOrThrow, updateMailingLists } from "@/lib/server/resources/mailing-lists";
 import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 import { listStore } from "../store";
 import {
   at,
+  PW,
   l,
   db,
   publicUrl,
@@ -21,18 +23,14 @@ import {
   linkIn,
   members,
   log,
+  postAs,
 } from "./harness";
 
 export function subscriptionCases() {
   describe("subscription by mail", () => {
     it("SUBSCRIBE with the list's templates: never broadcast; a scanner's GET subscribes nobody; the POST does, with the welcome", async () => {
       const marker = unique("sub");
-      await smtpSend(
-        l.ports.smtp,
-        at("piotr"),
-        [at("zapisy")],
-        message(at("piotr"), at("zapisy"), "  SubScribe ", "", `${marker}\n`),
-      );
+      await postAs(at("piotr"), "zapisy", "  SubScribe ", `${marker}\n`);
       const request = await waitReceived(at("piotr"), `Chcesz na ${at("zapisy")}?`);
       const body = await text(request);
       expect(body).toContain(`Adres ${at("piotr")} prosi o zapis na Zapisy pocztą. Kliknij: ${publicUrl()}/confirm/`);
@@ -55,7 +53,7 @@ export function subscriptionCases() {
     });
 
     it("UNSUBSCRIBE with the list's templates", async () => {
-      await smtpSend(l.ports.smtp, at("jan"), [at("zapisy")], message(at("jan"), at("zapisy"), "unsubscribe"));
+      await postAs(at("jan"), "zapisy", "unsubscribe");
       const request = await waitReceived(at("jan"), `Odchodzisz z ${at("zapisy")}?`);
       const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
       expect(link.startsWith(`${publicUrl()}/confirm/`)).toBe(true);
@@ -69,7 +67,7 @@ export function subscriptionCases() {
 
     it("an UNSUBSCRIBE confirmed by an address that is not on the list changes nothing and sends no goodbye", async () => {
       expect((await members("zapisy")).accounts).not.toContain(at("marta"));
-      await smtpSend(l.ports.smtp, at("marta"), [at("zapisy")], message(at("marta"), at("zapisy"), "unsubscribe"));
+      await postAs(at("marta"), "zapisy", "unsubscribe");
       const request = await waitReceived(at("marta"), `Odchodzisz z ${at("zapisy")}?`);
       expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(
         200,
@@ -82,56 +80,88 @@ export function subscriptionCases() {
     });
 
     it("SUBSCRIBE and UNSUBSCRIBE with the Polish defaults", async () => {
-      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "SUBSCRIBE"));
+      await postAs(at("zofia"), "domyslna", "SUBSCRIBE");
       const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("domyslna")}`);
       expect((await fetch(await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(
         200,
       );
       await waitReceived(at("zofia"), `Witamy na liście ${at("domyslna")}`);
       expect((await members("domyslna")).accounts).toContain(at("zofia"));
-      await smtpSend(l.ports.smtp, at("zofia"), [at("domyslna")], message(at("zofia"), at("domyslna"), "UNSUBSCRIBE"));
+      await postAs(at("zofia"), "domyslna", "UNSUBSCRIBE");
       const again = await waitReceived(at("zofia"), `Potwierdź wypisanie z listy ${at("domyslna")}`);
       expect((await fetch(await linkIn(again, /http:\/\/\S+\/confirm\/[\w-]+/), { method: "POST" })).status).toBe(200);
       await waitReceived(at("zofia"), `Wypisano z listy ${at("domyslna")}`);
       expect((await members("domyslna")).accounts).not.toContain(at("zofia"));
     });
 
-    it("a From of several addresses in one pair of brackets gets no request: the envelope sender does", async () => {
+    it("a From of several addresses in one pair of brackets is no authenticated From: refused in the SMTP session, nobody gets a request", async () => {
       // addressparser reads <a,b> as one "address", and Postfix's sendmail splits it into two recipients: before, each
-      // address packed into a forged From got the list's mail.
+      // address packed into a forged From got the list's mail; later the envelope sender did, unauthenticated too.
       const packed = `From: <${at("ewa")},${at("marta")}>\nTo: <${at("domyslna")}>\nSubject: unsubscribe\n\nx\n`;
-      await smtpSend(l.ports.smtp, at("obcy"), [at("domyslna")], packed);
-      await waitReceived(at("obcy"), `Potwierdź wypisanie z listy ${at("domyslna")}`);
+      await expect(smtpSend(l.ports.smtp, at("obcy"), [at("domyslna")], packed)).rejects.toThrow(
+        /^SMTP: 5\d\d 5\.7\.1 A request by mail needs a From this server can authenticate/,
+      );
       await settle();
-      for (const who of ["ewa", "marta"]) expect(mailOf(at(who)).some((m) => m.includes("domyslna"))).toBe(false);
-      expect(log().filter((line) => line.includes(`request sent to ${at("ewa")}`))).toEqual([]);
+      for (const who of ["ewa", "marta", "obcy"]) {
+        expect(mailOf(at(who)).some((m) => m.includes("domyslna"))).toBe(false);
+        expect(
+          log().filter((line) => line.startsWith(`${at("domyslna")}: `) && line.includes(`request sent to ${at(who)}`)),
+        ).toEqual([]);
+      }
+    });
+
+    it("a SUBSCRIBE or UNSUBSCRIBE whose From is not authenticated is refused in the SMTP session, and nobody is mailed a request", async () => {
+      // Before, the request went to whatever From the message named: anyone could make each list send any number of
+      // strangers one message a day each, with the list owner's text, signed with the list's domain (backscatter).
+      const d = await domain();
+      const forger = "spamer@elsewhere.test";
+      const victim = "ofiara@elsewhere.test";
+      const before = log().filter((line) => line.includes("request sent to")).length;
+      await expect(
+        smtpSend(l.ports.smtp, forger, [at("domyslna")], message(victim, at("domyslna"), "SUBSCRIBE")),
+      ).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 A request by mail needs a From this server can authenticate/);
+      // A hosted account's address as the From, sent from outside (no login, no DMARC): the same.
+      await expect(
+        smtpSend(l.ports.smtp, forger, [at("zapisy")], message(at("ewa"), at("zapisy"), "unsubscribe")),
+      ).rejects.toThrow(/^SMTP: 5\d\d 5\.7\.1 A request by mail needs a From this server can authenticate/);
+      // Where the SMTP session cannot judge it (a forward of an account that keeps its copy meets the list only after
+      // acceptance), the list service drops it instead of answering.
+      await createAccount(db, d, "przekazuje-prosby", { password: PW, forwards: [at("zapisy")], keep_mail: 1 });
+      const forwarded = unique("forwarded-request");
+      await smtpSend(
+        l.ports.smtp,
+        forger,
+        [at("przekazuje-prosby")],
+        message(victim, at("przekazuje-prosby"), "UNSUBSCRIBE", "", `${forwarded}\n`),
+      );
+      await waitReceived(at("przekazuje-prosby"), "UNSUBSCRIBE");
+      await waitFor("the forward dropped by the list service", () =>
+        log().some((line) =>
+          line.includes(`${at("zapisy")}: post from ${victim} dropped after acceptance (5.7.1 A request by mail`),
+        ),
+      );
+      await settle();
+      expect(log().filter((line) => line.includes("request sent to")).length).toBe(before);
+      expect(outboundWith(victim)).toEqual([]);
+      expect(mailOf(at("ewa")).some((m) => m.includes(`Odchodzisz z ${at("zapisy")}?`))).toBe(false);
     });
 
     it("an RFC 2047 encoded UNSUBSCRIBE to a closed list is a request, as the SMTP session judged it, not a bounce", async () => {
       // Rspamd decodes the subject before the policy service judges it at the end of DATA; the list service read it
       // raw, took the message for an outsider's post, refused it after acceptance, and Postfix bounced it.
       const marker = unique("encoded");
-      await smtpSend(
-        l.ports.smtp,
-        "karol@elsewhere.test",
-        [at("zamknieta")],
-        message("karol@elsewhere.test", at("zamknieta"), "=?utf-8?q?unsubscribe?=", "", `${marker}\n`),
-      );
+      await postAs(at("karol"), "zamknieta", "=?utf-8?q?unsubscribe?=", `${marker}\n`);
       await waitFor("the request", () =>
-        log().includes(`${at("zamknieta")}: unsubscribe request sent to karol@elsewhere.test`),
+        log().includes(`${at("zamknieta")}: unsubscribe request sent to ${at("karol")}`),
       );
       await settle();
-      expect(outboundWith(marker)).toEqual([]);
+      // A bounce would come back to karol's own mailbox with the message in it.
+      expect(mailOf(at("karol")).some((m) => m.includes(marker))).toBe(false);
       expect(mailOf(at("jan")).some((m) => m.includes(marker))).toBe(false);
     });
 
     it("confirm_url: the link is the list's own page with the token; its POST to this service confirms", async () => {
-      await smtpSend(
-        l.ports.smtp,
-        at("karol"),
-        [at("zewnetrzna")],
-        message(at("karol"), at("zewnetrzna"), "subscribe"),
-      );
+      await postAs(at("karol"), "zewnetrzna", "subscribe");
       const request = await waitReceived(at("karol"), `Potwierdź zapis na listę ${at("zewnetrzna")}`);
       const link = await linkIn(request, /https:\/\/www\.example\.test\/potwierdz\?lista=1&token=[\w-]+/);
       expect(link).not.toBe("");
@@ -145,12 +175,7 @@ export function subscriptionCases() {
     it("a subscribe link confirmed after the list stopped taking subscriptions (autosubscribe_enabled 0) subscribes nobody", async () => {
       const d = await domain();
       await createMailingList(db, d, "zamyka-zapisy", { autosubscribe_enabled: 1 });
-      await smtpSend(
-        l.ports.smtp,
-        at("zofia"),
-        [at("zamyka-zapisy")],
-        message(at("zofia"), at("zamyka-zapisy"), "SUBSCRIBE"),
-      );
+      await postAs(at("zofia"), "zamyka-zapisy", "SUBSCRIBE");
       const request = await waitReceived(at("zofia"), `Potwierdź zapis na listę ${at("zamyka-zapisy")}`);
       const link = await linkIn(request, /http:\/\/\S+\/confirm\/[\w-]+/);
       // The owner closes subscriptions by mail before the link is followed.
