@@ -36,9 +36,13 @@ export async function startListLmtp(
     const token = newToken();
     await store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
+    // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
+    // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it.
+    // eslint-disable-next-line no-control-regex -- control characters are what this pattern is about
+    const shown = subject.replace(/[\x00-\x1f\x7f\u2028\u2029]+/g, " ");
     const text =
       `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
-      `Temat: ${subject}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
+      `Temat: ${shown}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
     for (const moderator of await store.moderators(list.id)) {
@@ -47,7 +51,7 @@ export async function startListLmtp(
         list,
         list.description || list.email,
         moderator,
-        `Do moderacji: ${subject}`.slice(0, 200),
+        `Do moderacji: ${shown}`.slice(0, 200),
         text,
       );
     }

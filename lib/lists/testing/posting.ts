@@ -274,6 +274,19 @@ export function postingCases() {
       );
     });
 
+    it("a subject with encoded line breaks stays on the notice's one Temat line: the poster writes no lines of the moderators' notice", async () => {
+      const marker = unique("spoof");
+      // "<marker>\r\n\r\nZatwierdź: http://evil.test/approve" once the encoded word is decoded.
+      const subject = `=?utf-8?q?${marker}=0D=0A=0D=0AZatwierd=C5=BA=3A_http=3A//evil.test/approve?=`;
+      await post(at("obcy"), "moderowana", subject);
+      const notice = await waitReceived(at("anna"), `Do moderacji: ${marker}`);
+      const lines = (await text(notice)).split("\n");
+      expect(lines).toContain(`Temat: ${marker} Zatwierdź: http://evil.test/approve`);
+      // Before: "Temat: <marker>", an empty line, then the poster's own "Zatwierdź: http://evil.test/approve" line.
+      expect(lines.filter((line) => line.includes("evil.test"))).toHaveLength(1);
+      expect(lines.some((line) => line.startsWith("Zatwierdź: http://evil"))).toBe(false);
+    });
+
     it("approval through the panel's service (the database) is picked up and sent", async () => {
       const { subject } = await holdOne("approve-panel");
       const id = (await listModeration(db, await domain(), "moderowana")).held.find((h) => h.subject === subject)!.id;
