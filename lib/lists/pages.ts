@@ -3,7 +3,7 @@ import "server-only";
 // button, and only its POST acts, so a link scanner's GET changes nothing. The list's page (List-Help,
 // List-Unsubscribe) sends the same confirmation mail as SUBSCRIBE/UNSUBSCRIBE by mail.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { isEmail } from "@/lib/schemas/common";
 import { clientAddress } from "@/lib/server/http/client-address";
@@ -29,6 +29,28 @@ export interface PagesOptions {
     address: string,
     client: string,
   ): Promise<"sent" | "closed" | RequestRefusal>;
+}
+
+/**
+ * Whom the hourly budget of confirmation requests counts: an IPv4 address, or the /64 of an IPv6 one. A host is
+ * usually given a whole /64, so counting each IPv6 address let one client send a request from a new address each
+ * time, without limit.
+ */
+export function requestBudgetClient(address: string): string {
+  const ip = address.split("%")[0]!;
+  if (!net.isIPv6(ip)) return address;
+  const [head, tail] = ip.includes("::") ? ip.split("::") : [ip, undefined];
+  // A dotted IPv4 tail (::ffff:1.2.3.4) stands for two groups.
+  const groups = (part: string | undefined) =>
+    part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : [];
+  const left = groups(head);
+  const right = groups(tail);
+  const all =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -189,9 +211,8 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
           const action = form.get("action") === "subscribe" ? "subscribe" : "unsubscribe";
           if (!isEmail(address)) return send(400, "Błędny adres", "<p>Podaj poprawny adres e-mail.</p>");
           const forwarded = req.headers["x-forwarded-for"];
-          const client = clientAddress(
-            req.socket.remoteAddress,
-            Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+          const client = requestBudgetClient(
+            clientAddress(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(",") : forwarded),
           );
           const done = await o.requestConfirmation(list, action, address, client);
           if (done === "closed") return closed(list);

@@ -167,6 +167,9 @@ export async function seed() {
 
 /** Seeds the lists and starts the sandbox with the list service. */
 export async function setUp() {
+  // The list pages behind a proxy on loopback, as in production: X-Forwarded-For names the client (the IPv6 budget
+  // test). Read once, at the first env(): set before anything starts.
+  process.env.TRUSTED_PROXIES = "127.0.0.1";
   root = newMailTestRoot("mailadmin-lists-");
   process.env.DATABASE_PATH = path.join(root, "db", "mail.db");
   db = await openTestDatabase(process.env.DATABASE_PATH);

@@ -255,5 +255,24 @@ export function subscriptionCases() {
       await refusal(await ask("zapisy", "adres6@sink.test"), "listRequestBudget");
       await settle();
     });
+
+    it("IPv6 addresses of one /64 share one budget: a client cannot take a new address for each request", async () => {
+      // Through the loopback proxy (TRUSTED_PROXIES), X-Forwarded-For names the client. Before, each address had its
+      // own budget, so one host with its /64 could have the list mail any number of strangers.
+      const from = (client: string, n: number) =>
+        fetch(`${publicUrl()}/lists/${encodeURIComponent(at("strona"))}`, {
+          method: "POST",
+          headers: { "X-Forwarded-For": client },
+          body: new URLSearchParams({ address: `v6-${n}@sink.test`, action: "subscribe" }),
+        });
+      for (const n of [1, 2, 3, 4, 5]) expect((await from(`2001:db8:1:2::${n}`, n)).status).toBe(200);
+      await refusal(await from("2001:db8:1:2:ffff:ffff:ffff:9", 6), "listRequestBudget");
+      // Another /64 has its own.
+      expect((await from("2001:db8:1:3::1", 7)).status).toBe(200);
+      expect(
+        log().filter((line) => line.includes("request for v6-6@sink.test from 2001:db8:1:2::/64 refused")),
+      ).toHaveLength(1);
+      await settle();
+    });
   });
 }
