@@ -5,6 +5,7 @@ import "server-only";
 // of DATA, lib/mailserver/antispam-config.ts), so that what the service would refuse is refused in the SMTP session
 // instead of bounced.
 import type { ListRow, ListStore } from "./store";
+import { LIST_MAX_HEAD_BYTES } from "./message";
 import { listIdOf } from "./sendmail";
 
 export interface PostFacts {
@@ -17,6 +18,8 @@ export interface PostFacts {
   /** The From is authenticated (Rspamd's X-Mailadmin-Poster names it). */
   verified: boolean;
   subject: string;
+  /** The size of the header block in bytes, when known (the SMTP session's question). */
+  headerBytes?: number;
 }
 
 export type Decision =
@@ -37,6 +40,7 @@ export const REFUSALS = {
   noSubscriptions: "5.7.1 This list does not take subscriptions by mail",
   closed: "5.7.1 Only subscribers may post to this list",
   moderationFull: "5.7.1 Too many posts of this list are waiting for its moderators",
+  headerTooLarge: "5.6.0 The header of this message is too large for a mailing list",
   unauthenticatedRequest:
     "5.7.1 A request by mail needs a From this server can authenticate (DMARC or a login); use the list's page",
 } as const;
@@ -47,6 +51,12 @@ export const REFUSALS = {
  */
 export const MAX_HELD_POSTS = 100;
 
+/**
+ * The largest header block a list post may have in the SMTP session. The list service reads the header block in
+ * memory, up to LIST_MAX_HEAD_BYTES; half of it here leaves room for what Postfix and Rspamd add on the way.
+ */
+export const MAX_POST_HEADER_BYTES = LIST_MAX_HEAD_BYTES / 2;
+
 export async function admit(store: ListStore, list: ListRow, m: PostFacts): Promise<Decision> {
   const id = `<${listIdOf(list)}>`;
   if (m.listIds.some((line) => line.toLowerCase().includes(id)))
@@ -54,6 +64,7 @@ export async function admit(store: ListStore, list: ListRow, m: PostFacts): Prom
   const auto = m.autoSubmitted.trim().toLowerCase();
   if (auto && auto !== "no") return { kind: "discard", reason: "Auto-Submitted" };
   if (isBounceSender(m.envelopeFrom)) return { kind: "discard", reason: "sent from a bounce address" };
+  if ((m.headerBytes ?? 0) > MAX_POST_HEADER_BYTES) return { kind: "refuse", text: REFUSALS.headerTooLarge };
 
   const command = m.subject.trim().toLowerCase();
   if (command === "subscribe" && !list.autosubscribeEnabled) return { kind: "refuse", text: REFUSALS.noSubscriptions };

@@ -8,9 +8,9 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 import { POSTER_HEADER } from "@/lib/mailserver/antispam-config";
 import { isEmail } from "@/lib/schemas/common";
 import { parseTarget } from "./addressing";
-import { admit } from "./admission";
+import { admit, REFUSALS } from "./admission";
 import type { ListDistribution } from "./distribution";
-import { decodedHeader, firstAddress, readHeaders, rewrittenStream } from "./message";
+import { decodedHeader, firstAddress, isHeadTooLarge, readHeaders, rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
 import { bounceAddress, sendComposed, sendmail } from "./sendmail";
 import { newToken, sha256, type ListRow, type ListStore } from "./store";
@@ -59,7 +59,16 @@ export async function startListLmtp(
   }
 
   async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
-    const h = await readHeaders(file);
+    let h: Awaited<ReturnType<typeof readHeaders>>;
+    try {
+      h = await readHeaders(file);
+    } catch (err) {
+      // A header block past what the service reads stays so at every retry: answering 451 kept it in Postfix's queue
+      // for days, then returned it to a sender that may be forged. Refused in the SMTP session (admit); here dropped.
+      if (!isHeadTooLarge(err)) throw err;
+      o.log(`${list.email}: post from ${envelopeFrom || "?"} dropped after acceptance (${REFUSALS.headerTooLarge})`);
+      return `2.0.0 Discarded: ${REFUSALS.headerTooLarge}`;
+    }
     // One plain address or none: a subscription request goes to it.
     const poster = [firstAddress(h.getFirst("from")), envelopeFrom.toLowerCase()].find(isEmail) ?? "";
     // Decoded, as Rspamd gives them to the policy service at the end of DATA: both must take the same decision.

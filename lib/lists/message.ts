@@ -9,7 +9,12 @@ import mimeFuncs from "nodemailer/lib/mime-funcs";
 import libmime from "libmime";
 import { isEmail } from "@/lib/schemas/common";
 
-const MAX_HEAD = 1024 * 1024;
+/** The most of a message's header block the service reads (mailsplit's limit; more is an error). */
+export const LIST_MAX_HEAD_BYTES = 1024 * 1024;
+const MAX_HEAD = LIST_MAX_HEAD_BYTES;
+
+/** The error mailsplit throws for a header block over LIST_MAX_HEAD_BYTES. */
+export const isHeadTooLarge = (err: unknown) => /Max header size/i.test((err as Error)?.message ?? "");
 
 /** The root headers of a spooled message (reads only as far as the end of the header block). */
 export function readHeaders(file: string): Promise<Headers> {

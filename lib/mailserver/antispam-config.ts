@@ -200,11 +200,16 @@ rspamd_config:register_symbol({
       if i <= 10 then ids[#ids + 1] = clean(h.decoded or h.value) end
     end
     -- The score as the Sieve scripts compare it (SCORE_ROUTINE): a forward-only account keeps what it files as spam.
+    -- The header block's size: the list service reads at most LIST_MAX_HEAD_BYTES of it.
+    local raw = task:get_raw_headers()
+    local head = 0
+    if raw then head = (type(raw) == 'string') and #raw or raw:len() end
     local centiscore = math.floor((task:get_metric_score('default')[1] or 0) * 100 + 0.5)
     if centiscore < 0 then centiscore = 0 end
     local request = table.concat({
       'request=${END_OF_DATA_REQUEST}',
       'size=' .. tostring(task:get_size() + ${STORED_OVERHEAD}),
+      'header_bytes=' .. tostring(head),
       'centiscore=' .. tostring(centiscore),
       'recipients=' .. table.concat(list, ','),
       'sender=' .. clean(env[1] and env[1].addr or ''),

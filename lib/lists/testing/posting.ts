@@ -26,7 +26,7 @@ import {
   maillog,
   text,
 } from "./harness";
-import { smtpSend } from "@/lib/mailserver/testing/mail-daemons";
+import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 
 export function postingCases() {
   describe("who may post", () => {
@@ -220,6 +220,46 @@ export function postingCases() {
       expect(received(at("jan"), viaForward)).toBe(false);
       expect(outboundWith(viaAlias)).toEqual([]);
       expect(outboundWith(viaForward)).toEqual([]);
+    });
+
+    it("a header block too large for the list service is refused in the SMTP session; met after acceptance it is dropped, not retried and returned", async () => {
+      const fields = (kb: number) =>
+        Array.from({ length: kb * 10 }, (_, n) => `X-Wypelniacz-${n}: ${"w".repeat(80)}\n`).join("");
+      const big = unique("big-header");
+      await expect(
+        smtpSend(
+          l.ports.smtp,
+          "obcy@elsewhere.test",
+          [at("otwarta")],
+          message("obcy@elsewhere.test", at("otwarta"), big, fields(600)),
+        ),
+      ).rejects.toThrow(/^SMTP: 5\d\d 5\.\d\.\d The header of this message is too large for a mailing list/);
+      // Past the service's 1 MB, through an account that keeps a copy and forwards to the list: the session judges
+      // only recipients that lead to lists alone, so the forward meets the list after acceptance. Before, the service
+      // answered 451 at every retry: days in Postfix's queue, then a bounce to the sender.
+      await createAccount(db, await domain(), "przekazuje-naglowki", {
+        password: PW,
+        forwards: [at("otwarta")],
+        keep_mail: 1,
+      });
+      const bigger = unique("bigger-header");
+      await smtpSend(
+        l.ports.smtp,
+        "obcy@elsewhere.test",
+        [at("przekazuje-naglowki")],
+        message("obcy@elsewhere.test", at("przekazuje-naglowki"), bigger, fields(1100)),
+      );
+      await waitFor("the forward dropped by the list service", () =>
+        log().some((line) =>
+          line.startsWith(`${at("otwarta")}: post from obcy@elsewhere.test dropped after acceptance (5.6.0 The header`),
+        ),
+      );
+      await settle();
+      expect(log().filter((line) => line.includes("temporary failure: Max header size"))).toEqual([]);
+      expect(received(at("jan"), big)).toBe(false);
+      expect(received(at("jan"), bigger)).toBe(false);
+      expect(outboundWith(big)).toEqual([]);
+      expect(outboundWith(bigger)).toEqual([]);
     });
   });
 

@@ -75,6 +75,8 @@ export interface PolicyRequest {
   subject?: string;
   auto_submitted?: string;
   list_ids?: string;
+  /** The size of the message's header block in bytes. */
+  header_bytes?: string;
 }
 
 export interface PolicyAnswer {
@@ -435,6 +437,7 @@ export class SpamPolicy {
               poster,
               verified: req.verified === "1",
               subject: req.subject ?? "",
+              headerBytes: Number(req.header_bytes) || 0,
             })
           : undefined;
         if (decision?.kind !== "refuse") {
