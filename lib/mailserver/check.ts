@@ -207,6 +207,37 @@ function internalHeaders(o: CheckOptions): Check {
 }
 
 /**
+ * Postfix runs every setting of the generated main.cf.snippet: a release that adds or changes one of its lines (a new
+ * restriction, a map) protects nothing until the snippet is applied again, and `postfix reload` alone does not do it.
+ * Compared as `postconf` prints them, whitespace runs as one space.
+ */
+function snippetApplied(o: CheckOptions): Check {
+  return () => {
+    const file = path.join(o.configDir, "postfix", "main.cf.snippet");
+    const norm = (v: string) => v.trim().replace(/\s+/g, " ");
+    const wanted = new Map<string, string>();
+    for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+      const m = /^([a-z0-9_]+)\s*=(.*)$/.exec(line);
+      if (m) wanted.set(m[1]!, norm(m[2]!));
+    }
+    const running = new Map<string, string>();
+    for (const line of postconf(o, ...wanted.keys()).split("\n")) {
+      const m = /^([a-z0-9_]+) =(.*)$/.exec(line);
+      if (m) running.set(m[1]!, norm(m[2]!));
+    }
+    const differ = [...wanted].filter(([name, value]) => running.get(name) !== value).map(([name]) => name);
+    return differ.length
+      ? {
+          ok: false,
+          detail:
+            `main.cf differs from ${file} in ${differ.join(", ")}: rerun the postconf line of docs/deploy.md, step 5, ` +
+            "then postfix reload",
+        }
+      : { ok: true, detail: `all ${wanted.size} settings of ${file}` };
+  };
+}
+
+/**
  * Address extensions are off (the snippet's `recipient_delimiter =`): with Debian's `+`, Postfix delivers jan+tag@
  * to jan while the policy service decides on the exact address, past jan's black list and the sending limit.
  */
@@ -414,6 +445,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["policy service answers", policyAnswers(o.policyService)],
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
+    ["main.cf has the snippet's settings", snippetApplied(o)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
     ["no address extensions (recipient_delimiter)", noAddressExtensions(o)],
     ["Rspamd's signing worker answers", signingWorkerListens(o)],

@@ -91,6 +91,7 @@ export function mailserverCheckCases() {
         "policy service answers",
         "quota-status answers at RCPT",
         "mail events service answers",
+        "main.cf has the snippet's settings",
         "X-Mailadmin headers removed on arrival",
         "no address extensions (recipient_delimiter)",
         "Rspamd's signing worker answers",
@@ -156,7 +157,7 @@ export function mailserverCheckCases() {
       }
     });
 
-    it("fails when Postfix keeps the X-Mailadmin headers a message arrives with, sendmail's path drops them, address extensions are on, or Rspamd has no signing worker", async () => {
+    it("fails when main.cf lacks lines of the snippet, Postfix keeps the X-Mailadmin headers a message arrives with, sendmail's path drops them, address extensions are on, or Rspamd has no signing worker", async () => {
       // A copy of Postfix's configuration without main.cf's header_checks and pickup's exemption, and with Debian's
       // recipient_delimiter (the running Postfix is left as it is: the check only reads the settings).
       const copy = path.join(path.dirname(l.root), "postfix-without-header-checks");
@@ -167,6 +168,8 @@ export function mailserverCheckCases() {
       const drop = (file: string, line: RegExp) =>
         fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(copy, file), "utf8").replace(line, ""));
       drop("main.cf", /^header_checks = .*$/m);
+      // A line a later release added to the snippet, not applied yet.
+      drop("main.cf", /^smtpd_forbid_bare_newline = .*$/m);
       // Debian's recipient_delimiter kept, as on a host where the snippet's line was not applied.
       fs.writeFileSync(
         path.join(copy, "main.cf"),
@@ -184,6 +187,9 @@ export function mailserverCheckCases() {
         expect(r.status).toBe(1);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed).toEqual([
+          `✗ main.cf has the snippet's settings: main.cf differs from ${path.join(l.conf, "postfix", "main.cf.snippet")} ` +
+            "in smtpd_forbid_bare_newline, recipient_delimiter, header_checks, non_smtpd_milters: rerun the postconf " +
+            "line of docs/deploy.md, step 5, then postfix reload",
           expect.stringMatching(
             /^✗ X-Mailadmin headers removed on arrival: header_checks is '', not \S+inbound-header-checks: .*; pickup does not skip them .*postconf -P pickup\/unix\/receive_override_options=no_header_body_checks$/,
           ),
@@ -218,7 +224,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 20 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 21 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
