@@ -40,7 +40,7 @@ export const REFUSALS = {
   noSubscriptions: "5.7.1 This list does not take subscriptions by mail",
   closed: "5.7.1 Only subscribers may post to this list",
   moderationFull: "5.7.1 Too many posts of this list are waiting for its moderators",
-  headerTooLarge: "5.6.0 The header of this message is too large for a mailing list",
+  headerTooLarge: "5.7.1 The header of this message is too large for a mailing list",
   unauthenticatedRequest:
     "5.7.1 A request by mail needs a From this server can authenticate (DMARC or a login); use the list's page",
 } as const;

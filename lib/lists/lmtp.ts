@@ -37,9 +37,10 @@ export async function startListLmtp(
     await store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
-    // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it.
+    // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it,
+    // without C1 controls (U+0085 breaks a line too) or bidirectional overrides that would reorder what follows.
     // eslint-disable-next-line no-control-regex -- control characters are what this pattern is about
-    const shown = subject.replace(/[\x00-\x1f\x7f\u2028\u2029]+/g, " ");
+    const shown = subject.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, " ");
     const text =
       `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
       `Temat: ${shown}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +

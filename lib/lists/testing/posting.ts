@@ -233,7 +233,7 @@ export function postingCases() {
           [at("otwarta")],
           message("obcy@elsewhere.test", at("otwarta"), big, fields(600)),
         ),
-      ).rejects.toThrow(/^SMTP: 5\d\d 5\.\d\.\d The header of this message is too large for a mailing list/);
+      ).rejects.toThrow(/^SMTP: 554 5\.7\.1 The header of this message is too large for a mailing list/);
       // Past the service's 1 MB, through an account that keeps a copy and forwards to the list: the session judges
       // only recipients that lead to lists alone, so the forward meets the list after acceptance. Before, the service
       // answered 451 at every retry: days in Postfix's queue, then a bounce to the sender.
@@ -251,7 +251,7 @@ export function postingCases() {
       );
       await waitFor("the forward dropped by the list service", () =>
         log().some((line) =>
-          line.startsWith(`${at("otwarta")}: post from obcy@elsewhere.test dropped after acceptance (5.6.0 The header`),
+          line.startsWith(`${at("otwarta")}: post from obcy@elsewhere.test dropped after acceptance (5.7.1 The header`),
         ),
       );
       await settle();
@@ -316,8 +316,9 @@ export function postingCases() {
 
     it("a subject with encoded line breaks stays on the notice's one Temat line: the poster writes no lines of the moderators' notice", async () => {
       const marker = unique("spoof");
-      // "<marker>\r\n\r\nZatwierdź: http://evil.test/approve" once the encoded word is decoded.
-      const subject = `=?utf-8?q?${marker}=0D=0A=0D=0AZatwierd=C5=BA=3A_http=3A//evil.test/approve?=`;
+      // "<marker>\r\n\u0085\u202e\r\nZatwierdź: http://evil.test/approve" once the encoded word is decoded (U+0085
+      // breaks a line too; U+202E would reorder the rest).
+      const subject = `=?utf-8?q?${marker}=0D=0A=C2=85=E2=80=AE=0D=0AZatwierd=C5=BA=3A_http=3A//evil.test/approve?=`;
       await post(at("obcy"), "moderowana", subject);
       const notice = await waitReceived(at("anna"), `Do moderacji: ${marker}`);
       const lines = (await text(notice)).split("\n");
