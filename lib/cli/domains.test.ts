@@ -11,7 +11,7 @@ import { readDnsRecords, startDnsServer, writeDnsRecords, type DnsServer } from 
 import { verifyDigest, sha1Hex } from "@/lib/server/caller/password";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { listCustomers } from "@/lib/server/resources/customers";
-import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { findDomain, getDomainOrThrow } from "@/lib/server/resources/domains";
 import { currentDkimKey } from "@/lib/mailserver/dkim";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { FailedWithReport, UsageError } from "./args";
@@ -468,6 +468,25 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
     );
     const after = await getDomainOrThrow(db, "pool-a.test");
     expect([after.capacityLimit, after.aliasLimit, after.sendLimit]).toEqual([3000, 1000, 1000]);
+    // A new domain of the customer likewise gets no own figure for a pooled limit, and is not added with one.
+    const add = (name: string, ...limit: string[]) =>
+      runCommand(db, [
+        "domain",
+        "add",
+        name,
+        "--customer",
+        String(customer),
+        "--postmaster-password",
+        "Admin-pass1",
+        ...limit,
+      ]);
+    await expect(add("pool-c.test", "--capacity-limit", "10")).rejects.toThrow(
+      /^pool-c\.test: --capacity-limit is pooled over customer \d+'s domains; .*nothing was changed$/,
+    );
+    expect(await findDomain(db, "pool-c.test")).toBeUndefined();
+    await add("pool-c.test", "--account-limit", "5");
+    expect((await getDomainOrThrow(db, "pool-c.test")).accountLimit).toBe(5);
+    await runCommand(db, ["domain", "remove", "pool-c.test", "--yes"]);
     // A limit the customer does not pool is the domain's own, and set as before.
     const set = JSON.parse(
       await runCommand(db, ["domain", "set-limits", "pool-a.test", "--account-limit", "20"]),
@@ -491,7 +510,7 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
   it("customer set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {
     await expect(runCommand(db, ["customer", "set-limits", "1"])).rejects.toThrow(
       new UsageError(
-        "customer set-limits: give at least one limit (usage: npm run --silent cli -- customer set-limits <id> " +
+        "customer set-limits: give at least one limit (usage: npm run --silent cli -- customer set-limits <id>|<domain> " +
           "[--account-limit N|none] [--alias-limit N|none] [--mailinglist-limit N|none] [--capacity-limit MB|none])",
       ),
     );

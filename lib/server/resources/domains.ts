@@ -2,7 +2,7 @@ import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts, domains, type DomainRow } from "@/db/schema";
+import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
 import {
@@ -206,8 +206,13 @@ export async function insertDomain(
   return withTransaction(db, async (tx) => {
     if ((await statements(tx).byName.execute({ name })).length)
       throw apiError("domainTaken", "domain", { domain: name });
-    const customer =
-      customerId === undefined ? (await createCustomer(tx, name)).id : (await getCustomerOrThrow(tx, customerId)).id;
+    let customer: number;
+    if (customerId === undefined) customer = (await createCustomer(tx, name)).id;
+    else {
+      const row = await getCustomerOrThrow(tx, customerId);
+      refusePooled(name, row, limits);
+      customer = row.id;
+    }
     await recordChange(tx, {
       domain: name,
       action: "create",
@@ -233,25 +238,32 @@ const LIMIT_OPTION = {
 } as const;
 
 /**
- * Sets the domain's own limits. A limit its customer pools is refused, with nothing written: the domain's own
- * figure does not bind while the pool does (docs/customers.md), so changing it would change nothing in force.
+ * Refuses an own limit of `domain` that its customer pools: the domain's own figure does not bind while the pool does
+ * (docs/customers.md), so setting it would change nothing in force.
  */
+function refusePooled(domain: string, customer: CustomerRow | undefined, limits: DomainLimits): void {
+  const pooled = pooledLimits(customer).filter((k) => limits[k] !== undefined);
+  if (!pooled.length) return;
+  const options = pooled.map((k) => LIMIT_OPTION[k]);
+  const names = options.map((o) => o.split(" ")[0]).join(", ");
+  throw new Error(
+    `${domain}: ${names} ${pooled.length > 1 ? "are" : "is"} pooled over customer ${customer!.id}'s domains; ` +
+      `set ${pooled.length > 1 ? "them" : "it"} with \`customer set-limits ${customer!.id} ${options.join(" ")}\` ` +
+      `(or \`none\` to give each domain its own again); nothing was changed`,
+  );
+}
+
+/** Sets the domain's own limits; one its customer pools is refused, with nothing written (refusePooled). */
 export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainLimits): Promise<DomainRow> {
   if (Object.keys(limits).length === 0) return domain;
   const old = Object.fromEntries(Object.keys(limits).map((k) => [k, (domain as Record<string, unknown>)[k]]));
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
-    const customer = domain.customerId === null ? undefined : await findCustomer(tx, domain.customerId);
-    const pooled = pooledLimits(customer).filter((k) => limits[k] !== undefined);
-    if (pooled.length) {
-      const options = pooled.map((k) => LIMIT_OPTION[k]);
-      const names = options.map((o) => o.split(" ")[0]).join(", ");
-      throw new Error(
-        `${domain.name}: ${names} ${pooled.length > 1 ? "are" : "is"} pooled over customer ${customer!.id}'s domains; ` +
-          `set ${pooled.length > 1 ? "them" : "it"} with \`customer set-limits ${customer!.id} ${options.join(" ")}\` ` +
-          `(or \`none\` to give each domain its own again); nothing was changed`,
-      );
-    }
+    refusePooled(
+      domain.name,
+      domain.customerId === null ? undefined : await findCustomer(tx, domain.customerId),
+      limits,
+    );
     await recordChange(tx, {
       domain: domain.name,
       action: "update",
