@@ -58,7 +58,16 @@ export const isPooled = (c: CustomerRow) =>
 export async function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): Promise<EffectiveLimits> {
   const s = statements(db);
   const d = (await s.domainById.execute({ id: domain.id }))[0]!;
-  const own: EffectiveLimits = {
+  const c = d.customerId === null ? undefined : (await s.byId.execute({ id: d.customerId }))[0];
+  const pool = c && isPooled(c) ? (await s.pool.execute({ customerId: c.id }))[0] : undefined;
+  return limitsInForce(d, c, pool);
+}
+
+type PoolUsage = Pick<EffectiveLimits, "accountCount" | "aliasCount" | "mailinglistCount" | "capacitySum">;
+
+/** The domain's own limits and usage, with each limit its customer pools replaced by the pool's limit and usage. */
+function limitsInForce(d: DomainRow, customer: CustomerRow | undefined, pool: PoolUsage | undefined): EffectiveLimits {
+  const out: EffectiveLimits = {
     accountLimit: d.accountLimit,
     aliasLimit: d.aliasLimit,
     mailinglistLimit: d.mailinglistLimit,
@@ -68,16 +77,11 @@ export async function effectiveLimits(db: Db, domain: Pick<DomainRow, "id">): Pr
     mailinglistCount: d.mailinglistCount,
     capacitySum: d.capacitySum,
   };
-  const c = d.customerId === null ? undefined : (await s.byId.execute({ id: d.customerId }))[0];
-  if (!c || !isPooled(c)) return own;
-  const pool = (await s.pool.execute({ customerId: c.id }))[0]!;
-  const out = { ...own };
-  if (c.accountLimit !== null) Object.assign(out, { accountLimit: c.accountLimit, accountCount: pool.accountCount });
-  if (c.aliasLimit !== null) Object.assign(out, { aliasLimit: c.aliasLimit, aliasCount: pool.aliasCount });
-  if (c.mailinglistLimit !== null) {
-    Object.assign(out, { mailinglistLimit: c.mailinglistLimit, mailinglistCount: pool.mailinglistCount });
+  for (const k of pooledLimits(customer)) {
+    out[k] = customer![k]!;
+    // PostgreSQL's sum() of bigint comes back as a string.
+    out[USAGE_OF[k]] = Number(pool![USAGE_OF[k]]);
   }
-  if (c.capacityLimit !== null) Object.assign(out, { capacityLimit: c.capacityLimit, capacitySum: pool.capacitySum });
   return out;
 }
 
@@ -118,24 +122,8 @@ export async function domainsWithLimitsInForce(
   const poolOf = new Map(sums.map((s) => [s.customerId, s]));
   return rows.map((d) => {
     const customer = d.customerId === null ? undefined : byId.get(d.customerId);
-    const pooled = pooledLimits(customer);
-    const inForce: EffectiveLimits = {
-      accountLimit: d.accountLimit,
-      aliasLimit: d.aliasLimit,
-      mailinglistLimit: d.mailinglistLimit,
-      capacityLimit: d.capacityLimit,
-      accountCount: d.accountCount,
-      aliasCount: d.aliasCount,
-      mailinglistCount: d.mailinglistCount,
-      capacitySum: d.capacitySum,
-    };
-    const pool = poolOf.get(d.customerId)!;
-    for (const k of pooled) {
-      inForce[k] = customer![k]!;
-      // PostgreSQL's sum() of bigint comes back as a string.
-      inForce[USAGE_OF[k]] = Number(pool[USAGE_OF[k]]);
-    }
-    return { ...d, inForce, pooled };
+    const inForce = limitsInForce(d, customer, poolOf.get(d.customerId));
+    return { ...d, inForce, pooled: pooledLimits(customer) };
   });
 }
 
