@@ -37,6 +37,7 @@ export const {
   sendCounts,
   mailPasswordChanges,
   mailPasswordChangesHandled,
+  submissionSessions,
 } = active;
 
 export type {

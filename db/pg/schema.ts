@@ -500,6 +500,18 @@ export const mailPasswordChanges = pgTable(
   ],
 );
 
+export const submissionSessions = pgTable(
+  "submission_sessions",
+  {
+    session: text("session").primaryKey(),
+    since: int64("since").notNull(),
+    instance: text("instance").notNull(),
+    seqno: integer("seqno").notNull(),
+    seen: int64("seen").notNull(),
+  },
+  (t) => [index("submission_sessions_seen").on(t.seen)],
+);
+
 export const mailPasswordChangesHandled = pgTable(
   "mail_password_changes_handled",
   {

@@ -568,6 +568,23 @@ export const mailPasswordChanges = sqliteTable(
   ],
 );
 
+/**
+ * The signed-in SMTP submission sessions the policy service has been asked about, each with the earliest moment it is
+ * known to have been signed in by (lib/mailserver/policy/signed-in-sessions.ts): shared by every mail host's policy
+ * service and kept over restarts. Pruned a day after a session's last request.
+ */
+export const submissionSessions = sqliteTable(
+  "submission_sessions",
+  {
+    session: text("session").primaryKey(),
+    since: integer("since").notNull(),
+    instance: text("instance").notNull(),
+    seqno: integer("seqno").notNull(),
+    seen: integer("seen").notNull(),
+  },
+  (t) => [index("submission_sessions_seen").on(t.seen)],
+);
+
 /** Which mail host (MAIL_HOST_NAME, '' without one) has ended the sessions of which password change. */
 export const mailPasswordChangesHandled = sqliteTable(
   "mail_password_changes_handled",

@@ -224,7 +224,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       "The policy service Postfix asks at RCPT: aliases that lead nowhere, black and white lists, SPF, RBL, greylisting, quota per recipient; signed-in senders' sending limit.",
     notes:
       "Reads each recipient's settings from the database at every request (a change applies to the next message),\n" +
-      'and counts signed-in senders\' recipients there (send_counts, docs/mail-server.md "Sending limit").\n' +
+      'and counts signed-in senders\' recipients there (send_counts, docs/mail-server.md "Sending limit"), and\n' +
+      'records their submission sessions (submission_sessions, "Submission sessions" there).\n' +
       "SPAM_RBL_DEFAULT, SPAM_SPF_DEFAULT and SPAM_GREYLIST_DEFAULT give the server's defaults, as they do for the API.",
     example: `${CLI} mailserver policy --listen 127.0.0.1:10040 --state /var/lib/mailadmin/greylist.db`,
     options: {

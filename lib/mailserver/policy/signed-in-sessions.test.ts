@@ -1,4 +1,4 @@
-// The policy service's memory of signed-in submission sessions (./signed-in-sessions.ts): by when each session had
+// The policy service's record of signed-in submission sessions (./signed-in-sessions.ts): by when each session had
 // signed in, and whether the login's password changed after that (the record the trigger writes). The real daemons'
 // case is in lib/mailserver/testing/antispam/policy.ts.
 import fs from "node:fs";
@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { mailPasswordChanges } from "@/db/schema";
+import { mailPasswordChanges, submissionSessions } from "@/db/schema";
 import { runCommand } from "@/lib/cli/commands";
 import { parseInstance, SignedInSessions, type SessionRequest } from "./signed-in-sessions";
 
@@ -51,10 +51,10 @@ describe("signed-in sessions", () => {
     const sessions = new SignedInSessions(db, () => now);
     const login = "stary@s.test";
     // First seen at its second transaction, which started at T0 + 5 s: signed in by then.
-    expect(sessions.signedInBy(request(login, 40000, instance(100, T0 + 5_000, 1)))).toBe(T0 + 5_000);
+    expect(await sessions.signedInBy(request(login, 40000, instance(100, T0 + 5_000, 1)))).toBe(T0 + 5_000);
     now = T0 + 60_000;
     // A later transaction of the same session keeps the earlier moment.
-    expect(sessions.signedInBy(request(login, 40000, instance(100, T0 + 50_000, 2)))).toBe(T0 + 5_000);
+    expect(await sessions.signedInBy(request(login, 40000, instance(100, T0 + 50_000, 2)))).toBe(T0 + 5_000);
     await db.insert(mailPasswordChanges).values({ email: login, changedAt: T0 + 30_000 });
     expect(await sessions.signedInBeforeChange(request(login, 40000, instance(100, T0 + 55_000, 3)))).toBe(true);
     // Another session of the login, first seen in a transaction that started after the change: it may have signed in
@@ -70,7 +70,7 @@ describe("signed-in sessions", () => {
     let now = T0 + 1_000;
     const sessions = new SignedInSessions(db, () => now);
     const login = "port@s.test";
-    expect(sessions.signedInBy(request(login, 41000, instance(200, T0 + 1_000, 0)))).toBe(T0 + 1_000);
+    expect(await sessions.signedInBy(request(login, 41000, instance(200, T0 + 1_000, 0)))).toBe(T0 + 1_000);
     await db.insert(mailPasswordChanges).values({ email: login, changedAt: T0 + 2_000 });
     now = T0 + 3_000;
     expect(await sessions.signedInBeforeChange(request(login, 41000, instance(200, T0 + 3_000, 1)))).toBe(true);
@@ -82,19 +82,33 @@ describe("signed-in sessions", () => {
     expect(await bare.signedInBeforeChange({ ...request(login, 41001, ""), instance: undefined })).toBe(false);
   });
 
-  it("forgets sessions not asked about for a day", () => {
+  it("is kept in the database: another host's policy service, or this one after a restart, knows the session", async () => {
+    let now = T0 + 1_000;
+    const login = "restart@s.test";
+    const before = new SignedInSessions(db, () => now);
+    expect(await before.signedInBy(request(login, 42000, instance(300, T0 + 1_000, 0)))).toBe(T0 + 1_000);
+    await db.insert(mailPasswordChanges).values({ email: login, changedAt: T0 + 2_000 });
+    now = T0 + 5_000;
+    // The session's next transaction began after the change; only the remembered first one tells it signed in before.
+    const after = new SignedInSessions(db, () => now);
+    expect(await after.signedInBeforeChange(request(login, 42000, instance(300, T0 + 5_000, 1)))).toBe(true);
+  });
+
+  it("forgets sessions not asked about for a day", async () => {
+    const count = async () =>
+      (await db.select().from(submissionSessions)).filter((r) => /^[abc]@s\.test\n/.test(r.session)).length;
     let now = T0;
     const sessions = new SignedInSessions(db, () => now);
-    sessions.signedInBy(request("a@s.test", 1, instance(1, T0, 0)));
+    await sessions.signedInBy(request("a@s.test", 1, instance(1, T0, 0)));
     now = T0 + 3_600_000;
-    sessions.signedInBy(request("b@s.test", 2, instance(1, now, 0)));
-    expect(sessions.size).toBe(2);
+    await sessions.signedInBy(request("b@s.test", 2, instance(1, now, 0)));
+    expect(await count()).toBe(2);
     now = T0 + 86_400_000 + 120_000;
-    sessions.signedInBy(request("c@s.test", 3, instance(1, now, 0)));
+    await sessions.signedInBy(request("c@s.test", 3, instance(1, now, 0)));
     // a was last asked about more than a day ago; b less.
-    expect(sessions.size).toBe(2);
+    expect(await count()).toBe(2);
     // The first session asked about again is a new one: it starts at this transaction.
-    expect(sessions.signedInBy(request("a@s.test", 1, instance(1, now, 1)))).toBe(now);
-    expect(sessions.signedInBy(request("b@s.test", 2, instance(1, now, 1)))).toBe(T0 + 3_600_000);
+    expect(await sessions.signedInBy(request("a@s.test", 1, instance(1, now, 1)))).toBe(now);
+    expect(await sessions.signedInBy(request("b@s.test", 2, instance(1, now, 1)))).toBe(T0 + 3_600_000);
   });
 });
