@@ -35,6 +35,25 @@ import {
   message,
 } from "./harness";
 
+/**
+ * A message body that runs `change` when the client is first asked for the text, after 354: a change that comes
+ * between a message's RCPTs and its end of DATA.
+ */
+function bodyAfter(change: () => Promise<unknown>, text: string): Readable {
+  let changing: Promise<unknown> | undefined;
+  return new Readable({
+    read() {
+      changing ??= change().then(
+        () => {
+          this.push(text.replace(/\r?\n/g, "\r\n"));
+          this.push(null);
+        },
+        (err: Error) => this.destroy(err),
+      );
+    },
+  });
+}
+
 export function policyCases() {
   it("greylisting: on defers the first attempt with 4xx and accepts the retry after greylist_delay_s; off, inherited, white-listed", async () => {
     const sender = `grey-${Date.now()}@outside.test`;
@@ -155,18 +174,10 @@ export function policyCases() {
       expect((await sendAs(`sesja@${S}`, "session-before")).accepted).toEqual([`plain@${S}`]);
       // Blocked between RCPT and DATA: the message's text is asked for only after 354, and then the block comes
       // first. The end of DATA checks the login again (before, a header From of its own address was not looked up).
-      let blocking: Promise<unknown> | undefined;
-      const body = new Readable({
-        read() {
-          blocking ??= setAccount(S, "sesja", { blocked: 1 }).then(
-            () => {
-              this.push(message(`sesja@${S}`, [`plain@${S}`], "session-blocked-in-data").replace(/\r?\n/g, "\r\n"));
-              this.push(null);
-            },
-            (err: Error) => this.destroy(err),
-          );
-        },
-      });
+      const body = bodyAfter(
+        () => setAccount(S, "sesja", { blocked: 1 }),
+        message(`sesja@${S}`, [`plain@${S}`], "session-blocked-in-data"),
+      );
       await expect(
         call((done) => connection.send({ from: `sesja@${S}`, to: [`plain@${S}`] }, body, done)),
       ).rejects.toMatchObject({
@@ -277,18 +288,10 @@ export function policyCases() {
       expect((await sendOn(old, "pwchange-before")).accepted).toEqual([`plain@${S}`]);
       // The password changed between RCPT and DATA: the message's text is asked for only after 354, and then the
       // change comes first. The end of DATA asks the policy service again.
-      let changing: Promise<unknown> | undefined;
-      const body = new Readable({
-        read() {
-          changing ??= setAccount(S, "haslo", { password: NEW }).then(
-            () => {
-              this.push(message(`haslo@${S}`, [`plain@${S}`], "pwchange-in-data").replace(/\r?\n/g, "\r\n"));
-              this.push(null);
-            },
-            (err: Error) => this.destroy(err),
-          );
-        },
-      });
+      const body = bodyAfter(
+        () => setAccount(S, "haslo", { password: NEW }),
+        message(`haslo@${S}`, [`plain@${S}`], "pwchange-in-data"),
+      );
       await expect(
         call((done) => old.send({ from: `haslo@${S}`, to: [`plain@${S}`] }, body, done)),
       ).rejects.toMatchObject({
