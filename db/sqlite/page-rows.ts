@@ -13,7 +13,8 @@
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
 //   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
 //   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk in an
-//   order other than name that meets matches bunched at its end stops at twice its expected length and tests ids.
+//   order other than name stops at twice its expected length; having found most of the page by then, it walks again
+//   as far as the rate of its finds asks, and otherwise (matches bunched at the end of the order) it tests ids.
 // - A search's total is remembered per domain while its search_version (moved by triggers) is
 //   unchanged. A new search's count hands over the ids of up to 10,000 matches, so its page does not run the
 //   trigram query again.
@@ -265,16 +266,26 @@ export function sqlitePageRows<Row>(
           // within each capacity) they would make this walk read nearly every row, so it stops after twice the
           // expected entries (the LIMIT on the inner walk) and the ids are tested instead. The outer ORDER BY is
           // the inner one's, which SQLite sees and does not sort again (SQL keeps no order out of a subquery).
+          const walkKeys = (budget: number) =>
+            readRows<Row>(
+              db,
+              rowsOf(
+                `SELECT id FROM (SELECT id, search_key, ${column}, name FROM ${table} ${byIndex} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
+                  `WHERE search_key LIKE ? ESCAPE '\\' ${order}`,
+              ),
+              [domainId, budget, like, q.size, offset],
+            );
+          const wanted = Math.min(q.size, total - offset);
           const budget = force.walkBudget ?? Math.ceil((2 * (offset + q.size) * rowsInDomain) / total);
-          rows = readRows(
-            db,
-            rowsOf(
-              `SELECT id FROM (SELECT id, search_key, ${column}, name FROM ${table} ${byIndex} WHERE domain_id = ? ${sortBy} LIMIT ?) ` +
-                `WHERE search_key LIKE ? ESCAPE '\\' ${order}`,
-            ),
-            [domainId, budget, like, q.size, offset],
-          );
-          if (rows.length < Math.min(q.size, total - offset)) rows = walkIds();
+          rows = walkKeys(budget);
+          if (rows.length < wanted) {
+            // Matches only a little sparser than average here (most of the page found) are walked to again, with the
+            // budget their rate asks for; few or none found means bunched matches, which the ids find at once.
+            const found = rows.length > 0 ? offset + rows.length : 0;
+            const asked = found > 0 ? Math.ceil((1.5 * (offset + q.size) * budget) / found) : Infinity;
+            if (asked <= 2 * budget) rows = walkKeys(asked);
+            if (rows.length < wanted) rows = walkIds();
+          }
         }
       } else {
         // In name order the index holding the search key is walked, so the test reads the entry, not the row (a

@@ -231,6 +231,35 @@ describe("readPage", () => {
     }
   });
 
+  it("walks on, instead of reading every match's id, when its first walk found most of the page", async () => {
+    const id = Number(db.$client.prepare(`INSERT INTO domains (name) VALUES ('sparse.pl')`).run().lastInsertRowid);
+    // By capacity: one in ten of the first 200 accounts matches, one in four of the rest.
+    for (let n = 0; n < 400; n++)
+      insertAccount(id, `s${n}`, (n < 200 ? n % 10 === 0 : n % 4 === 0) ? "rzadki" : "zwykly", 1000 + n);
+    // A handle of its own prepares every statement it runs, so the statements it prepared are the ones it ran.
+    const own = openDatabase(path.join(dir, "list.db"));
+    const prepared: string[] = [];
+    const prepare = own.$client.prepare.bind(own.$client);
+    vi.spyOn(own.$client, "prepare").mockImplementation((text: string) => {
+      prepared.push(text);
+      return prepare(text);
+    });
+    try {
+      // A budget of 160 entries finds 16 of the page's 20 (a little sparser than the domain's average).
+      const got = await readPage(
+        own,
+        spec,
+        id,
+        { search: "rzadki", sort: "capacity", sortDir: "asc", page: 0, size: 20 },
+        { plan: "walkIndex", walkTest: "searchKey", walkBudget: 160 },
+      );
+      expect(Object.keys(got.result_data)).toEqual(expected(id, "rzadki", "capacity", false, 0, 20).names);
+      expect(prepared.filter((text) => /\bid IN \(SELECT (rowid|value)\b/.test(text))).toEqual([]);
+    } finally {
+      own.$client.close();
+    }
+  });
+
   it("stays correct after writes (the search index and the remembered totals follow them)", async () => {
     const [big] = domainIds;
     await check(big!, "kowal", "name", false, 0, 50);
