@@ -27,8 +27,13 @@ export function FieldError({ id, message }: { id?: string; message?: string }) {
   );
 }
 
+/**
+ * Every control's look. A read-only input or textarea is grey; a select is white, though it matches :read-only too
+ * (only inputs and textareas are read-write), and as tall as a text input (42 px). An invalid control (aria-invalid,
+ * which Field sets from its error) has a red border and a red focus ring, whichever form it is in.
+ */
 export const controlClass = (invalid: boolean) =>
-  `block w-full rounded-md border bg-white px-3 py-2 text-base text-gray-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 disabled:bg-gray-100 disabled:text-gray-700 read-only:bg-gray-50 ${
+  `block w-full rounded-md border bg-white px-3 py-2 text-base text-gray-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 disabled:bg-gray-100 disabled:text-gray-700 [&:is(input,textarea):read-only]:bg-gray-50 [select&]:h-[42px] aria-invalid:border-red-700 aria-invalid:focus-visible:outline-red-700 ${
     invalid ? "border-red-700" : "border-gray-500"
   }`;
 

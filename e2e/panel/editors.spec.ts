@@ -4,7 +4,7 @@
 // Each test leaves a screenshot in test-results/screenshots.
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, loginAs, signInAs, sha1Hex as sha1, test } from "./fixtures";
+import { DEMO, colourOf, expect, loginAs, signInAs, sha1Hex as sha1, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -22,6 +22,26 @@ async function gotoAccount(page: Page, name: string) {
   await expect(page.getByRole("heading", { level: 1, name: `Konto ${name}@${DEMO.domain}` })).toBeVisible();
   await expect(page.getByLabel("Opis", { exact: true })).not.toHaveValue("");
 }
+
+test("selects are as tall as text inputs and white; the pager's select and buttons line up", async ({ page }) => {
+  await openAccount(page, "maria.wojcik");
+  const heightOf = (selector: string) =>
+    page.locator(selector).evaluateAll((els) => [...new Set(els.map((el) => el.getBoundingClientRect().height))]);
+  const inputs = await heightOf("main input:not([type=checkbox]):visible");
+  expect(inputs).toEqual([42]);
+  expect(await heightOf("main select:visible")).toEqual(inputs);
+  for (const select of await page.locator("main select:visible").all()) {
+    expect(await colourOf(select, "backgroundColor")).toEqual([255, 255, 255]);
+  }
+  await page.goto("/accounts");
+  const pager = page.getByRole("navigation", { name: "Stronicowanie" });
+  const boxes = await pager
+    .locator("select, button")
+    .evaluateAll((els) => els.map((el) => [el.getBoundingClientRect().top, el.getBoundingClientRect().height]));
+  expect(boxes).toHaveLength(3);
+  expect(new Set(boxes.map(([top, height]) => `${top} ${height}`)).size, JSON.stringify(boxes)).toBe(1);
+  await pager.screenshot({ path: path.join(SCREENSHOTS, "editors-pager.png") });
+});
 
 test("the unsaved-changes guard asks before an in-app link leaves the editor", async ({ page }) => {
   await openAccount(page, "maria.wojcik");

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { WIDTHS } from "./artifacts";
 
 /** Logins seeded by the CLI `demo` command in the global setup. */
@@ -98,6 +98,26 @@ export async function atEachWidth(page: Page, shoot: (width: number) => Promise<
     await shoot(width);
   }
 }
+
+/**
+ * One of the element's computed colours as sRGB [r, g, b]. Tailwind 4's colours compute to lab() or oklch(); a canvas
+ * painted with one gives the bytes back.
+ */
+export function colourOf(
+  locator: Locator,
+  property: "borderTopColor" | "outlineColor" | "backgroundColor",
+): Promise<[number, number, number]> {
+  return locator.evaluate((el, prop) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    context.fillStyle = getComputedStyle(el)[prop];
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+    return [r!, g!, b!] as [number, number, number];
+  }, property);
+}
+
+/** The red of the panel's invalid fields (red-700, about rgb(193 0 7)), told from its blue, grey and black. */
+export const isRed = ([r, g, b]: [number, number, number]) => r > 150 && g < 80 && b < 80;
 
 /** Chromium's console text for anything the page's policy refused ("... violates the following Content Security Policy directive ..."). */
 const CSP_VIOLATION = /Content Security Policy/i;

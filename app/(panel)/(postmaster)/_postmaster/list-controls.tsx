@@ -187,10 +187,11 @@ export function Pager({
           options={PAGE_SIZES.map((s) => ({ value: s, label: String(s) }))}
           onChange={(e) => onChange({ size: Number(e.target.value), page: 0 })}
         />
-        {/* The two buttons wrap together: "Next" never goes to a line of its own. */}
+        {/* The two buttons wrap together: "Next" never goes to a line of its own. As tall as the select beside them. */}
         <div className="flex gap-2">
           <Button
             variant="secondary"
+            className="h-[42px]"
             disabled={filters.page === 0}
             onClick={() => onChange({ page: filters.page - 1 })}
           >
@@ -198,6 +199,7 @@ export function Pager({
           </Button>
           <Button
             variant="secondary"
+            className="h-[42px]"
             disabled={filters.page + 1 >= pages}
             onClick={() => onChange({ page: filters.page + 1 })}
           >
