@@ -2,7 +2,7 @@
 // or taken), not the API's general "invalid list of aliases"; the limit reads as plain Polish. Screenshots at three
 // widths.
 import path from "node:path";
-import { DEMO, expect, signIn, test } from "./fixtures";
+import { DEMO, colourOf, expect, isRed, signIn, test } from "./fixtures";
 import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("an owner adding postmaster or a taken name is told why, on the marked field", async ({ page }) => {
@@ -27,8 +27,19 @@ test("an owner adding postmaster or a taken name is told why, on the marked fiel
   await expect(field).toHaveAccessibleDescription(/Adres anna\.kowalska@demo\.example\.com jest już zajęty w domenie/);
   await expect(field).toHaveAttribute("aria-invalid", "true");
 
+  expect(isRed(await colourOf(field, "borderTopColor"))).toBe(true);
+
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
+    // The field takes the form's width (beside the button from 640 px, above it below), as the page's other fields
+    // do; it was held to 320 px.
+    const [fieldBox, formBox, buttonBox] = await Promise.all([
+      field.boundingBox(),
+      field.locator("xpath=ancestor::form[1]").boundingBox(),
+      section.getByRole("button", { name: "Dodaj alias" }).boundingBox(),
+    ]);
+    const room = width >= 640 ? formBox!.width - buttonBox!.width - 12 : formBox!.width;
+    expect(Math.abs(fieldBox!.width - room), `${width} px`).toBeLessThan(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-${width}.png`), fullPage: true });
     await section.screenshot({ path: path.join(SCREENSHOTS, `my-aliases-refused-section-${width}.png`) });
   }

@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, originOf, sha1Hex, signIn, signInAs, test } from "./fixtures";
+import { DEMO, colourOf, expect, isRed, originOf, sha1Hex, signIn, signInAs, test } from "./fixtures";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string, fullPage = true) =>
@@ -180,8 +180,21 @@ test("turning it on with the password left empty says so at the field, in Polish
     await expect(field).toHaveAccessibleDescription(new RegExp(words.error.replace(/\./g, "\\.")));
     await expect(field).toHaveAttribute("aria-invalid", "true");
     await expect(field).toBeFocused();
+    // Marked in red (shared by every field: components/field-parts.tsx), its focus ring too once the keyboard
+    // moves to it.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Shift+Tab");
+    await expect(field).toBeFocused();
+    expect(isRed(await colourOf(field, "borderTopColor"))).toBe(true);
+    expect(isRed(await colourOf(field, "outlineColor"))).toBe(true);
     for (const width of [375, 1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });
+      // As wide as its form, as the section's other fields and the page's other forms' fields are (it was 320 px).
+      const [fieldBox, formBox] = await Promise.all([
+        field.boundingBox(),
+        field.locator("xpath=ancestor::form[1]").boundingBox(),
+      ]);
+      expect(Math.abs(fieldBox!.width - formBox!.width), `${width} px`).toBeLessThan(1);
       // The section mid-window, with the field, its error and the button in view.
       await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
       await shot(page, `empty-password-${locale}-${width}`, false);

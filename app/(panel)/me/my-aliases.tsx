@@ -222,7 +222,7 @@ export function MyAliases({ record }: { record: MyAccountRecord }) {
           <form
             onSubmit={(e) => void add(e)}
             noValidate
-            className="grid gap-3 sm:grid-cols-[minmax(0,20rem)_auto] sm:items-start sm:justify-start"
+            className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start sm:justify-start"
           >
             <TextField
               id={inputId}

@@ -214,7 +214,6 @@ export function TwoFactorSection() {
       value={code}
       error={error || undefined}
       onChange={(e) => setCode(e.target.value)}
-      className="w-full max-w-xs"
     />
   );
 
@@ -231,7 +230,6 @@ export function TwoFactorSection() {
         setPassword(e.target.value);
         setPasswordError("");
       }}
-      className="w-full max-w-xs"
     />
   );
 
