@@ -43,11 +43,18 @@ test("the list editor approves and rejects held posts and shows bounces", async 
     return rows[0]!.id;
   };
   const ids = { a: await hold("obcy@example.net", keep, 3000), b: await hold("spamer@example.net", drop, 50_000) };
+  // A subject with a line break and a right-to-left override (U+202E), as a sender may write it ("exe.pdf" shown
+  // for "fdp.exe"), and a long one.
+  const tricky = unique("Faktura ");
+  await hold("oszust@example.net", `${tricky}\r\n\tnr 7 \u202efdp.exe`, 1000);
+  const long =
+    unique("Bardzo długi temat ") + " wiadomości, który nie zmieści się w szerokości kolumny tematu".repeat(3);
+  await hold("gadula@example.net", long, 1000);
   await sql("INSERT INTO list_bounces (list_id, address, count, last_at, last_reason) VALUES (?, ?, 2, ?, ?)", [
     list.id,
     `jan.nowak@${DEMO.domain}`,
     at,
-    "smtp; 550 5.1.1 User unknown",
+    "smtp; 550 5.1.1 User unknown\r\n\t(in reply to RCPT TO command)",
   ]);
 
   await page.goto(`/lists/${name}`);
@@ -63,6 +70,26 @@ test("the list editor approves and rejects held posts and shows bounces", async 
   await expect(page.getByTestId("list-bounces").locator("time").filter({ visible: true })).toHaveText(
     `${kolkata(at)} UTC+5:30`,
   );
+  // A subject or reason is one line (oneLine), isolated in <bdi>, at most 24 rem wide and cut, whole in its title.
+  const subject = held.locator("bdi").filter({ hasText: tricky }).filter({ visible: true });
+  await expect(subject).toHaveText(`${tricky} nr 7 \u202efdp.exe`);
+  await expect(subject).toHaveAttribute("title", `${tricky} nr 7 \u202efdp.exe`);
+  expect(await subject.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe("isolate");
+  await expect(page.getByTestId("list-bounces").locator("bdi").filter({ visible: true })).toHaveText(
+    "smtp; 550 5.1.1 User unknown (in reply to RCPT TO command)",
+  );
+  // The override reorders only the subject: the row's sender, date and buttons read as before.
+  const trickyRow = held.getByRole("row").filter({ hasText: tricky });
+  await expect(trickyRow.getByRole("cell").first()).toHaveText(/^oszust@example\.net/);
+  await expect(trickyRow.getByRole("button", { name: `Zatwierdź: ${tricky} nr 7 \u202efdp.exe` })).toBeVisible();
+  const longSubject = held
+    .locator("bdi")
+    .filter({ hasText: long.slice(0, 30) })
+    .filter({ visible: true });
+  await expect(longSubject).toHaveAttribute("title", long);
+  const cut = await longSubject.evaluate((el) => ({ width: el.clientWidth, text: el.scrollWidth }));
+  expect(cut.width).toBeLessThanOrEqual(384);
+  expect(cut.text).toBeGreaterThan(cut.width);
   // On a phone the subject, date and size go under the sender: nothing scrolls sideways, the buttons stay in view.
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });

@@ -6,6 +6,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { isEmail } from "@/lib/schemas/common";
+import { oneLine } from "@/lib/schemas/list-moderation";
 import { clientAddress } from "@/lib/server/http/client-address";
 import type { ListRow, ListStore, RequestRefusal } from "./store";
 import type { Confirmed } from "./subscriptions";
@@ -194,10 +195,12 @@ export async function startListPages(o: PagesOptions): Promise<{ port: number; c
         }
         const m = await o.moderation(token);
         if (!m) return gone();
+        // The sender and subject are the poster's text: on one line and isolated, as the panel shows them, so that
+        // a right-to-left override cannot turn the sentence around them.
         return send(
           200,
           ACTIONS[action]!,
-          `<p>Lista <strong>${esc(m.list.email)}</strong>, nadawca <strong>${esc(m.post.sender)}</strong>, temat <strong>${esc(m.post.subject)}</strong>.</p>
+          `<p>Lista <strong>${esc(m.list.email)}</strong>, nadawca <strong><bdi>${esc(oneLine(m.post.sender))}</bdi></strong>, temat <strong><bdi>${esc(oneLine(m.post.subject))}</bdi></strong>.</p>
 <form method="post"><input type="hidden" name="action" value="${action}"><button type="submit">${ACTIONS[action]}</button></form>`,
         );
       }

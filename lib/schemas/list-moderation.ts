@@ -45,3 +45,14 @@ export const accountListMembershipSchema = z.object({
   moderator: z.boolean(),
 });
 export type AccountListMembership = z.infer<typeof accountListMembershipSchema>;
+
+/**
+ * A held post's subject or a bounce's reason as one line of text: line breaks, tabs and other control characters
+ * (C0, DEL, C1) and the line and paragraph separators become one space each run, and the ends are trimmed. A subject
+ * is whatever the sender wrote; shown raw, a CR or LF in it breaks the table's row or the moderation page's sentence.
+ * The panel and the list service's moderation page show it through this one function, inside <bdi>, so a
+ * right-to-left override in it reorders only its own text.
+ */
+export const oneLine = (text: string) =>
+  // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();

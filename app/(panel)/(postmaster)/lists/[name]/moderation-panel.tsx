@@ -5,7 +5,7 @@ import { Address, Alert, Button, Card, LocalTime, SkeletonLines } from "@/compon
 import { panelFetch, retryRule } from "@/lib/client/api";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useT } from "@/lib/i18n";
-import type { ListModeration } from "@/lib/schemas/list-moderation";
+import { oneLine, type ListModeration } from "@/lib/schemas/list-moderation";
 import { cellClass, type Column } from "../../_postmaster/table-columns";
 import { moderationMessages } from "./moderation-messages";
 
@@ -57,7 +57,7 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
                 label: t("subject"),
                 wide: true,
                 className: WORDS,
-                cell: (post) => post.subject || t("noSubject"),
+                cell: (post) => (oneLine(post.subject) ? <OneLine text={post.subject} /> : t("noSubject")),
               },
               { key: "date", label: t("date"), wide: true, cell: (post) => when(post.date) },
               {
@@ -77,7 +77,7 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
                     <div className="flex flex-wrap gap-2">
                       <Button
                         variant="secondary"
-                        aria-label={`${t("approve")}: ${post.subject}`}
+                        aria-label={`${t("approve")}: ${oneLine(post.subject)}`}
                         loading={decide.isPending && decide.variables?.approve?.[0] === post.id}
                         disabled={decide.isPending}
                         onClick={() => decide.mutate({ approve: [post.id] })}
@@ -86,7 +86,7 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
                       </Button>
                       <Button
                         variant="danger"
-                        aria-label={`${t("reject")}: ${post.subject}`}
+                        aria-label={`${t("reject")}: ${oneLine(post.subject)}`}
                         loading={decide.isPending && decide.variables?.reject?.[0] === post.id}
                         disabled={decide.isPending}
                         onClick={() => decide.mutate({ reject: [post.id] })}
@@ -111,7 +111,13 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
               { key: "address", label: t("address"), cell: (b) => <Address text={b.address} /> },
               { key: "count", label: t("count"), cell: (b) => b.count },
               { key: "lastAt", label: t("lastAt"), wide: true, cell: (b) => when(b.last_at) },
-              { key: "reason", label: t("reason"), wide: true, className: WORDS, cell: (b) => b.last_reason },
+              {
+                key: "reason",
+                label: t("reason"),
+                wide: true,
+                className: WORDS,
+                cell: (b) => <OneLine text={b.last_reason} />,
+              },
             ]}
           />
         )}
@@ -120,8 +126,24 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
   );
 }
 
-/** Free text wraps anywhere, but its column keeps a readable width (not one letter a line). */
-const WORDS = "min-w-40 wrap-anywhere";
+/** Free text's column keeps a readable width (not one letter a line). */
+const WORDS = "min-w-40";
+
+/**
+ * A subject or bounce reason, which the sender or a remote server wrote: on one line (oneLine), isolated in <bdi> so
+ * that a right-to-left override in it cannot reorder the row's other text, at most 24 rem wide and cut with "…", the
+ * whole text on hover. Below md it is a line of its own under its label in the first cell. Below lg it adds no width
+ * to the table (contain: inline-size: the column is as wide as the others leave it, at least 10 rem), so a long
+ * subject does not push the table sideways; at 768 px 24 rem beside the sender, date, size and buttons did.
+ */
+function OneLine({ text }: { text: string }) {
+  const line = oneLine(text);
+  return (
+    <bdi className="block max-w-sm truncate max-lg:[contain:inline-size]" title={line}>
+      {line}
+    </bdi>
+  );
+}
 
 /**
  * The panel's two tables here: the column labels, one row per item, or the `empty` line when there is none. Columns
