@@ -1,9 +1,10 @@
 // A check that looks: the account, alias and list tables at 768, 1024, 1280 and 1920 px, in Polish and English,
 // measured in the browser.
 // It fails when a visible column is narrower than its header's text (a word of the header sticks out of its cell,
-// or the column is too narrow to show it at all), when two header cells, or a header's text and a neighbouring
-// cell, overlap, or when a row's cell content spills out of its cell (over the next column). The description
-// column squeezed to 0 px wide, its header drawn over "Pojemność", fails all of these.
+// or the column is too narrow to show it at all), when a header's word is laid out on two lines (English "Last
+// sign-in" broken at its hyphen), when two header cells, or a header's text and a neighbouring cell, overlap, or
+// when a row's cell content spills out of its cell (over the next column). The description column squeezed to 0 px
+// wide, its header drawn over "Pojemność", fails all of these.
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, originOf, signInAs, test } from "./fixtures";
@@ -20,6 +21,8 @@ interface HeaderBox {
   widestWord: number;
   /** The width the cell gives its content (without padding). */
   contentWidth: number;
+  /** The header's words laid out on more than one line (broken at a hyphen, or inside a word). */
+  splitWords: string[];
 }
 
 /** Every visible header cell of the page's table, measured. */
@@ -42,6 +45,20 @@ function measureHeaders(page: Page): Promise<HeaderBox[]> {
       const spacing = parseFloat(style.letterSpacing) || 0;
       const shown = style.textTransform === "uppercase" ? text.toUpperCase() : text;
       const widestWord = Math.max(...shown.split(/\s+/).map((w) => canvas.measureText(w).width + spacing * w.length));
+      // Each word's own boxes: a word on two lines ("sign-" and "in") has boxes at two heights.
+      const splitWords: string[] = [];
+      const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? "").matchAll(/[^\s▲▼]+/g)) {
+          const wordRange = document.createRange();
+          wordRange.setStart(node, word.index);
+          wordRange.setEnd(node, word.index + word[0].length);
+          const tops = new Set(
+            [...wordRange.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+          );
+          if (tops.size > 1) splitWords.push(word[0]);
+        }
+      }
       out.push({
         text,
         left: box.left,
@@ -50,6 +67,7 @@ function measureHeaders(page: Page): Promise<HeaderBox[]> {
         textRight: Math.max(...rects.map((r) => r.right)),
         widestWord,
         contentWidth: box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+        splitWords,
       });
     }
     return out;
@@ -92,6 +110,7 @@ for (const table of TABLES) {
             `"${h.text}": its text (${h.textLeft.toFixed(0)}-${h.textRight.toFixed(0)}) leaves its cell (${h.left.toFixed(0)}-${h.right.toFixed(0)})`,
           );
         }
+        for (const word of h.splitWords) problems.push(`"${h.text}": its word "${word}" is split across lines`);
         const next = headers[i + 1];
         if (next && (h.right > next.left + tolerance || h.textRight > next.left + tolerance)) {
           problems.push(`"${h.text}" overlaps "${next.text}"`);
