@@ -97,9 +97,10 @@ export function AliasesTable() {
         columns={columns}
         rowActions={(a) =>
           editing !== a.name && (
+            // One line from 360 px (at 375 px it took two); at 320 px it wraps, so that the table fits.
             <Button
               variant="ghost"
-              className="min-h-8 px-2 md:whitespace-nowrap"
+              className="min-h-8 px-2 min-[360px]:whitespace-nowrap"
               aria-label={`${t("edit")}: ${a.email}`}
               onClick={() => setEditing(a.name)}
               ref={(el) => {
