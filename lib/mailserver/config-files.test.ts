@@ -148,4 +148,17 @@ describe("the generated README", () => {
     expect(readme).toContain("postfix-pgsql");
     expect(readme).not.toMatch(/proxy:sqlite:|postfix-sqlite|mail\.db/);
   });
+
+  it("names every Postfix table it wrote, a mail host's mailbox-transport.cf and the replica's fallback included", () => {
+    const out = path.join(dir, "readme-hosts");
+    const pg = { ...pgsql(cluster.port), readHosts: ["127.0.0.1:5433"] };
+    writeMailServerConfig({ ...options(out, pg), hostName: "imap2" });
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    const tables = fs.readdirSync(path.join(out, "postfix")).filter((f) => f.endsWith(".cf"));
+    expect(tables).toContain("mailbox-transport.cf");
+    expect(tables).toContain("virtual-mailbox-maps-primary.cf");
+    for (const table of tables) expect(readme).toContain(`postfix/${table}`);
+    expect(readme).toMatch(/mailbox-transport\.cf \| .*mail hosts other than imap2/);
+    expect(readme).not.toContain("three .cf files");
+  });
 });
