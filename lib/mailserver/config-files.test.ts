@@ -160,5 +160,12 @@ describe("the generated README", () => {
     for (const table of tables) expect(readme).toContain(`postfix/${table}`);
     expect(readme).toMatch(/mailbox-transport\.cf \| .*mail hosts other than imap2/);
     expect(readme).not.toContain("three .cf files");
+    // Without SRS no postsrsd; with it, postsrsd must answer or nothing is delivered.
+    expect(readme).not.toContain("postsrsd runs");
+    const srs = path.join(dir, "readme-srs");
+    writeMailServerConfig({ ...options(srs, pg), srsDomain: "mx.example.org" });
+    expect(fs.readFileSync(path.join(srs, "README.md"), "utf8")).toMatch(
+      /postsrsd runs \(package postsrsd, SRS_DOMAIN=mx\.example\.org[^]*127\.0\.0\.1:10001 and 127\.0\.0\.1:10002[^]*451 4\.3\.0/,
+    );
   });
 });

@@ -213,7 +213,7 @@ Requirements on the host:
 - Packages: postfix postfix-${pg ? "pgsql" : "sqlite"} dovecot-core dovecot-imapd dovecot-lmtpd dovecot-${pg ? "pgsql" : "sqlite"} dovecot-sieve rspamd
   redis-server.
 - The policy service runs: \`npm run --silent cli -- mailserver policy\` (systemd unit in docs/deploy.md), where
-  \`check_policy_service\` in the snippet points.
+  \`check_policy_service\` in the snippet points.${o.srsDomain ? `\n- postsrsd runs (package postsrsd, SRS_DOMAIN=${o.srsDomain} in /etc/default/postsrsd), its forward and reverse\n  tables at ${o.srsForward} and ${o.srsReverse}: while they do not answer, Postfix refuses every recipient with\n  451 4.3.0 Temporary lookup failure.` : ""}
 - Dovecot's LMTP must listen where \`virtual_transport = ${o.lmtp}\` points (for the default, a
   \`unix_listener /var/spool/postfix/private/dovecot-lmtp\` in \`service lmtp\`, mode 0600, user postfix).
 - Mailboxes under ${o.maildirRoot}, owned by ${o.mailUser}:${o.mailGroup}.
