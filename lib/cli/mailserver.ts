@@ -337,8 +337,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
-      "events` answer; Postfix runs every setting of the generated main.cf.snippet; the account's domain has its DKIM\n" +
-      "key; the account logs in on the submission port over TLS.\n" +
+      "events` answer; Postfix runs every setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
+      "the account's domain has its DKIM key; the account logs in on the submission port over TLS.\n" +
       "Run it as root.",
     example: `${CLI} mailserver check --account check@example.org`,
     options: {

@@ -87,14 +87,32 @@ export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
       u.password = encodeURIComponent(s.password);
       config = { connectionString: nodePgConnectionString(u.toString()) };
     } else config = { ...hostPort(h), user: s.user, password: s.password, database: s.dbname };
+    let paused: string | undefined;
     try {
-      await withClient(config, async (c) => {
+      paused = await withClient(config, async (c) => {
         for (const v of MAIL_VIEWS) await c.query(`SELECT 1 FROM ${v} LIMIT 1`);
+        // A standby whose replay is paused still answers, with the data of the moment it paused: the mail host
+        // goes on with stale maps (PostgreSQL pauses it by itself when the primary raised max_connections & co.).
+        const r = await c.query<{ state: string | null }>(
+          "SELECT CASE WHEN pg_is_in_recovery() THEN pg_get_wal_replay_pause_state() END AS state",
+        );
+        const state = r.rows[0]?.state;
+        return state && state !== "not paused" ? state : undefined;
       });
       seen.push(h);
     } catch (err) {
       return { ok: false, detail: `${s.user}@${h}: ${(err as Error).message}` };
     }
+    if (paused)
+      return {
+        ok: false,
+        detail:
+          `${h} is a standby whose replay is ${paused}: it answers with the data of the moment it stopped, without ` +
+          "the primary's later changes. PostgreSQL pauses it when the primary raised max_connections, " +
+          "max_worker_processes, max_wal_senders, max_prepared_transactions or max_locks_per_transaction above the " +
+          "standby's (its log says which: raise it there too and restart it); a pause made by hand ends with " +
+          "SELECT pg_wal_replay_resume()",
+      };
   }
   return { ok: true, detail: `${s.user} reads the ${MAIL_VIEWS.length} mail views on ${seen.join(", ")}` };
 }

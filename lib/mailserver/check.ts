@@ -1,5 +1,12 @@
 import "server-only";
-import { dkimFiles, eventsAnswer, quotaStatusAnswers, submissionLogin, userIds } from "./delivery-check";
+import {
+  dkimFiles,
+  eventsAnswer,
+  quotaStatusAnswers,
+  submissionLogin,
+  tcpTableAnswers,
+  userIds,
+} from "./delivery-check";
 // `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
 // themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
 // permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
@@ -157,9 +164,26 @@ const postconf = (o: CheckOptions, ...args: string[]) =>
  * postsrsd takes it.
  */
 function srsDomainReceives(o: CheckOptions): Check {
-  return () => {
+  return async () => {
     if (!/\btcp:/.test(postconf(o, "-h", "recipient_canonical_maps")))
       return { ok: true, detail: "SRS is off (recipient_canonical_maps has no postsrsd table)" };
+    // postsrsd itself: Postfix asks its tables about every sender and recipient, and while they do not answer it
+    // refuses every recipient with 451 4.3.0 "Temporary lookup failure" (nothing is delivered).
+    const tables = new Set(
+      ["sender_canonical_maps", "recipient_canonical_maps"].flatMap(
+        (name) => postconf(o, "-h", name).match(/\btcp:[^\s,]+/g) ?? [],
+      ),
+    );
+    for (const table of tables) {
+      const r = await tcpTableAnswers(table, o.account);
+      if (!r.ok)
+        return {
+          ok: false,
+          detail:
+            `postsrsd: ${r.detail}: Postfix refuses every recipient with 451 4.3.0 Temporary lookup failure while ` +
+            "its tables do not answer (start postsrsd; mailserver config --srs-domain none turns SRS off)",
+        };
+    }
     let domain = o.srsDomain;
     if (!domain && fs.existsSync(o.postsrsdDefaults ?? "/etc/default/postsrsd"))
       domain = /^\s*SRS_DOMAIN=["']?([^"'\s#]+)/m.exec(

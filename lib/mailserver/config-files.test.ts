@@ -148,4 +148,24 @@ describe("the generated README", () => {
     expect(readme).toContain("postfix-pgsql");
     expect(readme).not.toMatch(/proxy:sqlite:|postfix-sqlite|mail\.db/);
   });
+
+  it("names every Postfix table it wrote, a mail host's mailbox-transport.cf and the replica's fallback included", () => {
+    const out = path.join(dir, "readme-hosts");
+    const pg = { ...pgsql(cluster.port), readHosts: ["127.0.0.1:5433"] };
+    writeMailServerConfig({ ...options(out, pg), hostName: "imap2" });
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    const tables = fs.readdirSync(path.join(out, "postfix")).filter((f) => f.endsWith(".cf"));
+    expect(tables).toContain("mailbox-transport.cf");
+    expect(tables).toContain("virtual-mailbox-maps-primary.cf");
+    for (const table of tables) expect(readme).toContain(`postfix/${table}`);
+    expect(readme).toMatch(/mailbox-transport\.cf \| .*mail hosts other than imap2/);
+    expect(readme).not.toContain("three .cf files");
+    // Without SRS no postsrsd; with it, postsrsd must answer or nothing is delivered.
+    expect(readme).not.toContain("postsrsd runs");
+    const srs = path.join(dir, "readme-srs");
+    writeMailServerConfig({ ...options(srs, pg), srsDomain: "mx.example.org" });
+    expect(fs.readFileSync(path.join(srs, "README.md"), "utf8")).toMatch(
+      /postsrsd runs \(package postsrsd, SRS_DOMAIN=mx\.example\.org[^]*127\.0\.0\.1:10001 and 127\.0\.0\.1:10002[^]*451 4\.3\.0/,
+    );
+  });
 });

@@ -192,12 +192,12 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 
 | file | where it goes |
 |---|---|
-| postfix/main.cf.snippet | set in /etc/postfix/main.cf line by line with \`postconf -e\` (it points at the three .cf files in this folder, as \`proxy:${pg ? "pgsql" : "sqlite"}:\` maps: Debian chroots smtpd, cleanup and trivial-rewrite, and only the unchrooted proxymap can open the database) |
+| postfix/main.cf.snippet | set in /etc/postfix/main.cf line by line with \`postconf -e\` (it points at the .cf files in this folder, as \`proxy:${pg ? "pgsql" : "sqlite"}:\` maps: Debian chroots smtpd, cleanup and trivial-rewrite, and only the unchrooted proxymap can open the database) |
 | postfix/virtual-mailbox-domains.cf | read by Postfix from here: hosted domains |
 | postfix/virtual-mailbox-maps.cf | read by Postfix from here: addresses with a mailbox |${primaryFallback(pg) ? "\n| postfix/virtual-mailbox-maps-primary.cf, dovecot/dovecot-sql-primary.conf.ext | read by Postfix and Dovecot from here: the same lookups asked of the primary when the read hosts do not know the address or login (an account created a moment ago, the replica behind) |" : ""}
 | postfix/virtual-alias-maps.cf | read by Postfix from here: aliases, forwards, catchalls |
 | postfix/list-addresses.cf, postfix/list-transport.cf | read by Postfix from here: mailing list addresses, delivered to the list service at ${o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp} |
-| postfix/sender-login-maps.cf | read by Postfix from here: the addresses a signed-in user may send as |
+| postfix/sender-login-maps.cf | read by Postfix from here: the addresses a signed-in user may send as |${hostTables(o).length > 0 ? `\n| postfix/mailbox-transport.cf | read by Postfix from here (\`transport_maps\`): the mailboxes of mail hosts other than ${checkedHostName(o)}, delivered to their host's LMTP (docs/mail-hosts.md) |` : ""}
 | postfix/inbound-header-checks, postfix/outbound-header-checks | read by Postfix from here: the X-Mailadmin-* headers removed from arriving mail, and this host's headers removed from mail leaving |
 | dovecot/mailadmin.conf | \`!include ${path.join(o.outDir, "dovecot", "mailadmin.conf")}\` at the end of /etc/dovecot/dovecot.conf; disable the other passdb/userdb (auth-system.conf.ext) |
 | dovecot/dovecot-sql.conf.ext | read by Dovecot from here: passdb and userdb |
@@ -213,7 +213,7 @@ Requirements on the host:
 - Packages: postfix postfix-${pg ? "pgsql" : "sqlite"} dovecot-core dovecot-imapd dovecot-lmtpd dovecot-${pg ? "pgsql" : "sqlite"} dovecot-sieve rspamd
   redis-server.
 - The policy service runs: \`npm run --silent cli -- mailserver policy\` (systemd unit in docs/deploy.md), where
-  \`check_policy_service\` in the snippet points.
+  \`check_policy_service\` in the snippet points.${o.srsDomain ? `\n- postsrsd runs (package postsrsd, SRS_DOMAIN=${o.srsDomain} in /etc/default/postsrsd), its forward and reverse\n  tables at ${o.srsForward} and ${o.srsReverse}: while they do not answer, Postfix refuses every recipient with\n  451 4.3.0 Temporary lookup failure.` : ""}
 - Dovecot's LMTP must listen where \`virtual_transport = ${o.lmtp}\` points (for the default, a
   \`unix_listener /var/spool/postfix/private/dovecot-lmtp\` in \`service lmtp\`, mode 0600, user postfix).
 - Mailboxes under ${o.maildirRoot}, owned by ${o.mailUser}:${o.mailGroup}.

@@ -2,6 +2,7 @@ import "server-only";
 // `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, the
 // DKIM key files Rspamd signs with, and the submission port the mail programs' settings name.
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { mailService } from "@/lib/server/resources/dns-records";
@@ -144,4 +145,36 @@ function unreadable(user: UserIds, file: string): string | undefined {
   }
   const st = fs.statSync(file);
   return allows(st, 4) ? undefined : `cannot read ${describe(file, st)}`;
+}
+
+/**
+ * Asks a Postfix tcp: table (postsrsd's forward or reverse table) for `key` as Postfix does (tcp_table(5):
+ * `get <key>`, one reply line). A `200` (found) or `500` (not found) is an answer; no connection, no line within 5 s
+ * or a `400` (its own error) is what makes Postfix refuse the recipient with 451 4.3.0 "Temporary lookup failure".
+ */
+export function tcpTableAnswers(table: string, key: string): Promise<Result> {
+  const { host, port } = parseHostPort(table.replace(/^tcp:/, ""));
+  return new Promise((resolve) => {
+    let reply = "";
+    const done = (r: Result) => {
+      socket.destroy();
+      resolve(r);
+    };
+    const socket = net.connect(port, host);
+    socket.setTimeout(5000, () => done({ ok: false, detail: `${table}: no answer within 5 s` }));
+    socket.once("connect", () =>
+      socket.write(`get ${key.replace(/[%\s]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}\n`),
+    );
+    socket.on("data", (chunk: Buffer) => {
+      reply += chunk.toString("utf8");
+      const line = reply.split("\n")[0]!;
+      if (!reply.includes("\n")) return;
+      if (/^[25]00[ \r]/.test(line)) done({ ok: true, detail: `${table} answers` });
+      else done({ ok: false, detail: `${table} answers "${line.trim()}"` });
+    });
+    socket.once("error", (err: NodeJS.ErrnoException) =>
+      done({ ok: false, detail: `${table}: ${err.code ?? err.message}` }),
+    );
+    socket.once("end", () => done({ ok: false, detail: `${table}: closed without an answer` }));
+  });
 }

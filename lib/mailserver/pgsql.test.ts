@@ -424,6 +424,31 @@ service imap-login {
       expect(fs.existsSync(path.join(conf, "postfix", "virtual-mailbox-maps-primary.cf"))).toBe(false);
     });
 
+    it("mailserver check fails on a read host whose replay is paused (its maps go stale), and passes once it resumes", async () => {
+      // PostgreSQL pauses a standby's replay by itself when the primary raised max_connections above the standby's.
+      const settings = readPgsqlMapFile(path.join(replicaConf, "postfix", "virtual-mailbox-maps.cf"));
+      expect(await mailRoleReads(settings)).toMatchObject({ ok: true });
+      replica.psql("SELECT pg_wal_replay_pause()");
+      try {
+        const r = await mailRoleReads(settings);
+        expect(r.ok).toBe(false);
+        expect(r.detail).toMatch(
+          new RegExp(
+            `^127\\.0\\.0\\.1:${replica.port} is a standby whose replay is (paused|pause requested):.*max_connections`,
+          ),
+        );
+      } finally {
+        replica.psql("SELECT pg_wal_replay_resume()");
+      }
+      expect(await mailRoleReads(settings)).toMatchObject({ ok: true });
+      // The primary is no standby: never paused.
+      expect(
+        await mailRoleReads(readPgsqlMapFile(path.join(conf, "postfix", "virtual-mailbox-maps.cf"))),
+      ).toMatchObject({
+        ok: true,
+      });
+    });
+
     it("a replica that stops does not stop writes on the primary", async () => {
       await replica.kill();
       const started = performance.now();
