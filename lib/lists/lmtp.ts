@@ -17,6 +17,21 @@ import { sendComposed, sendmail } from "./sendmail";
 import { newToken, sha256, type ListRow, type ListStore } from "./store";
 import type { ListSubscriptions } from "./subscriptions";
 
+/**
+ * A socket file at the path is removed before listening: one left by a service killed without closing it would make
+ * listen fail with EADDRINUSE. (A second service started on the same path takes it over.) Anything that is not a
+ * socket is left for listen to report.
+ */
+function removeStaleSocket(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (stat.isSocket()) fs.rmSync(file, { force: true });
+}
+
 /** An LMTP answer for one recipient. */
 class Reply extends Error {
   constructor(
@@ -200,10 +215,15 @@ export async function startListLmtp(
     },
   });
 
+  const at = o.lmtp;
+  if ("path" in at) removeStaleSocket(at.path);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(o.lmtp.port, o.lmtp.host, () => resolve());
+    if ("path" in at) server.listen(at.path, () => resolve());
+    else server.listen(at.port, at.host, () => resolve());
   });
+  // Made with the process's umask; read and write (connect) for the owner and the folder's group only, whatever it is.
+  if ("path" in at) fs.chmodSync(at.path, 0o660);
   server.on("error", (err) => o.log(`lmtp: ${err.message}`));
   return server;
 }
