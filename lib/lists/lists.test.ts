@@ -97,6 +97,8 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
         message("obcy@elsewhere.test", wellFormed, subject),
       );
       expect(outcome.refused.map((r) => [r.address, r.code])).toEqual(malformed.map((a) => [a, 550]));
+      // The policy service's signature check answers before Postfix's lookup (docs/lists.md, How mail reaches it).
+      for (const r of outcome.refused) expect(r.response).toMatch(/5\.7\.1 .*not given out by this list/);
       expect(outcome.accepted).toEqual([wellFormed]);
       await waitFor("the well-formed one answered", () => maillog().includes("Discarded: not a delivery report"));
       await settle();
