@@ -43,7 +43,11 @@ export const LIST_COMMANDS: Command[] = [
       "docs/lists.md); the options below override them.",
     example: `PUBLIC_URL=https://lists.example.org ${CLI} lists serve`,
     options: {
-      lmtp: { type: "string", value: "host:port", help: "LMTP listener (default LISTS_LMTP or 127.0.0.1:10024)" },
+      lmtp: {
+        type: "string",
+        value: "host:port|/path",
+        help: "LMTP listener, TCP or a unix socket made 0660 (default LISTS_LMTP or 127.0.0.1:10024)",
+      },
       http: { type: "string", value: "host:port", help: "pages listener (default LISTS_HTTP or 127.0.0.1:10025)" },
       smtp: {
         type: "string",
@@ -63,7 +67,9 @@ export const LIST_COMMANDS: Command[] = [
     },
     async run(ctx, { values }) {
       const s = settingsSchema.parse(environment());
-      const lmtp = hostPort(stringOption(values, "lmtp") ?? s.LISTS_LMTP, "--lmtp");
+      const lmtpValue = stringOption(values, "lmtp") ?? s.LISTS_LMTP;
+      // An absolute path is a unix socket (docs/lists.md, Settings); anything else host:port.
+      const lmtp = lmtpValue.startsWith("/") ? { path: lmtpValue } : hostPort(lmtpValue, "--lmtp");
       const http = hostPort(stringOption(values, "http") ?? s.LISTS_HTTP, "--http");
       const publicUrl = (
         stringOption(values, "public-url") ??
@@ -88,7 +94,7 @@ export const LIST_COMMANDS: Command[] = [
         log: (line) => console.log(line),
       });
       console.log(
-        `list service: LMTP ${lmtp.host}:${service.lmtpPort}, pages ${http.host}:${service.httpPort} (${publicUrl})`,
+        `list service: LMTP ${"path" in lmtp ? lmtp.path : `${lmtp.host}:${service.lmtpPort}`}, pages ${http.host}:${service.httpPort} (${publicUrl})`,
       );
       await new Promise<void>((resolve) => {
         process.once("SIGTERM", resolve);

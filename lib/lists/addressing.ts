@@ -5,25 +5,29 @@ import { POSTER_HEADER, SENDER_VERIFIED_HEADER } from "@/lib/mailserver/antispam
 import { mailbox, phrase } from "./message";
 import { listIdOf } from "./sendmail";
 import type { ListRow, ListStore } from "./store";
+import { bounceParts, signedSubscriber } from "./bounce-address";
+import type { Db } from "@/db/client";
 
-type Target = { kind: "post"; list: ListRow } | { kind: "bounce"; list: ListRow; address: string };
+type Target =
+  | { kind: "post"; list: ListRow }
+  | { kind: "bounce"; list: ListRow; address: string }
+  | { kind: "unsigned bounce"; list: ListRow };
 
-const BOUNCE_MARK = "-bounces+";
-
-/** A VERP bounce address names the subscriber: <list>-bounces+<user>=<host>@<domain>. */
-export async function parseTarget(store: ListStore, address: string): Promise<Target | undefined> {
+/**
+ * A list's address, or one of its signed VERP bounce addresses, <list>-bounces+<signature>=<user>=<host>@<domain>
+ * (./bounce-address.ts), naming the subscriber; a bounce address without this server's signature is "unsigned bounce".
+ */
+export async function parseTarget(store: ListStore, db: Db, address: string): Promise<Target | undefined> {
   const email = address.toLowerCase();
   const list = await store.listByEmail(email);
   if (list) return { kind: "post", list };
-  const at = email.lastIndexOf("@");
-  const local = email.slice(0, at);
-  const mark = local.indexOf(BOUNCE_MARK);
-  if (at < 0 || mark <= 0) return undefined;
-  const bounceList = await store.listByEmail(`${local.slice(0, mark)}${email.slice(at)}`);
-  const verp = local.slice(mark + BOUNCE_MARK.length);
-  const eq = verp.lastIndexOf("=");
-  if (!bounceList || eq <= 0) return undefined;
-  return { kind: "bounce", list: bounceList, address: `${verp.slice(0, eq)}@${verp.slice(eq + 1)}` };
+  const parts = bounceParts(email);
+  const bounceList = parts && (await store.listByEmail(parts.list));
+  if (!parts || !bounceList) return undefined;
+  const subscriber = await signedSubscriber(db, parts.list, parts.verp);
+  return subscriber
+    ? { kind: "bounce", list: bounceList, address: subscriber }
+    : { kind: "unsigned bounce", list: bounceList };
 }
 
 /**
@@ -83,9 +87,3 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
 /** One subscriber's List-Unsubscribe (RFC 8058): the mailto command and the signed one-click link. */
 export const personalUnsubscribe = (list: ListRow, publicUrl: string, token: string) =>
   `<mailto:${list.email}?subject=unsubscribe>, <${publicUrl}/unsubscribe/${token}>`;
-
-/** The VERP bounce address of one subscriber: <list>-bounces+<user>=<host>@<domain> (Postfix's -XV form). */
-export function verpAddress(list: { name: string; domain: string }, subscriber: string): string {
-  const at = subscriber.lastIndexOf("@");
-  return `${list.name}-bounces+${subscriber.slice(0, at)}=${subscriber.slice(at + 1)}@${list.domain}`;
-}

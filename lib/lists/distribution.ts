@@ -3,7 +3,8 @@ import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { listHeaders, personalUnsubscribe, verpAddress } from "./addressing";
+import { listHeaders, personalUnsubscribe } from "./addressing";
+import { verpAddress } from "./bounce-address";
 import { eachLimited, personalCopy, smtpCopySender, writeCopyBase } from "./copies";
 import { rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
@@ -49,7 +50,7 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
         const found = await o.db.select({ id: domains.id }).from(domains).where(eq(domains.name, name)).limit(1);
         hosted.set(name, found.length > 0);
       }
-      return hosted.get(name)! && blackListRefuses(o.db, rcpt, verpAddress(list, rcpt));
+      return hosted.get(name)! && (await blackListRefuses(o.db, rcpt, await verpAddress(o.db, list, rcpt)));
     };
     try {
       for (;;) {
@@ -64,7 +65,7 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
             return;
           }
           const refused = await copies.send(
-            verpAddress(list, rcpt),
+            await verpAddress(o.db, list, rcpt),
             rcpt,
             personalCopy(base, {
               "List-Unsubscribe": personalUnsubscribe(list, o.publicUrl, await unsubscribeToken(o.db, list.id, rcpt)),

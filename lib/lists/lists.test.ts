@@ -29,6 +29,7 @@ import {
   settle,
   maillog,
   outboundWith,
+  verpOf,
   waitReceived,
   members,
   setUp,
@@ -72,8 +73,8 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       const report = (to: string) =>
         `From: <x@elsewhere.test>\nTo: <${to}>\nSubject: Undelivered\n\nDiagnostic-Code: smtp; 550 made up\n`;
       // Anyone's mail to a subscriber's bounce address, and the null sender's about an address that is no subscriber.
-      const forged = `odbicia-bounces+jan=${A}@${A}`;
-      const stranger = `odbicia-bounces+kto=elsewhere.test@${A}`;
+      const forged = await verpOf("odbicia", at("jan"));
+      const stranger = await verpOf("odbicia", "kto@elsewhere.test");
       await smtpSend(l.ports.smtp, at("obcy"), [forged], report(forged));
       await smtpSend(l.ports.smtp, "", [stranger], report(stranger));
       await waitFor("both answered", () => {
@@ -87,7 +88,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
 
     it("a list's bounce address not of the form <list>-bounces+<user>=<host> is refused at RCPT, and nothing bounces", async () => {
       const malformed = ["foo", "", "=", "a=", "=b"].map((rest) => `odbicia-bounces+${rest}@${A}`);
-      const wellFormed = `odbicia-bounces+kto=elsewhere.test@${A}`;
+      const wellFormed = await verpOf("odbicia", "kto@elsewhere.test");
       const subject = unique("malformed-verp");
       const outcome = await smtpTry(
         l.ports.smtp,
@@ -96,12 +97,46 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
         message("obcy@elsewhere.test", wellFormed, subject),
       );
       expect(outcome.refused.map((r) => [r.address, r.code])).toEqual(malformed.map((a) => [a, 550]));
+      // The policy service's signature check answers before Postfix's lookup (docs/lists.md, How mail reaches it).
+      for (const r of outcome.refused) expect(r.response).toMatch(/5\.7\.1 .*not given out by this list/);
       expect(outcome.accepted).toEqual([wellFormed]);
       await waitFor("the well-formed one answered", () => maillog().includes("Discarded: not a delivery report"));
       await settle();
       // Accepted and then refused by the list service ("550 5.1.1 No such list") would return it to the sender.
       expect(outboundWith(subject)).toEqual([]);
       expect(maillog()).not.toContain("No such list");
+    });
+
+    it("a bounce address without this list's signature for that subscriber is refused at RCPT; a signed one counts", async () => {
+      const signed = await verpOf("odbicia", at("jan"));
+      const sig = (address: string) => /-bounces\+([a-z2-7]{16})=/.exec(address)![1]!;
+      const forged = [
+        // The unsigned form every copy carried before.
+        `odbicia-bounces+jan=${A}@${A}`,
+        // Another subscriber's signature, another list's, and one character changed.
+        `odbicia-bounces+${sig(await verpOf("odbicia", at("nikt")))}=jan=${A}@${A}`,
+        `odbicia-bounces+${sig(await verpOf("otwarta", at("jan")))}=jan=${A}@${A}`,
+        signed.replace(/\+(.)/, (_m, c: string) => `+${c === "a" ? "b" : "a"}`),
+      ];
+      const subject = unique("signed-verp");
+      const report = `From: <mailer-daemon@elsewhere.test>\nTo: <${signed}>\nSubject: ${subject}\n\nStatus: 5.1.1\nDiagnostic-Code: smtp; 550 5.1.1 ${subject}\n`;
+      const upper = signed.replace(/^[^@]+/, (local) => local.toUpperCase());
+      const outcome = await smtpTry(l.ports.smtp, "", [...forged, upper], report);
+      expect(outcome.refused.map((r) => [r.address, r.code])).toEqual(forged.map((a) => [a, 550]));
+      for (const r of outcome.refused) expect(r.response).toMatch(/5\.7\.1 .*not given out by this list/);
+      // Local parts are case-folded on the way: the signature is lowercase, and an upper-case copy still matches.
+      expect(outcome.accepted).toEqual([upper]);
+      const bounce = await waitFor(
+        "the signed bounce recorded",
+        async () =>
+          (await listModeration(db, await domain(), "odbicia")).bounces.find(
+            (b) => b.address === at("jan") && b.last_reason.includes(subject),
+          ),
+        30_000,
+      );
+      expect(bounce.count).toBe(1);
+      await settle();
+      expect(outboundWith(subject)).toEqual([]);
     });
 
     it("a subscriber whose own black list refuses the list gets no copy, and it is not counted as a bounce", async () => {
@@ -125,7 +160,7 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       expect((await listModeration(db, await domain(), "czarna")).bounces).toEqual([]);
       // Offered where Postfix asks the policy service (the MX; LISTS_SMTP's default 127.0.0.1:25 in production), the
       // copy is refused at RCPT: what the service recorded as a bounce before it asked the black list itself.
-      const verp = `czarna-bounces+niechce=beta.test@${A}`;
+      const verp = await verpOf("czarna", "niechce@beta.test");
       const offered = await smtpTry(
         l.ports.smtp,
         verp,
@@ -196,7 +231,8 @@ describe.skipIf(missing.length > 0)("the list service with real Postfix and Dove
       await waitFor(
         "10,000 submissions in the log",
         () =>
-          maillog().match(/from=<duza-bounces\+s\d{5}=sink\.test@alpha\.test>, size=\d+, nrcpt=1 /g)?.length === 10_000,
+          maillog().match(/from=<duza-bounces\+[a-z2-7]{16}=s\d{5}=sink\.test@alpha\.test>, size=\d+, nrcpt=1 /g)
+            ?.length === 10_000,
         120_000,
       );
     },

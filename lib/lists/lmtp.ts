@@ -12,9 +12,25 @@ import { admit, REFUSALS } from "./admission";
 import type { ListDistribution } from "./distribution";
 import { decodedHeader, firstAddress, isHeadTooLarge, readHeaders, rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
-import { bounceAddress, sendComposed, sendmail } from "./sendmail";
+import { verpAddress } from "./bounce-address";
+import { sendComposed, sendmail } from "./sendmail";
 import { newToken, sha256, type ListRow, type ListStore } from "./store";
 import type { ListSubscriptions } from "./subscriptions";
+
+/**
+ * A socket file at the path is removed before listening: one left by a service killed without closing it would make
+ * listen fail with EADDRINUSE. (A second service started on the same path takes it over.) Anything that is not a
+ * socket is left for listen to report.
+ */
+function removeStaleSocket(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (stat.isSocket()) fs.rmSync(file, { force: true });
+}
 
 /** An LMTP answer for one recipient. */
 class Reply extends Error {
@@ -109,10 +125,9 @@ export async function startListLmtp(
       case "replyto":
         await sendmail(
           o,
-          bounceAddress(list),
+          await verpAddress(o.db, list, list.replytoEmail),
           [list.replytoEmail],
           rewrittenStream(file, () => {}),
-          true,
         );
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
@@ -146,11 +161,19 @@ export async function startListLmtp(
 
   async function handle(rcpt: string, file: string, envelopeFrom: string): Promise<string | Reply> {
     try {
-      const target = await parseTarget(store, rcpt);
+      const target = await parseTarget(store, o.db, rcpt);
       if (!target) return new Reply(550, "5.1.1 No such list");
-      return target.kind === "bounce"
-        ? await handleBounce(target.list, target.address, file, envelopeFrom)
-        : await handlePost(target.list, file, envelopeFrom);
+      switch (target.kind) {
+        case "bounce":
+          return await handleBounce(target.list, target.address, file, envelopeFrom);
+        case "unsigned bounce":
+          // Refused at RCPT by the policy service; here only when that check did not run (Postfix's default_action
+          // DUNNO when it does not answer). Dropped, not refused: a refusal now would return it to its sender.
+          o.log(`${target.list.email}: mail to ${rcpt} dropped: the bounce address is not signed by this server`);
+          return "2.0.0 Discarded: the bounce address is not signed by this server";
+        case "post":
+          return await handlePost(target.list, file, envelopeFrom);
+      }
     } catch (err) {
       if (err instanceof Reply) return err;
       o.log(`${rcpt}: temporary failure: ${(err as Error).message}`);
@@ -169,7 +192,7 @@ export async function startListLmtp(
     // Postfix keeps idle LMTP connections for a few seconds; do not wait 30 s for them on shutdown.
     closeTimeout: 1000,
     onRcptTo(address, _session, callback) {
-      parseTarget(store, address.address).then(
+      parseTarget(store, o.db, address.address).then(
         (target) =>
           target ? callback() : callback(Object.assign(new Error("5.1.1 No such list"), { responseCode: 550 })),
         () => callback(Object.assign(new Error("4.3.0 Temporary failure, try again later"), { responseCode: 451 })),
@@ -192,10 +215,15 @@ export async function startListLmtp(
     },
   });
 
+  const at = o.lmtp;
+  if ("path" in at) removeStaleSocket(at.path);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(o.lmtp.port, o.lmtp.host, () => resolve());
+    if ("path" in at) server.listen(at.path, () => resolve());
+    else server.listen(at.port, at.host, () => resolve());
   });
+  // Made with the process's umask; read and write (connect) for the owner and the folder's group only, whatever it is.
+  if ("path" in at) fs.chmodSync(at.path, 0o660);
   server.on("error", (err) => o.log(`lmtp: ${err.message}`));
   return server;
 }

@@ -6,8 +6,11 @@ import type { SendmailOptions } from "./sendmail";
 
 export interface ListServiceOptions extends SendmailOptions {
   db: Db;
-  /** LMTP listener (Postfix's transport for list addresses); port 0 picks a free one. */
-  lmtp: { host: string; port: number };
+  /**
+   * LMTP listener (Postfix's transport for list addresses): a TCP address (port 0 picks a free one), or a unix socket,
+   * made 0660 so that only the socket folder's group (postfix) can hand mail over (docs/lists.md, Settings).
+   */
+  lmtp: { host: string; port: number } | { path: string };
   /** Confirmation and moderation pages; PUBLIC_URL is how the outside reaches them. */
   http: { host: string; port: number };
   publicUrl: string;

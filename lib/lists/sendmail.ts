@@ -1,11 +1,14 @@
 import "server-only";
-// Handing mail to Postfix: its sendmail(1) with the message on stdin. Copies of a post go in batches of
-// recipients with `-XV`, so Postfix gives every recipient its own VERP envelope sender
-// (<list>-bounces+<user>=<host>@<domain>) and a bounce says which subscriber it is about.
+// Handing the service's own messages to Postfix: its sendmail(1) with the message on stdin, one recipient each, the
+// envelope sender that recipient's signed VERP bounce address (./bounce-address.ts), so a bounce says whom it is
+// about and passes the signature check. Postfix's own VERP (`sendmail -XV`) would write unsigned addresses, whose
+// bounces the policy service refuses.
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
+import type { Db } from "@/db/client";
 import { isEmail } from "@/lib/schemas/common";
+import { verpAddress } from "./bounce-address";
 import { rewrittenStream } from "./message";
 
 export interface SendmailOptions {
@@ -15,29 +18,12 @@ export interface SendmailOptions {
   postfixConfig?: string;
 }
 
-/** The list's bounce address; Postfix appends +<user>=<host> to its local part for each recipient (VERP). */
-export const bounceAddress = (list: { name: string; domain: string }) => `${list.name}-bounces@${list.domain}`;
-
-/** Pipes `message` into `sendmail -i [-XV] -f <from> -- <recipients>`; rejects with sendmail's stderr on failure. */
-export function sendmail(
-  o: SendmailOptions,
-  from: string,
-  recipients: string[],
-  message: Readable,
-  verp: boolean,
-): Promise<void> {
+/** Pipes `message` into `sendmail -i -f <from> -- <recipients>`; rejects with sendmail's stderr on failure. */
+export function sendmail(o: SendmailOptions, from: string, recipients: string[], message: Readable): Promise<void> {
   // sendmail splits an argument at commas into several recipients: only plain addresses get this far.
   const bad = recipients.find((r) => !isEmail(r.toLowerCase()));
   if (bad !== undefined) return Promise.reject(new Error(`not one address, nothing sent: ${JSON.stringify(bad)}`));
-  const args = [
-    ...(o.postfixConfig ? ["-C", o.postfixConfig] : []),
-    "-i",
-    ...(verp ? ["-XV"] : []),
-    "-f",
-    from,
-    "--",
-    ...recipients,
-  ];
+  const args = [...(o.postfixConfig ? ["-C", o.postfixConfig] : []), "-i", "-f", from, "--", ...recipients];
   return new Promise((resolve, reject) => {
     const child = spawn(o.sendmail, args, { stdio: ["pipe", "ignore", "pipe"] });
     let stderr = "";
@@ -62,7 +48,7 @@ export function sendmail(
 
 /** A message composed by the service itself (requests, welcomes, moderation notices), sent from the list. */
 export async function sendComposed(
-  o: SendmailOptions,
+  o: SendmailOptions & { db: Db },
   list: { name: string; domain: string; email: string },
   fromName: string,
   to: string,
@@ -79,10 +65,9 @@ export async function sendComposed(
   const raw = await mime.build();
   await sendmail(
     o,
-    bounceAddress(list),
+    await verpAddress(o.db, list, to),
     [to],
     rewrittenStream(raw, () => {}),
-    true,
   );
 }
 

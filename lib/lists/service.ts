@@ -13,6 +13,7 @@ import { listSubscriptions } from "./subscriptions";
 import { readUnsubscribeToken } from "./unsubscribe";
 
 export interface ListService {
+  /** The LMTP listener's TCP port; 0 when it listens on a unix socket. */
   lmtpPort: number;
   httpPort: number;
   /** Sends approved posts and expires old ones now (also runs every pollMs). */
@@ -70,7 +71,7 @@ export async function startListService(o: ListServiceOptions): Promise<ListServi
   });
 
   return {
-    lmtpPort: (server.server.address() as AddressInfo).port,
+    lmtpPort: "path" in o.lmtp ? 0 : (server.server.address() as AddressInfo).port,
     httpPort: pages.port,
     pump,
     async close() {

@@ -47,7 +47,8 @@ const PROXY_READ_MAPS_DEFAULT = [
 
 /**
  * Rows of mail_list_addresses matching the address Postfix asks about (%d domain, %u local part): the list's own
- * address, or a VERP bounce address `<name>-bounces+<user>=<host>` (a user and a host around an "="). Any other
+ * address, or a VERP bounce address `<name>-bounces+<signature>=<user>=<host>` (at least something around an "=";
+ * the signature is the policy service's to check at RCPT, lib/lists/bounce-address.ts). Any other
  * `<name>-bounces+...` is refused at RCPT: the list service would refuse it only after Postfix accepted it, and Postfix
  * would return the message to its (perhaps forged) sender. List names hold no LIKE wildcard; `%%` is Postfix's `%`.
  */

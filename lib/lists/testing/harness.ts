@@ -19,6 +19,7 @@ import {
   type MailTestLayout,
 } from "@/lib/mailserver/testing/mail-daemons";
 import { maildirNew } from "@/lib/mailserver/sandbox/outbound-sink";
+import { verpAddress } from "../bounce-address";
 import type { ListService } from "../service";
 
 export const A = "alpha.test";
@@ -104,6 +105,9 @@ export const header = (raw: string, name: string) =>
   new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
 export const text = async (raw: string) => (await simpleParser(raw)).text ?? "";
 export const linkIn = async (raw: string, re: RegExp) => re.exec(await text(raw))?.[0] ?? "";
+/** The signed VERP bounce address the list `name` of the test domain gives `subscriber`. */
+export const verpOf = (name: string, subscriber: string) =>
+  verpAddress(db, { name, domain: A, email: at(name) }, subscriber);
 export const members = async (list: string) =>
   listRecord(db, await domain(), await getListOrThrow(db, await domain(), list));
 

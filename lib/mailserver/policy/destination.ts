@@ -31,7 +31,8 @@ async function step(db: Db, address: string): Promise<Step> {
   if (!domain) return { kind: "elsewhere" };
   if ((await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address)).limit(1)).length)
     return { kind: "account" };
-  // A list's address, or its VERP bounce address <name>-bounces+<user>=<host> (the list service's).
+  // A list's address, or its VERP bounce address <name>-bounces+<signature>=<user>=<host> (the list service's; the
+  // signature is checked before, lib/lists/bounce-address.ts).
   // As Postfix's list tables take them (lib/mailserver/config.ts): a user and a host around an "=".
   const bounces = local.indexOf("-bounces+");
   const verp = bounces > 0 && /^.+=.+$/s.test(local.slice(bounces + "-bounces+".length));

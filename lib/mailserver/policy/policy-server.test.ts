@@ -53,3 +53,28 @@ it("drops a connection that sends more than a request can hold without a blank l
   expect(await answer).toBe("action=DUNNO b@x.test\n\n");
   other.destroy();
 });
+
+it("closes a connection idle past its idle time (330 s by default), counted from the last answer", async () => {
+  const idleMs = 300;
+  const quick = await startPolicyServer(
+    (req) => Promise.resolve({ action: `DUNNO ${req.recipient}`, rule: "none" as const }),
+    { host: "127.0.0.1", port: 0 },
+    undefined,
+    idleMs,
+  );
+  try {
+    const s = await new Promise<net.Socket>((resolve, reject) => {
+      const c = net.connect(quick.port, "127.0.0.1", () => resolve(c));
+      c.once("error", reject);
+    });
+    const closed = new Promise<number>((resolve) => s.on("close", () => resolve(performance.now())));
+    const answered = new Promise<number>((resolve) => s.once("data", () => resolve(performance.now())));
+    s.write("request=smtpd_access_policy\nrecipient=c@x.test\n\n");
+    const answeredAt = await answered;
+    // Kept forever before: Postfix's lost connections piled up for the life of the service.
+    const closedAt = await closed;
+    expect(closedAt - answeredAt).toBeGreaterThanOrEqual(idleMs - 20);
+  } finally {
+    await quick.close();
+  }
+});

@@ -12,6 +12,14 @@ import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
  */
 export const MAX_POLICY_REQUEST = 320 * 1024;
 
+/**
+ * A connection with nothing read or written for this long is closed. Postfix's policy client closes its own after
+ * smtpd_policy_service_max_idle (300 s) without a request, or after max_ttl (1000 s), so a connection idle past this is
+ * one Postfix has lost (a killed smtpd, a dropped network path that left no FIN) or not Postfix at all; before, each
+ * such connection held a socket and its buffer for the life of the service. Postfix reconnects when it needs to.
+ */
+export const POLICY_IDLE_MS = 330_000;
+
 export interface PolicyServer {
   port: number;
   close(): Promise<void>;
@@ -21,10 +29,13 @@ export async function startPolicyServer(
   decide: (req: PolicyRequest) => Promise<PolicyAnswer>,
   listen: { host: string; port: number },
   log?: (line: string) => void,
+  idleMs = POLICY_IDLE_MS,
 ): Promise<PolicyServer> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    // Node's socket timeout counts from the last byte read or written.
+    socket.setTimeout(idleMs, () => socket.destroy());
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     let buffer = "";

@@ -7,8 +7,9 @@ import net from "node:net";
 import { spf } from "mailauth/lib/spf/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts, domains } from "@/db/schema";
+import { accounts, domains, mailingLists } from "@/db/schema";
 import { admit } from "@/lib/lists/admission";
+import { bounceParts, signedSubscriber } from "@/lib/lists/bounce-address";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import {
@@ -87,6 +88,7 @@ export interface PolicyAnswer {
     | "none"
     | "syntax"
     | "srs"
+    | "list-bounce"
     | "sender"
     | "list-refused"
     | "quota"
@@ -219,6 +221,27 @@ const SRS_BOUNCES_ONLY: PolicyAnswer = {
   action: "550 5.7.1 this address takes only delivery reports",
   rule: "srs",
 };
+/**
+ * A list's bounce address (`<list>-bounces+...`) without this server's signature (lib/lists/bounce-address.ts):
+ * refused at RCPT from every client, so that nobody can send a made-up bounce that counts against a subscriber.
+ */
+const UNSIGNED_BOUNCE: PolicyAnswer = {
+  action: "550 5.7.1 this bounce address was not given out by this list",
+  rule: "list-bounce",
+};
+
+/** True when `recipient` is a hosted list's bounce address that carries no valid signature. */
+async function isUnsignedListBounce(db: Db, recipient: string): Promise<boolean> {
+  const parts = bounceParts(recipient);
+  if (!parts) return false;
+  const [list] = await db
+    .select({ id: mailingLists.id })
+    .from(mailingLists)
+    .where(eq(mailingLists.email, parts.list))
+    .limit(1);
+  return !!list && !(await signedSubscriber(db, parts.list, parts.verp));
+}
+
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
 /**
@@ -287,6 +310,7 @@ export class SpamPolicy {
       const recipient = (req.recipient ?? "").toLowerCase();
       if (SRS_ADDRESS.test(recipient) && (req.sender ?? "") !== "" && !(await isHostedName(this.o.db, recipient)))
         return SRS_BOUNCES_ONLY;
+      if (await isUnsignedListBounce(this.o.db, recipient)) return UNSIGNED_BOUNCE;
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
       if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;

@@ -32,11 +32,15 @@ async function serverKey(db: Db, name: string): Promise<Buffer> {
   return k;
 }
 
-/** The HMAC-SHA256 of `text` under the service's key `keyName`, base64url. */
-export const serverMac = async (db: Db, keyName: string, text: string): Promise<string> =>
+/** The HMAC-SHA256 of `text` under the service's key `keyName`, its 32 bytes (for an encoding of the caller's). */
+export const serverHmac = async (db: Db, keyName: string, text: string): Promise<Buffer> =>
   createHmac("sha256", await serverKey(db, keyName))
     .update(text)
-    .digest("base64url");
+    .digest();
+
+/** The HMAC-SHA256 of `text` under the service's key `keyName`, base64url. */
+export const serverMac = async (db: Db, keyName: string, text: string): Promise<string> =>
+  (await serverHmac(db, keyName, text)).toString("base64url");
 
 /** Whether `given` is serverMac's answer for `text`, compared in constant time. */
 export async function isServerMac(db: Db, keyName: string, text: string, given: string): Promise<boolean> {
