@@ -1,5 +1,12 @@
 import "server-only";
-import { dkimFiles, eventsAnswer, quotaStatusAnswers, submissionLogin, userIds } from "./delivery-check";
+import {
+  dkimFiles,
+  eventsAnswer,
+  quotaStatusAnswers,
+  submissionLogin,
+  submissionRefusesSender,
+  userIds,
+} from "./delivery-check";
 // `mailserver check`: the operator's self-test of a live installation. Each check asks the running daemons
 // themselves (postmap through Postfix's proxymap, doveadm through Dovecot's auth and dict services), so a
 // permission or socket problem shows up here the way it would for mail, with the tool's own words as the reason.
@@ -453,6 +460,10 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
     ["submission port takes a login over TLS", submissionLogin(o.submission, o.account, o.password)],
+    [
+      "submission port refuses a sender the login does not own",
+      submissionRefusesSender(o.submission, o.account, o.password),
+    ],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

@@ -166,6 +166,50 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     }
   });
 
+  it("the MX takes no logins and reads no login rule (no SASL warning in Postfix's log); submission offers AUTH and refuses a sender the login does not own", async () => {
+    const postfixLog = () => fs.readFileSync(path.join(root, "s", "logs", "postfix.log"), "utf8");
+    const s = await LineSocket.connect(info.smtp);
+    try {
+      await s.until(/^220 /m);
+      s.write("EHLO client.mailadmin.test\r\n");
+      expect(await s.until(/^250 /m)).not.toMatch(/^250[- ]AUTH/m);
+      s.write("MAIL FROM:<sasl-warning@outside.test>\r\n");
+      await s.until(/^250 /);
+      s.write("RCPT TO:<nikt@sandbox-demo.test>\r\n");
+      expect(await s.until(/^\d{3} /)).toMatch(/^5\d\d /);
+    } finally {
+      s.close();
+    }
+    // smtpd logs the RCPT's refusal after any warning of its restrictions: once it is in the log, so would they be.
+    await waitFor("the MX's refusal in Postfix's log", () => postfixLog().includes("from=<sasl-warning@outside.test>"));
+    // Before: "warning: restriction `reject_authenticated_sender_login_mismatch' ignored: no SASL support" per RCPT.
+    expect(postfixLog()).not.toMatch(/no SASL support/);
+
+    const { default: SMTPConnection } = await import("nodemailer/lib/smtp-connection");
+    const connection = new SMTPConnection({ host: "127.0.0.1", port: info.submission, ignoreTLS: true });
+    try {
+      const refused = await new Promise<string>((resolve, reject) => {
+        connection.once("error", reject);
+        connection.connect(() =>
+          connection.login({ user: "ola@sandbox-demo.test", pass: "Ola-pass1" }, (err) =>
+            err
+              ? reject(err)
+              : connection.send(
+                  { from: "postmaster@sandbox-demo.test", to: ["ola@sandbox-demo.test"] },
+                  "Subject: x\r\n\r\nx\r\n",
+                  (sent) => resolve(sent?.response ?? "accepted"),
+                ),
+          ),
+        );
+      });
+      expect(refused).toMatch(
+        /^553 5\.7\.1 <postmaster@sandbox-demo\.test>: Sender address rejected: not owned by user ola@/,
+      );
+    } finally {
+      connection.close();
+    }
+  });
+
   it("reads the database it was given: the SQLite file, or PostgreSQL through pgsql maps as the mail role", () => {
     const cf = fs.readFileSync(path.join(root, "s", "conf", "postfix", "virtual-mailbox-maps.cf"), "utf8");
     if (mailTestsOnPostgres()) {
