@@ -46,6 +46,7 @@ import {
   readLineFile,
   stringOption,
   showJson as show,
+  standbyRefusal,
   UsageError,
   usageLine,
   type Command,
@@ -541,8 +542,15 @@ async function importDomains(
         `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,
       );
     } catch (err) {
-      // On a standby every line would fail the same way, each after hashing its password: stop with the one line.
-      if (refusedByStandby(err)) throw err;
+      // On a standby every line would fail the same way, each after hashing its password: stop there, with the
+      // counts so far (the lines from this one on are not added) and what was written before, if anything.
+      if (refusedByStandby(err)) {
+        const added = counts.added ? `the ${counts.added} domain${counts.added > 1 ? "s" : ""} added above` : undefined;
+        throw new FailedWithReport(
+          `${counts.added} added, ${counts.exists} already hosted, ${counts.failed} failed, ${entries.length - i} not added`,
+          standbyRefusal(added),
+        );
+      }
       counts.failed++;
       await out(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
     } finally {
