@@ -209,11 +209,17 @@ function sqlState(err: unknown): string | undefined {
 /** A write refused because the database is a read-only standby (SQLSTATE 25006): no later write can succeed either. */
 export const refusedByStandby = (err: unknown) => sqlState(err) === "25006";
 
+/**
+ * The one line for a write a standby refused. `written`: what the command had written before (a run that began on the
+ * primary and found it demoted); nothing when unset.
+ */
+export const standbyRefusal = (written?: string) =>
+  `the database is a read-only standby: DATABASE_URL must name the primary (${written ? `only ${written} written` : "nothing was written"})`;
+
 /** A failure in one line: an API error's message, source and code (500.363...), else the error's first line. */
 export function describeError(err: unknown): string {
   // A write on a standby (25006) otherwise prints the failed SQL, which does not say the fix is the other host.
-  if (refusedByStandby(err))
-    return "the database is a read-only standby: DATABASE_URL must name the primary (nothing was written)";
+  if (refusedByStandby(err)) return standbyRefusal();
   const message =
     err instanceof ApiError
       ? `${err.message}${err.source ? ` (${err.source})` : ""} [${err.toBody().code}]`

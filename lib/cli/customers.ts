@@ -1,7 +1,10 @@
 // The operator's customer commands: the customers who own domains, and the limits pooled over their domains.
 import type { Db } from "@/db/client";
+import type { CustomerRow } from "@/db/schema";
+import { isDomainName } from "@/lib/schemas/common";
 import {
   customerReport,
+  findCustomer,
   getCustomerOrThrow,
   isPooled,
   listCustomers,
@@ -53,22 +56,44 @@ function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimit
 }
 
 /**
- * The customer named by an id or by a domain it owns (as `domain add --customer` takes it): among thousands of
- * customers the operator knows the domain, and `customer list | grep` matches other names containing it.
+ * The customer named by an id (`customer list`) or by a domain it owns (the operator knows the domain among
+ * thousands of customers, and `customer list | grep` matches other names containing it); null for a hosted domain
+ * that belongs to no customer. `what` names the argument in the messages. Neither an id nor a domain name: wrong
+ * usage (exit 2). An id or a domain that names no customer: an error (exit 1), as the command could not be done.
  */
-async function customerArg(db: Db, command: Command, text: string) {
-  if (/^\d+$/.test(text)) return getCustomerOrThrow(db, Number(text));
-  const owned = await findDomain(db, text.toLowerCase());
-  if (owned?.customerId != null) return getCustomerOrThrow(db, owned.customerId);
-  throw new UsageError(
-    `${command.name}: <id> must be a customer id (see \`customer list\`) or a hosted domain, not '${text}'`,
-  );
+export async function resolveCustomer(db: Db, what: string, text: string): Promise<CustomerRow | null> {
+  if (/^\d+$/.test(text)) {
+    const id = Number(text);
+    if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`${what}: '${text}' is not a customer id`);
+    const customer = await findCustomer(db, id);
+    if (!customer) throw new Error(`${what}: no customer with id ${id} (see \`customer list\`)`);
+    return customer;
+  }
+  const name = text.toLowerCase();
+  if (!isDomainName(name))
+    throw new UsageError(`${what}: must be a customer id (see \`customer list\`) or a hosted domain, not '${text}'`);
+  const owned = await findDomain(db, name);
+  if (!owned) throw new Error(`${what}: ${name} is not a hosted domain (see \`domain list\`)`);
+  return owned.customerId == null ? null : getCustomerOrThrow(db, owned.customerId);
 }
+
+/** A customer command's <id>|<domain>: a hosted domain without a customer names none either (exit 1). */
+async function customerArg(db: Db, command: Command, text: string): Promise<CustomerRow> {
+  const customer = await resolveCustomer(db, `${command.name} <id>|<domain>`, text);
+  if (!customer) throw new Error(`${command.name}: ${text.toLowerCase()} belongs to no customer`);
+  return customer;
+}
+
+/** --help of the commands that name a customer. */
+const EXIT_STATUS =
+  "Exit status: 0 done; 1 no such customer (an id or a hosted domain that names none); 2 wrong usage (an argument\n" +
+  "that is neither a customer id nor a domain name, a missing argument or an unknown option).";
 
 export const CUSTOMER_COMMANDS: Command[] = [
   {
     name: "customer list",
     summary: "Lists the customers: id, name, pooled limits, domains.",
+    notes: "Exit status: 0 done (also with no customers yet); 2 wrong usage (an unknown option or argument).",
     example: `${CLI} customer list`,
     run: async (ctx) =>
       listOutput(
@@ -85,6 +110,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
     name: "customer show",
     args: ["<id>|<domain>"],
     summary: "Prints a customer: its pooled limits, the pool's usage and each of its domains.",
+    notes: EXIT_STATUS,
     example: `${CLI} customer show example.org`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
@@ -95,6 +121,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
     name: "customer rename",
     args: ["<id>|<domain>", "<name>"],
     summary: "Names a customer (a new customer takes its first domain's name): what `customer list` shows.",
+    notes: EXIT_STATUS,
     example: `${CLI} customer rename 3 "Kowalski sp. z o.o. (contract 2026/117)"`,
     async run(ctx, { positionals }) {
       const db = ctx.db();
@@ -107,6 +134,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
     args: ["<id>|<domain>"],
     summary:
       "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
+    notes: EXIT_STATUS,
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
     options: POOL_OPTIONS,
     async run(ctx, { positionals, values }) {

@@ -266,14 +266,64 @@ describe("customer show, rename and set-limits", () => {
         [1, 70],
         [2, null],
       ]);
-      await expect(runCommand(own, ["customer", "show", "nowhere.example"])).rejects.toThrow(
-        new UsageError(
-          "customer show: <id> must be a customer id (see `customer list`) or a hosted domain, not 'nowhere.example'",
-        ),
-      );
     } finally {
       own.$client.close();
     }
+  });
+
+  it("an id or a domain that names no customer is an error (exit 1); an argument that is neither is wrong usage (exit 2)", async () => {
+    const own = openDatabase(path.join(dir, "import.db"));
+    /** The exit status lib/cli/index.ts gives the command's error, and its message. */
+    const outcome = (argv: string[]) =>
+      runCommand(own, argv).then(
+        () => ({ status: 0, message: "" }),
+        (err: Error) => ({ status: err instanceof UsageError ? 2 : 1, message: err.message }),
+      );
+    try {
+      for (const command of [["show"], ["rename"], ["set-limits"]]) {
+        const name = `customer ${command[0]}`;
+        const extra =
+          command[0] === "rename" ? ["New name"] : command[0] === "set-limits" ? ["--alias-limit", "5"] : [];
+        const run = (who: string) => outcome(["customer", ...command, who, ...extra]);
+        // Before: exit 2 for an unknown domain, as if the command had been misspelt.
+        expect(await run("nowhere.example")).toEqual({
+          status: 1,
+          message: `${name} <id>|<domain>: nowhere.example is not a hosted domain (see \`domain list\`)`,
+        });
+        expect(await run("999")).toEqual({
+          status: 1,
+          message: `${name} <id>|<domain>: no customer with id 999 (see \`customer list\`)`,
+        });
+        for (const bad of ["not a domain", "-1x", "alpha..example", "12345678901234567890"])
+          expect((await run(bad)).status, bad).toBe(2);
+        expect(await run("al pha")).toEqual({
+          status: 2,
+          message: `${name} <id>|<domain>: must be a customer id (see \`customer list\`) or a hosted domain, not 'al pha'`,
+        });
+      }
+      // Nothing was changed by the refused commands.
+      expect((await listCustomers(own)).slice(0, 2).map((c) => [c.id, c.name, c.aliasLimit])).toEqual([
+        [1, expect.any(String), null],
+        [2, "Gamma Ltd", null],
+      ]);
+      // domain add --customer reads it the same way (one resolver).
+      expect(await outcome(["domain", "add", "epsilon.example", "--customer", "nowhere.example"])).toMatchObject({
+        status: 1,
+        message: "domain add --customer: nowhere.example is not a hosted domain (see `domain list`)",
+      });
+      expect((await outcome(["domain", "add", "epsilon.example", "--customer", "no such"])).status).toBe(2);
+      expect(await findDomain(own, "epsilon.example")).toBeUndefined();
+    } finally {
+      own.$client.close();
+    }
+  });
+
+  it("--help of each customer command states its exit statuses", async () => {
+    for (const command of ["show", "rename", "set-limits"])
+      expect(await runCommand(db, ["customer", command, "--help"])).toContain(
+        "Exit status: 0 done; 1 no such customer (an id or a hosted domain that names none); 2 wrong usage",
+      );
+    expect(await runCommand(db, ["customer", "list", "--help"])).toContain("Exit status: 0 done");
   });
 });
 

@@ -10,7 +10,7 @@ import {
   generateDkimKey,
   stagedDkimKey,
 } from "@/lib/mailserver/dkim";
-import { domainsWithLimitsInForce, getCustomerOrThrow, type PoolableLimit } from "@/lib/server/resources/customers";
+import { domainsWithLimitsInForce, type PoolableLimit } from "@/lib/server/resources/customers";
 import {
   findDomain,
   getDomainOrThrow,
@@ -34,6 +34,7 @@ import {
 } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
 import { checkHostExists } from "@/lib/mailserver/mail-hosts";
+import { resolveCustomer } from "./customers";
 import {
   CLI,
   describeError,
@@ -45,6 +46,7 @@ import {
   readLineFile,
   stringOption,
   showJson as show,
+  standbyRefusal,
   UsageError,
   usageLine,
   type Command,
@@ -432,12 +434,8 @@ export const DOMAIN_COMMANDS: Command[] = [
 async function customerOption(db: Db, command: Command, values: Parsed["values"]): Promise<number | undefined> {
   const value = values.customer;
   if (value === undefined) return undefined;
-  if (typeof value === "string" && /^\d+$/.test(value)) return (await getCustomerOrThrow(db, Number(value))).id;
-  const owned = typeof value === "string" ? await findDomain(db, value) : undefined;
-  if (owned) return owned.customerId ?? undefined;
-  throw new UsageError(
-    `${command.name}: --customer needs a customer id (see \`customer list\`) or a hosted domain, not '${String(value)}'`,
-  );
+  // A hosted domain of no customer: the new domain gets a customer of its own, as without --customer.
+  return (await resolveCustomer(db, `${command.name} --customer`, String(value)))?.id;
 }
 
 /** --all and --concurrency of a command that works on one domain or on every one. */
@@ -544,8 +542,15 @@ async function importDomains(
         `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,
       );
     } catch (err) {
-      // On a standby every line would fail the same way, each after hashing its password: stop with the one line.
-      if (refusedByStandby(err)) throw err;
+      // On a standby every line would fail the same way, each after hashing its password: stop there, with the
+      // counts so far (the lines from this one on are not added) and what was written before, if anything.
+      if (refusedByStandby(err)) {
+        const added = counts.added ? `the ${counts.added} domain${counts.added > 1 ? "s" : ""} added above` : undefined;
+        throw new FailedWithReport(
+          `${counts.added} added, ${counts.exists} already hosted, ${counts.failed} failed, ${entries.length - i} not added`,
+          standbyRefusal(added),
+        );
+      }
       counts.failed++;
       await out(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
     } finally {

@@ -338,7 +338,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
       "events` answer; Postfix runs every setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
-      "the account's domain has its DKIM key; the account logs in on the submission port over TLS.\n" +
+      "the account's domain has its DKIM key; the account logs in on the submission port over TLS, and there a MAIL FROM\n" +
+      "it does not own is refused.\n" +
       "Run it as root.",
     example: `${CLI} mailserver check --account check@example.org`,
     options: {

@@ -74,6 +74,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       if (score !== undefined && !Number.isFinite(Number(score)))
         throw new UsageError(`--spam-score: not a number: '${score}'`);
       const port = user ? info.submission : info.smtp;
+      if (port === undefined)
+        throw new Error(`the sandbox in ${path.resolve(dir)} runs no postfix (started with --only without it)`);
       const transport = nodemailer.createTransport({
         host: "127.0.0.1",
         port,
@@ -98,7 +100,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         if (!/\bECONNREFUSED\b/.test((err as Error).message)) throw err;
         throw new Error(
           `nothing answers on 127.0.0.1:${port}: the sandbox in ${path.resolve(dir)} is not running ` +
-            `(start it with \`${CLI} mailserver sandbox --dir ${dir}\`)`,
+            `(start it with \`${CLI} mailserver sandbox --dir ${dir}${info.port_base ? ` --port-base ${info.port_base}` : ""}\`)`,
         );
       });
       const names = (list: (string | { address: string })[]) =>

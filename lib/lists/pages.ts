@@ -3,11 +3,12 @@ import "server-only";
 // button, and only its POST acts, so a link scanner's GET changes nothing. The list's page (List-Help,
 // List-Unsubscribe) sends the same confirmation mail as SUBSCRIBE/UNSUBSCRIBE by mail.
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { isEmail } from "@/lib/schemas/common";
 import { oneLine } from "@/lib/schemas/list-moderation";
 import { clientAddress } from "@/lib/server/http/client-address";
+import { ipv6Groups } from "@/lib/server/http/ip-address";
 import type { ListRow, ListStore, RequestRefusal } from "./store";
 import type { Confirmed } from "./subscriptions";
 
@@ -38,19 +39,11 @@ export interface PagesOptions {
  * time, without limit.
  */
 export function requestBudgetClient(address: string): string {
-  const ip = address.split("%")[0]!;
-  if (!net.isIPv6(ip)) return address;
-  const [head, tail] = ip.includes("::") ? ip.split("::") : [ip, undefined];
-  // A dotted IPv4 tail (::ffff:1.2.3.4) stands for two groups.
-  const groups = (part: string | undefined) =>
-    part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : [];
-  const left = groups(head);
-  const right = groups(tail);
-  const all =
-    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${all
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  return `${groups
     .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
+    .map((g) => g.toString(16))
     .join(":")}::/64`;
 }
 

@@ -4,6 +4,7 @@ import {
   eventsAnswer,
   quotaStatusAnswers,
   submissionLogin,
+  submissionRefusesSender,
   tcpTableAnswers,
   userIds,
 } from "./delivery-check";
@@ -477,6 +478,10 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["MAIL_HOST and myhostname are domain names", hostNamesAreDomainNames(o)],
     ["DKIM key for the account's domain", dkimFiles(o.dkimDir, domain ?? "", o.rspamdUser ?? "_rspamd")],
     ["submission port takes a login over TLS", submissionLogin(o.submission, o.account, o.password)],
+    [
+      "submission port refuses a sender the login does not own",
+      submissionRefusesSender(o.submission, o.account, o.password),
+    ],
   ];
   const results: CheckResult[] = [];
   for (const [label, check] of checks) {

@@ -1,6 +1,7 @@
 import "server-only";
 // `mailserver check`'s lines for delivery: Dovecot's quota-status policy service, the mail event service, the
-// DKIM key files Rspamd signs with, and the submission port the mail programs' settings name.
+// DKIM key files Rspamd signs with, and the submission port the mail programs' settings name (its login, and its
+// refusal of a sender the login does not own).
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -18,39 +19,76 @@ type Result = { ok: boolean; detail: string };
  * check connects by address, not by the name clients use.
  */
 export function submissionLogin(hostPort: string, account: string, password: string): () => Promise<Result> {
-  return () => {
-    const { host, port } = parseHostPort(hostPort);
-    const tls = mailService(host, port).tls;
-    const connection = new SMTPConnection({
-      host,
-      port,
-      secure: tls === "ssl",
-      requireTLS: tls === "starttls",
-      tls: { rejectUnauthorized: false },
-      name: "mailserver-check",
-      connectionTimeout: 5000,
-      greetingTimeout: 5000,
-      socketTimeout: 5000,
-    });
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (ok: boolean, detail: string) => {
-        if (settled) return;
-        settled = true;
-        connection.close();
-        resolve({ ok, detail: `${hostPort} (${tls === "ssl" ? "TLS" : "STARTTLS"}): ${detail}` });
-      };
-      // A lost link to Dovecot's auth service leaves AUTH unanswered: the timeout is what tells.
-      connection.on("error", (err: Error & { code?: string }) =>
-        done(false, err.code === "ETIMEDOUT" ? "no answer within 5 s" : err.message),
-      );
-      connection.connect(() =>
-        connection.login({ user: account, pass: password }, (err) =>
-          err ? done(false, `login as ${account} refused: ${err.message}`) : done(true, `logged in as ${account}`),
-        ),
-      );
-    });
-  };
+  return () =>
+    submissionSession(hostPort, account, password, (_connection, done) => done(true, `logged in as ${account}`));
+}
+
+/**
+ * Signed in on the submission port, a MAIL FROM the account does not own is refused at RCPT (553, "not owned by
+ * user"): the snippet leaves smtpd_sender_restrictions empty on the MX, and only a submission service given
+ * `-o smtpd_sender_restrictions=$mua_sender_restrictions` in master.cf (docs/deploy.md, step 5) refuses it. When the
+ * sender is accepted, the check's short message goes to the account itself.
+ */
+export function submissionRefusesSender(hostPort: string, account: string, password: string): () => Promise<Result> {
+  const sender = `mailserver-check.not-owned@${account.split("@")[1] ?? "invalid"}`;
+  return () =>
+    submissionSession(hostPort, account, password, (connection, done) =>
+      connection.send(
+        { from: sender, to: [account] },
+        `From: <${account}>\r\nTo: <${account}>\r\nSubject: mailserver check\r\n\r\nThis sender should have been refused.\r\n`,
+        (err) => {
+          const response = err?.response ?? err?.message ?? "";
+          if (/not owned by user/.test(response)) done(true, `MAIL FROM <${sender}> refused: ${response}`);
+          else if (err) done(false, `MAIL FROM <${sender}> not refused as not owned: ${response}`);
+          else
+            done(
+              false,
+              `MAIL FROM <${sender}> accepted as ${account}: add -o smtpd_sender_restrictions=$mua_sender_restrictions ` +
+                "to the submission services in master.cf (docs/deploy.md, step 5)",
+            );
+        },
+      ),
+    );
+}
+
+/** Connects as a mail program does, logs in as `account`, then hands the connection to `then`. */
+function submissionSession(
+  hostPort: string,
+  account: string,
+  password: string,
+  then: (connection: SMTPConnection, done: (ok: boolean, detail: string) => void) => void,
+): Promise<Result> {
+  const { host, port } = parseHostPort(hostPort);
+  const tls = mailService(host, port).tls;
+  const connection = new SMTPConnection({
+    host,
+    port,
+    secure: tls === "ssl",
+    requireTLS: tls === "starttls",
+    tls: { rejectUnauthorized: false },
+    name: "mailserver-check",
+    connectionTimeout: 5000,
+    greetingTimeout: 5000,
+    socketTimeout: 5000,
+  });
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (ok: boolean, detail: string) => {
+      if (settled) return;
+      settled = true;
+      connection.close();
+      resolve({ ok, detail: `${hostPort} (${tls === "ssl" ? "TLS" : "STARTTLS"}): ${detail}` });
+    };
+    // A lost link to Dovecot's auth service leaves AUTH unanswered: the timeout is what tells.
+    connection.on("error", (err: Error & { code?: string }) =>
+      done(false, err.code === "ETIMEDOUT" ? "no answer within 5 s" : err.message),
+    );
+    connection.connect(() =>
+      connection.login({ user: account, pass: password }, (err) =>
+        err ? done(false, `login as ${account} refused: ${err.message}`) : then(connection, done),
+      ),
+    );
+  });
 }
 
 /** Asks quota-status about the account at RCPT, as Postfix does: DUNNO (room left) or a 552 refusal both prove it runs. */

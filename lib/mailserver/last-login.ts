@@ -9,6 +9,7 @@ import { changedRows, withTransaction } from "@/db/transaction";
 import { accounts } from "@/db/schema";
 import { today } from "@/lib/server/caller/auth";
 import { failureGate } from "@/lib/server/caller/login-throttle";
+import { normalizeIp } from "@/lib/server/http/ip-address";
 
 /** Dovecot's auth policy answer: status 0 lets the authentication go on, -1 refuses it. */
 export interface AuthPolicyAnswer {
@@ -30,7 +31,8 @@ export async function mailAuthPolicy(
 ): Promise<AuthPolicyAnswer> {
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   const login = (str(data.login) || str(data.user)).trim().toLowerCase();
-  const remote = str(data.remote);
+  // Dovecot listening on [::] reports an IPv4 client as ::ffff:1.2.3.4: the API's budget and last_auth_ip see 1.2.3.4.
+  const remote = normalizeIp(str(data.remote));
   if (!remote || !login.includes("@")) return ALLOW;
   const gate = await failureGate(db, remote, login);
   if (command === "allow") return gate.lockedFor > 0 ? { status: -1, msg: "too many failed logins" } : ALLOW;

@@ -1,5 +1,6 @@
 // The policy service's framing over real TCP: requests answered in order, also when split anywhere, and a
-// connection that sends more than a request can hold without ending it is dropped.
+// connection that sends more than a request can hold without ending it is dropped; an IPv4-mapped client address
+// reaches the rules as IPv4.
 import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAX_POLICY_REQUEST, startPolicyServer, type PolicyServer } from "./policy-server";
@@ -8,7 +9,7 @@ let server: PolicyServer;
 
 beforeAll(async () => {
   server = await startPolicyServer(
-    (req) => Promise.resolve({ action: `DUNNO ${req.recipient}`, rule: "none" as const }),
+    (req) => Promise.resolve({ action: `DUNNO ${req.recipient ?? req.client_address}`, rule: "none" as const }),
     { host: "127.0.0.1", port: 0 },
   );
 });
@@ -77,4 +78,20 @@ it("closes a connection idle past its idle time (330 s by default), counted from
   } finally {
     await quick.close();
   }
+});
+
+it("hands the rules an IPv4-mapped client address (dotted or hex) as IPv4", async () => {
+  const s = await connect();
+  let answers = "";
+  const all = new Promise<void>((resolve) =>
+    s.on("data", (d) => {
+      answers += d.toString();
+      if (answers.split("\n\n").length > 3) resolve();
+    }),
+  );
+  for (const client of ["::ffff:192.0.2.1", "::ffff:c000:0202", "2001:db8::3"])
+    s.write(`request=smtpd_access_policy\nclient_address=${client}\n\n`);
+  await all;
+  expect(answers).toBe("action=DUNNO 192.0.2.1\n\naction=DUNNO 192.0.2.2\n\naction=DUNNO 2001:db8::3\n\n");
+  s.destroy();
 });

@@ -2,6 +2,7 @@
 // empty line; the answer is "action=<access(5) action>" and an empty line. Connections are kept open by Postfix
 // and carry many requests.
 import net from "node:net";
+import { normalizeIp } from "@/lib/server/http/ip-address";
 import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
 
 /**
@@ -53,6 +54,9 @@ export async function startPolicyServer(
           const eq = line.indexOf("=");
           if (eq > 0) req[line.slice(0, eq)] = line.slice(eq + 1);
         }
+        // Postfix writes an IPv4 client as IPv4 already; a mapped one (::ffff:1.2.3.4) would escape the per-address
+        // rules (SPF, greylisting, sessions) written or recorded in IPv4.
+        if (req.client_address) req.client_address = normalizeIp(req.client_address);
         // Answers go back in request order.
         chain = chain.then(async () => {
           let answer: PolicyAnswer;

@@ -21,8 +21,8 @@ import {
   waitFor,
 } from "../testing/mail-daemons";
 import { maildirNew } from "./outbound-sink";
-import { alive, descendants, greets } from "./processes";
-import { checkPrerequisites, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
+import { alive, descendants, freePort, freePorts, greets } from "./processes";
+import { checkPrerequisites, SANDBOX_PORTS, SandboxPrerequisiteError, type SandboxInfo } from "./sandbox";
 
 vi.mock("server-only", () => ({}));
 
@@ -50,6 +50,61 @@ describe("sandbox prerequisites", () => {
   });
 });
 
+describe("mailserver sandbox --only and --port-base", () => {
+  it("the JSON line lists only the running components' ports, with port_base; send says what is missing or how to start it again", async () => {
+    const root = newMailTestRoot("mailadmin-sandbox-only-");
+    try {
+      const dbFile = path.join(root, "db", "mail.db");
+      await closeTestDatabase(await openTestDatabase(dbFile));
+      const base = (await freePorts(SANDBOX_PORTS.length))[0]!;
+      const dir = path.join(root, "s");
+      const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
+      const child = spawn(
+        process.execPath,
+        sandboxCliArgs(dir, "--only", "dns", "--port-base", String(base), ...engine),
+        {
+          env: { ...process.env, DATABASE_PATH: dbFile, MAIL_DB_PASSWORD: "sandbox-reader-1" },
+        },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 60_000);
+      child.kill("SIGTERM");
+      expect(await exited, stderr).toBe(0);
+      const info = JSON.parse(stdout) as Record<string, unknown>;
+      // Before: every component's port (smtp, imap, redis...), as if they ran, and no port_base.
+      expect(Object.keys(info).sort()).toEqual(
+        ["database", "database_engine", "dir", "dns", "dns_records", "port_base", "rbl_zones", "srs_domain"].sort(),
+      );
+      expect(info).toMatchObject({ port_base: base, dns: base + SANDBOX_PORTS.indexOf("dns") });
+      const send = (on: string) =>
+        runCli(["mailserver", "sandbox", "send", "--dir", on, "--from", "a@outside.test", "--to", "b@x.test"]);
+      const noPostfix = await send(dir);
+      expect([noPostfix.status, noPostfix.stderr]).toEqual([
+        1,
+        `error: the sandbox in ${dir} runs no postfix (started with --only without it)\n`,
+      ]);
+
+      // A stopped sandbox of another port base: the hint starts it again on the same ports.
+      const stopped = path.join(root, "stopped");
+      fs.mkdirSync(stopped);
+      const port = await freePort();
+      fs.writeFileSync(path.join(stopped, "sandbox.json"), JSON.stringify({ ...info, smtp: port, port_base: port }));
+      const late = await send(stopped);
+      expect([late.status, late.stderr]).toEqual([
+        1,
+        `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${stopped} is not running ` +
+          `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${stopped} --port-base ${port}\`)\n`,
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 function runCli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
     const child = spawn(
@@ -73,7 +128,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
   const sandboxSend = (...args: string[]) =>
     runCli(["mailserver", "sandbox", "send", "--dir", path.join(root, "s"), ...args]);
   let child: ChildProcess;
-  let info: SandboxInfo;
+  let info: Required<SandboxInfo>;
   let stderr = "";
   const dbPath = () => path.join(root, "db", "mail.db");
 
@@ -108,7 +163,7 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 200_000);
     if (!stdout.includes("\n")) throw new Error(`sandbox exited: ${stderr}`);
     expect(stdout.split("\n").filter(Boolean)).toHaveLength(1);
-    info = JSON.parse(stdout) as SandboxInfo;
+    info = JSON.parse(stdout) as Required<SandboxInfo>;
   }, 240_000);
 
   afterAll(() => {
@@ -163,6 +218,50 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
       } finally {
         s.close();
       }
+    }
+  });
+
+  it("the MX takes no logins and reads no login rule (no SASL warning in Postfix's log); submission offers AUTH and refuses a sender the login does not own", async () => {
+    const postfixLog = () => fs.readFileSync(path.join(root, "s", "logs", "postfix.log"), "utf8");
+    const s = await LineSocket.connect(info.smtp);
+    try {
+      await s.until(/^220 /m);
+      s.write("EHLO client.mailadmin.test\r\n");
+      expect(await s.until(/^250 /m)).not.toMatch(/^250[- ]AUTH/m);
+      s.write("MAIL FROM:<sasl-warning@outside.test>\r\n");
+      await s.until(/^250 /);
+      s.write("RCPT TO:<nikt@sandbox-demo.test>\r\n");
+      expect(await s.until(/^\d{3} /)).toMatch(/^5\d\d /);
+    } finally {
+      s.close();
+    }
+    // smtpd logs the RCPT's refusal after any warning of its restrictions: once it is in the log, so would they be.
+    await waitFor("the MX's refusal in Postfix's log", () => postfixLog().includes("from=<sasl-warning@outside.test>"));
+    // Before: "warning: restriction `reject_authenticated_sender_login_mismatch' ignored: no SASL support" per RCPT.
+    expect(postfixLog()).not.toMatch(/no SASL support/);
+
+    const { default: SMTPConnection } = await import("nodemailer/lib/smtp-connection");
+    const connection = new SMTPConnection({ host: "127.0.0.1", port: info.submission, ignoreTLS: true });
+    try {
+      const refused = await new Promise<string>((resolve, reject) => {
+        connection.once("error", reject);
+        connection.connect(() =>
+          connection.login({ user: "ola@sandbox-demo.test", pass: "Ola-pass1" }, (err) =>
+            err
+              ? reject(err)
+              : connection.send(
+                  { from: "postmaster@sandbox-demo.test", to: ["ola@sandbox-demo.test"] },
+                  "Subject: x\r\n\r\nx\r\n",
+                  (sent) => resolve(sent?.response ?? "accepted"),
+                ),
+          ),
+        );
+      });
+      expect(refused).toMatch(
+        /^553 5\.7\.1 <postmaster@sandbox-demo\.test>: Sender address rejected: not owned by user ola@/,
+      );
+    } finally {
+      connection.close();
     }
   });
 

@@ -121,39 +121,55 @@ export type SandboxLayout = ReturnType<typeof sandboxLayout>;
 /** The unprivileged owner of the sandbox's mailboxes (exists on every Debian system). */
 export const SANDBOX_MAIL_OWNER = { user: "nobody", group: "nogroup" } as const;
 
+/** What the JSON line (and <dir>/sandbox.json) tells; a field of a component that does not run (`--only`) is left out. */
 export interface SandboxInfo {
-  smtp: number;
-  submission: number;
-  imap: number;
-  pop3: number;
-  lmtp: number;
-  outbound: string;
-  greylist_delay_s: number;
-  dns: number;
-  dns_records: string;
-  rbl_zones: string[];
-  spf: boolean;
-  rbl: boolean;
-  rspamd_controller: number;
-  redis: number;
-  policy: number;
+  smtp?: number;
+  submission?: number;
+  imap?: number;
+  pop3?: number;
+  lmtp?: number;
+  outbound?: string;
+  greylist_delay_s?: number;
+  dns?: number;
+  dns_records?: string;
+  rbl_zones?: string[];
+  spf?: boolean;
+  rbl?: boolean;
+  rspamd_controller?: number;
+  redis?: number;
+  policy?: number;
   /** The mail event service (`mailserver check --events-url http://127.0.0.1:<events>`). */
-  events: number;
+  events?: number;
   /** Dovecot's quota-status service, which Postfix asks at RCPT (`mailserver check --quota-status`). */
-  quota_status: number;
+  quota_status?: number;
   /** The list service (docs/lists.md): its LMTP listener and its pages (PUBLIC_URL). */
-  lists_lmtp: number;
-  lists_url: string;
+  lists_lmtp?: number;
+  lists_url?: string;
+  /** --port-base (the ports are N, N+1... in SANDBOX_PORTS' order), or null for free ports. */
+  port_base: number | null;
   dir: string;
   /** The SQLite file, or on PostgreSQL the database's URL without its password. */
   database: string;
   /** sqlite or postgres. */
   database_engine: "sqlite" | "postgres";
-  dovecot_config: string;
-  postfix_config: string;
+  dovecot_config?: string;
+  postfix_config?: string;
   /** postsrsd's domain: forwards to other domains leave as SRS0=…@srs_domain. */
   srs_domain: string;
 }
+
+/** The fields of the JSON line each component fills: a component that does not run (`--only`) has none there. */
+const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
+  postfix: ["smtp", "submission", "postfix_config"],
+  dovecot: ["imap", "pop3", "lmtp", "quota_status", "dovecot_config"],
+  outbound: ["outbound"],
+  policy: ["policy", "greylist_delay_s", "spf", "rbl"],
+  dns: ["dns", "dns_records", "rbl_zones"],
+  rspamd: ["rspamd_controller"],
+  redis: ["redis"],
+  events: ["events"],
+  lists: ["lists_lmtp", "lists_url"],
+};
 
 export interface SandboxContext {
   options: SandboxOptions;
@@ -290,7 +306,7 @@ export class Sandbox {
 
   get info(): SandboxInfo {
     const { ports, layout } = this.ctx;
-    return {
+    const info: SandboxInfo = {
       smtp: ports.smtp,
       submission: ports.submission,
       imap: ports.imap,
@@ -318,7 +334,12 @@ export class Sandbox {
       dovecot_config: layout.dovecotConf,
       postfix_config: layout.postfix,
       srs_domain: this.ctx.srsDomain,
+      port_base: this.ctx.options.portBase ?? null,
     };
+    const running = new Set(this.components.map((c) => c.name));
+    for (const [component, fields] of Object.entries(INFO_FIELDS))
+      if (!running.has(component)) for (const field of fields) delete info[field];
+    return info;
   }
 
   /** Folders, permissions and the generated configuration every component reads. */

@@ -7,9 +7,11 @@ import os from "node:os";
 import { setBounded } from "../store/bounded-map";
 import { FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER } from "@/lib/runtime/edge.mjs";
 import { env } from "../env";
+import { normalizeIp } from "./ip-address";
 
 // Written by lib/runtime/server.mjs from the socket and the request as it arrived; read here.
 export { FORWARDED_FOR_HEADER, PEER_ADDRESS_HEADER };
+export { normalizeIp };
 
 let cachedList: net.BlockList | undefined;
 // Answers by peer address: a client keeps calling from the same few addresses, and BlockList.check() builds a
@@ -28,19 +30,18 @@ function defaultRules(): string[] {
 function buildList(rules: string[], setting = "ALLOWED_CLIENT_IPS"): net.BlockList {
   const list = new net.BlockList();
   for (const rule of rules) {
-    const [address, prefix] = rule.trim().split("/");
-    if (!address) continue;
+    const [written, bits] = rule.trim().split("/");
+    if (!written) continue;
+    if (!net.isIP(written)) throw new Error(`${setting}: not an IP address: ${rule}`);
+    // Addresses are checked normalised (an IPv4-mapped one as IPv4), so a rule written IPv4-mapped is read as IPv4.
+    const address = normalizeIp(written);
+    const mapped = address !== written;
+    const prefix = bits === undefined ? undefined : mapped ? Math.max(0, Number(bits) - 96) : Number(bits);
     const type = net.isIPv6(address) ? "ipv6" : "ipv4";
-    if (!net.isIP(address)) throw new Error(`${setting}: not an IP address: ${rule}`);
-    if (prefix !== undefined) list.addSubnet(address, Number(prefix), type);
+    if (prefix !== undefined) list.addSubnet(address, prefix, type);
     else list.addAddress(address, type);
   }
   return list;
-}
-
-/** IPv4 peers often arrive as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
-export function normalizeIp(ip: string): string {
-  return ip.startsWith("::ffff:") && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
 }
 
 export function isClientAllowed(ip: string | null | undefined): boolean {

@@ -66,7 +66,7 @@ export function policyCases() {
     expect(early.accepted).toEqual([]);
     expect(codes(early)).toEqual({ [`greyon@${G}`]: 450, [`inherits@${G}`]: 450 });
     // The wait passes on the policy service's clock, not in real time.
-    moveClock(l.sandbox.info.greylist_delay_s * 1000 + 300);
+    moveClock(l.sandbox.ctx.greylistDelayS * 1000 + 300);
     const retry = await send(sender, [`greyon@${G}`, `inherits@${G}`], "grey-3");
     expect(retry.accepted.sort()).toEqual([`greyon@${G}`, `inherits@${G}`]);
     await settle();

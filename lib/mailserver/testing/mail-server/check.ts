@@ -99,9 +99,13 @@ export function mailserverCheckCases() {
         "MAIL_HOST and myhostname are domain names",
         "DKIM key for the account's domain",
         "submission port takes a login over TLS",
+        "submission port refuses a sender the login does not own",
       ]);
       expect(found.every((line) => line.startsWith("✓"))).toBe(true);
       expect(r.stdout).toContain(`(STARTTLS): logged in as ewa@${A}`);
+      expect(r.stdout).toContain(
+        `(STARTTLS): MAIL FROM <mailserver-check.not-owned@${A}> refused: 553 5.7.1 <mailserver-check.not-owned@${A}>: Sender address rejected: not owned by user ewa@${A}`,
+      );
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
     });
 
@@ -214,8 +218,12 @@ export function mailserverCheckCases() {
         const r = await runCli(args);
         expect(r.status).toBe(1);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
-        expect(failed).toEqual([expect.stringMatching(/^✗ submission port takes a login over TLS: 127\.0\.0\.1:\d+ /)]);
+        expect(failed).toEqual([
+          expect.stringMatching(/^✗ submission port takes a login over TLS: 127\.0\.0\.1:\d+ /),
+          expect.stringMatching(/^✗ submission port refuses a sender the login does not own: 127\.0\.0\.1:\d+ /),
+        ]);
         expect(failed[0]).toMatch(reason);
+        expect(failed[1]).toMatch(reason);
       }
     });
 
@@ -224,7 +232,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 21 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 22 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
@@ -244,7 +252,11 @@ export function mailserverCheckCases() {
         // The submission login may still pass just after the stop (seen once on PostgreSQL): Postfix reaches Dovecot's
         // auth service over its own connection, not through the master's sockets the doveadm lines need.
         const names = failed.map((line) => line.slice(2, line.indexOf(":")));
-        expect(names.filter((name) => name !== "submission port takes a login over TLS")).toEqual([
+        const submission = [
+          "submission port takes a login over TLS",
+          "submission port refuses a sender the login does not own",
+        ];
+        expect(names.filter((name) => !submission.includes(name))).toEqual([
           "doveadm user",
           "doveadm auth test",
           "LMTP socket",
