@@ -83,6 +83,9 @@ function submissionSession(
     connection.on("error", (err: Error & { code?: string }) =>
       done(false, err.code === "ETIMEDOUT" ? "no answer within 5 s" : err.message),
     );
+    // Closed by the server without an error (an smtpd that lost its SASL service ends the session): else this
+    // promise would never settle, and the check would exit with Node's 13 instead of naming the failure.
+    connection.on("end", () => done(false, "the server closed the connection"));
     connection.connect(() =>
       connection.login({ user: account, pass: password }, (err) =>
         err ? done(false, `login as ${account} refused: ${err.message}`) : then(connection, done),
