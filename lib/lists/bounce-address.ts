@@ -7,6 +7,7 @@ import "server-only";
 // again before it records a bounce (docs/lists.md, Envelope, copies and bounces).
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "@/db/client";
+import { base32Encode } from "@/lib/server/caller/totp-code";
 import { serverHmac } from "@/lib/server/store/server-key";
 
 const KEY_NAME = "list_bounce_key";
@@ -14,26 +15,10 @@ export const BOUNCE_MARK = "-bounces+";
 /** 16 characters of base32: 80 bits, to be guessed one RCPT at a time. */
 const SIGNATURE_BYTES = 10;
 const SIGNATURE_RE = /^[a-z2-7]{16}$/;
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
-
-function base32(bytes: Buffer): string {
-  let out = "";
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return bits > 0 ? out + BASE32[(value << (5 - bits)) & 31] : out;
-}
 
 async function signature(db: Db, list: string, subscriber: string): Promise<string> {
   const mac = await serverHmac(db, KEY_NAME, `bounce\n${list.toLowerCase()}\n${subscriber.toLowerCase()}`);
-  return base32(mac.subarray(0, SIGNATURE_BYTES));
+  return base32Encode(mac.subarray(0, SIGNATURE_BYTES)).toLowerCase();
 }
 
 /** The signed VERP bounce address of one subscriber of `list` (its address, name@domain). */
