@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 npm_config_nodedir=/usr
 # Each step's time goes to the log, so a slow run says where its minutes went.
 step() {
-  local start=$SECONDS
-  "$@"
+  local start=$SECONDS status=0
+  "$@" || status=$?
   echo "[ci] $* took $((SECONDS - start)) s"
+  return $status
 }
 # Commands at the same time, each one's output printed whole when all have ended, a failed one's last (CI keeps only
 # the log's tail); fails if any failed. Only for commands that write nothing another one reads and whose time limits
@@ -40,17 +41,16 @@ step npm run lint
 step npm run format:check
 step npm run docs:check
 step npm run build
-# Two lanes from here on, each a chain of commands, balanced by their times on this 2-core host (docs/testing.md, "Two
-# lanes"). First `npm run test:unit` split: the real-daemon mail tests (vitest project `mail`), which mostly wait on
-# Postfix and Dovecot, beside the rest (`unit` and the API suite on SQLite), then the bench's provider scale, quick (a
-# few thousand domains on a private primary with a streaming replica, bench/provider.ts).
-together "npx vitest run --project mail" \
-  "npx vitest run --project unit --project api && npm run bench:provider -- --quick"
-# The same on PostgreSQL: the real-daemon mail tests (sandbox: Postfix proxy:pgsql maps, Dovecot pgsql) and the replica
-# tests through the API, a private cluster per test file (lib/mailserver/testing/pg-setup.ts), beside the API
-# integration suite (a private cluster started by its global setup; docs/postgresql.md) and then the bench's quick pass
-# on both engines. Quick runs keep the harnesses working; their figures are not targets.
-together "npm run test:mail:pg" "npm run test:api:pg && npm run bench -- --quick"
-# The panel suite on SQLite beside the same on PostgreSQL (its global setup starts a private cluster and the server on
-# it): separate ports, output folders and screenshots (docs/testing.md).
-together "npm run test:e2e" "npm run test:e2e:pg"
+# Two lanes from here on: two chains of commands at once, balanced by their times on this 2-core host (docs/testing.md,
+# "Two lanes"); a chain goes on to its next command without waiting for the other, and stops at its first failure.
+# One: the real-daemon mail tests on SQLite (vitest project `mail`, mostly waiting on Postfix and Dovecot), the same
+# on PostgreSQL (a private cluster per test file, lib/mailserver/testing/pg-setup.ts), then the panel suite on
+# PostgreSQL (its global setup starts a private cluster and the server on it). Two: `unit` and the API suite on
+# SQLite, the API suite on PostgreSQL (a private cluster started by its global setup), the bench's quick passes (both
+# engines, then the provider scale: a few thousand domains on a primary with a streaming replica; quick runs keep the
+# harnesses working, their figures are not targets), then the panel suite on SQLite. Each command's time is printed.
+export -f step
+together \
+  "step npx vitest run --project mail && step npm run test:mail:pg && step npm run test:e2e:pg" \
+  "step npx vitest run --project unit --project api && step npm run test:api:pg && step npm run bench -- --quick \
+    && step npm run bench:provider -- --quick && step npm run test:e2e"
