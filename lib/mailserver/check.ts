@@ -236,7 +236,7 @@ function internalHeaders(o: CheckOptions): Check {
  * restriction, a map) protects nothing until the snippet is applied again, and `postfix reload` alone does not do it.
  * Compared as `postconf` prints them, whitespace runs as one space.
  */
-function snippetApplied(o: CheckOptions): Check {
+export function snippetApplied(o: CheckOptions): Check {
   return () => {
     const file = path.join(o.configDir, "postfix", "main.cf.snippet");
     const norm = (v: string) => v.trim().replace(/\s+/g, " ");
@@ -251,13 +251,34 @@ function snippetApplied(o: CheckOptions): Check {
       if (m) running.set(m[1]!, norm(m[2]!));
     }
     const differ = [...wanted].filter(([name, value]) => running.get(name) !== value).map(([name]) => name);
-    return differ.length
-      ? {
-          ok: false,
-          detail:
-            `main.cf differs from ${file} in ${differ.join(", ")}: rerun the postconf line of docs/deploy.md, step 5, ` +
-            "then postfix reload",
-        }
+    // postconf prints no parameter of the snippet's own (not Postfix's) that no service of master.cf names: Postfix
+    // ignores it ("unused parameter"), and rerunning the postconf line changes nothing. The one such setting is
+    // mua_sender_restrictions, which only the submission services' -o smtpd_sender_restrictions applies.
+    const mainCf = fs.readFileSync(
+      path.join(o.postfixConfig ?? postconf(o, "-h", "config_directory"), "main.cf"),
+      "utf8",
+    );
+    const unused = differ.filter((name) => !running.has(name) && new RegExp(`^${name}\\s*=`, "m").test(mainCf));
+    const stale = differ.filter((name) => !unused.includes(name));
+    const problems = [
+      ...(stale.length
+        ? [
+            `main.cf differs from ${file} in ${stale.join(", ")}: rerun the postconf line of docs/deploy.md, step 5, then postfix reload`,
+          ]
+        : []),
+      ...(unused.length
+        ? [
+            `${unused.join(", ")} set in main.cf but used by no service of master.cf, so Postfix ignores ` +
+              (unused.length > 1 ? "them" : "it") +
+              (unused.includes("mua_sender_restrictions")
+                ? ": add -o smtpd_sender_restrictions=$mua_sender_restrictions to the submission services " +
+                  "(docs/deploy.md, step 5), then postfix reload"
+                : ""),
+          ]
+        : []),
+    ];
+    return problems.length
+      ? { ok: false, detail: problems.join("; ") }
       : { ok: true, detail: `all ${wanted.size} settings of ${file}` };
   };
 }
