@@ -284,6 +284,29 @@ export function snippetApplied(o: CheckOptions): Check {
 }
 
 /**
+ * The services of master.cf that take logins (`-o smtpd_sasl_auth_enable=yes`) without the sender rule
+ * (`-o smtpd_sender_restrictions=$mua_sender_restrictions`): the live check tries only the one submission port the
+ * mail programs' settings name, and port 587 is often opened too (docs/deploy.md, step 5). As `postconf -P` names them,
+ * `submission/inet`.
+ */
+export function loginServicesWithoutSenderRule(o: CheckOptions): string[] {
+  const overrides = new Map<string, Map<string, string>>();
+  for (const line of postconf(o, "-P").split("\n")) {
+    const m = /^(.+\/[a-z-]+)\/([a-z0-9_]+) =(.*)$/.exec(line);
+    if (!m) continue;
+    if (!overrides.has(m[1]!)) overrides.set(m[1]!, new Map());
+    overrides.get(m[1]!)!.set(m[2]!, m[3]!.trim());
+  }
+  return [...overrides]
+    .filter(([, params]) => params.get("smtpd_sasl_auth_enable") === "yes")
+    .filter(
+      ([, params]) =>
+        !/\$\{?mua_sender_restrictions\b|sender_login_mismatch/.test(params.get("smtpd_sender_restrictions") ?? ""),
+    )
+    .map(([service]) => service);
+}
+
+/**
  * Address extensions are off (the snippet's `recipient_delimiter =`): with Debian's `+`, Postfix delivers jan+tag@
  * to jan while the policy service decides on the exact address, past jan's black list and the sending limit.
  */
@@ -501,7 +524,22 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["submission port takes a login over TLS", submissionLogin(o.submission, o.account, o.password)],
     [
       "submission port refuses a sender the login does not own",
-      submissionRefusesSender(o.submission, o.account, o.password),
+      async () => {
+        const tried = await submissionRefusesSender(o.submission, o.account, o.password)();
+        const lacking = tried.ok ? loginServicesWithoutSenderRule(o) : [];
+        return !lacking.length
+          ? tried
+          : {
+              ok: false,
+              detail:
+                `${tried.detail}; but ${lacking.join(", ")} of master.cf take${lacking.length > 1 ? "" : "s"} logins ` +
+                "without -o smtpd_sender_restrictions=$mua_sender_restrictions: " +
+                lacking
+                  .map((service) => `postconf -P '${service}/smtpd_sender_restrictions=$mua_sender_restrictions'`)
+                  .join(", ") +
+                " (docs/deploy.md, step 5), then postfix reload",
+            };
+      },
     ],
   ];
   const results: CheckResult[] = [];

@@ -1,12 +1,13 @@
-// mailserver check's "main.cf has the snippet's settings", against a Postfix configuration folder of its own (postconf -c):
-// a stale setting names the postconf line of docs/deploy.md; mua_sender_restrictions, set in main.cf but named by no
-// service of master.cf (the -o line of the submission services missing), names the -o line, since postconf then does
-// not print it and rerunning the postconf line changes nothing.
+// mailserver check's reading of Postfix's configuration, against a folder of its own (postconf -c). "main.cf has the
+// snippet's settings": a stale setting names the postconf line of docs/deploy.md; mua_sender_restrictions, set in
+// main.cf but named by no service of master.cf (the submission services' -o line missing), names the -o line, since
+// postconf then does not print it and rerunning the postconf line changes nothing. The submission sender check also
+// names every login-taking service of master.cf without the sender rule (port 587 beside the 465 it tries).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { snippetApplied, type CheckOptions } from "./check";
+import { loginServicesWithoutSenderRule, snippetApplied, type CheckOptions } from "./check";
 
 vi.mock("server-only", () => ({}));
 
@@ -29,11 +30,14 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function check(mainCf: string, masterCf: string) {
+function options(mainCf: string, masterCf: string): CheckOptions {
   fs.writeFileSync(path.join(dir, "postfix", "main.cf"), mainCf);
   fs.writeFileSync(path.join(dir, "postfix", "master.cf"), masterCf);
-  const o = { configDir: path.join(dir, "conf"), postfixConfig: path.join(dir, "postfix") } as CheckOptions;
-  return await snippetApplied(o)();
+  return { configDir: path.join(dir, "conf"), postfixConfig: path.join(dir, "postfix") } as CheckOptions;
+}
+
+async function check(mainCf: string, masterCf: string) {
+  return await snippetApplied(options(mainCf, masterCf))();
 }
 
 describe("main.cf has the snippet's settings", () => {
@@ -63,5 +67,26 @@ describe("main.cf has the snippet's settings", () => {
     expect(r.detail).toMatch(
       /^main\.cf differs from .* in smtpd_sasl_auth_enable, mua_sender_restrictions: rerun the postconf line of docs\/deploy\.md, step 5, then postfix reload$/,
     );
+  });
+});
+
+describe("login-taking services of master.cf without the sender rule", () => {
+  const RULE = " -o smtpd_sender_restrictions=$mua_sender_restrictions";
+  const SUBMISSION = "submission inet n       -       y       -       -       smtpd -o smtpd_sasl_auth_enable=yes";
+
+  it("are none when every service with -o smtpd_sasl_auth_enable=yes applies mua_sender_restrictions", () => {
+    expect(
+      loginServicesWithoutSenderRule(options(SNIPPET, `${SMTPD}${SUBMISSIONS}${RULE}\n${SUBMISSION}${RULE}\n`)),
+    ).toEqual([]);
+  });
+
+  it("name port 587's service when only 465's has the rule (the MX, taking no logins, is not named)", () => {
+    expect(loginServicesWithoutSenderRule(options(SNIPPET, `${SMTPD}${SUBMISSIONS}${RULE}\n${SUBMISSION}\n`))).toEqual([
+      "submission/inet",
+    ]);
+    expect(loginServicesWithoutSenderRule(options(SNIPPET, `${SMTPD}${SUBMISSIONS}\n${SUBMISSION}\n`))).toEqual([
+      "submissions/inet",
+      "submission/inet",
+    ]);
   });
 });
