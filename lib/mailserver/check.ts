@@ -236,7 +236,7 @@ function internalHeaders(o: CheckOptions): Check {
  * restriction, a map) protects nothing until the snippet is applied again, and `postfix reload` alone does not do it.
  * Compared as `postconf` prints them, whitespace runs as one space.
  */
-function snippetApplied(o: CheckOptions): Check {
+export function snippetApplied(o: CheckOptions): Check {
   return () => {
     const file = path.join(o.configDir, "postfix", "main.cf.snippet");
     const norm = (v: string) => v.trim().replace(/\s+/g, " ");
@@ -251,15 +251,59 @@ function snippetApplied(o: CheckOptions): Check {
       if (m) running.set(m[1]!, norm(m[2]!));
     }
     const differ = [...wanted].filter(([name, value]) => running.get(name) !== value).map(([name]) => name);
-    return differ.length
-      ? {
-          ok: false,
-          detail:
-            `main.cf differs from ${file} in ${differ.join(", ")}: rerun the postconf line of docs/deploy.md, step 5, ` +
-            "then postfix reload",
-        }
+    // postconf prints no parameter of the snippet's own (not Postfix's) that no service of master.cf names: Postfix
+    // ignores it ("unused parameter"), and rerunning the postconf line changes nothing. The one such setting is
+    // mua_sender_restrictions, which only the submission services' -o smtpd_sender_restrictions applies.
+    const mainCf = fs.readFileSync(
+      path.join(o.postfixConfig ?? postconf(o, "-h", "config_directory"), "main.cf"),
+      "utf8",
+    );
+    const unused = differ.filter((name) => !running.has(name) && new RegExp(`^${name}\\s*=`, "m").test(mainCf));
+    const stale = differ.filter((name) => !unused.includes(name));
+    const problems = [
+      ...(stale.length
+        ? [
+            `main.cf differs from ${file} in ${stale.join(", ")}: rerun the postconf line of docs/deploy.md, step 5, then postfix reload`,
+          ]
+        : []),
+      ...(unused.length
+        ? [
+            `${unused.join(", ")} set in main.cf but used by no service of master.cf, so Postfix ignores ` +
+              (unused.length > 1 ? "them" : "it") +
+              (unused.includes("mua_sender_restrictions")
+                ? ": add -o smtpd_sender_restrictions=$mua_sender_restrictions to the submission services " +
+                  "(docs/deploy.md, step 5), then postfix reload"
+                : ""),
+          ]
+        : []),
+    ];
+    return problems.length
+      ? { ok: false, detail: problems.join("; ") }
       : { ok: true, detail: `all ${wanted.size} settings of ${file}` };
   };
+}
+
+/**
+ * The services of master.cf that take logins (`-o smtpd_sasl_auth_enable=yes`) without the sender rule
+ * (`-o smtpd_sender_restrictions=$mua_sender_restrictions`): the live check tries only the one submission port the
+ * mail programs' settings name, and port 587 is often opened too (docs/deploy.md, step 5). As `postconf -P` names them,
+ * `submission/inet`.
+ */
+export function loginServicesWithoutSenderRule(o: CheckOptions): string[] {
+  const overrides = new Map<string, Map<string, string>>();
+  for (const line of postconf(o, "-P").split("\n")) {
+    const m = /^(.+\/[a-z-]+)\/([a-z0-9_]+) =(.*)$/.exec(line);
+    if (!m) continue;
+    if (!overrides.has(m[1]!)) overrides.set(m[1]!, new Map());
+    overrides.get(m[1]!)!.set(m[2]!, m[3]!.trim());
+  }
+  return [...overrides]
+    .filter(([, params]) => params.get("smtpd_sasl_auth_enable") === "yes")
+    .filter(
+      ([, params]) =>
+        !/\$\{?mua_sender_restrictions\b|sender_login_mismatch/.test(params.get("smtpd_sender_restrictions") ?? ""),
+    )
+    .map(([service]) => service);
 }
 
 /**
@@ -480,7 +524,22 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["submission port takes a login over TLS", submissionLogin(o.submission, o.account, o.password)],
     [
       "submission port refuses a sender the login does not own",
-      submissionRefusesSender(o.submission, o.account, o.password),
+      async () => {
+        const tried = await submissionRefusesSender(o.submission, o.account, o.password)();
+        const lacking = tried.ok ? loginServicesWithoutSenderRule(o) : [];
+        return !lacking.length
+          ? tried
+          : {
+              ok: false,
+              detail:
+                `${tried.detail}; but ${lacking.join(", ")} of master.cf take${lacking.length > 1 ? "" : "s"} logins ` +
+                "without -o smtpd_sender_restrictions=$mua_sender_restrictions: " +
+                lacking
+                  .map((service) => `postconf -P '${service}/smtpd_sender_restrictions=$mua_sender_restrictions'`)
+                  .join(", ") +
+                " (docs/deploy.md, step 5), then postfix reload",
+            };
+      },
     ],
   ];
   const results: CheckResult[] = [];
