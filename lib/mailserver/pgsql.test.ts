@@ -64,9 +64,18 @@ function cli(args: string[], env: Record<string, string> = {}): string {
   return r.stdout;
 }
 
-/** `mailserver config --database postgres` for a mail host reading readHosts and writing usage to writeHost. */
-function writeConfig(dir: string, readHosts: string[], writeHost: string) {
-  cli(pgMailConfigArgs(dir, readHosts, writeHost, path.join(root, "vmail")));
+/**
+ * `mailserver config --database postgres` for a mail host reading readHosts and writing usage to writeHost. Its
+ * quota-status listener takes a free port: on the default 10190 the test's Dovecot stopped at start (its auth socket
+ * refusing connections) whenever a mail host on this machine held that port.
+ */
+async function writeConfig(dir: string, readHosts: string[], writeHost: string) {
+  const quotaStatusPort = String(await freePort());
+  cli([
+    ...pgMailConfigArgs(dir, readHosts, writeHost, path.join(root, "vmail")),
+    "--quota-status-port",
+    quotaStatusPort,
+  ]);
 }
 
 describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
@@ -84,7 +93,7 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     fs.mkdirSync(path.join(root, "vmail"));
     spawnSync("chown", ["nobody:nogroup", path.join(root, "vmail")]);
     conf = path.join(root, "conf");
-    writeConfig(conf, [`127.0.0.1:${primary.port}`], `127.0.0.1:${primary.port}`);
+    await writeConfig(conf, [`127.0.0.1:${primary.port}`], `127.0.0.1:${primary.port}`);
 
     const [d] = await db.insert(domains).values({ name: "pg.test" }).returning();
     await db.insert(accounts).values([
@@ -353,7 +362,7 @@ service imap-login {
       replica = await startReplica(primary, { replicationUser: "replicator" });
       // The second host's maps read its local replica; its Dovecot dict writes to the primary.
       replicaConf = path.join(root, "conf-replica");
-      writeConfig(replicaConf, [`127.0.0.1:${replica.port}`], `127.0.0.1:${primary.port}`);
+      await writeConfig(replicaConf, [`127.0.0.1:${replica.port}`], `127.0.0.1:${primary.port}`);
     }, 120_000);
 
     afterAll(async () => {
