@@ -85,6 +85,7 @@ export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
       const u = new URL(h);
       u.username = encodeURIComponent(s.user);
       u.password = encodeURIComponent(s.password);
+      u.searchParams.delete("passfile"); // Postfix's libpq reads the password there; this check has it already
       config = { connectionString: nodePgConnectionString(u.toString()) };
     } else config = { ...hostPort(h), user: s.user, password: s.password, database: s.dbname };
     let paused: string | undefined;

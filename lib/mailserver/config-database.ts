@@ -16,13 +16,28 @@ export interface PgsqlMapOptions {
   /** TLS as DATABASE_URL asks for it (libpq's sslmode and sslrootcert), the same for every daemon. */
   sslmode?: string;
   sslrootcert?: string;
+  /**
+   * With TLS: the libpq password file Postfix's maps name in their URI (`passfile=`), so that the URI, which Postfix
+   * writes into the mail log whenever a connection fails, holds no password. `mailserver config` sets it.
+   */
+  passfile?: string;
 }
 
+/** Whether the connections carry TLS settings (Postfix's maps then name each host as a postgresql:// URI). */
+export const pgUsesTls = (pg: PgsqlMapOptions) => Boolean(pg.sslmode || pg.sslrootcert);
+
+/** libpq's password file (pgpass): one line for the mail role in any host and port, `:` and `\\` escaped. */
+export const pgPassFile = (pg: PgsqlMapOptions) => {
+  const esc = (v: string) => v.replace(/[\\:]/g, (c) => `\\${c}`);
+  return `*:*:${esc(pg.dbname)}:${esc(pg.user)}:${esc(pg.password)}\n`;
+};
+
 /** libpq's TLS settings as a query string (`?sslmode=...&sslrootcert=...`), empty without them. */
-const tlsQuery = (pg: PgsqlMapOptions) => {
+const tlsQuery = (pg: PgsqlMapOptions, passfile?: string) => {
   const q = new URLSearchParams();
   if (pg.sslmode) q.set("sslmode", pg.sslmode);
   if (pg.sslrootcert) q.set("sslrootcert", pg.sslrootcert);
+  if (q.size && passfile) q.set("passfile", passfile);
   return q.size ? `?${q.toString()}` : "";
 };
 
@@ -53,10 +68,15 @@ export function postfixMapFile(
   // pgsql_table(5): the hosts are tried in random order, and one that fails is skipped for the next. The
   // password sits in this file: keep the folder readable by root and postfix only (README.md), as PostfixAdmin does.
   // With TLS each host is a postgresql:// URI (pgsql_table(5)), the only form that carries sslmode to libpq; Postfix
-  // then takes the role and its password from the URI alone.
-  const credentials = `${encodeURIComponent(pg.user)}:${encodeURIComponent(pg.password)}@`;
-  const hosts = tlsQuery(pg)
-    ? readHosts.map((h) => `postgresql://${credentials}${h}/${encodeURIComponent(pg.dbname)}${tlsQuery(pg)}`)
+  // then takes the role and its password from the URI alone, and logs the URI as the host's name when a connection
+  // fails ("warning: connect to pgsql server postgresql://..."): the password goes into libpq's password file
+  // (passfile=, mode 0600 for proxymap's user) instead, where there is one.
+  const credentials = pg.passfile
+    ? `${encodeURIComponent(pg.user)}@`
+    : `${encodeURIComponent(pg.user)}:${encodeURIComponent(pg.password)}@`;
+  const tls = tlsQuery(pg, pg.passfile);
+  const hosts = pgUsesTls(pg)
+    ? readHosts.map((h) => `postgresql://${credentials}${h}/${encodeURIComponent(pg.dbname)}${tls}`)
     : readHosts;
   return `${head}hosts = ${hosts.join(" ")}\nuser = ${pg.user}\npassword = ${pg.password}\ndbname = ${pg.dbname}\nquery = ${query}\n`;
 }

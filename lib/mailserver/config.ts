@@ -12,7 +12,7 @@ import {
   postfixAntispamLines,
   rspamdLocalFiles,
 } from "./antispam-config";
-import { postfixMapFile, postfixMapType, primaryFallback } from "./config-database";
+import { pgPassFile, pgUsesTls, postfixMapFile, postfixMapType, primaryFallback } from "./config-database";
 import { checkedHostName, DEFAULT_CONFIG_OPTIONS, delivery, type MailServerConfigOptions } from "./config-options";
 import { dovecotFiles } from "./config-dovecot";
 
@@ -200,7 +200,7 @@ accounts, aliases, lists or autoresponders change. Full explanation: docs/mail-s
 | file | where it goes |
 |---|---|
 | postfix/main.cf.snippet | set in /etc/postfix/main.cf line by line with \`postconf -e\` (it points at the .cf files in this folder, as \`proxy:${pg ? "pgsql" : "sqlite"}:\` maps: Debian chroots smtpd, cleanup and trivial-rewrite, and only the unchrooted proxymap can open the database) |
-| postfix/virtual-mailbox-domains.cf | read by Postfix from here: hosted domains |
+| postfix/virtual-mailbox-domains.cf | read by Postfix from here: hosted domains |${pg && pgUsesTls(pg) ? "\n| postfix/pgpass | read by Postfix's libpq from here (`passfile=` in the maps' URIs): the mail role's password, 0600 and owned by postfix, so that the URIs Postfix logs when a connection fails hold none |" : ""}
 | postfix/virtual-mailbox-maps.cf | read by Postfix from here: addresses with a mailbox |${primaryFallback(pg) ? "\n| postfix/virtual-mailbox-maps-primary.cf, dovecot/dovecot-sql-primary.conf.ext | read by Postfix and Dovecot from here: the same lookups asked of the primary when the read hosts do not know the address or login (an account created a moment ago, the replica behind) |" : ""}
 | postfix/virtual-alias-maps.cf | read by Postfix from here: aliases, forwards, catchalls |
 | postfix/list-addresses.cf, postfix/list-transport.cf | read by Postfix from here: mailing list addresses, delivered to the list service at ${o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp} |
@@ -242,9 +242,15 @@ ${
 `;
 }
 
+/** libpq's password file of Postfix's maps, where they connect with TLS (postgresql:// URIs; config-database.ts). */
+export const POSTFIX_PGPASS = "postfix/pgpass";
+
 /** All files, by path relative to the output folder. */
-export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string, string> {
+export function mailServerConfigFiles(options: MailServerConfigOptions): Record<string, string> {
+  const passfile = options.pgsql && pgUsesTls(options.pgsql) ? path.join(options.outDir, POSTFIX_PGPASS) : undefined;
+  const o = passfile ? { ...options, pgsql: { ...options.pgsql!, passfile } } : options;
   return {
+    ...(passfile ? { [POSTFIX_PGPASS]: pgPassFile(o.pgsql!) } : {}),
     ...postfixFiles(o),
     ...dovecotFiles(o),
     ...rspamdLocalFiles(o.antispam ?? DEFAULT_ANTISPAM_OPTIONS),
@@ -256,11 +262,27 @@ export function mailServerConfigFiles(o: MailServerConfigOptions): Record<string
 /**
  * Who reads a file holding the database password: Postfix's proxymap (user postfix) reads postfix/*.cf, Dovecot's
  * auth worker and dict (user dovecot) read dovecot/*.ext. Such files are 0640 root:<group>; the rest stay 0644.
+ * Postfix's libpq password file (TLS) is 0600 postfix's own.
  */
-export function configFileOwner(rel: string, content: string): { mode: number; group?: string } {
+export function configFileOwner(rel: string, content: string): { mode: number; group?: string; user?: string } {
   if (rel.endsWith(".sh")) return { mode: 0o755 };
+  // libpq ignores a password file with any group or other bit: proxymap (user postfix) must own it.
+  if (rel === POSTFIX_PGPASS) return { mode: 0o600, user: "postfix" };
   if (!/^\s*(password\s*=|connect\s*=.*password=)/m.test(content)) return { mode: 0o644 };
   return { mode: 0o640, group: rel.startsWith("postfix/") ? "postfix" : "dovecot" };
+}
+
+/** The uid of a system user, or undefined where it does not exist (a test, a host without that daemon). */
+function userId(name: string): number | undefined {
+  try {
+    const line = fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${name}:`));
+    return line ? Number(line.split(":")[2]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The gid of a system group, or undefined where it does not exist (a test, a host without that daemon). */
@@ -281,7 +303,11 @@ function groupId(name: string): number | undefined {
  * run that does not write them removes them: after a failover they would name the lost primary, keep the mail role's
  * password, and make `mailserver check` test a file nothing reads.
  */
-const OPTIONAL_FILES = ["postfix/virtual-mailbox-maps-primary.cf", "dovecot/dovecot-sql-primary.conf.ext"];
+const OPTIONAL_FILES = [
+  "postfix/virtual-mailbox-maps-primary.cf",
+  "dovecot/dovecot-sql-primary.conf.ext",
+  POSTFIX_PGPASS,
+];
 
 export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   const files = mailServerConfigFiles(o);
@@ -291,10 +317,12 @@ export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(o.outDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const { mode, group } = configFileOwner(rel, content);
+    const { mode, group, user } = configFileOwner(rel, content);
     // Written 0600 first, so the password is never readable by others, then given its group and mode.
     fs.rmSync(file, { force: true });
     fs.writeFileSync(file, content, { mode: mode & 0o700 });
+    const uid = user && process.getuid?.() === 0 ? userId(user) : undefined;
+    if (uid !== undefined) fs.chownSync(file, uid, -1);
     const gid = group && process.getuid?.() === 0 ? groupId(group) : undefined;
     if (gid !== undefined) fs.chownSync(file, 0, gid);
     fs.chmodSync(file, gid !== undefined || !group ? mode : 0o600);

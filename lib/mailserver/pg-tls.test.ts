@@ -131,9 +131,23 @@ describe("sslmode and sslrootcert, as libpq reads them, in every client", () => 
     const plain = lookup(withTls("sslmode=disable"), "plain");
     expect(plain.stdout.trim()).toBe("");
     expect(plain.stderr).toMatch(/no encryption/);
+    // Postfix names the host in its warning as the map writes it: the URI must not hold the mail role's password,
+    // which libpq reads from the password file the URI names (0600, proxymap's user postfix its owner).
+    expect(plain.stderr).toMatch(/connect to pgsql server postgresql:\/\/mail_reader@127\.0\.0\.1/);
+    expect(plain.stderr).not.toContain("reader-secret");
+    const pgpass = path.join(dir, "plain", "postfix", "pgpass");
+    expect(fs.readFileSync(pgpass, "utf8")).toBe(`*:*:${cluster.database}:mail_reader:reader-secret\n`);
+    expect(fs.statSync(pgpass).mode & 0o777).toBe(0o600);
+    const map = fs.readFileSync(path.join(dir, "plain", "postfix", "virtual-mailbox-domains.cf"), "utf8");
+    expect(map).toMatch(
+      new RegExp(`^hosts = postgresql://mail_reader@\\S+&passfile=${encodeURIComponent(pgpass)}$`, "m"),
+    );
     const tls = lookup(withTls(`sslmode=verify-ca&sslrootcert=${cert}`), "tls");
     expect(tls.stdout.trim(), tls.stderr).toBe("tls.test");
     const connect = fs.readFileSync(path.join(dir, "tls", "dovecot", "dovecot-sql.conf.ext"), "utf8");
     expect(connect).toContain(`sslmode='verify-ca' sslrootcert='${cert}'`);
+    // Without TLS the maps name bare hosts, with user= and password=, and the password file goes.
+    lookup(cluster.url, "tls");
+    expect(fs.existsSync(path.join(dir, "tls", "postfix", "pgpass"))).toBe(false);
   });
 });
