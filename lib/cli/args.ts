@@ -216,6 +216,25 @@ export const refusedByStandby = (err: unknown) => sqlState(err) === "25006";
 export const standbyRefusal = (written?: string) =>
   `the database is a read-only standby: DATABASE_URL must name the primary (${written ? `only ${written} written` : "nothing was written"})`;
 
+/**
+ * A failure to open (connect to, or migrate) the PostgreSQL database of DATABASE_URL, naming it without its password:
+ * pg's own text (`unable to verify the first certificate`, `connect ECONNREFUSED ...`) does not say it was the
+ * database. The original stays the cause, so a standby's refusal is still recognised.
+ */
+export function databaseOpenError(url: string, err: unknown): Error {
+  let where = "DATABASE_URL";
+  try {
+    const u = new URL(url);
+    const host = u.host || u.searchParams.get("host") || "localhost";
+    where = `the database at ${host}${u.pathname} (DATABASE_URL)`;
+  } catch {
+    // A URL that does not parse is named by its variable alone.
+  }
+  return new Error(`${where} could not be opened: ${err instanceof Error ? err.message : String(err)}`, {
+    cause: err,
+  });
+}
+
 /** A failure in one line: an API error's message, source and code (500.363...), else the error's first line. */
 export function describeError(err: unknown): string {
   // A write on a standby (25006) otherwise prints the failed SQL, which does not say the fix is the other host.

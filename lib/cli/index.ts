@@ -3,8 +3,8 @@
 // Runs with the react-server condition so the server modules' `server-only` guard allows it.
 import fs from "node:fs";
 import { getDb, getReadyDb } from "@/db/client";
-import { databaseEngine, databasePath } from "@/lib/config.mjs";
-import { describeError, FailedWithReport, UsageError } from "./args";
+import { databaseEngine, databasePath, databaseUrl } from "@/lib/config.mjs";
+import { databaseOpenError, describeError, FailedWithReport, UsageError } from "./args";
 import { createsDatabase, ownsConnection, runCommand } from "./commands";
 
 /**
@@ -29,7 +29,10 @@ try {
   const argv = process.argv.slice(2);
   // On PostgreSQL the pool is opened and the database migrated first; the SQLite file only when a command uses it
   // (wrong usage creates no file).
-  if (databaseEngine() === "postgres" && !ownsConnection(argv)) await getReadyDb();
+  if (databaseEngine() === "postgres" && !ownsConnection(argv))
+    await getReadyDb().catch((err: unknown) => {
+      throw databaseOpenError(databaseUrl()!, err);
+    });
   const db = () => {
     const file = databasePath();
     if (databaseEngine() === "sqlite" && !createsDatabase(argv) && !fs.existsSync(file))
