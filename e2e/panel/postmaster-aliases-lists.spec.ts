@@ -180,6 +180,18 @@ test("pasted members keep each address whole: names from a mail program, commas,
     // The field mid-window: scrolled in from below, it would sit under the sticky save bar.
     await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SCREENSHOTS, `list-members-paste-${width}.png`) });
+    // The filter takes the row's width beside the count (above it on a phone), as the add field does; it was held
+    // to 320 px.
+    const filter = page.getByLabel("Filtruj: Subskrybenci");
+    const [filterBox, rowBox, countBox] = await Promise.all([
+      filter.boundingBox(),
+      filter.locator("xpath=ancestor::div[contains(@class,'justify-between')][1]").boundingBox(),
+      filter.locator("xpath=ancestor::div[contains(@class,'justify-between')][1]/p").boundingBox(),
+    ]);
+    const below = countBox!.y >= filterBox!.y + filterBox!.height;
+    const room = below ? rowBox!.width : rowBox!.width - countBox!.width - 8;
+    expect(Math.abs(filterBox!.width - room), `${width} px`).toBeLessThan(1);
+    expect(filterBox!.width, `${width} px`).toBeGreaterThan(width >= 1280 ? 400 : 300);
     // The hint's example stays on one line: broken inside, „Jan Nowak <jan@…” no longer reads as one entry.
     const exampleLines = await page.evaluate(() => {
       const example = "Jan\u00a0Nowak\u00a0<jan@example.com>";

@@ -43,6 +43,10 @@ const hostPort = (value: string, what: string) => {
   return { host: m[1]!, port: Number(m[2]) };
 };
 
+/** The options a stopped sandbox is started with again on the same ports and components (sandbox.json's). */
+const startOptions = (info: SandboxInfo) =>
+  `${info.port_base ? ` --port-base ${info.port_base}` : ""}${info.only ? ` --only ${info.only.join(",")}` : ""}`;
+
 export const SANDBOX_COMMANDS: Command[] = [
   {
     name: "mailserver sandbox send",
@@ -100,7 +104,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         if (!/\bECONNREFUSED\b/.test((err as Error).message)) throw err;
         throw new Error(
           `nothing answers on 127.0.0.1:${port}: the sandbox in ${path.resolve(dir)} is not running ` +
-            `(start it with \`${CLI} mailserver sandbox --dir ${dir}${info.port_base ? ` --port-base ${info.port_base}` : ""}\`)`,
+            `(start it with \`${CLI} mailserver sandbox --dir ${dir}${startOptions(info)}\`)`,
         );
       });
       const names = (list: (string | { address: string })[]) =>

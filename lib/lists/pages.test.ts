@@ -53,5 +53,7 @@ describe("the moderation page", () => {
       `nadawca <strong><bdi>jan@example.com</bdi></strong>, temat <strong><bdi>Faktura nr 7 ${RLO}fdp.exe&#60;b&#62; koniec</bdi></strong>.`,
     );
     expect(html).not.toMatch(/Faktura[\r\n\t]/);
+    // A subject without spaces (a long address or link) wraps instead of running past a phone's screen.
+    expect(html).toContain("bdi{overflow-wrap:anywhere}");
   });
 });

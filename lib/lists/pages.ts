@@ -52,7 +52,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#111}button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box;margin:.25rem 0 .75rem}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#111}button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box;margin:.25rem 0 .75rem}bdi{overflow-wrap:anywhere}</style>
 </head><body><main><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 

@@ -77,9 +77,19 @@ describe("mailserver sandbox --only and --port-base", () => {
       const info = JSON.parse(stdout) as Record<string, unknown>;
       // Before: every component's port (smtp, imap, redis...), as if they ran, and no port_base.
       expect(Object.keys(info).sort()).toEqual(
-        ["database", "database_engine", "dir", "dns", "dns_records", "port_base", "rbl_zones", "srs_domain"].sort(),
+        [
+          "database",
+          "database_engine",
+          "dir",
+          "dns",
+          "dns_records",
+          "only",
+          "port_base",
+          "rbl_zones",
+          "srs_domain",
+        ].sort(),
       );
-      expect(info).toMatchObject({ port_base: base, dns: base + SANDBOX_PORTS.indexOf("dns") });
+      expect(info).toMatchObject({ port_base: base, only: ["dns"], dns: base + SANDBOX_PORTS.indexOf("dns") });
       const send = (on: string) =>
         runCli(["mailserver", "sandbox", "send", "--dir", on, "--from", "a@outside.test", "--to", "b@x.test"]);
       const noPostfix = await send(dir);
@@ -88,7 +98,8 @@ describe("mailserver sandbox --only and --port-base", () => {
         `error: the sandbox in ${dir} runs no postfix (started with --only without it)\n`,
       ]);
 
-      // A stopped sandbox of another port base: the hint starts it again on the same ports.
+      // A stopped sandbox of another port base: the hint starts it again on the same ports and components (before,
+      // without its --only).
       const stopped = path.join(root, "stopped");
       fs.mkdirSync(stopped);
       const port = await freePort();
@@ -97,7 +108,7 @@ describe("mailserver sandbox --only and --port-base", () => {
       expect([late.status, late.stderr]).toEqual([
         1,
         `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${stopped} is not running ` +
-          `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${stopped} --port-base ${port}\`)\n`,
+          `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${stopped} --port-base ${port} --only dns\`)\n`,
       ]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

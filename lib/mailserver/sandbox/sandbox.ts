@@ -147,6 +147,8 @@ export interface SandboxInfo {
   lists_url?: string;
   /** --port-base (the ports are N, N+1... in SANDBOX_PORTS' order), or null for free ports. */
   port_base: number | null;
+  /** --only's components, in start order, or null for the whole system: a hint that restarts it names them. */
+  only: string[] | null;
   dir: string;
   /** The SQLite file, or on PostgreSQL the database's URL without its password. */
   database: string;
@@ -335,6 +337,7 @@ export class Sandbox {
       postfix_config: layout.postfix,
       srs_domain: this.ctx.srsDomain,
       port_base: this.ctx.options.portBase ?? null,
+      only: this.ctx.options.components ? this.components.map((c) => c.name) : null,
     };
     const running = new Set(this.components.map((c) => c.name));
     for (const [component, fields] of Object.entries(INFO_FIELDS))

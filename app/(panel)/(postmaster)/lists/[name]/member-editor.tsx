@@ -115,7 +115,7 @@ export function MemberEditor({
       </p>
       <div className="flex flex-wrap items-end justify-between gap-2">
         <TextField
-          className="w-full max-w-xs"
+          className="min-w-0 flex-1 basis-60"
           type="search"
           label={t("filter", { what })}
           value={filter}

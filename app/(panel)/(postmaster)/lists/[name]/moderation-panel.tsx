@@ -130,19 +130,15 @@ export function ModerationPanel({ domain, name }: { domain: string; name: string
 const WORDS = "min-w-40";
 
 /**
- * A subject or bounce reason, which the sender or a remote server wrote: on one line (oneLine), isolated in <bdi> so
- * that a right-to-left override in it cannot reorder the row's other text, at most 24 rem wide and cut with "…", the
- * whole text on hover. Below md it is a line of its own under its label in the first cell. Below lg it adds no width
- * to the table (contain: inline-size: the column is as wide as the others leave it, at least 10 rem), so a long
- * subject does not push the table sideways; at 768 px 24 rem beside the sender, date, size and buttons did.
+ * A subject or bounce reason, which the sender or a remote server wrote: on one line of text (oneLine: no break of its
+ * own can fake another line), isolated in <bdi> so that a right-to-left override in it cannot reorder the row's other
+ * text, and whole, wrapped anywhere within at most 24 rem: a moderator reads it before approving, and a touch screen
+ * shows no title on hover (it was cut to about 20 characters at 375 px). Below md it is a line of its own under its
+ * label in the first cell. Below lg it adds no width to the table (contain: inline-size: the column is as wide as the
+ * others leave it, at least 10 rem), so a long subject does not push the table sideways.
  */
 function OneLine({ text }: { text: string }) {
-  const line = oneLine(text);
-  return (
-    <bdi className="block max-w-sm truncate max-lg:[contain:inline-size]" title={line}>
-      {line}
-    </bdi>
-  );
+  return <bdi className="block max-w-sm wrap-anywhere max-lg:[contain:inline-size]">{oneLine(text)}</bdi>;
 }
 
 /**
