@@ -12,10 +12,9 @@
 //   test search_key LIKE over the (domain_id, name, search_key) index (accounts_domain_name_search), a scan of short entries.
 // - A searched page is read one of two ways, by one rule (planFor): few matches, read them all and sort them; many,
 //   walk the sort index in order testing each entry, which stops after offset + size hits. A short walk tests each
-//   entry's search key (every account sort index ends in search_key, so no row is read for it); a long one tests ids
-//   against the set of matches, built once (walkTestFor). A short walk in an order other than name stops at twice
-//   its expected length; having found most of the page by then, it walks again as far as the rate of its finds asks,
-//   and otherwise (matches bunched at the end of the order) it tests ids.
+//   row's search key; a long one tests ids against the set of matches, built once (walkTestFor). A short walk in an
+//   order other than name stops at twice its expected length; having found most of the page by then, it walks again
+//   as far as the rate of its finds asks, and otherwise (matches bunched at the end of the order) it tests ids.
 // - A search's total is remembered per domain while its search_version (moved by triggers) is
 //   unchanged. A new search's count hands over the ids of up to 10,000 matches, so its page does not run the
 //   trigram query again.
@@ -47,11 +46,10 @@ export function planFor(matches: number, needed: number, rows: number): PagePlan
 }
 
 /**
- * Testing a search key read the row when the sort indexes did not hold it (2-6 µs, more when the rows are not in
- * SQLite's cache; from the index it is about a third of that: migration 0018). Testing an id needs the set of
- * matches, built from the trigram index's entries for the whole file, not just this domain (3-35 ms on the bench
- * data), then costs a tenth of a row read. So a walk expected to pass at most 1,000 entries tests search keys, a
- * longer one ids (the rule as measured with the row reads; not tuned again since).
+ * Testing a row's search key reads the row (2-6 µs, more when the rows are not in SQLite's cache). Testing an id
+ * needs the set of matches, built from the trigram index's entries for the whole file, not just this domain (3-35 ms
+ * on the bench data), then costs a tenth of a row read. So a walk expected to pass at most 1,000 entries tests
+ * search keys, a longer one ids.
  */
 export function walkTestFor(matches: number, needed: number, rows: number): WalkTest {
   return (needed * rows) / matches <= 1_000 ? "searchKey" : "matchIds";
@@ -252,7 +250,7 @@ export function sqlitePageRows<Row>(
           offset,
         ]);
       } else if (trigram && !(column === "name" && narrow)) {
-        // In orders other than name a walk tests the entry's search key (held by the index) or, when long, the entry's
+        // In orders other than name a walk tests the row's search key (reading the row) or, when long, the entry's
         // id against the matches: SQLite reads them into a set (and a Bloom filter) once and reads a row only for a
         // hit, so a walk that goes far (matches bunched at the end of the order) stays cheap.
         const walkIds = () =>
@@ -291,8 +289,7 @@ export function sqlitePageRows<Row>(
         }
       } else {
         // In name order the index holding the search key is walked, so the test reads the entry, not the row (a
-        // tenth of the cost), and needs no set of the matches; a search too short for trigrams walks the sort index,
-        // which holds the search key too (SQLite reads a row only for an entry that matches).
+        // tenth of the cost), and needs no set of the matches; a search too short for trigrams tests the row's key.
         const walked = column === "name" && info.searchIndex ? narrow : byIndex;
         rows = readRows(
           db,

@@ -88,13 +88,11 @@ const domainAddress = () => ({
 });
 
 type AddressColumns = Record<"domainId" | "name" | "email", AnySQLiteColumn>;
-const addressIndexes = (table: string, t: AddressColumns, searchKey?: AnySQLiteColumn) => [
+const addressIndexes = (table: string, t: AddressColumns) => [
   uniqueIndex(`${table}_domain_name`).on(t.domainId, t.name),
   uniqueIndex(`${table}_email`).on(t.email),
   // sort=email walks this: within a domain the addresses' order is not the names' ("jan1@" before "jan@").
-  searchKey
-    ? index(`${table}_sort_email`).on(t.domainId, t.email, t.name, searchKey)
-    : index(`${table}_sort_email`).on(t.domainId, t.email, t.name),
+  index(`${table}_sort_email`).on(t.domainId, t.email, t.name),
 ];
 
 export const accounts = sqliteTable(
@@ -163,17 +161,16 @@ export const accounts = sqliteTable(
     extraRules: integer("extra_rules").notNull().default(0),
   },
   (t) => [
-    ...addressIndexes("accounts", t, t.searchKey),
-    // One index per sortable column of the account list, each ending in name for a stable order, then the search key,
-    // which a searched page walking the index tests without reading the row (migration 0018).
-    index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name, t.searchKey),
-    index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name, t.searchKey),
-    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name, t.searchKey),
-    index("accounts_sort_capacity").on(t.domainId, t.capacity, t.name, t.searchKey),
-    index("accounts_sort_description").on(t.domainId, t.description, t.name, t.searchKey),
-    index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name, t.searchKey),
-    index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name, t.searchKey),
-    index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name, t.searchKey),
+    ...addressIndexes("accounts", t),
+    // One index per sortable column of the account list, each ending in name for a stable order.
+    index("accounts_sort_creation").on(t.domainId, t.creationDate, t.name),
+    index("accounts_sort_expiration").on(t.domainId, t.expirationDate, t.name),
+    index("accounts_sort_last_auth").on(t.domainId, t.lastAuthDate, t.name),
+    index("accounts_sort_capacity").on(t.domainId, t.capacity, t.name),
+    index("accounts_sort_description").on(t.domainId, t.description, t.name),
+    index("accounts_sort_blocked").on(t.domainId, t.blocked, t.name),
+    index("accounts_sort_usage").on(t.domainId, t.usagePercent, t.name),
+    index("accounts_sort_usage_bytes").on(t.domainId, t.usageBytes, t.name),
     // Only the few accounts placed apart from their domain: `mailserver host list|remove` count and find them.
     index("accounts_mail_host")
       .on(t.mailHost)
