@@ -272,24 +272,14 @@ export function configFileOwner(rel: string, content: string): { mode: number; g
   return { mode: 0o640, group: rel.startsWith("postfix/") ? "postfix" : "dovecot" };
 }
 
-/** The uid of a system user, or undefined where it does not exist (a test, a host without that daemon). */
-function userId(name: string): number | undefined {
+/**
+ * The id of a system user (/etc/passwd) or group (/etc/group), or undefined where it does not exist (a test, a host
+ * without that daemon).
+ */
+function systemId(file: "/etc/passwd" | "/etc/group", name: string): number | undefined {
   try {
     const line = fs
-      .readFileSync("/etc/passwd", "utf8")
-      .split("\n")
-      .find((l) => l.startsWith(`${name}:`));
-    return line ? Number(line.split(":")[2]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The gid of a system group, or undefined where it does not exist (a test, a host without that daemon). */
-function groupId(name: string): number | undefined {
-  try {
-    const line = fs
-      .readFileSync("/etc/group", "utf8")
+      .readFileSync(file, "utf8")
       .split("\n")
       .find((l) => l.startsWith(`${name}:`));
     return line ? Number(line.split(":")[2]) : undefined;
@@ -321,9 +311,9 @@ export function writeMailServerConfig(o: MailServerConfigOptions): string[] {
     // Written 0600 first, so the password is never readable by others, then given its group and mode.
     fs.rmSync(file, { force: true });
     fs.writeFileSync(file, content, { mode: mode & 0o700 });
-    const uid = user && process.getuid?.() === 0 ? userId(user) : undefined;
+    const uid = user && process.getuid?.() === 0 ? systemId("/etc/passwd", user) : undefined;
     if (uid !== undefined) fs.chownSync(file, uid, -1);
-    const gid = group && process.getuid?.() === 0 ? groupId(group) : undefined;
+    const gid = group && process.getuid?.() === 0 ? systemId("/etc/group", group) : undefined;
     if (gid !== undefined) fs.chownSync(file, 0, gid);
     fs.chmodSync(file, gid !== undefined || !group ? mode : 0o600);
   }
