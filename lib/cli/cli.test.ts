@@ -2,10 +2,10 @@
 // database, and an unknown option, a missing value or a bad number is refused with exit 2 and one line naming it.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { freePort } from "@/lib/mailserver/sandbox/processes";
 import { UsageError } from "./args";
 import { COMMANDS, runCommand } from "./commands";
 
@@ -190,15 +190,6 @@ describe("every command", () => {
   });
 });
 
-/** A loopback port nothing listens on: one the kernel just gave out, closed again. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("the CLI process", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-cli-"));
   const dbPath = path.join(dir, "mail.db");
@@ -261,7 +252,7 @@ describe("the CLI process", () => {
     // A sandbox's folder after it stopped: its sandbox.json names ports nothing listens on any more.
     const sandbox = path.join(dir, "stopped-sandbox");
     fs.mkdirSync(sandbox);
-    const port = await closedPort();
+    const port = await freePort();
     fs.writeFileSync(path.join(sandbox, "sandbox.json"), JSON.stringify({ smtp: port, submission: port }));
     const r = cli("mailserver", "sandbox", "send", "--dir", sandbox, "--from", "a@x.test", "--to", "b@y.test");
     expect(r.status).toBe(1);
@@ -273,7 +264,7 @@ describe("the CLI process", () => {
   });
 
   it("a PostgreSQL database that cannot be opened is named, without its password, with the driver's reason", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const r = spawnSync(
       process.execPath,
       ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", "domain", "list"],
