@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openPostgres, type PgDb } from "@/db/pg/client";
 import { domains } from "@/db/pg/schema";
 import { startPgCluster, startReplica, type PgCluster } from "@/e2e/support/pg-cluster";
+import { freePort } from "@/lib/mailserver/sandbox/processes";
 import { toApiError } from "@/lib/server/http/http";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
@@ -92,7 +93,10 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
     );
   });
 
-  it("mailserver check says the database is a standby", () => {
+  it("mailserver check says the database is a standby", async () => {
+    // Every service the check probes is named at a closed port or a missing socket: a mail host running on this
+    // machine must not see a failed login from a test.
+    const closed = `127.0.0.1:${await freePort()}`;
     const r = cli(
       replica.url,
       "mailserver",
@@ -103,6 +107,9 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
       "x",
       "--config-dir",
       "/nonexistent",
+      ...["--submission", closed, "--rspamd-controller", closed, "--policy-service", closed],
+      ...["--quota-status", closed, "--events-url", `http://${closed}`],
+      ...["--lmtp-socket", "/nonexistent/lmtp", "--auth-socket", "/nonexistent/auth"],
     );
     expect(`${r.stdout}${r.stderr}`).toMatch(/is a standby \(read-only\)/);
   });
