@@ -261,6 +261,16 @@ describe("the CLI process", () => {
       `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${sandbox} is not running ` +
         `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${sandbox}\`)\n`,
     );
+    // One on PostgreSQL with its own DNS port, publishing the domains' records: the hint starts that one again (before,
+    // without --database postgres it started a sandbox on the SQLite file, and without --dns-port on another port).
+    fs.writeFileSync(
+      path.join(sandbox, "sandbox.json"),
+      JSON.stringify({ smtp: port, database_engine: "postgres", dns_port: 5353, publish_dns: true, port_base: null }),
+    );
+    const pg = cli("mailserver", "sandbox", "send", "--dir", sandbox, "--from", "a@x.test", "--to", "b@y.test");
+    expect(pg.stderr).toContain(
+      `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${sandbox} --database postgres --dns-port 5353 --publish-dns\`)`,
+    );
   });
 
   it("a PostgreSQL database that cannot be opened is named, without its password, with the driver's reason", async () => {

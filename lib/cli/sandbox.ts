@@ -43,9 +43,18 @@ const hostPort = (value: string, what: string) => {
   return { host: m[1]!, port: Number(m[2]) };
 };
 
-/** The options a stopped sandbox is started with again on the same ports and components (sandbox.json's). */
-const startOptions = (info: SandboxInfo) =>
-  `${info.port_base ? ` --port-base ${info.port_base}` : ""}${info.only ? ` --only ${info.only.join(",")}` : ""}`;
+/**
+ * The options a stopped sandbox is started with again on the same database, ports and components (sandbox.json's; a
+ * file written by an older release may lack some).
+ */
+const startOptions = (info: Partial<SandboxInfo>) =>
+  [
+    info.database_engine === "postgres" ? " --database postgres" : "",
+    info.port_base ? ` --port-base ${info.port_base}` : "",
+    info.dns_port ? ` --dns-port ${info.dns_port}` : "",
+    info.publish_dns ? " --publish-dns" : "",
+    info.only ? ` --only ${info.only.join(",")}` : "",
+  ].join("");
 
 export const SANDBOX_COMMANDS: Command[] = [
   {

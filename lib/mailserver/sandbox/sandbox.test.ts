@@ -82,14 +82,22 @@ describe("mailserver sandbox --only and --port-base", () => {
           "database_engine",
           "dir",
           "dns",
+          "dns_port",
           "dns_records",
           "only",
           "port_base",
+          "publish_dns",
           "rbl_zones",
           "srs_domain",
         ].sort(),
       );
-      expect(info).toMatchObject({ port_base: base, only: ["dns"], dns: base + SANDBOX_PORTS.indexOf("dns") });
+      expect(info).toMatchObject({
+        port_base: base,
+        only: ["dns"],
+        dns: base + SANDBOX_PORTS.indexOf("dns"),
+        dns_port: null,
+        publish_dns: false,
+      });
       const send = (on: string) =>
         runCli(["mailserver", "sandbox", "send", "--dir", on, "--from", "a@outside.test", "--to", "b@x.test"]);
       const noPostfix = await send(dir);
@@ -108,7 +116,7 @@ describe("mailserver sandbox --only and --port-base", () => {
       expect([late.status, late.stderr]).toEqual([
         1,
         `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${stopped} is not running ` +
-          `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${stopped} --port-base ${port} --only dns\`)\n`,
+          `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${stopped}${engine.map((a) => ` ${a}`).join("")} --port-base ${port} --only dns\`)\n`,
       ]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

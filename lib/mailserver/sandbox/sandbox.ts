@@ -149,6 +149,10 @@ export interface SandboxInfo {
   port_base: number | null;
   /** --only's components, in start order, or null for the whole system: a hint that restarts it names them. */
   only: string[] | null;
+  /** --dns-port, or null for the DNS server's port among the others. */
+  dns_port: number | null;
+  /** --publish-dns: the DNS server answers with the hosted domains' records. */
+  publish_dns: boolean;
   dir: string;
   /** The SQLite file, or on PostgreSQL the database's URL without its password. */
   database: string;
@@ -338,6 +342,8 @@ export class Sandbox {
       srs_domain: this.ctx.srsDomain,
       port_base: this.ctx.options.portBase ?? null,
       only: this.ctx.options.components ? this.components.map((c) => c.name) : null,
+      dns_port: this.ctx.options.dnsPort ?? null,
+      publish_dns: this.ctx.options.publishDns === true,
     };
     const running = new Set(this.components.map((c) => c.name));
     for (const [component, fields] of Object.entries(INFO_FIELDS))
