@@ -1,5 +1,8 @@
 "use client";
 // A modal confirmation built on the native <dialog>: focus is trapped and restored by the browser, Escape cancels.
+// What a question describes may load after it opens (what goes with accounts being deleted): it then stands in a box
+// of fixed height, so that neither button moves under a pointer when it arrives, and the confirm button cannot be
+// pressed before it is shown.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useT, type Messages } from "@/lib/i18n";
 import { Button } from "./button";
@@ -8,6 +11,9 @@ const messages: Messages<"confirm" | "cancel"> = {
   pl: { confirm: "Potwierdź", cancel: "Anuluj" },
   en: { confirm: "Confirm", cancel: "Cancel" },
 };
+
+/** Where the details a question describes are: on their way, shown, or not read (the dialog says why). */
+export type DetailsState = "loading" | "ready" | "failed";
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -19,6 +25,9 @@ export interface ConfirmDialogProps {
   danger?: boolean;
   /** While the confirmed action runs: the confirm button spins and both are disabled. */
   pending?: boolean;
+  /** Details that load after the dialog opens, in a box of fixed height (scrolled when longer) below the description.
+   *  Until `state` is "ready" the confirm button is disabled (and marked busy while "loading"); Cancel stays. */
+  details?: { state: DetailsState; content: ReactNode };
   /** An error from the action, shown inside the dialog so the user can retry or cancel. */
   error?: ReactNode;
   onConfirm: () => void;
@@ -33,6 +42,7 @@ export function ConfirmDialog({
   cancelLabel,
   danger = false,
   pending = false,
+  details,
   error,
   onConfirm,
   onCancel,
@@ -41,6 +51,7 @@ export function ConfirmDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descId = useId();
+  const waiting = details?.state === "loading";
 
   useEffect(() => {
     const dialog = ref.current;
@@ -53,7 +64,7 @@ export function ConfirmDialog({
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      aria-describedby={description ? descId : undefined}
+      aria-describedby={description || details ? descId : undefined}
       onCancel={(e) => {
         e.preventDefault();
         if (!pending) onCancel();
@@ -64,9 +75,19 @@ export function ConfirmDialog({
         <h2 id={titleId} className="text-lg font-semibold text-gray-900">
           {title}
         </h2>
-        {description && (
+        {(description || details) && (
           <div id={descId} className="mt-2 text-sm text-gray-800">
             {description}
+            {details && (
+              // Focusable so that a keyboard can scroll it; 15 rem on a desktop, a third of a phone's height.
+              <div
+                tabIndex={0}
+                aria-busy={waiting}
+                className="mt-3 h-[min(15rem,35dvh)] overflow-y-auto rounded-md border border-gray-300 p-3"
+              >
+                {details.content}
+              </div>
+            )}
           </div>
         )}
         {error && (
@@ -78,7 +99,13 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onCancel} disabled={pending} autoFocus>
             {cancelLabel ?? t("cancel")}
           </Button>
-          <Button variant={danger ? "danger" : "primary"} onClick={onConfirm} loading={pending}>
+          <Button
+            variant={danger ? "danger" : "primary"}
+            onClick={onConfirm}
+            loading={pending}
+            disabled={details && details.state !== "ready"}
+            aria-busy={waiting || pending || undefined}
+          >
             {confirmLabel ?? t("confirm")}
           </Button>
         </div>

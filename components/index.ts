@@ -4,7 +4,7 @@ export { Alert, type AlertTone } from "./alert";
 export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Card, type CardProps } from "./card";
 export { Checkbox, type CheckboxProps } from "./checkbox";
-export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog";
+export { ConfirmDialog, type ConfirmDialogProps, type DetailsState } from "./confirm-dialog";
 export { LocalTime } from "./local-time";
 export { Select, type SelectOption, type SelectProps } from "./select";
 export { Skeleton, SkeletonLines, Spinner } from "./spinner";

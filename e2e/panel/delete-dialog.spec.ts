@@ -1,7 +1,9 @@
 // The account delete dialog names every alias the delete takes with it, also those reaching the account through
-// another alias; screenshots at each of WIDTHS (artifacts.ts) (test-results/screenshots/delete-chain-*).
+// another alias; screenshots at each of WIDTHS (artifacts.ts) (test-results/screenshots/delete-chain-*). Its "Delete"
+// cannot be pressed before what goes too is shown, and neither button moves when it arrives or fails to.
 import path from "node:path";
-import { DEMO, expect, originOf, test } from "./fixtures";
+import type { Request } from "@playwright/test";
+import { DEMO, expect, originOf, signInAs, test } from "./fixtures";
 import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 test("the delete dialog names the aliases that point at the account through another alias, and they all go", async ({
@@ -212,4 +214,77 @@ test("the delete dialog of several accounts speaks of them all, with the Polish 
   await page.context().addCookies([{ name: "locale", value: "pl", url: baseURL! }]);
   for (const f of forwarders) await bff("delete", `emails/${DEMO.domain}/${f}`);
   for (const l of lists) await bff("delete", `mailinglists/${DEMO.domain}/${l}`);
+});
+
+test("the delete dialog's Delete is disabled and stays in place until what goes too is shown; a failed check says so", async ({
+  page,
+}) => {
+  await signInAs(page, "postmaster");
+  const name = `czek${Date.now().toString(36)}`;
+  const email = (n: string) => `${n}@${DEMO.domain}`;
+  const headers = { origin: originOf(page) };
+  const bff = (url: string, data: object) => page.request.post(`/api/panel/v1/${url}`, { data, headers });
+  expect((await bff(`emails/${DEMO.domain}/${name}`, { password: "Haslo-123", capacity: 10 })).status()).toBe(201);
+  for (const alias of ["a", "b", "c"]) {
+    expect((await bff(`aliases/${DEMO.domain}/${name}-${alias}`, { target: email(name) })).status()).toBe(201);
+  }
+  const deletes: Request[] = [];
+  page.on("request", (req) => void (req.method() === "DELETE" && deletes.push(req)));
+  const dialog = page.getByRole("dialog");
+  const remove = dialog.getByRole("button", { name: "Usuń", exact: true });
+  const cancel = dialog.getByRole("button", { name: "Anuluj" });
+  const aliases = [email(`${name}-a`), email(`${name}-b`), email(`${name}-c`)];
+
+  // The aliases' answer is held until a click has landed where "Usuń" is: the old dialog deleted the account on it,
+  // before its aliases were listed, and grew by their list when they came, moving both buttons down.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/panel/aliases-reaching*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/accounts?search=${name}`);
+  await page.getByRole("button", { name: `Usuń: ${email(name)}` }).click();
+  await expect(dialog).toContainText("Sprawdzanie, co zostanie usunięte razem z kontem…");
+  const at = { remove: (await remove.boundingBox())!, cancel: (await cancel.boundingBox())! };
+  await page.mouse.click(at.remove.x + at.remove.width / 2, at.remove.y + at.remove.height / 2);
+  await expect(remove).toBeDisabled();
+  await expect(remove).toHaveAttribute("aria-busy", "true");
+  release();
+  await expect(dialog.getByRole("listitem")).toHaveText(aliases);
+  await expect(remove).toBeEnabled();
+  await expect(remove).not.toHaveAttribute("aria-busy");
+  expect({ remove: await remove.boundingBox(), cancel: await cancel.boundingBox() }).toEqual(at);
+  await cancel.click();
+  await expect(dialog).toBeHidden();
+  await page.unroute("**/api/panel/aliases-reaching*");
+  expect(deletes).toEqual([]);
+
+  // A check that fails says so where the list would be, keeps "Usuń" disabled and "Anuluj" in place, and can be
+  // tried again. (A 4xx answer: react-query retries a 5xx twice, seconds apart.)
+  let failed = false;
+  await page.route("**/api/panel/aliases-reaching*", async (route) => {
+    if (failed) return route.continue();
+    failed = true;
+    await route.fulfill({
+      status: 403,
+      contentType: "application/json",
+      body: JSON.stringify({ code: "403", message: "Forbidden", category: "authorization" }),
+    });
+  });
+  await page.reload();
+  await page.getByRole("button", { name: `Usuń: ${email(name)}` }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Nie udało się sprawdzić, co zostanie usunięte razem z kontem");
+  await expect(remove).toBeDisabled();
+  await expect(remove).not.toHaveAttribute("aria-busy");
+  expect({ remove: await remove.boundingBox(), cancel: await cancel.boundingBox() }).toEqual(at);
+  await dialog.getByRole("button", { name: "Spróbuj ponownie" }).click();
+  await expect(dialog.getByRole("listitem")).toHaveText(aliases);
+  await expect(remove).toBeEnabled();
+  expect({ remove: await remove.boundingBox(), cancel: await cancel.boundingBox() }).toEqual(at);
+  await cancel.click();
+  await expect(dialog).toBeHidden();
+  await page.unroute("**/api/panel/aliases-reaching*");
+  expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).status()).toBe(200);
+  expect(deletes).toEqual([]);
 });

@@ -9,7 +9,7 @@
 // `from` appears only at lg or xl, where the fixed columns leave the description its room; until the last sortable
 // one appears, the sort select stays.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { Alert, ConfirmDialog } from "@/components";
+import { Alert, ConfirmDialog, type DetailsState } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import type { InitialListPage, ResourceHooks } from "@/lib/client/hooks/resource";
 import { useDomainName } from "@/lib/client/hooks/session";
@@ -60,8 +60,9 @@ export interface ResourceTableProps<R extends Row> {
   rowActions?: (row: R) => ReactNode;
   /** Bulk actions of the selected rows besides delete. */
   bulkActions?: (ctx: BulkContext) => ReactNode;
-  /** What else goes with the names being deleted (accounts: their aliases and the catchall); `count` of them go. */
-  deleteDetails?: (names: string[] | "all", count: number) => ReactNode;
+  /** What else goes with the names being deleted (accounts: their aliases and the catchall); `count` of them go.
+   *  It reports whether it is shown yet through `onState`: the dialog's "Delete" waits for "ready". */
+  deleteDetails?: (names: string[] | "all", count: number, onState: (state: DetailsState) => void) => ReactNode;
   /** Above the search box's row, beside it. */
   toolbar?: ReactNode;
   /** The page's success banner, shown above the table: set by the page's forms and by the table's own deletes. */
@@ -91,6 +92,12 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const [progress, setProgress] = useState<ChunkProgress | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [deleting, setDeleting] = useState<{ names: string[] | null; count: number } | null>(null);
+  const [detailsState, setDetailsState] = useState<DetailsState>("loading");
+  /** Opens the delete dialog: of `names`, or (null) of the selection, `count` names. */
+  const askDelete = (names: string[] | null, count: number) => {
+    setDetailsState("loading");
+    setDeleting({ names, count });
+  };
 
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.info.total ?? 0;
@@ -227,7 +234,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
           count={count}
           progress={progress}
           actions={props.bulkActions?.(bulkContext)}
-          onDelete={() => setDeleting({ names: null, count: selectedCount })}
+          onDelete={() => askDelete(null, selectedCount)}
         />
       )}
       {outcome && <OutcomeAlert outcome={outcome} />}
@@ -319,7 +326,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                         type="button"
                         className="tdelete"
                         aria-label={`${t("delete")}: ${r.email}`}
-                        onClick={() => setDeleting({ names: [r.name], count: 1 })}
+                        onClick={() => askDelete([r.name], 1)}
                       >
                         {t("delete")}
                       </button>
@@ -356,9 +363,16 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                 <NameList names={dialogNames} more={(n) => t("andMore", { n })} />
               )}
               {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
-              {props.deleteDetails?.(dialogNames ?? "all", deleting.count)}
             </>
           )
+        }
+        details={
+          deleting && props.deleteDetails
+            ? {
+                state: detailsState,
+                content: props.deleteDetails(dialogNames ?? "all", deleting.count, setDetailsState),
+              }
+            : undefined
         }
         confirmLabel={t("delete")}
         pending={remove.isPending && deleting?.names !== null}

@@ -25,12 +25,12 @@ const CreateAccountForm = dynamic(() => import("./create-account-form").then((m)
   ssr: false,
   loading: () => <Spinner />,
 });
-// The delete dialog's list of what goes too loads once it opens. The bulk changes are in the first load: loaded when
-// a row was ticked, they arrived under the pointer and moved "Delete selected" away from it (a press on it then
-// missed, or hit "Unblock", which asks nothing).
+// The delete dialog's list of what goes too loads once it opens, in the dialog's box of fixed height, and its
+// "Delete" waits for it. The bulk changes are in the first load: loaded when a row was ticked, they arrived under the
+// pointer and moved "Delete selected" away from it (a press on it then missed, or hit "Unblock", which asks nothing).
 const AccountDeleteDetails = dynamic(() => import("./delete-details").then((m) => m.AccountDeleteDetails), {
   ssr: false,
-  loading: () => <Spinner />,
+  loading: () => <Spinner size="sm" />,
 });
 // Bulk create (CSV parsing, preview, password generation) loads only when its dialog opens.
 const BulkCreateDialog = dynamic(() => import("./bulk-create").then((m) => m.BulkCreateDialog), {
@@ -156,7 +156,9 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         linkRows
         actionsClassName="md:w-20"
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
-        deleteDetails={(names, count) => domain && <AccountDeleteDetails domain={domain} names={names} count={count} />}
+        deleteDetails={(names, count, onState) =>
+          domain && <AccountDeleteDetails domain={domain} names={names} count={count} onState={onState} />
+        }
         exportAs="accounts"
         notice={notice}
         onNotice={setNotice}

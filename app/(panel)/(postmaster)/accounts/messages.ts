@@ -56,6 +56,8 @@ type DeleteDetailKey =
   | "deleteGoesTooOne"
   | "deleteChecking"
   | "deleteCheckingMany"
+  | "deleteCheckFailed"
+  | "deleteCheckFailedMany"
   | "deleteNothingElse"
   | "deleteNothingElseOne"
   | "deleteAlias"
@@ -131,6 +133,8 @@ export const accountMessages: Messages<Key> = {
       "Razem z kontem znikną aliasy, które na nie wskazują, konto zostanie usunięte z list dyskusyjnych domeny, a catchall kierujący na nie zostanie wyłączony.",
     deleteChecking: "Sprawdzanie, co zostanie usunięte razem z kontem…",
     deleteCheckingMany: "Sprawdzanie, co zostanie usunięte razem z kontami…",
+    deleteCheckFailed: "Nie udało się sprawdzić, co zostanie usunięte razem z kontem: {error}",
+    deleteCheckFailedMany: "Nie udało się sprawdzić, co zostanie usunięte razem z kontami: {error}",
     deleteNothingElse:
       "Żaden alias nie wskazuje na usuwane konta, nie są na żadnej liście, a catchall ich nie dotyczy.",
     deleteNothingElseOne:
@@ -200,6 +204,8 @@ export const accountMessages: Messages<Key> = {
       "The aliases pointing at this account go with it, the account is taken off the domain's mailing lists, and a catchall delivering to it is switched off.",
     deleteChecking: "Checking what goes with the account…",
     deleteCheckingMany: "Checking what goes with the accounts…",
+    deleteCheckFailed: "Could not check what goes with the account: {error}",
+    deleteCheckFailedMany: "Could not check what goes with the accounts: {error}",
     deleteNothingElse:
       "No alias points at the accounts being deleted, they are on no list, and the catchall does not deliver to them.",
     deleteNothingElseOne:
