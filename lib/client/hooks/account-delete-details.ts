@@ -2,10 +2,10 @@
 // What goes with accounts being deleted (contract §9), read for the delete dialog: the aliases of the domain pointing
 // at them, or at an alias that goes, are deleted; a catchall delivering to one of them is switched off; they are taken
 // off the domain's lists; the customer's accounts forwarding to them stop. The aliases are asked of the server (the
-// rule the delete applies); the catchall is read from the account records and the domain record.
+// rule the delete applies); the catchall from the domain record.
 import { useQuery } from "@tanstack/react-query";
 import { panelFetch, panelRequestText, retryRule } from "@/lib/client/api";
-import { accountKeys, type AccountRecord } from "@/lib/client/hooks/accounts";
+import { accountKeys } from "@/lib/client/hooks/accounts";
 import { useDomain } from "@/lib/client/hooks/domain";
 import type { AccountListMembership } from "@/lib/schemas/list-moderation";
 
@@ -41,11 +41,6 @@ export function useAccountDeleteDetails(domain: string, names: string[] | "all")
     enabled,
     retry: retryRule,
   });
-  const records = useQuery(
-    read("delete-details", () =>
-      Promise.all(listed.map((n) => panelFetch<AccountRecord>(`emails/${domain}/${enc(n)}`))),
-    ),
-  );
   const memberships = useQuery(
     read("delete-lists", () =>
       Promise.all(listed.map((n) => panelFetch<AccountListMembership[]>(`emails/${domain}/${enc(n)}/lists`))),
@@ -71,7 +66,7 @@ export function useAccountDeleteDetails(domain: string, names: string[] | "all")
   const domainRecord = useDomain(domain);
 
   if (!enabled) return { status: "ready", details: null };
-  const reads = [records, memberships, reached, forwarders, domainRecord];
+  const reads = [memberships, reached, forwarders, domainRecord];
   const failed = reads.find((r) => r.isError);
   if (failed) {
     return {
@@ -80,10 +75,11 @@ export function useAccountDeleteDetails(domain: string, names: string[] | "all")
       retry: () => reads.filter((r) => r.isError).forEach((r) => void r.refetch()),
     };
   }
-  if (!records.data || !memberships.data || !reached.data || !forwarders.data || !domainRecord.data) {
+  if (!memberships.data || !reached.data || !forwarders.data || !domainRecord.data) {
     return { status: "loading" };
   }
-  const emails = new Set(records.data.map((r) => r.email));
+  // An account's address is its name at the domain (lib/server/resources/accounts.ts), both lowercase.
+  const emails = new Set(listed.map((n) => `${n}@${domain}`));
   const { catchall_type, catchall_address } = domainRecord.data;
   return {
     status: "ready",
