@@ -585,7 +585,8 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(late.status).toBe(1);
     expect(late.stderr).toBe(
       `error: nothing answers on 127.0.0.1:${info.smtp}: the sandbox in ${path.join(root, "s")} is not running ` +
-        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${path.join(root, "s")}\`)\n`,
+        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${path.join(root, "s")}` +
+        `${mailTestsOnPostgres() ? " --database postgres" : ""}\`)\n`,
     );
   }, 40_000);
 });
