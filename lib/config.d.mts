@@ -29,3 +29,4 @@ export declare function smsConfigPath(): string | undefined;
 export declare function smsSecretKey(): string | undefined;
 export declare function oldEncryptionKeys(): { totp: string | undefined; sms: string | undefined };
 export declare function mailHostName(): string | undefined;
+export declare function doveadmPassword(): string | undefined;

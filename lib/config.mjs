@@ -148,6 +148,15 @@ export function oldEncryptionKeys() {
   };
 }
 
+/**
+ * DOVEADM_PASSWORD: the doveadm server's password of `mailserver sandbox`, the same on every mail host that moves
+ * domains to another (docs/mail-hosts.md); empty counts as unset. From the environment, not an option: `ps` shows a
+ * command line to every local user.
+ */
+export function doveadmPassword() {
+  return process.env.DOVEADM_PASSWORD || undefined;
+}
+
 /** MAIL_HOST_NAME: this mail host's name among several, trimmed; undefined when unset or blank. */
 export function mailHostName() {
   return process.env.MAIL_HOST_NAME?.trim() || undefined;

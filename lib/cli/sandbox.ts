@@ -5,15 +5,17 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
-import { mailDbPassword, postgresUrl } from "@/lib/config.mjs";
+import { doveadmPassword, mailDbPassword, postgresUrl } from "@/lib/config.mjs";
 import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { openGreylist } from "@/lib/mailserver/policy/greylist";
 import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
 import { SpamPolicy } from "@/lib/mailserver/policy/spam-policy";
 import { spamDefaults } from "@/lib/server/spam-defaults";
+import { checkHostExists, localMailHost } from "@/lib/mailserver/mail-hosts";
 import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
 import {
+  checkDoveadmPassword,
   missingNeeds,
   Sandbox,
   SANDBOX_PORTS,
@@ -44,16 +46,22 @@ const hostPort = (value: string, what: string) => {
 };
 
 /**
- * The options a stopped sandbox is started with again on the same database, ports and components (sandbox.json's; a
- * file written by an older release may lack some).
+ * The command that starts a stopped sandbox again on the same database, ports and components, as the same mail host
+ * (sandbox.json's; a file written by an older release may lack some). The doveadm password is not in the file: the
+ * command says to give it again when one was given.
  */
-const startOptions = (info: Partial<SandboxInfo>) =>
+const startCommand = (dir: string, info: Partial<SandboxInfo>) =>
   [
+    "`",
+    info.host_name ? `MAIL_HOST_NAME=${info.host_name} ` : "",
+    `${CLI} mailserver sandbox --dir ${dir}`,
     info.database_engine === "postgres" ? " --database postgres" : "",
     info.port_base ? ` --port-base ${info.port_base}` : "",
     info.dns_port ? ` --dns-port ${info.dns_port}` : "",
     info.publish_dns ? " --publish-dns" : "",
     info.only ? ` --only ${info.only.join(",")}` : "",
+    "`",
+    info.shared_doveadm_password ? ", with the same DOVEADM_PASSWORD as the other mail hosts" : "",
   ].join("");
 
 export const SANDBOX_COMMANDS: Command[] = [
@@ -113,7 +121,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         if (!/\bECONNREFUSED\b/.test((err as Error).message)) throw err;
         throw new Error(
           `nothing answers on 127.0.0.1:${port}: the sandbox in ${path.resolve(dir)} is not running ` +
-            `(start it with \`${CLI} mailserver sandbox --dir ${dir}${startOptions(info)}\`)`,
+            `(start it with ${startCommand(dir, info)})`,
         );
       });
       const names = (list: (string | { address: string })[]) =>
@@ -127,7 +135,9 @@ export const SANDBOX_COMMANDS: Command[] = [
       "Runs the whole mail system (Postfix, Dovecot, Rspamd, Redis, policy service, DNS) privately on 127.0.0.1.",
     notes:
       "Configured by the same generator as `mailserver config`, over DATABASE_PATH (or with --database postgres over\n" +
-      "DATABASE_URL, the mail role created with MAIL_DB_PASSWORD), every file under <dir>. When\n" +
+      "DATABASE_URL, the mail role created with MAIL_DB_PASSWORD), every file under <dir>. With MAIL_HOST_NAME (a\n" +
+      "host of `mailserver host list`) it plays that mail host, as `mailserver config` writes it; DOVEADM_PASSWORD\n" +
+      "gives its doveadm server the password the other hosts share (else a random one). docs/mail-hosts.md. When\n" +
       "everything answers it prints one JSON line (the ports, the outbound Maildir, greylist_delay_s...) and runs until\n" +
       "SIGTERM or SIGINT, then stops everything it started. Mail for domains the database does not host lands in the\n" +
       "outbound Maildir. Needs root (Postfix's master). docs/mail-server.md, Sandbox. Never with a production\n" +
@@ -165,7 +175,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         help: `run only these components (of ${SANDBOX_COMPONENTS.map((c) => c.name).join(", ")}); one that needs another (postfix: dovecot) is refused without it`,
       },
     },
-    async run(_ctx, { values }) {
+    async run(ctx, { values }) {
       const dir = path.resolve(requiredOption(this, values, "dir"));
       const portBase = intOption(this, values, "port-base") || undefined;
       const delay = intOption(this, values, "greylist-delay") ?? 3;
@@ -191,6 +201,21 @@ export const SANDBOX_COMMANDS: Command[] = [
       const chosen = only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name));
       const needs = chosen && missingNeeds(chosen);
       if (needs) throw new UsageError(`--only ${only.join(",")}: ${needs}`);
+      // The mail host it plays, read and checked as `mailserver config`, housekeeping and events read it, and a host
+      // of mail_hosts, as `domain set-mail-host` requires: under a name no row has, every placed mailbox would be
+      // proxied away, its own ones too.
+      const hostName = localMailHost();
+      if (hostName) await checkHostExists(ctx.db(), hostName);
+      // Each start on PostgreSQL sets the mail role's password (prepareMailReader): a random one per sandbox locked the
+      // other mail host's Postfix and Dovecot out ("password authentication failed for user mail_reader").
+      if (hostName && postgres && !mailDbPassword() && (chosen ?? SANDBOX_COMPONENTS).some((c) => c.packages.length))
+        throw new UsageError(
+          `MAIL_HOST_NAME=${hostName} on PostgreSQL needs MAIL_DB_PASSWORD, the same for every sandbox on this ` +
+            "database: each start sets the mail role's password, and a random one locks the other sandboxes' Postfix and Dovecot out",
+        );
+      // From the environment (service.env, or the shell), not an option: `ps` shows a command line to every user.
+      const sharedPassword = doveadmPassword();
+      if (sharedPassword !== undefined) checkDoveadmPassword(sharedPassword, "DOVEADM_PASSWORD");
       // Listened for from the start: a signal while the components start stops those already running.
       const stopping = untilSignal();
       const starting = new AbortController();
@@ -211,6 +236,8 @@ export const SANDBOX_COMMANDS: Command[] = [
           components: chosen,
           dnsPort: intOption(this, values, "dns-port") || undefined,
           publishDns: values["publish-dns"] === true,
+          hostName,
+          doveadmPassword: sharedPassword,
         });
       } catch (err) {
         if (starting.signal.aborted) {

@@ -27,11 +27,14 @@ function passwordQuery(userCol: string, hostName: string | undefined): string {
 /**
  * Dovecot's user_query. With a host name, a mailbox of another host has its quota read from the database (the
  * usage its own host's quota_clone wrote), so that this host's quota-status refuses mail for it at RCPT when it is
- * full, without opening (and creating) a local copy of the mailbox.
+ * full, without opening (and creating) a local copy of the mailbox. Except for doveadm: `doveadm sync` of a move
+ * (docs/mail-hosts.md) makes a real copy here, which the database-read quota counted as new mail on top of the
+ * owning host's (every message copied added to the account's usage, so a mailbox half full was refused as full at
+ * every MX until its next delivery); with the local quota, quota_clone writes the copy's usage, the owner's.
  */
 function userQuery(userCol: string, o: MailServerConfigOptions, hostName: string | undefined): string {
   const ids = `'${o.mailUser}' AS uid, '${o.mailGroup}' AS gid`;
-  const remote = `h.host <> '${hostName}'`;
+  const remote = `h.host <> '${hostName}' AND '%s' <> 'doveadm'`;
   if (!hostName) return `user_query = SELECT quota_rule, ${ids} FROM mail_userdb WHERE ${userCol} = '%u'`;
   return (
     `user_query = SELECT u.quota_rule, ${ids}, CASE WHEN ${remote} THEN 'dict:User quota::proxy::mailadmin' END AS quota, ` +

@@ -62,7 +62,11 @@ service auth {
 }
 !include ${l.conf}/dovecot/mailadmin.conf
 `,
+    { mode: 0o600 },
   );
+  // It holds the doveadm password, which opens every mailbox through the doveadm port: root's only (Dovecot's
+  // config process and doveadm read it as root). A file of an older start was 0644.
+  fs.chmodSync(l.dovecotConf, 0o600);
 }
 
 /**

@@ -84,10 +84,12 @@ describe("mailserver sandbox --only and --port-base", () => {
           "dns",
           "dns_port",
           "dns_records",
+          "host_name",
           "only",
           "port_base",
           "publish_dns",
           "rbl_zones",
+          "shared_doveadm_password",
           "srs_domain",
         ].sort(),
       );
@@ -124,13 +126,149 @@ describe("mailserver sandbox --only and --port-base", () => {
   }, 120_000);
 });
 
-function runCli(args: string[], env: Record<string, string> = {}) {
+describe("mailserver sandbox as one of several mail hosts (MAIL_HOST_NAME, DOVEADM_PASSWORD)", () => {
+  let root: string;
+  let dbFile: string;
+  const engine = () => (mailTestsOnPostgres() ? ["--database", "postgres"] : []);
+
+  beforeAll(async () => {
+    root = newMailTestRoot("mailadmin-sandbox-host-");
+    dbFile = path.join(root, "db", "mail.db");
+    const db = await openTestDatabase(dbFile);
+    await runCommand(db, ["mailserver", "host", "set", "imap2", "--address", "127.0.0.1"]);
+    await closeTestDatabase(db);
+  });
+
+  afterAll(() => {
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("refuses a MAIL_HOST_NAME that is not a host name or not a host of mail_hosts, and a DOVEADM_PASSWORD Dovecot's configuration cannot hold; nothing starts", async () => {
+    const dir = path.join(root, "refused");
+    // Before, the sandbox ignored both and ran: the timeout stops it (exit 0).
+    const start = (env: Record<string, string>) =>
+      runCli(
+        ["mailserver", "sandbox", "--dir", dir, "--only", "dns", ...engine()],
+        { DATABASE_PATH: dbFile, ...env },
+        30_000,
+      );
+    const [badName, unknown, badPassword, noReaderPassword] = await Promise.all([
+      start({ MAIL_HOST_NAME: "Imap_2" }),
+      start({ MAIL_HOST_NAME: "imap9" }),
+      start({ MAIL_HOST_NAME: "imap2", DOVEADM_PASSWORD: "two words\nmail_plugins = x" }),
+      // On PostgreSQL a sandbox with daemons sets the mail role's password at start: a random one (MAIL_DB_PASSWORD
+      // unset) locked the other host's daemons out.
+      mailTestsOnPostgres()
+        ? runCli(
+            ["mailserver", "sandbox", "--dir", dir, "--only", "dovecot", ...engine()],
+            { MAIL_HOST_NAME: "imap2", MAIL_DB_PASSWORD: "" },
+            30_000,
+          )
+        : undefined,
+    ]);
+    // The words of `mailserver config` (MAIL_HOST_NAME) and of `domain set-mail-host` (a host not in mail_hosts).
+    expect([badName.status, badName.stderr]).toEqual([
+      1,
+      "error: mail host name 'Imap_2': lowercase letters, digits, dots and dashes (up to 64)\n",
+    ]);
+    expect([unknown.status, unknown.stderr]).toEqual([
+      1,
+      "error: no mail host imap9 (add it: mailserver host set imap9 --address <address>)\n",
+    ]);
+    expect([badPassword.status, badPassword.stderr]).toEqual([
+      1,
+      "error: DOVEADM_PASSWORD: letters, digits and . _ + / = ~ - only (it goes into Dovecot's configuration), e.g. from openssl rand -hex 24\n",
+    ]);
+    if (noReaderPassword)
+      expect([noReaderPassword.status, noReaderPassword.stderr]).toEqual([
+        2,
+        "error: MAIL_HOST_NAME=imap2 on PostgreSQL needs MAIL_DB_PASSWORD, the same for every sandbox on this database: " +
+          "each start sets the mail role's password, and a random one locks the other sandboxes' Postfix and Dovecot out\n",
+      ]);
+    expect(fs.existsSync(dir)).toBe(false);
+  }, 60_000);
+
+  it.skipIf(missing.length > 0)(
+    "plays the host MAIL_HOST_NAME names with DOVEADM_PASSWORD as its doveadm server's password; the restart hint names both",
+    async () => {
+      if (mailTestsOnPostgres()) testPgCluster().psql(`ALTER ROLE ${testPgCluster().user} CREATEROLE`);
+      const dir = path.join(root, "imap2");
+      const base = (await freePorts(SANDBOX_PORTS.length))[0]!;
+      const password = "c2FuZGJveC1kb3ZlYWRt-0123456789abcdef";
+      const child = spawn(
+        process.execPath,
+        sandboxCliArgs(dir, "--only", "dovecot", "--port-base", String(base), ...engine()),
+        {
+          env: {
+            ...process.env,
+            DATABASE_PATH: dbFile,
+            MAIL_DB_PASSWORD: "sandbox-reader-1",
+            MAIL_HOST_NAME: "imap2",
+            DOVEADM_PASSWORD: password,
+          },
+        },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 60_000);
+      child.kill("SIGTERM");
+      expect(await exited, stderr).toBe(0);
+      const info = JSON.parse(stdout) as SandboxInfo;
+      // Before: no host (every mailbox served here) and a random password, which no other host could know.
+      expect(info).toMatchObject({
+        host_name: "imap2",
+        shared_doveadm_password: true,
+        doveadm: base + SANDBOX_PORTS.indexOf("doveadm"),
+      });
+      const dovecotConf = path.join(dir, "dovecot", "dovecot.conf");
+      expect(fs.readFileSync(dovecotConf, "utf8")).toContain(`\ndoveadm_password = ${password}\n`);
+      // The password opens every mailbox through the doveadm port: root's only.
+      expect(fs.statSync(dovecotConf).mode & 0o777).toBe(0o600);
+      // The generated queries proxy the other hosts' mailboxes, as `mailserver config` with MAIL_HOST_NAME writes them.
+      expect(fs.readFileSync(path.join(dir, "conf", "dovecot", "dovecot-sql.conf.ext"), "utf8")).toContain(
+        "h.host <> 'imap2'",
+      );
+      expect(fs.readFileSync(path.join(dir, "conf", "postfix", "mailbox-transport.cf"), "utf8")).toContain(
+        "host <> 'imap2'",
+      );
+
+      // Stopped, the hint starts it again as imap2, and says the password must be given again.
+      const port = await freePort();
+      fs.writeFileSync(path.join(dir, "sandbox.json"), JSON.stringify({ ...info, smtp: port }));
+      const late = await runCli([
+        "mailserver",
+        "sandbox",
+        "send",
+        "--dir",
+        dir,
+        "--from",
+        "a@outside.test",
+        "--to",
+        "b@x.test",
+      ]);
+      expect([late.status, late.stderr]).toEqual([
+        1,
+        `error: nothing answers on 127.0.0.1:${port}: the sandbox in ${dir} is not running (start it with ` +
+          `\`MAIL_HOST_NAME=imap2 npm run --silent cli -- mailserver sandbox --dir ${dir}${engine()
+            .map((a) => ` ${a}`)
+            .join("")} --port-base ${base} --only dovecot\`, with the same DOVEADM_PASSWORD as the other mail hosts)\n`,
+      ]);
+    },
+    60_000,
+  );
+});
+
+function runCli(args: string[], env: Record<string, string> = {}, timeoutMs?: number) {
   return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
     const child = spawn(
       process.execPath,
       ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
       {
         env: { ...process.env, ...env },
+        ...(timeoutMs ? { timeout: timeoutMs } : {}),
       },
     );
     let stdout = "";
@@ -447,7 +585,8 @@ describe.skipIf(missing.length > 0)("mailserver sandbox", () => {
     expect(late.status).toBe(1);
     expect(late.stderr).toBe(
       `error: nothing answers on 127.0.0.1:${info.smtp}: the sandbox in ${path.join(root, "s")} is not running ` +
-        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${path.join(root, "s")}\`)\n`,
+        `(start it with \`npm run --silent cli -- mailserver sandbox --dir ${path.join(root, "s")}` +
+        `${mailTestsOnPostgres() ? " --database postgres" : ""}\`)\n`,
     );
   }, 40_000);
 });

@@ -145,6 +145,15 @@ export interface SandboxInfo {
   /** The list service (docs/lists.md): its LMTP listener and its pages (PUBLIC_URL). */
   lists_lmtp?: number;
   lists_url?: string;
+  /** Dovecot's doveadm server: another mail host's `doveadm sync ... tcp:127.0.0.1:<doveadm>` (docs/mail-hosts.md). */
+  doveadm?: number;
+  /** The mail host this sandbox plays (MAIL_HOST_NAME, a row of mail_hosts), or null for a single mail host. */
+  host_name: string | null;
+  /**
+   * Whether the doveadm server's password was given (DOVEADM_PASSWORD: shared with the other mail hosts) rather
+   * than drawn at random at start. The password itself is never written here.
+   */
+  shared_doveadm_password: boolean;
   /** --port-base (the ports are N, N+1... in SANDBOX_PORTS' order), or null for free ports. */
   port_base: number | null;
   /** --only's components, in start order, or null for the whole system: a hint that restarts it names them. */
@@ -167,7 +176,7 @@ export interface SandboxInfo {
 /** The fields of the JSON line each component fills: a component that does not run (`--only`) has none there. */
 const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
   postfix: ["smtp", "submission", "postfix_config"],
-  dovecot: ["imap", "pop3", "lmtp", "quota_status", "dovecot_config"],
+  dovecot: ["imap", "pop3", "lmtp", "quota_status", "doveadm", "dovecot_config"],
   outbound: ["outbound"],
   policy: ["policy", "greylist_delay_s", "spf", "rbl"],
   dns: ["dns", "dns_records", "rbl_zones"],
@@ -189,6 +198,22 @@ export interface SandboxContext {
   listService?: ListService;
   /** Dovecot's doveadm_password: `doveadm sync ... tcp:` from another mail host authenticates with it. */
   doveadmPassword: string;
+}
+
+/**
+ * The characters a doveadm password may have: it is written as is into Dovecot's configuration, where a space, a
+ * newline, `#`, `<` or `$` would end it, start another setting, or read a file or another setting instead. Hex
+ * and base64 (`openssl rand -hex 24`, `openssl rand -base64 24`) fit.
+ */
+const DOVEADM_PASSWORD = /^[A-Za-z0-9._+/=~-]+$/;
+
+/** The doveadm password as given, or an error naming what is wrong with it (never the password itself). */
+export function checkDoveadmPassword(password: string, what = "the doveadm password"): string {
+  if (!DOVEADM_PASSWORD.test(password))
+    throw new Error(
+      `${what}: letters, digits and . _ + / = ~ - only (it goes into Dovecot's configuration), e.g. from openssl rand -hex 24`,
+    );
+  return password;
 }
 
 /** A sandbox error the CLI reports on one line with exit 2 (missing packages, not root). */
@@ -274,7 +299,10 @@ export class Sandbox {
       srsDomain:
         options.srsDomain ?? (await firstHostedDomain(options.databasePath, options.postgres)) ?? "sandbox.test",
       log: options.log ?? (() => {}),
-      doveadmPassword: options.doveadmPassword ?? crypto.randomBytes(18).toString("hex"),
+      doveadmPassword:
+        options.doveadmPassword !== undefined
+          ? checkDoveadmPassword(options.doveadmPassword)
+          : crypto.randomBytes(18).toString("hex"),
     });
     const { signal } = options;
     const aborted = new Promise<never>((_, reject) => {
@@ -332,6 +360,9 @@ export class Sandbox {
       quota_status: ports.quota_status,
       lists_lmtp: ports.lists_lmtp,
       lists_url: `http://127.0.0.1:${ports.lists_http}`,
+      doveadm: ports.doveadm,
+      host_name: this.ctx.options.hostName ?? null,
+      shared_doveadm_password: this.ctx.options.doveadmPassword !== undefined,
       dir: layout.root,
       database: this.ctx.options.postgres
         ? urlWithoutPassword(this.ctx.options.postgres.url)
