@@ -59,21 +59,10 @@ describe("mailserver sandbox --only and --port-base", () => {
       const base = (await freePorts(SANDBOX_PORTS.length))[0]!;
       const dir = path.join(root, "s");
       const engine = mailTestsOnPostgres() ? ["--database", "postgres"] : [];
-      const child = spawn(
-        process.execPath,
-        sandboxCliArgs(dir, "--only", "dns", "--port-base", String(base), ...engine),
-        {
-          env: { ...process.env, DATABASE_PATH: dbFile, MAIL_DB_PASSWORD: "sandbox-reader-1" },
-        },
-      );
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-      await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 60_000);
-      child.kill("SIGTERM");
-      expect(await exited, stderr).toBe(0);
+      const stdout = await firstJsonLine(sandboxCliArgs(dir, "--only", "dns", "--port-base", String(base), ...engine), {
+        DATABASE_PATH: dbFile,
+        MAIL_DB_PASSWORD: "sandbox-reader-1",
+      });
       const info = JSON.parse(stdout) as Record<string, unknown>;
       // Before: every component's port (smtp, imap, redis...), as if they ran, and no port_base.
       expect(Object.keys(info).sort()).toEqual(
@@ -195,27 +184,15 @@ describe("mailserver sandbox as one of several mail hosts (MAIL_HOST_NAME, DOVEA
       const dir = path.join(root, "imap2");
       const base = (await freePorts(SANDBOX_PORTS.length))[0]!;
       const password = "c2FuZGJveC1kb3ZlYWRt-0123456789abcdef";
-      const child = spawn(
-        process.execPath,
+      const stdout = await firstJsonLine(
         sandboxCliArgs(dir, "--only", "dovecot", "--port-base", String(base), ...engine()),
         {
-          env: {
-            ...process.env,
-            DATABASE_PATH: dbFile,
-            MAIL_DB_PASSWORD: "sandbox-reader-1",
-            MAIL_HOST_NAME: "imap2",
-            DOVEADM_PASSWORD: password,
-          },
+          DATABASE_PATH: dbFile,
+          MAIL_DB_PASSWORD: "sandbox-reader-1",
+          MAIL_HOST_NAME: "imap2",
+          DOVEADM_PASSWORD: password,
         },
       );
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-      await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 60_000);
-      child.kill("SIGTERM");
-      expect(await exited, stderr).toBe(0);
       const info = JSON.parse(stdout) as SandboxInfo;
       // Before: no host (every mailbox served here) and a random password, which no other host could know.
       expect(info).toMatchObject({
@@ -260,6 +237,20 @@ describe("mailserver sandbox as one of several mail hosts (MAIL_HOST_NAME, DOVEA
     60_000,
   );
 });
+
+/** Starts the CLI's sandbox with `args`, waits for its JSON line, stops it (exit 0 expected) and returns its output. */
+async function firstJsonLine(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await waitFor("the JSON line", () => stdout.includes("\n") || child.exitCode !== null, 60_000);
+  child.kill("SIGTERM");
+  expect(await exited, stderr).toBe(0);
+  return stdout;
+}
 
 function runCli(args: string[], env: Record<string, string> = {}, timeoutMs?: number) {
   return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
