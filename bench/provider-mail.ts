@@ -50,7 +50,7 @@ export function mailQueries(confDir: string): MailQuery[] {
         name,
         sql,
         postfixMap,
-        key: /FROM mail_domains\b/.test(sql) && !sql.includes("%d") ? "domain" : "address",
+        key: /FROM mail_domains(_for\(|\b)/.test(sql) && !sql.includes("%d") ? "domain" : "address",
       });
       // virtual_alias_maps: an address that is no alias is looked up again as "@domain" (a catchall).
       if (relative.endsWith("virtual-alias-maps.cf"))

@@ -17,6 +17,23 @@ export const MAIL_VIEWS = [
   "mail_sender_logins",
 ] as const;
 
+/**
+ * The views Postfix and Dovecot look up by one key, and the key's column. On PostgreSQL each has a `<view>_for(key)`
+ * function returning its rows for the key (migration 0021), which the generated maps ask (mailViewFor).
+ */
+export const MAIL_LOOKUP_KEYS = {
+  mail_domains: "domain",
+  mail_mailboxes: "email",
+  mail_alias_map: "address",
+  mail_list_addresses: "domain",
+  mail_passdb: "user",
+  mail_userdb: "user",
+  mail_account_hosts: "email",
+  mail_sender_logins: "sender",
+} as const satisfies Partial<Record<(typeof MAIL_VIEWS)[number], string>>;
+
+export type MailLookupView = keyof typeof MAIL_LOOKUP_KEYS;
+
 const ident = (s: string) => {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(s)) throw new Error(`${s}: a role name is lowercase letters, digits and _`);
   return `"${s}"`;

@@ -11,7 +11,7 @@ import { openDatabase, type Db } from "@/db/client";
 import { startPgCluster, type PgCluster } from "@/e2e/support/pg-cluster";
 import { runPgMigrations } from "../migrate.mjs";
 import { openPostgres, type PgDb } from "./client";
-import { MAIL_VIEWS } from "./mail-reader";
+import { MAIL_LOOKUP_KEYS, MAIL_VIEWS } from "./mail-reader";
 import * as p from "./schema";
 
 let cluster: PgCluster;
@@ -212,6 +212,19 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
     expect(pgr.length).toBeGreaterThan(0);
     expect(sortRows(pgr)).toEqual(sortRows(sqliteRows(`SELECT * FROM ${view}`)));
   });
+
+  it.each(Object.entries(MAIL_LOOKUP_KEYS))(
+    "%s_for(key) returns the view's rows for each of its keys and none for another",
+    async (view, column) => {
+      const keys = (await pgRows(`SELECT DISTINCT "${column}" AS k FROM ${view}`)).map((r) => String(r.k));
+      expect(keys.length).toBeGreaterThan(0);
+      for (const k of [...keys, "nobody@nowhere.test"]) {
+        const literal = `'${k.replace(/'/g, "''")}'`;
+        const want = await pgRows(`SELECT * FROM ${view} WHERE "${column}" = ${literal}`);
+        expect(sortRows(await pgRows(`SELECT * FROM ${view}_for(${literal})`))).toEqual(sortRows(want));
+      }
+    },
+  );
 
   it("resolves the fixture's addresses as Postfix and Dovecot will ask", async () => {
     const dest = async (a: string) =>

@@ -5,6 +5,8 @@
 // write-back to writeHost (the primary). The last-login and usage-warning writes go through `mailserver events`,
 // which uses the application's own DATABASE_URL.
 
+import { MAIL_LOOKUP_KEYS, type MailLookupView } from "@/db/pg/mail-reader";
+
 export interface PgsqlMapOptions {
   /** host or host:port, tried in order by Postfix (hosts=) and balanced over by Dovecot (host=). */
   readHosts: string[];
@@ -45,6 +47,23 @@ export const DEFAULT_MAIL_READER = "mail_reader";
 
 /** Postfix's map type: `sqlite` or `pgsql` (always behind proxy:, see config.ts). */
 export const postfixMapType = (pg?: PgsqlMapOptions) => (pg ? "pgsql" : "sqlite");
+
+/**
+ * What follows FROM in a lookup of a mail view's rows for one key: on PostgreSQL the view's `<view>_for(key)` function
+ * (pg migration 0021), whose plan the connection keeps where a plain query on the view was planned at every lookup;
+ * on SQLite the view itself. `as` names the rows, `where` adds a condition.
+ */
+export function mailViewFor(
+  pg: PgsqlMapOptions | undefined,
+  view: MailLookupView,
+  key: string,
+  more: { as?: string; where?: string } = {},
+): string {
+  const as = more.as ? ` ${more.as}` : "";
+  if (pg) return `${view}_for(${key})${as}${more.where ? ` WHERE ${more.where}` : ""}`;
+  const column = more.as ? `${more.as}.${MAIL_LOOKUP_KEYS[view]}` : MAIL_LOOKUP_KEYS[view];
+  return `${view}${as} WHERE ${column} = ${key}${more.where ? ` AND ${more.where}` : ""}`;
+}
 
 /**
  * The primary, when any lookup may go to another host (a replica): a recipient or login the read hosts do not know

@@ -5,7 +5,7 @@ import "server-only";
 // postsrsd (SRS) for mail leaving for other domains.
 import crypto from "node:crypto";
 import path from "node:path";
-import { postfixMapFile, postfixMapType, type PgsqlMapOptions } from "./config-database";
+import { mailViewFor, postfixMapFile, postfixMapType, type PgsqlMapOptions } from "./config-database";
 import { FORWARDED_MAIL_PROGRAM } from "@/db/sieve-scripts-view";
 
 export interface DeliveryConfigOptions {
@@ -98,7 +98,7 @@ path = "${path.join(o.dkimDir, "keys")}/$domain.$selector.key";
       o.databasePath,
       o.pgsql,
       "Senders of hosted domains keep their address (no SRS)",
-      "SELECT '%s' FROM mail_domains WHERE domain = '%d'",
+      `SELECT '%s' FROM ${mailViewFor(o.pgsql, "mail_domains", "'%d'")}`,
     ),
     "dovecot/quota-warning.sh": `#!/bin/sh
 # Run by Dovecot's quota-warning service when a user's usage crosses a percentage ($1 = percent, $2 = user).

@@ -2,25 +2,33 @@
 // Sieve and the listeners Postfix talks to.
 import path from "node:path";
 import { dovecotSieveBefore } from "./antispam-config";
-import { dovecotPgConnect, primaryFallback } from "./config-database";
+import type { MailLookupView } from "@/db/pg/mail-reader";
+import { dovecotPgConnect, mailViewFor, primaryFallback, type PgsqlMapOptions } from "./config-database";
 import { checkedHostName, type MailServerConfigOptions } from "./config-options";
 import { MAILBOXES, QUOTA_ROOT } from "./mailboxes";
 import { MAX_FORWARDS } from "@/lib/schemas/account";
+
+/** The user's row of `view` (as `as`) with its mail host's (h, none for a mailbox of no host). */
+function withHost(pg: PgsqlMapOptions | undefined, view: MailLookupView, userCol: string, as: string): string {
+  return pg
+    ? `${view}_for('%u') ${as} LEFT JOIN mail_account_hosts_for('%u') h ON true`
+    : `${view} ${as} LEFT JOIN mail_account_hosts h ON h.email = ${as}.${userCol} WHERE ${as}.${userCol} = '%u'`;
+}
 
 /**
  * Dovecot's password_query. With a host name, an account whose mailbox lives on another host gets Dovecot's proxy
  * fields for IMAP, POP3, LMTP and ManageSieve (%s): that host's address and port (mail_account_hosts); SMTP AUTH and
  * doveadm are answered here.
  */
-function passwordQuery(userCol: string, hostName: string | undefined): string {
-  if (!hostName) return `password_query = SELECT ${userCol}, password FROM mail_passdb WHERE ${userCol} = '%u'`;
+function passwordQuery(pg: PgsqlMapOptions | undefined, userCol: string, hostName: string | undefined): string {
+  if (!hostName) return `password_query = SELECT ${userCol}, password FROM ${mailViewFor(pg, "mail_passdb", "'%u'")}`;
   const remote = `h.host <> '${hostName}' AND '%s' IN ('imap', 'pop3', 'lmtp', 'sieve')`;
   return [
     "# Mailboxes of another mail host (docs/mail-hosts.md) are proxied to it.",
     `password_query = SELECT p.${userCol}, p.password, CASE WHEN ${remote} THEN 'Y' END AS proxy, ` +
       `CASE WHEN ${remote} THEN h.address END AS host, ` +
       `CASE WHEN ${remote} THEN CASE '%s' WHEN 'imap' THEN h.imap_port WHEN 'pop3' THEN h.pop3_port WHEN 'lmtp' THEN h.lmtp_port ELSE h.sieve_port END END AS port ` +
-      `FROM mail_passdb p LEFT JOIN mail_account_hosts h ON h.email = p.${userCol} WHERE p.${userCol} = '%u'`,
+      `FROM ${withHost(pg, "mail_passdb", userCol, "p")}`,
   ].join("\n");
 }
 
@@ -33,13 +41,14 @@ function passwordQuery(userCol: string, hostName: string | undefined): string {
  * every MX until its next delivery); with the local quota, quota_clone writes the copy's usage, the owner's.
  */
 function userQuery(userCol: string, o: MailServerConfigOptions, hostName: string | undefined): string {
+  const pg = o.pgsql;
   const ids = `'${o.mailUser}' AS uid, '${o.mailGroup}' AS gid`;
   const remote = `h.host <> '${hostName}' AND '%s' <> 'doveadm'`;
-  if (!hostName) return `user_query = SELECT quota_rule, ${ids} FROM mail_userdb WHERE ${userCol} = '%u'`;
+  if (!hostName) return `user_query = SELECT quota_rule, ${ids} FROM ${mailViewFor(pg, "mail_userdb", "'%u'")}`;
   return (
     `user_query = SELECT u.quota_rule, ${ids}, CASE WHEN ${remote} THEN 'dict:User quota::proxy::mailadmin' END AS quota, ` +
     `CASE WHEN ${remote} THEN 'no' END AS mailbox_list_index ` +
-    `FROM mail_userdb u LEFT JOIN mail_account_hosts h ON h.email = u.${userCol} WHERE u.${userCol} = '%u'`
+    `FROM ${withHost(pg, "mail_userdb", userCol, "u")}`
   );
 }
 
@@ -107,7 +116,7 @@ export function dovecotFiles(o: MailServerConfigOptions): Record<string, string>
         : ["driver = sqlite", `connect = ${o.databasePath}`]),
       "default_pass_scheme = SHA512-CRYPT",
       "# mail_passdb holds only accounts that may log in: not blocked, not past expiration_date.",
-      passwordQuery(userCol, checkedHostName(o)),
+      passwordQuery(pg, userCol, checkedHostName(o)),
       "# Every mailbox, blocked ones included (they still receive mail); the quota comes from capacity.",
       "# uid/gid spelt out so that services running as the mail user (quota-status) may look users up.",
       userQuery(userCol, o, checkedHostName(o)),

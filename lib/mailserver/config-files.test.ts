@@ -149,6 +149,34 @@ describe("the generated README", () => {
     expect(readme).not.toMatch(/proxy:sqlite:|postfix-sqlite|mail\.db/);
   });
 
+  it("asks each view's <view>_for(key) function on PostgreSQL (its plan kept per connection) and the view on SQLite", () => {
+    /** Every lookup query the files hold: Postfix's maps and Dovecot's passdb/userdb. */
+    const lookups = (out: string) =>
+      ["postfix", "dovecot"].flatMap((sub) =>
+        fs
+          .readdirSync(path.join(out, sub))
+          .filter((f) => /\.(cf|conf\.ext)$/.test(f))
+          .flatMap((f) => [
+            ...fs.readFileSync(path.join(out, sub, f), "utf8").matchAll(/^(password_|user_)?query = (.*)$/gm),
+          ])
+          .map((m) => m[2]!),
+      );
+    const pgOut = path.join(dir, "lookups-pg");
+    const pg = { ...pgsql(cluster.port), readHosts: ["127.0.0.1:5433"] };
+    writeMailServerConfig({ ...options(pgOut, pg), hostName: "imap2", srsDomain: "mx.example.org" });
+    const onPg = lookups(pgOut);
+    // Domains, mailboxes (and the primary's), aliases, two list maps, sender logins, mailbox transport, SRS (9); Dovecot's
+    // passdb and userdb on the replica and the primary.
+    expect(onPg.length).toBe(13);
+    for (const q of onPg) expect(q).toMatch(/ FROM mail_[a-z_]+_for\('%[sud](@%d)?'\)/);
+    for (const q of onPg) expect(q).not.toMatch(/ FROM mail_[a-z_]+ (WHERE|[a-z] )/);
+    const sqliteOut = path.join(dir, "lookups-sqlite");
+    writeMailServerConfig({ ...options(sqliteOut), srsDomain: "mx.example.org" });
+    const onSqlite = lookups(sqliteOut);
+    expect(onSqlite.length).toBeGreaterThan(8);
+    for (const q of onSqlite) expect(q).not.toContain("_for(");
+  });
+
   it("names every Postfix table it wrote, a mail host's mailbox-transport.cf and the replica's fallback included", () => {
     const out = path.join(dir, "readme-hosts");
     const pg = { ...pgsql(cluster.port), readHosts: ["127.0.0.1:5433"] };

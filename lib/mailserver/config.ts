@@ -12,7 +12,16 @@ import {
   postfixAntispamLines,
   rspamdLocalFiles,
 } from "./antispam-config";
-import { pgPassFile, pgUsesTls, postfixMapFile, postfixMapType, primaryFallback } from "./config-database";
+import {
+  mailViewFor,
+  pgPassFile,
+  pgUsesTls,
+  postfixMapFile,
+  postfixMapType,
+  primaryFallback,
+  type PgsqlMapOptions,
+} from "./config-database";
+import type { MailLookupView } from "@/db/pg/mail-reader";
 import { checkedHostName, DEFAULT_CONFIG_OPTIONS, delivery, type MailServerConfigOptions } from "./config-options";
 import { dovecotFiles } from "./config-dovecot";
 
@@ -52,8 +61,8 @@ const PROXY_READ_MAPS_DEFAULT = [
  * `<name>-bounces+...` is refused at RCPT: the list service would refuse it only after Postfix accepted it, and Postfix
  * would return the message to its (perhaps forged) sender. List names hold no LIKE wildcard; `%%` is Postfix's `%`.
  */
-const listQuery = (value: string) =>
-  `SELECT ${value} FROM mail_list_addresses WHERE domain = '%d' AND ('%u' = name OR '%u' LIKE (name || '-bounces+_%%=_%%'))`;
+const listQuery = (pg: PgsqlMapOptions | undefined, value: string) =>
+  `SELECT ${value} FROM ${mailViewFor(pg, "mail_list_addresses", "'%d'", { where: "('%u' = name OR '%u' LIKE (name || '-bounces+_%%=_%%'))" })}`;
 
 /** The mailbox tables Postfix uses: with a host name, mail for another host's mailboxes goes to that host's LMTP. */
 const hostTables = (o: MailServerConfigOptions) => (checkedHostName(o) ? ["mailbox-transport.cf"] : []);
@@ -68,17 +77,18 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
   const postfixTable = (_db: string, what: string, query: string) =>
     postfixMapFile(o.databasePath, o.pgsql, what, query);
   const fallback = primaryFallback(o.pgsql);
+  const rows = (view: MailLookupView, key: string, where?: string) => mailViewFor(o.pgsql, view, key, { where });
   const mailboxTables = ["virtual-mailbox-maps.cf", ...(fallback ? ["virtual-mailbox-maps-primary.cf"] : [])];
   return {
     "postfix/virtual-mailbox-domains.cf": postfixTable(
       o.databasePath,
       "Hosted domains",
-      "SELECT domain FROM mail_domains WHERE domain = '%s'",
+      `SELECT domain FROM ${rows("mail_domains", "'%s'")}`,
     ),
     "postfix/virtual-mailbox-maps.cf": postfixTable(
       o.databasePath,
       "Addresses with a mailbox (delivered over LMTP to Dovecot)",
-      "SELECT maildir FROM mail_mailboxes WHERE email = '%s'",
+      `SELECT maildir FROM ${rows("mail_mailboxes", "'%s'")}`,
     ),
     ...(fallback
       ? {
@@ -89,7 +99,7 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
             o.databasePath,
             o.pgsql,
             "Addresses with a mailbox, asked of the primary when the read hosts do not know them",
-            "SELECT maildir FROM mail_mailboxes WHERE email = '%u@%d'",
+            `SELECT maildir FROM ${rows("mail_mailboxes", "'%u@%d'")}`,
             [fallback],
           ),
         }
@@ -97,31 +107,31 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
     "postfix/virtual-alias-maps.cf": postfixTable(
       o.databasePath,
       "Aliases, forwards and catchalls (@domain keys)",
-      "SELECT destination FROM mail_alias_map WHERE address = '%s'",
+      `SELECT destination FROM ${rows("mail_alias_map", "'%s'")}`,
     ),
     // Lists (docs/lists.md): the list address and its VERP bounce addresses are valid recipients (each maps to
     // itself, after the first table so the catchall never takes them) and go to the list service over LMTP.
     "postfix/list-addresses.cf": postfixTable(
       o.databasePath,
       "Mailing list addresses and their bounce addresses",
-      listQuery("'%s'"),
+      listQuery(o.pgsql, "'%s'"),
     ),
     "postfix/list-transport.cf": postfixTable(
       o.databasePath,
       "Mailing list addresses go to the list service",
-      listQuery(`'${(o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp).replace(/'/g, "")}'`),
+      listQuery(o.pgsql, `'${(o.listsLmtp ?? DEFAULT_CONFIG_OPTIONS.listsLmtp).replace(/'/g, "")}'`),
     ),
     "postfix/sender-login-maps.cf": postfixTable(
       o.databasePath,
       "The logins that may send as an address: its account, or the account its alias leads to",
-      "SELECT login FROM mail_sender_logins WHERE sender = '%s'",
+      `SELECT login FROM ${rows("mail_sender_logins", "'%s'")}`,
     ),
     ...(checkedHostName(o)
       ? {
           "postfix/mailbox-transport.cf": postfixTable(
             o.databasePath,
             `Mailboxes of other mail hosts than ${o.hostName} go to their host's LMTP (mail_hosts, docs/mail-hosts.md)`,
-            `SELECT 'lmtp:inet:' || address || ':' || lmtp_port FROM mail_account_hosts WHERE email = '%s' AND host <> '${o.hostName}'`,
+            `SELECT 'lmtp:inet:' || address || ':' || lmtp_port FROM ${rows("mail_account_hosts", "'%s'", `host <> '${o.hostName}'`)}`,
           ),
         }
       : {}),
