@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { MAIL_VIEWS } from "@/db/pg/mail-reader";
+import { MAIL_LOOKUP_KEYS, MAIL_VIEWS } from "@/db/pg/mail-reader";
 import { API_APPLICATION_NAME, databasePoolMax, nodePgConnectionString, workersSetting } from "@/lib/config.mjs";
 
 export interface MailRoleSettings {
@@ -92,6 +92,8 @@ export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
     try {
       paused = await withClient(config, async (c) => {
         for (const v of MAIL_VIEWS) await c.query(`SELECT 1 FROM ${v} LIMIT 1`);
+        // What the generated maps ask (config-database.ts, mailViewFor): a role denied EXECUTE would fail every lookup.
+        for (const v of Object.keys(MAIL_LOOKUP_KEYS)) await c.query(`SELECT 1 FROM ${v}_for('') LIMIT 1`);
         // A standby whose replay is paused still answers, with the data of the moment it paused: the mail host
         // goes on with stale maps (PostgreSQL pauses it by itself when the primary raised max_connections & co.).
         const r = await c.query<{ state: string | null }>(
@@ -115,7 +117,10 @@ export async function mailRoleReads(s: MailRoleSettings): Promise<Result> {
           "SELECT pg_wal_replay_resume()",
       };
   }
-  return { ok: true, detail: `${s.user} reads the ${MAIL_VIEWS.length} mail views on ${seen.join(", ")}` };
+  return {
+    ok: true,
+    detail: `${s.user} reads the ${MAIL_VIEWS.length} mail views and their lookup functions on ${seen.join(", ")}`,
+  };
 }
 
 /** The mail role is no superuser, cannot read or change the tables, and may write mail_quota only. */

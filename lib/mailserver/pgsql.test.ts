@@ -238,6 +238,14 @@ describe.skipIf(missing.length > 0)("mail system on PostgreSQL", () => {
     // Maps written with the owner's credentials fail the read-only check; a wrong password fails the read check.
     expect(await mailRoleReadOnly(primary.url, primary.user)).toMatchObject({ ok: false });
     expect((await mailRoleReads({ ...settings, password: "wrong" })).detail).toMatch(/password authentication failed/);
+    // The maps ask the views' lookup functions: a database that denies the role EXECUTE fails every lookup.
+    primary.psql("REVOKE EXECUTE ON FUNCTION mail_sender_logins_for(text) FROM PUBLIC");
+    try {
+      expect((await mailRoleReads(settings)).detail).toMatch(/permission denied for function mail_sender_logins_for/);
+    } finally {
+      primary.psql("GRANT EXECUTE ON FUNCTION mail_sender_logins_for(text) TO PUBLIC");
+    }
+    expect(await mailRoleReads(settings)).toMatchObject({ ok: true });
   });
 
   it("mailserver check fails when this host's API would not fit in max_connections beside what is open", async () => {
