@@ -13,6 +13,15 @@ interface ImportLag {
   maxBytes: number;
   maxSeconds: number;
   lookupsOnReplica: Record<string, Percentiles>;
+  /** What the replica logged meanwhile (absent in results written before): see REPLICA_LOGGING in provider.ts. */
+  inDatabase?: ReplicaLogged;
+}
+
+/** Statements the replica ran for over 50 ms, and lock or recovery-conflict waits over 50 ms, with their log lines. */
+export interface ReplicaLogged {
+  slowStatements: number;
+  waits: number;
+  lines: string[];
 }
 
 export interface ProviderResult {
@@ -100,8 +109,15 @@ function providerSection(r: ProviderResult): string {
       const all = Object.values(lag.lookupsOnReplica);
       const slow = all.reduce((a, p) => a + p.slow, 0);
       const n = all.reduce((a, p) => a + p.n, 0);
+      const db = lag.inDatabase;
       return [
-        `Lookups over 50 ms during the ${i ? "API import" : "insert"}: ${slow.toLocaleString("en")} of ${n.toLocaleString("en")}.`,
+        `Lookups over 50 ms during the ${i ? "API import" : "insert"}: ${slow.toLocaleString("en")} of ${n.toLocaleString("en")}.` +
+          (db
+            ? ` The replica itself ran ${db.slowStatements} statement(s) for over 50 ms and logged ${db.waits} lock or ` +
+              "recovery-conflict wait(s) over 50 ms (log_min_duration_statement, log_lock_waits, " +
+              "log_recovery_conflict_waits); the rest of each slow lookup's time was spent outside the statement, " +
+              "the mail host's process or its backend waiting for a core."
+            : ""),
         "",
       ];
     }),

@@ -16,7 +16,13 @@ import { pgMailConfigArgs } from "@/lib/mailserver/testing/pg-mail-config";
 import { cpuProbeMs } from "./host";
 import { apiImport, measureApi, startServer, type Server } from "./provider-api";
 import { lagDuringImport, lookups, mailQueries, MONITOR, postmapAgrees, READER, sqlImport } from "./provider-mail";
-import { apiLines, providerTargets, writeProviderReport, type ProviderResult } from "./provider-report";
+import {
+  apiLines,
+  providerTargets,
+  writeProviderReport,
+  type ProviderResult,
+  type ReplicaLogged,
+} from "./provider-report";
 import { clustersStopping, listened, ms, plan, PROVIDER_QUICK_SIZES, PROVIDER_SIZES, seed } from "./provider-seed";
 import { buildIfStale, log, quick } from "./run-config";
 
@@ -92,6 +98,30 @@ async function migrateAddingColumn(primary: PgCluster, work: string) {
   return { ms: took };
 }
 
+/**
+ * The replica logs what made a lookup wait inside PostgreSQL (over the 50 ms a lookup may take during an import): a
+ * statement that ran that long, and a lock or recovery-conflict wait that long. A lookup the client timed over 50 ms
+ * with none of these waited outside the statement (its process or its backend waiting for a core).
+ */
+const REPLICA_LOGGING = [
+  "log_min_duration_statement = '50ms'",
+  "log_lock_waits = on",
+  "log_recovery_conflict_waits = on",
+  "deadlock_timeout = '50ms'",
+];
+
+/** What the replica's log `lines` (one or more lines each, as the server wrote them) say of REPLICA_LOGGING's waits. */
+function replicaLogged(lines: string[]): ReplicaLogged {
+  const of = lines
+    .flatMap((l) => l.split("\n"))
+    .filter((l) => /LOG: {2}(duration: |process \d+ still waiting|recovery still waiting)/.test(l));
+  return {
+    slowStatements: of.filter((l) => l.includes("duration: ")).length,
+    waits: of.filter((l) => !l.includes("duration: ")).length,
+    lines: of.slice(0, 50).map((l) => l.slice(0, 400)),
+  };
+}
+
 async function main() {
   // Before anything is timed: the server needs a production build.
   buildIfStale();
@@ -108,6 +138,7 @@ async function main() {
     settings: { shared_buffers: "'256MB'", max_wal_size: "'2GB'" },
   });
   let replica: PgCluster | undefined;
+  const replicaLog: string[] = [];
   let server: Promise<Server> | undefined;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-provider-"));
   try {
@@ -143,7 +174,9 @@ async function main() {
       .trim()
       .split("|")
       .map(Number) as [number, number];
-    replica = await startReplica(primary, { replicationUser: "replicator" });
+    replica = await startReplica(primary, { replicationUser: "replicator", log: (l) => replicaLog.push(l) });
+    for (const setting of REPLICA_LOGGING) replica.psql(`ALTER SYSTEM SET ${setting}`);
+    replica.psql("SELECT pg_reload_conf()");
     const conf = path.join(work, "conf");
     const written = cli(
       pgMailConfigArgs(conf, [`127.0.0.1:${replica.port}`], `127.0.0.1:${primary.port}`, path.join(work, "vmail")),
@@ -174,19 +207,24 @@ async function main() {
     result.api = await measureApi(await server, primary.url, domains[0]!, small, API, log);
     save();
     const imported = quick ? 1_000 : 10_000;
-    result.replicaLagDuringImport = await lagDuringImport(
-      primary,
-      replica,
-      queries,
-      seeded.sample,
-      sqlImport(primary, domains[0]!.name, imported),
-    );
+    let mark = replicaLog.length;
+    result.replicaLagDuringImport = {
+      ...(await lagDuringImport(
+        primary,
+        replica,
+        queries,
+        seeded.sample,
+        sqlImport(primary, domains[0]!.name, imported),
+      )),
+      inDatabase: replicaLogged(replicaLog.slice(mark)),
+    };
     save();
     // Each POST hashes a password twice (the API's scrypt and the mail system's), about 12 a second on 2 cores
     // beside the lookups: a quick run imports fewer through the API to stay within its 2 minutes.
     const viaApi = quick ? 150 : 10_000;
     log(`inserted ${imported} accounts 100 per transaction; the API imports ${viaApi} more`);
     const before = makeRoom(primary, domains[0]!.name, viaApi);
+    mark = replicaLog.length;
     result.replicaLagDuringApiImport = {
       accounts: viaApi,
       domainBefore: before,
@@ -197,6 +235,7 @@ async function main() {
         seeded.sample,
         apiImport(await server, domains[0]!.name, viaApi),
       )),
+      inDatabase: replicaLogged(replicaLog.slice(mark)),
     };
     save();
     const backupFile = path.join(work, "backup.dump");
