@@ -310,6 +310,20 @@ describe("the CLI process", () => {
     expect(r.stderr).toMatch(/^error: .+\n$/);
   });
 
+  it("db migrate on a new SQLite file says how many migrations it applied, then that none were pending", () => {
+    const file = path.join(dir, "fresh.db");
+    const env = { ...process.env, DATABASE_PATH: file };
+    const cliArgs = ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts"];
+    const journal = JSON.parse(fs.readFileSync("db/sqlite/migrations/meta/_journal.json", "utf8")) as {
+      entries: unknown[];
+    };
+    const first = spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env, encoding: "utf8" });
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toBe(`Database migrated: ${file} (${journal.entries.length} migrations applied)\n`);
+    const again = spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env, encoding: "utf8" });
+    expect(again.stdout).toBe(`Database migrated: ${file} (already up to date)\n`);
+  });
+
   it("hands all of a long output to a slow pipe before it exits (process.exit dropped all but 64 KiB)", async () => {
     const big = path.join(dir, "big.db");
     const env = { ...process.env, DATABASE_PATH: big };
