@@ -30,7 +30,7 @@ import {
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
-import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW } from "./testing/several-hosts";
+import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW, registerHosts } from "./testing/several-hosts";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
@@ -113,6 +113,7 @@ describeOnPg("two mail hosts over one database", () => {
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
     const hostOptions = { greylistDelayS: DELAY_S, clock, sessionCheckMs: 1_000 };
+    await registerHosts(db);
     a = await startMailSystem(root, { hostName: "a", ...hostOptions });
     b = await startSecondMailHost(root, a, "host-b", { hostName: "b", ...hostOptions });
     // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.

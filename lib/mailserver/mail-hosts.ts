@@ -37,6 +37,19 @@ export function localMailHost(): string | undefined {
   return name ? checkHostName(name) : undefined;
 }
 
+/**
+ * The name a host runs under (`mailserver config --host-name`, else MAIL_HOST_NAME), checked against mail_hosts: one
+ * rule for every command that takes it (config, housekeeping, events, sandbox). A name with no row is refused with
+ * `domain set-mail-host`'s message: under a misspelt name every placed mailbox, this host's own too, would look like
+ * another host's, so its Dovecot would proxy them away, and housekeeping, the SMS worker and the session checks
+ * would leave them alone (housekeeping said "nothing to do"). undefined: one mail host, every mailbox served here.
+ */
+export async function checkedMailHost(db: Db, name: string | undefined): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  await checkHostExists(db, checkHostName(name));
+  return name;
+}
+
 /** Adds a host or changes its address and ports (unset ports keep their value, or take the protocols' defaults). */
 export async function setMailHost(
   db: Db,
