@@ -108,14 +108,18 @@ export async function migrateDatabase({ refuseStandby = false } = {}) {
   let applied;
   if (databaseEngine() === "postgres") {
     const url = databaseUrl();
+    const u = new URL(url);
+    target = `${u.host}${u.pathname}`;
     const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: 2 });
     try {
+      // Named as the CLI names a database it cannot open for its other commands (`db migrate` opens its own).
+      await pool.query("SELECT 1").catch((err) => {
+        throw new Error(`the database at ${target} (DATABASE_URL) could not be opened: ${err.message}`, { cause: err });
+      });
       applied = await runPgMigrations(pool);
     } finally {
       await pool.end();
     }
-    const u = new URL(url);
-    target = `${u.host}${u.pathname}`;
   } else {
     target = databasePath();
     const sqlite = openSqliteFile(target);

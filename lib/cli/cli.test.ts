@@ -310,6 +310,53 @@ describe("the CLI process", () => {
     expect(r.stderr).toMatch(/^error: .+\n$/);
   });
 
+  it("db migrate on a new SQLite file says how many migrations it applied, then that none were pending", () => {
+    const file = path.join(dir, "fresh.db");
+    const env = { ...process.env, DATABASE_PATH: file };
+    const cliArgs = ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts"];
+    const journal = JSON.parse(fs.readFileSync("db/sqlite/migrations/meta/_journal.json", "utf8")) as {
+      entries: unknown[];
+    };
+    const first = spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env, encoding: "utf8" });
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toBe(`Database migrated: ${file} (${journal.entries.length} migrations applied)\n`);
+    const again = spawnSync(process.execPath, [...cliArgs, "db", "migrate"], { env, encoding: "utf8" });
+    expect(again.stdout).toBe(`Database migrated: ${file} (already up to date)\n`);
+  });
+
+  it("config, housekeeping and events refuse a host name mail_hosts does not have, as domain set-mail-host does", async () => {
+    const file = path.join(dir, "hosts.db");
+    const out = path.join(dir, "hosts-config");
+    const run = (env: Record<string, string>, ...args: string[]) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: file, ...env },
+        timeout: 30_000,
+      });
+    expect(run({}, "db", "migrate").status).toBe(0);
+    expect(run({}, "mailserver", "host", "set", "imap1", "--address", "127.0.0.1").status).toBe(0);
+    const refused = "error: no mail host imap9 (add it: mailserver host set imap9 --address <address>)\n";
+    // Before, each took the name: config wrote queries proxying every placed mailbox away, housekeeping said "nothing
+    // to do" for the mailboxes placed on the host, and events ran without sending their SMS.
+    const port = await freePort();
+    for (const [env, args] of [
+      [{ MAIL_HOST_NAME: "imap9" }, ["mailserver", "config", "--out", out]],
+      [{ MAIL_HOST_NAME: "imap1" }, ["mailserver", "config", "--out", out, "--host-name", "imap9"]],
+      [{ MAIL_HOST_NAME: "imap9" }, ["mailserver", "housekeeping", "--doveadm", "/bin/true"]],
+      [
+        { MAIL_HOST_NAME: "imap9" },
+        ["mailserver", "events", "--listen", `127.0.0.1:${port}`, "--dkim-dir", path.join(dir, "dkim")],
+      ],
+    ] as const) {
+      const r = run(env, ...args);
+      expect([r.status, r.stderr], args.join(" ")).toEqual([1, refused]);
+    }
+    expect(fs.existsSync(out)).toBe(false);
+    const known = run({ MAIL_HOST_NAME: "imap1" }, "mailserver", "config", "--out", out);
+    expect(known.stderr).toBe("");
+    expect(fs.readFileSync(path.join(out, "postfix", "mailbox-transport.cf"), "utf8")).toContain("host <> 'imap1'");
+  }, 90_000);
+
   it("hands all of a long output to a slow pipe before it exits (process.exit dropped all but 64 KiB)", async () => {
     const big = path.join(dir, "big.db");
     const env = { ...process.env, DATABASE_PATH: big };

@@ -91,7 +91,10 @@ export const DB_COMMANDS: Command[] = [
       "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
     notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
     example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
-    // The same runner and line as `npm run db:migrate`: which database, and how many migrations it applied.
+    // The same runner and line as `npm run db:migrate`: which database, and how many migrations it applied. Its own
+    // connection: migrated by the CLI first (as every other command's database is), a fresh PostgreSQL database got
+    // every migration before this ran, and the line said "already up to date".
+    ownConnection: true,
     run: () => migrateDatabase({ refuseStandby: true }),
   },
 ];

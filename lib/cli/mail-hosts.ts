@@ -88,13 +88,23 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     name: "mailserver host accounts",
     args: ["<name>"],
     summary: "Prints the addresses whose mailboxes live on a mail host, one a line (doveadm's -F user list).",
-    example: `${CLI} mailserver host accounts imap1 --domain example.org > /root/move-example.org.users`,
-    options: { domain: { type: "string", value: "<domain>", help: "only this domain's accounts" } },
+    example: `${CLI} mailserver host accounts imap1 --domain example.org --by-domain > /root/move-example.org.users`,
+    notes:
+      "--by-domain leaves out the accounts placed on the host by themselves (`account set-mail-host`): the list is\n" +
+      'the mailboxes that `domain set-mail-host` moves, the ones a move copies (docs/mail-hosts.md, "Moving a domain").',
+    options: {
+      domain: { type: "string", value: "<domain>", help: "only this domain's accounts" },
+      "by-domain": {
+        type: "boolean",
+        help: "only the accounts there through their domain's host, not by a host of their own (those a domain move moves)",
+      },
+    },
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
       const name = stringOption(values, "domain");
       const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name.toLowerCase())).id;
-      return (await accountsOnHost(db, positionals[0]!, domainId)).join("\n");
+      const byDomain = values["by-domain"] === true;
+      return (await accountsOnHost(db, positionals[0]!, domainId, { byDomain })).join("\n");
     },
   },
   {

@@ -27,7 +27,7 @@ import { mailHosts } from "@/lib/server/resources/dns-records";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/config";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
 import { runHousekeeping } from "@/lib/mailserver/housekeeping";
-import { localMailHost } from "@/lib/mailserver/mail-hosts";
+import { checkedMailHost, localMailHost } from "@/lib/mailserver/mail-hosts";
 
 /** DATABASE_URL when it selects PostgreSQL. */
 
@@ -167,8 +167,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
         help: "this host's name in `mailserver host list` (default MAIL_HOST_NAME): other hosts' mailboxes are proxied to them",
       },
     },
-    run(_ctx, { values }) {
+    async run(ctx, { values }) {
       const out = requiredOption(this, values, "out");
+      // Checked against mail_hosts before anything is written: under a name no host has, every placed mailbox (this
+      // host's own too) would be proxied away.
+      const given = stringOption(values, "host-name") ?? localMailHost();
+      const hostName = given === undefined ? undefined : await checkedMailHost(ctx.db(), given);
       const option = (name: string, fallback: string) => stringOption(values, name) ?? fallback;
       const files = writeMailServerConfig({
         outDir: path.resolve(out),
@@ -186,7 +190,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         srsForward: option("srs-forward", DEFAULT_CONFIG_OPTIONS.srsForward),
         srsReverse: option("srs-reverse", DEFAULT_CONFIG_OPTIONS.srsReverse),
         dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
-        hostName: stringOption(values, "host-name") ?? localMailHost(),
+        hostName,
       });
       return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
     },

@@ -142,6 +142,26 @@ describe("db backup / db restore on PostgreSQL", () => {
     expect(await counters()).toBe(3);
   });
 
+  it("db migrate on an empty database says how many migrations it applied, then that none were pending", () => {
+    // The CLI migrated a PostgreSQL database before running any command that did not open its own connection, this
+    // one too: on a fresh database it applied every migration and then printed "already up to date".
+    cluster.psql(`CREATE DATABASE migrate_fresh OWNER ${cluster.user}`);
+    const url = cluster.urlFor({ database: "migrate_fresh" });
+    const journal = JSON.parse(fs.readFileSync("db/pg/migrations/meta/_journal.json", "utf8")) as {
+      entries: unknown[];
+    };
+    const first = cli(url, ["db", "migrate"]);
+    expect(first.stderr).toBe("");
+    expect(first.stdout.trim()).toBe(
+      `Database migrated: ${new URL(url).host}/migrate_fresh (${journal.entries.length} migrations applied)`,
+    );
+    expect(cluster.psql("SELECT count(*) FROM drizzle.__drizzle_migrations", "migrate_fresh").trim()).toBe(
+      String(journal.entries.length),
+    );
+    const again = cli(url, ["db", "migrate"]);
+    expect(again.stdout.trim()).toBe(`Database migrated: ${new URL(url).host}/migrate_fresh (already up to date)`);
+  });
+
   it("db migrate and db optimize run on PostgreSQL", async () => {
     // The operator's command, in its own process: which database, and that nothing was pending.
     const migrated = cli(cluster.url, ["db", "migrate"]);

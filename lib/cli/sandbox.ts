@@ -12,7 +12,7 @@ import { openGreylist } from "@/lib/mailserver/policy/greylist";
 import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
 import { SpamPolicy } from "@/lib/mailserver/policy/spam-policy";
 import { spamDefaults } from "@/lib/server/spam-defaults";
-import { checkHostExists, localMailHost } from "@/lib/mailserver/mail-hosts";
+import { checkedMailHost, localMailHost } from "@/lib/mailserver/mail-hosts";
 import { SANDBOX_COMPONENTS } from "@/lib/mailserver/sandbox/components";
 import {
   checkDoveadmPassword,
@@ -201,11 +201,11 @@ export const SANDBOX_COMMANDS: Command[] = [
       const chosen = only && SANDBOX_COMPONENTS.filter((c) => only.includes(c.name));
       const needs = chosen && missingNeeds(chosen);
       if (needs) throw new UsageError(`--only ${only.join(",")}: ${needs}`);
-      // The mail host it plays, read and checked as `mailserver config`, housekeeping and events read it, and a host
-      // of mail_hosts, as `domain set-mail-host` requires: under a name no row has, every placed mailbox would be
-      // proxied away, its own ones too.
-      const hostName = localMailHost();
-      if (hostName) await checkHostExists(ctx.db(), hostName);
+      // The mail host it plays, read and checked as `mailserver config`, housekeeping and events check it
+      // (checkedMailHost): under a name no row of mail_hosts has, every placed mailbox would be proxied away, its own
+      // ones too.
+      const named = localMailHost();
+      const hostName = named && (await checkedMailHost(ctx.db(), named));
       // Each start on PostgreSQL sets the mail role's password (prepareMailReader): a random one per sandbox locked the
       // other mail host's Postfix and Dovecot out ("password authentication failed for user mail_reader").
       if (hostName && postgres && !mailDbPassword() && (chosen ?? SANDBOX_COMPONENTS).some((c) => c.packages.length))

@@ -19,6 +19,7 @@ import { accounts, listMembers, mailingLists, type AccountRow } from "@/db/schem
 import { dkimFileSync } from "./dkim";
 import { deliverUsageWarning } from "./housekeeping";
 import { mailAuthPolicy } from "./last-login";
+import { checkedMailHost } from "./mail-hosts";
 import { endRefusedSessions } from "./open-sessions";
 import { prunePasswordChanges } from "./password-changes";
 import type { SmsConfig } from "./sms/config";
@@ -123,6 +124,9 @@ async function onlyModerating(
 }
 
 export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents> {
+  // Before anything listens: under a name no host has, the SMS worker and the session check would skip this host's
+  // own mailboxes.
+  await checkedMailHost(o.db, o.hostName);
   const log = o.log ?? ((line: string) => console.log(line));
   const [doveadm, ...global] = o.doveadm;
 

@@ -11,6 +11,7 @@ import { getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { runHousekeeping } from "./housekeeping";
+import { setDomainMailHost, setMailHost } from "./mail-hosts";
 
 vi.mock("server-only", () => ({}));
 
@@ -96,5 +97,26 @@ describe("the SMS queue", () => {
     expect(report.sms).toEqual({ days: 90, deleted: 3 });
     const left = await db.select({ parts: smsQueue.parts }).from(smsQueue);
     expect(left.map((r) => r.parts[0]).sort()).toEqual(["failed 1", "pending 200", "sent 89"]);
+  });
+});
+
+describe("on one of several mail hosts", () => {
+  it("refuses a host name mail_hosts does not have, running nothing, and runs for the mailboxes of a known one", async () => {
+    const domain = await getDomainOrThrow(db, "h.test");
+    await setMailHost(db, "imap1", { address: "127.0.0.1" });
+    await setDomainMailHost(db, domain.id, "imap1");
+    try {
+      fs.rmSync(runsLog(), { force: true });
+      // A misspelt MAIL_HOST_NAME: every mailbox of h.test looked like another host's, so the run expunged nothing
+      // and reported "nothing to do" (exit 0) instead of failing.
+      await expect(runHousekeeping(db, { doveadm: [fakeDoveadm], hostName: "imap9" })).rejects.toThrow(
+        "no mail host imap9 (add it: mailserver host set imap9 --address <address>)",
+      );
+      expect(fs.existsSync(runsLog())).toBe(false);
+      const report = await runHousekeeping(db, { doveadm: [fakeDoveadm], hostName: "imap1" });
+      expect(report.expunged).toContain("Trash: savedbefore 7d, 1 account(s)");
+    } finally {
+      await setDomainMailHost(db, domain.id, null);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { withTransaction } from "@/db/transaction";
 import { accounts, type AccountRow } from "@/db/schema";
 import { trimAudit } from "@/lib/server/resources/audit";
 import { env } from "@/lib/server/env";
-import { accountsHeldHere } from "./mail-hosts";
+import { accountsHeldHere, checkedMailHost } from "./mail-hosts";
 import { MAILBOXES, saveBeyondQuota } from "./mailboxes";
 import { runTool, runToolAsync, ToolError } from "./run-tool";
 import { SMS_RETENTION_DAYS, trimSmsQueue } from "./sms/queue";
@@ -249,6 +249,9 @@ async function warnUsage(db: Db, o: HousekeepingOptions): Promise<{ warned: stri
 }
 
 export async function runHousekeeping(db: Db, o: HousekeepingOptions): Promise<HousekeepingReport> {
+  // Under a name no host has, only the mailboxes placed on no host looked held here: the rest were neither expunged
+  // nor warned, and the run said "nothing to do".
+  await checkedMailHost(db, o.hostName);
   const days = env().AUDIT_RETENTION_DAYS;
   // Each part runs whatever failed before it: one broken mailbox must not hold up every other account's upkeep.
   const expunge = await expungeOld(db, o);

@@ -30,7 +30,7 @@ import {
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
-import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW } from "./testing/several-hosts";
+import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW, registerHosts } from "./testing/several-hosts";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
@@ -113,6 +113,7 @@ describeOnPg("two mail hosts over one database", () => {
     // An account of domain b whose mailbox the operator keeps on host a.
     await createAccount(db, await getDomainOrThrow(db, B), "stays", { password: PW });
     const hostOptions = { greylistDelayS: DELAY_S, clock, sessionCheckMs: 1_000 };
+    await registerHosts(db);
     a = await startMailSystem(root, { hostName: "a", ...hostOptions });
     b = await startSecondMailHost(root, a, "host-b", { hostName: "b", ...hostOptions });
     // What the operator runs (docs/mail-hosts.md): the hosts and where the others reach them, then the placement.
@@ -296,9 +297,19 @@ describeOnPg("two mail hosts over one database", () => {
   });
 
   it("moving a domain from host b to host a: doveadm sync, the switch, a last sync; nothing lost, both hosts serve it", async () => {
+    // An account of the domain placed on the old host by itself, with mail there: the switch leaves it on b.
+    await createAccount(db, await getDomainOrThrow(db, B), "keeps", { password: PW });
+    await cli("account", "set-mail-host", `keeps@${B}`, "--mail-host", "b");
+    await smtpSend(
+      a.ports.smtp,
+      "someone@outside.test",
+      [`keeps@${B}`],
+      message("someone@outside.test", `keeps@${B}`, "keeps-on-b"),
+    );
+    await waitFor("keeps-on-b on host b", () => subjectsIn(b, `keeps@${B}`).includes("keeps-on-b"), 60_000);
     // What docs/mail-hosts.md ("Moving a domain") says to run, on the new host.
     const users = path.join(root, "move-users");
-    fs.writeFileSync(users, `${await cli("mailserver", "host", "accounts", "b", "--domain", B)}\n`);
+    fs.writeFileSync(users, `${await cli("mailserver", "host", "accounts", "b", "--domain", B, "--by-domain")}\n`);
     expect(fs.readFileSync(users, "utf8").split("\n").filter(Boolean)).toEqual([
       `bea@${B}`,
       `full@${B}`,
@@ -310,6 +321,9 @@ describeOnPg("two mail hosts over one database", () => {
       run("doveadm", ["-c", a.dovecotConf, "sync", ...flags, "-F", users, `tcp:127.0.0.1:${b.ports.doveadm}`]);
     sync();
     expect(subjectsIn(a, `bea@${B}`).sort()).toEqual(subjectsIn(b, `bea@${B}`).sort());
+    // The account that stays is not copied: the doc's list had it (every account on b), and its copy on a stayed
+    // there unused.
+    expect(fs.existsSync(path.join(a.vmail, B, "keeps"))).toBe(false);
     // Mail still arriving for the old host before the switch is picked up by the last sync.
     await smtpSend(
       a.ports.smtp,
@@ -334,6 +348,10 @@ describeOnPg("two mail hosts over one database", () => {
     );
     await waitFor("after-switch on host a", () => subjectsIn(a, `bea@${B}`).includes("after-switch"), 60_000);
     expect(subjectsIn(b, `bea@${B}`)).not.toContain("after-switch");
+    // Still on b, where its mail is, and not copied to a by the last sync either.
+    expect(await cli("mailserver", "host", "accounts", "b", "--domain", B)).toBe(`keeps@${B}`);
+    expect(fs.existsSync(path.join(a.vmail, B, "keeps"))).toBe(false);
+    expect(subjectsIn(b, `keeps@${B}`)).toEqual(["keeps-on-b"]);
     expect((await imapInbox(b.ports.imap, `bea@${B}`)).subjects.sort()).toEqual([
       "after-switch",
       "after-switch-on-a",

@@ -4,7 +4,7 @@ import "server-only";
 // IMAP, POP3, LMTP and ManageSieve of other hosts' mailboxes to them and hands their mail to their LMTP; the jobs
 // that touch a mailbox (housekeeping, usage warnings, SMS) run only on the host it lives on. Only the operator's CLI
 // writes these: the API and the panel have no field for them.
-import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, mailHosts } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
@@ -35,6 +35,19 @@ export function checkHostName(name: string): string {
 export function localMailHost(): string | undefined {
   const name = mailHostName();
   return name ? checkHostName(name) : undefined;
+}
+
+/**
+ * The name a host runs under (`mailserver config --host-name`, else MAIL_HOST_NAME), checked against mail_hosts: one
+ * rule for every command that takes it (config, housekeeping, events, sandbox). A name with no row is refused with
+ * `domain set-mail-host`'s message: under a misspelt name every placed mailbox, this host's own too, would look like
+ * another host's, so its Dovecot would proxy them away, and housekeeping, the SMS worker and the session checks
+ * would leave them alone (housekeeping said "nothing to do"). undefined: one mail host, every mailbox served here.
+ */
+export async function checkedMailHost(db: Db, name: string | undefined): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  await checkHostExists(db, checkHostName(name));
+  return name;
 }
 
 /** Adds a host or changes its address and ports (unset ports keep their value, or take the protocols' defaults). */
@@ -155,8 +168,15 @@ export async function setAccountMailHost(db: Db, email: string, host: string | n
 /**
  * The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. An
  * unknown host is an error, not an empty list: a misspelt name would give a move's doveadm an empty user list.
+ * `byDomain`: only those there through their domain's placement (no host of their own), the ones `domain
+ * set-mail-host` moves; a move's copy of the others would be a stale, unused copy of a mailbox that stays.
  */
-export async function accountsOnHost(db: Db, host: string, domainId?: number): Promise<string[]> {
+export async function accountsOnHost(
+  db: Db,
+  host: string,
+  domainId?: number,
+  o: { byDomain?: boolean } = {},
+): Promise<string[]> {
   await checkHostExists(db, host);
   // A join, not accountsHeldHere's subquery per account: at 1,084,120 accounts PostgreSQL took 4.1 s for that
   // subquery a row and 1.4 s for the join (one hash of the domains' hosts).
@@ -168,6 +188,7 @@ export async function accountsOnHost(db: Db, host: string, domainId?: number): P
       and(
         sql`COALESCE(${accounts.mailHost}, ${domains.mailHost}) = ${host}`,
         domainId === undefined ? undefined : eq(accounts.domainId, domainId),
+        o.byDomain ? isNull(accounts.mailHost) : undefined,
       ),
     )
     .orderBy(asc(accounts.email));

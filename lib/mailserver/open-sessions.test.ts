@@ -11,6 +11,7 @@ import { createAccount, deleteAccounts, getAccountOrThrow, updateAccounts } from
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { startMailEvents } from "./events";
+import { setMailHost } from "./mail-hosts";
 import { connectedUsers, endRefusedSessions } from "./open-sessions";
 import {
   markPasswordChangesHandled,
@@ -328,6 +329,8 @@ describe("the sessions of an account whose mail password changed", () => {
       [`other@${D}`, "imap"],
     ]);
     const logged: string[] = [];
+    // A host of mail_hosts: the service refuses a name that is not one.
+    await setMailHost(db, "restarted", { address: "127.0.0.1" });
     const events = await startMailEvents({
       db,
       doveadm,

@@ -34,7 +34,7 @@ import {
   waitFor,
   type MailTestLayout,
 } from "./testing/mail-daemons";
-import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW } from "./testing/several-hosts";
+import { A, B, describeOnPostgres, imapInbox, placeOnHosts, PW, registerHosts } from "./testing/several-hosts";
 
 vi.mock("server-only", () => ({}));
 vi.setConfig({ testTimeout: 120_000 });
@@ -83,6 +83,7 @@ describeOnPg("a mail host reading a replica while the primary is down", () => {
     });
     // The autoresponder answers only a verified envelope sender (docs/mail-server.md, Autoresponder): the shared
     // Rspamd checks SPF for the loopback client, and outside.test's record lets it send.
+    await registerHosts(db);
     a = await startMailSystem(root, { hostName: "a", authChecksForLoopback: true });
     writeDnsRecords(a.dnsRecords, { "outside.test": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] } });
     replica = await startReplica(primary, { replicationUser: "replicator" });

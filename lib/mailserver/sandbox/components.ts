@@ -160,7 +160,15 @@ const outbound: SandboxComponent = {
 
 const dovecot: SandboxComponent = {
   name: "dovecot",
-  packages: ["dovecot-core", "dovecot-imapd", "dovecot-pop3d", "dovecot-lmtpd", "dovecot-sqlite", "dovecot-sieve"],
+  packages: [
+    "dovecot-core",
+    "dovecot-imapd",
+    "dovecot-pop3d",
+    "dovecot-lmtpd",
+    "dovecot-sqlite",
+    "dovecot-sieve",
+    "dovecot-managesieved",
+  ],
   files: writeDovecotConfig,
   start(ctx) {
     const d = new Daemon("dovecot", "dovecot", ["-F", "-c", ctx.layout.dovecotConf], logFile(ctx, "dovecot-master"));
@@ -169,7 +177,8 @@ const dovecot: SandboxComponent = {
   ready: async (ctx) =>
     (await greets(ctx.ports.imap, /^\* OK/m)) &&
     (await greets(ctx.ports.pop3, /^\+OK/m)) &&
-    (await greets(ctx.ports.lmtp, /^220 /m)),
+    (await greets(ctx.ports.lmtp, /^220 /m)) &&
+    (await greets(ctx.ports.sieve, /^OK /m)),
 };
 
 const postfix: SandboxComponent = {

@@ -95,6 +95,8 @@ export const SANDBOX_PORTS = [
   "doveadm",
   "rspamd_sign",
   "lists_smtp",
+  // Last, so that --port-base keeps the others where they were.
+  "sieve",
 ] as const;
 export type PortName = (typeof SANDBOX_PORTS)[number];
 
@@ -147,6 +149,8 @@ export interface SandboxInfo {
   lists_url?: string;
   /** Dovecot's doveadm server: another mail host's `doveadm sync ... tcp:127.0.0.1:<doveadm>` (docs/mail-hosts.md). */
   doveadm?: number;
+  /** Dovecot's ManageSieve (`mailserver host set --sieve-port`): a private port, not 4190, like every other one. */
+  sieve?: number;
   /** The mail host this sandbox plays (MAIL_HOST_NAME, a row of mail_hosts), or null for a single mail host. */
   host_name: string | null;
   /**
@@ -176,7 +180,7 @@ export interface SandboxInfo {
 /** The fields of the JSON line each component fills: a component that does not run (`--only`) has none there. */
 const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
   postfix: ["smtp", "submission", "postfix_config"],
-  dovecot: ["imap", "pop3", "lmtp", "quota_status", "doveadm", "dovecot_config"],
+  dovecot: ["imap", "pop3", "lmtp", "quota_status", "doveadm", "sieve", "dovecot_config"],
   outbound: ["outbound"],
   policy: ["policy", "greylist_delay_s", "spf", "rbl"],
   dns: ["dns", "dns_records", "rbl_zones"],
@@ -361,6 +365,7 @@ export class Sandbox {
       lists_lmtp: ports.lists_lmtp,
       lists_url: `http://127.0.0.1:${ports.lists_http}`,
       doveadm: ports.doveadm,
+      sieve: ports.sieve,
       host_name: this.ctx.options.hostName ?? null,
       shared_doveadm_password: this.ctx.options.doveadmPassword !== undefined,
       dir: layout.root,

@@ -17,6 +17,14 @@ export const A = "alpha.test";
 export const B = "beta.test";
 export const PW = "Konto-pass1";
 
+/**
+ * Registers hosts a and b before their sandboxes start (their ports are known only afterwards, placeOnHosts): a mail
+ * event service refuses a host name mail_hosts does not have, as the operator's commands do.
+ */
+export async function registerHosts(db: Db): Promise<void> {
+  for (const name of ["a", "b"]) await runCommand(db, ["mailserver", "host", "set", name, "--address", "127.0.0.1"]);
+}
+
 /** Registers hosts a and b with where the other reaches them, then places domain A on a and B on b. */
 export async function placeOnHosts(db: Db, a: MailTestLayout, b: MailTestLayout): Promise<void> {
   for (const [name, l] of [
