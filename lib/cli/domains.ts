@@ -41,6 +41,7 @@ import {
   refusedByStandby,
   FailedWithReport,
   intOption,
+  lineOptions,
   MAX_COUNT,
   listOutput,
   readLineFile,
@@ -512,18 +513,6 @@ async function everyDomainDns(db: Db, concurrency: number, json: boolean): Promi
 }
 
 const IMPORT_OPTIONS = new Set([...Object.keys(LIMIT_OPTIONS), "customer"]);
-
-/** A line's `name=value` words, each one of `allowed`; anything else is refused, naming what is allowed. */
-function lineOptions(words: string[], allowed: Set<string>): Parsed["values"] {
-  const values: Parsed["values"] = {};
-  for (const word of words) {
-    const [key, ...value] = word.split("=");
-    if (!allowed.has(key!) || !value.length)
-      throw new UsageError(`unknown option '${word}' (${[...allowed].map((o) => `${o}=`).join(", ")})`);
-    values[key!] = value.join("=");
-  }
-  return values;
-}
 
 /**
  * `domain set-limits --file`: each line's limits checked as the command's flags are, then set as `domain
