@@ -153,3 +153,57 @@ export async function runAccountImport(file: string): Promise<void> {
     "1 created, 0 already there, 1 failed",
   ]);
 }
+
+/**
+ * `account import` reads its file as it goes: the first batch is written and printed while the file's writer still
+ * holds the rest back (a FIFO fed by a shell that waits for that line). Read whole, the import would wait for the
+ * writer's end, and the writer gives up after 10 s with exit status 3.
+ */
+export async function runStreamingImport(dir: string): Promise<void> {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const { spawn, spawnSync } = await import("node:child_process");
+  const { getReadyDb } = await import("@/db/client");
+  const { addDomain } = await import("@/lib/server/resources/new-domain");
+  const { runCommand } = await import("@/lib/cli/commands");
+  const db = await getReadyDb();
+  await addDomain(db, "stream.example", "Admin-pass1", {});
+  const line = (name: string) => JSON.stringify({ email: `${name}@stream.example`, password_hash: OLD_HASH });
+  const [fifo, first, rest, go] = ["fifo", "first", "rest", "go"].map((f) => path.join(dir, f)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  fs.writeFileSync(first, `${line("one")}\n${line("two")}\n`);
+  fs.writeFileSync(rest, `${line("three")}\n`);
+  expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+  const writer = spawn(
+    "sh",
+    [
+      "-c",
+      'exec 3>"$1"; cat "$2" >&3; i=0; while [ ! -e "$4" ]; do sleep 0.1; i=$((i+1)); ' +
+        'if [ $i -ge 100 ]; then cat "$3" >&3; exit 3; fi; done; cat "$3" >&3; exit 0',
+      "writer",
+      fifo,
+      first,
+      rest,
+      go,
+    ],
+    { stdio: "ignore" },
+  );
+  const exited = new Promise<number | null>((resolve) => writer.on("exit", resolve));
+  const printed: string[] = [];
+  const output = await runCommand(db, ["account", "import", fifo, "--batch", "2"], (l) => {
+    printed.push(l);
+    if (l === "created\ttwo@stream.example") fs.writeFileSync(go, "");
+    return Promise.resolve();
+  });
+  expect(await exited).toBe(0);
+  expect([...printed, output]).toEqual([
+    "created\tone@stream.example",
+    "created\ttwo@stream.example",
+    "created\tthree@stream.example",
+    "3 created, 0 already there, 0 failed",
+  ]);
+}

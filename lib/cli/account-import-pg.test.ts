@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it, vi } from "vitest";
 import { servicesOnPrivatePgCluster } from "@/e2e/support/services-on";
-import { runAccountImport } from "@/e2e/support/account-import";
+import { runAccountImport, runStreamingImport } from "@/e2e/support/account-import";
 
 vi.mock("server-only", () => ({}));
 
@@ -15,6 +15,15 @@ describe("account import on PostgreSQL", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-account-import-"));
     try {
       await runAccountImport(path.join(dir, "accounts.jsonl"));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes and prints the first batch before the rest of the file is there", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-account-import-"));
+    try {
+      await runStreamingImport(dir);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

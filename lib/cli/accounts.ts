@@ -1,6 +1,7 @@
 // `account import`: many accounts from another mail server (docs/migration.md), with the password hashes they had
 // there, created by the accounts service in one transaction per batch.
 import fs from "node:fs";
+import readline from "node:readline";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { parseImportedHash } from "@/lib/mailserver/imported-hashes";
@@ -41,8 +42,13 @@ export const ACCOUNT_COMMANDS: Command[] = [
     },
     async run(ctx, { positionals, values }) {
       const file = positionals[0]!;
-      const text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
-      return importAccounts(ctx, text, intOption(this, values, "batch") ?? 500);
+      const input = file === "-" ? process.stdin : fs.createReadStream(file, { encoding: "utf8" });
+      const lines = readline.createInterface({ input, crlfDelay: Infinity });
+      try {
+        return await importAccounts(ctx, lines, intOption(this, values, "batch") ?? 500);
+      } finally {
+        lines.close();
+      }
     },
   },
 ];
@@ -102,13 +108,13 @@ const newAccount = (e: Line): NewAccount => ({
   hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: e.mailHash ?? mailPasswordHash(e.clear!) },
 });
 
-async function importAccounts(ctx: Context, text: string, batch: number): Promise<string> {
+/**
+ * Reads the file as it goes, a batch at a time, so the memory does not grow with the file: read whole, 200,000
+ * lines peaked at 634 MB (and a provider's million accounts at several GB); 200,000 lines of unhosted domains
+ * took 380 MB read whole and 217 MB read as they go (2026-12-03).
+ */
+async function importAccounts(ctx: Context, source: AsyncIterable<string>, batch: number): Promise<string> {
   const db = ctx.db();
-  const lines = text
-    .split("\n")
-    .map((raw, i) => ({ line: i + 1, raw: raw.trim() }))
-    .filter(({ raw }) => raw !== "" && !raw.startsWith("#"))
-    .map(({ line, raw }) => readLine(line, raw));
   const counts = { created: 0, exists: 0, failed: 0 };
   const out = async (state: keyof typeof counts, entry: Line, detail = "") => {
     counts[state]++;
@@ -116,12 +122,8 @@ async function importAccounts(ctx: Context, text: string, batch: number): Promis
   };
   const domains = new Map<string, DomainRow | undefined>();
   // Consecutive lines of one domain, at most `batch` of them, go in one transaction; each is printed once written.
-  for (let start = 0; start < lines.length;) {
-    const first = lines[start]!;
-    let end = start + 1;
-    while (end < lines.length && end - start < batch && lines[end]!.domain === first.domain) end++;
-    const group = lines.slice(start, end);
-    start = end;
+  const write = async (group: Line[]) => {
+    const first = group[0]!;
     if (first.domain && !domains.has(first.domain)) domains.set(first.domain, await findDomain(db, first.domain));
     const domain = domains.get(first.domain);
     const importable = domain ? group.filter((e) => !e.refused) : [];
@@ -136,8 +138,29 @@ async function importAccounts(ctx: Context, text: string, batch: number): Promis
       else if (outcome.state === "exists") await out("exists", entry);
       else await out("created", entry, entry.generated ? `\tpassword ${entry.clear}` : "");
     }
+  };
+  let group: Line[] = [];
+  let lineNumber = 0;
+  let read = 0;
+  for await (const text of source) {
+    lineNumber++;
+    const raw = text.trim();
+    if (raw === "" || raw.startsWith("#")) continue;
+    read++;
+    const entry = readLine(lineNumber, raw);
+    if (group.length && entry.domain !== group[0]!.domain) {
+      await write(group);
+      group = [];
+    }
+    group.push(entry);
+    // A full batch goes at once, not when the next line comes: a pipe's writer may be waiting on its output.
+    if (group.length >= batch) {
+      await write(group);
+      group = [];
+    }
   }
+  if (group.length) await write(group);
   const total = `${counts.created} created, ${counts.exists} already there, ${counts.failed} failed`;
   if (!counts.failed) return total;
-  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+  throw new FailedWithReport(total, `${counts.failed} of ${read} lines failed`);
 }

@@ -248,6 +248,18 @@ export function describeError(err: unknown): string {
   return message.split("\n")[0]!;
 }
 
+/** A line's `name=value` words, each one of `allowed`; anything else is refused, naming what is allowed. */
+export function lineOptions(words: string[], allowed: Set<string>): Parsed["values"] {
+  const values: Parsed["values"] = {};
+  for (const word of words) {
+    const [key, ...value] = word.split("=");
+    if (!allowed.has(key!) || !value.length)
+      throw new UsageError(`unknown option '${word}' (${[...allowed].map((o) => `${o}=`).join(", ")})`);
+    values[key!] = value.join("=");
+  }
+  return values;
+}
+
 /** A file of one item a line (- reads standard input): each line's words, blank lines and # comments left out. */
 export function readLineFile(file: string): { line: number; words: string[] }[] {
   return fs

@@ -389,6 +389,15 @@ describe("the CLI process", () => {
       timeout: 60_000,
     });
     expect(piped.stdout.trim()).toBe("2000");
+    // A reader that stops early (`| head -1`, `| grep -m1`) ends it quietly: the pipe's EPIPE was an unhandled
+    // 'error' event with Node's stack trace.
+    const head = spawnSync("sh", ["-c", `"$0" "$@" domain list | head -1`, process.execPath, ...cliArgs], {
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(head.stdout).toMatch(/^d0\.test\t[^\n]*\n$/);
+    expect(head.stderr).toBe("");
   });
 
   it("domain import prints each domain's line, with its generated password, as soon as it is added", async () => {

@@ -15,13 +15,21 @@ import {
 import { findDomain } from "@/lib/server/resources/domains";
 import {
   CLI,
+  describeError,
+  FailedWithReport,
   intOption,
+  lineOptions,
+  readLineFile,
+  refusedByStandby,
+  standbyRefusal,
+  stringOption,
   MAX_COUNT,
   listOutput,
   showJson as show,
   UsageError,
   usageLine,
   type Command,
+  type Context,
   type OptionSpec,
   type Parsed,
 } from "./args";
@@ -38,7 +46,11 @@ const POOL_OPTIONS: Record<string, OptionSpec> = {
   "capacity-limit": { type: "string", value: "MB|none", help: "the sum of all its accounts' capacities in MB" },
 };
 
-function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimits {
+function poolLimitsOf(
+  command: Command,
+  values: Parsed["values"],
+  spelt = (name: string) => `--${name}`,
+): CustomerLimits {
   const out: Record<string, number | null> = {};
   for (const [option, key] of [
     ["account-limit", "accountLimit"],
@@ -48,7 +60,7 @@ function poolLimitsOf(command: Command, values: Parsed["values"]): CustomerLimit
   ] as const) {
     if (values[option] === "none") out[key] = null;
     else {
-      const n = intOption(command, values, option);
+      const n = intOption(command, values, option, spelt(option), POOL_OPTIONS[option]);
       if (n !== undefined) out[key] = n;
     }
   }
@@ -131,13 +143,34 @@ export const CUSTOMER_COMMANDS: Command[] = [
   },
   {
     name: "customer set-limits",
-    args: ["<id>|<domain>"],
+    args: ["[<id>|<domain>]"],
     summary:
       "Pools the given limits over all the customer's domains (each domain then answers the pool's limits and usage); `none` returns a limit to per-domain.",
-    notes: EXIT_STATUS,
+    notes:
+      `${EXIT_STATUS}\n` +
+      "--file sets many customers' pools in one run, a line each: <id>|<domain> [account-limit=N|none]\n" +
+      "[alias-limit=N|none] [mailinglist-limit=N|none] [capacity-limit=MB|none] (blank lines and lines starting with\n" +
+      "# are skipped; - reads standard input); each line in its own transaction, one output line per customer\n" +
+      "(changed <id> <what the line named>, or failed with the line number and the reason), then the counts; exit 1\n" +
+      "when a line failed. A process per customer takes 2 to 3 s each: --file is for hundreds of customers.",
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
-    options: POOL_OPTIONS,
+    options: {
+      ...POOL_OPTIONS,
+      file: {
+        type: "string",
+        value: "<file>",
+        help: "instead of one customer and its options, a line per customer with its limits as name=value (- for standard input)",
+      },
+    },
     async run(ctx, { positionals, values }) {
+      const file = stringOption(values, "file");
+      if ((positionals.length === 1) === (file !== undefined))
+        throw new UsageError(`${this.name}: name one customer or --file (a customer and its limits a line), not both`);
+      if (file !== undefined) {
+        if (Object.keys(poolLimitsOf(this, values)).length)
+          throw new UsageError(`${this.name}: with --file the limits are on the file's lines, as name=value`);
+        return setPoolsFromFile(this, ctx, readLineFile(file));
+      }
       const limits = poolLimitsOf(this, values);
       if (!Object.keys(limits).length)
         throw new UsageError(`${this.name}: give at least one limit (usage: ${usageLine(this)})`);
@@ -147,3 +180,37 @@ export const CUSTOMER_COMMANDS: Command[] = [
     },
   },
 ];
+
+/**
+ * `customer set-limits --file`: each line's customer named as the command's argument is, its limits checked as the
+ * command's flags are, then pooled as `customer set-limits` pools them, each customer in its own transaction.
+ */
+async function setPoolsFromFile(
+  command: Command,
+  ctx: Context,
+  lines: { line: number; words: string[] }[],
+): Promise<string> {
+  const db = ctx.db();
+  const allowed = new Set(Object.keys(POOL_OPTIONS));
+  const counts = { changed: 0, failed: 0 };
+  for (const { line, words } of lines) {
+    const [what, ...rest] = words;
+    try {
+      const limits = poolLimitsOf(command, lineOptions(rest, allowed), (option) => `${option}=`);
+      if (!Object.keys(limits).length)
+        throw new UsageError("no limit given (account-limit=N|none, capacity-limit=MB|none...)");
+      const customer = await customerArg(db, command, what!);
+      await setCustomerLimits(db, customer, limits);
+      counts.changed++;
+      await ctx.print(`changed\t${customer.id}\t${what!.toLowerCase()}`);
+    } catch (err) {
+      if (refusedByStandby(err))
+        throw new Error(standbyRefusal(counts.changed ? "the customers changed above" : undefined));
+      counts.failed++;
+      await ctx.print(`failed\t${what!.toLowerCase()}\tline ${line}: ${describeError(err)}`);
+    }
+  }
+  const total = `${counts.changed} changed, ${counts.failed} failed`;
+  if (!counts.failed) return total;
+  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+}

@@ -429,6 +429,135 @@ describe("domain list, customer list and mailserver host list on a new database"
   });
 });
 
+describe("domain set-limits --file", () => {
+  // A migration's hundreds of domains whose limits must change before their accounts fit: one process, a line per
+  // domain, not a process (a second or two) per domain.
+  let own: Db;
+  let file: string;
+  beforeAll(async () => {
+    own = openDatabase(path.join(dir, "limits.db"));
+    for (const name of ["q1.example", "q2.example", "q3.example"]) await addDomain(own, name, "Admin-pass1", {});
+    file = path.join(dir, "limits.txt");
+  });
+  afterAll(() => own?.$client.close());
+
+  it("sets each line's limits on its domain and names each line that fails, which changes nothing", async () => {
+    const q3 = await getDomainOrThrow(own, "q3.example");
+    fs.writeFileSync(
+      file,
+      [
+        "# the big ones",
+        "q1.example capacity-limit=500000 account-limit=2000",
+        "",
+        "Q2.example\tsend-limit=50",
+        "nowhere.example capacity-limit=5",
+        "q3.example colour=blue",
+        "q3.example account-limit=-1 capacity-limit=7",
+        "q3.example",
+      ].join("\n"),
+    );
+    const err = await runCommand(own, ["domain", "set-limits", "--file", file]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FailedWithReport);
+    expect((err as FailedWithReport).message).toBe("4 of 6 lines failed");
+    expect((err as FailedWithReport).output.split("\n")).toEqual([
+      "changed\tq1.example",
+      "changed\tq2.example",
+      expect.stringMatching(/^failed\tnowhere\.example\tline 5: .*\(domain\) \[404\.\d+\]$/),
+      expect.stringMatching(/^failed\tq3\.example\tline 6: unknown option 'colour=blue' \(account-limit=, /),
+      expect.stringMatching(/^failed\tq3\.example\tline 7: .*account-limit= needs a whole number/),
+      "failed\tq3.example\tline 8: no limit given (account-limit=N, capacity-limit=MB...)",
+      "2 changed, 4 failed",
+    ]);
+    const q1 = await getDomainOrThrow(own, "q1.example");
+    expect([q1.capacityLimit, q1.accountLimit]).toEqual([500000, 2000]);
+    expect((await getDomainOrThrow(own, "q2.example")).sendLimit).toBe(50);
+    expect(await getDomainOrThrow(own, "q3.example")).toEqual(q3);
+  });
+
+  it("takes one domain or --file, not both and not neither, and no limit options beside --file", async () => {
+    fs.writeFileSync(file, "q1.example account-limit=3000\n");
+    for (const argv of [
+      ["domain", "set-limits", "q1.example", "--file", file],
+      ["domain", "set-limits", "--account-limit", "5"],
+      ["domain", "set-limits", "--file", file, "--account-limit", "5"],
+    ])
+      await expect(runCommand(own, argv)).rejects.toBeInstanceOf(UsageError);
+    expect((await getDomainOrThrow(own, "q1.example")).accountLimit).toBe(2000);
+    expect(await runCommand(own, ["domain", "set-limits", "--file", file])).toBe(
+      "changed\tq1.example\n1 changed, 0 failed",
+    );
+    expect((await getDomainOrThrow(own, "q1.example")).accountLimit).toBe(3000);
+  });
+});
+
+describe("customer set-limits --file", () => {
+  // Pools for hundreds of customers after a migration: one process, a line per customer.
+  let own: Db;
+  let file: string;
+  beforeAll(async () => {
+    own = openDatabase(path.join(dir, "pools.db"));
+    for (const name of ["c1.example", "c2.example", "c3.example"]) await addDomain(own, name, "Admin-pass1", {});
+    file = path.join(dir, "pools.txt");
+  });
+  afterAll(() => own?.$client.close());
+  const customerOf = async (name: string) => {
+    const id = (await getDomainOrThrow(own, name)).customerId;
+    return (await listCustomers(own)).find((c) => c.id === id)!;
+  };
+
+  it("pools each line's limits for the customer it names, by id or domain, and names each line that fails", async () => {
+    const c2 = (await customerOf("c2.example")).id;
+    const c3 = await customerOf("c3.example");
+    fs.writeFileSync(
+      file,
+      [
+        "# after the migration",
+        "C1.example account-limit=10 capacity-limit=50000",
+        `${c2}\talias-limit=5`,
+        "nowhere.example account-limit=3",
+        "99 account-limit=3",
+        "c3.example account-limit=many",
+        "c3.example",
+      ].join("\n"),
+    );
+    const err = await runCommand(own, ["customer", "set-limits", "--file", file]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FailedWithReport);
+    expect((err as FailedWithReport).message).toBe("4 of 6 lines failed");
+    const c1 = await customerOf("c1.example");
+    expect((err as FailedWithReport).output.split("\n")).toEqual([
+      `changed\t${c1.id}\tc1.example`,
+      `changed\t${c2}\t${c2}`,
+      expect.stringMatching(/^failed\tnowhere\.example\tline 4: .*nowhere\.example is not a hosted domain/),
+      expect.stringMatching(/^failed\t99\tline 5: .*no customer with id 99/),
+      expect.stringMatching(/^failed\tc3\.example\tline 6: .*account-limit= needs a whole number/),
+      "failed\tc3.example\tline 7: no limit given (account-limit=N|none, capacity-limit=MB|none...)",
+      "2 changed, 4 failed",
+    ]);
+    expect([c1.accountLimit, c1.capacityLimit, c1.aliasLimit]).toEqual([10, 50000, null]);
+    expect((await customerOf("c2.example")).aliasLimit).toBe(5);
+    expect(await customerOf("c3.example")).toEqual(c3);
+  });
+
+  it("takes none to return a limit to per-domain; one customer or --file, and no limit options beside --file", async () => {
+    fs.writeFileSync(file, "c1.example capacity-limit=none\n");
+    for (const argv of [
+      ["customer", "set-limits", "c1.example", "--file", file],
+      ["customer", "set-limits", "--account-limit", "5"],
+      ["customer", "set-limits", "--file", file, "--account-limit", "5"],
+    ])
+      await expect(runCommand(own, argv)).rejects.toBeInstanceOf(UsageError);
+    expect((await customerOf("c1.example")).capacityLimit).toBe(50000);
+    const id = (await customerOf("c1.example")).id;
+    expect(await runCommand(own, ["customer", "set-limits", "--file", file])).toBe(
+      `changed\t${id}\tc1.example\n1 changed, 0 failed`,
+    );
+    expect([(await customerOf("c1.example")).capacityLimit, (await customerOf("c1.example")).accountLimit]).toEqual([
+      null,
+      10,
+    ]);
+  });
+});
+
 describe("domain set-limits --send-limit", () => {
   const D = "a.test";
   const shown = async (argv: string[]) => JSON.parse(await runCommand(db, argv)) as Record<string, unknown>;
@@ -551,8 +680,9 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
   it("domain set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {
     await expect(runCommand(db, ["domain", "set-limits", "pool-a.test"])).rejects.toThrow(
       new UsageError(
-        "domain set-limits: give at least one limit (usage: npm run --silent cli -- domain set-limits <domain> " +
-          "[--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB] [--send-limit N])",
+        "domain set-limits: give at least one limit (usage: npm run --silent cli -- domain set-limits [domain] " +
+          "[--account-limit N] [--alias-limit N] [--mailinglist-limit N] [--capacity-limit MB] [--send-limit N] " +
+          "[--file <file>])",
       ),
     );
   });
@@ -560,8 +690,9 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
   it("customer set-limits without a limit is wrong usage (exit 2), with the usage line", async () => {
     await expect(runCommand(db, ["customer", "set-limits", "1"])).rejects.toThrow(
       new UsageError(
-        "customer set-limits: give at least one limit (usage: npm run --silent cli -- customer set-limits <id>|<domain> " +
-          "[--account-limit N|none] [--alias-limit N|none] [--mailinglist-limit N|none] [--capacity-limit MB|none])",
+        "customer set-limits: give at least one limit (usage: npm run --silent cli -- customer set-limits " +
+          "[<id>|<domain>] [--account-limit N|none] [--alias-limit N|none] [--mailinglist-limit N|none] " +
+          "[--capacity-limit MB|none] [--file <file>])",
       ),
     );
   });

@@ -41,6 +41,7 @@ import {
   refusedByStandby,
   FailedWithReport,
   intOption,
+  lineOptions,
   MAX_COUNT,
   listOutput,
   readLineFile,
@@ -223,9 +224,14 @@ export const DOMAIN_COMMANDS: Command[] = [
   },
   {
     name: "domain set-limits",
-    args: ["<domain>"],
+    args: ["[domain]"],
     summary: "Changes the given limits of a domain; the others stay as they are.",
     notes:
+      "--file changes many domains in one run, a line each as `domain import` writes its limits:\n" +
+      "<domain> [account-limit=N] [alias-limit=N] [mailinglist-limit=N] [capacity-limit=MB] [send-limit=N] (blank\n" +
+      "lines and lines starting with # are skipped; - reads standard input); each line in its own transaction, one\n" +
+      "output line per domain (changed, or failed with the line number and the reason), then the counts; exit 1 when\n" +
+      "a line failed. A process per domain takes a second or two each: --file is for hundreds of domains.\n" +
       "--send-limit counts the recipients each signed-in account of the domain (SMTP AUTH on the submission ports)\n" +
       "was accepted for in the last hour, on every mail host together; past it, each further RCPT gets\n" +
       "450 4.7.1 until the hour has moved on. Mail the server composes itself (forwards, Sieve redirects, vacation\n" +
@@ -235,8 +241,23 @@ export const DOMAIN_COMMANDS: Command[] = [
       "A limit the domain's customer pools (`customer show`) is refused, naming the `customer set-limits` line to\n" +
       "use instead: the domain's own figure does not bind while the pool does. Nothing is changed then.",
     example: `${CLI} domain set-limits example.org --account-limit 200 --send-limit 300`,
-    options: LIMIT_OPTIONS,
+    options: {
+      ...LIMIT_OPTIONS,
+      file: {
+        type: "string",
+        value: "<file>",
+        help: "instead of one domain and its options, a line per domain with its limits as name=value (- for standard input)",
+      },
+    },
     async run(ctx, { positionals, values }) {
+      const file = stringOption(values, "file");
+      if ((positionals.length === 1) === (file !== undefined))
+        throw new UsageError(`${this.name}: name one domain or --file (a domain and its limits a line), not both`);
+      if (file !== undefined) {
+        if (Object.keys(limitsOf(this, values)).length)
+          throw new UsageError(`${this.name}: with --file the limits are on the file's lines, as name=value`);
+        return setLimitsFromFile(this, ctx, readLineFile(file));
+      }
       const limits = limitsOf(this, values);
       if (!Object.keys(limits).length)
         throw new UsageError(`${this.name}: give at least one limit (usage: ${usageLine(this)})`);
@@ -494,6 +515,38 @@ async function everyDomainDns(db: Db, concurrency: number, json: boolean): Promi
 const IMPORT_OPTIONS = new Set([...Object.keys(LIMIT_OPTIONS), "customer"]);
 
 /**
+ * `domain set-limits --file`: each line's limits checked as the command's flags are, then set as `domain
+ * set-limits` sets them, each domain in its own transaction; a line that fails changes nothing of its domain.
+ */
+async function setLimitsFromFile(
+  command: Command,
+  ctx: Context,
+  lines: { line: number; words: string[] }[],
+): Promise<string> {
+  const db = ctx.db();
+  const allowed = new Set(Object.keys(LIMIT_OPTIONS));
+  const counts = { changed: 0, failed: 0 };
+  for (const { line, words } of lines) {
+    const [name, ...rest] = words;
+    try {
+      const limits = limitsOf(command, lineOptions(rest, allowed), (option) => `${option}=`);
+      if (!Object.keys(limits).length) throw new UsageError("no limit given (account-limit=N, capacity-limit=MB...)");
+      await setDomainLimits(db, await getDomainOrThrow(db, name!.toLowerCase()), limits);
+      counts.changed++;
+      await ctx.print(`changed\t${name!.toLowerCase()}`);
+    } catch (err) {
+      if (refusedByStandby(err))
+        throw new Error(standbyRefusal(counts.changed ? "the domains changed above" : undefined));
+      counts.failed++;
+      await ctx.print(`failed\t${name!.toLowerCase()}\tline ${line}: ${describeError(err)}`);
+    }
+  }
+  const total = `${counts.changed} changed, ${counts.failed} failed`;
+  if (!counts.failed) return total;
+  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+}
+
+/**
  * `domain import`: each line's options checked as `domain add` checks its flags, the slow parts prepared
  * `concurrency` lines ahead, the domains added in the file's order.
  */
@@ -522,13 +575,7 @@ async function importDomains(
   const counts = { added: 0, exists: 0, failed: 0 };
   for (const [i, entry] of entries.entries()) {
     try {
-      const values: Parsed["values"] = {};
-      for (const word of entry.rest) {
-        const [key, ...value] = word.split("=");
-        if (!IMPORT_OPTIONS.has(key!) || !value.length)
-          throw new UsageError(`unknown option '${word}' (${[...IMPORT_OPTIONS].map((o) => `${o}=`).join(", ")})`);
-        values[key!] = value.join("=");
-      }
+      const values = lineOptions(entry.rest, IMPORT_OPTIONS);
       const limits = limitsOf(command, values, (name) => `${name}=`);
       if (await findDomain(db, entry.name)) {
         counts.exists++;

@@ -7,6 +7,8 @@ import { databaseEngine, databasePath, databaseUrl } from "@/lib/config.mjs";
 import { databaseOpenError, describeError, FailedWithReport, UsageError } from "./args";
 import { createsDatabase, ownsConnection, runCommand } from "./commands";
 
+const ignoreError = () => {};
+
 /**
  * Writes a line and waits until the stream has handed it on: process.exit drops what a pipe has not taken yet (a
  * slow reader got the first 64 KiB of a 2,000-domain `domain list`, and exit status 0). A reader gone (`| head`)
@@ -17,9 +19,12 @@ function writeLine(stream: NodeJS.WriteStream, text: string | undefined): Promis
   return new Promise((resolve) => {
     const gone = () => resolve();
     stream.once("error", gone);
-    stream.write(`${text}\n`, () => {
+    stream.write(`${text}\n`, (err) => {
       // One listener per line would pile up over an import's thousands of lines (MaxListenersExceededWarning).
       stream.off("error", gone);
+      // A failed write (EPIPE: the reader is gone, `| head`) is followed by the stream's 'error' event, which
+      // without a listener ends the process with Node's stack trace: one listener, kept, takes it.
+      if (err && !stream.listeners("error").includes(ignoreError)) stream.on("error", ignoreError);
       resolve();
     });
   });
