@@ -115,8 +115,7 @@ function providerSection(r: ProviderResult): string {
           (db
             ? ` The replica itself ran ${db.slowStatements} statement(s) for over 50 ms and logged ${db.waits} lock or ` +
               "recovery-conflict wait(s) over 50 ms (log_min_duration_statement, log_lock_waits, " +
-              "log_recovery_conflict_waits); the rest of each slow lookup's time was spent outside the statement, " +
-              "the mail host's process or its backend waiting for a core."
+              `log_recovery_conflict_waits)${slow > db.slowStatements ? `; the other ${slow - db.slowStatements} lookup(s) waited outside their statement (the mail host's process or its backend waiting for a core)` : ""}.`
             : ""),
         "",
       ];
