@@ -260,6 +260,35 @@ export function lineOptions(words: string[], allowed: Set<string>): Parsed["valu
   return values;
 }
 
+/**
+ * A `--file` of changes, a line each (`<name> <options...>`): `change` applies one line in its own transaction and
+ * returns what to print after `changed\t`; a line that fails is printed with its reason and the others go on, and a
+ * standby's refusal stops the run naming what was already changed. Returns the counts, or throws them when any failed.
+ */
+export async function changeEachLine(
+  ctx: Context,
+  lines: { line: number; words: string[] }[],
+  changedAbove: string,
+  change: (name: string, options: string[]) => Promise<string>,
+): Promise<string> {
+  const counts = { changed: 0, failed: 0 };
+  for (const { line, words } of lines) {
+    const [name, ...options] = words as [string, ...string[]];
+    try {
+      const changed = await change(name, options);
+      counts.changed++;
+      await ctx.print(`changed\t${changed}`);
+    } catch (err) {
+      if (refusedByStandby(err)) throw new Error(standbyRefusal(counts.changed ? changedAbove : undefined));
+      counts.failed++;
+      await ctx.print(`failed\t${name.toLowerCase()}\tline ${line}: ${describeError(err)}`);
+    }
+  }
+  const total = `${counts.changed} changed, ${counts.failed} failed`;
+  if (!counts.failed) return total;
+  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+}
+
 /** A file of one item a line (- reads standard input): each line's words, blank lines and # comments left out. */
 export function readLineFile(file: string): { line: number; words: string[] }[] {
   return fs

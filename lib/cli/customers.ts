@@ -14,14 +14,11 @@ import {
 } from "@/lib/server/resources/customers";
 import { findDomain } from "@/lib/server/resources/domains";
 import {
+  changeEachLine,
   CLI,
-  describeError,
-  FailedWithReport,
   intOption,
   lineOptions,
   readLineFile,
-  refusedByStandby,
-  standbyRefusal,
   stringOption,
   MAX_COUNT,
   listOutput,
@@ -192,25 +189,12 @@ async function setPoolsFromFile(
 ): Promise<string> {
   const db = ctx.db();
   const allowed = new Set(Object.keys(POOL_OPTIONS));
-  const counts = { changed: 0, failed: 0 };
-  for (const { line, words } of lines) {
-    const [what, ...rest] = words;
-    try {
-      const limits = poolLimitsOf(command, lineOptions(rest, allowed), (option) => `${option}=`);
-      if (!Object.keys(limits).length)
-        throw new UsageError("no limit given (account-limit=N|none, capacity-limit=MB|none...)");
-      const customer = await customerArg(db, command, what!);
-      await setCustomerLimits(db, customer, limits);
-      counts.changed++;
-      await ctx.print(`changed\t${customer.id}\t${what!.toLowerCase()}`);
-    } catch (err) {
-      if (refusedByStandby(err))
-        throw new Error(standbyRefusal(counts.changed ? "the customers changed above" : undefined));
-      counts.failed++;
-      await ctx.print(`failed\t${what!.toLowerCase()}\tline ${line}: ${describeError(err)}`);
-    }
-  }
-  const total = `${counts.changed} changed, ${counts.failed} failed`;
-  if (!counts.failed) return total;
-  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+  return changeEachLine(ctx, lines, "the customers changed above", async (what, options) => {
+    const limits = poolLimitsOf(command, lineOptions(options, allowed), (option) => `${option}=`);
+    if (!Object.keys(limits).length)
+      throw new UsageError("no limit given (account-limit=N|none, capacity-limit=MB|none...)");
+    const customer = await customerArg(db, command, what);
+    await setCustomerLimits(db, customer, limits);
+    return `${customer.id}\t${what.toLowerCase()}`;
+  });
 }

@@ -36,6 +36,7 @@ import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/ser
 import { checkHostExists } from "@/lib/mailserver/mail-hosts";
 import { resolveCustomer } from "./customers";
 import {
+  changeEachLine,
   CLI,
   describeError,
   refusedByStandby,
@@ -525,25 +526,12 @@ async function setLimitsFromFile(
 ): Promise<string> {
   const db = ctx.db();
   const allowed = new Set(Object.keys(LIMIT_OPTIONS));
-  const counts = { changed: 0, failed: 0 };
-  for (const { line, words } of lines) {
-    const [name, ...rest] = words;
-    try {
-      const limits = limitsOf(command, lineOptions(rest, allowed), (option) => `${option}=`);
-      if (!Object.keys(limits).length) throw new UsageError("no limit given (account-limit=N, capacity-limit=MB...)");
-      await setDomainLimits(db, await getDomainOrThrow(db, name!.toLowerCase()), limits);
-      counts.changed++;
-      await ctx.print(`changed\t${name!.toLowerCase()}`);
-    } catch (err) {
-      if (refusedByStandby(err))
-        throw new Error(standbyRefusal(counts.changed ? "the domains changed above" : undefined));
-      counts.failed++;
-      await ctx.print(`failed\t${name!.toLowerCase()}\tline ${line}: ${describeError(err)}`);
-    }
-  }
-  const total = `${counts.changed} changed, ${counts.failed} failed`;
-  if (!counts.failed) return total;
-  throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
+  return changeEachLine(ctx, lines, "the domains changed above", async (name, options) => {
+    const limits = limitsOf(command, lineOptions(options, allowed), (option) => `${option}=`);
+    if (!Object.keys(limits).length) throw new UsageError("no limit given (account-limit=N, capacity-limit=MB...)");
+    await setDomainLimits(db, await getDomainOrThrow(db, name.toLowerCase()), limits);
+    return name.toLowerCase();
+  });
 }
 
 /**
