@@ -6,7 +6,7 @@
 # postfix-pgsql and dovecot-pgsql for the pgsql maps.
 # Idempotent; needs root.
 set -euo pipefail
-packages=(chromium chromium-headless-shell postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sqlite dovecot-sieve dovecot-managesieved rspamd redis-server wrk
+packages=(chromium chromium-headless-shell postfix postfix-sqlite dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sqlite dovecot-sieve rspamd redis-server wrk
   postsrsd curl postgresql-15 postfix-pgsql dovecot-pgsql)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -160,15 +160,7 @@ const outbound: SandboxComponent = {
 
 const dovecot: SandboxComponent = {
   name: "dovecot",
-  packages: [
-    "dovecot-core",
-    "dovecot-imapd",
-    "dovecot-pop3d",
-    "dovecot-lmtpd",
-    "dovecot-sqlite",
-    "dovecot-sieve",
-    "dovecot-managesieved",
-  ],
+  packages: ["dovecot-core", "dovecot-imapd", "dovecot-pop3d", "dovecot-lmtpd", "dovecot-sqlite", "dovecot-sieve"],
   files: writeDovecotConfig,
   start(ctx) {
     const d = new Daemon("dovecot", "dovecot", ["-F", "-c", ctx.layout.dovecotConf], logFile(ctx, "dovecot-master"));
@@ -177,8 +169,7 @@ const dovecot: SandboxComponent = {
   ready: async (ctx) =>
     (await greets(ctx.ports.imap, /^\* OK/m)) &&
     (await greets(ctx.ports.pop3, /^\+OK/m)) &&
-    (await greets(ctx.ports.lmtp, /^220 /m)) &&
-    (await greets(ctx.ports.sieve, /^OK /m)),
+    (await greets(ctx.ports.lmtp, /^220 /m)),
 };
 
 const postfix: SandboxComponent = {

@@ -27,7 +27,7 @@ export function writeDovecotConfig(ctx: SandboxContext): void {
 base_dir = ${l.dovecot}/run
 state_dir = ${l.dovecot}/state
 log_path = ${l.logs}/dovecot.log
-protocols = imap pop3 lmtp sieve
+protocols = imap pop3 lmtp
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
@@ -43,13 +43,6 @@ service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1
     port = ${p.lmtp}
-  }
-}
-# ManageSieve on the sandbox's own port: the default 4190 is a real Dovecot's, or another sandbox's.
-service managesieve-login {
-  inet_listener sieve {
-    address = 127.0.0.1
-    port = ${p.sieve}
   }
 }
 # doveadm's server: another mail host's \`doveadm sync ... tcp:\` (moving a domain, docs/mail-hosts.md).

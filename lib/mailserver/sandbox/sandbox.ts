@@ -149,7 +149,11 @@ export interface SandboxInfo {
   lists_url?: string;
   /** Dovecot's doveadm server: another mail host's `doveadm sync ... tcp:127.0.0.1:<doveadm>` (docs/mail-hosts.md). */
   doveadm?: number;
-  /** Dovecot's ManageSieve (`mailserver host set --sieve-port`): a private port, not 4190, like every other one. */
+  /**
+   * The ManageSieve port to give `mailserver host set --sieve-port`, so that a host row never names 4190, a real
+   * Dovecot's. Nothing listens there: like the generated configuration, the sandbox runs no ManageSieve, whose
+   * storage would be the read-only dict of generated scripts (a login ended in "Storage does not support write access").
+   */
   sieve?: number;
   /** The mail host this sandbox plays (MAIL_HOST_NAME, a row of mail_hosts), or null for a single mail host. */
   host_name: string | null;
