@@ -1,7 +1,7 @@
 // The editors: errors on their field (a duplicate name, the capacity over the domain's limit with the
 // limit and the room left, the autoresponder's own rules), the unsaved-changes guard for in-app navigation and for
 // reload, dates in the panel's language, and the owner's password change that needs the current password.
-// Each test leaves a screenshot in test-results/screenshots.
+// Each test leaves a screenshot in test-results/screenshots-pg (the spec runs on PostgreSQL only: playwright.config.ts).
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, colourOf, expect, loginAs, signInAs, sha1Hex as sha1, test } from "./fixtures";
