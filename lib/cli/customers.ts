@@ -168,6 +168,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
       file: {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "instead of one customer and its options, a line per customer with its limits as name=value (- for standard input)",
       },
     },

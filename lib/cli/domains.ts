@@ -248,6 +248,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       file: {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "instead of one domain and its options, a line per domain with its limits as name=value (- for standard input)",
       },
     },
