@@ -1,6 +1,7 @@
 // The CLI's command table and argument handling, on node:util's parseArgs in strict mode: every command declares
 // its options, so a misspelt option, a missing value or a bad number is refused (exit 2) instead of ignored.
 import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
@@ -18,6 +19,11 @@ export interface OptionSpec {
   max?: number;
   /** Shown without brackets in the usage line (the command checks it with requiredOption). */
   required?: boolean;
+  /**
+   * The value names a file or folder (`file`), or a program (`program`): parseCommandArgs makes it absolute with
+   * operatorPath, a program only when it is a path (a bare name is looked up in PATH).
+   */
+  path?: "file" | "program";
 }
 
 /** The largest count a limit column holds (PostgreSQL's integer); capacities are bigint. */
@@ -38,7 +44,10 @@ export interface Context {
 export interface Command {
   /** The words that select it, for example "domain add". */
   name: string;
-  /** The positional arguments, for the usage line (`<domain>`, `[file]`); the ones in <> are required. */
+  /**
+   * The positional arguments, for the usage line (`<domain>`, `[file]`); the ones in <> are required. `<file>` and
+   * `[file]` name a file: parseCommandArgs makes them absolute with operatorPath.
+   */
   args?: string[];
   summary: string;
   /** One example line, shown by --help. */
@@ -110,11 +119,29 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
   if (parsed.positionals.length > wanted.length) {
     throw new UsageError(`${command.name}: unexpected argument '${parsed.positionals[wanted.length]}' (see --help)`);
   }
+  const values: Parsed["values"] = { ...parsed.values };
   for (const [name, o] of Object.entries(command.options ?? {})) {
-    if (o.min !== undefined) intOption(command, parsed.values, name);
-    if (o.required) requiredOption(command, parsed.values, name);
+    if (o.min !== undefined) intOption(command, values, name);
+    if (o.required) requiredOption(command, values, name);
+    const value = values[name];
+    if (typeof value === "string" && value && (o.path === "file" || (o.path === "program" && value.includes("/"))))
+      values[name] = operatorPath(value);
   }
-  return { positionals: parsed.positionals, values: parsed.values };
+  const positionals = parsed.positionals.map((p, i) => (FILE_ARGS.has(wanted[i]!) ? operatorPath(p) : p));
+  return { positionals, values };
+}
+
+/** The positional arguments that name a file (Command.args). */
+const FILE_ARGS = new Set(["<file>", "[file]"]);
+
+/**
+ * A file or folder the operator named, as an absolute path: a relative one is taken from the directory the command
+ * was typed in. `npm run` starts the CLI in the package's folder and gives that directory in INIT_CWD (a file name
+ * taken from the package's folder read or wrote the wrong file); run without npm (node, a systemd unit), it is the
+ * working directory. `-` (standard input) stays as it is.
+ */
+export function operatorPath(file: string): string {
+  return file === "-" ? file : path.resolve(process.env.INIT_CWD || process.cwd(), file);
 }
 
 /** parseArgs' messages run over several lines and suggest `--`; one line naming the option is enough. */

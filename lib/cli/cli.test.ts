@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "@/lib/mailserver/sandbox/processes";
-import { UsageError } from "./args";
+import { operatorPath, parseCommandArgs, UsageError } from "./args";
 import { COMMANDS, runCommand } from "./commands";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
@@ -142,6 +142,48 @@ describe("every command", () => {
       );
     },
   );
+
+  it("marks every option that names a file or folder, so that a relative one is taken from the operator's directory", () => {
+    const unmarked = COMMANDS.flatMap((c) =>
+      Object.entries(c.options ?? {})
+        .filter(([, o]) => (o.value === "<file>" || o.value === "<dir>") && o.path !== "file")
+        .map(([o]) => `${c.name} --${o}`),
+    );
+    expect(unmarked).toEqual([]);
+  });
+
+  it("operatorPath: INIT_CWD when npm set it, else the working directory; - stays standard input", () => {
+    const saved = process.env.INIT_CWD;
+    try {
+      process.env.INIT_CWD = "/srv/operator";
+      expect(operatorPath("limits.txt")).toBe("/srv/operator/limits.txt");
+      expect(operatorPath("../x/limits.txt")).toBe("/srv/x/limits.txt");
+      expect(operatorPath("/etc/mailadmin")).toBe("/etc/mailadmin");
+      expect(operatorPath("-")).toBe("-");
+      delete process.env.INIT_CWD;
+      expect(operatorPath("limits.txt")).toBe(path.join(process.cwd(), "limits.txt"));
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+  });
+
+  it("a program option is made absolute only when it is a path (a bare name is looked up in PATH)", () => {
+    const housekeeping = COMMANDS.find((c) => c.name === "mailserver housekeeping")!;
+    const saved = process.env.INIT_CWD;
+    process.env.INIT_CWD = "/srv/operator";
+    try {
+      const parsed = (doveadm: string) =>
+        parseCommandArgs(housekeeping, ["--doveadm", doveadm, "--dovecot-config", "dovecot.conf"]);
+      expect(parsed("doveadm")).toMatchObject({
+        values: { doveadm: "doveadm", "dovecot-config": "/srv/operator/dovecot.conf" },
+      });
+      expect(parsed("bin/doveadm")).toMatchObject({ values: { doveadm: "/srv/operator/bin/doveadm" } });
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+  });
 
   it("the top level lists every command; an unknown command is refused", async () => {
     const help = await runCommand(noDb, ["--help"]);
@@ -399,6 +441,68 @@ describe("the CLI process", () => {
     expect(head.stdout).toMatch(/^d0\.test\t[^\n]*\n$/);
     expect(head.stderr).toBe("");
   });
+
+  it("takes a relative file or folder from the operator's directory (INIT_CWD), not the package's", () => {
+    // `npm run cli` runs in the package's folder and names the operator's directory in INIT_CWD: the operator's
+    // files are there, and nothing may be read from or written to the package's folder instead.
+    const root = process.cwd();
+    const here = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-operator-"));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_PATH: path.join(dir, "relative.db"),
+      INIT_CWD: here,
+      SCRYPT_COST: "1024",
+      MAIL_HOST_NAME: undefined,
+    };
+    const run = (input: string | undefined, ...args: string[]) => {
+      const r = spawnSync(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args],
+        {
+          cwd: root,
+          env,
+          input,
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
+      expect([r.status, r.stderr], args.join(" ")).toEqual([0, ""]);
+      return r.stdout;
+    };
+    const write = (name: string, text: string) => fs.writeFileSync(path.join(here, name), text);
+    try {
+      run(undefined, "db", "migrate");
+      write("domains.txt", "rel.test Admin-pass1\nrel2.test Admin-pass1 customer=rel.test\n");
+      expect(run(undefined, "domain", "import", "domains.txt")).toMatch(/^2 added, 0 already hosted, 0 failed$/m);
+      write("limits.txt", "rel.test alias-limit=7\n");
+      run(undefined, "domain", "set-limits", "--file", "limits.txt");
+      // - is still standard input.
+      run("rel2.test alias-limit=8\n", "domain", "set-limits", "--file", "-");
+      write("customers.txt", "rel.test account-limit=9\n");
+      run(undefined, "customer", "set-limits", "--file", "customers.txt");
+      expect(run(undefined, "customer", "show", "rel.test")).toMatch(/"account_limit": 9,/);
+      write("hosts.txt", "rel2.test\n");
+      run(undefined, "mailserver", "host", "set", "imap1", "--address", "127.0.0.1");
+      run(undefined, "domain", "set-mail-host", "--file", "hosts.txt", "--mail-host", "imap1");
+      const aliasLimit = (domain: string) =>
+        (JSON.parse(run(undefined, "domain", "show", domain)) as { alias_limit: string }).alias_limit;
+      expect([aliasLimit("rel.test"), aliasLimit("rel2.test")]).toEqual(["7", "8"]);
+      expect(run(undefined, "domain", "list", "--mail-host", "imap1")).toMatch(/^rel2\.test\t/);
+      write("accounts.jsonl", `${JSON.stringify({ email: "jan@rel.test", password: "Jan-pass1" })}\n`);
+      expect(run(undefined, "account", "import", "accounts.jsonl")).toMatch(/^created\tjan@rel\.test/m);
+
+      // Written there too: a backup, the mail server's configuration; and read back from there by db restore.
+      expect(run(undefined, "db", "backup", "copy.db")).toContain(`Backup written to ${path.join(here, "copy.db")} (`);
+      run(undefined, "db", "restore", "copy.db", "--yes");
+      expect(run(undefined, "mailserver", "config", "--out", "conf")).toContain(
+        `; read ${path.join(here, "conf", "README.md")}.`,
+      );
+      expect(fs.existsSync(path.join(here, "conf", "postfix"))).toBe(true);
+      for (const name of ["copy.db", "conf"]) expect(fs.existsSync(path.join(root, name)), name).toBe(false);
+    } finally {
+      fs.rmSync(here, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("domain import prints each domain's line, with its generated password, as soon as it is added", async () => {
     const db = path.join(dir, "import.db");

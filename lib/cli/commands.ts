@@ -82,6 +82,7 @@ function overview(commands: Command[], title: string): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     "",
     `Every command takes --help. DATABASE_URL (postgres://...) names a PostgreSQL database, else DATABASE_PATH the SQLite file (default data/mail.db).`,
+    "A relative file or folder name is taken from the directory npm run was started in (INIT_CWD); - is standard input.",
     "",
     "Example:",
     `  ${commands[0]!.example}`,

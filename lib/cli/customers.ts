@@ -102,17 +102,29 @@ export const CUSTOMER_COMMANDS: Command[] = [
   {
     name: "customer list",
     summary: "Lists the customers: id, name, pooled limits, domains.",
-    notes: "Exit status: 0 done (also with no customers yet); 2 wrong usage (an unknown option or argument).",
-    example: `${CLI} customer list`,
-    run: async (ctx) =>
+    notes:
+      "--search keeps the customers whose name, or one of whose domains, contains the text in any case (ASCII letters;\n" +
+      "others as written on SQLite), found by the database, not by reading every customer.\n" +
+      "Exit status: 0 done (also with no customers yet, or none matching); 2 wrong usage (an unknown option or argument).",
+    example: `${CLI} customer list --search kowalski`,
+    options: {
+      search: {
+        type: "string",
+        value: "<text>",
+        help: "only the customers whose name or one of whose domains contains it (any case)",
+      },
+    },
+    run: async (ctx, { values }) =>
       listOutput(
-        (await listCustomers(ctx.db())).map((c) => {
+        (await listCustomers(ctx.db(), { search: stringOption(values, "search") })).map((c) => {
           const pool = isPooled(c)
             ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
             : "per-domain limits";
           return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
         }),
-        "no customers yet: `domain add <domain>` adds one with its domain",
+        stringOption(values, "search") === undefined
+          ? "no customers yet: `domain add <domain>` adds one with its domain"
+          : "no customer matches",
       ),
   },
   {
@@ -156,6 +168,7 @@ export const CUSTOMER_COMMANDS: Command[] = [
       file: {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "instead of one customer and its options, a line per customer with its limits as name=value (- for standard input)",
       },
     },

@@ -163,6 +163,33 @@ describe("domain add", () => {
   });
 });
 
+describe("a capacity limit below the postmaster's default capacity", () => {
+  const capacityOf = async (domain: string) =>
+    (await getAccountOrThrow(db, await getDomainOrThrow(db, domain), "postmaster")).capacity;
+  const add = (domain: string, ...options: string[]) =>
+    runCommand(db, ["domain", "add", domain, "--postmaster-password", "Admin-pass1", ...options]);
+
+  it("gives the postmaster the room the limit in force leaves: domain add, domain import, a customer's pool", async () => {
+    // Before, each of these was refused with 500.367: the postmaster got 1024 MB whatever the limit.
+    await add("small.test", "--capacity-limit", "500");
+    expect(await capacityOf("small.test")).toBe(500);
+    await add("roomy.test", "--capacity-limit", "5000");
+    expect(await capacityOf("roomy.test")).toBe(1024);
+    const file = path.join(dir, "small-domains.txt");
+    fs.writeFileSync(file, "tiny.test Admin-pass1 capacity-limit=300\n");
+    expect(await run(db, ["domain", "import", file])).toMatchObject({ ok: true });
+    expect(await capacityOf("tiny.test")).toBe(300);
+
+    // A pool of 800 MB with 500 given to small.test's postmaster: the next domain's postmaster gets the other 300.
+    await runCommand(db, ["customer", "set-limits", "small.test", "--capacity-limit", "800"]);
+    await add("pooled.test", "--customer", "small.test");
+    expect(await capacityOf("pooled.test")).toBe(300);
+    // No room left: refused as any account past the limit, and nothing is added.
+    await expect(add("full.test", "--customer", "small.test")).rejects.toMatchObject({ key: "capacityLimitReached" });
+    expect(await findDomain(db, "full.test")).toBeUndefined();
+  });
+});
+
 describe("domain import", () => {
   let own: Db;
   let file: string;

@@ -113,7 +113,8 @@ export const DOMAIN_COMMANDS: Command[] = [
     summary: "Creates a domain and its postmaster@<domain> account (the domain's administrator).",
     notes:
       "The postmaster's password: --postmaster-password, else the environment's POSTMASTER_PASSWORD (neither in `ps`\n" +
-      "nor in the shell's history), else one generated and printed once.",
+      "nor in the shell's history), else one generated and printed once. The postmaster gets 1024 MB, or the whole\n" +
+      "capacity limit in force (the domain's, or what its customer's pool has left) when that is smaller.",
     example: `${CLI} domain add example.org --account-limit 50`,
     options: {
       "postmaster-password": {
@@ -247,6 +248,7 @@ export const DOMAIN_COMMANDS: Command[] = [
       file: {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "instead of one domain and its options, a line per domain with its limits as name=value (- for standard input)",
       },
     },

@@ -62,6 +62,7 @@ export const LIST_COMMANDS: Command[] = [
       "postfix-config": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: "Postfix's configuration folder, for sendmail -C (default LISTS_POSTFIX_CONFIG)",
       },
     },

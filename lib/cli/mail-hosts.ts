@@ -138,6 +138,7 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       file: {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "instead of one domain, the domains named in this file, one a line (- for standard input)",
       },
     },

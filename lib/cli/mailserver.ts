@@ -62,6 +62,7 @@ function pgsqlOptions(values: Parsed["values"]): PgsqlMapOptions | undefined {
 const DOVECOT_CONFIG = {
   type: "string",
   value: "<file>",
+  path: "file",
   help: "Dovecot's configuration when it is not the default (doveadm -c)",
 } as const;
 
@@ -77,12 +78,14 @@ export const MAILSERVER_COMMANDS: Command[] = [
       out: {
         type: "string",
         value: "<dir>",
+        path: "file",
         required: true,
         help: "the folder to write (required), for example /etc/mailadmin",
       },
       "maildir-root": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: `mailboxes live in <dir>/<domain>/<name> (default ${DEFAULT_CONFIG_OPTIONS.maildirRoot})`,
       },
       "mail-user": {
@@ -134,6 +137,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dkim-dir": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: `where \`mailserver events\` writes the DKIM keys for Rspamd (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
       },
       database: {
@@ -175,10 +179,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const hostName = given === undefined ? undefined : await checkedMailHost(ctx.db(), given);
       const option = (name: string, fallback: string) => stringOption(values, name) ?? fallback;
       const files = writeMailServerConfig({
-        outDir: path.resolve(out),
+        outDir: out,
         databasePath: databasePath(),
         pgsql: pgsqlOptions(values),
-        maildirRoot: path.resolve(option("maildir-root", DEFAULT_CONFIG_OPTIONS.maildirRoot)),
+        maildirRoot: option("maildir-root", DEFAULT_CONFIG_OPTIONS.maildirRoot),
         mailUser: option("mail-user", DEFAULT_CONFIG_OPTIONS.mailUser),
         mailGroup: option("mail-group", DEFAULT_CONFIG_OPTIONS.mailGroup),
         dbGroup: option("db-group", DEFAULT_CONFIG_OPTIONS.dbGroup),
@@ -189,10 +193,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
         srsDomain: option("srs-domain", DEFAULT_CONFIG_OPTIONS.srsDomain),
         srsForward: option("srs-forward", DEFAULT_CONFIG_OPTIONS.srsForward),
         srsReverse: option("srs-reverse", DEFAULT_CONFIG_OPTIONS.srsReverse),
-        dkimDir: path.resolve(option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir)),
+        dkimDir: option("dkim-dir", DEFAULT_CONFIG_OPTIONS.dkimDir),
         hostName,
       });
-      return `Wrote ${files.length} files; read ${path.join(path.resolve(out), "README.md")}.`;
+      return `Wrote ${files.length} files; read ${path.join(out, "README.md")}.`;
     },
   },
   {
@@ -239,7 +243,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
     notes: "Runs doveadm, so it needs the right to use Dovecot's doveadm socket (root, or a member of its group).",
     example: `${CLI} mailserver housekeeping --dovecot-config /etc/dovecot/dovecot.conf`,
     options: {
-      doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
+      doveadm: {
+        type: "string",
+        value: "<path>",
+        path: "program",
+        help: "the doveadm program (default doveadm from PATH)",
+      },
       "dovecot-config": DOVECOT_CONFIG,
     },
     async run(ctx, { values }) {
@@ -291,15 +300,22 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dkim-dir": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: `where to keep Rspamd's DKIM keys from the database (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
       },
       "dkim-group": { type: "string", value: "G", help: "group that may read the keys (default _rspamd)" },
       "sms-config": {
         type: "string",
         value: "<file>",
+        path: "file",
         help: "the provider's SMS configuration (JSON; default SMS_CONFIG, else the built-in defaults)",
       },
-      doveadm: { type: "string", value: "<path>", help: "the doveadm program (default doveadm from PATH)" },
+      doveadm: {
+        type: "string",
+        value: "<path>",
+        path: "program",
+        help: "the doveadm program (default doveadm from PATH)",
+      },
       "dovecot-config": DOVECOT_CONFIG,
     },
     async run(ctx, { values }) {
@@ -317,7 +333,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         host,
         port,
         dkim: {
-          dir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
+          dir: stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir,
           group: stringOption(values, "dkim-group") ?? "_rspamd",
         },
         hostName: localMailHost(),
@@ -366,6 +382,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "config-dir": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: "the folder `mailserver config` wrote (default /etc/mailadmin)",
       },
       "db-group": {
@@ -376,11 +393,17 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "postfix-config": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: "Postfix's configuration folder (postmap -c; default Postfix's own)",
       },
       "dovecot-config": DOVECOT_CONFIG,
-      "lmtp-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/dovecot-lmtp" },
-      "auth-socket": { type: "string", value: "<path>", help: "default /var/spool/postfix/private/auth" },
+      "lmtp-socket": {
+        type: "string",
+        value: "<path>",
+        path: "file",
+        help: "default /var/spool/postfix/private/dovecot-lmtp",
+      },
+      "auth-socket": { type: "string", value: "<path>", path: "file", help: "default /var/spool/postfix/private/auth" },
       "rspamd-controller": {
         type: "string",
         value: "<host:port>",
@@ -404,6 +427,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "dkim-dir": {
         type: "string",
         value: "<dir>",
+        path: "file",
         help: `the DKIM key folder (default ${DEFAULT_CONFIG_OPTIONS.dkimDir})`,
       },
       "rspamd-user": {
@@ -434,7 +458,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         account: requiredOption(this, values, "account").toLowerCase(),
         password,
         alias: stringOption(values, "alias"),
-        configDir: path.resolve(stringOption(values, "config-dir") ?? "/etc/mailadmin"),
+        configDir: stringOption(values, "config-dir") ?? "/etc/mailadmin",
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,
         postfixConfig: stringOption(values, "postfix-config"),
         dovecotConfig: stringOption(values, "dovecot-config"),
@@ -444,7 +468,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         policyService: stringOption(values, "policy-service") ?? DEFAULT_ANTISPAM_OPTIONS.policyService,
         quotaStatus: stringOption(values, "quota-status") ?? `127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort}`,
         eventsUrl: (stringOption(values, "events-url") ?? DEFAULT_CONFIG_OPTIONS.eventsUrl).replace(/\/+$/, ""),
-        dkimDir: path.resolve(stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir),
+        dkimDir: stringOption(values, "dkim-dir") ?? DEFAULT_CONFIG_OPTIONS.dkimDir,
         rspamdUser: stringOption(values, "rspamd-user"),
         srsDomain: stringOption(values, "srs-domain"),
         submission: stringOption(values, "submission") ?? `127.0.0.1:${mailHosts().submission.port}`,

@@ -2,11 +2,10 @@ import "server-only";
 // `mailserver sandbox`, `mailserver sandbox send` and `mailserver policy` of the operator CLI.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import nodemailer from "nodemailer";
 import { databasePath } from "@/db/client";
 import { doveadmPassword, mailDbPassword, postgresUrl } from "@/lib/config.mjs";
-import { CLI, intOption, requiredOption, stringOption, UsageError, type Command } from "./args";
+import { CLI, intOption, operatorPath, requiredOption, stringOption, UsageError, type Command } from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { openGreylist } from "@/lib/mailserver/policy/greylist";
 import { startPolicyServer } from "@/lib/mailserver/policy/policy-server";
@@ -72,7 +71,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       "Reads the ports from <dir>/sandbox.json. Prints the server's answer; exit 1 when the message is refused or deferred.",
     example: `${CLI} mailserver sandbox send --dir /tmp/sandbox --from someone@example.net --to jan.nowak@demo.example.com --subject Hello`,
     options: {
-      dir: { type: "string", value: "<dir>", required: true, help: "the sandbox's folder (required)" },
+      dir: { type: "string", value: "<dir>", required: true, path: "file", help: "the sandbox's folder (required)" },
       from: { type: "string", value: "<email>", required: true, help: "envelope and From: address (required)" },
       to: { type: "string", value: "<email,...>", required: true, help: "recipients, comma-separated (required)" },
       subject: { type: "string", value: "<text>", help: "the subject (default 'Sandbox test')" },
@@ -95,8 +94,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       if (score !== undefined && !Number.isFinite(Number(score)))
         throw new UsageError(`--spam-score: not a number: '${score}'`);
       const port = user ? info.submission : info.smtp;
-      if (port === undefined)
-        throw new Error(`the sandbox in ${path.resolve(dir)} runs no postfix (started with --only without it)`);
+      if (port === undefined) throw new Error(`the sandbox in ${dir} runs no postfix (started with --only without it)`);
       const transport = nodemailer.createTransport({
         host: "127.0.0.1",
         port,
@@ -120,7 +118,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         // nodemailer reports it as ESOCKET, the system's code in the message.
         if (!/\bECONNREFUSED\b/.test((err as Error).message)) throw err;
         throw new Error(
-          `nothing answers on 127.0.0.1:${port}: the sandbox in ${path.resolve(dir)} is not running ` +
+          `nothing answers on 127.0.0.1:${port}: the sandbox in ${dir} is not running ` +
             `(start it with ${startCommand(dir, info)})`,
         );
       });
@@ -148,6 +146,7 @@ export const SANDBOX_COMMANDS: Command[] = [
         type: "string",
         value: "<dir>",
         required: true,
+        path: "file",
         help: "the folder for every file of the instances (required)",
       },
       "port-base": {
@@ -176,7 +175,7 @@ export const SANDBOX_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { values }) {
-      const dir = path.resolve(requiredOption(this, values, "dir"));
+      const dir = requiredOption(this, values, "dir");
       const portBase = intOption(this, values, "port-base") || undefined;
       const delay = intOption(this, values, "greylist-delay") ?? 3;
       const log = (line: string) => process.stderr.write(`sandbox: ${line}\n`);
@@ -294,7 +293,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       const listen = hostPort(stringOption(values, "listen") ?? DEFAULT_ANTISPAM_OPTIONS.policyService, "--listen");
       // The process's database (PostgreSQL with DATABASE_URL, else the SQLite file), as the API reads it.
       // The state first: on SQLite it needs the database file to exist, which opening the database would create.
-      const greylist = openGreylist(() => ctx.db(), stringOption(values, "state"), {
+      const state = stringOption(values, "state");
+      const greylist = openGreylist(() => ctx.db(), state === "database" ? state : state && operatorPath(state), {
         postgres: postgresUrl() !== undefined,
         databasePath: databasePath(),
       });

@@ -4,7 +4,7 @@ import "server-only";
 // domains answers the pool's limit and the usage summed over all of them, and creating beyond the pool is refused
 // as a domain's limit is; a limit left unset (NULL) stays per domain.
 import type { EffectiveLimits } from "@/lib/schemas/domain";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
@@ -137,11 +137,33 @@ export async function createCustomer(db: Db, name: string): Promise<CustomerRow>
   return (await db.insert(customers).values({ name }).returning())[0]!;
 }
 
-export async function listCustomers(db: Db): Promise<(CustomerRow & { domains: string[] })[]> {
-  const all = await db.select().from(customers).orderBy(asc(customers.id));
+export interface CustomerFilter {
+  /** Only the customers whose name, or the name of one of whose domains, contains this text, in any case. */
+  search?: string;
+}
+
+/**
+ * The customers by id, each with its domains by name; or those `filter` selects, in SQL (a provider has 10,000). The
+ * search puts both sides through the engine's lower(): ASCII letters match in any case on both engines, and a name
+ * matches text written as it is stored; other letters' case is folded where the engine's lower() folds them
+ * (PostgreSQL in a UTF-8 locale, not SQLite).
+ */
+export async function listCustomers(
+  db: Db,
+  filter: CustomerFilter = {},
+): Promise<(CustomerRow & { domains: string[] })[]> {
+  const search = (filter.search ?? "").trim();
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const matches = search
+    ? sql`(lower(${customers.name}) LIKE lower(${pattern}) ESCAPE '\\' OR EXISTS (SELECT 1 FROM ${domains} WHERE ${domains.customerId} = ${customers.id} AND ${domains.name} LIKE lower(${pattern}) ESCAPE '\\'))`
+    : undefined;
+  const all = await db.select().from(customers).where(matches).orderBy(asc(customers.id));
   const owned = await db
     .select({ name: domains.name, customerId: domains.customerId })
     .from(domains)
+    .where(
+      matches ? inArray(domains.customerId, db.select({ id: customers.id }).from(customers).where(matches)) : undefined,
+    )
     .orderBy(domains.name);
   const byCustomer = new Map<number | null, string[]>();
   for (const d of owned) {

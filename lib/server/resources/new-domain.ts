@@ -5,7 +5,9 @@ import { apiError } from "@/lib/errors/api-error";
 import { withTransaction } from "@/db/transaction";
 import { generateDkimKey, newDkimKeyPair, type DkimKeyPair } from "@/lib/mailserver/dkim";
 import { passwordProblems } from "@/lib/schemas/common";
+import { accounts } from "@/db/schema";
 import { createAccount, prehashPassword, type Prehashed } from "./accounts";
+import { effectiveLimits } from "./customers";
 import { getDomainOrThrow, insertDomain, type DomainLimits } from "./domains";
 
 export interface PreparedPostmaster {
@@ -21,6 +23,19 @@ export async function preparePostmaster(password: string): Promise<PreparedPostm
   if (passwordProblems(password).length) throw apiError("invalidPassword", "--postmaster-password");
   const [prehashed, keyPair] = await Promise.all([prehashPassword({ password }), newDkimKeyPair()]);
   return { prehashed, keyPair };
+}
+
+/** A new account's capacity when none is given (MB): the column's default. */
+const DEFAULT_CAPACITY = accounts.capacity.default as number;
+
+/**
+ * The new postmaster's capacity: the default, or all the room the capacity limit in force leaves (the domain's own,
+ * or its customer's pool) when that is smaller, so that a domain whose limit is below the default can be added. No
+ * room at all (a full pool, a limit of 0): the default, and the capacity limit's refusal, as for any account.
+ */
+function postmasterCapacity(limits: { capacityLimit: number; capacitySum: number }): number {
+  const room = limits.capacityLimit - limits.capacitySum;
+  return room >= 1 ? Math.min(DEFAULT_CAPACITY, room) : DEFAULT_CAPACITY;
 }
 
 /**
@@ -42,7 +57,11 @@ export async function addDomain(
       tx,
       domain,
       "postmaster",
-      { password: postmasterPassword, description: "Administrator domeny" },
+      {
+        password: postmasterPassword,
+        description: "Administrator domeny",
+        capacity: postmasterCapacity(await effectiveLimits(tx, domain)),
+      },
       prehashed,
     );
     // Its DKIM key: `mailserver events` hands it to Rspamd; the TXT record to publish is in `domain dkim show`.
