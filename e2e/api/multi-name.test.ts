@@ -59,7 +59,7 @@ describe("accounts", () => {
 
     const withPostmaster = await api("DELETE", `emails/${D}/d1,postmaster`, { auth: admin });
     expectError(withPostmaster, "postmasterProtected", "postmaster");
-    expectStatus(await api("GET", `emails/${D}/d1`, { auth: admin }), 200);
+    expectStatus(await api("GET", `emails/${D}/m3`, { auth: admin }), 200);
 
     expectStatus(await api("POST", `aliases/${D}/to-d1`, { auth: admin, body: { target: `d1@${D}` } }), 201);
     const before = await get(`domains/${D}`);
@@ -194,5 +194,34 @@ describe("the name list itself", () => {
       ["500.301", "Bad"],
       ["500.301", "x..y"],
     ]);
+  });
+
+  it("an invalid name beside missing and refused ones: a child for each failing name, in order; nothing changed", async () => {
+    const res = await api("DELETE", `emails/${D}/m3,NOPE,ghost3,postmaster`, { auth: admin });
+    expectError(res, "invalidAccountName", "NOPE");
+    expect(children(res.json)).toEqual([
+      ["500.301", "NOPE"],
+      ["404.2", "ghost3"],
+      ["403.2", "postmaster"],
+    ]);
+    expectStatus(await api("GET", `emails/${D}/m3`, { auth: admin }), 200);
+    // One well-formed name beside the invalid one; aliases and lists the same way.
+    const one = await api("PUT", `emails/${D}/ghost4,Bad`, { auth: admin, body: { description: "x" } });
+    expect(children(one.json)).toEqual([
+      ["404.2", "ghost4"],
+      ["500.301", "Bad"],
+    ]);
+    const aliasRes = await api("PUT", `aliases/${D}/a3,Bad,ghost`, { auth: admin, body: { target: `m2@${D}` } });
+    expect(children(aliasRes.json)).toEqual([
+      ["500.301", "Bad"],
+      ["404.2", "ghost"],
+    ]);
+    expect((await get(`aliases/${D}/a3`)).target).toBe(`m1@${D}`);
+    const listRes = await api("DELETE", `mailinglists/${D}/l2,Bad,ghost`, { auth: admin });
+    expect(children(listRes.json)).toEqual([
+      ["500.351", "Bad"],
+      ["404.2", "ghost"],
+    ]);
+    expectStatus(await api("GET", `mailinglists/${D}/l2`, { auth: admin }), 200);
   });
 });

@@ -7,13 +7,23 @@ import type { ErrorKey } from "@/lib/errors/catalog";
 import { isAccountName, isListName } from "@/lib/schemas/common";
 import { firstWithChildren } from "@/lib/schemas/fields";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { withTransaction } from "@/db/transaction";
 import { accounts, aliases, mailingLists } from "@/db/schema";
 import { prepared } from "../store/prepared";
 
 export const MAX_NAMES = 1000;
 
-/** Splits and checks a path's name segment. `kind` picks the naming rule. */
-export function parseNames(raw: string, kind: "account" | "list", allowMany = true): string[] {
+/** A path's name segment split: its names, and the errors of the malformed ones among several. */
+export interface NameSegment {
+  names: string[];
+  malformed: ApiError[];
+}
+
+/**
+ * Splits and checks a path's name segment for a write to one name or several (writeNames). `kind` picks the
+ * naming rule. Refuses at once a segment that is not a list of names, and one malformed name alone.
+ */
+export function nameSegment(raw: string, kind: "account" | "list", allowMany = true): NameSegment {
   const names = raw.split(",");
   if (names.length > MAX_NAMES || (!allowMany && names.length > 1)) {
     throw apiError("invalidNameList", "name", { max: allowMany ? MAX_NAMES : 1 });
@@ -21,9 +31,55 @@ export function parseNames(raw: string, kind: "account" | "list", allowMany = tr
   if (names.some((n) => n === "") || new Set(names).size !== names.length) throw apiError("invalidNameList", "name");
   const [check, key]: [(s: string) => boolean, ErrorKey] =
     kind === "account" ? [isAccountName, "invalidAccountName"] : [isListName, "invalidListName"];
-  const bad = names.filter((n) => !check(n)).map((n) => new ApiError(key, { source: n }));
-  if (bad.length) throw names.length > 1 ? withNameChildren(bad) : bad[0]!;
+  const malformed = names.filter((n) => !check(n)).map((n) => new ApiError(key, { source: n }));
+  if (names.length === 1 && malformed.length) throw malformed[0]!;
+  return { names, malformed };
+}
+
+/** Splits and checks a path's name segment, refusing any malformed name. `kind` picks the naming rule. */
+export function parseNames(raw: string, kind: "account" | "list", allowMany = true): string[] {
+  const { names, malformed } = nameSegment(raw, kind, allowMany);
+  if (malformed.length) throw withNameChildren(malformed);
   return names;
+}
+
+/** Thrown to roll writeNames' probe back. */
+const PROBED = new Error("rolled back");
+
+/**
+ * `write` on the segment's names. With malformed names among them the request fails on the first, and its
+ * `children` still name every failing name (contract §3): `write` then runs on the well-formed names in a
+ * transaction rolled back whatever it does, only to learn which of them it refuses.
+ */
+export async function writeNames<T>(
+  db: Db,
+  { names, malformed }: NameSegment,
+  write: (db: Db, names: string[]) => Promise<T>,
+): Promise<T> {
+  if (!malformed.length) return write(db, names);
+  const failures = new Map(malformed.map((e) => [e.source!, e]));
+  const wellFormed = names.filter((n) => !failures.has(n));
+  let refusal: unknown;
+  if (wellFormed.length) {
+    await withTransaction(db, async (tx) => {
+      await write(tx, wellFormed).catch((err: unknown) => (refusal = err));
+      throw PROBED;
+    }).catch((err: unknown) => {
+      if (err !== PROBED) throw err;
+    });
+  }
+  if (refusal !== undefined && !(refusal instanceof ApiError)) throw refusal as Error;
+  if (refusal instanceof ApiError) {
+    // Refusing one name, a write throws that name's error; refusing several, one child per name (a refused body's
+    // children are its fields, no name).
+    const [only] = wellFormed;
+    const refused =
+      wellFormed.length === 1 ? [refusal.source === only ? refusal : failureOfName(only!, refusal)] : refusal.children;
+    for (const e of refused ?? [])
+      if (e.source !== undefined && wellFormed.includes(e.source)) failures.set(e.source, e);
+  }
+  const first = malformed[0]!;
+  throw new ApiError(first.key, { source: first.source, children: names.flatMap((n) => failures.get(n) ?? []) });
 }
 
 /** One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about. */

@@ -8,7 +8,7 @@ import {
   updateAliases,
 } from "@/lib/server/resources/aliases";
 import { methodsNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
-import { parseNames } from "@/lib/server/resources/names";
+import { nameSegment, parseNames, writeNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
@@ -24,14 +24,15 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
-  const names = parseNames(params.name!, "account");
-  const rows = await updateAliases(db, domain, names, await body());
-  return names.length === 1 ? ok(toAliasRecord(rows[0]!, domain)) : noContent();
+  const segment = nameSegment(params.name!, "account");
+  const input = await body();
+  const rows = await writeNames(db, segment, (db, names) => updateAliases(db, domain, names, input));
+  return segment.names.length === 1 ? ok(toAliasRecord(rows[0]!, domain)) : noContent();
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
-  await deleteAliases(db, domain, parseNames(params.name!, "account"));
+  await writeNames(db, nameSegment(params.name!, "account"), (db, names) => deleteAliases(db, domain, names));
   return noContent();
 });
 

@@ -9,7 +9,7 @@ import {
   updateAccounts,
 } from "@/lib/server/resources/accounts";
 import { methodsNotAllowed, noContent, ok, withApi } from "@/lib/server/http/http";
-import { parseNames } from "@/lib/server/resources/names";
+import { nameSegment, parseNames, writeNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAccounts(db, principal, params.domain!, params.name!.split(","));
@@ -27,15 +27,18 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = await domainForAccounts(db, principal, params.domain!, params.name!.split(","));
-  const names = parseNames(params.name!, "account");
+  const segment = nameSegment(params.name!, "account");
   const input = await body();
-  const rows = await updateAccounts(db, principal, domain, names, input, { prehashed: await prehashPassword(input) });
-  return names.length === 1 ? ok(await accountRecord(db, domain, rows[0]!)) : noContent();
+  const prehashed = await prehashPassword(input);
+  const rows = await writeNames(db, segment, (db, names) =>
+    updateAccounts(db, principal, domain, names, input, { prehashed }),
+  );
+  return segment.names.length === 1 ? ok(await accountRecord(db, domain, rows[0]!)) : noContent();
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
-  await deleteAccounts(db, domain, parseNames(params.name!, "account"));
+  await writeNames(db, nameSegment(params.name!, "account"), (db, names) => deleteAccounts(db, domain, names));
   return noContent();
 });
 

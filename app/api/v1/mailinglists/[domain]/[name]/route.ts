@@ -8,7 +8,7 @@ import {
   listRecord,
   updateMailingLists,
 } from "@/lib/server/resources/mailing-lists";
-import { parseNames } from "@/lib/server/resources/names";
+import { nameSegment, parseNames, writeNames } from "@/lib/server/resources/names";
 
 export const GET = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
@@ -32,14 +32,17 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
-  const names = parseNames(params.name!, "list");
-  const updated = await updateMailingLists(db, domain, names, await body(), rulesOf(principal));
-  return names.length === 1 ? ok(await updated[0]!.record()) : noContent();
+  const segment = nameSegment(params.name!, "list");
+  const input = await body();
+  const updated = await writeNames(db, segment, (db, names) =>
+    updateMailingLists(db, domain, names, input, rulesOf(principal)),
+  );
+  return segment.names.length === 1 ? ok(await updated[0]!.record()) : noContent();
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
   const domain = await domainForAdmin(db, principal, params.domain!);
-  await deleteMailingLists(db, domain, parseNames(params.name!, "list"));
+  await writeNames(db, nameSegment(params.name!, "list"), (db, names) => deleteMailingLists(db, domain, names));
   return noContent();
 });
 
