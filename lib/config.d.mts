@@ -24,6 +24,7 @@ export declare function mailDbPassword(): string | undefined;
 export declare function postmasterPassword(): string | undefined;
 export declare function checkPassword(): string | undefined;
 export declare function accountPassword(): string | undefined;
+export declare function operatorDirectory(): string;
 export declare function mailHostSet(): boolean;
 export declare function smsConfigPath(): string | undefined;
 export declare function smsSecretKey(): string | undefined;

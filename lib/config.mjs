@@ -120,6 +120,14 @@ export function accountPassword() {
   return process.env.ACCOUNT_PASSWORD || undefined;
 }
 
+/**
+ * The directory a CLI command was typed in, which relative file names start from: INIT_CWD, set by `npm run` (which
+ * runs the CLI in the package's folder), else the working directory.
+ */
+export function operatorDirectory() {
+  return process.env.INIT_CWD || process.cwd();
+}
+
 /** CHECK_PASSWORD: the password of `mailserver check`'s account, when set (empty counts as unset). */
 export function checkPassword() {
   return process.env.CHECK_PASSWORD || undefined;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { operatorDirectory } from "@/lib/config.mjs";
 
 /** Wrong usage: the CLI prints the one-line message and exits with 2. */
 export class UsageError extends Error {}
@@ -141,7 +142,7 @@ const FILE_ARGS = new Set(["<file>", "[file]"]);
  * working directory. `-` (standard input) stays as it is.
  */
 export function operatorPath(file: string): string {
-  return file === "-" ? file : path.resolve(process.env.INIT_CWD || process.cwd(), file);
+  return file === "-" ? file : path.resolve(operatorDirectory(), file);
 }
 
 /** parseArgs' messages run over several lines and suggest `--`; one line naming the option is enough. */
