@@ -1,6 +1,6 @@
 import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
@@ -14,6 +14,7 @@ import {
 } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { fieldChanges, recordChange } from "./audit";
+import { removeForwardsToDomain } from "./account-forwards";
 import { UntilChangedCache } from "../store/db-generation";
 import {
   createCustomer,
@@ -275,9 +276,51 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
   });
 }
 
+/**
+ * `domain remove`: the domain with everything in it, and what other domains had pointing into it, the way deleting
+ * an account treats what pointed at the account (docs/customers.md, "Removing a domain"): their catchalls of type
+ * 2 or 3 into it are switched off, and its accounts leave the forwards of the customer's other accounts. Aliases of
+ * other domains keep their targets (contract §9), like mail to any address outside the domain.
+ */
 export async function removeDomain(db: Db, domain: DomainRow): Promise<void> {
   await withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await switchOffCatchallsInto(tx, domain);
+    await removeForwardsToDomain(tx, domain);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
     await tx.delete(domains).where(eq(domains.id, domain.id));
   });
+}
+
+/**
+ * Other domains' catchalls that deliver into `domain` (type 3 naming it, type 2 naming an address in it), switched
+ * off and audited as their domain's change: left in place they would send mail to whoever hosts the name next, and
+ * their record could not be saved back (500.362).
+ */
+async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<void> {
+  const pointing = await tx
+    .select({ id: domains.id, name: domains.name, type: domains.catchallType, address: domains.catchallAddress })
+    .from(domains)
+    .where(
+      and(
+        ne(domains.id, domain.id),
+        or(
+          and(eq(domains.catchallType, 3), eq(domains.catchallAddress, domain.name)),
+          and(eq(domains.catchallType, 2), like(domains.catchallAddress, `%@${domain.name}`)),
+        ),
+      ),
+    )
+    .orderBy(domains.id);
+  for (const d of pointing) {
+    if (d.type === 2 && !d.address.endsWith(`@${domain.name}`)) continue;
+    await lockDomain(tx, d.id);
+    await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, d.id));
+    await recordChange(tx, {
+      domain: d.name,
+      action: "update",
+      resource: "domain",
+      names: [d.name],
+      changes: { catchall_type: { old: d.type, new: 0 }, catchall_address: { old: d.address, new: "" } },
+    });
+  }
 }
