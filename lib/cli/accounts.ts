@@ -106,6 +106,7 @@ const newAccount = (e: Line): NewAccount => ({
   name: e.name,
   body: e.body,
   hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: e.mailHash ?? mailPasswordHash(e.clear!) },
+  password: e.generated ? undefined : e.clear,
 });
 
 /**
