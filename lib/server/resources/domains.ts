@@ -211,7 +211,7 @@ export async function insertDomain(
     if (customerId === undefined) customer = (await createCustomer(tx, name)).id;
     else {
       const row = await getCustomerOrThrow(tx, customerId);
-      refusePooled(name, row, limits);
+      refusePooled(name, row, limits, true);
       customer = row.id;
     }
     await recordChange(tx, {
@@ -239,19 +239,47 @@ const LIMIT_OPTION = {
 } as const;
 
 /**
- * Refuses an own limit of `domain` that its customer pools: the domain's own figure does not bind while the pool does
- * (docs/customers.md), so setting it would change nothing in force.
+ * An own limit of a domain that its customer pools, refused: the domain's own figure does not bind while the pool does
+ * (docs/customers.md), so setting it would change nothing in force. The message names the limits as flags (`domain
+ * add`, `domain set-limits`); `forFileLine` words it for a line of `domain import` or `set-limits --file`.
  */
-function refusePooled(domain: string, customer: CustomerRow | undefined, limits: DomainLimits): void {
+export class PooledLimitError extends Error {
+  constructor(
+    readonly domain: string,
+    readonly customerId: number,
+    readonly limits: (keyof typeof LIMIT_OPTION)[],
+    /** The domain was being added (nothing was added), not changed. */
+    readonly adding: boolean,
+  ) {
+    super(`${domain}: ${PooledLimitError.text(customerId, limits, adding, (o) => o)}`);
+  }
+
+  /** The refusal for a file's line, which names its domain already: `capacity-limit=` as the line spells it. */
+  forFileLine(): string {
+    return PooledLimitError.text(this.customerId, this.limits, this.adding, (o) => `${o.slice(2)}=`);
+  }
+
+  private static text(
+    customerId: number,
+    limits: (keyof typeof LIMIT_OPTION)[],
+    adding: boolean,
+    spell: (flag: string) => string,
+  ): string {
+    const options = limits.map((k) => LIMIT_OPTION[k]);
+    const names = options.map((o) => spell(o.split(" ")[0]!)).join(", ");
+    const many = limits.length > 1;
+    return (
+      `${names} ${many ? "are" : "is"} pooled over customer ${customerId}'s domains; ` +
+      `set ${many ? "them" : "it"} with \`customer set-limits ${customerId} ${options.join(" ")}\` ` +
+      `(or \`none\` to give each domain its own again); nothing was ${adding ? "added" : "changed"}`
+    );
+  }
+}
+
+/** Refuses an own limit of `domain` that its customer pools (PooledLimitError). */
+function refusePooled(domain: string, customer: CustomerRow | undefined, limits: DomainLimits, adding: boolean): void {
   const pooled = pooledLimits(customer).filter((k) => limits[k] !== undefined);
-  if (!pooled.length) return;
-  const options = pooled.map((k) => LIMIT_OPTION[k]);
-  const names = options.map((o) => o.split(" ")[0]).join(", ");
-  throw new Error(
-    `${domain}: ${names} ${pooled.length > 1 ? "are" : "is"} pooled over customer ${customer!.id}'s domains; ` +
-      `set ${pooled.length > 1 ? "them" : "it"} with \`customer set-limits ${customer!.id} ${options.join(" ")}\` ` +
-      `(or \`none\` to give each domain its own again); nothing was changed`,
-  );
+  if (pooled.length) throw new PooledLimitError(domain, customer!.id, pooled, adding);
 }
 
 /** Sets the domain's own limits; one its customer pools is refused, with nothing written (refusePooled). */
@@ -264,6 +292,7 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
       domain.name,
       domain.customerId === null ? undefined : await findCustomer(tx, domain.customerId),
       limits,
+      false,
     );
     await recordChange(tx, {
       domain: domain.name,
