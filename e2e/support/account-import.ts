@@ -144,13 +144,20 @@ export async function runAccountImport(file: string): Promise<void> {
     [
       JSON.stringify({ email: "v2@two.example", password: "Vee-pass12", aliases: ["v2b@two.example"] }),
       JSON.stringify({ email: "v2b@two.example", password: "Vee-pass12" }),
+      // A retype is taken as POST takes it: equal to the password, or refused naming password_retype.
+      JSON.stringify({ email: "w1@two.example", password: "Haslo-123", password_retype: "Haslo-123" }),
+      JSON.stringify({ email: "w2@two.example", password: "Haslo-123", password_retype: "Haslo-124" }),
+      JSON.stringify({ email: "w3@two.example", password_hash: OLD_HASH, password_retype: "Haslo-123" }),
     ].join("\n"),
   );
   const ordered = await run();
   expect(ordered.output.split("\n")).toEqual([
     "created\tv2@two.example",
     expect.stringMatching(/^failed\tv2b@two\.example\tline 2: .*\(name\) \[409\.1\]$/),
-    "1 created, 0 already there, 1 failed",
+    "created\tw1@two.example",
+    expect.stringMatching(/^failed\tw2@two\.example\tline 4: .*\(password_retype\) \[500\.305\]$/),
+    expect.stringMatching(/^failed\tw3@two\.example\tline 5: .*\(password_retype\) \[500\.305\]$/),
+    "2 created, 0 already there, 3 failed",
   ]);
 }
 

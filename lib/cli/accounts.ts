@@ -1,6 +1,5 @@
 // `account import`: many accounts from another mail server (docs/migration.md), with the password hashes they had
 // there, created by the accounts service in one transaction per batch.
-import fs from "node:fs";
 import readline from "node:readline";
 import type { DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
@@ -10,7 +9,7 @@ import { generatePassword, isDomainName, passwordProblems } from "@/lib/schemas/
 import { API_HASH_AT_FIRST_SIGN_IN } from "@/lib/server/caller/password";
 import { createAccounts, type NewAccount } from "@/lib/server/resources/accounts";
 import { findDomain } from "@/lib/server/resources/domains";
-import { CLI, describeError, FailedWithReport, intOption, type Command, type Context } from "./args";
+import { CLI, describeError, FailedWithReport, intOption, openInputStream, type Command, type Context } from "./args";
 
 export const ACCOUNT_COMMANDS: Command[] = [
   {
@@ -42,7 +41,7 @@ export const ACCOUNT_COMMANDS: Command[] = [
     },
     async run(ctx, { positionals, values }) {
       const file = positionals[0]!;
-      const input = file === "-" ? process.stdin : fs.createReadStream(file, { encoding: "utf8" });
+      const input = await openInputStream(file);
       const lines = readline.createInterface({ input, crlfDelay: Infinity });
       try {
         return await importAccounts(ctx, lines, intOption(this, values, "batch") ?? 500);
@@ -106,6 +105,7 @@ const newAccount = (e: Line): NewAccount => ({
   name: e.name,
   body: e.body,
   hashes: { hash: API_HASH_AT_FIRST_SIGN_IN, mailHash: e.mailHash ?? mailPasswordHash(e.clear!) },
+  password: e.generated ? undefined : e.clear,
 });
 
 /**

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { operatorDirectory } from "@/lib/config.mjs";
+import { PooledLimitError } from "@/lib/server/resources/domains";
 
 /** Wrong usage: the CLI prints the one-line message and exits with 2. */
 export class UsageError extends Error {}
@@ -179,6 +180,9 @@ export function intOption(
     Number(value) < min ||
     Number(value) > max
   ) {
+    // Digits past the maximum are a number, only too large: saying it needs a whole number would mislead.
+    if (typeof value === "string" && /^\d+$/.test(value) && BigInt(value) > BigInt(max))
+      throw new UsageError(`${command.name}: ${spelt} is too large: at most ${max}, not '${value}'`);
     const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
     throw new UsageError(`${command.name}: ${spelt} needs a whole number ${range}, not '${String(value)}'`);
   }
@@ -276,6 +280,11 @@ export function describeError(err: unknown): string {
   return message.split("\n")[0]!;
 }
 
+/** describeError for a line of a file (`domain import`, `set-limits --file`): its limits spelt as the line spells them. */
+export function describeLineError(err: unknown): string {
+  return err instanceof PooledLimitError ? err.forFileLine() : describeError(err);
+}
+
 /** A line's `name=value` words, each one of `allowed`; anything else is refused, naming what is allowed. */
 export function lineOptions(words: string[], allowed: Set<string>): Parsed["values"] {
   const values: Parsed["values"] = {};
@@ -309,7 +318,7 @@ export async function changeEachLine(
     } catch (err) {
       if (refusedByStandby(err)) throw new Error(standbyRefusal(counts.changed ? changedAbove : undefined));
       counts.failed++;
-      await ctx.print(`failed\t${name.toLowerCase()}\tline ${line}: ${describeError(err)}`);
+      await ctx.print(`failed\t${name.toLowerCase()}\tline ${line}: ${describeLineError(err)}`);
     }
   }
   const total = `${counts.changed} changed, ${counts.failed} failed`;
@@ -317,10 +326,47 @@ export async function changeEachLine(
   throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
 }
 
+/**
+ * A file argument that cannot be read, as one line naming it (exit status 1, like any command that could not be done:
+ * the argument is well formed, the file is not there to read); other errors pass unchanged.
+ */
+export function unreadableFile(file: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === "ENOENT"
+      ? "there is no such file"
+      : code === "EISDIR"
+        ? "it is a folder, not a file"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : undefined;
+  return why ? new Error(`cannot read ${file}: ${why}`) : err;
+}
+
+/** Opens a file argument to read it as a stream (- is standard input); unreadable, it fails as unreadableFile says. */
+export async function openInputStream(file: string): Promise<NodeJS.ReadableStream> {
+  if (file === "-") return process.stdin;
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(file, "r");
+    // A folder opens, and fails only when read: refused here with the same line as a missing file.
+    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error(file), { code: "EISDIR" });
+    return handle.createReadStream({ encoding: "utf8" });
+  } catch (err) {
+    await handle?.close();
+    throw unreadableFile(file, err);
+  }
+}
+
 /** A file of one item a line (- reads standard input): each line's words, blank lines and # comments left out. */
 export function readLineFile(file: string): { line: number; words: string[] }[] {
-  return fs
-    .readFileSync(file === "-" ? 0 : file, "utf8")
+  let text: string;
+  try {
+    text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (err) {
+    throw unreadableFile(file, err);
+  }
+  return text
     .split("\n")
     .map((raw, i) => ({ line: i + 1, words: raw.trim().split(/\s+/) }))
     .filter(({ words }) => words[0] !== "" && !words[0]!.startsWith("#"));

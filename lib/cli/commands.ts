@@ -83,6 +83,7 @@ function overview(commands: Command[], title: string): string {
     "",
     `Every command takes --help. DATABASE_URL (postgres://...) names a PostgreSQL database, else DATABASE_PATH the SQLite file (default data/mail.db).`,
     "A relative file or folder name is taken from the directory npm run was started in (INIT_CWD); - is standard input.",
+    "A file to read that is missing or a folder ends the command with one line naming it (exit status 1).",
     "",
     "Example:",
     `  ${commands[0]!.example}`,

@@ -276,6 +276,82 @@ describe("domain import", () => {
   });
 });
 
+describe("the lines of domain import and set-limits --file", () => {
+  let own: Db;
+  beforeAll(() => {
+    own = openDatabase(path.join(dir, "lines.db"));
+  });
+  afterAll(() => own?.$client.close());
+  const lines = (name: string, ...text: string[]) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text.join("\n"));
+    return file;
+  };
+
+  it("word a refusal as the line spells it, say too large, and refuse a line without a password", async () => {
+    await runCommand(own, ["domain", "add", "pc.example", "--postmaster-password", "Admin-pass1"]);
+    const customer = (await getDomainOrThrow(own, "pc.example")).customerId!;
+    await runCommand(own, ["customer", "set-limits", "pc.example", "--capacity-limit", "5000"]);
+    const pooled =
+      `capacity-limit= is pooled over customer ${customer}'s domains; set it with ` +
+      `\`customer set-limits ${customer} --capacity-limit MB\` (or \`none\` to give each domain its own again); `;
+    const imported = await run(own, [
+      "domain",
+      "import",
+      lines(
+        "import.txt",
+        "pd.example - customer=pc.example capacity-limit=10",
+        "pe.example - capacity-limit=99999999999999999999",
+        "new3.example",
+        "new4.example account-limit=5",
+        "pf.example -",
+      ),
+    ]);
+    const noPassword = "no postmaster password: give one after the domain, or - to have one generated";
+    expect(imported.output.split("\n")).toEqual([
+      `failed\tpd.example\tline 1: ${pooled}nothing was added`,
+      "failed\tpe.example\tline 2: domain import: capacity-limit= is too large: at most 9007199254740991, " +
+        "not '99999999999999999999'",
+      `failed\tnew3.example\tline 3: ${noPassword}`,
+      `failed\tnew4.example\tline 4: ${noPassword}`,
+      expect.stringMatching(/^added\tpf\.example\tcustomer \d+\tpassword \S+$/),
+      "1 added, 0 already hosted, 4 failed",
+    ]);
+    for (const name of ["pd.example", "pe.example", "new3.example", "new4.example"])
+      expect(await findDomain(own, name)).toBeUndefined();
+    const limited = await run(own, [
+      "domain",
+      "set-limits",
+      "--file",
+      lines("limits.txt", "pc.example capacity-limit=10"),
+    ]);
+    expect(limited.output.split("\n")).toEqual([
+      `failed\tpc.example\tline 1: ${pooled}nothing was changed`,
+      "0 changed, 1 failed",
+    ]);
+  });
+
+  it("name a file that is missing or a folder in one line, not as a usage error", async () => {
+    const missing = path.join(dir, "no-such-file.txt");
+    for (const argv of [
+      ["domain", "import", missing],
+      ["account", "import", missing],
+      ["domain", "set-limits", "--file", missing],
+      ["customer", "set-limits", "--file", missing],
+    ]) {
+      const err = await runCommand(own, argv).catch((e: unknown) => e);
+      expect(err).not.toBeInstanceOf(UsageError);
+      expect((err as Error).message, argv.join(" ")).toBe(`cannot read ${missing}: there is no such file`);
+      const folder = await runCommand(
+        own,
+        argv.map((a) => (a === missing ? dir : a)),
+      ).catch((e: unknown) => e);
+      expect(folder).not.toBeInstanceOf(UsageError);
+      expect((folder as Error).message, argv.join(" ")).toBe(`cannot read ${dir}: it is a folder, not a file`);
+    }
+  });
+});
+
 describe("customer show, rename and set-limits", () => {
   it("name the customer by its id or by a domain it owns", async () => {
     // Customer 1 owns alpha.example and beta.example (domain import, above); gamma.example is customer 2's.
@@ -607,11 +683,14 @@ describe("domain set-limits --send-limit", () => {
     expect(await runCommand(db, ["domain", "list"])).toMatch(/^a\.test\t.*\tsend 250\/h$/m);
     expect((await shown(["domain", "set-limits", D, "--send-limit", "0"])).send_limit).toBe("0");
     expect(await runCommand(db, ["domain", "list"])).toMatch(/^a\.test\t.*\tsend unlimited\/h$/m);
-    for (const bad of ["-1", "many", "2147483648"]) {
+    for (const bad of ["-1", "many"]) {
       await expect(runCommand(db, ["domain", "set-limits", D, `--send-limit=${bad}`])).rejects.toThrow(
         new UsageError(`domain set-limits: --send-limit needs a whole number from 0 to 2147483647, not '${bad}'`),
       );
     }
+    await expect(runCommand(db, ["domain", "set-limits", D, "--send-limit=2147483648"])).rejects.toThrow(
+      new UsageError("domain set-limits: --send-limit is too large: at most 2147483647, not '2147483648'"),
+    );
     expect((await getDomainOrThrow(db, D)).sendLimit).toBe(0);
     await runCommand(db, ["domain", "set-limits", D, "--send-limit", "1000"]);
   });
@@ -687,7 +766,7 @@ describe("a customer's pooled limits in domain list and domain set-limits", () =
         ...limit,
       ]);
     await expect(add("pool-c.test", "--capacity-limit", "10")).rejects.toThrow(
-      /^pool-c\.test: --capacity-limit is pooled over customer \d+'s domains; .*nothing was changed$/,
+      /^pool-c\.test: --capacity-limit is pooled over customer \d+'s domains; .*nothing was added$/,
     );
     expect(await findDomain(db, "pool-c.test")).toBeUndefined();
     await add("pool-c.test", "--account-limit", "5");

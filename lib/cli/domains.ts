@@ -38,7 +38,7 @@ import { resolveCustomer } from "./customers";
 import {
   changeEachLine,
   CLI,
-  describeError,
+  describeLineError,
   refusedByStandby,
   FailedWithReport,
   intOption,
@@ -149,11 +149,11 @@ export const DOMAIN_COMMANDS: Command[] = [
       "Adds many domains from a file, as `domain add` would one by one: a line per domain; the ones already hosted are left as they are.",
     notes:
       "A line: <domain> <postmaster-password> [account-limit=N] [alias-limit=N] [mailinglist-limit=N] [capacity-limit=MB]\n" +
-      "[send-limit=N] [customer=<id>|<domain>]; a password of - is generated and printed. Blank lines and lines\n" +
-      "starting with # are skipped; - as the file reads standard input. The lines are added in order, each in its own\n" +
-      "transaction (a customer=<domain> may name a domain of an earlier line); the passwords' hashes and DKIM keys are\n" +
-      "made --concurrency at a time beforehand. One output line per domain (added, exists, failed), printed as soon as\n" +
-      "it is done, then the counts; exit 1 when a line failed.",
+      "[send-limit=N] [customer=<id>|<domain>]; a password of - is generated and printed, a line without one fails.\n" +
+      "Blank lines and lines starting with # are skipped; - as the file reads standard input. The lines are added in\n" +
+      "order, each in its own transaction (a customer=<domain> may name a domain of an earlier line); the passwords'\n" +
+      "hashes and DKIM keys are made --concurrency at a time beforehand. One output line per domain (added, exists,\n" +
+      "failed), printed as soon as it is done, then the counts; exit 1 when a line failed.",
     example: `${CLI} domain import domains.txt`,
     options: {
       concurrency: {
@@ -441,7 +441,8 @@ export const DOMAIN_COMMANDS: Command[] = [
   {
     name: "domain remove",
     args: ["<domain>"],
-    summary: "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay).",
+    summary:
+      "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay); other domains' catchalls into it are switched off and its accounts leave the customer's forwards (docs/customers.md).",
     example: `${CLI} domain remove example.org --yes`,
     options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
     async run(ctx, { positionals, values }) {
@@ -548,14 +549,21 @@ async function importDomains(
 ): Promise<string> {
   const db = ctx.db();
   const entries = lines.map(({ line, words: [name, given, ...rest] }) => {
-    const password = given === undefined || given === "-" ? generatePassword() : given;
-    return { line, name: name!.toLowerCase(), password, generated: password !== given, rest };
+    // The password is the line's second word (--help): a line without one, or with an option in its place, is
+    // refused rather than given a generated password (or, worse, one that is the option's text).
+    const option = given !== undefined && IMPORT_OPTIONS.has(given.split("=")[0]!) && given.includes("=");
+    const missing = given === undefined || option;
+    const password = missing || given === "-" ? generatePassword() : given;
+    return { line, name: name!.toLowerCase(), password, generated: given === "-", missing, rest };
   });
   // A second run of the same file (after fixing its failed lines) prepares nothing for the domains already added.
   const hosted = new Set((await listDomains(db)).map((d) => d.name));
   const prepared: Promise<PreparedPostmaster | undefined>[] = [];
   const prepare = (i: number) => {
-    const p = hosted.has(entries[i]!.name) ? Promise.resolve(undefined) : preparePostmaster(entries[i]!.password);
+    const p =
+      hosted.has(entries[i]!.name) || entries[i]!.missing
+        ? Promise.resolve(undefined)
+        : preparePostmaster(entries[i]!.password);
     p.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
     prepared[i] = p;
   };
@@ -565,6 +573,8 @@ async function importDomains(
   const counts = { added: 0, exists: 0, failed: 0 };
   for (const [i, entry] of entries.entries()) {
     try {
+      if (entry.missing)
+        throw new UsageError("no postmaster password: give one after the domain, or - to have one generated");
       const values = lineOptions(entry.rest, IMPORT_OPTIONS);
       const limits = limitsOf(command, values, (name) => `${name}=`);
       if (await findDomain(db, entry.name)) {
@@ -589,7 +599,7 @@ async function importDomains(
         );
       }
       counts.failed++;
-      await out(`failed\t${entry.name}\tline ${entry.line}: ${describeError(err)}`);
+      await out(`failed\t${entry.name}\tline ${entry.line}: ${describeLineError(err)}`);
     } finally {
       if (i + concurrency < entries.length) prepare(i + concurrency);
     }

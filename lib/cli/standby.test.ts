@@ -77,7 +77,7 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
 
   it("domain import against the standby stops at its first domain with the same one line and the counts, exit 1", () => {
     // Each line used to fail on its own after hashing its password: a line per domain, minutes for a big file.
-    const r = cli(replica.url, "domain", "import", "-", { input: "i1.test\ni2.test\ni3.test\n" });
+    const r = cli(replica.url, "domain", "import", "-", { input: "i1.test -\ni2.test -\ni3.test -\n" });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("0 added, 0 already hosted, 0 failed, 3 not added\n");
     expect(r.stderr).toBe(
@@ -85,7 +85,7 @@ describe("a standby serves reads", { timeout: 90_000 }, () => {
     );
     // A domain already hosted is read, and counted; the lines from the refused one on are not added. Before, the
     // summary was left out: the exists line alone, as if the file had held one domain.
-    const hosted = cli(replica.url, "domain", "import", "-", { input: "standby.test\ni1.test\ni2.test\n" });
+    const hosted = cli(replica.url, "domain", "import", "-", { input: "standby.test -\ni1.test -\ni2.test -\n" });
     expect(hosted.status).toBe(1);
     expect(hosted.stdout).toBe("exists\tstandby.test\n0 added, 1 already hosted, 0 failed, 2 not added\n");
     expect(hosted.stderr).toBe(

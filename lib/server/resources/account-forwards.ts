@@ -1,6 +1,6 @@
 import "server-only";
 // Forwards to accounts of the same customer: who forwards to an address, and taking deleted accounts out of them.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type AccountRow, type DomainRow } from "@/db/schema";
 import { fieldChanges, recordChange } from "./audit";
@@ -50,8 +50,44 @@ export async function forwardersOf(
 
 /** Takes `emails` (accounts being deleted) out of the forwards of the customer's other accounts; audited per account. */
 export async function removeForwardsTo(tx: Db, domain: DomainRow, emails: string[]): Promise<void> {
-  const gone = new Set(emails);
-  for (const { account, domain: name, forwards } of await forwardersOf(tx, domain, emails)) {
+  await dropForwards(tx, await forwardersOf(tx, domain, emails), new Set(emails));
+}
+
+/**
+ * The same rule for a domain being removed: its accounts leave the forwards of the accounts of its customer's other
+ * domains. One LIKE on the domain's name finds the candidates, however many accounts the domain has.
+ */
+export async function removeForwardsToDomain(tx: Db, domain: DomainRow): Promise<void> {
+  if (domain.customerId === null) return;
+  const gone = new Set(
+    (await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.domainId, domain.id))).map(
+      (a) => a.email,
+    ),
+  );
+  const rows = await tx
+    .select({ account: accounts, domain: domains.name })
+    .from(accounts)
+    .innerJoin(domains, eq(domains.id, accounts.domainId))
+    .where(
+      and(
+        eq(domains.customerId, domain.customerId),
+        ne(domains.id, domain.id),
+        sql`CAST(${accounts.forwards} AS TEXT) LIKE ${`%@${domain.name}"%`}`,
+      ),
+    );
+  const found = rows
+    .filter((r) => r.account.forwards.some((f) => gone.has(f)))
+    .map((r) => ({ ...r, forwards: r.account.forwards }))
+    .sort((a, b) => a.account.email.localeCompare(b.account.email));
+  await dropForwards(tx, found, gone);
+}
+
+async function dropForwards(
+  tx: Db,
+  found: { account: AccountRow; domain: string; forwards: string[] }[],
+  gone: Set<string>,
+): Promise<void> {
+  for (const { account, domain: name, forwards } of found) {
     const kept = forwards.filter((f) => !gone.has(f));
     await tx.update(accounts).set({ forwards: kept }).where(eq(accounts.id, account.id));
     await recordChange(tx, {

@@ -133,6 +133,9 @@ export interface NewAccount {
   body: Record<string, unknown>;
   /** The API's hash (API_HASH_AT_FIRST_SIGN_IN when it is made at the first panel sign-in) and the mail hash. */
   hashes: PasswordHashes;
+  /** The password the hashes were made from when the caller was given it (not generated): a `password_retype` in
+   * `body` must equal it, as in a POST. */
+  password?: string;
 }
 
 export type NewAccountOutcome =
@@ -150,11 +153,14 @@ export type NewAccountOutcome =
 export async function createAccounts(db: Db, domain: DomainRow, items: NewAccount[]): Promise<NewAccountOutcome[]> {
   const outcomes: NewAccountOutcome[] = [];
   const drafts: { i: number; input: AccountUpdate; values: typeof accounts.$inferInsert & { capacity: number } }[] = [];
-  for (const [i, { name, body, hashes }] of items.entries()) {
+  for (const [i, { name, body, hashes, password }] of items.entries()) {
     try {
       if (!isAccountName(name)) throw apiError("invalidAccountName", "name");
       const input = parseFields(body, accountFields, READ_ONLY_ACCOUNT_FIELDS);
-      if (input.password || input.password_retype) throw apiError("unknownField", "password");
+      // The password arrives as its hashes; a retype, as POST takes it, must equal the password the line gave.
+      if (input.password) throw apiError("unknownField", "password");
+      if (input.password_retype && input.password_retype !== (password ?? ""))
+        throw apiError("passwordMismatch", "password_retype");
       const values = {
         ...newAccountValues(domain, name, input, hashes),
         capacity: input.capacity ?? (accounts.capacity.default as number),

@@ -1,6 +1,6 @@
 import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
@@ -14,6 +14,7 @@ import {
 } from "@/lib/schemas/domain";
 import { parseFields } from "@/lib/schemas/fields";
 import { fieldChanges, recordChange } from "./audit";
+import { removeForwardsToDomain } from "./account-forwards";
 import { UntilChangedCache } from "../store/db-generation";
 import {
   createCustomer,
@@ -210,7 +211,7 @@ export async function insertDomain(
     if (customerId === undefined) customer = (await createCustomer(tx, name)).id;
     else {
       const row = await getCustomerOrThrow(tx, customerId);
-      refusePooled(name, row, limits);
+      refusePooled(name, row, limits, true);
       customer = row.id;
     }
     await recordChange(tx, {
@@ -238,19 +239,47 @@ const LIMIT_OPTION = {
 } as const;
 
 /**
- * Refuses an own limit of `domain` that its customer pools: the domain's own figure does not bind while the pool does
- * (docs/customers.md), so setting it would change nothing in force.
+ * An own limit of a domain that its customer pools, refused: the domain's own figure does not bind while the pool does
+ * (docs/customers.md), so setting it would change nothing in force. The message names the limits as flags (`domain
+ * add`, `domain set-limits`); `forFileLine` words it for a line of `domain import` or `set-limits --file`.
  */
-function refusePooled(domain: string, customer: CustomerRow | undefined, limits: DomainLimits): void {
+export class PooledLimitError extends Error {
+  constructor(
+    readonly domain: string,
+    readonly customerId: number,
+    readonly limits: (keyof typeof LIMIT_OPTION)[],
+    /** The domain was being added (nothing was added), not changed. */
+    readonly adding: boolean,
+  ) {
+    super(`${domain}: ${PooledLimitError.text(customerId, limits, adding, (o) => o)}`);
+  }
+
+  /** The refusal for a file's line, which names its domain already: `capacity-limit=` as the line spells it. */
+  forFileLine(): string {
+    return PooledLimitError.text(this.customerId, this.limits, this.adding, (o) => `${o.slice(2)}=`);
+  }
+
+  private static text(
+    customerId: number,
+    limits: (keyof typeof LIMIT_OPTION)[],
+    adding: boolean,
+    spell: (flag: string) => string,
+  ): string {
+    const options = limits.map((k) => LIMIT_OPTION[k]);
+    const names = options.map((o) => spell(o.split(" ")[0]!)).join(", ");
+    const many = limits.length > 1;
+    return (
+      `${names} ${many ? "are" : "is"} pooled over customer ${customerId}'s domains; ` +
+      `set ${many ? "them" : "it"} with \`customer set-limits ${customerId} ${options.join(" ")}\` ` +
+      `(or \`none\` to give each domain its own again); nothing was ${adding ? "added" : "changed"}`
+    );
+  }
+}
+
+/** Refuses an own limit of `domain` that its customer pools (PooledLimitError). */
+function refusePooled(domain: string, customer: CustomerRow | undefined, limits: DomainLimits, adding: boolean): void {
   const pooled = pooledLimits(customer).filter((k) => limits[k] !== undefined);
-  if (!pooled.length) return;
-  const options = pooled.map((k) => LIMIT_OPTION[k]);
-  const names = options.map((o) => o.split(" ")[0]).join(", ");
-  throw new Error(
-    `${domain}: ${names} ${pooled.length > 1 ? "are" : "is"} pooled over customer ${customer!.id}'s domains; ` +
-      `set ${pooled.length > 1 ? "them" : "it"} with \`customer set-limits ${customer!.id} ${options.join(" ")}\` ` +
-      `(or \`none\` to give each domain its own again); nothing was changed`,
-  );
+  if (pooled.length) throw new PooledLimitError(domain, customer!.id, pooled, adding);
 }
 
 /** Sets the domain's own limits; one its customer pools is refused, with nothing written (refusePooled). */
@@ -263,6 +292,7 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
       domain.name,
       domain.customerId === null ? undefined : await findCustomer(tx, domain.customerId),
       limits,
+      false,
     );
     await recordChange(tx, {
       domain: domain.name,
@@ -275,9 +305,51 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
   });
 }
 
+/**
+ * `domain remove`: the domain with everything in it, and what other domains had pointing into it, the way deleting
+ * an account treats what pointed at the account (docs/customers.md, "Removing a domain"): their catchalls of type
+ * 2 or 3 into it are switched off, and its accounts leave the forwards of the customer's other accounts. Aliases of
+ * other domains keep their targets (contract §9), like mail to any address outside the domain.
+ */
 export async function removeDomain(db: Db, domain: DomainRow): Promise<void> {
   await withTransaction(db, async (tx) => {
+    await lockDomain(tx, domain.id);
+    await switchOffCatchallsInto(tx, domain);
+    await removeForwardsToDomain(tx, domain);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
     await tx.delete(domains).where(eq(domains.id, domain.id));
   });
+}
+
+/**
+ * Other domains' catchalls that deliver into `domain` (type 3 naming it, type 2 naming an address in it), switched
+ * off and audited as their domain's change: left in place they would send mail to whoever hosts the name next, and
+ * their record could not be saved back (500.362).
+ */
+async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<void> {
+  const pointing = await tx
+    .select({ id: domains.id, name: domains.name, type: domains.catchallType, address: domains.catchallAddress })
+    .from(domains)
+    .where(
+      and(
+        ne(domains.id, domain.id),
+        or(
+          and(eq(domains.catchallType, 3), eq(domains.catchallAddress, domain.name)),
+          and(eq(domains.catchallType, 2), like(domains.catchallAddress, `%@${domain.name}`)),
+        ),
+      ),
+    )
+    .orderBy(domains.id);
+  for (const d of pointing) {
+    if (d.type === 2 && !d.address.endsWith(`@${domain.name}`)) continue;
+    await lockDomain(tx, d.id);
+    await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, d.id));
+    await recordChange(tx, {
+      domain: d.name,
+      action: "update",
+      resource: "domain",
+      names: [d.name],
+      changes: { catchall_type: { old: d.type, new: 0 }, catchall_address: { old: d.address, new: "" } },
+    });
+  }
 }
