@@ -272,6 +272,18 @@ describe("domain boundaries", () => {
     // Y's alias and catchall keep their target (mail to it is refused like mail to any unknown address).
     expect(await read(`aliases/${Y}/to-x`, Y)).toMatchObject({ target: `leaving@${X}` });
     expect(await read(`domains/${Y}`, Y)).toMatchObject({ catchall_type: 2, catchall_address: `leaving@${X}` });
+    // Y's record, sent back whole with a setting changed (as the panel's domain form sends it), is still accepted:
+    // the stored catchall is not checked again; naming that address anew is refused.
+    const record = { ...(await read(`domains/${Y}`, Y)), spam_rbl_enabled: 0 };
+    const back = await api("PUT", `domains/${Y}`, { auth: adminY, body: record });
+    expectStatus(back, 200);
+    expect(back.json).toMatchObject({ spam_rbl_enabled: 0, catchall_type: 2, catchall_address: `leaving@${X}` });
+    expectStatus(await api("PUT", `domains/${Y}`, { auth: adminY, body: { catchall_type: 0 } }), 200);
+    const anew = await api("PUT", `domains/${Y}`, {
+      auth: adminY,
+      body: { catchall_type: 2, catchall_address: `leaving@${X}` },
+    });
+    expectError(anew, "invalidCatchallAddress", "catchall_address");
   });
 });
 

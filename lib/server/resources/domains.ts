@@ -106,7 +106,9 @@ export async function updateDomain(db: Db, domain: DomainRow, body: Record<strin
   const type = input.catchall_type ?? domain.catchallType;
   // Switching to "no catchall" without naming an address clears the old one.
   const address = input.catchall_address ?? (type === 0 ? "" : domain.catchallAddress);
-  const catchallChanges = input.catchall_type !== undefined || input.catchall_address !== undefined;
+  // Only a changed catchall is checked: one stored earlier may name an account deleted since in another domain of the
+  // customer (kept there, contract §9), and the record sent back whole with another change must still be accepted.
+  const catchallChanges = type !== domain.catchallType || address !== domain.catchallAddress;
   const camel = (f: string) => f.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   const full: Record<string, unknown> = { ...input, catchall_type: type, catchall_address: address };
   const old = Object.fromEntries(Object.keys(full).map((f) => [f, (domain as Record<string, unknown>)[camel(f)]]));
