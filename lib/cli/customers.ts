@@ -160,8 +160,9 @@ export const CUSTOMER_COMMANDS: Command[] = [
       "--file sets many customers' pools in one run, a line each: <id>|<domain> [account-limit=N|none]\n" +
       "[alias-limit=N|none] [mailinglist-limit=N|none] [capacity-limit=MB|none] (blank lines and lines starting with\n" +
       "# are skipped; - reads standard input); each line in its own transaction, one output line per customer\n" +
-      "(changed <id> <what the line named>, or failed with the line number and the reason), then the counts; exit 1\n" +
-      "when a line failed. A process per customer takes 2 to 3 s each: --file is for hundreds of customers.",
+      "(changed <what the line named> <id>, or failed <what the line named> with the line number and the reason),\n" +
+      "then the counts; exit 1 when a line failed. A process per customer takes 2 to 3 s each: --file is for\n" +
+      "hundreds of customers.",
     example: `${CLI} customer set-limits 3 --account-limit 100 --capacity-limit 512000`,
     options: {
       ...POOL_OPTIONS,
@@ -208,6 +209,7 @@ async function setPoolsFromFile(
       throw new UsageError("no limit given (account-limit=N|none, capacity-limit=MB|none...)");
     const customer = await customerArg(db, command, what);
     await setCustomerLimits(db, customer, limits);
-    return `${customer.id}\t${what.toLowerCase()}`;
+    // The line's argument first, as a failed line prints it (one column to cut), then the customer's id.
+    return `${what.toLowerCase()}\t${customer.id}`;
   });
 }

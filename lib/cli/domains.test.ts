@@ -628,7 +628,7 @@ describe("customer set-limits --file", () => {
     expect((err as FailedWithReport).message).toBe("4 of 6 lines failed");
     const c1 = await customerOf("c1.example");
     expect((err as FailedWithReport).output.split("\n")).toEqual([
-      `changed\t${c1.id}\tc1.example`,
+      `changed\tc1.example\t${c1.id}`,
       `changed\t${c2}\t${c2}`,
       expect.stringMatching(/^failed\tnowhere\.example\tline 4: .*nowhere\.example is not a hosted domain/),
       expect.stringMatching(/^failed\t99\tline 5: .*no customer with id 99/),
@@ -652,7 +652,7 @@ describe("customer set-limits --file", () => {
     expect((await customerOf("c1.example")).capacityLimit).toBe(50000);
     const id = (await customerOf("c1.example")).id;
     expect(await runCommand(own, ["customer", "set-limits", "--file", file])).toBe(
-      `changed\t${id}\tc1.example\n1 changed, 0 failed`,
+      `changed\tc1.example\t${id}\n1 changed, 0 failed`,
     );
     expect([(await customerOf("c1.example")).capacityLimit, (await customerOf("c1.example")).accountLimit]).toEqual([
       null,
