@@ -117,9 +117,14 @@ export const CUSTOMER_COMMANDS: Command[] = [
     run: async (ctx, { values }) =>
       listOutput(
         (await listCustomers(ctx.db(), { search: stringOption(values, "search") })).map((c) => {
-          const pool = isPooled(c)
-            ? `pool accounts ${c.accountLimit ?? "-"} aliases ${c.aliasLimit ?? "-"} lists ${c.mailinglistLimit ?? "-"} capacity ${c.capacityLimit ?? "-"} MB`
-            : "per-domain limits";
+          // Only the limits the customer pools; the others bind each domain on its own.
+          const pooled = [
+            ["accounts", c.accountLimit],
+            ["aliases", c.aliasLimit],
+            ["lists", c.mailinglistLimit],
+            ["capacity", c.capacityLimit === null ? null : `${c.capacityLimit} MB`],
+          ].flatMap(([what, limit]) => (limit === null ? [] : [`${what} ${limit}`]));
+          const pool = isPooled(c) ? `pool ${pooled.join(" ")}` : "per-domain limits";
           return `${c.id}\t${c.name}\t${pool}\t${c.domains.join(",")}`;
         }),
         stringOption(values, "search") === undefined
