@@ -44,13 +44,15 @@ step npm run build
 # Two lanes from here on: two chains of commands at once, balanced by their times on this 2-core host (docs/testing.md,
 # "Two lanes"); a chain goes on to its next command without waiting for the other, and stops at its first failure.
 # One: the real-daemon mail tests on SQLite (vitest project `mail`, mostly waiting on Postfix and Dovecot), the same
-# on PostgreSQL (a private cluster per test file, lib/mailserver/testing/pg-setup.ts), then the panel suite on
-# PostgreSQL (its global setup starts a private cluster and the server on it). Two: `unit` and the API suite on
-# SQLite, the API suite on PostgreSQL (a private cluster started by its global setup), the bench's quick passes (both
-# engines, then the provider scale: a few thousand domains on a primary with a streaming replica; quick runs keep the
-# harnesses working, their figures are not targets), then the panel suite on SQLite. Each command's time is printed.
+# on PostgreSQL (a private cluster per test file, lib/mailserver/testing/pg-setup.ts), the bench's quick pass at
+# provider scale (a few thousand domains on a primary with a streaming replica), then the panel suite on PostgreSQL
+# (its global setup starts a private cluster and the server on it). Two: `unit` and the API suite on SQLite, the API
+# suite on PostgreSQL (a private cluster started by its global setup), the bench's quick pass on both engines, then
+# the panel suite on SQLite. Quick benches keep the harnesses working; their figures are not targets. Each command's
+# time is printed.
 export -f step
 together \
-  "step npx vitest run --project mail && step npm run test:mail:pg && step npm run test:e2e:pg" \
+  "step npx vitest run --project mail && step npm run test:mail:pg && step npm run bench:provider -- --quick \
+    && step npm run test:e2e:pg" \
   "step npx vitest run --project unit --project api && step npm run test:api:pg && step npm run bench -- --quick \
-    && step npm run bench:provider -- --quick && step npm run test:e2e"
+    && step npm run test:e2e"
