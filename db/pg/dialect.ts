@@ -12,6 +12,7 @@ import { changeStampOf, noteOwnCommit } from "./change-listener";
 import type { PgDb } from "./client";
 import { setDialect, type Db, type Dialect, type PageSpec } from "../dialect";
 import { anchorFor, ANCHORED_SORTS, AnchorStore, type Anchor } from "../page-anchors";
+import { containsPattern } from "../like";
 import type { PageQuery } from "../../lib/schemas/page-query";
 import { ACCOUNT_LIST_COLUMNS, NUMERIC_SORT_COLUMNS, sortColumnOf } from "../../lib/schemas/list-columns";
 
@@ -59,7 +60,6 @@ const TABLES: Record<
   aliases: { counter: "alias_count", matches: "aliases", id: "id" },
   mailing_lists: { counter: "mailinglist_count", matches: "mailing_lists", id: "id" },
 };
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Only plain column names reach SQL text (they come from the services' PageSpec, never from a request). */
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column name: ${name}`);
@@ -237,7 +237,7 @@ async function pageRows<Row>(
   const offset = q.page * q.size;
   let total: number;
   // search_key and the search are both lowercased in JS, so LIKE is the contract's case-insensitive substring test.
-  const pattern = q.search ? `%${escapeLike(q.search)}%` : "";
+  const pattern = q.search ? containsPattern(q.search) : "";
   const where = q.search ? sql`domain_id = ${domainId} AND search_key LIKE ${pattern}` : sql`domain_id = ${domainId}`;
   /** A new search's matches, when few: their page is read by id (`byIdsUpTo`). */
   let ids: string | null = null;

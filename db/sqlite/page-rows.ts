@@ -23,6 +23,7 @@ import type { PageQuery } from "@/lib/schemas/page-query";
 import { setBounded } from "@/lib/server/store/bounded-map";
 import type { Db, ForcedPlan, PagePlan, PageSpec, WalkTest } from "../dialect";
 import { anchorFor, ANCHORED_SORTS, AnchorStore, type Anchor } from "../page-anchors";
+import { containsPattern } from "../like";
 
 /** Per table: the domains column counting its rows, its trigram index, and the index holding its search keys. */
 const TABLES: Record<string, { counter: string; trigramIndex?: string; searchIndex?: string }> = {
@@ -57,7 +58,6 @@ export function walkTestFor(matches: number, needed: number, rows: number): Walk
 
 /** An FTS5 phrase matching `text` literally (double quotes doubled). */
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 interface PerConnection {
   statements: Map<string, Statement<unknown[]>>;
@@ -208,7 +208,7 @@ export function sqlitePageRows<Row>(
     }
   } else {
     // The ids of the domain's matches, with the arguments of that query.
-    const like = `%${escapeLike(q.search)}%`;
+    const like = containsPattern(q.search);
     const trigram = info.trigramIndex && [...q.search].length >= MIN_TRIGRAM_SEARCH ? info.trigramIndex : null;
     const low = domainId * DOMAIN_SPAN;
     const narrow = info.searchIndex ? `INDEXED BY ${info.searchIndex}` : "";

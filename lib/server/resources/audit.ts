@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { changedRows, withTransaction } from "@/db/transaction";
 import type { Db } from "@/db/client";
+import { containsPattern } from "@/db/like";
 import { auditLog } from "@/db/schema";
 import { clampPage } from "@/lib/schemas/page-number";
 
@@ -156,7 +157,7 @@ export async function listAudit(db: Db, q: AuditQuery): Promise<{ total: number;
   const size = Math.min(Math.max(q.size ?? 50, 1), 500);
   const page = clampPage(q.page);
   const search = (q.search ?? "").trim().toLowerCase();
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(search);
   const whereSql = and(
     q.domain !== undefined ? eq(auditLog.domain, q.domain) : undefined,
     search ? sql`${auditLog.searchText} LIKE ${pattern} ESCAPE '\\'` : undefined,

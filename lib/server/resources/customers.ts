@@ -6,6 +6,7 @@ import "server-only";
 import type { EffectiveLimits } from "@/lib/schemas/domain";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { containsPattern } from "@/db/like";
 import { customers, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
@@ -153,7 +154,7 @@ export async function listCustomers(
   filter: CustomerFilter = {},
 ): Promise<(CustomerRow & { domains: string[] })[]> {
   const search = (filter.search ?? "").trim();
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(search);
   const matches = search
     ? sql`(lower(${customers.name}) LIKE lower(${pattern}) ESCAPE '\\' OR EXISTS (SELECT 1 FROM ${domains} WHERE ${domains.customerId} = ${customers.id} AND ${domains.name} LIKE lower(${pattern}) ESCAPE '\\'))`
     : undefined;

@@ -2,6 +2,7 @@ import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
 import { and, eq, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { containsPattern } from "@/db/like";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
@@ -186,7 +187,7 @@ export interface DomainFilter {
 /** The hosted domains by name, or those `filter` selects (in SQL: a provider has thousands). */
 export function listDomains(db: Db, filter: DomainFilter = {}): Promise<DomainRow[]> {
   const search = (filter.search ?? "").trim().toLowerCase();
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(search);
   const where = and(
     filter.mailHost === undefined
       ? undefined
