@@ -33,7 +33,11 @@ export async function runDomainRemoval(): Promise<void> {
   });
   await createAlias(db, q2, "al", { target: "ann@q1.example.com" });
 
-  await runCommand(db, ["domain", "remove", "q1.example.com", "--yes"]);
+  // The operator is told which catchalls went.
+  expect(await runCommand(db, ["domain", "remove", "q1.example.com", "--yes"])).toBe(
+    "Domain q1.example.com removed with all its accounts, aliases and lists.\n" +
+      "Catchall switched off (it delivered into q1.example.com): q2.example.com, q3.example.com",
+  );
 
   const aliasMap = await dialectOf(db).all<{ address: string; destination: string }>(
     db,

@@ -449,8 +449,11 @@ export const DOMAIN_COMMANDS: Command[] = [
       const db = ctx.db();
       const domain = await getDomainOrThrow(db, positionals[0]!);
       if (values.yes !== true) throw new UsageError(`domain remove: refusing to remove ${domain.name} without --yes`);
-      await removeDomain(db, domain);
-      return `Domain ${domain.name} removed with all its accounts, aliases and lists.`;
+      const { catchallsOff } = await removeDomain(db, domain);
+      const off = catchallsOff.length
+        ? `\nCatchall switched off (it delivered into ${domain.name}): ${catchallsOff.join(", ")}`
+        : "";
+      return `Domain ${domain.name} removed with all its accounts, aliases and lists.${off}`;
     },
   },
 ];

@@ -314,13 +314,14 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
  * 2 or 3 into it are switched off, and its accounts leave the forwards of the customer's other accounts. Aliases of
  * other domains keep their targets (contract §9), like mail to any address outside the domain.
  */
-export async function removeDomain(db: Db, domain: DomainRow): Promise<void> {
-  await withTransaction(db, async (tx) => {
+export async function removeDomain(db: Db, domain: DomainRow): Promise<{ catchallsOff: string[] }> {
+  return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
-    await switchOffCatchallsInto(tx, domain);
+    const catchallsOff = await switchOffCatchallsInto(tx, domain);
     await removeForwardsToDomain(tx, domain);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
     await tx.delete(domains).where(eq(domains.id, domain.id));
+    return { catchallsOff };
   });
 }
 
@@ -329,7 +330,7 @@ export async function removeDomain(db: Db, domain: DomainRow): Promise<void> {
  * off and audited as their domain's change: left in place they would send mail to whoever hosts the name next, and
  * their record could not be saved back (500.362).
  */
-async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<void> {
+async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<string[]> {
   const pointing = await tx
     .select({ id: domains.id, name: domains.name, type: domains.catchallType, address: domains.catchallAddress })
     .from(domains)
@@ -343,8 +344,10 @@ async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<void> 
       ),
     )
     .orderBy(domains.id);
+  const off: string[] = [];
   for (const d of pointing) {
     if (d.type === 2 && !d.address.endsWith(`@${domain.name}`)) continue;
+    off.push(d.name);
     await lockDomain(tx, d.id);
     await tx.update(domains).set({ catchallType: 0, catchallAddress: "" }).where(eq(domains.id, d.id));
     await recordChange(tx, {
@@ -355,4 +358,5 @@ async function switchOffCatchallsInto(tx: Db, domain: DomainRow): Promise<void> 
       changes: { catchall_type: { old: d.type, new: 0 }, catchall_address: { old: d.address, new: "" } },
     });
   }
+  return off;
 }
