@@ -46,6 +46,8 @@ export interface Dialect {
   transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Serialises writes to one domain: its row is locked until the transaction ends (a no-op where writes are serial). */
   lockDomain(tx: Db, domainId: number): Promise<void>;
+  /** Serialises the writes that point a catchall into another domain with domain removals (a no-op where writes are serial). */
+  lockCatchallTargets(tx: Db): Promise<void>;
   /** A stamp that differs whenever the data may have changed since it was taken; null: do not reuse anything. */
   changeStamp(db: Db): string | null;
   /** `statements` (built once per connection by lib/server/store/prepared.ts) made prepared statements of the server. */

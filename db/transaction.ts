@@ -18,6 +18,15 @@ export function lockDomain(tx: Db, domainId: number): Promise<void> {
   return dialectOf(tx).lockDomain(tx, domainId);
 }
 
+/**
+ * Takes, until the transaction ends, the one lock shared by the writes that make a catchall point into another domain
+ * and by domain removals, before any domain's lock: a removal then sees every catchall into the domain it removes,
+ * and a catchall set meanwhile finds the domain gone. PostgreSQL: an advisory lock; SQLite: nothing (writes are serial).
+ */
+export function lockCatchallTargets(tx: Db): Promise<void> {
+  return dialectOf(tx).lockCatchallTargets(tx);
+}
+
 /** How many rows a drizzle insert, update or delete without RETURNING on `db` changed. */
 export function changedRows(db: Db, result: unknown): number {
   return dialectOf(db).changedRows(result);

@@ -367,6 +367,11 @@ export const pgDialect: Dialect = {
     await pgOf(tx).execute(sql`SELECT id FROM domains WHERE id = ${domainId} FOR UPDATE`);
   },
 
+  // One transaction-scoped advisory lock for the whole database (the migrator's is 3400034).
+  async lockCatchallTargets(tx) {
+    await pgOf(tx).execute(sql`SELECT pg_advisory_xact_lock(3400035)`);
+  },
+
   changeStamp: (db) => (db instanceof PgTransaction ? null : changeStampOf((db as unknown as PgDb).$client)),
 
   keepPrepared,

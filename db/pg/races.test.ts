@@ -11,7 +11,7 @@ vi.mock("server-only", () => ({}));
 servicesOnPrivatePgCluster();
 
 describe("PostgreSQL", () => {
-  it("20 concurrent creates against a limit of 10 create exactly 10; one name as account and alias at once goes to one", async () => {
+  it("20 concurrent creates against a limit of 10 create exactly 10; one name as account and alias at once goes to one; a catchall set into a domain being removed does not outlive it", async () => {
     await runRaces();
   });
 });

@@ -94,6 +94,7 @@ export const sqliteDialect: Dialect = {
 
   // The write connection's BEGIN IMMEDIATE already serialises every write to the file.
   lockDomain: () => Promise.resolve(),
+  lockCatchallTargets: () => Promise.resolve(),
 
   changeStamp(db) {
     if (db.$client.inTransaction) return null;

@@ -1,11 +1,13 @@
-// The write races (limits and the shared namespace under concurrent writers), run against whichever engine the process was configured for (DATABASE_URL or
-// DATABASE_PATH, set before the services are imported): many creates at once against a limit, and one name taken
-// at once as an account and as an alias. Used by lib/server/resources/races*.test.ts.
+// The write races (limits and the shared namespace under concurrent writers), run against whichever engine the
+// process was configured for (DATABASE_URL or DATABASE_PATH, set before the services are imported): many creates at
+// once against a limit, one name taken at once as an account and as an alias, and a catchall set into a domain while
+// that domain is removed. Used by lib/server/resources/races*.test.ts and db/pg/races.test.ts.
 import { expect } from "vitest";
 
 export async function runRaces(): Promise<void> {
   const { getReadyDb } = await import("@/db/client");
   const { addDomain } = await import("@/lib/server/resources/new-domain");
+  const { findDomain, removeDomain, updateDomain } = await import("@/lib/server/resources/domains");
   const { createAccount } = await import("@/lib/server/resources/accounts");
   const { createAlias } = await import("@/lib/server/resources/aliases");
   const { effectiveLimits } = await import("@/lib/server/resources/customers");
@@ -38,5 +40,22 @@ export async function runRaces(): Promise<void> {
     const failure = pair.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(failure.reason instanceof ApiError ? failure.reason.key : String(failure.reason)).toBe("nameTaken");
     expect(await nameHolder(db, other.id, name)).toBe(pair[0].status === "fulfilled" ? "account" : "alias");
+  }
+
+  // A catchall set into a domain while that domain is removed: either the removal sees it and switches it off, or
+  // the change finds the domain gone (500.362). Never a catchall left pointing at a name nobody hosts (whoever adds
+  // it next would get the mail).
+  for (let i = 0; i < 10; i++) {
+    const from = await addDomain(db, `from${i}.test`, "Race-pass1", {});
+    const into = await addDomain(db, `into${i}.test`, "Race-pass1", {}, from.customerId!);
+    const [set] = await Promise.allSettled([
+      updateDomain(db, from, { catchall_type: 3, catchall_address: into.name }),
+      removeDomain(db, into),
+    ]);
+    if (set.status === "rejected")
+      expect(set.reason instanceof ApiError ? set.reason.key : String(set.reason)).toBe("invalidCatchallAddress");
+    expect(await findDomain(db, into.name)).toBeUndefined();
+    const after = (await findDomain(db, from.name))!;
+    expect([after.catchallType, after.catchallAddress]).toEqual([0, ""]);
   }
 }

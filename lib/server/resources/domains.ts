@@ -26,7 +26,7 @@ import {
   sameCustomer,
 } from "./customers";
 import { env } from "../env";
-import { lockDomain, withTransaction } from "@/db/transaction";
+import { lockCatchallTargets, lockDomain, withTransaction } from "@/db/transaction";
 import { prepared } from "../store/prepared";
 
 const statements = prepared((db) => ({
@@ -114,7 +114,9 @@ export async function updateDomain(db: Db, domain: DomainRow, body: Record<strin
   const full: Record<string, unknown> = { ...input, catchall_type: type, catchall_address: address };
   const old = Object.fromEntries(Object.keys(full).map((f) => [f, (domain as Record<string, unknown>)[camel(f)]]));
   return withTransaction(db, async (tx) => {
-    // The catchall's account must exist when the change commits: checked under the domain's lock.
+    // The catchall's account must exist when the change commits: checked under the domain's lock. One into another
+    // domain is set under the lock a removal of that domain takes first (db/transaction.ts).
+    if (catchallChanges && type >= 2) await lockCatchallTargets(tx);
     await lockDomain(tx, domain.id);
     if (catchallChanges) await checkCatchall(tx, domain, type, address);
     await recordChange(tx, {
@@ -316,6 +318,7 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
  */
 export async function removeDomain(db: Db, domain: DomainRow): Promise<{ catchallsOff: string[] }> {
   return withTransaction(db, async (tx) => {
+    await lockCatchallTargets(tx);
     await lockDomain(tx, domain.id);
     const catchallsOff = await switchOffCatchallsInto(tx, domain);
     await removeForwardsToDomain(tx, domain);
