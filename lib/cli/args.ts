@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { domainToASCII } from "node:url";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { operatorDirectory } from "@/lib/config.mjs";
@@ -48,7 +49,8 @@ export interface Command {
   name: string;
   /**
    * The positional arguments, for the usage line (`<domain>`, `[file]`); the ones in <> are required. `<file>` and
-   * `[file]` name a file: parseCommandArgs makes them absolute with operatorPath.
+   * `[file]` name a file: parseCommandArgs makes them absolute with operatorPath; `<domain>` and `[domain]` a domain,
+   * normalised by domainArgument.
    */
   args?: string[];
   summary: string;
@@ -129,12 +131,25 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
     if (typeof value === "string" && value && (o.path === "file" || (o.path === "program" && value.includes("/"))))
       values[name] = operatorPath(value);
   }
-  const positionals = parsed.positionals.map((p, i) => (FILE_ARGS.has(wanted[i]!) ? operatorPath(p) : p));
+  const positionals = parsed.positionals.map((p, i) =>
+    FILE_ARGS.has(wanted[i]!) ? operatorPath(p) : DOMAIN_ARGS.has(wanted[i]!) ? domainArgument(p) : p,
+  );
   return { positionals, values };
 }
 
-/** The positional arguments that name a file (Command.args). */
+/** The positional arguments that name a file, and those that name a domain (Command.args). */
 const FILE_ARGS = new Set(["<file>", "[file]"]);
+const DOMAIN_ARGS = new Set(["<domain>", "[domain]"]);
+
+/**
+ * A domain name as the operator typed it, in the form the database and the mail system keep: lowercase, and an
+ * internationalised name (zażółć.pl) in its ASCII form (xn--za-6ja4f8n1l.pl), which is what DNS and Postfix use. Text
+ * that is no domain name stays as it is, to be refused with the service's error.
+ */
+export function domainArgument(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\x00-\x7f]/.test(text) ? domainToASCII(text) || text : text.toLowerCase();
+}
 
 /**
  * A file or folder the operator named, as an absolute path: a relative one is taken from the directory the command

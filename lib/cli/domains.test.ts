@@ -819,3 +819,24 @@ describe("demo", () => {
     expect(again).not.toContain("Demo-user1");
   });
 });
+
+describe("domain names as the operator types them", () => {
+  it("an internationalised or uppercase name is taken in the lowercase ASCII form DNS and Postfix use", async () => {
+    const own = openDatabase(path.join(dir, "idna.db"));
+    try {
+      expect(await runCommand(own, ["domain", "add", "Zażółć.PL", "--postmaster-password", "Admin-pass1"])).toBe(
+        "Domain xn--za-6ja4f8n1l.pl added (customer 1); log in as postmaster@xn--za-6ja4f8n1l.pl.",
+      );
+      expect((JSON.parse(await runCommand(own, ["domain", "show", "ZAŻÓŁĆ.pl"])) as { name: string }).name).toBe(
+        "xn--za-6ja4f8n1l.pl",
+      );
+      const file = path.join(dir, "idna.txt");
+      fs.writeFileSync(file, "Łódź.Example Admin-pass1\n");
+      expect(await runCommand(own, ["domain", "import", file])).toMatch(/^added\txn--d-uga0v4h\.example\tcustomer 2\n/);
+      // A name that is none stays as typed, refused by the service.
+      await expect(runCommand(own, ["domain", "add", "bad_name"])).rejects.toThrow("Nieprawidłowa nazwa domeny.");
+    } finally {
+      own.$client.close();
+    }
+  });
+});

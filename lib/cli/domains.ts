@@ -41,6 +41,7 @@ import {
   describeLineError,
   refusedByStandby,
   FailedWithReport,
+  domainArgument,
   intOption,
   lineOptions,
   MAX_COUNT,
@@ -557,7 +558,7 @@ async function importDomains(
     const option = given !== undefined && IMPORT_OPTIONS.has(given.split("=")[0]!) && given.includes("=");
     const missing = given === undefined || option;
     const password = missing || given === "-" ? generatePassword() : given;
-    return { line, name: name!.toLowerCase(), password, generated: given === "-", missing, rest };
+    return { line, name: domainArgument(name!), password, generated: given === "-", missing, rest };
   });
   // A second run of the same file (after fixing its failed lines) prepares nothing for the domains already added.
   const hosted = new Set((await listDomains(db)).map((d) => d.name));
