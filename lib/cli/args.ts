@@ -7,6 +7,7 @@ import { domainToASCII } from "node:url";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { operatorDirectory } from "@/lib/config.mjs";
+import { unreadableFile } from "./files";
 import { PooledLimitError } from "@/lib/server/resources/domains";
 
 /** Wrong usage: the CLI prints the one-line message and exits with 2. */
@@ -339,23 +340,6 @@ export async function changeEachLine(
   const total = `${counts.changed} changed, ${counts.failed} failed`;
   if (!counts.failed) return total;
   throw new FailedWithReport(total, `${counts.failed} of ${lines.length} lines failed`);
-}
-
-/**
- * A file argument that cannot be read, as one line naming it (exit status 1, like any command that could not be done:
- * the argument is well formed, the file is not there to read); other errors pass unchanged.
- */
-export function unreadableFile(file: string, err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const why =
-    code === "ENOENT"
-      ? "there is no such file"
-      : code === "EISDIR"
-        ? "it is a folder, not a file"
-        : code === "EACCES" || code === "EPERM"
-          ? "permission denied"
-          : undefined;
-  return why ? new Error(`cannot read ${file}: ${why}`) : err;
 }
 
 /** Opens a file argument to read it as a stream (- is standard input); unreadable, it fails as unreadableFile says. */

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { backupDatabase } from "./backup";
+import { backupDatabase, restoreDatabase } from "./backup";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "backup-mode-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -32,5 +32,17 @@ describe("db backup (SQLite)", () => {
       source.close();
     }
     expect(modes).toEqual([0o600]);
+  });
+});
+
+describe("db restore (SQLite)", () => {
+  it("a file that is missing or a folder is named in one line, as any file argument is", () => {
+    expect(() => restoreDatabase(path.join(dir, "missing.db"), path.join(dir, "target.db"))).toThrow(
+      `cannot read ${path.join(dir, "missing.db")}: there is no such file`,
+    );
+    expect(() => restoreDatabase(dir, path.join(dir, "target.db"))).toThrow(
+      `cannot read ${dir}: it is a folder, not a file`,
+    );
+    expect(fs.existsSync(path.join(dir, "target.db"))).toBe(false);
   });
 });

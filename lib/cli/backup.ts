@@ -4,6 +4,7 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
+import { checkReadableFile } from "./files";
 
 export interface BackupReport {
   file: string;
@@ -16,6 +17,7 @@ const REQUIRED_TABLES = ["domains", "accounts", "aliases", "mailing_lists"];
 
 /** Opens `file` and runs integrity_check; throws naming the problem. Also refuses a file that is not ours. */
 export function verifyDatabaseFile(file: string): void {
+  checkReadableFile(file);
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });

@@ -139,6 +139,9 @@ describe("db backup / db restore on PostgreSQL", () => {
     const junk = path.join(dir, "junk.dump");
     fs.writeFileSync(junk, "not an archive");
     await expect(restorePostgres(cluster.url, junk)).rejects.toThrow(/not a pg_dump archive/);
+    await expect(restorePostgres(cluster.url, path.join(dir, "missing.dump"))).rejects.toThrow(
+      `cannot read ${path.join(dir, "missing.dump")}: there is no such file`,
+    );
     expect(await counters()).toBe(3);
   });
 

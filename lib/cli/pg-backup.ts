@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { openPostgres } from "@/db/pg/client";
 import { nodePgConnectionString, pgBinDir } from "@/lib/config.mjs";
+import { checkReadableFile } from "./files";
 import { backupTarget, type BackupReport } from "./backup";
 
 /** The PostgreSQL client programs; Debian's postgresql-client-15 (PG_BIN overrides). */
@@ -42,7 +43,7 @@ function tool(name: string, args: string[], env: Record<string, string> = {}): s
 
 /** Reads the archive's table of contents; refuses a file that is not a pg_dump archive of this service. */
 export function verifyPgArchive(file: string): void {
-  if (!fs.existsSync(file)) throw new Error(`${file} does not exist`);
+  checkReadableFile(file);
   let toc: string;
   try {
     toc = tool("pg_restore", ["--list", file]);
