@@ -82,8 +82,9 @@ export function sieveScriptsView(engine: Engine): string {
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
 -- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
 -- once per :days; :handle names the period, so a new period starts afresh. It answers only mail with one of the
--- account's addresses in To or Cc: its own, its aliases', and its name in every domain whose catchall of type 3
--- leads to its domain (x@other reaches x@here); not what a catchall of type 1 or 2 collects for unknown addresses.
+-- account's addresses in To or Cc: its own, its aliases', its name in every domain whose catchall of type 3 leads to
+-- its domain (x@other reaches x@here), or the address the message was sent to, which Postfix writes at delivery
+-- (X-Original-To; Dovecot's sieve_vacation_use_original_recipient): what a catchall of type 1 or 2 collects too.
 -- It answers only a verified envelope sender (${SENDER_VERIFIED_HEADER}: 1, written by Rspamd's milter for a
 -- logged-in client or an SPF pass, any copy the sender wrote removed): a forged sender would get the forger's subject.
 -- A forward-only account (keep_mail 0 with forwards) answers too, then discards: it keeps nothing.

@@ -51,6 +51,8 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     "list-archive",
     "precedence",
     "x-original-from",
+    // The list address as Postfix delivered the post here; each copy gets its subscriber's.
+    "x-original-to",
     "dkim-signature",
     POSTER_HEADER.toLowerCase(),
     // The poster's own verification: the copies go out with the list's envelope sender.

@@ -232,6 +232,25 @@ function internalHeaders(o: CheckOptions): Check {
 }
 
 /**
+ * Postfix's lmtp service writes X-Original-To on each delivery (flags=O in master.cf; the snippet sets one recipient
+ * per delivery), which Dovecot reads as the original recipient: without it the autoresponder does not answer mail
+ * that an alias or a catchall brought (docs/mail-server.md, "Autoresponder").
+ */
+function originalRecipientHeader(o: CheckOptions): Check {
+  return () => {
+    const command = postconf(o, "-F", "-h", "lmtp/unix/command");
+    return /(^|\s)flags=\S*O/.test(command)
+      ? { ok: true, detail: `the lmtp service writes X-Original-To (${command})` }
+      : {
+          ok: false,
+          detail:
+            `the lmtp service runs '${command}', without flags=O: mail an alias or a catchall brings gets no ` +
+            "autoresponder reply; postconf -F 'lmtp/unix/command=lmtp flags=O' (docs/deploy.md, step 5)",
+        };
+  };
+}
+
+/**
  * Postfix runs every setting of the generated main.cf.snippet: a release that adds or changes one of its lines (a new
  * restriction, a map) protects nothing until the snippet is applied again, and `postfix reload` alone does not do it.
  * Compared as `postconf` prints them, whitespace runs as one space.
@@ -516,6 +535,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["main.cf has the snippet's settings", snippetApplied(o)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
+    ["lmtp writes X-Original-To", originalRecipientHeader(o)],
     ["no address extensions (recipient_delimiter)", noAddressExtensions(o)],
     ["Rspamd's signing worker answers", signingWorkerListens(o)],
     ["SRS domain receives mail here", srsDomainReceives(o)],

@@ -200,12 +200,18 @@ plugin {
   sieve = dict:proxy::${sieveDict};name=autoresponder;bindir=~/sieve-bin
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
+  # Vacation answers only mail addressed to the account (To, Cc): the original recipient (lda_original_recipient_header)
+  # counts as its address too, so mail an alias or a catchall brought is answered, as its other settings apply there.
+  sieve_vacation_use_original_recipient = yes
   # A forward-only account with its spam filter on forwards with Sieve redirects (one per forward; 4 by default).
   sieve_max_redirects = ${MAX_FORWARDS}
 ${dovecotSieveBefore(sieveDict)}
 }
 
 protocol lmtp {
+  # The address the message was sent to, before aliases and catchalls: Postfix's lmtp client writes the header
+  # (flags=O in master.cf; main.cf.snippet) and removes any the sender wrote.
+  lda_original_recipient_header = X-Original-To
   # push_notification_lua: new mail in the inbox is reported to the mail event service (SMS notifications).
   mail_plugins = $mail_plugins sieve mail_lua notify push_notification push_notification_lua${checkedHostName(o) ? "\n  # Recipients whose mailbox lives on another mail host are proxied to its LMTP (passdb proxy fields).\n  lmtp_proxy = yes" : ""}
 }

@@ -292,6 +292,36 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(reply(`catchall@${A}`)).toHaveLength(0);
     });
 
+    it("answers mail a catchall of type 1 or 2 brings to the account, as its other settings apply (contract §10)", async () => {
+      // alpha.test's catchall (type 1) collects its unknown addresses into catchall@alpha.test; beta.test's (type 2)
+      // into jan@alpha.test. The sender logs in, so it is verified.
+      await setAccount("catchall", { autoresponder_mode: 1, autoresponder_body: "Odpowiedź na adres zbiorczy." });
+      await setAccount("jan", { autoresponder_mode: 1, autoresponder_body: "Odpowiedź Jana." });
+      const sender = "pisze@delta.test";
+      await createAccount(db, await domain("delta.test"), "pisze", { password: PASSWORD.other });
+      const repliesWith = (body: string) =>
+        readMessages(l, sender).filter((m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes(body));
+      try {
+        for (const to of [`nieznany@${A}`, "ktokolwiek@beta.test"]) {
+          const sent = await smtpTry(l.ports.submission, sender, [to], message(sender, to, `catchall ${to}`), {
+            user: sender,
+            pass: PASSWORD.other,
+          });
+          expect(sent.accepted).toEqual([to]);
+        }
+        await waitFor(
+          "the reply of the type 1 catchall's account",
+          () => repliesWith("Odpowiedź na adres zbiorczy.").length === 1,
+        );
+        await waitFor("the reply of the type 2 catchall's account", () => repliesWith("Odpowiedź Jana.").length === 1);
+        expect(hasSubject(`catchall@${A}`, `catchall nieznany@${A}`)).toBe(true);
+        expect(hasSubject(`jan@${A}`, "catchall ktokolwiek@beta.test")).toBe(true);
+      } finally {
+        await setAccount("catchall", { autoresponder_mode: 0 });
+        await setAccount("jan", { autoresponder_mode: 0 });
+      }
+    });
+
     it("answers only a verified envelope sender (an SPF pass, a login): not a forged one (SPF softfail), nor one whose domain has no SPF record or that wrote the verification header itself, whose mail is still delivered", async () => {
       const alpha = await domain(A);
       // Its spam filter off: Rspamd scores the softfail VIOLATED_DIRECT_SPF (3.50), and spam filed into Spam is never

@@ -130,7 +130,8 @@ showq unix n - y - - showq
 error unix - - y - - error
 retry unix - - y - - error
 discard unix - - y - - discard
-lmtp unix - - y - - lmtp
+# X-Original-To on each delivery, as docs/deploy.md sets it on a production host (main.cf.snippet).
+lmtp unix - - y - - lmtp flags=O
 # Mail for other domains (default_transport) goes to the outbound Maildir as it would leave: SRS senders kept,
 # the smtp client's header checks applied.
 outbound unix - - y - - lmtp

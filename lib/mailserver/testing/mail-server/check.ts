@@ -93,6 +93,7 @@ export function mailserverCheckCases() {
         "mail events service answers",
         "main.cf has the snippet's settings",
         "X-Mailadmin headers removed on arrival",
+        "lmtp writes X-Original-To",
         "no address extensions (recipient_delimiter)",
         "Rspamd's signing worker answers",
         "SRS domain receives mail here",
@@ -161,7 +162,7 @@ export function mailserverCheckCases() {
       }
     });
 
-    it("fails when main.cf lacks lines of the snippet, Postfix keeps the X-Mailadmin headers a message arrives with, sendmail's path drops them, address extensions are on, or Rspamd has no signing worker", async () => {
+    it("fails when main.cf lacks lines of the snippet, Postfix keeps the X-Mailadmin headers a message arrives with, sendmail's path drops them, the lmtp service writes no X-Original-To, address extensions are on, or Rspamd has no signing worker", async () => {
       // A copy of Postfix's configuration without main.cf's header_checks and pickup's exemption, and with Debian's
       // recipient_delimiter (the running Postfix is left as it is: the check only reads the settings).
       const copy = path.join(path.dirname(l.root), "postfix-without-header-checks");
@@ -184,6 +185,7 @@ export function mailserverCheckCases() {
       // Rspamd without the signing worker (rspamd.conf.local not linked): nothing listens where Postfix sends.
       fs.appendFileSync(path.join(copy, "main.cf"), "\nnon_smtpd_milters = inet:127.0.0.1:1\n");
       drop("master.cf", /(?<=^pickup unix[^\n]*\n)\s+-o receive_override_options=no_header_body_checks\n/m);
+      drop("master.cf", /(?<=^lmtp unix[^\n]*lmtp) flags=O(?=\n)/m);
       try {
         const args = checkArgs();
         args[args.indexOf("--postfix-config") + 1] = copy;
@@ -197,6 +199,8 @@ export function mailserverCheckCases() {
           expect.stringMatching(
             /^✗ X-Mailadmin headers removed on arrival: header_checks is '', not \S+inbound-header-checks: .*; pickup does not skip them .*postconf -P pickup\/unix\/receive_override_options=no_header_body_checks$/,
           ),
+          "✗ lmtp writes X-Original-To: the lmtp service runs 'lmtp', without flags=O: mail an alias or a catchall " +
+            "brings gets no autoresponder reply; postconf -F 'lmtp/unix/command=lmtp flags=O' (docs/deploy.md, step 5)",
           "✗ no address extensions (recipient_delimiter): recipient_delimiter is '+': mail to jan+tag@ would reach jan " +
             "past jan's black list; rerun the postconf line of docs/deploy.md, step 5 (the snippet clears it)",
           expect.stringMatching(
