@@ -238,8 +238,11 @@ function internalHeaders(o: CheckOptions): Check {
  */
 function originalRecipientHeader(o: CheckOptions): Check {
   return () => {
-    const command = postconf(o, "-F", "-h", "lmtp/unix/command");
-    return /(^|\s)flags=\S*O/.test(command)
+    // Not -h: postconf -F -h prints the command's words without the spaces between them.
+    const command = postconf(o, "-F", "lmtp/unix/command")
+      .replace(/^[^=]*=\s*/, "")
+      .replace(/\s+/g, " ");
+    return /\bflags=\S*O/.test(command)
       ? { ok: true, detail: `the lmtp service writes X-Original-To (${command})` }
       : {
           ok: false,

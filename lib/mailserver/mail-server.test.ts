@@ -592,7 +592,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       }
     });
 
-    it("the catchall account of type 1 answers mail to its own address, not what it collects for unknown ones; mode 0 answers nothing", async () => {
+    it("the catchall account of type 1 answers mail to its own address and what it collects for unknown ones; mode 0 answers nothing", async () => {
       await setAccount("catchall", { autoresponder_mode: 1, autoresponder_body: "Biuro zamknięte." });
       try {
         await smtpSend(`pisze@${A}`, [`nobody2@${A}`], message(`pisze@${A}`, `nobody2@${A}`, "catchall-collected"));
@@ -600,7 +600,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         await settle();
         expect(hasSubject(`catchall@${A}`, "catchall-collected")).toBe(true);
         await waitFor("the reply to its own address", () => reply(`kolega@${A}`, "Biuro zamknięte.").length === 1);
-        expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
+        await waitFor("the reply to what it collected", () => reply(`pisze@${A}`, "Biuro zamknięte.").length === 1);
       } finally {
         await setAccount("catchall", { autoresponder_mode: 0 });
       }
@@ -608,7 +608,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       await smtpSend(`pisze@${A}`, [`catchall@${A}`], message(`pisze@${A}`, `catchall@${A}`, "catchall-off"));
       await settle();
       expect(hasSubject(`catchall@${A}`, "catchall-off")).toBe(true);
-      expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toEqual([]);
+      expect(reply(`pisze@${A}`, "Biuro zamknięte.")).toHaveLength(1);
     });
   });
 
