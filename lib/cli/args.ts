@@ -51,7 +51,7 @@ export interface Command {
   /**
    * The positional arguments, for the usage line (`<domain>`, `[file]`); the ones in <> are required. `<file>` and
    * `[file]` name a file: parseCommandArgs makes them absolute with operatorPath; `<domain>` and `[domain]` a domain,
-   * normalised by domainArgument.
+   * normalised by domainArgument (as is an option whose value is `<domain>`).
    */
   args?: string[];
   summary: string;
@@ -131,6 +131,7 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
     const value = values[name];
     if (typeof value === "string" && value && (o.path === "file" || (o.path === "program" && value.includes("/"))))
       values[name] = operatorPath(value);
+    else if (typeof value === "string" && o.value === "<domain>") values[name] = domainArgument(value);
   }
   const positionals = parsed.positionals.map((p, i) =>
     FILE_ARGS.has(wanted[i]!) ? operatorPath(p) : DOMAIN_ARGS.has(wanted[i]!) ? domainArgument(p) : p,
@@ -326,7 +327,9 @@ export async function changeEachLine(
 ): Promise<string> {
   const counts = { changed: 0, failed: 0 };
   for (const { line, words } of lines) {
-    const [name, ...options] = words as [string, ...string[]];
+    const [typed, ...options] = words as [string, ...string[]];
+    // A domain (or a customer id, which stays as it is), as an argument would be taken.
+    const name = domainArgument(typed);
     try {
       const changed = await change(name, options);
       counts.changed++;
@@ -334,7 +337,7 @@ export async function changeEachLine(
     } catch (err) {
       if (refusedByStandby(err)) throw new Error(standbyRefusal(counts.changed ? changedAbove : undefined));
       counts.failed++;
-      await ctx.print(`failed\t${name.toLowerCase()}\tline ${line}: ${describeLineError(err)}`);
+      await ctx.print(`failed\t${name}\tline ${line}: ${describeLineError(err)}`);
     }
   }
   const total = `${counts.changed} changed, ${counts.failed} failed`;

@@ -65,7 +65,7 @@ export const AUDIT_COMMANDS: Command[] = [
     },
     async run(ctx, { values }) {
       const { total, entries } = await listAudit(ctx.db(), {
-        domain: typeof values.domain === "string" ? values.domain.toLowerCase() : undefined,
+        domain: typeof values.domain === "string" ? values.domain : undefined,
         search: typeof values.search === "string" ? values.search : undefined,
         size: intOption(this, values, "limit") || 50,
         page: intOption(this, values, "page") ?? 0,

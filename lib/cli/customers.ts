@@ -17,6 +17,7 @@ import {
   changeEachLine,
   CLI,
   intOption,
+  domainArgument,
   lineOptions,
   readLineFile,
   stringOption,
@@ -78,7 +79,7 @@ export async function resolveCustomer(db: Db, what: string, text: string): Promi
     if (!customer) throw new Error(`${what}: no customer with id ${id} (see \`customer list\`)`);
     return customer;
   }
-  const name = text.toLowerCase();
+  const name = domainArgument(text);
   if (!isDomainName(name))
     throw new UsageError(`${what}: must be a customer id (see \`customer list\`) or a hosted domain, not '${text}'`);
   const owned = await findDomain(db, name);
@@ -89,7 +90,7 @@ export async function resolveCustomer(db: Db, what: string, text: string): Promi
 /** A customer command's <id>|<domain>: a hosted domain without a customer names none either (exit 1). */
 async function customerArg(db: Db, command: Command, text: string): Promise<CustomerRow> {
   const customer = await resolveCustomer(db, `${command.name} <id>|<domain>`, text);
-  if (!customer) throw new Error(`${command.name}: ${text.toLowerCase()} belongs to no customer`);
+  if (!customer) throw new Error(`${command.name}: ${domainArgument(text)} belongs to no customer`);
   return customer;
 }
 
@@ -215,6 +216,6 @@ async function setPoolsFromFile(
     const customer = await customerArg(db, command, what);
     await setCustomerLimits(db, customer, limits);
     // The line's argument first, as a failed line prints it (one column to cut), then the customer's id.
-    return `${what.toLowerCase()}\t${customer.id}`;
+    return `${what}\t${customer.id}`;
   });
 }

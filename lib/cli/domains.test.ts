@@ -833,6 +833,16 @@ describe("domain names as the operator types them", () => {
       const file = path.join(dir, "idna.txt");
       fs.writeFileSync(file, "Łódź.Example Admin-pass1\n");
       expect(await runCommand(own, ["domain", "import", file])).toMatch(/^added\txn--d-uga0v4h\.example\tcustomer 2\n/);
+      // The same in a --file line, in an option naming a domain, and where a customer id or a domain is taken.
+      const limits = path.join(dir, "idna-limits.txt");
+      fs.writeFileSync(limits, "Zażółć.pl account-limit=5\n");
+      expect(await runCommand(own, ["domain", "set-limits", "--file", limits])).toBe(
+        "changed\txn--za-6ja4f8n1l.pl\n1 changed, 0 failed",
+      );
+      expect(await runCommand(own, ["audit", "list", "--domain", "ZAŻÓŁĆ.pl", "--limit", "1"])).toMatch(
+        /^\S+\txn--za-6ja4f8n1l\.pl\t/,
+      );
+      expect(JSON.parse(await runCommand(own, ["customer", "show", "Zażółć.pl"]))).toMatchObject({ id: 1 });
       // A name that is none stays as typed, refused by the service.
       await expect(runCommand(own, ["domain", "add", "bad_name"])).rejects.toThrow("Nieprawidłowa nazwa domeny.");
     } finally {

@@ -536,8 +536,8 @@ async function setLimitsFromFile(
   return changeEachLine(ctx, lines, "the domains changed above", async (name, options) => {
     const limits = limitsOf(command, lineOptions(options, allowed), (option) => `${option}=`);
     if (!Object.keys(limits).length) throw new UsageError("no limit given (account-limit=N, capacity-limit=MB...)");
-    await setDomainLimits(db, await getDomainOrThrow(db, name.toLowerCase()), limits);
-    return name.toLowerCase();
+    await setDomainLimits(db, await getDomainOrThrow(db, name), limits);
+    return name;
   });
 }
 

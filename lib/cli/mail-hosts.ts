@@ -3,6 +3,7 @@ import "server-only";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import {
   CLI,
+  domainArgument,
   intOption,
   listOutput,
   readLineFile,
@@ -102,7 +103,7 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
       const name = stringOption(values, "domain");
-      const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name.toLowerCase())).id;
+      const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name)).id;
       const byDomain = values["by-domain"] === true;
       return (await accountsOnHost(db, positionals[0]!, domainId, { byDomain })).join("\n");
     },
@@ -150,11 +151,11 @@ export const MAIL_HOST_COMMANDS: Command[] = [
       const db = ctx.db();
       const where = host ?? "no host (served by every host)";
       if (file !== undefined) {
-        const names = readLineFile(file).map(({ words }) => words[0]!);
+        const names = readLineFile(file).map(({ words }) => domainArgument(words[0]!));
         const placed = await setDomainsMailHost(db, names, host);
         return `${placed} ${placed === 1 ? "domain" : "domains"}: mailboxes on ${where}`;
       }
-      const domain = await getDomainOrThrow(db, positionals[0]!.toLowerCase());
+      const domain = await getDomainOrThrow(db, positionals[0]!);
       await setDomainMailHost(db, domain.id, host);
       return `${domain.name}: mailboxes on ${where}`;
     },
