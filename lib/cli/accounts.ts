@@ -41,7 +41,7 @@ export const ACCOUNT_COMMANDS: Command[] = [
     },
     async run(ctx, { positionals, values }) {
       const file = positionals[0]!;
-      const input = await openInputStream(file);
+      const input = openInputStream(file);
       const lines = readline.createInterface({ input, crlfDelay: Infinity });
       try {
         return await importAccounts(ctx, lines, intOption(this, values, "batch") ?? 500);

@@ -7,7 +7,7 @@ import { domainToASCII } from "node:url";
 import type { Db } from "@/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { operatorDirectory } from "@/lib/config.mjs";
-import { unreadableFile } from "./files";
+import { checkReadableFile, unreadableFile } from "./files";
 import { PooledLimitError } from "@/lib/server/resources/domains";
 
 /** Wrong usage: the CLI prints the one-line message and exits with 2. */
@@ -346,18 +346,10 @@ export async function changeEachLine(
 }
 
 /** Opens a file argument to read it as a stream (- is standard input); unreadable, it fails as unreadableFile says. */
-export async function openInputStream(file: string): Promise<NodeJS.ReadableStream> {
+export function openInputStream(file: string): NodeJS.ReadableStream {
   if (file === "-") return process.stdin;
-  let handle: fs.promises.FileHandle | undefined;
-  try {
-    handle = await fs.promises.open(file, "r");
-    // A folder opens, and fails only when read: refused here with the same line as a missing file.
-    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error(file), { code: "EISDIR" });
-    return handle.createReadStream({ encoding: "utf8" });
-  } catch (err) {
-    await handle?.close();
-    throw unreadableFile(file, err);
-  }
+  checkReadableFile(file);
+  return fs.createReadStream(file, { encoding: "utf8" });
 }
 
 /** A file of one item a line (- reads standard input): each line's words, blank lines and # comments left out. */
