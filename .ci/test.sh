@@ -13,8 +13,8 @@ step() {
   echo "[ci] $* took $((SECONDS - start)) s"
   return $status
 }
-# Commands at the same time, each one's output printed whole when all have ended, a failed one's last (CI keeps only
-# the log's tail); fails if any failed. Only for commands that write nothing another one reads and whose time limits
+# Commands at the same time, each one's output printed whole once it and those before it have ended, a failed one's
+# last (CI keeps only the log's tail); fails if any failed. Only for commands that write nothing another one reads and whose time limits
 # hold beside each other (docs/testing.md).
 together() {
   local start=$SECONDS dir i

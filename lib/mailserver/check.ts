@@ -234,7 +234,7 @@ function internalHeaders(o: CheckOptions): Check {
 /**
  * Postfix's lmtp service writes X-Original-To on each delivery (flags=O in master.cf; the snippet sets one recipient
  * per delivery), which Dovecot reads as the original recipient: without it the autoresponder does not answer mail
- * that an alias or a catchall brought (docs/mail-server.md, "Autoresponder").
+ * that a catchall of type 1 or 2 brought (docs/mail-server.md, "Autoresponder").
  */
 function originalRecipientHeader(o: CheckOptions): Check {
   return () => {
@@ -247,7 +247,7 @@ function originalRecipientHeader(o: CheckOptions): Check {
       : {
           ok: false,
           detail:
-            `the lmtp service runs '${command}', without flags=O: mail an alias or a catchall brings gets no ` +
+            `the lmtp service runs '${command}', without flags=O: mail a catchall of type 1 or 2 brings gets no ` +
             "autoresponder reply; postconf -F 'lmtp/unix/command=lmtp flags=O' (docs/deploy.md, step 5)",
         };
   };

@@ -201,7 +201,7 @@ plugin {
   sieve_vacation_min_period = 1d
   sieve_vacation_max_period = 365d
   # Vacation answers only mail addressed to the account (To, Cc): the original recipient (lda_original_recipient_header)
-  # counts as its address too, so mail an alias or a catchall brought is answered, as its other settings apply there.
+  # counts as its address too, so mail a catchall of type 1 or 2 brought is answered, as its other settings apply there.
   sieve_vacation_use_original_recipient = yes
   # A forward-only account with its spam filter on forwards with Sieve redirects (one per forward; 4 by default).
   sieve_max_redirects = ${MAX_FORWARDS}

@@ -157,7 +157,7 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       `virtual_transport = ${o.lmtp}`,
       "# One recipient per LMTP delivery, each with X-Original-To: the address the message was sent to, prepended by",
       "# the lmtp service's flags=O in master.cf (docs/deploy.md, step 5). Dovecot takes it as the original recipient,",
-      "# so the autoresponder answers mail that an alias or a catchall brought to the account (contract §10).",
+      "# so the autoresponder answers mail that a catchall of type 1 or 2 brought to the account (contract §10).",
       "lmtp_destination_recipient_limit = 1",
       `transport_maps = ${[table("list-transport.cf"), ...hostTables(o).map(table)].join(" ")}`,
       "# proxymap answers only for tables listed here. Postfix's default list already names the three parameters",

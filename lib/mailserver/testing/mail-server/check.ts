@@ -199,7 +199,7 @@ export function mailserverCheckCases() {
           expect.stringMatching(
             /^✗ X-Mailadmin headers removed on arrival: header_checks is '', not \S+inbound-header-checks: .*; pickup does not skip them .*postconf -P pickup\/unix\/receive_override_options=no_header_body_checks$/,
           ),
-          "✗ lmtp writes X-Original-To: the lmtp service runs 'lmtp', without flags=O: mail an alias or a catchall " +
+          "✗ lmtp writes X-Original-To: the lmtp service runs 'lmtp', without flags=O: mail a catchall of type 1 or 2 " +
             "brings gets no autoresponder reply; postconf -F 'lmtp/unix/command=lmtp flags=O' (docs/deploy.md, step 5)",
           "✗ no address extensions (recipient_delimiter): recipient_delimiter is '+': mail to jan+tag@ would reach jan " +
             "past jan's black list; rerun the postconf line of docs/deploy.md, step 5 (the snippet clears it)",
