@@ -242,6 +242,9 @@ async function isUnsignedListBounce(db: Db, recipient: string): Promise<boolean>
   return !!list && !(await signedSubscriber(db, parts.list, parts.verp));
 }
 
+/** An alias or catchall whose chain ends at no mailbox here; Postfix writes "<address>: Recipient address rejected:" first. */
+const NO_DESTINATION: PolicyAnswer = { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
+
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
 /**
@@ -312,6 +315,9 @@ export class SpamPolicy {
         return SRS_BOUNCES_ONLY;
       if (await isUnsignedListBounce(this.o.db, recipient)) return UNSIGNED_BOUNCE;
       const s = await settingsFor(this.o.db, recipient, this.o.defaults);
+      // An address that leads nowhere is refused whoever sends to it, a signed-in sender too (Postfix permits those
+      // before the second question): accepted, it bounced to that sender.
+      if (s && (await leadsNowhere(this.o.db, recipient))) return NO_DESTINATION;
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
       if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
       const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
@@ -333,11 +339,8 @@ export class SpamPolicy {
     const client = req.client_address ?? "";
     const s = await settingsFor(this.o.db, recipient, this.o.defaults);
     if (!s) return { action: "DUNNO", rule: "not-hosted" };
-    // Before any anti-spam rule: an address that leads nowhere is refused whoever sends to it.
-    if (await leadsNowhere(this.o.db, recipient)) {
-      // Postfix writes "<address>: Recipient address rejected:" before the text itself.
-      return { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
-    }
+    // Before any anti-spam rule, for a main.cf written before the first question asked it.
+    if (await leadsNowhere(this.o.db, recipient)) return NO_DESTINATION;
     if (await expansionLoops(this.o.db, recipient)) return LOOP;
 
     // The first question (above) has refused a black-listed sender already, whoever the client; here too, for a

@@ -94,6 +94,16 @@ export function policyCases() {
     const dead = await send(sender, [`martwy@${S}`, `posredni@${S}`, `daleki@${S}`, `plain@${S}`], "dest-dead");
     expect(codes(dead)).toEqual({ [`martwy@${S}`]: 550, [`posredni@${S}`]: 550 });
     expect(dead.accepted.sort()).toEqual([`daleki@${S}`, `plain@${S}`]);
+    // A signed-in sender too: the submission port refuses while it is connected instead of bouncing to it later.
+    await addAccount(S, "piszacy");
+    const submit = (to: string[], subject: string) =>
+      smtpTry(l.ports.submission, `piszacy@${S}`, to, message(`piszacy@${S}`, to, subject), {
+        user: `piszacy@${S}`,
+        pass: PW,
+      });
+    const signedIn = await submit([`martwy@${S}`, `posredni@${S}`, `plain@${S}`], "dest-dead-submission");
+    expect(codes(signedIn)).toEqual({ [`martwy@${S}`]: 550, [`posredni@${S}`]: 550 });
+    expect(signedIn.accepted).toEqual([`plain@${S}`]);
     await settle();
     // A catchall to another domain's same-named account that does not exist there: refused.
     // (Set in the table: the API allows types 2 and 3 only between domains of one customer, which these are not.)
@@ -103,6 +113,8 @@ export function policyCases() {
     try {
       const viaCatchall = await send(sender, [`nieznany@${S}`], "dest-catchall");
       expect(codes(viaCatchall)).toEqual({ [`nieznany@${S}`]: 550 });
+      const submitted = await submit([`nieznany@${S}`], "dest-catchall-submission");
+      expect(codes(submitted)).toEqual({ [`nieznany@${S}`]: 550 });
     } finally {
       await catchall(0, "");
     }

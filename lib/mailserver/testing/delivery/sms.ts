@@ -1,4 +1,6 @@
 // Delivery cases: SMS notifications by e-mail and over the HTTP gateway.
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountRecord, createAccount } from "@/lib/server/resources/accounts";
 import { decryptSmsPassword } from "../../sms/secret";
@@ -126,9 +128,19 @@ export function smsCases() {
     });
 
     it("the per-account hourly limit: the fourth message within the hour is skipped", async () => {
+      const mark = eventsLogMark(l);
       for (let i = 1; i <= 4; i++)
         await smtpSend("nadawca@far.test", [`smsrate@${A}`], message("nadawca@far.test", `smsrate@${A}`, `Limit ${i}`));
-      await waitFor("four rows", async () => (await smsRows("smsrate")).length === 4, 20_000);
+      // A timeout names what the mail event service saw and what Postfix and Dovecot logged for the account.
+      await waitFor("four rows", async () => (await smsRows("smsrate")).length === 4, 30_000).catch((e: Error) => {
+        const logged = ["postfix.log", "dovecot.log"].flatMap((f) =>
+          fs
+            .readFileSync(path.join(l.logs, f), "utf8")
+            .split("\n")
+            .filter((x) => x.includes("smsrate")),
+        );
+        throw new Error(`${e.message}; events: ${JSON.stringify(mark.after())}; logs: ${JSON.stringify(logged)}`);
+      });
       await waitFor("three sent", () => sentTo("limit@outside.test").length === 3, 20_000);
       const statuses = (await smsRows("smsrate")).map((r) => r.status).sort();
       expect(statuses).toEqual(["sent", "sent", "sent", "skipped"]);
