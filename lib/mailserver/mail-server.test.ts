@@ -23,6 +23,7 @@ import {
   readMessages,
   receiverSymbols,
   run,
+  sandboxLog,
   sandboxTxtResolver,
   smtpTry,
   waitFor,
@@ -450,7 +451,7 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
           "Subject:",
           `X-Mailadmin-Sender-Verified: 1\nX-Mailadmin-Poster: ${from}\nX-Mailadmin-Spam-Centiscore: 0\nSubject:`,
         );
-      const postfixLog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
+      const postfixLog = () => sandboxLog(l, "postfix.log");
       const logStart = postfixLog().length;
       await l.sandbox.stopComponent("rspamd");
       try {

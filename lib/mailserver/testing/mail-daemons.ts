@@ -228,11 +228,14 @@ export function queuedCount(l: MailTestLayout): number {
   return out ? out.split("\n").length : 0;
 }
 
-/** The mail event service's log (the sandbox's events component): "" before its first line. */
-export function eventsLog(l: MailTestLayout): string {
-  const file = path.join(l.logs, "events.log");
+/** One of the sandbox's logs (`postfix.log`, `dovecot.log`, `events.log`...): "" before its first line. */
+export function sandboxLog(l: MailTestLayout, name: string): string {
+  const file = path.join(l.logs, name);
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }
+
+/** The mail event service's log (the sandbox's events component). */
+export const eventsLog = (l: MailTestLayout): string => sandboxLog(l, "events.log");
 
 /** A mark in the events log: `wait` returns the first line written after the mark that matches `line`. */
 export function eventsLogMark(l: MailTestLayout) {

@@ -1,10 +1,8 @@
 // Delivery cases: SMS notifications by e-mail and over the HTTP gateway.
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountRecord, createAccount } from "@/lib/server/resources/accounts";
 import { decryptSmsPassword } from "../../sms/secret";
-import { eventsLogMark, readMessages, waitFor } from "../mail-daemons";
+import { eventsLogMark, readMessages, sandboxLog, waitFor } from "../mail-daemons";
 import { A, PW, l, db, gateway, alpha, row, set, smtpSend, outbound, message, settle, smsRows } from "./harness";
 
 export function smsCases() {
@@ -134,8 +132,7 @@ export function smsCases() {
       // A timeout names what the mail event service saw and what Postfix and Dovecot logged for the account.
       await waitFor("four rows", async () => (await smsRows("smsrate")).length === 4, 30_000).catch((e: Error) => {
         const logged = ["postfix.log", "dovecot.log"].flatMap((f) =>
-          fs
-            .readFileSync(path.join(l.logs, f), "utf8")
+          sandboxLog(l, f)
             .split("\n")
             .filter((x) => x.includes("smsrate")),
         );

@@ -14,6 +14,7 @@ import {
   closeTestDatabase,
   newMailTestRoot,
   openTestDatabase,
+  sandboxLog,
   settleMail,
   smtpTry,
   startMailSystem,
@@ -60,7 +61,7 @@ export const MARKER = `znacznik@${D}`;
 export const settle = () => settleMail(l, MARKER, 60_000);
 
 /** Postfix's log of the sandbox. */
-export const postfixLog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
+export const postfixLog = () => sandboxLog(l, "postfix.log");
 
 /** What left for other providers (the sandbox's outbound Maildir): envelope recipients and the message. */
 export function outbound(): { from: string; to: string[]; raw: string }[] {
