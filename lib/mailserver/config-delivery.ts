@@ -125,18 +125,23 @@ local function enc(s)
 end
 
 function dovecot_lua_notify_begin_txn(user)
-  return { user = user.username, uids = {} }
+  return { user = user.username, messages = {} }
 end
 
+-- The UID is 0 when another process held the Maildir's UID list as the message was saved (an IMAP client syncing):
+-- the service then finds the message by its Message-ID.
 function dovecot_lua_notify_event_message_new(ctx, event)
-  if event.mailbox == "INBOX" then table.insert(ctx.uids, event.uid) end
+  if event.mailbox == "INBOX" then
+    table.insert(ctx.messages, { uid = event.uid, message_id = event.message_id or "" })
+  end
 end
 
 function dovecot_lua_notify_end_txn(ctx)
-  for _, uid in ipairs(ctx.uids) do
+  for _, m in ipairs(ctx.messages) do
     local req = client:request({ url = url, method = "POST" })
     req:add_header("content-type", "application/x-www-form-urlencoded")
-    req:set_payload("user=" .. enc(ctx.user) .. "&mailbox=INBOX&uid=" .. string.format("%d", uid))
+    req:set_payload("user=" .. enc(ctx.user) .. "&mailbox=INBOX&uid=" .. string.format("%d", m.uid) ..
+      "&message_id=" .. enc(m.message_id))
     local ok, err = pcall(function() return req:submit() end)
     if not ok then dovecot.i_error("new-mail notification failed: " .. tostring(err)) end
   end

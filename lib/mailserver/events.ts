@@ -130,11 +130,33 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   const log = o.log ?? ((line: string) => console.log(line));
   const [doveadm, ...global] = o.doveadm;
 
-  async function newMail(user: string, mailbox: string, uid: string): Promise<string> {
-    if (mailbox !== "INBOX" || !/^\d+$/.test(uid)) return "not the inbox";
+  /** The message's UID; Dovecot reports 0 for one saved while another process held the Maildir's UID list. */
+  async function inboxUid(email: string, uid: string, messageId: string): Promise<string | undefined> {
+    if (uid !== "0") return uid;
+    if (!messageId.trim()) return undefined;
+    const { stdout } = await exec(doveadm!, [
+      ...global,
+      "search",
+      "-u",
+      email,
+      "mailbox",
+      "INBOX",
+      "header",
+      "message-id",
+      messageId.trim(),
+    ]);
+    // "<mailbox GUID> <UID>" per match; the last one saved is the newest.
+    const uids = stdout.split("\n").flatMap((line) => /^\S+ (\d+)$/.exec(line)?.[1] ?? []);
+    return uids.sort((a, b) => Number(a) - Number(b)).at(-1);
+  }
+
+  async function newMail(user: string, mailbox: string, reported: string, messageId: string): Promise<string> {
+    if (mailbox !== "INBOX" || !/^\d+$/.test(reported)) return "not the inbox";
     const [account] = await o.db.select().from(accounts).where(eq(accounts.email, user.toLowerCase()));
     if (!account) return "unknown account";
     if (!account.smsPhoneNumber1.trim() && !account.smsPhoneNumber2.trim()) return "no SMS numbers";
+    const uid = await inboxUid(account.email, reported, messageId);
+    if (!uid) return "no UID and no Message-ID found in the inbox: not notified";
     const { stdout } = await exec(
       doveadm!,
       [...global, "-f", "pager", "fetch", "-u", account.email, "text", "mailbox", "INBOX", "uid", uid],
@@ -200,7 +222,8 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
             const form = new URLSearchParams(text);
             reply(202, "accepted");
             const what = `new-mail ${form.get("user")} ${form.get("mailbox")} uid ${form.get("uid")}`;
-            return newMail(form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? "").then(
+            const [user, mailbox, uid] = [form.get("user") ?? "", form.get("mailbox") ?? "", form.get("uid") ?? ""];
+            return newMail(user, mailbox, uid, form.get("message_id") ?? "").then(
               (result) => log(`${what}: ${result}`),
               (err: Error) => log(`${what}: ${err.message}`),
             );

@@ -198,6 +198,7 @@ export async function setUp() {
     },
     smsretry: { sms_phone_number_1: "791000111", sms_send_to: 0, sms_cnt: 0, sms_login_1: "k2", sms_password_1: "p2" },
     smsrate: { sms_phone_number_1: "limit@outside.test", sms_send_to: 1, sms_cnt: 0 },
+    smslock: { sms_phone_number_1: "zajety@outside.test", sms_send_to: 1, sms_cnt: 1 },
     // Also a moderator of the list zarzad, filtering spam.
     moder: {
       sms_phone_number_1: "moder-sms@outside.test",

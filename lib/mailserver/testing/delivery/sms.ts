@@ -1,4 +1,7 @@
 // Delivery cases: SMS notifications by e-mail and over the HTTP gateway.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountRecord, createAccount } from "@/lib/server/resources/accounts";
 import { decryptSmsPassword } from "../../sms/secret";
@@ -142,6 +145,36 @@ export function smsCases() {
       const statuses = (await smsRows("smsrate")).map((r) => r.status).sort();
       expect(statuses).toEqual(["sent", "sent", "sent", "skipped"]);
       expect((await smsRows("smsrate")).find((r) => r.status === "skipped")!.lastError).toMatch(/rate limit/);
+    });
+
+    it("a message saved while another process holds the inbox's UID list (an IMAP client syncing) is notified too: Dovecot reports it with UID 0, found by its Message-ID", async () => {
+      // The first delivery creates the Maildir; the second finds its dovecot-uidlist locked, as it is while any
+      // IMAP session or doveadm syncs the inbox, and Dovecot leaves its UID to the next sync.
+      await smtpSend("nadawca@far.test", [`smslock@${A}`], message("nadawca@far.test", `smslock@${A}`, "Pierwsza"));
+      await waitFor("the first notification", () => sentTo("zajety@outside.test").length === 1, 20_000);
+      const lock = path.join(l.vmail, A, "smslock", "Maildir", "dovecot-uidlist.lock");
+      fs.writeFileSync(lock, `${process.pid}:${os.hostname()}`);
+      const mark = eventsLogMark(l);
+      try {
+        await smtpSend(
+          "nadawca@far.test",
+          [`smslock@${A}`],
+          message("nadawca@far.test", `smslock@${A}`, "Druga", "Zapisana bez UID.\n"),
+        );
+        await waitFor(
+          "the second delivery",
+          () => /smslock@.*msgid=<Druga\.[^>]*>: stored mail into mailbox 'INBOX'/.test(sandboxLog(l, "dovecot.log")),
+          20_000,
+        );
+      } finally {
+        fs.rmSync(lock, { force: true });
+      }
+      await waitFor("the event", () => mark.after().some((x) => x.includes("new-mail smslock@")), 20_000);
+      expect(mark.after().filter((x) => x.includes("new-mail smslock@"))).toEqual([
+        expect.stringMatching(/INBOX uid 0: queued 1$/),
+      ]);
+      await waitFor("the second notification", () => sentTo("zajety@outside.test").length === 2, 20_000);
+      expect(text(sentTo("zajety@outside.test")[1]!.raw)).toBe("Druga: Zapisana bez UID.");
     });
 
     it("a blocked account's notifications are suspended like its forwards (recorded as skipped); unblocked, they resume", async () => {
