@@ -38,6 +38,7 @@ export const {
   mailPasswordChanges,
   mailPasswordChangesHandled,
   submissionSessions,
+  removedMailboxes,
 } = active;
 
 export type {

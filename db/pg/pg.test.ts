@@ -479,7 +479,14 @@ describe("PostgreSQL migrations on a fresh cluster", () => {
       [MAIL_VIEWS],
     );
     const tables = rows.rows as { relname: string; reloptions: string[] | null }[];
-    expect(tables.map((t) => t.relname)).toEqual(["accounts", "aliases", "domains", "mail_hosts", "mailing_lists"]);
+    expect(tables.map((t) => t.relname)).toEqual([
+      "accounts",
+      "aliases",
+      "domains",
+      "mail_hosts",
+      "mailing_lists",
+      "removed_mailboxes",
+    ]);
     for (const t of tables) expect(t.reloptions ?? [], t.relname).toContain("vacuum_truncate=false");
   });
 

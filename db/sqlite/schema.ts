@@ -596,3 +596,19 @@ export const mailPasswordChangesHandled = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.changeId, t.host] })],
 );
+
+/**
+ * A mailbox whose account was deleted (alone or with its domain), until the mail host holding it has removed its folder
+ * (lib/mailserver/removed-mailboxes.ts): meanwhile mail_passdb leaves the address out, so an account created again
+ * under it cannot log in to the previous owner's mail. `host`: where the mailbox lived (null: placed on none).
+ */
+export const removedMailboxes = sqliteTable(
+  "removed_mailboxes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    host: text("host"),
+    removedAt: integer("removed_at").notNull(),
+  },
+  (t) => [index("removed_mailboxes_email").on(t.email)],
+);

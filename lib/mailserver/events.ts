@@ -22,6 +22,7 @@ import { mailAuthPolicy } from "./last-login";
 import { checkedMailHost } from "./mail-hosts";
 import { endRefusedSessions } from "./open-sessions";
 import { prunePasswordChanges } from "./password-changes";
+import { mailHomeTemplate, removeMailboxes } from "./removed-mailboxes";
 import type { SmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
 
@@ -280,6 +281,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
     lastSessionError = message;
   };
   let prunedAt = 0;
+  let homeTemplate: string | undefined;
   const checkSessions = () => {
     const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
     sessionCheck ??= (prune ? prunePasswordChanges(o.db) : Promise.resolve(0))
@@ -287,14 +289,16 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
         if (prune) prunedAt = Date.now();
         return endRefusedSessions(o.db, o.doveadm, o.hostName ?? "");
       })
-      .then(
-        ({ ended, passwordChanged, failed }) => {
-          for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
-          for (const user of passwordChanged) log(`sessions: ended ${user} (password changed)`);
-          sessionError(failed.join(" | "));
-        },
-        (err: Error) => sessionError(err.message),
-      )
+      .then(async ({ ended, passwordChanged, failed }) => {
+        for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
+        for (const user of passwordChanged) log(`sessions: ended ${user} (password changed)`);
+        // After the deleted accounts' sessions have ended: their folders (removed-mailboxes.ts).
+        homeTemplate ??= await mailHomeTemplate(o.doveadm);
+        const removal = await removeMailboxes(o.db, homeTemplate, o.hostName);
+        for (const r of removal.removed) log(`mailboxes: removed ${r.email} (${r.home})`);
+        sessionError([...failed, ...removal.failed].join(" | "));
+      })
+      .catch((err: Error) => sessionError(err.message))
       .finally(() => {
         sessionCheck = undefined;
       });

@@ -6,7 +6,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { addDomain } from "@/lib/server/resources/new-domain";
-import { accountRecord, createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import {
+  accountRecord,
+  createAccount,
+  deleteAccounts,
+  getAccountOrThrow,
+  updateAccounts,
+} from "@/lib/server/resources/accounts";
+import { mailHomeOf } from "./removed-mailboxes";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
@@ -155,5 +162,44 @@ describe("mail_passdb", () => {
     expect(row?.password).toMatch(/^\{SHA512-CRYPT\}\$6\$/);
     await change("ola", { expiration_date: "2020-01-01" });
     expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `ola@${D}`)).toHaveLength(0);
+  });
+
+  it("leaves out an address whose deleted mailbox has not been removed yet, also once an account has it again", async () => {
+    const domain = await getDomainOrThrow(db, D);
+    await createAccount(db, domain, "znowu", { password: "Znowu-pass1" });
+    expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `znowu@${D}`)).toHaveLength(1);
+    await deleteAccounts(db, domain, ["znowu"]);
+    expect(all("SELECT email, host FROM removed_mailboxes WHERE email = ?", `znowu@${D}`)).toEqual([
+      { email: `znowu@${D}`, host: null },
+    ]);
+    await createAccount(db, domain, "znowu", { password: "Inne-haslo2" });
+    expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `znowu@${D}`)).toHaveLength(0);
+    all("DELETE FROM removed_mailboxes WHERE email = ? RETURNING id", `znowu@${D}`);
+    expect(all("SELECT 1 FROM mail_passdb WHERE user = ?", `znowu@${D}`)).toHaveLength(1);
+  });
+
+  it("a removed domain records each of its mailboxes with the host it lived on", async () => {
+    await addDomain(db, "usuwana.test", "Admin-pass1", {});
+    const domain = await getDomainOrThrow(db, "usuwana.test");
+    await createAccount(db, domain, "ktos", { password: "Ktos-pass1" });
+    db.$client.prepare("INSERT INTO mail_hosts (name, address) VALUES ('imap2', '10.0.0.2')").run();
+    db.$client.prepare("UPDATE domains SET mail_host = 'imap2' WHERE name = 'usuwana.test'").run();
+    await removeDomain(db, domain);
+    expect(all("SELECT email, host FROM removed_mailboxes WHERE email LIKE '%@usuwana.test' ORDER BY email")).toEqual([
+      { email: "ktos@usuwana.test", host: "imap2" },
+      { email: "postmaster@usuwana.test", host: "imap2" },
+    ]);
+  });
+});
+
+describe("a deleted mailbox's folder", () => {
+  it("is the mail_home template filled in for the address, never a path outside the template's root", () => {
+    expect(mailHomeOf("/var/vmail/%d/%n", "jan@example.org")).toBe("/var/vmail/example.org/jan");
+    expect(mailHomeOf("/var/vmail/%u", "jan@example.org")).toBe("/var/vmail/jan@example.org");
+    expect(mailHomeOf("/var/vmail/%d/%n", "..@example.org")).toBeUndefined();
+    expect(mailHomeOf("/var/vmail/%d/%n", "jan@..")).toBeUndefined();
+    expect(mailHomeOf("/var/vmail/%d/%n", "a/../../etc@example.org")).toBeUndefined();
+    expect(mailHomeOf("/var/vmail/%{userdb:home}", "jan@example.org")).toBeUndefined();
+    expect(mailHomeOf("vmail/%d/%n", "jan@example.org")).toBeUndefined();
   });
 });

@@ -32,6 +32,7 @@ import { searchKey } from "./page";
 import { assertNameFree, failureOfName, nameHolders, withNameChildren } from "./names";
 import { isAccountName } from "@/lib/schemas/common";
 import { endSessions } from "../caller/session";
+import { recordRemovedMailboxes } from "@/lib/mailserver/removed-mailboxes";
 import { encryptSmsPassword } from "@/lib/mailserver/sms/secret";
 import { lockDomain, withTransaction } from "@/db/transaction";
 
@@ -442,6 +443,8 @@ export async function deleteAccounts(db: Db, domain: DomainRow, names: string[])
             ),
           ),
         );
+      // Its folder on the mail host goes too, and until then the address cannot log in (removed-mailboxes.ts).
+      await recordRemovedMailboxes(tx, inArray(accounts.email, chunk));
       await tx.delete(accounts).where(inArray(accounts.email, chunk));
     }
     // Contract §9: the domain's aliases that pointed at them go (those of other domains are never touched).

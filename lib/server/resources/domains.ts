@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { containsPattern } from "@/db/like";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
+import { recordRemovedMailboxes } from "@/lib/mailserver/removed-mailboxes";
 import { isDomainName, isEmail } from "@/lib/schemas/common";
 import {
   domainFields,
@@ -323,6 +324,7 @@ export async function removeDomain(db: Db, domain: DomainRow): Promise<{ catchal
     const catchallsOff = await switchOffCatchallsInto(tx, domain);
     await removeForwardsToDomain(tx, domain);
     await recordChange(tx, { domain: domain.name, action: "delete", resource: "domain", names: [domain.name] });
+    await recordRemovedMailboxes(tx, eq(accounts.domainId, domain.id));
     await tx.delete(domains).where(eq(domains.id, domain.id));
     return { catchallsOff };
   });

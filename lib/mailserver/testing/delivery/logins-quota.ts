@@ -166,6 +166,46 @@ export function loginAndQuotaCases() {
     });
   });
 
+  describe("a deleted account's mailbox", () => {
+    it("is removed from the mail host within seconds, with the domain's too: an account created again under the address starts with an empty INBOX", async () => {
+      const d = await alpha();
+      await createAccount(db, d, "poprzedni", { password: PW });
+      await cli("domain", "add", "delta.test", "--postmaster-password", "Admin-pass1");
+      for (const to of [`poprzedni@${A}`, "postmaster@delta.test"])
+        await smtpSend("nadawca@far.test", [to], message("nadawca@far.test", to, "Stara poczta"));
+      await waitFor("both delivered", () => readMessages(l, `poprzedni@${A}`).length === 1, 20_000);
+      await waitFor("both delivered", () => readMessages(l, "postmaster@delta.test").length === 1, 20_000);
+      const homes = [path.join(l.vmail, A, "poprzedni"), path.join(l.vmail, "delta.test", "postmaster")];
+      const log = eventsLogMark(l);
+      await deleteAccounts(db, d, ["poprzedni"]);
+      await removeDomain(db, await getDomainOrThrow(db, "delta.test"));
+      // The sandbox's events service checks every second (5 s in production).
+      for (const [i, email] of [`poprzedni@${A}`, "postmaster@delta.test"].entries())
+        await log.wait(
+          `${email} removed`,
+          new RegExp(`mailboxes: removed ${email.replace(/\./g, "\\.")} \\(${homes[i]}\\)`),
+          10_000,
+        );
+      expect(homes.filter((h) => fs.existsSync(h))).toEqual([]);
+      await createAccount(db, d, "poprzedni", { password: "Nowy-wlasc1" });
+      const s = await LineSocket.connect(l.ports.imap);
+      try {
+        await s.until(/^\* OK/);
+        s.write(`a LOGIN "poprzedni@${A}" "Nowy-wlasc1"\r\n`);
+        expect(await s.until(/^a /)).toMatch(/^a OK/m);
+        s.write("b STATUS INBOX (MESSAGES)\r\n");
+        expect(await s.until(/^b /)).toMatch(/^\* STATUS INBOX \(MESSAGES 0\)/m);
+        s.write("c LOGOUT\r\n");
+      } finally {
+        s.close();
+      }
+      // Mail for the new owner is delivered as usual.
+      await smtpSend("nadawca@far.test", [`poprzedni@${A}`], message("nadawca@far.test", `poprzedni@${A}`, "Nowa"));
+      await waitFor("the new owner's mail", () => readMessages(l, `poprzedni@${A}`).length === 1, 20_000);
+      expect(readMessages(l, `poprzedni@${A}`)[0]).toContain("Subject: Nowa");
+    });
+  });
+
   describe("open sessions end when the account's password changes", () => {
     const idle = (user: string, password = PW) => imapIdle(l.ports.imap, user, password);
     /** A POP3 session, logged in and left open. */
