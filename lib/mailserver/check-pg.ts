@@ -223,3 +223,11 @@ export async function connectionBudget(
     return { ok: true, detail };
   });
 }
+
+/** The rows of one read-only query on the application's connection (DATABASE_URL). */
+export async function pgRows<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[]): Promise<T[]> {
+  return withClient(
+    { connectionString: nodePgConnectionString(url) },
+    async (c) => (await c.query<T>(text, values)).rows,
+  );
+}

@@ -24,6 +24,7 @@ import {
   mailRoleReads,
   pgDefaultAlias,
   pgQuotaWriteBack,
+  pgRows,
   readPgsqlMapFile,
 } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
@@ -473,6 +474,31 @@ function quotaWriteBack(db: Db | undefined, o: CheckOptions): Check {
   };
 }
 
+/** A deleted account's mailbox still recorded after this long: no `mailserver events` removes it. */
+export const REMOVAL_OVERDUE_MS = 60_000;
+
+/** Every deleted account's mailbox removed within REMOVAL_OVERDUE_MS, on whichever host held it (removed-mailboxes.ts). */
+function removalsDone(db: Db | undefined, pgUrl: string | undefined): Check {
+  const query = "SELECT email, host FROM removed_mailboxes WHERE removed_at < $1 ORDER BY id";
+  return async () => {
+    const before = Date.now() - REMOVAL_OVERDUE_MS;
+    let rows: { email: string; host: string | null }[];
+    if (pgUrl) rows = await pgRows(pgUrl, query, [before]);
+    else if (db) rows = db.$client.prepare(query.replace("$1", "?")).all(before) as typeof rows;
+    else throw new Error("no database");
+    if (rows.length === 0) return { ok: true, detail: "none waits longer than a minute" };
+    const [oldest] = rows;
+    return {
+      ok: false,
+      detail:
+        `${rows.length} wait${rows.length > 1 ? "" : "s"} longer than a minute, the oldest ${oldest!.email} ` +
+        `(${oldest!.host ? `on mail host ${oldest!.host}` : "placed on no host"}): is \`mailserver events\` running? ` +
+        "Until it removes them, an account created again under those addresses cannot log in " +
+        `(docs/mail-server.md, "Deleted accounts' mailboxes")`,
+    };
+  };
+}
+
 function defaultAlias(db: Db, account: string): string | undefined {
   const domain = account.slice(account.indexOf("@") + 1);
   const pick = db.$client.prepare(
@@ -536,6 +562,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["policy service answers", policyAnswers(o.policyService)],
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
+    ["deleted accounts' mailboxes removed", removalsDone(db, o.postgresUrl)],
     ["main.cf has the snippet's settings", snippetApplied(o)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
     ["lmtp writes X-Original-To", originalRecipientHeader(o)],
