@@ -25,20 +25,13 @@ export async function recordRemovedMailboxes(tx: Db, where: SQL): Promise<void> 
   );
 }
 
-export interface PendingRemoval {
-  id: number;
-  email: string;
-  removedAt: number;
-}
-
 /** The removals `host` (MAIL_HOST_NAME; undefined on a single mail host: all of them) has to make, oldest first. */
-export async function pendingRemovals(db: Db, host: string | undefined): Promise<PendingRemoval[]> {
-  const rows = await db
-    .select({ id: removedMailboxes.id, email: removedMailboxes.email, removedAt: removedMailboxes.removedAt })
+export function pendingRemovals(db: Db, host: string | undefined): Promise<{ id: number; email: string }[]> {
+  return db
+    .select({ id: removedMailboxes.id, email: removedMailboxes.email })
     .from(removedMailboxes)
     .where(host ? or(eq(removedMailboxes.host, host), isNull(removedMailboxes.host)) : undefined)
     .orderBy(asc(removedMailboxes.id));
-  return rows.map((r) => ({ ...r, removedAt: Number(r.removedAt) }));
 }
 
 /** Dovecot's mail_home template (`doveconf -h mail_home`, through doveadm's own configuration file). */
