@@ -443,7 +443,7 @@ export const DOMAIN_COMMANDS: Command[] = [
     name: "domain remove",
     args: ["<domain>"],
     summary:
-      "Removes a domain with all its accounts, aliases and lists (the mailboxes on disk stay); other domains' catchalls into it are switched off and its accounts leave the customer's forwards (docs/customers.md).",
+      "Removes a domain with all its accounts, aliases and lists; the mail hosts' `mailserver events` remove its mailboxes within seconds (docs/mail-server.md); other domains' catchalls into it are switched off and its accounts leave the customer's forwards (docs/customers.md).",
     example: `${CLI} domain remove example.org --yes`,
     options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
     async run(ctx, { positionals, values }) {

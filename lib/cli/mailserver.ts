@@ -357,7 +357,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
-      "events` answer; Postfix runs every setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
+      "events` answer; no deleted account's mailbox has waited over a minute for its removal; Postfix runs every\n" +
+      "setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
       "the account's domain has its DKIM key; the account logs in on the submission port over TLS, and there a MAIL FROM\n" +
       "it does not own is refused.\n" +
       "Run it as root.",
