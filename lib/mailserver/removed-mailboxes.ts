@@ -34,6 +34,21 @@ export function pendingRemovals(db: Db, host: string | undefined): Promise<{ id:
     .orderBy(asc(removedMailboxes.id));
 }
 
+/**
+ * The first of `emails` whose previous mailbox still waits for its removal: an account created again under a deleted
+ * address. The policy service defers mail for it at RCPT (450) until the removal is done, since it would be stored in
+ * the folder about to go.
+ */
+export async function awaitingRemoval(db: Db, emails: string[]): Promise<string | undefined> {
+  if (emails.length === 0) return undefined;
+  const [row] = await db
+    .select({ email: removedMailboxes.email })
+    .from(removedMailboxes)
+    .where(inArray(removedMailboxes.email, emails))
+    .limit(1);
+  return row?.email;
+}
+
 /** Dovecot's mail_home template (`doveconf -h mail_home`, through doveadm's own configuration file). */
 export async function mailHomeTemplate(doveadm: string[]): Promise<string> {
   const [command, ...global] = doveadm;

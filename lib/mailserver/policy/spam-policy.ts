@@ -12,6 +12,7 @@ import { admit } from "@/lib/lists/admission";
 import { bounceParts, signedSubscriber } from "@/lib/lists/bounce-address";
 import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
+import { awaitingRemoval } from "../removed-mailboxes";
 import {
   expansionLoops,
   isHostedName,
@@ -92,6 +93,7 @@ export interface PolicyAnswer {
     | "sender"
     | "list-refused"
     | "quota"
+    | "removal-pending"
     | "send-limit"
     | "password-changed"
     | "authenticated"
@@ -245,6 +247,16 @@ async function isUnsignedListBounce(db: Db, recipient: string): Promise<boolean>
 /** An alias or catchall whose chain ends at no mailbox here; Postfix writes "<address>: Recipient address rejected:" first. */
 const NO_DESTINATION: PolicyAnswer = { action: "550 5.1.1 it leads to no mailbox here", rule: "no-destination" };
 
+/**
+ * A mailbox of an account created again under a deleted address while the previous owner's folder still waits for
+ * `mailserver events` to remove it (../removed-mailboxes.ts): stored now, the message would go with that folder.
+ * Deferred, so the sender's server retries once the removal is done (seconds).
+ */
+const BEING_EMPTIED: PolicyAnswer = {
+  action: "450 4.2.1 the mailbox is being emptied after its account was deleted; try again in a few minutes",
+  rule: "removal-pending",
+};
+
 const LOOP: PolicyAnswer = { action: "550 5.4.6 its aliases and forwards go round in a loop here", rule: "loop" };
 
 /**
@@ -322,7 +334,9 @@ export class SpamPolicy {
       if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
       const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
       if (refused) return refused;
-      const full = await this.fullMailbox(recipient, Number(req.size) || 0);
+      const stored = s ? await storingMailboxes(this.o.db, recipient) : [];
+      if (await awaitingRemoval(this.o.db, stored)) return BEING_EMPTIED;
+      const full = await this.fullMailbox(stored, Number(req.size) || 0);
       // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
       if (full) return { action: "552 5.2.2 Mailbox is full", rule: "quota" };
       // Last, so that only a recipient this question accepts is counted against a signed-in sender's hourly limit; nor
@@ -439,7 +453,7 @@ export class SpamPolicy {
         ? undefined
         : (address: string) => keepsAsSpam(this.o.db, address, Number(req.centiscore) || 0, sender);
     for (const rcpt of recipients) {
-      const full = await this.fullMailbox(rcpt, size, spam);
+      const full = this.o.quotaStatus && (await this.fullMailbox(await storingMailboxes(this.o.db, rcpt, spam), size));
       if (full)
         return {
           action: `REJECT 5.2.2 The mailbox of ${rcpt} has no room for this message (${size} bytes)`,
@@ -478,14 +492,10 @@ export class SpamPolicy {
     return { action: "DUNNO", rule: "none" };
   }
 
-  /** The first mailbox `recipient` is stored in that Dovecot's quota-status says `size` more bytes do not fit. */
-  private async fullMailbox(
-    recipient: string,
-    size: number,
-    keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
-  ): Promise<string | undefined> {
-    if (!this.o.quotaStatus || !recipient) return undefined;
-    for (const mailbox of await storingMailboxes(this.o.db, recipient, keepsAsSpam)) {
+  /** The first of `mailboxes` (storingMailboxes: where a message is stored) that Dovecot's quota-status says has no room for `size` more bytes. */
+  private async fullMailbox(mailboxes: string[], size: number): Promise<string | undefined> {
+    if (!this.o.quotaStatus) return undefined;
+    for (const mailbox of mailboxes) {
       const answer = await askPolicy(this.o.quotaStatus, `recipient=${mailbox}\nsize=${size}\n\n`);
       // Only a refusal counts: a temporary answer or none refuses nothing (fail open, as Postfix's default_action).
       if (/^action=(5\d\d|REJECT)\b/i.test(answer)) return mailbox;

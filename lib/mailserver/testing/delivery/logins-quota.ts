@@ -12,7 +12,7 @@ import { env } from "@/lib/server/env";
 import { createAccount, deleteAccounts } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow, removeDomain } from "@/lib/server/resources/domains";
 import { runHousekeeping } from "../../housekeeping";
-import { dovecotConf, eventsLogMark, imapIdle, LineSocket, readMessages, waitFor } from "../mail-daemons";
+import { dovecotConf, eventsLogMark, imapIdle, LineSocket, readMessages, smtpTry, waitFor } from "../mail-daemons";
 import {
   A,
   PW,
@@ -203,6 +203,38 @@ export function loginAndQuotaCases() {
       await smtpSend("nadawca@far.test", [`poprzedni@${A}`], message("nadawca@far.test", `poprzedni@${A}`, "Nowa"));
       await waitFor("the new owner's mail", () => readMessages(l, `poprzedni@${A}`).length === 1, 20_000);
       expect(readMessages(l, `poprzedni@${A}`)[0]).toContain("Subject: Nowa");
+    });
+
+    it("mail for an account created again before the old mailbox is removed is deferred at RCPT (450), then delivered", async () => {
+      // Before, Postfix accepted it into the folder about to be removed: the message was lost without a bounce.
+      const d = await alpha();
+      await createAccount(db, d, "wczesny", { password: PW });
+      await smtpSend("nadawca@far.test", [`wczesny@${A}`], message("nadawca@far.test", `wczesny@${A}`, "Stara"));
+      await waitFor("the old mail delivered", () => readMessages(l, `wczesny@${A}`).length === 1, 20_000);
+      // No events service to remove it: the removal waits, as on a host whose service is late.
+      const log = eventsLogMark(l);
+      await l.sandbox.stopComponent("events");
+      try {
+        await deleteAccounts(db, d, ["wczesny"]);
+        await createAccount(db, d, "wczesny", { password: "Nowy-wlasc1" });
+        const early = await smtpTry(
+          l.ports.smtp,
+          "nadawca@far.test",
+          [`wczesny@${A}`],
+          message("nadawca@far.test", `wczesny@${A}`, "Za wczesnie"),
+        );
+        expect(early.accepted).toEqual([]);
+        expect(early.refused.map((r) => [r.address, r.code])).toEqual([[`wczesny@${A}`, 450]]);
+        expect(early.refused[0]?.response).toMatch(
+          /^450 4\.2\.1 .*: the mailbox is being emptied after its account was deleted/,
+        );
+      } finally {
+        await l.sandbox.startComponent("events");
+      }
+      await log.wait("the old mailbox removed", /mailboxes: removed wczesny@alpha\.test /, 10_000);
+      await smtpSend("nadawca@far.test", [`wczesny@${A}`], message("nadawca@far.test", `wczesny@${A}`, "Nowa"));
+      await waitFor("the new owner's mail", () => readMessages(l, `wczesny@${A}`).length === 1, 20_000);
+      expect(readMessages(l, `wczesny@${A}`)[0]).toContain("Subject: Nowa");
     });
   });
 
