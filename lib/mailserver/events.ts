@@ -282,6 +282,9 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   };
   let prunedAt = 0;
   let homeTemplate: string | undefined;
+  // A big removal (a domain's accounts) goes on pass after pass, each after the sessions were checked again.
+  let removalsLeft = false;
+  let closing = false;
   const checkSessions = () => {
     const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
     sessionCheck ??= (prune ? prunePasswordChanges(o.db) : Promise.resolve(0))
@@ -296,11 +299,16 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
         homeTemplate ??= await mailHomeTemplate(o.doveadm);
         const removal = await removeMailboxes(o.db, homeTemplate, o.hostName);
         for (const r of removal.removed) log(`mailboxes: removed ${r.email} (${r.home})`);
+        removalsLeft = removal.more;
         sessionError([...failed, ...removal.failed].join(" | "));
       })
-      .catch((err: Error) => sessionError(err.message))
+      .catch((err: Error) => {
+        removalsLeft = false;
+        sessionError(err.message);
+      })
       .finally(() => {
         sessionCheck = undefined;
+        if (removalsLeft) setImmediate(() => closing || checkSessions());
       });
   };
   const sessionEvery = o.sessionCheckMs ?? SESSION_CHECK_MS;
@@ -318,6 +326,7 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
       clearInterval(timer);
       clearInterval(dkimTimer);
       clearInterval(sessionTimer);
+      closing = true;
       timer = undefined;
       await running;
       await sessionCheck;

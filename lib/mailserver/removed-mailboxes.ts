@@ -9,7 +9,6 @@ import { asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, removedMailboxes } from "@/db/schema";
 import { dialectOf } from "@/db/dialect";
-import { withTransaction } from "@/db/transaction";
 import { runToolAsync } from "./run-tool";
 
 /**
@@ -25,13 +24,22 @@ export async function recordRemovedMailboxes(tx: Db, where: SQL): Promise<void> 
   );
 }
 
-/** The removals `host` (MAIL_HOST_NAME; undefined on a single mail host: all of them) has to make, oldest first. */
-export function pendingRemovals(db: Db, host: string | undefined): Promise<{ id: number; email: string }[]> {
+/**
+ * Removals one pass makes at most: a removed domain of 20,000 accounts took one 32 s pass, and the pass holds up the
+ * session check that ends blocked accounts' and changed passwords' sessions.
+ */
+export const REMOVALS_PER_PASS = 500;
+/** Folders removed at once (fs.rm runs on libuv's thread pool). */
+const CONCURRENT_REMOVALS = 8;
+
+/** The next `limit` removals `host` (MAIL_HOST_NAME; undefined on a single mail host: all of them) has to make, oldest first. */
+function pendingRemovals(db: Db, host: string | undefined, limit: number): Promise<{ id: number; email: string }[]> {
   return db
     .select({ id: removedMailboxes.id, email: removedMailboxes.email })
     .from(removedMailboxes)
     .where(host ? or(eq(removedMailboxes.host, host), isNull(removedMailboxes.host)) : undefined)
-    .orderBy(asc(removedMailboxes.id));
+    .orderBy(asc(removedMailboxes.id))
+    .limit(limit);
 }
 
 /**
@@ -85,20 +93,29 @@ export interface RemovalPass {
   removed: { email: string; home: string }[];
   /** An error per removal that failed; it stays for the next pass. */
   failed: string[];
+  /** A full pass that removed something: the caller runs the next one without waiting for its interval. */
+  more: boolean;
 }
 
 /**
- * One pass on the mail host `host`: removes each pending mailbox's folder, then its record. Run after the session
- * check has ended the deleted accounts' sessions; a folder that a session still writing made again stays recorded.
+ * One pass on the mail host `host`: removes up to `limit` pending mailboxes' folders, then their records. Run after
+ * the session check has ended the deleted accounts' sessions; a folder that a session still writing made again stays
+ * recorded.
  */
-export async function removeMailboxes(db: Db, template: string, host: string | undefined): Promise<RemovalPass> {
-  const result: RemovalPass = { removed: [], failed: [] };
+export async function removeMailboxes(
+  db: Db,
+  template: string,
+  host: string | undefined,
+  limit = REMOVALS_PER_PASS,
+): Promise<RemovalPass> {
+  const pending = await pendingRemovals(db, host, limit);
+  const result: RemovalPass = { removed: [], failed: [], more: false };
   const done: number[] = [];
-  for (const r of await pendingRemovals(db, host)) {
+  const removeOne = async (r: { id: number; email: string }) => {
     const home = mailHomeOf(template, r.email);
     if (!home) {
       result.failed.push(`${r.email}: no folder of its own under mail_home ${template}`);
-      continue;
+      return;
     }
     try {
       await fs.promises.rm(home, { recursive: true, force: true });
@@ -108,11 +125,11 @@ export async function removeMailboxes(db: Db, template: string, host: string | u
     } catch (err) {
       result.failed.push(`${r.email}: ${(err as Error).message}`);
     }
-  }
-  if (done.length > 0)
-    await withTransaction(db, async (tx) => {
-      for (let i = 0; i < done.length; i += 1000)
-        await tx.delete(removedMailboxes).where(inArray(removedMailboxes.id, done.slice(i, i + 1000)));
-    });
+  };
+  for (let i = 0; i < pending.length; i += CONCURRENT_REMOVALS)
+    await Promise.all(pending.slice(i, i + CONCURRENT_REMOVALS).map(removeOne));
+  if (done.length > 0) await db.delete(removedMailboxes).where(inArray(removedMailboxes.id, done));
+  // Removals that keep failing fill no pass after pass: the next one waits for the session check's interval.
+  result.more = pending.length === limit && done.length > 0;
   return result;
 }

@@ -13,7 +13,7 @@ import {
   getAccountOrThrow,
   updateAccounts,
 } from "@/lib/server/resources/accounts";
-import { mailHomeOf } from "./removed-mailboxes";
+import { mailHomeOf, removeMailboxes } from "./removed-mailboxes";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
@@ -201,5 +201,35 @@ describe("a deleted mailbox's folder", () => {
     expect(mailHomeOf("/var/vmail/%d/%n", "a/../../etc@example.org")).toBeUndefined();
     expect(mailHomeOf("/var/vmail/%{userdb:home}", "jan@example.org")).toBeUndefined();
     expect(mailHomeOf("vmail/%d/%n", "jan@example.org")).toBeUndefined();
+  });
+});
+
+describe("removing deleted mailboxes", () => {
+  it("goes in passes of a bounded size, saying when more wait; a pass whose removals all fail does not ask for another at once", async () => {
+    const root = path.join(dir, "vmail");
+    const names = ["a", "b", "c", "..", "d"];
+    for (const n of names.filter((n) => n !== "c" && n !== ".."))
+      fs.mkdirSync(path.join(root, "p.test", n, "Maildir", "cur"), { recursive: true });
+    const insert = (email: string) =>
+      all("INSERT INTO removed_mailboxes (email, host, removed_at) VALUES (?, NULL, 0) RETURNING id", email);
+    all("DELETE FROM removed_mailboxes WHERE host IS NULL RETURNING id");
+    for (const n of names) insert(`${n}@p.test`);
+    // imap1's passes: the other host's records (imap2, from the domain removal above) are not its own.
+    const pass = async () => {
+      const r = await removeMailboxes(db, `${root}/%d/%n`, "imap1", 2);
+      return { removed: r.removed.map((x) => x.email).sort(), failed: r.failed.length, more: r.more };
+    };
+    expect(await pass()).toEqual({ removed: ["a@p.test", "b@p.test"], failed: 0, more: true });
+    expect(await pass()).toEqual({ removed: ["c@p.test"], failed: 1, more: true });
+    expect(await pass()).toEqual({ removed: ["d@p.test"], failed: 1, more: true });
+    expect(await pass()).toEqual({ removed: [], failed: 1, more: false });
+    expect(fs.readdirSync(path.join(root, "p.test"))).toEqual([]);
+    insert("..@q.test");
+    expect(await pass()).toEqual({ removed: [], failed: 2, more: false });
+    expect(all("SELECT email FROM removed_mailboxes WHERE host IS NULL ORDER BY id")).toEqual([
+      { email: "..@p.test" },
+      { email: "..@q.test" },
+    ]);
+    all("DELETE FROM removed_mailboxes WHERE host IS NULL RETURNING id");
   });
 });
