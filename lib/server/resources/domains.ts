@@ -1,6 +1,6 @@
 import "server-only";
 // Mail domains: reading and changing their settings (v1 API) and the operator's side (CLI): add, limits, remove.
-import { and, eq, isNull, like, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { containsPattern } from "@/db/like";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
@@ -311,13 +311,42 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
   });
 }
 
+/** Accounts a domain removal deletes per transaction before its last one (0.3-1.4 s of SQLite's write lock for 100,000). */
+export const ACCOUNTS_PER_REMOVAL = 2_000;
+
 /**
  * `domain remove`: the domain with everything in it, and what other domains had pointing into it, the way deleting
  * an account treats what pointed at the account (docs/customers.md, "Removing a domain"): their catchalls of type
  * 2 or 3 into it are switched off, and its accounts leave the forwards of the customer's other accounts. Aliases of
  * other domains keep their targets (contract §9), like mail to any address outside the domain.
  */
-export async function removeDomain(db: Db, domain: DomainRow): Promise<{ catchallsOff: string[] }> {
+export async function removeDomain(
+  db: Db,
+  domain: DomainRow,
+  batch = ACCOUNTS_PER_REMOVAL,
+): Promise<{ catchallsOff: string[] }> {
+  // A big domain's accounts go first, `batch` per transaction, its postmaster last. In one transaction the 100,000
+  // accounts of a domain held SQLite's write lock for 19 s, and other processes' writes (the API's, Dovecot's usage,
+  // the mail events' logins) failed after their 5 s busy timeout. Meanwhile mail to the deleted ones is refused as
+  // unknown; a removal interrupted here is finished by running it again.
+  for (;;) {
+    const ids = await db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.domainId, domain.id), ne(accounts.name, "postmaster")))
+      .orderBy(asc(accounts.id))
+      .limit(batch);
+    if (ids.length < batch) break;
+    await withTransaction(db, async (tx) => {
+      await lockDomain(tx, domain.id);
+      const these = inArray(
+        accounts.id,
+        ids.map((r) => r.id),
+      );
+      await recordRemovedMailboxes(tx, these);
+      await tx.delete(accounts).where(these);
+    });
+  }
   return withTransaction(db, async (tx) => {
     await lockCatchallTargets(tx);
     await lockDomain(tx, domain.id);
