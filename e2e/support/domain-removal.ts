@@ -1,8 +1,9 @@
 // `domain remove` against whichever engine the process was configured for (DATABASE_URL or DATABASE_PATH, set before
 // the services are imported): other domains' catchalls of type 2 and 3 into the removed domain are switched off
 // (audited), its accounts leave the forwards of the customer's other accounts, other domains' aliases keep their
-// targets. Used by lib/cli/domain-remove*.test.ts.
-import { expect } from "vitest";
+// targets; a domain bigger than one batch goes a batch of accounts per transaction, and each mailbox is recorded for
+// removal on every host that may hold it. Used by lib/cli/domain-remove*.test.ts.
+import { expect, vi } from "vitest";
 import { sql } from "drizzle-orm";
 
 export async function runDomainRemoval(): Promise<void> {
@@ -82,4 +83,71 @@ export async function runDomainRemoval(): Promise<void> {
       ],
     ]),
   );
+}
+
+/** A domain bigger than a batch, and the hosts its mailboxes are recorded for. */
+export async function runBigDomainRemoval(): Promise<void> {
+  const { getReadyDb } = await import("@/db/client");
+  const { dialectOf } = await import("@/db/dialect");
+  const { accounts, mailHosts, removedMailboxes } = await import("@/db/schema");
+  const { addDomain } = await import("@/lib/server/resources/new-domain");
+  const { createAccount } = await import("@/lib/server/resources/accounts");
+  const { getDomainOrThrow, removeDomain } = await import("@/lib/server/resources/domains");
+  const { asc, eq, like } = await import("drizzle-orm");
+  const db = await getReadyDb();
+  const recorded = async (domain: string) =>
+    (
+      await db
+        .select({ email: removedMailboxes.email, host: removedMailboxes.host })
+        .from(removedMailboxes)
+        .where(like(removedMailboxes.email, `%@${domain}`))
+    )
+      .map((r) => `${r.email} ${r.host ?? "-"}`)
+      .sort();
+
+  // A batch of 2 over five accounts: the accounts each transaction found when it began.
+  const big = await addDomain(db, "duza.test", "Admin-pass1", {});
+  for (const name of ["a1", "a2", "a3", "a4", "a5"]) await createAccount(db, big, name, { password: "Konto-pass1" });
+  const names = async () =>
+    (
+      await db
+        .select({ name: accounts.name })
+        .from(accounts)
+        .where(eq(accounts.domainId, big.id))
+        .orderBy(asc(accounts.id))
+    ).map((r) => r.name);
+  const dialect = dialectOf(db);
+  const transaction = dialect.transaction.bind(dialect);
+  const seen: string[][] = [];
+  const spy = vi.spyOn(dialect, "transaction").mockImplementation(async (d, fn) => {
+    seen.push(await names());
+    return transaction(d, fn);
+  });
+  await removeDomain(db, await getDomainOrThrow(db, "duza.test"), 2);
+  spy.mockRestore();
+  expect(seen).toEqual([
+    ["postmaster", "a1", "a2", "a3", "a4", "a5"],
+    ["postmaster", "a3", "a4", "a5"],
+    ["postmaster", "a5"],
+  ]);
+  expect(await names()).toEqual([]);
+  // On a single mail host (no host registered) each has one record, for whichever host runs `mailserver events`.
+  expect(await recorded("duza.test")).toEqual(
+    ["a1", "a2", "a3", "a4", "a5", "postmaster"].map((n) => `${n}@duza.test -`),
+  );
+
+  // With hosts registered, a mailbox placed on none is served by each and may have a copy on each: a record per host.
+  await db.insert(mailHosts).values([
+    { name: "imap2", address: "10.0.0.2" },
+    { name: "imap3", address: "10.0.0.3" },
+  ]);
+  const unplaced = await addDomain(db, "bez-hosta.test", "Admin-pass1", {});
+  await createAccount(db, unplaced, "wyjatek", { password: "Konto-pass1" });
+  await db.update(accounts).set({ mailHost: "imap3" }).where(eq(accounts.email, "wyjatek@bez-hosta.test"));
+  await removeDomain(db, await getDomainOrThrow(db, "bez-hosta.test"));
+  expect(await recorded("bez-hosta.test")).toEqual([
+    "postmaster@bez-hosta.test imap2",
+    "postmaster@bez-hosta.test imap3",
+    "wyjatek@bez-hosta.test imap3",
+  ]);
 }

@@ -7,20 +7,23 @@ import fs from "node:fs";
 import path from "node:path";
 import { asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { accounts, domains, removedMailboxes } from "@/db/schema";
+import { accounts, domains, mailHosts, removedMailboxes } from "@/db/schema";
 import { dialectOf } from "@/db/dialect";
 import { runToolAsync } from "./run-tool";
 
 /**
  * Records the mailboxes of the accounts `where` selects, each with the host it lived on (its own placement, else its
- * domain's); called in the deleting transaction, before the rows go.
+ * domain's); called in the deleting transaction, before the rows go. A mailbox placed on no host while several hosts
+ * are registered is served by each of them and may have a copy on each: it gets a record per host.
  */
 export async function recordRemovedMailboxes(tx: Db, where: SQL): Promise<void> {
   await dialectOf(tx).run(
     tx,
     sql`INSERT INTO ${removedMailboxes} (email, host, removed_at)
-        SELECT ${accounts.email}, COALESCE(${accounts.mailHost}, ${domains.mailHost}), ${Date.now()}
-        FROM ${accounts} JOIN ${domains} ON ${domains.id} = ${accounts.domainId} WHERE ${where}`,
+        SELECT ${accounts.email}, COALESCE(${accounts.mailHost}, ${domains.mailHost}, ${mailHosts.name}), ${Date.now()}
+        FROM ${accounts} JOIN ${domains} ON ${domains.id} = ${accounts.domainId}
+        LEFT JOIN ${mailHosts} ON ${accounts.mailHost} IS NULL AND ${domains.mailHost} IS NULL
+        WHERE ${where}`,
   );
 }
 

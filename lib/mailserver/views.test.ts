@@ -5,7 +5,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { dialectOf } from "@/db/dialect";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import {
   accountRecord,
@@ -190,40 +189,6 @@ describe("mail_passdb", () => {
       { email: "ktos@usuwana.test", host: "imap2" },
       { email: "postmaster@usuwana.test", host: "imap2" },
     ]);
-  });
-});
-
-describe("removing a domain", () => {
-  it("deletes its accounts a batch per transaction, the postmaster in the last, recording every mailbox", async () => {
-    await addDomain(db, "duza.test", "Admin-pass1", {});
-    const domain = await getDomainOrThrow(db, "duza.test");
-    for (const name of ["a1", "a2", "a3", "a4", "a5"])
-      await createAccount(db, domain, name, { password: "Konto-pass1" });
-    const before = () =>
-      all<{ name: string }>("SELECT name FROM accounts WHERE domain_id = ? ORDER BY id", domain.id).map((r) => r.name);
-    // The accounts each transaction found when it began.
-    const transactions: string[][] = [];
-    const dialect = dialectOf(db);
-    const transaction = dialect.transaction.bind(dialect);
-    const spy = vi.spyOn(dialect, "transaction").mockImplementation((d, fn) => {
-      transactions.push(before());
-      return transaction(d, fn);
-    });
-    await removeDomain(db, domain, 2);
-    spy.mockRestore();
-    expect(transactions).toEqual([
-      ["postmaster", "a1", "a2", "a3", "a4", "a5"],
-      ["postmaster", "a3", "a4", "a5"],
-      ["postmaster", "a5"],
-    ]);
-    expect(all("SELECT 1 FROM domains WHERE name = 'duza.test'")).toEqual([]);
-    expect(all("SELECT 1 FROM accounts WHERE domain_id = ?", domain.id)).toEqual([]);
-    expect(
-      all<{ email: string }>("SELECT email FROM removed_mailboxes WHERE email LIKE '%@duza.test' ORDER BY email").map(
-        (r) => r.email,
-      ),
-    ).toEqual(["a1", "a2", "a3", "a4", "a5", "postmaster"].map((n) => `${n}@duza.test`));
-    all("DELETE FROM removed_mailboxes WHERE email LIKE '%@duza.test' RETURNING id");
   });
 });
 
