@@ -274,11 +274,11 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
 
   // Open sessions: one check at a time; a check still running when the next is due makes that one skipped.
   let sessionCheck: Promise<void> | undefined;
-  let lastSessionError = "";
   // Once per distinct error: Dovecot down would otherwise log the same line every few seconds.
-  const sessionError = (message: string) => {
-    if (message && message !== lastSessionError) log(`sessions: ${message}`);
-    lastSessionError = message;
+  const lastError = { sessions: "", mailboxes: "" };
+  const reportError = (kind: keyof typeof lastError, message: string) => {
+    if (message && message !== lastError[kind]) log(`${kind}: ${message}`);
+    lastError[kind] = message;
   };
   let prunedAt = 0;
   let homeTemplate: string | undefined;
@@ -300,11 +300,12 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
         const removal = await removeMailboxes(o.db, homeTemplate, o.hostName);
         for (const r of removal.removed) log(`mailboxes: removed ${r.email} (${r.home})`);
         removalsLeft = removal.more;
-        sessionError([...failed, ...removal.failed].join(" | "));
+        reportError("sessions", failed.join(" | "));
+        reportError("mailboxes", removal.failed.length ? `not removed: ${removal.failed.join(" | ")}` : "");
       })
       .catch((err: Error) => {
         removalsLeft = false;
-        sessionError(err.message);
+        reportError("sessions", err.message);
       })
       .finally(() => {
         sessionCheck = undefined;
