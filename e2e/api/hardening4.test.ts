@@ -313,6 +313,34 @@ describe("2. turning the second step on or off needs the password, and ends the 
     expect(audit.match(/cli\tupdate account\tabused\t.*"blocked"/g)).toHaveLength(2);
   });
 
+  it("the operator deletes an account with `account remove --yes`: gone from the API with its alias, audited; the postmaster never", async () => {
+    const owner = await createAccount(C, "leaving", "Leaving-pass-1");
+    expectStatus(
+      await api("POST", `aliases/${C}/leaving-alias`, { base: V1, auth: pm(C), body: { target: owner.email } }),
+      201,
+    );
+    const refused = (() => {
+      try {
+        return cli("account", "remove", owner.email);
+      } catch (err) {
+        return err as { status: number; stderr: string };
+      }
+    })();
+    expect(refused).toMatchObject({
+      status: 2,
+      stderr: `error: account remove: refusing to remove ${owner.email} without --yes\n`,
+    });
+    expect((await api("GET", `emails/${C}/leaving`, { base: V1, auth: pm(C) })).status).toBe(200);
+    expect(cli("account", "remove", owner.email, "--yes")).toBe(
+      `${owner.email}: removed; its mailbox goes from the mail host within seconds.\n`,
+    );
+    expectError(await api("GET", `emails/${C}/leaving`, { base: V1, auth: pm(C) }), "recordNotFound");
+    expectError(await api("GET", `aliases/${C}/leaving-alias`, { base: V1, auth: pm(C) }), "recordNotFound");
+    expect(() => cli("account", "remove", owner.email, "--yes")).toThrow(/404\.2/);
+    expect(() => cli("account", "remove", `postmaster@${C}`, "--yes")).toThrow(/403\.2/);
+    expect(cli("audit", "list", "--domain", C, "--search", "leaving")).toMatch(/cli\tdelete account\tleaving\t/);
+  });
+
   it("an account brought by `account import` with its old hash: /api/v1 refuses it until the panel's first sign-in with the password beside the digest", async () => {
     // doveadm pw -s SHA512-CRYPT -p Old-pass1, as the old mail server stored it.
     const oldHash =

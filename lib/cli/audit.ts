@@ -7,7 +7,13 @@ import { generatePassword } from "@/lib/schemas/common";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { listAudit } from "@/lib/server/resources/audit";
 import { removeSecondStep, setRequire2fa } from "@/lib/server/caller/totp";
-import { findAccount, getAccountOrThrow, resetPassword, setBlocked } from "@/lib/server/resources/accounts";
+import {
+  deleteAccounts,
+  findAccount,
+  getAccountOrThrow,
+  resetPassword,
+  setBlocked,
+} from "@/lib/server/resources/accounts";
 import { findAlias } from "@/lib/server/resources/aliases";
 import { CLI, intOption, stringOption, UsageError, type Command } from "./args";
 
@@ -157,6 +163,27 @@ export const AUDIT_COMMANDS: Command[] = [
       if (account.blocked) return `${account.email}: already blocked.`;
       await setBlocked(db, domain, account.name, true);
       return `${account.email}: blocked.`;
+    },
+  },
+  {
+    name: "account remove",
+    args: ["<address>"],
+    summary:
+      "Deletes an account (a customer's request, abuse) as its domain's administrator would: its aliases and list memberships go, and the mail hosts' `mailserver events` remove its mailbox within seconds.",
+    example: `${CLI} account remove jan@example.org --yes`,
+    options: { yes: { type: "boolean", help: "confirms the removal (required)" } },
+    notes:
+      "As the API's DELETE of the account (docs/mail-server.md, Deleted accounts' mailboxes): the domain's aliases\n" +
+      "that led to it and the forwards of the customer's accounts to it go too, and mail for an account created\n" +
+      "again under the address is deferred until the old mailbox is removed. The postmaster cannot be removed\n" +
+      "(`domain remove` removes the whole domain). Audited as the CLI's.",
+    async run(ctx, { positionals, values }) {
+      const db = ctx.db();
+      const { domain, account } = await accountOf(db, this, positionals[0]!.toLowerCase());
+      if (values.yes !== true)
+        throw new UsageError(`account remove: refusing to remove ${account.email} without --yes`);
+      await deleteAccounts(db, domain, [account.name]);
+      return `${account.email}: removed; its mailbox goes from the mail host within seconds.`;
     },
   },
   {
