@@ -31,7 +31,7 @@ export async function recordRemovedMailboxes(tx: Db, where: SQL): Promise<void> 
  * Removals one pass makes at most: a removed domain of 20,000 accounts took one 32 s pass, and the pass holds up the
  * session check that ends blocked accounts' and changed passwords' sessions.
  */
-export const REMOVALS_PER_PASS = 500;
+const REMOVALS_PER_PASS = 500;
 /** Folders removed at once (fs.rm runs on libuv's thread pool). */
 const CONCURRENT_REMOVALS = 8;
 

@@ -312,7 +312,7 @@ export async function setDomainLimits(db: Db, domain: DomainRow, limits: DomainL
 }
 
 /** Accounts a domain removal deletes per transaction before its last one (0.3-1.4 s of SQLite's write lock for 100,000). */
-export const ACCOUNTS_PER_REMOVAL = 2_000;
+const ACCOUNTS_PER_REMOVAL = 2_000;
 
 /**
  * `domain remove`: the domain with everything in it, and what other domains had pointing into it, the way deleting
