@@ -1,14 +1,12 @@
-// Root layout: <html lang> from the locale cookie, Tailwind, and the client providers.
-import type { Metadata, Viewport } from "next";
+// Root layout: <html lang> and the tab title from the locale cookie, Tailwind, and the client providers.
+import type { Viewport } from "next";
 import type { ReactNode } from "react";
-import { requestLocale } from "@/lib/i18n/server";
+import { panelMetadata, requestLocale } from "@/lib/i18n/server";
 import { Providers } from "./providers";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Panel poczty", template: "%s · Panel poczty" },
-  description: "Administracja kontami pocztowymi",
-};
+// In the request's language (the `locale` cookie), as every page's own title (pageMetadata).
+export const generateMetadata = panelMetadata;
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 

@@ -1,20 +1,20 @@
 // The page of an address the panel does not have. Without it Next answers with its own 404 page: in English in the
 // Polish panel, and styled by inline style attributes that the page's CSP refuses (a violation on every such load).
 // Rendered on the server in the request's language, so a plain object per language.
-import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/lib/i18n/server";
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
+import { pageMetadata, requestLocale } from "@/lib/i18n/server";
 
-export const metadata: Metadata = { title: "Nie ma takiej strony" };
+export const generateMetadata = () => pageMetadata("notFound");
 
 const messages = {
   pl: {
-    title: "Nie ma takiej strony",
+    title: PAGE_TITLES.pl.notFound,
     text: "Adres jest błędny albo strona została usunięta.",
     back: "Przejdź do panelu",
   },
   en: {
-    title: "Page not found",
+    title: PAGE_TITLES.en.notFound,
     text: "The address is wrong or the page has been removed.",
     back: "Go to the panel",
   },

@@ -9,6 +9,7 @@ import { Address } from "@/components/address";
 import { LanguageSwitch } from "@/components/language-switch";
 import { sessionKeys, type PanelSession } from "@/lib/client/hooks/session";
 import { useT, type Messages } from "@/lib/i18n";
+import { PANEL_NAME } from "@/lib/i18n/page-titles";
 
 const messages: Messages<
   | "product"
@@ -25,7 +26,7 @@ const messages: Messages<
   | "skip"
 > = {
   pl: {
-    product: "Panel poczty",
+    product: PANEL_NAME.pl.name,
     nav: "Nawigacja główna",
     domain: "Domena",
     accounts: "Konta",
@@ -39,7 +40,7 @@ const messages: Messages<
     skip: "Przejdź do treści",
   },
   en: {
-    product: "Mail panel",
+    product: PANEL_NAME.en.name,
     nav: "Main navigation",
     domain: "Domain",
     accounts: "Accounts",

@@ -21,6 +21,14 @@ async function postmasterRequests(playwright: PlaywrightWorkerArgs["playwright"]
   return admin;
 }
 
+/** The page at a phone's, a laptop's and a wide screen's width, for looking at after a run. */
+async function shootWidths(page: Page, name: string) {
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`) });
+  }
+}
+
 async function fillLogin(page: Page, email: string, password: string) {
   await page.goto("/login");
   await page.getByLabel("Adres e-mail").fill(email);
@@ -199,6 +207,51 @@ test("the language switch turns the panel English and back", async ({ page }) =>
   await expect(formAlert(page)).toContainText("Wrong address or password");
   await page.getByRole("button", { name: /Polski/ }).click();
   await expect(page.getByRole("heading", { name: "Logowanie do panelu poczty" })).toBeVisible();
+});
+
+test("a failed sign-in's error follows the language switch, both ways", async ({ page }) => {
+  await fillLogin(page, DEMO.user.email, "Zle-haslo9");
+  await expect(formAlert(page)).toContainText("Nieprawidłowy adres lub hasło");
+  // It stayed Polish: the text was kept as rendered, in the language of the moment it was refused.
+  await page.getByRole("button", { name: /English/ }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to the mail panel" })).toBeVisible();
+  await expect(formAlert(page)).toContainText("Wrong address or password");
+  await shootWidths(page, "login-error-switched-en");
+  await page.getByRole("button", { name: /Polski/ }).click();
+  await expect(formAlert(page)).toContainText("Nieprawidłowy adres lub hasło");
+  await shootWidths(page, "login-error-switched-pl");
+});
+
+test("every page's tab title names the page, in the panel's language, after the switch too", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page).toHaveTitle("Logowanie · Panel poczty");
+  await page.getByRole("button", { name: /English/ }).click();
+  await expect(page).toHaveTitle("Sign in · Mail panel");
+  await loginAs(page, "postmaster");
+  const pages = [
+    ["/accounts", "Konta pocztowe", "Mail accounts"],
+    [`/accounts/jan.nowak`, `Konto jan.nowak@${DEMO.domain}`, `Account jan.nowak@${DEMO.domain}`],
+    ["/aliases", "Aliasy", "Aliases"],
+    ["/lists", "Listy dyskusyjne", "Mailing lists"],
+    ["/lists/wszyscy", `Lista wszyscy@${DEMO.domain}`, `List wszyscy@${DEMO.domain}`],
+    ["/domain", "Ustawienia domeny", "Domain settings"],
+    ["/domain/dns", "Rekordy DNS domeny", "Domain DNS records"],
+    ["/audit", "Dziennik zmian", "Audit log"],
+    ["/me", "Moje konto", "My account"],
+  ] as const;
+  for (const [locale, app] of [
+    ["pl", "Panel poczty"],
+    ["en", "Mail panel"],
+  ] as const) {
+    await page.context().addCookies([{ name: "locale", value: locale, url: originOf(page) }]);
+    for (const [url, pl, en] of pages) {
+      await page.goto(url);
+      await expect(page, `${url} (${locale})`).toHaveTitle(`${locale === "pl" ? pl : en} · ${app}`);
+    }
+  }
+  // The switch on a panel page changes the title with the rest.
+  await page.getByRole("button", { name: /Polski/ }).click();
+  await expect(page).toHaveTitle("Moje konto · Panel poczty");
 });
 
 test("the client address rule of /api/v1 does not apply to panel users, and still applies to /api/v1", async ({

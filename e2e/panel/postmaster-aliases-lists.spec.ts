@@ -2,7 +2,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { SCREENSHOTS } from "./artifacts";
-import { DEMO, expect, test } from "./fixtures";
+import { DEMO, expect, originOf, test } from "./fixtures";
 
 /** The list editor's one-time "created" notice at the top of the page, at a phone's, a laptop's and a wide width. */
 async function shotCreated(page: Page, locale: "pl" | "en") {
@@ -51,6 +51,42 @@ test("creates an alias, changes its target and deletes it", async ({ page }) => 
   await row.getByRole("button", { name: /Usuń/ }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Usuń" }).click();
   await expect(page.getByText(`Żaden alias nie pasuje do „${name}”`)).toBeVisible();
+});
+
+test("the target editor fits a phone's 375 px with its buttons, in Polish and English", async ({ page }) => {
+  const words = { pl: ["Zmień cel", "Zapisz", "Anuluj"], en: ["Change target", "Save", "Cancel"] } as const;
+  for (const locale of ["pl", "en"] as const) {
+    const [change, save, cancel] = words[locale];
+    await page.context().addCookies([{ name: "locale", value: locale, url: originOf(page) }]);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto("/aliases");
+    const row = page.getByRole("row").filter({ hasText: `ania@${DEMO.domain}` });
+    await row.getByRole("button", { name: new RegExp(change) }).click();
+    const form = row.locator("form");
+    await expect(form.getByRole("textbox")).toBeFocused();
+    for (const width of [375, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      // It stretched the page to 378 px (Polish) and 410 px (English): the field had a minimum width of 192 px.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `horizontal scroll at ${width} px (${locale})`).toBeLessThanOrEqual(0);
+      // The field, its buttons and every row's buttons stay inside the table's border.
+      const table = (await page.getByRole("table").boundingBox())!;
+      const controls = [
+        form.getByRole("textbox"),
+        form.getByRole("button", { name: save }),
+        form.getByRole("button", { name: cancel }),
+        ...(await page.getByRole("table").getByRole("button").all()),
+      ];
+      for (const control of controls) {
+        const box = (await control.boundingBox())!;
+        expect(box.x + box.width, `${await control.textContent()} at ${width} px (${locale})`).toBeLessThanOrEqual(
+          table.x + table.width,
+        );
+      }
+      await row.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SCREENSHOTS, `alias-target-editor-${locale}-${width}.png`) });
+    }
+  }
 });
 
 test("refuses an alias whose name is taken", async ({ page }) => {

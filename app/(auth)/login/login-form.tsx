@@ -65,6 +65,13 @@ const messages: Messages<Key> = {
   },
 };
 
+/** An attempt's error as its message key (and the seconds to wait), worded at each render: the language switch
+ * re-renders the form, and text kept as rendered stayed in the language of the moment it was refused. */
+type LoginError = {
+  key: Exclude<Key, "title" | "email" | "password" | "submit" | "submitting" | LoginNotice>;
+  n?: number;
+};
+
 async function sha1Hex(text: string): Promise<string> {
   const bytes = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -79,7 +86,7 @@ interface ErrorAnswer {
 /** `next`: the page the sign-in was asked for (already checked to be a path of this site by the server). */
 export function LoginForm({ notice, next = null }: { notice: LoginNotice | null; next?: string | null }) {
   const t = useT(messages);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<LoginError | null>(null);
   const [busy, setBusy] = useState(false);
   // The notice ("session expired", "signed out") says why the form is shown; the first attempt answers it. It then
   // stays gone: clearing an attempt's error (by editing a field, or by the next attempt) must not bring it back.
@@ -88,13 +95,13 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
   const [second, setSecond] = useState<{ kind: SecondStepKind; account: string } | null>(null);
   const hydrated = useHydrated();
 
-  function explain(status: number, body: ErrorAnswer | null): string {
+  function explain(status: number, body: ErrorAnswer | null): LoginError {
     if (status === 403 && body?.attributes?.retry_after !== undefined)
-      return t("locked", { n: body.attributes.retry_after });
-    if (status === 403 && body?.attributes?.reason === "blocked") return t("blocked");
-    if (status === 403 && body?.attributes?.reason === "expired") return t("expiredAccount");
-    if (status === 403) return t("wrong");
-    return t("server");
+      return { key: "locked", n: body.attributes.retry_after };
+    if (status === 403 && body?.attributes?.reason === "blocked") return { key: "blocked" };
+    if (status === 403 && body?.attributes?.reason === "expired") return { key: "expiredAccount" };
+    if (status === 403) return { key: "wrong" };
+    return { key: "server" };
   }
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -107,7 +114,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
     const email = field("email").trim().toLowerCase();
     const password = field("password");
     setNoticeDismissed(true);
-    if (!email || !password) return setError(t("missing"));
+    if (!email || !password) return setError({ key: "missing" });
     setBusy(true);
     setError(null);
     try {
@@ -130,7 +137,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
       }
       setError(explain(res.status, body));
     } catch {
-      setError(t("network"));
+      setError({ key: "network" });
     }
     setBusy(false);
   }
@@ -149,7 +156,7 @@ export function LoginForm({ notice, next = null }: { notice: LoginNotice | null;
         )}
         {error && (
           <Alert tone="error" className="mb-4">
-            {error}
+            {error.n === undefined ? t(error.key) : t(error.key, { n: error.n })}
           </Alert>
         )}
         {second ? (

@@ -1,11 +1,11 @@
 // /login: the sign-in form. A live session goes straight to its landing page.
-import type { Metadata } from "next";
+import { pageMetadata } from "@/lib/i18n/server";
 import { redirect } from "next/navigation";
 import { currentSession, landingPage } from "@/lib/server/http/page-session";
 import { safeNextPath } from "@/lib/security-headers";
 import { LoginForm, type LoginNotice } from "./login-form";
 
-export const metadata: Metadata = { title: "Logowanie" };
+export const generateMetadata = () => pageMetadata("login");
 
 export default async function LoginPage({
   searchParams,

@@ -78,8 +78,11 @@ export function SecondStep({
   const id = useId();
   const [code, setCode] = useState("");
   const [error, setError] = useState<"wrong" | "expired" | "server" | null>(null);
-  // A refused code in the server's words: wrong, already used, or the account's code lock with its wait.
-  const [refusal, setRefusal] = useState<string | null>(null);
+  // A refused code in the server's words: wrong, already used, or the account's code lock with its wait. Kept as the
+  // answer and worded at each render, so that it follows the language switch.
+  const [refusal, setRefusal] = useState<
+    { retryAfter: number } | { answer: Pick<ErrorBody, "code" | "message" | "attributes"> } | null
+  >(null);
   const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
   const [setup, setSetup] = useState<{ secret: string; qr_svg: string } | null>(null);
@@ -117,9 +120,9 @@ export function SecondStep({
         return;
       }
       if (res.status === 403 && body?.attributes?.retry_after !== undefined)
-        setRefusal(t("locked", { n: Number(body.attributes.retry_after) }));
+        setRefusal({ retryAfter: Number(body.attributes.retry_after) });
       else if (res.status === 403 && body?.code && body.message)
-        setRefusal(errorText.body({ code: body.code, message: body.message, attributes: body.attributes }));
+        setRefusal({ answer: { code: body.code, message: body.message, attributes: body.attributes } });
       else setError(res.status === 401 ? "expired" : res.status === 403 ? "wrong" : "server");
       setCode("");
       document.getElementById(id)?.focus();
@@ -159,7 +162,11 @@ export function SecondStep({
         />
       )}
       {error && <Alert tone="error">{t(error)}</Alert>}
-      {refusal && <Alert tone="error">{refusal}</Alert>}
+      {refusal && (
+        <Alert tone="error">
+          {"retryAfter" in refusal ? t("locked", { n: refusal.retryAfter }) : errorText.body(refusal.answer)}
+        </Alert>
+      )}
       <TextField
         id={id}
         label={t("code")}

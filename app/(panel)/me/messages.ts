@@ -1,4 +1,5 @@
 // Texts of the "My account" page.
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 
 export const meMessages: Messages<
@@ -76,7 +77,7 @@ export const meMessages: Messages<
   | "deleteAfterInvalid"
 > = {
   pl: {
-    title: "Moje konto",
+    title: PAGE_TITLES.pl.me,
     loading: "Wczytywanie ustawień konta…",
     loadFailed: "Nie udało się wczytać ustawień konta.",
     retry: "Spróbuj ponownie",
@@ -152,7 +153,7 @@ export const meMessages: Messages<
       "Ta strona jest tylko dla administratora domeny (postmaster). Otwarto zamiast niej ustawienia Twojego konta.",
   },
   en: {
-    title: "My account",
+    title: PAGE_TITLES.en.me,
     loading: "Loading account settings…",
     loadFailed: "Could not load the account settings.",
     retry: "Try again",

@@ -1,12 +1,12 @@
 // /me: the signed-in account's own settings (autoresponder, forwarding, password, anti-spam lists), and how to set
 // up a mail program for it.
-import type { Metadata } from "next";
+import { pageMetadata } from "@/lib/i18n/server";
 import { requireSession } from "@/lib/server/http/page-session";
 import { mailHosts } from "@/lib/server/resources/dns-records";
 import { MailClients } from "./mail-clients";
 import { MyAccount } from "./my-account";
 
-export const metadata: Metadata = { title: "Moje konto" };
+export const generateMetadata = () => pageMetadata("me");
 
 export default async function MePage({
   searchParams,

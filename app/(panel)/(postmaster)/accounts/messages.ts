@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 import type { Noun } from "@/lib/i18n/plural";
 
@@ -88,7 +89,7 @@ export const ALIAS_NOUN: Noun = {
 
 export const accountMessages: Messages<Key> = {
   pl: {
-    title: "Konta pocztowe",
+    title: PAGE_TITLES.pl.accounts,
     intro: "Wyszukuj, sortuj i zmieniaj konta domeny {domain}.",
     name: "Nazwa",
     description: "Opis",
@@ -159,7 +160,7 @@ export const accountMessages: Messages<Key> = {
       "Zablokować {count}? Ich otwarte sesje w panelu zostaną zakończone (użytkownicy zostaną wylogowani), a logowanie do poczty (IMAP, POP3, SMTP) i do panelu będzie odrzucane. Poczta nadal będzie do nich dostarczana, ale przekierowania, autoresponder i powiadomienia SMS zostaną wstrzymane. Blokadę zdejmuje przycisk „Odblokuj”.",
   },
   en: {
-    title: "Mail accounts",
+    title: PAGE_TITLES.en.accounts,
     intro: "Search, sort and change the accounts of {domain}.",
     name: "Name",
     description: "Description",

@@ -9,11 +9,14 @@ import { parseResultPage } from "@/lib/client/page";
 import { ACCOUNT_SORT_FIELDS } from "@/lib/schemas/account";
 import { listAccounts, parseAccountListQuery } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
+import { pageMetadata } from "@/lib/i18n/server";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { toJson } from "@/lib/server/http/ordered-json";
 import { AccountsTable } from "./accounts-table";
 
 type SearchParams = Record<string, string | string[] | undefined>;
+
+export const generateMetadata = () => pageMetadata("accounts");
 
 export default async function AccountsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await requirePostmaster();

@@ -98,8 +98,10 @@ export function EditTargetForm({
       onFocus={targetResolver.preload}
       className="flex flex-wrap items-start gap-2"
     >
+      {/* Under the address on phones the field takes the cell's whole width and the buttons wrap below it: a minimum
+          width there (192 px, for the target column from md up) stretched the table past a 375 px screen. */}
       <TextField
-        className="min-w-48 flex-1 [&_label]:sr-only"
+        className="w-full min-w-0 md:w-auto md:min-w-48 md:flex-1 [&_label]:sr-only"
         label={t("newTarget", { email: alias.email })}
         type="email"
         autoFocus

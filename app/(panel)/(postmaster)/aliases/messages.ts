@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 
 type Key =
@@ -29,7 +30,7 @@ type Key =
 
 export const aliasMessages: Messages<Key> = {
   pl: {
-    title: "Aliasy",
+    title: PAGE_TITLES.pl.aliases,
     intro: "Dodatkowe adresy domeny {domain}, które przekazują pocztę na inny adres.",
     name: "Alias",
     target: "Cel",
@@ -56,7 +57,7 @@ export const aliasMessages: Messages<Key> = {
     newTarget: "Nowy cel aliasu {email}",
   },
   en: {
-    title: "Aliases",
+    title: PAGE_TITLES.en.aliases,
     intro: "Extra addresses of {domain} that pass mail on to another address.",
     name: "Alias",
     target: "Target",

@@ -1,10 +1,11 @@
 // Texts of the audit log page (rendered on the server, so a plain object per language).
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Locale } from "@/lib/i18n";
 import { fieldValue } from "@/lib/i18n/field-words";
 
 export const auditMessages = {
   pl: {
-    title: "Dziennik zmian",
+    title: PAGE_TITLES.pl.audit,
     intro:
       "Kto, kiedy i skąd zmienił coś w domenie {domain}: przez panel, API lub narzędzie operatora. Hasła nigdy nie są zapisywane.",
     search: "Szukaj w dzienniku",
@@ -37,7 +38,7 @@ export const auditMessages = {
     empty_value: "(puste)",
   },
   en: {
-    title: "Audit log",
+    title: PAGE_TITLES.en.audit,
     intro:
       "Who changed what in {domain}, when and from where: through the panel, the API or the operator's tool. Passwords are never recorded.",
     search: "Search the log",

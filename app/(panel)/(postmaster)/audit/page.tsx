@@ -1,9 +1,8 @@
 // /audit: the domain's audit log for its postmaster (lib/server/resources/audit.ts): who changed what, from which address and
 // when, newest first, with a search (as you type, like the tables) and paging in the URL. Rendered on the server; only
 // the search box and each entry's time (UTC from the server, local time once hydrated: LocalTime) run in the browser.
-import type { Metadata } from "next";
 import { getDb } from "@/db/client";
-import { requestLocale } from "@/lib/i18n/server";
+import { pageMetadata, requestLocale } from "@/lib/i18n/server";
 import { listAudit, type AuditEntry } from "@/lib/server/resources/audit";
 import { pageForUrl, pageFromUrl } from "@/lib/client/hooks/page-params";
 import { requirePostmaster } from "@/lib/server/http/page-session";
@@ -12,7 +11,7 @@ import { AuditSearch } from "./audit-search";
 import { fieldLabel } from "@/lib/i18n/field-words";
 import { auditMessages, changeText } from "./messages";
 
-export const metadata: Metadata = { title: "Dziennik zmian" };
+export const generateMetadata = () => pageMetadata("audit");
 
 const PAGE_SIZE = 50;
 /** The table's columns: their heading's message and width. */

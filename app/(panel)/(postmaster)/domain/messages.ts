@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 
 type Key =
@@ -42,7 +43,7 @@ type Key =
 
 export const domainMessages: Messages<Key> = {
   pl: {
-    title: "Ustawienia domeny",
+    title: PAGE_TITLES.pl.domain,
     intro: "Domena {domain}: konto domyślne, ochrona antyspamowa i limity.",
     loading: "Wczytywanie ustawień domeny…",
     loadFailed: "Nie udało się wczytać domeny: {error}",
@@ -84,7 +85,7 @@ export const domainMessages: Messages<Key> = {
     unsaved: "Masz niezapisane zmiany.",
   },
   en: {
-    title: "Domain settings",
+    title: PAGE_TITLES.en.domain,
     intro: "Domain {domain}: default account, anti-spam protection and limits.",
     loading: "Loading the domain settings…",
     loadFailed: "The domain could not be loaded: {error}",

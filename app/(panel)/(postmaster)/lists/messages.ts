@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 
 type Key =
@@ -33,7 +34,7 @@ type Key =
 
 export const listMessages: Messages<Key> = {
   pl: {
-    title: "Listy dyskusyjne",
+    title: PAGE_TITLES.pl.lists,
     intro: "Listy dyskusyjne domeny {domain}: kto je czyta, kto może na nie pisać.",
     name: "Lista",
     description: "Opis",
@@ -64,7 +65,7 @@ export const listMessages: Messages<Key> = {
     retry: "Spróbuj ponownie",
   },
   en: {
-    title: "Mailing lists",
+    title: PAGE_TITLES.en.lists,
     intro: "Mailing lists of {domain}: who reads them and who may write to them.",
     name: "List",
     description: "Description",

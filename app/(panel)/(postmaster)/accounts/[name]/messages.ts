@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 import type { RecordPageKey } from "../../_postmaster/record-page";
 
@@ -72,7 +73,7 @@ type Key =
 export const editorMessages: Messages<Key> = {
   pl: {
     back: "← Wszystkie konta",
-    title: "Konto {email}",
+    title: PAGE_TITLES.pl.account,
     loading: "Wczytywanie konta…",
     notFound: "Nie ma konta {name}. Mogło zostać usunięte — wróć do listy kont.",
     loadFailed: "Nie udało się wczytać konta: {error}",
@@ -146,7 +147,7 @@ export const editorMessages: Messages<Key> = {
   },
   en: {
     back: "← All accounts",
-    title: "Account {email}",
+    title: PAGE_TITLES.en.account,
     loading: "Loading the account…",
     notFound: "There is no account {name}. It may have been deleted — go back to the account list.",
     loadFailed: "The account could not be loaded: {error}",

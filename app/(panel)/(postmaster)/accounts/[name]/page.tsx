@@ -1,6 +1,13 @@
 // /accounts/<name>: every writable field of one account, for the domain administrator.
-import { requirePostmaster } from "@/lib/server/http/page-session";
+import { pageMetadata } from "@/lib/i18n/server";
+import { currentSession, requirePostmaster } from "@/lib/server/http/page-session";
 import { AccountEditor } from "./account-editor";
+
+export async function generateMetadata({ params }: { params: Promise<{ name: string }> }) {
+  const name = decodeURIComponent((await params).name);
+  const domain = (await currentSession())?.domain;
+  return pageMetadata("account", { email: domain ? `${name}@${domain}` : name });
+}
 
 export default async function AccountPage({ params }: { params: Promise<{ name: string }> }) {
   await requirePostmaster();

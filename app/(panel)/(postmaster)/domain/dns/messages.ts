@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 
 type Key =
@@ -39,7 +40,7 @@ type Key =
 
 export const dnsMessages: Messages<Key> = {
   pl: {
-    title: "Rekordy DNS domeny",
+    title: PAGE_TITLES.pl.dns,
     intro: "Rekordy, które domena {domain} musi mieć w DNS, sprawdzone teraz u serwera DNS.",
     back: "Ustawienia domeny",
     loading: "Sprawdzanie rekordów DNS…",
@@ -77,7 +78,7 @@ export const dnsMessages: Messages<Key> = {
     kind_tls_rpt: "TLS-RPT: raporty o szyfrowaniu",
   },
   en: {
-    title: "Domain DNS records",
+    title: PAGE_TITLES.en.dns,
     intro: "The records the domain {domain} needs in DNS, checked now with the DNS server.",
     back: "Domain settings",
     loading: "Checking the DNS records…",

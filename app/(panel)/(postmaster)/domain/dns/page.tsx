@@ -1,9 +1,9 @@
 // /domain/dns: the DNS records the postmaster's domain needs, each checked live.
-import type { Metadata } from "next";
+import { pageMetadata } from "@/lib/i18n/server";
 import { requirePostmaster } from "@/lib/server/http/page-session";
 import { DnsRecords } from "./dns-records";
 
-export const metadata: Metadata = { title: "Rekordy DNS domeny" };
+export const generateMetadata = () => pageMetadata("dns");
 
 export default async function DomainDnsPage() {
   await requirePostmaster();

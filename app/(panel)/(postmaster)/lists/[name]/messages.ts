@@ -1,3 +1,4 @@
+import { PAGE_TITLES } from "@/lib/i18n/page-titles";
 import type { Messages } from "@/lib/i18n";
 import type { RecordPageKey } from "../../_postmaster/record-page";
 
@@ -48,7 +49,7 @@ type Key =
 export const listEditorMessages: Messages<Key> = {
   pl: {
     back: "← Wszystkie listy",
-    title: "Lista {email}",
+    title: PAGE_TITLES.pl.list,
     loading: "Wczytywanie listy…",
     notFound: "Nie ma listy {name}. Mogła zostać usunięta — wróć do spisu list.",
     loadFailed: "Nie udało się wczytać listy: {error}",
@@ -97,7 +98,7 @@ export const listEditorMessages: Messages<Key> = {
   },
   en: {
     back: "← All lists",
-    title: "List {email}",
+    title: PAGE_TITLES.en.list,
     loading: "Loading the list…",
     notFound: "There is no list {name}. It may have been deleted — go back to the lists.",
     loadFailed: "The list could not be loaded: {error}",
