@@ -45,10 +45,38 @@ describe("accounts", () => {
     for (const n of ["m1", "m2"]) expect((await get(`emails/${D}/${n}`)).blocked).toBe(0);
   });
 
-  it("a field error applies to the whole request before any name is touched", async () => {
+  it("a refused body fails every name: the source is the field, one child per name", async () => {
     const res = await api("PUT", `emails/${D}/m1,m2`, { auth: admin, body: { description: "ok", capacity: 0 } });
     expectError(res, "invalidCapacity", "capacity");
+    expect(children(res.json)).toEqual([
+      ["500.303", "m1"],
+      ["500.303", "m2"],
+    ]);
+    expect(res.json.children[0].attributes).toEqual({ field: "capacity" });
     expect((await get(`emails/${D}/m1`)).description).toBe("Zespół A");
+
+    // Several bad fields: each name's child carries them as its own children.
+    const two = await api("PUT", `emails/${D}/m1,m2`, { auth: admin, body: { capacity: 0, spam_hits: 3 } });
+    expectError(two, "invalidCapacity", "capacity");
+    expect(children(two.json)).toEqual([
+      ["500.303", "m1"],
+      ["500.303", "m2"],
+    ]);
+    for (const child of two.json.children)
+      expect(children(child)).toEqual([
+        ["500.303", "capacity"],
+        ["500.323", "spam_hits"],
+      ]);
+  });
+
+  it("a domain limit refusing the whole change has one child per name too", async () => {
+    const limit = Number((await get(`domains/${D}`)).capacity_limit);
+    expect(limit).toBeGreaterThan(0);
+    // Each account alone fits; the three together pass the domain's total.
+    const res = await api("PUT", `emails/${D}/m1,m2,m3`, { auth: admin, body: { capacity: Math.ceil(limit / 2) } });
+    expect(res.status).toBe(500);
+    expect(children(res.json).map(([, source]) => source)).toEqual(["m1", "m2", "m3"]);
+    expect(res.json.source).toBe("capacity");
   });
 
   it("DELETE with one missing name deletes nothing; then all named are deleted with their aliases", async () => {
@@ -106,6 +134,11 @@ describe("aliases", () => {
       "invalidAliasTarget",
       "target",
     );
+    // A target that is no address fails both names alike.
+    const bad = await api("PUT", `aliases/${D}/a1,a2`, { auth: admin, body: { target: "nie-adres" } });
+    expect(bad.json.source).toBe("target");
+    expect(children(bad.json).map(([, source]) => source)).toEqual(["a1", "a2"]);
+    expect((await get(`aliases/${D}/a1`)).target).toBe(before);
   });
 
   it("DELETE several is all or nothing", async () => {

@@ -47,16 +47,27 @@ export function parseNames(raw: string, kind: "account" | "list", allowMany = tr
 const PROBED = new Error("rolled back");
 
 /**
- * `write` on the segment's names. With malformed names among them the request fails on the first, and its
- * `children` still name every failing name (contract §3): `write` then runs on the well-formed names in a
- * transaction rolled back whatever it does, only to learn which of them it refuses.
+ * `write` on the segment's names. Every refusal of several names has one child per failing name (contract §3): a
+ * refusal of the body itself (a bad field, a domain limit) fails every name, so each gets a child naming it, while
+ * the error's own `source` stays the field (§4). With malformed names among them the request fails on the first,
+ * and `write` runs on the well-formed names in a transaction rolled back whatever it does, only to learn which of
+ * them it refuses.
  */
 export async function writeNames<T>(
   db: Db,
   { names, malformed }: NameSegment,
   write: (db: Db, names: string[]) => Promise<T>,
 ): Promise<T> {
-  if (!malformed.length) return write(db, names);
+  if (!malformed.length) {
+    if (names.length === 1) return write(db, names);
+    return write(db, names).catch((err: unknown) => {
+      if (!(err instanceof ApiError)) throw err;
+      const failures = nameFailures(err, names);
+      // Already one child per failing name: as thrown.
+      if (failures === err.children) throw err;
+      throw new ApiError(err.key, { source: err.source, attributes: err.attributes, children: failures });
+    });
+  }
   const failures = new Map(malformed.map((e) => [e.source!, e]));
   const wellFormed = names.filter((n) => !failures.has(n));
   let refusal: unknown;
@@ -69,22 +80,33 @@ export async function writeNames<T>(
     });
   }
   if (refusal !== undefined && !(refusal instanceof ApiError)) throw refusal as Error;
-  if (refusal instanceof ApiError) {
-    // Refusing one name, a write throws that name's error; refusing several, one child per name (a refused body's
-    // children are its fields, no name).
-    const [only] = wellFormed;
-    const refused =
-      wellFormed.length === 1 ? [refusal.source === only ? refusal : failureOfName(only!, refusal)] : refusal.children;
-    for (const e of refused ?? [])
-      if (e.source !== undefined && wellFormed.includes(e.source)) failures.set(e.source, e);
-  }
+  if (refusal instanceof ApiError) for (const e of nameFailures(refusal, wellFormed)) failures.set(e.source!, e);
   const first = malformed[0]!;
   throw new ApiError(first.key, { source: first.source, children: names.flatMap((n) => failures.get(n) ?? []) });
 }
 
-/** One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about. */
+/**
+ * The failures, one per name, of a write's refusal of `names`: the names it refused (a service refusing some of
+ * several names throws withNameChildren), or, when it refused the body, every name.
+ */
+function nameFailures(err: ApiError, names: string[]): ApiError[] {
+  if (names.length === 1) return [err.source === names[0] ? err : failureOfName(names[0]!, err)];
+  const own = new Set(names);
+  if (err.children?.length && err.children.every((c) => c.source !== undefined && own.has(c.source)))
+    return err.children;
+  return names.map((n) => failureOfName(n, err));
+}
+
+/**
+ * One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about, and
+ * its `children` the several fields of a refused body.
+ */
 export function failureOfName(name: string, err: ApiError): ApiError {
-  return new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } });
+  return new ApiError(err.key, {
+    source: name,
+    attributes: { field: err.source, ...err.attributes },
+    children: err.children,
+  });
 }
 
 /** The error of a multi-name request: the first failure, with one child per failing name. */
