@@ -177,7 +177,7 @@ export const requestErrors = {
     "validation",
     "Nieprawidłowy parametr zapytania.",
     "Invalid query parameter.",
-    "page (integer ≥ 0), size (1-1000), sort (a summary field), sort_dir (asc|desc) or search (≤ 100 characters) is invalid; `source` names it.",
+    "page (a whole number 0-999999999), size (1-1000), sort (a summary field), sort_dir (asc|desc) or search (≤ 100 characters) is invalid; `source` names it.",
   ),
   invalidNameList: entry(
     "500.131",
