@@ -400,7 +400,12 @@ function NameList({ names, more }: { names: string[]; more: (n: number) => strin
 
 /** One line per failing name of a multi-name answer ("name: reason"), without raw codes. */
 function errorChildren(err: unknown, body: (b: { code: string; message: string }) => string): string[] | undefined {
-  const children = (err as { body?: { children?: { source?: string; code: string; message: string }[] } }).body
-    ?.children;
+  type Child = { source?: string; code: string; message: string; attributes?: { field?: unknown } };
+  const top = (err as { body?: { source?: string; code: string; children?: Child[] } }).body;
+  const children = top?.children;
+  // The change itself refused (a bad value, the domain's capacity total): every name has the same error as the
+  // whole, which the message already says; a line per name (up to a chunk's 1,000) would only repeat it.
+  if (children?.every((c) => c.code === top!.code && c.attributes?.field === top!.source && c.source !== top!.source))
+    return undefined;
   return children?.map((c) => `${c.source ?? ""}: ${body(c)}`);
 }
