@@ -114,24 +114,28 @@ export async function removeMailboxes(
   const pending = await pendingRemovals(db, host, limit);
   const result: RemovalPass = { removed: [], failed: [], more: false };
   const done: number[] = [];
-  const removeOne = async (r: { id: number; email: string }) => {
-    const home = mailHomeOf(template, r.email);
+  // An address may have several records (one per registered host for an unplaced mailbox): one folder, one removal.
+  const ids = new Map<string, number[]>();
+  for (const r of pending) ids.set(r.email, [...(ids.get(r.email) ?? []), r.id]);
+  const removeOne = async ([email, recordIds]: [string, number[]]) => {
+    const home = mailHomeOf(template, email);
     if (!home) {
-      result.failed.push(`${r.email}: no folder of its own under mail_home ${template}`);
+      result.failed.push(`${email}: no folder of its own under mail_home ${template}`);
       return;
     }
     try {
       await fs.promises.rm(home, { recursive: true, force: true });
       // The mail host's folder, never the app's: not a file for Next's build to trace (the API imports this module).
       if (fs.existsSync(/* turbopackIgnore: true */ home)) throw new Error("made again while it was removed");
-      result.removed.push({ email: r.email, home });
-      done.push(r.id);
+      result.removed.push({ email, home });
+      done.push(...recordIds);
     } catch (err) {
-      result.failed.push(`${r.email}: ${(err as Error).message}`);
+      result.failed.push(`${email}: ${(err as Error).message}`);
     }
   };
-  for (let i = 0; i < pending.length; i += CONCURRENT_REMOVALS)
-    await Promise.all(pending.slice(i, i + CONCURRENT_REMOVALS).map(removeOne));
+  const addresses = [...ids];
+  for (let i = 0; i < addresses.length; i += CONCURRENT_REMOVALS)
+    await Promise.all(addresses.slice(i, i + CONCURRENT_REMOVALS).map(removeOne));
   if (done.length > 0) await db.delete(removedMailboxes).where(inArray(removedMailboxes.id, done));
   // Removals that keep failing fill no pass after pass: the next one waits for the session check's interval.
   result.more = pending.length === limit && done.length > 0;

@@ -232,4 +232,17 @@ describe("removing deleted mailboxes", () => {
     ]);
     all("DELETE FROM removed_mailboxes WHERE host IS NULL RETURNING id");
   });
+
+  it("removes an address recorded for several hosts once, on a host that names none (a single mail host)", async () => {
+    const root = path.join(dir, "vmail-one");
+    fs.mkdirSync(path.join(root, "r.test", "ewa", "Maildir", "cur"), { recursive: true });
+    for (const host of ["imap1", "imap2", null])
+      all("INSERT INTO removed_mailboxes (email, host, removed_at) VALUES ('ewa@r.test', ?, 0) RETURNING id", host);
+    const r = await removeMailboxes(db, `${root}/%d/%n`, undefined);
+    expect(r.removed.filter((x) => x.email === "ewa@r.test")).toEqual([
+      { email: "ewa@r.test", home: path.join(root, "r.test", "ewa") },
+    ]);
+    expect(all("SELECT id FROM removed_mailboxes WHERE email = 'ewa@r.test'")).toEqual([]);
+    expect(fs.existsSync(path.join(root, "r.test", "ewa"))).toBe(false);
+  });
 });
