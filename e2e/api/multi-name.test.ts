@@ -110,6 +110,42 @@ describe("accounts", () => {
   });
 });
 
+describe("refused to a caller who does not administer the domain", () => {
+  it("names each refused name: an ordinary account's PUT of itself and another, its DELETE, another domain's postmaster", async () => {
+    const m1 = { email: `m1@${D}`, password: "Secret-123" };
+    const own = await api("PUT", `emails/${D}/m1,m2,m3`, { auth: m1, body: { spam_hits: 9 } });
+    expectError(own, "forbidden", "m2");
+    expect(children(own.json)).toEqual([
+      ["403.2", "m2"],
+      ["403.2", "m3"],
+    ]);
+    const del = await api("DELETE", `emails/${D}/m1,m2`, { auth: m1 });
+    expectError(del, "forbidden", "m1");
+    expect(children(del.json)).toEqual([
+      ["403.2", "m1"],
+      ["403.2", "m2"],
+    ]);
+    // Another domain's postmaster gets the same answer for a domain that exists and for one that does not (§9).
+    const other = postmaster("other.example.com");
+    const hosted = await api("PUT", `aliases/${D}/a1,a2`, { auth: other, body: { target: `m1@${D}` } });
+    const unhosted = await api("PUT", `aliases/nowhere.example.com/a1,a2`, {
+      auth: other,
+      body: { target: `m1@${D}` },
+    });
+    expect(hosted.status).toBe(403);
+    expect(hosted.json).toEqual(unhosted.json);
+    expect(children(hosted.json)).toEqual([
+      ["403.2", "a1"],
+      ["403.2", "a2"],
+    ]);
+    expect(children((await api("DELETE", `mailinglists/${D}/l1,l2`, { auth: other })).json)).toEqual([
+      ["403.2", "l1"],
+      ["403.2", "l2"],
+    ]);
+    for (const n of ["m2", "m3"]) expect((await get(`emails/${D}/${n}`)).spam_hits).not.toBe(9);
+  });
+});
+
 describe("aliases", () => {
   it("PUT several: 204 and every target changed; one missing: nothing changed", async () => {
     expectStatus(await api("PUT", `aliases/${D}/a1,a2`, { auth: admin, body: { target: `m2@${D}` } }), 204);

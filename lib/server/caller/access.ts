@@ -4,15 +4,18 @@ import "server-only";
 // or not the domain or the record exists: only its own administrator learns what is there (404.x).
 import type { Db } from "@/db/client";
 import type { DomainRow } from "@/db/schema";
-import { apiError } from "@/lib/errors/api-error";
+import { ApiError, apiError } from "@/lib/errors/api-error";
 import { isDomainName } from "@/lib/schemas/common";
 import type { Principal } from "./auth";
 import { getDomainOrThrow } from "../resources/domains";
 
-/** The domain of the path, which only its postmaster may administer. */
-export function domainForAdmin(db: Db, principal: Principal, domain: string): Promise<DomainRow> {
+/**
+ * The domain of the path, which only its postmaster may administer. `names`: the path's names of a PUT or DELETE of
+ * several, each refused by name (contract §3).
+ */
+export function domainForAdmin(db: Db, principal: Principal, domain: string, names: string[] = []): Promise<DomainRow> {
   checkDomainSyntax(domain);
-  if (!isAdminOf(principal, domain)) throw apiError("forbidden");
+  if (!isAdminOf(principal, domain)) throw forbidden(names, names);
   return callersDomain(db, principal, domain);
 }
 
@@ -22,9 +25,23 @@ export function domainForAdmin(db: Db, principal: Principal, domain: string): Pr
  */
 export function domainForAccounts(db: Db, principal: Principal, domain: string, names: string[]): Promise<DomainRow> {
   checkDomainSyntax(domain);
-  const self = principal.domain === domain && names.length === 1 && names[0] === principal.account.name;
-  if (!isAdminOf(principal, domain) && !self) throw apiError("forbidden");
+  const own = (name: string) => principal.domain === domain && name === principal.account.name;
+  if (!isAdminOf(principal, domain) && !(names.length === 1 && own(names[0]!)))
+    throw forbidden(
+      names,
+      names.filter((n) => !own(n)),
+    );
   return callersDomain(db, principal, domain);
+}
+
+/**
+ * 403.2; for a path of several names, one child per refused name (contract §3). The names are the caller's own
+ * words, the same whether the domain exists or not (§9).
+ */
+function forbidden(names: string[], refused: string[]): ApiError {
+  if (names.length < 2) return apiError("forbidden");
+  const children = refused.map((n) => apiError("forbidden", n));
+  return new ApiError("forbidden", { source: refused[0], children });
 }
 
 /** The caller's own domain was read with its account in this request; any other is read now. */

@@ -23,7 +23,7 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = await domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!, params.name!.split(","));
   const segment = nameSegment(params.name!, "account");
   const input = await body();
   const rows = await writeNames(db, segment, (db, names) => updateAliases(db, domain, names, input));
@@ -31,7 +31,7 @@ export const PUT = withApi(async ({ db, principal, params, body }) => {
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
-  const domain = await domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!, params.name!.split(","));
   await writeNames(db, nameSegment(params.name!, "account"), (db, names) => deleteAliases(db, domain, names));
   return noContent();
 });

@@ -37,7 +37,7 @@ export const PUT = withApi(async ({ db, principal, params, body }) => {
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
-  const domain = await domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!, params.name!.split(","));
   await writeNames(db, nameSegment(params.name!, "account"), (db, names) => deleteAccounts(db, domain, names));
   return noContent();
 });

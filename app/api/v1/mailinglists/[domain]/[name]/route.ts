@@ -31,7 +31,7 @@ export const POST = withApi(async ({ db, principal, params, body }) => {
 });
 
 export const PUT = withApi(async ({ db, principal, params, body }) => {
-  const domain = await domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!, params.name!.split(","));
   const segment = nameSegment(params.name!, "list");
   const input = await body();
   const updated = await writeNames(db, segment, (db, names) =>
@@ -41,7 +41,7 @@ export const PUT = withApi(async ({ db, principal, params, body }) => {
 });
 
 export const DELETE = withApi(async ({ db, principal, params }) => {
-  const domain = await domainForAdmin(db, principal, params.domain!);
+  const domain = await domainForAdmin(db, principal, params.domain!, params.name!.split(","));
   await writeNames(db, nameSegment(params.name!, "list"), (db, names) => deleteMailingLists(db, domain, names));
   return noContent();
 });
