@@ -157,36 +157,6 @@ describe("405 names what a path takes (RFC 9110 15.5.6)", () => {
 });
 
 describe("kept-alive connections", () => {
-  // A chunked body the handler stopped reading at 1 MiB: the answer closes the connection (the request's cancelled
-  // body takes it down), after reading what the client still sends, so the client reads its 500.111 and opens a new
-  // connection for the next request. Before, the answer said keep-alive and the next request on it met ECONNRESET.
-  it("after a chunked body over 1 MiB, answer 500.111 with Connection: close and the next requests normally", async () => {
-    const D = "proto.example.com";
-    await createAccount(D, "chunky");
-    const auth = basic(postmaster(D));
-    const url = new URL(`/api/v1/emails/${D}/chunky`, inject("mainBase")).toString();
-    for (const megabytes of [1.5, 4]) {
-      const total = megabytes * 1024 * 1024;
-      let sent = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (sent >= total) return c.close();
-          sent += 65536;
-          c.enqueue(new Uint8Array(65536).fill(32));
-        },
-      });
-      const put = await fetch(url, {
-        method: "PUT",
-        headers: { authorization: auth, "content-type": "application/json" },
-        body,
-        duplex: "half",
-      } as RequestInit);
-      expect(put.headers.get("connection"), `${megabytes} MB`).toBe("close");
-      expectErrorBody(await put.json(), "bodyTooLarge");
-      for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: { authorization: auth } })).status).toBe(200);
-    }
-  });
-
   // The workers get their connections from the primary, so http.Server does not set TCP_NODELAY on them itself;
   // without it Nagle's algorithm and the client's delayed ACK hold every answer about 40 ms.
   it("answer one request after another without the ~40 ms Nagle delay", async () => {

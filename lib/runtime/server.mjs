@@ -175,16 +175,6 @@ async function runWorker() {
     res.on("close", () => {
       if (--active === 0 && stopping) process.exit(0);
     });
-    // A chunked body the handler began to read and left (500.111 at 1 MiB) is cancelled with the request when the
-    // answer is out, which destroys the connection: the answer says so (Connection: close), or a client reusing
-    // the kept-alive connection met ECONNRESET on its next request.
-    if (req.headers["transfer-encoding"] !== undefined) {
-      const writeHead = res.writeHead;
-      res.writeHead = function (...args) {
-        if (!req.complete) closeAfterAnswer(req.socket, res);
-        return writeHead.apply(this, args);
-      };
-    }
     // A handler may answer without reading the body, or stop reading it at 1 MiB (500.111, lib/server/http/http.ts).
     // Once the answer is out, what is left is read and dropped so that the connection can carry the next request;
     // past another 1 MiB the connection is closed instead of reading on.
@@ -235,29 +225,6 @@ async function runWorker() {
       setTimeout(() => process.exit(0), 8000).unref();
     });
   }
-}
-
-/** What a connection whose request body was left unread still takes in before it is closed. */
-const DRAIN_BYTES = 8 * 1024 * 1024;
-
-/**
- * Answers with Connection: close, then reads and drops what the client still sends (up to DRAIN_BYTES) before
- * closing: Node closes such a connection as soon as the answer is out, and a client still sending its body then
- * met EPIPE instead of reading the answer.
- */
-function closeAfterAnswer(socket, res) {
-  res.shouldKeepAlive = false;
-  socket.destroySoon = function () {
-    let dropped = 0;
-    const close = () => net.Socket.prototype.destroySoon.call(socket);
-    socket.on("data", (chunk) => {
-      dropped += chunk.length;
-      if (dropped > DRAIN_BYTES) socket.destroy();
-    });
-    socket.once("end", close);
-    setTimeout(close, 10_000).unref();
-    socket.resume();
-  };
 }
 
 // Contract §9 "Paths": nothing redirects to where a request says it is going. The server's own names
