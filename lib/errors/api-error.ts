@@ -15,10 +15,12 @@ export class ApiError extends Error {
   readonly source?: string;
   readonly attributes?: Record<string, unknown>;
   readonly children?: ApiError[];
+  /** Its children are failing names of a multi-name request (withNameChildren), not the fields of a body. */
+  readonly byName: boolean;
 
   constructor(
     key: ErrorKey,
-    opts: { source?: string; attributes?: Record<string, unknown>; children?: ApiError[] } = {},
+    opts: { source?: string; attributes?: Record<string, unknown>; children?: ApiError[]; byName?: boolean } = {},
   ) {
     super(errorCatalog[key].message);
     this.name = "ApiError";
@@ -26,6 +28,7 @@ export class ApiError extends Error {
     this.source = opts.source;
     this.attributes = opts.attributes;
     this.children = opts.children;
+    this.byName = opts.byName ?? false;
   }
 
   get status(): number {

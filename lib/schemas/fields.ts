@@ -20,6 +20,8 @@ export const objectSchema = <F extends FieldSpecs>(fields: F) =>
     [K in keyof F]: z.ZodOptional<F[K]["schema"]>;
   }>;
 
+const MAX_FIELD_ERRORS = 100;
+
 /**
  * Validates `body` field by field. Fields in `ignored` (read-only fields of a record sent back whole) are dropped;
  * any other unknown field is an error. Throws one ApiError naming the first bad field, with all of them as children.
@@ -32,6 +34,8 @@ export function parseFields<F extends FieldSpecs>(
   const out: Record<string, unknown> = {};
   const errors: ApiError[] = [];
   for (const [key, value] of Object.entries(body)) {
+    // A body of a megabyte may hold tens of thousands of unknown fields: the first hundred say enough.
+    if (errors.length === MAX_FIELD_ERRORS) break;
     const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!spec) {
       if (!ignored.includes(key)) errors.push(new ApiError("unknownField", { source: key }));
