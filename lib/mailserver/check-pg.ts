@@ -224,10 +224,12 @@ export async function connectionBudget(
   });
 }
 
-/** The rows of one read-only query on the application's connection (DATABASE_URL). */
-export async function pgRows<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[]): Promise<T[]> {
-  return withClient(
-    { connectionString: nodePgConnectionString(url) },
-    async (c) => (await c.query<T>(text, values)).rows,
+/** `fn` given read-only queries on one application connection (DATABASE_URL), closed afterwards. */
+export function withPgQueries<T>(
+  url: string,
+  fn: (query: <R>(text: string, values: unknown[]) => Promise<R[]>) => Promise<T>,
+): Promise<T> {
+  return withClient({ connectionString: nodePgConnectionString(url) }, (c) =>
+    fn(async <R>(text: string, values: unknown[]) => (await c.query(text, values)).rows as R[]),
   );
 }

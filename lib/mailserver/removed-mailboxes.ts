@@ -116,7 +116,11 @@ export async function removeMailboxes(
   const done: number[] = [];
   // An address may have several records (one per registered host for an unplaced mailbox): one folder, one removal.
   const ids = new Map<string, number[]>();
-  for (const r of pending) ids.set(r.email, [...(ids.get(r.email) ?? []), r.id]);
+  for (const r of pending) {
+    const list = ids.get(r.email);
+    if (list) list.push(r.id);
+    else ids.set(r.email, [r.id]);
+  }
   const removeOne = async ([email, recordIds]: [string, number[]]) => {
     const home = mailHomeOf(template, email);
     if (!home) {
@@ -134,10 +138,12 @@ export async function removeMailboxes(
     }
   };
   const addresses = [...ids];
-  for (let i = 0; i < addresses.length; i += CONCURRENT_REMOVALS)
+  for (let i = 0; i < addresses.length; i += CONCURRENT_REMOVALS) {
     await Promise.all(addresses.slice(i, i + CONCURRENT_REMOVALS).map(removeOne));
-  if (done.length > 0) await db.delete(removedMailboxes).where(inArray(removedMailboxes.id, done));
+    // Each group's records go as soon as its folders have: `mailserver check` watches them go during a long pass.
+    if (done.length > 0) await db.delete(removedMailboxes).where(inArray(removedMailboxes.id, done.splice(0)));
+  }
   // Removals that keep failing fill no pass after pass: the next one waits for the session check's interval.
-  result.more = pending.length === limit && done.length > 0;
+  result.more = pending.length === limit && result.removed.length > 0;
   return result;
 }
