@@ -481,8 +481,8 @@ export const REMOVAL_PROGRESS_MS = 8_000;
 
 /**
  * Every deleted account's mailbox removed within REMOVAL_OVERDUE_MS, on whichever host held it (removed-mailboxes.ts).
- * A large domain's removal takes minutes (about 1,100 folders a second in the sandbox): overdue ones that go while watched for
- * REMOVAL_PROGRESS_MS, on every host that has some, are a removal under way, not a stopped service.
+ * A large domain's removal takes minutes (about 1,100 folders a second in the sandbox): overdue ones that go while
+ * watched for REMOVAL_PROGRESS_MS, on every host that has some, are a removal under way, not a stopped service.
  */
 export function removalsDone(db: Db | undefined, pgUrl: string | undefined): Check {
   const byHost =
