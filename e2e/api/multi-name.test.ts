@@ -70,6 +70,13 @@ describe("accounts", () => {
     expect(many.text.length).toBeLessThan(5000);
     const one = await api("PUT", `emails/${D}/m1`, { auth: admin, body: unknown });
     expect(one.json.children).toHaveLength(100);
+    // A list's bad entries are quoted once, on the error, not on each name.
+    const long = Array.from({ length: 20 }, (_, i) => `${"x".repeat(20_000)}${i}`);
+    const names = Array.from({ length: 300 }, (_, i) => `nobody${i}`).join(",");
+    const forwards = await api("PUT", `emails/${D}/${names}`, { auth: admin, body: { forwards: long } });
+    expect(forwards.json.source).toBe("forwards");
+    expect(forwards.json.children).toHaveLength(300);
+    expect(forwards.text.length).toBeLessThan(2 * JSON.stringify(long).length);
   });
 
   it("an account named like a field is still one name among several", async () => {

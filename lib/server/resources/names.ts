@@ -96,13 +96,11 @@ export async function writeNames<T>(
 function nameFailures(err: ApiError, names: string[]): ApiError[] {
   if (err.byName) return err.children ?? [err];
   if (names.length === 1) return [err.source === names[0] ? err : failureOfName(names[0]!, err)];
-  return names.map((n) => failureOfName(n, err));
+  // The body's own details (a list's bad entries, up to a megabyte) stay on the error once, not on each of 1,000 names.
+  return names.map((n) => new ApiError(err.key, { source: n, attributes: { field: err.source } }));
 }
 
-/**
- * One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about. Not
- * the body's other bad fields: copied into each of up to 1,000 names they made an answer of tens of megabytes.
- */
+/** One name's failure in a multi-name request: `source` is the name, `attributes.field` the field it was about. */
 export function failureOfName(name: string, err: ApiError): ApiError {
   return new ApiError(err.key, { source: name, attributes: { field: err.source, ...err.attributes } });
 }
