@@ -8,7 +8,7 @@ import { ApiError, apiError } from "@/lib/errors/api-error";
 import { isDomainName } from "@/lib/schemas/common";
 import type { Principal } from "./auth";
 import { getDomainOrThrow } from "../resources/domains";
-import { MAX_NAMES } from "../resources/names";
+import { isNameList } from "../resources/names";
 
 /**
  * The domain of the path, which only its postmaster may administer. `names`: the path's names of a PUT or DELETE of
@@ -41,8 +41,7 @@ export function domainForAccounts(db: Db, principal: Principal, domain: string, 
  */
 function forbidden(names: string[], refused: string[]): ApiError {
   // One name, or no list of names at all (an empty or repeated name, over MAX_NAMES): nothing to name one by one.
-  const list = names.length <= MAX_NAMES && !names.includes("") && new Set(names).size === names.length;
-  if (names.length < 2 || !list || refused.length === 0) return apiError("forbidden");
+  if (names.length < 2 || !isNameList(names) || refused.length === 0) return apiError("forbidden");
   const children = refused.map((n) => apiError("forbidden", n));
   return new ApiError("forbidden", { source: refused[0], children, byName: true });
 }

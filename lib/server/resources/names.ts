@@ -19,6 +19,10 @@ export interface NameSegment {
   malformed: ApiError[];
 }
 
+/** At most MAX_NAMES names, none empty or repeated: a path's segment that names records one by one. */
+export const isNameList = (names: string[]) =>
+  names.length <= MAX_NAMES && !names.includes("") && new Set(names).size === names.length;
+
 /**
  * Splits and checks a path's name segment for a write to one name or several (writeNames). `kind` picks the
  * naming rule. Refuses at once a segment that is not a list of names, and one malformed name alone.
@@ -28,7 +32,7 @@ export function nameSegment(raw: string, kind: "account" | "list", allowMany = t
   if (names.length > MAX_NAMES || (!allowMany && names.length > 1)) {
     throw apiError("invalidNameList", "name", { max: allowMany ? MAX_NAMES : 1 });
   }
-  if (names.some((n) => n === "") || new Set(names).size !== names.length) throw apiError("invalidNameList", "name");
+  if (!isNameList(names)) throw apiError("invalidNameList", "name");
   const [check, key]: [(s: string) => boolean, ErrorKey] =
     kind === "account" ? [isAccountName, "invalidAccountName"] : [isListName, "invalidListName"];
   const malformed = names.filter((n) => !check(n)).map((n) => new ApiError(key, { source: n }));
