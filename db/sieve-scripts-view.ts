@@ -16,6 +16,14 @@ export const FORWARDED_MAIL_PROGRAM = "forwarded-mail.sh";
  */
 export const SENDER_VERIFIED_HEADER = "X-Mailadmin-Sender-Verified";
 
+/**
+ * The reply of an autoresponder switched on with no text of its own (the API accepts autoresponder_mode 1 with an
+ * empty autoresponder_body, and the record must still mean what it says: a reply goes out).
+ */
+export const DEFAULT_AUTORESPONDER_BODY =
+  "To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.\n\n" +
+  "This is an automatic reply: the recipient is away and will read your message later.";
+
 // What the two engines spell differently; everything else is the same SQL.
 const dialects = {
   sqlite: {
@@ -63,7 +71,14 @@ export function sieveScriptsView(engine: Engine): string {
   // message a forward-only account forwards is also handed to the mail event service (SMS notifications), as a
   // message saved into an inbox is (an account that keeps a copy is notified of that copy).
   const forwards = `(a.blocked = 0 AND ${jsonLength("a.forwards")} > 0)`;
-  const autoresponderOn = "(a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> '')";
+  const autoresponderOn = "(a.autoresponder_mode = 1 AND a.blocked = 0)";
+  // The reply: the account's text, or DEFAULT_AUTORESPONDER_BODY when it has none (spaces only count as none).
+  const sqlText = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => `'${line.replace(/'/g, "''")}'`)
+      .join(` || ${nl} || `);
+  const reply = `CASE WHEN trim(a.autoresponder_body) = '' THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE a.autoresponder_body END`;
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
   const redirect = `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
   // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix
@@ -74,14 +89,34 @@ export function sieveScriptsView(engine: Engine): string {
     `coalesce((SELECT ${join(redirect, "''")} FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email ` +
     `AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)), '')`;
   const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
-  const whiteList = (condition: string) =>
-    `(SELECT ${join(quoted("w.value"), "', '")} FROM (SELECT value FROM ${jsonValues("a.spam_white_list")} ` +
-    `UNION SELECT value FROM ${jsonValues("d.spam_white_list")}) w WHERE ${indexOf("w.value", "'@'")} ${condition})`;
+  // The entries of the account's and its domain's list, quoted for Sieve: addresses ("> 0") or domains ("= 0").
+  const listed = (list: "spam_white_list" | "spam_black_list", condition: string) =>
+    `(SELECT ${join(quoted("e.value"), "', '")} FROM (SELECT value FROM ${jsonValues(`a.${list}`)} ` +
+    `UNION SELECT value FROM ${jsonValues(`d.${list}`)}) e WHERE ${indexOf("e.value", "'@'")} ${condition})`;
+  const whiteList = (condition: string) => listed("spam_white_list", condition);
+  const notWhite =
+    `coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') || ` +
+    `coalesce('not envelope :domain :is "from" [' || ${whiteList("= 0")} || '], ', '')`;
+  // The black list (white list beating it) drops mail that reached the account without Postfix asking the policy
+  // service about this account: a hosted account's forward, or anything else injected on the host. Mail sent to the
+  // account itself was already refused at RCPT. Dropped, not returned: the sender may be forged, and the account that
+  // forwarded it accepted it. Empty ('') when neither list has an entry.
+  const blackAddresses = listed("spam_black_list", "> 0");
+  const blackDomains = listed("spam_black_list", "= 0");
+  const blackRule =
+    `CASE WHEN coalesce(${blackAddresses}, ${blackDomains}) IS NULL THEN '' ELSE ` +
+    `'if allof(' || ${notWhite} || 'anyof(' || ` +
+    `coalesce('envelope :all :is "from" [' || ${blackAddresses} || '], ', '') || ` +
+    `coalesce('envelope :domain :is "from" [' || ${blackDomains} || ']', 'false') || ')) {' || ${nl} || ` +
+    `'  discard;' || ${nl} || '  stop;' || ${nl} || '}' || ${nl} END`;
+  // The same with its own require, for the scripts whose require does not name envelope.
+  const blackRuleAlone = `coalesce('require "envelope";' || ${nl} || nullif(${blackRule}, ''), '')`;
   return `-- The autoresponder as a Sieve script, generated from the row itself, so it is current after every change without
 -- any file to rewrite. Dovecot reads it through its dict (priv/sieve/name/<name> -> id, priv/sieve/data/<id> ->
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
 -- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
--- once per :days; :handle names the period, so a new period starts afresh. It answers only mail with one of the
+-- once per :days; :handle names the period and the text, so a new period or text starts afresh (RFC 5230 derives
+-- the default handle from the reason too). An empty text answers with DEFAULT_AUTORESPONDER_BODY. It answers only mail with one of the
 -- account's addresses in To or Cc: its own, its aliases', its name in every domain whose catchall of type 3 leads to
 -- its domain (x@other reaches x@here), or the address the message was sent to, which Postfix writes at delivery
 -- (X-Original-To; Dovecot's sieve_vacation_use_original_recipient): what a catchall of type 1 or 2 collects too.
@@ -106,17 +141,17 @@ ${create} mail_sieve_scripts AS
       WHEN ${start} <> '' AND ${end} <> '' THEN ${daysBetween(start, end)}
       ELSE 7
     END ||
-    ' :handle "autoresponder ' || ${start} || ' ' || ${end} || '"' ||
+    ' :handle ' || ${quoted(`'autoresponder ' || ${start} || ' ' || ${end} || ' ' || a.autoresponder_body`)} ||
     coalesce(' :addresses [' || (SELECT ${join(`'"' || x.address || '"'`, "', '")} FROM (
       SELECT email AS address FROM aliases WHERE target = a.email
       UNION ALL
       SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
     ) x) || ']', '') ||
-    ' ' || ${quoted("a.autoresponder_body")} || ';' || ${nl} ||
+    ' ' || ${quoted(reply)} || ';' || ${nl} ||
     '}' || ${nl} ||
     CASE WHEN ${forwardOnly} THEN 'discard;' || ${nl} ELSE '' END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id
-  WHERE a.autoresponder_mode = 1 AND a.blocked = 0 AND a.autoresponder_body <> ''
+  WHERE ${autoresponderOn}
   UNION ALL
   -- The spam filter (docs/mail-server.md, Anti-spam): one script per account, run by Dovecot's sieve_before
   -- before the account's own scripts. Rspamd's milter wrote the message's score in hundredths into
@@ -126,7 +161,9 @@ ${create} mail_sieve_scripts AS
   -- forwards (not blocked) forwards here: with the filter on, spam tagged and forwarded ("tag") or kept in its Spam
   -- folder and not forwarded ("move"), the rest forwarded as it came; an account that keeps a copy (keep_mail 1)
   -- redirects with :copy and keeps it as any account does. A forward-only account (keep_mail 0) with SMS numbers
-  -- hands each forwarded message to the mail event service (vnd.dovecot.execute) for the SMS notification. The id never
+  -- hands each forwarded message to the mail event service (vnd.dovecot.execute) for the SMS notification. First of
+  -- all, the account's and its domain's black list (the white list beating it) discards what a hosted forward brought
+  -- from a listed sender, which no RCPT check asked this account about. The id never
   -- changes and the location has no bindir: the script is compiled at every delivery, so a change applies to the
   -- next message.
   SELECT
@@ -135,10 +172,8 @@ ${create} mail_sieve_scripts AS
     'sp' || a.id AS id,
     CASE WHEN a.spam_enabled = 1 AND d.spam_enabled = 1 THEN
       'require ["fileinto", "envelope", "relational", "comparator-i;ascii-numeric", "editheader", "variables", "copy"' ||
-      ${sms} || '];' || ${nl} ||
-      'if allof(' ||
-      coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') ||
-      coalesce('not envelope :domain :is "from" [' || ${whiteList("= 0")} || '], ', '') ||
+      ${sms} || '];' || ${nl} || ${blackRule} ||
+      'if allof(' || ${notWhite} ||
       'header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "' ||
       CAST(round(a.spam_hits * 100) AS INTEGER) || '") {' || ${nl} ||
       CASE a.spam_rule
@@ -155,8 +190,8 @@ ${create} mail_sieve_scripts AS
       END
     WHEN ${forwards} THEN
       '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || ${nl} ||
-      'require ["copy"' || ${sms} || '];' || ${nl} || ${forwarding}
-    ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl}
+      'require ["copy"' || ${sms} || '];' || ${nl} || ${blackRuleAlone} || ${forwarding}
+    ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl} || ${blackRuleAlone}
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;`;
 }

@@ -286,6 +286,18 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       expect(hasSubject(`ewa@${A}`, "vacation-2")).toBe(true);
       expect(reply(`jan@${A}`)).toHaveLength(1);
 
+      // A new text is news: the sender it answered already gets it; so is the default text of an empty one.
+      await setAccount("ewa", { autoresponder_body: "Wracam w poniedzialek." });
+      await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-new-text"));
+      await waitFor("the reply with the new text", () => reply(`jan@${A}`).length === 2);
+      expect(reply(`jan@${A}`).filter((m) => m.includes("Wracam w poniedzialek."))).toHaveLength(1);
+      await setAccount("ewa", { autoresponder_body: "" });
+      await smtpSend(`jan@${A}`, [`ewa@${A}`], message(`jan@${A}`, `ewa@${A}`, "vacation-no-text"));
+      await waitFor("the reply with the default text", () => reply(`jan@${A}`).length === 3);
+      expect(
+        reply(`jan@${A}`).filter((m) => m.includes("This is an automatic reply: the recipient is away")),
+      ).toHaveLength(1);
+
       await setAccount("ewa", { autoresponder_start_date: "2020-01-01", autoresponder_end_date: "2020-01-10" });
       await smtpSend(`catchall@${A}`, [`ewa@${A}`], message(`catchall@${A}`, `ewa@${A}`, "vacation-3"));
       await settle();

@@ -17,6 +17,7 @@ import { mailHomeOf, removeMailboxes } from "./removed-mailboxes";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
+import { DEFAULT_AUTORESPONDER_BODY } from "@/db/sieve-scripts-view";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -66,8 +67,17 @@ describe("mail_sieve_scripts", () => {
     expect(s.script).toContain(
       'if allof(header :is "X-Mailadmin-Sender-Verified" "1", currentdate :value "ge" "date" "2026-07-01", currentdate :value "le" "date" "2026-07-14") {',
     );
-    expect(s.script).toContain(':days 14 :handle "autoresponder 2026-07-01 2026-07-14"');
-    expect(s.script).toContain('"Urlop \\\\ \\"do 14.07\\"."');
+    // The handle names the period and the text: a new text answers again whom the old one answered.
+    expect(s.script).toContain(
+      ':days 14 :handle "autoresponder 2026-07-01 2026-07-14 Urlop \\\\ \\"do 14.07\\"." "Urlop \\\\ \\"do 14.07\\".";',
+    );
+  });
+
+  it("answers with the default text while the account has none of its own", async () => {
+    await change("ola", { autoresponder_body: "  " });
+    const s = script(`ola@${D}`)!;
+    expect(s.script).toContain(` "${DEFAULT_AUTORESPONDER_BODY}";\n}`);
+    await change("ola", { autoresponder_body: 'Urlop \\ "do 14.07".' });
   });
 
   it("gets a new data ID on every change, aliases included, and none for unrelated fields", async () => {
@@ -136,6 +146,23 @@ describe("an account's forwards", () => {
     );
     await change("kopia", { spam_enabled: 0 });
     expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\n {2}redirect :copy "daleko@outside\.test";\n$/m);
+    // The black list, the white list beating it: what a hosted forward brings from a listed sender is dropped, with
+    // the filter off as well (its own require then).
+    await change("kopia", {
+      spam_black_list: ["pest@outside.test", "outside.test"],
+      spam_white_list: ["ok@outside.test"],
+    });
+    const rule =
+      'if allof(not envelope :all :is "from" ["ok@outside.test"], anyof(envelope :all :is "from" ["pest@outside.test"], ' +
+      'envelope :domain :is "from" ["outside.test"])) {\n  discard;\n  stop;\n}\n';
+    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\nrequire "envelope";\n/m);
+    expect(spamScript(`kopia@${D}`)).toContain(`require "envelope";\n${rule}  redirect :copy "daleko@outside.test";\n`);
+    await change("kopia", { spam_enabled: 1, spam_black_list: ["pest@outside.test"], spam_white_list: [] });
+    expect(spamScript(`kopia@${D}`)).toMatch(
+      /"copy"\];\nif allof\(anyof\(envelope :all :is "from" \["pest@outside\.test"\], false\)\) \{\n {2}discard;\n {2}stop;\n\}\nif allof\(header /,
+    );
+    await change("kopia", { spam_black_list: [] });
+    expect(spamScript(`kopia@${D}`)).not.toContain("discard");
     // Blocked: its forwards suspended, everything kept.
     await change("kopia", { blocked: 1, spam_enabled: 1 });
     expect(spamScript(`kopia@${D}`)).not.toContain("redirect");

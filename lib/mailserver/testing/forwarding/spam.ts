@@ -55,6 +55,35 @@ export function forwardOnlySpamCases() {
     expect(outbound().filter((m) => m.to.some((t) => /^(spammer|friend|someone|pest)@/.test(t)))).toEqual([]);
   });
 
+  it("a hosted forward target's black list drops what a forward brings from a listed sender, its white list beating it; the forwarding accounts keep what they keep", async () => {
+    await addAccount("wybredna", {
+      spam_black_list: ["pest@outside.test", "junk.test"],
+      spam_white_list: ["friend@junk.test"],
+    });
+    await addAccount("dowybrednej", { keep_mail: 0, forwards: [`wybredna@${D}`] });
+    await addAccount("kopiawybrednej", { keep_mail: 1, forwards: [`wybredna@${D}`] });
+    for (const [from, subject] of [
+      ["pest@outside.test", "czarna-adres"],
+      ["bulk@junk.test", "czarna-domena"],
+      ["friend@junk.test", "biala"],
+    ] as const) {
+      expect((await send(from, [`dowybrednej@${D}`], `${subject}-fwd`)).refused).toEqual([]);
+      expect((await send(from, [`kopiawybrednej@${D}`], `${subject}-kopia`)).refused).toEqual([]);
+    }
+    await settle();
+    const subjects = (address: string) =>
+      readMessages(l, address)
+        .map((m) => /^Subject: (.*)$/m.exec(m)?.[1]?.trim())
+        .sort();
+    expect(subjects(`wybredna@${D}`)).toEqual(["biala-fwd", "biala-kopia"]);
+    expect(subjects(`kopiawybrednej@${D}`)).toEqual(["biala-kopia", "czarna-adres-kopia", "czarna-domena-kopia"]);
+    expect(subjects(`dowybrednej@${D}`)).toEqual([]);
+    // Nothing went back to the senders.
+    expect(
+      outbound().filter((m) => m.to.some((t) => /@(outside|junk)\.test$/.test(t) && /^(pest|bulk|friend)@/.test(t))),
+    ).toEqual([]);
+  });
+
   it("a forward-only account with more forwards than Sieve's default of four redirects reaches every one", async () => {
     const targets = [1, 2, 3, 4, 5, 6].map((i) => `daleko-${i}@outside.test`);
     await addAccount("fwdszesc", {
