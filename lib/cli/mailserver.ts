@@ -357,7 +357,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
       "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
       "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
-      "events` answer; no deleted account's mailbox has waited over a minute for its removal; Postfix runs every\n" +
+      "events` answer; no deleted account's mailbox has waited over a minute for its removal; every SMS number\n" +
+      "of an account has a gateway in the SMS configuration (--sms-config or SMS_CONFIG, as `mailserver events`\n" +
+      "reads it); Postfix runs every\n" +
       "setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
       "the account's domain has its DKIM key; the account logs in on the submission port over TLS, and there a MAIL FROM\n" +
       "it does not own is refused.\n" +
@@ -446,6 +448,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
         value: "<host:port>",
         help: "the submission port (default 127.0.0.1:SUBMISSION_PORT; TLS from the start on 465, STARTTLS on others)",
       },
+      "sms-config": {
+        type: "string",
+        value: "<file>",
+        path: "file",
+        help: "the provider's SMS configuration, as `mailserver events` reads it (default SMS_CONFIG, else built-in)",
+      },
     },
     async run(ctx, { values }) {
       const password = stringOption(values, "password") || checkPassword();
@@ -473,6 +481,9 @@ export const MAILSERVER_COMMANDS: Command[] = [
         rspamdUser: stringOption(values, "rspamd-user"),
         srsDomain: stringOption(values, "srs-domain"),
         submission: stringOption(values, "submission") ?? `127.0.0.1:${mailHosts().submission.port}`,
+        sms: (await import("@/lib/mailserver/sms/config")).loadSmsConfig(
+          stringOption(values, "sms-config") ?? smsConfigPath(),
+        ),
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

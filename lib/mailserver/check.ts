@@ -28,6 +28,7 @@ import {
   withPgQueries,
 } from "./check-pg";
 import { runTool, ToolError } from "./run-tool";
+import { smsRoute, type SmsConfig } from "./sms/config";
 import { mailHosts } from "@/lib/server/resources/dns-records";
 import { mailHostSet } from "@/lib/config.mjs";
 
@@ -66,6 +67,8 @@ export interface CheckOptions {
   postsrsdDefaults?: string;
   /** How long to wait for quota_clone's write (ms). */
   quotaWaitMs?: number;
+  /** The provider's SMS configuration, as `mailserver events` loads it (SMS_CONFIG, else the built-in defaults). */
+  sms: SmsConfig;
 }
 
 export interface CheckResult {
@@ -534,6 +537,54 @@ export function removalsDone(db: Db | undefined, pgUrl: string | undefined): Che
   };
 }
 
+/**
+ * Every SMS number of an account that may be notified has a gateway in the provider's SMS configuration (the queue's
+ * own rule, smsRoute). Without one each notification is stored as failed while the panel shows the number as set.
+ * A number the account's owner got wrong (no operator known for it) is the owner's to fix and fails nothing.
+ */
+export function smsGateways(db: Db | undefined, pgUrl: string | undefined, config: SmsConfig): Check {
+  const numbers =
+    "SELECT email, sms_send_to, sms_phone_number_1, sms_operator_1, sms_phone_number_2, sms_operator_2 FROM accounts " +
+    "WHERE blocked = 0 AND (trim(sms_phone_number_1) <> '' OR trim(sms_phone_number_2) <> '')";
+  type Row = Record<"email" | "sms_phone_number_1" | "sms_phone_number_2", string> &
+    Record<"sms_send_to" | "sms_operator_1" | "sms_operator_2", number | string>;
+  const judge = (rows: Row[]) => {
+    let total = 0;
+    const ways = { email: 0, http: 0 };
+    const missing: string[] = [];
+    for (const r of rows) {
+      for (const [number, operator] of [
+        [r.sms_phone_number_1, r.sms_operator_1],
+        [r.sms_phone_number_2, r.sms_operator_2],
+      ] as const) {
+        if (number.trim() === "") continue;
+        total++;
+        const route = smsRoute(config, Number(r.sms_send_to), number.trim(), Number(operator));
+        if (!("error" in route)) ways[route.channel]++;
+        else if (route.provider) missing.push(`${r.email}: ${route.error}`);
+      }
+    }
+    if (total === 0) return { ok: true, detail: "no account has an SMS number" };
+    if (missing.length === 0)
+      return {
+        ok: true,
+        detail: `${total} number(s) of ${rows.length} account(s) have one (${ways.http} HTTP, ${ways.email} e-mail)`,
+      };
+    return {
+      ok: false,
+      detail:
+        `${missing.length} of ${total} number(s) have none, so their notifications fail: ` +
+        `${missing.slice(0, 3).join("; ")}${missing.length > 3 ? "; ..." : ""} ` +
+        `(SMS_CONFIG or --sms-config, the file \`mailserver events\` reads; docs/mail-server.md, "SMS notifications")`,
+    };
+  };
+  return async () => {
+    if (pgUrl) return withPgQueries(pgUrl, async (query) => judge(await query<Row>(numbers, [])));
+    if (!db) throw new Error("no database");
+    return judge(db.$client.prepare(numbers).all() as Row[]);
+  };
+}
+
 function defaultAlias(db: Db, account: string): string | undefined {
   const domain = account.slice(account.indexOf("@") + 1);
   const pick = db.$client.prepare(
@@ -598,6 +649,7 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
     ["quota-status answers at RCPT", quotaStatusAnswers(o.quotaStatus, o.account)],
     ["mail events service answers", eventsAnswer(o.eventsUrl)],
     ["deleted accounts' mailboxes removed", removalsDone(db, o.postgresUrl)],
+    ["SMS numbers have a gateway", smsGateways(db, o.postgresUrl, o.sms)],
     ["main.cf has the snippet's settings", snippetApplied(o)],
     ["X-Mailadmin headers removed on arrival", internalHeaders(o)],
     ["lmtp writes X-Original-To", originalRecipientHeader(o)],

@@ -217,3 +217,31 @@ export function operatorFor(
 
 export const fill = (template: string, values: Record<string, string>, encode = (s: string) => s) =>
   template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? encode(values[k]!) : m));
+
+/** Where a notification to one number goes, or why it cannot go (`provider`: the SMS configuration lacks a gateway). */
+export type SmsRoute =
+  { channel: "email" | "http"; target: string; maxLength: number } | { error: string; provider: boolean };
+
+/**
+ * The one rule for an account's number under `config` (sms_send_to 1: the operator's e-mail gateway; 0: its HTTP
+ * gateway, else the provider's): what the queue sends a notification by, and what `mailserver check` judges.
+ */
+export function smsRoute(config: SmsConfig, smsSendTo: number, number: string, operatorCode: number): SmsRoute {
+  if (isEmailTarget(number)) return { channel: "email", target: number, maxLength: config.maxLength };
+  const n = normalizeNumber(config, number);
+  if (!n) return { error: `${number} is neither a phone number nor an e-mail address`, provider: false };
+  const operator = operatorFor(config, operatorCode, n.national);
+  const maxLength = operator?.op.maxLength ?? config.maxLength;
+  if (smsSendTo === 1) {
+    if (!operator) return { error: `no operator known for ${number} (set sms_operator)`, provider: false };
+    if (!operator.op.email)
+      return {
+        error: `operator ${operator.code} (${operator.op.name}) has no e-mail-to-SMS gateway configured`,
+        provider: true,
+      };
+    return { channel: "email", target: fill(operator.op.email, n), maxLength };
+  }
+  if (!(operator?.op.http ?? config.http))
+    return { error: "no HTTP SMS gateway configured by the provider", provider: true };
+  return { channel: "http", target: number, maxLength };
+}

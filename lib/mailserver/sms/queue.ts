@@ -8,7 +8,7 @@ import nodemailer from "nodemailer";
 import type { Db } from "@/db/client";
 import { changedRows, forUpdate, withTransaction } from "@/db/transaction";
 import { accounts, smsQueue, type AccountRow, type SmsQueueRow } from "@/db/schema";
-import { fill, isEmailTarget, normalizeNumber, operatorFor, type HttpGatewayConfig, type SmsConfig } from "./config";
+import { fill, normalizeNumber, operatorFor, smsRoute, type HttpGatewayConfig, type SmsConfig } from "./config";
 import { accountsHeldHere } from "../mail-hosts";
 import { decryptSmsPassword } from "./secret";
 import { smsParts } from "./text";
@@ -27,34 +27,23 @@ type Plan = Pick<SmsQueueRow, "channel" | "target" | "parts" | "status" | "lastE
 export const BLOCKED_SKIP = "account blocked: notifications are suspended while it is";
 
 function plan(config: SmsConfig, account: AccountRow, number: string, operatorCode: number, mail: NewMail): Plan {
+  const route = smsRoute(config, account.smsSendTo, number, operatorCode);
   const parts = (max: number) => smsParts(mail.subject, mail.body, account.smsCnt, max);
-  if (isEmailTarget(number))
-    return { channel: "email", target: number, parts: parts(config.maxLength), status: "pending", lastError: "" };
-  const n = normalizeNumber(config, number);
-  const failed = (lastError: string): Plan => ({
-    channel: account.smsSendTo === 1 ? "email" : "http",
-    target: number,
-    parts: parts(config.maxLength),
-    status: "failed",
-    lastError,
-  });
-  if (!n) return failed(`${number} is neither a phone number nor an e-mail address`);
-  const operator = operatorFor(config, operatorCode, n.national);
-  const max = operator?.op.maxLength ?? config.maxLength;
-  if (account.smsSendTo === 1) {
-    if (!operator) return failed(`no operator known for ${number} (set sms_operator)`);
-    if (!operator.op.email)
-      return failed(`operator ${operator.code} (${operator.op.name}) has no e-mail-to-SMS gateway configured`);
+  if ("error" in route)
     return {
-      channel: "email",
-      target: fill(operator.op.email, n),
-      parts: parts(max),
-      status: "pending",
-      lastError: "",
+      channel: account.smsSendTo === 1 ? "email" : "http",
+      target: number,
+      parts: parts(config.maxLength),
+      status: "failed",
+      lastError: route.error,
     };
-  }
-  if (!(operator?.op.http ?? config.http)) return failed("no HTTP SMS gateway configured by the provider");
-  return { channel: "http", target: number, parts: parts(max), status: "pending", lastError: "" };
+  return {
+    channel: route.channel,
+    target: route.target,
+    parts: parts(route.maxLength),
+    status: "pending",
+    lastError: "",
+  };
 }
 
 /** Rows for a message delivered to the account's inbox (none when no number is set). */

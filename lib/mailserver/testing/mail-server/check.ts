@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { removedMailboxes } from "@/db/schema";
 import { dovecotConf, MAIL_OWNER, mailTestsOnPostgres, waitFor } from "../mail-daemons";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
-import { A, PASSWORD, l, authOk, cli, db, domain } from "./harness";
+import { A, PASSWORD, l, authOk, cli, db, domain, setAccount } from "./harness";
 
 export function mailserverCheckCases() {
   describe("mailserver check", () => {
@@ -94,6 +94,7 @@ export function mailserverCheckCases() {
         "quota-status answers at RCPT",
         "mail events service answers",
         "deleted accounts' mailboxes removed",
+        "SMS numbers have a gateway",
         "main.cf has the snippet's settings",
         "X-Mailadmin headers removed on arrival",
         "lmtp writes X-Original-To",
@@ -111,6 +112,33 @@ export function mailserverCheckCases() {
         `(STARTTLS): MAIL FROM <mailserver-check.not-owned@${A}> refused: 553 5.7.1 <mailserver-check.not-owned@${A}>: Sender address rejected: not owned by user ewa@${A}`,
       );
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
+    });
+
+    it("fails naming an account whose SMS number has no gateway in the SMS configuration, and passes once it has one", async () => {
+      const dir = fs.mkdtempSync(path.join(l.root, "sms-config-"));
+      const none = path.join(dir, "none.json");
+      const http = path.join(dir, "http.json");
+      fs.writeFileSync(none, "{}\n");
+      fs.writeFileSync(http, JSON.stringify({ http: { url: "http://127.0.0.1:9/send?to={msisdn}" } }));
+      await setAccount("ewa", { sms_phone_number_1: "600100200", sms_send_to: 0 });
+      try {
+        const without = await runCli([...checkArgs(), "--sms-config", none]);
+        expect(without.status).toBe(1);
+        const failed = lines(without.stdout).filter((line) => line.startsWith("✗"));
+        expect(failed).toHaveLength(1);
+        expect(failed[0]).toMatch(
+          new RegExp(
+            `^✗ SMS numbers have a gateway: \\d+ of \\d+ number\\(s\\) have none, so their notifications fail: .*ewa@${A.replace(/\./g, "\\.")}: no HTTP SMS gateway configured by the provider`,
+          ),
+        );
+        const withHttp = await runCli([...checkArgs(), "--sms-config", http]);
+        expect(lines(withHttp.stdout).find((line) => line.includes("SMS numbers have a gateway"))).toMatch(
+          /^✓ SMS numbers have a gateway: \d+ number\(s\) of \d+ account\(s\) have one \([1-9]\d* HTTP, \d+ e-mail\)$/,
+        );
+      } finally {
+        await setAccount("ewa", { sms_phone_number_1: "" });
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("fails naming a deleted account's mailbox no events service has removed for over a minute", async () => {
@@ -260,7 +288,7 @@ export function mailserverCheckCases() {
       try {
         const r = await runCli(checkArgs());
         expect(r.status).toBe(1);
-        expect(r.stderr).toMatch(/^error: \d of 24 checks failed\n$/);
+        expect(r.stderr).toMatch(/^error: \d of 25 checks failed\n$/);
         const failed = lines(r.stdout).filter((line) => line.startsWith("✗"));
         expect(failed[0]).toBe(
           `✗ database readable by the mail group: ${l.db} (mode 0600, gid 0) is not readable and writable by group ${MAIL_OWNER.group}`,
