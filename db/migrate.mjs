@@ -107,10 +107,12 @@ export async function migrateDatabase({ refuseStandby = false } = {}) {
   let target;
   let applied;
   if (databaseEngine() === "postgres") {
-    const url = databaseUrl();
-    const u = new URL(url);
+    // nodePgConnectionString first: it says how to write a password with URL characters, where new URL() says only
+    // "Invalid URL" (`db migrate`, `npm run db:migrate` and `npm start` all come here).
+    const connectionString = nodePgConnectionString(databaseUrl());
+    const u = new URL(connectionString);
     target = `${u.host}${u.pathname}`;
-    const pool = new pg.Pool({ connectionString: nodePgConnectionString(url), max: 2 });
+    const pool = new pg.Pool({ connectionString, max: 2 });
     try {
       // Named as the CLI names a database it cannot open for its other commands (`db migrate` opens its own).
       await pool.query("SELECT 1").catch((err) => {

@@ -1,12 +1,16 @@
 // db/migrate.mjs on SQLite: a fresh database gets the baseline, one migrated by the release before it (its newest
 // migration dated like the baseline) is left as it is, and one migrated by an older release is refused untouched.
-// The PostgreSQL twin is in db/pg/pg.test.ts.
+// The PostgreSQL twin is in db/pg/pg.test.ts. Every entry point that migrates says how to write a DATABASE_URL whose
+// password has URL characters in it, as every other command does.
 import type Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { nodePgConnectionString } from "@/lib/config.mjs";
+import { freePort } from "@/lib/mailserver/sandbox/processes";
 import { openSqliteFile, runSqliteMigrations } from "./migrate.mjs";
 
 const folder = path.join("db", "sqlite", "migrations");
@@ -110,5 +114,35 @@ describe("SQLite migrations from the baseline", () => {
     );
     expect(state(sqlite)).toEqual(before);
     sqlite.close();
+  });
+});
+
+describe("a DATABASE_URL whose password has unencoded URL characters", () => {
+  it("db migrate, npm run db:migrate and the server's start say how to write it, not node's \"Invalid URL\"", async () => {
+    // As an operator writes the password `pa#ss/1x` into the URL: it does not parse.
+    const url = "postgres://mailadmin:pa#ss/1x@127.0.0.1:5432/mailadmin";
+    let message = "";
+    try {
+      nodePgConnectionString(url);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^DATABASE_URL is not a valid URL: percent-encode /);
+    const env = { ...process.env, DATABASE_URL: url, PORT: String(await freePort()), WORKERS: "1" };
+    const run = (...args: string[]) => spawnSync(process.execPath, args, { env, encoding: "utf8", timeout: 60_000 });
+    const tsx = ["--conditions=react-server", "--import", "tsx"];
+    // Each said only "Invalid URL" before (new URL() in migrateDatabase ran ahead of nodePgConnectionString).
+    const entries = [
+      [[...tsx, "lib/cli/index.ts", "db", "migrate"], `error: ${message}`],
+      [["--import", "tsx", "db/migrate-cli.ts"], `error: ${message}`],
+      // `npm start`: under systemd a restart loop, so the journal's one line must carry the fix.
+      [["lib/runtime/server.mjs"], `mail-admin: the database was not migrated: ${message}`],
+    ] as const;
+    // All three compared at once: a failure shows each one's output.
+    const got = entries.map(([args]) => {
+      const r = run(...args);
+      return { args, status: r.status, stdout: r.stdout, stderr: r.stderr };
+    });
+    expect(got).toEqual(entries.map(([args, line]) => ({ args, status: 1, stdout: "", stderr: `${line}\n` })));
   });
 });

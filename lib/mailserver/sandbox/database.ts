@@ -79,24 +79,61 @@ export async function prepareMailReader(postgres: SandboxPostgres): Promise<void
       await ensureMailReader(pool.$client, DEFAULT_MAIL_READER, postgres.readerPassword);
       return;
     } catch {
-      // No CREATEROLE: the role must exist already (checked below).
+      // No CREATEROLE: the role must exist already, with this password (checked below).
     }
+    const o = sandboxPgsqlOptions(postgres);
+    const failure = await readerFailure(readerUrl(postgres.url, o));
+    if (!failure) return;
+    const exists = (await pool.$client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [o.user])).rowCount !== 0;
+    throw new Error(mailReaderHint(o.user, database, exists, failure));
   } finally {
     await pool.$client.end();
   }
-  const o = sandboxPgsqlOptions(postgres);
-  const client = new pg.Client({ connectionString: nodePgConnectionString(readerUrl(postgres.url, o)) });
+}
+
+/** Why the mail role cannot read the views at `url` (its own login), or undefined when it can. */
+async function readerFailure(url: string): Promise<{ message: string; code?: string } | undefined> {
+  const client = new pg.Client({ connectionString: nodePgConnectionString(url) });
   try {
     await client.connect();
     await client.query("SELECT 1 FROM mail_mailboxes LIMIT 1");
+    return undefined;
   } catch (err) {
-    throw new Error(
-      `the mail role ${o.user} cannot read the mail views (${(err as Error).message}): create it as postgres with ` +
-        "`MAIL_DB_PASSWORD=... mailserver db-role --print | runuser -u postgres -- psql -d <database>` (docs/postgresql.md)",
-    );
+    return { message: (err as Error).message, code: (err as { code?: string }).code };
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * What to do when the owner (no CREATEROLE) could not create or update the mail role and the role cannot read the
+ * views. Creating it is the advice only when pg_roles has no such role: the pipe that creates it also sets the
+ * password of one that exists, and every mail host's maps, which hold the old one, would stop resolving.
+ */
+export function mailReaderHint(
+  role: string,
+  database: string,
+  exists: boolean,
+  failure: { message: string; code?: string },
+): string {
+  const pipe = `mailserver db-role --print | runuser -u postgres -- psql -d ${database}`;
+  if (!exists)
+    return (
+      `the mail role ${role} does not exist, and DATABASE_URL's role may not create it (no CREATEROLE): create it as ` +
+      `postgres with \`MAIL_DB_PASSWORD=... ${pipe}\` (docs/postgresql.md)`
+    );
+  // 28P01: the role exists (pg_roles), so the password is the wrong one.
+  if (failure.code === "28P01")
+    return (
+      `the mail role ${role} exists and does not log in with MAIL_DB_PASSWORD (a random one when unset): ` +
+      `${failure.message}; set MAIL_DB_PASSWORD to the password the mail hosts already use (their maps hold it). ` +
+      `DATABASE_URL's role may not change it (no CREATEROLE), and a new one set as postgres would stop every mail ` +
+      `host's maps from resolving (docs/postgresql.md)`
+    );
+  return (
+    `the mail role ${role} cannot read the mail views (${failure.message}): grant them as postgres, its password ` +
+    `unchanged, with MAIL_DB_PASSWORD unset: \`${pipe}\` (docs/postgresql.md)`
+  );
 }
 
 const readerUrl = (url: string, o: PgsqlMapOptions) => {
