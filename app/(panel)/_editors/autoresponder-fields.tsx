@@ -27,8 +27,9 @@ const isOn = (v: unknown) => v === true || v === 1 || v === "1";
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /**
- * What the panel refuses before sending: an autoresponder switched on with no reply text (it would answer with an
- * empty message), and an end date before the start date (the API refuses it too; said here at once).
+ * What the panel refuses before sending: an autoresponder switched on with no reply text (the API takes it, and the
+ * mail server then answers with a generic bilingual text, DEFAULT_AUTORESPONDER_BODY; a person switching it on here
+ * is asked for their own), and an end date before the start date (the API refuses it too; said here at once).
  */
 export function autoresponderProblems<T extends FieldValues>(
   values: AutoresponderValues,
