@@ -76,7 +76,8 @@ export const listEditorMessages: Messages<Key> = {
     replyto_email: "Adres dla odpowiedzi",
     replytoEmailHint: "Wymagany, gdy odpowiedzi trafiają do wskazanego adresu.",
     replyto_catchall: "Przekazuj wiadomości subskrybentów na adres dla odpowiedzi",
-    replytoCatchallHint: "Dotyczy listy moderowanej; bez tego takie wiadomości są usuwane.",
+    replytoCatchallHint:
+      "Dotyczy listy moderowanej z adresem dla odpowiedzi; bez tego wiadomości subskrybentów czekają na moderatora.",
     confirm_url: "Adres strony potwierdzenia",
     confirmUrlHint: "http(s)://… — link w wiadomościach z prośbą o potwierdzenie.",
     autosubscribe_enabled: "Zapis przez wiadomość z tematem SUBSCRIBE",
@@ -125,7 +126,8 @@ export const listEditorMessages: Messages<Key> = {
     replyto_email: "Reply address",
     replytoEmailHint: "Required when replies go to a fixed address.",
     replyto_catchall: "Forward subscribers' messages to the reply address",
-    replytoCatchallHint: "For moderated lists; without it such messages are deleted.",
+    replytoCatchallHint:
+      "For a moderated list with a reply address; without it subscribers' posts wait for a moderator.",
     confirm_url: "Confirmation page URL",
     confirmUrlHint: "http(s)://… — the link in confirmation requests.",
     autosubscribe_enabled: "Subscribe by a message with the subject SUBSCRIBE",
