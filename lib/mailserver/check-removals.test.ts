@@ -74,3 +74,16 @@ it("fails naming the host whose removals do not move while another host's do", a
     /^1 waits longer than a minute, none removed in 8 s, the oldest c@removal\.test \(on mail host imap2\)/,
   );
 });
+
+it("fails naming every host whose removals do not move, each with its oldest and how many wait there", async () => {
+  await overdue("c@removal.test", "imap2");
+  await overdue("d@removal.test", "imap3");
+  await overdue("e@removal.test", "imap3");
+  const check = removalsDone(db, undefined)();
+  await vi.advanceTimersByTimeAsync(REMOVAL_PROGRESS_MS + 1000);
+  const result = await check;
+  expect(result.ok).toBe(false);
+  expect(result.detail).toMatch(
+    /^3 wait longer than a minute, none removed in 8 s, the oldest c@removal\.test \(on mail host imap2, 1 waiting\), d@removal\.test \(on mail host imap3, 2 waiting\): is `mailserver events` running on each\? /,
+  );
+});

@@ -516,16 +516,23 @@ export function removalsDone(db: Db | undefined, pgUrl: string | undefined): Che
             `(${waiting - left} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${left} left)`,
         };
     }
-    const host = stuck[0]!;
-    const [row] = await query<{ email: string }>(oldest, [before, host]);
-    const n = first.get(host)!;
+    // Every host that made no progress, up to five, each with its oldest record (and its count when several).
+    const named = stuck.sort().slice(0, 5);
+    const oldestOf = await Promise.all(
+      named.map(async (host) => {
+        const [row] = await query<{ email: string }>(oldest, [before, host]);
+        const where = host ? `on mail host ${host}` : "placed on no host";
+        return `${row?.email ?? "?"} (${where}${stuck.length > 1 ? `, ${first.get(host)!} waiting` : ""})`;
+      }),
+    );
+    const n = stuck.reduce((sum, host) => sum + first.get(host)!, 0);
     return {
       ok: false,
       detail:
         `${n} wait${n > 1 ? "" : "s"} longer than a minute, none removed in ${REMOVAL_PROGRESS_MS / 1000} s, ` +
-        `the oldest ${row?.email ?? "?"} (${host ? `on mail host ${host}` : "placed on no host"}): ` +
-        "is `mailserver events` running? Until it removes them, an account created again under those addresses " +
-        `cannot log in (docs/mail-server.md, "Deleted accounts' mailboxes")`,
+        `the oldest ${oldestOf.join(", ")}${stuck.length > named.length ? `, and ${stuck.length - named.length} more host(s)` : ""}: ` +
+        `is \`mailserver events\` running${stuck.length > 1 ? " on each" : ""}? Until it removes them, an account created ` +
+        `again under those addresses cannot log in (docs/mail-server.md, "Deleted accounts' mailboxes")`,
     };
   };
   return async () => {
