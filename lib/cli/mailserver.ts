@@ -14,6 +14,7 @@ import { mailReaderSql } from "@/db/pg/mail-reader";
 import {
   CLI,
   FailedWithReport,
+  operatorPath,
   requiredOption,
   splitHostPort,
   stringOption,
@@ -22,7 +23,7 @@ import {
   type Parsed,
 } from "./args";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
-import { formatCheck, runMailServerCheck } from "@/lib/mailserver/check";
+import { formatCheck, runMailServerCheck, socketAddress } from "@/lib/mailserver/check";
 import { mailHosts } from "@/lib/server/resources/dns-records";
 import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/config";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
@@ -58,6 +59,9 @@ function pgsqlOptions(values: Parsed["values"]): PgsqlMapOptions | undefined {
     writeHost: stringOption(values, "write-host"),
   });
 }
+
+/** `--lmtp-socket`/`--auth-socket`: host:port as given (socketAddress), a socket file from the operator's directory. */
+const dovecotListener = (value: string) => ("host" in socketAddress(value) ? value : operatorPath(value));
 
 const DOVECOT_CONFIG = {
   type: "string",
@@ -355,15 +359,16 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "max_connections, the mail role reading the views on every read host (and on the primary when the read hosts\n" +
       "are replicas) and unable to write. Then: postmap -q (through Postfix's proxymap) finds the account's domain,\n" +
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
-      "connections; quota_clone writes the account's usage back (a marked message is saved into the account's inbox\n" +
-      "and expunged again); Rspamd's controller answers /ping; the policy service, quota-status and `mailserver\n" +
-      "events` answer; no deleted account's mailbox has waited over a minute for its removal; every SMS number\n" +
-      "of an account has a gateway in the SMS configuration (--sms-config or SMS_CONFIG, as `mailserver events`\n" +
-      "reads it); Postfix runs every\n" +
+      "connections (a socket file, or host:port for Dovecot's inet_listener); quota_clone writes the account's usage\n" +
+      "back (a marked message is saved into the account's inbox and expunged again); Rspamd's controller answers\n" +
+      "/ping; the policy service, quota-status and `mailserver events` answer; no deleted account's mailbox has\n" +
+      "waited over a minute for its removal; every SMS number of an account has a gateway in the SMS configuration\n" +
+      "(--sms-config or SMS_CONFIG, as `mailserver events` reads it); Postfix runs every\n" +
       "setting of the generated main.cf.snippet; postsrsd's tables answer (SRS on);\n" +
       "the account's domain has its DKIM key; the account logs in on the submission port over TLS, and there a MAIL FROM\n" +
       "it does not own is refused.\n" +
-      "Run it as root.",
+      "Run it as root. Against `mailserver sandbox`: the command in its JSON line's `check` field, with --account\n" +
+      "and --password added (docs/mail-server.md, Sandbox).",
     example: `${CLI} mailserver check --account check@example.org`,
     options: {
       account: {
@@ -400,13 +405,19 @@ export const MAILSERVER_COMMANDS: Command[] = [
         help: "Postfix's configuration folder (postmap -c; default Postfix's own)",
       },
       "dovecot-config": DOVECOT_CONFIG,
+      // Not path: "file": a host:port is no file of the operator's directory (dovecotListener reads it).
       "lmtp-socket": {
         type: "string",
-        value: "<path>",
-        path: "file",
-        help: "default /var/spool/postfix/private/dovecot-lmtp",
+        value: "<path|host:port>",
+        help:
+          "Dovecot's LMTP: a Unix socket file, or host:port (inet:host:port) for an inet_listener " +
+          "(default /var/spool/postfix/private/dovecot-lmtp)",
       },
-      "auth-socket": { type: "string", value: "<path>", path: "file", help: "default /var/spool/postfix/private/auth" },
+      "auth-socket": {
+        type: "string",
+        value: "<path|host:port>",
+        help: "Dovecot's auth service for Postfix's SASL, the same two forms (default /var/spool/postfix/private/auth)",
+      },
       "rspamd-controller": {
         type: "string",
         value: "<host:port>",
@@ -471,8 +482,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,
         postfixConfig: stringOption(values, "postfix-config"),
         dovecotConfig: stringOption(values, "dovecot-config"),
-        lmtpSocket: stringOption(values, "lmtp-socket") ?? "/var/spool/postfix/private/dovecot-lmtp",
-        authSocket: stringOption(values, "auth-socket") ?? "/var/spool/postfix/private/auth",
+        lmtpSocket: dovecotListener(stringOption(values, "lmtp-socket") ?? "/var/spool/postfix/private/dovecot-lmtp"),
+        authSocket: dovecotListener(stringOption(values, "auth-socket") ?? "/var/spool/postfix/private/auth"),
         rspamdController: stringOption(values, "rspamd-controller") ?? DEFAULT_ANTISPAM_OPTIONS.rspamdController,
         policyService: stringOption(values, "policy-service") ?? DEFAULT_ANTISPAM_OPTIONS.policyService,
         quotaStatus: stringOption(values, "quota-status") ?? `127.0.0.1:${DEFAULT_CONFIG_OPTIONS.quotaStatusPort}`,

@@ -154,7 +154,10 @@ export const SANDBOX_COMMANDS: Command[] = [
         value: "N",
         min: 0,
         // Counted from the sandbox's port list, so the help cannot fall behind a new listener.
-        help: `listen on N, N+1 ... N+${SANDBOX_PORTS.length - 1} instead of free ports (0: free ports)`,
+        help:
+          `listen on N, N+1 ... N+${SANDBOX_PORTS.length - 1} instead of free ports (0: free ports); best below ` +
+          "the ephemeral range (/proc/sys/net/ipv4/ip_local_port_range, 32768 on Debian), where an outgoing " +
+          "connection may hold one (EADDRINUSE)",
       },
       "greylist-delay": { type: "string", value: "S", min: 0, help: "greylisting's wait in seconds (default 3)" },
       "srs-domain": { type: "string", value: "<domain>", help: "postsrsd's domain (default: the first hosted domain)" },

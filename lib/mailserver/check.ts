@@ -49,6 +49,7 @@ export interface CheckOptions {
   postfixConfig?: string;
   /** Dovecot's configuration file for doveadm -c. */
   dovecotConfig?: string;
+  /** Dovecot's LMTP and auth listeners: a Unix socket file or host:port (socketAddress). */
   lmtpSocket: string;
   authSocket: string;
   /** Rspamd's controller and the policy service, host:port. */
@@ -424,20 +425,35 @@ function hostNamesAreDomainNames(o: CheckOptions): Check {
 const doveadm = (o: CheckOptions, args: string[], input?: string) =>
   runTool("doveadm", [...(o.dovecotConfig ? ["-c", o.dovecotConfig] : []), ...args], input, 30_000);
 
-/** The socket file exists and a daemon accepts connections on it (a stopped Dovecot leaves its socket files). */
-function socket(file: string, what: string): Check {
+/**
+ * Where `--lmtp-socket` and `--auth-socket` point: host:port (optionally `inet:host:port`, as Postfix writes
+ * `lmtp:inet:host:port` and `inet:host:port`) is TCP, anything else a Unix socket file. The one rule: a value
+ * without a `/` that ends in `:<digits>` is TCP (a socket file's path is absolute once the CLI has read it).
+ */
+export function socketAddress(value: string): { path: string } | { host: string; port: number } {
+  const m = /^(?:inet:)?([^/]+):(\d+)$/.exec(value);
+  if (!m) return { path: value };
+  const port = Number(m[2]);
+  if (port < 1 || port > 65535) throw new Error(`${value}: port ${m[2]} is not 1-65535`);
+  return { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port };
+}
+
+/**
+ * A daemon accepts connections at `value` (socketAddress): on TCP at host:port; on a Unix socket, the file exists
+ * and is a socket too (a stopped Dovecot leaves its socket files).
+ */
+export function socketAccepts(value: string, service: string, purpose = ""): Check {
   return async () => {
+    const to = socketAddress(value);
+    const refused = (err: NodeJS.ErrnoException) =>
+      `${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}`;
+    if ("host" in to) return accepts(to, `${to.host}:${to.port}`, refused);
     try {
-      if (!fs.statSync(file).isSocket()) return { ok: false, detail: `${file} is not a socket` };
+      if (!fs.statSync(to.path).isSocket()) return { ok: false, detail: `${to.path} is not a socket` };
     } catch {
-      return { ok: false, detail: `${file} does not exist (${what})` };
+      return { ok: false, detail: `${to.path} does not exist (${service} unix_listener${purpose})` };
     }
-    return accepts(
-      { path: file },
-      file,
-      (err) =>
-        `${err.code ?? err.message}${err.code === "ECONNREFUSED" ? " (nothing listens: is Dovecot running?)" : ""}`,
-    );
+    return accepts(to, to.path, refused);
   };
 }
 
@@ -648,8 +664,8 @@ export async function runMailServerCheck(db: Db | undefined, o: CheckOptions): P
         return /auth succeeded/.test(out) ? { ok: true, detail: "auth succeeded" } : { ok: false, detail: out.trim() };
       },
     ],
-    ["LMTP socket", socket(o.lmtpSocket, "Dovecot's service lmtp unix_listener")],
-    ["auth socket", socket(o.authSocket, "Dovecot's service auth unix_listener for Postfix's SASL")],
+    ["LMTP socket", socketAccepts(o.lmtpSocket, "Dovecot's service lmtp")],
+    ["auth socket", socketAccepts(o.authSocket, "Dovecot's service auth", " for Postfix's SASL")],
     ["quota_clone writes usage back", quotaWriteBack(db, o)],
     ["Rspamd answers", rspamdAnswers(o.rspamdController)],
     ["policy service answers", policyAnswers(o.policyService)],

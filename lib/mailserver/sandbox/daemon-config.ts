@@ -5,6 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SandboxContext } from "./sandbox";
 
+/** Postfix's myhostname in the sandbox (and the name `mailserver check` is given as MAIL_HOST). */
+export const SANDBOX_MYHOSTNAME = "mx.sandbox.test";
+
 /** A login service listening on loopback at `port`, its implicit-TLS listener off (the sandbox has no TLS). */
 const loginService = (protocol: "imap" | "pop3", port: number) => `service ${protocol}-login {
   inet_listener ${protocol} {
@@ -170,7 +173,7 @@ queue_directory = ${l.postfix}/queue
 data_directory = ${l.postfix}/data
 maillog_file_prefixes = ${l.root}
 maillog_file = ${l.logs}/postfix.log
-myhostname = mx.sandbox.test
+myhostname = ${SANDBOX_MYHOSTNAME}
 mydomain = sandbox.test
 myorigin = $myhostname
 mydestination =

@@ -23,6 +23,8 @@ import {
 
 export { SANDBOX_RBL_ZONE };
 import { freePorts, waitUntil } from "./processes";
+import { SANDBOX_MYHOSTNAME } from "./daemon-config";
+import { CLI } from "@/lib/cli/args";
 
 export interface SandboxOptions {
   dir: string;
@@ -130,6 +132,8 @@ export interface SandboxInfo {
   imap?: number;
   pop3?: number;
   lmtp?: number;
+  /** Dovecot's auth service, which Postfix's submission port asks for SASL (`mailserver check --auth-socket`). */
+  auth?: number;
   outbound?: string;
   greylist_delay_s?: number;
   dns?: number;
@@ -179,12 +183,17 @@ export interface SandboxInfo {
   postfix_config?: string;
   /** postsrsd's domain: forwards to other domains leave as SRS0=…@srs_domain. */
   srs_domain: string;
+  /**
+   * `mailserver check` against this sandbox, to run with `--account <email> --password <pw>` added (on PostgreSQL
+   * with DATABASE_URL in the environment); left out with `--only`, as the check needs every component.
+   */
+  check?: string;
 }
 
 /** The fields of the JSON line each component fills: a component that does not run (`--only`) has none there. */
 const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
   postfix: ["smtp", "submission", "postfix_config"],
-  dovecot: ["imap", "pop3", "lmtp", "quota_status", "doveadm", "sieve", "dovecot_config"],
+  dovecot: ["imap", "pop3", "lmtp", "auth", "quota_status", "doveadm", "sieve", "dovecot_config"],
   outbound: ["outbound"],
   policy: ["policy", "greylist_delay_s", "spf", "rbl"],
   dns: ["dns", "dns_records", "rbl_zones"],
@@ -193,6 +202,26 @@ const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
   events: ["events"],
   lists: ["lists_lmtp", "lists_url"],
 };
+
+/** A word of a shell command line, quoted when it needs to be. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
+/**
+ * `mailserver check`'s options for a sandbox, less --account and --password: every port and file where this
+ * sandbox has them, Dovecot's LMTP and auth on their TCP listeners (the ones Postfix uses).
+ */
+export function sandboxCheckOptions(ctx: Pick<SandboxContext, "layout" | "ports" | "srsDomain">): string[] {
+  const { layout: l, ports: p } = ctx;
+  const at = (port: number) => `127.0.0.1:${port}`;
+  return [
+    ...["--config-dir", l.conf, "--db-group", SANDBOX_MAIL_OWNER.group],
+    ...["--postfix-config", l.postfix, "--dovecot-config", l.dovecotConf],
+    ...["--lmtp-socket", at(p.lmtp), "--auth-socket", at(p.auth)],
+    ...["--rspamd-controller", at(p.rspamd_controller), "--policy-service", at(p.policy)],
+    ...["--quota-status", at(p.quota_status), "--events-url", `http://${at(p.events)}`],
+    ...["--dkim-dir", path.join(l.root, "dkim"), "--srs-domain", ctx.srsDomain, "--submission", at(p.submission)],
+  ];
+}
 
 export interface SandboxContext {
   options: SandboxOptions;
@@ -354,6 +383,7 @@ export class Sandbox {
       imap: ports.imap,
       pop3: ports.pop3,
       lmtp: ports.lmtp,
+      auth: ports.auth,
       outbound: layout.outbound,
       greylist_delay_s: this.ctx.greylistDelayS,
       dns: ports.dns,
@@ -384,7 +414,19 @@ export class Sandbox {
       only: this.ctx.options.components ? this.components.map((c) => c.name) : null,
       dns_port: this.ctx.options.dnsPort ?? null,
       publish_dns: this.ctx.options.publishDns === true,
+      // MAIL_HOST: Postfix's myhostname here (daemon-config.ts), a domain name as the check wants one.
+      check: [
+        `MAIL_HOST=${SANDBOX_MYHOSTNAME}`,
+        ...(this.ctx.options.postgres ? [] : [`DATABASE_PATH=${this.ctx.options.databasePath}`]),
+        ...CLI.split(" "),
+        "mailserver",
+        "check",
+        ...sandboxCheckOptions(this.ctx),
+      ]
+        .map(shellWord)
+        .join(" "),
     };
+    if (this.ctx.options.components) delete info.check;
     const running = new Set(this.components.map((c) => c.name));
     for (const [component, fields] of Object.entries(INFO_FIELDS))
       if (!running.has(component)) for (const field of fields) delete info[field];

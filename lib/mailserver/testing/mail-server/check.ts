@@ -7,10 +7,13 @@ import { describe, expect, it } from "vitest";
 import { removedMailboxes } from "@/db/schema";
 import { dovecotConf, MAIL_OWNER, mailTestsOnPostgres, waitFor } from "../mail-daemons";
 import { getAccountOrThrow } from "@/lib/server/resources/accounts";
+import { sandboxCheckOptions } from "../../sandbox/sandbox";
 import { A, PASSWORD, l, authOk, cli, db, domain, setAccount } from "./harness";
 
 export function mailserverCheckCases() {
   describe("mailserver check", () => {
+    // What the sandbox's JSON line gives an operator (its `check` field): Dovecot's LMTP and auth on their TCP
+    // listeners, host:port, as Postfix reaches them (before, the check took only a socket file).
     const checkArgs = () => [
       "mailserver",
       "check",
@@ -18,32 +21,7 @@ export function mailserverCheckCases() {
       `ewa@${A}`,
       "--password",
       PASSWORD.other,
-      "--config-dir",
-      l.conf,
-      "--db-group",
-      MAIL_OWNER.group,
-      "--postfix-config",
-      l.postfix,
-      "--dovecot-config",
-      dovecotConf(l),
-      "--rspamd-controller",
-      `127.0.0.1:${l.ports.rspamd_controller}`,
-      "--policy-service",
-      `127.0.0.1:${l.ports.policy}`,
-      "--quota-status",
-      `127.0.0.1:${l.ports.quota_status}`,
-      "--events-url",
-      `http://127.0.0.1:${l.ports.events}`,
-      "--dkim-dir",
-      path.join(l.root, "dkim"),
-      "--srs-domain",
-      l.sandbox.info.srs_domain,
-      "--lmtp-socket",
-      path.join(l.dovecot, "run", "lmtp"),
-      "--auth-socket",
-      path.join(l.dovecot, "run", "auth-client"),
-      "--submission",
-      `127.0.0.1:${l.ports.submission}`,
+      ...sandboxCheckOptions(l.sandbox.ctx),
     ];
     /**
      * The real CLI in its own process: its stdout, stderr and exit status. Asynchronous: the sandbox's policy service
@@ -112,6 +90,25 @@ export function mailserverCheckCases() {
         `(STARTTLS): MAIL FROM <mailserver-check.not-owned@${A}> refused: 553 5.7.1 <mailserver-check.not-owned@${A}>: Sender address rejected: not owned by user ewa@${A}`,
       );
       expect(r.stdout).toContain(`postmap -q ewa@${A} virtual-mailbox-maps -> ${A}/ewa/`);
+      expect(found).toContain(`✓ LMTP socket: 127.0.0.1:${l.ports.lmtp} accepts connections`);
+      expect(found).toContain(`✓ auth socket: 127.0.0.1:${l.ports.auth} accepts connections`);
+      // The JSON line's command is these options, after the environment and the CLI's name.
+      expect(l.sandbox.info.check).toMatch(/^MAIL_HOST=mx\.sandbox\.test /);
+      expect(l.sandbox.info.check).toContain(
+        ` npm run --silent cli -- mailserver check ${sandboxCheckOptions(l.sandbox.ctx).join(" ")}`,
+      );
+    });
+
+    it("passes with Dovecot's Unix socket files too (a production host's form)", async () => {
+      const args = checkArgs();
+      args[args.indexOf("--lmtp-socket") + 1] = path.join(l.dovecot, "run", "lmtp");
+      args[args.indexOf("--auth-socket") + 1] = path.join(l.dovecot, "run", "auth-client");
+      const r = await runCli(args);
+      expect(r.status).toBe(0);
+      expect(lines(r.stdout).filter((line) => / socket: /.test(line))).toEqual([
+        `✓ LMTP socket: ${path.join(l.dovecot, "run", "lmtp")} accepts connections`,
+        `✓ auth socket: ${path.join(l.dovecot, "run", "auth-client")} accepts connections`,
+      ]);
     });
 
     it("fails naming an account whose SMS number has no gateway in the SMS configuration, and passes once it has one", async () => {
@@ -325,7 +322,9 @@ export function mailserverCheckCases() {
         // Its command line is quoted without the account's password.
         expect(failed[1]).toMatch(/doveadm .*auth test -x no-penalty \S+ <password> failed/);
         expect(r.stdout).not.toContain(PASSWORD.other);
-        expect(failed[2]).toMatch(/lmtp: (ECONNREFUSED|ENOENT)|lmtp does not exist/);
+        expect(failed[2]).toMatch(
+          /^✗ LMTP socket: 127\.0\.0\.1:\d+: ECONNREFUSED \(nothing listens: is Dovecot running\?\)$/,
+        );
 
         // The same cause in housekeeping: one line saying Dovecot is not running (doveadm's panic and the rest of its
         // stderr are not repeated for every mailbox), exit 1, and the temp folder of user lists removed. The real
