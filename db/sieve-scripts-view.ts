@@ -34,6 +34,7 @@ const dialects = {
     jsonValues: (column: string) => `json_each(${column})`,
     jsonLength: (column: string) => `json_array_length(${column})`,
     indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
+    blank: (text: string) => `trim(${text}, ' ' || char(9) || char(10) || char(13)) = ''`,
     // SQLite has no CREATE OR REPLACE VIEW: its migration drops the view first.
     create: "CREATE VIEW",
   },
@@ -44,6 +45,7 @@ const dialects = {
     jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
     jsonLength: (column: string) => `jsonb_array_length(${column})`,
     indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
+    blank: (text: string) => `btrim(${text}, ' ' || chr(9) || chr(10) || chr(13)) = ''`,
     // Replaced in place, so the mail role keeps its SELECT on it (docs/postgresql.md: the role's grants).
     create: "CREATE OR REPLACE VIEW",
   },
@@ -51,7 +53,7 @@ const dialects = {
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, daysBetween, jsonValues, jsonLength, indexOf, create } = dialects[engine];
+  const { newline: nl, join, daysBetween, jsonValues, jsonLength, indexOf, blank, create } = dialects[engine];
   // Forwards without keeping a copy (keep_mail 0): the script forwards the message and stores none of it but the spam
   // "move" keeps; the autoresponder's script, when it runs, discards the keep. A blocked account keeps everything (its
   // forwards are suspended), so it is not forward-only.
@@ -72,13 +74,13 @@ export function sieveScriptsView(engine: Engine): string {
   // message saved into an inbox is (an account that keeps a copy is notified of that copy).
   const forwards = `(a.blocked = 0 AND ${jsonLength("a.forwards")} > 0)`;
   const autoresponderOn = "(a.autoresponder_mode = 1 AND a.blocked = 0)";
-  // The reply: the account's text, or DEFAULT_AUTORESPONDER_BODY when it has none (spaces only count as none).
+  // The reply: the account's text, or DEFAULT_AUTORESPONDER_BODY when it has none (white space only counts as none).
   const sqlText = (text: string) =>
     text
       .split("\n")
       .map((line) => `'${line.replace(/'/g, "''")}'`)
       .join(` || ${nl} || `);
-  const reply = `CASE WHEN trim(a.autoresponder_body) = '' THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE a.autoresponder_body END`;
+  const reply = `CASE WHEN ${blank("a.autoresponder_body")} THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE a.autoresponder_body END`;
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
   const redirect = `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
   // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix

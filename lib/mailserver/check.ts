@@ -575,6 +575,7 @@ export function smsGateways(db: Db | undefined, pgUrl: string | undefined, confi
     let total = 0;
     const ways = { email: 0, http: 0 };
     const missing: string[] = [];
+    const ownersToFix: string[] = [];
     for (const r of rows) {
       for (const [number, operator] of [
         [r.sms_phone_number_1, r.sms_operator_1],
@@ -584,14 +585,17 @@ export function smsGateways(db: Db | undefined, pgUrl: string | undefined, confi
         total++;
         const route = smsRoute(config, Number(r.sms_send_to), number.trim(), Number(operator));
         if (!("error" in route)) ways[route.channel]++;
-        else if (route.provider) missing.push(`${r.email}: ${route.error}`);
+        else (route.provider ? missing : ownersToFix).push(`${r.email}: ${route.error}`);
       }
     }
     if (total === 0) return { ok: true, detail: "no account has an SMS number" };
+    const owners = ownersToFix.length ? `; ${ownersToFix.length} its owner must fix, the first ${ownersToFix[0]}` : "";
     if (missing.length === 0)
       return {
         ok: true,
-        detail: `${total} number(s) of ${rows.length} account(s) have one (${ways.http} HTTP, ${ways.email} e-mail)`,
+        detail:
+          `${ways.http + ways.email} of ${total} number(s) of ${rows.length} account(s) have one ` +
+          `(${ways.http} HTTP, ${ways.email} e-mail)${owners}`,
       };
     return {
       ok: false,

@@ -74,9 +74,10 @@ describe("mail_sieve_scripts", () => {
   });
 
   it("answers with the default text while the account has none of its own", async () => {
-    await change("ola", { autoresponder_body: "  " });
-    const s = script(`ola@${D}`)!;
-    expect(s.script).toContain(` "${DEFAULT_AUTORESPONDER_BODY}";\n}`);
+    for (const blank of ["  ", "\n\t\r\n"]) {
+      await change("ola", { autoresponder_body: blank });
+      expect(script(`ola@${D}`)!.script).toContain(` "${DEFAULT_AUTORESPONDER_BODY}";\n}`);
+    }
     await change("ola", { autoresponder_body: 'Urlop \\ "do 14.07".' });
   });
 
@@ -163,6 +164,15 @@ describe("an account's forwards", () => {
     );
     await change("kopia", { spam_black_list: [] });
     expect(spamScript(`kopia@${D}`)).not.toContain("discard");
+    // The domain's black list alone, on an account without forwards whose filter is off: its own require, then the rule.
+    await updateDomain(db, await getDomainOrThrow(db, D), { spam_black_list: ["junk.test"] });
+    await change("kopia", { forwards: [], spam_enabled: 0 });
+    expect(spamScript(`kopia@${D}`)).toBe(
+      '# spam filter off (spam_enabled 0 for the account or its domain)\nrequire "envelope";\n' +
+        'if allof(anyof(envelope :domain :is "from" ["junk.test"])) {\n  discard;\n  stop;\n}\n',
+    );
+    await updateDomain(db, await getDomainOrThrow(db, D), { spam_black_list: [] });
+    await change("kopia", { forwards: ["daleko@outside.test"], spam_enabled: 1 });
     // Blocked: its forwards suspended, everything kept.
     await change("kopia", { blocked: 1, spam_enabled: 1 });
     expect(spamScript(`kopia@${D}`)).not.toContain("redirect");

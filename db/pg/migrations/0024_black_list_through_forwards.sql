@@ -38,7 +38,7 @@ CREATE OR REPLACE VIEW mail_sieve_scripts AS
       UNION ALL
       SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
     ) x) || ']', '') ||
-    ' ' || '"' || replace(replace(CASE WHEN trim(a.autoresponder_body) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || chr(10) || '' || chr(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || chr(10) ||
+    ' ' || '"' || replace(replace(CASE WHEN btrim(a.autoresponder_body, ' ' || chr(9) || chr(10) || chr(13)) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || chr(10) || '' || chr(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || chr(10) ||
     '}' || chr(10) ||
     CASE WHEN (a.keep_mail = 0 AND a.blocked = 0 AND jsonb_array_length(a.forwards) > 0) THEN 'discard;' || chr(10) ELSE '' END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id

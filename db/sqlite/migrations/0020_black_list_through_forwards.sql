@@ -39,7 +39,7 @@ CREATE VIEW mail_sieve_scripts AS
       UNION ALL
       SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
     ) x) || ']', '') ||
-    ' ' || '"' || replace(replace(CASE WHEN trim(a.autoresponder_body) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || char(10) || '' || char(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || char(10) ||
+    ' ' || '"' || replace(replace(CASE WHEN trim(a.autoresponder_body, ' ' || char(9) || char(10) || char(13)) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || char(10) || '' || char(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || char(10) ||
     '}' || char(10) ||
     CASE WHEN (a.keep_mail = 0 AND a.blocked = 0 AND json_array_length(a.forwards) > 0) THEN 'discard;' || char(10) ELSE '' END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id

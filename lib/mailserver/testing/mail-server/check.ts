@@ -130,7 +130,7 @@ export function mailserverCheckCases() {
         );
         const withHttp = await runCli([...checkArgs(), "--sms-config", http]);
         expect(lines(withHttp.stdout).find((line) => line.includes("SMS numbers have a gateway"))).toMatch(
-          /^✓ SMS numbers have a gateway: \d+ number\(s\) of \d+ account\(s\) have one \([1-9]\d* HTTP, \d+ e-mail\)$/,
+          /^✓ SMS numbers have a gateway: (\d+) of \1 number\(s\) of \d+ account\(s\) have one \([1-9]\d* HTTP, \d+ e-mail\)$/,
         );
       } finally {
         await setAccount("ewa", { sms_phone_number_1: "" });
