@@ -92,9 +92,12 @@ export function sieveScriptsView(engine: Engine): string {
     `AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)), '')`;
   const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
   // The entries of the account's and its domain's list, quoted for Sieve: addresses ("> 0") or domains ("= 0").
+  // An entry holding "${" is left out: with the variables extension (the "tag" rule) Sieve would expand it, and
+  // "p${x}est@..." would match pest@...; the policy service still applies it literally at RCPT.
   const listed = (list: "spam_white_list" | "spam_black_list", condition: string) =>
     `(SELECT ${join(quoted("e.value"), "', '")} FROM (SELECT value FROM ${jsonValues(`a.${list}`)} ` +
-    `UNION SELECT value FROM ${jsonValues(`d.${list}`)}) e WHERE ${indexOf("e.value", "'@'")} ${condition})`;
+    `UNION SELECT value FROM ${jsonValues(`d.${list}`)}) e WHERE ${indexOf("e.value", "'@'")} ${condition} ` +
+    `AND ${indexOf("e.value", "'${'")} = 0)`;
   const whiteList = (condition: string) => listed("spam_white_list", condition);
   const notWhite =
     `coalesce('not envelope :all :is "from" [' || ${whiteList("> 0")} || '], ', '') || ` +
