@@ -123,35 +123,61 @@ async function deliveryOf(db: Db, address: string): Promise<{ keeps: boolean; fo
  * folder instead of forwarding it. An account that keeps a copy has its forwards followed whatever the score (the
  * stricter answer: spam its "move" rule keeps is not forwarded, but its forwards' room still counts). Lists and
  * other servers' addresses store nothing here.
+ *
+ * `drops` (the sender's black-list refusal by an account's own and its domain's settings, the white list beating
+ * it) is asked about each account a forward reaches (through aliases and the catchall too): its spam script discards
+ * such a message first of all (`discard; stop;`), so that account stores nothing and forwards nothing. Not asked about
+ * the account the recipient itself leads to, whose black list the caller checked already: an account recipient with
+ * no forwards costs no query more. `allDropped` is true when every place the message reaches is such an account
+ * (at least one): no list, another server's address, address leading nowhere or account that takes it.
  */
-export async function storingMailboxes(
+export async function deliveries(
   db: Db,
   address: string,
-  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
-): Promise<string[]> {
+  o: {
+    keepsAsSpam?: (forwardOnly: string) => Promise<boolean>;
+    drops?: (account: string) => Promise<boolean>;
+  } = {},
+): Promise<{ mailboxes: string[]; allDropped: boolean }> {
   const found = new Set<string>();
   const seen = new Set<string>();
-  const visit = async (addr: string, depth: number): Promise<void> => {
-    if (depth > MAX_HOPS || seen.has(addr)) return;
+  let dropped = false;
+  let taken = false;
+  const visit = async (addr: string, depth: number, forwarded: boolean): Promise<void> => {
+    if (depth > MAX_HOPS) {
+      taken = true;
+      return;
+    }
+    if (seen.has(addr)) return;
     seen.add(addr);
     const s = await step(db, addr);
-    if (s.kind === "next") return visit(s.address, depth + 1);
-    if (s.kind !== "account") return;
+    if (s.kind === "next") return visit(s.address, depth + 1, forwarded);
+    if (s.kind !== "account") {
+      taken = true;
+      return;
+    }
+    if (forwarded && o.drops && (await o.drops(addr))) {
+      dropped = true;
+      return;
+    }
     const { keeps, forwards } = await deliveryOf(db, addr);
-    if (keeps) found.add(addr);
-    else if (keepsAsSpam && (await keepsAsSpam(addr))) {
+    if (keeps) {
       found.add(addr);
+      taken = true;
+    } else if (o.keepsAsSpam && (await o.keepsAsSpam(addr))) {
+      found.add(addr);
+      taken = true;
       return; // kept, not forwarded
     }
-    for (const f of forwards) await visit(f, depth + 1);
+    for (const f of forwards) await visit(f, depth + 1, true);
   };
-  await visit(address.toLowerCase(), 0);
-  return [...found];
+  await visit(address.toLowerCase(), 0, false);
+  return { mailboxes: [...found], allDropped: dropped && !taken };
 }
 
 /**
  * The lists a message to `recipient` reaches, when lists are all it reaches: the recipient is a list, or its aliases,
- * catchall and forward-only accounts' forwards (followed as `storingMailboxes` follows them) end at lists and nowhere
+ * catchall and forward-only accounts' forwards (followed as `deliveries` follows them) end at lists and nowhere
  * else. Undefined when any of it is stored in a mailbox here (a forward-only account that keeps this message as spam,
  * `keepsAsSpam`, stores it) or goes to another server, and when it reaches no list. The policy service judges such a
  * message as the list service would, while the sender is connected: the list service only meets it after Postfix

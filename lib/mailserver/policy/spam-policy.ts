@@ -14,13 +14,13 @@ import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { awaitingRemoval } from "../removed-mailboxes";
 import {
+  deliveries,
   expansionLoops,
   isHostedName,
   isNothingHere,
   leadsNowhere,
   onlyListsReached,
   resolve,
-  storingMailboxes,
 } from "./destination";
 import { mayUseSender } from "./sender-logins";
 import { SendLimit } from "./send-limit";
@@ -189,11 +189,25 @@ export function listMatches(entries: string[], sender: string): boolean {
 /** The black list's refusal of `sender` for `recipient`, unless the white list (which beats it) names the sender. */
 function blackListed(s: Settings, recipient: string, sender: string): PolicyAnswer | undefined {
   if (listMatches(s.white, sender) || !listMatches(s.black, sender)) return undefined;
-  return {
-    action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`,
-    rule: "black-list",
-  };
+  return blackListRefusal(recipient, sender);
 }
+
+const blackListRefusal = (recipient: string, sender: string): PolicyAnswer => ({
+  action: `REJECT 5.7.1 <${recipient}>: the recipient does not accept mail from <${sender}>`,
+  rule: "black-list",
+});
+
+/**
+ * Whether the spam script of the hosted `account` (db/sieve-scripts-view.ts) discards a message from `sender` that a
+ * forward brought: its own and its domain's black list name the sender and their white lists do not (`blackListed`,
+ * the rule the policy applies at RCPT). `deliveries` asks it about each account a forward reaches.
+ */
+const dropsFrom =
+  (db: Db, sender: string) =>
+  async (account: string): Promise<boolean> => {
+    const s = await settingsOf(db, account, { rbl: 0, spf: 0, greylist: 0 });
+    return !!s && !!blackListed(s, account, sender);
+  };
 
 /**
  * A recipient whose aliases and forwards go round in a loop (destination.ts, expansionLoops): Postfix would take the
@@ -332,9 +346,16 @@ export class SpamPolicy {
       if (s && (await leadsNowhere(this.o.db, recipient))) return NO_DESTINATION;
       // Mail that would go round through aliases and forwards is refused here rather than deferred after DATA.
       if (s && (await expansionLoops(this.o.db, recipient))) return LOOP;
-      const refused = s && blackListed(s, recipient, (req.sender ?? "").toLowerCase());
+      const envelopeSender = (req.sender ?? "").toLowerCase();
+      const refused = s && blackListed(s, recipient, envelopeSender);
       if (refused) return refused;
-      const stored = s ? await storingMailboxes(this.o.db, recipient) : [];
+      // Where the message would end up, less the accounts whose black list drops it at delivery (a forward's
+      // target): when that is every place, refused here as the recipient's own black list refuses it; and their
+      // mailboxes' room does not count.
+      const { mailboxes: stored, allDropped } = s
+        ? await deliveries(this.o.db, recipient, { drops: dropsFrom(this.o.db, envelopeSender) })
+        : { mailboxes: [], allDropped: false };
+      if (allDropped) return blackListRefusal(recipient, envelopeSender);
       if (await awaitingRemoval(this.o.db, stored)) return BEING_EMPTIED;
       const full = await this.fullMailbox(stored, Number(req.size) || 0);
       // Postfix writes "<address>: Recipient address rejected:" before the text; an alias's account is not named.
@@ -453,7 +474,12 @@ export class SpamPolicy {
         ? undefined
         : (address: string) => keepsAsSpam(this.o.db, address, Number(req.centiscore) || 0, sender);
     for (const rcpt of recipients) {
-      const full = this.o.quotaStatus && (await this.fullMailbox(await storingMailboxes(this.o.db, rcpt, spam), size));
+      const full =
+        this.o.quotaStatus &&
+        (await this.fullMailbox(
+          (await deliveries(this.o.db, rcpt, { keepsAsSpam: spam, drops: dropsFrom(this.o.db, sender) })).mailboxes,
+          size,
+        ));
       if (full)
         return {
           action: `REJECT 5.2.2 The mailbox of ${rcpt} has no room for this message (${size} bytes)`,
@@ -492,7 +518,7 @@ export class SpamPolicy {
     return { action: "DUNNO", rule: "none" };
   }
 
-  /** The first of `mailboxes` (storingMailboxes: where a message is stored) that Dovecot's quota-status says has no room for `size` more bytes. */
+  /** The first of `mailboxes` (deliveries: where a message is stored) that Dovecot's quota-status says has no room for `size` more bytes. */
   private async fullMailbox(mailboxes: string[], size: number): Promise<string | undefined> {
     if (!this.o.quotaStatus) return undefined;
     for (const mailbox of mailboxes) {

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { accounts } from "@/db/schema";
 import { readMessages, waitFor } from "../mail-daemons";
-import { addAccount, D, db, l, message, outbound, send, setAccount, settle } from "./harness";
+import { addAccount, addAlias, D, db, l, message, outbound, send, setAccount, settle } from "./harness";
 
 const filler = (kb: number) =>
   Array.from({ length: kb * 16 }, (_, i) => `${String(i).padStart(6, "0")} ${"x".repeat(56)}`).join("\n") + "\n";
@@ -60,7 +60,8 @@ export function forwardOnlySpamCases() {
       spam_black_list: ["pest@outside.test", "junk.test"],
       spam_white_list: ["friend@junk.test"],
     });
-    await addAccount("dowybrednej", { keep_mail: 0, forwards: [`wybredna@${D}`] });
+    // Its other forward, to another server, takes the message: accepted at RCPT, dropped at wybredna's delivery.
+    await addAccount("dowybrednej", { keep_mail: 0, forwards: [`wybredna@${D}`, "daleko-wybredna@outside.test"] });
     await addAccount("kopiawybrednej", { keep_mail: 1, forwards: [`wybredna@${D}`] });
     for (const [from, subject] of [
       ["pest@outside.test", "czarna-adres"],
@@ -78,7 +79,56 @@ export function forwardOnlySpamCases() {
     expect(subjects(`wybredna@${D}`)).toEqual(["biala-fwd", "biala-kopia"]);
     expect(subjects(`kopiawybrednej@${D}`)).toEqual(["biala-kopia", "czarna-adres-kopia", "czarna-domena-kopia"]);
     expect(subjects(`dowybrednej@${D}`)).toEqual([]);
+    expect(forwardedTo("daleko-wybredna@outside.test", "-fwd").sort()).toEqual([
+      "biala-fwd",
+      "czarna-adres-fwd",
+      "czarna-domena-fwd",
+    ]);
     // Nothing went back to the senders.
+    expect(
+      outbound().filter((m) => m.to.some((t) => /@(outside|junk)\.test$/.test(t) && /^(pest|bulk|friend)@/.test(t))),
+    ).toEqual([]);
+  });
+
+  it("a forward-only account whose every forward (through an alias and another forward-only account too) ends at hosted accounts whose black list refuses the sender is refused at RCPT with 554; one forward that takes it gets it accepted", async () => {
+    await addAccount("grymasna", {
+      spam_black_list: ["pest@outside.test", "junk.test"],
+      spam_white_list: ["friend@junk.test"],
+    });
+    await addAccount("grymasna-domenowo", { spam_black_list: ["junk.test", "pest@outside.test"] });
+    await addAlias("alias-grymasnej", `grymasna@${D}`);
+    await addAccount("posrednik-grymasnej", { keep_mail: 0, forwards: [`grymasna-domenowo@${D}`] });
+    await addAccount("tylko-grymasna", { keep_mail: 0, forwards: [`grymasna@${D}`] });
+    await addAccount("okrezna-grymasna", {
+      keep_mail: 0,
+      forwards: [`alias-grymasnej@${D}`, `posrednik-grymasnej@${D}`],
+    });
+    await addAccount("zwykla-obok", {});
+    await addAccount("grymasna-i-zwykla", { keep_mail: 0, forwards: [`grymasna@${D}`, `zwykla-obok@${D}`] });
+    await addAccount("grymasna-i-daleko", { keep_mail: 0, forwards: [`grymasna@${D}`, "daleko-grymas@outside.test"] });
+    const refusedCodes = async (from: string, to: string[], subject: string) =>
+      (await send(from, to, subject)).refused.map((r) => `${r.address} ${r.code}`);
+    const to = ["tylko-grymasna", "okrezna-grymasna", "grymasna-i-zwykla", "grymasna-i-daleko"].map((n) => `${n}@${D}`);
+    expect(await refusedCodes("pest@outside.test", to, "grymas-adres")).toEqual([
+      `tylko-grymasna@${D} 554`,
+      `okrezna-grymasna@${D} 554`,
+    ]);
+    expect(await refusedCodes("bulk@junk.test", to.slice(0, 2), "grymas-domena")).toEqual([
+      `tylko-grymasna@${D} 554`,
+      `okrezna-grymasna@${D} 554`,
+    ]);
+    // grymasna's white list beats its black list.
+    expect(await refusedCodes("friend@junk.test", [`tylko-grymasna@${D}`], "grymas-biala")).toEqual([]);
+    await settle();
+    const subjects = (address: string) =>
+      readMessages(l, address)
+        .map((m) => /^Subject: (.*)$/m.exec(m)?.[1]?.trim())
+        .sort();
+    expect(subjects(`grymasna@${D}`)).toEqual(["grymas-biala"]);
+    expect(subjects(`grymasna-domenowo@${D}`)).toEqual([]);
+    expect(subjects(`zwykla-obok@${D}`)).toEqual(["grymas-adres"]);
+    expect(forwardedTo("daleko-grymas@outside.test", "grymas")).toEqual(["grymas-adres"]);
+    // Refused while the sender was connected: nothing went back to the senders.
     expect(
       outbound().filter((m) => m.to.some((t) => /@(outside|junk)\.test$/.test(t) && /^(pest|bulk|friend)@/.test(t))),
     ).toEqual([]);
