@@ -22,7 +22,7 @@ import { mailAuthPolicy } from "./last-login";
 import { checkedMailHost } from "./mail-hosts";
 import { endRefusedSessions } from "./open-sessions";
 import { prunePasswordChanges } from "./password-changes";
-import { mailHomeTemplate, removeMailboxes } from "./removed-mailboxes";
+import { mailHomeTemplate, pendingRemovals, removeMailboxes, REMOVALS_PER_PASS } from "./removed-mailboxes";
 import type { SmsConfig } from "./sms/config";
 import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
 
@@ -288,16 +288,19 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
   const checkSessions = () => {
     const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
     sessionCheck ??= (prune ? prunePasswordChanges(o.db) : Promise.resolve(0))
-      .then(() => {
+      .then(async () => {
         if (prune) prunedAt = Date.now();
-        return endRefusedSessions(o.db, o.doveadm, o.hostName ?? "");
+        // The records there before the sessions are checked: an account deleted between the check and the removal
+        // would lose its folder under an open session, which then ended by Dovecot's error, not by this service.
+        const removable = await pendingRemovals(o.db, o.hostName);
+        return { removable, ...(await endRefusedSessions(o.db, o.doveadm, o.hostName ?? "")) };
       })
-      .then(async ({ ended, passwordChanged, failed }) => {
+      .then(async ({ removable, ended, passwordChanged, failed }) => {
         for (const user of ended) log(`sessions: ended ${user} (may no longer log in)`);
         for (const user of passwordChanged) log(`sessions: ended ${user} (password changed)`);
         // After the deleted accounts' sessions have ended: their folders (removed-mailboxes.ts).
         homeTemplate ??= await mailHomeTemplate(o.doveadm);
-        const removal = await removeMailboxes(o.db, homeTemplate, o.hostName);
+        const removal = await removeMailboxes(o.db, homeTemplate, o.hostName, REMOVALS_PER_PASS, removable);
         for (const r of removal.removed) log(`mailboxes: removed ${r.email} (${r.home})`);
         removalsLeft = removal.more;
         reportError("sessions", failed.join(" | "));

@@ -31,12 +31,17 @@ export async function recordRemovedMailboxes(tx: Db, where: SQL): Promise<void> 
  * Removals one pass makes at most: a removed domain of 20,000 accounts took one 32 s pass, and the pass holds up the
  * session check that ends blocked accounts' and changed passwords' sessions.
  */
-const REMOVALS_PER_PASS = 500;
+export const REMOVALS_PER_PASS = 500;
 /** Folders removed at once (fs.rm runs on libuv's thread pool). */
 const CONCURRENT_REMOVALS = 8;
 
 /** The next `limit` removals `host` (MAIL_HOST_NAME; undefined on a single mail host: all of them) has to make, oldest first. */
-function pendingRemovals(db: Db, host: string | undefined, limit: number): Promise<{ id: number; email: string }[]> {
+/** The oldest `limit` records of mailboxes this host (or any host, for records placed on none) is to remove. */
+export function pendingRemovals(
+  db: Db,
+  host: string | undefined,
+  limit = REMOVALS_PER_PASS,
+): Promise<{ id: number; email: string }[]> {
   return db
     .select({ id: removedMailboxes.id, email: removedMailboxes.email })
     .from(removedMailboxes)
@@ -110,8 +115,10 @@ export async function removeMailboxes(
   template: string,
   host: string | undefined,
   limit = REMOVALS_PER_PASS,
+  records?: { id: number; email: string }[],
 ): Promise<RemovalPass> {
-  const pending = await pendingRemovals(db, host, limit);
+  // `records`: those read before the pass's session check (pendingRemovals), whose accounts' sessions it ended.
+  const pending = records ?? (await pendingRemovals(db, host, limit));
   const result: RemovalPass = { removed: [], failed: [], more: false };
   const done: number[] = [];
   // An address may have several records (one per registered host for an unplaced mailbox): one folder, one removal.

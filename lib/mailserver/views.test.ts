@@ -13,7 +13,7 @@ import {
   getAccountOrThrow,
   updateAccounts,
 } from "@/lib/server/resources/accounts";
-import { mailHomeOf, removeMailboxes } from "./removed-mailboxes";
+import { mailHomeOf, pendingRemovals, removeMailboxes } from "./removed-mailboxes";
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
@@ -271,6 +271,19 @@ describe("removing deleted mailboxes", () => {
       { email: "..@q.test" },
     ]);
     all("DELETE FROM removed_mailboxes WHERE host IS NULL RETURNING id");
+  });
+
+  it("removes only the records read before the pass's session check when given them, not one recorded since", async () => {
+    const root = path.join(dir, "vmail-since");
+    for (const n of ["przed", "po"]) fs.mkdirSync(path.join(root, "s.test", n, "Maildir", "cur"), { recursive: true });
+    all("INSERT INTO removed_mailboxes (email, host, removed_at) VALUES ('przed@s.test', NULL, 0) RETURNING id");
+    const before = (await pendingRemovals(db, undefined)).filter((r) => r.email.endsWith("@s.test"));
+    // Deleted while the sessions were being checked: its session was not ended in this pass.
+    all("INSERT INTO removed_mailboxes (email, host, removed_at) VALUES ('po@s.test', NULL, 0) RETURNING id");
+    const r = await removeMailboxes(db, `${root}/%d/%n`, undefined, 500, before);
+    expect(r.removed.map((x) => x.email)).toEqual(["przed@s.test"]);
+    expect(fs.existsSync(path.join(root, "s.test", "po"))).toBe(true);
+    expect((await removeMailboxes(db, `${root}/%d/%n`, undefined)).removed.map((x) => x.email)).toContain("po@s.test");
   });
 
   it("removes an address recorded for several hosts once, on a host that names none (a single mail host)", async () => {
