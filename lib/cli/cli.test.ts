@@ -206,6 +206,10 @@ describe("every command", () => {
     expect(await usage(["domain", "show", "a.example", "b.example"])).toBe(
       "domain show: unexpected argument 'b.example' (see --help)",
     );
+    // "$(cat /etc/mailname)" on a host without the file: SRS would go off without a word.
+    expect(await usage(["mailserver", "config", "--out", "/nonexistent/conf", "--srs-domain", ""])).toBe(
+      "mailserver config: --srs-domain is empty: give the SRS domain (this host's mail name), or none",
+    );
     expect(await usage(["mailserver", "check", "--password", "x"])).toMatch(
       /^mailserver check: --account is required \(usage: /,
     );

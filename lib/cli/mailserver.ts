@@ -182,6 +182,12 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const given = stringOption(values, "host-name") ?? localMailHost();
       const hostName = given === undefined ? undefined : await checkedMailHost(ctx.db(), given);
       const option = (name: string, fallback: string) => stringOption(values, name) ?? fallback;
+      // An empty value is a command substitution that found nothing ("$(cat /etc/mailname)"), not a choice: without
+      // this, SRS went off without a word.
+      if (stringOption(values, "srs-domain")?.trim() === "")
+        throw new UsageError(
+          `${this.name}: --srs-domain is empty: give the SRS domain (this host's mail name), or none`,
+        );
       const files = writeMailServerConfig({
         outDir: out,
         databasePath: databasePath(),
