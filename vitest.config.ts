@@ -40,7 +40,8 @@ export default defineConfig({
       },
       // The real-daemon mail tests on SQLite: a project of their own, so that CI runs them beside `unit` and `api`
       // (.ci/test.sh): they mostly wait on Postfix and Dovecot, one core is enough for them.
-      { extends: true, test: { name: "mail", include: MAIL_DAEMON_TESTS } },
+      // A test may wait a minute for one SMTP reply on a loaded host (smtpSend), so these get 90 s.
+      { extends: true, test: { name: "mail", include: MAIL_DAEMON_TESTS, testTimeout: 90_000 } },
       // The API integration tests call production servers started by their global setup (needs a build in
       // NEXT_DIST_DIR or .next); a separate project so that unit-test runs do not start them.
       {
@@ -53,7 +54,12 @@ export default defineConfig({
         ? [
             {
               extends: true as const,
-              test: { name: "mail-pg", include: MAIL_DAEMON_TESTS, setupFiles: ["lib/mailserver/testing/pg-setup.ts"] },
+              test: {
+                name: "mail-pg",
+                include: MAIL_DAEMON_TESTS,
+                testTimeout: 90_000,
+                setupFiles: ["lib/mailserver/testing/pg-setup.ts"],
+              },
             },
           ]
         : []),

@@ -325,27 +325,38 @@ export class LineSocket {
   }
 }
 
-/** Sends one message over SMTP; throws on any non-2xx/3xx reply. */
+/**
+ * Sends one message over SMTP; throws on any non-2xx/3xx reply. A reply may take a minute, as a real client allows
+ * (RFC 5321 4.5.3.2 allows far more): on a loaded 2-core CI host the policy checks and milters have taken over 10 s.
+ */
 export async function smtpSend(port: number, from: string, to: string[], message: string): Promise<void> {
   const s = await LineSocket.connect(port);
+  let step = "the greeting";
   const expect = async (code: RegExp) => {
-    const reply = await s.until(/^\d{3} /);
+    const reply = await s.until(/^\d{3} /, 60_000).catch((e: Error) => {
+      throw new Error(`SMTP, waiting for the reply to ${step}: ${e.message}`);
+    });
     if (!code.test(reply.split("\r\n").at(-1)!)) throw new Error(`SMTP: ${reply}`);
+  };
+  const send = (command: string) => {
+    step = command.split(/[: ]/)[0]!;
+    s.write(`${command}\r\n`);
   };
   try {
     await expect(/^220/);
-    s.write("EHLO client.mailadmin.test\r\n");
+    send("EHLO client.mailadmin.test");
     await expect(/^250/);
-    s.write(`MAIL FROM:<${from}>\r\n`);
+    send(`MAIL FROM:<${from}>`);
     await expect(/^250/);
     for (const rcpt of to) {
-      s.write(`RCPT TO:<${rcpt}>\r\n`);
+      send(`RCPT TO:<${rcpt}>`);
       await expect(/^250/);
     }
-    s.write("DATA\r\n");
+    send("DATA");
     await expect(/^354/);
     const body = message.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
-    s.write(`${body}\r\n.\r\n`);
+    send(`${body}\r\n.`);
+    step = "the end of DATA";
     await expect(/^250/);
     s.write("QUIT\r\n");
   } finally {
