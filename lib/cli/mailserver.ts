@@ -22,6 +22,7 @@ import {
   type Command,
   type Parsed,
 } from "./args";
+import { unreadableFile } from "./files";
 import { DEFAULT_ANTISPAM_OPTIONS } from "@/lib/mailserver/antispam-config";
 import { formatCheck, runMailServerCheck, socketAddress } from "@/lib/mailserver/check";
 import { mailHosts } from "@/lib/server/resources/dns-records";
@@ -29,6 +30,26 @@ import { DEFAULT_CONFIG_OPTIONS, writeMailServerConfig } from "@/lib/mailserver/
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "@/lib/mailserver/config-database";
 import { runHousekeeping } from "@/lib/mailserver/housekeeping";
 import { checkedMailHost, localMailHost } from "@/lib/mailserver/mail-hosts";
+
+/**
+ * The SMS configuration `mailserver events` and `mailserver check` use (--sms-config, else SMS_CONFIG, else the
+ * built-in defaults); a file that cannot be read or is not a valid configuration fails in one line naming it.
+ */
+async function smsConfigOf(values: Parsed["values"]) {
+  const { loadSmsConfig } = await import("@/lib/mailserver/sms/config");
+  const file = stringOption(values, "sms-config") ?? smsConfigPath();
+  try {
+    return loadSmsConfig(file);
+  } catch (err) {
+    const unreadable = unreadableFile(file!, err);
+    if (unreadable !== err) throw new Error(`the SMS configuration: ${(unreadable as Error).message}`);
+    const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+    const why = issues
+      ? issues.map((i) => `${i.path.map(String).join(".") || "(the whole file)"}: ${i.message}`).join("; ")
+      : (err as Error).message;
+    throw new Error(`the SMS configuration ${file} is not valid (docs/mail-server.md, "SMS notifications"): ${why}`);
+  }
+}
 
 /** DATABASE_URL when it selects PostgreSQL. */
 
@@ -334,11 +355,10 @@ export const MAILSERVER_COMMANDS: Command[] = [
       const [smtpHost, smtpPort] = splitHostPort(stringOption(values, "smtp") ?? "127.0.0.1:25");
       // Loaded here: the other commands start faster without nodemailer and mailparser.
       const { startMailEvents } = await import("@/lib/mailserver/events");
-      const { loadSmsConfig } = await import("@/lib/mailserver/sms/config");
       const events = await startMailEvents({
         db: ctx.db(),
         doveadm: [stringOption(values, "doveadm") ?? "doveadm", ...(config ? ["-c", config] : [])],
-        sms: loadSmsConfig(stringOption(values, "sms-config") ?? smsConfigPath()),
+        sms: await smsConfigOf(values),
         transport: { smtp: { host: smtpHost, port: smtpPort } },
         host,
         port,
@@ -498,9 +518,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         rspamdUser: stringOption(values, "rspamd-user"),
         srsDomain: stringOption(values, "srs-domain"),
         submission: stringOption(values, "submission") ?? `127.0.0.1:${mailHosts().submission.port}`,
-        sms: (await import("@/lib/mailserver/sms/config")).loadSmsConfig(
-          stringOption(values, "sms-config") ?? smsConfigPath(),
-        ),
+        sms: await smsConfigOf(values),
       });
       const output = results.map(formatCheck).join("\n");
       const failed = results.filter((r) => !r.ok).length;

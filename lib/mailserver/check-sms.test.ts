@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 
 vi.mock("server-only", () => ({}));
@@ -57,4 +57,31 @@ it("passes once there is one, counting the number its owner must fix apart", asy
       "1 of 2 number(s) of 2 account(s) have one (1 HTTP, 0 e-mail); 1 its owner must fix, the first " +
       "zgadnij@sms.test: no operator known for 728123456 (set sms_operator)",
   });
+});
+
+it("mailserver check and events name an SMS configuration that is missing or not valid, in one line", async () => {
+  const { runCommand } = await import("@/lib/cli/commands");
+  vi.stubEnv("DATABASE_PATH", path.join(dir, "mail.db"));
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const missing = path.join(dir, "no-sms.json");
+  const broken = path.join(dir, "broken.json");
+  fs.writeFileSync(broken, '{"http": {"url": 5}}');
+  const notJson = path.join(dir, "not.json");
+  fs.writeFileSync(notJson, "url=http://x");
+  for (const command of [
+    ["mailserver", "check", "--account", "a@sms.test", "--password", "x"],
+    ["mailserver", "events", "--listen", "127.0.0.1:9"],
+  ]) {
+    await expect(runCommand(db, [...command, "--sms-config", missing])).rejects.toThrow(
+      `the SMS configuration: cannot read ${missing}: there is no such file`,
+    );
+    await expect(runCommand(db, [...command, "--sms-config", broken])).rejects.toThrow(
+      new RegExp(
+        `^the SMS configuration ${broken} is not valid \\(docs/mail-server\\.md, "SMS notifications"\\): http\\.url: `,
+      ),
+    );
+    await expect(runCommand(db, [...command, "--sms-config", notJson])).rejects.toThrow(
+      new RegExp(`^the SMS configuration ${notJson} is not valid .*JSON`),
+    );
+  }
 });
