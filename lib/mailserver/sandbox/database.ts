@@ -116,7 +116,9 @@ export function mailReaderHint(
   exists: boolean,
   failure: { message: string; code?: string },
 ): string {
-  const pipe = `mailserver db-role --print | runuser -u postgres -- psql -d ${database}`;
+  // Quoted for the shell when the name needs it (a database name may hold spaces, quotes, `$`).
+  const db = /^[\w.-]+$/.test(database) ? database : `'${database.replace(/'/g, `'\\''`)}'`;
+  const pipe = `mailserver db-role --print | runuser -u postgres -- psql -d ${db}`;
   if (!exists)
     return (
       `the mail role ${role} does not exist, and DATABASE_URL's role may not create it (no CREATEROLE): create it as ` +
