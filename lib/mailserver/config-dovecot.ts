@@ -205,6 +205,9 @@ plugin {
   sieve_vacation_use_original_recipient = yes
   # A forward-only account with its spam filter on forwards with Sieve redirects (one per forward; 4 by default).
   sieve_max_redirects = ${MAX_FORWARDS}
+  # Each redirect is an action too, beside the keep or fileinto, the SMS hand-over and the autoresponder: Pigeonhole's
+  # default of 32 failed the script of an account with 32 forwards, which then kept its mail and forwarded none.
+  sieve_max_actions = ${2 * MAX_FORWARDS}
 ${dovecotSieveBefore(sieveDict)}
 }
 

@@ -8,6 +8,7 @@ import { loopCases } from "./testing/forwarding/loops";
 import { forwardOnlySpamCases } from "./testing/forwarding/spam";
 import { forwardOnlySmsCases } from "./testing/forwarding/sms";
 import { keepCopySpamCases } from "./testing/forwarding/keep-copy";
+import { largeListsCases } from "./testing/forwarding/large-lists";
 
 vi.mock("server-only", () => ({}));
 // Deliveries and Rspamd take seconds each, more on a busy host.
@@ -24,4 +25,5 @@ describe.skipIf(missing.length > 0)("forwards and aliases in real mail (real dae
   forwardOnlySpamCases();
   forwardOnlySmsCases();
   keepCopySpamCases();
+  largeListsCases();
 });

@@ -18,6 +18,9 @@ import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
 import { DEFAULT_AUTORESPONDER_BODY } from "@/db/sieve-scripts-view";
+import { MAX_FORWARDS } from "@/lib/schemas/account";
+import { SPAM_LIST_MAX_CHARACTERS } from "@/lib/schemas/common";
+import { largestSpamList } from "./testing/largest-spam-list";
 
 // Node resolves the externalized "server-only" package without the react-server condition: it would throw here.
 vi.mock("server-only", () => ({}));
@@ -297,5 +300,31 @@ describe("removing deleted mailboxes", () => {
     ]);
     expect(all("SELECT id FROM removed_mailboxes WHERE email = 'ewa@r.test'")).toEqual([]);
     expect(fs.existsSync(path.join(root, "r.test", "ewa"))).toBe(false);
+  });
+});
+
+describe("the largest spam script", () => {
+  it("stays within the 128 KB Dovecot's dict server sends whole; a list over SPAM_LIST_MAX_CHARACTERS is refused", async () => {
+    const domain = await addDomain(db, "najwieksze.test", "Admin-pass1", {});
+    await updateDomain(db, domain, { spam_white_list: largestSpamList("dw"), spam_black_list: largestSpamList("db") });
+    const longest = `${"f".padEnd(64, "x")}@${"o".repeat(63)}.${"o".repeat(63)}.${"o".repeat(47)}.outside.test`;
+    await createAccount(db, await getDomainOrThrow(db, "najwieksze.test"), "pelne", {
+      password: "Pelne-pass1",
+      keep_mail: 0,
+      forward_limit: MAX_FORWARDS,
+      forwards: Array.from({ length: MAX_FORWARDS }, (_, i) => `${i}${longest.slice(String(i).length)}`),
+      sms_phone_number_1: "600100200",
+      spam_white_list: largestSpamList("aw"),
+      spam_black_list: largestSpamList("ab"),
+    });
+    const [{ script }] = all<{ script: string }>(
+      "SELECT script FROM mail_sieve_scripts WHERE username = 'pelne@najwieksze.test' AND name = 'spam'",
+    ) as [{ script: string }];
+    expect(script.length).toBeGreaterThan(120_000);
+    expect(script.length).toBeLessThanOrEqual(128 * 1024);
+    const tooLong = [...largestSpamList("ab").slice(0, 999), "a-longer-entry.pl"];
+    expect(tooLong.join("").length).toBeGreaterThan(SPAM_LIST_MAX_CHARACTERS);
+    await expect(change("ola", { spam_black_list: tooLong })).rejects.toMatchObject({ key: "invalidSpamListEntry" });
+    await expect(change("ola", { spam_black_list: tooLong.slice(0, 999) })).resolves.toBeDefined();
   });
 });
