@@ -24,6 +24,16 @@ export const DEFAULT_AUTORESPONDER_BODY =
   "To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.\n\n" +
   "This is an automatic reply: the recipient is away and will read your message later.";
 
+/**
+ * The most addresses (aliases, names under catchall domains) a vacation script lists in :addresses. Dovecot's dict
+ * server sends a script only as far as its 128 KB output buffer and the socket take it, and an account with
+ * thousands of aliases would get a script it cuts short; 100 of 290 bytes and a text of 10,000 four-byte characters
+ * (in the script twice) fit. The first ones in order are listed; past the limit nothing is
+ * lost for mail sent to an alias: the address a message was sent to is the account's too
+ * (sieve_vacation_use_original_recipient).
+ */
+export const VACATION_ADDRESSES_MAX = 100;
+
 // What the two engines spell differently; everything else is the same SQL.
 const dialects = {
   sqlite: {
@@ -125,6 +135,8 @@ export function sieveScriptsView(engine: Engine): string {
 -- account's addresses in To or Cc: its own, its aliases', its name in every domain whose catchall of type 3 leads to
 -- its domain (x@other reaches x@here), or the address the message was sent to, which Postfix writes at delivery
 -- (X-Original-To; Dovecot's sieve_vacation_use_original_recipient): what a catchall of type 1 or 2 collects too.
+-- At most the first ${VACATION_ADDRESSES_MAX} of them in order are listed, so the script stays far below the 128 KB the
+-- dict server sends whole; the address a message was sent to counts whether it is listed or not.
 -- It answers only a verified envelope sender (${SENDER_VERIFIED_HEADER}: 1, written by Rspamd's milter for a
 -- logged-in client or an SPF pass, any copy the sender wrote removed): a forged sender would get the forger's subject.
 -- A forward-only account (keep_mail 0 with forwards) answers too, then discards: it keeps nothing.
@@ -151,6 +163,7 @@ ${create} mail_sieve_scripts AS
       SELECT email AS address FROM aliases WHERE target = a.email
       UNION ALL
       SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+      ORDER BY 1 LIMIT ${VACATION_ADDRESSES_MAX}
     ) x) || ']', '') ||
     ' ' || ${quoted(reply)} || ';' || ${nl} ||
     '}' || ${nl} ||

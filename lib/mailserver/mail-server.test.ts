@@ -7,6 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { updateDomain } from "@/lib/server/resources/domains";
+import { createAlias } from "@/lib/server/resources/aliases";
+import { VACATION_ADDRESSES_MAX } from "@/db/sieve-scripts-view";
 import { panelLogin, readCredentials } from "@/lib/server/caller/panel-login";
 import { sha1Hex } from "@/lib/server/caller/password";
 import { runHousekeeping } from "./housekeeping";
@@ -333,6 +335,33 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         await setAccount("catchall", { autoresponder_mode: 0 });
         await setAccount("jan", { autoresponder_mode: 0 });
       }
+    });
+
+    it(`answers mail sent to an alias past the ${VACATION_ADDRESSES_MAX} its script lists (an account with more aliases)`, async () => {
+      const alpha = await domain(A);
+      await createAccount(db, alpha, "aliasy", {
+        password: PASSWORD.other,
+        autoresponder_mode: 1,
+        autoresponder_body: "Odpowiedź konta z wieloma aliasami.",
+      });
+      // The script lists the first VACATION_ADDRESSES_MAX in order: "a000"... come before "zz-ostatni".
+      for (let i = 0; i < VACATION_ADDRESSES_MAX; i++)
+        await createAlias(db, await domain(A), `a${String(i).padStart(3, "0")}`, { target: `aliasy@${A}` });
+      await createAlias(db, await domain(A), "zz-ostatni", { target: `aliasy@${A}` });
+      const sender = "wiele@delta.test";
+      await createAccount(db, await domain("delta.test"), "wiele", { password: PASSWORD.other });
+      const to = `zz-ostatni@${A}`;
+      const sent = await smtpTry(l.ports.submission, sender, [to], message(sender, to, "past the listed aliases"), {
+        user: sender,
+        pass: PASSWORD.other,
+      });
+      expect(sent.accepted).toEqual([to]);
+      await waitFor("the reply to mail sent to the unlisted alias", () =>
+        readMessages(l, sender).some(
+          (m) => /^Auto-Submitted: auto-replied/im.test(m) && m.includes("Odpowiedź konta z wieloma aliasami."),
+        ),
+      );
+      expect(hasSubject(`aliasy@${A}`, "past the listed aliases")).toBe(true);
     });
 
     it("answers only a verified envelope sender (an SPF pass, a login): not a forged one (SPF softfail), nor one whose domain has no SPF record or that wrote the verification header itself, whose mail is still delivered", async () => {

@@ -17,7 +17,7 @@ import { mailHomeOf, pendingRemovals, removeMailboxes } from "./removed-mailboxe
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
-import { DEFAULT_AUTORESPONDER_BODY } from "@/db/sieve-scripts-view";
+import { DEFAULT_AUTORESPONDER_BODY, VACATION_ADDRESSES_MAX } from "@/db/sieve-scripts-view";
 import { MAX_FORWARDS } from "@/lib/schemas/account";
 import { SPAM_LIST_MAX_CHARACTERS } from "@/lib/schemas/common";
 import { largestSpamList } from "./testing/largest-spam-list";
@@ -326,5 +326,27 @@ describe("the largest spam script", () => {
     expect(tooLong.join("").length).toBeGreaterThan(SPAM_LIST_MAX_CHARACTERS);
     await expect(change("ola", { spam_black_list: tooLong })).rejects.toMatchObject({ key: "invalidSpamListEntry" });
     await expect(change("ola", { spam_black_list: tooLong.slice(0, 999) })).resolves.toBeDefined();
+  });
+});
+
+describe("the autoresponder of an account with thousands of aliases", () => {
+  it(`lists at most ${VACATION_ADDRESSES_MAX} addresses, so its script stays within the 128 KB the dict server sends whole`, async () => {
+    // A domain name of 200 characters and alias names of 32: each address costs the script 237 characters.
+    const long = `${"d".repeat(63)}.${"o".repeat(63)}.${"m".repeat(63)}.${"a".repeat(5)}.pl`;
+    const domain = await addDomain(db, long, "Admin-pass1", { aliasLimit: 5000 });
+    await createAccount(db, domain, "urlop", {
+      password: "Urlop-pass1",
+      autoresponder_mode: 1,
+      // The most bytes a text may have: 10,000 characters of three bytes each (the script holds it twice).
+      autoresponder_body: "€".repeat(10000),
+    });
+    for (let i = 0; i < 1200; i++)
+      await createAlias(db, await getDomainOrThrow(db, long), `${i}-`.padEnd(32, "a"), { target: `urlop@${long}` });
+    const vacation = script(`urlop@${long}`)!.script;
+    const listed = vacation.match(/ :addresses \[(.*?)\]/)![1]!.split(", ");
+    // The first ones in order: the script is the same after every reading.
+    const all = Array.from({ length: 1200 }, (_, i) => `"${`${i}-`.padEnd(32, "a")}@${long}"`);
+    expect(listed).toEqual(all.sort().slice(0, VACATION_ADDRESSES_MAX));
+    expect(Buffer.byteLength(vacation)).toBeLessThan(128 * 1024);
   });
 });
