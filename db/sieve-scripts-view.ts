@@ -27,7 +27,7 @@ export const DEFAULT_AUTORESPONDER_BODY =
 /**
  * The most addresses (aliases, names under catchall domains) a vacation script lists in :addresses. Dovecot's dict
  * server sends a script only as far as its 128 KB output buffer and the socket take it, and an account with
- * thousands of aliases would get a script it cuts short; 100 of 290 bytes and a text of 10,000 four-byte characters
+ * thousands of aliases would get a script it cuts short; 100 of 290 bytes and a text of 10,000 three-byte characters
  * (in the script twice) fit. The first ones in order are listed; past the limit nothing is
  * lost for mail sent to an alias: the address a message was sent to is the account's too
  * (sieve_vacation_use_original_recipient).
@@ -38,7 +38,9 @@ export const VACATION_ADDRESSES_MAX = 100;
 const dialects = {
   sqlite: {
     newline: "char(10)",
-    join: (value: string, separator: string) => `group_concat(${value}, ${separator})`,
+    // The rows' order (a subquery's ORDER BY) is the order joined.
+    join: (value: string, separator: string, _order?: string) => `group_concat(${value}, ${separator})`,
+    bytewise: (text: string) => text,
     daysBetween: (start: string, end: string) =>
       `max(1, min(365, CAST(julianday(${end}) - julianday(${start}) AS INTEGER) + 1))`,
     jsonValues: (column: string) => `json_each(${column})`,
@@ -50,7 +52,10 @@ const dialects = {
   },
   pg: {
     newline: "chr(10)",
-    join: (value: string, separator: string) => `string_agg(${value}, ${separator})`,
+    join: (value: string, separator: string, order?: string) =>
+      `string_agg(${value}, ${separator}${order ? ` ORDER BY ${order}` : ""})`,
+    // Code point order, as SQLite's, whatever locale the cluster was made with.
+    bytewise: (text: string) => `${text} COLLATE "C"`,
     daysBetween: (start: string, end: string) => `greatest(1, least(365, (${end}::date - ${start}::date) + 1))`,
     jsonValues: (column: string) => `jsonb_array_elements_text(${column})`,
     jsonLength: (column: string) => `jsonb_array_length(${column})`,
@@ -63,7 +68,7 @@ const dialects = {
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, daysBetween, jsonValues, jsonLength, indexOf, blank, create } = dialects[engine];
+  const { newline: nl, join, bytewise, daysBetween, jsonValues, jsonLength, indexOf, blank, create } = dialects[engine];
   // Forwards without keeping a copy (keep_mail 0): the script forwards the message and stores none of it but the spam
   // "move" keeps; the autoresponder's script, when it runs, discards the keep. A blocked account keeps everything (its
   // forwards are suspended), so it is not forward-only.
@@ -159,11 +164,12 @@ ${create} mail_sieve_scripts AS
       ELSE 7
     END ||
     ' :handle ' || ${quoted(`'autoresponder ' || ${start} || ' ' || ${end} || ' ' || a.autoresponder_body`)} ||
-    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.address || '"'`, "', '")} FROM (
-      SELECT email AS address FROM aliases WHERE target = a.email
+    coalesce(' :addresses [' || (SELECT ${join(`'"' || x.address || '"'`, "', '", "x.bytewise")} FROM (
+      SELECT email AS address, ${bytewise("email")} AS bytewise FROM aliases WHERE target = a.email
       UNION ALL
-      SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
-      ORDER BY 1 LIMIT ${VACATION_ADDRESSES_MAX}
+      SELECT a.name || '@' || c.name, ${bytewise("(a.name || '@' || c.name)")} FROM domains c
+      WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+      ORDER BY 2 LIMIT ${VACATION_ADDRESSES_MAX}
     ) x) || ']', '') ||
     ' ' || ${quoted(reply)} || ';' || ${nl} ||
     '}' || ${nl} ||

@@ -8,6 +8,7 @@ import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
 import { backupDatabase, restoreDatabase } from "./backup";
 import { backupPostgres, optimizePostgres, restorePostgres } from "./pg-backup";
+import { shellWord } from "@/lib/mailserver/shell-word";
 
 export const DB_COMMANDS: Command[] = [
   {
@@ -72,12 +73,12 @@ export const DB_COMMANDS: Command[] = [
       const url = postgresUrl();
       if (url) {
         const r = await restorePostgres(url, positionals[0]!);
-        const name = new URL(url).pathname.slice(1);
+        const name = decodeURIComponent(new URL(url).pathname.slice(1));
         // The owner usually lacks CREATEROLE (docs/postgresql.md), so the hint is the pipe into psql as postgres.
         const missing = r.missingRoles.length
           ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; with MAIL_DB_PASSWORD set to the ` +
             `password in the mail hosts' maps, run \`${CLI} mailserver db-role --print | runuser -u postgres -- psql ` +
-            `-v ON_ERROR_STOP=1 -d ${name} -f -\` (docs/postgresql.md).`
+            `-v ON_ERROR_STOP=1 -d ${shellWord(name)} -f -\` (docs/postgresql.md).`
           : "";
         return `Restored ${positionals[0]!} into ${name} in ${r.ms.toFixed(0)} ms.${missing}`;
       }

@@ -38,15 +38,19 @@ import { checkedMailHost, localMailHost } from "@/lib/mailserver/mail-hosts";
 async function smsConfigOf(values: Parsed["values"]) {
   const { loadSmsConfig } = await import("@/lib/mailserver/sms/config");
   const file = stringOption(values, "sms-config") ?? smsConfigPath();
+  if (!file) return loadSmsConfig(undefined);
   try {
     return loadSmsConfig(file);
   } catch (err) {
-    const unreadable = unreadableFile(file!, err);
+    const unreadable = unreadableFile(file, err);
     if (unreadable !== err) throw new Error(`the SMS configuration: ${(unreadable as Error).message}`);
     const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+    // Not JSON.parse's message: it quotes the file's text, which may hold the gateway's password.
     const why = issues
       ? issues.map((i) => `${i.path.map(String).join(".") || "(the whole file)"}: ${i.message}`).join("; ")
-      : (err as Error).message;
+      : err instanceof SyntaxError
+        ? "not JSON"
+        : (err as Error).message;
     throw new Error(`the SMS configuration ${file} is not valid (docs/mail-server.md, "SMS notifications"): ${why}`);
   }
 }

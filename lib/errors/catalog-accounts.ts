@@ -118,9 +118,9 @@ export const accountErrors = {
   invalidSpamListEntry: entry(
     "500.324",
     "validation",
-    "Lista antyspamowa może zawierać tylko poprawne adresy e-mail lub domeny, najwyżej 1000 pozycji i 15 000 znaków.",
-    "An anti-spam list may hold only valid e-mail addresses or domains, at most 1000 entries and 15,000 characters.",
-    "A spam list is not an array of valid, distinct addresses or domains, or holds over 1000 entries or 15,000 characters (their lengths summed: each account's Sieve script holds the lists, docs/mail-server.md).",
+    "Lista antyspamowa może zawierać tylko poprawne adresy e-mail lub domeny.",
+    "An anti-spam list may hold only valid e-mail addresses or domains.",
+    "A spam list is not an array of valid, distinct addresses or domains, or holds over 1000 entries (`attributes.max_entries`), or the white or black list over 15,000 characters, their lengths summed (`attributes.max_characters`; each account's Sieve script holds both, docs/mail-server.md).",
   ),
   invalidSpamSwitch: entry(
     "500.325",

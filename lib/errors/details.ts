@@ -40,6 +40,14 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
         : `At most ${counted(l, max, { one: "entry", other: "entries" })}.`;
   },
   (a, l) => {
+    const max = num(a.max_characters);
+    return max === null
+      ? null
+      : l === "pl"
+        ? `Najwyżej ${counted(l, max, { one: "znak", few: "znaki", many: "znaków", other: "znaku" })} łącznie.`
+        : `At most ${counted(l, max, { one: "character", other: "characters" })} in all.`;
+  },
+  (a, l) => {
     const n = num(a.forward_limit);
     return n === null
       ? null

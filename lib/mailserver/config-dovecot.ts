@@ -207,6 +207,7 @@ plugin {
   sieve_max_redirects = ${MAX_FORWARDS}
   # Each redirect is an action too, beside the keep or fileinto, the SMS hand-over and the autoresponder: Pigeonhole's
   # default of 32 failed the script of an account with 32 forwards, which then kept its mail and forwarded none.
+  # Twice the forwards leaves room for those few others without a count to keep in step.
   sieve_max_actions = ${2 * MAX_FORWARDS}
 ${dovecotSieveBefore(sieveDict)}
 }

@@ -1,6 +1,7 @@
 // The mail server obeys the panel: real Postfix and Dovecot (Debian's packages), configured only by the files
 // `mailserver config` writes, against a database changed only through the services and the CLI. On SQLite, and
 // under `npm run test:mail:pg` on PostgreSQL (proxy:pgsql: maps, Dovecot's pgsql driver as the mail role).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from 
 import { updateDomain } from "@/lib/server/resources/domains";
 import { createAlias } from "@/lib/server/resources/aliases";
 import { VACATION_ADDRESSES_MAX } from "@/db/sieve-scripts-view";
+import { onPostgres } from "@/e2e/support/test-database";
 import { panelLogin, readCredentials } from "@/lib/server/caller/panel-login";
 import { sha1Hex } from "@/lib/server/caller/password";
 import { runHousekeeping } from "./housekeeping";
@@ -348,6 +350,17 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
       for (let i = 0; i < VACATION_ADDRESSES_MAX; i++)
         await createAlias(db, await domain(A), `a${String(i).padStart(3, "0")}`, { target: `aliasy@${A}` });
       await createAlias(db, await domain(A), "zz-ostatni", { target: `aliasy@${A}` });
+      // The script as Dovecot reads it (its dict, a separate one for the scripts on PostgreSQL): the first aliases
+      // listed, "zz-ostatni" not.
+      const scripts = `proxy::${onPostgres() ? "mailadmin_sieve" : "mailadmin"}`;
+      const dict = (key: string) =>
+        execFileSync("doveadm", ["-c", dovecotConf(l), "dict", "get", "-u", `aliasy@${A}`, scripts, key], {
+          encoding: "utf8",
+        }).trim();
+      const vacation = dict(`priv/sieve/data/${dict("priv/sieve/name/autoresponder")}`);
+      expect(vacation.match(/ :addresses \[(.*?)\]/)![1]!.split(", ")).toHaveLength(VACATION_ADDRESSES_MAX);
+      expect(vacation).toContain(`"a000@${A}"`);
+      expect(vacation).not.toContain("zz-ostatni");
       const sender = "wiele@delta.test";
       await createAccount(db, await domain("delta.test"), "wiele", { password: PASSWORD.other });
       const to = `zz-ostatni@${A}`;

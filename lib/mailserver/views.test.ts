@@ -314,6 +314,8 @@ describe("the largest spam script", () => {
       forward_limit: MAX_FORWARDS,
       forwards: Array.from({ length: MAX_FORWARDS }, (_, i) => `${i}${longest.slice(String(i).length)}`),
       sms_phone_number_1: "600100200",
+      // With the autoresponder on, each redirect keeps a copy for it (":copy "): the longest script.
+      autoresponder_mode: 1,
       spam_white_list: largestSpamList("aw"),
       spam_black_list: largestSpamList("ab"),
     });

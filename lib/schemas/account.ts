@@ -8,7 +8,7 @@ import { ACCOUNT_LIST_COLUMNS } from "./list-columns";
 import { effectiveSwitch, spamEnabledField, spamListsAndSwitches, type SpamDefaults } from "./spam";
 
 const SMS_OPERATORS = [0, 11, 12, 13, 21, 22, 23, 31, 32, 33, 51] as const;
-/** Forwarding addresses an account may have (Dovecot's sieve_max_redirects is set to it: Sieve forwards some). */
+/** Forwarding addresses an account may have (Dovecot's sieve_max_redirects is set to it, sieve_max_actions above it). */
 export const MAX_FORWARDS = 50;
 // A number is stored without the spaces and dashes people write it with ("+48 530-111-222" as "+48530111222").
 const smsPhone = () =>

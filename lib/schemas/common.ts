@@ -111,19 +111,22 @@ export const addressList = (check: (s: string) => boolean, max: number) =>
       }
     });
 
+export const spamList = () => addressList(isEmailOrDomain, 1000);
+
 /**
- * The characters a spam list may hold in all (its entries' lengths). Each account's Sieve spam script holds its own
- * and its domain's white list twice and black list once (db/sieve-scripts-view.ts), and Dovecot's dict server sends
- * a script only as far as its 128 KB output buffer and the socket take it: a longer one was cut short, and the
- * account's mail stayed in Postfix's queue. At 15,000 the largest script, forwards included, is about 128 KB.
+ * The characters the white and the black list may each hold in all (their entries' lengths). Each account's Sieve
+ * spam script holds its own and its domain's white list twice and black list once (db/sieve-scripts-view.ts), and
+ * Dovecot's dict server sends a script only as far as its 128 KB output buffer and the socket take it: a longer one
+ * was cut short, and the account's mail stayed in Postfix's queue. At 15,000 the largest script, forwards included,
+ * is about 128 KB. The other three lists stay in the policy service and have no such cap.
  */
 export const SPAM_LIST_MAX_CHARACTERS = 15_000;
 
-export const spamList = () =>
-  addressList(isEmailOrDomain, 1000).refine(
-    (xs) => xs.reduce((n, x) => n + x.length, 0) <= SPAM_LIST_MAX_CHARACTERS,
-    "too long",
-  );
+export const sieveSpamList = () =>
+  spamList().refine((xs) => xs.reduce((n, x) => n + x.length, 0) <= SPAM_LIST_MAX_CHARACTERS, {
+    message: "too long",
+    params: { max_characters: SPAM_LIST_MAX_CHARACTERS },
+  });
 
 /** Password rule of the specification: 6-15 characters, a letter, and a digit or one of the allowed specials. */
 export const PASSWORD_SPECIALS = "~!@#%^&*()_+=-;,./<>?:[]{}";

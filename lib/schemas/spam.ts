@@ -1,11 +1,16 @@
 // The spam settings an account and its domain both have, with their rules: one definition for both record tables.
 import { z } from "zod";
-import { flag, spamList, triState } from "./common";
+import { flag, sieveSpamList, spamList, triState } from "./common";
 import type { RecordField } from "./fields";
 
 const int = z.int();
 const list = z.array(z.string());
 const spamListField = { record: list, write: { schema: spamList(), error: "invalidSpamListEntry" } } as const;
+// The white and the black list go into each account's Sieve script, which must stay small (SPAM_LIST_MAX_CHARACTERS).
+const sieveSpamListField = {
+  record: list,
+  write: { schema: sieveSpamList(), error: "invalidSpamListEntry" },
+} as const;
 // -1: the domain's setting (for an account) or the server's (for a domain).
 const switchField = { record: int, write: { schema: triState(), error: "invalidSpamSwitch" } } as const;
 
@@ -29,8 +34,8 @@ export const SPAM_SWITCHES = ["rbl", "spf", "greylist"] as const;
 
 /** The address lists and the three switches, in the records' order. */
 export const spamListsAndSwitches = {
-  spam_white_list: spamListField,
-  spam_black_list: spamListField,
+  spam_white_list: sieveSpamListField,
+  spam_black_list: sieveSpamListField,
   spam_greylist_whitelist: spamListField,
   spam_spf_whitelist: spamListField,
   spam_rbl_whitelist: spamListField,

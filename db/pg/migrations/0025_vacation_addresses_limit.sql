@@ -34,11 +34,12 @@ CREATE OR REPLACE VIEW mail_sieve_scripts AS
       ELSE 7
     END ||
     ' :handle ' || '"' || replace(replace('autoresponder ' || a.autoresponder_start_date || ' ' || a.autoresponder_end_date || ' ' || a.autoresponder_body, '\', '\\'), '"', '\"') || '"' ||
-    coalesce(' :addresses [' || (SELECT string_agg('"' || x.address || '"', ', ') FROM (
-      SELECT email AS address FROM aliases WHERE target = a.email
+    coalesce(' :addresses [' || (SELECT string_agg('"' || x.address || '"', ', ' ORDER BY x.bytewise) FROM (
+      SELECT email AS address, email COLLATE "C" AS bytewise FROM aliases WHERE target = a.email
       UNION ALL
-      SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
-      ORDER BY 1 LIMIT 100
+      SELECT a.name || '@' || c.name, (a.name || '@' || c.name) COLLATE "C" FROM domains c
+      WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+      ORDER BY 2 LIMIT 100
     ) x) || ']', '') ||
     ' ' || '"' || replace(replace(CASE WHEN btrim(a.autoresponder_body, ' ' || chr(9) || chr(10) || chr(13)) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || chr(10) || '' || chr(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || chr(10) ||
     '}' || chr(10) ||

@@ -36,10 +36,11 @@ CREATE VIEW mail_sieve_scripts AS
     END ||
     ' :handle ' || '"' || replace(replace('autoresponder ' || a.autoresponder_start_date || ' ' || a.autoresponder_end_date || ' ' || a.autoresponder_body, '\', '\\'), '"', '\"') || '"' ||
     coalesce(' :addresses [' || (SELECT group_concat('"' || x.address || '"', ', ') FROM (
-      SELECT email AS address FROM aliases WHERE target = a.email
+      SELECT email AS address, email AS bytewise FROM aliases WHERE target = a.email
       UNION ALL
-      SELECT a.name || '@' || c.name FROM domains c WHERE c.catchall_type = 3 AND c.catchall_address = d.name
-      ORDER BY 1 LIMIT 100
+      SELECT a.name || '@' || c.name, (a.name || '@' || c.name) FROM domains c
+      WHERE c.catchall_type = 3 AND c.catchall_address = d.name
+      ORDER BY 2 LIMIT 100
     ) x) || ']', '') ||
     ' ' || '"' || replace(replace(CASE WHEN trim(a.autoresponder_body, ' ' || char(9) || char(10) || char(13)) = '' THEN 'To jest automatyczna odpowiedź: adresat jest nieobecny i przeczyta Twoją wiadomość później.' || char(10) || '' || char(10) || 'This is an automatic reply: the recipient is away and will read your message later.' ELSE a.autoresponder_body END, '\', '\\'), '"', '\"') || '"' || ';' || char(10) ||
     '}' || char(10) ||

@@ -12,6 +12,7 @@ import { pgDialect } from "@/db/pg/dialect";
 import { ensureMailReader, mailReaderSql } from "@/db/pg/mail-reader";
 import { databaseEngine, nodePgConnectionString } from "@/lib/config.mjs";
 import { DEFAULT_MAIL_READER, pgsqlMapOptionsFromUrl, type PgsqlMapOptions } from "../config-database";
+import { shellWord } from "../shell-word";
 
 export interface SandboxPostgres {
   /** The application's connection (the database's owner): DATABASE_URL. */
@@ -116,9 +117,7 @@ export function mailReaderHint(
   exists: boolean,
   failure: { message: string; code?: string },
 ): string {
-  // Quoted for the shell when the name needs it (a database name may hold spaces, quotes, `$`).
-  const db = /^[\w.-]+$/.test(database) ? database : `'${database.replace(/'/g, `'\\''`)}'`;
-  const pipe = `mailserver db-role --print | runuser -u postgres -- psql -d ${db}`;
+  const pipe = `mailserver db-role --print | runuser -u postgres -- psql -d ${shellWord(database)}`;
   if (!exists)
     return (
       `the mail role ${role} does not exist, and DATABASE_URL's role may not create it (no CREATEROLE): create it as ` +

@@ -25,6 +25,7 @@ export { SANDBOX_RBL_ZONE };
 import { freePorts, waitUntil } from "./processes";
 import { SANDBOX_MYHOSTNAME } from "./daemon-config";
 import { CLI } from "@/lib/cli/args";
+import { shellWord } from "../shell-word";
 
 export interface SandboxOptions {
   dir: string;
@@ -202,9 +203,6 @@ const INFO_FIELDS: Record<string, (keyof SandboxInfo)[]> = {
   events: ["events"],
   lists: ["lists_lmtp", "lists_url"],
 };
-
-/** A word of a shell command line, quoted when it needs to be. */
-const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 
 /**
  * `mailserver check`'s options for a sandbox, less --account and --password: every port and file where this

@@ -355,7 +355,7 @@ export async function smtpSend(port: number, from: string, to: string[], message
     send("DATA");
     await expect(/^354/);
     const body = message.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
-    send(`${body}\r\n.`);
+    s.write(`${body}\r\n.\r\n`);
     step = "the end of DATA";
     await expect(/^250/);
     s.write("QUIT\r\n");
