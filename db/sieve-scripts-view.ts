@@ -97,13 +97,21 @@ export function sieveScriptsView(engine: Engine): string {
       .join(` || ${nl} || `);
   const reply = `CASE WHEN ${blank("a.autoresponder_body")} THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE a.autoresponder_body END`;
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
-  const redirect = `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
+  // With the variables extension (the spam filter's script requires it) Sieve would expand "${x}" in an address
+  // ("a${x}b@..." is a valid one) and forward to "ab@...": written as "${dollar}{x}" after set "dollar" "$" instead,
+  // which substitution, a single pass, leaves as "${x}".
+  const forwardTo = (variables: boolean) =>
+    variables
+      ? `CASE WHEN ${indexOf("f.value", "'${'")} > 0 THEN '  set "dollar" "$";' || ${nl} ELSE '' END || ` +
+        `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ` +
+        `${quoted("replace(f.value, '${', '${dollar}{')")} || ';' || ${nl}`
+      : `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
   // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix
   // used to fold it into the account's own delivery, while a redirect to it would store a second copy (Pigeonhole's
   // duplicate check ends the round there). With every forward left out, no redirect at all (coalesce: not NULL).
-  const forwarding =
+  const forwarding = (variables: boolean) =>
     `CASE WHEN ${smsOn} AND ${forwardOnly} THEN '  if execute :pipe "${FORWARDED_MAIL_PROGRAM}" { }' || ${nl} ELSE '' END || ` +
-    `coalesce((SELECT ${join(redirect, "''")} FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email ` +
+    `coalesce((SELECT ${join(forwardTo(variables), "''")} FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email ` +
     `AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)), '')`;
   const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
   // The entries of the account's and its domain's list, quoted for Sieve: addresses ("> 0") or domains ("= 0").
@@ -209,12 +217,12 @@ ${create} mail_sieve_scripts AS
       END ||
       '}' || CASE
         WHEN NOT ${forwards} THEN ${nl}
-        WHEN a.spam_rule = 'tag' THEN ${nl} || ${forwarding}
-        ELSE ' else {' || ${nl} || ${forwarding} || '}' || ${nl}
+        WHEN a.spam_rule = 'tag' THEN ${nl} || ${forwarding(true)}
+        ELSE ' else {' || ${nl} || ${forwarding(true)} || '}' || ${nl}
       END
     WHEN ${forwards} THEN
       '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || ${nl} ||
-      'require ["copy"' || ${sms} || '];' || ${nl} || ${blackRuleAlone} || ${forwarding}
+      'require ["copy"' || ${sms} || '];' || ${nl} || ${blackRuleAlone} || ${forwarding(false)}
     ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl} || ${blackRuleAlone}
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;`;

@@ -129,6 +129,22 @@ describe("an account's forwards", () => {
       .map((r) => r.destination)
       .sort();
 
+  it('a forward holding "${" is redirected to itself, not to what the variables extension would make of it', async () => {
+    await createAccount(db, await getDomainOrThrow(db, D), "dolar", {
+      password: "Dolar-pass1",
+      keep_mail: 0,
+      forwards: ["a${x}b@outside.test", "zwykly@outside.test"],
+      spam_rule: "tag",
+    });
+    // The filter on: its script requires variables.
+    expect(spamScript(`dolar@${D}`)).toContain(
+      '  set "dollar" "$";\n  redirect "a${dollar}{x}b@outside.test";\n  redirect "zwykly@outside.test";\n',
+    );
+    // The filter off: no variables, the address as it is.
+    await change("dolar", { spam_enabled: 0 });
+    expect(spamScript(`dolar@${D}`)).toContain('  redirect "a${x}b@outside.test";\n');
+  });
+
   it("are its spam script's redirects after the filter, with :copy when it keeps a copy; Postfix maps it to itself alone", async () => {
     const domain = await getDomainOrThrow(db, D);
     await createAccount(db, domain, "kopia", {

@@ -26,6 +26,7 @@ export function forwardOnlySpamCases() {
       only("daleko-white@outside.test", { spam_hits: 2, spam_rule: "move", spam_white_list: ["friend@outside.test"] }),
     );
     await addAccount("fwdblack", only("daleko-black@outside.test", { spam_black_list: ["pest@outside.test"] }));
+    await addAccount("fwddolar", only("daleko${x}dolar@outside.test", { spam_hits: 5, spam_rule: "tag" }));
   });
 
   it("a forward-only account's spam filter applies to what it forwards: tag marks the copy, move keeps spam in its Spam folder and forwards none, spam_enabled 0 forwards it as it came, the white list beats the score, the black list refuses", async () => {
@@ -53,6 +54,13 @@ export function forwardOnlySpamCases() {
     // Nothing else is kept: the inboxes of the forward-only accounts stay empty.
     for (const name of ["fwdtag", "fwdmove", "fwdoff", "fwdwhite"]) expect(readMessages(l, `${name}@${D}`)).toEqual([]);
     expect(outbound().filter((m) => m.to.some((t) => /^(spammer|friend|someone|pest)@/.test(t)))).toEqual([]);
+  });
+
+  it('a forward holding "${" reaches that address with the filter on (its script requires variables), not the address Sieve would expand it to', async () => {
+    expect((await send("someone@outside.test", [`fwddolar@${D}`], "dolar-1")).refused).toEqual([]);
+    await settle();
+    expect(forwardedTo("daleko${x}dolar@outside.test", "dolar-1")).toEqual(["dolar-1"]);
+    expect(forwardedTo("dalekodolar@outside.test", "dolar-1")).toEqual([]);
   });
 
   it("a hosted forward target's black list drops what a forward brings from a listed sender, its white list beating it; the forwarding accounts keep what they keep", async () => {
