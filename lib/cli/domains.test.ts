@@ -133,6 +133,17 @@ describe("domain dkim show", () => {
 });
 
 describe("domain add", () => {
+  it("refuses a name over 221 characters, whose addresses would pass the 254 of an address", async () => {
+    const name = (n: number) => `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(n - 195)}.pl`;
+    expect(name(222)).toHaveLength(222);
+    await expect(
+      runCommand(db, ["domain", "add", name(222), "--postmaster-password", "Option-pass1"]),
+    ).rejects.toMatchObject({ key: "invalidDomainName" });
+    expect(await runCommand(db, ["domain", "add", name(221), "--postmaster-password", "Option-pass1"])).toMatch(
+      /log in as postmaster@/,
+    );
+  });
+
   it("takes the postmaster's password from the option, else POSTMASTER_PASSWORD, else generates and prints one", async () => {
     const passwordOf = async (domain: string) =>
       (await getAccountOrThrow(db, await getDomainOrThrow(db, domain), "postmaster")).passwordHash;

@@ -65,7 +65,7 @@ export const domainErrors = {
     "validation",
     "Nieprawidłowa nazwa domeny.",
     "Invalid domain name.",
-    "The domain in the path is not a lowercase DNS name.",
+    "The domain in the path is not a lowercase DNS name; or a new domain's name is over 221 characters, so that its addresses (a name of up to 32, @, the domain) would pass the 254 of an address.",
   ),
   accountLimitReached: entry(
     "500.364",

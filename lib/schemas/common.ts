@@ -14,6 +14,13 @@ export const DOMAIN_RE = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+(?:[a-z]{2,63
 const LOCAL_RE = /^(?=.{1,64}$)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 
 export const isDomainName = (s: string) => DOMAIN_RE.test(s);
+/**
+ * The longest name of a hosted domain: each of its addresses (a name of up to 32 characters, "@", the domain) must
+ * fit the 254 characters of an address, or nothing could reach it (the policy service refuses longer ones at RCPT,
+ * and a forward or an alias target to it fails the address rule).
+ */
+export const HOSTED_DOMAIN_MAX = 254 - 1 - 32;
+export const isHostedDomainName = (s: string) => isDomainName(s) && s.length <= HOSTED_DOMAIN_MAX;
 export const isAccountName = (s: string) => ACCOUNT_NAME_RE.test(s);
 export const isListName = (s: string) => LIST_NAME_RE.test(s);
 

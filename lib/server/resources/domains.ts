@@ -6,7 +6,7 @@ import { containsPattern } from "@/db/like";
 import { accounts, domains, type CustomerRow, type DomainRow } from "@/db/schema";
 import { apiError } from "@/lib/errors/api-error";
 import { recordRemovedMailboxes } from "@/lib/mailserver/removed-mailboxes";
-import { isDomainName, isEmail } from "@/lib/schemas/common";
+import { isDomainName, isEmail, isHostedDomainName } from "@/lib/schemas/common";
 import {
   domainFields,
   READ_ONLY_DOMAIN_FIELDS,
@@ -209,7 +209,7 @@ export async function insertDomain(
   limits: DomainLimits,
   customerId?: number,
 ): Promise<DomainRow> {
-  if (!isDomainName(name)) throw apiError("invalidDomainName", "domain");
+  if (!isHostedDomainName(name)) throw apiError("invalidDomainName", "domain");
   return withTransaction(db, async (tx) => {
     if ((await statements(tx).byName.execute({ name })).length)
       throw apiError("domainTaken", "domain", { domain: name });
