@@ -101,11 +101,11 @@ export function sieveScriptsView(engine: Engine): string {
   // ("a${x}b@..." is a valid one) and forward to "ab@...": written as "${dollar}{x}" after set "dollar" "$" instead,
   // which substitution, a single pass, leaves as "${x}".
   const forwardTo = (variables: boolean) =>
-    variables
-      ? `CASE WHEN ${indexOf("f.value", "'${'")} > 0 THEN '  set "dollar" "$";' || ${nl} ELSE '' END || ` +
-        `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ` +
-        `${quoted("replace(f.value, '${', '${dollar}{')")} || ';' || ${nl}`
-      : `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ${quoted("f.value")} || ';' || ${nl}`;
+    (variables
+      ? `CASE WHEN ${indexOf("f.value", "'${'")} > 0 THEN '  set "dollar" "$";' || ${nl} ELSE '' END || `
+      : "") +
+    `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ` +
+    `${quoted(variables ? "replace(f.value, '${', '${dollar}{')" : "f.value")} || ';' || ${nl}`;
   // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix
   // used to fold it into the account's own delivery, while a redirect to it would store a second copy (Pigeonhole's
   // duplicate check ends the round there). With every forward left out, no redirect at all (coalesce: not NULL).
