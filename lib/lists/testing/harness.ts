@@ -101,6 +101,22 @@ export const settle = () => settleMail(l, at("znacznik"), 60_000);
 export const outboundWith = (text: string) =>
   maildirNew(l.outbound).filter((f) => fs.readFileSync(f, "utf8").includes(text));
 export const maillog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "utf8");
+/**
+ * What the mail system logged about the message whose Message-ID holds `id`: Postfix's lines for its queue ids, Rspamd's
+ * naming it, and the policy service's last answers. The message of an expectation about that message, for a failure
+ * in CI, where the sandbox's logs are gone with it.
+ */
+export function trace(id: string): string {
+  const lines = (file: string) =>
+    fs.existsSync(path.join(l.logs, file)) ? fs.readFileSync(path.join(l.logs, file), "utf8").split("\n") : [];
+  const postfix = lines("postfix.log");
+  const queueIds = new Set(postfix.filter((s) => s.includes(id)).map((s) => /: ([0-9A-F]{6,}): /.exec(s)?.[1]));
+  return [
+    ...postfix.filter((s) => [...queueIds].some((q) => q && s.includes(q))),
+    ...lines("rspamd.log").filter((s) => s.includes(id)),
+    ...lines("policy.log").slice(-12),
+  ].join("\n");
+}
 export const header = (raw: string, name: string) =>
   new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "im").exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, " ");
 export const text = async (raw: string) => (await simpleParser(raw)).text ?? "";

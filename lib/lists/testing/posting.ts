@@ -25,6 +25,7 @@ import {
   outboundWith,
   maillog,
   text,
+  trace,
 } from "./harness";
 import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 
@@ -226,14 +227,18 @@ export function postingCases() {
       const fields = (kb: number) =>
         Array.from({ length: kb * 10 }, (_, n) => `X-Wypelniacz-${n}: ${"w".repeat(80)}\n`).join("");
       const big = unique("big-header");
-      await expect(
-        smtpSend(
-          l.ports.smtp,
-          "obcy@elsewhere.test",
-          [at("otwarta")],
-          message("obcy@elsewhere.test", at("otwarta"), big, fields(600)),
-        ),
-      ).rejects.toThrow(/^SMTP: 554 5\.7\.1 The header of this message is too large for a mailing list/);
+      const answer = await smtpSend(
+        l.ports.smtp,
+        "obcy@elsewhere.test",
+        [at("otwarta")],
+        message("obcy@elsewhere.test", at("otwarta"), big, fields(600)),
+      ).then(
+        () => "accepted",
+        (err: Error) => err.message,
+      );
+      expect(answer, trace(big.replace(/\W/g, ""))).toMatch(
+        /^SMTP: 554 5\.7\.1 The header of this message is too large for a mailing list/,
+      );
       // Past the service's 1 MB, through an account that keeps a copy and forwards to the list: the session judges
       // only recipients that lead to lists alone, so the forward meets the list after acceptance. Before, the service
       // answered 451 at every retry: days in Postfix's queue, then a bounce to the sender.
