@@ -34,6 +34,14 @@ export const DEFAULT_AUTORESPONDER_BODY =
  */
 export const VACATION_ADDRESSES_MAX = 100;
 
+/**
+ * The longest line of an autoresponder's reply, in bytes. Pigeonhole sends the text as 8bit, as it is, and Postfix's
+ * SMTP and LMTP clients break a line over 999 bytes with CRLF and a space wherever it falls: inside a word or a UTF-8
+ * character, and after Rspamd's DKIM signature. A longer line of the text is broken after its last space that keeps
+ * it within this (a word longer than this is cut).
+ */
+export const REPLY_LINE_BYTES = 900;
+
 // What the two engines spell differently; everything else is the same SQL.
 const dialects = {
   sqlite: {
@@ -47,6 +55,9 @@ const dialects = {
     jsonLength: (column: string) => `json_array_length(${column})`,
     indexOf: (text: string, part: string) => `instr(${text}, ${part})`,
     blank: (text: string) => `trim(${text}, ' ' || char(9) || char(10) || char(13)) = ''`,
+    greatest: (x: string, y: string) => `max(${x}, ${y})`,
+    bytes: (text: string) => `length(CAST(${text} AS BLOB))`,
+    text: (value: string) => value,
     // SQLite has no CREATE OR REPLACE VIEW: its migration drops the view first.
     create: "CREATE VIEW",
   },
@@ -61,6 +72,10 @@ const dialects = {
     jsonLength: (column: string) => `jsonb_array_length(${column})`,
     indexOf: (text: string, part: string) => `strpos(${text}, ${part})`,
     blank: (text: string) => `btrim(${text}, ' ' || chr(9) || chr(10) || chr(13)) = ''`,
+    greatest: (x: string, y: string) => `greatest(${x}, ${y})`,
+    bytes: (text: string) => `octet_length(${text})`,
+    // A recursive query's columns need their type in the first row.
+    text: (value: string) => `CAST(${value} AS text)`,
     // Replaced in place, so the mail role keeps its SELECT on it (docs/postgresql.md: the role's grants).
     create: "CREATE OR REPLACE VIEW",
   },
@@ -68,7 +83,8 @@ const dialects = {
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, bytewise, daysBetween, jsonValues, jsonLength, indexOf, blank, create } = dialects[engine];
+  const { newline: nl, join, bytewise, daysBetween, jsonValues, jsonLength, indexOf, blank, greatest, bytes, text, create } =
+    dialects[engine];
   // Forwards without keeping a copy (keep_mail 0): the script forwards the message and stores none of it but the spam
   // "move" keeps; the autoresponder's script, when it runs, discards the keep. A blocked account keeps everything (its
   // forwards are suspended), so it is not forward-only.
@@ -95,7 +111,29 @@ export function sieveScriptsView(engine: Engine): string {
       .split("\n")
       .map((line) => `'${line.replace(/'/g, "''")}'`)
       .join(` || ${nl} || `);
-  const reply = `CASE WHEN ${blank("a.autoresponder_body")} THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE a.autoresponder_body END`;
+  const reply = `CASE WHEN ${blank("a.autoresponder_body")} THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE ${wrapped("a.autoresponder_body")} END`;
+  // The account's text with no line over REPLY_LINE_BYTES, one line of the reply per step: the next line of the text
+  // when it fits, else as many of its words as fit (the most characters that fit, cut back to their last space: rtrim
+  // with every other character they hold), else a word that does not fit, cut. Lines that fit are left as they are.
+  function wrapped(body: string): string {
+    const max = REPLY_LINE_BYTES;
+    const end = indexOf("w.rest", nl);
+    const fits = `(${end} > 0 AND ${bytes(`substr(w.rest, 1, ${end})`)} <= ${max + 1})`;
+    const most = `substr(w.rest, 1, ${max})`;
+    // Each character takes one byte or more: without as many of the last characters as there are bytes over `max`,
+    // what is left fits; a quarter of `max` characters (of four bytes) always does.
+    const fitting = `substr(${most}, 1, ${greatest(String(max / 4), `length(${most}) - ${greatest("0", `${bytes(most)} - ${max}`)}`)})`;
+    const words = `rtrim(${fitting}, replace(${fitting}, ' ', ''))`;
+    const taken = `CASE WHEN ${fits} THEN substr(w.rest, 1, ${end}) WHEN ${words} = '' THEN ${fitting} ELSE ${words} END`;
+    return (
+      `(WITH RECURSIVE s(text) AS (SELECT ${body} || ${nl}), ` +
+      `w(pos, rest, line) AS (SELECT 1, ${text(`substr(s.text, 1, ${max + 1})`)}, ${text("NULL")} FROM s ` +
+      `UNION ALL SELECT w.pos + length(${taken}), substr(s.text, w.pos + length(${taken}), ${max + 1}), ` +
+      `${taken} || CASE WHEN ${fits} THEN '' ELSE ${nl} END FROM w, s WHERE w.rest <> '') ` +
+      `SELECT substr(t.text, 1, length(t.text) - 1) FROM (SELECT ${join("l.line", "''", "l.pos")} AS text ` +
+      `FROM (SELECT pos, line FROM w WHERE line IS NOT NULL ORDER BY pos) l) t)`
+    );
+  }
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";
   // With the variables extension (the spam filter's script requires it) Sieve would expand "${x}" in an address
   // ("a${x}b@..." is a valid one) and forward to "ab@...": written as "${dollar}{x}" after set "dollar" "$" instead,
@@ -144,7 +182,8 @@ export function sieveScriptsView(engine: Engine): string {
 -- script); the id carries sieve_version so a changed script is recompiled. Pigeonhole's vacation never answers
 -- lists, bulk or automated mail (List-Id, Precedence, Auto-Submitted, MAILER-DAEMON...) and answers each sender
 -- once per :days; :handle names the period and the text, so a new period or text starts afresh (RFC 5230 derives
--- the default handle from the reason too). An empty text answers with DEFAULT_AUTORESPONDER_BODY. It answers only mail with one of the
+-- the default handle from the reason too). An empty text answers with DEFAULT_AUTORESPONDER_BODY; a line of the text
+-- over ${REPLY_LINE_BYTES} bytes is broken between words (Postfix would break it anywhere). It answers only mail with one of the
 -- account's addresses in To or Cc: its own, its aliases', its name in every domain whose catchall of type 3 leads to
 -- its domain (x@other reaches x@here), or the address the message was sent to, which Postfix writes at delivery
 -- (X-Original-To; Dovecot's sieve_vacation_use_original_recipient): what a catchall of type 1 or 2 collects too.

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountRecord, createAccount, deleteAccounts, getAccountOrThrow } from "@/lib/server/resources/accounts";
 import { updateDomain } from "@/lib/server/resources/domains";
@@ -375,6 +376,33 @@ describe.skipIf(missing.length > 0)("mail server on the panel's database", () =>
         ),
       );
       expect(hasSubject(`aliasy@${A}`, "past the listed aliases")).toBe(true);
+    });
+
+    it("a text with a line longer than SMTP allows (998 bytes) reaches the sender whole: Postfix does not break it inside a word or a UTF-8 character", async () => {
+      // One paragraph of over 3,000 bytes in one line, as a panel user types it: Pigeonhole sends it as 8bit, unwrapped.
+      const body = Array.from({ length: 110 }, (_, i) => `Zażółć gęślą jaźń ${i}.`).join(" ");
+      expect(Buffer.byteLength(body)).toBeGreaterThan(3000);
+      await createAccount(db, await domain(A), "dlugi", {
+        password: PASSWORD.other,
+        autoresponder_mode: 1,
+        autoresponder_body: body,
+      });
+      const sender = "czyta@delta.test";
+      await createAccount(db, await domain("delta.test"), "czyta", { password: PASSWORD.other });
+      const to = `dlugi@${A}`;
+      const sent = await smtpTry(l.ports.submission, sender, [to], message(sender, to, "long line"), {
+        user: sender,
+        pass: PASSWORD.other,
+      });
+      expect(sent.accepted).toEqual([to]);
+      await waitFor("the reply with the long text", () =>
+        readMessages(l, sender).some((m) => /^Auto-Submitted: auto-replied/im.test(m)),
+      );
+      const raw = readMessages(l, sender).find((m) => /^Auto-Submitted: auto-replied/im.test(m))!;
+      for (const line of raw.split(/\r?\n/)) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(998);
+      const text = (await simpleParser(raw)).text ?? "";
+      // Line breaks may be added between words; the words and characters are the account's.
+      expect(text.trim().split(/\s+/)).toEqual(body.split(" "));
     });
 
     it("answers only a verified envelope sender (an SPF pass, a login): not a forged one (SPF softfail), nor one whose domain has no SPF record or that wrote the verification header itself, whose mail is still delivered", async () => {

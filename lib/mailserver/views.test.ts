@@ -17,7 +17,7 @@ import { mailHomeOf, pendingRemovals, removeMailboxes } from "./removed-mailboxe
 import { createAlias } from "@/lib/server/resources/aliases";
 import type { Principal } from "@/lib/server/caller/auth";
 import { getDomainOrThrow, removeDomain, updateDomain } from "@/lib/server/resources/domains";
-import { DEFAULT_AUTORESPONDER_BODY, VACATION_ADDRESSES_MAX } from "@/db/sieve-scripts-view";
+import { DEFAULT_AUTORESPONDER_BODY, REPLY_LINE_BYTES, VACATION_ADDRESSES_MAX } from "@/db/sieve-scripts-view";
 import { MAX_FORWARDS } from "@/lib/schemas/account";
 import { SPAM_LIST_MAX_CHARACTERS } from "@/lib/schemas/common";
 import { largestSpamList } from "./testing/largest-spam-list";
@@ -81,6 +81,31 @@ describe("mail_sieve_scripts", () => {
       await change("ola", { autoresponder_body: blank });
       expect(script(`ola@${D}`)!.script).toContain(` "${DEFAULT_AUTORESPONDER_BODY}";\n}`);
     }
+    await change("ola", { autoresponder_body: 'Urlop \\ "do 14.07".' });
+  });
+
+  it(`breaks a line of the text over ${REPLY_LINE_BYTES} bytes after a word, a longer word inside it; other lines stay as written`, async () => {
+    const paragraph = Array.from({ length: 120 }, (_, i) => `Zażółć gęślą jaźń ${i}.`).join(" ");
+    const word = "ż".repeat(600);
+    const short = "Krótka linia  z dwiema spacjami, bez zmian.";
+    await change("ola", { autoresponder_body: [paragraph, "", short, word, "ą ".repeat(700).trim()].join("\n") });
+    const vacation = script(`ola@${D}`)!.script;
+    // The reply: the script's last quoted string (the text holds no quote).
+    const reply = vacation.slice(
+      vacation.lastIndexOf('"', vacation.lastIndexOf('";') - 1) + 1,
+      vacation.lastIndexOf('";'),
+    );
+    const lines = reply.split("\n");
+    for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(REPLY_LINE_BYTES);
+    expect(lines).toContain("");
+    expect(lines).toContain(short);
+    // Only line breaks were added: after a space, or inside the word with no space to break at.
+    expect(reply.replace(/\n/g, "")).toBe([paragraph, short, word, "ą ".repeat(700).trim()].join(""));
+    // The paragraph: broken after words (each of its lines but the last ends with a space).
+    const broken = lines.slice(0, lines.indexOf(""));
+    expect(broken.length).toBeGreaterThan(3);
+    expect(broken.join("")).toBe(paragraph);
+    for (const line of broken.slice(0, -1)) expect(line).toMatch(/\S $/);
     await change("ola", { autoresponder_body: 'Urlop \\ "do 14.07".' });
   });
 
