@@ -83,8 +83,20 @@ const dialects = {
 
 /** The CREATE VIEW statement of mail_sieve_scripts for one engine. */
 export function sieveScriptsView(engine: Engine): string {
-  const { newline: nl, join, bytewise, daysBetween, jsonValues, jsonLength, indexOf, blank, greatest, bytes, text, create } =
-    dialects[engine];
+  const {
+    newline: nl,
+    join,
+    bytewise,
+    daysBetween,
+    jsonValues,
+    jsonLength,
+    indexOf,
+    blank,
+    greatest,
+    bytes,
+    text,
+    create,
+  } = dialects[engine];
   // Forwards without keeping a copy (keep_mail 0): the script forwards the message and stores none of it but the spam
   // "move" keeps; the autoresponder's script, when it runs, discards the keep. A blocked account keeps everything (its
   // forwards are suspended), so it is not forward-only.
