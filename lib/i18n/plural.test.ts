@@ -40,5 +40,8 @@ describe("countOf", () => {
       "1500 kont",
     ]);
     expect(countOf("en", 1, ACCOUNTS)).toBe("1 account");
+    // Grouped as each language groups: Polish from five digits, with a no-break space.
+    expect(countOf("pl", 15000, ACCOUNTS)).toBe("15\u00a0000 kont");
+    expect(countOf("en", 1500, ACCOUNTS)).toBe("1,500 accounts");
   });
 });

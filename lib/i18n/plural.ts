@@ -1,6 +1,7 @@
 // Counted nouns in the panel's language, chosen by Intl.PluralRules: Polish has three forms ("1 przekierowanie",
 // "3 przekierowania", "5 przekierowań"), English two. No React: error texts and components use it alike.
 import type { Locale } from "./index";
+import { formatNumber } from "./number";
 
 /** The forms of one noun: `one`, `few` (Polish 2-4, 22-24 ...), `many` (Polish 5-21 ...), `other` (fractions, English plural). */
 export interface PluralForms {
@@ -23,8 +24,9 @@ export function pluralForm(locale: Locale, n: number, forms: PluralForms): strin
   );
 }
 
-/** "3 przekierowania": the count and its noun. */
-export const counted = (locale: Locale, n: number, forms: PluralForms) => `${n} ${pluralForm(locale, n, forms)}`;
+/** "3 przekierowania", "15 000 znaków", "15,000 characters": the count, grouped as the language groups it, and its noun. */
+export const counted = (locale: Locale, n: number, forms: PluralForms) =>
+  `${formatNumber(n, locale)} ${pluralForm(locale, n, forms)}`;
 
 /** A noun's forms in each of the panel's languages. */
 export type Noun = Record<Locale, PluralForms>;

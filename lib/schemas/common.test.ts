@@ -7,8 +7,12 @@ import {
   isListName,
   multilineText,
   passwordProblems,
+  sieveSpamList,
+  SPAM_LIST_MAX_CHARACTERS,
   text,
 } from "./common";
+import { issueAttributes } from "./fields";
+import { errorDetailText } from "@/lib/errors/details";
 
 describe("account names (contract §8)", () => {
   it.each(["ab", "a1", "jan.nowak", "jan_nowak", "jan-nowak", "a".repeat(32), "007", "a.b-c_d"])("accepts %s", (n) =>
@@ -108,4 +112,17 @@ describe("free texts are counted and stored composed (NFC)", () => {
     expect(multilineText(48).parse(decomposed)).toBe(decomposed.normalize("NFC"));
   });
   it("still refuses what is too long composed", () => expect(text(48).safeParse("ś".repeat(49)).success).toBe(false));
+});
+
+describe("a white or black list over SPAM_LIST_MAX_CHARACTERS", () => {
+  it("is refused with the limit, which the error's detail writes grouped in each language", () => {
+    const domain = `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.pl`;
+    const entries = Array.from({ length: 80 }, (_, i) => `u${i}@${domain}`);
+    const parsed = sieveSpamList().safeParse(entries);
+    expect(parsed.success).toBe(false);
+    const attributes = issueAttributes(parsed.error!.issues);
+    expect(attributes).toMatchObject({ max_characters: SPAM_LIST_MAX_CHARACTERS });
+    expect(errorDetailText(attributes, "pl")).toContain("Najwyżej 15\u00a0000 znaków łącznie.");
+    expect(errorDetailText(attributes, "en")).toContain("At most 15,000 characters in all.");
+  });
 });
