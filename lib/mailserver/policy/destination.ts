@@ -5,7 +5,7 @@
 // sender (backscatter). The policy service asks this first and refuses such a recipient with 550 5.1.1.
 // It follows the same tables Postfix's maps read (lib/mailserver/config.ts): accounts, lists and their bounce
 // addresses, aliases, then the domain's catchall; written with the query builder, the same on both engines.
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, aliases, domains, mailingLists } from "@/db/schema";
 
@@ -98,6 +98,24 @@ export async function resolve(
 }
 
 /**
+ * The forwards an account's Sieve script sends to (db/sieve-scripts-view.ts): all but those that lead straight back
+ * to the account, its own address or an alias of it, which the script leaves out. When every forward does, they are
+ * all kept, so that the expansion goes round (expansionLoops): the script forwards nothing, and with the
+ * autoresponder on a forward-only account's script discards the message.
+ */
+async function forwardsSent(db: Db, address: string, stored: unknown): Promise<string[]> {
+  const forwards = Array.isArray(stored) ? stored.map((f) => String(f).toLowerCase()) : [];
+  const others = forwards.filter((f) => f !== address);
+  if (!others.length) return forwards;
+  const own = await db
+    .select({ email: aliases.email })
+    .from(aliases)
+    .where(and(eq(aliases.target, address), inArray(aliases.email, others)));
+  const sent = others.filter((f) => !own.some((a) => a.email.toLowerCase() === f));
+  return sent.length ? sent : forwards;
+}
+
+/**
  * What an account does with a message (db/sieve-scripts-view.ts): it keeps it unless it forwards without keep_mail,
  * and a blocked one keeps everything (its forwards are suspended); `forwards` are the addresses it sends it on to.
  */
@@ -108,9 +126,7 @@ async function deliveryOf(db: Db, address: string): Promise<{ keeps: boolean; fo
     .where(eq(accounts.email, address))
     .limit(1);
   if (!account || account.blocked) return { keeps: true, forwards: [] };
-  const forwards = Array.isArray(account.forwards)
-    ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
-    : [];
+  const forwards = await forwardsSent(db, address, account.forwards);
   return { keeps: Boolean(account.keepMail) || forwards.length === 0, forwards };
 }
 
@@ -243,9 +259,7 @@ async function aliasMapLookup(db: Db, address: string): Promise<string[] | undef
     .where(eq(accounts.email, address))
     .limit(1);
   if (account) {
-    const forwards = Array.isArray(account.forwards)
-      ? (account.forwards as unknown[]).map((f) => String(f).toLowerCase())
-      : [];
+    const forwards = account.blocked ? [] : await forwardsSent(db, address, account.forwards);
     const keepsOwnRow = account.keepMail || account.blocked || forwards.length === 0;
     return [...(keepsOwnRow ? [address] : []), ...(account.blocked ? [] : forwards)];
   }
@@ -270,9 +284,10 @@ async function aliasMapLookup(db: Db, address: string): Promise<string[] | undef
  * that maps to itself (an account that keeps a copy, a list), a round without such an address being a loop
  * (Postfix gave up after 1,000 steps with `451 4.6.0 Alias expansion error` for every recipient of the message; a
  * forward-only account's Sieve forwards now end it after one round, leaving the message in its unread inbox). So a
- * forward-only account forwarding to its own alias, two forward-only accounts forwarding to each other, or aliases
- * pointing at each other loop; an account that keeps a copy and forwards to its alias does not (it maps to itself,
- * which ends the round: one copy is stored).
+ * forward-only account forwarding only to its own alias, two forward-only accounts forwarding to each other, or
+ * aliases pointing at each other loop; an account that keeps a copy and forwards to its alias does not (it maps to
+ * itself, which ends the round: one copy is stored), nor does a forward-only account whose other forwards lead on
+ * (its script leaves the one to its alias out: forwardsSent).
  */
 export async function expansionLoops(db: Db, recipient: string): Promise<boolean> {
   const slots = [recipient.toLowerCase()];

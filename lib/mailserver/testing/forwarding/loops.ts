@@ -37,11 +37,15 @@ export function loopCases() {
     await addAccount("cel");
     await addAlias("drugi", `cel@${D}`);
     await addAlias("pierwszy", `drugi@${D}`);
+    // Legitimate: a forward-only account forwarding to its own alias and to a deputy (its script leaves the alias out).
+    await addAccount("zastepca");
+    await addAccount("dwa", { keep_mail: 0, forwards: [`dwa-alias@${D}`, `zastepca@${D}`] });
+    await addAlias("dwa-alias", `dwa@${D}`);
   });
 
   it("a recipient whose aliases and forwards go round in a loop is refused at RCPT (550 5.4.6); the others get the message, nothing is deferred or returned", async () => {
     const looping = [`petla@${D}`, `petla-alias@${D}`, `ping@${D}`, `pong@${D}`, `urlop@${D}`];
-    const fine = [`kopia@${D}`, `pierwszy@${D}`, MARKER];
+    const fine = [`kopia@${D}`, `pierwszy@${D}`, `dwa@${D}`, MARKER];
     const before = postfixLog().length;
     const outcome = await send("nadawca@outside.test", [...looping, ...fine], "petla-1");
     expect(outcome.accepted.sort()).toEqual([...fine].sort());
@@ -56,6 +60,9 @@ export function loopCases() {
     // One copy each: the account that keeps a copy stores it once, the alias chain reaches its mailbox.
     expect(has(`kopia@${D}`, "petla-1")).toBe(1);
     expect(has(`cel@${D}`, "petla-1")).toBe(1);
+    // The deputy gets the forward-only account's copy; the account stores none (it was refused as a loop before).
+    expect(has(`zastepca@${D}`, "petla-1")).toBe(1);
+    expect(has(`dwa@${D}`, "petla-1")).toBe(0);
     expect(postfixLog().slice(before)).not.toMatch(/map nesting|Alias expansion error/);
     expect(outbound().filter((m) => m.to.includes("nadawca@outside.test"))).toEqual([]);
   });
