@@ -24,7 +24,7 @@ import { endRefusedSessions } from "./open-sessions";
 import { prunePasswordChanges } from "./password-changes";
 import { mailHomeTemplate, pendingRemovals, removeMailboxes, REMOVALS_PER_PASS } from "./removed-mailboxes";
 import type { SmsConfig } from "./sms/config";
-import { enqueueNewMail, processSmsQueue, type SmsTransport } from "./sms/queue";
+import { enqueueNewMail, isNotification, processSmsQueue, type SmsTransport } from "./sms/queue";
 
 const exec = promisify(execFile);
 
@@ -183,6 +183,10 @@ export async function startMailEvents(o: MailEventsOptions): Promise<MailEvents>
 
   async function notify(account: AccountRow, raw: string): Promise<string> {
     const msg = await simpleParser(raw);
+    // A plain header: mailparser keeps its value as a string.
+    const autoSubmitted = msg.headers.get("auto-submitted");
+    if (isNotification(o.sms, addresses(msg.from)[0] ?? "", typeof autoSubmitted === "string" ? autoSubmitted : ""))
+      return "a notification of this service";
     if (await onlyModerating(o.db, account.email, [...addresses(msg.to), ...addresses(msg.cc)], addresses(msg.from)))
       return "list traffic to moderate";
     const rows = await enqueueNewMail(o.db, o.sms, account, { subject: msg.subject ?? "", body: msg.text ?? "" });

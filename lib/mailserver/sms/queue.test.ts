@@ -16,7 +16,7 @@ import { createAccount } from "@/lib/server/resources/accounts";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { addDomain } from "@/lib/server/resources/new-domain";
 import { smsConfig } from "./config";
-import { BLOCKED_SKIP, enqueueNewMail, processSmsQueue } from "./queue";
+import { BLOCKED_SKIP, enqueueNewMail, isNotification, processSmsQueue } from "./queue";
 
 vi.mock("server-only", () => ({}));
 
@@ -48,6 +48,29 @@ describe("SMS queue and a block", () => {
     await processSmsQueue(db, smsConfig(), { smtp: { host: "127.0.0.1", port: 1 } });
     const [row] = await db.select().from(smsQueue).where(eq(smsQueue.id, queued!.id));
     expect(row).toMatchObject({ status: "skipped", lastError: BLOCKED_SKIP, attempts: 0 });
+  });
+
+  it("a blocked account's notification is recorded as skipped for the block even when it could not have been sent", async () => {
+    const account = await createAccount(db, await getDomainOrThrow(db, "q.test"), "ola", {
+      password: "Secret-123",
+      sms_phone_number_1: "601234567",
+      sms_send_to: 0,
+      blocked: 1,
+    });
+    // No HTTP gateway in this configuration: the row said "failed" for that before.
+    const [row] = await enqueueNewMail(db, smsConfig(), account, { subject: "Temat", body: "" });
+    expect(row).toMatchObject({ status: "skipped", lastError: BLOCKED_SKIP });
+  });
+});
+
+describe("notifications of notifications", () => {
+  it("a notification this service mailed is recognised by its sender and Auto-Submitted, in any domain", () => {
+    const config = smsConfig();
+    expect(isNotification(config, "powiadomienia-sms@q.test", "auto-generated")).toBe(true);
+    expect(isNotification(config, "POWIADOMIENIA-SMS@inna.test", "auto-generated; x=1")).toBe(true);
+    expect(isNotification(config, "powiadomienia-sms@q.test", "")).toBe(false);
+    expect(isNotification(config, "bank@q.test", "auto-generated")).toBe(false);
+    expect(isNotification(config, "powiadomienia-smsXq.test", "auto-generated")).toBe(false);
   });
 });
 

@@ -46,6 +46,23 @@ function plan(config: SmsConfig, account: AccountRow, number: string, operatorCo
   };
 }
 
+/**
+ * One of the e-mails this service sends as a notification (Auto-Submitted: auto-generated, From the configured
+ * sender in any domain). Never announced in turn: an account whose number is one of its own addresses, or two that
+ * notify each other, would get a notification of each notification until the hourly limit.
+ */
+export function isNotification(config: SmsConfig, from: string, autoSubmitted: string): boolean {
+  if (!/^auto-generated\b/i.test(autoSubmitted.trim())) return false;
+  const sender = new RegExp(
+    `^${config.from
+      .split("{domain}")
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^@\\s]+")}$`,
+    "i",
+  );
+  return sender.test(from.trim());
+}
+
 /** Rows for a message delivered to the account's inbox (none when no number is set). */
 export async function enqueueNewMail(
   db: Db,
@@ -76,7 +93,8 @@ export async function enqueueNewMail(
     const rows: SmsQueueRow[] = [];
     for (const { slot, number, operator } of numbers) {
       let p = plan(config, account, number, operator, mail);
-      if (p.status === "pending" && account.blocked) p = { ...p, status: "skipped", lastError: BLOCKED_SKIP };
+      // A blocked account's row says so whether or not it could have been sent.
+      if (account.blocked) p = { ...p, status: "skipped", lastError: BLOCKED_SKIP };
       if (p.status === "pending" && config.rateLimitPerHour > 0 && recent >= config.rateLimitPerHour) {
         p = { ...p, status: "skipped", lastError: `rate limit: ${config.rateLimitPerHour} notifications per hour` };
       }

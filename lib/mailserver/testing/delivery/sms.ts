@@ -196,6 +196,24 @@ export function smsCases() {
       expect(text(sentTo("blok-sms@outside.test")[0]!.raw)).toMatch(/^Odblokowane: /);
     });
 
+    it("a notification mailed to the account's own address is not announced in turn: one message, one notification", async () => {
+      await createAccount(db, await alpha(), "smssam", {
+        password: PW,
+        sms_phone_number_1: `smssam@${A}`,
+        sms_send_to: 1,
+        sms_cnt: 1,
+      });
+      const mark = eventsLogMark(l);
+      await smtpSend("nadawca@far.test", [`smssam@${A}`], message("nadawca@far.test", `smssam@${A}`, "Jedna"));
+      await waitFor("the notification in the inbox", () => readMessages(l, `smssam@${A}`).length >= 2, 20_000);
+      await mark.wait(
+        "the notification's new-mail event",
+        new RegExp(`new-mail smssam@${A} INBOX uid \\d+: a notification of this service`),
+      );
+      // Before: each notification was announced again, nine more until the hourly limit skipped the tenth.
+      expect((await smsRows("smssam")).map((r) => r.status)).toEqual(["sent"]);
+    });
+
     it("no SMS for mail outside the inbox, nor for list mail the account only moderates", async () => {
       const mark = eventsLogMark(l);
       // Scored 8 by the sandbox's Rspamd (X-Sandbox-Spam-Score): moved to Spam by the account's spam_rule.
