@@ -107,14 +107,14 @@ export const maillog = () => fs.readFileSync(path.join(l.logs, "postfix.log"), "
  * in CI, where the sandbox's logs are gone with it.
  */
 export function trace(id: string): string {
-  const lines = (file: string) =>
-    fs.existsSync(path.join(l.logs, file)) ? fs.readFileSync(path.join(l.logs, file), "utf8").split("\n") : [];
-  const postfix = lines("postfix.log");
-  const queueIds = new Set(postfix.filter((s) => s.includes(id)).map((s) => /: ([0-9A-F]{6,}): /.exec(s)?.[1]));
+  const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n") : []);
+  const postfix = lines(path.join(l.logs, "postfix.log"));
+  const queueIds = new Set(postfix.filter((s) => s.includes(id)).map((s) => /\]: ([0-9A-Za-z]+): /.exec(s)?.[1]));
   return [
     ...postfix.filter((s) => [...queueIds].some((q) => q && s.includes(q))),
-    ...lines("rspamd.log").filter((s) => s.includes(id)),
-    ...lines("policy.log").slice(-12),
+    // Rspamd's own log (logs/rspamd.log holds only what the daemon prints).
+    ...lines(path.join(l.rspamd, "log", "rspamd.log")).filter((s) => s.includes(id)),
+    ...lines(path.join(l.logs, "policy.log")).slice(-12),
   ].join("\n");
 }
 export const header = (raw: string, name: string) =>
