@@ -46,6 +46,7 @@ export const REPLY_LINE_BYTES = 900;
 const dialects = {
   sqlite: {
     newline: "char(10)",
+    tab: "char(9)",
     // The rows' order (a subquery's ORDER BY) is the order joined.
     join: (value: string, separator: string, _order?: string) => `group_concat(${value}, ${separator})`,
     bytewise: (text: string) => text,
@@ -63,6 +64,7 @@ const dialects = {
   },
   pg: {
     newline: "chr(10)",
+    tab: "chr(9)",
     join: (value: string, separator: string, order?: string) =>
       `string_agg(${value}, ${separator}${order ? ` ORDER BY ${order}` : ""})`,
     // Code point order, as SQLite's, whatever locale the cluster was made with.
@@ -85,6 +87,7 @@ const dialects = {
 export function sieveScriptsView(engine: Engine): string {
   const {
     newline: nl,
+    tab,
     join,
     bytewise,
     daysBetween,
@@ -125,8 +128,9 @@ export function sieveScriptsView(engine: Engine): string {
       .join(` || ${nl} || `);
   const reply = `CASE WHEN ${blank("a.autoresponder_body")} THEN ${sqlText(DEFAULT_AUTORESPONDER_BODY)} ELSE ${wrapped("a.autoresponder_body")} END`;
   // The account's text with no line over REPLY_LINE_BYTES, one line of the reply per step: the next line of the text
-  // when it fits, else as many of its words as fit (the most characters that fit, cut back to their last space: rtrim
-  // with every other character they hold), else a word that does not fit, cut. Lines that fit are left as they are.
+  // when it fits, else as many of its words as fit (the most characters that fit, cut back to their last space or
+  // tab: rtrim with every other character they hold), else a word that does not fit, cut. Lines that fit are left as
+  // they are.
   function wrapped(body: string): string {
     const max = REPLY_LINE_BYTES;
     const end = indexOf("w.rest", nl);
@@ -135,15 +139,17 @@ export function sieveScriptsView(engine: Engine): string {
     // Each character takes one byte or more: without as many of the last characters as there are bytes over `max`,
     // what is left fits; a quarter of `max` characters (of four bytes) always does.
     const fitting = `substr(${most}, 1, ${greatest(String(max / 4), `length(${most}) - ${greatest("0", `${bytes(most)} - ${max}`)}`)})`;
-    const words = `rtrim(${fitting}, replace(${fitting}, ' ', ''))`;
+    const words = `rtrim(${fitting}, replace(replace(${fitting}, ' ', ''), ${tab}, ''))`;
     const taken = `CASE WHEN ${fits} THEN substr(w.rest, 1, ${end}) WHEN ${words} = '' THEN ${fitting} ELSE ${words} END`;
+    // A text of at most `max` bytes has no line over it: as it is, without the query (most texts).
     return (
+      `CASE WHEN ${bytes(body)} <= ${max} THEN ${body} ELSE ` +
       `(WITH RECURSIVE s(text) AS (SELECT ${body} || ${nl}), ` +
       `w(pos, rest, line) AS (SELECT 1, ${text(`substr(s.text, 1, ${max + 1})`)}, ${text("NULL")} FROM s ` +
       `UNION ALL SELECT w.pos + length(${taken}), substr(s.text, w.pos + length(${taken}), ${max + 1}), ` +
       `${taken} || CASE WHEN ${fits} THEN '' ELSE ${nl} END FROM w, s WHERE w.rest <> '') ` +
       `SELECT substr(t.text, 1, length(t.text) - 1) FROM (SELECT ${join("l.line", "''", "l.pos")} AS text ` +
-      `FROM (SELECT pos, line FROM w WHERE line IS NOT NULL ORDER BY pos) l) t)`
+      `FROM (SELECT pos, line FROM w WHERE line IS NOT NULL ORDER BY pos) l) t) END`
     );
   }
   const smsOn = "(trim(a.sms_phone_number_1) <> '' OR trim(a.sms_phone_number_2) <> '')";

@@ -88,7 +88,10 @@ describe("mail_sieve_scripts", () => {
     const paragraph = Array.from({ length: 120 }, (_, i) => `Zażółć gęślą jaźń ${i}.`).join(" ");
     const word = "ż".repeat(600);
     const short = "Krótka linia  z dwiema spacjami, bez zmian.";
-    await change("ola", { autoresponder_body: [paragraph, "", short, word, "ą ".repeat(700).trim()].join("\n") });
+    const tabbed = "słowo\t".repeat(200).trim();
+    await change("ola", {
+      autoresponder_body: [paragraph, "", short, word, "ą ".repeat(700).trim(), tabbed].join("\n"),
+    });
     const vacation = script(`ola@${D}`)!.script;
     // The reply: the script's last quoted string (the text holds no quote).
     const reply = vacation.slice(
@@ -100,7 +103,9 @@ describe("mail_sieve_scripts", () => {
     expect(lines).toContain("");
     expect(lines).toContain(short);
     // Only line breaks were added: after a space, or inside the word with no space to break at.
-    expect(reply.replace(/\n/g, "")).toBe([paragraph, short, word, "ą ".repeat(700).trim()].join(""));
+    expect(reply.replace(/\n/g, "")).toBe([paragraph, short, word, "ą ".repeat(700).trim(), tabbed].join(""));
+    // Words apart by tabs are broken after a tab, not inside a word.
+    for (const line of lines.filter((line) => line.includes("\t"))) expect(line).toMatch(/^słowo(\tsłowo)*\t?$/);
     // The paragraph: broken after words (each of its lines but the last ends with a space).
     const broken = lines.slice(0, lines.indexOf(""));
     expect(broken.length).toBeGreaterThan(3);
