@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO, colourOf, expect, loginAs, signInAs, sha1Hex as sha1, test } from "./fixtures";
+import { formatNumber } from "@/lib/i18n/number";
 import { SCREENSHOTS } from "./artifacts";
 
 const shot = (page: Page, name: string) =>
@@ -164,7 +165,9 @@ test("capacity over the domain's limit says the limit and the MB still free, on 
   await expect(capacity).toHaveAttribute("aria-invalid", "true");
   await expect(capacity).toBeFocused();
   await expect(
-    page.getByText(`Przekroczono limit pojemności domeny. Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.`),
+    page.getByText(
+      `Przekroczono limit pojemności domeny. Limit domeny: ${formatNumber(limit, "pl")} MB, wolne jeszcze: ${formatNumber(free, "pl")} MB.`,
+    ),
   ).toBeVisible();
   await shot(page, "capacity-limit");
 });

@@ -3,6 +3,7 @@
 // (lib/server fills `attributes`, docs/errors.md lists them); the catalog's message says which rule failed and this
 // says where. No server imports: the panel's client uses it (lib/client/error-text.ts).
 import type { Locale } from "@/lib/i18n";
+import { formatNumber } from "@/lib/i18n/number";
 import { counted, type PluralForms } from "@/lib/i18n/plural";
 
 type Attributes = Record<string, unknown>;
@@ -60,8 +61,8 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     const free = num(a.free_mb);
     if (limit === null || free === null) return null;
     return l === "pl"
-      ? `Limit domeny: ${limit} MB, wolne jeszcze: ${free} MB.`
-      : `Domain limit: ${limit} MB, still free: ${free} MB.`;
+      ? `Limit domeny: ${formatNumber(limit, l)} MB, wolne jeszcze: ${formatNumber(free, l)} MB.`
+      : `Domain limit: ${formatNumber(limit, l)} MB, still free: ${formatNumber(free, l)} MB.`;
   },
   limitPiece(
     "account_limit",
