@@ -100,6 +100,8 @@ export async function startListLmtp(
     });
     switch (decision.kind) {
       case "discard":
+        // Logged: a list subscribed to another list (its copies come from that list's bounce address) gets nothing.
+        o.log(`${list.email}: post from ${envelopeFrom || "<>"} discarded (${decision.reason})`);
         return `2.0.0 Discarded: ${decision.reason}`;
       case "subscribe":
       case "unsubscribe":

@@ -6,6 +6,16 @@ import type { ListRow, ListStore, RequestRefusal } from "./store";
 import { render, templateOf, type TemplateName } from "./templates";
 import { readUnsubscribeToken } from "./unsubscribe";
 
+/**
+ * The list's own confirmation page (confirm_url) with the token in its query, before any #fragment: after it, the
+ * browser would keep the token to itself and the page's server would never see it.
+ */
+export function withToken(confirmUrl: string, token: string): string {
+  const hash = confirmUrl.indexOf("#");
+  const [page, fragment] = hash < 0 ? [confirmUrl, ""] : [confirmUrl.slice(0, hash), confirmUrl.slice(hash)];
+  return `${page}${page.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}${fragment}`;
+}
+
 /** A followed confirmation link: what it was for; `closed` when the list no longer takes subscriptions by mail. */
 export interface Confirmed {
   list: ListRow;
@@ -53,7 +63,7 @@ export function listSubscriptions(o: ListServiceOptions, store: ListStore): List
 
   function confirmLink(list: ListRow, token: string): string {
     if (!list.confirmUrl) return `${o.publicUrl}/confirm/${token}`;
-    return `${list.confirmUrl}${list.confirmUrl.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+    return withToken(list.confirmUrl, token);
   }
 
   /**
