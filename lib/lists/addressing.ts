@@ -77,7 +77,10 @@ export function listHeaders(h: Headers, list: ListRow, publicUrl: string): void 
     ["List-Id", list.description ? `${phrase(list.description)} <${listIdOf(list)}>` : `<${listIdOf(list)}>`],
     ["List-Post", `<mailto:${list.email}>`],
     ["List-Help", `<${page}>`],
-    ["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`],
+    // Offered only where a subscription by mail can succeed (the list's page offers it likewise).
+    ...(list.autosubscribeEnabled
+      ? [["List-Subscribe", `<mailto:${list.email}?subject=subscribe>`] as [string, string]]
+      : []),
     ["List-Unsubscribe", `<mailto:${list.email}?subject=unsubscribe>, <${page}>`],
     ["List-Unsubscribe-Post", "List-Unsubscribe=One-Click"],
     ["Precedence", "list"],

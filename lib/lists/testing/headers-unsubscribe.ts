@@ -34,6 +34,13 @@ export function headersAndUnsubscribeCases() {
       expect(header(raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
       expect(raw.match(/^List-Unsubscribe:/gim)).toHaveLength(1);
       expect(header(raw, "Precedence")).toBe("list");
+      // No subscription by mail on this list (autosubscribe_enabled 0): none offered; "domyslna" takes them.
+      expect(header(raw, "List-Subscribe")).toBeUndefined();
+      const offered = unique("list-subscribe");
+      await post(at("obcy"), "domyslna", offered);
+      expect(header(await waitReceived(at("jan"), offered), "List-Subscribe")).toBe(
+        `<mailto:${at("domyslna")}?subject=subscribe>`,
+      );
       expect(header(raw, "Return-Path")).toBe(`<${await verpOf("otwarta", at("jan"))}>`);
       expect(header(raw, "Return-Path")).toMatch(new RegExp(`^<otwarta-bounces\\+[a-z2-7]{16}=jan=${A}@${A}>$`));
       // The poster's signature is gone; the list's own, with its domain's key, covers the one-click headers (RFC 8058
