@@ -48,9 +48,36 @@ export async function startListLmtp(
   { distribute, pump }: ListDistribution,
   { requestConfirmation }: ListSubscriptions,
 ): Promise<SMTPServer> {
+  /**
+   * Held posts whose moderators were not all notified: a notice that fails answers 451, and Postfix delivers the same
+   * bytes again. The retry finds the post stored and sends only the notices still owed, with the same link; so the
+   * post is stored once and each moderator told once (docs/lists.md, Moderation). Kept in memory: a retry that meets
+   * another process, or this one restarted, finds the stored post by its bytes and tells every moderator again, with
+   * a new link (the first one stops working).
+   */
+  const unfinished = new Map<string, { id: number; token: string; notified: Set<string>; since: number }>();
+
   async function hold(list: ListRow, file: string, poster: string, subject: string): Promise<void> {
-    const token = newToken();
-    await store.hold(list.id, poster, subject, fs.readFileSync(file), sha256(token));
+    const message = fs.readFileSync(file);
+    const key = `${list.id}:${crypto.createHash("sha256").update(message).digest("hex")}`;
+    // Postfix gives up on a message within days (maximal_queue_lifetime); a held post expires after heldDays.
+    for (const [k, r] of unfinished) if (r.since < Date.now() - o.heldDays * 86_400_000) unfinished.delete(k);
+    let round = unfinished.get(key);
+    if (round && !(await store.isHeld(round.id))) {
+      // Decided in the panel (or expired) between the attempts: nothing more to store or announce.
+      unfinished.delete(key);
+      o.log(`${list.email}: post from ${poster} delivered again, already decided`);
+      return;
+    }
+    if (!round) {
+      const token = newToken();
+      const stored = await store.heldWithMessage(list.id, message);
+      if (stored !== undefined) await store.setHeldToken(stored, sha256(token));
+      const id = stored ?? (await store.hold(list.id, poster, subject, message, sha256(token)));
+      round = { id, token, notified: new Set(), since: Date.now() };
+      unfinished.set(key, round);
+    }
+    const { token, notified } = round;
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
     // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it,
@@ -63,6 +90,7 @@ export async function startListLmtp(
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
     for (const moderator of await store.moderators(list.id)) {
+      if (notified.has(moderator)) continue;
       await sendComposed(
         o,
         list,
@@ -71,7 +99,9 @@ export async function startListLmtp(
         `Do moderacji: ${shown}`.slice(0, 200),
         text,
       );
+      notified.add(moderator);
     }
+    unfinished.delete(key);
     o.log(`${list.email}: post from ${poster} held for moderation`);
   }
 
