@@ -88,6 +88,28 @@ export function listLmtpCases(ports: { lmtp: number; lmtp2: number; smtp: number
     expect(await store.heldByToken(approveLink(again[0]!)!)).toBeUndefined();
     expect((await store.heldByToken(approveLink(again[1]!)!))?.subject).toBe("gdzie-indziej");
   });
+
+  it("the moderators' notice says whether the From was proven (a DMARC-aligned pass or a login)", async () => {
+    const { lmtp, notices, post } = world;
+    // Rspamd's poster header names the From when a DMARC-aligned check passed or the client logged in as it.
+    await lmtpDeliver(
+      lmtp,
+      "szef@firma.test",
+      ["moderowana@lmtp.test"],
+      post("szef@firma.test", "potwierdzony", "X-Mailadmin-Poster: szef@firma.test\n"),
+    );
+    await lmtpDeliver(lmtp, "szef@firma.test", ["moderowana@lmtp.test"], post("szef@firma.test", "podrobiony"));
+    const [proven] = await notices("mod1@x.test", "potwierdzony");
+    const [claimed] = await notices("mod1@x.test", "podrobiony");
+    expect(proven).toContain(
+      "Wiadomość od szef@firma.test do listy moderowana@lmtp.test czeka na decyzję moderatora.\n",
+    );
+    expect(proven).toMatch(
+      /^Nadawca potwierdzony: wiadomość wysłano po zalogowaniu na ten adres albo przeszła kontrolę DMARC/m,
+    );
+    expect(proven).not.toContain("NIEPOTWIERDZONY");
+    expect(claimed).toMatch(/^Nadawca NIEPOTWIERDZONY: .* mógł zostać podrobiony\.$/m);
+  });
 }
 
 async function setUp(ports: { lmtp: number; lmtp2: number; smtp: number }) {

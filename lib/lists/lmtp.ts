@@ -57,7 +57,7 @@ export async function startListLmtp(
    */
   const unfinished = new Map<string, { id: number; token: string; notified: Set<string>; since: number }>();
 
-  async function hold(list: ListRow, file: string, poster: string, subject: string): Promise<void> {
+  async function hold(list: ListRow, file: string, poster: string, subject: string, verified: boolean): Promise<void> {
     const message = fs.readFileSync(file);
     const key = `${list.id}:${crypto.createHash("sha256").update(message).digest("hex")}`;
     // Postfix gives up on a message within days (maximal_queue_lifetime); a held post expires after heldDays.
@@ -84,8 +84,14 @@ export async function startListLmtp(
     // without C1 controls (U+0085 breaks a line too) or bidirectional overrides that would reorder what follows.
     // eslint-disable-next-line no-control-regex -- control characters are what this pattern is about
     const shown = subject.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, " ");
+    // Whether the From was proven (POSTER_HEADER: a DMARC-aligned pass or a login as that address): a post that
+    // claims to be the boss's may be anyone's.
+    const sender = verified
+      ? "Nadawca potwierdzony: wiadomość wysłano po zalogowaniu na ten adres albo przeszła kontrolę DMARC jego domeny."
+      : "Nadawca NIEPOTWIERDZONY: wiadomości nie wysłano po zalogowaniu na ten adres ani nie przeszła kontroli DMARC " +
+        "jego domeny, więc adres nadawcy mógł zostać podrobiony.";
     const text =
-      `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n\n` +
+      `Wiadomość od ${poster} do listy ${list.email} czeka na decyzję moderatora.\n${sender}\n\n` +
       `Temat: ${shown}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
@@ -120,12 +126,13 @@ export async function startListLmtp(
     const poster = [firstAddress(h.getFirst("from")), envelopeFrom.toLowerCase()].find(isEmail) ?? "";
     // Decoded, as Rspamd gives them to the policy service at the end of DATA: both must take the same decision.
     const subject = decodedHeader(h.getFirst("subject"));
+    const verified = poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster;
     const decision = await admit(store, list, {
       listIds: h.get("list-id").map(decodedHeader),
       autoSubmitted: h.getFirst("auto-submitted"),
       envelopeFrom,
       poster,
-      verified: poster !== "" && h.getFirst(POSTER_HEADER.toLowerCase()).trim().toLowerCase() === poster,
+      verified,
       subject,
     });
     switch (decision.kind) {
@@ -164,7 +171,7 @@ export async function startListLmtp(
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
       case "hold":
-        await hold(list, file, poster, subject);
+        await hold(list, file, poster, subject, verified);
         return "2.0.0 Held for moderation";
       case "refuse":
         // Refused during the SMTP session (Rspamd asks the policy service at the end of DATA); here only when that
