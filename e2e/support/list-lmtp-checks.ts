@@ -110,6 +110,24 @@ export function listLmtpCases(ports: { lmtp: number; lmtp2: number; smtp: number
     expect(proven).not.toContain("NIEPOTWIERDZONY");
     expect(claimed).toMatch(/^Nadawca NIEPOTWIERDZONY: .* mógł zostać podrobiony\.$/m);
   });
+
+  it("the LMTP answer counts only the copies Postfix took, not one refused at RCPT", async () => {
+    const { lmtp, post, copies, logged, listModeration, db, domain } = world;
+    // "Distributed to N": the copies Postfix took, not one it refused at RCPT (recorded as a bounce instead).
+    expect(await lmtpDeliver(lmtp, "obcy@x.test", ["otwarta@lmtp.test"], post("obcy@x.test", "rozeslana"))).toEqual([
+      "250 2.0.0 Distributed to 2 subscribers",
+    ]);
+    expect(
+      copies
+        .filter((c) => c.raw.includes("rozeslana"))
+        .map((c) => c.to)
+        .sort(),
+    ).toEqual(["a@x.test", "b@x.test"]);
+    expect(logged).toContain("otwarta@lmtp.test: distributed to 2 subscribers (1 refused by Postfix)");
+    expect((await listModeration(db, domain, "otwarta")).bounces).toEqual([
+      expect.objectContaining({ address: "nikt@x.test", count: 1 }),
+    ]);
+  });
 }
 
 async function setUp(ports: { lmtp: number; lmtp2: number; smtp: number }) {

@@ -42,6 +42,7 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
     let after = "";
     let sent = 0;
     let skipped = 0;
+    let refusedAtRcpt = 0;
     // Only subscribers of domains hosted here have a black list to ask; the others cost one lookup per domain.
     const hosted = new Map<string, boolean>();
     const refusesList = async (rcpt: string) => {
@@ -74,6 +75,7 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
           );
           // Refused for good at RCPT: the bounce is known now, not from a DSN later.
           if (refused) {
+            refusedAtRcpt++;
             await store.recordBounce(list.id, rcpt, refused.slice(0, 500));
             o.log(`${list.email}: bounce recorded for ${rcpt} (${refused})`);
           }
@@ -84,10 +86,14 @@ export function listDistribution(o: ListServiceOptions, store: ListStore): ListD
     } finally {
       fs.rm(file, { force: true }, () => {});
     }
-    o.log(
-      `${list.email}: distributed to ${sent - skipped} subscribers${skipped ? ` (${skipped} refuse it by their black list)` : ""}`,
-    );
-    return sent - skipped;
+    // Only the copies Postfix took: one refused at RCPT was never sent (its bounce is recorded above).
+    const delivered = sent - skipped - refusedAtRcpt;
+    const notes = [
+      ...(skipped ? [`${skipped} refuse it by their black list`] : []),
+      ...(refusedAtRcpt ? [`${refusedAtRcpt} refused by Postfix`] : []),
+    ];
+    o.log(`${list.email}: distributed to ${delivered} subscribers${notes.length ? ` (${notes.join(", ")})` : ""}`);
+    return delivered;
   }
 
   let pumping: Promise<void> | undefined;
