@@ -6,8 +6,31 @@ import { describe, expect, it } from "vitest";
 import { createMailingList, getListOrThrow } from "@/lib/server/resources/mailing-lists";
 import { currentDkimKey, dkimRecord } from "@/lib/mailserver/dkim";
 import { readDnsRecords, writeDnsRecords } from "@/lib/mailserver/sandbox/dns-server";
-import { dkimVerify, run, sandboxTxtResolver } from "@/lib/mailserver/testing/mail-daemons";
-import { A, at, db, l, root, publicUrl, domain, unique, post, waitReceived, header, members, verpOf } from "./harness";
+import {
+  INTERNAL_HEADERS,
+  POSTER_HEADER,
+  SCORE_HEADER,
+  SCORE_HEADER_READABLE,
+  SENDER_VERIFIED_HEADER,
+} from "@/lib/mailserver/antispam-config";
+import { dkimVerify, run, sandboxTxtResolver, waitFor } from "@/lib/mailserver/testing/mail-daemons";
+import {
+  A,
+  at,
+  db,
+  l,
+  root,
+  publicUrl,
+  domain,
+  unique,
+  post,
+  postAs,
+  waitReceived,
+  header,
+  members,
+  outboundWith,
+  verpOf,
+} from "./harness";
 
 export function headersAndUnsubscribeCases() {
   describe("headers of every copy", () => {
@@ -114,6 +137,28 @@ print(json.dumps({"modern": [[x.display_name, x.addr_spec] for x in a],
       await post(at("obcy"), list, subject);
       const raw = await waitReceived(at("ewa"), subject);
       expect(header(raw, "Reply-To")).toBe(expected);
+    });
+
+    it("the inbound scan's headers: a copy for a subscriber here keeps the post's score, one leaving over SMTP has none, neither a poster header", async () => {
+      await createMailingList(db, await domain(), "skan", { accounts: [at("jan"), "daleko@elsewhere.test"] });
+      const subject = unique("scan-headers");
+      // Logged in as its From: the post arrives with both poster headers (X-Mailadmin-Poster, -Sender-Verified).
+      await postAs(at("ewa"), "skan", subject);
+      const here = await waitReceived(at("jan"), subject);
+      const [file] = await waitFor("the copy leaving over SMTP", () => {
+        const found = outboundWith(subject);
+        return found.length ? found : undefined;
+      });
+      const away = fs.readFileSync(file!, "utf8");
+      // The dedicated LISTS_SMTP listener (no milter, as the sandbox's): the score is the post's, once; Sieve files by it.
+      expect(here.match(new RegExp(`^${SCORE_HEADER}: \\d+\\r?$`, "gim"))).toHaveLength(1);
+      expect(here.match(new RegExp(`^${SCORE_HEADER_READABLE}: `, "gim"))).toHaveLength(1);
+      expect(here).toMatch(/^X-Spamd-Result: /im);
+      for (const name of [POSTER_HEADER, SENDER_VERIFIED_HEADER]) expect(header(here, name)).toBeUndefined();
+      // Postfix's smtp_header_checks remove what this host's Rspamd added from mail leaving over SMTP.
+      for (const name of INTERNAL_HEADERS) expect(header(away, name)).toBeUndefined();
+      expect(away).not.toMatch(/^X-Mailadmin-/im);
+      expect(header(away, "List-Id")).toBe(`<skan.${A}>`);
     });
   });
 
