@@ -12,9 +12,10 @@ import { admit, REFUSALS } from "./admission";
 import type { ListDistribution } from "./distribution";
 import { decodedHeader, firstAddress, isHeadTooLarge, readHeaders, rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
+import { serverMac } from "@/lib/server/store/server-key";
 import { verpAddress } from "./bounce-address";
 import { sendComposed, sendmail } from "./sendmail";
-import { newToken, sha256, type ListRow, type ListStore } from "./store";
+import { sha256, type ListRow, type ListStore } from "./store";
 import type { ListSubscriptions } from "./subscriptions";
 
 /**
@@ -42,42 +43,28 @@ class Reply extends Error {
   }
 }
 
+/** The service's key (server_secrets) that makes a held post's moderators' link. */
+const HELD_POST_KEY = "list-held-post";
+
 export async function startListLmtp(
   o: ListServiceOptions,
   store: ListStore,
   { distribute, pump }: ListDistribution,
   { requestConfirmation }: ListSubscriptions,
 ): Promise<SMTPServer> {
-  /**
-   * Held posts whose moderators were not all notified: a notice that fails answers 451, and Postfix delivers the same
-   * bytes again. The retry finds the post stored and sends only the notices still owed, with the same link; so the
-   * post is stored once and each moderator told once (docs/lists.md, Moderation). Kept in memory: a retry that meets
-   * another process, or this one restarted, finds the stored post by its bytes and tells every moderator again, with
-   * a new link (the first one stops working).
-   */
-  const unfinished = new Map<string, { id: number; token: string; notified: Set<string>; since: number }>();
-
   async function hold(list: ListRow, file: string, poster: string, subject: string, verified: boolean): Promise<void> {
     const message = fs.readFileSync(file);
-    const key = `${list.id}:${crypto.createHash("sha256").update(message).digest("hex")}`;
-    // Postfix gives up on a message within days (maximal_queue_lifetime); a held post expires after heldDays.
-    for (const [k, r] of unfinished) if (r.since < Date.now() - o.heldDays * 86_400_000) unfinished.delete(k);
-    let round = unfinished.get(key);
-    if (round && !(await store.isHeld(round.id))) {
-      // Decided in the panel (or expired) between the attempts: nothing more to store or announce.
-      unfinished.delete(key);
+    // The moderators' link is the post's own (its list and bytes under the service's key), not a random one: Postfix's
+    // retry of the same post, in any process of the service, names the same link as the first notices did.
+    const digest = crypto.createHash("sha256").update(message).digest("hex");
+    const token = await serverMac(o.db, HELD_POST_KEY, `${list.id}:${digest}`);
+    const stored = await store.heldByToken(token);
+    if (stored && stored.status !== "held") {
+      // Held at an attempt whose answer was lost (the service stopped), and decided since: nothing more to do.
       o.log(`${list.email}: post from ${poster} delivered again, already decided`);
       return;
     }
-    if (!round) {
-      const token = newToken();
-      const stored = await store.heldWithMessage(list.id, message);
-      if (stored !== undefined) await store.setHeldToken(stored, sha256(token));
-      const id = stored ?? (await store.hold(list.id, poster, subject, message, sha256(token)));
-      round = { id, token, notified: new Set(), since: Date.now() };
-      unfinished.set(key, round);
-    }
-    const { token, notified } = round;
+    const id = stored?.id ?? (await store.hold(list.id, poster, subject, message, sha256(token)));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
     // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it,
@@ -95,19 +82,24 @@ export async function startListLmtp(
       `Temat: ${shown}\n\nZatwierdź (zostanie rozesłana do subskrybentów):\n${link("approve")}\n\n` +
       `Odrzuć (zostanie usunięta):\n${link("reject")}\n\n` +
       `Bez decyzji wiadomość zostanie usunięta po ${o.heldDays} dniach. Można też zdecydować w panelu, w edytorze listy.`;
-    for (const moderator of await store.moderators(list.id)) {
-      if (notified.has(moderator)) continue;
-      await sendComposed(
-        o,
-        list,
-        list.description || list.email,
-        moderator,
-        `Do moderacji: ${shown}`.slice(0, 200),
-        text,
-      );
-      notified.add(moderator);
+    try {
+      for (const moderator of await store.moderators(list.id)) {
+        await sendComposed(
+          o,
+          list,
+          list.description || list.email,
+          moderator,
+          `Do moderacji: ${shown}`.slice(0, 200),
+          text,
+        );
+      }
+    } catch (err) {
+      // Not kept without its notices: the 451 makes Postfix deliver it again, and every moderator is told then, by
+      // the same link. Unless a moderator already decided it by that link, between two notices.
+      if (await store.unhold(id)) throw err;
+      o.log(`${list.email}: post from ${poster} decided while its notices were sent (${String(err)})`);
+      return;
     }
-    unfinished.delete(key);
     o.log(`${list.email}: post from ${poster} held for moderation`);
   }
 

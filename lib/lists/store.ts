@@ -210,36 +210,18 @@ export function listStore(db: Db) {
     },
     hold: (listId: number, sender: string, subject: string, message: Buffer, tokenHash: string): Promise<number> =>
       withTransaction(db, (tx) => insertPost(tx, listId, sender, subject, message, tokenHash, "held")),
-    /**
-     * The id of a post of the list still held whose bytes are exactly `message` (a post Postfix delivers again after
-     * a 451: its moderators' notices failed after it was stored), else undefined.
-     */
-    async heldWithMessage(listId: number, message: Buffer): Promise<number | undefined> {
-      const rows = await db
-        .select({ id: listHeldPosts.id, message: listHeldPosts.message })
-        .from(listHeldPosts)
-        .where(
-          and(
-            eq(listHeldPosts.listId, listId),
-            eq(listHeldPosts.status, "held"),
-            eq(listHeldPosts.size, message.length),
-          ),
-        );
-      return rows.find((r) => Buffer.from(r.message).equals(message))?.id;
-    },
-    /** Whether the post is still held (not decided, not expired). */
-    async isHeld(id: number): Promise<boolean> {
-      const rows = await db
-        .select({ id: listHeldPosts.id })
-        .from(listHeldPosts)
-        .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
-        .limit(1);
-      return rows.length > 0;
-    },
-    /** Gives a held post a new moderators' link (the old one stops working). */
-    setHeldToken: (id: number, tokenHash: string) =>
-      withTransaction(db, (tx) =>
-        tx.update(listHeldPosts).set({ tokenHash }).where(eq(listHeldPosts.id, id)).execute(),
+    /** Deletes a post while it is still held; false when it is not (a moderator decided it). */
+    unhold: (id: number) =>
+      withTransaction(
+        db,
+        async (tx) =>
+          changedRows(
+            tx,
+            await tx
+              .delete(listHeldPosts)
+              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
+              .execute(),
+          ) > 0,
       ),
     /** A post to send later (a big list's): kept as an approved post, which the pump sends and deletes. */
     queue: (listId: number, sender: string, subject: string, message: Buffer): Promise<number> =>
