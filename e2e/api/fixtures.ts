@@ -37,6 +37,10 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "panel.example.com" },
     // e2e/api/alias-target.test.ts.
     { name: "target.example.com" },
+    // e2e/api/nested-lists.test.ts: a domain, another of its customer, and one of another customer.
+    { name: "nest.example.com" },
+    { name: "nest-sister.example.com", limits: ["--customer", "nest.example.com"] },
+    { name: "nest-other.example.com" },
     // e2e/api/client-setup.test.ts and prism-proxy.test.ts.
     { name: "setup.example.com" },
     { name: "prism.example.com" },

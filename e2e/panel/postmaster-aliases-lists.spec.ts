@@ -148,6 +148,41 @@ test("the English editor says once that the list was created", async ({ page }) 
   await shotCreated(page, "en");
 });
 
+test("a subscriber that leads to another list is refused under the subscribers' field, and nothing is saved", async ({
+  page,
+}) => {
+  // An alias to the demo's list "ogloszenia": the list would discard every copy "wszyscy" sent it (docs/lists.md).
+  const alias = unique("do-ogloszen");
+  const created = await page.request.post(`/api/panel/v1/aliases/${DEMO.domain}/${alias}`, {
+    data: { target: `ogloszenia@${DEMO.domain}` },
+    headers: { origin: originOf(page) },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const stored = async () =>
+    (
+      (await (await page.request.get(`/api/panel/v1/mailinglists/${DEMO.domain}/wszyscy`)).json()) as {
+        accounts: string[];
+      }
+    ).accounts;
+  const before = await stored();
+
+  await page.goto("/lists/wszyscy");
+  const field = page.getByLabel("Dodaj adresy: Subskrybenci");
+  await field.fill(`${alias}@${DEMO.domain}`);
+  await page.getByRole("button", { name: "Dodaj" }).first().click();
+  await page.getByRole("button", { name: "Zapisz listę" }).click();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  // Under the field, in its error element (which the field's description names): the address and the list it reaches.
+  const id = await field.getAttribute("id");
+  await expect(field).toHaveAttribute("aria-describedby", new RegExp(`\\b${id}-error\\b`));
+  await expect(page.locator(`[id="${id}-error"]`)).toHaveText(
+    `Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: nic by do niej nie dotarło. Prowadzi do listy: „${alias}@${DEMO.domain}” → „ogloszenia@${DEMO.domain}”.`,
+  );
+  await field.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SCREENSHOTS, "list-nested-refused-pl.png") });
+  expect(await stored()).toEqual(before);
+});
+
 test("a request template without the confirmation link is refused on its field", async ({ page }) => {
   await page.goto("/lists/wszyscy");
   const body = page.getByLabel("Treść: Prośba o potwierdzenie zapisu");

@@ -31,6 +31,17 @@ describe("errorBodyText", () => {
     );
   });
 
+  it("names the addresses that lead to a list, and how many in all, in both languages", () => {
+    const { code, message, messageEn } = errorCatalog.listAddressIsList;
+    const attributes = { leads_to_list: [{ address: "alias@a.pl", list: "lista@a.pl" }], count: 1200 };
+    expect(errorBodyText({ code, message, attributes }, "pl")).toBe(
+      `${message} Prowadzi do listy: „alias@a.pl” → „lista@a.pl” (wszystkich: 1200).`,
+    );
+    expect(errorBodyText({ code, message, attributes: { leads_to_list: attributes.leads_to_list } }, "en")).toBe(
+      `${messageEn} Leads to a list: "alias@a.pl" → "lista@a.pl".`,
+    );
+  });
+
   it("every catalog entry has an English text of its own", () => {
     for (const e of Object.values(errorCatalog)) {
       expect(e.messageEn.trim()).not.toBe("");

@@ -24,6 +24,13 @@ export const domainErrors = {
     "Invalid list setting.",
     'privacy_mode (0-2), replyto_mode (0-2), replyto_email (lowercase address, required for mode 2), replyto_catchall (0-1), confirm_url (http(s) URL or ""), autosubscribe_enabled (0-1), accounts or moderators (arrays of addresses, at most 100000; at least one moderator for privacy_mode 1 in the panel) is invalid.',
   ),
+  listAddressIsList: entry(
+    "500.354",
+    "validation",
+    "Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: nic by do niej nie dotarło.",
+    "The address leads to a mailing list of this server, and a list does not take the messages another list sends out: nothing would reach it.",
+    "A subscriber in `accounts` (a list's POST, or a PUT adding it), or `replyto_email` while `replyto_catchall` is 1 (set or changed by the request), is a list of this server or leads to one through aliases, the catchall or a forward-only account's forwards, within the domains of the list's customer (docs/lists.md, \"Nested lists\"); `attributes.leads_to_list` names up to 10 such addresses with the list each reaches (`count`: how many when more). Subscribers already on the list are not checked again.",
+  ),
   listRequestPending: entry(
     "429.1",
     "authorization",

@@ -149,6 +149,20 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;
   },
   (a, l) => {
+    // listAddressIsList: each refused address with the list it leads to, and how many in all when more.
+    const nested = list(a.leads_to_list) as { address?: unknown; list?: unknown }[] | null;
+    if (!nested) return null;
+    const pairs = nested.map((n) => `${quote(l, [n.address])} → ${quote(l, [n.list])}`).join(", ");
+    const total = num(a.count);
+    const more =
+      total === null
+        ? ""
+        : l === "pl"
+          ? ` (wszystkich: ${formatNumber(total, l)})`
+          : ` (${formatNumber(total, l)} in all)`;
+    return l === "pl" ? `Prowadzi do listy: ${pairs}${more}.` : `Leads to a list: ${pairs}${more}.`;
+  },
+  (a, l) => {
     if (typeof a.start_date !== "string" || typeof a.end_date !== "string") return null;
     const d = (iso: string) => formatDate(iso, l);
     return l === "pl"

@@ -204,12 +204,46 @@ export async function onlyListsReached(
   recipient: string,
   keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
 ): Promise<string[] | undefined> {
+  const { lists, elsewhere } = await walkToLists(db, recipient, { keepsAsSpam, stopElsewhere: true });
+  return elsewhere || lists.length === 0 ? undefined : lists;
+}
+
+/**
+ * The lists of this server a message to `address` is handed to: the address itself when it is a list (or a list's
+ * VERP bounce address), else the lists its aliases, catchall and forward-only accounts' forwards reach, followed as
+ * `onlyListsReached` follows them. An account that keeps a copy ends that branch: it stores the message, and what its
+ * owner forwards on is the owner's. `follows(address)` false: that address is not followed, as if it were another
+ * server's (the API's check of a list's subscribers, lib/server/resources/list-nesting.ts, looks only into the
+ * domains of the list's customer).
+ */
+export async function listsReachedBy(
+  db: Db,
+  address: string,
+  follows: (address: string) => boolean = () => true,
+): Promise<string[]> {
+  return (await walkToLists(db, address, { follows, stopElsewhere: false })).lists;
+}
+
+/** The walk of onlyListsReached and listsReachedBy; `stopElsewhere`: stop at the first place that is not a list. */
+async function walkToLists(
+  db: Db,
+  recipient: string,
+  o: {
+    keepsAsSpam?: (forwardOnly: string) => Promise<boolean>;
+    follows?: (address: string) => boolean;
+    stopElsewhere: boolean;
+  },
+): Promise<{ lists: string[]; elsewhere: boolean }> {
   const lists = new Set<string>();
   const seen = new Set<string>();
   let elsewhere = false;
   const visit = async (addr: string, depth: number): Promise<void> => {
-    if (elsewhere || depth > MAX_HOPS || seen.has(addr)) return;
+    if ((elsewhere && o.stopElsewhere) || depth > MAX_HOPS || seen.has(addr)) return;
     seen.add(addr);
+    if (o.follows && !o.follows(addr)) {
+      elsewhere = true;
+      return;
+    }
     const s = await step(db, addr);
     if (s.kind === "list") lists.add(addr);
     else if (s.kind === "next") await visit(s.address, depth + 1);
@@ -217,12 +251,12 @@ export async function onlyListsReached(
     else if (s.kind === "account") {
       const { keeps, forwards } = await deliveryOf(db, addr);
       // Kept in a mailbox here (or in its Spam folder, not forwarded) is not only lists.
-      if (keeps || (keepsAsSpam && (await keepsAsSpam(addr)))) elsewhere = true;
+      if (keeps || (o.keepsAsSpam && (await o.keepsAsSpam(addr)))) elsewhere = true;
       else for (const f of forwards) await visit(f, depth + 1);
     }
   };
   await visit(recipient.toLowerCase(), 0);
-  return elsewhere || lists.size === 0 ? undefined : [...lists];
+  return { lists: [...lists], elsewhere };
 }
 
 /** Postfix's virtual_alias_recursion_limit and virtual_alias_expansion_limit (both 1000 by default). */

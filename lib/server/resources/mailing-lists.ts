@@ -34,6 +34,7 @@ import type { PageQuery } from "@/lib/schemas/page-query";
 import { prepared } from "../store/prepared";
 import { listMemberStatements, type MemberRole } from "../store/list-members";
 import { checkModerators, checkReplyTo, columnValues, replaceMembers, type ListRules } from "./mailing-list-rules";
+import { assertNoNestedList } from "./list-nesting";
 
 type Role = MemberRole;
 
@@ -129,6 +130,8 @@ export async function createMailingList(
         searchKey: searchKey(name, input.description ?? ""),
       })
       .returning();
+    // After the insert, so that the new list's own address counts as a list too.
+    await checkNesting(tx, domain, null, { ...row!, ...values }, input.accounts ?? []);
     await replaceMembers(tx, row!.id, "subscriber", input.accounts);
     await replaceMembers(tx, row!.id, "moderator", input.moderators);
     await recordChange(tx, {
@@ -235,10 +238,14 @@ function writeUpdate(
       }
     }
     const failures: ApiError[] = [];
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
       try {
         checkReplyTo({ ...row, ...values });
         await checkModerators(tx, row, input, rules);
+        // In the transaction: the plan's `added` is exact once its version is checked above, and what they lead to
+        // is read under the same lock as the write.
+        const added = plans ? plans[i]!.added : await notSubscribed(tx, row.id, input.accounts);
+        await checkNesting(tx, domain, row, { ...row, ...values }, added);
       } catch (err) {
         if (!(err instanceof ApiError) || names.length === 1) throw err;
         failures.push(failureOfName(row.name, err));
@@ -281,6 +288,31 @@ function writeUpdate(
     }
     return updated;
   });
+}
+
+/** Of `addresses`, those not subscribed to the list yet (all of them for none). */
+async function notSubscribed(db: Db, listId: number, addresses: string[] | undefined): Promise<string[]> {
+  if (!addresses?.length) return [];
+  const have = new Set((await listMemberStatements(db).current(listId, "subscriber")).map(([a]) => a));
+  return addresses.filter((a) => !have.has(a));
+}
+
+/**
+ * Nested lists (lib/server/resources/list-nesting.ts): the subscribers added may not lead to a list of this server,
+ * nor may replyto_email while replyto_catchall is 1, when the request sets either (a list that was so already, sent
+ * back whole or with another change, is still accepted, as are its subscribers: only added ones are checked).
+ */
+async function checkNesting(
+  db: Db,
+  domain: DomainRow,
+  before: MailingListRow | null,
+  after: Pick<MailingListRow, "replytoCatchall" | "replytoEmail">,
+  added: string[],
+): Promise<void> {
+  await assertNoNestedList(db, domain, "accounts", added);
+  const forwarded = after.replytoCatchall === 1 && after.replytoEmail !== "";
+  const already = before?.replytoCatchall === 1 && before.replytoEmail === after.replytoEmail;
+  if (forwarded && !already) await assertNoNestedList(db, domain, "replyto_email", [after.replytoEmail]);
 }
 
 /** The audit entry's changes when the subscribers' difference was planned: `fieldChanges`, without reading them. */
