@@ -35,6 +35,14 @@ const verified = new Map<string, string>(); // "email\0digest" -> password_hash 
 type CallerRow = { account: Readonly<AccountRow>; domain: Readonly<DomainRow> };
 const callers = new UntilChangedCache<CallerRow>(1000);
 
+/**
+ * The checks under way in this process, by "email\0digest": the same credentials sent again before the first check
+ * ends wait for it instead of counting as further guesses. A client sending its right password on several connections
+ * at once (after a restart or a password change) was refused 403.1 by the lock its own requests' reservations set;
+ * different guesses still reserve one each.
+ */
+const checking = new Map<string, Promise<void>>();
+
 function remember(key: string, hash: string) {
   const max = env().AUTH_CACHE_SIZE;
   if (max === 0) return;
@@ -220,32 +228,51 @@ export async function authenticate(
   // requests. An imported account pays the same scrypt (on the decoy), so a digest alone (/api/v1) does not tell it
   // apart; a panel sign-in whose password is its digest's pays the imported hash's check besides (firstSignIn), which
   // takes longer (docs/security.md).
-  const known = !!row && !imported && verified.get(key) === hash;
-  // A digest about to be checked is a guess: it is counted against the account's lock first (reserve; succeed() takes
-  // it back), so that guesses sent at once get no more checks than the lock allows. Checked first and counted after,
-  // 100 wrong guesses sent together were all checked, and the right one among them signed in. An imported account's
-  // digest is checked against the decoy (no guess), and its first sign-in reserves for the check that is one.
-  let reserved = false;
-  if (!known && !(row && imported)) {
-    const lockedSeconds = await gate.reserve();
-    if (lockedSeconds > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: lockedSeconds } });
-    reserved = true;
+  let known = !!row && !imported && verified.get(key) === hash;
+  let release: (() => void) | undefined;
+  if (row && !imported && !known) {
+    for (let pending = checking.get(key); pending && !known; pending = checking.get(key)) {
+      await pending;
+      known = verified.get(key) === hash;
+    }
+    if (!known) {
+      let done!: () => void;
+      checking.set(key, new Promise<void>((resolve) => (done = resolve)));
+      release = () => {
+        checking.delete(key);
+        done();
+      };
+    }
   }
-  let ok =
-    known ||
-    ((await verifyDigestAsync(creds.digest, imported ? decoyHash() : hash)) &&
-      !!row &&
-      !imported &&
-      /^[0-9a-f]{40}$/.test(creds.digest));
   let found = row?.account;
-  if (row && imported) {
-    found = await firstSignIn(db, row.account, creds, gate);
-    ok = !!found;
+  try {
+    // A digest about to be checked is a guess: it is counted against the account's lock first (reserve; succeed()
+    // takes it back), so that guesses sent at once get no more checks than the lock allows. Checked first and counted
+    // after, 100 wrong guesses sent together were all checked, and the right one among them signed in. An imported
+    // account's digest is checked against the decoy (no guess), and its first sign-in reserves for the check that is one.
+    let reserved = false;
+    if (!known && !(row && imported)) {
+      const lockedSeconds = await gate.reserve();
+      if (lockedSeconds > 0) throw new ApiError("tooManyFailures", { attributes: { retry_after: lockedSeconds } });
+      reserved = true;
+    }
+    let ok =
+      known ||
+      ((await verifyDigestAsync(creds.digest, imported ? decoyHash() : hash)) &&
+        !!row &&
+        !imported &&
+        /^[0-9a-f]{40}$/.test(creds.digest));
+    if (row && imported) {
+      found = await firstSignIn(db, row.account, creds, gate);
+      ok = !!found;
+    }
+    if (!row || !found || !ok) return await refuse(gate, reserved);
+    await gate.succeed();
+    remember(key, found.passwordHash);
+  } finally {
+    release?.();
   }
-  if (!row || !found || !ok) return refuse(gate, reserved);
-  await gate.succeed();
   let account = found;
-  remember(key, account.passwordHash);
   const now = today();
   if (isLoginRefused(account, now)) {
     const reason = account.blocked === 1 ? "blocked" : "expired";

@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "concurrent-guesses-"));
   db = openDatabase(path.join(dir, "t.db"));
   const domain = await addDomain(db, D, "Admin-pass1", {});
-  for (const name of ["api", "panel", "change", "known"]) await createAccount(db, domain, name, { password: PASSWORD });
+  for (const name of ["api", "panel", "change", "known", "parallel"]) await createAccount(db, domain, name, { password: PASSWORD });
 });
 
 afterAll(() => {
@@ -79,6 +79,18 @@ describe("guesses sent at once", () => {
       expect(await lockedFor(db, `${name}@${D}`)).toBeGreaterThan(0);
     },
   );
+
+  it("the right password sent on many connections at once, nothing cached yet, signs in on every one", async () => {
+    // One check, the others wait for it: before, each counted as a guess and those past the lock got 403.1.
+    const email = `parallel@${D}`;
+    const all = await Promise.all(
+      Array.from({ length: 3 * env().AUTH_MAX_FAILURES }, () =>
+        outcome(authenticate(db, { email, digest: sha1Hex(PASSWORD) }, "198.51.100.2")),
+      ),
+    );
+    expect(all).toEqual(all.map(() => "signed in"));
+    expect(await lockedFor(db, email)).toBe(0);
+  });
 
   it("the right password alone signs in and leaves nothing counted (the reservation is taken back)", async () => {
     const email = `known@${D}`;
