@@ -25,7 +25,7 @@ export const domainErrors = {
     'privacy_mode (0-2), replyto_mode (0-2), replyto_email (lowercase address, required for mode 2), replyto_catchall (0-1), confirm_url (http(s) URL or ""), autosubscribe_enabled (0-1), accounts or moderators (arrays of addresses, at most 100000; at least one moderator for privacy_mode 1 in the panel) is invalid.',
   ),
   listAddressIsList: entry(
-    "500.354",
+    "500.353",
     "validation",
     "Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: nic by do niej nie dotarło.",
     "The address leads to a mailing list of this server, and a list does not take the messages another list sends out: nothing would reach it.",

@@ -111,7 +111,7 @@ export async function nestedAddresses(db: Db, domain: DomainRow, addresses: stri
   return out;
 }
 
-/** Refuses (500.354 on `field`) when any of `addresses` leads to a list of this server, naming the first few. */
+/** Refuses (500.353 on `field`) when any of `addresses` leads to a list of this server, naming the first few. */
 export async function assertNoNestedList(
   db: Db,
   domain: DomainRow,
