@@ -32,7 +32,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "concurrent-guesses-"));
   db = openDatabase(path.join(dir, "t.db"));
   const domain = await addDomain(db, D, "Admin-pass1", {});
-  for (const name of ["api", "panel", "change", "known", "parallel"]) await createAccount(db, domain, name, { password: PASSWORD });
+  for (const name of ["api", "panel", "change", "known", "parallel"])
+    await createAccount(db, domain, name, { password: PASSWORD });
 });
 
 afterAll(() => {
