@@ -127,6 +127,58 @@ describe("methods fetch does not know", () => {
   );
 });
 
+describe("methods and paths Next would have answered itself", () => {
+  const status = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+  const bodyOf = (answer: string) => {
+    const [head = "", ...rest] = answer.split("\r\n\r\n");
+    const body = rest.join("\r\n\r\n");
+    if (!/\r\ntransfer-encoding: chunked/i.test(head)) return body;
+    let out = "";
+    for (let at = 0, size = 1; size > 0;) {
+      const end = body.indexOf("\r\n", at);
+      size = parseInt(body.slice(at, end), 16);
+      out += body.slice(end + 2, end + 2 + size);
+      at = end + 2 + size + 2;
+    }
+    return out;
+  };
+  it("CONNECT on an API path: the JSON 405.1 (it took the connection over and closed it unanswered)", async () => {
+    const answer = await rawRequest(
+      inject("mainBase"),
+      Buffer.from("CONNECT /api/v1/domains/example.com HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+    );
+    expect(status(answer)).toBe(405);
+    expect(answer).toMatch(/\r\nallow: GET, HEAD, PUT\r\n/i);
+    expectErrorBody(JSON.parse(bodyOf(answer)), "methodNotAllowed");
+  });
+  it.each(["TRACE", "PROPFIND", "CONNECT"])(
+    "%s on a page: 405 (Next answered a plain-text 500 or an empty 400)",
+    async (m) => {
+      const answer = await rawRequest(
+        inject("mainBase"),
+        Buffer.from(`${m} /login HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`),
+      );
+      expect(status(answer)).toBe(405);
+      expect(bodyOf(answer)).toBe("Method Not Allowed\n");
+    },
+  );
+  it("an API path with escaped letters (/%61pi/v1/...) is the API path: JSON, not the panel's HTML 404", async () => {
+    const res = await exactRequest({
+      origin: new URL(inject("mainBase")).origin,
+      target: "/%61pi/v1/domains/ex%61mple.com",
+    });
+    expect(res.status).toBe(401);
+    expectErrorBody(res.json, "missingCredentials");
+    const trace = await exactRequest({
+      origin: new URL(inject("mainBase")).origin,
+      method: "TRACE",
+      target: "/%61pi/v1/domains/example.com",
+    });
+    expect(trace.status).toBe(405);
+    expectErrorBody(trace.json, "methodNotAllowed");
+  });
+});
+
 describe("405 names what a path takes (RFC 9110 15.5.6)", () => {
   const call = (method: string, path: string) =>
     exactRequest({ origin: new URL(inject("mainBase")).origin, method, target: `/api/v1/${path}` });

@@ -164,9 +164,12 @@ async function runWorker() {
     // X-Forwarded-For as it arrived (Next may add the peer to the header itself); trusted only from TRUSTED_PROXIES.
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
     else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
-    if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
+    if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(decodeUnreserved(req.url)));
     const api = isApiPath(pathOf(req.url));
     if (!ROUTE_METHODS.has(req.method ?? "") && api) req.method = "PATCH";
+    // Outside /api Next knows no method but fetch's and OPTIONS: TRACE, CONNECT or PROPFIND on a page was a plain-text
+    // 500 with a stack trace in the log.
+    else if (!ROUTE_METHODS.has(req.method ?? "") && req.method !== "OPTIONS") return answerPageMethod(req, res);
     // Next acts on its client router's request headers before any route runs: `RSC: 1` answered an API path with an
     // empty 307 to `?_rsc`, and `x-middleware-prefetch` (the pages router's, unused here) answered any path with `{}`
     // without running its route. No client router talks to the API: there they are all dropped.
@@ -189,6 +192,15 @@ async function runWorker() {
     });
     void handle(req, res);
   }
+  // CONNECT takes the connection over (a proxy's tunnel): Node hands it here instead of to the request handler, and
+  // with no listener closed it without an answer. Answered as any request with a method the path does not take.
+  server.on("connect", (req, socket) => {
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on("finish", () => socket.destroySoon());
+    handleRequest(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   // Node's HTTP parser refuses malformed requests (say, raw UTF-8 in the URL) before Next sees them, with an empty
   // body; answer with the API's JSON error instead (catalog key malformedRequest).
@@ -270,6 +282,34 @@ function isForeignTarget(req) {
   if (!(req.url ?? "/").startsWith("/")) return true;
   if (CLIENT_SETUP_PATHS.has(pathOf(req.url))) return false;
   return ownNames.length > 0 && !ownNames.includes(hostName(req.headers.host));
+}
+
+/** A page path with a method no page takes: 405, plain text. */
+function answerPageMethod(req, res) {
+  const body = "Method Not Allowed\n";
+  res.writeHead(405, {
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": "no-store",
+    allow: "GET, HEAD, POST",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+  req.resume();
+}
+
+/**
+ * A path's escapes of unreserved characters (letters, digits, "-", ".", "_", "~") decoded: RFC 3986 6.2.2.2 makes
+ * them the same characters, and "/%61pi/v1/..." reached Next's HTML pages as another path than /api/v1/...
+ */
+function decodeUnreserved(url) {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!path.includes("%")) return url;
+  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(c) ? c : escape;
+  });
+  return q === -1 ? decoded : decoded + url.slice(q);
 }
 
 /** /api paths: the JSON 404.4 of an unknown path; anything else: 400. Never a redirect. */
