@@ -48,7 +48,7 @@ export function listLmtpCases(ports: { lmtp: number; lmtp2: number; smtp: number
   });
   afterAll(() => teardown());
 
-  it("a held post whose notice fails (451) is held once, by one link, at Postfix's retry in any process", async () => {
+  it("a held post whose notice fails (451) is held once, at Postfix's retry in any process, by a new link", async () => {
     const { lmtp, lmtp2, failOnce, held, post, notices, approveLink, store } = world;
     // A notice that fails after the post is stored: the post is not kept, 451.
     const retried = post("obcy@x.test", "ponowiona");
@@ -61,23 +61,24 @@ export function listLmtpCases(ports: { lmtp: number; lmtp2: number; smtp: number
     expect(await notices("mod2@x.test", "ponowiona")).toHaveLength(0);
     expect(await store.heldByToken(approveLink(first!)!)).toBeUndefined();
     // Postfix's retry (the same bytes), here through another process of the service: held once, every moderator
-    // told, all by the link of the first notice.
+    // told, by one new link.
     expect(await lmtpDeliver(lmtp2, "obcy@x.test", ["moderowana@lmtp.test"], retried)).toEqual([
       "250 2.0.0 Held for moderation",
     ]);
     expect((await held()).filter((h) => h.subject === "ponowiona")).toHaveLength(1);
-    const links = [...(await notices("mod1@x.test", "ponowiona")), ...(await notices("mod2@x.test", "ponowiona"))].map(
-      (n) => approveLink(n),
-    );
-    expect(links).toEqual([approveLink(first!), approveLink(first!), approveLink(first!)]);
-    expect((await store.heldByToken(approveLink(first!)!))?.subject).toBe("ponowiona");
+    const [, second] = await notices("mod1@x.test", "ponowiona");
+    const [toMod2] = await notices("mod2@x.test", "ponowiona");
+    expect(approveLink(toMod2!)).toBe(approveLink(second!));
+    expect((await store.heldByToken(approveLink(second!)!))?.subject).toBe("ponowiona");
 
     // An attempt whose answer was lost (the service stopped after storing the post): found held, not stored again.
     expect(await lmtpDeliver(lmtp, "obcy@x.test", ["moderowana@lmtp.test"], retried)).toEqual([
       "250 2.0.0 Held for moderation",
     ]);
     expect((await held()).filter((h) => h.subject === "ponowiona")).toHaveLength(1);
-    expect(await notices("mod2@x.test", "ponowiona")).toHaveLength(2);
+    const [third] = await notices("mod2@x.test", "ponowiona").then((n) => n.slice(1));
+    expect((await store.heldByToken(approveLink(third!)!))?.subject).toBe("ponowiona");
+    expect(await store.heldByToken(approveLink(second!)!)).toBeUndefined();
   });
 
   it("the moderators' notice says whether the From was proven (a DMARC-aligned pass or a login)", async () => {

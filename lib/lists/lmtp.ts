@@ -12,10 +12,9 @@ import { admit, REFUSALS } from "./admission";
 import type { ListDistribution } from "./distribution";
 import { decodedHeader, firstAddress, isHeadTooLarge, readHeaders, rewrittenStream } from "./message";
 import type { ListServiceOptions } from "./options";
-import { serverMac } from "@/lib/server/store/server-key";
 import { verpAddress } from "./bounce-address";
 import { sendComposed, sendmail } from "./sendmail";
-import { sha256, type ListRow, type ListStore } from "./store";
+import { newToken, sha256, type ListRow, type ListStore } from "./store";
 import type { ListSubscriptions } from "./subscriptions";
 
 /**
@@ -43,28 +42,33 @@ class Reply extends Error {
   }
 }
 
-/** The service's key (server_secrets) that makes a held post's moderators' link. */
-const HELD_POST_KEY = "list-held-post";
-
 export async function startListLmtp(
   o: ListServiceOptions,
   store: ListStore,
   { distribute, pump }: ListDistribution,
   { requestConfirmation }: ListSubscriptions,
 ): Promise<SMTPServer> {
-  async function hold(list: ListRow, file: string, poster: string, subject: string, verified: boolean): Promise<void> {
+  /** Holds a post for its moderators and tells them; the LMTP answer. */
+  async function hold(
+    list: ListRow,
+    file: string,
+    poster: string,
+    subject: string,
+    verified: boolean,
+  ): Promise<string> {
     const message = fs.readFileSync(file);
-    // The moderators' link is the post's own (its list and bytes under the service's key), not a random one: Postfix's
-    // retry of the same post, in any process of the service, names the same link as the first notices did.
-    const digest = crypto.createHash("sha256").update(message).digest("hex");
-    const token = await serverMac(o.db, HELD_POST_KEY, `${list.id}:${digest}`);
-    const stored = await store.heldByToken(token);
-    if (stored && stored.status !== "held") {
-      // Held at an attempt whose answer was lost (the service stopped), and decided since: nothing more to do.
-      o.log(`${list.email}: post from ${poster} delivered again, already decided`);
-      return;
+    // Postfix delivers a post again, the same bytes, after a 451 or an answer lost when the service stopped: one
+    // already stored is not stored again.
+    const earlier = await store.postWithMessage(list.id, message);
+    if (earlier?.status === "approved") {
+      o.log(`${list.email}: post from ${poster} delivered again, already approved`);
+      return "2.0.0 Already approved by a moderator";
     }
-    const id = stored?.id ?? (await store.hold(list.id, poster, subject, message, sha256(token)));
+    // A new random link each time: the token is kept only as its SHA-256, so an earlier notice's cannot be sent again.
+    const token = newToken();
+    let id: number;
+    if (earlier) await store.setHeldToken((id = earlier.id), sha256(token));
+    else id = await store.hold(list.id, poster, subject, message, sha256(token));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
     // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it,
@@ -94,13 +98,14 @@ export async function startListLmtp(
         );
       }
     } catch (err) {
-      // Not kept without its notices: the 451 makes Postfix deliver it again, and every moderator is told then, by
-      // the same link. Unless a moderator already decided it by that link, between two notices.
+      // Not kept without its notices: the 451 makes Postfix deliver it again, and every moderator is told then, by a
+      // new link. Unless a moderator already decided it by this one, between two notices.
       if (await store.unhold(id)) throw err;
       o.log(`${list.email}: post from ${poster} decided while its notices were sent (${String(err)})`);
-      return;
+      return "2.0.0 Decided by a moderator";
     }
     o.log(`${list.email}: post from ${poster} held for moderation`);
+    return "2.0.0 Held for moderation";
   }
 
   async function handlePost(list: ListRow, file: string, envelopeFrom: string): Promise<string> {
@@ -163,8 +168,7 @@ export async function startListLmtp(
         o.log(`${list.email}: subscriber's post from ${poster} sent to ${list.replytoEmail}`);
         return `2.0.0 Sent to ${list.replytoEmail}`;
       case "hold":
-        await hold(list, file, poster, subject, verified);
-        return "2.0.0 Held for moderation";
+        return hold(list, file, poster, subject, verified);
       case "refuse":
         // Refused during the SMTP session (Rspamd asks the policy service at the end of DATA); here only when that
         // check did not run. A refusal now would make Postfix return the post to its envelope sender, which may be

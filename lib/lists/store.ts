@@ -210,6 +210,23 @@ export function listStore(db: Db) {
     },
     hold: (listId: number, sender: string, subject: string, message: Buffer, tokenHash: string): Promise<number> =>
       withTransaction(db, (tx) => insertPost(tx, listId, sender, subject, message, tokenHash, "held")),
+    /**
+     * A post of the list stored earlier whose bytes are exactly `message`, held or approved (Postfix delivering the same
+     * post again after a 451 or a lost answer), else undefined.
+     */
+    async postWithMessage(listId: number, message: Buffer): Promise<{ id: number; status: string } | undefined> {
+      const rows = await db
+        .select({ id: listHeldPosts.id, status: listHeldPosts.status, message: listHeldPosts.message })
+        .from(listHeldPosts)
+        .where(and(eq(listHeldPosts.listId, listId), eq(listHeldPosts.size, message.length)));
+      const found = rows.find((r) => Buffer.from(r.message).equals(message));
+      return found && { id: found.id, status: found.status };
+    },
+    /** Gives a held post a new moderators' link (the old one stops working). */
+    setHeldToken: (id: number, tokenHash: string) =>
+      withTransaction(db, (tx) =>
+        tx.update(listHeldPosts).set({ tokenHash }).where(eq(listHeldPosts.id, id)).execute(),
+      ),
     /** Deletes a post while it is still held; false when it is not (a moderator decided it). */
     unhold: (id: number) =>
       withTransaction(
