@@ -116,6 +116,31 @@ export async function checkHostExists(tx: Db, host: string | null): Promise<void
   if (!row) throw new Error(`no mail host ${host} (add it: mailserver host set ${host} --address <address>)`);
 }
 
+/**
+ * Where a new domain's mailboxes go (`domain add`, `domain import`): the host `given` names (which must exist), none
+ * for `none`, and without a name none only while no mail host is set up. With hosts, a domain on none has its mail
+ * stored by whichever MX takes it, each keeping a copy that later hides the others and blocks the domain's move
+ * (docs/mail-hosts.md), so the operator has to choose, and `none` is a choice made on purpose.
+ */
+export async function newDomainMailHost(db: Db, given: string | undefined): Promise<string | null> {
+  if (given === "none") return null;
+  if (given !== undefined) {
+    await checkHostExists(db, given);
+    return given;
+  }
+  const hosts = await db.select({ name: mailHosts.name }).from(mailHosts).orderBy(asc(mailHosts.name)).limit(4);
+  if (!hosts.length) return null;
+  const named =
+    hosts
+      .slice(0, 3)
+      .map((h) => h.name)
+      .join(", ") + (hosts.length > 3 ? ", ..." : "");
+  throw new Error(
+    `mail hosts are set up (${named}): place the new domain with --mail-host <name>, or give --mail-host none to ` +
+      "leave it on no host on purpose (docs/mail-hosts.md)",
+  );
+}
+
 /** Places a domain's mailboxes on a host (null: on none, every host serves them itself). */
 export async function setDomainMailHost(db: Db, domainId: number, host: string | null): Promise<void> {
   await withTransaction(db, async (tx) => {
