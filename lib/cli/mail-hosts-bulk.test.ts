@@ -17,6 +17,8 @@ if (onPostgres()) servicesOnPrivatePgCluster();
 else servicesOnTempSqlite();
 
 let dir: string;
+beforeAll(() => void (dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-bulk-hosts-"))));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("mailserver host accounts of several domains, account set-mail-host --file", () => {
   // Moving many domains: one process (2.5 s to start) for every domain's list, and for placing many accounts.
@@ -32,7 +34,6 @@ describe("mailserver host accounts of several domains, account set-mail-host --f
     return (await getAccountOrThrow(own, await getDomainOrThrow(own, domain), name)).mailHost;
   };
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-bulk-hosts-"));
     own = await (await import("@/db/client")).getReadyDb();
     ({ runCommand } = await import("./commands"));
     ({ UsageError } = await import("./args"));
@@ -49,7 +50,6 @@ describe("mailserver host accounts of several domains, account set-mail-host --f
     await runCommand(own, ["account", "set-mail-host", "zenon@m2.example", "--mail-host", "imap1"]);
     file = path.join(dir, "bulk-hosts.txt");
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("host accounts takes --domain repeated and --file, printing the lines one command per domain prints", async () => {
     const one = async (d: string, ...more: string[]) => (await accountsOn("imap2", "--domain", d, ...more)).split("\n");
@@ -128,5 +128,45 @@ describe("mailserver host accounts of several domains, account set-mail-host --f
     expect(await refused(["account", "set-mail-host", "--file", file, "--mail-host", "none"])).toMatch(
       /`domain` returns the account to its domain's host/,
     );
+  });
+});
+
+describe("domain add and domain import --mail-host on this engine", () => {
+  // domains.test.ts has the whole rule on SQLite; here the placement in addDomain's transaction and the refusal on
+  // the engine TEST_DATABASE names.
+  it("places the new domains on the host given, and refuses without --mail-host once hosts are set up", async () => {
+    const { runCommand } = await import("./commands");
+    const { findDomain } = await import("@/lib/server/resources/domains");
+    const db = await (await import("@/db/client")).getReadyDb();
+    const refusal =
+      "mail hosts are set up (imap1, imap2): place the new domain with --mail-host <name>, or give --mail-host none " +
+      "to leave it on no host on purpose (docs/mail-hosts.md)";
+    await expect(
+      runCommand(db, ["domain", "add", "n1.example", "--postmaster-password", "Admin-pass1"]),
+    ).rejects.toThrow(refusal);
+    expect(
+      await runCommand(db, [
+        "domain",
+        "add",
+        "n1.example",
+        "--postmaster-password",
+        "Admin-pass1",
+        "--mail-host",
+        "imap1",
+      ]),
+    ).toMatch(/^Domain n1\.example added \(customer \d+, mailboxes on imap1\);/);
+    const file = path.join(dir, "new-domains.txt");
+    fs.writeFileSync(file, "n2.example Admin-pass1\nn3.example Admin-pass1\n");
+    await expect(runCommand(db, ["domain", "import", file])).rejects.toThrow(refusal);
+    await expect(runCommand(db, ["domain", "import", file, "--mail-host", "imap9"])).rejects.toThrow(
+      "no mail host imap9 (add it: mailserver host set imap9 --address <address>)",
+    );
+    expect(await findDomain(db, "n2.example")).toBeUndefined();
+    await runCommand(db, ["domain", "import", file, "--mail-host", "imap2"]);
+    expect(
+      await Promise.all(
+        ["n1.example", "n2.example", "n3.example"].map(async (d) => (await findDomain(db, d))?.mailHost),
+      ),
+    ).toEqual(["imap1", "imap2", "imap2"]);
   });
 });
