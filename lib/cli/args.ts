@@ -28,6 +28,8 @@ export interface OptionSpec {
    * operatorPath, a program only when it is a path (a bare name is looked up in PATH).
    */
   path?: "file" | "program";
+  /** May be given several times: its value is then every one given, in order (listOption). */
+  multiple?: true;
 }
 
 /** The largest count a limit column holds (PostgreSQL's integer); capacities are bigint. */
@@ -35,7 +37,7 @@ export const MAX_COUNT = 2_147_483_647;
 
 export interface Parsed {
   positionals: string[];
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | string[] | boolean | undefined>;
 }
 
 export interface Context {
@@ -76,7 +78,7 @@ export function usageLine(command: Command): string {
       ? `[--${name}]`
       : o.required
         ? `--${name} ${o.value ?? "<value>"}`
-        : `[--${name} ${o.value ?? "<value>"}]`,
+        : `[--${name} ${o.value ?? "<value>"}]${o.multiple ? "..." : ""}`,
   );
   return [CLI, command.name, ...(command.args ?? []), ...options].join(" ");
 }
@@ -100,7 +102,7 @@ export function commandHelp(command: Command): string {
 /** Parses argv (the words after the command's name) against the command's options; UsageError on anything else. */
 export function parseCommandArgs(command: Command, argv: string[]): Parsed | "help" {
   const options = Object.fromEntries(
-    Object.entries(command.options ?? {}).map(([name, o]) => [name, { type: o.type }]),
+    Object.entries(command.options ?? {}).map(([name, o]) => [name, { type: o.type, multiple: o.multiple === true }]),
   );
   let parsed;
   try {
@@ -132,6 +134,7 @@ export function parseCommandArgs(command: Command, argv: string[]): Parsed | "he
     if (typeof value === "string" && value && (o.path === "file" || (o.path === "program" && value.includes("/"))))
       values[name] = operatorPath(value);
     else if (typeof value === "string" && o.value === "<domain>") values[name] = domainArgument(value);
+    else if (Array.isArray(value) && o.value === "<domain>") values[name] = value.map(domainArgument);
   }
   const positionals = parsed.positionals.map((p, i) =>
     FILE_ARGS.has(wanted[i]!) ? operatorPath(p) : DOMAIN_ARGS.has(wanted[i]!) ? domainArgument(p) : p,
@@ -204,6 +207,12 @@ export function intOption(
     throw new UsageError(`${command.name}: ${spelt} needs a whole number ${range}, not '${String(value)}'`);
   }
   return Number(value);
+}
+
+/** Every value of an option given several times (OptionSpec.multiple), in order; [] when absent. */
+export function listOption(values: Parsed["values"], name: string): string[] {
+  const value = values[name];
+  return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
 }
 
 export function stringOption(values: Parsed["values"], name: string): string | undefined {

@@ -516,6 +516,77 @@ describe("domain set-mail-host --file", () => {
   });
 });
 
+describe("domain add and domain import --mail-host", () => {
+  // A domain added after the mail hosts were set up was on no host until `domain set-mail-host`: each MX stored its
+  // mail locally, copies that later hid each other and blocked its move. Now it is placed as it is added, or left on
+  // none on purpose.
+  let own: Db;
+  let file: string;
+  const add = (name: string, ...options: string[]) =>
+    runCommand(own, ["domain", "add", name, "--postmaster-password", "Admin-pass1", ...options]);
+  const hostOf = async (name: string) => (await findDomain(own, name))?.mailHost;
+  const refusal = async (argv: string[]) => {
+    const err = await runCommand(own, argv).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(UsageError); // a refusal (exit 1), as domain set-mail-host's
+    return (err as Error).message;
+  };
+  const REQUIRED =
+    "mail hosts are set up (imap1, imap2): place the new domain with --mail-host <name>, or give --mail-host none " +
+    "to leave it on no host on purpose (docs/mail-hosts.md)";
+  const NO_IMAP9 = "no mail host imap9 (add it: mailserver host set imap9 --address <address>)";
+  beforeAll(() => {
+    own = openDatabase(path.join(dir, "new-placement.db"));
+    file = path.join(dir, "new-placement.txt");
+  });
+  afterAll(() => own?.$client.close());
+
+  it("without mail hosts, adds a domain on no host as before; a host named must exist", async () => {
+    expect(await add("before.example")).toMatch(/^Domain before\.example added \(customer \d+\); log in as/);
+    expect(await hostOf("before.example")).toBeNull();
+    expect(await refusal(["domain", "add", "h1.example", "--mail-host", "imap1"])).toBe(
+      "no mail host imap1 (add it: mailserver host set imap1 --address <address>)",
+    );
+    expect(await findDomain(own, "h1.example")).toBeUndefined();
+  });
+
+  it("once hosts are set up, domain add requires --mail-host, places the domain on it, or on none when told", async () => {
+    for (const host of ["imap2", "imap1"])
+      await runCommand(own, ["mailserver", "host", "set", host, "--address", "192.0.2.9"]);
+    expect(await refusal(["domain", "add", "h1.example", "--postmaster-password", "Admin-pass1"])).toBe(REQUIRED);
+    expect(await refusal(["domain", "add", "h1.example", "--mail-host", "imap9"])).toBe(NO_IMAP9);
+    expect(await findDomain(own, "h1.example")).toBeUndefined();
+    expect(await add("h1.example", "--mail-host", "imap1")).toMatch(
+      /^Domain h1\.example added \(customer \d+, mailboxes on imap1\); log in as postmaster@h1\.example\.$/,
+    );
+    expect(await hostOf("h1.example")).toBe("imap1");
+    expect(await add("none.example", "--mail-host", "none")).toMatch(/^Domain none\.example added \(customer \d+\);/);
+    expect(await hostOf("none.example")).toBeNull();
+    expect(await runCommand(own, ["domain", "list", "--mail-host", "imap1"])).toMatch(/^h1\.example\t/);
+  });
+
+  it("domain import: every new domain on the host given; refused before reading the file when missing or unknown", async () => {
+    fs.writeFileSync(file, "i1.example -\ni2.example Admin-pass1\nh1.example Admin-pass1\n");
+    expect(await refusal(["domain", "import", file])).toBe(REQUIRED);
+    expect(await refusal(["domain", "import", file, "--mail-host", "imap9"])).toBe(NO_IMAP9);
+    // Refused before the file is read: a missing one is not what the error names.
+    expect(await refusal(["domain", "import", path.join(dir, "no-such-file.txt")])).toBe(REQUIRED);
+    expect(await findDomain(own, "i1.example")).toBeUndefined();
+    const out = await run(own, ["domain", "import", file, "--mail-host", "imap2"]);
+    expect(out.output.split("\n").slice(1)).toEqual([
+      expect.stringMatching(/^added\ti2\.example\tcustomer \d+$/) as string,
+      "exists\th1.example",
+      "2 added, 1 already hosted, 0 failed",
+    ]);
+    expect([await hostOf("i1.example"), await hostOf("i2.example")]).toEqual(["imap2", "imap2"]);
+    // A domain already hosted keeps its host: moving one needs its mail copied first (docs/mail-hosts.md).
+    expect(await hostOf("h1.example")).toBe("imap1");
+    fs.writeFileSync(file, "i3.example Admin-pass1\n");
+    await run(own, ["domain", "import", file, "--mail-host", "none"]);
+    expect(await hostOf("i3.example")).toBeNull();
+  });
+});
+
 describe("domain list, customer list and mailserver host list on a new database", () => {
   it("print nothing a script could read as a row, and a hint on stderr", async () => {
     const empty = openDatabase(path.join(dir, "empty.db"));

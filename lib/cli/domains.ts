@@ -33,7 +33,7 @@ import {
   type DkimRotation,
 } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
-import { checkHostExists } from "@/lib/mailserver/mail-hosts";
+import { checkHostExists, newDomainMailHost } from "@/lib/mailserver/mail-hosts";
 import { resolveCustomer } from "./customers";
 import {
   changeEachLine,
@@ -107,6 +107,17 @@ async function domainReport(db: Db, domain: DomainRow) {
   return { ...(await toDomainRecord(db, domain)), send_limit: String(domain.sendLimit) };
 }
 
+/** --mail-host of the commands that create domains (newDomainMailHost). */
+const NEW_DOMAIN_MAIL_HOST: OptionSpec = {
+  type: "string",
+  value: "<name>|none",
+  help: "the mail host its mailboxes live on (`mailserver host list`); required once mail hosts are set up, none to leave it on no host",
+};
+const MAIL_HOST_NOTE =
+  "The new domain's mailboxes go on the mail host --mail-host names. Once `mailserver host list` has hosts, it\n" +
+  "is required (--mail-host none places the domain on no host on purpose): a domain on none has its mail stored\n" +
+  "by whichever MX takes it, copies that later hide each other and block its move (docs/mail-hosts.md).";
+
 export const DOMAIN_COMMANDS: Command[] = [
   {
     name: "domain add",
@@ -115,9 +126,11 @@ export const DOMAIN_COMMANDS: Command[] = [
     notes:
       "The postmaster's password: --postmaster-password, else the environment's POSTMASTER_PASSWORD (neither in `ps`\n" +
       "nor in the shell's history), else one generated and printed once. The postmaster gets 1024 MB, or the whole\n" +
-      "capacity limit in force (the domain's, or what its customer's pool has left) when that is smaller.",
+      "capacity limit in force (the domain's, or what its customer's pool has left) when that is smaller.\n" +
+      MAIL_HOST_NOTE,
     example: `${CLI} domain add example.org --account-limit 50`,
     options: {
+      "mail-host": NEW_DOMAIN_MAIL_HOST,
       "postmaster-password": {
         type: "string",
         value: "<pw>",
@@ -137,10 +150,12 @@ export const DOMAIN_COMMANDS: Command[] = [
       if (given && !option && passwordProblems(given).length) throw apiError("invalidPassword", "POSTMASTER_PASSWORD");
       const password = given ?? generatePassword();
       const db = ctx.db();
+      const mailHost = await newDomainMailHost(db, stringOption(values, "mail-host"));
       const customer = await customerOption(db, this, values);
-      const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer);
+      const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer, { mailHost });
       const login = given ? "" : ` with the password ${password} (generated, shown only here)`;
-      return `Domain ${domain.name} added (customer ${domain.customerId}); log in as postmaster@${domain.name}${login}.`;
+      const host = mailHost ? `, mailboxes on ${mailHost}` : "";
+      return `Domain ${domain.name} added (customer ${domain.customerId}${host}); log in as postmaster@${domain.name}${login}.`;
     },
   },
   {
@@ -154,9 +169,12 @@ export const DOMAIN_COMMANDS: Command[] = [
       "Blank lines and lines starting with # are skipped; - as the file reads standard input. The lines are added in\n" +
       "order, each in its own transaction (a customer=<domain> may name a domain of an earlier line); the passwords'\n" +
       "hashes and DKIM keys are made --concurrency at a time beforehand. One output line per domain (added, exists,\n" +
-      "failed), printed as soon as it is done, then the counts; exit 1 when a line failed.",
-    example: `${CLI} domain import domains.txt`,
+      "failed), printed as soon as it is done, then the counts; exit 1 when a line failed.\n" +
+      MAIL_HOST_NOTE.replace("The new domain's", "Every new domain's") +
+      "\nA domain already hosted keeps its host (moving it: docs/mail-hosts.md).",
+    example: `${CLI} domain import domains.txt --mail-host imap1`,
     options: {
+      "mail-host": NEW_DOMAIN_MAIL_HOST,
       concurrency: {
         type: "string",
         value: "N",
@@ -165,8 +183,10 @@ export const DOMAIN_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { positionals, values }) {
+      // Before reading the file: a refused placement adds none of its domains.
+      const mailHost = await newDomainMailHost(ctx.db(), stringOption(values, "mail-host"));
       const lines = readLineFile(positionals[0]!);
-      return importDomains(this, ctx, lines, intOption(this, values, "concurrency") ?? 4);
+      return importDomains(this, ctx, lines, intOption(this, values, "concurrency") ?? 4, mailHost);
     },
   },
   {
@@ -550,6 +570,7 @@ async function importDomains(
   ctx: Context,
   lines: { line: number; words: string[] }[],
   concurrency: number,
+  mailHost: string | null,
 ): Promise<string> {
   const db = ctx.db();
   const entries = lines.map(({ line, words: [name, given, ...rest] }) => {
@@ -587,7 +608,10 @@ async function importDomains(
         continue;
       }
       const customer = await customerOption(db, command, values);
-      const domain = await addDomain(db, entry.name, entry.password, limits, customer, await prepared[i]!);
+      const domain = await addDomain(db, entry.name, entry.password, limits, customer, {
+        prepared: await prepared[i]!,
+        mailHost,
+      });
       counts.added++;
       await out(
         `added\t${domain.name}\tcustomer ${domain.customerId}${entry.generated ? `\tpassword ${entry.password}` : ""}`,

@@ -5,6 +5,7 @@ import {
   CLI,
   domainArgument,
   intOption,
+  listOption,
   listOutput,
   readLineFile,
   requiredOption,
@@ -15,9 +16,11 @@ import {
 } from "./args";
 import {
   accountsOnHost,
+  hostedDomainIds,
   listMailHosts,
   removeMailHost,
   setAccountMailHost,
+  setAccountsMailHost,
   setDomainMailHost,
   setDomainsMailHost,
   setMailHost,
@@ -92,9 +95,22 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     example: `${CLI} mailserver host accounts imap1 --domain example.org --by-domain > /root/move-example.org.users`,
     notes:
       "--by-domain leaves out the accounts placed on the host by themselves (`account set-mail-host`): the list is\n" +
-      'the mailboxes that `domain set-mail-host` moves, the ones a move copies (docs/mail-hosts.md, "Moving a domain").',
+      'the mailboxes that `domain set-mail-host` moves, the ones a move copies (docs/mail-hosts.md, "Moving a domain").\n' +
+      "Several domains (--domain repeated, --file, or both) print the lines one command per domain would, each\n" +
+      "domain's in the order given, in one process; a name that is not hosted is named and nothing is printed.",
     options: {
-      domain: { type: "string", value: "<domain>", help: "only this domain's accounts" },
+      domain: {
+        type: "string",
+        value: "<domain>",
+        multiple: true,
+        help: "only this domain's accounts (may be repeated)",
+      },
+      file: {
+        type: "string",
+        value: "<file>",
+        path: "file",
+        help: "only the accounts of the domains named in this file, one a line (- for standard input)",
+      },
       "by-domain": {
         type: "boolean",
         help: "only the accounts there through their domain's host, not by a host of their own (those a domain move moves)",
@@ -102,10 +118,20 @@ export const MAIL_HOST_COMMANDS: Command[] = [
     },
     async run(ctx, { positionals, values }) {
       const db = ctx.db();
-      const name = stringOption(values, "domain");
-      const domainId = name === undefined ? undefined : (await getDomainOrThrow(db, name)).id;
+      const file = stringOption(values, "file");
+      const names = [
+        ...listOption(values, "domain"),
+        ...(file === undefined ? [] : readLineFile(file).map(({ words }) => domainArgument(words[0]!))),
+      ];
+      // One --domain alone keeps its error (the API's "no such domain"); several are named together.
+      const domainIds =
+        names.length === 1 && file === undefined
+          ? (await getDomainOrThrow(db, names[0]!)).id
+          : file === undefined && !names.length
+            ? undefined
+            : await hostedDomainIds(db, names);
       const byDomain = values["by-domain"] === true;
-      return (await accountsOnHost(db, positionals[0]!, domainId, { byDomain })).join("\n");
+      return (await accountsOnHost(db, positionals[0]!, domainIds, { byDomain })).join("\n");
     },
   },
   {
@@ -162,9 +188,13 @@ export const MAIL_HOST_COMMANDS: Command[] = [
   },
   {
     name: "account set-mail-host",
-    args: ["<email>"],
-    summary: "Places one account on another mail host than its domain's (`domain` returns it to the domain's).",
+    args: ["[email]"],
+    summary:
+      "Places an account on another mail host than its domain's (`domain` returns it to the domain's); --file places many.",
     example: `${CLI} account set-mail-host jan@example.org --mail-host imap3`,
+    notes:
+      "--file places every account the file names (one address a line; blank lines and lines starting with # are\n" +
+      "skipped; - reads standard input) in one transaction: all of them, or none when one is not hosted.",
     options: {
       "mail-host": {
         type: "string",
@@ -172,12 +202,26 @@ export const MAIL_HOST_COMMANDS: Command[] = [
         required: true,
         help: "a host of `mailserver host list`, or domain (required)",
       },
+      file: {
+        type: "string",
+        value: "<file>",
+        path: "file",
+        help: "instead of one account, the accounts named in this file, one address a line (- for standard input)",
+      },
     },
     async run(ctx, { positionals, values }) {
+      const file = stringOption(values, "file");
+      if ((positionals.length === 1) === (file !== undefined))
+        throw new UsageError(`${this.name}: name one account or --file (an address a line), not both`);
       const value = requiredOption(this, values, "mail-host");
       if (value === "none")
         throw new UsageError("account set-mail-host: `domain` returns the account to its domain's host");
       const host = value === "domain" ? null : value;
+      if (file !== undefined) {
+        const emails = readLineFile(file).map(({ words }) => words[0]!);
+        const placed = await setAccountsMailHost(ctx.db(), emails, host);
+        return `${placed} ${placed === 1 ? "account" : "accounts"}: mailboxes on ${host ?? "their domains' hosts"}`;
+      }
       await setAccountMailHost(ctx.db(), positionals[0]!, host);
       return `${positionals[0]!.toLowerCase()}: mailbox on ${host ?? "its domain's host"}`;
     },

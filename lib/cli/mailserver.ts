@@ -390,7 +390,8 @@ export const MAILSERVER_COMMANDS: Command[] = [
       "are replicas) and unable to write. Then: postmap -q (through Postfix's proxymap) finds the account's domain,\n" +
       "its mailbox and an alias; doveadm user and doveadm auth test for the account; the LMTP and auth sockets accept\n" +
       "connections (a socket file, or host:port for Dovecot's inet_listener); quota_clone writes the account's usage\n" +
-      "back (a marked message is saved into the account's inbox and expunged again); Rspamd's controller answers\n" +
+      "back (a marked message is saved into the account's inbox and expunged again; refused, writing nothing, for an\n" +
+      "account whose mailbox lives on another mail host than this one, MAIL_HOST_NAME); Rspamd's controller answers\n" +
       "/ping; the policy service, quota-status and `mailserver events` answer; no deleted account's mailbox has\n" +
       "waited over a minute for its removal; every SMS number of an account has a gateway in the SMS configuration\n" +
       "(--sms-config or SMS_CONFIG, as `mailserver events` reads it); Postfix runs every\n" +
@@ -405,7 +406,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         type: "string",
         value: "<email>",
         required: true,
-        help: "an account to test with (required; a dedicated one is best)",
+        help: "an account to test with (required; a dedicated one is best; with several mail hosts, one placed on this one)",
       },
       password: {
         type: "string",
@@ -507,6 +508,7 @@ export const MAILSERVER_COMMANDS: Command[] = [
         postgresUrl: pgUrl,
         account: requiredOption(this, values, "account").toLowerCase(),
         password,
+        hostName: localMailHost(),
         alias: stringOption(values, "alias"),
         configDir: stringOption(values, "config-dir") ?? "/etc/mailadmin",
         dbGroup: stringOption(values, "db-group") ?? DEFAULT_CONFIG_OPTIONS.dbGroup,

@@ -66,6 +66,11 @@ export interface CheckOptions {
   /** The domain postsrsd rewrites senders into; read from postsrsd's defaults file when not given. */
   srsDomain?: string;
   postsrsdDefaults?: string;
+  /**
+   * This host's name among several mail hosts (MAIL_HOST_NAME, docs/mail-hosts.md); undefined on a single mail host.
+   * The write-back test saves into the account's mailbox here, so it refuses an account placed on another host.
+   */
+  hostName?: string;
   /** How long to wait for quota_clone's write (ms). */
   quotaWaitMs?: number;
   /** The provider's SMS configuration, as `mailserver events` loads it (SMS_CONFIG, else the built-in defaults). */
@@ -422,7 +427,7 @@ function hostNamesAreDomainNames(o: CheckOptions): Check {
   };
 }
 
-const doveadm = (o: CheckOptions, args: string[], input?: string) =>
+const doveadm = (o: Pick<CheckOptions, "dovecotConfig">, args: string[], input?: string) =>
   runTool("doveadm", [...(o.dovecotConfig ? ["-c", o.dovecotConfig] : []), ...args], input, 30_000);
 
 /**
@@ -463,17 +468,51 @@ export function socketAccepts(value: string, service: string, purpose = ""): Che
  * columns keep their value meanwhile: only an insert or update of mail_quota copies into them).
  */
 /** The marked message saved and expunged again: a quota change for quota_clone to write. */
-function quotaChange(o: CheckOptions): void {
+function quotaChange(o: Pick<CheckOptions, "account" | "dovecotConfig">): void {
   const token = `${process.pid}-${Date.now()}`;
   const message = `From: <postmaster@localhost>\nSubject: mailserver check\nX-Mailadmin-Check: ${token}\n\nA test message of \`mailserver check\`, removed at once.\n`;
   doveadm(o, ["save", "-u", o.account, "-m", "INBOX"], message);
   doveadm(o, ["expunge", "-u", o.account, "mailbox", "INBOX", "header", "X-Mailadmin-Check", token]);
 }
 
-function quotaWriteBack(db: Db | undefined, o: CheckOptions): Check {
-  const pgUrl = o.postgresUrl;
-  if (pgUrl) return () => pgQuotaWriteBack(pgUrl, o.account, () => quotaChange(o), o.quotaWaitMs);
-  return () => {
+/**
+ * Why the write-back test must not run here, or undefined when it may: the account's mailbox (its own placement, else
+ * its domain's, docs/mail-hosts.md) lives on another mail host than this one. doveadm on this host would save into a
+ * local copy (the userdb serves doveadm locally, for a move's sync), create a stray Maildir here, and its
+ * quota_clone would overwrite the owner's usage with the copy's: 0 bytes, 0 messages, reported as a pass.
+ */
+export async function placedElsewhere(
+  db: Db | undefined,
+  o: Pick<CheckOptions, "account" | "hostName" | "postgresUrl">,
+): Promise<string | undefined> {
+  const placement =
+    "SELECT COALESCE(a.mail_host, d.mail_host) AS host FROM accounts a JOIN domains d ON d.id = a.domain_id WHERE a.email = $1";
+  if (!o.postgresUrl && !db) throw new Error("no database");
+  const [row] = o.postgresUrl
+    ? await withPgQueries(o.postgresUrl, (query) => query<{ host: string | null }>(placement, [o.account]))
+    : [db?.$client.prepare(placement.replace("$1", "?")).get(o.account) as { host: string | null } | undefined];
+  const host = row?.host;
+  if (!host || host === o.hostName) return undefined;
+  const where = o.hostName
+    ? `not on this host (${o.hostName}, MAIL_HOST_NAME)`
+    : "and this host has no MAIL_HOST_NAME (docs/mail-hosts.md)";
+  const todo = o.hostName
+    ? `check with an account placed on this host (account set-mail-host <email> --mail-host ${o.hostName}), or run it on ${host}`
+    : `set MAIL_HOST_NAME=<this host's name> in /etc/mailadmin/service.env, or run the check on ${host}`;
+  return (
+    `${o.account}'s mailbox lives on mail host ${host}, ${where}: a doveadm save here would create a stray copy and ` +
+    `overwrite its usage, so nothing was written; ${todo}`
+  );
+}
+
+export function quotaWriteBack(
+  db: Db | undefined,
+  o: Pick<CheckOptions, "account" | "hostName" | "postgresUrl" | "quotaWaitMs" | "dovecotConfig">,
+): Check {
+  return async () => {
+    const elsewhere = await placedElsewhere(db, o);
+    if (elsewhere) return { ok: false, detail: elsewhere };
+    if (o.postgresUrl) return pgQuotaWriteBack(o.postgresUrl, o.account, () => quotaChange(o), o.quotaWaitMs);
     if (!db) throw new Error("no database");
     const row = db.$client.prepare("SELECT bytes, messages FROM mail_quota WHERE username = ?");
     db.$client.prepare("DELETE FROM mail_quota WHERE username = ?").run(o.account);

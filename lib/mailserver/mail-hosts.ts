@@ -116,6 +116,31 @@ export async function checkHostExists(tx: Db, host: string | null): Promise<void
   if (!row) throw new Error(`no mail host ${host} (add it: mailserver host set ${host} --address <address>)`);
 }
 
+/**
+ * Where a new domain's mailboxes go (`domain add`, `domain import`): the host `given` names (which must exist), none
+ * for `none`, and without a name none only while no mail host is set up. With hosts, a domain on none has its mail
+ * stored by whichever MX takes it, each keeping a copy that later hides the others and blocks the domain's move
+ * (docs/mail-hosts.md), so the operator has to choose, and `none` is a choice made on purpose.
+ */
+export async function newDomainMailHost(db: Db, given: string | undefined): Promise<string | null> {
+  if (given === "none") return null;
+  if (given !== undefined) {
+    await checkHostExists(db, given);
+    return given;
+  }
+  const hosts = await db.select({ name: mailHosts.name }).from(mailHosts).orderBy(asc(mailHosts.name)).limit(4);
+  if (!hosts.length) return null;
+  const named =
+    hosts
+      .slice(0, 3)
+      .map((h) => h.name)
+      .join(", ") + (hosts.length > 3 ? ", ..." : "");
+  throw new Error(
+    `mail hosts are set up (${named}): place the new domain with --mail-host <name>, or give --mail-host none to ` +
+      "leave it on no host on purpose (docs/mail-hosts.md)",
+  );
+}
+
 /** Places a domain's mailboxes on a host (null: on none, every host serves them itself). */
 export async function setDomainMailHost(db: Db, domainId: number, host: string | null): Promise<void> {
   await withTransaction(db, async (tx) => {
@@ -144,10 +169,8 @@ export async function setDomainsMailHost(db: Db, names: string[], host: string |
       for (const r of done) found.add(r.name);
     }
     const missing = wanted.filter((n) => !found.has(n));
-    if (missing.length) {
-      const shown = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", ..." : "");
-      throw new Error(`${missing.length} of ${wanted.length} domains not hosted, none placed: ${shown}`);
-    }
+    if (missing.length)
+      throw new Error(`${missing.length} of ${wanted.length} domains not hosted, none placed: ${shownNames(missing)}`);
     return found.size;
   });
 }
@@ -166,33 +189,91 @@ export async function setAccountMailHost(db: Db, email: string, host: string | n
 }
 
 /**
- * The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain or all. An
- * unknown host is an error, not an empty list: a misspelt name would give a move's doveadm an empty user list.
- * `byDomain`: only those there through their domain's placement (no host of their own), the ones `domain
- * set-mail-host` moves; a move's copy of the others would be a stale, unused copy of a mailbox that stays.
+ * Places many accounts on a host against their domains' (null: their domains' hosts again) in one transaction, as
+ * setDomainsMailHost places domains: every address must be an account, else nothing changes and the error names the
+ * missing ones. Gives the number placed.
+ */
+export async function setAccountsMailHost(db: Db, emails: string[], host: string | null): Promise<number> {
+  const wanted = [...new Set(emails.map((e) => e.toLowerCase()))];
+  return withTransaction(db, async (tx) => {
+    await checkHostExists(tx, host);
+    const found = new Set<string>();
+    for (let i = 0; i < wanted.length; i += 1000) {
+      const done = await tx
+        .update(accounts)
+        .set({ mailHost: host })
+        .where(inArray(accounts.email, wanted.slice(i, i + 1000)))
+        .returning({ email: accounts.email });
+      for (const r of done) found.add(r.email);
+    }
+    const missing = wanted.filter((e) => !found.has(e));
+    if (missing.length)
+      throw new Error(`${missing.length} of ${wanted.length} accounts not hosted, none placed: ${shownNames(missing)}`);
+    return found.size;
+  });
+}
+
+/**
+ * The addresses whose mailbox lives on `host` (their own placement, else their domain's), of one domain, of several
+ * (each domain's in the order given, as one call per domain would list them), or of all. An unknown host is an
+ * error, not an empty list: a misspelt name would give a move's doveadm an empty user list. `byDomain`: only those
+ * there through their domain's placement (no host of their own), the ones `domain set-mail-host` moves; a move's
+ * copy of the others would be a stale, unused copy of a mailbox that stays.
  */
 export async function accountsOnHost(
   db: Db,
   host: string,
-  domainId?: number,
+  domainIds?: number | number[],
   o: { byDomain?: boolean } = {},
 ): Promise<string[]> {
   await checkHostExists(db, host);
+  const ids = domainIds === undefined ? undefined : [...new Set([domainIds].flat())];
   // A join, not accountsHeldHere's subquery per account: at 1,084,120 accounts PostgreSQL took 4.1 s for that
   // subquery a row and 1.4 s for the join (one hash of the domains' hosts).
-  const rows = await db
-    .select({ email: accounts.email })
-    .from(accounts)
-    .innerJoin(domains, eq(domains.id, accounts.domainId))
-    .where(
-      and(
-        sql`COALESCE(${accounts.mailHost}, ${domains.mailHost}) = ${host}`,
-        domainId === undefined ? undefined : eq(accounts.domainId, domainId),
-        o.byDomain ? isNull(accounts.mailHost) : undefined,
-      ),
-    )
-    .orderBy(asc(accounts.email));
-  return rows.map((r) => r.email);
+  const query = (slice: number[] | undefined) =>
+    db
+      .select({ email: accounts.email, domainId: accounts.domainId })
+      .from(accounts)
+      .innerJoin(domains, eq(domains.id, accounts.domainId))
+      .where(
+        and(
+          sql`COALESCE(${accounts.mailHost}, ${domains.mailHost}) = ${host}`,
+          slice === undefined ? undefined : inArray(accounts.domainId, slice),
+          o.byDomain ? isNull(accounts.mailHost) : undefined,
+        ),
+      )
+      .orderBy(asc(accounts.email));
+  if (ids === undefined) return (await query(undefined)).map((r) => r.email);
+  const byDomain = new Map<number, string[]>(ids.map((id) => [id, []]));
+  // In slices: SQLite takes at most 32,766 bound values in a statement, PostgreSQL 65,535.
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const r of await query(ids.slice(i, i + 1000))) byDomain.get(r.domainId)!.push(r.email);
+  return [...byDomain.values()].flat();
+}
+
+/**
+ * The ids of hosted domains named, in the order given (duplicates once); unless every name is hosted, an error
+ * naming the missing ones, as setDomainsMailHost words it.
+ */
+export async function hostedDomainIds(db: Db, names: string[]): Promise<number[]> {
+  const wanted = [...new Set(names.map((n) => n.toLowerCase()))];
+  const found = new Map<string, number>();
+  for (let i = 0; i < wanted.length; i += 1000) {
+    const rows = await db
+      .select({ id: domains.id, name: domains.name })
+      .from(domains)
+      .where(inArray(domains.name, wanted.slice(i, i + 1000)));
+    for (const r of rows) found.set(r.name, r.id);
+  }
+  const missing = wanted.filter((n) => !found.has(n));
+  if (missing.length)
+    throw new Error(`${missing.length} of ${wanted.length} domains not hosted: ${shownNames(missing)}`);
+  return wanted.map((n) => found.get(n)!);
+}
+
+/** Up to ten names of a list, for an error. */
+function shownNames(names: string[]): string {
+  return names.slice(0, 10).join(", ") + (names.length > 10 ? ", ..." : "");
 }
 
 /**

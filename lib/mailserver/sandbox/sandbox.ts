@@ -221,6 +221,29 @@ export function sandboxCheckOptions(ctx: Pick<SandboxContext, "layout" | "ports"
   ];
 }
 
+/**
+ * The `check` of the JSON line: `mailserver check` against this sandbox, less --account and --password. MAIL_HOST:
+ * Postfix's myhostname here (daemon-config.ts), a domain name as the check wants one. MAIL_HOST_NAME: the mail host
+ * it plays, whose accounts the check's quota line writes for (it refuses another host's: check.ts, placedElsewhere).
+ */
+export function sandboxCheckCommand(
+  ctx: Pick<SandboxContext, "layout" | "ports" | "srsDomain"> & {
+    options: Pick<SandboxOptions, "hostName" | "postgres" | "databasePath">;
+  },
+): string {
+  return [
+    `MAIL_HOST=${SANDBOX_MYHOSTNAME}`,
+    ...(ctx.options.hostName ? [`MAIL_HOST_NAME=${ctx.options.hostName}`] : []),
+    ...(ctx.options.postgres ? [] : [`DATABASE_PATH=${ctx.options.databasePath}`]),
+    ...CLI.split(" "),
+    "mailserver",
+    "check",
+    ...sandboxCheckOptions(ctx),
+  ]
+    .map(shellWord)
+    .join(" ");
+}
+
 export interface SandboxContext {
   options: SandboxOptions;
   layout: SandboxLayout;
@@ -412,17 +435,7 @@ export class Sandbox {
       only: this.ctx.options.components ? this.components.map((c) => c.name) : null,
       dns_port: this.ctx.options.dnsPort ?? null,
       publish_dns: this.ctx.options.publishDns === true,
-      // MAIL_HOST: Postfix's myhostname here (daemon-config.ts), a domain name as the check wants one.
-      check: [
-        `MAIL_HOST=${SANDBOX_MYHOSTNAME}`,
-        ...(this.ctx.options.postgres ? [] : [`DATABASE_PATH=${this.ctx.options.databasePath}`]),
-        ...CLI.split(" "),
-        "mailserver",
-        "check",
-        ...sandboxCheckOptions(this.ctx),
-      ]
-        .map(shellWord)
-        .join(" "),
+      check: sandboxCheckCommand(this.ctx),
     };
     if (this.ctx.options.components) delete info.check;
     const running = new Set(this.components.map((c) => c.name));

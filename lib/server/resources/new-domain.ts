@@ -5,7 +5,9 @@ import { apiError } from "@/lib/errors/api-error";
 import { withTransaction } from "@/db/transaction";
 import { generateDkimKey, newDkimKeyPair, type DkimKeyPair } from "@/lib/mailserver/dkim";
 import { passwordProblems } from "@/lib/schemas/common";
-import { accounts } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { accounts, domains } from "@/db/schema";
+import { checkHostExists } from "@/lib/mailserver/mail-hosts";
 import { createAccount, prehashPassword, type Prehashed } from "./accounts";
 import { effectiveLimits } from "./customers";
 import { getDomainOrThrow, insertDomain, type DomainLimits } from "./domains";
@@ -40,7 +42,8 @@ function postmasterCapacity(limits: { capacityLimit: number; capacitySum: number
 
 /**
  * Adds a domain with its postmaster account and DKIM key, in one transaction; of a new customer unless `customerId`
- * names one. `prepared` is preparePostmaster(postmasterPassword)'s result when the caller made it already.
+ * names one. `prepared` is preparePostmaster(postmasterPassword)'s result when the caller made it already;
+ * `mailHost` places its mailboxes on that mail host from the start (the CLI's choice: newDomainMailHost).
  */
 export async function addDomain(
   db: Db,
@@ -48,11 +51,15 @@ export async function addDomain(
   postmasterPassword: string,
   limits: DomainLimits,
   customerId?: number,
-  prepared?: PreparedPostmaster,
+  o: { prepared?: PreparedPostmaster; mailHost?: string | null } = {},
 ) {
-  const { prehashed, keyPair } = prepared ?? (await preparePostmaster(postmasterPassword));
+  const { prehashed, keyPair } = o.prepared ?? (await preparePostmaster(postmasterPassword));
   return withTransaction(db, async (tx) => {
     const domain = await insertDomain(tx, name, limits, customerId);
+    if (o.mailHost) {
+      await checkHostExists(tx, o.mailHost);
+      await tx.update(domains).set({ mailHost: o.mailHost }).where(eq(domains.id, domain.id));
+    }
     await createAccount(
       tx,
       domain,
