@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, vi } from "vitest";
 import { missingMailPackages } from "./testing/mail-daemons";
 import { setUp, tearDown } from "./testing/forwarding/harness";
 import { loopCases } from "./testing/forwarding/loops";
-import { forwardOnlySpamCases } from "./testing/forwarding/spam";
+import { aliasSpamCases, forwardOnlySpamCases } from "./testing/forwarding/spam";
 import { forwardOnlySmsCases } from "./testing/forwarding/sms";
 import { keepCopySpamCases } from "./testing/forwarding/keep-copy";
 import { largeListsCases } from "./testing/forwarding/large-lists";
@@ -23,6 +23,7 @@ describe.skipIf(missing.length > 0)("forwards and aliases in real mail (real dae
 
   loopCases();
   forwardOnlySpamCases();
+  aliasSpamCases();
   forwardOnlySmsCases();
   keepCopySpamCases();
   largeListsCases();

@@ -27,7 +27,7 @@ import {
   text,
   trace,
 } from "./harness";
-import { smtpSend, waitFor } from "@/lib/mailserver/testing/mail-daemons";
+import { smtpSend, smtpTry, waitFor } from "@/lib/mailserver/testing/mail-daemons";
 
 export function postingCases() {
   describe("who may post", () => {
@@ -221,6 +221,47 @@ export function postingCases() {
       expect(received(at("jan"), viaForward)).toBe(false);
       expect(outboundWith(viaAlias)).toEqual([]);
       expect(outboundWith(viaForward)).toEqual([]);
+    });
+
+    it("a post scoring as spam is refused in the SMTP session (554 5.7.1), from an outsider or a signed-in subscriber, also through an alias; a clean post goes to every subscriber, the outside one too", async () => {
+      const d = await domain();
+      await createMailingList(db, d, "zewnetrzni", { accounts: [at("jan"), "daleko@elsewhere.test"] });
+      await createAlias(db, d, "do-zewnetrznych", { target: at("zewnetrzni") });
+      const spamHeader = "X-Sandbox-Spam-Score: 25\n";
+      const fromOutsider = unique("spam-outsider");
+      const viaAlias = unique("spam-alias");
+      const fromSubscriber = unique("spam-subscriber");
+      const clean = unique("clean-post");
+      await expect(post("obcy@elsewhere.test", "zewnetrzni", fromOutsider, spamHeader)).rejects.toThrow(
+        /^SMTP: 554 5\.7\.1 zewnetrzni@alpha\.test is a mailing list and this message scores as spam \(\d+\.\d\d, spam from 9\.00 on\): spam is not sent to a list's subscribers/,
+      );
+      await expect(
+        smtpSend(
+          l.ports.smtp,
+          "obcy@elsewhere.test",
+          [at("do-zewnetrznych")],
+          message("obcy@elsewhere.test", at("do-zewnetrznych"), viaAlias, spamHeader),
+        ),
+      ).rejects.toThrow(
+        /^SMTP: 554 5\.7\.1 do-zewnetrznych@alpha\.test leads to the mailing list zewnetrzni@alpha\.test /,
+      );
+      await expect(
+        smtpTry(
+          l.ports.submission,
+          at("jan"),
+          [at("zewnetrzni")],
+          message(at("jan"), at("zewnetrzni"), fromSubscriber, spamHeader),
+          { user: at("jan"), pass: PW },
+        ),
+      ).rejects.toThrow(/554 5\.7\.1 zewnetrzni@alpha\.test is a mailing list and this message scores as spam/);
+      await post("obcy@elsewhere.test", "zewnetrzni", clean);
+      await waitReceived(at("jan"), clean);
+      await settle();
+      expect(outboundWith(clean)).toHaveLength(1);
+      for (const subject of [fromOutsider, viaAlias, fromSubscriber]) {
+        expect(received(at("jan"), subject)).toBe(false);
+        expect(outboundWith(subject)).toEqual([]);
+      }
     });
 
     it("a header block too large for the list service is refused in the SMTP session; met after acceptance it is dropped, not retried and returned", async () => {

@@ -224,6 +224,38 @@ export async function listsReachedBy(
   return (await walkToLists(db, address, { follows, stopElsewhere: false })).lists;
 }
 
+/**
+ * Another server's address that Postfix itself sends a message for `recipient` on to: the end of its chain of aliases
+ * and catchalls (at least one step) when that is an address of a domain not hosted here. Undefined for an account, a
+ * list, an address leading nowhere and another server's address written directly (a signed-in sender's own mail):
+ * what a hosted account forwards is its spam script's affair (db/sieve-scripts-view.ts).
+ */
+export async function aliasLeadsOutside(db: Db, recipient: string): Promise<string | undefined> {
+  const first = await step(db, recipient.toLowerCase());
+  if (first.kind !== "next") return undefined;
+  let address = first.address;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const s = await step(db, address);
+    if (s.kind === "elsewhere") return address;
+    if (s.kind !== "next") return undefined;
+    address = s.address;
+  }
+  return undefined;
+}
+
+/**
+ * The lists a message to `recipient` is handed to, followed as `onlyListsReached` follows them (aliases, catchalls,
+ * forward-only accounts' forwards unless `keepsAsSpam` says the account keeps this message) but whatever else the
+ * message reaches besides.
+ */
+export async function listsAMessageReaches(
+  db: Db,
+  recipient: string,
+  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+): Promise<string[]> {
+  return (await walkToLists(db, recipient, { keepsAsSpam, stopElsewhere: false })).lists;
+}
+
 /** The walk of onlyListsReached and listsReachedBy; `stopElsewhere`: stop at the first place that is not a list. */
 async function walkToLists(
   db: Db,

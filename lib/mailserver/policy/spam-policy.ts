@@ -14,11 +14,13 @@ import { listStore } from "@/lib/lists/store";
 import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { awaitingRemoval } from "../removed-mailboxes";
 import {
+  aliasLeadsOutside,
   deliveries,
   expansionLoops,
   isHostedName,
   isNothingHere,
   leadsNowhere,
+  listsAMessageReaches,
   onlyListsReached,
   resolve,
 } from "./destination";
@@ -92,6 +94,7 @@ export interface PolicyAnswer {
     | "list-bounce"
     | "sender"
     | "list-refused"
+    | "spam-forwarded"
     | "quota"
     | "removal-pending"
     | "send-limit"
@@ -310,6 +313,50 @@ async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: 
   return !listMatches([...list(row.white), ...list(row.domainWhite)], sender);
 }
 
+/**
+ * The score (in Rspamd's points) from which a message is not sent on from this server by an alias or a list: the
+ * highest spam_hits an account may have (2, 5, 7, 9: lib/schemas/account.ts), so a message every account's spam script
+ * would call spam whatever its setting. Not the default 5: this is a refusal, not a Spam folder, and ordinary Polish
+ * text scores near 5 on Debian's Rspamd (R_MIXED_CHARSET, 5 points, fires on one word with diacritics). An alias and a
+ * list have no spam settings of their own and their domain no spam_hits; none of the customer's settings
+ * (spam_enabled, the white lists) raises or lifts it, since what it protects is the server's standing with other
+ * providers.
+ */
+export const FORWARDED_SPAM_HITS = 9;
+
+/**
+ * A message scored as spam (`centiscore`, hundredths, from FORWARDED_SPAM_HITS on) that a recipient would send on
+ * from this server unfiltered: an alias (or catchall) whose chain ends at another server's address, which Postfix
+ * expands without any spam script, or a list (also through aliases and forward-only accounts), whose copies go out
+ * DKIM-signed by its domain. Refused, for the whole message (one answer at the end of DATA), whoever sends it:
+ * before, a hostile customer's aliases and open lists sent spam from the server's addresses outside `send_limit`.
+ * Undefined without a score (Rspamd did not score the message: fail open).
+ */
+export async function spamSentOn(
+  db: Db,
+  recipients: string[],
+  centiscore: string | undefined,
+  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+): Promise<PolicyAnswer | undefined> {
+  if (centiscore === undefined || !(Number(centiscore) >= FORWARDED_SPAM_HITS * 100)) return undefined;
+  const score = `${(Number(centiscore) / 100).toFixed(2)}, spam from ${FORWARDED_SPAM_HITS.toFixed(2)} on`;
+  for (const rcpt of recipients) {
+    if (await aliasLeadsOutside(db, rcpt))
+      return {
+        action: `REJECT 5.7.1 ${rcpt} forwards to another server and this message scores as spam (${score}): spam is not forwarded outside this server`,
+        rule: "spam-forwarded",
+      };
+    // A list's bounce address takes delivery reports, which quote what they return: not a post.
+    const list = (await listsAMessageReaches(db, rcpt, keepsAsSpam)).find((address) => !bounceParts(address));
+    if (list)
+      return {
+        action: `REJECT 5.7.1 ${rcpt === list ? `${rcpt} is a mailing list` : `${rcpt} leads to the mailing list ${list}`} and this message scores as spam (${score}): spam is not sent to a list's subscribers`,
+        rule: "spam-forwarded",
+      };
+  }
+  return undefined;
+}
+
 export class SpamPolicy {
   private readonly resolver: dns.promises.Resolver;
   private readonly sendLimit: SendLimit;
@@ -473,6 +520,8 @@ export class SpamPolicy {
       req.centiscore === undefined
         ? undefined
         : (address: string) => keepsAsSpam(this.o.db, address, Number(req.centiscore) || 0, sender);
+    const spamOn = await spamSentOn(this.o.db, recipients, req.centiscore, spam);
+    if (spamOn) return spamOn;
     for (const rcpt of recipients) {
       const full =
         this.o.quotaStatus &&

@@ -188,3 +188,38 @@ export function forwardOnlySpamCases() {
     expect(outbound().filter((m) => m.to.includes("spammer@outside.test"))).toEqual([]);
   });
 }
+
+/**
+ * Aliases to other servers, which Postfix expands without any spam script: spam to one is refused at the end of DATA
+ * (docs/mail-server.md, Anti-spam, "An alias to another server"), for the whole message.
+ */
+export function aliasSpamCases() {
+  beforeAll(async () => {
+    await addAlias("nazewnatrz", "daleko-alias@outside.test");
+    await addAlias("przeznazewnatrz", `nazewnatrz@${D}`);
+    await addAccount("tutejsza", { spam_enabled: 0 });
+  });
+
+  it("spam to an alias leading to another server is refused at the end of DATA (554 5.7.1), also through a second alias and with a hosted recipient beside it; clean mail is still forwarded", async () => {
+    await expect(
+      send("spammer@outside.test", [`nazewnatrz@${D}`, `tutejsza@${D}`], "alias-spam-1", 25),
+    ).rejects.toThrow(
+      new RegExp(
+        `554 5\\.7\\.1 nazewnatrz@${D.replace(".", "\\.")} forwards to another server and this message scores as spam \\(\\d+\\.\\d\\d, spam from 9\\.00 on\\): spam is not forwarded outside this server`,
+      ),
+    );
+    await expect(send("spammer@outside.test", [`przeznazewnatrz@${D}`], "alias-spam-2", 25)).rejects.toThrow(
+      /554 5\.7\.1 przeznazewnatrz@\S+ forwards to another server .*spam is not forwarded outside this server/,
+    );
+    expect((await send("someone@outside.test", [`nazewnatrz@${D}`, `tutejsza@${D}`], "alias-ham-1")).refused).toEqual(
+      [],
+    );
+    await settle();
+    expect(forwardedTo("daleko-alias@outside.test", "alias-ham-1")).toEqual(["alias-ham-1"]);
+    expect(forwardedTo("daleko-alias@outside.test", "alias-spam")).toEqual([]);
+    expect(outbound().filter((m) => m.raw.includes("Subject: alias-spam"))).toEqual([]);
+    const tutejsza = readMessages(l, `tutejsza@${D}`);
+    expect(tutejsza.filter((m) => m.includes("Subject: alias-ham-1"))).toHaveLength(1);
+    expect(tutejsza.filter((m) => m.includes("Subject: alias-spam"))).toEqual([]);
+  });
+}
