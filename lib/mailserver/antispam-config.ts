@@ -218,6 +218,7 @@ rspamd_config:register_symbol({
       'verified=' .. (verified and '1' or '0'),
       'subject=' .. clean(task:get_header('Subject'), 1000),
       'auto_submitted=' .. clean(task:get_header('Auto-Submitted')),
+      'content_type=' .. clean(task:get_header('Content-Type')),
       'list_ids=' .. table.concat(ids, ' '),
     }, '\\n') .. '\\n\\n'
     rspamd_tcp.request({
