@@ -11,6 +11,7 @@ import { loginAndQuotaCases } from "./testing/delivery/logins-quota";
 import { smsCases } from "./testing/delivery/sms";
 import { srsAndDkimCases } from "./testing/delivery/srs-dkim";
 import { dsnCases } from "./testing/delivery/dsn";
+import { signedInSenderCases } from "./testing/delivery/null-sender";
 
 vi.mock("server-only", () => ({}));
 // Deliveries, quota writes and Rspamd take seconds each, more on a busy host.
@@ -30,5 +31,6 @@ describe.skipIf(missing.length > 0)(
     smsCases();
     srsAndDkimCases();
     dsnCases();
+    signedInSenderCases();
   },
 );
