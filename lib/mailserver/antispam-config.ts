@@ -165,7 +165,8 @@ export const STORED_OVERHEAD = 4096;
  * envelope recipient, the message's size and its score) whether a mailbox is too full for it or the list service would refuse
  * it; a refusal becomes Rspamd's reject, which its milter turns into a 5xx at the end of DATA, so the sender is told
  * while connected instead of bounced. A postfilter runs after DMARC, whose result decides whether the From counts.
- * No answer (the service down, a timeout) refuses nothing.
+ * No answer (the service down, a timeout) refuses nothing, but for a signed-in sender, whose header From only this
+ * question checks: its mail is refused for now (soft reject, 4xx) instead.
  */
 function listAdmissionLua(policyService: string): string {
   const m = /^(?:inet:)?\[?([^\]]*?)\]?:(\d+)$/.exec(policyService);
@@ -218,6 +219,7 @@ rspamd_config:register_symbol({
       'verified=' .. (verified and '1' or '0'),
       'subject=' .. clean(task:get_header('Subject'), 1000),
       'auto_submitted=' .. clean(task:get_header('Auto-Submitted')),
+      'content_type=' .. clean(task:get_header('Content-Type')),
       'list_ids=' .. table.concat(ids, ' '),
     }, '\\n') .. '\\n\\n'
     rspamd_tcp.request({
@@ -228,7 +230,14 @@ rspamd_config:register_symbol({
       data = request,
       stop_pattern = '\\n\\n',
       callback = function(err, data)
-        if err or not data then return end
+        if err or not data then
+          -- A signed-in sender's From is checked only here (its DKIM signature follows): without an answer its mail
+          -- waits (4xx, the mail program retries) rather than leaving unchecked. Other mail passes (fail open).
+          if user ~= '' then
+            task:set_pre_result('soft reject', 'The From check did not answer; try again later', 'mailadmin')
+          end
+          return
+        end
         local text = tostring(data):match('^action=REJECT%s+(.-)%s*$')
         if text then
           task:set_pre_result('reject', (text:gsub('^%d%.%d+%.%d+%s+', '')), 'mailadmin')

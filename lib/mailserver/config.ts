@@ -27,6 +27,9 @@ import { dovecotFiles } from "./config-dovecot";
 
 export { DEFAULT_CONFIG_OPTIONS, MAIL_HOST_NAME, type MailServerConfigOptions } from "./config-options";
 
+/** What a signed-in user's MAIL FROM:<> gets at RCPT on the submission services (mua_sender_restrictions). */
+export const NULL_SENDER_REFUSAL = "553 5.7.1 a signed-in user sends from its own address, never the null sender";
+
 /** Postfix 3.7's default proxy_read_maps (`postconf -d proxy_read_maps`), so that setting it takes nothing away. */
 const PROXY_READ_MAPS_DEFAULT = [
   "$local_recipient_maps $mydestination $virtual_alias_maps $virtual_alias_domains",
@@ -172,7 +175,15 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       "# A signed-in user sends as its own addresses only (its account's, its aliases'): any other MAIL FROM is",
       "# refused (553), so nobody sends as another customer with that domain's DKIM signature.",
       `smtpd_sender_login_maps = ${table("sender-login-maps.cf")}`,
-      "mua_sender_restrictions = reject_authenticated_sender_login_mismatch",
+      "# Nor with the null sender (MAIL FROM:<>, refused at RCPT with 553): a signed-in user has no bounce to send, and",
+      "# <> escaped the check above, leaving only the policy service's From check between it and a DKIM signature of",
+      "# whatever hosted From it wrote.",
+      `mua_sender_restrictions = check_sender_access inline:{ { <>=${NULL_SENDER_REFUSAL} } }, reject_authenticated_sender_login_mismatch`,
+      "# No DSN (RFC 3461) but on the submission services, which set -o smtpd_discard_ehlo_keywords=silent-discard",
+      "# (docs/deploy.md, step 5). On the MX anyone could ask NOTIFY=SUCCESS for a forged sender, which then got a",
+      "# report with the message's headers (this host's internal ones too) and the aliases' expansion. Failures are",
+      "# still returned to the envelope sender as before; silent-discard keeps each session from logging the discard.",
+      "smtpd_discard_ehlo_keywords = silent-discard, dsn",
       "# Mail to addresses that exist nowhere is refused during the SMTP dialogue, not bounced later.",
       "smtpd_reject_unlisted_recipient = yes",
       "# No VRFY: it told anyone which addresses exist, outside any transaction and before the policy service's",

@@ -10,6 +10,8 @@ import { setUp, tearDown } from "./testing/delivery/harness";
 import { loginAndQuotaCases } from "./testing/delivery/logins-quota";
 import { smsCases } from "./testing/delivery/sms";
 import { srsAndDkimCases } from "./testing/delivery/srs-dkim";
+import { dsnCases } from "./testing/delivery/dsn";
+import { signedInSenderCases } from "./testing/delivery/null-sender";
 
 vi.mock("server-only", () => ({}));
 // Deliveries, quota writes and Rspamd take seconds each, more on a busy host.
@@ -28,5 +30,7 @@ describe.skipIf(missing.length > 0)(
     loginAndQuotaCases();
     smsCases();
     srsAndDkimCases();
+    dsnCases();
+    signedInSenderCases();
   },
 );

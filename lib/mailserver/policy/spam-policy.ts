@@ -78,6 +78,8 @@ export interface PolicyRequest {
   verified?: string;
   subject?: string;
   auto_submitted?: string;
+  /** The message's top-level Content-Type header ("" when it has none). */
+  content_type?: string;
   list_ids?: string;
   /** The size of the message's header block in bytes. */
   header_bytes?: string;
@@ -240,6 +242,33 @@ const SRS_BOUNCES_ONLY: PolicyAnswer = {
   action: "550 5.7.1 this address takes only delivery reports",
   rule: "srs",
 };
+/**
+ * The end of DATA's half of the SRS rule: the null sender passes RCPT, but anyone may send with it, so a message to an
+ * SRS address must also look like what comes back there. Without this, anyone who had an SRS address minted for a
+ * target (mail sent once with the target as a forged sender to a hosted forward) sent any text to the target from this
+ * server's address for 21 days (a helper's attacker audit, in the sandbox).
+ */
+const SRS_REPORTS_ONLY: PolicyAnswer = {
+  action: "REJECT 5.7.1 This address takes only delivery reports and automatic replies, and this message is neither",
+  rule: "srs",
+};
+
+/**
+ * Whether a message to an SRS address has the shape of what comes back to a forward's sender (docs/mail-server.md,
+ * SRS): a report (`multipart/report`, RFC 6522: delivery status, read receipts, feedback reports), an automatic reply
+ * (`Auto-Submitted` other than `no`, RFC 3834), or an old-style plain-text bounce from a mailer daemon (From
+ * MAILER-DAEMON@ or postmaster@, in text/plain or without a Content-Type). Headers only: a sender that forges them
+ * passes, but its text then comes as a report or a bounce from a mailer daemon, not as mail from a person.
+ */
+export function looksLikeReport(req: Pick<PolicyRequest, "content_type" | "auto_submitted" | "from">): boolean {
+  const type = (req.content_type ?? "").trim().toLowerCase();
+  if (/^multipart\/report\s*(;|$)/.test(type)) return true;
+  const auto = (req.auto_submitted ?? "").trim().toLowerCase();
+  if (auto && !/^no\s*(;|\(|$)/.test(auto)) return true;
+  const local = (req.from ?? "").toLowerCase().split("@")[0];
+  return (local === "mailer-daemon" || local === "postmaster") && (type === "" || /^text\/plain\s*(;|$)/.test(type));
+}
+
 /**
  * A list's bounce address (`<list>-bounces+...`) without this server's signature (lib/lists/bounce-address.ts):
  * refused at RCPT from every client, so that nobody can send a made-up bounce that counts against a subscriber.
@@ -513,6 +542,9 @@ export class SpamPolicy {
             : `REJECT 5.7.1 The From header must be one address of ${login}`,
         rule: "sender",
       };
+    if (!looksLikeReport(req))
+      for (const rcpt of recipients)
+        if (SRS_ADDRESS.test(rcpt) && !(await isHostedName(this.o.db, rcpt))) return SRS_REPORTS_ONLY;
     const size = Number(req.size) || 0;
     // With the score known, a forward-only account that keeps this message in its Spam folder stores it too.
     const sender = (req.sender ?? "").toLowerCase();

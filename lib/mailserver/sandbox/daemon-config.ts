@@ -87,6 +87,7 @@ function masterCf(ctx: SandboxContext): string {
   -o syslog_name=postfix/submission
   -o smtpd_sasl_auth_enable=yes
   -o smtpd_sender_restrictions=$mua_sender_restrictions
+  -o smtpd_discard_ehlo_keywords=silent-discard
   -o smtpd_sasl_type=dovecot
   -o smtpd_sasl_path=inet:127.0.0.1:${p.auth}
   -o smtpd_tls_security_level=may

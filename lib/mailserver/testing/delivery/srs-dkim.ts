@@ -18,8 +18,36 @@ export function srsAndDkimCases() {
         20_000,
       );
       expect(fwd.from).toMatch(new RegExp(`^SRS0[=+-][^=]+=[^=]+=far\\.test=ktos@${A.replace(".", "\\.")}$`, "i"));
-      // The destination bounces to the SRS address: Postfix rewrites it back and relays the bounce to ktos@far.test.
-      const bounce = `From: MAILER-DAEMON@outside.test\nTo: <${fwd.from}>\nSubject: Undelivered Mail Returned to Sender\nAuto-Submitted: auto-replied\n\nThe mail could not be delivered.\n`;
+      // Anyone may send with the null sender: a message that is no report is refused at the end of DATA, while
+      // connected. Before, it was relayed to ktos@far.test from this server like a bounce.
+      const phishing = `From: Bank <alerts@bigbank.test>\nTo: <${fwd.from}>\nSubject: Verify your account\n\nLog in at http://phish.test/ now.\n`;
+      await expect(smtpSend("", [fwd.from], phishing)).rejects.toThrow(
+        /^SMTP: 554 5\.7\.1 This address takes only delivery reports and automatic replies/,
+      );
+      // The destination bounces to the SRS address with a DSN (RFC 3464): Postfix rewrites it back and relays the
+      // bounce to ktos@far.test. No Auto-Submitted and no mailer daemon's From: the report's type lets it in.
+      const bounce = [
+        "From: Mail Delivery System <bounces@outside.test>",
+        `To: <${fwd.from}>`,
+        "Subject: Undelivered Mail Returned to Sender",
+        "MIME-Version: 1.0",
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
+        "",
+        "--b1",
+        "Content-Type: text/plain",
+        "",
+        "The mail could not be delivered.",
+        "--b1",
+        "Content-Type: message/delivery-status",
+        "",
+        "Reporting-MTA: dns; mx.outside.test",
+        "",
+        "Final-Recipient: rfc822; daleko@outside.test",
+        "Action: failed",
+        "Status: 5.1.1",
+        "--b1--",
+        "",
+      ].join("\n");
       await smtpSend("", [fwd.from], bounce);
       const back = await waitFor(
         "the bounce relayed back",
@@ -27,6 +55,7 @@ export function srsAndDkimCases() {
         20_000,
       );
       expect(back.raw).toContain("The mail could not be delivered.");
+      expect(outbound().filter((m) => m.raw.includes("phish.test"))).toEqual([]);
       // Anything but a delivery report is refused at RCPT: before, it was relayed to ktos@far.test like the bounce.
       const relayed = await smtpTry(
         l.ports.smtp,
