@@ -291,19 +291,18 @@ async function resolveGraph(
   follows: (address: string) => boolean,
   extraLists: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, Place>> {
+  type DomainRow = { id: number; catchallType: number; catchallAddress: string; lists?: Set<string> };
   const graph = new Map<string, Place>();
-  const domainRows = new Map<string, { id: number; catchallType: number; catchallAddress: string } | null>();
-  const listsRead = new Set<number>();
-  const listSet = new Set<string>();
+  const domainRows = new Map<string, DomainRow | null>();
   let frontier = [...new Set(starts)];
   for (let hop = 0; hop <= MAX_HOPS + 1 && frontier.length; hop++) {
-    const todo = frontier.filter((a) => !graph.has(a));
+    const followed: string[] = [];
+    for (const a of frontier) {
+      if (graph.has(a)) continue;
+      if (follows(a)) followed.push(a);
+      else graph.set(a, { kind: "elsewhere" });
+    }
     frontier = [];
-    const followed = todo.filter((a) => {
-      if (follows(a)) return true;
-      graph.set(a, { kind: "elsewhere" });
-      return false;
-    });
     const domainOf = (a: string) => a.slice(a.lastIndexOf("@") + 1);
     const newDomains = [...new Set(followed.map(domainOf))].filter((d) => !domainRows.has(d));
     for (const d of newDomains) domainRows.set(d, null);
@@ -319,11 +318,15 @@ async function resolveGraph(
         .where(inJson(db, domains.name, chunk)),
     ))
       domainRows.set(row.name, row);
-    const hosted = followed.filter((a) => {
-      if (domainRows.get(domainOf(a))) return true;
-      graph.set(a, { kind: "elsewhere" });
-      return false;
-    });
+    const hosted: string[] = [];
+    const domainOfHosted: DomainRow[] = [];
+    for (const a of followed) {
+      const d = domainRows.get(domainOf(a));
+      if (d) {
+        hosted.push(a);
+        domainOfHosted.push(d);
+      } else graph.set(a, { kind: "elsewhere" });
+    }
     if (!hosted.length) continue;
     const accountRows = await inChunks(hosted, (chunk) =>
       db
@@ -337,32 +340,36 @@ async function resolveGraph(
         .where(inJson(db, accounts.email, chunk)),
     );
     const accountOf = new Map(accountRows.map((r) => [r.email, r]));
-    // A list's address, or its VERP bounce address (as `step` takes them): the list's name in the address's domain.
-    const listKey = (a: string) => {
-      const at = a.lastIndexOf("@");
-      const local = a.slice(0, at);
-      const bounces = local.indexOf("-bounces+");
-      const verp = bounces > 0 && /^.+=.+$/s.test(local.slice(bounces + "-bounces+".length));
-      return `${verp ? local.slice(0, bounces) : local}@${a.slice(at + 1)}`;
-    };
-    const rest = hosted.filter((a) => !accountOf.has(a));
     // The lists of the hop's domains (a domain has few): read whole rather than looked up by each address.
-    const ids = [...new Set(rest.map((a) => domainRows.get(domainOf(a))!.id))].filter((id) => !listsRead.has(id));
-    for (const id of ids) listsRead.add(id);
+    const unread = [...new Set(domainOfHosted.filter((d) => !d.lists))];
+    for (const d of unread) d.lists = new Set();
+    const byId = new Map(unread.map((d) => [d.id, d]));
+    const ids = [...byId.keys()];
     for (let k = 0; k < ids.length; k += 500) {
       const rows = await db
         .select({ name: mailingLists.name, domainId: mailingLists.domainId })
         .from(mailingLists)
         .where(inArray(mailingLists.domainId, ids.slice(k, k + 500)));
-      for (const r of rows) listSet.add(`${r.name}\0${r.domainId}`);
+      for (const r of rows) byId.get(r.domainId)!.lists!.add(r.name);
     }
-    const isList = (a: string) => {
-      const key = listKey(a);
-      if (extraLists.has(key)) return key;
-      const at = key.lastIndexOf("@");
-      return listSet.has(`${key.slice(0, at)}\0${domainRows.get(key.slice(at + 1))!.id}`) ? key : undefined;
+    // A list's address, or its VERP bounce address (as `step` takes them): the list's own address, else undefined.
+    const listOf = (a: string, d: DomainRow): string | undefined => {
+      if (!d.lists!.size && !extraLists.size) return undefined;
+      const at = a.lastIndexOf("@");
+      let local = a.slice(0, at);
+      const bounces = local.indexOf("-bounces+");
+      if (bounces > 0 && /^.+=.+$/s.test(local.slice(bounces + "-bounces+".length))) local = local.slice(0, bounces);
+      const address = `${local}@${a.slice(at + 1)}`;
+      return d.lists!.has(local) || extraLists.has(address) ? address : undefined;
     };
-    const notLists = rest.filter((a) => isList(a) === undefined);
+    const lists = new Map<string, string>();
+    const notLists: string[] = [];
+    for (const [i, a] of hosted.entries()) {
+      if (accountOf.has(a)) continue;
+      const list = listOf(a, domainOfHosted[i]!);
+      if (list === undefined) notLists.push(a);
+      else lists.set(a, list);
+    }
     const aliasRows = await inChunks(notLists, (chunk) =>
       db
         .select({ email: aliases.email, target: aliases.target })
@@ -375,7 +382,7 @@ async function resolveGraph(
       if (place.kind === "next") frontier.push(place.address);
       if (place.kind === "account") frontier.push(...place.forwards);
     };
-    for (const a of hosted) {
+    for (const [i, a] of hosted.entries()) {
       const account = accountOf.get(a);
       if (account) {
         const forwards = Array.isArray(account.forwards) ? account.forwards.map((f) => String(f).toLowerCase()) : [];
@@ -383,7 +390,7 @@ async function resolveGraph(
         else next(a, { kind: "account", keeps: Boolean(account.keepMail) || forwards.length === 0, forwards });
         continue;
       }
-      const list = isList(a);
+      const list = lists.get(a);
       if (list !== undefined) {
         graph.set(a, { kind: "list", list });
         continue;
@@ -393,7 +400,7 @@ async function resolveGraph(
         next(a, { kind: "next", address: target.toLowerCase(), target });
         continue;
       }
-      const domain = domainRows.get(domainOf(a))!;
+      const domain = domainOfHosted[i]!;
       if ((domain.catchallType === 1 || domain.catchallType === 2) && domain.catchallAddress)
         next(a, { kind: "next", address: domain.catchallAddress.toLowerCase() });
       else if (domain.catchallType === 3 && domain.catchallAddress)
