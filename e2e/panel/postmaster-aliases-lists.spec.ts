@@ -176,7 +176,7 @@ test("a subscriber that leads to another list is refused under the subscribers' 
   const id = await field.getAttribute("id");
   await expect(field).toHaveAttribute("aria-describedby", new RegExp(`\\b${id}-error\\b`));
   await expect(page.locator(`[id="${id}-error"]`)).toHaveText(
-    `Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: nic by do niej nie dotarło. Prowadzi do listy: „${alias}@${DEMO.domain}” → „ogloszenia@${DEMO.domain}”.`,
+    `Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: ta lista nie dostałaby tych wiadomości. Prowadzi do listy: „${alias}@${DEMO.domain}” → „ogloszenia@${DEMO.domain}”.`,
   );
   await field.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(SCREENSHOTS, "list-nested-refused-pl.png") });

@@ -40,6 +40,11 @@ describe("errorBodyText", () => {
     expect(errorBodyText({ code, message, attributes: { leads_to_list: attributes.leads_to_list } }, "en")).toBe(
       `${messageEn} Leads to a list: "alias@a.pl" → "lista@a.pl".`,
     );
+    // An address outside the list's own domain comes without its list (docs/lists.md, "Nested lists").
+    const alone = { leads_to_list: [{ address: "x@siostra.pl" }, { address: "alias@a.pl", list: "lista@a.pl" }] };
+    expect(errorBodyText({ code, message, attributes: alone }, "pl")).toBe(
+      `${message} Prowadzi do listy: „x@siostra.pl”, „alias@a.pl” → „lista@a.pl”.`,
+    );
   });
 
   it("every catalog entry has an English text of its own", () => {

@@ -27,9 +27,9 @@ export const domainErrors = {
   listAddressIsList: entry(
     "500.353",
     "validation",
-    "Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: nic by do niej nie dotarło.",
-    "The address leads to a mailing list of this server, and a list does not take the messages another list sends out: nothing would reach it.",
-    "A subscriber in `accounts` (a list's POST, or a PUT adding it), or `replyto_email` while `replyto_catchall` is 1 (set or changed by the request), is a list of this server or leads to one through aliases, the catchall or a forward-only account's forwards, within the domains of the list's customer (docs/lists.md, \"Nested lists\"); `attributes.leads_to_list` names up to 10 such addresses with the list each reaches (`count`: how many when more). Subscribers already on the list are not checked again.",
+    "Adres prowadzi do listy dyskusyjnej tego serwera, a lista nie przyjmuje wiadomości rozsyłanych przez inną listę: ta lista nie dostałaby tych wiadomości.",
+    "The address leads to a mailing list of this server, and a list does not take the messages another list sends out: that list would not get them.",
+    "A subscriber in `accounts` or a moderator in `moderators` (a list's POST, or a PUT adding it), or `replyto_email` while the list forwards to it (`privacy_mode` 1 and `replyto_catchall` 1, set by the request), is a list of this server or leads to one through aliases, the catchall or a forward-only account's forwards, within the domains of the list's customer (docs/lists.md, \"Nested lists\"); `attributes.leads_to_list` names up to 10 such addresses (`count`: how many when more), each with the list it reaches when both are in the list's own domain. Members already on the list are not checked again.",
   ),
   listRequestPending: entry(
     "429.1",

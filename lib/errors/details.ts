@@ -149,10 +149,13 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
     return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;
   },
   (a, l) => {
-    // listAddressIsList: each refused address with the list it leads to, and how many in all when more.
+    // listAddressIsList: each refused address with the list it leads to (when the API names it: within the list's
+    // own domain), and how many in all when more.
     const nested = list(a.leads_to_list) as { address?: unknown; list?: unknown }[] | null;
     if (!nested) return null;
-    const pairs = nested.map((n) => `${quote(l, [n.address])} → ${quote(l, [n.list])}`).join(", ");
+    const pairs = nested
+      .map((n) => (n.list === undefined ? quote(l, [n.address]) : `${quote(l, [n.address])} → ${quote(l, [n.list])}`))
+      .join(", ");
     const total = num(a.count);
     const more =
       total === null

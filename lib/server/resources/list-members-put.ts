@@ -11,7 +11,9 @@ import "server-only";
 //      meanwhile, in this process or another) and writes only the difference. If it moved, the plan is made again.
 //
 // So the write lock is held for milliseconds (other processes' writers do not wait in busy_timeout behind it),
-// nothing partial is ever visible, and a failed PUT leaves the list as it was (bench/list-put.ts measures it).
+// nothing partial is ever visible, and a failed PUT leaves the list as it was (bench/list-put.ts measures it). The
+// nesting check of the added addresses (list-nesting.ts), which may read many rows, runs between steps 3 and 4,
+// outside the transaction.
 import type { Db } from "@/db/client";
 import { addressEntryOk, isEmail } from "@/lib/schemas/common";
 import { listMemberStatements } from "../store/list-members";

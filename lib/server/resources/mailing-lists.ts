@@ -34,7 +34,7 @@ import type { PageQuery } from "@/lib/schemas/page-query";
 import { prepared } from "../store/prepared";
 import { listMemberStatements, type MemberRole } from "../store/list-members";
 import { checkModerators, checkReplyTo, columnValues, replaceMembers, type ListRules } from "./mailing-list-rules";
-import { assertNoNestedList } from "./list-nesting";
+import { nestedAddresses, nestedListError, type NestedAddress, type NestingField } from "./list-nesting";
 
 type Role = MemberRole;
 
@@ -105,6 +105,24 @@ export async function createMailingList(
   const values = columnValues(input);
   checkReplyTo({ replytoMode: values.replytoMode ?? 0, replytoEmail: values.replytoEmail ?? "" });
   await checkModerators(db, null, input, rules);
+  // Before the transaction (list-nesting.ts); thrown where the check stood, so other errors keep their precedence.
+  const [nested] = await nestingErrors(
+    db,
+    domain,
+    [
+      {
+        before: null,
+        after: {
+          privacyMode: values.privacyMode ?? 0,
+          replytoCatchall: values.replytoCatchall ?? 0,
+          replytoEmail: values.replytoEmail ?? "",
+        },
+        subscribers: input.accounts ?? [],
+        moderators: input.moderators ?? [],
+      },
+    ],
+    email,
+  );
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
     await assertNameFree(tx, domain.id, name);
@@ -130,8 +148,7 @@ export async function createMailingList(
         searchKey: searchKey(name, input.description ?? ""),
       })
       .returning();
-    // After the insert, so that the new list's own address counts as a list too.
-    await checkNesting(tx, domain, null, { ...row!, ...values }, input.accounts ?? []);
+    if (nested) throw nested;
     await replaceMembers(tx, row!.id, "subscriber", input.accounts);
     await replaceMembers(tx, row!.id, "moderator", input.moderators);
     await recordChange(tx, {
@@ -206,14 +223,49 @@ async function updateLists(
   }
   const values = columnValues(input);
   const accounts = input.accounts;
-  if (accounts === undefined) return (await writeUpdate(db, domain, names, input, values, null, rules))!;
+  if (accounts === undefined) {
+    const rows = await requireAll(db, domain, names);
+    const nesting = await updateNesting(db, domain, rows, input, values, () => []);
+    return (await writeUpdate(db, domain, names, input, values, null, rules, nesting))!;
+  }
   for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
     const plans: MemberPlan[] = [];
-    for (const row of await requireAll(db, domain, names)) plans.push(await planMembers(db, row.id, accounts));
-    const done = await writeUpdate(db, domain, names, input, values, plans, rules);
+    const rows = await requireAll(db, domain, names);
+    for (const row of rows) plans.push(await planMembers(db, row.id, accounts));
+    const nesting = await updateNesting(db, domain, rows, input, values, (i) => plans[i]!.added);
+    const done = await writeUpdate(db, domain, names, input, values, plans, rules, nesting);
     if (done) return done;
   }
-  return (await writeUpdate(db, domain, names, input, values, null, rules))!;
+  const rows = await requireAll(db, domain, names);
+  const added = await Promise.all(rows.map((r) => notSubscribed(db, r.id, accounts)));
+  const nesting = await updateNesting(db, domain, rows, input, values, (i) => added[i]!);
+  return (await writeUpdate(db, domain, names, input, values, null, rules, nesting))!;
+}
+
+/**
+ * The nesting errors of a PUT, per list id, worked out before its transaction from the lists as read then (the rule
+ * is advisory: list-nesting.ts): the subscribers each list gains (`added(i)`), the moderators it gains, and its
+ * replyto_email when the request makes it forwarded; the addresses of all the lists are walked once.
+ */
+async function updateNesting(
+  db: Db,
+  domain: DomainRow,
+  rows: MailingListRow[],
+  input: MailingListInput,
+  values: Partial<MailingListRow>,
+  added: (i: number) => string[],
+): Promise<Map<number, ApiError>> {
+  const checks: NestingCheck[] = [];
+  for (const [i, row] of rows.entries()) {
+    let moderators: string[] = [];
+    if (input.moderators?.length) {
+      const have = new Set(await listMemberStatements(db).ordered(row.id, "moderator"));
+      moderators = input.moderators.filter((m) => !have.has(m));
+    }
+    checks.push({ before: row, after: { ...row, ...values }, subscribers: added(i), moderators });
+  }
+  const errors = await nestingErrors(db, domain, checks);
+  return new Map(rows.flatMap((r, i) => (errors[i] ? [[r.id, errors[i]] as const] : [])));
 }
 
 /**
@@ -228,6 +280,7 @@ function writeUpdate(
   values: Partial<MailingListRow>,
   plans: MemberPlan[] | null,
   rules: ListRules,
+  nesting: Map<number, ApiError>,
 ): Promise<UpdatedList[] | undefined> {
   return withTransaction(db, async (tx) => {
     await lockDomain(tx, domain.id);
@@ -238,14 +291,13 @@ function writeUpdate(
       }
     }
     const failures: ApiError[] = [];
-    for (const [i, row] of rows.entries()) {
+    for (const row of rows) {
       try {
         checkReplyTo({ ...row, ...values });
         await checkModerators(tx, row, input, rules);
-        // In the transaction: the plan's `added` is exact once its version is checked above, and what they lead to
-        // is read under the same lock as the write.
-        const added = plans ? plans[i]!.added : await notSubscribed(tx, row.id, input.accounts);
-        await checkNesting(tx, domain, row, { ...row, ...values }, added);
+        // Checked before the transaction (updateNesting); thrown here so that other errors keep their precedence.
+        const nested = nesting.get(row.id);
+        if (nested) throw nested;
       } catch (err) {
         if (!(err instanceof ApiError) || names.length === 1) throw err;
         failures.push(failureOfName(row.name, err));
@@ -297,22 +349,46 @@ async function notSubscribed(db: Db, listId: number, addresses: string[] | undef
   return addresses.filter((a) => !have.has(a));
 }
 
+interface NestingCheck {
+  before: MailingListRow | null;
+  after: Pick<MailingListRow, "privacyMode" | "replytoCatchall" | "replytoEmail">;
+  /** Subscribers and moderators the request adds. */
+  subscribers: string[];
+  moderators: string[];
+}
+
 /**
- * Nested lists (lib/server/resources/list-nesting.ts): the subscribers added may not lead to a list of this server,
- * nor may replyto_email while replyto_catchall is 1, when the request sets either (a list that was so already, sent
- * back whole or with another change, is still accepted, as are its subscribers: only added ones are checked).
+ * Nested lists (lib/server/resources/list-nesting.ts), for one or several lists at once (one walk of all their
+ * addresses): the subscribers and moderators added may not lead to a list of this server, nor may replyto_email
+ * while the list forwards to it (privacy_mode 1 and replyto_catchall 1: lib/lists/admission.ts), when the request
+ * makes it so (a list that was so already, sent back whole or with another change, is still accepted, as are its
+ * members: only added ones are checked). Each check's first error (accounts, replyto_email, moderators), or none.
  */
-async function checkNesting(
+async function nestingErrors(
   db: Db,
   domain: DomainRow,
-  before: MailingListRow | null,
-  after: Pick<MailingListRow, "replytoCatchall" | "replytoEmail">,
-  added: string[],
-): Promise<void> {
-  await assertNoNestedList(db, domain, "accounts", added);
-  const forwarded = after.replytoCatchall === 1 && after.replytoEmail !== "";
-  const already = before?.replytoCatchall === 1 && before.replytoEmail === after.replytoEmail;
-  if (forwarded && !already) await assertNoNestedList(db, domain, "replyto_email", [after.replytoEmail]);
+  checks: NestingCheck[],
+  newList?: string,
+): Promise<(ApiError | undefined)[]> {
+  const forwardsTo = (l: NestingCheck["after"] | null) =>
+    l && l.privacyMode === 1 && l.replytoCatchall === 1 && l.replytoEmail !== "" ? l.replytoEmail : undefined;
+  const replyto = checks.map((c) => {
+    const to = forwardsTo(c.after);
+    return to !== undefined && forwardsTo(c.before) !== to ? to : undefined;
+  });
+  const all = checks.flatMap((c, i) => [...c.subscribers, ...c.moderators, ...(replyto[i] ? [replyto[i]] : [])]);
+  const nested = new Map((await nestedAddresses(db, domain, [...new Set(all)], newList)).map((n) => [n.address, n]));
+  if (nested.size === 0) return checks.map(() => undefined);
+  const of = (addresses: string[]) => addresses.flatMap((a) => nested.get(a) ?? []);
+  return checks.map((c, i) => {
+    const fields: [NestingField, NestedAddress[]][] = [
+      ["accounts", of(c.subscribers)],
+      ["replyto_email", of(replyto[i] ? [replyto[i]] : [])],
+      ["moderators", of(c.moderators)],
+    ];
+    const [field, found] = fields.find(([, n]) => n.length > 0) ?? [];
+    return field ? nestedListError(field, found!) : undefined;
+  });
 }
 
 /** The audit entry's changes when the subscribers' difference was planned: `fieldChanges`, without reading them. */
