@@ -123,3 +123,59 @@ test("bulk block asks first and says the accounts are signed out; Cancel blocks 
   await expect(elsewhere).toHaveURL(/\/login/);
   await other.close();
 });
+
+test("block and delete of a selection naming the postmaster leave it out and say so, a page's or all matching", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const prefix = unique("pmx");
+  // Found by the search "postmaster" with the postmaster account: their descriptions name it.
+  const names = [0, 1].map((i) => `${prefix}-${i}`);
+  for (const name of names) {
+    const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+      data: { password: "Haslo-123", capacity: 10, description: `zastępca postmaster ${prefix}` },
+      headers: { origin: originOf(page) },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const skipped = "Konto postmaster jest pomijane: tego konta nie można zablokować.";
+  await page.goto("/accounts?search=postmaster");
+  await expect(page.getByText("Strona 1 z 1 · 3 pozycje")).toBeVisible();
+
+  // A page's selection: the postmaster's row and one more.
+  await page.getByLabel(`Zaznacz postmaster@${DEMO.domain}`).check();
+  await page.getByLabel(`Zaznacz ${names[0]}@${DEMO.domain}`).check();
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" });
+  await expect(dialog).toContainText("Zablokować 1 konto?");
+  await expect(dialog).toContainText(skipped);
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  // All matching: the others are blocked, the postmaster is not, and no refusal.
+  await page.getByRole("button", { name: "Zaznacz wszystkie pasujące (3 konta)" }).click();
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  await expect(dialog).toContainText("Zablokować 2 konta?");
+  await expect(dialog).toContainText(skipped);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-block-postmaster-${width}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Zablokuj" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Zmieniono: 2 konta. ${skipped}` })).toBeVisible();
+  await expect(page.getByText(/Nic nie zmieniono/)).toHaveCount(0);
+  for (const n of names) expect(await blockedOf(page, n)).toBe(1);
+  expect(await blockedOf(page, "postmaster")).toBe(0);
+
+  // Delete, all matching still selected: the same.
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  const remove = page.getByRole("dialog");
+  await expect(remove.getByRole("heading")).toHaveText("Usunąć 2 konta?");
+  await expect(remove).toContainText("Konto postmaster jest pomijane: tego konta nie można usunąć.");
+  await remove.getByRole("button", { name: "Usuń", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Usunięto: 2 konta." })).toBeVisible();
+  await expect(page.getByText("Strona 1 z 1 · 1 pozycja")).toBeVisible();
+  for (const n of names) {
+    expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${n}`)).status()).toBe(404);
+  }
+  expect(await blockedOf(page, "postmaster")).toBe(0);
+});
