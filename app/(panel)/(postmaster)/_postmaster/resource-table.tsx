@@ -266,8 +266,9 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     if (await runChunks((chunk) => remove.mutateAsync(chunk), true, names, note)) clearSelection();
   };
 
-  // One row's question; all matching: the names are not listed, and what goes too is said in general.
-  const oneName = deleting?.single ? deleting.names[0] : undefined;
+  // One name, from a row or a selection of one: the row's question. All matching: the names are not listed, and
+  // what goes too is said in general.
+  const oneName = deleting?.names.length === 1 ? deleting.names[0] : undefined;
   const dialogNames = deleting && (deleting.single || !allMatching) ? deleting.names : null;
   const colCount = columns.length + 2;
 
