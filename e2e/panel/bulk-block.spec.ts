@@ -179,3 +179,28 @@ test("block and delete of a selection naming the postmaster leave it out and say
   }
   expect(await blockedOf(page, "postmaster")).toBe(0);
 });
+
+test("a bulk action's outcome goes when the search or the selection changes", async ({ page }) => {
+  const prefix = unique("stale");
+  const names = [0, 1, 2].map((i) => `${prefix}-${i}`);
+  await createAccounts(page, names);
+  const done = page.getByRole("status").filter({ hasText: /Zmieniono: / });
+  await page.goto(`/accounts?search=${prefix}`);
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Odblokuj", exact: true }).click();
+  await expect(done).toHaveText("Zmieniono: 3 konta.");
+
+  // Another selection: ticking a row off takes the outcome down.
+  await page.getByLabel(`Zaznacz ${names[2]}@${DEMO.domain}`).uncheck();
+  await expect(done).toHaveCount(0);
+  await page.getByRole("button", { name: "Odblokuj", exact: true }).click();
+  await expect(done).toHaveText("Zmieniono: 2 konta.");
+
+  // A new search, then a new selection: the old "changed" does not stand beside it.
+  await page.getByLabel("Szukaj", { exact: true }).fill(`${prefix}-1`);
+  await expect(page.getByText("Strona 1 z 1 · 1 pozycja")).toBeVisible();
+  await expect(done).toHaveCount(0);
+  await page.getByLabel(`Zaznacz ${names[1]}@${DEMO.domain}`).check();
+  await expect(page.getByText("Zaznaczono: 1 konto")).toBeVisible();
+  await expect(done).toHaveCount(0);
+});

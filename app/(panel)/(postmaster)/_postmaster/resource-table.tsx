@@ -122,8 +122,23 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.info.total ?? 0;
   const canDelete = (r: R) => props.deletable?.(r) ?? true;
-  const selection = useSelection(rows);
-  const { allMatching, selected, clear: clearSelection } = selection;
+  const rawSelection = useSelection(rows);
+  const { allMatching, selected, clear: clearSelection } = rawSelection;
+  // The postmaster's own changes of the selection take down the last bulk action's outcome: an old "Zmieniono: 11
+  // kont." stood under a new selection (the table's own clearing after a delete keeps the outcome it just set).
+  const picked =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      setOutcome(null);
+      fn(...args);
+    };
+  const selection = {
+    ...rawSelection,
+    toggle: picked(rawSelection.toggle),
+    togglePage: picked(rawSelection.togglePage),
+    selectAllMatching: picked(rawSelection.selectAllMatching),
+    clear: picked(rawSelection.clear),
+  };
   const selectedCount = selection.count;
   const count = (n: number) => countOf(locale, n, noun);
 
@@ -131,7 +146,10 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   // new search starts a new one (it selects among other rows).
   const change = useCallback(
     (patch: Parameters<typeof update>[0], replace = false) => {
-      if (patch.search !== undefined) clearSelection();
+      if (patch.search !== undefined) {
+        clearSelection();
+        setOutcome(null);
+      }
       update(patch, replace);
     },
     [update, clearSelection],
@@ -254,7 +272,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
         setOutcome(null);
         props.onNotice(t("deleted", { names: single.join(", ") }));
         setDeleting(null);
-        selection.unselect(single);
+        rawSelection.unselect(single);
       } catch {
         // shown in the dialog
       }
