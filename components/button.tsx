@@ -5,7 +5,9 @@ import { Spinner } from "./spinner";
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-400",
+  // Disabled and not busy: grey with dark text (white on blue-400 was 2.9:1, hard to read); busy keeps its colour.
+  primary:
+    "bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-400 disabled:not-aria-busy:bg-gray-200 disabled:not-aria-busy:text-gray-700",
   secondary: "border border-gray-400 bg-white text-gray-900 hover:bg-gray-100 disabled:text-gray-500",
   danger: "bg-red-700 text-white hover:bg-red-800 disabled:bg-red-400",
   ghost: "text-blue-800 underline-offset-2 hover:underline disabled:text-gray-500",

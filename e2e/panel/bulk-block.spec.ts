@@ -83,7 +83,7 @@ test("the selection bar's buttons stay under a press while scripts requested on 
   expect(await remove.boundingBox()).toEqual(pressed);
   await page.mouse.up();
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toContainText("Usunąć 1 konto?");
+  await expect(dialog).toContainText("Usunąć konto?");
   await dialog.getByRole("button", { name: "Anuluj" }).click();
   await expect(dialog).toBeHidden();
 });
@@ -122,4 +122,85 @@ test("bulk block asks first and says the accounts are signed out; Cancel blocks 
   await elsewhere.goto("/me");
   await expect(elsewhere).toHaveURL(/\/login/);
   await other.close();
+});
+
+test("block and delete of a selection naming the postmaster leave it out and say so, a page's or all matching", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const prefix = unique("pmx");
+  // Found by the search "postmaster" with the postmaster account: their descriptions name it.
+  const names = [0, 1].map((i) => `${prefix}-${i}`);
+  for (const name of names) {
+    const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+      data: { password: "Haslo-123", capacity: 10, description: `zastępca postmaster ${prefix}` },
+      headers: { origin: originOf(page) },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const skipped = "Konto postmaster jest pomijane: tego konta nie można zablokować.";
+  await page.goto("/accounts?search=postmaster");
+  await expect(page.getByText("Strona 1 z 1 · 3 pozycje")).toBeVisible();
+
+  // A page's selection: the postmaster's row and one more.
+  await page.getByLabel(`Zaznacz postmaster@${DEMO.domain}`).check();
+  await page.getByLabel(`Zaznacz ${names[0]}@${DEMO.domain}`).check();
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Zablokować zaznaczone konta?" });
+  await expect(dialog).toContainText("Zablokować 1 konto?");
+  await expect(dialog).toContainText(skipped);
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  // All matching: the others are blocked, the postmaster is not, and no refusal.
+  await page.getByRole("button", { name: "Zaznacz wszystkie pasujące (3 konta)" }).click();
+  await page.getByRole("button", { name: "Zablokuj", exact: true }).click();
+  await expect(dialog).toContainText("Zablokować 2 konta?");
+  await expect(dialog).toContainText(skipped);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-block-postmaster-${width}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Zablokuj" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Zmieniono: 2 konta. ${skipped}` })).toBeVisible();
+  await expect(page.getByText(/Nic nie zmieniono/)).toHaveCount(0);
+  for (const n of names) expect(await blockedOf(page, n)).toBe(1);
+  expect(await blockedOf(page, "postmaster")).toBe(0);
+
+  // Delete, all matching still selected: the same.
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  const remove = page.getByRole("dialog");
+  await expect(remove.getByRole("heading")).toHaveText("Usunąć 2 konta?");
+  await expect(remove).toContainText("Konto postmaster jest pomijane: tego konta nie można usunąć.");
+  await remove.getByRole("button", { name: "Usuń", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Usunięto: 2 konta." })).toBeVisible();
+  await expect(page.getByText("Strona 1 z 1 · 1 pozycja")).toBeVisible();
+  for (const n of names) {
+    expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${n}`)).status()).toBe(404);
+  }
+  expect(await blockedOf(page, "postmaster")).toBe(0);
+});
+
+test("a bulk action's outcome goes when the search or the selection changes", async ({ page }) => {
+  const prefix = unique("stale");
+  const names = [0, 1, 2].map((i) => `${prefix}-${i}`);
+  await createAccounts(page, names);
+  const done = page.getByRole("status").filter({ hasText: /Zmieniono: / });
+  await page.goto(`/accounts?search=${prefix}`);
+  await page.getByLabel("Zaznacz wszystkie wiersze na tej stronie").check();
+  await page.getByRole("button", { name: "Odblokuj", exact: true }).click();
+  await expect(done).toHaveText("Zmieniono: 3 konta.");
+
+  // Another selection: ticking a row off takes the outcome down.
+  await page.getByLabel(`Zaznacz ${names[2]}@${DEMO.domain}`).uncheck();
+  await expect(done).toHaveCount(0);
+  await page.getByRole("button", { name: "Odblokuj", exact: true }).click();
+  await expect(done).toHaveText("Zmieniono: 2 konta.");
+
+  // A new search, then a new selection: the old "changed" does not stand beside it.
+  await page.getByLabel("Szukaj", { exact: true }).fill(`${prefix}-1`);
+  await expect(page.getByText("Strona 1 z 1 · 1 pozycja")).toBeVisible();
+  await expect(done).toHaveCount(0);
+  await page.getByLabel(`Zaznacz ${names[1]}@${DEMO.domain}`).check();
+  await expect(page.getByText("Zaznaczono: 1 konto")).toBeVisible();
+  await expect(done).toHaveCount(0);
 });

@@ -4,7 +4,7 @@
 // widths (test-results/screenshots/bulk-excel-*).
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "./fixtures";
+import { colourOf, expect, test } from "./fixtures";
 import { SCREENSHOTS, WIDTHS } from "./artifacts";
 
 /** Windows-1250 bytes of a text of ASCII and a few Polish letters. */
@@ -56,4 +56,35 @@ test("an Excel CSV's trailing ;;; rows are ignored, and the preview's scrolling 
   await dialog.getByRole("button", { name: "Utwórz 16 kont" }).click();
   await expect(dialog.getByText("Utworzono: 16 kont. Nie utworzono: 0 kont.")).toBeVisible({ timeout: 60_000 });
   await expect(dialog.getByRole("region", { name: "Wynik dla każdego wiersza" }).getByRole("row")).toHaveCount(1 + 16);
+});
+
+test("the CSV file is chosen with the panel's own button, in its language, by keyboard too", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs(page, "postmaster");
+  await page.goto("/accounts");
+  await page.getByRole("button", { name: "Dodaj wiele kont" }).click();
+  const dialog = page.getByRole("dialog", { name: "Dodaj wiele kont" });
+  const input = dialog.getByLabel("…albo plik CSV");
+  // The browser's control ("Choose File", "No file chosen") is hidden; the panel's says it in Polish.
+  await expect(dialog.getByText("Wybierz plik", { exact: true })).toBeVisible();
+  await expect(dialog.getByText("Nie wybrano pliku")).toBeVisible();
+  expect(await input.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
+  await expect(input).toHaveAccessibleName(/…albo plik CSV/);
+  // Reached by Tab from the text field above it.
+  await dialog.getByRole("textbox").first().focus();
+  await page.keyboard.press("Tab");
+  await expect(input).toBeFocused();
+  // The disabled "Sprawdź" is grey with dark text, not white on light blue.
+  await expect(dialog.getByRole("button", { name: "Sprawdź" })).toBeDisabled();
+  // Tailwind's gray-200 (white on blue-400 read at 2.9:1).
+  expect(await colourOf(dialog.getByRole("button", { name: "Sprawdź" }), "backgroundColor")).toEqual([229, 231, 235]);
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `bulk-create-file-${width}.png`) });
+  }
+  await input.setInputFiles({ name: "konta.csv", mimeType: "text/csv", buffer: Buffer.from("ala;;10;\n") });
+  await expect(dialog.getByText("konta.csv")).toBeVisible();
+  await expect(dialog.getByRole("textbox").first()).toHaveValue(/^ala;;10;/);
 });

@@ -288,3 +288,48 @@ test("the delete dialog's Delete is disabled and stays in place until what goes 
   expect((await page.request.get(`/api/panel/v1/emails/${DEMO.domain}/${name}`)).status()).toBe(200);
   expect(deletes).toEqual([]);
 });
+
+test("a one-row selection's delete dialog asks the one-account question, in Polish and English", async ({
+  page,
+  baseURL,
+}) => {
+  await signInAs(page, "postmaster");
+  const name = `jeden${Date.now().toString(36)}`;
+  const email = `${name}@${DEMO.domain}`;
+  const res = await page.request.post(`/api/panel/v1/emails/${DEMO.domain}/${name}`, {
+    data: { password: "Haslo-123", capacity: 10 },
+    headers: { origin: originOf(page) },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const dialog = page.getByRole("dialog");
+
+  await page.goto(`/accounts?search=${name}`);
+  await page.getByLabel(`Zaznacz ${email}`).check();
+  await page.getByRole("button", { name: "Usuń zaznaczone" }).click();
+  await expect(dialog.getByRole("heading")).toHaveText("Usunąć konto?");
+  await expect(dialog).toContainText(
+    `Usunąć konto ${email}? Poczta w skrzynce zostanie utracona. Tej operacji nie można cofnąć.`,
+  );
+  await expect(dialog).not.toContainText(/1 konto|ich skrzynkach/);
+  await expect(dialog).toContainText("Żaden alias nie wskazuje na usuwane konto");
+  await dialog.getByRole("button", { name: "Anuluj" }).click();
+
+  await page.context().addCookies([{ name: "locale", value: "en", url: baseURL! }]);
+  try {
+    await page.goto(`/accounts?search=${name}`);
+    await page.getByLabel(`Select ${email}`).check();
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await expect(dialog.getByRole("heading")).toHaveText("Delete the account?");
+    await expect(dialog).toContainText(`Delete the account ${email}? Its mailbox is lost. This cannot be undone.`);
+    await expect(dialog).not.toContainText(/1 account|Their mailboxes/);
+    await expect(dialog).toContainText("No alias points at the account being deleted");
+    for (const width of [375, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `delete-one-selected-en-${width}.png`) });
+    }
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Deleted: 1 account." })).toBeVisible();
+  } finally {
+    await page.context().addCookies([{ name: "locale", value: "pl", url: baseURL! }]);
+  }
+});

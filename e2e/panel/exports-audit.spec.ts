@@ -262,3 +262,23 @@ test.describe("times in the browser's time zone", () => {
     }
   });
 });
+
+test("the audit log's pager counts entries as the tables' pagers do, and the name hints say from 2 to 32", async ({
+  page,
+}) => {
+  await signInAs(page, "postmaster");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/audit");
+    const pager = page.getByRole("navigation", { name: "Stronicowanie" });
+    // "Strona 1 z 2 · 149 pozycji", as under the tables (it was "· wpisów: 149").
+    await expect(pager).toContainText(/Strona 1 z \d+ · \d[\d\u00a0 ]* (pozycja|pozycje|pozycji)/);
+    await expect(pager).not.toContainText("wpisów");
+    await page.screenshot({ path: path.join(SCREENSHOTS, `audit-pager-${width}.png`), fullPage: true });
+  }
+  for (const url of ["/aliases", "/lists"]) {
+    await page.goto(url);
+    await expect(page.getByText(/\(od 2 do 32 znaków\)/).first()).toBeVisible();
+    await expect(page.getByText(/2-32 znaki/)).toHaveCount(0);
+  }
+});

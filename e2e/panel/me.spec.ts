@@ -1,7 +1,9 @@
 // "My account": the owner edits the autoresponder, forwarding, password and anti-spam lists; restricted fields are
 // read-only on the page and refused by the service even when a crafted request goes through the BFF.
+import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO, expect, loginAs, originOf, sha1Hex, test } from "./fixtures";
+import { SCREENSHOTS } from "./artifacts";
+import { DEMO, expect, loginAs, originOf, sha1Hex, signInAs, test } from "./fixtures";
 
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });
 const ownRecord = async (page: Page, name = "jan.nowak") =>
@@ -215,4 +217,19 @@ test("the owner sets the spam filter: on/off, rule, sensitivity and cleanup days
     spam_hits: 5,
     spam_delete_after: 14,
   });
+});
+
+test("the postmaster's own restricted fields point to his account's editor", async ({ page }) => {
+  await signInAs(page, "postmaster");
+  await page.goto("/me");
+  const card = section(page, "Informacje o koncie");
+  await expect(card).toContainText("Te ustawienia zmieniasz jako administrator domeny w edytorze konta:");
+  await expect(card).not.toContainText("może zmienić tylko administrator domeny");
+  await expect(card.getByRole("link", { name: "Konto postmaster" })).toHaveAttribute("href", "/accounts/postmaster");
+  for (const width of [375, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `me-postmaster-${width}.png`) });
+  }
+  await card.getByRole("link", { name: "Konto postmaster" }).click();
+  await expect(page).toHaveURL(/\/accounts\/postmaster$/);
 });

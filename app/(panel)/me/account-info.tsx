@@ -1,5 +1,7 @@
 "use client";
-// The fields only the domain administrator may change, shown read-only (and never part of a save).
+// The fields only the domain administrator may change, shown read-only (and never part of a save). The postmaster
+// is that administrator: for him the card points to his account's editor instead of to "the administrator".
+import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import { Address, Card, UsageBar } from "@/components";
 import { formatDate } from "@/lib/errors/details";
@@ -8,7 +10,7 @@ import { formatMegabytes, formatNumber } from "@/lib/i18n/number";
 import { meMessages } from "./messages";
 import type { MyAccountRecord } from "./use-my-account";
 
-export function AccountInfo({ record }: { record: MyAccountRecord }) {
+export function AccountInfo({ record, postmaster = false }: { record: MyAccountRecord; postmaster?: boolean }) {
   const t = useT(meMessages);
   const locale = useLocale();
   const date = (d: string) => (d ? formatDate(d, locale) : "");
@@ -33,7 +35,21 @@ export function AccountInfo({ record }: { record: MyAccountRecord }) {
     [t("lastLogin"), date(record.last_auth_date) || "—"],
   ];
   return (
-    <Card title={t("infoTitle")} description={t("infoDesc")}>
+    <Card
+      title={t("infoTitle")}
+      description={
+        postmaster ? (
+          <>
+            {t("infoDescPostmaster")}{" "}
+            <Link href="/accounts/postmaster" className="link">
+              {t("infoEditorLink")}
+            </Link>
+          </>
+        ) : (
+          t("infoDesc")
+        )
+      }
+    >
       <div className="mb-4">
         <UsageBar
           label={t("usage")}

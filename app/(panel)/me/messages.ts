@@ -14,6 +14,8 @@ export const meMessages: Messages<
   | "fixFields"
   | "infoTitle"
   | "infoDesc"
+  | "infoDescPostmaster"
+  | "infoEditorLink"
   | "description"
   | "capacity"
   | "usage"
@@ -88,6 +90,8 @@ export const meMessages: Messages<
     fixFields: "Popraw zaznaczone pola i zapisz ponownie.",
     infoTitle: "Informacje o koncie",
     infoDesc: "Te ustawienia może zmienić tylko administrator domeny.",
+    infoDescPostmaster: "Te ustawienia zmieniasz jako administrator domeny w edytorze konta:",
+    infoEditorLink: "Konto postmaster",
     description: "Opis",
     capacity: "Pojemność skrzynki",
     usage: "Zajętość skrzynki",
@@ -164,6 +168,8 @@ export const meMessages: Messages<
     fixFields: "Correct the marked fields and save again.",
     infoTitle: "Account information",
     infoDesc: "Only the domain administrator can change these settings.",
+    infoDescPostmaster: "As the domain administrator you change these settings in the account editor:",
+    infoEditorLink: "the postmaster account",
     description: "Description",
     capacity: "Mailbox capacity",
     usage: "Mailbox usage",

@@ -39,7 +39,7 @@ export function MyAccount({ domain, name, denied = false }: { domain: string; na
       )}
       {query.data && (
         <>
-          <AccountInfo record={query.data} />
+          <AccountInfo record={query.data} postmaster={name === "postmaster"} />
           <AutoresponderForm record={query.data} />
           <ForwardsForm record={query.data} />
           <MyAliases record={query.data} />

@@ -11,12 +11,8 @@ import {
 } from "@/lib/client/hooks/page-params";
 import { Button, Select, Skeleton, TextField } from "@/components";
 import { useLocale, useT, type Messages } from "@/lib/i18n";
-import { countOf, type Noun } from "@/lib/i18n/plural";
-
-const ITEM_NOUN: Noun = {
-  pl: { one: "pozycja", few: "pozycje", many: "pozycji", other: "pozycji" },
-  en: { one: "item", other: "items" },
-};
+import { countOf } from "@/lib/i18n/plural";
+import { ITEM_NOUN } from "./table-messages";
 
 const messages: Messages<
   "search" | "page" | "prev" | "next" | "rows" | "sortBy" | "pager" | "sortField" | "asc" | "desc"

@@ -72,7 +72,9 @@ export function SaveBar(props: {
     <div
       ref={bar}
       {...(sticky ? { [STICKY_SAVE_BAR]: "" } : {})}
-      className={`flex flex-wrap items-center gap-3${sticky ? " sticky bottom-0 z-10 border-t border-gray-300 bg-white py-3 shadow-[0_-2px_6px_rgba(0,0,0,0.08)]" : ""}`}
+      // Sticky: edged and padded as the cards above it (Card: a 1 px border, p-4 sm:p-6), so "Save" lines up with
+      // their fields instead of the cards' outer edge.
+      className={`flex flex-wrap items-center gap-3${sticky ? " sticky bottom-0 z-10 rounded-t-lg border-x border-t border-gray-300 bg-white px-4 py-3 shadow-[0_-2px_6px_rgba(0,0,0,0.08)] sm:px-6" : ""}`}
     >
       <Button type="submit" loading={props.state.isSubmitting}>
         {props.saveLabel}

@@ -27,12 +27,26 @@ import { useSelection } from "./use-selection";
 
 export { descriptionColumn, nameColumn, type Column } from "./table-columns";
 
+/** The selected names, read (across pages when all matching are selected) before a question is asked about them. */
+export interface ResolvedSelection {
+  /** The names the action changes. */
+  names: string[];
+  /** Selected names the action leaves out (the table's `protectedNames`: the postmaster account). */
+  skipped: string[];
+}
+
 /** What bulk actions get: the names to change (resolved across pages when all matching are selected). */
 export interface BulkContext {
   count: number;
-  /** Runs `apply` over the selected names in atomic chunks of at most 1,000, one after another. */
-  run: (apply: (names: string[]) => Promise<unknown>) => Promise<void>;
+  /** Runs `apply` over the selected names (or the given ones, read by `resolve`) in atomic chunks of at most 1,000,
+   *  one after another; `note` follows the success message (which names were left out). */
+  run: (apply: (names: string[]) => Promise<unknown>, names?: string[], note?: string) => Promise<void>;
+  /** Reads the selected names; with `protect`, the table's protected names are set apart (null: the read failed,
+   *  and the outcome says so). */
+  resolve: (protect: boolean) => Promise<ResolvedSelection | null>;
   pending: boolean;
+  /** Shows an action's refusal as its outcome. */
+  showError: (text: string) => void;
   /** Takes down the last action's outcome: an action that stops at its own check must not stand under an old "done". */
   clearOutcome: () => void;
 }
@@ -56,6 +70,11 @@ export interface ResourceTableProps<R extends Row> {
   columns: Column<R>[];
   /** Rows with a delete button (the postmaster account has none; a bulk delete naming it is refused whole). */
   deletable?: (row: R) => boolean;
+  /** Names a bulk delete (and a bulk action resolving with `protect`) leaves out of the selection: the service
+   *  refuses a whole request naming one of them (the postmaster account cannot be deleted or blocked). */
+  protectedNames?: readonly string[];
+  /** Said in the bulk delete dialog, and after the delete, when it leaves protected names out. */
+  skippedNote?: string;
   /** Buttons before "Delete" in a row. */
   rowActions?: (row: R) => ReactNode;
   /** Bulk actions of the selected rows besides delete. */
@@ -72,7 +91,7 @@ export interface ResourceTableProps<R extends Row> {
   linkRows?: boolean;
   /** Which CSV export the links beside the search box download (everything the search matches). */
   exportAs: ExportResource;
-  /** The actions column's width from md up (default md:w-44: room for two buttons). */
+  /** The actions column's width (default w-24 md:w-44: room for one button on phones, two from md up). */
   actionsClassName?: string;
 }
 
@@ -91,19 +110,35 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const navigate = useLinkNavigation();
   const [progress, setProgress] = useState<ChunkProgress | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [deleting, setDeleting] = useState<{ names: string[] | null; count: number } | null>(null);
+  /** The delete dialog's names: one row's (`single`), or the selection's, read first and without protected names. */
+  const [deleting, setDeleting] = useState<{ names: string[]; single: boolean; skipped: string[] } | null>(null);
   const [detailsState, setDetailsState] = useState<DetailsState>("loading");
-  /** Opens the delete dialog: of `names`, or (null) of the selection, `count` names. */
-  const askDelete = (names: string[] | null, count: number) => {
+  /** Opens the delete dialog of one row. */
+  const askDelete = (name: string) => {
     setDetailsState("loading");
-    setDeleting({ names, count });
+    setDeleting({ names: [name], single: true, skipped: [] });
   };
 
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.info.total ?? 0;
   const canDelete = (r: R) => props.deletable?.(r) ?? true;
-  const selection = useSelection(rows);
-  const { allMatching, selected, clear: clearSelection } = selection;
+  const rawSelection = useSelection(rows);
+  const { allMatching, selected, clear: clearSelection } = rawSelection;
+  // The postmaster's own changes of the selection take down the last bulk action's outcome: an old "Zmieniono: 11
+  // kont." stood under a new selection (the table's own clearing after a delete keeps the outcome it just set).
+  const picked =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      setOutcome(null);
+      fn(...args);
+    };
+  const selection = {
+    ...rawSelection,
+    toggle: picked(rawSelection.toggle),
+    togglePage: picked(rawSelection.togglePage),
+    selectAllMatching: picked(rawSelection.selectAllMatching),
+    clear: picked(rawSelection.clear),
+  };
   const selectedCount = selection.count;
   const count = (n: number) => countOf(locale, n, noun);
 
@@ -111,7 +146,10 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   // new search starts a new one (it selects among other rows).
   const change = useCallback(
     (patch: Parameters<typeof update>[0], replace = false) => {
-      if (patch.search !== undefined) clearSelection();
+      if (patch.search !== undefined) {
+        clearSelection();
+        setOutcome(null);
+      }
       update(patch, replace);
     },
     [update, clearSelection],
@@ -141,22 +179,45 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
     return names.filter((n) => !allMatching.except.has(n));
   };
 
-  /** Applies a change to the selected names in chunks; reports what was applied if a chunk fails. */
-  const runChunks = async (apply: (names: string[]) => Promise<unknown>, deleting = false): Promise<boolean> => {
+  /** The selected names before a question about them, with `protect` the protected ones set apart: the question
+   *  counts the names the action changes (a selection naming the postmaster was refused whole). */
+  const resolve = async (protect: boolean): Promise<ResolvedSelection | null> => {
+    setOutcome(null);
+    props.onNotice("");
+    try {
+      const all = await resolveNames();
+      const kept = protect ? (props.protectedNames ?? []) : [];
+      return { names: all.filter((n) => !kept.includes(n)), skipped: all.filter((n) => kept.includes(n)) };
+    } catch (err) {
+      setOutcome({ ok: false, text: t("bulkFailed", { error: errorText.failure(err) }) });
+      return null;
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  /** Applies a change to the selected names (or `given` ones) in chunks; reports what was applied if a chunk fails. */
+  const runChunks = async (
+    apply: (names: string[]) => Promise<unknown>,
+    deleting = false,
+    given?: string[],
+    note?: string,
+  ): Promise<boolean> => {
     setOutcome(null);
     // A new action's outcome replaces the page's earlier success banner, so no old "saved" stands beside an error.
     props.onNotice("");
     let done = 0;
     let names: string[] = [];
     try {
-      names = await resolveNames();
+      names = given ?? (await resolveNames());
       setProgress({ phase: "applying", done: 0, total: names.length });
       for (const chunk of chunked(names, CHUNK_SIZE)) {
         await apply(chunk);
         done += chunk.length;
         setProgress({ phase: "applying", done, total: names.length });
       }
-      setOutcome({ ok: true, text: t(deleting ? "bulkDeleted" : "bulkDone", { count: count(done) }) });
+      const text = t(deleting ? "bulkDeleted" : "bulkDone", { count: count(done) });
+      setOutcome({ ok: true, text: note ? `${text} ${note}` : text });
       return true;
     } catch (err) {
       const children = errorChildren(err, errorText.body);
@@ -178,35 +239,55 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
   const bulkContext: BulkContext = {
     count: selectedCount,
     pending: progress !== null,
-    run: async (apply) => {
-      await runChunks(apply);
+    run: async (apply, names, note) => {
+      await runChunks(apply, false, names, note);
     },
+    resolve,
+    showError: (text) => setOutcome({ ok: false, text }),
     clearOutcome: () => {
       setOutcome(null);
       props.onNotice("");
     },
   };
 
+  /** Opens the delete dialog of the selection: its names read first, the protected ones left out. */
+  const askDeleteSelected = async () => {
+    const resolved = await resolve(true);
+    if (!resolved) return;
+    // Only protected names selected: nothing to ask about.
+    if (resolved.names.length === 0) {
+      if (props.skippedNote) setOutcome({ ok: false, text: props.skippedNote });
+      return;
+    }
+    setDetailsState("loading");
+    setDeleting({ ...resolved, single: false });
+  };
+
   const confirmDelete = async () => {
     if (!deleting) return;
-    const single = deleting.names;
-    if (single) {
+    if (deleting.single) {
+      const single = deleting.names;
       try {
         await remove.mutateAsync(single);
         setOutcome(null);
         props.onNotice(t("deleted", { names: single.join(", ") }));
         setDeleting(null);
-        selection.unselect(single);
+        rawSelection.unselect(single);
       } catch {
         // shown in the dialog
       }
       return;
     }
+    const { names, skipped } = deleting;
     setDeleting(null);
-    if (await runChunks((names) => remove.mutateAsync(names), true)) clearSelection();
+    const note = skipped.length > 0 ? props.skippedNote : undefined;
+    if (await runChunks((chunk) => remove.mutateAsync(chunk), true, names, note)) clearSelection();
   };
 
-  const dialogNames = deleting?.names ?? (allMatching ? null : [...selected]);
+  // One name, from a row or a selection of one: the row's question. All matching: the names are not listed, and
+  // what goes too is said in general.
+  const oneName = deleting?.names.length === 1 ? deleting.names[0] : undefined;
+  const dialogNames = deleting && (deleting.single || !allMatching) ? deleting.names : null;
   const colCount = columns.length + 2;
 
   return (
@@ -234,7 +315,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
           count={count}
           progress={progress}
           actions={props.bulkActions?.(bulkContext)}
-          onDelete={() => askDelete(null, selectedCount)}
+          onDelete={() => void askDeleteSelected()}
         />
       )}
       {outcome && <OutcomeAlert outcome={outcome} />}
@@ -282,7 +363,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   />
                 ),
               )}
-              <th scope="col" className={`w-24 px-2 py-2 ${props.actionsClassName ?? "md:w-44"}`}>
+              <th scope="col" className={`px-2 py-2 ${props.actionsClassName ?? "w-24 md:w-44"}`}>
                 <span className="sr-only">{t("actions")}</span>
               </th>
             </tr>
@@ -326,7 +407,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                         type="button"
                         className="tdelete"
                         aria-label={`${t("delete")}: ${r.email}`}
-                        onClick={() => askDelete([r.name], 1)}
+                        onClick={() => askDelete(r.name)}
                       >
                         {t("delete")}
                       </button>
@@ -344,25 +425,26 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
         open={deleting !== null}
         danger
         title={
-          deleting?.names?.length === 1
+          oneName !== undefined
             ? props.t("deleteTitle")
-            : t("deleteMany", { count: count(deleting?.count ?? 0) })
+            : t("deleteMany", { count: count(deleting?.names.length ?? 0) })
         }
         description={
           deleting && (
             <>
               <p>
-                {deleting.names?.length === 1
+                {oneName !== undefined
                   ? props.t("confirmDelete", {
-                      email: `${deleting.names[0]}@${domain ?? ""}`,
-                      name: `${deleting.names[0]}@${domain ?? ""}`,
+                      email: `${oneName}@${domain ?? ""}`,
+                      name: `${oneName}@${domain ?? ""}`,
                     })
                   : props.t("confirmDeleteMany")}
               </p>
               {dialogNames && dialogNames.length > 1 && (
                 <NameList names={dialogNames} more={(n) => t("andMore", { n })} />
               )}
-              {deleting.count > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
+              {deleting.skipped.length > 0 && props.skippedNote && <p className="mt-2">{props.skippedNote}</p>}
+              {deleting.names.length > CHUNK_SIZE && <p className="mt-2">{t("chunksNote", { size: CHUNK_SIZE })}</p>}
             </>
           )
         }
@@ -370,13 +452,13 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
           deleting && props.deleteDetails
             ? {
                 state: detailsState,
-                content: props.deleteDetails(dialogNames ?? "all", deleting.count, setDetailsState),
+                content: props.deleteDetails(dialogNames ?? "all", deleting.names.length, setDetailsState),
               }
             : undefined
         }
         confirmLabel={t("delete")}
-        pending={remove.isPending && deleting?.names !== null}
-        error={remove.error && deleting?.names ? errorText.failure(remove.error) : undefined}
+        pending={remove.isPending && !!deleting?.single}
+        error={remove.error && deleting?.single ? errorText.failure(remove.error) : undefined}
         onConfirm={() => void confirmDelete()}
         onCancel={() => {
           remove.reset();

@@ -1,5 +1,12 @@
 // Texts of the shared resource table (resource-table.tsx). {count} is a count with its noun ("10 kont").
 import type { Messages } from "@/lib/i18n";
+import type { Noun } from "@/lib/i18n/plural";
+
+/** The pagers' count, "149 pozycji" / "149 items" (the tables' pager and the audit log's). */
+export const ITEM_NOUN: Noun = {
+  pl: { one: "pozycja", few: "pozycje", many: "pozycji", other: "pozycji" },
+  en: { one: "item", other: "items" },
+};
 
 type Key =
   | "actions"

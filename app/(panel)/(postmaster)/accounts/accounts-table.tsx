@@ -19,6 +19,8 @@ import { usageText } from "./usage";
 import { formatDate } from "@/lib/errors/details";
 
 const CREATE_FORM_ID = "create-account";
+/** The account no bulk delete or block may name (the service refuses such a request whole). */
+const PROTECTED = ["postmaster"] as const;
 // The form (and react-hook-form with it) loads when the postmaster opens it: creating an account is occasional, and
 // on the table's first load the form's code and hydration were a measurable share of the main-thread work.
 const CreateAccountForm = dynamic(() => import("./create-account-form").then((m) => m.CreateAccountForm), {
@@ -153,8 +155,10 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         noun={ACCOUNT_NOUN}
         columns={columns}
         deletable={(r) => r.name !== "postmaster"}
+        protectedNames={PROTECTED}
+        skippedNote={t("skippedDelete")}
         linkRows
-        actionsClassName="md:w-20"
+        actionsClassName="w-24 md:w-20"
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names, count, onState) =>
           domain && <AccountDeleteDetails domain={domain} names={names} count={count} onState={onState} />

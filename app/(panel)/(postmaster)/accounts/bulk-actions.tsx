@@ -1,12 +1,14 @@
 "use client";
 // Changes of the selected accounts (block, unblock, anti-spam, capacity), run by the resource table over every
 // selected name in atomic chunks. Blocking asks first, as deleting does: it also ends the accounts' panel sessions.
+// The postmaster account cannot be blocked (the service refuses a whole request naming it): blocking reads the
+// selection first and leaves it out, and the question says so. Unblocking, capacity and anti-spam include it.
 import { useEffect, useState } from "react";
 import { Button, ConfirmDialog, TextField } from "@/components";
 import { useErrorText } from "@/lib/client/hooks/use-error-text";
 import { useLocale, useT } from "@/lib/i18n";
 import { countOf } from "@/lib/i18n/plural";
-import type { BulkContext } from "../_postmaster/resource-table";
+import type { BulkContext, ResolvedSelection } from "../_postmaster/resource-table";
 import { ACCOUNT_NOUN, accountMessages } from "./messages";
 
 const SWITCHES = [
@@ -26,7 +28,8 @@ export function BulkActions({
   const t = useT(accountMessages);
   const locale = useLocale();
   const errorText = useErrorText();
-  const [confirmBlock, setConfirmBlock] = useState(false);
+  /** The names the block question is about (the selection read, the postmaster left out). */
+  const [confirmBlock, setConfirmBlock] = useState<ResolvedSelection | null>(null);
   const [capacity, setCapacity] = useState("");
   const [capacityError, setCapacityError] = useState("");
   // This bar appears once rows are selected: fetch the capacity rule now, so that "set capacity" answers at once.
@@ -34,7 +37,15 @@ export function BulkActions({
     void import("./create-account-schema").catch(() => undefined);
   }, []);
 
-  const run = (body: Record<string, unknown>) => ctx.run((names) => apply(names, body));
+  const run = (body: Record<string, unknown>, names?: string[], note?: string) =>
+    ctx.run((chunk) => apply(chunk, body), names, note);
+
+  const askBlock = async () => {
+    const resolved = await ctx.resolve(true);
+    if (!resolved) return;
+    if (resolved.names.length === 0) ctx.showError(t("skippedBlock"));
+    else setConfirmBlock(resolved);
+  };
 
   const applyCapacity = async () => {
     // The capacity rule comes with zod, loaded only when it is first needed (not on the table's first load).
@@ -56,22 +67,30 @@ export function BulkActions({
           key={label}
           variant="secondary"
           disabled={ctx.pending}
-          onClick={() => (label === "block" ? setConfirmBlock(true) : void run(body))}
+          onClick={() => void (label === "block" ? askBlock() : run(body))}
         >
           {t(label)}
         </Button>
       ))}
       <ConfirmDialog
-        open={confirmBlock}
+        open={confirmBlock !== null}
         danger
         title={t("confirmBlockTitle")}
-        description={t("confirmBlock", { count: countOf(locale, ctx.count, ACCOUNT_NOUN) })}
+        description={
+          confirmBlock && (
+            <>
+              <p>{t("confirmBlock", { count: countOf(locale, confirmBlock.names.length, ACCOUNT_NOUN) })}</p>
+              {confirmBlock.skipped.length > 0 && <p className="mt-2">{t("skippedBlock")}</p>}
+            </>
+          )
+        }
         confirmLabel={t("block")}
         onConfirm={() => {
-          setConfirmBlock(false);
-          void run({ blocked: 1 });
+          if (!confirmBlock) return;
+          setConfirmBlock(null);
+          void run({ blocked: 1 }, confirmBlock.names, confirmBlock.skipped.length > 0 ? t("skippedBlock") : undefined);
         }}
-        onCancel={() => setConfirmBlock(false)}
+        onCancel={() => setConfirmBlock(null)}
       />
       <form
         className="flex items-end gap-2"

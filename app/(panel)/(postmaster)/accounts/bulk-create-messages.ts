@@ -6,6 +6,8 @@ type Key =
   | "format"
   | "lines"
   | "file"
+  | "chooseFile"
+  | "noFile"
   | "preview"
   | "previewSummary"
   | "previewCaption"
@@ -43,6 +45,8 @@ export const bulkCreateMessages: Messages<Key> = {
       "Jedno konto w wierszu: nazwa; hasło (puste: wygenerowane); pojemność w MB (pusta: 1024); opis. Pola oddziela średnik (albo przecinek), pierwszy wiersz z nazwami kolumn jest pomijany, podobnie jak wiersze bez żadnej wartości (np. „;;;” z Excela).",
     lines: "Wiersze",
     file: "…albo plik CSV",
+    chooseFile: "Wybierz plik",
+    noFile: "Nie wybrano pliku",
     preview: "Sprawdź",
     previewSummary: "Do utworzenia: {count}. Wiersze z błędem: {invalid} (nie zostaną wysłane).",
     previewCaption: "Podgląd wierszy",
@@ -81,6 +85,8 @@ export const bulkCreateMessages: Messages<Key> = {
       "One account a line: name; password (empty: generated); capacity in MB (empty: 1024); description. Fields are separated by a semicolon (or a comma); a first line naming the columns is skipped, and so are lines with no value at all (such as Excel's “;;;”).",
     lines: "Lines",
     file: "…or a CSV file",
+    chooseFile: "Choose a file",
+    noFile: "No file chosen",
     preview: "Check",
     previewSummary: "To create: {count}. Lines with an error: {invalid} (not sent).",
     previewCaption: "Preview of the lines",

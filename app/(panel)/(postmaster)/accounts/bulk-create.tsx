@@ -30,6 +30,8 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [text, setText] = useState("");
+  /** The chosen CSV file's name, shown beside the panel's own "choose a file" button. */
+  const [fileName, setFileName] = useState("");
   const [rows, setRows] = useState<BulkRow[] | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [results, setResults] = useState<Result[] | null>(null);
@@ -189,21 +191,37 @@ export function BulkCreateDialog({ domain, onClose }: { domain: string; onClose:
               <label className="mb-1 block text-sm font-medium text-gray-900" htmlFor={`${titleId}-file`}>
                 {t("file")}
               </label>
-              <input
-                id={`${titleId}-file`}
-                type="file"
-                accept=".csv,.txt,text/csv,text/plain"
-                className="block w-full text-sm"
-                onChange={(e) => {
-                  const file = e.target.files?.[0];
-                  if (file)
-                    void file.arrayBuffer().then((buf) => {
-                      const decoded = decodeCsvFile(new Uint8Array(buf));
-                      setEncodingNote(decoded.encoding === "windows-1250");
-                      setText(decoded.text);
-                    });
-                }}
-              />
+              {/* The browser's own control says "Choose File / No file chosen" in its language, not the panel's: the
+                  input is visually hidden (still focusable and named by both labels), and a label styled as a
+                  button opens it, with the chosen file's name beside it. */}
+              <div className="flex flex-wrap items-center gap-3">
+                <input
+                  id={`${titleId}-file`}
+                  type="file"
+                  accept=".csv,.txt,text/csv,text/plain"
+                  className="peer sr-only"
+                  aria-describedby={`${titleId}-file-name`}
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    setFileName(file?.name ?? "");
+                    if (file)
+                      void file.arrayBuffer().then((buf) => {
+                        const decoded = decodeCsvFile(new Uint8Array(buf));
+                        setEncodingNote(decoded.encoding === "windows-1250");
+                        setText(decoded.text);
+                      });
+                  }}
+                />
+                <label
+                  htmlFor={`${titleId}-file`}
+                  className="inline-flex min-h-10 cursor-pointer items-center rounded-md border border-gray-400 bg-white px-4 py-2 text-sm font-medium text-gray-900 hover:bg-gray-100 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-700"
+                >
+                  {t("chooseFile")}
+                </label>
+                <span id={`${titleId}-file-name`} className="min-w-0 text-sm text-gray-800 wrap-anywhere">
+                  {fileName || t("noFile")}
+                </span>
+              </div>
             </div>
           </>
         )}

@@ -44,7 +44,9 @@ type Key =
   | DeleteDetailKey
   | "bulkCreate"
   | "confirmBlockTitle"
-  | "confirmBlock";
+  | "confirmBlock"
+  | "skippedBlock"
+  | "skippedDelete";
 
 /**
  * The delete dialog's sentences about what goes with the accounts. A key ending in "Many" speaks of several accounts
@@ -122,7 +124,7 @@ export const accountMessages: Messages<Key> = {
     password: "Hasło",
     passwordHint: "6-15 znaków, litera oraz cyfra lub znak specjalny.",
     created_ok: "Utworzono konto {email}.",
-    nameHint: "Sama nazwa przed @{domain}: małe litery, cyfry oraz . - _ (2-32 znaki).",
+    nameHint: "Sama nazwa przed @{domain}: małe litery, cyfry oraz . - _ (od 2 do 32 znaków).",
     capacityHint: "W megabajtach.",
     cancel: "Anuluj",
     bulkCapacity: "Nowa pojemność (MB)",
@@ -156,6 +158,9 @@ export const accountMessages: Messages<Key> = {
     deleteForwardsMany: "Te konta przestaną przekierowywać pocztę na usuwane konta ({count}):",
     bulkCreate: "Dodaj wiele kont",
     confirmBlockTitle: "Zablokować zaznaczone konta?",
+    // The service refuses a whole bulk request naming the postmaster: the panel leaves it out and says so.
+    skippedBlock: "Konto postmaster jest pomijane: tego konta nie można zablokować.",
+    skippedDelete: "Konto postmaster jest pomijane: tego konta nie można usunąć.",
     confirmBlock:
       "Zablokować {count}? Ich otwarte sesje w panelu zostaną zakończone (użytkownicy zostaną wylogowani), a logowanie do poczty (IMAP, POP3, SMTP) i do panelu będzie odrzucane. Poczta nadal będzie do nich dostarczana, ale przekierowania, autoresponder i powiadomienia SMS zostaną wstrzymane. Blokadę zdejmuje przycisk „Odblokuj”.",
   },
@@ -193,7 +198,7 @@ export const accountMessages: Messages<Key> = {
     password: "Password",
     passwordHint: "6-15 characters, a letter and a digit or a special character.",
     created_ok: "Account {email} created.",
-    nameHint: "Just the name before @{domain}: lowercase letters, digits and . - _ (2-32 characters).",
+    nameHint: "Just the name before @{domain}: lowercase letters, digits and . - _ (2 to 32 characters).",
     capacityHint: "In megabytes.",
     cancel: "Cancel",
     bulkCapacity: "New capacity (MB)",
@@ -226,6 +231,8 @@ export const accountMessages: Messages<Key> = {
     deleteForwardsMany: "These accounts stop forwarding to the accounts being deleted ({count}):",
     bulkCreate: "Add many accounts",
     confirmBlockTitle: "Block the selected accounts?",
+    skippedBlock: "The postmaster account is left out: it cannot be blocked.",
+    skippedDelete: "The postmaster account is left out: it cannot be deleted.",
     confirmBlock:
       "Block {count}? Their open panel sessions end (the users are signed out), and sign-ins to mail (IMAP, POP3, SMTP) and to the panel are refused. Mail is still delivered to them, but forwards, the autoresponder and SMS notifications are suspended. “Unblock” lifts the block.",
   },

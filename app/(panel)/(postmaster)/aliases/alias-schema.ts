@@ -16,8 +16,8 @@ export const createAliasResolver = fieldSpecResolver<AliasValues>(aliasFields, [
     // The API's 500.301 says "account name" (the rules are the same); the alias form says what it is about.
     error: "invalidAccountName",
     text: {
-      pl: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (2-32 znaki), litera lub cyfra na początku i końcu.",
-      en: "Invalid alias name: lowercase letters, digits and . - _ (2-32 characters), a letter or digit at both ends.",
+      pl: "Nieprawidłowa nazwa aliasu: małe litery, cyfry oraz . - _ (od 2 do 32 znaków), litera lub cyfra na początku i końcu.",
+      en: "Invalid alias name: lowercase letters, digits and . - _ (2 to 32 characters), a letter or digit at both ends.",
     },
   },
 });

@@ -10,6 +10,8 @@ import { Address, LocalTime } from "@/components";
 import { AuditSearch } from "./audit-search";
 import { fieldLabel } from "@/lib/i18n/field-words";
 import { auditMessages, changeText } from "./messages";
+import { countOf } from "@/lib/i18n/plural";
+import { ITEM_NOUN } from "../_postmaster/table-messages";
 
 export const generateMetadata = () => pageMetadata("audit");
 
@@ -125,7 +127,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           {t.page
             .replace("{page}", String(page + 1))
             .replace("{pages}", String(pages))
-            .replace("{total}", String(total))}
+            .replace("{total}", countOf(locale, total, ITEM_NOUN))}
         </p>
         <div className="flex gap-2">
           {page > 0 ? (
