@@ -196,8 +196,8 @@ export const DOMAIN_COMMANDS: Command[] = [
     notes:
       "A limit pooled over the domain's customer (docs/customers.md) shows the pool's usage and limit, marked\n" +
       "`(customer <id>)`, as GET /api/v1/domains/<domain> answers it; the others are the domain's own.\n" +
-      "--mail-host none lists the domains placed on no mail host yet (a domain added after the hosts were set up is\n" +
-      "one until `domain set-mail-host` places it; docs/mail-hosts.md); --search keeps the names containing the text.",
+      "--mail-host none lists the domains placed on no mail host (added before the hosts were set up, or with\n" +
+      "--mail-host none; docs/mail-hosts.md); --search keeps the names containing the text.",
     example: `${CLI} domain list --mail-host none | cut -f1`,
     options: {
       "mail-host": {

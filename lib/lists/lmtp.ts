@@ -67,8 +67,10 @@ export async function startListLmtp(
     // A new random link each time: the token is kept only as its SHA-256, so an earlier notice's cannot be sent again.
     const token = newToken();
     let id: number;
-    if (earlier) await store.setHeldToken((id = earlier.id), sha256(token));
-    else id = await store.hold(list.id, poster, subject, message, sha256(token));
+    if (earlier) {
+      // Approved by the old link a moment ago: nothing more to announce.
+      if (!(await store.setHeldToken((id = earlier.id), sha256(token)))) return "2.0.0 Decided by a moderator";
+    } else id = await store.hold(list.id, poster, subject, message, sha256(token));
     const link = (action: string) => `${o.publicUrl}/moderate/${token}?action=${action}`;
     // The subject is the poster's text, decoded: an encoded word may hold line breaks, which would put lines of the
     // poster's own (a made-up "Zatwierdź" link) into the notice the moderators trust. One line, as the Subject shows it,

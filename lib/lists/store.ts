@@ -222,10 +222,19 @@ export function listStore(db: Db) {
       const found = rows.find((r) => Buffer.from(r.message).equals(message));
       return found && { id: found.id, status: found.status };
     },
-    /** Gives a held post a new moderators' link (the old one stops working). */
+    /** Gives a held post a new moderators' link (the old one stops working); false when it is no longer held. */
     setHeldToken: (id: number, tokenHash: string) =>
-      withTransaction(db, (tx) =>
-        tx.update(listHeldPosts).set({ tokenHash }).where(eq(listHeldPosts.id, id)).execute(),
+      withTransaction(
+        db,
+        async (tx) =>
+          changedRows(
+            tx,
+            await tx
+              .update(listHeldPosts)
+              .set({ tokenHash })
+              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
+              .execute(),
+          ) > 0,
       ),
     /** Deletes a post while it is still held; false when it is not (a moderator decided it). */
     unhold: (id: number) =>

@@ -241,6 +241,9 @@ rspamd_config:register_symbol({
         local text = tostring(data):match('^action=REJECT%s+(.-)%s*$')
         if text then
           task:set_pre_result('reject', (text:gsub('^%d%.%d+%.%d+%s+', '')), 'mailadmin')
+        elseif user ~= '' and tostring(data):match('^action=DEFER') then
+          -- The service answered but could not check (its database away): the same wait as without an answer.
+          task:set_pre_result('soft reject', 'The From check did not answer; try again later', 'mailadmin')
         end
       end,
     })

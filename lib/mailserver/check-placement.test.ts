@@ -70,8 +70,9 @@ describe("quota_clone writes usage back, with several mail hosts", () => {
       ok: false,
       detail:
         "owner@placed.test's mailbox lives on mail host imap2, not on this host (imap1, MAIL_HOST_NAME): a doveadm " +
-        "save here would create a stray copy and overwrite its usage, so nothing was written; check with an account " +
-        "placed on this host (account set-mail-host <email> --mail-host imap1), or run it on imap2",
+        "save here would create a stray copy and overwrite its usage, so nothing was written; check with a test " +
+        "account of this host (one with no mail of its own: account set-mail-host <email> --mail-host imap1 moves " +
+        "where its mail goes, not the mail), or run it on imap2",
     });
     expect(doveadm.calls).toEqual([]);
     expect(await usageOf("owner@placed.test")).toEqual(USAGE);

@@ -497,7 +497,7 @@ export async function placedElsewhere(
     ? `not on this host (${o.hostName}, MAIL_HOST_NAME)`
     : "and this host has no MAIL_HOST_NAME (docs/mail-hosts.md)";
   const todo = o.hostName
-    ? `check with an account placed on this host (account set-mail-host <email> --mail-host ${o.hostName}), or run it on ${host}`
+    ? `check with a test account of this host (one with no mail of its own: account set-mail-host <email> --mail-host ${o.hostName} moves where its mail goes, not the mail), or run it on ${host}`
     : `set MAIL_HOST_NAME=<this host's name> in /etc/mailadmin/service.env, or run the check on ${host}`;
   return (
     `${o.account}'s mailbox lives on mail host ${host}, ${where}: a doveadm save here would create a stray copy and ` +

@@ -150,6 +150,8 @@ async function runWorker() {
   server.on("checkExpectation", handleRequest);
 
   function handleRequest(req, res) {
+    // Decoded before anything looks at the path: the foreign-target rule and the page headers too.
+    if (req.url) req.url = decodeUnreserved(req.url);
     if (req.headers.host === undefined && req.httpVersion === "1.1") {
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
       return void res.end(MALFORMED);
@@ -164,11 +166,11 @@ async function runWorker() {
     // X-Forwarded-For as it arrived (Next may add the peer to the header itself); trusted only from TRUSTED_PROXIES.
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_FOR_HEADER];
     else req.headers[FORWARDED_FOR_HEADER] = String(req.headers["x-forwarded-for"]);
-    if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(decodeUnreserved(req.url)));
+    if (req.url) req.url = apiPathWithoutRedirect(escapeStrayPercents(req.url));
     const api = isApiPath(pathOf(req.url));
     if (!ROUTE_METHODS.has(req.method ?? "") && api) req.method = "PATCH";
-    // Outside /api Next knows no method but fetch's and OPTIONS: TRACE, CONNECT or PROPFIND on a page was a plain-text
-    // 500 with a stack trace in the log.
+    // Outside /api Next knows no method but fetch's and OPTIONS: it answers TRACE, CONNECT or PROPFIND on a page with a
+    // plain-text 500 (a stack trace in the log) or an empty 400.
     else if (!ROUTE_METHODS.has(req.method ?? "") && req.method !== "OPTIONS") return answerPageMethod(req, res);
     // Next acts on its client router's request headers before any route runs: `RSC: 1` answered an API path with an
     // empty 307 to `?_rsc`, and `x-middleware-prefetch` (the pages router's, unused here) answered any path with `{}`
@@ -193,8 +195,11 @@ async function runWorker() {
     void handle(req, res);
   }
   // CONNECT takes the connection over (a proxy's tunnel): Node hands it here instead of to the request handler, and
-  // with no listener closed it without an answer. Answered as any request with a method the path does not take.
+  // without a listener closes it unanswered. Answered as any request with a method the path does not take; on a
+  // connection whose earlier request is still being answered (pipelined) it is closed instead: assignSocket would
+  // throw there and end the worker.
   server.on("connect", (req, socket) => {
+    if (socket._httpMessage) return void socket.destroy();
     const res = new http.ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);
@@ -299,7 +304,7 @@ function answerPageMethod(req, res) {
 
 /**
  * A path's escapes of unreserved characters (letters, digits, "-", ".", "_", "~") decoded: RFC 3986 6.2.2.2 makes
- * them the same characters, and "/%61pi/v1/..." reached Next's HTML pages as another path than /api/v1/...
+ * them the same characters, so "/%61pi/v1/..." is /api/v1/... and gets the API's answers, not Next's HTML pages.
  */
 function decodeUnreserved(url) {
   const q = url.indexOf("?");

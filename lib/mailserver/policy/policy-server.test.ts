@@ -3,6 +3,7 @@
 // reaches the rules as IPv4.
 import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { END_OF_DATA_REQUEST } from "../antispam-config";
 import { MAX_POLICY_REQUEST, startPolicyServer, type PolicyServer } from "./policy-server";
 
 let server: PolicyServer;
@@ -94,4 +95,30 @@ it("hands the rules an IPv4-mapped client address (dotted or hex) as IPv4", asyn
   await all;
   expect(answers).toBe("action=DUNNO 192.0.2.1\n\naction=DUNNO 192.0.2.2\n\naction=DUNNO 2001:db8::3\n\n");
   s.destroy();
+});
+
+it("a rule that fails answers DUNNO (fail open), but a signed-in sender's end-of-DATA question waits (DEFER)", async () => {
+  const failing = await startPolicyServer(() => Promise.reject(new Error("database away")), {
+    host: "127.0.0.1",
+    port: 0,
+  });
+  try {
+    const ask = async (request: string) => {
+      const s = net.connect(failing.port, "127.0.0.1");
+      const answer = new Promise<string>((resolve) => s.once("data", (d) => resolve(d.toString())));
+      s.write(request);
+      const text = await answer;
+      s.destroy();
+      return text;
+    };
+    expect(await ask("request=smtpd_access_policy\nrecipient=a@x.test\nsasl_username=jan@x.test\n\n")).toBe(
+      "action=DUNNO\n\n",
+    );
+    expect(await ask(`request=${END_OF_DATA_REQUEST}\nrecipients=a@x.test\nuser=\n\n`)).toBe("action=DUNNO\n\n");
+    expect(await ask(`request=${END_OF_DATA_REQUEST}\nrecipients=a@x.test\nuser=jan@x.test\n\n`)).toMatch(
+      /^action=DEFER_IF_PERMIT 4\.7\.1 /,
+    );
+  } finally {
+    await failing.close();
+  }
 });

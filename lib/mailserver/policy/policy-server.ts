@@ -3,6 +3,7 @@
 // and carry many requests.
 import net from "node:net";
 import { normalizeIp } from "@/lib/server/http/ip-address";
+import { END_OF_DATA_REQUEST } from "../antispam-config";
 import type { PolicyAnswer, PolicyRequest } from "./spam-policy";
 
 /**
@@ -63,9 +64,13 @@ export async function startPolicyServer(
           try {
             answer = await decide(req);
           } catch (err) {
-            // Fail open, like default_action=DUNNO when the service is unreachable.
+            // Fail open, like default_action=DUNNO when the service is unreachable; but a signed-in sender's mail
+            // waits at the end of DATA (Rspamd's soft reject), where its From is checked before it is signed.
             log?.(`policy error: ${(err as Error).message}`);
-            answer = { action: "DUNNO", rule: "none" };
+            answer =
+              req.request === END_OF_DATA_REQUEST && req.user
+                ? { action: "DEFER_IF_PERMIT 4.7.1 The From check failed; try again later", rule: "none" }
+                : { action: "DUNNO", rule: "none" };
           }
           log?.(
             `${req.client_address ?? "-"} <${req.sender ?? ""}> -> <${req.recipient ?? req.recipients ?? ""}>: ${answer.rule} ${answer.action}`,
