@@ -256,9 +256,10 @@ const SRS_REPORTS_ONLY: PolicyAnswer = {
 /**
  * Whether a message to an SRS address has the shape of what comes back to a forward's sender (docs/mail-server.md,
  * SRS): a report (`multipart/report`, RFC 6522: delivery status, read receipts, feedback reports), an automatic reply
- * (`Auto-Submitted` other than `no`, RFC 3834), or an old-style plain-text bounce from a mailer daemon (From
- * MAILER-DAEMON@ or postmaster@, in text/plain or without a Content-Type). Headers only: a sender that forges them
- * passes, but its text then comes as a report or a bounce from a mailer daemon, not as mail from a person.
+ * (`Auto-Submitted` other than `no`, RFC 3834), or an old-style bounce from a mailer daemon (From MAILER-DAEMON@ or
+ * postmaster@, in any MIME type: not every MTA writes RFC 3464 reports, and a lost bounce leaves the original sender
+ * uninformed). Headers only, which a sender can forge: it keeps out mail sent as it is, not a spammer who dresses it
+ * as a report (docs/mail-server.md, SRS).
  */
 export function looksLikeReport(req: Pick<PolicyRequest, "content_type" | "auto_submitted" | "from">): boolean {
   const type = (req.content_type ?? "").trim().toLowerCase();
@@ -266,7 +267,7 @@ export function looksLikeReport(req: Pick<PolicyRequest, "content_type" | "auto_
   const auto = (req.auto_submitted ?? "").trim().toLowerCase();
   if (auto && !/^no\s*(;|\(|$)/.test(auto)) return true;
   const local = (req.from ?? "").toLowerCase().split("@")[0];
-  return (local === "mailer-daemon" || local === "postmaster") && (type === "" || /^text\/plain\s*(;|$)/.test(type));
+  return local === "mailer-daemon" || local === "postmaster";
 }
 
 /**
