@@ -91,7 +91,7 @@ export interface ResourceTableProps<R extends Row> {
   linkRows?: boolean;
   /** Which CSV export the links beside the search box download (everything the search matches). */
   exportAs: ExportResource;
-  /** The actions column's width (default w-24 md:w-44: room for one button on phones, two from md up). */
+  /** The actions column's width from md up (default md:w-44: room for two buttons). */
   actionsClassName?: string;
 }
 
@@ -363,7 +363,7 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   />
                 ),
               )}
-              <th scope="col" className={`px-2 py-2 ${props.actionsClassName ?? "w-24 md:w-44"}`}>
+              <th scope="col" className={`w-24 px-2 py-2 ${props.actionsClassName ?? "md:w-44"}`}>
                 <span className="sr-only">{t("actions")}</span>
               </th>
             </tr>

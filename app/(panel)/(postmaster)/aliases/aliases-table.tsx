@@ -4,7 +4,7 @@ import { useRef, useState, useSyncExternalStore } from "react";
 import { Address, Button, Card } from "@/components";
 import { aliases, type AliasItem } from "@/lib/client/hooks/aliases";
 import { useDomainName } from "@/lib/client/hooks/session";
-import { useLocale, useT } from "@/lib/i18n";
+import { useT } from "@/lib/i18n";
 import { PageHeader } from "../_postmaster/page-parts";
 import { nameColumn, ResourceTable, type Column } from "../_postmaster/resource-table";
 import { ALIAS_NOUN } from "../accounts/messages";
@@ -21,7 +21,6 @@ const onWidthChange = (notify: () => void) => {
 
 export function AliasesTable() {
   const t = useT(aliasMessages);
-  const locale = useLocale();
   const domain = useDomainName();
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
@@ -98,11 +97,10 @@ export function AliasesTable() {
         columns={columns}
         rowActions={(a) =>
           editing !== a.name && (
-            // Polish "Zmień cel": one line from 360 px (at 375 px it took two); at 320 px it wraps, so that the table
-            // fits. English "Change target" wraps below md: on one line it widened the page to 395 px at 375 px.
+            // One line from 360 px (at 375 px it took two); at 320 px it wraps, so that the table fits.
             <Button
               variant="ghost"
-              className={`min-h-8 px-2 ${locale === "pl" ? "min-[360px]:whitespace-nowrap" : "md:whitespace-nowrap"}`}
+              className="min-h-8 px-2 min-[360px]:whitespace-nowrap"
               aria-label={`${t("edit")}: ${a.email}`}
               onClick={() => setEditing(a.name)}
               ref={(el) => {
@@ -117,8 +115,6 @@ export function AliasesTable() {
           )
         }
         exportAs="aliases"
-        // No width on phones: the column is as wide as its buttons (a fixed 6 rem kept "Change target" from wrapping).
-        actionsClassName="md:w-44"
         notice={notice}
         onNotice={setNotice}
       />

@@ -77,7 +77,7 @@ export function ListsTable() {
         noun={LIST_NOUN}
         columns={columns}
         exportAs="lists"
-        actionsClassName="w-24"
+        actionsClassName="md:w-24"
         notice={notice}
         onNotice={setNotice}
       />
