@@ -207,14 +207,12 @@ describe("the generated README", () => {
 });
 
 describe("the submission services' own rules", () => {
-  it("discards DSN for every smtpd (the submission services set it back) and refuses a signed-in null sender", () => {
+  it("discards DSN for every smtpd (the submission services set it back); the null sender is left to the From check", () => {
     const out = path.join(dir, "submission-rules");
     writeMailServerConfig(options(out));
     const main = fs.readFileSync(path.join(out, "postfix/main.cf.snippet"), "utf8");
     expect(main).toMatch(/^smtpd_discard_ehlo_keywords = silent-discard, dsn$/m);
-    expect(main).toMatch(
-      /^mua_sender_restrictions = check_sender_access inline:\{ \{ <>=553 5\.7\.1 [^}]+ \} \}, reject_authenticated_sender_login_mismatch$/m,
-    );
+    expect(main).toMatch(/^mua_sender_restrictions = reject_authenticated_sender_login_mismatch$/m);
     const lua = fs.readFileSync(path.join(out, "rspamd/local.d/rspamd.lua"), "utf8");
     expect(lua).toContain("if user ~= '' then\n            task:set_pre_result('soft reject'");
   });

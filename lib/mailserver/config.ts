@@ -27,9 +27,6 @@ import { dovecotFiles } from "./config-dovecot";
 
 export { DEFAULT_CONFIG_OPTIONS, MAIL_HOST_NAME, type MailServerConfigOptions } from "./config-options";
 
-/** What a signed-in user's MAIL FROM:<> gets at RCPT on the submission services (mua_sender_restrictions). */
-export const NULL_SENDER_REFUSAL = "553 5.7.1 a signed-in user sends from its own address, never the null sender";
-
 /** Postfix 3.7's default proxy_read_maps (`postconf -d proxy_read_maps`), so that setting it takes nothing away. */
 const PROXY_READ_MAPS_DEFAULT = [
   "$local_recipient_maps $mydestination $virtual_alias_maps $virtual_alias_domains",
@@ -175,10 +172,10 @@ function postfixFiles(o: MailServerConfigOptions): Record<string, string> {
       "# A signed-in user sends as its own addresses only (its account's, its aliases'): any other MAIL FROM is",
       "# refused (553), so nobody sends as another customer with that domain's DKIM signature.",
       `smtpd_sender_login_maps = ${table("sender-login-maps.cf")}`,
-      "# Nor with the null sender (MAIL FROM:<>, refused at RCPT with 553): a signed-in user has no bounce to send, and",
-      "# <> escaped the check above, leaving only the policy service's From check between it and a DKIM signature of",
-      "# whatever hosted From it wrote.",
-      `mua_sender_restrictions = check_sender_access inline:{ { <>=${NULL_SENDER_REFUSAL} } }, reject_authenticated_sender_login_mismatch`,
+      "# The null sender (MAIL FROM:<>) passes this check: read receipts are sent with it (RFC 8098). The policy",
+      "# service's end-of-DATA question then checks the header From (failing closed for a signed-in sender) and takes",
+      "# a signed-in <> only for a report or an automatic reply.",
+      "mua_sender_restrictions = reject_authenticated_sender_login_mismatch",
       "# No DSN (RFC 3461) but on the submission services, which set -o smtpd_discard_ehlo_keywords=silent-discard",
       "# (docs/deploy.md, step 5). On the MX anyone could ask NOTIFY=SUCCESS for a forged sender, which then got a",
       "# report with the message's headers (this host's internal ones too) and the aliases' expansion. Failures are",

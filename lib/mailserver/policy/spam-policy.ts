@@ -270,6 +270,13 @@ export function looksLikeReport(req: Pick<PolicyRequest, "content_type" | "auto_
   return local === "mailer-daemon" || local === "postmaster";
 }
 
+/** A signed-in user's message with the null sender that is neither a report nor an automatic reply. */
+const SIGNED_IN_NULL_SENDER: PolicyAnswer = {
+  action:
+    "REJECT 5.7.1 A signed-in user sends with the null sender (MAIL FROM:<>) only a read receipt, a delivery report or an automatic reply",
+  rule: "sender",
+};
+
 /**
  * A list's bounce address (`<list>-bounces+...`) without this server's signature (lib/lists/bounce-address.ts):
  * refused at RCPT from every client, so that nobody can send a made-up bounce that counts against a subscriber.
@@ -543,6 +550,9 @@ export class SpamPolicy {
             : `REJECT 5.7.1 The From header must be one address of ${login}`,
         rule: "sender",
       };
+    // A signed-in null sender (MAIL FROM:<>) is what mail programs send read receipts with (RFC 8098): taken for a
+    // report or an automatic reply, whose From was checked above. Anything else could not be answered or bounced.
+    if (login && (req.sender ?? "") === "" && !looksLikeReport({ ...req, from: "" })) return SIGNED_IN_NULL_SENDER;
     if (!looksLikeReport(req))
       for (const rcpt of recipients)
         if (SRS_ADDRESS.test(rcpt) && !(await isHostedName(this.o.db, rcpt))) return SRS_REPORTS_ONLY;
