@@ -76,6 +76,8 @@ export interface Dialect {
   run(db: Db, query: SQL): Promise<number>;
   /** `db optimize`: the search index merged, the planner's statistics refreshed. */
   optimize(db: Db): Promise<void>;
+  /** The planner's statistics of `table` made current (before a statement whose plan depends on them). */
+  analyze(db: Db, table: string): Promise<void>;
   /** One page of a domain's list (contract §6) and the total matching: the search, the sort and the plan. */
   pageRows<Row>(
     db: Db,

@@ -415,5 +415,9 @@ export const pgDialect: Dialect = {
     await pgOf(db).execute(sql`ANALYZE`);
   },
 
+  async analyze(db, table) {
+    await pgOf(db).execute(sql`ANALYZE ${ident(table)}`);
+  },
+
   pageRows,
 };

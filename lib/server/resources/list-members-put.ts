@@ -15,6 +15,7 @@ import "server-only";
 // nesting check of the added addresses (list-nesting.ts), which may read many rows, runs between steps 3 and 4,
 // outside the transaction.
 import type { Db } from "@/db/client";
+import { dialectOf } from "@/db/dialect";
 import { addressEntryOk, isEmail } from "@/lib/schemas/common";
 import { listMemberStatements } from "../store/list-members";
 
@@ -122,6 +123,20 @@ export async function planMembers(db: Db, listId: number, wanted: string[]): Pro
     await clock.pause();
   }
   return { listId, version, removed, added, next, oldCount: old.length, same, after };
+}
+
+/**
+ * Removing members compares them with the list's rows; PostgreSQL's statistics lag behind a list filled moments ago
+ * (autovacuum analyzes about a minute later), and with them it compared every removed address with every member in
+ * a nested loop: replacing 50,000 just-added subscribers took 95 s, the domain locked throughout. Past this many
+ * comparisons the statistics are refreshed first (ANALYZE, about 0.2 s), outside the write transaction.
+ */
+const STALE_PLAN_COMPARISONS = 10_000_000;
+
+/** Before `applyPlan` of these plans: the planner's statistics of the members refreshed when a stale plan would cost. */
+export async function prepareRemovals(db: Db, plans: MemberPlan[]): Promise<void> {
+  if (plans.some((p) => p.removed.length * p.oldCount >= STALE_PLAN_COMPARISONS))
+    await dialectOf(db).analyze(db, "list_members");
 }
 
 /** Writes a plan (inside the caller's write transaction, after checking `memberVersion`). */

@@ -24,6 +24,7 @@ import {
   memberVersion,
   oneAtATime,
   planMembers,
+  prepareRemovals,
   type MemberPlan,
 } from "./list-members-put";
 import { columnsSpec, readPage, parsePageQuery, searchKey } from "./page";
@@ -232,6 +233,7 @@ async function updateLists(
     const plans: MemberPlan[] = [];
     const rows = await requireAll(db, domain, names);
     for (const row of rows) plans.push(await planMembers(db, row.id, accounts));
+    await prepareRemovals(db, plans);
     const nesting = await updateNesting(db, domain, rows, input, values, (i) => plans[i]!.added);
     const done = await writeUpdate(db, domain, names, input, values, plans, rules, nesting);
     if (done) return done;
