@@ -105,6 +105,14 @@ describe("db backup / db restore on PostgreSQL", () => {
       expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe(
         (await emails()).join(","),
       );
+      // The planner's statistics are made by the restore (pg_restore carries none).
+      expect(
+        other
+          .psql(
+            "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('accounts', 'list_members', 'aliases') AND last_analyze IS NOT NULL",
+          )
+          .trim(),
+      ).toBe("3");
       // The role made afterwards (as the docs say) reads the views.
       other.psql(mailReaderSql("mail_reader", "reader-secret", other.database));
       expect(other.psql("SET ROLE mail_reader; SELECT count(*) FROM mail_mailboxes").trim()).toBe(

@@ -137,6 +137,9 @@ export async function restorePostgres(url: string, file: string): Promise<{ ms: 
       else statements.push(sql);
     }
     await client.query(["BEGIN", ...statements, "COMMIT"].join(";\n"));
+    // pg_restore brings rows without the planner's statistics: until autovacuum came round, a list PUT on a restored
+    // big list planned a nested loop over every member (list-members-put.ts).
+    await client.query("ANALYZE");
     // A backup of an older version gets the newer migrations.
     const db = await openPostgres(url);
     // The restore's rows are loaded before their triggers exist, so processes still running are told here.
