@@ -8,6 +8,7 @@ import { purgeExpiredLoginState } from "@/lib/server/caller/session";
 import { CLI, UsageError, type Command } from "./args";
 import { backupDatabase, restoreDatabase } from "./backup";
 import { backupPostgres, optimizePostgres, restorePostgres } from "./pg-backup";
+import { postgresPlacements, restoreReport, sqlitePlacements } from "./restore-report";
 import { shellWord } from "@/lib/mailserver/shell-word";
 
 export const DB_COMMANDS: Command[] = [
@@ -72,7 +73,9 @@ export const DB_COMMANDS: Command[] = [
       if (values.yes !== true) throw new UsageError("db restore: refusing to replace the database without --yes");
       const url = postgresUrl();
       if (url) {
+        const before = await postgresPlacements(url);
         const r = await restorePostgres(url, positionals[0]!);
+        const report = restoreReport(before, await postgresPlacements(url));
         const name = decodeURIComponent(new URL(url).pathname.slice(1));
         // The owner usually lacks CREATEROLE (docs/postgresql.md), so the hint is the pipe into psql as postgres.
         const missing = r.missingRoles.length
@@ -80,10 +83,15 @@ export const DB_COMMANDS: Command[] = [
             `password in the mail hosts' maps, run \`${CLI} mailserver db-role --print | runuser -u postgres -- psql ` +
             `-v ON_ERROR_STOP=1 -d ${shellWord(name)} -f -\` (docs/postgresql.md).`
           : "";
-        return `Restored ${positionals[0]!} into ${name} in ${r.ms.toFixed(0)} ms.${missing}`;
+        return [`Restored ${positionals[0]!} into ${name} in ${r.ms.toFixed(0)} ms.${missing}`, ...report].join("\n");
       }
-      const report = restoreDatabase(positionals[0]!, databasePath());
-      return `Restored ${report.target}${report.previous ? `; the previous database is kept as ${report.previous}` : ""}.`;
+      const before = sqlitePlacements(databasePath());
+      const restored = restoreDatabase(positionals[0]!, databasePath());
+      const report = restoreReport(before, sqlitePlacements(databasePath()));
+      return [
+        `Restored ${restored.target}${restored.previous ? `; the previous database is kept as ${restored.previous}` : ""}.`,
+        ...report,
+      ].join("\n");
     },
   },
   {

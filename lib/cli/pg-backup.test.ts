@@ -120,9 +120,21 @@ describe("db backup / db restore on PostgreSQL", () => {
       );
       // With the role present, the archive's grants are applied by the restore itself.
       other.psql("REVOKE SELECT ON mail_mailboxes FROM mail_reader");
+      // Changed after the backup: an account created, the domain placed on a mail host. The restore names both, since
+      // the new account's mailbox stays on its host and the domain's mail goes back to where its mailboxes are not.
+      other.psql(
+        "INSERT INTO mail_hosts (name, address) VALUES ('imap1', '10.0.0.1');" +
+          "UPDATE domains SET mail_host = 'imap1' WHERE name = 'b.test';" +
+          "INSERT INTO accounts (domain_id, name, email, password_hash) SELECT id, 'nowy', 'nowy@b.test', 'x' FROM domains WHERE name = 'b.test'",
+      );
       const again = cli(other.url, ["db", "restore", file, "--yes"]);
       expect(again.status, again.stderr).toBe(0);
       expect(again.stdout).not.toContain("Not granted");
+      expect(again.stdout).toMatch(
+        /^1 account created after the backup is gone, and the mailboxes stay on their hosts\./m,
+      );
+      expect(again.stdout).toMatch(/^ {2}not in the backup: nowy@b\.test \(mailbox on imap1\)$/m);
+      expect(again.stdout).toMatch(/^ {2}domain b\.test: imap1 -> no host$/m);
       expect(other.psql("SELECT has_table_privilege('mail_reader', 'mail_mailboxes', 'SELECT')").trim()).toBe("t");
 
       // A restore that fails into a new database leaves it empty: no schema migrated before it.
