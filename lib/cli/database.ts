@@ -77,11 +77,14 @@ export const DB_COMMANDS: Command[] = [
         const r = await restorePostgres(url, positionals[0]!);
         const report = restoreReport(before, await postgresPlacements(url));
         const name = decodeURIComponent(new URL(url).pathname.slice(1));
-        // The owner usually lacks CREATEROLE (docs/postgresql.md), so the hint is the pipe into psql as postgres.
+        // The owner usually lacks CREATEROLE (docs/postgresql.md), so the hint is the pipe into psql as postgres, over
+        // the local socket of the cluster's port (without -p, psql went to the cluster on 5432).
+        const port = new URL(url).port;
         const missing = r.missingRoles.length
           ? ` Not granted (no such role here): ${r.missingRoles.join(", ")}; with MAIL_DB_PASSWORD set to the ` +
             `password in the mail hosts' maps, run \`${CLI} mailserver db-role --print | runuser -u postgres -- psql ` +
-            `-v ON_ERROR_STOP=1 -d ${shellWord(name)} -f -\` (docs/postgresql.md).`
+            `-v ON_ERROR_STOP=1${port && port !== "5432" ? ` -p ${port}` : ""} -d ${shellWord(name)} -f -\` ` +
+            "(docs/postgresql.md)."
           : "";
         return [`Restored ${positionals[0]!} into ${name} in ${r.ms.toFixed(0)} ms.${missing}`, ...report].join("\n");
       }

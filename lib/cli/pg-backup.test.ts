@@ -100,7 +100,7 @@ describe("db backup / db restore on PostgreSQL", () => {
       expect(r.stdout).toContain(
         "Not granted (no such role here): mail_reader; with MAIL_DB_PASSWORD set to the password in the mail hosts' " +
           "maps, run `npm run --silent cli -- mailserver db-role --print | runuser -u postgres -- psql -v ON_ERROR_STOP=1 " +
-          `-d ${other.database} -f -\` (docs/postgresql.md).`,
+          `-p ${new URL(other.url).port} -d ${other.database} -f -\` (docs/postgresql.md).`,
       );
       expect(other.psql("SELECT string_agg(email, ',' ORDER BY email) FROM accounts").trim()).toBe(
         (await emails()).join(","),
