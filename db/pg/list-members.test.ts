@@ -55,6 +55,10 @@ describe("list-member statements on PostgreSQL", () => {
     expect(all.length).toBe(12_003);
     expect(new Map(all).get("u0@adr.pl")).toBe(10);
     expect(new Map(all).get("u12000@adr.pl")).toBe(12_010);
+    // As a list's PUT does before a removal this big (prepareRemovals): on statistics that still count the list as
+    // nearly empty the removal compares every address with every member.
+    const { dialectOf } = await import("@/db/dialect");
+    await dialectOf(db).analyze(db, "list_members");
     await members.removeAll(list.id, "subscriber", many);
     expect(await members.ordered(list.id, "subscriber")).toEqual(["a@adr.pl", "c@adr.pl"]);
     expect(await members.version(list.id + 1000)).toBeUndefined();
