@@ -3,7 +3,7 @@ import "server-only";
 // confirmation tokens and bounces. Written once with drizzle's query builder, so the same code runs on SQLite and
 // on PostgreSQL (docs/architecture.md, "Services are async"); every write goes through withTransaction.
 import crypto from "node:crypto";
-import { and, asc, count, eq, gt, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   domains,
@@ -80,6 +80,13 @@ class Refused extends Error {
 const live = (row: TokenRow | undefined) => (row && row.expiresAt >= Date.now() ? row : undefined);
 
 export function listStore(db: Db) {
+  /** Runs `write` on post `id` only while it is held (a moderator's decision ends that); true when it changed it. */
+  const whileHeld = (id: number, write: (tx: Db, held: SQL | undefined) => Promise<unknown>) =>
+    withTransaction(
+      db,
+      async (tx) =>
+        changedRows(tx, await write(tx, and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))) > 0,
+    );
   return {
     listByEmail: (email: string) => listWhere(db, eq(mailingLists.email, email)),
     listById: (id: number) => listWhere(db, eq(mailingLists.id, id)),
@@ -224,31 +231,9 @@ export function listStore(db: Db) {
     },
     /** Gives a held post a new moderators' link (the old one stops working); false when it is no longer held. */
     setHeldToken: (id: number, tokenHash: string) =>
-      withTransaction(
-        db,
-        async (tx) =>
-          changedRows(
-            tx,
-            await tx
-              .update(listHeldPosts)
-              .set({ tokenHash })
-              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
-              .execute(),
-          ) > 0,
-      ),
+      whileHeld(id, (tx, held) => tx.update(listHeldPosts).set({ tokenHash }).where(held).execute()),
     /** Deletes a post while it is still held; false when it is not (a moderator decided it). */
-    unhold: (id: number) =>
-      withTransaction(
-        db,
-        async (tx) =>
-          changedRows(
-            tx,
-            await tx
-              .delete(listHeldPosts)
-              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
-              .execute(),
-          ) > 0,
-      ),
+    unhold: (id: number) => whileHeld(id, (tx, held) => tx.delete(listHeldPosts).where(held).execute()),
     /** A post to send later (a big list's): kept as an approved post, which the pump sends and deletes. */
     queue: (listId: number, sender: string, subject: string, message: Buffer): Promise<number> =>
       withTransaction(db, (tx) => insertPost(tx, listId, sender, subject, message, sha256(newToken()), "approved")),
@@ -270,18 +255,7 @@ export function listStore(db: Db) {
     },
     /** Approves a held post; false when it is not held (any more). */
     approve: (id: number) =>
-      withTransaction(
-        db,
-        async (tx) =>
-          changedRows(
-            tx,
-            await tx
-              .update(listHeldPosts)
-              .set({ status: "approved" })
-              .where(and(eq(listHeldPosts.id, id), eq(listHeldPosts.status, "held")))
-              .execute(),
-          ) > 0,
-      ),
+      whileHeld(id, (tx, held) => tx.update(listHeldPosts).set({ status: "approved" }).where(held).execute()),
     deleteHeld: (id: number) =>
       withTransaction(
         db,
