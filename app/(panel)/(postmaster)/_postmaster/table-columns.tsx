@@ -20,7 +20,9 @@ export interface Column<Row> {
 
 /**
  * The name column: the row's name (a link, badges), and below it on narrow screens the key facts of the columns
- * hidden there, so a row reads whole at 375 px.
+ * hidden there, so a row reads whole at 375 px. Below md this column takes what the check box and the buttons leave:
+ * the facts break anywhere (a description's long word) and `name` should show its address with Address's
+ * `phoneColumn`, so that nothing but the domain sets the column's minimum and widens the table past its card.
  */
 export function nameColumn<R>(
   label: string,
@@ -35,7 +37,7 @@ export function nameColumn<R>(
     cell: (r) => (
       <div className="space-y-1">
         {name(r)}
-        <div className="space-y-1 text-xs text-gray-800 md:hidden">{narrowFacts(r)}</div>
+        <div className="space-y-1 text-xs text-gray-800 wrap-anywhere md:hidden">{narrowFacts(r)}</div>
       </div>
     ),
   };

@@ -68,7 +68,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
             className={`font-medium ${linkClass}`}
             aria-label={t("edit", { name: r.email })}
           >
-            <Address text={r.name} />
+            <Address text={r.name} phoneColumn="name" />
           </a>
           <AccountBadges row={r} />
         </>

@@ -57,7 +57,7 @@ export function AliasesTable() {
       (a) => (
         <>
           <span className="font-medium">
-            <Address text={a.email} />
+            <Address text={a.email} phoneColumn="name" />
           </span>
           {editing === a.name && !wide && editor(a)}
         </>
@@ -66,7 +66,7 @@ export function AliasesTable() {
       (a) =>
         editing !== a.name && (
           <p className="text-sm">
-            → <Address text={a.target} />
+            → <Address text={a.target} phoneColumn="all" />
           </p>
         ),
     ),

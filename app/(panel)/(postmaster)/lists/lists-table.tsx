@@ -34,7 +34,7 @@ export function ListsTable() {
           className={`font-medium ${linkClass}`}
           aria-label={t("edit", { email: l.email })}
         >
-          <Address text={l.email} />
+          <Address text={l.email} phoneColumn="name" />
         </Link>
       ),
       (l) => (
