@@ -25,6 +25,14 @@ function measure(page: Page) {
         buttonsOutside: [...table.querySelectorAll("tbody button")]
           .filter((b) => b.getBoundingClientRect().right > right + 0.5)
           .map((b) => b.getAttribute("aria-label") ?? b.textContent),
+        // A row's buttons within their own cell: a too narrow actions column let them run over the column before it.
+        buttonsOverCell: [...table.querySelectorAll("tbody button")]
+          .filter((b) => {
+            const cell = b.closest("td")!.getBoundingClientRect();
+            const box = b.getBoundingClientRect();
+            return box.left < cell.left - 0.5 || box.right > cell.right + 0.5;
+          })
+          .map((b) => b.getAttribute("aria-label") ?? b.textContent),
         narrowColumns: [...table.querySelectorAll<HTMLTableCellElement>("thead th")]
           .filter((th) => getComputedStyle(th).display !== "none")
           .map((th) => ({ text: th.textContent?.trim() ?? "", width: th.getBoundingClientRect().width }))
@@ -96,6 +104,7 @@ test("the account, alias and list tables fit their cards and the window beside l
             if (t.width > t.cardWidth)
               problems.push(`${at}: the table is ${t.width} px in a card of ${t.cardWidth} px`);
             for (const b of t.buttonsOutside) problems.push(`${at}: "${b}" outside the table`);
+            for (const b of t.buttonsOverCell) problems.push(`${at}: "${b}" out of its cell`);
             for (const c of t.narrowColumns) problems.push(`${at}: column "${c.text}" ${c.width.toFixed(0)} px wide`);
             for (const s of t.spills) problems.push(`${at}: cell ${s} wider than its cell`);
           }

@@ -158,7 +158,7 @@ export function AccountsTable({ initial }: { initial?: InitialAccountPage }) {
         protectedNames={PROTECTED}
         skippedNote={t("skippedDelete")}
         linkRows
-        actionsClassName="md:w-20"
+        actionsClassName="md:w-24"
         bulkActions={(ctx) => <BulkActions ctx={ctx} apply={(names, body) => update.mutateAsync({ names, body })} />}
         deleteDetails={(names, count, onState) =>
           domain && <AccountDeleteDetails domain={domain} names={names} count={count} onState={onState} />

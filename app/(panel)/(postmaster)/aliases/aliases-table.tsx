@@ -115,6 +115,8 @@ export function AliasesTable() {
           )
         }
         exportAs="aliases"
+        // "Change target" and "Delete" side by side: 240 px in English (in 176 px they ran over the target column).
+        actionsClassName="md:w-60"
         notice={notice}
         onNotice={setNotice}
       />
