@@ -25,6 +25,23 @@ export const DEFAULT_AUTORESPONDER_BODY =
   "This is an automatic reply: the recipient is away and will read your message later.";
 
 /**
+ * The score (in Rspamd's points) from which a message is not sent on to another server by an alias, a list or an
+ * account's forward: the highest spam_hits an account may have (2, 5, 7, 9: lib/schemas/account.ts), so a message
+ * every account's spam script would call spam whatever its setting (docs/mail-server.md, Anti-spam). The policy
+ * service refuses it for an alias, a list and a forward-only account (lib/mailserver/policy/spam-policy.ts); an
+ * account's spam script keeps it instead of redirecting it outside (FORWARD_WITHHELD_HEADER).
+ */
+export const FORWARDED_SPAM_HITS = 9;
+
+/**
+ * The header an account's spam script adds to the copy it keeps when it does not redirect a message scored
+ * FORWARDED_SPAM_HITS or more to its forwards on other servers, saying why. One header, not one naming each forward:
+ * 50 forwards of 254 characters would take the largest script past the 128 KB Dovecot's dict server sends whole.
+ */
+export const FORWARD_WITHHELD_HEADER = "X-Mailadmin-Forward-Withheld";
+const WITHHELD_REASON = `not forwarded to another server: it scores as spam (${FORWARDED_SPAM_HITS} or more)`;
+
+/**
  * The most addresses (aliases, names under catchall domains) a vacation script lists in :addresses. Dovecot's dict
  * server sends a script only as far as its 128 KB output buffer and the socket take it, and an account with
  * thousands of aliases would get a script it cuts short; 100 of 290 bytes and a text of 10,000 three-byte characters
@@ -156,19 +173,35 @@ export function sieveScriptsView(engine: Engine): string {
   // With the variables extension (the spam filter's script requires it) Sieve would expand "${x}" in an address
   // ("a${x}b@..." is a valid one) and forward to "ab@...": written as "${dollar}{x}" after set "dollar" "$" instead,
   // which substitution, a single pass, leaves as "${x}".
-  const forwardTo = (variables: boolean) =>
-    (variables
-      ? `CASE WHEN ${indexOf("f.value", "'${'")} > 0 THEN '  set "dollar" "$";' || ${nl} ELSE '' END || `
-      : "") +
-    `'  redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ` +
-    `${quoted(variables ? "replace(f.value, '${', '${dollar}{')" : "f.value")} || ';' || ${nl}`;
+  // Each line of a forward, indented by `pad` (the redirects to other servers sit inside the score's test).
+  const dollar = (variables: boolean, pad: string) =>
+    variables
+      ? `CASE WHEN ${indexOf("f.value", "'${'")} > 0 THEN '${pad}set "dollar" "$";' || ${nl} ELSE '' END || `
+      : "";
+  const address = (variables: boolean) => (variables ? "replace(f.value, '${', '${dollar}{')" : "f.value");
+  const forwardTo = (variables: boolean, pad = "  ") =>
+    dollar(variables, pad) +
+    `'${pad}redirect' || CASE WHEN a.keep_mail <> 0 OR ${autoresponderOn} THEN ' :copy ' ELSE ' ' END || ` +
+    `${quoted(address(variables))} || ';' || ${nl}`;
   // A forward that leads straight back to the account (its own address, or an alias of it) is left out: Postfix
   // used to fold it into the account's own delivery, while a redirect to it would store a second copy (Pigeonhole's
   // duplicate check ends the round there). With every forward left out, no redirect at all (coalesce: not NULL).
+  const sent = `FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)`;
+  // Hosted here: a domain of this database (as the policy service's destination.ts takes it), whose account or list
+  // then applies its own settings; any other address is another server's.
+  const hosted = `EXISTS (SELECT 1 FROM domains h WHERE h.name = substr(f.value, ${indexOf("f.value", "'@'")} + 1))`;
+  const each = (line: string, where: string) => `(SELECT ${join(line, "''")} ${sent} AND ${where})`;
+  // Spam (FORWARDED_SPAM_HITS or more) is not redirected to another server's address, whatever the account's filter
+  // says (docs/mail-server.md, Anti-spam, "An account's forwards to another server"): the copy the account keeps
+  // says so (FORWARD_WITHHELD_HEADER), and a forward-only account keeps it (an explicit keep, which its
+  // autoresponder's discard leaves), since the policy service refuses such a message sent to it only directly.
   const forwarding = (variables: boolean) =>
     `CASE WHEN ${smsOn} AND ${forwardOnly} THEN '  if execute :pipe "${FORWARDED_MAIL_PROGRAM}" { }' || ${nl} ELSE '' END || ` +
-    `coalesce((SELECT ${join(forwardTo(variables), "''")} FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email ` +
-    `AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)), '')`;
+    `coalesce(${each(forwardTo(variables), hosted)}, '') || ` +
+    `coalesce('  if header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "${FORWARDED_SPAM_HITS * 100}" {' || ${nl} || ` +
+    `'    addheader "${FORWARD_WITHHELD_HEADER}" "${WITHHELD_REASON}";' || ${nl} || ` +
+    `CASE WHEN ${forwardOnly} THEN '    keep;' || ${nl} ELSE '' END || '  } else {' || ${nl} || ` +
+    `${each(forwardTo(variables, "    "), `NOT ${hosted}`)} || '  }' || ${nl}, '')`;
   const sms = `CASE WHEN ${smsOn} THEN ', "vnd.dovecot.execute"' ELSE '' END`;
   // The entries of the account's and its domain's list, quoted for Sieve: addresses ("> 0") or domains ("= 0").
   // An entry holding "${" is left out: with the variables extension (the "tag" rule) Sieve would expand it, and
@@ -279,7 +312,8 @@ ${create} mail_sieve_scripts AS
       END
     WHEN ${forwards} THEN
       '# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came' || ${nl} ||
-      'require ["copy"' || ${sms} || '];' || ${nl} || ${blackRuleAlone} || ${forwarding(false)}
+      'require ["copy", "relational", "comparator-i;ascii-numeric", "editheader"' || ${sms} || '];' || ${nl} ||
+      ${blackRuleAlone} || ${forwarding(false)}
     ELSE '# spam filter off (spam_enabled 0 for the account or its domain)' || ${nl} || ${blackRuleAlone}
     END AS script
   FROM accounts a JOIN domains d ON d.id = a.domain_id;`;

@@ -168,12 +168,24 @@ describe("an account's forwards", () => {
     });
     // The filter on: its script requires variables.
     expect(spamScript(`dolar@${D}`)).toContain(
-      '  set "dollar" "$";\n  redirect "a${dollar}{x}b@outside.test";\n  redirect "zwykly@outside.test";\n',
+      '    set "dollar" "$";\n    redirect "a${dollar}{x}b@outside.test";\n    redirect "zwykly@outside.test";\n',
     );
     // The filter off: no variables, the address as it is.
     await change("dolar", { spam_enabled: 0 });
-    expect(spamScript(`dolar@${D}`)).toContain('  redirect "a${x}b@outside.test";\n');
+    expect(spamScript(`dolar@${D}`)).toContain('    redirect "a${x}b@outside.test";\n');
+    // Forward-only: spam it does not send outside is kept (an explicit keep, which its autoresponder leaves).
+    expect(spamScript(`dolar@${D}`)).toContain(' (9 or more)";\n    keep;\n  } else {\n');
   });
+
+  // The filter off, with forwards: what Sieve's score test and editheader need.
+  const off =
+    "# spam filter off (spam_enabled 0 for the account or its domain): forwarded as it came\n" +
+    'require ["copy", "relational", "comparator-i;ascii-numeric", "editheader"];\n';
+  // A forward to another server under the score from which spam is not forwarded outside (FORWARDED_SPAM_HITS).
+  const held =
+    '  if header :value "ge" :comparator "i;ascii-numeric" "X-Mailadmin-Spam-Centiscore" "900" {\n' +
+    '    addheader "X-Mailadmin-Forward-Withheld" "not forwarded to another server: it scores as spam (9 or more)";\n' +
+    '  } else {\n    redirect :copy "daleko@outside.test";\n  }\n';
 
   it("are its spam script's redirects after the filter, with :copy when it keeps a copy; Postfix maps it to itself alone", async () => {
     const domain = await getDomainOrThrow(db, D);
@@ -186,16 +198,17 @@ describe("an account's forwards", () => {
     });
     await createAlias(db, domain, "kopia-alias", { target: `kopia@${D}` });
     expect(destinations(`kopia@${D}`)).toEqual([`kopia@${D}`]);
-    // move: spam filed, the rest forwarded (a forward to its own alias left out).
-    expect(spamScript(`kopia@${D}`)).toContain(
-      '  fileinto "Spam";\n} else {\n  redirect :copy "daleko@outside.test";\n}\n',
-    );
+    // move: spam filed, the rest forwarded (a forward to its own alias left out), to another server only under 9.
+    expect(spamScript(`kopia@${D}`)).toContain(`  fileinto "Spam";\n} else {\n${held}}\n`);
     await change("kopia", { spam_rule: "tag" });
-    expect(spamScript(`kopia@${D}`)).toMatch(
-      /\[SPAM\] \$\{subject\}";\n\}\n {2}redirect :copy "daleko@outside\.test";\n$/,
-    );
+    expect(spamScript(`kopia@${D}`)).toMatch(/\[SPAM\] \$\{subject\}";\n\}\n {2}if header /);
+    expect(spamScript(`kopia@${D}`).endsWith(`";\n}\n${held}`)).toBe(true);
     await change("kopia", { spam_enabled: 0 });
-    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\n {2}redirect :copy "daleko@outside\.test";\n$/m);
+    expect(spamScript(`kopia@${D}`)).toBe(`${off}${held}`);
+    // A forward to an address of this server is redirected whatever the score: that account's settings apply.
+    await change("kopia", { forwards: [`ola@${D}`, "daleko@outside.test"] });
+    expect(spamScript(`kopia@${D}`)).toBe(`${off}  redirect :copy "ola@${D}";\n${held}`);
+    await change("kopia", { forwards: ["daleko@outside.test", `kopia-alias@${D}`] });
     // The black list, the white list beating it: what a hosted forward brings from a listed sender is dropped, with
     // the filter off as well (its own require then).
     await change("kopia", {
@@ -205,8 +218,7 @@ describe("an account's forwards", () => {
     const rule =
       'if allof(not envelope :all :is "from" ["ok@outside.test"], anyof(envelope :all :is "from" ["pest@outside.test"], ' +
       'envelope :domain :is "from" ["outside.test"])) {\n  discard;\n  stop;\n}\n';
-    expect(spamScript(`kopia@${D}`)).toMatch(/^require \["copy"\];\nrequire "envelope";\n/m);
-    expect(spamScript(`kopia@${D}`)).toContain(`require "envelope";\n${rule}  redirect :copy "daleko@outside.test";\n`);
+    expect(spamScript(`kopia@${D}`)).toBe(`${off}require "envelope";\n${rule}${held}`);
     await change("kopia", { spam_enabled: 1, spam_black_list: ["pest@outside.test"], spam_white_list: [] });
     expect(spamScript(`kopia@${D}`)).toMatch(
       /"copy"\];\nif allof\(anyof\(envelope :all :is "from" \["pest@outside\.test"\], false\)\) \{\n {2}discard;\n {2}stop;\n\}\nif allof\(header /,

@@ -11,7 +11,7 @@ import { createAccount } from "@/lib/server/resources/accounts";
 import { createAlias } from "@/lib/server/resources/aliases";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { createMailingList } from "@/lib/server/resources/mailing-lists";
-import { listsReachedBy, onlyListsReached } from "./destination";
+import { forwardLeadsOutside, listsReachedBy, onlyListsReached } from "./destination";
 
 vi.mock("server-only", () => ({}));
 
@@ -34,6 +34,13 @@ beforeAll(async () => {
   await account("z-kopia", { keep_mail: 1, forwards: [at("lista")] });
   await createAlias(db, d, "alias", { target: at("lista") });
   await createAlias(db, d, "do-konta", { target: at("tylko-lista") });
+  await account("tylko-daleko", { keep_mail: 0, forwards: ["daleko@gdzie.indziej.test"] });
+  await account("przez-konto", { keep_mail: 0, forwards: [at("tylko-daleko")] });
+  await account("kopia-daleko", { keep_mail: 1, forwards: ["daleko@gdzie.indziej.test"] });
+  await account("kopia-dalej", { keep_mail: 1, forwards: [at("tylko-daleko")] });
+  await account("zablokowane", { keep_mail: 0, forwards: ["daleko@gdzie.indziej.test"], blocked: 1 });
+  await createAlias(db, d, "do-dalekiego", { target: at("tylko-daleko") });
+  await createAlias(db, d, "wprost-daleko", { target: "daleko@gdzie.indziej.test" });
 });
 
 afterAll(() => {
@@ -60,5 +67,34 @@ describe("the lists an address leads to", () => {
   it("does not follow an address `follows` turns down", async () => {
     expect(await listsReachedBy(db, at("alias"), (a) => a !== at("lista"))).toEqual([]);
     expect(await listsReachedBy(db, "lista@gdzie.indziej.test")).toEqual([]);
+  });
+});
+
+describe("another server's address a forward-only account sends a message on to (forwardLeadsOutside)", () => {
+  it.each([
+    // address, what it reaches outside through forward-only accounts
+    ["tylko-daleko", "daleko@gdzie.indziej.test"],
+    ["przez-konto", "daleko@gdzie.indziej.test"],
+    ["do-dalekiego", "daleko@gdzie.indziej.test"],
+    ["lista-i-dalej", "ktos@gdzie.indziej.test"],
+    // A kept copy ends the walk: that account's own script holds back what it would send outside.
+    ["kopia-daleko", undefined],
+    ["kopia-dalej", undefined],
+    ["zablokowane", undefined],
+    // An alias's own chain is aliasLeadsOutside's.
+    ["wprost-daleko", undefined],
+    ["tylko-lista", undefined],
+    ["jan", undefined],
+  ])("%s", async (name, outside) => {
+    expect(await forwardLeadsOutside(db, at(name))).toBe(outside);
+  });
+
+  it("stops at a forward-only account whose filter keeps this message as spam", async () => {
+    expect(
+      await forwardLeadsOutside(db, at("przez-konto"), (a) => Promise.resolve(a === at("tylko-daleko"))),
+    ).toBeUndefined();
+    expect(await forwardLeadsOutside(db, at("przez-konto"), (a) => Promise.resolve(a === at("jan")))).toBe(
+      "daleko@gdzie.indziej.test",
+    );
   });
 });

@@ -252,6 +252,37 @@ export async function aliasLeadsOutside(db: Db, recipient: string): Promise<stri
 }
 
 /**
+ * Another server's address that a forward-only account's spam script would redirect a message for `recipient` to,
+ * the account reached directly or through aliases, the catchall and further forward-only accounts, none of which
+ * keeps a copy: an account that keeps one (keep_mail, blocked, or `keepsAsSpam` says its filter keeps this message)
+ * ends that branch, since its own script holds back what it would send outside (db/sieve-scripts-view.ts). Undefined
+ * when no forward-only account on the way forwards outside (an alias's own chain is `aliasLeadsOutside`'s).
+ */
+export async function forwardLeadsOutside(
+  db: Db,
+  recipient: string,
+  keepsAsSpam?: (forwardOnly: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  const seen = new Set<string>();
+  const visit = async (addr: string, depth: number, forwarded: boolean): Promise<string | undefined> => {
+    if (depth > MAX_HOPS || seen.has(addr)) return undefined;
+    seen.add(addr);
+    const s = await step(db, addr);
+    if (s.kind === "elsewhere") return forwarded ? addr : undefined;
+    if (s.kind === "next") return visit(s.address, depth + 1, forwarded);
+    if (s.kind !== "account") return undefined;
+    const { keeps, forwards } = await deliveryOf(db, addr);
+    if (keeps || (keepsAsSpam && (await keepsAsSpam(addr)))) return undefined;
+    for (const f of forwards) {
+      const outside = await visit(f, depth + 1, true);
+      if (outside) return outside;
+    }
+    return undefined;
+  };
+  return visit(recipient.toLowerCase(), 0, false);
+}
+
+/**
  * The lists a message to `recipient` is handed to, followed as `onlyListsReached` follows them (aliases, catchalls,
  * forward-only accounts' forwards unless `keepsAsSpam` says the account keeps this message) but whatever else the
  * message reaches besides.

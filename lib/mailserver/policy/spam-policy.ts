@@ -16,6 +16,7 @@ import { awaitingRemoval } from "../removed-mailboxes";
 import {
   aliasLeadsOutside,
   deliveries,
+  forwardLeadsOutside,
   expansionLoops,
   isHostedName,
   isNothingHere,
@@ -29,6 +30,7 @@ import { SendLimit } from "./send-limit";
 import { SignedInSessions } from "./signed-in-sessions";
 import type { GreylistStore } from "./greylist";
 import { effectiveSwitch, type SpamDefaults } from "@/lib/schemas/spam";
+import { FORWARDED_SPAM_HITS } from "@/db/sieve-scripts-view";
 
 export type { SpamDefaults };
 
@@ -351,23 +353,26 @@ async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: 
 }
 
 /**
- * The score (in Rspamd's points) from which a message is not sent on from this server by an alias or a list: the
- * highest spam_hits an account may have (2, 5, 7, 9: lib/schemas/account.ts), so a message every account's spam script
- * would call spam whatever its setting. Not the default 5: this is a refusal, not a Spam folder, and ordinary Polish
- * text scores near 5 on Debian's Rspamd (R_MIXED_CHARSET, 5 points, fires on one word with diacritics). An alias and a
- * list have no spam settings of their own and their domain no spam_hits; none of the customer's settings
- * (spam_enabled, the white lists) raises or lifts it, since what it protects is the server's standing with other
- * providers.
+ * The score (in Rspamd's points) from which a message is not sent on from this server by an alias, a list or an
+ * account's forward (db/sieve-scripts-view.ts, where the spam scripts compare it too). Not the default 5: this is a
+ * refusal, not a Spam folder, and ordinary Polish text scores near 5 on Debian's Rspamd (R_MIXED_CHARSET, 5 points,
+ * fires on one word with diacritics). An alias and a list have no spam settings of their own and their domain no
+ * spam_hits; none of the customer's settings (spam_enabled, spam_rule, the white lists) raises or lifts it, since what
+ * it protects is the server's standing with other providers.
  */
-export const FORWARDED_SPAM_HITS = 9;
+export { FORWARDED_SPAM_HITS };
 
 /**
  * A message scored as spam (`centiscore`, hundredths, from FORWARDED_SPAM_HITS on) that a recipient would send on
- * from this server unfiltered: an alias (or catchall) whose chain ends at another server's address, which Postfix
- * expands without any spam script, or a list (also through aliases and forward-only accounts), whose copies go out
- * DKIM-signed by its domain. Refused, for the whole message (one answer at the end of DATA), whoever sends it:
- * before, a hostile customer's aliases and open lists sent spam from the server's addresses outside `send_limit`.
- * Undefined without a score (Rspamd did not score the message: fail open).
+ * from this server: an alias (or catchall) whose chain ends at another server's address, which Postfix expands
+ * without any spam script; a forward-only account (also through aliases and further forward-only accounts) that would
+ * redirect it to another server's address, keeping no copy (its spam script would not send it either, and would keep
+ * it in its inbox instead of refusing it); or a list (also through aliases and forward-only accounts), whose copies go
+ * out DKIM-signed by its domain. Refused, for the whole message (one answer at the end of DATA), whoever sends it:
+ * before, a hostile customer's aliases, forwards and open lists sent spam from the server's addresses outside
+ * `send_limit`. An account that keeps a copy is not refused: it gets its copy by its own spam settings and its script
+ * forwards none of it outside (db/sieve-scripts-view.ts). Undefined without a score (Rspamd did not score the message:
+ * fail open).
  */
 export async function spamSentOn(
   db: Db,
@@ -378,7 +383,7 @@ export async function spamSentOn(
   if (centiscore === undefined || !(Number(centiscore) >= FORWARDED_SPAM_HITS * 100)) return undefined;
   const score = `${(Number(centiscore) / 100).toFixed(2)}, spam from ${FORWARDED_SPAM_HITS.toFixed(2)} on`;
   for (const rcpt of recipients) {
-    if (await aliasLeadsOutside(db, rcpt))
+    if ((await aliasLeadsOutside(db, rcpt)) || (await forwardLeadsOutside(db, rcpt, keepsAsSpam)))
       return {
         action: `REJECT 5.7.1 ${rcpt} forwards to another server and this message scores as spam (${score}): spam is not forwarded outside this server`,
         rule: "spam-forwarded",

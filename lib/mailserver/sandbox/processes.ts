@@ -6,6 +6,9 @@ import net from "node:net";
 
 /** Where ports are looked for: below the kernel's ephemeral range, which outgoing connections take theirs from. */
 function portRange(): [number, number] {
+  // MAIL_TEST_PORTS=<low>-<high> keeps one run's daemons inside its own range, beside other runs on the same host.
+  const own = /^(\d+)-(\d+)$/.exec(process.env.MAIL_TEST_PORTS ?? "");
+  if (own) return [Number(own[1]), Number(own[2]) + 1];
   let low = 32768;
   try {
     low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || low;
