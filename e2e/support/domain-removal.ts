@@ -141,7 +141,7 @@ export async function runBigDomainRemoval(): Promise<void> {
     { name: "imap2", address: "10.0.0.2" },
     { name: "imap3", address: "10.0.0.3" },
   ]);
-  const unplaced = await addDomain(db, "bez-hosta.test", "Admin-pass1", {});
+  const unplaced = await addDomain(db, "bez-hosta.test", "Admin-pass1", {}, undefined, { mailHost: null });
   await createAccount(db, unplaced, "wyjatek", { password: "Konto-pass1" });
   await db.update(accounts).set({ mailHost: "imap3" }).where(eq(accounts.email, "wyjatek@bez-hosta.test"));
   await removeDomain(db, await getDomainOrThrow(db, "bez-hosta.test"));

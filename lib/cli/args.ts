@@ -63,7 +63,7 @@ export interface Command {
   /** Longer notes for --help. */
   notes?: string;
   run(ctx: Context, parsed: Parsed): string | Promise<string>;
-  /** Opens its own connection: on PostgreSQL the CLI does not open and migrate the database before it runs. */
+  /** Opens its own connection, or none: on PostgreSQL the CLI does not open and migrate the database before it runs. */
   ownConnection?: true;
   /** May create the SQLite file; every other command refuses a DATABASE_PATH that does not exist (a typo, a unit
    * without the PostgreSQL host's DATABASE_URL) instead of working on a new empty database. */

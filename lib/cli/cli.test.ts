@@ -58,11 +58,19 @@ describe("every command", () => {
         const help = await runCommand(noDb, [...name.split(" "), flag]);
         expect(help).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${name}( |$)`, "m"));
         for (const option of Object.keys(command.options ?? {})) expect(help).toContain(`--${option}`);
-        expect(help).toMatch(/\nExample:\n {2}(\S+=\S+ )?npm run --silent cli -- /);
+        expect(help).toMatch(/\nExample:\n {2}(\S+=\S+ |\( set -a; \. \S+; )?npm run --silent cli -- /);
         expect(help).toContain(`cli -- ${name}`);
+        // The docs keep passwords off command lines (`ps`, shell history): an example does too.
+        expect(help).not.toMatch(/:\/\/[^\s/@]+:[^\s/@]+@/);
       }
     },
   );
+
+  it("db backup --help names each engine's check of the copy", async () => {
+    // It named only SQLite's PRAGMA integrity_check; on PostgreSQL the archive is read with pg_restore --list.
+    const help = await runCommand(noDb, ["db", "backup", "--help"]);
+    expect(help.replace(/\s+/g, " ")).toMatch(/SQLite: PRAGMA integrity_check; PostgreSQL: pg_restore --list/);
+  });
 
   it.each(COMMANDS.map((c) => [c.name] as const))("%s refuses an unknown option, naming it", async (name) => {
     const message = await usage([...name.split(" "), "--no-such-option", "x"]);
@@ -346,6 +354,35 @@ describe("the CLI process", () => {
       `error: the database at 127.0.0.1:${port}/mailadmin (DATABASE_URL) could not be opened: ` +
         `connect ECONNREFUSED 127.0.0.1:${port}\n`,
     );
+  });
+
+  it("with the PostgreSQL database down, --help, wrong usage and sandbox send work without it", async () => {
+    // The CLI opened and migrated the database before every command: `domain list --help` exited 1 with the primary
+    // down (and applied pending migrations with it up), and `sandbox send` could not rehearse the outage.
+    const port = await freePort();
+    const down = (...args: string[]) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/index.ts", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: `postgres://mailadmin:s3cret@127.0.0.1:${port}/mailadmin` },
+        timeout: 60_000,
+      });
+    const help = down("domain", "list", "--help");
+    expect([help.status, help.stderr]).toEqual([0, ""]);
+    expect(help.stdout).toMatch(/^Usage: npm run --silent cli -- domain list /);
+    const wrong = down("domain", "list", "--no-such-option");
+    expect([wrong.status, wrong.stderr]).toEqual([
+      2,
+      "error: domain list: unknown option --no-such-option (see --help)\n",
+    ]);
+    const sandbox = path.join(dir, "sandbox-without-database");
+    fs.mkdirSync(sandbox);
+    const smtp = await freePort();
+    fs.writeFileSync(path.join(sandbox, "sandbox.json"), JSON.stringify({ smtp, submission: smtp }));
+    const send = down("mailserver", "sandbox", "send", "--dir", sandbox, "--from", "a@x.test", "--to", "b@y.test");
+    expect(send.status).toBe(1);
+    expect(send.stderr).toMatch(new RegExp(`^error: nothing answers on 127\\.0\\.0\\.1:${smtp}: the sandbox in `));
+    // A command that uses the database still names it when it cannot be opened.
+    expect(down("domain", "list").stderr).toContain("(DATABASE_URL) could not be opened: connect ECONNREFUSED");
   });
 
   it("db backup of a missing database fails without creating one", () => {

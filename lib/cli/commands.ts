@@ -99,8 +99,21 @@ export const TOP_HELP = overview(COMMANDS, `Usage: ${CLI} <command> [arguments] 
 /** The command `argv` selects, if any. */
 const selected = (argv: string[]) => COMMANDS.find((c) => c.name.split(" ").every((w, i) => argv[i] === w));
 
-/** True when the command opens its own connection (the CLI then neither opens nor migrates the database first). */
-export const ownsConnection = (argv: string[]) => selected(argv)?.ownConnection === true;
+/**
+ * True when running `argv` uses the database the CLI opens, which on PostgreSQL it opens and migrates first. Not for
+ * help (`domain list --help` answered with the database down, and applied pending migrations when it was up), wrong
+ * usage, or a command that opens its own connection or none (`mailserver sandbox send`: SMTP only, as needed in an
+ * outage rehearsal with the primary down).
+ */
+export function usesDatabase(argv: string[]): boolean {
+  const command = selected(argv);
+  if (!command || command.ownConnection) return false;
+  try {
+    return parseCommandArgs(command, argv.slice(command.name.split(" ").length)) !== "help";
+  } catch {
+    return false; // wrong usage: runCommand parses again and says what is wrong
+  }
+}
 export const createsDatabase = (argv: string[]) => selected(argv)?.createsDatabase === true;
 
 /**

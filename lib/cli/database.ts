@@ -38,8 +38,9 @@ export const DB_COMMANDS: Command[] = [
       "Copies the database into a new file while the service runs (SQLite online backup, or pg_dump -Fc), then checks it.",
     notes:
       "The copy is one consistent snapshot: every change committed before it began, nothing half-written. It is\n" +
-      "checked with PRAGMA integrity_check and only then given its name (mode 0600). An existing file is never\n" +
-      "overwritten. docs/deploy.md has a daily systemd timer that keeps N days.",
+      "checked (SQLite: PRAGMA integrity_check; PostgreSQL: pg_restore --list reads the whole archive) and only\n" +
+      "then given its name (mode 0600). An existing file is never overwritten. docs/deploy.md has a daily systemd\n" +
+      "timer that keeps N days.",
     example: `${CLI} db backup /var/backups/mailadmin/mail-$(date +%F).backup`,
     async run(ctx, { positionals }) {
       const url = postgresUrl();
@@ -102,7 +103,8 @@ export const DB_COMMANDS: Command[] = [
     summary:
       "Creates the database if needed and applies pending migrations (SQLite file or DATABASE_URL's PostgreSQL).",
     notes: "Every process also migrates when it opens the database; on PostgreSQL an advisory lock lets one at a time.",
-    example: `DATABASE_URL=postgres://mailadmin:secret@db1/mailadmin ${CLI} db migrate`,
+    // The URL from the service's environment file, as the docs do: a password on a command line is seen by `ps`.
+    example: `( set -a; . /etc/mailadmin/service.env; ${CLI} db migrate )`,
     // The same runner and line as `npm run db:migrate`: which database, and how many migrations it applied. Its own
     // connection: migrated by the CLI first (as every other command's database is), a fresh PostgreSQL database got
     // every migration before this ran, and the line said "already up to date".

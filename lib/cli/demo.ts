@@ -35,7 +35,8 @@ export async function seedDemo(db: Db): Promise<string> {
       await still("jan.nowak", DEMO_USER_PASSWORD),
     );
   }
-  const domain = await addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {});
+  // On no mail host, as before hosts existed: a demo for a first look, not a customer's mail to keep in one place.
+  const domain = await addDomain(db, DEMO_DOMAIN, DEMO_POSTMASTER_PASSWORD, {}, undefined, { mailHost: null });
   for (const [name, description, capacity, usedMb] of PEOPLE) {
     await createAccount(db, domain, name, { password: DEMO_USER_PASSWORD, description, capacity });
     await recordUsage(db, `${name}@${DEMO_DOMAIN}`, usedMb * 1024 * 1024, Math.round(usedMb * 12));

@@ -484,8 +484,8 @@ describe("domain set-mail-host --file", () => {
   });
 
   it("domain list names each domain's host, and --mail-host none finds the ones left to place", async () => {
-    // p1 and p2 are on imap2 (above); a domain added later is on none until placed.
-    await addDomain(own, "later.example", "Admin-pass1", {});
+    // p1 and p2 are on imap2 (above); a domain added later on none stays there until placed.
+    await addDomain(own, "later.example", "Admin-pass1", {}, undefined, { mailHost: null });
     const names = async (...args: string[]) =>
       (await runCommand(own, ["domain", "list", ...args])).split("\n").map((l) => l.split("\t")[0]);
     expect(await runCommand(own, ["domain", "list"])).toMatch(/^p1\.example\t.*\thost imap2\tsend 1000\/h$/m);
@@ -565,12 +565,24 @@ describe("domain add and domain import --mail-host", () => {
     expect(await runCommand(own, ["domain", "list", "--mail-host", "imap1"])).toMatch(/^h1\.example\t/);
   });
 
-  it("domain import: every new domain on the host given; refused before reading the file when missing or unknown", async () => {
+  it("domain import: every new domain on the host given; without one each new line fails; an unknown one adds none", async () => {
     fs.writeFileSync(file, "i1.example -\ni2.example Admin-pass1\nh1.example Admin-pass1\n");
-    expect(await refusal(["domain", "import", file])).toBe(REQUIRED);
+    const without = await run(own, ["domain", "import", file]);
+    expect(without).toEqual({
+      ok: false,
+      output: [
+        `failed\ti1.example\tline 1: ${REQUIRED}`,
+        `failed\ti2.example\tline 2: ${REQUIRED}`,
+        "exists\th1.example",
+        "0 added, 1 already hosted, 2 failed",
+      ].join("\n"),
+      error: "2 of 3 lines failed",
+    });
     expect(await refusal(["domain", "import", file, "--mail-host", "imap9"])).toBe(NO_IMAP9);
     // Refused before the file is read: a missing one is not what the error names.
-    expect(await refusal(["domain", "import", path.join(dir, "no-such-file.txt")])).toBe(REQUIRED);
+    expect(await refusal(["domain", "import", path.join(dir, "no-such-file.txt"), "--mail-host", "imap9"])).toBe(
+      NO_IMAP9,
+    );
     expect(await findDomain(own, "i1.example")).toBeUndefined();
     const out = await run(own, ["domain", "import", file, "--mail-host", "imap2"]);
     expect(out.output.split("\n").slice(1)).toEqual([

@@ -33,7 +33,7 @@ import {
   type DkimRotation,
 } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
-import { checkHostExists, newDomainMailHost } from "@/lib/mailserver/mail-hosts";
+import { checkHostExists, mailHostChoice } from "@/lib/mailserver/mail-hosts";
 import { resolveCustomer } from "./customers";
 import {
   changeEachLine,
@@ -150,11 +150,11 @@ export const DOMAIN_COMMANDS: Command[] = [
       if (given && !option && passwordProblems(given).length) throw apiError("invalidPassword", "POSTMASTER_PASSWORD");
       const password = given ?? generatePassword();
       const db = ctx.db();
-      const mailHost = await newDomainMailHost(db, stringOption(values, "mail-host"));
+      const mailHost = mailHostChoice(stringOption(values, "mail-host"));
       const customer = await customerOption(db, this, values);
       const domain = await addDomain(db, positionals[0]!, password, limitsOf(this, values), customer, { mailHost });
       const login = given ? "" : ` with the password ${password} (generated, shown only here)`;
-      const host = mailHost ? `, mailboxes on ${mailHost}` : "";
+      const host = domain.mailHost ? `, mailboxes on ${domain.mailHost}` : "";
       return `Domain ${domain.name} added (customer ${domain.customerId}${host}); log in as postmaster@${domain.name}${login}.`;
     },
   },
@@ -171,7 +171,9 @@ export const DOMAIN_COMMANDS: Command[] = [
       "hashes and DKIM keys are made --concurrency at a time beforehand. One output line per domain (added, exists,\n" +
       "failed), printed as soon as it is done, then the counts; exit 1 when a line failed.\n" +
       MAIL_HOST_NOTE.replace("The new domain's", "Every new domain's") +
-      "\nA domain already hosted keeps its host (moving it: docs/mail-hosts.md).",
+      "\nIt is checked as each line adds its domain: without it, once hosts are set up (even during the import),\n" +
+      "a line that would add a domain fails; a domain already hosted is reported `exists` and keeps its host\n" +
+      "(moving it: docs/mail-hosts.md).",
     example: `${CLI} domain import domains.txt --mail-host imap1`,
     options: {
       "mail-host": NEW_DOMAIN_MAIL_HOST,
@@ -183,8 +185,10 @@ export const DOMAIN_COMMANDS: Command[] = [
       },
     },
     async run(ctx, { positionals, values }) {
-      // Before reading the file: a refused placement adds none of its domains.
-      const mailHost = await newDomainMailHost(ctx.db(), stringOption(values, "mail-host"));
+      // A host named is checked before the file is read (a mistyped name adds none of its domains); without one,
+      // each line that adds a domain is refused once mail hosts are set up, even if one is set up mid-import.
+      const mailHost = mailHostChoice(stringOption(values, "mail-host"));
+      if (mailHost) await checkHostExists(ctx.db(), mailHost);
       const lines = readLineFile(positionals[0]!);
       return importDomains(this, ctx, lines, intOption(this, values, "concurrency") ?? 4, mailHost);
     },
@@ -570,7 +574,7 @@ async function importDomains(
   ctx: Context,
   lines: { line: number; words: string[] }[],
   concurrency: number,
-  mailHost: string | null,
+  mailHost: string | null | undefined,
 ): Promise<string> {
   const db = ctx.db();
   const entries = lines.map(({ line, words: [name, given, ...rest] }) => {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { getDb, getReadyDb } from "@/db/client";
 import { databaseEngine, databasePath, databaseUrl } from "@/lib/config.mjs";
 import { databaseOpenError, describeError, FailedWithReport, UsageError } from "./args";
-import { createsDatabase, ownsConnection, runCommand } from "./commands";
+import { createsDatabase, runCommand, usesDatabase } from "./commands";
 
 const ignoreError = () => {};
 
@@ -32,9 +32,9 @@ function writeLine(stream: NodeJS.WriteStream, text: string | undefined): Promis
 
 try {
   const argv = process.argv.slice(2);
-  // On PostgreSQL the pool is opened and the database migrated first; the SQLite file only when a command uses it
-  // (wrong usage creates no file).
-  if (databaseEngine() === "postgres" && !ownsConnection(argv))
+  // On PostgreSQL the pool is opened and the database migrated first, for a command that uses it (not for --help or
+  // wrong usage); the SQLite file only when a command uses it (wrong usage creates no file).
+  if (databaseEngine() === "postgres" && usesDatabase(argv))
     await getReadyDb().catch((err: unknown) => {
       throw databaseOpenError(databaseUrl()!, err);
     });

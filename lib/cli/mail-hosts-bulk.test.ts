@@ -20,6 +20,42 @@ let dir: string;
 beforeAll(() => void (dir = fs.mkdtempSync(path.join(os.tmpdir(), "mailadmin-bulk-hosts-"))));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+const REQUIRED = (hosts: string) =>
+  `mail hosts are set up (${hosts}): place the new domain with --mail-host <name>, or give --mail-host none ` +
+  "to leave it on no host on purpose (docs/mail-hosts.md)";
+
+describe("domain import while the first mail host is set up", () => {
+  // The rule used to be checked once, before the first line: a host set up during a long import left the rest of the
+  // file's domains on no host, silently and with exit 0. Each line that adds a domain is now checked as it is added.
+  it("refuses the lines added after a host appears, each as a failed line, and exits 1", async () => {
+    const { runCommand } = await import("./commands");
+    const { FailedWithReport } = await import("./args");
+    const { findDomain } = await import("@/lib/server/resources/domains");
+    const db = await (await import("@/db/client")).getReadyDb();
+    const file = path.join(dir, "during.txt");
+    fs.writeFileSync(file, "w1.example Admin-pass1\nw2.example Admin-pass1\nw3.example Admin-pass1\n");
+    const printed: string[] = [];
+    // The host is set up by another process in production; here as soon as the first domain is reported added.
+    const print = async (line: string) => {
+      printed.push(line);
+      if (line.startsWith("added\tw1.example"))
+        await runCommand(db, ["mailserver", "host", "set", "imap0", "--address", "192.0.2.9"]);
+    };
+    const err = await runCommand(db, ["domain", "import", file], print).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FailedWithReport);
+    expect((err as InstanceType<typeof FailedWithReport>).message).toBe("2 of 3 lines failed");
+    expect((err as InstanceType<typeof FailedWithReport>).output).toBe("1 added, 0 already hosted, 2 failed");
+    expect(printed).toEqual([
+      expect.stringMatching(/^added\tw1\.example\tcustomer \d+$/) as string,
+      `failed\tw2.example\tline 2: ${REQUIRED("imap0")}`,
+      `failed\tw3.example\tline 3: ${REQUIRED("imap0")}`,
+    ]);
+    expect(await findDomain(db, "w2.example")).toBeUndefined();
+    expect((await findDomain(db, "w1.example"))?.mailHost).toBeNull();
+    await runCommand(db, ["mailserver", "host", "remove", "imap0"]);
+  });
+});
+
 describe("mailserver host accounts of several domains, account set-mail-host --file", () => {
   // Moving many domains: one process (2.5 s to start) for every domain's list, and for placing many accounts.
   let own: Db;
@@ -138,9 +174,7 @@ describe("domain add and domain import --mail-host on this engine", () => {
     const { runCommand } = await import("./commands");
     const { findDomain } = await import("@/lib/server/resources/domains");
     const db = await (await import("@/db/client")).getReadyDb();
-    const refusal =
-      "mail hosts are set up (imap1, imap2): place the new domain with --mail-host <name>, or give --mail-host none " +
-      "to leave it on no host on purpose (docs/mail-hosts.md)";
+    const refusal = REQUIRED("imap1, imap2");
     await expect(
       runCommand(db, ["domain", "add", "n1.example", "--postmaster-password", "Admin-pass1"]),
     ).rejects.toThrow(refusal);
@@ -157,7 +191,7 @@ describe("domain add and domain import --mail-host on this engine", () => {
     ).toMatch(/^Domain n1\.example added \(customer \d+, mailboxes on imap1\);/);
     const file = path.join(dir, "new-domains.txt");
     fs.writeFileSync(file, "n2.example Admin-pass1\nn3.example Admin-pass1\n");
-    await expect(runCommand(db, ["domain", "import", file])).rejects.toThrow(refusal);
+    await expect(runCommand(db, ["domain", "import", file])).rejects.toThrow("2 of 2 lines failed");
     await expect(runCommand(db, ["domain", "import", file, "--mail-host", "imap9"])).rejects.toThrow(
       "no mail host imap9 (add it: mailserver host set imap9 --address <address>)",
     );
@@ -168,5 +202,25 @@ describe("domain add and domain import --mail-host on this engine", () => {
         ["n1.example", "n2.example", "n3.example"].map(async (d) => (await findDomain(db, d))?.mailHost),
       ),
     ).toEqual(["imap1", "imap2", "imap2"]);
+  });
+
+  it("domain import without --mail-host: the lines already hosted are reported, only a line that adds one is refused", async () => {
+    // docs/migration.md's step 1 run again once hosts exist used to fail before reading the file, every domain hosted.
+    const { runCommand } = await import("./commands");
+    const { FailedWithReport } = await import("./args");
+    const { findDomain } = await import("@/lib/server/resources/domains");
+    const db = await (await import("@/db/client")).getReadyDb();
+    const file = path.join(dir, "again.txt");
+    fs.writeFileSync(file, "n2.example Admin-pass1\nn3.example -\n");
+    expect(await runCommand(db, ["domain", "import", file])).toBe(
+      "exists\tn2.example\nexists\tn3.example\n0 added, 2 already hosted, 0 failed",
+    );
+    fs.writeFileSync(file, "n2.example Admin-pass1\nn4.example Admin-pass1\n");
+    const err = await runCommand(db, ["domain", "import", file]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FailedWithReport);
+    expect((err as InstanceType<typeof FailedWithReport>).output).toBe(
+      `exists\tn2.example\nfailed\tn4.example\tline 2: ${REQUIRED("imap1, imap2")}\n0 added, 1 already hosted, 1 failed`,
+    );
+    expect(await findDomain(db, "n4.example")).toBeUndefined();
   });
 });

@@ -84,6 +84,8 @@ export const SANDBOX_COMMANDS: Command[] = [
       user: { type: "string", value: "<email>", help: "send through the submission port, logged in as this account" },
       password: { type: "string", value: "<pw>", help: "its password" },
     },
+    // SMTP only: it works with the database down, as a rehearsal of an outage (docs/postgresql.md) needs.
+    ownConnection: true,
     async run(_ctx, { values }) {
       const dir = requiredOption(this, values, "dir");
       const infoFile = sandboxLayout(dir).info;

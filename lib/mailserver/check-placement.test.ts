@@ -37,9 +37,9 @@ beforeAll(async () => {
   const { mailQuota } = await import("@/db/schema");
   await setMailHost(db, "imap1", { address: "192.0.2.1" });
   await setMailHost(db, "imap2", { address: "192.0.2.2" });
-  const placed = await addDomain(db, "placed.test", "Admin-pass1", {});
+  const placed = await addDomain(db, "placed.test", "Admin-pass1", {}, undefined, { mailHost: null });
   await setDomainMailHost(db, placed.id, "imap2");
-  const unplaced = await addDomain(db, "unplaced.test", "Admin-pass1", {});
+  const unplaced = await addDomain(db, "unplaced.test", "Admin-pass1", {}, undefined, { mailHost: null });
   for (const name of ["owner", "boss"]) await createAccount(db, placed, name, { password: "Konto-pass1" });
   await createAccount(db, unplaced, "jan", { password: "Konto-pass1" });
   await setAccountMailHost(db, "boss@placed.test", "imap1");

@@ -117,18 +117,18 @@ export async function checkHostExists(tx: Db, host: string | null): Promise<void
 }
 
 /**
- * Where a new domain's mailboxes go (`domain add`, `domain import`): the host `given` names (which must exist), none
- * for `none`, and without a name none only while no mail host is set up. With hosts, a domain on none has its mail
- * stored by whichever MX takes it, each keeping a copy that later hides the others and blocks the domain's move
- * (docs/mail-hosts.md), so the operator has to choose, and `none` is a choice made on purpose.
+ * Where a new domain's mailboxes go, checked in the transaction that adds it (so that an import running while the
+ * first host is set up refuses the lines after it): the host `chosen` names (which must exist), none for `null`, and
+ * when nothing was chosen none only while no mail host is set up. With hosts, a domain on none has its mail stored by
+ * whichever MX takes it, each keeping a copy that later hides the others and blocks the domain's move
+ * (docs/mail-hosts.md), so the operator has to choose, and none is a choice made on purpose.
  */
-export async function newDomainMailHost(db: Db, given: string | undefined): Promise<string | null> {
-  if (given === "none") return null;
-  if (given !== undefined) {
-    await checkHostExists(db, given);
-    return given;
+export async function newDomainMailHost(tx: Db, chosen: string | null | undefined): Promise<string | null> {
+  if (chosen !== undefined) {
+    await checkHostExists(tx, chosen);
+    return chosen;
   }
-  const hosts = await db.select({ name: mailHosts.name }).from(mailHosts).orderBy(asc(mailHosts.name)).limit(4);
+  const hosts = await tx.select({ name: mailHosts.name }).from(mailHosts).orderBy(asc(mailHosts.name)).limit(4);
   if (!hosts.length) return null;
   const named =
     hosts
@@ -139,6 +139,11 @@ export async function newDomainMailHost(db: Db, given: string | undefined): Prom
     `mail hosts are set up (${named}): place the new domain with --mail-host <name>, or give --mail-host none to ` +
       "leave it on no host on purpose (docs/mail-hosts.md)",
   );
+}
+
+/** --mail-host as the commands that create domains take it: a host's name, none (null), or not given. */
+export function mailHostChoice(given: string | undefined): string | null | undefined {
+  return given === "none" ? null : given;
 }
 
 /** Places a domain's mailboxes on a host (null: on none, every host serves them itself). */

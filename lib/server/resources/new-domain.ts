@@ -7,7 +7,7 @@ import { generateDkimKey, newDkimKeyPair, type DkimKeyPair } from "@/lib/mailser
 import { passwordProblems } from "@/lib/schemas/common";
 import { eq } from "drizzle-orm";
 import { accounts, domains } from "@/db/schema";
-import { checkHostExists } from "@/lib/mailserver/mail-hosts";
+import { newDomainMailHost } from "@/lib/mailserver/mail-hosts";
 import { createAccount, prehashPassword, type Prehashed } from "./accounts";
 import { effectiveLimits } from "./customers";
 import { getDomainOrThrow, insertDomain, type DomainLimits } from "./domains";
@@ -43,7 +43,8 @@ function postmasterCapacity(limits: { capacityLimit: number; capacitySum: number
 /**
  * Adds a domain with its postmaster account and DKIM key, in one transaction; of a new customer unless `customerId`
  * names one. `prepared` is preparePostmaster(postmasterPassword)'s result when the caller made it already;
- * `mailHost` places its mailboxes on that mail host from the start (the CLI's choice: newDomainMailHost).
+ * `mailHost` places its mailboxes on that mail host from the start, null on none; left out, the domain goes on none
+ * only while no mail host is set up (newDomainMailHost), else it is refused.
  */
 export async function addDomain(
   db: Db,
@@ -56,10 +57,8 @@ export async function addDomain(
   const { prehashed, keyPair } = o.prepared ?? (await preparePostmaster(postmasterPassword));
   return withTransaction(db, async (tx) => {
     const domain = await insertDomain(tx, name, limits, customerId);
-    if (o.mailHost) {
-      await checkHostExists(tx, o.mailHost);
-      await tx.update(domains).set({ mailHost: o.mailHost }).where(eq(domains.id, domain.id));
-    }
+    const mailHost = await newDomainMailHost(tx, o.mailHost);
+    if (mailHost) await tx.update(domains).set({ mailHost }).where(eq(domains.id, domain.id));
     await createAccount(
       tx,
       domain,
