@@ -284,7 +284,13 @@ export async function updateAccounts(
     for (const name of names) {
       try {
         const row = rows.get(name);
-        if (!row) throw apiError("recordNotFound", name, { resource: "account" });
+        if (!row) {
+          // About the name itself, not a field of it: as aliases and lists report it (findAllOrThrow).
+          const missing = apiError("recordNotFound", name, { resource: "account" });
+          if (names.length === 1) throw missing;
+          failures.push(missing);
+          continue;
+        }
         if (!byAdmin) checkRestricted(row, input);
         checkPostmaster(row, input);
         const merged = { ...row, ...values };
