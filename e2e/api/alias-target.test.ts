@@ -122,10 +122,17 @@ describe("an address that goes away takes the aliases that led to it", () => {
     expectStatus(await api("PUT", `emails/${D}/dropper`, { auth: owner, body: { aliases: [] } }), 200);
     expect([await status("drop-me"), await status("via-drop")]).toEqual([404, 404]);
 
-    // loop1 -> loop2 -> loop1: deleting one removes the other and stops.
+    // loop1 -> loop2 -> loop1: deleting one removes the other and stops. The API refuses to close the round
+    // (alias-loops.test.ts), so it is written into the database, as older data may hold it.
     await alias("loop1", `keeper@${D}`);
     await alias("loop2", `loop1@${D}`);
-    expectStatus(await api("PUT", `aliases/${D}/loop1`, { auth: admin, body: { target: `loop2@${D}` } }), 200);
+    const written = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "e2e/api/alias-row.ts", `loop1@${D}`, `loop2@${D}`],
+      { cwd: ROOT, env: { ...process.env, DATABASE_PATH: inject("mainDbPath") }, encoding: "utf8" },
+    );
+    expect(written.status, written.stderr).toBe(0);
+    expect((await api("GET", `aliases/${D}/loop1`, { auth: admin })).json.target).toBe(`loop2@${D}`);
     expectStatus(await api("DELETE", `aliases/${D}/loop1`, { auth: admin }), 204);
     expect(await status("loop2")).toBe(404);
     // Aliases to addresses that stay are untouched.

@@ -46,6 +46,8 @@ export const DOMAINS: Record<"main" | "fuzz" | "isolated", SeedDomain[]> = {
     { name: "prism.example.com" },
     // e2e/api/protocol.test.ts.
     { name: "proto.example.com" },
+    // e2e/api/alias-loops.test.ts.
+    { name: "loop.example.com" },
   ],
   fuzz: [{ name: "fuzz.example.com" }, { name: "fuzz2.example.com" }],
   isolated: [{ name: "iso.example.com" }],

@@ -35,6 +35,9 @@ describe("accounts", () => {
       ["404.2", "ghost"],
       ["404.2", "ghost2"],
     ]);
+    // About the name, not a field: no `field` repeating it, as aliases and lists answer (the name is the source).
+    expect(res.json.attributes).toEqual({ resource: "account" });
+    expect(res.json.children[0].attributes).toEqual({ resource: "account" });
     for (const n of ["m1", "m2"]) expect((await get(`emails/${D}/${n}`)).description).toBe("Zespół A");
   });
 
@@ -183,6 +186,7 @@ describe("aliases", () => {
     const bad = await api("PUT", `aliases/${D}/a1,zz,a2`, { auth: admin, body: { target: `m3@${D}` } });
     expectError(bad, "recordNotFound", "zz");
     expect(children(bad.json)).toEqual([["404.2", "zz"]]);
+    expect(bad.json.children[0].attributes).toEqual({ resource: "alias" });
     for (const n of ["a1", "a2"]) expect((await get(`aliases/${D}/${n}`)).target).toBe(`m2@${D}`);
   });
 

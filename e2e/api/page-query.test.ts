@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped JSON */
 // What the list endpoints return for page, size, sort, sort_dir and search (contract §6).
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createAccount, expectStatus, postmaster } from "./client";
+import { api, createAccount, expectError, expectStatus, postmaster } from "./client";
 
 const D = "list.example.com";
 const admin = postmaster(D);
@@ -125,6 +125,14 @@ describe("search", () => {
     for (const term of ["ŻÓŁW".normalize("NFD"), "żółw", "łączn".normalize("NFD")])
       expect((await keys(`search=${encodeURIComponent(term)}`)).names, term).toEqual(["ewa"]);
     expectStatus(await api("DELETE", `emails/${D}/ewa`, { auth: admin }), 204);
+  });
+
+  it("refuses a search holding a control character (500.130 search) instead of listing every row", async () => {
+    // Stripped, "%00" became an empty search: every row. Surrounding whitespace is still trimmed.
+    for (const resource of ["emails", "aliases", "mailinglists"])
+      for (const search of ["%00", "%01", "%1F", "%7F", "an%00na", "%20%00%20"])
+        expectError(await api("GET", `${resource}/${D}?search=${search}`, { auth: admin }), "invalidQuery", "search");
+    expect((await keys("search=%20%09anna%0A")).names).toEqual(["anna"]);
   });
 
   it("treats % and _ literally", async () => {

@@ -64,7 +64,7 @@ export const accountErrors = {
     "validation",
     "Adres przekierowania jest nieprawidłowy.",
     "A forwarding address is invalid.",
-    "forwards is not an array of distinct valid addresses other than the account's own (at most 50); `attributes.invalid` and `attributes.duplicates` quote the bad entries, `attributes.max_entries` the limit passed.",
+    "forwards is not an array of distinct valid addresses other than the account's own (at most 50), or a newly set one leads back to the account through this server's aliases or catchall (as the mail server follows them); `attributes.invalid` and `attributes.duplicates` quote the bad entries, `attributes.max_entries` the limit passed.",
   ),
   tooManyForwards: entry(
     "500.314",

@@ -116,4 +116,11 @@ export const domainErrors = {
     "The alias target does not exist on this server.",
     "target is an address of the alias's own domain that is no account, alias or list of it; `attributes.target` names it. Other domains' addresses, hosted here or not, are not checked (contract §9).",
   ),
+  aliasTargetLoop: entry(
+    "500.368",
+    "validation",
+    "Adres docelowy aliasu tworzy pętlę: poczta do aliasu wróciłaby do niego samego.",
+    "The alias target makes a loop: mail to the alias would come back to it.",
+    "Following target (through this server's aliases, catchalls and forward-only accounts' forwards, as the mail server does) comes back to the alias, so its mail would be refused; `attributes.target` names the target, `attributes.loop` the addresses of the round, the alias first and last. On an account's `aliases` field, `attributes.address` names the alias.",
+  ),
 } as const satisfies Record<string, CatalogEntry>;

@@ -177,7 +177,7 @@ export const requestErrors = {
     "validation",
     "Nieprawidłowy parametr zapytania.",
     "Invalid query parameter.",
-    "page (a whole number 0-999999999), size (1-1000), sort (a summary field), sort_dir (asc|desc) or search (≤ 100 characters) is invalid; `source` names it.",
+    "page (a whole number 0-999999999), size (1-1000), sort (a summary field), sort_dir (asc|desc) or search (≤ 100 characters, no control character U+0000-U+001F or U+007F) is invalid; `source` names it.",
   ),
   invalidNameList: entry(
     "500.131",

@@ -144,6 +144,13 @@ const pieces: ((a: Attributes, l: Locale) => string | null)[] = [
       : `The confirmation page URL must start with http:// or https:// (given: ${given}); leave it empty if the list has no page of its own.`;
   },
   (a, l) => {
+    // aliasTargetLoop: the round the mail would go.
+    const loop = list(a.loop);
+    if (!loop) return null;
+    const round = loop.map((x) => quote(l, [x])).join(" → ");
+    return l === "pl" ? `Pętla: ${round}.` : `Loop: ${round}.`;
+  },
+  (a, l) => {
     // aliasTargetMissing / invalidAliasTarget: the target that was refused.
     if (typeof a.target !== "string") return null;
     return l === "pl" ? `Podany adres: ${quote(l, [a.target])}.` : `Address given: ${quote(l, [a.target])}.`;

@@ -11,7 +11,14 @@ export const pageQuerySchema = (sortFields: readonly [string, ...string[]]) =>
       .transform(Number)
       .pipe(z.number().int().min(1).max(1000))
       .optional(),
-    search: z.string().max(100).optional(),
+    // No record's name or text holds a control character: a search with one (inside, or alone once the
+    // surrounding whitespace is trimmed) is a malformed query, not an empty one that lists every row.
+    search: z
+      .string()
+      .max(100)
+      // eslint-disable-next-line no-control-regex -- control characters are what this is about
+      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s.trim()))
+      .optional(),
     sort: z.enum(sortFields).optional(),
     sort_dir: z.enum(["asc", "desc"]).optional(),
   });

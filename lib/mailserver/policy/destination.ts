@@ -606,6 +606,15 @@ async function aliasMapLookup(db: Db, address: string): Promise<string[] | undef
  * (its script leaves the one to its alias out: forwardsSent).
  */
 export async function expansionLoops(db: Db, recipient: string): Promise<boolean> {
+  return (await expansionLoop(db, recipient)) !== undefined;
+}
+
+/**
+ * The round that makes `expansionLoops` true, the addresses in the order the expansion went through them and the
+ * first of them again at the end (empty past Postfix's expansion limit, which is no round); undefined when the
+ * expansion ends. The API refuses an alias whose round comes back to it (lib/server/resources/alias-loops.ts).
+ */
+export async function expansionLoop(db: Db, recipient: string): Promise<string[] | undefined> {
   const slots = [recipient.toLowerCase()];
   // Addresses that map to themselves (Postfix's been_here): their expansion stops there.
   const selfMapped = new Set<string>();
@@ -615,14 +624,16 @@ export async function expansionLoops(db: Db, recipient: string): Promise<boolean
     return lookups.get(address);
   };
   for (let slot = 0; slot < slots.length; slot++) {
-    if (slots.length > POSTFIX_EXPANSION_LIMIT) return true;
+    if (slots.length > POSTFIX_EXPANSION_LIMIT) return [];
     // The addresses this slot went through: coming back to one that does not map to itself goes round forever.
-    const passed = new Set<string>();
+    const passed: string[] = [];
     for (;;) {
       const address = slots[slot]!;
       if (selfMapped.has(address)) break;
-      if (passed.has(address) || passed.size >= POSTFIX_RECURSION_LIMIT) return true;
-      passed.add(address);
+      const again = passed.indexOf(address);
+      if (again >= 0) return [...passed.slice(again), address];
+      if (passed.length >= POSTFIX_RECURSION_LIMIT) return passed;
+      passed.push(address);
       const result = await lookup(address);
       if (!result?.length) break;
       if (result.includes(address)) selfMapped.add(address);
@@ -630,5 +641,5 @@ export async function expansionLoops(db: Db, recipient: string): Promise<boolean
       slots.push(...result.slice(1));
     }
   }
-  return false;
+  return undefined;
 }

@@ -9,6 +9,8 @@ import { isAccountName, isReservedLocalPart } from "@/lib/schemas/common";
 import { searchKey } from "./page";
 import { nameHolder } from "./names";
 import { removeAliasesTo } from "./aliases";
+import { assertNoAliasLoop } from "./alias-loops";
+import { expansionLoop } from "@/lib/mailserver/policy/destination";
 
 /** Replaces the aliases pointing at `account` with `emails` (full addresses in the account's domain). */
 /** Call inside the write's transaction, after lockDomain. */
@@ -69,5 +71,11 @@ export async function setAccountAliases(
         searchKey: searchKey(name, account.email),
       })),
     );
+    // A round through a new alias passes the account: when none goes from it, one look suffices.
+    if (await expansionLoop(db, account.email))
+      for (const name of added) {
+        const address = `${name}${suffix}`;
+        await assertNoAliasLoop(db, address, "aliases", { address });
+      }
   }
 }

@@ -3,7 +3,35 @@ import "server-only";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { accounts, domains, type AccountRow, type DomainRow } from "@/db/schema";
+import { apiError } from "@/lib/errors/api-error";
+import { resolve } from "@/lib/mailserver/policy/destination";
 import { fieldChanges, recordChange } from "./audit";
+
+/**
+ * 500.313 naming the forwards of `forwards` that lead back to `account` through aliases or a catchall, followed as
+ * the mail server follows them (resolve, lib/mailserver/policy/destination.ts): forwarding to one's own alias is
+ * forwarding to oneself, which checkAgainstRecord refuses. Those in `stored` are left alone, so a record read and
+ * written back whole stays accepted. `ends` keeps each address's end across the names of one write. Call inside the
+ * write's transaction, after the account's aliases are written.
+ */
+export async function assertForwardsLeave(
+  db: Db,
+  account: AccountRow,
+  forwards: string[],
+  stored: string[],
+  ends = new Map<string, string | undefined>(),
+): Promise<void> {
+  const invalid: string[] = [];
+  for (const forward of forwards) {
+    if (stored.includes(forward)) continue;
+    if (!ends.has(forward)) {
+      const end = await resolve(db, forward);
+      ends.set(forward, end.kind === "account" ? end.address : undefined);
+    }
+    if (ends.get(forward) === account.email) invalid.push(forward);
+  }
+  if (invalid.length) throw apiError("invalidForward", "forwards", { invalid });
+}
 
 /**
  * The accounts of `domain`'s customer (its domains; the domain alone without a customer) whose forwards name one of

@@ -21,7 +21,7 @@ import {
   type PasswordHashes,
   type Prehashed,
 } from "./account-checks";
-import { removeForwardsTo } from "./account-forwards";
+import { assertForwardsLeave, removeForwardsTo } from "./account-forwards";
 import { aliasEmailsOf, findAccount, getAccountOrThrow } from "./account-record";
 import { removeAliasesTo } from "./aliases";
 import { fieldChanges, recordChange } from "./audit";
@@ -117,6 +117,7 @@ export async function createAccount(
     const [row] = await tx.insert(accounts).values(values).returning();
     await checkCapacity(tx, domain.id, d.capacitySum);
     if (input.aliases) await setAccountAliases(tx, domain, row!, input.aliases, true);
+    if (input.forwards) await assertForwardsLeave(tx, row!, input.forwards, []);
     await recordChange(tx, {
       domain: domain.name,
       action: "create",
@@ -221,6 +222,7 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
         const row = await withTransaction(tx, async (inner) => {
           const [created] = await inner.insert(accounts).values(draft.values).returning();
           await setAccountAliases(inner, domain, created!, draft.input.aliases!, true);
+          if (draft.input.forwards) await assertForwardsLeave(inner, created!, draft.input.forwards, []);
           return created!;
         });
         outcomes[draft.i] = { name: row.name, state: "created", row };
@@ -284,7 +286,13 @@ export async function updateAccounts(
     for (const name of names) {
       try {
         const row = rows.get(name);
-        if (!row) throw apiError("recordNotFound", name, { resource: "account" });
+        if (!row) {
+          // About the name itself, not a field of it: as aliases and lists report it (findAllOrThrow).
+          const missing = apiError("recordNotFound", name, { resource: "account" });
+          if (names.length === 1) throw missing;
+          failures.push(missing);
+          continue;
+        }
         if (!byAdmin) checkRestricted(row, input);
         checkPostmaster(row, input);
         const merged = { ...row, ...values };
@@ -305,6 +313,17 @@ export async function updateAccounts(
         const next = written.get(row.id) ?? row;
         if (input.aliases) await setAccountAliases(tx, domain, next, input.aliases, byAdmin);
         updated.push(next);
+      } catch (err) {
+        if (!(err instanceof ApiError) || names.length === 1) throw err;
+        failures.push(failureOfName(name, err));
+      }
+    }
+    if (failures.length) throw withNameChildren(failures);
+    // Once every name's aliases are written: a forward to an alias the same body gives the account leads back too.
+    const ends = new Map<string, string | undefined>();
+    for (const { name, row } of input.forwards ? checked : []) {
+      try {
+        await assertForwardsLeave(tx, row, input.forwards!, row.forwards, ends);
       } catch (err) {
         if (!(err instanceof ApiError) || names.length === 1) throw err;
         failures.push(failureOfName(name, err));

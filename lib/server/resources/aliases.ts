@@ -4,12 +4,14 @@ import { effectiveLimits } from "./customers";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { aliases, type AliasRow, type DomainRow } from "@/db/schema";
-import { apiError } from "@/lib/errors/api-error";
+import { ApiError, apiError } from "@/lib/errors/api-error";
 import { aliasFields, READ_ONLY_ALIAS_FIELDS } from "@/lib/schemas/alias";
 import { ALIAS_LIST_COLUMNS, ALIAS_SORT_FIELDS } from "@/lib/schemas/list-columns";
 import { parseFields } from "@/lib/schemas/fields";
 import { columnsSpec, readPage, parsePageQuery, searchKey } from "./page";
 import { recordChange } from "./audit";
+import { assertNoAliasLoop } from "./alias-loops";
+import { expansionLoop } from "@/lib/mailserver/policy/destination";
 import { assertNameFree, failureOfName, findAllOrThrow, nameHolder, withNameChildren } from "./names";
 import { lockDomain, withTransaction } from "@/db/transaction";
 import type { PageQuery } from "@/lib/schemas/page-query";
@@ -90,6 +92,7 @@ export async function createAlias(
       .insert(aliases)
       .values({ domainId: domain.id, name, email, target, searchKey: searchKey(name, target) })
       .returning();
+    await assertNoAliasLoop(tx, email, "target", { target });
     return row!;
   });
 }
@@ -141,6 +144,17 @@ export async function updateAliases(
         .returning();
       updated.push(next!);
     }
+    // A round through any of the aliases passes their one target: when none goes from it, one look suffices.
+    const loops: ApiError[] = [];
+    for (const row of (await expansionLoop(tx, target)) ? updated : []) {
+      try {
+        await assertNoAliasLoop(tx, row.email, "target", { target });
+      } catch (err) {
+        if (!(err instanceof ApiError) || names.length === 1) throw err;
+        loops.push(failureOfName(row.name, err));
+      }
+    }
+    if (loops.length) throw withNameChildren(loops);
     return updated;
   });
 }

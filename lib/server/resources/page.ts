@@ -37,13 +37,8 @@ export function parsePageQuery(
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw apiError("invalidQuery", String(parsed.error.issues[0]?.path[0] ?? "query"));
   const q = parsed.data;
-  // Control characters never occur in names or descriptions (the search key separates them with \u0001).
-  const search = (q.search ?? "")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f]/g, "")
-    .trim()
-    .normalize("NFC")
-    .toLowerCase();
+  // Control characters were refused above (the search key separates the texts with \u0001).
+  const search = (q.search ?? "").trim().normalize("NFC").toLowerCase();
   const at = search.lastIndexOf("@");
   let searchIfNone: string | undefined;
   if (domainName && at >= 0 && domainName.toLowerCase().startsWith(search.slice(at + 1))) {

@@ -6,7 +6,9 @@ import type { Db } from "@/db/client";
 import { runCommand } from "@/lib/cli/commands";
 import type { Principal } from "@/lib/server/caller/auth";
 import { createAccount, getAccountOrThrow, updateAccounts } from "@/lib/server/resources/accounts";
+import { aliases } from "@/db/schema";
 import { createAlias } from "@/lib/server/resources/aliases";
+import { searchKey } from "@/lib/server/resources/page";
 import { getDomainOrThrow } from "@/lib/server/resources/domains";
 import { writeDnsRecords } from "../../sandbox/dns-server";
 import { maildirNew } from "../../sandbox/outbound-sink";
@@ -39,6 +41,16 @@ export const setAccount = async (name: string, body: Record<string, unknown>) =>
 export const addAccount = async (name: string, body: Record<string, unknown> = {}) =>
   createAccount(db, await domain(), name, { password: PW, ...body });
 export const addAlias = async (name: string, target: string) => createAlias(db, await domain(), name, { target });
+/**
+ * An alias written straight into the table, past the API's refusal of a round through it (aliasTargetLoop): what data
+ * from before that refusal, or a round another domain's change closed, holds, and what the RCPT check must refuse.
+ */
+export async function addAliasRow(name: string, target: string) {
+  const d = await domain();
+  await db
+    .insert(aliases)
+    .values({ domainId: d.id, name, email: `${name}@${D}`, target, searchKey: searchKey(name, target) });
+}
 
 /** A well-formed message; with `spamScore`, the sandbox's Rspamd adds that much to its score. */
 export function message(from: string, to: string[], subject: string, spamScore?: number) {

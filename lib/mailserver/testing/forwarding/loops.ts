@@ -4,6 +4,7 @@ import { readMessages } from "../mail-daemons";
 import {
   addAccount,
   addAlias,
+  addAliasRow,
   D,
   l,
   MARKER,
@@ -19,7 +20,8 @@ export function loopCases() {
   beforeAll(async () => {
     // A forward-only account forwarding to its own alias; two forward-only accounts forwarding to each other.
     await addAccount("petla", { forwards: [`petla-alias@${D}`], keep_mail: 0 });
-    await addAlias("petla-alias", `petla@${D}`);
+    // The API refuses to close these rounds (aliasTargetLoop): written as older data may hold them.
+    await addAliasRow("petla-alias", `petla@${D}`);
     await addAccount("ping", { keep_mail: 0, forwards: [MARKER] });
     await addAccount("pong", { keep_mail: 0, forwards: [`ping@${D}`] });
     await setAccount("ping", { forwards: [`pong@${D}`] });
@@ -30,7 +32,7 @@ export function loopCases() {
       autoresponder_mode: 1,
       autoresponder_body: "Jestem na urlopie.",
     });
-    await addAlias("urlop-alias", `urlop@${D}`);
+    await addAliasRow("urlop-alias", `urlop@${D}`);
     // Legitimate: an account that keeps a copy and forwards to its own alias; an alias to an alias to a mailbox.
     await addAccount("kopia", { keep_mail: 1, forwards: [`kopia-alias@${D}`] });
     await addAlias("kopia-alias", `kopia@${D}`);
