@@ -187,9 +187,10 @@ export function sieveScriptsView(engine: Engine): string {
   // used to fold it into the account's own delivery, while a redirect to it would store a second copy (Pigeonhole's
   // duplicate check ends the round there). With every forward left out, no redirect at all (coalesce: not NULL).
   const sent = `FROM ${jsonValues("a.forwards")} f WHERE f.value <> a.email AND NOT EXISTS (SELECT 1 FROM aliases x WHERE x.email = f.value AND x.target = a.email)`;
-  // Hosted here: a domain of this database (as the policy service's destination.ts takes it), whose account or list
-  // then applies its own settings; any other address is another server's.
-  const hosted = `EXISTS (SELECT 1 FROM domains h WHERE h.name = substr(f.value, ${indexOf("f.value", "'@'")} + 1))`;
+  // An account of this server, whose own spam script then applies its settings (and holds back what it would send
+  // outside). Any other address is held back like another server's, a hosted one too: Postfix expands an alias,
+  // catchall or list address of this server to wherever it leads with no spam check on the redirected copy.
+  const hosted = `EXISTS (SELECT 1 FROM accounts h WHERE h.email = f.value)`;
   const each = (line: string, where: string) => `(SELECT ${join(line, "''")} ${sent} AND ${where})`;
   // Spam (FORWARDED_SPAM_HITS or more) is not redirected to another server's address, whatever the account's filter
   // says (docs/mail-server.md, Anti-spam, "An account's forwards to another server"): the copy the account keeps

@@ -208,7 +208,8 @@ describe("an account's forwards", () => {
     // A forward to an address of this server is redirected whatever the score: that account's settings apply.
     await change("kopia", { forwards: [`ola@${D}`, "daleko@outside.test"] });
     expect(spamScript(`kopia@${D}`)).toBe(`${off}  redirect :copy "ola@${D}";\n${held}`);
-    await change("kopia", { forwards: ["daleko@outside.test", `kopia-alias@${D}`] });
+    // Back to the outside forward (the API now refuses a new forward to the account's own alias: 500.313).
+    await change("kopia", { forwards: ["daleko@outside.test"] });
     // The black list, the white list beating it: what a hosted forward brings from a listed sender is dropped, with
     // the filter off as well (its own require then).
     await change("kopia", {

@@ -38,6 +38,9 @@ export function accountForwardSpamCases() {
     // Reached through another account's hosted forward: its own script holds the spam back and keeps it.
     await addAccount("dalej-tylko", { keep_mail: 0, forwards: [to("dalej-tylko")], spam_enabled: 0 });
     await addAccount("kopia-dalej", { keep_mail: 1, forwards: [`dalej-tylko@${D}`], spam_enabled: 0 });
+    // A forward to an alias of this server that leads outside: Postfix expands it with no spam check.
+    await addAlias("na-zewnatrz", to("na-zewnatrz"));
+    await addAccount("kopia-do-aliasu", { keep_mail: 1, forwards: [`na-zewnatrz@${D}`], spam_enabled: 0 });
   });
 
   it("spam to a forward-only account forwarding to another server is refused at the end of DATA (554 5.7.1) with its filter off or tagging, also through an alias; clean mail is still forwarded", async () => {
@@ -65,7 +68,7 @@ export function accountForwardSpamCases() {
   });
 
   it("an account that keeps a copy keeps spam by its own settings (filter off: as it came; tag: tagged) but does not forward it to another server, its copy saying why; its hosted forward still gets it, clean mail goes everywhere", async () => {
-    const to = [`wyl-kopia@${D}`, `tag-kopia@${D}`, `kopia-dalej@${D}`];
+    const to = [`wyl-kopia@${D}`, `tag-kopia@${D}`, `kopia-dalej@${D}`, `kopia-do-aliasu@${D}`];
     expect((await send("spammer@outside.test", to, "kopia-spam-1", 25)).refused).toEqual([]);
     expect((await send("someone@outside.test", to, "kopia-czysta-1")).refused).toEqual([]);
     await settle();
@@ -78,6 +81,9 @@ export function accountForwardSpamCases() {
     expect(tagged[0]).toMatch(WITHHELD);
     // The forward to this server's account stays: that account's own settings apply (its filter is off).
     expect(stored("tutaj-obok", "kopia-spam-1")).toHaveLength(1);
+    // Nor through an alias of this server that leads outside (before, redirected there: only accounts are asked).
+    expect(stored("kopia-do-aliasu", "kopia-spam-1")[0]).toMatch(WITHHELD);
+    expect(forwardedTo("daleko-na-zewnatrz@outside.test", "kopia-")).toEqual(["kopia-czysta-1"]);
     // A forward-only account reached through a hosted forward keeps what it does not send outside.
     const held = stored("dalej-tylko", "kopia-spam-1");
     expect(held).toHaveLength(1);
