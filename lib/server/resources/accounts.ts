@@ -149,8 +149,9 @@ export type NewAccountOutcome =
  * Many accounts of one domain in one transaction (`account import`): each checked as createAccount checks one (the
  * fields, the name, the shared namespace, the domain's or the customer's account and capacity limits, in the given
  * order), the names read and the rows written in bulk. An account already there is reported, never changed; one
- * that fails is reported and the others are created. Those with aliases are written one by one, each in a savepoint
- * of its own, so an alias refused leaves no account behind.
+ * that fails is reported and the others are created. Those with aliases, or with a forward to a domain hosted here
+ * (checked against aliases leading back to the account, as createAccount checks it), are written one by one, each in
+ * a savepoint of its own, so a refusal leaves no account behind.
  */
 export async function createAccounts(db: Db, domain: DomainRow, items: NewAccount[]): Promise<NewAccountOutcome[]> {
   const outcomes: NewAccountOutcome[] = [];
@@ -205,7 +206,22 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
         accepted.push(draft);
       }
     }
-    const plain = accepted.filter((d) => !d.input.aliases);
+    // A forward can lead back to its new account only through an address of a domain hosted here (an alias or
+    // catchall made earlier): such lines are checked one by one below, as lines with aliases are.
+    const forwardDomains = [
+      ...new Set(accepted.flatMap((d) => (d.input.forwards ?? []).map((f) => f.slice(f.lastIndexOf("@") + 1)))),
+    ];
+    const hosted = new Set<string>();
+    for (let k = 0; k < forwardDomains.length; k += 500) {
+      const rows = await tx
+        .select({ name: domains.name })
+        .from(domains)
+        .where(inArray(domains.name, forwardDomains.slice(k, k + 500)));
+      for (const r of rows) hosted.add(r.name);
+    }
+    const oneByOne = (d: (typeof accepted)[number]) =>
+      !!d.input.aliases || (d.input.forwards ?? []).some((f) => hosted.has(f.slice(f.lastIndexOf("@") + 1)));
+    const plain = accepted.filter((d) => !oneByOne(d));
     // 50 rows a statement: well under SQLite's 32,766 bound parameters with every column of the table.
     for (let k = 0; k < plain.length; k += 50) {
       const slice = plain.slice(k, k + 50);
@@ -217,11 +233,11 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
       const lineOf = new Map(slice.map((d) => [d.values.name, d.i]));
       for (const row of rows) outcomes[lineOf.get(row.name)!] = { name: row.name, state: "created", row };
     }
-    for (const draft of accepted.filter((d) => d.input.aliases)) {
+    for (const draft of accepted.filter(oneByOne)) {
       try {
         const row = await withTransaction(tx, async (inner) => {
           const [created] = await inner.insert(accounts).values(draft.values).returning();
-          await setAccountAliases(inner, domain, created!, draft.input.aliases!, true);
+          if (draft.input.aliases) await setAccountAliases(inner, domain, created!, draft.input.aliases, true);
           if (draft.input.forwards) await assertForwardsLeave(inner, created!, draft.input.forwards, []);
           return created!;
         });
