@@ -20,6 +20,7 @@ export declare function dnsResolvers(): string[];
 export declare function environment(): Readonly<Record<string, string | undefined>>;
 export declare function listsHeldDays(): number;
 export declare function pgBinDir(): string;
+export declare function mailTestPorts(): string;
 export declare function mailDbPassword(): string | undefined;
 export declare function postmasterPassword(): string | undefined;
 export declare function checkPassword(): string | undefined;

@@ -138,6 +138,11 @@ export function mailHostSet() {
   return Boolean(process.env.MAIL_HOST);
 }
 
+/** MAIL_TEST_PORTS (`<low>-<high>`): where the mail tests' daemons take their ports, beside other runs on the host. */
+export function mailTestPorts() {
+  return process.env.MAIL_TEST_PORTS ?? "";
+}
+
 /** SMS_CONFIG: the SMS gateway's configuration file, when set. */
 export function smsConfigPath() {
   return process.env.SMS_CONFIG;

@@ -3,11 +3,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import { mailTestPorts } from "@/lib/config.mjs";
 
 /** Where ports are looked for: below the kernel's ephemeral range, which outgoing connections take theirs from. */
 function portRange(): [number, number] {
   // MAIL_TEST_PORTS=<low>-<high> keeps one run's daemons inside its own range, beside other runs on the same host.
-  const own = /^(\d+)-(\d+)$/.exec(process.env.MAIL_TEST_PORTS ?? "");
+  const own = /^(\d+)-(\d+)$/.exec(mailTestPorts());
   if (own) return [Number(own[1]), Number(own[2]) + 1];
   let low = 32768;
   try {
