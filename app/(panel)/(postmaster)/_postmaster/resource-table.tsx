@@ -93,6 +93,8 @@ export interface ResourceTableProps<R extends Row> {
   exportAs: ExportResource;
   /** The actions column's width from md up (default md:w-44: room for two buttons). */
   actionsClassName?: string;
+  /** From which width a row's buttons stand side by side, not one above the other (default md). */
+  actionsRowClassName?: string;
 }
 
 /** Skeleton rows shown on the first load. */
@@ -399,7 +401,9 @@ export function ResourceTable<R extends Row>(props: ResourceTableProps<R>) {
                   </td>
                 ))}
                 <td className="px-2 py-1.5 text-right">
-                  <div className="flex flex-col items-end gap-1 md:flex-row md:justify-end">
+                  <div
+                    className={`flex flex-col items-end gap-1 ${props.actionsRowClassName ?? "md:flex-row md:justify-end"}`}
+                  >
                     {props.rowActions?.(r)}
                     {canDelete(r) && (
                       // The ghost Button's look in one short class (app/globals.css): it is repeated in every row.

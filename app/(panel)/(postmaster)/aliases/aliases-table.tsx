@@ -115,8 +115,10 @@ export function AliasesTable() {
           )
         }
         exportAs="aliases"
-        // "Change target" and "Delete" side by side: 240 px in English (in 176 px they ran over the target column).
-        actionsClassName="md:w-60"
+        // "Change target" above "Delete" until xl, side by side from there (240 px in English): in one row of 176 px
+        // they ran over the target column, and a wider column left the target's editor no room at 768 px.
+        actionsClassName="md:w-40 xl:w-60"
+        actionsRowClassName="xl:flex-row xl:justify-end"
         notice={notice}
         onNotice={setNotice}
       />
