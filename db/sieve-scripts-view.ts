@@ -27,8 +27,11 @@ export const DEFAULT_AUTORESPONDER_BODY =
 /**
  * The score (in Rspamd's points) from which a message is not sent on to another server by an alias, a list or an
  * account's forward: the highest spam_hits an account may have (2, 5, 7, 9: lib/schemas/account.ts), so a message
- * every account's spam script would call spam whatever its setting (docs/mail-server.md, Anti-spam). The policy
- * service refuses it for an alias, a list and a forward-only account (lib/mailserver/policy/spam-policy.ts); an
+ * every account's spam script would call spam whatever its setting (docs/mail-server.md, Anti-spam). Not the default
+ * 5: this is a refusal, not a Spam folder, and ordinary Polish text scores near 5 on Debian's Rspamd (R_MIXED_CHARSET,
+ * 5 points, fires on one word with diacritics). None of the customer's settings (spam_enabled, spam_rule, the white
+ * lists) raises or lifts it: what it protects is the server's standing with other providers. The policy service
+ * refuses it for an alias, a list and a forward-only account (spamSentOn, lib/mailserver/policy/spam-policy.ts); an
  * account's spam script keeps it instead of redirecting it outside (FORWARD_WITHHELD_HEADER).
  */
 export const FORWARDED_SPAM_HITS = 9;

@@ -33,7 +33,7 @@ import {
   type DkimRotation,
 } from "@/lib/server/resources/mail-status";
 import { addDomain, preparePostmaster, type PreparedPostmaster } from "@/lib/server/resources/new-domain";
-import { checkHostExists, mailHostChoice } from "@/lib/mailserver/mail-hosts";
+import { checkHostExists, mailHostChoice, newDomainMailHost } from "@/lib/mailserver/mail-hosts";
 import { resolveCustomer } from "./customers";
 import {
   changeEachLine,
@@ -589,10 +589,14 @@ async function importDomains(
   const hosted = new Set((await listDomains(db)).map((d) => d.name));
   const prepared: Promise<PreparedPostmaster | undefined>[] = [];
   const prepare = (i: number) => {
+    // Without --mail-host, the placement rule first (addDomain asks it again in its transaction): a line it refuses
+    // makes no password hash nor RSA key, and fails with its message.
     const p =
       hosted.has(entries[i]!.name) || entries[i]!.missing
         ? Promise.resolve(undefined)
-        : preparePostmaster(entries[i]!.password);
+        : (mailHost === undefined ? newDomainMailHost(db, undefined) : Promise.resolve()).then(() =>
+            preparePostmaster(entries[i]!.password),
+          );
     p.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
     prepared[i] = p;
   };

@@ -353,16 +353,6 @@ async function keepsAsSpam(db: Db, address: string, centiscore: number, sender: 
 }
 
 /**
- * The score (in Rspamd's points) from which a message is not sent on from this server by an alias, a list or an
- * account's forward (db/sieve-scripts-view.ts, where the spam scripts compare it too). Not the default 5: this is a
- * refusal, not a Spam folder, and ordinary Polish text scores near 5 on Debian's Rspamd (R_MIXED_CHARSET, 5 points,
- * fires on one word with diacritics). An alias and a list have no spam settings of their own and their domain no
- * spam_hits; none of the customer's settings (spam_enabled, spam_rule, the white lists) raises or lifts it, since what
- * it protects is the server's standing with other providers.
- */
-export { FORWARDED_SPAM_HITS };
-
-/**
  * A message scored as spam (`centiscore`, hundredths, from FORWARDED_SPAM_HITS on) that a recipient would send on
  * from this server: an alias (or catchall) whose chain ends at another server's address, which Postfix expands
  * without any spam script; a forward-only account (also through aliases and further forward-only accounts) that would

@@ -208,9 +208,8 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
     }
     // A forward can lead back to its new account only through an address of a domain hosted here (an alias or
     // catchall made earlier): such lines are checked one by one below, as lines with aliases are.
-    const forwardDomains = [
-      ...new Set(accepted.flatMap((d) => (d.input.forwards ?? []).map((f) => f.slice(f.lastIndexOf("@") + 1)))),
-    ];
+    const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1);
+    const forwardDomains = [...new Set(accepted.flatMap((d) => (d.input.forwards ?? []).map(domainOf)))];
     const hosted = new Set<string>();
     for (let k = 0; k < forwardDomains.length; k += 500) {
       const rows = await tx
@@ -220,7 +219,7 @@ export async function createAccounts(db: Db, domain: DomainRow, items: NewAccoun
       for (const r of rows) hosted.add(r.name);
     }
     const oneByOne = (d: (typeof accepted)[number]) =>
-      !!d.input.aliases || (d.input.forwards ?? []).some((f) => hosted.has(f.slice(f.lastIndexOf("@") + 1)));
+      !!d.input.aliases || (d.input.forwards ?? []).some((f) => hosted.has(domainOf(f)));
     const plain = accepted.filter((d) => !oneByOne(d));
     // 50 rows a statement: well under SQLite's 32,766 bound parameters with every column of the table.
     for (let k = 0; k < plain.length; k += 50) {
